@@ -1,0 +1,31 @@
+// Runs every benchmark under packages/*/bench/ (files named *.bench.ts) one after another with tsx,
+// each printing its own figures as ratios against a baseline measured in the same run.
+// Usage: npm run bench [-- FILTER]   (FILTER: a substring of the benchmark's path)
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const filter = process.argv[2] ?? '';
+const files = [];
+for (const pkg of readdirSync(join(root, 'packages'))) {
+  const dir = join(root, 'packages', pkg, 'bench');
+  if (!existsSync(dir)) continue;
+  for (const f of readdirSync(dir).sort()) {
+    if (f.endsWith('.bench.ts') && join(dir, f).includes(filter)) files.push(join(dir, f));
+  }
+}
+if (files.length === 0) {
+  console.error(`no benchmark matches "${filter}"`);
+  process.exit(2);
+}
+let failed = 0;
+for (const file of files) {
+  console.log(`\n=== ${file.slice(root.length)} ===`);
+  const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  if (res.status !== 0) failed++;
+}
+process.exit(failed === 0 ? 0 : 1);
