@@ -20,6 +20,8 @@ describe(`${pkg.name} package.json`, () => {
   });
   it('pins every dependency exactly and depends only on what the design allows', () => {
     for (const version of Object.values(pkg.dependencies)) expect(version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['jstat', 'simple-statistics']);
+    // jstat's normal quantile was measured off by 1.2e-2 (relative) at p = 1e-20 (docs/statistics.md,
+    // "Numerical notes"), so the distributions are our own and the package has no runtime dependency.
+    expect(Object.keys(pkg.dependencies).sort()).toEqual([]);
   });
 });

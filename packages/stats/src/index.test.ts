@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import * as stats from './index.js';
+
+describe('poisson-stats barrel', () => {
+  it('exports exactly the public API (values; types are erased)', () => {
+    expect(Object.keys(stats).sort()).toEqual(
+      [
+        'MCNEMAR_METHODS',
+        'benjaminiHochberg',
+        'bonferroni',
+        'criticalDiscordant',
+        'fisherExact',
+        'holm',
+        'mcnemar',
+        'mcnemarPower',
+        'minimumDetectableChange',
+        'newcombeInterval',
+        'tangoInterval',
+        'unpairedMinimumDetectableChange',
+        'unpairedPower',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,70 @@
+import { criticalDiscordantUnchecked } from './critical-discordant.js';
+import { requireCount, requireObject, requireOpenUnit } from './internal/validate.js';
+import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
+import { powerUnchecked } from './mcnemar-power.js';
+
+/** Options of {@link minimumDetectableChange}. */
+export type MinimumDetectableChangeOptions = {
+  readonly n: number;
+  readonly alpha: number;
+  /** Target power, in (0, 1); default 0.8 ("4 times in 5"). */
+  readonly power?: number;
+  readonly method?: McnemarMethod;
+};
+
+/** Bisection stops when the bracket is narrower than this. */
+export const MDE_TOLERANCE = 1e-9;
+
+/**
+ * The minimum detectable change (MDE): the smallest d in [0, 1] whose power under the one-way flip
+ * model ({@link mcnemarPower}) reaches the target,
+ *
+ *   MDE(n, alpha, power) = min { d : P(Binomial(n, d) >= k*) >= power },
+ *
+ * found by bisection on [0, 1] to {@link MDE_TOLERANCE} (the upper end of the final bracket is
+ * returned, so its power is >= the target). `Infinity` when n < k*: no change can be shown.
+ * Report it to three decimals.
+ *
+ * @param options - n (non-negative integer), alpha (in (0, 1)), power (in (0, 1), default 0.8),
+ *   method (default `'exact'`).
+ * @returns the MDE in (0, 1], or `Infinity`.
+ * @throws RangeError naming a bad n, alpha, power or method.
+ * @example
+ * ```ts
+ * minimumDetectableChange({ n: 8, alpha: 0.05 }); // 0.80140... (k* = 6; prints as 0.801)
+ * minimumDetectableChange({ n: 5, alpha: 0.05 }); // Infinity (5 < k* = 6)
+ * ```
+ * @see STATS.md, "Limits".
+ */
+export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
+  requireObject('options', options);
+  const n = requireCount('options.n', options.n);
+  const alpha = requireOpenUnit('options.alpha', options.alpha);
+  const power = options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power);
+  const method = checkMcnemarMethod('options.method', options.method);
+  const kStar = criticalDiscordantUnchecked(alpha, method);
+  if (n < kStar) return Infinity;
+  return bisectIncreasing((d) => powerUnchecked(n, d, kStar), power, 0, 1, MDE_TOLERANCE);
+}
+
+/**
+ * For f non-decreasing with f(lo) < target <= f(hi), the upper end of a bracket [a, b] of width
+ * <= tol with f(a) < target <= f(b).
+ */
+export function bisectIncreasing(
+  f: (x: number) => number,
+  target: number,
+  lo: number,
+  hi: number,
+  tol: number,
+): number {
+  let a = lo;
+  let b = hi;
+  while (b - a > tol) {
+    const mid = 0.5 * (a + b);
+    if (mid <= a || mid >= b) break;
+    if (f(mid) >= target) b = mid;
+    else a = mid;
+  }
+  return b;
+}

@@ -1,0 +1,139 @@
+// Properties over thousands of random tables, drawn from a seeded generator (deterministic).
+import { describe, expect, it } from 'vitest';
+import { benjaminiHochberg } from './benjamini-hochberg.js';
+import { holm } from './holm.js';
+import { MCNEMAR_METHODS, mcnemar } from './mcnemar.js';
+import { mcnemarPower } from './mcnemar-power.js';
+import { minimumDetectableChange } from './minimum-detectable-change.js';
+import { newcombeInterval } from './newcombe-interval.js';
+import { tangoInterval } from './tango-interval.js';
+import type { PairedCounts } from './paired-counts.js';
+
+/** mulberry32: a tiny 32-bit PRNG (Tommy Ettinger), enough for test-case generation. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomTable(rand: () => number): PairedCounts {
+  const sizes = [1, 2, 5, 8, 20, 100, 1000, 100_000];
+  const n = sizes[Math.floor(rand() * sizes.length)] as number;
+  // Random cell probabilities, sometimes with empty cells (one-way tables, k = 0).
+  const w = [rand(), rand(), rand(), rand()].map((x) => (rand() < 0.15 ? 0 : x));
+  const total = w.reduce((s, x) => s + x, 0) || 1;
+  const cells = [0, 0, 0, 0];
+  let left = n;
+  for (let i = 0; i < 3; i++) {
+    const c = Math.min(left, Math.round((n * (w[i] as number)) / total));
+    cells[i] = c;
+    left -= c;
+  }
+  cells[3] = left;
+  const [both, fall, rise, neither] = cells as [number, number, number, number];
+  return { both, fall, rise, neither };
+}
+
+const TABLES = 3000;
+
+describe('properties over random tables (seeded)', () => {
+  it(`p-values lie in [0, 1] for every method (${TABLES} tables)`, () => {
+    const rand = mulberry32(1);
+    for (let i = 0; i < TABLES; i++) {
+      const t = randomTable(rand);
+      for (const method of MCNEMAR_METHODS) {
+        const p = mcnemar(t, { method }).pValue;
+        expect(p >= 0 && p <= 1, `${method} ${JSON.stringify(t)} -> ${p}`).toBe(true);
+      }
+      // mid-p never exceeds the exact p; swapping rise and fall leaves every p unchanged.
+      expect(mcnemar(t, { method: 'midp' }).pValue).toBeLessThanOrEqual(mcnemar(t).pValue);
+      const swapped = { ...t, rise: t.fall, fall: t.rise };
+      expect(mcnemar(swapped).pValue).toBe(mcnemar(t).pValue);
+    }
+  });
+
+  it(`Tango's interval holds the estimate, lies in [-1, 1] and mirrors under swapping (${TABLES} tables)`, () => {
+    const rand = mulberry32(2);
+    for (let i = 0; i < TABLES; i++) {
+      const t = randomTable(rand);
+      const level = [0.8, 0.95, 0.99, 1 - 0.05 / 24][i % 4] as number;
+      const ci = tangoInterval(t, { level });
+      const where = `${JSON.stringify(t)} at ${level}: ${ci.lower}..${ci.upper}`;
+      expect(ci.lower <= ci.estimate && ci.estimate <= ci.upper, where).toBe(true);
+      expect(ci.lower >= -1 && ci.upper <= 1, where).toBe(true);
+      const mirror = tangoInterval({ ...t, rise: t.fall, fall: t.rise }, { level });
+      expect(Math.abs(mirror.lower + ci.upper), where).toBeLessThanOrEqual(1e-11);
+      expect(Math.abs(mirror.upper + ci.lower), where).toBeLessThanOrEqual(1e-11);
+    }
+  });
+
+  it('a higher level never gives a narrower Tango interval', () => {
+    const rand = mulberry32(3);
+    for (let i = 0; i < 1000; i++) {
+      const t = randomTable(rand);
+      const a = tangoInterval(t, { level: 0.9 });
+      const b = tangoInterval(t, { level: 0.99 });
+      expect(b.lower).toBeLessThanOrEqual(a.lower + 1e-12);
+      expect(b.upper).toBeGreaterThanOrEqual(a.upper - 1e-12);
+    }
+  });
+
+  it('Newcombe holds the estimate and lies in [-1, 1]', () => {
+    const rand = mulberry32(4);
+    for (let i = 0; i < 2000; i++) {
+      const n1 = 1 + Math.floor(rand() * 200);
+      const n2 = 1 + Math.floor(rand() * 200);
+      const x1 = Math.floor(rand() * (n1 + 1));
+      const x2 = Math.floor(rand() * (n2 + 1));
+      const ci = newcombeInterval({ x1, n1, x2, n2 });
+      expect(ci.lower <= ci.estimate && ci.estimate <= ci.upper && ci.lower >= -1 && ci.upper <= 1).toBe(true);
+    }
+  });
+
+  it('Holm >= BH element-wise, both in [0, 1] and >= the raw p (2000 random families)', () => {
+    const rand = mulberry32(5);
+    for (let i = 0; i < 2000; i++) {
+      const m = 1 + Math.floor(rand() * 40);
+      const p = Array.from({ length: m }, () => (rand() < 0.1 ? 0 : rand() ** 3));
+      const h = holm(p);
+      const bh = benjaminiHochberg(p);
+      p.forEach((raw, j) => {
+        const hj = h[j] as number;
+        const bj = bh[j] as number;
+        expect(hj).toBeGreaterThanOrEqual(bj);
+        expect(bj).toBeGreaterThanOrEqual(raw);
+        expect(hj).toBeLessThanOrEqual(1);
+      });
+    }
+  });
+
+  it('power rises with n and with the change', () => {
+    const rand = mulberry32(6);
+    for (let i = 0; i < 2000; i++) {
+      const n = 1 + Math.floor(rand() * 300);
+      const d = rand();
+      const alpha = [0.05, 0.01, 0.05 / 12][i % 3] as number;
+      const p = mcnemarPower({ n, change: d, alpha });
+      expect(mcnemarPower({ n: n + 1 + Math.floor(rand() * 20), change: d, alpha })).toBeGreaterThanOrEqual(p - 1e-15);
+      expect(mcnemarPower({ n, change: Math.min(1, d + rand() * 0.1), alpha })).toBeGreaterThanOrEqual(p - 1e-15);
+    }
+  });
+
+  it('the MDE does not increase with n (n = 1 .. 400 and powers of ten to 10^6)', () => {
+    for (const alpha of [0.05, 0.05 / 12]) {
+      let previous = Infinity;
+      const ns = [...Array.from({ length: 400 }, (_, i) => i + 1), 1000, 10_000, 100_000, 1_000_000];
+      for (const n of ns) {
+        const mde = minimumDetectableChange({ n, alpha });
+        expect(mde).toBeLessThanOrEqual(previous + 2e-9);
+        previous = mde;
+      }
+      expect(previous).toBeLessThan(1e-4);
+    }
+  });
+});
