@@ -1,1 +1,66 @@
-export {};
+export { ProveError, SpecError, GateError, RefError, TargetError, StoreError } from './errors.js';
+export type { ProveErrorCode } from './errors.js';
+export { parseSweepSpec, EPISODE_COLUMNS } from './spec/sweep-spec.js';
+export type { SweepSpec, Axis } from './spec/sweep-spec.js';
+export { conditionsOf, conditionLabel } from './spec/conditions.js';
+export type { Condition } from './spec/conditions.js';
+export { seedFor } from './spec/seed-for.js';
+export { powerGate, assertGate } from './gate.js';
+export type { GateInput, GateResult, TestMethod } from './gate.js';
+export { createRun } from './store/create-run.js';
+export type { RunInit, RunWriter } from './store/create-run.js';
+export type { RunManifest, RunStatus, RunCounts, RunProvenance, RunExtension, RunResume } from './store/manifest.js';
+export type { EpisodeRow } from './store/episode-row.js';
+export { EPISODE_COLUMN_TYPES } from './store/episode-row.js';
+export { listRuns } from './store/list-runs.js';
+export { resolveRun } from './store/resolve-run.js';
+export { readEpisodes, episodes, episodeBatches } from './store/read-episodes.js';
+export type { ReadEpisodesOptions } from './store/read-episodes.js';
+export { loadTarget, parseTargetRef } from './target/load-target.js';
+export type { TargetRef } from './target/load-target.js';
+export type { Target, TargetConfig, TargetResult } from './target/target.js';
+export { sweep, planSweep, randomSalt } from './executor/sweep.js';
+export type { SweepOptions, SweepPlan } from './executor/sweep.js';
+export { resume, extend } from './executor/resume.js';
+export type { ResumeOptions } from './executor/resume.js';
+export type { SweepProgress, BackendChoice } from './executor/execute.js';
+export { localBackend } from './executor/local-backend.js';
+export { workerBackend } from './executor/worker-backend.js';
+export type { WorkerBackendOptions } from './executor/worker-backend.js';
+export type { Backend, BackendContext, WorkItem, TargetSource } from './executor/backend.js';
+export { inspectRun } from './store/inspect-run.js';
+export type { RunInspection, ConditionCounts, InspectedEpisode } from './store/inspect-run.js';
+export { diffEpisodes } from './diff/diff-episodes.js';
+export { diffRuns } from './diff/diff-runs.js';
+export { DiffError } from './diff/diff-error.js';
+export type { DiffErrorCode } from './diff/diff-error.js';
+export { formatDiffText } from './diff/format-text.js';
+export { reportGrid, formatGridText } from './diff/report-grid.js';
+export type { ReportGrid, ReportCell, ReportOptions } from './diff/report-grid.js';
+export { renderGridSvg } from './diff/svg.js';
+export { aggregateRuns, exportRuns, formatExportCsv, formatExportMarkdown } from './diff/export.js';
+export type { ExportTable, ExportRow, ExportOutcome } from './diff/export.js';
+export { wilsonInterval } from './diff/wilson.js';
+export type { WilsonInterval } from './diff/wilson.js';
+export type {
+  DiffOptions,
+  DiffReport,
+  DiffRow,
+  DiffRun,
+  DiffManifest,
+  DiffEpisode,
+  DiffCounts,
+  DiffSamples,
+  DiffMethod,
+  Limit,
+  RowVerdict,
+  VerdictWord,
+  Fragility,
+  Coverage,
+  CoverageEntry,
+  PooledTest,
+  FaultLine,
+  BoundEntry,
+  EventTable,
+  RunRef,
+} from './diff/types.js';

@@ -18,3 +18,7 @@ export { newcombeInterval } from './newcombe-interval.js';
 export type { NewcombeInterval, NewcombeOptions } from './newcombe-interval.js';
 export { unpairedMinimumDetectableChange, unpairedPower } from './unpaired-power.js';
 export type { UnpairedMdeOptions, UnpairedPowerOptions } from './unpaired-power.js';
+export { meanScoreInterval, pairedScoreDifference } from './paired-scores.js';
+export type { MeanScoreResult, PairedScoreResult, ScoreInterval } from './paired-scores.js';
+export { clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
+export type { ClusterRobustResult } from './cluster-robust.js';

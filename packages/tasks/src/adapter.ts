@@ -1,1 +1,110 @@
-export {};
+/**
+ * `poisson-tasks/adapter`: turn a pre-registration file into sweep targets. The one module that knows both
+ * the task side and the sweep side's target shape — which it declares itself, so it does not import
+ * poisson-prove.
+ *
+ * @packageDocumentation
+ */
+import { readFileSync } from 'node:fs';
+import { armId, targetName } from './arm-id.js';
+import { generatorHash } from './generator-hash.js';
+import type { ArmSpec } from './arm-spec.js';
+import type { Policy } from './policy.js';
+import { RegistrationHashError } from './preregistration-error.js';
+import { referencePolicy } from './reference-policy.js';
+import { parseRegistration, type Registration } from './registration.js';
+import { createTarget, type Target } from './target.js';
+import { validatePreregistration } from './validate-preregistration.js';
+import { sha256Hex } from './internal/sha256.js';
+
+export { createTarget, PinMismatchError } from './target.js';
+export type { CreateTargetOptions, Target, TargetConfig, TargetResult, TaskTargetMeta } from './target.js';
+export { targetName } from './arm-id.js';
+
+/** Options of {@link loadRegistry}. */
+export interface LoadRegistryOptions {
+  /** The sha256 (64 hex digits) the registration file was registered under. */
+  readonly sha256: string;
+  /** The policies to build targets for, one target per policy and arm. Default `[referencePolicy]`. */
+  readonly policies?: readonly Policy[];
+}
+
+/** What {@link loadRegistry} returns. Frozen. */
+export interface Registry {
+  /** The registration file's path, as given. */
+  readonly path: string;
+  readonly slack: number;
+  readonly horizon: number;
+  readonly arms: readonly ArmSpec[];
+  /** The validated registration. */
+  readonly registration: Registration;
+  /** The sha256 of the file's bytes (equal to the one given). */
+  readonly sha256: string;
+  /** The generator hash of the registration's generator version. */
+  readonly generatorHash: string;
+  /**
+   * One target per policy and arm, named `<policy>_<arm id with each run of non-alphanumerics as one _>`,
+   * e.g. `reference_depth_d1`, `reference_depth_d3`, `reference_depth_d1_h3`. A plain object, so a
+   * registry module can `export const { reference_depth_d1 } = REGISTRY.targets` or
+   * `export default REGISTRY.targets`.
+   */
+  readonly targets: Readonly<Record<string, Target>>;
+}
+
+/**
+ * Load a pre-registration under its hash and build its sweep targets. Synchronous (it reads the file with
+ * `readFileSync`), so a registry module is three lines and needs no top-level await:
+ *
+ * ```ts
+ * import { loadRegistry } from 'poisson-tasks/adapter';
+ * export const REGISTRY = loadRegistry(new URL('./registration.toml', import.meta.url).pathname, { sha256: '6428…1dc6' });
+ * export default REGISTRY.targets;
+ * ```
+ *
+ * Steps: read the bytes; refuse them when `sha256(bytes)` differs from `options.sha256`; parse and
+ * validate ({@link validatePreregistration}); build one target per policy and arm with {@link createTarget}.
+ *
+ * @param path - the registration file
+ * @param options - {@link LoadRegistryOptions}: `{ sha256, policies? }`
+ * @returns the frozen {@link Registry}
+ * @throws TypeError when `options.sha256` is not 64 hex digits
+ * @throws RegistrationHashError (both digests in its message) when the file's bytes hash otherwise
+ * @throws PreregistrationError listing every problem of the registration
+ * @throws Error from the file system when the file cannot be read
+ * @example
+ * ```ts
+ * const r = loadRegistry('registration.toml', { sha256: '642874648e05868eab18a6de12e2412ec9dd54dc045df29622973f3248411dc6' });
+ * r.horizon;                    // 8
+ * Object.keys(r.targets).sort(); // ['reference_depth_d1', 'reference_depth_d1_h3', 'reference_depth_d3']
+ * ```
+ * @see TASKS.md, "The pre-registration"
+ */
+export function loadRegistry(path: string, options: LoadRegistryOptions): Registry {
+  const expected = options?.sha256;
+  if (typeof expected !== 'string' || !/^[0-9a-fA-F]{64}$/.test(expected)) {
+    throw new TypeError(`options.sha256 must be the registration's sha256 as 64 hex digits, got ${JSON.stringify(expected)}`);
+  }
+  const bytes = readFileSync(path);
+  const actual = sha256Hex(bytes);
+  if (actual !== expected.toLowerCase()) throw new RegistrationHashError(path, expected.toLowerCase(), actual);
+  const registration = validatePreregistration(parseRegistration(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
+  const policies = options.policies ?? [referencePolicy];
+  const targets: Record<string, Target> = {};
+  for (const policy of policies) {
+    for (const arm of registration.arms) {
+      const name = targetName(policy.name, armId(arm));
+      if (name in targets) throw new RangeError(`two policies make the target name ${name}: give the policies distinct names`);
+      targets[name] = createTarget({ arm, registration, registrationSha256: actual, policy, name });
+    }
+  }
+  return Object.freeze({
+    path,
+    slack: registration.slack,
+    horizon: registration.horizon,
+    arms: registration.arms,
+    registration,
+    sha256: actual,
+    generatorHash: generatorHash(registration.generatorVersion),
+    targets: Object.freeze(targets),
+  });
+}

@@ -1,1 +1,32 @@
-export {};
+// poisson-tasks: knobs, arms, the relay task generator and its hash, episodes, policies, token counts,
+// arm cards and the pre-registration. Sweep targets and loadRegistry live in `poisson-tasks/adapter`.
+export { GENERATOR_VERSIONS, SPLITS, STRICTNESSES } from './arm-spec.js';
+export type { ArmContext, ArmSpec, KnobName, Split, Strictness } from './arm-spec.js';
+export { armId, parseArmId, targetName } from './arm-id.js';
+export { armShape, DEPTH_KNOB, isKnobName, KNOBS, WIDTH_KNOB } from './knobs.js';
+export type { ControlRef, KnobDeclaration, TaskShape } from './knobs.js';
+export { maxTurns, neededTurns } from './turns.js';
+export { drawScenario, stageOutput } from './scenario.js';
+export type { Scenario } from './scenario.js';
+export { relayTools, stageToolName } from './tools.js';
+export type { ChatMessage, ChatToolCall, StageCall, ToolDefinition, ToolParametersSchema } from './messages.js';
+export { renderTaskMessage, SYSTEM_PROMPT } from './prompt.js';
+export { generate } from './generate.js';
+export type { HistoryStep, Task } from './task.js';
+export { generatorHash, generatorIdentity } from './generator-hash.js';
+export { grade, GRADER_RULES, lenientWord } from './grader.js';
+export { createEnvironment } from './environment.js';
+export type { Environment, Outcome, StepResult } from './environment.js';
+export { runEpisode } from './episode.js';
+export type { EpisodeResult } from './episode.js';
+export type { CallRecord, Policy, PolicyAction, PolicyContext } from './policy.js';
+export { referenceMessages, referencePolicy } from './reference-policy.js';
+export { noisyPolicy } from './noisy-policy.js';
+export type { NoisyPolicyOptions } from './noisy-policy.js';
+export { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
+export { armCard, armCardMarkdown } from './arm-card.js';
+export type { ArmCard, LengthMatch, SampleSummary } from './arm-card.js';
+export { parseRegistration, registrationText } from './registration.js';
+export type { Registration, RegistrationInput } from './registration.js';
+export { REGISTRATION_KEYS, validatePreregistration } from './validate-preregistration.js';
+export { PreregistrationError, RegistrationHashError } from './preregistration-error.js';

@@ -1,0 +1,251 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletion, ChatRequest, ChatToolCall } from './chat-types.js';
+import { ModelCallError } from './errors.js';
+import { mulberry32 } from './internal/prng.js';
+import { scrubSecrets } from './internal/scrub.js';
+import { abortableSleep } from './internal/sleep.js';
+import type { ProviderEndpoint } from './providers.js';
+
+/** What the client reports as it goes; tests wait on these events instead of sleeping. */
+export type ChatCallEvent =
+  | { readonly type: 'attempt'; readonly model: string; readonly attempt: number }
+  | {
+      readonly type: 'retry';
+      readonly model: string;
+      readonly attempt: number;
+      readonly reason: 'rate_limited' | 'server_error' | 'timeout' | 'network';
+      readonly status: number | null;
+      readonly delayMs: number;
+    }
+  | { readonly type: 'failed'; readonly model: string; readonly attempts: number; readonly code: string };
+
+/** Options of {@link createChatClient}. */
+export interface ChatClientOptions {
+  readonly endpoint: ProviderEndpoint;
+  /** Per-call timeout in ms (default 120000). A timed-out call counts as a failed attempt. */
+  readonly timeoutMs?: number;
+  /** Attempts per call, first included (default 4). */
+  readonly maxAttempts?: number;
+  /** Base of the exponential backoff on 5xx and network errors, ms (default 500). */
+  readonly retryBaseMs?: number;
+  /** Cap of one backoff delay, ms (default 30000). */
+  readonly retryMaxMs?: number;
+  /** Cap of a `Retry-After` wait, ms (default 300000); a longer demand fails the call. */
+  readonly retryAfterMaxMs?: number;
+  /** Jitter source in [0, 1) (default: a PRNG seeded with `jitterSeed`). */
+  readonly random?: () => number;
+  /** Seed of the default jitter PRNG (default 0). */
+  readonly jitterSeed?: number;
+  /** Waits between attempts (default: a timer that an abort signal cancels). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Clock for `Retry-After` HTTP dates (default `Date.now`). */
+  readonly now?: () => number;
+  /** fetch implementation handed to the `openai` client (tests capture requests with it). */
+  readonly fetch?: typeof fetch;
+  readonly onEvent?: (event: ChatCallEvent) => void;
+}
+
+/** A completed call with the attempts it took. */
+export interface ChatCallResult {
+  readonly completion: ChatCompletion;
+  readonly attempts: number;
+}
+
+/** A chat client bound to one provider endpoint. */
+export interface ChatClient {
+  readonly provider: string;
+  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal }): Promise<ChatCallResult>;
+}
+
+/**
+ * Parses `retry-after-ms` or `Retry-After` (delta-seconds or an HTTP date) into milliseconds.
+ *
+ * @param headers - response headers.
+ * @param now - the current time in ms since the epoch.
+ * @returns the wait in ms, or `null` when no usable header is present.
+ * @example
+ * ```ts
+ * retryAfterMs(new Headers({ 'retry-after': '2' }), Date.now()); // 2000
+ * ```
+ * @see https://www.rfc-editor.org/rfc/rfc9110#field.retry-after
+ */
+export function retryAfterMs(headers: Headers | undefined, now: number): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : null;
+}
+
+/**
+ * Builds the HTTP body the client sends: `model` first, then the request, with the output cap under the
+ * preset's field name and `seed` dropped for providers that do not document it.
+ *
+ * @param endpoint - the resolved provider.
+ * @param model - the provider's model id (without the `provider:` prefix).
+ * @param request - the request.
+ * @returns the JSON body.
+ * @example
+ * ```ts
+ * requestBody(endpoint, 'gpt-5.5', { messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 });
+ * ```
+ * @see PROVIDER_PRESETS
+ */
+export function requestBody(endpoint: ProviderEndpoint, model: string, request: ChatRequest): Record<string, unknown> {
+  const { max_tokens, seed, ...rest } = request;
+  const body: Record<string, unknown> = { model, ...rest };
+  if (max_tokens !== undefined) body[endpoint.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = max_tokens;
+  if (seed !== undefined && endpoint.acceptsSeed) body['seed'] = seed;
+  return body;
+}
+
+function toCompletion(raw: unknown, model: string): ChatCompletion | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const r = raw as { model?: unknown; choices?: unknown; usage?: unknown };
+  if (!Array.isArray(r.choices) || r.choices.length === 0) return null;
+  const choice = r.choices[0] as { message?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown };
+  const message = choice.message ?? {};
+  const toolCalls: ChatToolCall[] = [];
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls as Array<{ id?: unknown; function?: { name?: unknown; arguments?: unknown } }>) {
+      toolCalls.push({
+        id: String(call.id ?? ''),
+        type: 'function',
+        function: { name: String(call.function?.name ?? ''), arguments: String(call.function?.arguments ?? '') },
+      });
+    }
+  }
+  const u = (r.usage ?? {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
+  const prompt = typeof u.prompt_tokens === 'number' ? u.prompt_tokens : 0;
+  const completionTokens = typeof u.completion_tokens === 'number' ? u.completion_tokens : 0;
+  return {
+    model: typeof r.model === 'string' ? r.model : model,
+    content: typeof message.content === 'string' ? message.content : null,
+    tool_calls: toolCalls,
+    finish_reason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : prompt + completionTokens,
+    },
+  };
+}
+
+/**
+ * A Chat Completions client on the `openai` package for one provider endpoint. The package's own retries
+ * are off (`maxRetries: 0`); this client retries itself so that waits are observable and jitter is
+ * deterministic: a 429 waits its `Retry-After` (else the backoff), a 5xx, a timeout or a network error
+ * waits `min(retryMax, retryBase * 2^(k-1)) * (0.5 + 0.5 u)` with u from the seeded jitter source, other
+ * 4xx fail at once. Errors never carry the key or the provider's response body.
+ *
+ * @param options - see {@link ChatClientOptions}.
+ * @returns a {@link ChatClient}.
+ * @throws ModelCallError from `complete` when a call fails for good; the signal's reason when aborted.
+ * @example
+ * ```ts
+ * const client = createChatClient({ endpoint: resolveProvider('local', { env: {}, baseURLs: { local: url } }) });
+ * const { completion } = await client.complete('m', { messages: [{ role: 'user', content: 'hi' }] });
+ * ```
+ * @see https://platform.openai.com/docs/guides/rate-limits (429 and Retry-After)
+ */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  const { endpoint } = options;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const maxAttempts = options.maxAttempts ?? 4;
+  const retryBaseMs = options.retryBaseMs ?? 500;
+  const retryMaxMs = options.retryMaxMs ?? 30_000;
+  const retryAfterMaxMs = options.retryAfterMaxMs ?? 300_000;
+  const random = options.random ?? mulberry32(options.jitterSeed ?? 0);
+  const sleep = options.sleep ?? abortableSleep;
+  const now = options.now ?? Date.now;
+  for (const [name, value] of [
+    ['timeoutMs', timeoutMs],
+    ['maxAttempts', maxAttempts],
+  ] as const) {
+    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number; got ${value}.`);
+  }
+  const noop = (): void => undefined;
+  const client = new OpenAI({
+    apiKey: endpoint.apiKeyForClient(),
+    baseURL: endpoint.baseURL,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    timeout: timeoutMs,
+    maxRetries: 0,
+    logLevel: 'off',
+    logger: { error: noop, warn: noop, info: noop, debug: noop },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const emit = options.onEvent ?? noop;
+  const secrets = endpoint.secrets();
+
+  async function complete(model: string, request: ChatRequest, callOptions?: { readonly signal?: AbortSignal }): Promise<ChatCallResult> {
+    const signal = callOptions?.signal;
+    const name = `${endpoint.provider}:${model}`;
+    const body = requestBody(endpoint, model, request);
+    let attempt = 0;
+    for (;;) {
+      attempt += 1;
+      if (signal?.aborted) throw signal.reason;
+      emit({ type: 'attempt', model: name, attempt });
+      let failure: { reason: 'rate_limited' | 'server_error' | 'timeout' | 'network'; status: number | null; waitMs: number | null };
+      try {
+        const raw: unknown = await client.chat.completions.create(
+          body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+          signal ? { signal } : {},
+        );
+        const completion = toCompletion(raw, model);
+        if (completion === null) {
+          emit({ type: 'failed', model: name, attempts: attempt, code: 'invalid_response' });
+          throw new ModelCallError(name, attempt, 200, 'invalid_response', 'the response had no choices; check that the base URL speaks Chat Completions.');
+        }
+        return { completion, attempts: attempt };
+      } catch (error) {
+        if (error instanceof ModelCallError) throw error;
+        if (error instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? error;
+        if (error instanceof APIConnectionTimeoutError) failure = { reason: 'timeout', status: null, waitMs: null };
+        else if (error instanceof APIConnectionError) failure = { reason: 'network', status: null, waitMs: null };
+        else if (error instanceof APIError && typeof error.status === 'number') {
+          const status = error.status;
+          if (status === 429) failure = { reason: 'rate_limited', status, waitMs: retryAfterMs(error.headers, now()) };
+          else if (status >= 500) failure = { reason: 'server_error', status, waitMs: null };
+          else {
+            emit({ type: 'failed', model: name, attempts: attempt, code: `http_${status}` });
+            const hint =
+              status === 401 || status === 403
+                ? `the provider refused the key; check the key variable of provider "${endpoint.provider}".`
+                : status === 404
+                  ? `the model or URL was not found; check the model name and base URL.`
+                  : `the provider rejected the request; check the model name and the sampling parameters.`;
+            throw new ModelCallError(name, attempt, status, 'http', hint);
+          }
+        } else {
+          // Not an HTTP-level failure (a bug or an unexpected throw): surface it without secrets.
+          const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
+          throw new ModelCallError(name, attempt, null, 'network', `unexpected error (${message}); report it with the command that ran.`);
+        }
+      }
+      if (attempt >= maxAttempts || (failure.waitMs !== null && failure.waitMs > retryAfterMaxMs)) {
+        emit({ type: 'failed', model: name, attempts: attempt, code: failure.reason });
+        const kind = failure.reason === 'timeout' ? 'timeout' : failure.reason === 'network' ? 'network' : 'http';
+        const hint =
+          failure.reason === 'rate_limited'
+            ? 'the provider kept rate-limiting; lower --concurrency or retry later.'
+            : failure.reason === 'timeout'
+              ? `no answer within ${timeoutMs} ms; raise the timeout or retry later.`
+              : 'the provider or the network kept failing; retry later (the run is resumable).';
+        throw new ModelCallError(name, attempt, failure.status, kind, hint);
+      }
+      const backoff = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * random());
+      const delayMs = Math.round(failure.waitMs ?? backoff);
+      emit({ type: 'retry', model: name, attempt, reason: failure.reason, status: failure.status, delayMs });
+      await sleep(delayMs, signal);
+    }
+  }
+
+  return Object.freeze({ provider: endpoint.provider, complete });
+}

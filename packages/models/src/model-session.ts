@@ -1,0 +1,225 @@
+import { createChatClient, type ChatCallEvent, type ChatClient, type ChatClientOptions } from './chat-client.js';
+import type { ChatCompletion, ChatRequest, ChatUsage } from './chat-types.js';
+import { Limiter } from './internal/limiter.js';
+import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
+import { cacheKey, type ResponseCache } from './response-cache.js';
+import type { TokenBudget } from './token-budget.js';
+
+/** Events of a session: the client's, plus cache hits. */
+export type ModelSessionEvent = ChatCallEvent | { readonly type: 'cache_hit'; readonly model: string; readonly key: string };
+
+/** Options of {@link createModelSession}. */
+export interface ModelSessionOptions
+  extends Pick<
+    ChatClientOptions,
+    'timeoutMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'retryAfterMaxMs' | 'random' | 'jitterSeed' | 'sleep' | 'now' | 'fetch'
+  > {
+  /** Where API keys are read from (the CLI passes process.env; library code never reads it). */
+  readonly env: EnvSource;
+  /** Base URL per provider (required for `local`). */
+  readonly baseURLs?: Partial<Record<ProviderName, string>>;
+  /** The response cache, or null for none. */
+  readonly cache?: ResponseCache | null;
+  /** Skip cache reads; still write (overwrite) every response. */
+  readonly refreshCache?: boolean;
+  /** Concurrent calls per provider: one number for all, or per provider (default 4). */
+  readonly concurrency?: number | Partial<Record<ProviderName, number>>;
+  /** Token budget charged with every uncached call's usage. */
+  readonly budget?: TokenBudget | null;
+  readonly onEvent?: (event: ModelSessionEvent) => void;
+}
+
+/** One call's result. */
+export interface ModelCall {
+  readonly completion: ChatCompletion;
+  readonly cached: boolean;
+  readonly key: string;
+  readonly attempts: number;
+}
+
+/** Running totals of a session (per run) or of one episode. */
+export interface UsageTotals {
+  /** Calls answered, from the cache or over HTTP. */
+  readonly calls: number;
+  /** Calls answered over HTTP. */
+  readonly http_calls: number;
+  readonly cache_hits: number;
+  /** Calls that failed for good. */
+  readonly failed_calls: number;
+  /** Usage of every answered call, as the API reported it (cached calls repeat their recorded usage). */
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly total_tokens: number;
+  /** `total_tokens` of HTTP calls only: what this run spent. */
+  readonly billed_tokens: number;
+}
+
+/** A mutable accumulator of {@link UsageTotals}. */
+export class UsageMeter {
+  #t = { calls: 0, http_calls: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0 };
+  /** Adds an answered call. */
+  add(usage: ChatUsage, cached: boolean): void {
+    this.#t.calls += 1;
+    if (cached) this.#t.cache_hits += 1;
+    else {
+      this.#t.http_calls += 1;
+      this.#t.billed_tokens += usage.total_tokens;
+    }
+    this.#t.prompt_tokens += usage.prompt_tokens;
+    this.#t.completion_tokens += usage.completion_tokens;
+    this.#t.total_tokens += usage.total_tokens;
+  }
+  /** Adds a call that failed for good. */
+  fail(): void {
+    this.#t.failed_calls += 1;
+  }
+  /** A frozen snapshot. */
+  totals(): UsageTotals {
+    return Object.freeze({ ...this.#t });
+  }
+}
+
+/** A session: clients per provider, the cache, per-provider concurrency, the budget and usage totals. */
+export interface ModelSession {
+  /** Resolves every model's provider now, so a missing key fails before the first call. */
+  preflight(models: readonly string[]): void;
+  /** The cache key a request would have (seed dropped for providers that do not take one). */
+  keyOf(model: string, request: ChatRequest, replicateIndex: number): string;
+  /** Whether a request is in the cache (false when the session has no cache or refreshes it). */
+  isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean>;
+  /** One call through the cache, the limiter, retries and the budget. */
+  chat(
+    model: string,
+    request: ChatRequest,
+    options: { readonly replicateIndex: number; readonly signal?: AbortSignal; readonly meter?: UsageMeter },
+  ): Promise<ModelCall>;
+  /** Totals of the run so far (goes to the manifest). */
+  usage(): UsageTotals;
+  /** Totals per model name. */
+  usageByModel(): Readonly<Record<string, UsageTotals>>;
+  /** The budget, if any. */
+  readonly budget: TokenBudget | null;
+}
+
+function effectiveRequest(endpoint: ProviderEndpoint, request: ChatRequest): ChatRequest {
+  if (endpoint.acceptsSeed || request.seed === undefined) return request;
+  const { seed: _seed, ...rest } = request;
+  return rest;
+}
+
+/**
+ * Creates a model session. Every call goes: budget check -> cache read (unless `refreshCache`) ->
+ * per-provider limiter -> HTTP with retries -> cache write -> usage (session, model, episode meter) ->
+ * budget charge.
+ *
+ * @param options - see {@link ModelSessionOptions}.
+ * @returns a {@link ModelSession}.
+ * @throws MissingApiKeyError / MissingBaseUrlError from `preflight` or the first call of a provider.
+ * @example
+ * ```ts
+ * const session = createModelSession({ env: process.env, cache: ResponseCache.forStore('store') });
+ * session.preflight(['poe:gpt-5.5']);
+ * ```
+ * @see createChatClient
+ * @see cacheKey
+ */
+export function createModelSession(options: ModelSessionOptions): ModelSession {
+  const endpoints = new Map<ProviderName, ProviderEndpoint>();
+  const clients = new Map<ProviderName, ChatClient>();
+  const limiters = new Map<ProviderName, Limiter>();
+  const runMeter = new UsageMeter();
+  const modelMeters = new Map<string, UsageMeter>();
+  const cache = options.cache ?? null;
+  const budget = options.budget ?? null;
+  const emit = options.onEvent ?? ((): void => undefined);
+
+  function concurrencyOf(provider: ProviderName): number {
+    const c = options.concurrency;
+    const n = typeof c === 'number' ? c : (c?.[provider] ?? 4);
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`concurrency for ${provider} must be a positive integer; got ${n}.`);
+    return n;
+  }
+  function endpointOf(ref: ModelRef): ProviderEndpoint {
+    let endpoint = endpoints.get(ref.provider);
+    if (!endpoint) {
+      endpoint = resolveProvider(ref.provider, { env: options.env, ...(options.baseURLs ? { baseURLs: options.baseURLs } : {}) });
+      endpoints.set(ref.provider, endpoint);
+    }
+    return endpoint;
+  }
+  function clientOf(ref: ModelRef): ChatClient {
+    let client = clients.get(ref.provider);
+    if (!client) {
+      const { env: _env, baseURLs: _b, cache: _c, refreshCache: _r, concurrency: _n, budget: _bu, onEvent, ...clientOptions } = options;
+      client = createChatClient({ ...clientOptions, endpoint: endpointOf(ref), ...(onEvent ? { onEvent } : {}) });
+      clients.set(ref.provider, client);
+      limiters.set(ref.provider, new Limiter(concurrencyOf(ref.provider)));
+    }
+    return client;
+  }
+  function keyOf(model: string, request: ChatRequest, replicateIndex: number): string {
+    const ref = parseModelName(model);
+    return cacheKey({ provider: ref.provider, model: ref.model, request: effectiveRequest(endpointOf(ref), request), replicateIndex });
+  }
+  function meterOf(model: string): UsageMeter {
+    let m = modelMeters.get(model);
+    if (!m) modelMeters.set(model, (m = new UsageMeter()));
+    return m;
+  }
+
+  return Object.freeze({
+    budget,
+    preflight(models: readonly string[]): void {
+      for (const model of models) endpointOf(parseModelName(model));
+    },
+    keyOf,
+    async isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean> {
+      if (cache === null || options.refreshCache === true) return false;
+      return cache.has(keyOf(model, request, replicateIndex));
+    },
+    async chat(model, request, callOptions): Promise<ModelCall> {
+      const ref = parseModelName(model);
+      const endpoint = endpointOf(ref);
+      const effective = effectiveRequest(endpoint, request);
+      const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex });
+      if (cache !== null && options.refreshCache !== true) {
+        const hit = await cache.get(key);
+        if (hit) {
+          emit({ type: 'cache_hit', model, key });
+          for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(hit.completion.usage, true);
+          return { completion: hit.completion, cached: true, key, attempts: 0 };
+        }
+      }
+      budget?.throwIfExhausted();
+      const client = clientOf(ref);
+      const limiter = limiters.get(ref.provider) as Limiter;
+      const signals = [callOptions.signal, budget?.signal].filter((s): s is AbortSignal => s !== undefined);
+      const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+      let result;
+      try {
+        result = await limiter.run(async () => {
+          if (signal?.aborted) throw signal.reason;
+          return client.complete(ref.model, effective, signal ? { signal } : {});
+        });
+      } catch (error) {
+        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail();
+        throw error;
+      }
+      if (cache !== null) {
+        await cache.put({
+          key,
+          provider: ref.provider,
+          model: ref.model,
+          replicate_index: callOptions.replicateIndex,
+          created: new Date().toISOString(),
+          completion: result.completion,
+        });
+      }
+      for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(result.completion.usage, false);
+      budget?.charge(result.completion.usage.total_tokens);
+      return { completion: result.completion, cached: false, key, attempts: result.attempts };
+    },
+    usage: () => runMeter.totals(),
+    usageByModel: () => Object.freeze(Object.fromEntries([...modelMeters].map(([k, m]) => [k, m.totals()]))),
+  } satisfies ModelSession);
+}

@@ -1,0 +1,129 @@
+import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, type ArmSpec } from 'poisson-tasks';
+import { createModelPolicy, modelTurnRequest } from './model-policy.js';
+import { UsageMeter, type ModelSession } from './model-session.js';
+import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+import { estimatePromptTokens } from './token-estimate.js';
+
+/** Options of {@link createModelTaskTarget}. */
+export interface ModelTaskTargetOptions {
+  readonly session: ModelSession;
+  /** The arm to play (as for the reference target). */
+  readonly arm: ArmSpec;
+  /** Slack of the turn budget: maxTurns(arm, slack). */
+  readonly slack: number;
+  /** Registered horizon, checked against `cfg.horizon` when both are present. */
+  readonly horizon?: number;
+  /** sha256 of the registration, recorded in `meta.pin`. */
+  readonly registrationSha256?: string;
+  /** Fixed model; otherwise `cfg.model` names it. */
+  readonly model?: string;
+  /** Output cap per call (default 512). */
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A sweep target where a chat model plays a poisson-tasks arm through function calling, paired with the
+ * reference target on the same salt: the task is `generate(arm, cfg.seed)`, the budget
+ * `maxTurns(arm, slack)`, the outcomes `passed` / `failed` / `truncated` and `t` the turns used, as for
+ * the reference policy. Pins as the reference target: `cfg.slack`, `cfg.horizon`, `cfg.strictness`,
+ * `cfg.generator_hash`, when present, must match. The model is `options.model` or `cfg.model`.
+ *
+ * meta = the reference target's fields (`arm_id`, `knob`, `level`, `control_history`, `scenario_id`,
+ * `task_id`, `split`, `strictness`, `pin`, `sampled_calls`) plus `model`, `invalid_calls`, `usage`
+ * (calls, HTTP calls, cache hits, tokens). A call that fails for good throws (outcome null in the store).
+ *
+ * `planCalls(cfg)` plans the turns of an episode played right: the first request exactly, later ones as
+ * the reference trajectory's conversation (a model that errs makes different or more calls).
+ *
+ * @param options - see {@link ModelTaskTargetOptions}.
+ * @returns a {@link ModelTarget}.
+ * @throws RangeError for a bad slack or output cap; from the target, a pin mismatch or a missing model.
+ * @example
+ * ```ts
+ * const target = createModelTaskTarget({ session, arm, slack: 4, model: 'deepseek:deepseek-v4-pro' });
+ * await target({ seed: 366625197, replicate_index: 0 }); // { outcome: 'passed', t: 4, meta: {...} }
+ * ```
+ * @see createModelPolicy
+ */
+export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTarget {
+  const { arm, slack } = options;
+  const cap = options.maxOutputTokens ?? 512;
+  if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxOutputTokens must be a positive integer; got ${cap}.`);
+  const budget = maxTurns(arm, slack);
+  const hash = generatorHash(arm.generatorVersion);
+  const id = armId(arm);
+  const pins: Array<readonly [string, string | number]> = [
+    ['slack', slack],
+    ['strictness', arm.strictness],
+    ['generator_hash', hash],
+  ];
+  if (options.horizon !== undefined) pins.push(['horizon', options.horizon]);
+
+  function modelOf(cfg: TargetConfig): string {
+    const m = options.model ?? cfg['model'];
+    if (typeof m !== 'string' || m === '') throw new RangeError(`cfg.model must name a model "provider:model" (or pass options.model); got ${JSON.stringify(m)}.`);
+    return m;
+  }
+  function checkPins(cfg: TargetConfig): void {
+    const problems = pins.filter(([k, v]) => k in cfg && cfg[k] !== v).map(([k, v]) => `${k} is ${JSON.stringify(cfg[k])} but the target pins ${JSON.stringify(v)}`);
+    if (problems.length > 0) throw new RangeError(`cfg disagrees with the target's pins: ${problems.join('; ')}; run with the pinned values.`);
+  }
+
+  const target = async (cfg: TargetConfig): Promise<TargetResult> => {
+    checkPins(cfg);
+    const model = modelOf(cfg);
+    const task = generate(arm, cfg.seed);
+    const meter = new UsageMeter();
+    const policy = createModelPolicy({
+      session: options.session,
+      model,
+      replicateIndex: cfg.replicate_index,
+      seed: cfg.seed,
+      maxOutputTokens: cap,
+      meter,
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const result = await runEpisode(task, policy, { maxTurns: budget });
+    return {
+      outcome: result.outcome,
+      t: result.t,
+      meta: {
+        arm_id: id,
+        knob: arm.knob,
+        level: arm.level,
+        control_history: arm.controlHistory,
+        scenario_id: task.scenarioId,
+        task_id: task.taskId,
+        split: arm.split,
+        strictness: arm.strictness,
+        pin: { generator_version: arm.generatorVersion, generator_hash: hash, registration_sha256: options.registrationSha256 ?? null },
+        sampled_calls: result.calls.length,
+        invalid_calls: result.calls.filter((c) => !c.valid).length,
+        model,
+        usage: meter.totals(),
+      },
+    };
+  };
+  const planCalls = (cfg: TargetConfig): readonly PlannedCall[] => {
+    checkPins(cfg);
+    const model = modelOf(cfg);
+    const task = generate(arm, cfg.seed);
+    const calls: PlannedCall[] = [];
+    for (let k = 0; k <= task.solution.length; k++) {
+      const request = modelTurnRequest(
+        { messages: referenceMessages(task, k), tools: task.tools },
+        { maxOutputTokens: cap, seed: cfg.seed, ...(options.temperature === undefined ? {} : { temperature: options.temperature }) },
+      );
+      calls.push({ model, request, replicateIndex: cfg.replicate_index, exact: k === 0 });
+    }
+    return calls;
+  };
+  const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => {
+    const calls = planCalls(cfg);
+    return { calls: calls.length, tokens: calls.reduce((s, c) => s + estimatePromptTokens(c.request) + cap, 0) };
+  };
+  return Object.assign(target, { planCalls, estimate, models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map(modelOf))] });
+}

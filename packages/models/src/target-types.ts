@@ -1,0 +1,31 @@
+import type { ChatRequest } from './chat-types.js';
+
+/** What a target receives for one episode (poisson-prove's TargetConfig): seed, replicate index, axis values. */
+export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
+
+/** What a target returns for one episode (poisson-prove's TargetResult). */
+export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
+
+/** One call a target plans to make for an episode. */
+export interface PlannedCall {
+  readonly model: string;
+  readonly request: ChatRequest;
+  readonly replicateIndex: number;
+  /**
+   * True when the request is exactly the one the run will send (rubric tasks; the first turn of a tool
+   * task); false when it is the request of the turn played right (later turns of a tool task), whose
+   * messages depend on the model's earlier replies.
+   */
+  readonly exact: boolean;
+}
+
+/**
+ * A sweep target that calls a model: the plain target function (poisson-prove's `Target`) plus
+ * `planCalls(cfg)` (the calls an episode will make, for the dry run), `estimate(cfg)` (calls and tokens,
+ * which `sweep --dry-run` sums) and `models(cfgs)` (the models a set of configs names, for preflight).
+ */
+export type ModelTarget = ((cfg: TargetConfig) => Promise<TargetResult>) & {
+  planCalls(cfg: TargetConfig): readonly PlannedCall[];
+  estimate(cfg: TargetConfig): { calls: number; tokens: number };
+  models(cfgs: readonly TargetConfig[]): readonly string[];
+};

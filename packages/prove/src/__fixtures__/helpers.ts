@@ -1,0 +1,80 @@
+// Test helpers: temporary stores and an in-memory CLI I/O. Not part of the package.
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CliIo } from '../cli/define.js';
+
+export const FIXTURES = fileURLToPath(new URL('.', import.meta.url));
+export const TARGETS = join(FIXTURES, 'targets.mjs');
+export const SPEC_FILE = join(FIXTURES, 'spec.toml');
+
+export const SPEC = `target_id = "fixture"
+t_unit = "turns"
+replicates = 8
+
+[axes.slack]
+type = "continuous"
+values = [4, 8]
+
+[axes.strictness]
+type = "categorical"
+values = ["strict"]
+`;
+
+/** A fresh directory under the OS temp dir; `cleanup` removes it. */
+export async function tempDir(prefix = 'prove-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** Every file under a directory (relative paths, sorted). */
+export async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        out.push(`${r}/`);
+        await walk(join(d, e.name), r);
+      } else out.push(r);
+    }
+  };
+  await walk(dir, '');
+  return out.sort();
+}
+
+/** An in-memory CliIo; `out()` and `err()` return what was written. */
+export function memoryIo(opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean; signal?: AbortSignal; confirm?: (q: string) => Promise<boolean> }): CliIo & { out(): string; err(): string } {
+  let stdout = '';
+  let stderr = '';
+  return {
+    stdout: { write: (s: string | Uint8Array) => ((stdout += String(s)), true) },
+    stderr: { write: (s: string | Uint8Array) => ((stderr += String(s)), true) },
+    isTTY: opts.isTTY ?? false,
+    env: opts.env ?? {},
+    cwd: opts.cwd,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.confirm ? { confirm: opts.confirm } : {}),
+    out: () => stdout,
+    err: () => stderr,
+  } as CliIo & { out(): string; err(): string };
+}
+
+/** Replaces run ids, times and absolute temp paths so output can be pinned. */
+export function normalize(text: string, dirs: Record<string, string> = {}): string {
+  let s = text;
+  for (const [name, dir] of Object.entries(dirs)) s = s.split(dir).join(`<${name}>`);
+  return s
+    .replace(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, '<run-id>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
+}

@@ -1,0 +1,42 @@
+import { diffRuns } from '../../diff/diff-runs.js';
+import { formatDiffText } from '../../diff/format-text.js';
+import { defineCommand } from '../define.js';
+import { json } from '../format.js';
+import { Values } from '../values.js';
+
+export const diffCommand = defineCommand({
+  name: 'diff',
+  summary: 'Compare two runs on shared seeds: the verdict, its sentence, the limits, the fragility and a table per condition x event.',
+  description:
+    'Pairs episodes by (condition, replicate) and checks their seeds; tests each condition x event with McNemar (exact by default), counts the verdict at the family-wise level (Holm, q) and flags conditions by Benjamini-Hochberg; puts a simultaneous Tango interval on each change; reads each condition\'s limit against the --max-mde the runs recorded. Without --event the failure events are inferred (outcome labels other than passed). Runs that do not share seeds fall back to Fisher\'s exact test and say so.',
+  positionals: [
+    { name: 'A', description: 'The run before: #N, a run id, a unique id prefix, or a run name.', required: true },
+    { name: 'B', description: 'The run after.', required: true },
+  ],
+  options: {
+    event: { type: 'string', valueName: 'E', multiple: true, description: 'An outcome label to compare (repeat for several).', default: 'the labels other than passed in either run' },
+    json: { type: 'boolean', description: 'Print the report as one JSON document (the object diffRuns returns).' },
+    full: { type: 'boolean', description: 'Add the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound.' },
+    q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm (the verdict) and Benjamini-Hochberg (the flags) are held to.', default: '0.05' },
+    power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
+    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test: exact conditional McNemar, mid-p, or asymptotic chi-square.', default: 'exact' },
+  },
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full'],
+  async run({ positionals, options, store, io }) {
+    const v = new Values(options);
+    const events = v.list('event');
+    const q = v.number('q');
+    const power = v.number('power');
+    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    v.done();
+    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
+      ...(events.length > 0 ? { events } : {}),
+      ...(q !== undefined ? { q } : {}),
+      ...(power !== undefined ? { power } : {}),
+      ...(method !== undefined ? { method } : {}),
+      full: v.flag('full'),
+    });
+    io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
+    return 0;
+  },
+});

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRun, seedSpecText, tempStore } from '../../diff/__fixtures__/build-run.js';
+import { exportRuns } from '../../diff/export.js';
+import { wilsonInterval } from '../../diff/wilson.js';
+import { runCli } from '../run-cli.js';
+
+function capture(cwd: string) {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: (s: string) => ((err += s), true) }, isTTY: false, env: {}, cwd },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('poisson-prove export', () => {
+  let store: string;
+  beforeAll(async () => {
+    store = await tempStore();
+    const spec = seedSpecText(8, [4, 8]);
+    // condition 0: 5 passed, 2 failed, 1 crashed; condition 1: 8 passed.
+    await buildRun(store, { specText: spec, outcomes: (c, r) => (c === 1 ? 'passed' : r === 7 ? null : r < 2 ? 'failed' : 'passed') });
+  });
+
+  it('writes Markdown and CSV aggregates, never meta', async () => {
+    const c = capture(store);
+    const md = join(store, 'out.md');
+    const csv = join(store, 'out.csv');
+    expect(await runCli(['--store', store, 'export', '#1', '--md', md, '--csv', csv], c.io)).toBe(0);
+    expect(c.out()).toBe(`ok 2 run x condition rows; wrote ${md}; wrote ${csv}\n`);
+    const mdText = await readFile(md, 'utf8');
+    const csvText = await readFile(csv, 'utf8');
+    for (const text of [mdText, csvText]) {
+      expect(text).not.toContain('secret_prompt');
+      expect(text).not.toContain('never exported');
+    }
+    const w = wilsonInterval(2, 7);
+    const lines = csvText.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper');
+    expect(lines).toHaveLength(1 + 2 * 2);
+    expect(lines[1]).toMatch(new RegExp(`,8,1,2\\.000000,failed,2,${(2 / 7).toFixed(6)},${w.lower.toFixed(6)},${w.upper.toFixed(6)}$`));
+    expect(mdText).toContain(`| 8 | 1 | 2.00 | 2 (0.286, [${w.lower.toFixed(3)}, ${w.upper.toFixed(3)}]) | 5 (0.714,`);
+  });
+
+  it('prints Markdown without --md/--csv, and --json is the library object', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1'], c.io)).toBe(0);
+    expect(c.out()).toMatch(/^## poisson-tasks-example \d{4}-\d{2}-\d{2} a \(/);
+    const j = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1', '--json'], j.io)).toBe(0);
+    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(await exportRuns(store, ['#1']))));
+  });
+
+  it('exits 2 for an unknown run', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'export', 'nope'], c.io)).toBe(2);
+    expect(c.err()).toMatch(/no run in .* matches "nope"/);
+  });
+});

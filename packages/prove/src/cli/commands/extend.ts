@@ -1,0 +1,36 @@
+import { extend } from '../../executor/resume.js';
+import { defineCommand } from '../define.js';
+import { json, runExitCode, runSummary } from '../format.js';
+import { progressBar } from '../progress.js';
+import { Values } from '../values.js';
+import { executionOptions, EXECUTION_OPTIONS } from './shared.js';
+
+export const extendCommand = defineCommand({
+  name: 'extend',
+  summary: 'Append replicates to a finished run: indices after the last, seeds from the same salt, recorded in the manifest.',
+  positionals: [{ name: 'RUN', description: 'A run ref: #N, a run id, a unique id prefix, or a run name.', required: true }],
+  options: {
+    replicates: { type: 'string', valueName: 'K', required: true, number: { min: 1, integer: true }, description: 'How many replicates to add per condition.' },
+    target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
+    json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
+    ...EXECUTION_OPTIONS,
+  },
+  examples: ['poisson-prove extend "#1" --replicates 8'],
+  async run({ positionals, options, store, io, argv }) {
+    const v = new Values(options);
+    const k = v.number('replicates');
+    const exec = executionOptions(v);
+    v.done();
+    const asJson = v.flag('json');
+    const target = v.string('target');
+    const bar = progressBar(io, !asJson);
+    let m;
+    try {
+      m = await extend({ store, ref: positionals['RUN'] as string, replicates: k as number, ...(target ? { target } : {}), ...exec, cwd: io.cwd, command: ['poisson-prove', ...argv], signal: io.signal, onProgress: (p) => bar.update(p) });
+    } finally {
+      bar.stop();
+    }
+    io.stdout.write(asJson ? json(m) : runSummary('extend', m));
+    return runExitCode(m);
+  },
+});

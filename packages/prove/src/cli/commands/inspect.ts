@@ -1,0 +1,60 @@
+import { inspectRun, type RunInspection } from '../../store/inspect-run.js';
+import { defineCommand } from '../define.js';
+import { columns, json, outcomeSummary, seconds } from '../format.js';
+import { Values } from '../values.js';
+
+function text(r: RunInspection): string {
+  const m = r.manifest;
+  const p = m.provenance;
+  const git = p.git ? `${p.git.commit.slice(0, 12)}${p.git.dirty ? ' (dirty)' : ''}` : 'not a git work tree';
+  const seeds = m.seeds.length > 4 ? `${m.seeds.slice(0, 4).join(', ')}, ... (${m.seeds.length})` : m.seeds.join(', ');
+  const head = columns([
+    ['run', `${m.name} (${m.run_id})`],
+    ['status', m.status],
+    ['target', `${m.target} (target_id ${m.target_id}, t in ${m.t_unit})`],
+    ['backend', m.backend],
+    ['created', `${seconds(m.created)}, finished ${seconds(m.finished)}`],
+    ['design', `${m.conditions.length} conditions x ${m.replicates} replicates; max_mde ${m.max_mde}, q ${m.q}, power ${m.power}, ${m.method}`],
+    ['salt', `${m.salt}; seeds ${seeds}`],
+    ['spec', `sha256 ${m.spec_sha256}`],
+    ['registration', m.registration_sha256 ? `sha256 ${m.registration_sha256}` : 'none'],
+    ['provenance', `git ${git}; node ${p.node}; ${Object.entries(p.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`],
+    ['command', p.command.join(' ') || '-'],
+    ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
+    ['rows', `${m.counts.rows}; ${outcomeSummary(m.counts)}`],
+  ]);
+  const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
+  const table = columns([
+    ['condition', 'rows', ...labels, 'without-an-outcome'],
+    ...r.conditions.map((c) => [c.condition, String(c.rows), ...labels.map((l) => String(c.outcomes[l] ?? 0)), String(c.rows_without_outcome)]),
+  ]);
+  const what = r.event === null ? 'episodes without an outcome' : `episodes with outcome ${r.event}`;
+  const lines = [head, '', table, '', `${what}: ${r.matching}${r.matching > r.episodes.length ? ` (showing ${r.episodes.length}; --limit K for more)` : ''}`];
+  for (const e of r.episodes) {
+    lines.push(`  ${e.condition} · replicate ${e.replicate_index} · seed ${e.seed} · t ${e.t} · ${e.outcome ?? 'no outcome'}${e.score !== null ? ` · score ${e.score}` : ''} · ${e.duration_ms.toFixed(1)} ms`);
+    if (e.error !== null) lines.push(`    error ${e.error}`);
+    lines.push(`    meta ${JSON.stringify(e.meta)}`);
+  }
+  if (r.event === null && r.matching === 0) lines.push('  (--event E lists the episodes that ended in E, with their meta)');
+  return `${lines.join('\n')}\n`;
+}
+
+export const inspectCommand = defineCommand({
+  name: 'inspect',
+  summary: 'Show a run\'s manifest, its outcome counts per condition, and the episodes that ended in an event, with their meta.',
+  positionals: [{ name: 'RUN', description: 'A run ref: #N (row of runs), a run id, a unique id prefix, or a run name.', required: true }],
+  options: {
+    event: { type: 'string', valueName: 'E', description: 'List the episodes whose outcome is E.', default: 'the episodes without an outcome' },
+    limit: { type: 'string', valueName: 'K', number: { min: 0, integer: true }, description: 'List at most K episodes.', default: '20' },
+    json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes } as one JSON document.' },
+  },
+  examples: ['poisson-prove inspect "#1" --event passed --limit 3'],
+  async run({ positionals, options, store, io }) {
+    const v = new Values(options);
+    const limit = v.number('limit');
+    v.done();
+    const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
+    io.stdout.write(v.flag('json') ? json(r) : text(r));
+    return 0;
+  },
+});

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tangoInterval } from 'poisson-stats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixtures__/build-run.js';
+import { readRunForDiff } from '../../diff/read-run.js';
+import { reportGrid } from '../../diff/report-grid.js';
+import { runCli } from '../run-cli.js';
+
+function capture(cwd: string) {
+  let out = '';
+  let err = '';
+  return {
+    io: { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: (s: string) => ((err += s), true) }, isTTY: false, env: {}, cwd },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('poisson-prove report', () => {
+  let store: string;
+  beforeAll(async () => {
+    store = await tempStore();
+    const spec = seedSpecText(16, [4, 8]);
+    const t = fromTables([
+      { both: 2, rise: 0, fall: 8, neither: 6 },
+      { both: 3, rise: 1, fall: 1, neither: 11 },
+    ]);
+    await buildRun(store, { specText: spec, outcomes: t.before });
+    await buildRun(store, { specText: spec, outcomes: t.after });
+  });
+
+  it('prints the grid with the change, the simultaneous interval and the verdict per cell', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--y', 'horizon'], c.io)).toBe(0);
+    const lines = c.out().split('\n');
+    expect(lines[0]).toMatch(/^significant change  change in the rate of failed, .* b against .* a, per slack x horizon$/);
+    expect(lines[3]).toMatch(/^horizon \\ slack\s+4\s+8$/);
+    // slack 4: change (0 - 8)/16 = -0.5, counted; slack 8: 0.
+    const t4 = tangoInterval({ both: 2, rise: 0, fall: 8, neither: 6 }, { level: 1 - 0.05 / 2 });
+    expect(lines[4]).toContain(`-0.500 [${t4.lower.toFixed(3)}, ${t4.upper.toFixed(3)}] lower`);
+    expect(lines[4]).toMatch(/0\.000 \[-0\.\d{3}, \+0\.\d{3}\] unchanged$/);
+  });
+
+  it('writes an SVG heatmap with axis titles, a legend and a cell per value', async () => {
+    const c = capture(store);
+    const out = join(store, 'grid.svg');
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--y', 'horizon', '--event', 'failed', '--out', out], c.io)).toBe(0);
+    const svg = await readFile(out, 'utf8');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg).toContain('>slack</text>');
+    expect(svg).toContain('transform="rotate(-90');
+    expect(svg).toContain('>horizon</text>');
+    expect(svg).toContain('linearGradient id="scale"');
+    expect(svg).toContain('>-0.500</text>');
+    expect(svg).toContain('>lower</text>');
+    expect(svg).toContain('stroke="#000" stroke-width="3"');
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+
+  it('--json prints exactly the library\'s grid', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--json'], c.io)).toBe(0);
+    const grid = reportGrid(await readRunForDiff(store, '#2'), await readRunForDiff(store, '#1'), { x: 'slack' });
+    expect(JSON.parse(c.out())).toEqual(JSON.parse(JSON.stringify(grid)));
+    expect(grid.cells.map((x) => x.row?.change)).toEqual([-0.5, 0]);
+  });
+
+  it('exits 2 for an unknown axis, naming the axes there are', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'depth'], c.io)).toBe(2);
+    expect(c.err()).toBe('error: --x depth is not an axis of these runs; their axes are generator_hash, horizon, slack, strictness.\n');
+  });
+
+  it('exits 2 when several failure events could be meant', async () => {
+    const s = await tempStore();
+    const spec = seedSpecText(8);
+    await buildRun(s, { specText: spec, outcomes: (_c, r) => (r === 0 ? 'failed' : r === 1 ? 'truncated' : 'passed') });
+    await buildRun(s, { specText: spec, outcomes: () => 'passed' });
+    const c = capture(s);
+    expect(await runCli(['--store', s, 'report', '#2', '#1', '--x', 'slack'], c.io)).toBe(2);
+    expect(c.err()).toBe('error: The runs hold several failure events (failed, truncated) and a grid shows one; name it with --event, e.g. --event failed.\n');
+  });
+});

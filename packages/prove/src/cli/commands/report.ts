@@ -1,0 +1,58 @@
+import { writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { readRunForDiff } from '../../diff/read-run.js';
+import { formatGridText, reportGrid } from '../../diff/report-grid.js';
+import { renderGridSvg } from '../../diff/svg.js';
+import { StoreError } from '../../errors.js';
+import { defineCommand } from '../define.js';
+import { json } from '../format.js';
+import { Values } from '../values.js';
+
+export const reportCommand = defineCommand({
+  name: 'report',
+  summary: 'The change per cell of an x-by-y grid of two runs, as a text table and an SVG heatmap.',
+  description:
+    'Each cell pools the conditions sharing its x and y values and shows the change in the event\'s rate, its simultaneous interval and its verdict (the diff read over the cells). --out writes an SVG heatmap on a diverging scale with a legend and axis titles.',
+  positionals: [
+    { name: 'A', description: 'The run before.', required: true },
+    { name: 'B', description: 'The run after.', required: true },
+  ],
+  options: {
+    x: { type: 'string', valueName: 'AXIS', required: true, description: 'The axis across the grid.' },
+    y: { type: 'string', valueName: 'AXIS', description: 'The axis down the grid.', default: 'one row' },
+    event: { type: 'string', valueName: 'E', description: 'The outcome label to show.', default: 'the one failure event the runs hold' },
+    out: { type: 'string', valueName: 'FILE.svg', description: 'Write the SVG heatmap to this file.' },
+    json: { type: 'boolean', description: 'Print the grid (cells with their rows, and the diff over the cells) as one JSON document.' },
+    q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
+    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test.', default: 'exact' },
+  },
+  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
+  async run({ positionals, options, store, io }) {
+    const v = new Values(options);
+    const x = v.string('x') as string;
+    const y = v.string('y');
+    const event = v.string('event');
+    const out = v.string('out');
+    const q = v.number('q');
+    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
+    v.done();
+    const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);
+    const grid = reportGrid(a, b, {
+      x,
+      ...(y !== undefined ? { y } : {}),
+      ...(event !== undefined ? { event } : {}),
+      ...(q !== undefined ? { q } : {}),
+      ...(method !== undefined ? { method } : {}),
+    });
+    if (out !== undefined) {
+      const path = isAbsolute(out) ? out : resolve(io.cwd, out);
+      await writeFile(path, renderGridSvg(grid)).catch((err: NodeJS.ErrnoException) => {
+        throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
+      });
+    }
+    if (v.flag('json')) io.stdout.write(json(grid));
+    else io.stdout.write(`${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
+    return 0;
+  },
+});

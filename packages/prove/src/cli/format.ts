@@ -1,0 +1,47 @@
+import type { RunManifest } from '../store/manifest.js';
+
+/** Pads columns to their widths, two spaces apart. */
+export function columns(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+}
+
+/** `2026-11-06T23:13:22Z` from an ISO time with milliseconds. */
+export function seconds(iso: string | null): string {
+  if (iso === null) return '-';
+  return iso.replace(/\.\d+Z$/, 'Z');
+}
+
+/** `failed 10, passed 2` (labels in order) plus `4 without an outcome`. */
+export function outcomeSummary(counts: RunManifest['counts']): string {
+  const parts = Object.keys(counts.outcomes)
+    .sort()
+    .map((k) => `${k} ${counts.outcomes[k]}`);
+  if (counts.rows_without_outcome > 0) parts.push(`${counts.rows_without_outcome} without an outcome`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+/** Quotes a run name for a shell command line when it has spaces. */
+export function shellRef(s: string): string {
+  return /^[A-Za-z0-9._#:-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+/** The last lines of a sweep, resume or extend in text form. */
+export function runSummary(verb: string, m: RunManifest): string {
+  const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
+  if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: poisson-prove resume ${m.run_id}`);
+  else lines.push(`next: poisson-prove inspect ${shellRef(m.name)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The exit code of a finished run: 1 when interrupted, failed, or no episode has an outcome. */
+export function runExitCode(m: RunManifest): number {
+  if (m.status !== 'complete') return 1;
+  if (m.counts.rows > 0 && m.counts.rows_without_outcome === m.counts.rows) return 1;
+  return 0;
+}
+
+export function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,126 @@
+import { parseArgs } from 'node:util';
+import { ProveError } from '../errors.js';
+import type { CommandDef, OptionDef, OptionValue } from './define.js';
+
+export type Parsed = {
+  positionals: Record<string, string | string[] | undefined>;
+  options: Record<string, OptionValue>;
+};
+
+/** A usage error: bad arguments, every problem listed (code `E_USAGE`, exit 2). */
+export class UsageError extends ProveError {
+  constructor(problems: readonly string[]) {
+    super('E_USAGE', problems, 2);
+  }
+}
+
+/**
+ * Parses a verb's arguments against its definition (and the global options), collecting every problem:
+ * unknown options, missing values, values given to flags, missing required options and positionals,
+ * extra positionals.
+ */
+export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals: Readonly<Record<string, OptionDef>>): Parsed {
+  const defs: Record<string, OptionDef> = { ...globals, ...cmd.options };
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
+  for (const [name, d] of Object.entries(defs)) {
+    config[name] = { type: d.type, ...(d.multiple ? { multiple: true } : {}), ...(d.short ? { short: d.short } : {}) };
+  }
+  const { tokens } = parseArgs({ args: [...args], options: config, strict: false, allowPositionals: true, tokens: true });
+  const problems: string[] = [];
+  const options: Parsed['options'] = {};
+  const positionals: string[] = [];
+  for (const tok of tokens) {
+    if (tok.kind === 'positional') positionals.push(tok.value);
+    else if (tok.kind === 'option') {
+      const d = defs[tok.name];
+      const flag = tok.rawName;
+      if (!d) {
+        problems.push(`unknown option ${flag} for ${cmd.name}; see poisson-prove ${cmd.name} --help.`);
+        continue;
+      }
+      if (d.type === 'boolean') {
+        if (tok.value !== undefined) problems.push(`${flag} takes no value (got "${tok.value}"); write ${flag} alone.`);
+        options[tok.name] = true;
+      } else if (tok.value === undefined) {
+        problems.push(`${flag} needs a value: ${flag} ${d.valueName ?? 'VALUE'}.`);
+      } else if (d.multiple) {
+        const prev = options[tok.name];
+        options[tok.name] = [...(Array.isArray(prev) ? prev : []), tok.value];
+      } else {
+        if (options[tok.name] !== undefined) problems.push(`${flag} is given more than once; give it once.`);
+        const checked = checkValue(`--${tok.name}`, d, tok.value);
+        if (typeof checked === 'object') problems.push(checked.problem);
+        else options[tok.name] = checked;
+      }
+    }
+  }
+  const named: Parsed['positionals'] = {};
+  let i = 0;
+  for (const p of cmd.positionals) {
+    if (p.variadic) {
+      named[p.name] = positionals.slice(i);
+      if (p.required && positionals.length <= i) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+      i = positionals.length;
+    } else {
+      named[p.name] = positionals[i];
+      if (p.required && positionals[i] === undefined) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+      i++;
+    }
+  }
+  if (positionals.length > i) problems.push(`unexpected argument${positionals.length - i > 1 ? 's' : ''} ${positionals.slice(i).map((s) => JSON.stringify(s)).join(', ')}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+  if (!options['help']) {
+    for (const [name, d] of Object.entries(cmd.options)) {
+      if (d.required && options[name] === undefined) problems.push(`--${name} is required: ${d.description}`);
+    }
+  }
+  if (problems.length > 0) throw new UsageError(problems);
+  return { positionals: named, options };
+}
+
+function rangeText(n: NonNullable<OptionDef['number']>): string {
+  const parts = [n.integer ? 'an integer' : 'a number'];
+  if (n.above !== undefined) parts.push(`> ${n.above}`);
+  if (n.min !== undefined) parts.push(`>= ${n.min}`);
+  if (n.below !== undefined) parts.push(`< ${n.below}`);
+  if (n.max !== undefined) parts.push(`<= ${n.max}`);
+  return parts.join(', ');
+}
+
+/** Checks a string option's value against its definition: a number in range, or one of the choices. */
+export function checkValue(flag: string, d: OptionDef, raw: string): string | number | { problem: string } {
+  if (d.choices && !d.choices.includes(raw)) return { problem: `${flag} must be one of ${d.choices.join(', ')}, got "${raw}".` };
+  const n = d.number;
+  if (!n) return raw;
+  const v = Number(raw);
+  const ok =
+    raw.trim() !== '' &&
+    Number.isFinite(v) &&
+    (!n.integer || Number.isInteger(v)) &&
+    (n.above === undefined || v > n.above) &&
+    (n.min === undefined || v >= n.min) &&
+    (n.below === undefined || v < n.below) &&
+    (n.max === undefined || v <= n.max);
+  return ok ? v : { problem: `${flag} must be ${rangeText(n)}, got "${raw}".` };
+}
+
+/** The value's placeholder and constraint for help and docs, e.g. `a number, > 0, <= 1`. */
+export function constraintText(d: OptionDef): string {
+  if (d.choices) return `one of ${d.choices.join(', ')}`;
+  if (d.number) return rangeText(d.number);
+  return '';
+}
+
+/** `SPEC --target FILE:NAME --max-mde X [--salt S] ...` */
+export function usageLine(cmd: CommandDef): string {
+  const parts: string[] = [];
+  for (const p of cmd.positionals) {
+    const n = p.variadic ? `${p.name}...` : p.name;
+    parts.push(p.required ? n : `[${n}]`);
+  }
+  for (const [name, d] of Object.entries(cmd.options)) {
+    const flag = d.type === 'boolean' ? `--${name}` : `--${name} ${d.valueName ?? 'VALUE'}`;
+    const rep = d.multiple ? ' ...' : '';
+    parts.push(d.required ? `${flag}${rep}` : `[${flag}${rep}]`);
+  }
+  return parts.join(' ');
+}

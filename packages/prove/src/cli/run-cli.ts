@@ -1,0 +1,118 @@
+import { isAbsolute, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ProveError } from '../errors.js';
+import { commands } from './commands/index.js';
+import { GLOBAL_OPTIONS, type CliIo, type CommandContext } from './define.js';
+import { mainHelp, verbHelp } from './help.js';
+import { parseVerbArgs, UsageError } from './parse.js';
+
+export type { CliIo } from './define.js';
+
+function splitVerb(raw: readonly string[]): { before: string[]; verb: string | undefined; rest: string[] } {
+  const before: string[] = [];
+  let i = 0;
+  while (i < raw.length) {
+    const a = raw[i] ?? '';
+    if (!a.startsWith('-') || a === '-') break;
+    before.push(a);
+    const name = a.replace(/^--?/, '');
+    const def = GLOBAL_OPTIONS[name];
+    if (def?.type === 'string' && !a.includes('=') && i + 1 < raw.length) before.push(raw[++i] ?? '');
+    i++;
+  }
+  return { before, verb: raw[i], rest: raw.slice(i + 1) };
+}
+
+function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
+  return (question) =>
+    new Promise((resolveAnswer) => {
+      if (!io.stdin) {
+        resolveAnswer(false);
+        return;
+      }
+      const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
+      io.stderr.write(question);
+      let answered = false;
+      rl.once('line', (line) => {
+        answered = true;
+        rl.close();
+        resolveAnswer(/^\s*y(es)?\s*$/i.test(line));
+      });
+      rl.once('close', () => {
+        if (!answered) resolveAnswer(false);
+      });
+    });
+}
+
+/** Prints an error as one line per problem (a stack trace only with --debug) and returns its exit code. */
+export function reportError(err: unknown, io: CliIo, debug: boolean): number {
+  if (err instanceof ProveError) {
+    for (const p of err.problems) io.stderr.write(`error: ${p}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return err.exitCode;
+  }
+  if (err instanceof RangeError || err instanceof TypeError) {
+    io.stderr.write(`error: ${err.message}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return 2;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  io.stderr.write(`error: ${e.message.split('\n')[0]}${debug ? '' : ' (run with --debug for the stack trace)'}\n`);
+  if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
+  return 1;
+}
+
+/**
+ * The CLI without the process: parses `rawArgs` (the arguments after `poisson-prove`), runs the verb
+ * with the given I/O, and returns the exit code (0 ok, 1 a failure found, 2 bad input). Only
+ * src/cli/main.ts calls process.exit.
+ *
+ * @param rawArgs - e.g. `['--store', 'store', 'runs', '--json']`.
+ * @param io - {@link CliIo}: streams, TTY flag, environment, working directory, abort signal.
+ * @returns the exit code.
+ * @example
+ * ```ts
+ * const code = await runCli(['runs'], { stdout, stderr, isTTY: false, env: {}, cwd: '/tmp' });
+ * ```
+ */
+export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<number> {
+  const debug = rawArgs.includes('--debug');
+  try {
+    const { before, verb, rest } = splitVerb(rawArgs);
+    const globalsOnly = { name: '', summary: '', positionals: [], options: {}, run: async () => 0 };
+    const g = parseVerbArgs({ ...globalsOnly, name: 'poisson-prove' }, before, GLOBAL_OPTIONS);
+    if (verb === undefined || g.options['help']) {
+      if (verb === undefined && !g.options['help']) {
+        io.stderr.write(mainHelp(commands));
+        return 2;
+      }
+      if (verb === undefined) {
+        io.stdout.write(mainHelp(commands));
+        return 0;
+      }
+    }
+    const cmd = commands.find((c) => c.name === verb);
+    if (!cmd) {
+      throw new UsageError([`unknown verb "${verb}"; the verbs are ${commands.map((c) => c.name).join(', ')} (poisson-prove --help).`]);
+    }
+    const parsed = parseVerbArgs(cmd, rest, GLOBAL_OPTIONS);
+    if (parsed.options['help'] || g.options['help']) {
+      io.stdout.write(verbHelp(cmd));
+      return 0;
+    }
+    const storeOpt = (parsed.options['store'] as string | undefined) ?? (g.options['store'] as string | undefined) ?? io.env['POISSON_STORE'];
+    const storeRaw = storeOpt && storeOpt !== '' ? storeOpt : 'store';
+    const store = isAbsolute(storeRaw) ? storeRaw : resolve(io.cwd, storeRaw);
+    const ctx: CommandContext = {
+      positionals: parsed.positionals,
+      options: parsed.options,
+      store,
+      debug,
+      io: io.confirm ? io : { ...io, confirm: defaultConfirm(io) },
+      argv: rawArgs,
+    };
+    return await cmd.run(ctx);
+  } catch (err) {
+    return reportError(err, io, debug);
+  }
+}

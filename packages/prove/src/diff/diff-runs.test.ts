@@ -1,0 +1,243 @@
+import { benjaminiHochberg, fisherExact, holm, mcnemar, minimumDetectableChange, newcombeInterval, tangoInterval, unpairedMinimumDetectableChange } from 'poisson-stats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRun, fromTables, seedSpecText, tempStore } from './__fixtures__/build-run.js';
+import { DiffError } from './diff-error.js';
+import { diffRuns } from './diff-runs.js';
+import type { DiffReport, DiffRow } from './types.js';
+
+// Floats from the same poisson-stats functions should agree to the last bits; a tolerance keeps the
+// comparison honest about being floating point (STYLE.md, "Tests").
+function close(actual: number, expected: number, tol = 1e-12): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Checks every statistic of a paired report against poisson-stats on the same tables. */
+function checkAgainstStats(r: DiffReport, method: 'exact' | 'midp' | 'asymptotic' = 'exact'): void {
+  const m = r.rows.length;
+  expect(r.tests).toBe(m);
+  const ps = r.rows.map((row) => {
+    const c = row.counts as NonNullable<DiffRow['counts']>;
+    return mcnemar({ both: c.both, rise: c.rise, fall: c.fall, neither: c.neither }, { method }).pValue;
+  });
+  const ph = holm(ps);
+  const pb = benjaminiHochberg(ps);
+  r.rows.forEach((row, i) => {
+    const c = row.counts as NonNullable<DiffRow['counts']>;
+    close(row.p, ps[i] as number);
+    close(row.p_holm, ph[i] as number);
+    close(row.p_bh, pb[i] as number);
+    expect(row.counts_toward_verdict).toBe((ph[i] as number) <= r.q);
+    expect(row.flagged).toBe((pb[i] as number) <= r.q);
+    const t = tangoInterval({ both: c.both, rise: c.rise, fall: c.fall, neither: c.neither }, { level: 1 - 0.05 / m });
+    close(row.interval.lower, t.lower, 1e-9);
+    close(row.interval.upper, t.upper, 1e-9);
+    close(row.interval.level, 1 - 0.05 / m);
+    const mde = round3(minimumDetectableChange({ n: c.n, alpha: r.q / m, power: r.power, method }));
+    const before = (c.both + c.fall) / c.n;
+    expect(row.limit_rise).toBe(mde <= 1 - before ? mde : 'no room');
+    expect(row.limit_fall).toBe(mde <= before ? mde : 'no room');
+    close(row.change, (c.rise - c.fall) / c.n);
+  });
+}
+
+describe('diffRuns on the seed\'s case (8 pairs, all passed in both runs)', () => {
+  let store: string;
+  let report: DiffReport;
+  beforeAll(async () => {
+    store = await tempStore();
+    const spec = seedSpecText();
+    await buildRun(store, { specText: spec, now: new Date('2026-11-06T23:13:18Z'), outcomes: () => 'passed' });
+    await buildRun(store, { specText: spec, now: new Date('2026-11-06T23:13:21Z'), outcomes: () => 'passed' });
+    report = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+  });
+
+  it('reads no significant change, with the seed\'s threshold, limits and sentence', () => {
+    expect(report.verdict).toBe('no significant change');
+    expect(report.threshold).toBe(0.99);
+    expect(report.tests).toBe(1);
+    expect(report.truncated).toBe(0);
+    expect(report.before.name).toBe('poisson-tasks-example 2026-11-06 a');
+    expect(report.after.name).toBe('poisson-tasks-example 2026-11-06 b');
+    const row = report.rows[0] as DiffRow;
+    expect(row.condition).toBe('generator_hash 49a5f64878314b71ace9bfebeb18050363cefebeedefadf24098778eed895b05 · horizon 8 · slack 4 · strictness strict');
+    expect([row.before, row.after, row.change]).toEqual([1, 1, 0]);
+    expect(row.limit_rise).toBe('no room');
+    expect(row.limit_fall).toBe(0.801);
+    expect(row.limit).toBe(0.801);
+    expect(row.verdict).toBe('unchanged');
+    expect(row.counts).toEqual({ both: 8, rise: 0, fall: 0, neither: 0, n: 8 });
+    expect(report.sentence).toBe(
+      'every condition that did not count could have shown a change of 0.990: the largest limit it read is 0.801 (the paired test (McNemar), Holm q 0.05 over 1 tests, 4 times in 5); passed: 0 lower, 0 higher (paired test on shared seeds)',
+    );
+    expect(report.intervals_rule).toBe("on each condition's change: Tango at 95%, simultaneous (Bonferroni) over the 1 tests");
+    expect(report.verdict_rule).toContain('Holm, q 0.05 over 1 tests');
+    checkAgainstStats(report);
+  });
+
+  it('finds fragility 2 by exact search, naming A\'s passes', () => {
+    expect(report.fragility.count).toBe(2);
+    expect(report.fragility.description).toBe(`2 runs of A in ${report.rows[0]?.condition} that ended in passed made to end otherwise`);
+  });
+
+  it('refuses to infer an event when every episode passed, saying why --event is needed', async () => {
+    const err = await diffRuns(store, '#2', '#1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DiffError);
+    expect((err as DiffError).exitCode).toBe(2);
+    expect((err as DiffError).code).toBe('E_EVENT');
+    expect((err as DiffError).message).toMatch(/ended in passed, so there is no failure event to infer; name the event to compare with --event/);
+  });
+});
+
+describe('diffRuns on hand-built stores with known tables', () => {
+  it('reads a significant fall and a significant rise (event failed)', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(32, [4, 8]);
+    // slack 4: failures fall 12 -> 0 of the discordant pairs; slack 8: failures rise.
+    const t = fromTables([
+      { both: 2, rise: 0, fall: 12, neither: 18 },
+      { both: 1, rise: 13, fall: 1, neither: 17 },
+    ]);
+    await buildRun(store, { specText: spec, maxMde: 0.5, outcomes: t.before });
+    await buildRun(store, { specText: spec, maxMde: 0.5, outcomes: t.after });
+    const r = await diffRuns(store, '#2', '#1');
+    expect(r.events).toEqual(['failed']);
+    expect(r.events_inferred).toBe(true);
+    expect(r.verdict).toBe('significant change');
+    expect(r.rows.map((x) => x.verdict)).toEqual(['lower', 'higher']);
+    expect(r.rows.map((x) => x.counts_toward_verdict)).toEqual([true, true]);
+    expect(r.sentence).toMatch(/^2 of 2 tests count at the family-wise level: /);
+    expect(r.sentence).toMatch(/failed: 1 lower, 1 higher \(paired test on shared seeds\)$/);
+    checkAgainstStats(r);
+  });
+
+  it('lets Holm and Benjamini-Hochberg disagree over several conditions', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(32, [4, 6, 8]);
+    // exact McNemar p: 9 vs 1 -> 0.0215, 9 vs 1 -> 0.0215, 8 vs 1 -> 0.0391. Holm: 3 x 0.0215 > 0.05,
+    // so none counts; BH: all adjusted <= 0.039, so all are flagged.
+    const t = fromTables([
+      { both: 0, rise: 9, fall: 1, neither: 22 },
+      { both: 0, rise: 9, fall: 1, neither: 22 },
+      { both: 0, rise: 8, fall: 1, neither: 23 },
+    ]);
+    await buildRun(store, { specText: spec, outcomes: t.before });
+    await buildRun(store, { specText: spec, outcomes: t.after });
+    const r = await diffRuns(store, '#2', '#1', { events: ['failed'] });
+    checkAgainstStats(r);
+    expect(r.rows.map((x) => x.counts_toward_verdict)).toEqual([false, false, false]);
+    expect(r.rows.map((x) => x.flagged)).toEqual([true, true, true]);
+    expect(r.verdict).toBe('no significant change');
+    expect(r.rows.every((x) => x.verdict === 'unchanged')).toBe(true);
+  });
+
+  it('reads inconclusive when a limit exceeds the threshold', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(8);
+    // before rate 0: a rise has room 1, and its limit 0.801 exceeds the threshold 0.7.
+    const t = fromTables([{ both: 0, rise: 1, fall: 0, neither: 7 }]);
+    await buildRun(store, { specText: spec, maxMde: 0.5, outcomes: t.before });
+    await buildRun(store, { specText: spec, maxMde: 0.7, outcomes: t.after });
+    const r = await diffRuns(store, '#2', '#1');
+    checkAgainstStats(r);
+    expect(r.threshold).toBe(0.7);
+    expect(r.threshold_note).toBe('the larger of the two recorded at sweep time: 0.500 before, 0.700 after');
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.rows[0]?.verdict).toBe('inconclusive');
+    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown a change of 0.700: the largest limit it read is 0.801/);
+  });
+
+  it('counts truncated episodes and bounds the change they could hide (--full)', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(8);
+    // before: all passed; after: r 0-2 truncated, r 3 failed, the rest passed.
+    await buildRun(store, { specText: spec, outcomes: () => 'passed' });
+    await buildRun(store, { specText: spec, outcomes: (_c, r) => (r < 3 ? 'truncated' : r === 3 ? 'failed' : 'passed') });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'], full: true });
+    expect(r.truncated).toBe(3);
+    checkAgainstStats(r);
+    expect(r.rows[0]?.counts).toEqual({ both: 4, rise: 0, fall: 4, neither: 0, n: 8 });
+    const b = r.bound?.[0];
+    expect(b).toMatchObject({ event: 'passed', truncated_before: 0, truncated_after: 3 });
+    close(b?.change ?? NaN, -0.5);
+    close(b?.if_none ?? NaN, -0.5);
+    close(b?.if_all ?? NaN, -0.125);
+    close(b?.lower ?? NaN, -0.5);
+    close(b?.upper ?? NaN, -0.125);
+  });
+
+  it('drops pairs with a crashed episode and counts them', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(16);
+    await buildRun(store, { specText: spec, outcomes: (_c, r) => (r === 0 ? null : r < 6 ? 'failed' : 'passed') });
+    await buildRun(store, { specText: spec, outcomes: (_c, r) => (r === 1 || r === 2 ? null : r < 3 ? 'failed' : 'passed') });
+    const r = await diffRuns(store, '#2', '#1', { full: true });
+    expect(r.dropped).toBe(3);
+    expect(r.coverage?.conditions[0]).toMatchObject({ before_episodes: 16, after_episodes: 16, pairs: 13, dropped: 3 });
+    // pairs r = 3..15: before failed at 3, 4, 5; after passed everywhere.
+    expect(r.rows[0]?.counts).toEqual({ both: 0, rise: 0, fall: 3, neither: 10, n: 13 });
+    checkAgainstStats(r);
+  });
+
+  it('falls back to the unpaired methods for runs with different salts, and says so', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(32);
+    await buildRun(store, { specText: spec, salt: 'salt-a', outcomes: (_c, r) => (r < 20 ? 'failed' : 'passed') });
+    await buildRun(store, { specText: spec, salt: 'salt-b', outcomes: (_c, r) => (r < 6 ? 'failed' : 'passed') });
+    const r = await diffRuns(store, '#2', '#1');
+    expect(r.method.paired).toBe(false);
+    expect(r.method.test).toBe('fisher-exact');
+    expect(r.method.description).toMatch(/^two-sample test \(Fisher's exact test; Newcombe's hybrid score intervals; limits by the normal approximation for two independent proportions\), because the runs are not paired: the runs were swept with different salts \(salt-a before, salt-b after\)/);
+    expect(r.sentence).toMatch(/\(two-sample test: the runs do not share seeds\)$/);
+    const row = r.rows[0] as DiffRow;
+    expect(row.counts).toBeNull();
+    expect(row.samples).toEqual({ before: { events: 20, n: 32 }, after: { events: 6, n: 32 } });
+    close(row.p, fisherExact({ a: 6, b: 26, c: 20, d: 12 }).pValue);
+    const nw = newcombeInterval({ x1: 20, n1: 32, x2: 6, n2: 32, level: 0.95 });
+    close(row.interval.lower, nw.lower, 1e-9);
+    close(row.interval.upper, nw.upper, 1e-9);
+    const rise = round3(unpairedMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'rise' }));
+    const fall = round3(unpairedMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'fall' }));
+    expect(row.limit_rise).toBe(rise <= 1 - 20 / 32 ? rise : 'no room');
+    expect(row.limit_fall).toBe(fall);
+    expect(row.verdict).toBe('lower');
+    expect(r.verdict).toBe('significant change');
+  });
+
+  it('falls back to unpaired on a seed mismatch under one salt', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(8);
+    await buildRun(store, { specText: spec, outcomes: () => 'passed' });
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', seedOf: (r) => (r === 5 ? 7 : r + 1000) });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    expect(r.method.paired).toBe(false);
+    expect(r.method.unpaired_reason).toMatch(/^8 matched episodes have different seeds \(first: .*replicate 0: seed \d+ before, 1000 after\)$/);
+  });
+
+  it('prints the --full sections: tables by hash, coverage, omnibus, fault lines, bound', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(16, [4, 8]);
+    const t = fromTables([
+      { both: 2, rise: 1, fall: 5, neither: 8 },
+      { both: 3, rise: 4, fall: 0, neither: 9 },
+    ]);
+    await buildRun(store, { specText: spec, outcomes: t.before });
+    await buildRun(store, { specText: spec, outcomes: t.after });
+    const r = await diffRuns(store, '#2', '#1', { full: true, method: 'midp' });
+    checkAgainstStats(r, 'midp');
+    expect(r.tables?.map((x) => x.hash)).toHaveLength(2);
+    expect(r.tables?.[0]?.hash).toMatch(/^[0-9a-f]{8}$/);
+    const pooled = { both: 5, rise: 5, fall: 5, neither: 17 };
+    expect(r.omnibus?.[0]?.counts).toEqual({ ...pooled, n: 32 });
+    close(r.omnibus?.[0]?.p ?? NaN, mcnemar(pooled, { method: 'midp' }).pValue);
+    expect(r.fault_lines?.map((f) => f.axis)).toEqual(['slack']);
+    expect(r.fault_lines?.[0]?.values.map((v) => [v.value, v.counts?.rise, v.counts?.fall])).toEqual([
+      [4, 1, 5],
+      [8, 4, 0],
+    ]);
+    expect(r.coverage?.only_before).toEqual([]);
+    expect(r.bound).toHaveLength(2);
+    expect(r.next).toBe(`poisson-prove report "${r.before.name}" "${r.after.name}" --x slack --y generator_hash`);
+  });
+});

@@ -1,0 +1,41 @@
+import { DiffError } from './diff-error.js';
+
+/**
+ * The events a diff tests. Named events are checked against the outcome labels the runs hold; without
+ * them the failure events are inferred: every label other than `passed` present in either run.
+ *
+ * @param labels - the outcome labels of both runs (nulls left out).
+ * @param named - the events asked for (`--event`), if any.
+ * @returns the events, in the order named (or sorted when inferred), and whether they were inferred.
+ * @throws {@link DiffError} (`E_EVENT`, exit 2) when none can be inferred, or a named event occurs in
+ *   neither run — the message says why `--event` is needed and lists the labels the runs hold.
+ * @example
+ * ```ts
+ * resolveEvents(['failed', 'passed']); // { events: ['failed'], inferred: true }
+ * ```
+ * @see PROVE.md, "The CLI" (`diff` without `--event`).
+ */
+export function resolveEvents(labels: readonly string[], named?: readonly string[]): { events: string[]; inferred: boolean } {
+  const held = labels.length > 0 ? labels.join(', ') : 'none (no episode has an outcome)';
+  if (named !== undefined && named.length > 0) {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const e of named) {
+      if (typeof e !== 'string' || e === '') problems.push(`An empty --event was given; name an outcome label the runs hold (${held}).`);
+      else if (seen.has(e)) problems.push(`--event ${e} was given twice; name each event once.`);
+      else if (!labels.includes(e)) problems.push(`--event ${e} is an outcome neither run holds; the runs hold ${held}, so check its spelling.`);
+      seen.add(e);
+    }
+    if (problems.length > 0) throw new DiffError('E_EVENT', problems);
+    return { events: [...named], inferred: false };
+  }
+  const failures = labels.filter((l) => l !== 'passed');
+  if (failures.length === 0) {
+    const why =
+      labels.length === 0
+        ? 'no episode of either run has an outcome, so there is no event to compare'
+        : `every episode with an outcome in both runs ended in ${labels.join(', ')}, so there is no failure event to infer`;
+    throw new DiffError('E_EVENT', `${why[0]?.toUpperCase() ?? ''}${why.slice(1)}; name the event to compare with --event, e.g. --event ${labels[0] ?? 'passed'}.`);
+  }
+  return { events: failures, inferred: true };
+}

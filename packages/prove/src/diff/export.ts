@@ -1,0 +1,150 @@
+import { readRunForDiff } from './read-run.js';
+import type { DiffRun } from './types.js';
+import { wilsonInterval } from './wilson.js';
+
+/** One outcome's count and rate in one run x condition, with its Wilson interval. */
+export type ExportOutcome = {
+  readonly outcome: string;
+  readonly count: number;
+  /** count / episodes with an outcome (NaN when none has one). */
+  readonly rate: number;
+  readonly lower: number;
+  readonly upper: number;
+};
+
+/** The aggregate of one run x condition: counts only — never prompts, answers or meta. */
+export type ExportRow = {
+  readonly run_id: string;
+  readonly run_name: string;
+  readonly condition: string;
+  readonly episodes: number;
+  readonly without_outcome: number;
+  /** Mean `t` over the episodes with an outcome (NaN when none has one). */
+  readonly mean_t: number;
+  readonly outcomes: readonly ExportOutcome[];
+};
+
+/** The aggregate tables of several runs. */
+export type ExportTable = {
+  /** Every outcome label of the runs, sorted; each row lists them all (zero counts included). */
+  readonly outcomes: readonly string[];
+  /** The level of the Wilson intervals (0.95). */
+  readonly level: number;
+  readonly rows: readonly ExportRow[];
+};
+
+/**
+ * Aggregates runs for publication (PROVE.md, `export`; the seed's public Markdown/CSV outputs): per run
+ * x condition, the episodes, the rows without an outcome, the mean `t`, and per outcome label its count
+ * and rate (of the episodes with an outcome) with a 95% Wilson interval. Reads only the condition,
+ * replicate, seed, outcome and `t` columns: prompts, answers and `meta` never leave the store.
+ *
+ * @param runs - runs as read by the store (`{ manifest, rows }`).
+ * @returns the frozen {@link ExportTable}.
+ * @example
+ * ```ts
+ * aggregateRuns([run]).rows[0]; // { condition: 'slack 4', episodes: 8, without_outcome: 0, mean_t: 2, outcomes: [{ outcome: 'passed', count: 8, rate: 1, lower: 0.6756, upper: 1 }] }
+ * ```
+ * @see Wilson (1927); {@link wilsonInterval}.
+ */
+export function aggregateRuns(runs: readonly DiffRun[]): ExportTable {
+  const level = 0.95;
+  const labels = [...new Set(runs.flatMap((r) => r.rows.map((e) => e.outcome).filter((o): o is string => typeof o === 'string')))].sort();
+  const rows: ExportRow[] = [];
+  for (const run of runs) {
+    const order: string[] = [];
+    const declared = run.manifest.conditions;
+    if (Array.isArray(declared)) for (const c of declared as unknown[]) if (typeof c === 'string') order.push(c);
+    for (const e of run.rows) if (!order.includes(e.condition)) order.push(e.condition);
+    for (const condition of order) {
+      const eps = run.rows.filter((e) => e.condition === condition);
+      if (eps.length === 0) continue;
+      const withOutcome = eps.filter((e) => typeof e.outcome === 'string');
+      const n = withOutcome.length;
+      const ts = withOutcome.map((e) => e.t).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+      rows.push(
+        Object.freeze({
+          run_id: run.manifest.run_id,
+          run_name: run.manifest.name,
+          condition,
+          episodes: eps.length,
+          without_outcome: eps.length - n,
+          mean_t: ts.length > 0 ? ts.reduce((s, t) => s + t, 0) / ts.length : Number.NaN,
+          outcomes: Object.freeze(
+            labels.map((outcome) => {
+              const count = withOutcome.filter((e) => e.outcome === outcome).length;
+              const w = n > 0 ? wilsonInterval(count, n, level) : null;
+              return Object.freeze({ outcome, count, rate: n > 0 ? count / n : Number.NaN, lower: w?.lower ?? Number.NaN, upper: w?.upper ?? Number.NaN });
+            }),
+          ),
+        }),
+      );
+    }
+  }
+  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows) });
+}
+
+/**
+ * Reads runs from a store and aggregates them ({@link aggregateRuns}).
+ *
+ * @param store - the store directory.
+ * @param refs - run refs (`#N`, id, unique id prefix or name), at least one.
+ * @returns the {@link ExportTable}.
+ * @throws RefError (exit 2) for a ref that names no run; RangeError when no ref is given.
+ */
+export async function exportRuns(store: string, refs: readonly string[]): Promise<ExportTable> {
+  if (refs.length === 0) throw new RangeError('exportRuns: refs must name at least one run, got none');
+  return aggregateRuns(await Promise.all(refs.map((r) => readRunForDiff(store, r))));
+}
+
+function num(x: number, digits = 3): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : '';
+}
+
+function csvCell(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * The export as CSV, long format: one line per run x condition x outcome with
+ * `run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper`
+ * (RFC 4180 quoting; rates to 6 decimals; empty where undefined).
+ */
+export function formatExportCsv(table: ExportTable): string {
+  const lines = ['run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper'];
+  for (const r of table.rows) {
+    for (const o of r.outcomes) {
+      lines.push(
+        [r.run_id, r.run_name, r.condition, String(r.episodes), String(r.without_outcome), num(r.mean_t, 6), o.outcome, String(o.count), num(o.rate, 6), num(o.lower, 6), num(o.upper, 6)]
+          .map(csvCell)
+          .join(','),
+      );
+    }
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
+
+/**
+ * The export as Markdown: one table per run, a row per condition with episodes, rows without an
+ * outcome, mean `t`, and per outcome `count (rate, [lower, upper])` with 95% Wilson intervals.
+ */
+export function formatExportMarkdown(table: ExportTable): string {
+  const out: string[] = [];
+  const runs = [...new Map(table.rows.map((r) => [r.run_id, r.run_name])).entries()];
+  for (const [id, name] of runs) {
+    out.push(`## ${mdCell(name)} (${id})`, '');
+    out.push(`| condition | episodes | without outcome | mean t | ${table.outcomes.map(mdCell).join(' | ')} |`);
+    out.push(`| --- | ---: | ---: | ---: | ${table.outcomes.map(() => '---:').join(' | ')} |`);
+    for (const r of table.rows.filter((x) => x.run_id === id)) {
+      const cells = r.outcomes.map((o) => (Number.isFinite(o.rate) ? `${o.count} (${num(o.rate)}, [${num(o.lower)}, ${num(o.upper)}])` : String(o.count)));
+      out.push(`| ${mdCell(r.condition)} | ${r.episodes} | ${r.without_outcome} | ${num(r.mean_t, 2)} | ${cells.join(' | ')} |`);
+    }
+    out.push('');
+  }
+  out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,118 @@
+import { fmt3, testWords } from './sentence.js';
+import { fmtChange, fmtP, textTable } from './text-table.js';
+import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
+
+const LABEL_WIDTH = 14;
+
+function line(label: string, text: string): string {
+  return `${label.padEnd(LABEL_WIDTH)}${text}`;
+}
+
+function interval(i: { lower: number; upper: number }): string {
+  return `[${fmtChange(i.lower)}, ${fmtChange(i.upper)}]`;
+}
+
+function cells(c: DiffCounts | null, s: DiffSamples): string[] {
+  return c === null
+    ? ['-', '-', '-', '-', `${s.before.events}/${s.before.n} -> ${s.after.events}/${s.after.n}`]
+    : [String(c.both), String(c.rise), String(c.fall), String(c.neither), String(c.n)];
+}
+
+function fullSections(r: DiffReport): string[] {
+  const out: string[] = [];
+  const hashes = new Map<string, string>();
+  if (r.tables !== undefined) {
+    out.push('', 'tables        per condition x event, by the condition\'s hash (rise and fall count discordant pairs)');
+    const rows: string[][] = [['  hash', 'event', 'both', 'rise', 'fall', 'neither', 'n', 'p', 'p_holm', 'p_bh', 'interval']];
+    r.tables.forEach((t, i) => {
+      hashes.set(t.hash, t.condition);
+      const row = r.rows[i];
+      rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? interval(row.interval) : '-']);
+    });
+    out.push(...textTable(rows));
+    for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
+  }
+  if (r.coverage !== undefined) {
+    out.push('', 'coverage      episodes per condition, pairs with an outcome in both runs, pairs dropped (an episode without an outcome)');
+    const rows: string[][] = [['  condition', 'before', 'after', 'pairs', 'dropped', 'only before', 'only after', 'seed mismatches']];
+    for (const c of r.coverage.conditions) {
+      rows.push([`  ${c.condition}`, String(c.before_episodes), String(c.after_episodes), String(c.pairs), String(c.dropped), String(c.unmatched_before), String(c.unmatched_after), String(c.seed_mismatches)]);
+    }
+    out.push(...textTable(rows));
+    if (r.coverage.only_before.length > 0) out.push(`  not compared, only in before: ${r.coverage.only_before.join('; ')}`);
+    if (r.coverage.only_after.length > 0) out.push(`  not compared, only in after: ${r.coverage.only_after.join('; ')}`);
+  }
+  if (r.omnibus !== undefined) {
+    out.push('', `omnibus       one test per event (${testWords(r.method.test)}) on all pairs pooled (unadjusted)`);
+    const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
+    for (const o of r.omnibus) rows.push([`  ${o.event}`, fmt3(o.before), fmt3(o.after), fmtChange(o.change), ...cells(o.counts, o.samples), fmtP(o.p)]);
+    out.push(...textTable(rows));
+  }
+  if (r.fault_lines !== undefined) {
+    out.push('', 'fault lines   the change per value of each axis with more than one value (pooled, unadjusted)');
+    if (r.fault_lines.length === 0) out.push('  no axis has more than one value');
+    else {
+      const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
+      for (const f of r.fault_lines) {
+        for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmt3(v.before), fmt3(v.after), fmtChange(v.change), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
+      }
+      out.push(...textTable(rows));
+    }
+  }
+  if (r.bound !== undefined) {
+    out.push('', 'bound         the change had the truncated episodes ended in the event: all of them, none, and the extremes');
+    if (r.bound.length === 0) out.push('  no event to bound');
+    else {
+      const rows: string[][] = [['  condition', 'event', 'truncated before', 'truncated after', 'change', 'if all', 'if none', 'range']];
+      for (const b of r.bound) {
+        rows.push([`  ${b.condition}`, b.event, String(b.truncated_before), String(b.truncated_after), fmtChange(b.change), fmtChange(b.if_all), fmtChange(b.if_none), `[${fmtChange(b.lower)}, ${fmtChange(b.upper)}]`]);
+      }
+      out.push(...textTable(rows));
+    }
+  }
+  return out;
+}
+
+/**
+ * The diff report as text, shaped like the seed's: the verdict and its sentence; the `method`,
+ * `threshold`, `before`, `after`, `verdict rule`, `limits`, `intervals`, `fragility` and `truncated`
+ * lines (and `dropped` when pairs were); the table `condition event before after change verdict rise
+ * fall`; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
+ * hint; and the `next:` line.
+ *
+ * @param report - a report from {@link diffEpisodes} or {@link diffRuns}.
+ * @returns the text, lines joined by "\n", ending in a newline.
+ * @example
+ * ```ts
+ * formatDiffText(report).split('\n')[0];
+ * // 'no significant change  every condition that did not count could have shown a change of 0.990: ...'
+ * ```
+ * @see PROVE.md, "The diff report".
+ */
+export function formatDiffText(report: DiffReport): string {
+  const r = report;
+  const out: string[] = [];
+  out.push(`${r.verdict}  ${r.sentence}`);
+  out.push(line('method', r.method.description));
+  out.push(line('threshold', `${fmt3(r.threshold)} (${r.threshold_note})`));
+  out.push(line('before', r.before.name));
+  out.push(line('after', r.after.name));
+  out.push(line('verdict rule', r.verdict_rule));
+  out.push(line('limits', r.limits_rule));
+  out.push(line('intervals', r.intervals_rule));
+  out.push(line('fragility', r.fragility.count === null ? r.fragility.description : `${r.fragility.count} outcome${r.fragility.count === 1 ? '' : 's'} would change the word: ${r.fragility.description}`));
+  out.push(line('truncated', `${r.truncated} (episodes the horizon cut short, in either run)`));
+  if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
+  out.push('');
+  const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];
+  for (const row of r.rows) rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), row.verdict, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+  out.push(...textTable(rows));
+  if (r.full) out.push(...fullSections(r));
+  else {
+    out.push('');
+    out.push(line('more', '--full prints the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound'));
+  }
+  out.push('');
+  out.push(`next: ${r.next}`);
+  return `${out.join('\n')}\n`;
+}

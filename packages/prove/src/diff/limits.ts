@@ -1,0 +1,55 @@
+import { pairedMde, type TestMethod } from './stats.js';
+import { rates, tableSize, type PairedTable } from './tables.js';
+import type { Limit } from './types.js';
+
+/** What a limit is computed at: alpha = q / m, the power, and the test whose rejection rule counts. */
+export type LimitContext = { readonly alpha: number; readonly power: number; readonly method: TestMethod };
+
+/** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
+export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
+
+/** Rounds to 3 decimals, the precision limits are reported (and compared) at. */
+export function round3(x: number): number {
+  return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x;
+}
+
+/**
+ * Combines a minimum detectable change with the room a condition has: a rise can be at most
+ * 1 - before, a fall at most before. A direction whose MDE exceeds its room is "no room"; the limit is
+ * the smaller of the directions that exist.
+ */
+export function limitsFromMde(mdeRise: number, mdeFall: number, before: number): Limits {
+  const r = round3(mdeRise);
+  const f = round3(mdeFall);
+  const limit_rise: Limit = Number.isFinite(r) && r <= 1 - before + 1e-12 ? r : 'no room';
+  const limit_fall: Limit = Number.isFinite(f) && f <= before + 1e-12 ? f : 'no room';
+  const nums = [limit_rise, limit_fall].filter((x): x is number => typeof x === 'number');
+  return Object.freeze({ limit_rise, limit_fall, limit: nums.length > 0 ? Math.min(...nums) : 'no room' });
+}
+
+/**
+ * The limits of a paired condition (STATS.md, "Limits"): MDE(n, alpha, power) under the model where
+ * each of the n seeds flips one way with probability d (K ~ Binomial(n, d), exact McNemar rejects when
+ * K >= k*), reported to 3 decimals, then held against the room from the before rate.
+ *
+ * @param t - the paired table.
+ * @param ctx - alpha = q / m, power, method.
+ * @param mde - a memo of MDE by n (the MDE depends on n, not on the table's cells).
+ * @returns `{ limit_rise, limit_fall, limit }`, each a number or "no room".
+ * @example
+ * ```ts
+ * pairedLimits({ kind: 'paired', both: 8, rise: 0, fall: 0, neither: 0 }, { alpha: 0.05, power: 0.8, method: 'exact' });
+ * // { limit_rise: 'no room', limit_fall: 0.801, limit: 0.801 }
+ * ```
+ * @see STATS.md, "Limits: the smallest change a condition could have shown".
+ */
+export function pairedLimits(t: PairedTable, ctx: LimitContext, mde?: Map<number, number>): Limits {
+  const n = tableSize(t);
+  let d = mde?.get(n);
+  if (d === undefined) {
+    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method);
+    mde?.set(n, d);
+  }
+  const { before } = rates(t);
+  return limitsFromMde(d, d, Number.isNaN(before) ? 0 : before);
+}

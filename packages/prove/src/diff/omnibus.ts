@@ -1,0 +1,29 @@
+import type { ConditionPairs } from './pairing.js';
+import { pValueOf } from './row-stats.js';
+import type { TestMethod } from './stats.js';
+import { addTables, countsOf, emptyTable, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
+import type { PooledTest } from './types.js';
+
+/** The table of one event pooled over conditions: pairs summed (paired), or samples summed (unpaired). */
+export function pooledTable(conditions: readonly ConditionPairs[], event: string, paired: boolean): Table {
+  let t = emptyTable(paired ? 'paired' : 'unpaired');
+  for (const c of conditions) t = addTables(t, paired ? pairedTable(c.pairs, event) : unpairedTable(c.beforeOutcomes, c.afterOutcomes, event));
+  return t;
+}
+
+/** A pooled table as the report prints it: rates, counts, samples and its (unadjusted) p-value. */
+export function pooledTest(t: Table, event: string, method: TestMethod): PooledTest {
+  const r = rates(t);
+  return Object.freeze({ event, before: r.before, after: r.after, change: r.change, counts: countsOf(t), samples: samplesOf(t), p: pValueOf(t, method) });
+}
+
+/**
+ * The omnibus (PROVE.md, "The diff report"): per event, one test on all pairs pooled over the compared
+ * conditions — McNemar with the diff's method when paired, Fisher's exact test when not. Unadjusted:
+ * it is one more view of the same data, not part of the verdict.
+ *
+ * @see STATS.md, "McNemar's test".
+ */
+export function omnibus(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean, method: TestMethod): PooledTest[] {
+  return events.map((e) => pooledTest(pooledTable(conditions, e, paired), e, method));
+}

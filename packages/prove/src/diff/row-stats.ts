@@ -1,0 +1,26 @@
+import { pairedLimits, type LimitContext, type Limits } from './limits.js';
+import { mcnemarP, tango, type TestMethod } from './stats.js';
+import { tableSize, type Table } from './tables.js';
+import { unpairedInterval, unpairedLimits, unpairedP } from './unpaired.js';
+
+/** The p-value of one table: McNemar (the given method) when paired, Fisher's exact test when not. */
+export function pValueOf(t: Table, method: TestMethod): number {
+  if (t.kind === 'paired') return tableSize(t) === 0 ? 1 : mcnemarP(t, method);
+  return unpairedP(t);
+}
+
+/** The limits of one table: the paired flip model when paired, the normal approximation when not. */
+export function limitsOf(t: Table, ctx: LimitContext, memo?: Map<number, number>): Limits {
+  return t.kind === 'paired' ? pairedLimits(t, ctx, memo) : unpairedLimits(t, ctx);
+}
+
+/** The interval on one table's change: Tango's score interval when paired, Newcombe's hybrid score when not. */
+export function intervalOf(t: Table, level: number): { lower: number; upper: number; level: number; method: 'tango' | 'newcombe' } {
+  if (t.kind === 'paired') {
+    if (tableSize(t) === 0) return { lower: -1, upper: 1, level, method: 'tango' };
+    const i = tango(t, level);
+    return { lower: i.lower, upper: i.upper, level, method: 'tango' };
+  }
+  const i = unpairedInterval(t, level);
+  return { lower: i.lower, upper: i.upper, level, method: 'newcombe' };
+}

@@ -1,0 +1,92 @@
+import type { DiffMethod, DiffRow, Limit, VerdictWord } from './types.js';
+
+/** Formats a rate or limit to 3 decimals ("no room" as is). */
+export function fmt3(x: Limit | number): string {
+  if (typeof x === 'string') return x;
+  if (Number.isNaN(x)) return '-';
+  const s = x.toFixed(3);
+  return s === '-0.000' ? '0.000' : s;
+}
+
+/** The power in words: 0.8 is "4 times in 5", 0.9 "9 times in 10"; else "with power P". */
+export function powerWords(power: number): string {
+  for (let den = 2; den <= 20; den++) {
+    const num = power * den;
+    if (Math.abs(num - Math.round(num)) < 1e-9) {
+      const k = Math.round(num);
+      return `${k} time${k === 1 ? '' : 's'} in ${den}`;
+    }
+  }
+  return `with power ${power}`;
+}
+
+/** The test named as the sentence names it: "the paired test (McNemar)", or the two-sample test. */
+export function testWords(method: DiffMethod['test']): string {
+  switch (method) {
+    case 'mcnemar-exact':
+      return 'the paired test (McNemar)';
+    case 'mcnemar-midp':
+      return 'the paired test (McNemar, mid-p)';
+    case 'mcnemar-asymptotic':
+      return 'the paired test (McNemar, asymptotic)';
+    default:
+      return "the two-sample test (Fisher's exact)";
+  }
+}
+
+/** What the sentence's last bracket says about the pairing. */
+export function pairingWords(paired: boolean): string {
+  return paired ? 'paired test on shared seeds' : 'two-sample test: the runs do not share seeds';
+}
+
+/** The phrase naming the largest limit read (and how many tests had no room). */
+export function largestLimitWords(rows: readonly Pick<DiffRow, 'limit'>[]): string {
+  const nums = rows.map((r) => r.limit).filter((l): l is number => typeof l === 'number');
+  const noRoom = rows.length - nums.length;
+  if (nums.length === 0) return 'no condition it read had room to show a change';
+  const head = `the largest limit it read is ${fmt3(Math.max(...nums))}`;
+  return noRoom > 0 ? `${head}, and ${noRoom} had no room` : head;
+}
+
+/**
+ * The report's sentence (STATS.md, "The verdict word"): the threshold, the largest limit read, the
+ * method, the rule (Holm q over m tests), the power in words, and per event the count of conditions
+ * lower and higher.
+ *
+ * @example
+ * ```ts
+ * // 'every condition that did not count could have shown a change of 0.990: the largest limit it read is
+ * //  0.801 (the paired test (McNemar), Holm q 0.05 over 1 tests, 4 times in 5); passed: 0 lower, 0 higher
+ * //  (paired test on shared seeds)'
+ * ```
+ */
+export function verdictSentence(args: {
+  readonly word: VerdictWord;
+  readonly rows: readonly DiffRow[];
+  readonly events: readonly string[];
+  readonly threshold: number;
+  readonly method: DiffMethod;
+  readonly q: number;
+  readonly power: number;
+}): string {
+  const { rows, threshold, q, power, method } = args;
+  const m = rows.length;
+  const thr = fmt3(threshold);
+  const counted = rows.filter((r) => r.counts_toward_verdict).length;
+  const notCounted = rows.filter((r) => !r.counts_toward_verdict);
+  const inconclusive = notCounted.filter((r) => r.verdict === 'inconclusive').length;
+  const parts: string[] = [];
+  if (counted > 0) parts.push(`${counted} of ${m} test${m === 1 ? '' : 's'} count${counted === 1 ? 's' : ''} at the family-wise level`);
+  if (notCounted.length > 0) {
+    if (inconclusive === 0) parts.push(`every condition that did not count could have shown a change of ${thr}`);
+    else parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count could not have shown a change of ${thr}`);
+  }
+  const rule = `${testWords(method.test)}, Holm q ${q} over ${m} tests, ${powerWords(power)}`;
+  const perEvent = args.events
+    .map((e) => {
+      const mine = rows.filter((r) => r.event === e);
+      return `${e}: ${mine.filter((r) => r.verdict === 'lower').length} lower, ${mine.filter((r) => r.verdict === 'higher').length} higher`;
+    })
+    .join('; ');
+  return `${parts.join('; ')}: ${largestLimitWords(rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Lays out rows of cells as left-aligned columns separated by two spaces (the last column unpadded).
+ *
+ * @param rows - the header row first, then the body; every row the same length.
+ * @returns one string per row.
+ */
+export function textTable(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - [...cell].length)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** Formats a p-value: 3 significant digits, or scientific notation below 0.001. */
+export function fmtP(p: number): string {
+  if (Number.isNaN(p)) return '-';
+  if (p === 0) return '0';
+  return p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
+}
+
+/** Formats a change with its sign: "+0.250", "-0.125", "0.000". */
+export function fmtChange(x: number): string {
+  if (Number.isNaN(x)) return '-';
+  const s = x.toFixed(3);
+  if (s === '0.000' || s === '-0.000') return '0.000';
+  return x > 0 ? `+${s}` : s;
+}

@@ -1,0 +1,199 @@
+import type { TestMethod } from './stats.js';
+
+export type { TestMethod };
+
+/** One episode as the diff reads it: the store's columns it needs, plus the axis columns. */
+export type DiffEpisode = {
+  readonly condition: string;
+  readonly replicate_index: number;
+  readonly seed: number | bigint;
+  readonly outcome: string | null;
+  readonly t?: number | null;
+  readonly [column: string]: unknown;
+};
+
+/** The manifest fields the diff reads (a store's RunManifest has them all). */
+export type DiffManifest = {
+  readonly run_id: string;
+  readonly name: string;
+  readonly salt: string;
+  readonly max_mde: number | null;
+  readonly axes?: unknown;
+  readonly [field: string]: unknown;
+};
+
+/** One run as the diff takes it: its manifest and its episodes. */
+export type DiffRun = { readonly manifest: DiffManifest; readonly rows: readonly DiffEpisode[] };
+
+/** The options of a diff; every one has a default. */
+export type DiffOptions = {
+  /** The events to test (outcome labels); inferred when absent: the labels other than `passed` in either run. */
+  readonly events?: readonly string[];
+  /** The false discovery / family-wise rate; default 0.05. */
+  readonly q?: number;
+  /** The power of the limits; default 0.8 ("4 times in 5"). */
+  readonly power?: number;
+  /** The paired test; default 'exact'. */
+  readonly method?: TestMethod;
+  /** Add the per-event tables, coverage, omnibus, fault lines and bound. */
+  readonly full?: boolean;
+};
+
+/** A paired table's counts as the report prints them (`rise` and `fall` are discordant-pair counts). */
+export type DiffCounts = {
+  readonly both: number;
+  readonly rise: number;
+  readonly fall: number;
+  readonly neither: number;
+  readonly n: number;
+};
+
+/** How many episodes of each run ended in the event, out of those with an outcome. */
+export type DiffSamples = {
+  readonly before: { readonly events: number; readonly n: number };
+  readonly after: { readonly events: number; readonly n: number };
+};
+
+/** A limit: a change in (0, 1], or "no room" when none could be shown in that direction. */
+export type Limit = number | 'no room';
+
+/** The per-row verdict. */
+export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
+
+/** The verdict word of a diff. */
+export type VerdictWord = 'significant change' | 'no significant change' | 'inconclusive';
+
+/** One test of the family: one condition x one event. */
+export type DiffRow = {
+  readonly condition: string;
+  readonly event: string;
+  /** Rate of the event before, after, and the change after - before. */
+  readonly before: number;
+  readonly after: number;
+  readonly change: number;
+  /** The paired table (null when the runs are not paired). */
+  readonly counts: DiffCounts | null;
+  /** The two samples' event counts (always present; for paired runs, over the pairs). */
+  readonly samples: DiffSamples;
+  readonly p: number;
+  readonly p_holm: number;
+  readonly p_bh: number;
+  readonly counts_toward_verdict: boolean;
+  readonly flagged: boolean;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' };
+  readonly limit_rise: Limit;
+  readonly limit_fall: Limit;
+  readonly limit: Limit;
+  readonly verdict: RowVerdict;
+};
+
+/** The method of a diff, as data and as the report's sentence. */
+export type DiffMethod = {
+  /** 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' for paired runs, 'fisher-exact' otherwise. */
+  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'fisher-exact';
+  readonly paired: boolean;
+  /** Why the runs are not paired (null when they are). */
+  readonly unpaired_reason: string | null;
+  readonly interval: 'tango' | 'newcombe';
+  /** The model the limits assume. */
+  readonly limits: 'paired flips (exact)' | 'two independent proportions (normal approximation)';
+  /** The `method` line of the report. */
+  readonly description: string;
+};
+
+/** The fewest outcomes that would change the verdict word. */
+export type Fragility = { readonly count: number | null; readonly description: string };
+
+/** One condition's pairing figures (`--full`). */
+export type CoverageEntry = {
+  readonly condition: string;
+  readonly before_episodes: number;
+  readonly after_episodes: number;
+  readonly pairs: number;
+  readonly dropped: number;
+  readonly unmatched_before: number;
+  readonly unmatched_after: number;
+  readonly seed_mismatches: number;
+};
+
+/** The pairing of two runs, condition by condition (`--full`). */
+export type Coverage = {
+  readonly conditions: readonly CoverageEntry[];
+  /** Conditions present in only one run (not compared). */
+  readonly only_before: readonly string[];
+  readonly only_after: readonly string[];
+};
+
+/** One pooled test (the omnibus or one value of a fault line). */
+export type PooledTest = {
+  readonly event: string;
+  readonly before: number;
+  readonly after: number;
+  readonly change: number;
+  readonly counts: DiffCounts | null;
+  readonly samples: DiffSamples;
+  readonly p: number;
+};
+
+/** The change per value of one axis with more than one value. */
+export type FaultLine = { readonly axis: string; readonly event: string; readonly values: readonly (PooledTest & { readonly value: string | number })[] };
+
+/** The range of one condition x event's change had the truncated episodes ended otherwise. */
+export type BoundEntry = {
+  readonly condition: string;
+  readonly event: string;
+  readonly truncated_before: number;
+  readonly truncated_after: number;
+  readonly change: number;
+  /** The change had every truncated episode (in both runs) ended in the event. */
+  readonly if_all: number;
+  /** The change had none of them ended in the event. */
+  readonly if_none: number;
+  /** The extremes over every way the truncated episodes could have ended. */
+  readonly lower: number;
+  readonly upper: number;
+};
+
+/** One condition x event table, named by the condition's short hash (`--full`). */
+export type EventTable = { readonly hash: string; readonly condition: string; readonly event: string; readonly counts: DiffCounts | null; readonly samples: DiffSamples };
+
+/** A run as the report names it. */
+export type RunRef = { readonly run_id: string; readonly name: string };
+
+/**
+ * The diff report (PROVE.md, "The diff report"): what `diff --json` prints and `diffRuns` returns.
+ * Keys are snake_case as in the JSON document.
+ */
+export type DiffReport = {
+  readonly verdict: VerdictWord;
+  readonly sentence: string;
+  readonly truncated: number;
+  readonly threshold: number;
+  /** How the threshold was chosen ("recorded at sweep time by the runs", or the larger of two). */
+  readonly threshold_note: string;
+  readonly method: DiffMethod;
+  readonly q: number;
+  readonly power: number;
+  /** m, the number of tests (conditions x events). */
+  readonly tests: number;
+  readonly events: readonly string[];
+  /** Whether the events were named (`--event`) or inferred. */
+  readonly events_inferred: boolean;
+  readonly fragility: Fragility;
+  readonly before: RunRef;
+  readonly after: RunRef;
+  /** Pairs dropped because an episode had no outcome (the target crashed), over the compared conditions. */
+  readonly dropped: number;
+  readonly verdict_rule: string;
+  readonly limits_rule: string;
+  readonly intervals_rule: string;
+  readonly rows: readonly DiffRow[];
+  /** The `report` command that draws this diff as a grid. */
+  readonly next: string;
+  readonly full: boolean;
+  readonly coverage?: Coverage;
+  readonly omnibus?: readonly PooledTest[];
+  readonly fault_lines?: readonly FaultLine[];
+  readonly bound?: readonly BoundEntry[];
+  readonly tables?: readonly EventTable[];
+};

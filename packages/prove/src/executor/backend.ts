@@ -1,0 +1,44 @@
+import type { EpisodeRow } from '../store/episode-row.js';
+import type { Target } from '../target/target.js';
+
+/** One episode to run: a condition and a replicate with its seed. */
+export type WorkItem = {
+  readonly condition: string;
+  readonly values: Readonly<Record<string, number | string>>;
+  readonly replicate_index: number;
+  readonly seed: number;
+};
+
+/**
+ * How a backend reaches the target: a function in this process, or a module file and export name that a
+ * worker (thread, process or machine) imports itself.
+ */
+export type TargetSource =
+  | { readonly kind: 'function'; readonly fn: Target; readonly label: string }
+  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target };
+
+/** What a backend is told besides the items. */
+export type BackendContext = {
+  readonly runId: string;
+  readonly target: TargetSource;
+  /** Episodes running at once (per backend: tasks in flight, or worker threads). */
+  readonly concurrency: number;
+  /** An episode that runs longer yields a row with outcome null and a timeout error; null: no limit. */
+  readonly timeoutMs: number | null;
+  /** When aborted, the backend starts no new episode and ends after the ones in flight. */
+  readonly signal?: AbortSignal | undefined;
+};
+
+/**
+ * An executor backend: it is submitted the work items and yields their rows (in any order, in batches,
+ * exactly one row per item it ran). A target that throws or times out is a row with outcome null and
+ * the error, never a thrown error; a backend throws only when it cannot run at all. When the signal
+ * aborts it stops taking items and returns after yielding the rows of the items in flight.
+ *
+ * The local backends are {@link localBackend} (in process) and {@link workerBackend} (worker threads);
+ * a distributed backend (BullMQ) implements the same interface.
+ */
+export type Backend = {
+  readonly name: string;
+  run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]>;
+};

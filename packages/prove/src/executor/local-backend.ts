@@ -1,0 +1,95 @@
+import type { EpisodeRow } from '../store/episode-row.js';
+import { loadTarget } from '../target/load-target.js';
+import type { Target } from '../target/target.js';
+import type { Backend, BackendContext, WorkItem } from './backend.js';
+import { runEpisode } from './run-episode.js';
+
+/** Rows a backend may hold before its episodes wait for the consumer (keeps memory flat). */
+const HIGH_WATER = 2048;
+
+/** The target function of a context, importing the module when only its file and name are known (internal). */
+export async function targetFunction(ctx: BackendContext): Promise<Target> {
+  const t = ctx.target;
+  if (t.kind === 'function') return t.fn;
+  if (t.fn) return t.fn;
+  return (await loadTarget({ file: t.file, name: t.name }, process.cwd())).fn;
+}
+
+/**
+ * The in-process local backend: up to `concurrency` episodes in flight at once (for targets that wait on
+ * I/O, such as model calls); rows come back in batches as they complete, with backpressure so the rows
+ * held never exceed a few thousand.
+ *
+ * @returns a {@link Backend} named `local`.
+ * @example
+ * ```ts
+ * await sweep({ ..., backend: localBackend(), concurrency: 8 });
+ * ```
+ * @see PROVE.md, "The executor".
+ */
+export function localBackend(): Backend {
+  return {
+    name: 'local',
+    async *run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncGenerator<EpisodeRow[]> {
+      const fn = await targetFunction(ctx);
+      const it = items[Symbol.iterator]();
+      const concurrency = Math.max(1, Math.floor(ctx.concurrency));
+      let pending: EpisodeRow[] = [];
+      let wake: (() => void) | null = null;
+      let drained: (() => void) | null = null;
+      let drainPromise: Promise<void> | null = null;
+      let active = concurrency;
+      let failure: unknown = null;
+      const signalWake = (): void => {
+        const w = wake;
+        wake = null;
+        w?.();
+      };
+      const take = (): WorkItem | undefined => {
+        if (ctx.signal?.aborted || failure !== null) return undefined;
+        const n = it.next();
+        return n.done ? undefined : n.value;
+      };
+      const slot = async (): Promise<void> => {
+        for (let item = take(); item !== undefined; item = take()) {
+          const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs);
+          pending.push(row);
+          signalWake();
+          if (pending.length >= HIGH_WATER) {
+            drainPromise ??= new Promise<void>((r) => {
+              drained = r;
+            });
+            await drainPromise;
+          }
+        }
+      };
+      for (let i = 0; i < concurrency; i++) {
+        slot()
+          .catch((err: unknown) => {
+            failure = err;
+          })
+          .finally(() => {
+            active--;
+            signalWake();
+          });
+      }
+      for (;;) {
+        if (pending.length > 0) {
+          const out = pending;
+          pending = [];
+          const d = drained as (() => void) | null;
+          drained = null;
+          drainPromise = null;
+          d?.();
+          yield out;
+          continue;
+        }
+        if (active === 0) break;
+        await new Promise<void>((r) => {
+          wake = r;
+        });
+      }
+      if (failure !== null) throw failure;
+    },
+  };
+}

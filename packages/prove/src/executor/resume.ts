@@ -1,0 +1,158 @@
+import { readdir, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { hostname } from 'node:os';
+import { ProveError } from '../errors.js';
+import { conditionsOf } from '../spec/conditions.js';
+import { seedFor } from '../spec/seed-for.js';
+import { openRunWriter } from '../store/create-run.js';
+import { episodesDir, PART_RE } from '../store/layout.js';
+import { writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
+import { readPart } from '../store/parquet.js';
+import { partFiles } from '../store/read-episodes.js';
+import { resolveRun } from '../store/resolve-run.js';
+import type { Target } from '../target/target.js';
+import { execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+
+/** Options of {@link resume} and {@link extend}. */
+export type ResumeOptions = {
+  store: string;
+  /** A run ref ({@link resolveRun}). */
+  ref: string;
+  /** The target; default the one recorded in the manifest (FILE:NAME runs only). */
+  target?: string | Target;
+  backend?: BackendChoice;
+  concurrency?: number;
+  timeoutMs?: number | null;
+  onProgress?: (p: SweepProgress) => void;
+  signal?: AbortSignal;
+  partRows?: number;
+  command?: string[];
+  cwd?: string;
+};
+
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; duplicates: number };
+
+/** What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the parts. */
+async function existing(store: string, manifest: RunManifest): Promise<Existing> {
+  const dir = episodesDir(store, manifest.run_id);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => undefined); // a part a crash left unfinished
+  }
+  const have = new Set<string>();
+  const counts: RunCounts = { rows: 0, rows_without_outcome: 0, outcomes: {} };
+  let nextPart = 0;
+  let duplicates = 0;
+  for (const file of await partFiles(store, manifest.run_id)) {
+    const m = PART_RE.exec(basename(file));
+    if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
+    for (const row of await readPart(file, ['condition', 'replicate_index', 'outcome'])) {
+      const key = `${String(row['condition'])}\u0000${String(row['replicate_index'])}`;
+      if (have.has(key)) duplicates++;
+      have.add(key);
+      counts.rows++;
+      const o = row['outcome'];
+      if (o === null || o === undefined) counts.rows_without_outcome++;
+      else counts.outcomes[String(o)] = (counts.outcomes[String(o)] ?? 0) + 1;
+    }
+  }
+  return { have, nextPart, counts, duplicates };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function assertNotRunning(manifest: RunManifest): void {
+  const p = manifest.provenance;
+  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && alive(p.pid)) {
+    throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`);
+  }
+}
+
+function recordedTarget(manifest: RunManifest, opts: ResumeOptions): string | Target {
+  if (opts.target !== undefined) return opts.target;
+  const path = manifest.provenance.target_path;
+  const at = manifest.target.lastIndexOf(':');
+  if (path === null || at <= 0) {
+    throw new ProveError('E_RESUME', `run ${manifest.run_id} was swept with a target passed as a function (${manifest.target}); pass the target again (--target FILE:NAME, or the function).`);
+  }
+  return `${path}:${manifest.target.slice(at + 1)}`;
+}
+
+async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, changes: Partial<RunManifest>) {
+  const cwd = opts.cwd ?? process.cwd();
+  const backend = pickBackend(opts.backend, cwd);
+  const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
+  const next: RunManifest = { ...manifest, ...changes, status: 'running', finished: null, counts: ex.counts, provenance: { ...manifest.provenance, pid: process.pid, host: hostname() } };
+  await writeManifest(opts.store, next);
+  return { backend, source, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows }) };
+}
+
+/**
+ * Finishes a run that stopped early (`interrupted`, `failed`, or `running` after its process died):
+ * runs only the (condition, replicate) pairs it has no row for, with the run's own seeds, appending
+ * parts after the last. A part a crash left half-written (`*.tmp`) is deleted first; counts are
+ * recounted from the parts.
+ *
+ * @param opts - {@link ResumeOptions}.
+ * @returns the run's manifest after the resume (unchanged when nothing was missing).
+ * @throws {@link RefError}; ProveError `E_RESUME` when the run is still running in a live process, or
+ *   its target was a function and none is given; {@link TargetError}.
+ * @example
+ * ```ts
+ * (await resume({ store: 'store', ref: '#1' })).status; // 'complete'
+ * ```
+ * @see PROVE.md, "The store" (`resume RUN`).
+ */
+export async function resume(opts: ResumeOptions): Promise<RunManifest> {
+  const manifest = await resolveRun(opts.store, opts.ref);
+  assertNotRunning(manifest);
+  const ex = await existing(opts.store, manifest);
+  const conditions = conditionsOf(manifest);
+  const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
+  if (missing === 0 && manifest.status === 'complete') return manifest;
+  const { backend, source, writer } = await reopen(opts, manifest, ex, {
+    resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
+  });
+  return execute(writer, workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), missing, backend, source, opts);
+}
+
+/**
+ * Appends `replicates` more replicates to a finished run: indices after the last, seeds from the same
+ * salt (seedFor(salt, r)), recorded in the manifest's `extensions` (PROVE.md: append-only follow-up
+ * samples). A run with missing pairs must be resumed first.
+ *
+ * @param opts - {@link ResumeOptions} and `replicates`, the number to add (an integer >= 1).
+ * @returns the run's manifest after the extension.
+ * @throws RangeError for a bad `replicates`; ProveError `E_RESUME` when the run lacks pairs or is running.
+ * @example
+ * ```ts
+ * (await extend({ store: 'store', ref: '#1', replicates: 8 })).replicates; // 16
+ * ```
+ * @see PROVE.md, "The store" (`extend RUN --replicates K`).
+ */
+export async function extend(opts: ResumeOptions & { replicates: number }): Promise<RunManifest> {
+  const k = opts.replicates;
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${String(k)}`);
+  const manifest = await resolveRun(opts.store, opts.ref);
+  assertNotRunning(manifest);
+  const ex = await existing(opts.store, manifest);
+  const conditions = conditionsOf(manifest);
+  if (ex.have.size < conditions.length * manifest.replicates) {
+    throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
+  }
+  const from = manifest.replicates;
+  const to = from + k;
+  const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
+  const { backend, source, writer } = await reopen(opts, manifest, ex, {
+    replicates: to,
+    seeds: [...manifest.seeds, ...added],
+    extensions: [...manifest.extensions, { at: new Date().toISOString(), replicates_added: k, from_index: from, to_index: to - 1, seeds: added, command: [...(opts.command ?? [])] }],
+  });
+  return execute(writer, workItems(conditions, from, to, writer.manifest.seeds), conditions.length * k, backend, source, opts);
+}

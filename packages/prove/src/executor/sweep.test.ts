@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GateError, TargetError } from '../errors.js';
+import { seedFor } from '../spec/seed-for.js';
+import { episodes } from '../store/read-episodes.js';
+import { FIXTURES, SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import type { Target } from '../target/target.js';
+import { planSweep, sweep } from './sweep.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const ONE = 'target_id = "one"\nt_unit = "turns"\nreplicates = 8\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n';
+const pairs = (rows: { condition: string; replicate_index: number }[]): string[] => rows.map((r) => `${r.condition}|${r.replicate_index}`).sort();
+
+describe('sweep: the power gate', () => {
+  it('refuses 8 replicates at --max-mde 0.5 with both figures, and leaves the store untouched', async () => {
+    const store = join(dir, 'store');
+    const err = await sweep({ spec: ONE, target: `${TARGETS}:coin`, store, maxMde: 0.5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GateError);
+    expect((err as GateError).message).toMatch(/^8 replicates can show a change of 0\.801 at best; --max-mde 0\.5 needs at least 15;/);
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('passes 8 replicates at --max-mde 0.99', async () => {
+    const run = await sweep({ spec: ONE, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: '0123456789abcdef' });
+    expect(run.status).toBe('complete');
+    expect(run.counts.rows).toBe(8);
+    expect(run.seeds).toEqual([0, 1, 2, 3, 4, 5, 6, 7].map((r) => seedFor('0123456789abcdef', r)));
+  });
+});
+
+describe('sweep: the local backend', () => {
+  it('runs every (condition, replicate) once with concurrency, every condition on the same seeds', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:tick`, store: dir, maxMde: 0.99, salt: 'abc', concurrency: 5, partRows: 3 });
+    const rows = await episodes(dir, run.run_id);
+    expect(rows).toHaveLength(16);
+    expect(new Set(pairs(rows)).size).toBe(16);
+    for (const r of rows) expect(r.seed).toBe(seedFor('abc', r.replicate_index));
+    expect(run.counts.rows).toBe(16);
+  });
+
+  it('stores a throwing target as rows with outcome null and the error, and completes', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:flaky`, store: dir, maxMde: 0.99, salt: '0123456789abcdef' });
+    const rows = await episodes(dir, run.run_id);
+    const crashed = rows.filter((r) => r.seed % 3 === 0);
+    expect(crashed.length).toBeGreaterThan(0);
+    expect(run.status).toBe('complete');
+    expect(run.counts.rows_without_outcome).toBe(crashed.length);
+    for (const r of crashed) expect([r.outcome, r.t, r.error, r.meta]).toEqual([null, 0, `Error: boom on seed ${r.seed}`, '{}']);
+    for (const r of rows.filter((x) => x.seed % 3 !== 0)) expect(r.error).toBeNull();
+  });
+
+  it('stores a timed-out episode with a timeout error and goes on', async () => {
+    const run = await sweep({ spec: ONE, target: `${TARGETS}:stall`, store: dir, maxMde: 0.99, salt: 'x', timeoutMs: 40, concurrency: 8 });
+    const rows = await episodes(dir, run.run_id);
+    const stalled = rows.filter((r) => r.seed % 4 === 0);
+    expect(rows).toHaveLength(8);
+    expect(stalled.length).toBeGreaterThan(0);
+    for (const r of stalled) expect([r.outcome, r.error]).toEqual([null, 'TimeoutError: the target ran longer than the timeout of 40 ms']);
+    for (const r of rows.filter((x) => x.seed % 4 !== 0)) expect(r.outcome).toBe('passed');
+    expect(run.status).toBe('complete');
+  });
+
+  it('stores a result that is not a TargetResult as an error row', async () => {
+    const run = await sweep({ spec: ONE, target: `${TARGETS}:wrong`, store: dir, maxMde: 0.99 });
+    const rows = await episodes(dir, run.run_id);
+    expect(rows[0]?.error).toMatch(/^TypeError: the target returned outcome 3 \(not a string or null\)/);
+    expect(run.counts.rows_without_outcome).toBe(8);
+  });
+
+  it('takes a target function, a .ts module through tsx, and a property of the default export', async () => {
+    const fn: Target = (cfg) => ({ outcome: 'passed', t: cfg.replicate_index });
+    const a = await sweep({ spec: ONE, target: fn, store: dir, maxMde: 0.99 });
+    expect(a.target).toBe('fn');
+    expect(a.counts.outcomes).toEqual({ passed: 8 });
+    const b = await sweep({ spec: ONE, target: `${join(FIXTURES, 'targets.ts')}:typed`, store: dir, maxMde: 0.99, salt: '0123456789abcdef' });
+    expect((await episodes(dir, b.run_id)).map((r) => [r.outcome, r.meta])).toContainEqual(['failed', '{"typed":true}']);
+    const c = await sweep({ spec: ONE, target: 'targets.mjs:fromDefault', cwd: FIXTURES, store: dir, maxMde: 0.99 });
+    expect(c.counts.outcomes).toEqual({ passed: 8 });
+    expect(c.provenance.target_path).toBe(TARGETS);
+  });
+
+  it('refuses a missing file, a missing name, a non-function and a ref without a colon, writing nothing', async () => {
+    const store = join(dir, 'store');
+    const cases: [string, RegExp][] = [
+      [`${join(FIXTURES, 'missing.mjs')}:x`, /^the target module .*missing\.mjs does not exist; check the path given to --target/],
+      [`${TARGETS}:nope`, /has no export named "nope" .*; its functions are coin, cpu, flaky, fromDefault, pinned, spin, stall, tick, wrong\.$/],
+      [`${TARGETS}:notATarget`, /^"notATarget" in .* is a number, not a function/],
+      ['targets.mjs', /^--target "targets\.mjs" is not FILE:NAME/],
+      [`${join(FIXTURES, 'spec.toml')}:x`, /has the extension "\.toml"; a target module is \.js, \.mjs, \.cjs, \.ts, \.mts, \.cts\.$/],
+    ];
+    for (const [target, message] of cases) {
+      const err = await sweep({ spec: ONE, target, store, maxMde: 0.99 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TargetError);
+      expect((err as TargetError).message).toMatch(message);
+    }
+    expect(await listTree(dir)).toEqual([]);
+  });
+});
+
+describe('sweep: worker threads', () => {
+  it('gives the same outcomes, t and meta as the local backend for the same salt', async () => {
+    const local = await sweep({ spec: SPEC, target: `${TARGETS}:flaky`, store: dir, maxMde: 0.99, salt: 's1' });
+    const threads = await sweep({ spec: SPEC, target: `${TARGETS}:flaky`, store: dir, maxMde: 0.99, salt: 's1', backend: 'threads', concurrency: 2 });
+    expect(threads.backend).toBe('local-threads');
+    const key = (r: { condition: string; replicate_index: number; outcome: string | null; t: number; meta: string; error: string | null }) =>
+      JSON.stringify([r.condition, r.replicate_index, r.outcome, r.t, r.meta, r.error]);
+    expect((await episodes(dir, threads.run_id)).map(key).sort()).toEqual((await episodes(dir, local.run_id)).map(key).sort());
+  });
+
+  it('stops a synchronous target that runs past the timeout by replacing its worker, and goes on', async () => {
+    const run = await sweep({ spec: ONE, target: `${TARGETS}:spin`, store: dir, maxMde: 0.99, salt: 'spin-salt', backend: 'threads', concurrency: 2, timeoutMs: 150 });
+    const rows = await episodes(dir, run.run_id);
+    const spun = rows.filter((r) => r.seed % 5 === 0);
+    expect(spun.length).toBeGreaterThan(0);
+    expect(rows).toHaveLength(8);
+    expect(new Set(pairs(rows)).size).toBe(8);
+    for (const r of spun) expect([r.outcome, r.error]).toEqual([null, 'TimeoutError: the target ran longer than the timeout of 150 ms']);
+    for (const r of rows.filter((x) => x.seed % 5 !== 0)) expect(r.outcome).toBe('passed');
+    expect(run.status).toBe('complete');
+  });
+
+  it('needs the target as FILE:NAME', async () => {
+    await expect(sweep({ spec: ONE, target: () => ({ outcome: null, t: 0 }), store: dir, maxMde: 0.99, backend: 'threads' })).rejects.toThrow(/give it as FILE:NAME/);
+  });
+});
+
+describe('planSweep', () => {
+  it('gives conditions, seeds, episodes, the gate figure and summed estimates, writing nothing', async () => {
+    const fn = Object.assign((() => ({ outcome: 'passed', t: 1 })) as Target, { estimate: () => ({ calls: 3, tokens: 100 }) });
+    const plan = await planSweep({ spec: SPEC, target: fn, store: join(dir, 'store'), maxMde: 0.5, salt: '0123456789abcdef' });
+    expect(plan).toMatchObject({
+      target_id: 'fixture',
+      conditions: ['slack 4 · strictness strict', 'slack 8 · strictness strict'],
+      replicates: 8,
+      episodes: 16,
+      estimate: { calls: 48, tokens: 1600 },
+      gate: { passes: false, mde: 0.896, needed: 17 },
+    });
+    expect(plan.seeds.slice(0, 3)).toEqual([638467426, 887683062, 995466923]);
+    expect(await listTree(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,214 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { TargetError } from '../errors.js';
+import type { EpisodeRow } from '../store/episode-row.js';
+import type { Backend, BackendContext, WorkItem } from './backend.js';
+import { failedRow, timeoutMessage } from './run-episode.js';
+
+/** Options of {@link workerBackend}. */
+export type WorkerBackendOptions = {
+  /** Episodes sent to a worker at a time; default: between 1 and 256, about total / (8 x workers). */
+  chunkSize?: number;
+  /** The directory target paths are relative to; default process.cwd(). */
+  cwd?: string;
+};
+
+type Slot = {
+  worker: Worker;
+  flags: Int32Array;
+  clock: Float64Array;
+  chunk: { id: number; items: WorkItem[] } | null;
+  ready: boolean;
+};
+
+function entry(): { file: string | URL; eval: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { file: new URL('./worker-entry.js', here), eval: false };
+  // Running from source (tests): register tsx in the worker, then import the TypeScript entry.
+  const tsxPkg = createRequire(here).resolve('tsx/package.json');
+  const api = pathToFileURL(join(dirname(tsxPkg), 'dist/esm/api/index.mjs')).href;
+  const target = new URL('./worker-entry.ts', here).href;
+  return {
+    file: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,
+    eval: true,
+  };
+}
+
+/**
+ * The worker-thread local backend for CPU-bound targets: `concurrency` worker threads, each importing
+ * the target module itself (so the target must be given as FILE:NAME, not as a function), running the
+ * chunks of episodes it is sent. A worker whose episode runs past the timeout is terminated and replaced:
+ * that episode gets a timeout row and the rest of its chunk is sent again.
+ *
+ * @param opts - {@link WorkerBackendOptions}.
+ * @returns a {@link Backend} named `local-threads`.
+ * @throws (from `run`) {@link TargetError} when the target is a function or the workers cannot load it.
+ * @example
+ * ```ts
+ * await sweep({ ..., target: './targets.mjs:policy', backend: workerBackend(), concurrency: 2 });
+ * ```
+ * @see PROVE.md, "The executor".
+ */
+export function workerBackend(opts: WorkerBackendOptions = {}): Backend {
+  return {
+    name: 'local-threads',
+    run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]> {
+      return runThreads(items, ctx, opts);
+    },
+  };
+}
+
+async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts: WorkerBackendOptions): AsyncGenerator<EpisodeRow[]> {
+  const t = ctx.target;
+  if (t.kind !== 'module') {
+    throw new TargetError('worker threads import the target themselves: give it as FILE:NAME (a module file and export name), not as a function.');
+  }
+  const all = Array.isArray(items) ? (items as WorkItem[]) : null;
+  const n = Math.max(1, Math.floor(ctx.concurrency));
+  const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? 2048) / (8 * n))));
+  const it = items[Symbol.iterator]();
+  const requeued: WorkItem[][] = [];
+  const highWater = Math.max(4096, chunkSize * n * 2);
+  const cwd = opts.cwd ?? process.cwd();
+  const { file, eval: isEval } = entry();
+  let pending: EpisodeRow[] = [];
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  let nextId = 0;
+  let exhausted = false;
+  const slots = new Set<Slot>();
+
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const nextChunk = (): WorkItem[] | null => {
+    const again = requeued.shift();
+    if (again) return again;
+    if (exhausted) return null;
+    const chunk: WorkItem[] = [];
+    while (chunk.length < chunkSize) {
+      const r = it.next();
+      if (r.done) {
+        exhausted = true;
+        break;
+      }
+      chunk.push(r.value);
+    }
+    return chunk.length > 0 ? chunk : null;
+  };
+  const stopped = (): boolean => ctx.signal?.aborted === true || failure !== null;
+  const dispatch = (slot: Slot): void => {
+    if (!slot.ready || slot.chunk !== null || stopped() || pending.length >= highWater) return;
+    const items = nextChunk();
+    if (items === null) {
+      notify();
+      return;
+    }
+    slot.chunk = { id: nextId++, items };
+    slot.worker.postMessage({ type: 'chunk', id: slot.chunk.id, items });
+  };
+  const dispatchAll = (): void => {
+    for (const s of slots) dispatch(s);
+  };
+
+  const spawn = (): void => {
+    const state = new SharedArrayBuffer(16);
+    const worker = new Worker(file, {
+      eval: isEval,
+      workerData: { file: t.file, name: t.name, runId: ctx.runId, timeoutMs: ctx.timeoutMs, cwd, state },
+    });
+    const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false };
+    slots.add(slot);
+    worker.on('message', (msg: { type: string; message?: string; rows?: EpisodeRow[]; done?: number }) => {
+      if (msg.type === 'ready') {
+        slot.ready = true;
+        dispatch(slot);
+      } else if (msg.type === 'load-error') {
+        failure ??= new TargetError(msg.message ?? 'the worker could not load the target.');
+        notify();
+      } else if (msg.type === 'rows' && msg.rows) {
+        pending.push(...msg.rows);
+        slot.chunk = null;
+        dispatch(slot);
+        notify();
+      }
+    });
+    worker.on('error', (err) => {
+      // An uncaught error in the worker: the running episode fails; the rest of its chunk is sent again.
+      lose(slot, `WorkerError: the worker thread died: ${err.message}`);
+    });
+    worker.on('exit', () => {
+      if (slots.has(slot)) lose(slot, 'WorkerError: the worker thread exited during the episode');
+    });
+  };
+
+  const lose = (slot: Slot, error: string): void => {
+    if (!slots.has(slot)) return;
+    slots.delete(slot);
+    void slot.worker.terminate();
+    const chunk = slot.chunk;
+    if (chunk) {
+      const at = Atomics.load(slot.flags, 1);
+      const item = chunk.items[at];
+      if (item) pending.push(failedRow(item, ctx.runId, error, slot.clock[0] ? Date.now() - (slot.clock[0] ?? 0) : 0));
+      const rest = chunk.items.filter((_, i) => i !== at);
+      if (rest.length > 0) requeued.unshift(rest);
+    } else if (!slot.ready) {
+      failure ??= new TargetError(`${error}; it could not start or load the target.`);
+    }
+    if (!stopped()) spawn();
+    notify();
+  };
+
+  let watchdog: ReturnType<typeof setInterval> | undefined;
+  if (ctx.timeoutMs !== null) {
+    const limit = ctx.timeoutMs;
+    const grace = Math.max(50, limit * 0.1);
+    watchdog = setInterval(
+      () => {
+        for (const s of [...slots]) {
+          const started = s.clock[0] ?? 0;
+          if (s.chunk && started > 0 && Date.now() - started > limit + grace) lose(s, timeoutMessage(limit));
+        }
+      },
+      Math.max(10, Math.min(1000, limit / 2)),
+    );
+    watchdog.unref();
+  }
+  const onAbort = (): void => {
+    for (const s of slots) Atomics.store(s.flags, 0, 1);
+    notify();
+  };
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+
+  try {
+    for (let i = 0; i < n; i++) spawn();
+    for (;;) {
+      if (pending.length > 0) {
+        const out = pending;
+        pending = [];
+        yield out;
+        dispatchAll();
+        continue;
+      }
+      if (failure !== null) throw failure;
+      const busy = [...slots].some((s) => s.chunk !== null);
+      const more = requeued.length > 0 || !exhausted;
+      if (!busy && (stopped() || !more)) break;
+      if (!busy) dispatchAll();
+      await new Promise<void>((r) => {
+        wake = r;
+      });
+    }
+  } finally {
+    if (watchdog) clearInterval(watchdog);
+    ctx.signal?.removeEventListener('abort', onAbort);
+    const workers = [...slots].map((s) => s.worker);
+    slots.clear();
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

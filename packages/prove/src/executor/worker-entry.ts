@@ -1,0 +1,50 @@
+// The worker thread of workerBackend: imports the target module by file and export name, then runs the
+// chunks of episodes it is sent, one after another, and posts their rows back. Internal.
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadTarget } from '../target/load-target.js';
+import type { Target } from '../target/target.js';
+import type { WorkItem } from './backend.js';
+import { runEpisode } from './run-episode.js';
+
+type Init = { file: string; name: string; runId: string; timeoutMs: number | null; cwd: string; state: SharedArrayBuffer };
+type ChunkMessage = { type: 'chunk'; id: number; items: WorkItem[] };
+
+const init = workerData as Init;
+const flags = new Int32Array(init.state, 0, 2); // [0] stop flag, [1] index of the item running
+const clock = new Float64Array(init.state, 8, 1); // [0] when the running item started (Date.now()), 0 when idle
+const port = parentPort;
+
+async function main(): Promise<void> {
+  if (!port) return;
+  let fn: Target;
+  try {
+    fn = (await loadTarget({ file: init.file, name: init.name }, init.cwd)).fn;
+  } catch (err) {
+    port.postMessage({ type: 'load-error', message: err instanceof Error ? err.message : String(err) });
+    return;
+  }
+  port.on('message', (msg: ChunkMessage | { type: 'close' }) => {
+    if (msg.type === 'close') {
+      port.close();
+      return;
+    }
+    void runChunk(fn, msg);
+  });
+  port.postMessage({ type: 'ready' });
+}
+
+async function runChunk(fn: Target, msg: ChunkMessage): Promise<void> {
+  const rows = [];
+  let done = 0;
+  for (const item of msg.items) {
+    if (Atomics.load(flags, 0) !== 0) break;
+    Atomics.store(flags, 1, done);
+    clock[0] = Date.now();
+    rows.push(await runEpisode(fn, item, init.runId, init.timeoutMs));
+    clock[0] = 0;
+    done++;
+  }
+  port?.postMessage({ type: 'rows', id: msg.id, rows, done });
+}
+
+void main();

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { minimumDetectableChange } from 'poisson-stats';
+import { GateError } from './errors.js';
+import { assertGate, powerGate } from './gate.js';
+
+describe('powerGate', () => {
+  it("refuses 8 replicates at --max-mde 0.5 with the seed's figures (STATS.md check: n 8, q 0.05, m 1 gives 0.801)", () => {
+    const g = powerGate({ conditions: 1, replicates: 8, maxMde: 0.5 });
+    expect(g.passes).toBe(false);
+    expect(g.mde).toBe(0.801);
+    expect(g.needed).toBe(15);
+    expect(g.sentence).toBe('8 replicates can show a change of 0.801 at best; --max-mde 0.5 needs at least 15');
+    expect(g.alpha).toBe(0.05);
+  });
+
+  it('passes 8 replicates at --max-mde 0.99', () => {
+    const g = powerGate({ conditions: 1, replicates: 8, maxMde: 0.99 });
+    expect(g.passes).toBe(true);
+    expect(g.sentence).toBe('8 replicates can show a change of 0.801 at best; --max-mde 0.99 passes');
+  });
+
+  it('divides q by the number of conditions (alpha = q/m) and names the fewest replicates that pass', () => {
+    for (const [m, maxMde] of [
+      [2, 0.5],
+      [6, 0.3],
+      [1, 0.2],
+    ] as const) {
+      const g = powerGate({ conditions: m, replicates: 8, maxMde });
+      expect(g.alpha).toBeCloseTo(0.05 / m, 15);
+      const n = g.needed as number;
+      const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05 / m, power: 0.8 }) * 1000) / 1000;
+      expect(at(n)).toBeLessThanOrEqual(maxMde);
+      expect(at(n - 1)).toBeGreaterThan(maxMde);
+      expect(powerGate({ conditions: m, replicates: n, maxMde }).passes).toBe(true);
+    }
+  });
+
+  it('says no change can be shown when n is below k* (6 at alpha 0.05), and needs 7 for 0.9 (6 would give 0.8^(1/6) = 0.963)', () => {
+    const g = powerGate({ conditions: 1, replicates: 5, maxMde: 0.9 });
+    expect(g.mde).toBe(Infinity);
+    expect(g.sentence).toBe('5 replicates cannot show any change at alpha 0.05; --max-mde 0.9 needs at least 7');
+  });
+
+  it('throws GateError (E_GATE, exit 2) with the figure and the replicates needed', () => {
+    try {
+      assertGate({ conditions: 1, replicates: 8, maxMde: 0.5 });
+      throw new Error('expected a GateError');
+    } catch (err) {
+      expect(err).toBeInstanceOf(GateError);
+      const e = err as GateError;
+      expect([e.code, e.exitCode, e.mde, e.needed]).toEqual(['E_GATE', 2, 0.801, 15]);
+      expect(e.message).toMatch(/^8 replicates can show a change of 0\.801 at best; --max-mde 0\.5 needs at least 15; .*Nothing was written\.$/);
+    }
+  });
+
+  it('refuses bad inputs naming the argument', () => {
+    expect(() => powerGate({ conditions: 0, replicates: 8, maxMde: 0.5 })).toThrow(/conditions must be an integer >= 1, got 0/);
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0 })).toThrow(/maxMde must be in \(0, 1\], got 0/);
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, q: 2 })).toThrow(/q must be in \(0, 1\), got 2/);
+  });
+});

@@ -1,0 +1,58 @@
+import type { SweepSpec } from './sweep-spec.js';
+
+/** One combination of axis values, with its canonical label. */
+export type Condition = {
+  readonly label: string;
+  readonly values: Readonly<Record<string, number | string>>;
+};
+
+/**
+ * The canonical label of a condition: its axes in name order (code-point order), each written
+ * `name value`, joined by ' · ' (a space, U+00B7, a space). Numbers print as JavaScript prints them
+ * (`8`, `0.5`), strings as they are.
+ *
+ * @param values - axis name to value.
+ * @returns the label, e.g. `horizon 8 · slack 4 · strictness strict`.
+ * @example
+ * ```ts
+ * conditionLabel({ slack: 4, horizon: 8 }); // 'horizon 8 · slack 4'
+ * ```
+ * @see PROVE.md, "The sweep spec".
+ */
+export function conditionLabel(values: Readonly<Record<string, number | string>>): string {
+  return Object.keys(values)
+    .sort(byCodePoint)
+    .map((name) => `${name} ${String(values[name])}`)
+    .join(' · ');
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The conditions of a spec: the cartesian product of its axes' values. Axes are taken in name order and
+ * the last axis varies fastest; values keep the order the spec lists them in.
+ *
+ * Formula: |conditions| = product over axes of |values|.
+ *
+ * @param spec - a spec from {@link parseSweepSpec}.
+ * @returns the conditions, frozen, each with its canonical label ({@link conditionLabel}).
+ * @example
+ * ```ts
+ * conditionsOf(spec).map((c) => c.label); // ['slack 4 · strictness strict', 'slack 8 · strictness strict']
+ * ```
+ * @see PROVE.md, "The sweep spec".
+ */
+export function conditionsOf(spec: Pick<SweepSpec, 'axes'>): readonly Condition[] {
+  const names = Object.keys(spec.axes).sort(byCodePoint);
+  let combos: Record<string, number | string>[] = [{}];
+  for (const name of names) {
+    const axis = spec.axes[name];
+    if (axis === undefined) continue;
+    const next: Record<string, number | string>[] = [];
+    for (const combo of combos) for (const v of axis.values) next.push({ ...combo, [name]: v });
+    combos = next;
+  }
+  return Object.freeze(combos.map((values) => Object.freeze({ label: conditionLabel(values), values: Object.freeze(values) })));
+}

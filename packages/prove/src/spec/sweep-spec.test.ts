@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { SpecError } from '../errors.js';
+import { SPEC } from '../__fixtures__/helpers.js';
+import { parseSweepSpec } from './sweep-spec.js';
+
+function problems(text: string): readonly string[] {
+  try {
+    parseSweepSpec(text);
+  } catch (err) {
+    expect(err).toBeInstanceOf(SpecError);
+    expect((err as SpecError).code).toBe('E_SPEC');
+    expect((err as SpecError).exitCode).toBe(2);
+    return (err as SpecError).problems;
+  }
+  throw new Error('expected a SpecError');
+}
+
+const HEAD = 'target_id = "t"\nt_unit = "turns"\nreplicates = 8\n';
+
+describe('parseSweepSpec', () => {
+  it("parses the seed's spec shape", () => {
+    const spec = parseSweepSpec(SPEC);
+    expect(spec).toEqual({
+      target_id: 'fixture',
+      t_unit: 'turns',
+      replicates: 8,
+      axes: { slack: { type: 'continuous', values: [4, 8] }, strictness: { type: 'categorical', values: ['strict'] } },
+    });
+    expect(Object.isFrozen(spec) && Object.isFrozen(spec.axes)).toBe(true);
+  });
+
+  it.each([
+    ['invalid TOML', 'target_id = ', /^the spec is not valid TOML \(line 1, column \d+\): .+; fix the syntax/],
+    ['a missing key', 't_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^missing key "target_id": add target_id = "\.\.\." \(a string\)\.$/],
+    ['a mistyped key', 'target_id = 3\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"target_id" must be a string, got a number \(3\); quote it\.$/],
+    ['an unknown top-level key', `${HEAD}seed = 1\n[axes.a]\ntype = "continuous"\nvalues = [1]\n`, /^unknown key "seed": a spec has only target_id, t_unit, replicates and \[axes\.NAME\] tables; remove it\.$/],
+    ['an unknown axis key', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1]\nunits = "s"\n`, /^axis "a" has an unknown key "units"/],
+    ['an unknown axis type', `${HEAD}[axes.a]\ntype = "ordinal"\nvalues = [1]\n`, /^axis "a" has type "ordinal": use "continuous" \(numbers\) or "categorical" \(strings\)\.$/],
+    ['strings on a continuous axis', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1, "two"]\n`, /^axis "a" is continuous but has values that are not finite numbers: "two"/],
+    ['numbers on a categorical axis', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = ["x", 2]\n`, /^axis "a" is categorical but has values that are not strings: 2; quote them/],
+    ['empty values', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = []\n`, /^axis "a" has no values: give it at least one value\.$/],
+    ['duplicate values', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [4, 8, 4.0, 8]\n`, /^axis "a" repeats the values 4, 8; list each value once\.$/],
+    ['an axis named after a column', `${HEAD}[axes.seed]\ntype = "continuous"\nvalues = [1]\n`, /^axis "seed" collides with the episode column "seed"; rename the axis/],
+    ['replicates < 1', 'target_id = "t"\nt_unit = "turns"\nreplicates = 0\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" is 0, below 1/],
+    ['fractional replicates', 'target_id = "t"\nt_unit = "turns"\nreplicates = 2.5\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" must be an integer, got a number \(2\.5\)/],
+    ['no axes', HEAD, /^missing \[axes\.NAME\] tables/],
+    ['an axis name that is not an identifier', `${HEAD}[axes."two words"]\ntype = "continuous"\nvalues = [1]\n`, /^axis "two words": the name must be an identifier/],
+  ])('reports %s with its own message', (_what, text, message) => {
+    const list = problems(text);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatch(message);
+  });
+
+  it('reports every problem at once, one sentence each', () => {
+    const list = problems('t_unit = 5\nreplicates = -1\nextra = true\n[axes.outcome]\ntype = "continuous"\nvalues = []\n[axes.b]\ntype = "nominal"\nvalues = ["x"]\n');
+    expect(list).toEqual([
+      'unknown key "extra": a spec has only target_id, t_unit, replicates and [axes.NAME] tables; remove it.',
+      'missing key "target_id": add target_id = "..." (a string).',
+      '"t_unit" must be a string, got a number (5); quote it.',
+      '"replicates" is -1, below 1; a sweep needs at least one replicate per condition.',
+      'axis "outcome" collides with the episode column "outcome"; rename the axis (the columns are run_id, condition, replicate_index, seed, outcome, t, score, error, meta, duration_ms).',
+      'axis "outcome" has no values: give it at least one value.',
+      'axis "b" has type "nominal": use "continuous" (numbers) or "categorical" (strings).',
+    ]);
+  });
+
+  it('refuses a non-string argument with a TypeError', () => {
+    expect(() => parseSweepSpec(undefined as unknown as string)).toThrow(TypeError);
+  });
+});

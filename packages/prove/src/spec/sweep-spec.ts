@@ -1,0 +1,179 @@
+import TOML from '@iarna/toml';
+import { SpecError } from '../errors.js';
+
+/** One axis of a sweep: `continuous` axes take numbers, `categorical` axes take strings. */
+export type Axis =
+  | { readonly type: 'continuous'; readonly values: readonly number[] }
+  | { readonly type: 'categorical'; readonly values: readonly string[] };
+
+/**
+ * A validated sweep spec (PROVE.md, "The sweep spec"): the target's id, the unit `t` counts in, the
+ * replicates per condition, and the axes whose cartesian product is the set of conditions.
+ */
+export type SweepSpec = {
+  readonly target_id: string;
+  readonly t_unit: string;
+  readonly replicates: number;
+  readonly axes: Readonly<Record<string, Axis>>;
+};
+
+/** The episode columns an axis may not be named after (PROVE.md, "The store"). */
+export const EPISODE_COLUMNS = Object.freeze([
+  'run_id',
+  'condition',
+  'replicate_index',
+  'seed',
+  'outcome',
+  't',
+  'score',
+  'error',
+  'meta',
+  'duration_ms',
+] as const);
+
+const TOP_KEYS = ['target_id', 't_unit', 'replicates', 'axes'];
+const AXIS_KEYS = ['type', 'values'];
+const AXIS_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'bigint') return `${v}`;
+  if (v instanceof Date) return v.toISOString();
+  return JSON.stringify(v) ?? String(v);
+}
+
+function kind(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (v instanceof Date) return 'a date';
+  if (isTable(v)) return 'a table';
+  if (typeof v === 'bigint') return 'an integer too large for a number';
+  return `a ${typeof v}`;
+}
+
+/**
+ * Parses and validates a sweep spec written in TOML, reporting every problem at once.
+ *
+ * Rules: the keys `target_id` (non-empty string), `t_unit` (non-empty string), `replicates` (an integer
+ * >= 1) and `[axes.NAME]` tables (at least one) are required and no other key is allowed; each axis has
+ * exactly `type` and `values`; `type` is `continuous` (values are finite numbers) or `categorical`
+ * (values are strings); `values` is a non-empty array without duplicates; an axis name is an identifier
+ * (`[A-Za-z_][A-Za-z0-9_]*`) and not one of the episode columns ({@link EPISODE_COLUMNS}).
+ *
+ * @param text - the spec's TOML text.
+ * @returns the spec, frozen, with axes in the order written.
+ * @throws {@link SpecError} (code `E_SPEC`) whose `problems` name every problem and its fix.
+ * @example
+ * ```ts
+ * parseSweepSpec('target_id = "t"\nt_unit = "turns"\nreplicates = 8\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n');
+ * // { target_id: 't', t_unit: 'turns', replicates: 8, axes: { slack: { type: 'continuous', values: [4] } } }
+ * ```
+ * @see PROVE.md, "The sweep spec".
+ */
+export function parseSweepSpec(text: string): SweepSpec {
+  if (typeof text !== 'string') throw new TypeError(`parseSweepSpec: text must be a string, got ${kind(text)}`);
+  let doc: Record<string, unknown>;
+  try {
+    doc = TOML.parse(text) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as { message?: string; line?: number; col?: number };
+    const first = (e.message ?? String(err)).split('\n')[0] ?? '';
+    const where = typeof e.line === 'number' ? ` (line ${e.line + 1}, column ${(e.col ?? 0) + 1})` : '';
+    throw new SpecError([`the spec is not valid TOML${where}: ${first.trim()}; fix the syntax and try again.`]);
+  }
+  const problems: string[] = [];
+  for (const key of Object.keys(doc)) {
+    if (!TOP_KEYS.includes(key)) {
+      problems.push(`unknown key "${key}": a spec has only target_id, t_unit, replicates and [axes.NAME] tables; remove it.`);
+    }
+  }
+  for (const key of ['target_id', 't_unit'] as const) {
+    const v = doc[key];
+    if (v === undefined) problems.push(`missing key "${key}": add ${key} = "..." (a string).`);
+    else if (typeof v !== 'string') problems.push(`"${key}" must be a string, got ${kind(v)} (${show(v)}); quote it.`);
+    else if (v.trim() === '') problems.push(`"${key}" is empty; give it a name.`);
+  }
+  const reps = doc['replicates'];
+  if (reps === undefined) problems.push('missing key "replicates": add replicates = N (an integer >= 1).');
+  else if (typeof reps !== 'number' || !Number.isInteger(reps)) {
+    problems.push(`"replicates" must be an integer, got ${kind(reps)} (${show(reps)}); write replicates = N with N >= 1.`);
+  } else if (reps < 1) problems.push(`"replicates" is ${reps}, below 1; a sweep needs at least one replicate per condition.`);
+
+  const axes: Record<string, Axis> = {};
+  const rawAxes = doc['axes'];
+  if (rawAxes === undefined) {
+    problems.push('missing [axes.NAME] tables: add at least one axis, e.g. [axes.slack] with type = "continuous" and values = [4].');
+  } else if (!isTable(rawAxes)) {
+    problems.push(`"axes" must be a table of [axes.NAME] tables, got ${kind(rawAxes)}; write one [axes.NAME] table per axis.`);
+  } else if (Object.keys(rawAxes).length === 0) {
+    problems.push('"axes" has no axis: add at least one [axes.NAME] table.');
+  } else {
+    for (const [name, raw] of Object.entries(rawAxes)) {
+      const at = `axis "${name}"`;
+      if (!AXIS_NAME.test(name)) problems.push(`${at}: the name must be an identifier (letters, digits, _; not starting with a digit); rename it.`);
+      if ((EPISODE_COLUMNS as readonly string[]).includes(name)) {
+        problems.push(`${at} collides with the episode column "${name}"; rename the axis (the columns are ${EPISODE_COLUMNS.join(', ')}).`);
+      }
+      if (!isTable(raw)) {
+        problems.push(`${at} must be a table with type and values, got ${kind(raw)}; write [axes.${name}] with type = ... and values = [...].`);
+        continue;
+      }
+      for (const key of Object.keys(raw)) {
+        if (!AXIS_KEYS.includes(key)) problems.push(`${at} has an unknown key "${key}": an axis has only type and values; remove it.`);
+      }
+      const type = raw['type'];
+      const values = raw['values'];
+      let ok = true;
+      if (type === undefined) {
+        problems.push(`${at} is missing "type": add type = "continuous" (numbers) or type = "categorical" (strings).`);
+        ok = false;
+      } else if (type !== 'continuous' && type !== 'categorical') {
+        problems.push(`${at} has type ${show(type)}: use "continuous" (numbers) or "categorical" (strings).`);
+        ok = false;
+      }
+      if (values === undefined) {
+        problems.push(`${at} is missing "values": add values = [...] with at least one value.`);
+        continue;
+      }
+      if (!Array.isArray(values)) {
+        problems.push(`${at}: "values" must be an array, got ${kind(values)} (${show(values)}); write values = [...].`);
+        continue;
+      }
+      if (values.length === 0) {
+        problems.push(`${at} has no values: give it at least one value.`);
+        continue;
+      }
+      if (!ok) continue;
+      const wanted = type === 'continuous' ? 'number' : 'string';
+      const bad = values.filter((v) => typeof v !== wanted || (typeof v === 'number' && !Number.isFinite(v)));
+      if (bad.length > 0) {
+        const fix = type === 'continuous' ? 'use finite numbers, or make the axis categorical' : 'quote them, or make the axis continuous';
+        problems.push(`${at} is ${type} but has values that are not ${wanted === 'number' ? 'finite numbers' : 'strings'}: ${bad.map(show).join(', ')}; ${fix}.`);
+        continue;
+      }
+      const seen = new Set<number | string>();
+      const dups: (number | string)[] = [];
+      for (const v of values as (number | string)[]) {
+        if (seen.has(v) && !dups.includes(v)) dups.push(v);
+        seen.add(v);
+      }
+      if (dups.length > 0) {
+        problems.push(`${at} repeats the value${dups.length > 1 ? 's' : ''} ${dups.map(show).join(', ')}; list each value once.`);
+        continue;
+      }
+      axes[name] =
+        type === 'continuous'
+          ? Object.freeze({ type, values: Object.freeze([...(values as number[])]) })
+          : Object.freeze({ type: 'categorical' as const, values: Object.freeze([...(values as string[])]) });
+    }
+  }
+  if (problems.length > 0) throw new SpecError(problems);
+  return Object.freeze({
+    target_id: doc['target_id'] as string,
+    t_unit: doc['t_unit'] as string,
+    replicates: reps as number,
+    axes: Object.freeze(axes),
+  });
+}

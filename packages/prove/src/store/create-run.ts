@@ -1,0 +1,240 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { conditionsOf } from '../spec/conditions.js';
+import { seedFor } from '../spec/seed-for.js';
+import type { SweepSpec } from '../spec/sweep-spec.js';
+import type { TestMethod } from '../gate.js';
+import { StoreError } from '../errors.js';
+import type { EpisodeRow } from './episode-row.js';
+import { episodesDir, partName, runDir, specPath } from './layout.js';
+import { type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
+import { writePart, type AxisTypes } from './parquet.js';
+import { gitState, hostName, packageVersions } from './provenance.js';
+import { claimName } from './run-name.js';
+import { listRuns } from './list-runs.js';
+
+/** What a new run is made from. */
+export type RunInit = {
+  spec: SweepSpec;
+  /** The spec's text as it was run; stored as spec.toml and hashed into `spec_sha256`. */
+  specText: string;
+  /** The target as given (`FILE:NAME`) or a function's name. */
+  target: string;
+  salt: string;
+  maxMde: number;
+  q?: number;
+  power?: number;
+  method?: TestMethod;
+  /** Default 'local'. */
+  backend?: string;
+  /** The command line to record; default []. */
+  command?: string[];
+  /** The creation time (tests pin it); default now. */
+  now?: Date;
+  /** The directory whose git state is recorded; default process.cwd(). */
+  cwd?: string;
+  /** The target module's absolute path when known. */
+  targetPath?: string | null;
+  /** Rows per parquet part; default 10,000. */
+  partRows?: number;
+};
+
+/**
+ * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
+ * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered (memory
+ * stays flat in the number of episodes); `flush` writes what is buffered as a part; `close` flushes,
+ * sets the status, `finished` and the counts, and rewrites the manifest atomically.
+ */
+export type RunWriter = {
+  /** The manifest as last written. */
+  readonly manifest: RunManifest;
+  append(rows: readonly EpisodeRow[]): Promise<void>;
+  flush(): Promise<void>;
+  close(status: Exclude<RunStatus, 'running'>): Promise<RunManifest>;
+};
+
+const DEFAULT_PART_ROWS = 10_000;
+
+/** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
+export function newRunId(now: Date): string {
+  const iso = now.toISOString(); // 2026-11-06T23:13:18.123Z
+  const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** sha256 hex of a text (UTF-8). */
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function axisTypes(axes: RunManifest['axes']): AxisTypes {
+  const out: Record<string, 'continuous' | 'categorical'> = {};
+  for (const [name, axis] of Object.entries(axes)) out[name] = axis.type;
+  return out;
+}
+
+function emptyCounts(): RunCounts {
+  return { rows: 0, rows_without_outcome: 0, outcomes: {} };
+}
+
+/**
+ * Creates a run in the store: claims its name (`<target_id> <YYYY-MM-DD> <letter>`, atomically), makes
+ * `<store>/<run_id>/` with spec.toml, episodes/ and run.json (status `running`), and returns a writer.
+ *
+ * The seeds recorded are seedFor(salt, r) for r = 0..replicates-1. The power gate is the caller's
+ * (sweep's) business and runs before this.
+ *
+ * @param store - the store directory (created when missing).
+ * @param init - {@link RunInit}.
+ * @returns a {@link RunWriter} whose `manifest` is the new run's.
+ * @throws {@link StoreError} when the store path is not a directory.
+ * @example
+ * ```ts
+ * const w = await createRun('store', { spec, specText, target: 'targets.mjs:coin', salt: 's', maxMde: 0.99 });
+ * await w.append(rows); await w.close('complete');
+ * ```
+ * @see PROVE.md, "The store".
+ */
+export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
+  await mkdir(store, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    throw new StoreError(`the store ${store} cannot be created (${err.code ?? err.message}); pass --store with a writable directory.`);
+  });
+  const st = await stat(store);
+  if (!st.isDirectory()) throw new StoreError(`the store ${store} is not a directory; pass --store with a directory.`);
+  const now = init.now ?? new Date();
+  const spec = init.spec;
+  let runId = newRunId(now);
+  for (let tries = 0; ; tries++) {
+    try {
+      await mkdir(runDir(store, runId));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 100) throw err;
+      runId = newRunId(now);
+    }
+  }
+  const taken = new Set((await listRuns(store)).map((r) => r.name));
+  const name = await claimName(store, spec.target_id, now.toISOString().slice(0, 10), runId, taken);
+  const cwd = init.cwd ?? process.cwd();
+  const manifest: RunManifest = {
+    run_id: runId,
+    name,
+    status: 'running',
+    backend: init.backend ?? 'local',
+    target: init.target,
+    target_id: spec.target_id,
+    t_unit: spec.t_unit,
+    replicates: spec.replicates,
+    axes: JSON.parse(JSON.stringify(spec.axes)) as RunManifest['axes'],
+    conditions: conditionsOf(spec).map((c) => c.label),
+    salt: init.salt,
+    seeds: Array.from({ length: spec.replicates }, (_, r) => seedFor(init.salt, r)),
+    max_mde: init.maxMde,
+    q: init.q ?? 0.05,
+    power: init.power ?? 0.8,
+    method: init.method ?? 'exact',
+    created: now.toISOString(),
+    finished: null,
+    counts: emptyCounts(),
+    spec_sha256: sha256Hex(init.specText),
+    registration_sha256: null,
+    provenance: {
+      command: [...(init.command ?? [])],
+      cwd,
+      git: await gitState(cwd),
+      node: process.version,
+      packages: packageVersions(),
+      host: hostName(),
+      pid: process.pid,
+      target_path: init.targetPath ?? null,
+    },
+    extensions: [],
+    resumes: [],
+  };
+  await writeFile(specPath(store, runId), init.specText);
+  await mkdir(episodesDir(store, runId));
+  await writeManifest(store, manifest);
+  return openRunWriter(store, manifest, { nextPart: 0, partRows: init.partRows });
+}
+
+/**
+ * A writer on an existing run (for resume and extend): parts continue from `nextPart`; the manifest is
+ * rewritten with status `running` by the caller before episodes are appended. Internal to prove.
+ */
+export function openRunWriter(
+  store: string,
+  initial: RunManifest,
+  opts: { nextPart: number; partRows?: number | undefined },
+): RunWriter {
+  let manifest: RunManifest = initial;
+  const partRows = opts.partRows ?? DEFAULT_PART_ROWS;
+  if (!Number.isInteger(partRows) || partRows < 1) throw new RangeError(`partRows must be an integer >= 1, got ${partRows}`);
+  const axes = axisTypes(manifest.axes);
+  let next = opts.nextPart;
+  let buffer: EpisodeRow[] = [];
+  let chain: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const p = chain.then(fn);
+    chain = p.catch(() => undefined);
+    return p;
+  };
+
+  const writeBuffered = async (): Promise<void> => {
+    if (buffer.length === 0) return;
+    const rows = buffer;
+    buffer = [];
+    await writePart(join(episodesDir(store, manifest.run_id), partName(next)), axes, rows);
+    next++;
+    const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
+    let registration = manifest.registration_sha256;
+    for (const row of rows) {
+      counts.rows++;
+      if (row.outcome === null) counts.rows_without_outcome++;
+      else counts.outcomes[row.outcome] = (counts.outcomes[row.outcome] ?? 0) + 1;
+      if (registration === null && row.meta.includes('registration_sha256')) registration = registrationOf(row.meta);
+    }
+    manifest = { ...manifest, counts, registration_sha256: registration };
+    await writeManifest(store, manifest);
+  };
+
+  return {
+    get manifest() {
+      return manifest;
+    },
+    append(rows) {
+      if (closed) return Promise.reject(new Error('RunWriter.append: the writer is closed'));
+      return serial(async () => {
+        for (const row of rows) {
+          buffer.push(row);
+          if (buffer.length >= partRows) await writeBuffered();
+        }
+      });
+    },
+    flush() {
+      return serial(writeBuffered);
+    },
+    close(status) {
+      if (closed) return Promise.reject(new Error('RunWriter.close: the writer is already closed'));
+      closed = true;
+      return serial(async () => {
+        await writeBuffered();
+        manifest = { ...manifest, status, finished: new Date().toISOString() };
+        await writeManifest(store, manifest);
+        return manifest;
+      });
+    },
+  };
+}
+
+function registrationOf(meta: string): string | null {
+  try {
+    const m = JSON.parse(meta) as { pin?: { registration_sha256?: unknown } };
+    const v = m.pin?.registration_sha256;
+    return typeof v === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,104 @@
+import type { EpisodeRow } from './episode-row.js';
+import type { RunManifest } from './manifest.js';
+import { partFiles } from './read-episodes.js';
+import { readPart } from './parquet.js';
+import { resolveRun } from './resolve-run.js';
+
+/** Outcome counts of one condition. */
+export type ConditionCounts = {
+  readonly condition: string;
+  readonly rows: number;
+  readonly rows_without_outcome: number;
+  readonly outcomes: Readonly<Record<string, number>>;
+};
+
+/** An episode as `inspect` shows it: the stored row with `meta` parsed. */
+export type InspectedEpisode = {
+  run_id: string;
+  condition: string;
+  replicate_index: number;
+  seed: number;
+  outcome: string | null;
+  t: number;
+  score: number | null;
+  error: string | null;
+  meta: unknown;
+  duration_ms: number;
+  [axis: string]: unknown;
+};
+
+/** What `inspect` reports about a run. */
+export type RunInspection = {
+  readonly manifest: RunManifest;
+  /** Per condition, in the manifest's order. */
+  readonly conditions: readonly ConditionCounts[];
+  /** The outcome selected, or null: then the episodes shown are those without an outcome. */
+  readonly event: string | null;
+  /** How many episodes have that outcome (or none). */
+  readonly matching: number;
+  readonly limit: number;
+  /** The first `limit` of them, by condition then replicate, with `meta` parsed. */
+  readonly episodes: readonly InspectedEpisode[];
+};
+
+/**
+ * A run's manifest, its outcome counts per condition, and the episodes that ended in `event` (or, without
+ * an event, those without an outcome) including their `meta`.
+ *
+ * @param store - the store directory.
+ * @param ref - a run ref ({@link resolveRun}).
+ * @param opts - `event`: the outcome label to list; `limit`: at most this many episodes (default 20).
+ * @returns the {@link RunInspection}, frozen.
+ * @throws {@link RefError}; RangeError for a bad limit.
+ * @example
+ * ```ts
+ * (await inspectRun('store', '#1', { event: 'passed', limit: 3 })).episodes.length; // 3
+ * ```
+ * @see PROVE.md, "The CLI" (`inspect`).
+ */
+export async function inspectRun(store: string, ref: string, opts: { event?: string | null; limit?: number } = {}): Promise<RunInspection> {
+  const limit = opts.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${String(limit)}`);
+  const event = opts.event ?? null;
+  const manifest = await resolveRun(store, ref);
+  const counts = new Map<string, { rows: number; rows_without_outcome: number; outcomes: Record<string, number> }>();
+  for (const c of manifest.conditions) counts.set(c, { rows: 0, rows_without_outcome: 0, outcomes: {} });
+  const chosen: EpisodeRow[] = [];
+  let matching = 0;
+  for (const file of await partFiles(store, manifest.run_id)) {
+    for (const raw of await readPart(file)) {
+      const row = raw as EpisodeRow;
+      let c = counts.get(row.condition);
+      if (!c) {
+        c = { rows: 0, rows_without_outcome: 0, outcomes: {} };
+        counts.set(row.condition, c);
+      }
+      c.rows++;
+      if (row.outcome === null) c.rows_without_outcome++;
+      else c.outcomes[row.outcome] = (c.outcomes[row.outcome] ?? 0) + 1;
+      if (row.outcome === event) {
+        matching++;
+        chosen.push(row);
+      }
+    }
+  }
+  const order = new Map(manifest.conditions.map((c, i) => [c, i]));
+  chosen.sort((a, b) => (order.get(a.condition) ?? 0) - (order.get(b.condition) ?? 0) || a.replicate_index - b.replicate_index);
+  const shown = chosen.slice(0, limit).map((r) => {
+    let meta: unknown;
+    try {
+      meta = JSON.parse(r.meta);
+    } catch {
+      meta = r.meta;
+    }
+    return { ...r, meta } as InspectedEpisode;
+  });
+  return Object.freeze({
+    manifest,
+    conditions: Object.freeze([...counts].map(([condition, c]) => Object.freeze({ condition, ...c }))),
+    event,
+    matching,
+    limit,
+    episodes: Object.freeze(shown),
+  });
+}

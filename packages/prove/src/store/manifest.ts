@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../internal/atomic.js';
+import type { Axis } from '../spec/sweep-spec.js';
+import type { TestMethod } from '../gate.js';
+import { manifestPath } from './layout.js';
+
+/** A run's status: `running` while a process writes it, then `complete`, `interrupted` or `failed`. */
+export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+
+/** Counts of a run's stored episodes. */
+export type RunCounts = {
+  rows: number;
+  rows_without_outcome: number;
+  /** Outcome label to count (rows without an outcome are not here). */
+  outcomes: Record<string, number>;
+};
+
+/** Where and with what a run was made. */
+export type RunProvenance = {
+  /** The command line (argv after the node executable), or what the library caller passed. */
+  command: string[];
+  cwd: string;
+  /** The git commit and dirty flag of `cwd`, or null when it is not in a git work tree. */
+  git: { commit: string; dirty: boolean } | null;
+  node: string;
+  /** Package name to version: poisson-prove and poisson-stats. */
+  packages: Record<string, string>;
+  host: string;
+  pid: number;
+  /** The target module's absolute path when the target was given as FILE:NAME, else null. */
+  target_path: string | null;
+};
+
+/** One `extend RUN --replicates K`: replicate indices `from_index`..`to_index` (inclusive) appended. */
+export type RunExtension = {
+  at: string;
+  replicates_added: number;
+  from_index: number;
+  to_index: number;
+  seeds: number[];
+  command: string[];
+};
+
+/** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
+export type RunResume = { at: string; missing: number; command: string[] };
+
+/**
+ * A run's manifest, `<store>/<run_id>/run.json` (snake_case JSON, PROVE.md "The store"). Rewritten
+ * atomically whenever it changes.
+ */
+export type RunManifest = {
+  run_id: string;
+  name: string;
+  status: RunStatus;
+  backend: string;
+  /** The target as given (`FILE:NAME`), or the function's name for a target passed as a function. */
+  target: string;
+  target_id: string;
+  t_unit: string;
+  /** Replicates per condition, including any added by `extend`. */
+  replicates: number;
+  axes: Record<string, Axis>;
+  /** The conditions' canonical labels, in sweep order. */
+  conditions: string[];
+  salt: string;
+  /** seeds[r] = seedFor(salt, r) for every replicate index r. */
+  seeds: number[];
+  max_mde: number;
+  q: number;
+  power: number;
+  method: TestMethod;
+  /** ISO 8601 UTC, with milliseconds. */
+  created: string;
+  finished: string | null;
+  counts: RunCounts;
+  spec_sha256: string;
+  registration_sha256: string | null;
+  provenance: RunProvenance;
+  extensions: RunExtension[];
+  resumes: RunResume[];
+};
+
+/** Reads a run's manifest (internal: callers resolve refs first). */
+export async function readManifest(store: string, runId: string): Promise<RunManifest> {
+  return JSON.parse(await readFile(manifestPath(store, runId), 'utf8')) as RunManifest;
+}
+
+/** Rewrites a run's manifest atomically (write tmp, fsync, rename). */
+export async function writeManifest(store: string, manifest: RunManifest): Promise<void> {
+  await writeFileAtomic(manifestPath(store, manifest.run_id), `${JSON.stringify(manifest, null, 2)}\n`);
+}

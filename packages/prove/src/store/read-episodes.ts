@@ -1,0 +1,157 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Field, Float64, Int32, Int64, Schema, Table, Utf8, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import type { EpisodeRow } from './episode-row.js';
+import { episodesDir, PART_RE } from './layout.js';
+import type { RunManifest } from './manifest.js';
+import { columnOrder, readPart } from './parquet.js';
+import { axisTypes } from './create-run.js';
+import { resolveRun } from './resolve-run.js';
+
+/** Options of {@link readEpisodes}. */
+export type ReadEpisodesOptions = {
+  /** Only these columns, in this order (default: all, in file order). */
+  columns?: readonly string[];
+  /** Keep only the rows for which this returns true; it sees the whole row as {@link episodes} gives it. */
+  where?: (row: EpisodeRow) => boolean;
+};
+
+function arrowType(column: string, manifest: RunManifest): DataType {
+  const axis = manifest.axes[column];
+  if (axis) return axis.type === 'continuous' ? new Float64() : new Utf8();
+  switch (column) {
+    case 'replicate_index':
+      return new Int32();
+    case 'seed':
+      return new Int64();
+    case 't':
+    case 'score':
+    case 'duration_ms':
+      return new Float64();
+    default:
+      return new Utf8();
+  }
+}
+
+/** The part files of a run in order (internal). */
+export async function partFiles(store: string, runId: string): Promise<string[]> {
+  const dir = episodesDir(store, runId);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return names
+    .filter((n) => PART_RE.test(n))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+function schemaOf(manifest: RunManifest, columns: readonly string[]): Schema {
+  return new Schema(columns.map((c) => new Field(c, arrowType(c, manifest), true)));
+}
+
+function batchTable(manifest: RunManifest, columns: readonly string[], rows: readonly Record<string, unknown>[]): Table {
+  const vectors: Record<string, Vector> = {};
+  for (const c of columns) {
+    const type = arrowType(c, manifest);
+    const values = rows.map((r) => {
+      const v = r[c];
+      if (v === undefined || v === null) return null;
+      return c === 'seed' ? BigInt(v as number) : v;
+    });
+    vectors[c] = vectorFromArray(values as unknown[], type as DataType) as Vector;
+  }
+  return new Table(vectors);
+}
+
+function checkColumns(manifest: RunManifest, columns: readonly string[] | undefined): string[] {
+  const all = columnOrder(axisTypes(manifest.axes));
+  if (columns === undefined) return all;
+  const unknown = columns.filter((c) => !all.includes(c));
+  if (unknown.length > 0) throw new RangeError(`readEpisodes: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the columns are ${all.join(', ')}`);
+  return [...columns];
+}
+
+/**
+ * The episodes of a run, one Arrow table per parquet part, in part order (streaming: one part in memory
+ * at a time).
+ *
+ * @param store - the store directory.
+ * @param ref - a run ref ({@link resolveRun}).
+ * @param opts - {@link ReadEpisodesOptions}.
+ * @returns an async iterable of tables with the columns' Arrow types (utf8, int32 `replicate_index`, int64
+ *   `seed` as bigint, double; all nullable).
+ * @throws {@link RefError} for a ref that names no run; RangeError for an unknown column.
+ * @see PROVE.md, "The store" (reading).
+ */
+export async function* episodeBatches(store: string, ref: string, opts: ReadEpisodesOptions = {}): AsyncGenerator<Table> {
+  const manifest = await resolveRun(store, ref);
+  const columns = checkColumns(manifest, opts.columns);
+  for (const file of await partFiles(store, manifest.run_id)) {
+    let rows = await readPart(file, opts.where ? undefined : columns);
+    if (opts.where) rows = rows.filter((r) => opts.where?.(r as EpisodeRow));
+    yield batchTable(manifest, columns, rows);
+  }
+}
+
+/**
+ * Reads a run's episodes into one Apache Arrow `Table` (one record batch per stored part).
+ *
+ * Columns (PROVE.md): run_id utf8, condition utf8, each axis (double when continuous, utf8 when
+ * categorical, axes in name order), replicate_index int32, seed int64 (bigint in JS), outcome utf8
+ * (null when the target crashed), t double, score double (nullable), error utf8 (nullable), meta utf8
+ * (JSON), duration_ms double.
+ *
+ * @param store - the store directory.
+ * @param ref - a run ref: `#N`, an id, a unique id prefix or a name ({@link resolveRun}).
+ * @param opts - `columns` to project, `where` to filter rows.
+ * @returns the table (empty, with the schema, when the run has no episodes yet).
+ * @throws {@link RefError} for a ref that names no run; RangeError for an unknown column.
+ * @example
+ * ```ts
+ * const t = await readEpisodes('store', '#1', { columns: ['condition', 'seed', 'outcome'], where: (r) => r.outcome !== 'passed' });
+ * t.numRows; // 3
+ * ```
+ * @see PROVE.md, "The store" (reading).
+ */
+export async function readEpisodes(store: string, ref: string, opts: ReadEpisodesOptions = {}): Promise<Table> {
+  const manifest = await resolveRun(store, ref);
+  const columns = checkColumns(manifest, opts.columns);
+  let table: Table | null = null;
+  for await (const batch of episodeBatches(store, manifest.run_id, opts)) {
+    if (batch.numRows === 0) continue;
+    table = table === null ? batch : table.concat(batch);
+  }
+  return table ?? new Table(schemaOf(manifest, columns));
+}
+
+/**
+ * A run's episodes as plain row objects (for small runs; `seed` is a number, nullable fields are null),
+ * in stored order.
+ *
+ * @param store - the store directory.
+ * @param ref - a run ref ({@link resolveRun}).
+ * @returns the rows.
+ * @throws {@link RefError} for a ref that names no run.
+ * @example
+ * ```ts
+ * (await episodes('store', '#1'))[0]; // { run_id: '2026...', condition: 'slack 4', slack: 4, replicate_index: 0, seed: 638467426, outcome: 'passed', ... }
+ * ```
+ * @see PROVE.md, "The store" (reading).
+ */
+export async function episodes(store: string, ref: string): Promise<EpisodeRow[]> {
+  const manifest = await resolveRun(store, ref);
+  const columns = checkColumns(manifest, undefined);
+  const out: EpisodeRow[] = [];
+  for (const file of await partFiles(store, manifest.run_id)) {
+    for (const r of await readPart(file)) {
+      const row: Record<string, unknown> = {};
+      for (const c of columns) row[c] = r[c] ?? null;
+      out.push(row as EpisodeRow);
+    }
+  }
+  return out;
+}

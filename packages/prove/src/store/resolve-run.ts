@@ -1,0 +1,59 @@
+import { RefError } from '../errors.js';
+import { listRuns } from './list-runs.js';
+import type { RunManifest } from './manifest.js';
+import { RUN_ID_RE } from './layout.js';
+
+const ID_CHARS = /^[0-9A-Za-z-]+$/;
+
+/**
+ * Resolves a run reference against the store's runs: `#N` (the N-th row of `runs`, newest first), an
+ * exact run id, a unique run id prefix, or an exact run name, tried in that order. Only the store's own
+ * listing is read: a ref that looks like a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused
+ * before anything is opened.
+ *
+ * @param store - the store directory.
+ * @param ref - the reference.
+ * @returns the run's manifest.
+ * @throws {@link RefError} (code `E_REF`, exit 2) naming what was tried, or the candidates of an ambiguous prefix.
+ * @example
+ * ```ts
+ * (await resolveRun('store', '#1')).run_id; // '20261106T231322Z-3382'
+ * ```
+ * @see PROVE.md, "The store" (refs).
+ */
+export async function resolveRun(store: string, ref: string): Promise<RunManifest> {
+  if (typeof ref !== 'string') throw new TypeError(`resolveRun: ref must be a string, got ${typeof ref}`);
+  const shown = JSON.stringify(ref);
+  if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see poisson-prove runs).`);
+  if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
+    throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store's runs.`);
+  }
+  const runs = await listRuns(store);
+  const hash = /^#(\d+)$/.exec(ref);
+  if (hash) {
+    const n = Number(hash[1]);
+    const run = runs[n - 1];
+    if (n >= 1 && run) return run;
+    if (runs.length === 0) throw new RefError(ref, `${shown}: the store ${store} has 0 runs; sweep first, or pass --store with the store that holds the run.`);
+    throw new RefError(ref, `${shown}: the store ${store} has ${runs.length} run${runs.length === 1 ? '' : 's'}, so #N must be between 1 and ${runs.length}; see poisson-prove runs.`);
+  }
+  const exact = runs.find((r) => r.run_id === ref);
+  if (exact) return exact;
+  if (ID_CHARS.test(ref)) {
+    const prefixed = runs.filter((r) => r.run_id.startsWith(ref));
+    if (prefixed.length === 1 && prefixed[0]) return prefixed[0];
+    if (prefixed.length > 1) {
+      const ids = prefixed.slice(0, 5).map((r) => r.run_id).join(', ');
+      throw new RefError(ref, `${shown} is a prefix of ${prefixed.length} run ids (${ids}${prefixed.length > 5 ? ', ...' : ''}); give more of the id.`);
+    }
+  }
+  const named = runs.find((r) => r.name === ref);
+  if (named) return named;
+  const tried = [
+    '#N (not of that form)',
+    `an exact run id${RUN_ID_RE.test(ref) ? '' : ' (not of the form YYYYMMDDTHHMMSSZ-xxxx)'}`,
+    'a unique id prefix',
+    'an exact run name',
+  ];
+  throw new RefError(ref, `no run in ${store} matches ${shown}: tried ${tried.join(', ')}; see poisson-prove runs for the runs there.`);
+}

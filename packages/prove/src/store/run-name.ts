@@ -1,0 +1,38 @@
+import { mkdir, open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { claimsDir } from './layout.js';
+
+// Run names `<target_id> <YYYY-MM-DD> <letter>`: letters a..z, then aa, ab, ... per target_id and day,
+// claimed atomically with one O_EXCL file per name under <store>/.claims/, so that two sweeps started at
+// once never get the same name. Internal.
+
+/** The n-th letter sequence: 0 -> a, 25 -> z, 26 -> aa, 27 -> ab, ... */
+export function letters(n: number): string {
+  let s = '';
+  let k = n + 1;
+  while (k > 0) {
+    const r = (k - 1) % 26;
+    s = String.fromCharCode(97 + r) + s;
+    k = Math.floor((k - 1) / 26);
+  }
+  return s;
+}
+
+/** Claims the first free name for `targetId` on `day`; `taken` are names already used by runs in the store. */
+export async function claimName(store: string, targetId: string, day: string, runId: string, taken: ReadonlySet<string>): Promise<string> {
+  const dir = claimsDir(store);
+  await mkdir(dir, { recursive: true });
+  for (let i = 0; ; i++) {
+    const name = `${targetId} ${day} ${letters(i)}`;
+    if (taken.has(name)) continue;
+    try {
+      const fh = await open(join(dir, encodeURIComponent(name)), 'wx');
+      await fh.writeFile(`${runId}\n`);
+      await fh.close();
+      return name;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { stat } from 'node:fs/promises';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TargetError } from '../errors.js';
+import type { Target } from './target.js';
+
+/** A target given as `FILE:NAME`, split and resolved against a directory. */
+export type TargetRef = { readonly file: string; readonly name: string };
+
+const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
+
+/**
+ * Splits `FILE:NAME` at its last colon and resolves FILE against `cwd`.
+ *
+ * @throws {@link TargetError} when there is no colon, no file or no name.
+ */
+export function parseTargetRef(ref: string, cwd: string): TargetRef {
+  const at = ref.lastIndexOf(':');
+  const file = at > 0 ? ref.slice(0, at) : '';
+  const name = at > 0 ? ref.slice(at + 1) : '';
+  if (at <= 0 || file === '' || name === '' || /^[A-Za-z]$/.test(file)) {
+    throw new TargetError(`--target ${JSON.stringify(ref)} is not FILE:NAME; pass the module file and the export's name, e.g. --target ./targets.mjs:reference_depth_d1.`);
+  }
+  return { file: isAbsolute(file) ? file : resolve(cwd, file), name };
+}
+
+let tsxImport: ((specifier: string, parent: string) => Promise<unknown>) | undefined;
+
+async function importModule(file: string): Promise<Record<string, unknown>> {
+  const ext = extname(file);
+  const url = pathToFileURL(file).href;
+  if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
+    if (!tsxImport) {
+      const api = await import('tsx/esm/api');
+      tsxImport = (specifier, parent) => api.tsImport(specifier, parent) as Promise<unknown>;
+    }
+    return (await tsxImport(url, import.meta.url)) as Record<string, unknown>;
+  }
+  return (await import(url)) as Record<string, unknown>;
+}
+
+/**
+ * Imports a target module and finds the target in it: first among its named exports, then as a property
+ * of its default export. `.js`, `.mjs`, `.cjs` load natively; `.ts`, `.mts`, `.cts` through tsx.
+ *
+ * @param ref - `FILE:NAME` (FILE relative to `cwd`) or a {@link TargetRef}.
+ * @param cwd - the directory FILE is relative to.
+ * @returns the target function, with the resolved file and name.
+ * @throws {@link TargetError} (code `E_TARGET`, exit 2) naming a missing file, a failing import, a
+ *   missing name (with the names that are there) or a name that is not a function.
+ * @example
+ * ```ts
+ * const { fn } = await loadTarget('./targets.mjs:coin', process.cwd());
+ * await fn({ seed: 1, replicate_index: 0 }); // { outcome: 'passed', t: 1 }
+ * ```
+ */
+export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<{ fn: Target; file: string; name: string }> {
+  const { file, name } = typeof ref === 'string' ? parseTargetRef(ref, cwd) : ref;
+  const ext = extname(file);
+  try {
+    const st = await stat(file);
+    if (!st.isFile()) throw new TargetError(`the target module ${file} is not a file; pass --target FILE:NAME with a module file.`);
+  } catch (err) {
+    if (err instanceof TargetError) throw err;
+    throw new TargetError(`the target module ${file} does not exist; check the path given to --target (relative paths are from ${cwd}).`);
+  }
+  if (!EXTENSIONS.includes(ext)) {
+    throw new TargetError(`the target module ${file} has the extension "${ext}"; a target module is ${EXTENSIONS.join(', ')}.`);
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importModule(file);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new TargetError(`the target module ${file} failed to load: ${msg}; fix the module and try again.`);
+  }
+  let found: unknown = name in mod && name !== 'default' ? mod[name] : undefined;
+  const dflt = mod['default'];
+  if (found === undefined && dflt !== null && (typeof dflt === 'object' || typeof dflt === 'function')) {
+    found = (dflt as Record<string, unknown>)[name];
+  }
+  if (found === undefined && name === 'default') found = dflt;
+  if (found === undefined) {
+    const names = new Set(Object.keys(mod).filter((k) => k !== 'default' && typeof mod[k] === 'function'));
+    if (dflt !== null && typeof dflt === 'object') for (const k of Object.keys(dflt)) if (typeof (dflt as Record<string, unknown>)[k] === 'function') names.add(k);
+    const list = [...names].sort();
+    throw new TargetError(
+      `the target module ${file} has no export named "${name}" (neither a named export nor a property of its default export); ${list.length > 0 ? `its functions are ${list.join(', ')}` : 'it exports no functions'}.`,
+    );
+  }
+  if (typeof found !== 'function') {
+    throw new TargetError(`"${name}" in ${file} is ${found === null ? 'null' : `a ${typeof found}`}, not a function; a target is a function of one episode's config.`);
+  }
+  return { fn: found as Target, file, name };
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
+import { expectClose } from './internal/expect-close.js';
+
+// Reference values, two independent sources:
+// - R, the sandwich variance written out by hand (__fixtures__/paired-scores.gen.R -> paired-scores.json);
+// - statsmodels OLS(d, 1).fit(cov_type='cluster', use_t=True) (__fixtures__/cluster-robust.gen.py ->
+//   cluster-robust.json).
+interface RCase { name: string; before: number[]; after: number[]; clusters: string[]; level: number; mean: number; se: number; se_cr0: number; df: number; statistic: number; p_value: number; lower: number; upper: number; G: number }
+interface SmCase { name: string; mean: number; se: number; se_cr0: number; statistic: number; p_value: number; df: number; lower: number; upper: number }
+const r = JSON.parse(readFileSync(new URL('./__fixtures__/paired-scores.json', import.meta.url), 'utf8')) as { cluster: RCase[] };
+const sm = JSON.parse(readFileSync(new URL('./__fixtures__/cluster-robust.json', import.meta.url), 'utf8')) as { cluster: SmCase[] };
+
+describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmodels (cov_type=cluster)', () => {
+  for (const c of r.cluster) {
+    const s = sm.cluster.find((x) => x.name === c.name) as SmCase;
+    it(c.name, () => {
+      const res = clusterRobustMeanDifference(c.before, c.after, c.clusters, { level: c.level });
+      expect(res.method).toBe('cluster-robust (CR1)');
+      expect(res.clusters).toBe(c.G);
+      expect(res.df).toBe(c.df);
+      expect(s.df).toBe(c.df);
+      for (const ref of [c, s]) {
+        // statsmodels' bounds come from scipy's t quantile, about 1e-10 off R's qt: a looser atol for it.
+        const boundTol = ref === c ? { rtol: 1e-9, atol: 1e-12 } : { rtol: 0, atol: 1e-9 };
+        expectClose(res.mean, ref.mean, { rtol: 1e-12 });
+        expectClose(res.standardError, ref.se, { rtol: 1e-10 });
+        expectClose(res.standardErrorCR0, ref.se_cr0, { rtol: 1e-10 });
+        expectClose(res.statistic, ref.statistic, { rtol: 1e-9 });
+        expectClose(res.pValue, ref.p_value, { rtol: 1e-8 });
+        expectClose(res.interval.lower, ref.lower, boundTol);
+        expectClose(res.interval.upper, ref.upper, boundTol);
+      }
+    });
+  }
+  it('one value per cluster gives CR1 = the iid standard error s/sqrt(n)', () => {
+    const x = [0.1, 0.5, 0.2, 0.9, 0.4];
+    const res = clusterRobustMean(x, [1, 2, 3, 4, 5]);
+    // With singleton clusters, V_CR1 = n/(n-1) * sum(u^2)/n^2 = s^2/n.
+    expectClose(res.standardError, res.standardErrorIid, { rtol: 1e-12 });
+  });
+  it('refuses fewer than two clusters and mismatched labels', () => {
+    expect(() => clusterRobustMean([1, 2, 3], ['a', 'a', 'a'])).toThrow(/at least 2 distinct clusters/);
+    expect(() => clusterRobustMean([1, 2, 3], ['a', 'b'])).toThrow(/one label per value/);
+  });
+});

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadRegistry, PinMismatchError } from './adapter.js';
+import { generatorHash } from './generator-hash.js';
+import { noisyPolicy } from './noisy-policy.js';
+import { PreregistrationError, RegistrationHashError } from './preregistration-error.js';
+import { SEED_REGISTRATION, SEED_REGISTRATION_SHA256 } from './__fixtures__/registration.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'poisson-tasks-adapter-'));
+const path = join(dir, 'registration.toml');
+writeFileSync(path, SEED_REGISTRATION);
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+// The seed's first three episode seeds (salt 0123456789abcdef).
+const SEEDS = [366625197, 3234607431, 1210394339];
+const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+describe('loadRegistry', () => {
+  const registry = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256 });
+
+  it("gives the seed's numbers: slack 4, horizon 8 and the three reference targets", () => {
+    expect(registry.slack).toBe(4);
+    expect(registry.horizon).toBe(8);
+    expect(registry.sha256).toBe(SEED_REGISTRATION_SHA256);
+    expect(registry.arms.map((a) => `${a.knob}:${a.level}:${a.controlHistory}`)).toEqual(['depth:1:null', 'depth:3:null', 'depth:1:3']);
+    expect(Object.keys(registry.targets).sort()).toEqual(['reference_depth_d1', 'reference_depth_d1_h3', 'reference_depth_d3']);
+    expect(Object.isFrozen(registry)).toBe(true);
+    expect(Object.isFrozen(registry.targets)).toBe(true);
+    // A plain object: a registry module can destructure it into named exports.
+    const { reference_depth_d1, ...rest } = registry.targets;
+    expect(typeof reference_depth_d1).toBe('function');
+    expect(Object.keys(rest).length).toBe(2);
+  });
+
+  it('plays every episode passed, with t = 2, 4, 2 and sampled_calls = 1, 3, 1, and the meta of TASKS.md', async () => {
+    const names = ['reference_depth_d1', 'reference_depth_d3', 'reference_depth_d1_h3'];
+    for (const [replicate_index, seed] of SEEDS.entries()) {
+      const cfg = { seed, replicate_index, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
+      const results = await Promise.all(names.map((n) => registry.targets[n]!(cfg)));
+      expect(results.map((r) => r.outcome)).toEqual(['passed', 'passed', 'passed']);
+      expect(results.map((r) => r.t)).toEqual([2, 4, 2]);
+      expect(results.map((r) => r.meta?.['sampled_calls'])).toEqual([1, 3, 1]);
+      const metas = results.map((r) => r.meta as Record<string, unknown>);
+      expect(new Set(metas.map((m) => m['scenario_id'])).size).toBe(1);
+      expect(new Set(metas.map((m) => m['task_id'])).size).toBe(3);
+      expect(metas[2]).toEqual({
+        arm_id: 'depth:d1+h3',
+        knob: 'depth',
+        level: 1,
+        control_history: 3,
+        scenario_id: metas[0]!['scenario_id'],
+        task_id: expect.stringMatching(/^[0-9a-f]{16}$/) as string,
+        split: 'eval',
+        strictness: 'strict',
+        pin: { generator_version: '0', generator_hash: generatorHash('0'), registration_sha256: SEED_REGISTRATION_SHA256, package_version: PACKAGE_VERSION },
+        sampled_calls: 1,
+        prompt_tokens: expect.any(Number) as number,
+      });
+      expect(JSON.parse(JSON.stringify(metas[1]))).toEqual(metas[1]);
+    }
+  });
+
+  it('does not check axes absent from cfg', async () => {
+    await expect(registry.targets['reference_depth_d3']!({ seed: 1, replicate_index: 0 })).resolves.toMatchObject({ outcome: 'passed', t: 4 });
+  });
+
+  it('refuses a cfg whose pinned axes disagree with the registration, listing each', async () => {
+    const target = registry.targets['reference_depth_d3']!;
+    const registered = `slack = 4, horizon = 8, strictness = "strict", generator_hash = "${generatorHash('0')}"`;
+    await expect(target({ seed: 1, replicate_index: 0, slack: 5, horizon: 7, strictness: 'lenient', generator_hash: 'abc' })).rejects.toThrow(
+      new PinMismatchError(
+        'reference_depth_d3',
+        [
+          'slack is 5 but the registration pins the number 4',
+          'horizon is 7 but the registration pins the number 8',
+          'strictness is "lenient" but the registration pins the string "strict"',
+          `generator_hash is "abc" but the registration pins the string "${generatorHash('0')}"`,
+        ],
+        registered,
+      ).message,
+    );
+    await expect(target({ seed: 1, replicate_index: 0, slack: '4' })).rejects.toThrow(
+      `target reference_depth_d3 refuses this cfg: slack is "4" but the registration pins the number 4 — run the sweep with the registered values (${registered}) or register the new ones`,
+    );
+  });
+
+  it('refuses a file changed by one byte, giving both digests', () => {
+    const changed = join(dir, 'changed.toml');
+    const text = SEED_REGISTRATION.replace('slack = 4', 'slack = 5'); // one byte
+    expect(text.length).toBe(SEED_REGISTRATION.length);
+    writeFileSync(changed, text);
+    let error: unknown;
+    try {
+      loadRegistry(changed, { sha256: SEED_REGISTRATION_SHA256 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RegistrationHashError);
+    const e = error as RegistrationHashError;
+    expect(e.expected).toBe(SEED_REGISTRATION_SHA256);
+    expect(e.actual).toBe(sha256Of(text));
+    expect(e.message).toBe(
+      `the registration ${changed} has sha256 ${e.actual}, but it was loaded under sha256 ${SEED_REGISTRATION_SHA256}: the file changed ` +
+        'after it was registered; restore the registered file, or register the new one and load it under its new digest',
+    );
+  });
+
+  it('refuses a malformed digest and an invalid registration', () => {
+    expect(() => loadRegistry(path, { sha256: 'abc' })).toThrow('options.sha256 must be the registration\'s sha256 as 64 hex digits, got "abc"');
+    const bad = join(dir, 'bad.toml');
+    const text = SEED_REGISTRATION.replace(', "depth:d1+h3"', '');
+    writeFileSync(bad, text);
+    const digest = sha256Of(text);
+    expect(() => loadRegistry(bad, { sha256: digest })).toThrow(PreregistrationError);
+    expect(() => loadRegistry(bad, { sha256: digest })).toThrow('depth:d3 needs its control depth:d1+h3');
+  });
+
+  it('builds targets for other policies too, named after them', async () => {
+    const r = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [noisyPolicy({ p: 1, name: 'noisy' })] });
+    expect(Object.keys(r.targets).sort()).toEqual(['noisy_depth_d1', 'noisy_depth_d1_h3', 'noisy_depth_d3']);
+    await expect(r.targets['noisy_depth_d3']!({ seed: 1, replicate_index: 0 })).resolves.toMatchObject({ outcome: 'failed', t: 4 });
+  });
+});

@@ -1,0 +1,138 @@
+import { grade } from './grader.js';
+import type { ChatMessage } from './messages.js';
+import type { CallRecord, PolicyAction } from './policy.js';
+import type { Task } from './task.js';
+import { TEMPLATES } from './internal/relay-data.js';
+import { stageOutput } from './scenario.js';
+
+/** How an episode ended. `truncated`: the turn budget ran out before an answer. */
+export type Outcome = 'passed' | 'failed' | 'truncated';
+
+/** What one environment step returns. */
+export interface StepResult {
+  /** Turns used so far (this step included). */
+  readonly t: number;
+  /** Whether the episode has ended. */
+  readonly done: boolean;
+  /** The outcome once done, else `null`. */
+  readonly outcome: Outcome | null;
+  /** The tool message content for a call (the output, or `error: ...`), `null` for an answer. */
+  readonly observation: string | null;
+  /** Whether the action was a valid call or an answer. */
+  readonly valid: boolean;
+}
+
+/**
+ * A task's environment, stepped one action at a time, so a chat loop can be driven turn by turn.
+ * `messages` is the conversation so far, in the OpenAI-compatible shape.
+ */
+export interface Environment {
+  readonly task: Task;
+  readonly maxTurns: number;
+  readonly messages: readonly ChatMessage[];
+  readonly calls: readonly CallRecord[];
+  readonly t: number;
+  readonly done: boolean;
+  readonly outcome: Outcome | null;
+  /** The final answer text, once given. */
+  readonly answer: string | null;
+  /** Play one action. @throws Error when the episode is already done; TypeError for a malformed action. */
+  step(action: PolicyAction): StepResult;
+}
+
+function checkCall(task: Task, name: string, args: unknown): { output: string } | string {
+  if (!Object.prototype.hasOwnProperty.call(task.mappings, name)) {
+    return `there is no tool named ${JSON.stringify(name)}`;
+  }
+  let parsed = args;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed) as unknown;
+    } catch {
+      return `the arguments are not valid JSON: ${parsed}`;
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'the arguments must be an object {"token": "..."}';
+  const keys = Object.keys(parsed);
+  const token = (parsed as Record<string, unknown>)['token'];
+  if (keys.length !== 1 || typeof token !== 'string') return 'the arguments must be exactly {"token": "<a token>"}';
+  const output = stageOutput(task, name, token);
+  if (output === undefined) return `${JSON.stringify(token)} is not a token of this relay`;
+  return { output };
+}
+
+/**
+ * Create the environment of a task with a turn budget. Each step is one turn: a tool call is answered
+ * with the stage's output (a valid call) or an `error: ...` message (an invalid one: unknown tool, bad
+ * arguments or unknown token — under `strict` an invalid call ends the episode `failed`, under `lenient`
+ * the episode goes on); an answer is graded and ends the episode `passed` or `failed`. When the budget is
+ * spent without an answer the episode ends `truncated`.
+ *
+ * @param task - the task (from {@link generate})
+ * @param options - `{ maxTurns }`, a positive integer (use {@link maxTurns})
+ * @returns a fresh environment
+ * @throws RangeError when `maxTurns` is not a positive integer
+ * @example
+ * ```ts
+ * const env = createEnvironment(task, { maxTurns: 8 });
+ * env.step({ kind: 'call', name: task.solution[0].name, arguments: task.solution[0].arguments });
+ * ```
+ */
+export function createEnvironment(task: Task, options: { readonly maxTurns: number }): Environment {
+  const budget = options.maxTurns;
+  if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`maxTurns must be a positive integer, got ${String(budget)}`);
+  const messages: ChatMessage[] = task.messages.slice();
+  const calls: CallRecord[] = [];
+  let t = 0;
+  let outcome: Outcome | null = null;
+  let answer: string | null = null;
+
+  const finish = (o: Outcome | null, observation: string | null, valid: boolean): StepResult => {
+    if (o === null && t >= budget) o = 'truncated';
+    outcome = o;
+    return { t, done: o !== null, outcome: o, observation, valid };
+  };
+
+  return {
+    task,
+    maxTurns: budget,
+    messages,
+    calls,
+    get t() {
+      return t;
+    },
+    get done() {
+      return outcome !== null;
+    },
+    get outcome() {
+      return outcome;
+    },
+    get answer() {
+      return answer;
+    },
+    step(action: PolicyAction): StepResult {
+      if (outcome !== null) throw new Error(`the episode of task ${task.taskId} is over (${outcome}); create a new environment to play again`);
+      if (action === null || typeof action !== 'object') throw new TypeError(`action must be an object, got ${String(action)}`);
+      if (action.kind === 'answer') {
+        if (typeof action.text !== 'string') throw new TypeError(`action.text must be a string, got ${typeof action.text}`);
+        t++;
+        answer = action.text;
+        messages.push({ role: 'assistant', content: action.text });
+        return finish(grade(action.text, task.answer, task.strictness) ? 'passed' : 'failed', null, true);
+      }
+      if (action.kind !== 'call') throw new TypeError(`action.kind must be "call" or "answer", got ${JSON.stringify((action as { kind?: unknown }).kind)}`);
+      t++;
+      const id = action.id ?? `call_${t}`;
+      const checked = checkCall(task, action.name, action.arguments);
+      const valid = typeof checked !== 'string';
+      const output = valid ? checked.output : null;
+      const error = valid ? null : checked;
+      const observation = output ?? TEMPLATES.invalidCall.replace('{reason}', error as string);
+      calls.push({ turn: t, name: action.name, arguments: action.arguments, valid, output, error });
+      const argText = typeof action.arguments === 'string' ? action.arguments : (JSON.stringify(action.arguments) ?? 'null');
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: action.name, arguments: argText } }] });
+      messages.push({ role: 'tool', tool_call_id: id, content: observation });
+      return finish(!valid && task.strictness === 'strict' ? 'failed' : null, observation, valid);
+    },
+  };
+}

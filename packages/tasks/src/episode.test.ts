@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { createEnvironment } from './environment.js';
+import { runEpisode } from './episode.js';
+import { generate } from './generate.js';
+import type { Policy, PolicyAction } from './policy.js';
+import { referencePolicy } from './reference-policy.js';
+import { maxTurns } from './turns.js';
+import { stageOutput } from './scenario.js';
+import { D1, D1H3, D3 } from './__fixtures__/arms.js';
+
+const scripted = (actions: PolicyAction[]): Policy => ({
+  name: 'scripted',
+  act: (ctx) => Promise.resolve(actions[ctx.turn - 1] ?? { kind: 'call', name: 'stage_amber', arguments: { token: ctx.task.start } }),
+});
+
+describe('runEpisode with the reference policy', () => {
+  it('passes with t = d + 1 and d calls: 2, 4, 2 turns and 1, 3, 1 calls for the seed arms', async () => {
+    for (let seed = 0; seed < 25; seed++) {
+      const results = await Promise.all([D1, D3, D1H3].map((a) => runEpisode(generate(a, seed), referencePolicy, { maxTurns: maxTurns(a, 4) })));
+      expect(results.map((r) => r.outcome)).toEqual(['passed', 'passed', 'passed']);
+      expect(results.map((r) => r.t)).toEqual([2, 4, 2]);
+      expect(results.map((r) => r.calls.length)).toEqual([1, 3, 1]);
+    }
+  });
+
+  it('is truncated when the budget is smaller than the turns needed', async () => {
+    const r = await runEpisode(generate(D3, 0), referencePolicy, { maxTurns: 3 });
+    expect(r).toMatchObject({ outcome: 'truncated', t: 3, answer: null });
+    expect(r.calls.length).toBe(3);
+  });
+});
+
+describe('outcomes', () => {
+  it('failed: a wrong answer', async () => {
+    const t = generate(D1, 1);
+    const r = await runEpisode(t, scripted([{ kind: 'answer', text: t.answer === 'vorn' ? 'tesk' : 'vorn' }]), { maxTurns: 6 });
+    expect(r).toMatchObject({ outcome: 'failed', t: 1 });
+  });
+
+  it('strict: an invalid call fails the episode; lenient: it is answered with an error and play goes on', async () => {
+    const bad: PolicyAction = { kind: 'call', name: 'stage_nowhere', arguments: { token: 'vorn' } };
+    const strict = generate(D1, 2);
+    const rs = await runEpisode(strict, scripted([bad]), { maxTurns: 6 });
+    expect(rs).toMatchObject({ outcome: 'failed', t: 1 });
+    expect(rs.calls[0]).toMatchObject({ valid: false, output: null, error: 'there is no tool named "stage_nowhere"' });
+
+    const lenient = generate({ ...D1, strictness: 'lenient' }, 2);
+    const call = lenient.solution[0]!;
+    const rl = await runEpisode(
+      lenient,
+      scripted([bad, { kind: 'call', name: call.name, arguments: JSON.stringify(call.arguments) }, { kind: 'answer', text: ` ${lenient.answer.toUpperCase()}.` }]),
+      { maxTurns: 6 },
+    );
+    expect(rl).toMatchObject({ outcome: 'passed', t: 3 });
+    expect(rl.calls.map((c) => c.valid)).toEqual([false, true]);
+  });
+
+  it('names each kind of invalid call', () => {
+    const t = generate({ ...D3, strictness: 'lenient' }, 3);
+    const env = createEnvironment(t, { maxTurns: 10 });
+    const name = t.solution[0]!.name;
+    expect(env.step({ kind: 'call', name, arguments: '{not json' }).observation).toBe('error: the arguments are not valid JSON: {not json');
+    expect(env.step({ kind: 'call', name, arguments: [1] }).observation).toBe('error: the arguments must be an object {"token": "..."}');
+    expect(env.step({ kind: 'call', name, arguments: { token: 'vorn', extra: 1 } }).observation).toBe(
+      'error: the arguments must be exactly {"token": "<a token>"}',
+    );
+    expect(env.step({ kind: 'call', name, arguments: { token: 'zzz' } }).observation).toBe('error: "zzz" is not a token of this relay');
+    expect(env.done).toBe(false);
+    expect(env.t).toBe(4);
+  });
+});
+
+describe('createEnvironment, stepped turn by turn', () => {
+  it('records the conversation in the chat shape and refuses a step after the end', () => {
+    const t = generate(D3, 4);
+    const env = createEnvironment(t, { maxTurns: 8 });
+    const first = t.solution[0]!;
+    const step = env.step({ kind: 'call', name: first.name, arguments: first.arguments, id: 'abc' });
+    expect(step).toEqual({ t: 1, done: false, outcome: null, observation: stageOutput(t, first.name, first.arguments.token), valid: true });
+    expect(env.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'abc', type: 'function', function: { name: first.name, arguments: JSON.stringify(first.arguments) } }] },
+      { role: 'tool', tool_call_id: 'abc', content: step.observation },
+    ]);
+    // The grader judges the answer, not the path: the right token after one call of three still passes.
+    expect(env.step({ kind: 'answer', text: t.answer })).toMatchObject({ done: true, outcome: 'passed', t: 2 });
+    expect(() => env.step({ kind: 'answer', text: t.answer })).toThrow(`the episode of task ${t.taskId} is over (passed); create a new environment to play again`);
+    expect(() => createEnvironment(t, { maxTurns: 0 })).toThrow('maxTurns must be a positive integer, got 0');
+  });
+});

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseRegistration, registrationText } from './registration.js';
+import { PreregistrationError } from './preregistration-error.js';
+import { validatePreregistration } from './validate-preregistration.js';
+import { D1, D1H3, D3 } from './__fixtures__/arms.js';
+import { SEED_REGISTRATION, SEED_REGISTRATION_SHA256 } from './__fixtures__/registration.js';
+
+const SEED_INPUT = { knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4 } as const;
+
+describe('registrationText', () => {
+  it("writes the seed's registration byte for byte, with the seed's sha256", () => {
+    const text = registrationText({ ...SEED_INPUT, arms: [D1, D3, D1H3] });
+    expect(text).toBe(SEED_REGISTRATION);
+    expect(createHash('sha256').update(text).digest('hex')).toBe(SEED_REGISTRATION_SHA256);
+    expect(registrationText({ ...SEED_INPUT, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] })).toBe(SEED_REGISTRATION);
+  });
+
+  it('round-trips through parseRegistration and validatePreregistration', () => {
+    const r = validatePreregistration(parseRegistration(registrationText({ ...SEED_INPUT, slack: 0, arms: ['depth:d1', 'depth:d5', 'depth:d1+h5'] })));
+    expect(r).toMatchObject({ slack: 0, horizon: 6, armIds: ['depth:d1', 'depth:d5', 'depth:d1+h5'] });
+  });
+
+  it('refuses to write a registration that would not validate', () => {
+    expect(() => registrationText({ ...SEED_INPUT, arms: ['depth:d1', 'depth:d3'] })).toThrow(PreregistrationError);
+    expect(() => registrationText({ ...SEED_INPUT, arms: ['depth:d1', 'depth:x'] })).toThrow(
+      'the pre-registration has 1 problem:\n  - arm "depth:x" is malformed: write "<knob>:d<level>" or "<knob>:d<level>+h<history>", e.g. "depth:d3" or "depth:d1+h3"',
+    );
+    expect(() => registrationText({ ...SEED_INPUT, arms: [{ ...D1, split: 'dev' }] })).toThrow(
+      'arms[0].split is "dev", but the registration\'s split is "eval"',
+    );
+  });
+});
+
+describe('parseRegistration', () => {
+  it('parses the TOML into plain values', () => {
+    expect(parseRegistration(SEED_REGISTRATION)).toEqual({
+      knob: 'depth',
+      strictness: 'strict',
+      split: 'eval',
+      generator_version: '0',
+      slack: 4,
+      horizon: 8,
+      arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'],
+    });
+  });
+});

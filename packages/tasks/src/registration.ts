@@ -1,0 +1,117 @@
+import TOML from '@iarna/toml';
+import type { ArmSpec, KnobName, Split, Strictness } from './arm-spec.js';
+import { armId, parseArmId } from './arm-id.js';
+import { PreregistrationError } from './preregistration-error.js';
+import { preregistrationProblems, validatePreregistration } from './validate-preregistration.js';
+import { maxTurns } from './turns.js';
+
+/** A validated, normalized registration. */
+export interface Registration {
+  readonly knob: KnobName;
+  readonly strictness: Strictness;
+  readonly split: Split;
+  readonly generatorVersion: string;
+  /** Turns allowed beyond those an arm needs (N16). */
+  readonly slack: number;
+  /** The largest `maxTurns` of the arms at `slack` (N17). */
+  readonly horizon: number;
+  readonly arms: readonly ArmSpec[];
+  /** The arms' ids, in the registration's order. */
+  readonly armIds: readonly string[];
+}
+
+/** What {@link registrationText} writes: a registration without its horizon (which it computes). */
+export interface RegistrationInput {
+  readonly knob: KnobName;
+  readonly strictness: Strictness;
+  readonly split: Split;
+  readonly generatorVersion: string;
+  readonly slack: number;
+  /** Arm ids, or arms whose strictness, split and version match the registration's. */
+  readonly arms: readonly (ArmSpec | string)[];
+}
+
+/**
+ * Write a pre-registration as TOML, in the seed's shape (one `key = value` line each: knob, strictness,
+ * split, generator_version, slack, horizon, arms), with `horizon = max(maxTurns(arm, slack))` computed, and
+ * check it with {@link validatePreregistration} before returning it.
+ *
+ * @param input - {@link RegistrationInput}
+ * @returns the TOML text, ending in a newline
+ * @throws PreregistrationError listing every problem when the registration would not validate
+ * @throws RangeError when an arm object's strictness, split or version differs from the registration's
+ * @example
+ * ```ts
+ * registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4,
+ *   arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] });
+ * // 'knob = "depth"\nstrictness = "strict"\nsplit = "eval"\ngenerator_version = "0"\nslack = 4\nhorizon = 8\narms = ["depth:d1", "depth:d3", "depth:d1+h3"]\n'
+ * ```
+ */
+export function registrationText(input: RegistrationInput): string {
+  const ids = input.arms.map((arm, i) => {
+    if (typeof arm === 'string') return arm;
+    for (const key of ['strictness', 'split', 'generatorVersion'] as const) {
+      if (arm[key] !== input[key]) {
+        throw new RangeError(`arms[${i}].${key} is ${JSON.stringify(arm[key])}, but the registration's ${key} is ${JSON.stringify(input[key])}`);
+      }
+    }
+    return armId(arm);
+  });
+  const head =
+    `knob = ${JSON.stringify(input.knob)}\n` +
+    `strictness = ${JSON.stringify(input.strictness)}\n` +
+    `split = ${JSON.stringify(input.split)}\n` +
+    `generator_version = ${JSON.stringify(input.generatorVersion)}\n` +
+    `slack = ${String(input.slack)}\n`;
+  const arms = `arms = [${ids.map((id) => JSON.stringify(id)).join(', ')}]\n`;
+  const horizon = horizonOf(ids, input);
+  if (horizon === null) {
+    // Some arm or the slack is wrong, so there is no horizon to write: report every other problem.
+    const { problems } = preregistrationProblems(parseRegistration(head + arms));
+    throw new PreregistrationError(problems.filter((p) => !p.startsWith('missing key "horizon"')));
+  }
+  const text = `${head}horizon = ${horizon}\n${arms}`;
+  validatePreregistration(parseRegistration(text));
+  return text;
+}
+
+function horizonOf(ids: readonly string[], input: RegistrationInput): number | null {
+  if (ids.length === 0) return null;
+  try {
+    return Math.max(...ids.map((id) => maxTurns(parseArmId(id, input), input.slack)));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parse a pre-registration's TOML into a plain object (not yet validated; see {@link validatePreregistration}).
+ *
+ * @param text - the TOML text
+ * @returns the parsed document, its integers as numbers
+ * @throws PreregistrationError when the text is not valid TOML (the parser's message, and the fix)
+ * @example
+ * ```ts
+ * parseRegistration('slack = 4\n'); // { slack: 4 }
+ * ```
+ */
+export function parseRegistration(text: string): Record<string, unknown> {
+  if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`);
+  let doc: Record<string, unknown>;
+  try {
+    doc = TOML.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new PreregistrationError([`the registration is not valid TOML (${why}): fix its syntax, one key = value per line`]);
+  }
+  return plain(doc) as Record<string, unknown>;
+}
+
+function plain(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}

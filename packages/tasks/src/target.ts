@@ -1,0 +1,147 @@
+import type { ArmSpec } from './arm-spec.js';
+import { armId, targetName } from './arm-id.js';
+import { runEpisode } from './episode.js';
+import { generate } from './generate.js';
+import { generatorHash } from './generator-hash.js';
+import type { Policy } from './policy.js';
+import type { Registration } from './registration.js';
+import { promptTokens } from './tokens.js';
+import { maxTurns } from './turns.js';
+import { PACKAGE_VERSION } from './internal/package-version.js';
+
+/**
+ * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
+ * values (continuous axes as numbers, categorical axes as strings).
+ */
+export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
+
+/** What a target returns: the outcome label, the turns used, and a JSON-able `meta` record. */
+export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
+
+/** A sweep target: one episode per call. A plain function, so this package does not depend on the sweep engine. */
+export type Target = (cfg: TargetConfig) => Promise<TargetResult>;
+
+/** The `meta` record a task target returns (snake_case: it is stored as a column). */
+export interface TaskTargetMeta {
+  readonly arm_id: string;
+  readonly knob: string;
+  readonly level: number;
+  readonly control_history: number | null;
+  readonly scenario_id: string;
+  readonly task_id: string;
+  readonly split: string;
+  readonly strictness: string;
+  readonly pin: {
+    readonly generator_version: string;
+    readonly generator_hash: string;
+    readonly registration_sha256: string;
+    readonly package_version: string;
+  };
+  /** The tool calls the policy made (history calls of a control are not counted). */
+  readonly sampled_calls: number;
+  /** o200k_base tokens of the task's prompt (see promptTokens). */
+  readonly prompt_tokens: number;
+}
+
+/**
+ * A cfg whose pinned axes disagree with the registration. The message lists every disagreement and the
+ * registered values to run with.
+ */
+export class PinMismatchError extends Error {
+  readonly code = 'E_PIN_MISMATCH' as const;
+  readonly exitCode = 2 as const;
+  readonly problems: readonly string[];
+  constructor(target: string, problems: readonly string[], registered: string) {
+    super(
+      `target ${target} refuses this cfg: ${problems.join('; ')} — run the sweep with the registered values (${registered}) or register the new ones`,
+    );
+    this.name = 'PinMismatchError';
+    this.problems = Object.freeze(problems.slice());
+  }
+}
+
+/** Options of {@link createTarget}. */
+export interface CreateTargetOptions {
+  /** The arm to play; its strictness, split and version must be the registration's. */
+  readonly arm: ArmSpec;
+  /** The validated registration the target is pinned to. */
+  readonly registration: Registration;
+  /** The sha256 of the registration file's bytes (recorded in `meta.pin`). */
+  readonly registrationSha256: string;
+  /** The policy that plays each episode. */
+  readonly policy: Policy;
+  /** The target's name, used in error messages. Default `<policy>_<arm id, non-alphanumerics as _>`. */
+  readonly name?: string;
+}
+
+/**
+ * Build a sweep target for one arm of a registration. Per call it checks the pin, generates the arm's
+ * task on `cfg.seed`, plays one episode with the arm's turn budget `maxTurns(arm, slack)`, and returns
+ * `{ outcome, t, meta }`.
+ *
+ * The pin: when `cfg` carries `slack` or `horizon` they must be the registration's numbers, and when it
+ * carries `strictness` or `generator_hash` they must be the registration's strings; axes absent from `cfg`
+ * are not checked. Other axes are ignored.
+ *
+ * @param options - {@link CreateTargetOptions}
+ * @returns the target
+ * @throws RangeError when the arm is not one of the registration's arms
+ * @example
+ * ```ts
+ * const target = createTarget({ arm, registration, registrationSha256: digest, policy: referencePolicy });
+ * await target({ seed: 366625197, replicate_index: 0, slack: 4, horizon: 8 }); // { outcome: 'passed', t: 4, meta: {...} }
+ * ```
+ */
+export function createTarget(options: CreateTargetOptions): Target {
+  const { arm, registration, policy, registrationSha256 } = options;
+  const id = armId(arm);
+  if (!registration.armIds.includes(id) || arm.strictness !== registration.strictness || arm.split !== registration.split || arm.generatorVersion !== registration.generatorVersion) {
+    throw new RangeError(`arm ${id} (${arm.strictness}, ${arm.split}, version ${arm.generatorVersion}) is not an arm of this registration`);
+  }
+  const name = options.name ?? targetName(policy.name, id);
+  const hash = generatorHash(registration.generatorVersion);
+  const budget = maxTurns(arm, registration.slack);
+  const pins: ReadonlyArray<readonly [string, number | string]> = [
+    ['slack', registration.slack],
+    ['horizon', registration.horizon],
+    ['strictness', registration.strictness],
+    ['generator_hash', hash],
+  ];
+  const registered = pins.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  const pin = Object.freeze({
+    generator_version: registration.generatorVersion,
+    generator_hash: hash,
+    registration_sha256: registrationSha256,
+    package_version: PACKAGE_VERSION,
+  });
+
+  return async (cfg: TargetConfig): Promise<TargetResult> => {
+    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${String(cfg)}`);
+    const problems: string[] = [];
+    for (const [key, value] of pins) {
+      if (!(key in cfg)) continue;
+      const given = cfg[key];
+      if (given !== value) {
+        const kind = typeof value === 'number' ? 'the number' : 'the string';
+        problems.push(`${key} is ${JSON.stringify(given)} but the registration pins ${kind} ${JSON.stringify(value)}`);
+      }
+    }
+    if (problems.length > 0) throw new PinMismatchError(name, problems, registered);
+    const task = generate(arm, cfg.seed);
+    const result = await runEpisode(task, policy, { maxTurns: budget });
+    const meta: TaskTargetMeta = {
+      arm_id: id,
+      knob: arm.knob,
+      level: arm.level,
+      control_history: arm.controlHistory,
+      scenario_id: task.scenarioId,
+      task_id: task.taskId,
+      split: arm.split,
+      strictness: arm.strictness,
+      pin,
+      sampled_calls: result.calls.length,
+      prompt_tokens: promptTokens(task),
+    };
+    return { outcome: result.outcome, t: result.t, meta: meta as unknown as Record<string, unknown> };
+  };
+}

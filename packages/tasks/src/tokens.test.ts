@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ArmSpec } from './arm-spec.js';
+import { generate } from './generate.js';
+import { referenceMessages } from './reference-policy.js';
+import { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
+import { D1, D1H3, D3 } from './__fixtures__/arms.js';
+
+describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
+  it('counts with the o200k_base encoding', () => {
+    // Cross-check against the encoding module itself; o200k_base splits "hello world" into 2 tokens.
+    expect(countTokens('hello world')).toBe(encode('hello world').length);
+    expect(countTokens('hello world')).toBe(2);
+    expect(countTokens('')).toBe(0);
+    // A special-token string is counted as text, not refused.
+    expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+});
+
+describe('contextTokens', () => {
+  it('equals the count of the whole rendered text, for prompts and mid-episode contexts', () => {
+    const arms: ArmSpec[] = [D1, D3, D1H3, { ...D3, level: 8 }, { ...D1, knob: 'width', level: 4 }];
+    for (let seed = 0; seed < 40; seed++) {
+      for (const arm of arms) {
+        const t = generate(arm, seed);
+        expect(promptTokens(t)).toBe(countTokens(renderContext(t.tools, t.messages)));
+        const mid = referenceMessages(t, t.solution.length);
+        expect(contextTokens(t.tools, mid)).toBe(countTokens(renderContext(t.tools, mid)));
+      }
+    }
+  });
+
+  it('stays exact on text whose lines start with whitespace or "/" (no split there)', () => {
+    const messages = [
+      { role: 'user', content: 'a.\n/b\n  c\n\n\nd!\n/e' },
+      { role: 'assistant', content: 'x\n y\n' },
+    ] as const;
+    expect(contextTokens([], messages)).toBe(countTokens(renderContext([], messages)));
+  });
+});
+
+describe('the control arm is length-matched', () => {
+  it("depth:d1+h3's prompt is within 2% of depth:d3's context at its last step, on 1000 seeds", () => {
+    // Measured at generator version 0: mean -1.10%, range -1.44% to -0.92% (the control's task message names
+    // one stage where d3's names three). Tools are part of both contexts.
+    const rel: number[] = [];
+    for (let seed = 0; seed < 1000; seed++) {
+      const d3 = generate(D3, seed);
+      const c = generate(D1H3, seed);
+      const last = contextTokens(d3.tools, referenceMessages(d3, 2));
+      rel.push((promptTokens(c) - last) / last);
+    }
+    const mean = rel.reduce((a, b) => a + b, 0) / rel.length;
+    expect(Math.max(...rel.map(Math.abs))).toBeLessThan(0.02);
+    expect(mean).toBeCloseTo(-0.011, 3);
+  });
+
+  it('while depth:d1 is clearly shorter than that context', () => {
+    const d3 = generate(D3, 0);
+    const last = contextTokens(d3.tools, referenceMessages(d3, 2));
+    expect(promptTokens(generate(D1, 0)) / last).toBeLessThan(0.97);
+  });
+});

@@ -1,0 +1,112 @@
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage, ToolDefinition } from './messages.js';
+import type { Task } from './task.js';
+
+// The o200k_base encoding is imported statically from gpt-tokenizer, which ships its ranks inside the
+// package: nothing is fetched at run time.
+
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() } as const;
+
+/**
+ * The number of o200k_base tokens in a text (the encoding of GPT-4o and later), with special-token
+ * strings counted as ordinary text.
+ *
+ * @param text - any string
+ * @returns its token count
+ * @example
+ * ```ts
+ * countTokens('hello world'); // 2
+ * ```
+ * @see gpt-tokenizer 4.0.0, `gpt-tokenizer/encoding/o200k_base`
+ */
+export function countTokens(text: string): number {
+  return encode(text, NO_SPECIAL).length;
+}
+
+/**
+ * The canonical text of a context, the one {@link contextTokens} counts: the tools as one JSON line, then
+ * each message as `<role>:` on its own line followed by its content (an assistant tool call as
+ * `call <name> <arguments>`), every part ending in a newline. Tool-call ids are transport, not content,
+ * and are left out.
+ *
+ * @param tools - the tool definitions
+ * @param messages - the conversation
+ * @returns the text
+ */
+export function renderContext(tools: readonly ToolDefinition[], messages: readonly ChatMessage[]): string {
+  return renderTools(tools) + messages.map(renderMessage).join('');
+}
+
+function renderTools(tools: readonly ToolDefinition[]): string {
+  return `tools:\n${JSON.stringify(tools)}\n`;
+}
+
+function renderMessage(m: ChatMessage): string {
+  if (m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0) {
+    const calls = m.tool_calls.map((c) => `call ${c.function.name} ${c.function.arguments}\n`).join('');
+    return `assistant:\n${m.content === null || m.content === '' ? '' : `${m.content}\n`}${calls}`;
+  }
+  return `${m.role}:\n${m.content ?? ''}\n`;
+}
+
+// o200k_base splits text into pieces with a regex before byte-pair merging, and no piece crosses a point
+// that follows a newline and precedes a character that is neither whitespace nor "/" (the only pieces that
+// run on past a newline are whitespace runs and punctuation runs ending in [\r\n/]*). So the count of a
+// text is the sum of the counts of its segments split at those points, and each segment can be memoized:
+// the segments of relay prompts repeat across seeds ("Start token: vorn", "call stage_amber ...").
+const SAFE_SPLIT = /(?<=\n)(?=[^\s/])/;
+const MAX_MEMO = 200_000;
+const memo = new Map<string, number>();
+const toolsMemo = new WeakMap<readonly ToolDefinition[], number>();
+
+function segmentTokens(text: string): number {
+  let total = 0;
+  for (const segment of text.split(SAFE_SPLIT)) {
+    let n = memo.get(segment);
+    if (n === undefined) {
+      n = countTokens(segment);
+      if (memo.size >= MAX_MEMO) memo.clear();
+      memo.set(segment, n);
+    }
+    total += n;
+  }
+  return total;
+}
+
+/**
+ * The o200k_base token count of a context's canonical text ({@link renderContext}): exactly
+ * `countTokens(renderContext(tools, messages))`, computed from memoized segments so that counting a
+ * prompt per episode costs microseconds.
+ *
+ * @param tools - the tool definitions (counted once per array object)
+ * @param messages - the conversation
+ * @returns the token count
+ * @example
+ * ```ts
+ * contextTokens(task.tools, task.messages) === countTokens(renderContext(task.tools, task.messages)); // true
+ * ```
+ */
+export function contextTokens(tools: readonly ToolDefinition[], messages: readonly ChatMessage[]): number {
+  let toolCount = toolsMemo.get(tools);
+  if (toolCount === undefined) {
+    toolCount = countTokens(renderTools(tools));
+    toolsMemo.set(tools, toolCount);
+  }
+  // renderTools ends in "\n" followed by a role name, a safe split point, so the parts add up.
+  return toolCount + segmentTokens(messages.map(renderMessage).join(''));
+}
+
+/**
+ * The prompt tokens of a task: {@link contextTokens} of its tools and its prompt messages (for a control
+ * arm, the history included).
+ *
+ * @param task - the task
+ * @returns the count
+ * @example
+ * ```ts
+ * promptTokens(generate(d1, 0)); // about 330 at generator version 0
+ * ```
+ */
+export function promptTokens(task: Task): number {
+  return contextTokens(task.tools, task.messages);
+}

@@ -1,0 +1,218 @@
+import type { ArmSpec, KnobName, Split, Strictness } from './arm-spec.js';
+import { GENERATOR_VERSIONS, SPLITS, STRICTNESSES } from './arm-spec.js';
+import { armId, armIdParts } from './arm-id.js';
+import { isKnobName, KNOBS } from './knobs.js';
+import { PreregistrationError } from './preregistration-error.js';
+import type { Registration } from './registration.js';
+import { maxTurns, neededTurns } from './turns.js';
+
+/** The keys a registration has, in the order {@link registrationText} writes them. */
+export const REGISTRATION_KEYS: readonly string[] = Object.freeze([
+  'knob', 'strictness', 'split', 'generator_version', 'slack', 'horizon', 'arms',
+]);
+
+const EXAMPLES: Readonly<Record<string, string>> = {
+  knob: 'knob = "depth"',
+  strictness: 'strictness = "strict"',
+  split: 'split = "eval"',
+  generator_version: 'generator_version = "0"',
+  slack: 'slack = 4',
+  horizon: 'horizon = 8',
+  arms: 'arms = ["depth:d1", "depth:d3", "depth:d1+h3"]',
+};
+
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? JSON.stringify(v) : String(v));
+const quoteList = (xs: readonly string[]): string => {
+  const q = xs.map((x) => JSON.stringify(x));
+  return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1] as string}`;
+};
+const levelList = (levels: readonly number[]): string => {
+  const lo = levels[0] as number;
+  const hi = levels[levels.length - 1] as number;
+  return levels.every((l, i) => l === lo + i) ? `from ${lo} to ${hi}` : `one of ${levels.join(', ')}`;
+};
+
+/**
+ * @internal Every problem of a registration document, and the normalized registration when there are none.
+ */
+export function preregistrationProblems(doc: unknown): { problems: string[]; registration: Registration | null } {
+  const problems: string[] = [];
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    return { problems: [`the registration must be a table of keys (${REGISTRATION_KEYS.join(', ')}), got ${show(doc)}: write it as TOML key = value lines`], registration: null };
+  }
+  const d = doc as Record<string, unknown>;
+  for (const key of Object.keys(d)) {
+    if (!REGISTRATION_KEYS.includes(key)) {
+      problems.push(`unknown key ${JSON.stringify(key)}: a registration has only the keys ${REGISTRATION_KEYS.join(', ')}; remove ${JSON.stringify(key)}`);
+    }
+  }
+  for (const key of REGISTRATION_KEYS) {
+    if (key !== 'horizon' && !(key in d)) problems.push(`missing key ${JSON.stringify(key)}: add it, e.g. ${EXAMPLES[key] as string}`);
+  }
+
+  const knob = d['knob'];
+  const knobOk = isKnobName(knob);
+  if ('knob' in d && !knobOk) problems.push(`knob ${show(knob)} is not a known knob: use ${quoteList(Object.keys(KNOBS))}`);
+  const strictness = d['strictness'];
+  if ('strictness' in d && !STRICTNESSES.includes(strictness as Strictness)) {
+    problems.push(`strictness ${show(strictness)} is not known: use ${quoteList(STRICTNESSES)}`);
+  }
+  const split = d['split'];
+  if ('split' in d && !SPLITS.includes(split as Split)) problems.push(`split ${show(split)} is not known: use ${quoteList(SPLITS)}`);
+  const version = d['generator_version'];
+  if ('generator_version' in d && !GENERATOR_VERSIONS.includes(version as string)) {
+    problems.push(`generator_version ${show(version)} is not a version this release can generate: use ${quoteList(GENERATOR_VERSIONS)}`);
+  }
+  const slack = d['slack'];
+  const slackOk = typeof slack === 'number' && Number.isInteger(slack) && slack >= 0;
+  if ('slack' in d && !slackOk) {
+    problems.push(`slack ${show(slack)} is not a non-negative integer: state the turns allowed beyond those an arm needs as a whole number, e.g. slack = 4`);
+  }
+
+  // Arms: each parsed, checked against the knob's declaration, duplicates counted.
+  const rawArms = d['arms'];
+  const arms: ArmSpec[] = [];
+  let armsOk = Array.isArray(rawArms) && rawArms.length > 0;
+  if ('arms' in d && !armsOk) problems.push(`arms must be a non-empty list of arm ids, e.g. ${EXAMPLES['arms'] as string}`);
+  const counts = new Map<string, number>();
+  for (const raw of armsOk ? (rawArms as unknown[]) : []) {
+    const parts = typeof raw === 'string' ? armIdParts(raw) : null;
+    if (parts === null) {
+      problems.push(`arm ${show(raw)} is malformed: write "<knob>:d<level>" or "<knob>:d<level>+h<history>", e.g. "depth:d3" or "depth:d1+h3"`);
+      armsOk = false;
+      continue;
+    }
+    const id = raw as string;
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+    if ((counts.get(id) as number) > 1) continue;
+    if (!isKnobName(parts.knob)) {
+      problems.push(`arm ${JSON.stringify(id)} names the unknown knob ${JSON.stringify(parts.knob)}: use ${quoteList(Object.keys(KNOBS))}`);
+      armsOk = false;
+      continue;
+    }
+    if (knobOk && parts.knob !== knob) {
+      problems.push(
+        `arm ${JSON.stringify(id)} belongs to the ${parts.knob} knob, not to this registration's knob ${JSON.stringify(knob)}: register it separately or remove it`,
+      );
+      armsOk = false;
+      continue;
+    }
+    const decl = KNOBS[parts.knob];
+    if (!decl.levels.includes(parts.level)) {
+      problems.push(
+        `arm ${JSON.stringify(id)} asks for level ${parts.level}, which the ${decl.name} knob does not declare: use a level ${levelList(decl.levels)}`,
+      );
+      armsOk = false;
+      continue;
+    }
+    if (parts.controlHistory !== null && decl.controlShape(parts.level, parts.controlHistory) === null) {
+      const declared = decl.levels.flatMap((l) => decl.controls(l)).map((c) => armId({ knob: decl.name, ...c }));
+      problems.push(
+        declared.length === 0
+          ? `arm ${JSON.stringify(id)} is a control, but the ${decl.name} knob declares no control arms: remove it`
+          : `arm ${JSON.stringify(id)} is not a control the ${decl.name} knob declares (${declared.map((x) => JSON.stringify(x)).join(', ')}): fix the id or remove it`,
+      );
+      armsOk = false;
+      continue;
+    }
+    arms.push(
+      Object.freeze({
+        knob: parts.knob,
+        level: parts.level,
+        controlHistory: parts.controlHistory,
+        strictness: strictness as Strictness,
+        split: split as Split,
+        generatorVersion: version as string,
+      }),
+    );
+  }
+  for (const [id, n] of counts) if (n > 1) problems.push(`arm ${JSON.stringify(id)} is listed ${n} times: list each arm once`);
+
+  // Controls, read from the knob's declaration: every deeper arm needs its length-matched control, and
+  // every control needs its deeper partner.
+  const ids = new Set(arms.map(armId));
+  for (const arm of arms) {
+    const decl = KNOBS[arm.knob];
+    if (arm.controlHistory === null) {
+      for (const c of decl.controls(arm.level)) {
+        const cid = armId({ knob: arm.knob, ...c });
+        if (!ids.has(cid)) {
+          problems.push(
+            `${armId(arm)} needs its control ${cid}: ${decl.describeControl(c)} — leaving it out is a pre-registration error; add ${JSON.stringify(cid)} to arms`,
+          );
+        }
+      }
+    } else {
+      const partner = armId({ knob: arm.knob, level: arm.controlHistory, controlHistory: null });
+      if (!ids.has(partner)) {
+        problems.push(
+          `${armId(arm)} is the control of ${partner}, which is not among the arms: add ${JSON.stringify(partner)} or remove ${JSON.stringify(armId(arm))}`,
+        );
+      }
+    }
+  }
+
+  // The horizon (N17): stated, and equal to the largest turn budget of the arms at this slack.
+  const horizon = d['horizon'];
+  const canCompute = armsOk && slackOk && arms.length > 0;
+  let computed: number | null = null;
+  let widest = '';
+  if (canCompute) {
+    for (const arm of arms) {
+      const m = maxTurns(arm, slack);
+      if (computed === null || m > computed) {
+        computed = m;
+        widest = `${armId(arm)} needs ${neededTurns(arm)} turns + slack ${slack}`;
+      }
+    }
+  }
+  const state = computed === null ? 'state the largest maxTurns of the arms at this slack' : `state horizon = ${computed}`;
+  if (!('horizon' in d)) {
+    problems.push(`missing key "horizon": ${state}`);
+  } else if (typeof horizon !== 'number' || !Number.isInteger(horizon) || horizon < 1) {
+    problems.push(`horizon ${show(horizon)} is not a positive integer: ${state}`);
+  } else if (computed !== null && horizon !== computed) {
+    problems.push(
+      `horizon = ${horizon} differs from the largest maxTurns of these arms at slack ${slack as number}, which is ${computed} (${widest}): state horizon = ${computed}`,
+    );
+  }
+
+  if (problems.length > 0) return { problems, registration: null };
+  return {
+    problems,
+    registration: Object.freeze({
+      knob: knob as KnobName,
+      strictness: strictness as Strictness,
+      split: split as Split,
+      generatorVersion: version as string,
+      slack: slack as number,
+      horizon: horizon as number,
+      arms: Object.freeze(arms),
+      armIds: Object.freeze(arms.map(armId)),
+    }),
+  };
+}
+
+/**
+ * Validate a parsed pre-registration and return it normalized, or throw one {@link PreregistrationError}
+ * listing every problem, each a sentence a person can act on. The rules: the keys are exactly knob,
+ * strictness, split, generator_version, slack, horizon, arms; the knob, strictness, split and generator
+ * version are known; slack is a non-negative integer; each arm is well formed, listed once, of this knob,
+ * at a declared level (a control, one the knob declares); every deeper arm comes with its length-matched
+ * control and every control with its deeper partner; and `horizon` equals
+ * `max over arms of maxTurns(arm, slack)` (N17), the recomputed value stated when it differs.
+ *
+ * @param doc - the parsed document (from {@link parseRegistration})
+ * @returns the frozen {@link Registration}
+ * @throws PreregistrationError listing every problem
+ * @example
+ * ```ts
+ * validatePreregistration(parseRegistration(text)).horizon; // 8 for the seed's registration
+ * ```
+ * @see TASKS.md, "The pre-registration"
+ */
+export function validatePreregistration(doc: unknown): Registration {
+  const { problems, registration } = preregistrationProblems(doc);
+  if (registration === null) throw new PreregistrationError(problems);
+  return registration;
+}
