@@ -123,3 +123,18 @@ describe('loadRegistry', () => {
     await expect(r.targets['noisy_depth_d3']!({ seed: 1, replicate_index: 0 })).resolves.toMatchObject({ outcome: 'failed', t: 4 });
   });
 });
+
+describe('the adapter stays a plain-function boundary', () => {
+  it('no source file of this package imports poisson-prove', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(new URL('.', import.meta.url), { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+    );
+    expect(files).toContain('adapter.ts');
+    for (const f of files) {
+      const text = readFileSync(new URL(f, import.meta.url), 'utf8');
+      expect(text, f).not.toMatch(/from\s+['"]poisson-prove/);
+      expect(text, f).not.toMatch(/import\(\s*['"]poisson-prove/);
+    }
+  });
+});

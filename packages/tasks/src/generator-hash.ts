@@ -13,6 +13,10 @@ import { GRADER_RULES } from './grader.js';
  * @param generatorVersion - one of {@link GENERATOR_VERSIONS}
  * @returns the identity object
  * @throws RangeError when the version is unknown
+ * @example
+ * ```ts
+ * generatorIdentity('0').version; // '0'
+ * ```
  */
 export function generatorIdentity(generatorVersion: string): Record<string, unknown> {
   if (!GENERATOR_VERSIONS.includes(generatorVersion)) {

@@ -26,6 +26,7 @@ export type { NoisyPolicyOptions } from './noisy-policy.js';
 export { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
 export { armCard, armCardMarkdown } from './arm-card.js';
 export type { ArmCard, LengthMatch, SampleSummary } from './arm-card.js';
+export type { Target, TargetConfig, TargetResult, TaskTargetMeta } from './target.js';
 export { parseRegistration, registrationText } from './registration.js';
 export type { Registration, RegistrationInput } from './registration.js';
 export { REGISTRATION_KEYS, validatePreregistration } from './validate-preregistration.js';

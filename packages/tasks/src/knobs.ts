@@ -82,7 +82,16 @@ export const KNOBS: Readonly<Record<KnobName, KnobDeclaration>> = Object.freeze(
   width: WIDTH_KNOB,
 });
 
-/** Whether `name` is a declared knob. */
+/**
+ * Whether `name` is a declared knob.
+ * @param name - any value
+ * @returns `true` for `"depth"` and `"width"`
+ * @example
+ * ```ts
+ * isKnobName('depth'); // true
+ * isKnobName('breadth'); // false
+ * ```
+ */
 export function isKnobName(name: unknown): name is KnobName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(KNOBS, name);
 }

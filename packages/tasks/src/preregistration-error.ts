@@ -26,6 +26,11 @@ export class PreregistrationError extends Error {
 /**
  * A registration file whose bytes do not hash to the sha256 it was loaded under: it changed after it was
  * registered. The message gives both digests.
+ *
+ * @example
+ * ```ts
+ * try { loadRegistry(path, { sha256 }); } catch (e) { if (e instanceof RegistrationHashError) [e.expected, e.actual]; }
+ * ```
  */
 export class RegistrationHashError extends Error {
   readonly code = 'E_REGISTRATION_HASH' as const;

@@ -46,6 +46,12 @@ export interface TaskTargetMeta {
 /**
  * A cfg whose pinned axes disagree with the registration. The message lists every disagreement and the
  * registered values to run with.
+ *
+ * @example
+ * ```ts
+ * await target({ seed: 1, replicate_index: 0, slack: 5 });
+ * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4 — ...
+ * ```
  */
 export class PinMismatchError extends Error {
   readonly code = 'E_PIN_MISMATCH' as const;

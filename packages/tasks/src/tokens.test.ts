@@ -41,7 +41,7 @@ describe('contextTokens', () => {
 
 describe('the control arm is length-matched', () => {
   it("depth:d1+h3's prompt is within 2% of depth:d3's context at its last step, on 1000 seeds", () => {
-    // Measured at generator version 0: mean -1.10%, range -1.44% to -0.92% (the control's task message names
+    // Measured at generator version 0: mean -1.10%, range -1.43% to -0.92% (the control's task message names
     // one stage where d3's names three). Tools are part of both contexts.
     const rel: number[] = [];
     for (let seed = 0; seed < 1000; seed++) {

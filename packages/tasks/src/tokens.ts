@@ -32,6 +32,10 @@ export function countTokens(text: string): number {
  * @param tools - the tool definitions
  * @param messages - the conversation
  * @returns the text
+ * @example
+ * ```ts
+ * renderContext([], [{ role: 'user', content: 'hi' }]); // 'tools:\n[]\nuser:\nhi\n'
+ * ```
  */
 export function renderContext(tools: readonly ToolDefinition[], messages: readonly ChatMessage[]): string {
   return renderTools(tools) + messages.map(renderMessage).join('');

@@ -3,7 +3,15 @@ import { STAGE_NAMES, TEMPLATES } from './internal/relay-data.js';
 
 const fill = (template: string, stage: string): string => template.replaceAll('{stage}', stage);
 
-/** The tool name of a stage, e.g. `stage_amber`. */
+/**
+ * The tool name of a stage.
+ * @param stage - a stage name
+ * @returns the tool name
+ * @example
+ * ```ts
+ * stageToolName('amber'); // 'stage_amber'
+ * ```
+ */
 export function stageToolName(stage: string): string {
   return fill(TEMPLATES.toolName, stage);
 }
