@@ -85,6 +85,16 @@ describe('createChatClient against a scripted local server', () => {
     expect(first[1]).toBeLessThanOrEqual(200);
   });
 
+  it('retries a dropped connection (a network error) and then succeeds', async () => {
+    server = await startMockChatServer((_r, i) => (i === 0 ? { kind: 'drop' } : { kind: 'text', content: 'ok' }));
+    const events: ChatCallEvent[] = [];
+    const client = createChatClient({ endpoint: localEndpoint(server.url), sleep: async () => undefined, onEvent: (e) => events.push(e) });
+    const { completion, attempts } = await client.complete('m', { messages });
+    expect(completion.content).toBe('ok');
+    expect(attempts).toBe(2);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'network', status: null });
+  });
+
   it('fails a hanging server at the per-call timeout, with a ModelCallError after the attempts', async () => {
     server = await startMockChatServer(() => ({ kind: 'hang' }));
     const client = createChatClient({ endpoint: localEndpoint(server.url), timeoutMs: 150, maxAttempts: 2, sleep: async () => undefined });

@@ -193,12 +193,13 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       budget?.throwIfExhausted();
       const client = clientOf(ref);
       const limiter = limiters.get(ref.provider) as Limiter;
-      const signals = [callOptions.signal, budget?.signal].filter((s): s is AbortSignal => s !== undefined);
-      const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+      // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
+      const signal = callOptions.signal;
       let result;
       try {
         result = await limiter.run(async () => {
           if (signal?.aborted) throw signal.reason;
+          budget?.throwIfExhausted();
           return client.complete(ref.model, effective, signal ? { signal } : {});
         });
       } catch (error) {

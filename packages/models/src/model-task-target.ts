@@ -1,4 +1,4 @@
-import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, type ArmSpec } from 'poisson-tasks';
+import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
 import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
@@ -125,5 +125,54 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     const calls = planCalls(cfg);
     return { calls: calls.length, tokens: calls.reduce((s, c) => s + estimatePromptTokens(c.request) + cap, 0) };
   };
-  return Object.assign(target, { planCalls, estimate, models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map(modelOf))] });
+  const budgetSignal = options.session.budget?.signal;
+  return Object.assign(target, {
+    planCalls,
+    estimate,
+    models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map(modelOf))],
+    ...(budgetSignal ? { signal: budgetSignal } : {}),
+  });
+}
+
+/** The parts of a poisson-tasks registry (`loadRegistry(...)`) that model targets need. */
+export interface RegistryLike {
+  readonly arms: readonly ArmSpec[];
+  readonly slack: number;
+  readonly horizon?: number;
+  readonly sha256?: string;
+}
+
+/**
+ * One model target per arm of a registration, named as poisson-tasks names its targets but with the
+ * policy `model` (`model_depth_d1`, `model_depth_d3`, `model_depth_d1_h3`), pinned to the registration's
+ * slack, horizon and sha256, so a registry module can export them beside the reference targets and the
+ * two runs pair on one salt.
+ *
+ * @param registry - `{ arms, slack, horizon?, sha256? }`, e.g. the value of `loadRegistry(path, { sha256 })`.
+ * @param options - as {@link createModelTaskTarget}, without `arm`, `slack`, `horizon`, `registrationSha256`;
+ *   `policyName` changes the name prefix (default `model`).
+ * @returns the targets by name.
+ * @throws as {@link createModelTaskTarget}.
+ * @example
+ * ```ts
+ * export const { model_depth_d1, model_depth_d3 } = modelTaskTargets(loadRegistry(path, { sha256 }), { session, model: 'poe:GPT-5.2' });
+ * ```
+ * @see createModelTaskTarget
+ */
+export function modelTaskTargets(
+  registry: RegistryLike,
+  options: Omit<ModelTaskTargetOptions, 'arm' | 'slack' | 'horizon' | 'registrationSha256'> & { readonly policyName?: string },
+): Readonly<Record<string, ModelTarget>> {
+  const { policyName, ...rest } = options;
+  const out: Record<string, ModelTarget> = {};
+  for (const arm of registry.arms) {
+    out[targetName(policyName ?? 'model', armId(arm))] = createModelTaskTarget({
+      ...rest,
+      arm,
+      slack: registry.slack,
+      ...(registry.horizon === undefined ? {} : { horizon: registry.horizon }),
+      ...(registry.sha256 === undefined ? {} : { registrationSha256: registry.sha256 }),
+    });
+  }
+  return Object.freeze(out);
 }

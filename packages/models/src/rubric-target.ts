@@ -12,7 +12,10 @@ export interface RubricTargetOptions {
   readonly session: ModelSession;
   /** The tasks the `task` axis may name (by id). */
   readonly tasks: readonly RubricTask[];
-  /** Output cap for tasks without their own `max_output_tokens` (default 1024). */
+  /**
+   * Output cap (`--max-output-tokens`, default 1024): a task's own `max_output_tokens` applies when
+   * smaller, so no call ever asks for more than this.
+   */
   readonly maxOutputTokens?: number;
   /** Sampling temperature (omitted from the request when undefined). */
   readonly temperature?: number;
@@ -72,7 +75,7 @@ export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
         { role: 'system', content: task.system },
         { role: 'user', content: renderPrompt(task, variant) },
       ],
-      max_tokens: task.max_output_tokens ?? cap,
+      max_tokens: Math.min(task.max_output_tokens ?? cap, cap),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       seed: cfg.seed,
     };
@@ -120,5 +123,11 @@ export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
     const { request } = resolve(cfg);
     return { calls: 1, tokens: estimatePromptTokens(request) + (request.max_tokens ?? 0) };
   };
-  return Object.assign(target, { planCalls, estimate, models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map((c) => resolve(c).model))] });
+  const budgetSignal = options.session.budget?.signal;
+  return Object.assign(target, {
+    planCalls,
+    estimate,
+    models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map((c) => resolve(c).model))],
+    ...(budgetSignal ? { signal: budgetSignal } : {}),
+  });
 }

@@ -22,10 +22,17 @@ export interface PlannedCall {
 /**
  * A sweep target that calls a model: the plain target function (poisson-prove's `Target`) plus
  * `planCalls(cfg)` (the calls an episode will make, for the dry run), `estimate(cfg)` (calls and tokens,
- * which `sweep --dry-run` sums) and `models(cfgs)` (the models a set of configs names, for preflight).
+ * which `sweep --dry-run` sums), `models(cfgs)` (the models a set of configs names, for preflight) and
+ * `signal` (the budget's).
  */
 export type ModelTarget = ((cfg: TargetConfig) => Promise<TargetResult>) & {
   planCalls(cfg: TargetConfig): readonly PlannedCall[];
   estimate(cfg: TargetConfig): { calls: number; tokens: number };
   models(cfgs: readonly TargetConfig[]): readonly string[];
+  /**
+   * The session budget's signal (absent without a budget): aborted with a BudgetExhaustedError once the
+   * run's usage reaches the budget. An executor that combines it with its own stop signal ends the run
+   * `interrupted` instead of recording refused episodes.
+   */
+  readonly signal?: AbortSignal;
 };

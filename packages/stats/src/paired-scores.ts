@@ -40,11 +40,25 @@ export interface MeanScoreResult {
   readonly interval: ScoreInterval | null;
 }
 
+/**
+ * Validates a confidence level (shared by paired-scores.ts and cluster-robust.ts; not in the barrel).
+ * @param level - a number in (0, 1).
+ * @returns the level.
+ * @throws RangeError naming the value otherwise.
+ */
 export function checkLevel(level: unknown): number {
   if (typeof level !== 'number' || !(level > 0 && level < 1)) throw new RangeError(`level must be a number in (0, 1); got ${String(level)}.`);
   return level;
 }
 
+/**
+ * Validates an array of finite scores (shared by paired-scores.ts and cluster-robust.ts; not in the barrel).
+ * @param name - the argument's name, for the message.
+ * @param values - the array.
+ * @param minLength - the fewest values allowed.
+ * @returns the values.
+ * @throws TypeError for a non-array; RangeError naming the first bad index or a short array.
+ */
 export function checkScores(name: string, values: unknown, minLength: number): readonly number[] {
   if (!Array.isArray(values)) throw new TypeError(`${name} must be an array of finite numbers; got ${typeof values}.`);
   const bad = values.findIndex((v) => typeof v !== 'number' || !Number.isFinite(v));

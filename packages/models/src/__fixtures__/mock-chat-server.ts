@@ -17,9 +17,10 @@ export type Reply =
   | { readonly kind: 'text'; readonly content: string; readonly completionTokens?: number }
   | { readonly kind: 'tool'; readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown }
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  | { readonly kind: 'drop' };
 
-export type Script = (request: RecordedRequest, index: number) => Reply;
+export type Script = (request: RecordedRequest, index: number) => Reply | Promise<Reply>;
 
 /** The mock's own token count: o200k_base over the serialized messages (and tools when present). */
 export function mockPromptTokens(body: Record<string, unknown>): number {
@@ -60,8 +61,13 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
       const index = requests.length;
       requests.push(recorded);
       events.emit('request', recorded, index);
-      const reply = script(recorded, index);
+      void Promise.resolve(script(recorded, index)).then((reply) => answer(reply));
+      function answer(reply: Reply): void {
       if (reply.kind === 'hang') return; // never answers; the client's timeout must fire
+      if (reply.kind === 'drop') {
+        req.socket.destroy(); // a network error: the connection closes without a response
+        return;
+      }
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
         res.end(JSON.stringify(reply.body ?? { error: { message: 'scripted failure', type: 'server_error' } }));
@@ -97,6 +103,7 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
           },
         }),
       );
+      }
     });
   });
   server.listen(0, '127.0.0.1');

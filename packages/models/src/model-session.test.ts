@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
+import { MissingApiKeyError } from './errors.js';
+import { createModelSession } from './model-session.js';
+import { cacheKey, ResponseCache } from './response-cache.js';
+
+let server: MockChatServer | undefined;
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'poisson-models-session-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const request = (content: string) => ({ messages: [{ role: 'user' as const, content }], max_tokens: 16, seed: 11 });
+
+describe('createModelSession', () => {
+  it('a missing key fails at preflight, before any call, naming the variable', () => {
+    const s = createModelSession({ env: { POE_API_KEY: 'k-123456' } });
+    expect(() => s.preflight(['poe:gpt-5.5', 'deepseek:deepseek-v4-pro'])).toThrow(MissingApiKeyError);
+    expect(() => s.preflight(['poe:gpt-5.5', 'deepseek:deepseek-v4-pro'])).toThrow(/DEEPSEEK_API_KEY/);
+    expect(() => s.preflight(['gpt-5.5'])).toThrow(/provider:model/);
+  });
+
+  it('keys the cache on (provider, model, whole request, replicate index), never the key; the seed only where the provider takes it', () => {
+    const base = { provider: 'local', model: 'm', request: request('hi'), replicateIndex: 0 };
+    const k = cacheKey(base);
+    expect(cacheKey({ ...base, replicateIndex: 1 })).not.toBe(k);
+    expect(cacheKey({ ...base, request: { ...request('hi'), max_tokens: 17 } })).not.toBe(k);
+    expect(cacheKey({ ...base, model: 'n' })).not.toBe(k);
+    expect(cacheKey({ ...base, request: { max_tokens: 16, seed: 11, messages: [{ content: 'hi', role: 'user' }] } })).toBe(k); // key order is irrelevant
+    const poe = createModelSession({ env: { POE_API_KEY: 'first-key-000' } });
+    const poe2 = createModelSession({ env: { POE_API_KEY: 'second-key-111' } });
+    expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(poe2.keyOf('poe:x', request('hi'), 0));
+    expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(poe.keyOf('poe:x', { ...request('hi'), seed: 99 }, 0)); // Poe gets no seed
+    const local = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:1/v1' } });
+    expect(local.keyOf('local:x', request('hi'), 0)).not.toBe(local.keyOf('local:x', { ...request('hi'), seed: 99 }, 0));
+  });
+
+  it('holds at most `concurrency` calls in flight per provider', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, concurrency: { local: 2 } });
+    const calls = Array.from({ length: 5 }, (_, i) => s.chat('local:m', request(`q${i}`), { replicateIndex: 0 }));
+    await server.waitForRequests(2);
+    for (let i = 0; i < 50; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(server.requests).toHaveLength(2);
+    release.shift()?.({ kind: 'text', content: 'a' });
+    await server.waitForRequests(3);
+    expect(server.requests).toHaveLength(3);
+    while (server.requests.length < 5 || release.length > 0) {
+      release.shift()?.({ kind: 'text', content: 'b' });
+      if (release.length === 0 && server.requests.length < 5) await server.waitForRequests(server.requests.length + 1);
+    }
+    const results = await Promise.all(calls);
+    expect(results.every((r) => !r.cached)).toBe(true);
+    expect(s.usage().http_calls).toBe(5);
+  });
+
+  it('counts usage per run and per model; cache hits are counted but not billed', async () => {
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'fine', completionTokens: 5 }));
+    const mk = () => createModelSession({ env: {}, baseURLs: { local: server!.url }, cache: ResponseCache.forStore(dir) });
+    const s1 = mk();
+    await s1.chat('local:a', request('x'), { replicateIndex: 0 });
+    await s1.chat('local:b', request('x'), { replicateIndex: 0 });
+    const prompt = server.requests[0]!.promptTokens;
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5) });
+    expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
+    const s2 = mk();
+    const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });
+    expect(hit.cached).toBe(true);
+    expect(s2.usage()).toMatchObject({ calls: 1, cache_hits: 1, http_calls: 0, billed_tokens: 0, total_tokens: prompt + 5 });
+    expect(server.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate, maxTurns, referencePolicy, runEpisode } from 'poisson-tasks';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockChatServer, type MockChatServer } from './__fixtures__/mock-chat-server.js';
+import { D3, relayScript } from './__fixtures__/relay-script.js';
+import { matrixEpisodes, planModelCalls } from './dry-run.js';
+import { ModelCallError } from './errors.js';
+import { createModelSession, type ModelSessionOptions } from './model-session.js';
+import { createModelTaskTarget, modelTaskTargets } from './model-task-target.js';
+import { ResponseCache } from './response-cache.js';
+
+let server: MockChatServer | undefined;
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'poisson-models-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const SLACK = 4;
+const cfgs = matrixEpisodes({ axes: {}, replicates: 3, salt: 'pairing-salt' }).map((e) => e.cfg);
+
+function session(extra: Partial<ModelSessionOptions> = {}) {
+  return createModelSession({
+    env: {},
+    baseURLs: { local: (server as MockChatServer).url },
+    cache: ResponseCache.forStore(dir),
+    sleep: async () => undefined,
+    ...extra,
+  });
+}
+
+describe('createModelTaskTarget: a chat model plays poisson-tasks through function calling', () => {
+  it('a model that plays correctly passes exactly like the reference policy, on the same seeds', async () => {
+    server = await startMockChatServer(relayScript(D3, 'correct'));
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    for (const cfg of cfgs) {
+      const model = await target(cfg);
+      const task = generate(D3, cfg.seed);
+      const reference = await runEpisode(task, referencePolicy, { maxTurns: maxTurns(D3, SLACK) });
+      expect(model.outcome).toBe('passed');
+      expect(model.outcome).toBe(reference.outcome);
+      expect(model.t).toBe(reference.t);
+      expect(model.t).toBe(4);
+      expect(model.meta?.['task_id']).toBe(task.taskId);
+      expect(model.meta?.['sampled_calls']).toBe(3);
+    }
+    // Tools went as function tools, results came back as tool messages, the seed as the provider seed.
+    const first = server.requests[0]?.body as { tools: unknown; seed: number; messages: Array<{ role: string; content: unknown }> };
+    expect(first.tools).toEqual(generate(D3, cfgs[0]!.seed).tools);
+    expect(first.seed).toBe(cfgs[0]!.seed);
+    const second = server.requests[1]?.body as { messages: Array<{ role: string; content: unknown; tool_call_id?: string }> };
+    const toolMsg = second.messages.at(-1);
+    expect(toolMsg?.role).toBe('tool');
+    expect(toolMsg?.tool_call_id).toBe('call_0_0');
+    const task0 = generate(D3, cfgs[0]!.seed);
+    // The first stage's output is the second stage's input token.
+    expect(toolMsg?.content).toBe(task0.solution[1]!.arguments.token);
+  });
+
+  it('a wrong tool or a wrong answer fails; a model that never answers is truncated at the budget', async () => {
+    const modes = new Map<number, 'wrong_tool' | 'wrong_answer' | 'never_answers'>([
+      [cfgs[0]!.seed, 'wrong_tool'],
+      [cfgs[1]!.seed, 'wrong_answer'],
+      [cfgs[2]!.seed, 'never_answers'],
+    ]);
+    server = await startMockChatServer(relayScript(D3, (seed) => modes.get(seed) ?? 'correct'));
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    const [wrongTool, wrongAnswer, silent] = await Promise.all(cfgs.map((c) => target(c)));
+    expect(wrongTool?.outcome).toBe('failed');
+    expect(wrongTool?.t).toBe(2);
+    expect(wrongTool?.meta?.['invalid_calls']).toBe(1);
+    expect(wrongAnswer?.outcome).toBe('failed');
+    expect(wrongAnswer?.t).toBe(4);
+    expect(silent?.outcome).toBe('truncated');
+    expect(silent?.t).toBe(maxTurns(D3, SLACK));
+  });
+
+  it('plans the calls a correct run then makes, with prompt tokens within 10% of the usage the server reports', async () => {
+    server = await startMockChatServer(relayScript(D3, 'correct'));
+    const s = session();
+    const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, model: 'local:relay-bot', maxOutputTokens: 300 });
+    const episodes = matrixEpisodes({ axes: {}, replicates: 3, salt: 'pairing-salt' });
+    const plan = await planModelCalls({ target, episodes, session: s });
+    expect(server.requests).toHaveLength(0); // the dry run calls nothing
+    for (const e of episodes) await target(e.cfg);
+    expect(server.requests).toHaveLength(plan.totals.calls);
+    const reported = server.requests.reduce((sum, r) => sum + r.promptTokens, 0);
+    expect(Math.abs(plan.totals.prompt_tokens_est - reported) / reported).toBeLessThan(0.1);
+    expect(plan.totals.max_output_tokens).toBe(plan.totals.calls * 300);
+    // The first call of each episode is planned exactly: it is now in the cache.
+    for (const e of episodes) {
+      const first = target.planCalls(e.cfg)[0]!;
+      expect(await s.isCached(first.model, first.request, first.replicateIndex)).toBe(true);
+    }
+  });
+
+  it('replays from the cache: a second identical run makes no HTTP call, a new replicate only its own, refreshCache calls again', async () => {
+    server = await startMockChatServer(relayScript(D3, 'correct'));
+    const run = async (list: typeof cfgs, extra: Partial<ModelSessionOptions> = {}) => {
+      const s = session(extra);
+      const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, model: 'local:relay-bot' });
+      const results = [];
+      for (const c of list) results.push(await target(c));
+      return { results, usage: s.usage() };
+    };
+    const first = await run(cfgs);
+    const calls = server.requests.length;
+    expect(calls).toBe(12);
+    expect(first.usage.http_calls).toBe(12);
+
+    const second = await run(cfgs);
+    expect(server.requests.length).toBe(calls);
+    expect(second.usage.cache_hits).toBe(12);
+    expect(second.usage.http_calls).toBe(0);
+    expect(second.results.map((r) => [r.outcome, r.t])).toEqual(first.results.map((r) => [r.outcome, r.t]));
+    expect(second.results[0]?.meta?.['usage']).toMatchObject({ cache_hits: 4, http_calls: 0 });
+
+    const extra = matrixEpisodes({ axes: {}, replicates: 1, salt: 'pairing-salt', startIndex: 3 }).map((e) => e.cfg);
+    await run([...cfgs, ...extra]);
+    expect(server.requests.length).toBe(calls + 4);
+
+    const refreshed = await run(cfgs, { refreshCache: true });
+    expect(server.requests.length).toBe(calls + 4 + 12);
+    expect(refreshed.usage.http_calls).toBe(12);
+  });
+
+  it('an episode whose calls all fail throws a ModelCallError (outcome null in the store); the others complete', async () => {
+    const bad = cfgs[1]!.seed;
+    const base = relayScript(D3, 'correct');
+    server = await startMockChatServer((r, i) => (r.body['seed'] === bad ? { kind: 'status', status: 500 } : base(r, i)));
+    const target = createModelTaskTarget({ session: session({ maxAttempts: 3 }), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    const settled = await Promise.allSettled(cfgs.map((c) => target(c)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const reason = (settled[1] as PromiseRejectedResult).reason as ModelCallError;
+    expect(reason).toBeInstanceOf(ModelCallError);
+    expect(reason.attempts).toBe(3);
+    expect(server.requests.filter((r) => r.body['seed'] === bad)).toHaveLength(3);
+  });
+
+  it('builds one target per registered arm, named like the reference targets with the policy "model"', async () => {
+    server = await startMockChatServer(relayScript(D3, 'correct'));
+    const D1 = { ...D3, level: 1 };
+    const targets = modelTaskTargets({ arms: [D1, D3], slack: SLACK, horizon: 8, sha256: 'ab'.repeat(32) }, { session: session(), model: 'local:relay-bot' });
+    expect(Object.keys(targets)).toEqual(['model_depth_d1', 'model_depth_d3']);
+    const r = await targets['model_depth_d3']!({ ...cfgs[0]!, slack: SLACK, horizon: 8 });
+    expect(r.outcome).toBe('passed');
+    expect((r.meta?.['pin'] as { registration_sha256: string }).registration_sha256).toBe('ab'.repeat(32));
+    await expect(targets['model_depth_d1']!({ ...cfgs[0]!, horizon: 9 })).rejects.toThrow(/horizon is 9/);
+  });
+
+  it('refuses a cfg whose pinned axes disagree', async () => {
+    server = await startMockChatServer(relayScript(D3, 'correct'));
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    await expect(target({ ...cfgs[0]!, slack: 2 })).rejects.toThrow(/slack is 2 but the target pins 4/);
+  });
+});

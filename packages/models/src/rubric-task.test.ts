@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BAD_ANSWERS, GOOD_ANSWERS } from './__fixtures__/skill-answers.js';
+import { RubricTaskError } from './errors.js';
+import { gradeRubricAnswer } from './rubric-grader.js';
+import { DEFAULT_PROMPT_VARIANTS, parseRubricTask, renderPrompt } from './rubric-task.js';
+import { loadRubricTasks } from './rubric-task-files.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../../examples/skill_tasks/', import.meta.url));
+
+const TASK = `
+id = "mini_001"
+title = "A tiny rubric"
+pass_mark = 0.6
+prompt = "Is 14 vs 7 discordant pairs significant?"
+
+[variants]
+terse = "Answer in one line. {prompt}"
+
+[[required]]
+id = "mcnemar"
+description = "Names McNemar"
+weight = 2
+phrases = ["McNemar"]
+
+[[required]]
+id = "not_sig"
+description = "Says not significant"
+weight = 1
+patterns = ["not\\\\s+significant"]
+critical = true
+
+[[forbidden]]
+id = "sig"
+description = "Claims significance"
+weight = 1
+patterns = ["(?<!not )\\\\bsignificantly better"]
+
+[[hard_failures]]
+id = "sota"
+description = "State of the art"
+phrases = ["state of the art"]
+`;
+
+describe('parseRubricTask', () => {
+  it('parses a task, merging the built-in prompt variants with the file\'s', () => {
+    const t = parseRubricTask(TASK);
+    expect(t.id).toBe('mini_001');
+    expect(Object.keys(t.variants).sort()).toEqual([...Object.keys(DEFAULT_PROMPT_VARIANTS), 'terse'].sort());
+    expect(renderPrompt(t, 'terse')).toBe('Answer in one line. Is 14 vs 7 discordant pairs significant?');
+    expect(renderPrompt(t, 'standard')).toBe(t.prompt);
+    expect(t.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(() => renderPrompt(t, 'nope')).toThrow(/variant must be one of/);
+  });
+
+  it('lists every problem at once', () => {
+    const bad = `
+id = "Bad Id"
+pass_mark = 2
+surprise = 1
+[variants]
+v = "no placeholder"
+[[required]]
+id = "a"
+weight = 0
+patterns = ["(unclosed"]
+[[forbidden]]
+id = "a"
+description = "dup"
+weight = 1
+`;
+    try {
+      parseRubricTask(bad, 'bad.toml');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(RubricTaskError);
+      const problems = (e as RubricTaskError).problems.join('\n');
+      for (const needle of ['unknown key "surprise"', '"id" must be lower-case', '"title" is missing', '"prompt" is missing', '"pass_mark" must be', 'variant "v"', 'required[0] needs a "description"', 'required[0] needs a "weight"', 'invalid regular expression', 'repeats the id "a"', 'forbidden[0] needs at least one of']) {
+        expect(problems).toContain(needle);
+      }
+      expect((e as RubricTaskError).message).toMatch(/^The rubric task bad.toml has 11 problems/);
+    }
+  });
+});
+
+describe('gradeRubricAnswer', () => {
+  const t = parseRubricTask(TASK);
+  it('scores (required hit - forbidden hit) / required total and passes at the mark', () => {
+    const g = gradeRubricAnswer(t, 'By McNemar it is not significant.');
+    expect(g).toMatchObject({ score: 1, outcome: 'passed', hard_failure: false, required_hit: ['mcnemar', 'not_sig'] });
+    const partial = gradeRubricAnswer(t, 'McNEMAR says A is significantly better, but it is not   significant overall.');
+    // (2 + 1 - 1) / 3
+    expect(partial.score).toBeCloseTo(2 / 3, 12);
+    expect(partial.forbidden_hit).toEqual(['sig']);
+    expect(partial.outcome).toBe('passed');
+  });
+  it('a hard failure fails the answer whatever its score; a missed critical point is one', () => {
+    const g = gradeRubricAnswer(t, 'McNemar: not significant, but the model is state   of the art.');
+    expect(g.score).toBe(1);
+    expect(g.outcome).toBe('failed');
+    expect(g.hard_failures).toEqual(['sota']);
+    const missed = gradeRubricAnswer(t, 'McNemar applies.');
+    expect(missed.hard_failures).toEqual(['not_sig']);
+    expect(missed.outcome).toBe('failed');
+  });
+  it('clamps at 0 and grades an empty answer', () => {
+    expect(gradeRubricAnswer(t, 'It is significantly better.').score).toBe(0);
+    expect(gradeRubricAnswer(t, '').outcome).toBe('failed');
+  });
+});
+
+describe('the example skill tasks (examples/skill_tasks/)', () => {
+  it('load, and each passes a careful answer and hard-fails an overclaiming one', async () => {
+    const tasks = await loadRubricTasks(EXAMPLES);
+    expect(tasks.map((t) => t.id)).toEqual(Object.keys(GOOD_ANSWERS).sort());
+    for (const task of tasks) {
+      const good = gradeRubricAnswer(task, GOOD_ANSWERS[task.id] as string);
+      expect({ id: task.id, outcome: good.outcome, score: good.score, hard: good.hard_failures, missed: good.required_missed }).toEqual({
+        id: task.id,
+        outcome: 'passed',
+        score: 1,
+        hard: [],
+        missed: [],
+      });
+      const bad = gradeRubricAnswer(task, BAD_ANSWERS[task.id] as string);
+      expect(bad.outcome).toBe('failed');
+      expect(bad.hard_failure).toBe(true);
+      expect(bad.forbidden_hit.length).toBeGreaterThan(0);
+    }
+  });
+});
