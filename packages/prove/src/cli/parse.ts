@@ -29,11 +29,13 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
   const problems: string[] = [];
   const options: Parsed['options'] = {};
   const positionals: string[] = [];
+  const given = new Set<string>();
   for (const tok of tokens) {
     if (tok.kind === 'positional') positionals.push(tok.value);
     else if (tok.kind === 'option') {
       const d = defs[tok.name];
       const flag = tok.rawName;
+      given.add(tok.name);
       if (!d) {
         problems.push(`unknown option ${flag} for ${cmd.name}; see poisson-prove ${cmd.name} --help.`);
         continue;
@@ -54,23 +56,24 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
       }
     }
   }
+  const help = options['help'] === true;
   const named: Parsed['positionals'] = {};
   let i = 0;
   for (const p of cmd.positionals) {
     if (p.variadic) {
       named[p.name] = positionals.slice(i);
-      if (p.required && positionals.length <= i) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+      if (p.required && !help && positionals.length <= i) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
       i = positionals.length;
     } else {
       named[p.name] = positionals[i];
-      if (p.required && positionals[i] === undefined) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+      if (p.required && !help && positionals[i] === undefined) problems.push(`missing ${p.name}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
       i++;
     }
   }
   if (positionals.length > i) problems.push(`unexpected argument${positionals.length - i > 1 ? 's' : ''} ${positionals.slice(i).map((s) => JSON.stringify(s)).join(', ')}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
-  if (!options['help']) {
+  if (!help) {
     for (const [name, d] of Object.entries(cmd.options)) {
-      if (d.required && options[name] === undefined) problems.push(`--${name} is required: ${d.description}`);
+      if (d.required && !given.has(name)) problems.push(`--${name} is required: ${d.description}`);
     }
   }
   if (problems.length > 0) throw new UsageError(problems);

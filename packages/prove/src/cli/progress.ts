@@ -2,9 +2,10 @@ import cliProgress from 'cli-progress';
 import type { SweepProgress } from '../executor/execute.js';
 import type { CliIo } from './define.js';
 
-/** A progress bar on stderr (done/total, rate, ETA), only when a person is at a terminal and not --json. */
+/** A progress bar on stderr (done/total, rate, ETA), only when stderr is a terminal and not --json. */
 export function progressBar(io: CliIo, enabled: boolean): { update(p: SweepProgress): void; stop(): void } {
-  if (!enabled || !io.isTTY) return { update() {}, stop() {} };
+  const tty = io.stderr.isTTY ?? io.isTTY;
+  if (!enabled || !tty) return { update() {}, stop() {} };
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WritableStream,

@@ -65,9 +65,16 @@ describe('diffEpisodes (in memory)', () => {
 
 describe('resolveEvents', () => {
   it('lists every problem with named events at once', () => {
-    expect(() => resolveEvents(['failed', 'passed'], ['pased', 'failed', 'failed'])).toThrow(
-      '--event pased is an outcome neither run holds; the runs hold failed, passed, so check its spelling.\n--event failed was given twice; name each event once.',
+    expect(() => resolveEvents(['failed', 'passed'], ['', 'failed', 'failed'])).toThrow(
+      'An empty --event was given; name an outcome label the runs hold (failed, passed).\n--event failed was given twice; name each event once.',
     );
+  });
+  it('tests a named event neither run holds, with a warning', () => {
+    expect(resolveEvents(['passed'], ['failed'])).toEqual({
+      events: ['failed'],
+      inferred: false,
+      warnings: ['event failed is an outcome neither run holds (they hold passed): its tables count every pair as neither; check its spelling if that is not what you meant.'],
+    });
   });
   it('says when no episode has an outcome', () => {
     expect(() => resolveEvents([])).toThrow('No episode of either run has an outcome, so there is no event to compare; name the event to compare with --event, e.g. --event passed.');

@@ -104,7 +104,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
     );
   }
-  const { events, inferred } = resolveEvents(pairing.labels, options.events);
+  const { events, inferred, warnings } = resolveEvents(pairing.labels, options.events);
   const thr = threshold(before, after);
   const paired = pairing.paired;
   const m = pairing.conditions.length * events.length;
@@ -179,6 +179,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     tests: m,
     events: Object.freeze([...events]),
     events_inferred: inferred,
+    warnings: Object.freeze(warnings),
     fragility: frag,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
@@ -224,8 +225,8 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
  * @param options - `{ events?, q? = 0.05, power? = 0.8, method? = 'exact', full? = false }`.
  * @returns the report, frozen; `--json` prints exactly this object.
  * @throws RangeError/TypeError naming a bad option; {@link DiffError} (exit 2) when no event can be
- *   inferred, a named event occurs in neither run, the runs share no condition, or neither recorded a
- *   threshold.
+ *   inferred, the runs share no condition, or neither recorded a threshold. (A named event neither run
+ *   holds is tested and named in `warnings`.)
  * @example
  * ```ts
  * const report = diffEpisodes({ manifest: a, rows: rowsA }, { manifest: b, rows: rowsB }, { events: ['passed'] });

@@ -11,6 +11,7 @@ function close(actual: number, expected: number, tol = 1e-12): void {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
 }
 
+// Limits are printed rounded to 3 decimals (limits.ts, roundLimit).
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** Checks every statistic of a paired report against poisson-stats on the same tables. */

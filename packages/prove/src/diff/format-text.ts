@@ -102,6 +102,7 @@ export function formatDiffText(report: DiffReport): string {
   out.push(line('intervals', r.intervals_rule));
   out.push(line('fragility', r.fragility.count === null ? r.fragility.description : `${r.fragility.count} outcome${r.fragility.count === 1 ? '' : 's'} would change the word: ${r.fragility.description}`));
   out.push(line('truncated', `${r.truncated} (episodes the horizon cut short, in either run)`));
+  for (const w of r.warnings) out.push(line('warning', w));
   if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
   out.push('');
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];

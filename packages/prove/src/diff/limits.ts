@@ -8,8 +8,13 @@ export type LimitContext = { readonly alpha: number; readonly power: number; rea
 /** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
 export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
 
-/** Rounds to 3 decimals, the precision limits are reported (and compared) at. */
-export function round3(x: number): number {
+/**
+ * Rounds a limit to the nearest third decimal, the precision limits are reported (and compared with the
+ * threshold) at, as the sweep's power gate does. The seed's 0.801 is MDE = 0.80140 rounded: at exactly
+ * 0.801 the power is 0.7993, not 0.8 — rounding to nearest can cost up to a few thousandths of power
+ * (calibration.md measures it; docs/diff.md says so). Rounding up would keep the power but print 0.802.
+ */
+export function roundLimit(x: number): number {
   return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x;
 }
 
@@ -19,8 +24,8 @@ export function round3(x: number): number {
  * the smaller of the directions that exist.
  */
 export function limitsFromMde(mdeRise: number, mdeFall: number, before: number): Limits {
-  const r = round3(mdeRise);
-  const f = round3(mdeFall);
+  const r = roundLimit(mdeRise);
+  const f = roundLimit(mdeFall);
   const limit_rise: Limit = Number.isFinite(r) && r <= 1 - before + 1e-12 ? r : 'no room';
   const limit_fall: Limit = Number.isFinite(f) && f <= before + 1e-12 ? f : 'no room';
   const nums = [limit_rise, limit_fall].filter((x): x is number => typeof x === 'number');
@@ -30,7 +35,7 @@ export function limitsFromMde(mdeRise: number, mdeFall: number, before: number):
 /**
  * The limits of a paired condition (STATS.md, "Limits"): MDE(n, alpha, power) under the model where
  * each of the n seeds flips one way with probability d (K ~ Binomial(n, d), exact McNemar rejects when
- * K >= k*), reported to 3 decimals, then held against the room from the before rate.
+ * K >= k*), rounded to 3 decimals ({@link roundLimit}), then held against the room from the before rate.
  *
  * @param t - the paired table.
  * @param ctx - alpha = q / m, power, method.

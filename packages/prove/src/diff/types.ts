@@ -179,6 +179,8 @@ export type DiffReport = {
   readonly events: readonly string[];
   /** Whether the events were named (`--event`) or inferred. */
   readonly events_inferred: boolean;
+  /** Things the reader should know that do not stop the diff (a named event neither run holds). */
+  readonly warnings: readonly string[];
   readonly fragility: Fragility;
   readonly before: RunRef;
   readonly after: RunRef;

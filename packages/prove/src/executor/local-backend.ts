@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
@@ -6,6 +7,9 @@ import { runEpisode } from './run-episode.js';
 
 /** Rows a backend may hold before its episodes wait for the consumer (keeps memory flat). */
 const HIGH_WATER = 2048;
+/** The consumer is woken when this many rows wait, or when the last wake is older than WAKE_MS. */
+const WAKE_ROWS = 256;
+const WAKE_MS = 20;
 
 /** The target function of a context, importing the module when only its file and name are known (internal). */
 export async function targetFunction(ctx: BackendContext): Promise<Target> {
@@ -40,6 +44,7 @@ export function localBackend(): Backend {
       let drainPromise: Promise<void> | null = null;
       let active = concurrency;
       let failure: unknown = null;
+      let lastWake = performance.now();
       const signalWake = (): void => {
         const w = wake;
         wake = null;
@@ -54,7 +59,8 @@ export function localBackend(): Backend {
         for (let item = take(); item !== undefined; item = take()) {
           const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs);
           pending.push(row);
-          signalWake();
+          // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
+          if (pending.length >= WAKE_ROWS || performance.now() - lastWake > WAKE_MS) signalWake();
           if (pending.length >= HIGH_WATER) {
             drainPromise ??= new Promise<void>((r) => {
               drained = r;
@@ -77,6 +83,7 @@ export function localBackend(): Backend {
         if (pending.length > 0) {
           const out = pending;
           pending = [];
+          lastWake = performance.now();
           const d = drained as (() => void) | null;
           drained = null;
           drainPromise = null;

@@ -1,10 +1,13 @@
-import { rename, unlink } from 'node:fs/promises';
-import parquet from 'parquetjs-lite';
-import { syncDir, syncFile } from '../internal/atomic.js';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 
-// The store's one parquet module: the only place that knows the parquet library. Replacing the
-// library means replacing this file.
+// The store's one parquet module: the only place that knows the parquet libraries (hyparquet-writer
+// to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
+// them means replacing this file.
 
 /** Axis name to its type, as recorded in the manifest. */
 export type AxisTypes = Readonly<Record<string, 'continuous' | 'categorical'>>;
@@ -18,9 +21,11 @@ export function columnOrder(axes: AxisTypes): string[] {
   return [...FIXED_HEAD, ...Object.keys(axes).sort(), ...FIXED_TAIL];
 }
 
-function parquetType(column: string, axes: AxisTypes): string {
+type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
+
+function kindOf(column: string, axes: AxisTypes): Kind {
   const axis = axes[column];
-  if (axis !== undefined) return axis === 'continuous' ? 'DOUBLE' : 'UTF8';
+  if (axis !== undefined) return axis === 'continuous' ? 'DOUBLE' : 'STRING';
   switch (column) {
     case 'replicate_index':
       return 'INT32';
@@ -31,69 +36,81 @@ function parquetType(column: string, axes: AxisTypes): string {
     case 'duration_ms':
       return 'DOUBLE';
     default:
-      return 'UTF8';
+      return 'STRING';
   }
 }
 
-function schemaFor(axes: AxisTypes): InstanceType<typeof parquet.ParquetSchema> {
-  const fields: Record<string, { type: string; optional?: boolean; compression: string }> = {};
-  for (const c of columnOrder(axes)) {
-    fields[c] = { type: parquetType(c, axes), compression: 'SNAPPY', ...(NULLABLE.has(c) ? { optional: true } : {}) };
+function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
+  const nullable = NULLABLE.has(column);
+  const n = rows.length;
+  if (kind === 'INT32') {
+    const data = new Int32Array(n);
+    for (let i = 0; i < n; i++) data[i] = rows[i]?.[column] as number;
+    return { name: column, type: kind, data, nullable };
   }
-  return new parquet.ParquetSchema(fields);
+  if (kind === 'INT64') {
+    const data = new BigInt64Array(n);
+    for (let i = 0; i < n; i++) data[i] = BigInt(rows[i]?.[column] as number);
+    return { name: column, type: kind, data, nullable };
+  }
+  if (kind === 'DOUBLE' && !nullable) {
+    const data = new Float64Array(n);
+    for (let i = 0; i < n; i++) data[i] = rows[i]?.[column] as number;
+    return { name: column, type: kind, data, nullable };
+  }
+  const data: unknown[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = rows[i]?.[column];
+    if (v === undefined || v === null) {
+      if (!nullable) throw new TypeError(`episode row ${i}: column ${column} is ${String(v)}, and only outcome, score and error may be null`);
+      data[i] = null;
+    } else data[i] = v;
+  }
+  return { name: column, type: kind, data, nullable };
 }
 
 /**
- * Writes one part whole: to `<file>.tmp`, fsync, then rename to `file` (so a reader never sees half a
- * part, and a part that a crash left unfinished is never read).
+ * Writes one part whole: encoded in memory, written to `<file>.tmp`, fsynced, then renamed to `file` (so a
+ * reader never sees half a part, and a part a crash left unfinished is never read).
  */
 export async function writePart(file: string, axes: AxisTypes, rows: readonly EpisodeRow[]): Promise<void> {
-  const tmp = `${file}.tmp`;
-  const writer = await parquet.ParquetWriter.openFile(schemaFor(axes), tmp, {
-    useDataPageV2: false,
+  const buffer = parquetWriteBuffer({
+    columnData: columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows)),
     rowGroupSize: Math.max(1, rows.length),
-  });
-  const columns = columnOrder(axes);
+    createdBy: 'poisson-prove',
+  } as Parameters<typeof parquetWriteBuffer>[0]);
+  const tmp = `${file}.tmp`;
+  const fh = await open(tmp, 'w');
   try {
-    for (const row of rows) {
-      const out: Record<string, unknown> = {};
-      for (const c of columns) {
-        const v = row[c];
-        if (v !== null && v !== undefined) out[c] = v;
-      }
-      await writer.appendRow(out);
-    }
+    await fh.writeFile(new Uint8Array(buffer));
+    await fh.sync();
   } finally {
-    await writer.close();
+    await fh.close();
   }
   try {
-    await syncFile(tmp);
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await syncDir(file.slice(0, Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'))));
+  await syncDir(dirname(file));
 }
 
 /**
- * Reads one part's rows as plain objects with nulls filled in and `seed` as a number (it is < 2^32).
+ * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32).
  *
  * @param columns - when given, only these columns are read.
  */
 export async function readPart(file: string, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
-  const reader = await parquet.ParquetReader.openFile(file);
-  const out: Record<string, unknown>[] = [];
+  let rows: Record<string, unknown>[];
   try {
-    const cursor = reader.getCursor(columns ? [...columns] : undefined);
-    let row: Record<string, unknown> | null;
-    while ((row = await cursor.next()) !== null) {
-      for (const c of NULLABLE) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
-      if (typeof row['seed'] === 'bigint') row['seed'] = Number(row['seed']);
-      out.push(row);
-    }
-  } finally {
-    await reader.close();
+    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(file), ...(columns ? { columns: [...columns] } : {}) })) as Record<string, unknown>[];
+  } catch (err) {
+    throw new Error(`the part ${basename(file)} cannot be read as parquet: ${(err as Error).message}`);
   }
-  return out;
+  for (const row of rows) {
+    for (const c of NULLABLE) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
+    if (typeof row['seed'] === 'bigint') row['seed'] = Number(row['seed']);
+  }
+  return rows;
 }

@@ -24,17 +24,26 @@ export function parseTargetRef(ref: string, cwd: string): TargetRef {
   return { file: isAbsolute(file) ? file : resolve(cwd, file), name };
 }
 
-let tsxImport: ((specifier: string, parent: string) => Promise<unknown>) | undefined;
+let tsxRegistered = false;
 
 async function importModule(file: string): Promise<Record<string, unknown>> {
   const ext = extname(file);
   const url = pathToFileURL(file).href;
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
-    if (!tsxImport) {
+    // A TypeScript loader may already be active (node --import tsx, vitest): then import natively, so the
+    // module is shared with the rest of the process. Else register tsx's loader once for the process.
+    if (!tsxRegistered) {
+      try {
+        return (await import(url)) as Record<string, unknown>;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+      }
       const api = await import('tsx/esm/api');
-      tsxImport = (specifier, parent) => api.tsImport(specifier, parent) as Promise<unknown>;
+      api.register();
+      tsxRegistered = true;
+      return (await import(`${url}?tsx`)) as Record<string, unknown>;
     }
-    return (await tsxImport(url, import.meta.url)) as Record<string, unknown>;
+    return (await import(`${url}?tsx`)) as Record<string, unknown>;
   }
   return (await import(url)) as Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../define.js';
 import { json, runExitCode, runSummary } from '../format.js';
 import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
+import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { executionOptions, EXECUTION_OPTIONS } from './shared.js';
 
 export const extendCommand = defineCommand({
@@ -20,17 +21,20 @@ export const extendCommand = defineCommand({
     const v = new Values(options);
     const k = v.number('replicates');
     const exec = executionOptions(v);
+    const dist = bullmqExecution(v, io);
     v.done();
+    await dist?.check();
     const asJson = v.flag('json');
     const target = v.string('target');
     const bar = progressBar(io, !asJson);
     let m;
     try {
-      m = await extend({ store, ref: positionals['RUN'] as string, replicates: k as number, ...(target ? { target } : {}), ...exec, cwd: io.cwd, command: ['poisson-prove', ...argv], signal: io.signal, onProgress: (p) => bar.update(p) });
+      m = await extend({ store, ref: positionals['RUN'] as string, replicates: k as number, ...(target ? { target } : {}), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
     } finally {
       bar.stop();
     }
     io.stdout.write(asJson ? json(m) : runSummary('extend', m));
+    dist?.report(m);
     return runExitCode(m);
   },
 });

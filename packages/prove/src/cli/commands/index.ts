@@ -7,6 +7,7 @@ import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
 import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
+import { workerCommand } from './worker.js';
 
 /**
  * The verbs of poisson-prove, in the order --help and docs/cli.md list them. A verb is one file in this
@@ -21,4 +22,5 @@ export const commands: readonly CommandDef[] = [
   diffCommand,
   reportCommand,
   exportCommand,
+  workerCommand,
 ];

@@ -7,6 +7,7 @@ import { json, runExitCode, runSummary, shellRef } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
+import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { executionOptions, EXECUTION_OPTIONS } from './shared.js';
 
 function planText(plan: SweepPlan, store: string): string {
@@ -56,6 +57,7 @@ export const sweepCommand = defineCommand({
     const power = v.number('power');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
     const exec = executionOptions(v);
+    const dist = bullmqExecution(v, io);
     const salt = v.string('salt');
     if (salt === '') v.problem('--salt is empty; give a salt or leave it out for a random one.');
     v.done();
@@ -87,6 +89,7 @@ export const sweepCommand = defineCommand({
       return 0;
     }
     assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+    await dist?.check();
     if (!v.flag('yes')) {
       if (!io.isTTY) throw new UsageError(['sweep asks for confirmation before it writes a run, and there is no terminal to ask on; pass --yes.']);
       io.stderr.write(planText(plan, store));
@@ -99,11 +102,12 @@ export const sweepCommand = defineCommand({
     const bar = progressBar(io, !asJson);
     let manifest;
     try {
-      manifest = await sweep({ ...base, salt: plan.salt, command: ['poisson-prove', ...argv], signal: io.signal, onProgress: (p) => bar.update(p) });
+      manifest = await sweep({ ...base, salt: plan.salt, ...(dist ? { backend: dist.backend } : {}), command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
     } finally {
       bar.stop();
     }
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest));
+    dist?.report(manifest);
     const code = runExitCode(manifest);
     if (code !== 0 && manifest.status === 'complete') {
       io.stderr.write(`error: every episode ended without an outcome; see poisson-prove inspect ${shellRef(manifest.run_id)} for the errors.\n`);

@@ -1,0 +1,16 @@
+// The depth-3 reference policy of poisson-tasks as a sweep target, for the benchmarks (importable by
+// worker threads as FILE:NAME). The registration is written once to the OS temp dir under its sha256.
+import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registrationText } from 'poisson-tasks';
+import { loadRegistry } from 'poisson-tasks/adapter';
+
+const text = registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] });
+const sha256 = createHash('sha256').update(text).digest('hex');
+const file = join(tmpdir(), `poisson-bench-registration-${sha256.slice(0, 16)}.toml`);
+if (!existsSync(file)) writeFileSync(file, text);
+
+export const registry = loadRegistry(file, { sha256 });
+export const reference_depth_d3 = registry.targets['reference_depth_d3'];

@@ -1,0 +1,70 @@
+// Throughput of the executor against a plain loop (the floor): N episodes of the depth-3 reference policy
+// of poisson-tasks (a cheap CPU-bound target), all written to parquet by the engine.
+// Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { seedFor, sweep } from '../src/index.js';
+import { reference_depth_d3, registry } from './reference-target.js';
+
+const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
+const TARGET = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
+// The target checks its pin: the sweep carries the registration's slack, horizon, strictness and generator hash.
+const AXES = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };
+const SPEC = [
+  `target_id = "bench"\nt_unit = "turns"\nreplicates = ${N}`,
+  ...Object.entries(AXES).map(([k, v]) => `[axes.${k}]\ntype = "${typeof v === 'number' ? 'continuous' : 'categorical'}"\nvalues = [${JSON.stringify(v)}]`),
+  '',
+].join('\n');
+const SALT = 'bench';
+const target = reference_depth_d3;
+if (!target) throw new Error('poisson-tasks has no reference_depth_d3 target');
+
+async function plainLoop(): Promise<number> {
+  const seeds = Array.from({ length: N }, (_, r) => seedFor(SALT, r));
+  let passed = 0;
+  const t0 = performance.now();
+  for (let r = 0; r < N; r++) {
+    const res = await target!({ ...AXES, seed: seeds[r] as number, replicate_index: r });
+    if (res.outcome === 'passed') passed++;
+  }
+  const ms = performance.now() - t0;
+  if (passed !== N) throw new Error(`the reference policy passed ${passed} of ${N}`);
+  return ms;
+}
+
+async function engine(backend: 'local' | 'threads', concurrency: number): Promise<number> {
+  const store = mkdtempSync(join(tmpdir(), 'prove-bench-'));
+  try {
+    const t0 = performance.now();
+    const run = await sweep({ spec: SPEC, target: TARGET, store, salt: SALT, maxMde: 0.99, backend, concurrency });
+    const ms = performance.now() - t0;
+    if (run.counts.outcomes['passed'] !== N) throw new Error(`engine ${backend}: ${JSON.stringify(run.counts)}`);
+    return ms;
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+}
+
+const rate = (ms: number): string => `${Math.round((N / ms) * 1000).toLocaleString('en-US')} episodes/s`;
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const configs = [
+  ['engine, one process, concurrency 1', 'local', 1],
+  ['engine, one process, concurrency 8', 'local', 8],
+  ['engine, 2 worker threads          ', 'threads', 2],
+] as const;
+console.log(`${N.toLocaleString('en-US')} episodes of poisson-tasks' reference_depth_d3; node ${process.version}, ${availableParallelism()} cores (shared); best of ${ROUNDS} interleaved rounds`);
+await plainLoop(); // warm up the JIT and the task generator's caches on the same seeds
+let floor = Infinity;
+const best = configs.map(() => Infinity);
+for (let round = 0; round < ROUNDS; round++) {
+  floor = Math.min(floor, await plainLoop());
+  for (const [i, [, backend, c]] of configs.entries()) best[i] = Math.min(best[i] as number, await engine(backend, c));
+}
+console.log(`plain loop (floor)                 ${(floor / 1000).toFixed(2)} s  ${rate(floor)}  1.00`);
+for (const [i, [label]] of configs.entries()) {
+  const ms = best[i] as number;
+  console.log(`${label} ${(ms / 1000).toFixed(2)} s  ${rate(ms)}  ${(floor / ms).toFixed(2)} of the floor`);
+}

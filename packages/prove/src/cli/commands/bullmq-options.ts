@@ -1,0 +1,84 @@
+import { bullmqBackend, type BullmqBackend } from '../../executor/bullmq-backend.js';
+import { redactArgv, RedisError } from '../../executor/bullmq-redis.js';
+import type { RunManifest } from '../../store/manifest.js';
+import type { CliIo, OptionDef } from '../define.js';
+import type { Values } from '../values.js';
+
+/** The options of `--backend bullmq` on sweep, resume and extend. */
+export const BULLMQ_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
+  redis: { type: 'string', valueName: 'URL', description: 'With --backend bullmq: the Redis the workers listen on, redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed or stored; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
+  rate: { type: 'string', valueName: 'N', number: { above: 0 }, description: 'With --backend bullmq: jobs started per second across all workers (BullMQ\'s limiter); the chunk size then defaults to 1, so N is episodes per second.', default: 'no limit' },
+  'chunk-size': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'With --backend bullmq: replicates of one condition per job.', default: '25 (1 with --rate)' },
+  queue: { type: 'string', valueName: 'NAME', description: 'With --backend bullmq: the queue (the workers\' --queue must match).', default: 'poisson-prove' },
+});
+
+/** What a verb running on `--backend bullmq` adds to the library call, and reports after it. */
+export type BullmqExecution = {
+  readonly backend: BullmqBackend;
+  /** Aborted on SIGINT/SIGTERM, and when Redis is lost mid-run (so the run ends `interrupted`). */
+  readonly signal: AbortSignal;
+  /** Connects once (fast); throws RedisError (exit 2) naming the URL without its password. */
+  check(): Promise<void>;
+  /** Writes the loss of Redis, if it happened, to stderr. */
+  report(manifest: RunManifest): void;
+};
+
+/**
+ * Reads `--backend bullmq`, `--redis` (else $POISSON_REDIS_URL), `--rate`, `--chunk-size`, `--queue`;
+ * records problems on `v` (thrown at `v.done()`). Returns null for the other backends.
+ */
+export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
+  const choice = v.string('backend');
+  const given = ['redis', 'rate', 'chunk-size', 'queue'].filter((k) => v.string(k) !== undefined || v.number(k) !== undefined);
+  if (choice !== 'bullmq') {
+    if (given.length > 0) v.problem(`${given.map((k) => `--${k}`).join(', ')} go${given.length === 1 ? 'es' : ''} with --backend bullmq; add --backend bullmq or leave ${given.length === 1 ? 'it' : 'them'} out.`);
+    return null;
+  }
+  const url = v.string('redis') ?? io.env['POISSON_REDIS_URL'];
+  if (url === undefined || url === '') {
+    v.problem('--backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
+    return null;
+  }
+  const controller = new AbortController();
+  if (io.signal?.aborted) controller.abort();
+  io.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  let lost: RedisError | null = null;
+  let backend: BullmqBackend;
+  try {
+    const rate = v.number('rate');
+    const chunkSize = v.number('chunk-size');
+    const queue = v.string('queue');
+    backend = bullmqBackend({
+      redis: url,
+      ...(rate !== undefined ? { rate } : {}),
+      ...(chunkSize !== undefined ? { chunkSize } : {}),
+      ...(queue !== undefined ? { queue } : {}),
+      cwd: io.cwd,
+      onLost: (err) => {
+        lost = err;
+        controller.abort();
+      },
+      onNotice: (message) => io.stderr.write(`warning: ${message}\n`),
+    });
+  } catch (err) {
+    if (err instanceof RedisError || err instanceof RangeError) {
+      v.problem(err.message);
+      return null;
+    }
+    throw err;
+  }
+  return {
+    backend,
+    signal: controller.signal,
+    check: () => backend.check(),
+    report() {
+      const e = lost as RedisError | null;
+      if (e !== null) io.stderr.write(`error: ${e.message}\n`);
+    },
+  };
+}
+
+/** The command line to record in a manifest: `poisson-prove ARGS` with Redis passwords replaced by `***`. */
+export function recordedCommand(argv: readonly string[]): string[] {
+  return redactArgv(['poisson-prove', ...argv]);
+}

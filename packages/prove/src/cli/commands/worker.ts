@@ -1,0 +1,65 @@
+import { runWorker, type WorkerEvent } from '../../executor/bullmq-worker.js';
+import { defineCommand } from '../define.js';
+import { UsageError } from '../parse.js';
+import { Values } from '../values.js';
+
+function line(e: WorkerEvent, verbose: boolean): string | null {
+  switch (e.type) {
+    case 'ready':
+      return `worker ready on ${e.url}, queue ${e.queue}, concurrency ${e.concurrency}, host ${e.host} (SIGINT/SIGTERM to stop after the jobs in hand)\n`;
+    case 'chunk':
+      return verbose ? `job ${e.job_id}: ${e.episodes} episodes${e.without_outcome > 0 ? `, ${e.without_outcome} without an outcome` : ''}\n` : null;
+    case 'load-error':
+      return `error: ${e.message}\n`;
+    case 'error':
+      return `warning: ${e.message}\n`;
+    case 'stopped':
+      return `worker stopped: ${e.jobs} jobs, ${e.episodes} episodes\n`;
+  }
+}
+
+export const workerCommand = defineCommand({
+  name: 'worker',
+  summary: 'Run episodes for sweeps on --backend bullmq: take chunk jobs from Redis, run them, return their rows.',
+  description:
+    'Start any number of workers, on any machines that reach the Redis; the sweeping process (the coordinator) alone writes the store, so workers need no shared filesystem. ' +
+    'A worker imports each job\'s target module itself: the module must exist on the worker at the same absolute path as on the coordinator, or at the same path relative to the worker\'s directory (see docs/distributed.md). ' +
+    'A worker killed mid-job has its job re-delivered to another after --lock-duration. SIGINT/SIGTERM stop it after the jobs in hand.',
+  positionals: [],
+  options: {
+    redis: { type: 'string', valueName: 'URL', description: 'The Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
+    concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Jobs run at once in this process (for targets that wait on I/O; start several workers for CPU-bound ones).', default: '1' },
+    queue: { type: 'string', valueName: 'NAME', description: 'The queue (the coordinator\'s --queue must match).', default: 'poisson-prove' },
+    'lock-duration': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How long a job\'s lock lasts without renewal; a killed worker\'s job is re-delivered after it.', default: '30000' },
+    'stalled-interval': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How often this worker looks for jobs whose worker died.', default: '30000' },
+    verbose: { type: 'boolean', description: 'Print a line per job done.' },
+  },
+  examples: ['POISSON_REDIS_URL=redis://:PASSWORD@10.0.0.5:6379 poisson-prove worker --concurrency 4', 'poisson-prove worker --redis redis://10.0.0.5:6379 --queue nightly'],
+  async run({ options, io }) {
+    const v = new Values(options);
+    const url = v.string('redis') ?? io.env['POISSON_REDIS_URL'];
+    if (url === undefined || url === '') v.problem('worker needs the Redis to take jobs from; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
+    const concurrency = v.number('concurrency');
+    const queue = v.string('queue');
+    if (queue !== undefined && (queue === '' || queue.includes(':'))) v.problem(`--queue ${JSON.stringify(queue)} is not a queue name; pass a non-empty name without ":".`);
+    const lock = v.number('lock-duration');
+    const stalled = v.number('stalled-interval');
+    const verbose = v.flag('verbose');
+    v.done();
+    if (url === undefined) throw new UsageError(['worker needs --redis.']);
+    await runWorker({
+      redis: url,
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(queue !== undefined ? { queue } : {}),
+      ...(lock !== undefined ? { lockDurationMs: lock } : {}),
+      ...(stalled !== undefined ? { stalledIntervalMs: stalled } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      cwd: io.cwd,
+      onEvent: (e) => {
+        const text = line(e, verbose);
+        if (text !== null) io.stderr.write(text);
+      },
+    });
+    return 0;
+  },
+});

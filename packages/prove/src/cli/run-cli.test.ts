@@ -1,0 +1,277 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSweepSpec } from '../spec/sweep-spec.js';
+import { createRun } from '../store/create-run.js';
+import { inspectRun } from '../store/inspect-run.js';
+import { listRuns } from '../store/list-runs.js';
+import { SPEC, SPEC_FILE, TARGETS, listTree, memoryIo, normalize, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { commands } from './commands/index.js';
+import { runCli } from './run-cli.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+async function cli(args: string[], opts: Partial<Parameters<typeof memoryIo>[0]> = {}) {
+  const io = memoryIo({ cwd: dir, ...opts });
+  const code = await runCli(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const SWEEP = ['sweep', SPEC_FILE, '--target', `${TARGETS}:flaky`, '--max-mde', '0.99', '--salt', '0123456789abcdef'];
+
+describe('poisson-prove sweep', () => {
+  it('--json prints exactly the run manifest, one document, nothing on stderr', async () => {
+    const r = await cli(['--store', 's', ...SWEEP, '--yes', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const doc = JSON.parse(r.out) as { run_id: string; name: string; status: string };
+    expect(doc.status).toBe('complete');
+    expect(JSON.parse(await readFile(join(dir, 's', doc.run_id, 'run.json'), 'utf8'))).toEqual(doc);
+    expect(doc).toMatchObject({ provenance: { command: ['poisson-prove', '--store', 's', ...SWEEP, '--yes', '--json'] } });
+  });
+
+  it('prints the run by its name in text form', async () => {
+    const r = await cli([...SWEEP, '--yes'], { env: { POISSON_STORE: join(dir, 'env-store') } });
+    expect(r.code).toBe(0);
+    expect(normalize(r.out, { dir })).toMatch(/^ok fixture \d{4}-\d{2}-\d{2} a \(<run-id>\) sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a"\n$/);
+    expect((await listRuns(join(dir, 'env-store'))).length).toBe(1);
+  });
+
+  it('draws a progress bar with rate and ETA on stderr only when stderr is a terminal and not --json', async () => {
+    let drawn = '';
+    const tty = { write: (s: string | Uint8Array) => ((drawn += String(s)), true), isTTY: true, columns: 120 };
+    const io = { ...memoryIo({ cwd: dir }), stderr: tty };
+    expect(await runCli([...SWEEP, '--yes'], io)).toBe(0);
+    expect(drawn).toMatch(/\d+\/16 episodes \| [\d.]+\/s \| ETA \S+ \| \d+ without an outcome/);
+    expect(io.out()).toMatch(/^ok fixture/);
+    drawn = '';
+    const quiet = { ...memoryIo({ cwd: dir }), stderr: tty };
+    expect(await runCli([...SWEEP, '--yes', '--json'], quiet)).toBe(0);
+    expect(drawn).toBe('');
+    expect(JSON.parse(quiet.out())).toMatchObject({ status: 'complete' });
+  });
+
+  it('refuses without a terminal and without --yes (exit 2), writing nothing', async () => {
+    const r = await cli(SWEEP);
+    expect(r).toEqual({ code: 2, out: '', err: 'error: sweep asks for confirmation before it writes a run, and there is no terminal to ask on; pass --yes.\n' });
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('asks on a terminal: no writes nothing (exit 1), yes runs', async () => {
+    const questions: string[] = [];
+    const no = await cli(SWEEP, { isTTY: true, confirm: async (q) => (questions.push(q), false) });
+    expect(no.code).toBe(1);
+    expect(no.err).toMatch(/^plan fixture: 2 conditions x 8 replicates = 16 episodes\n/);
+    expect(no.err).toMatch(/not run: nothing was written\.\n$/);
+    expect(questions).toEqual([`run 16 episodes into ${join(dir, 'store')}? [y/N] `]);
+    expect(await listTree(dir)).toEqual([]);
+    const yes = await cli(SWEEP, { isTTY: true, confirm: async () => true });
+    expect(yes.code).toBe(0);
+    expect((await listRuns(join(dir, 'store'))).length).toBe(1);
+  });
+
+  it('refuses an underpowered design with both figures (exit 2) before writing', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.5', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'error: 8 replicates can show a change of 0.896 at best; --max-mde 0.5 needs at least 17 (2 conditions, alpha = q/m = 0.0250); raise replicates in the spec, or pass a larger --max-mde if a change that large is all the sweep must show. Nothing was written.\n',
+    );
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const r = await cli([...SWEEP, '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(normalize(r.out, { dir, targets: TARGETS })).toMatchInlineSnapshot(`
+      "plan fixture: 2 conditions x 8 replicates = 16 episodes
+        target      <targets>:flaky
+        store       <dir>/store
+        salt        0123456789abcdef
+        seeds       638467426, 887683062, 995466923, 346868905, ... (8)
+        gate        8 replicates can show a change of 0.896 at best; --max-mde 0.99 passes (m 2, alpha 0.025, power 0.8, exact)
+        conditions  slack 4 · strictness strict
+                    slack 8 · strictness strict
+      "
+    `);
+    const j = await cli([...SWEEP, '--dry-run', '--json']);
+    expect(JSON.parse(j.out)).toMatchObject({ episodes: 16, salt: '0123456789abcdef', gate: { passes: true, mde: 0.896 } });
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('lists every argument problem at once, one line each, without a stack trace', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--max-mde', '2', '--q', '7', '--bogus', '--concurrency', '0', '--method', 'fisher']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      [
+        'error: --max-mde must be a number, > 0, <= 1, got "2".',
+        'error: --q must be a number, > 0, < 1, got "7".',
+        'error: unknown option --bogus for sweep; see poisson-prove sweep --help.',
+        'error: --concurrency must be an integer, >= 1, got "0".',
+        'error: --method must be one of exact, midp, asymptotic, got "fisher".',
+        'error: --target is required: The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports each problem of a malformed spec on its own line', async () => {
+    const bad = join(dir, 'bad.toml');
+    await import('node:fs/promises').then((fs) => fs.writeFile(bad, 'target_id = "x"\nreplicates = 0\n[axes.t]\ntype = "continuous"\nvalues = [1, 1]\n'));
+    const r = await cli(['sweep', bad, '--target', `${TARGETS}:coin`, '--max-mde', '0.9', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n').filter(Boolean)).toEqual([
+      'error: missing key "t_unit": add t_unit = "..." (a string).',
+      'error: "replicates" is 0, below 1; a sweep needs at least one replicate per condition.',
+      'error: axis "t" collides with the episode column "t"; rename the axis (the columns are run_id, condition, replicate_index, seed, outcome, t, score, error, meta, duration_ms).',
+      'error: axis "t" repeats the value 1; list each value once.',
+    ]);
+  });
+
+  it('exits 1 when every episode failed', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+  });
+});
+
+describe('poisson-prove runs and inspect', () => {
+  async function seedStore(): Promise<string> {
+    const store = join(dir, 'store');
+    const spec = parseSweepSpec(SPEC);
+    for (const [t, fail] of [
+      ['2026-11-06T23:13:18Z', 0],
+      ['2026-11-06T23:13:21Z', 3],
+    ] as const) {
+      const w = await createRun(store, { spec, specText: SPEC, target: 'targets.mjs:coin', salt: '0123456789abcdef', maxMde: 0.99, now: new Date(t) });
+      const id = w.manifest.run_id;
+      await w.append(
+        w.manifest.seeds.flatMap((seed, r) =>
+          w.manifest.conditions.map((condition, c) => ({
+            run_id: id,
+            condition,
+            slack: c === 0 ? 4 : 8,
+            strictness: 'strict',
+            replicate_index: r,
+            seed,
+            outcome: r < fail && c === 1 ? null : r % 4 === 0 ? 'failed' : 'passed',
+            t: 2,
+            score: null,
+            error: r < fail && c === 1 ? 'Error: boom' : null,
+            meta: JSON.stringify({ arm_id: 'depth:d1', r }),
+            duration_ms: 1.25,
+          })),
+        ),
+      );
+      await w.close('complete');
+    }
+    return store;
+  }
+
+  it('runs: newest first, after "ok N runs in DIR"', async () => {
+    await seedStore();
+    const r = await cli(['runs']);
+    expect(r.code).toBe(0);
+    expect(r.out.replace(/-[0-9a-f]{4}\b/g, '-xxxx')).toMatchInlineSnapshot(`
+      "ok 2 runs in store
+
+      #  name                  id                     status    backend  target   rows  rows-without-an-outcome  created
+      1  fixture 2026-11-06 b  20261106T231321Z-xxxx  complete  local    fixture  16    3                        2026-11-06T23:13:21Z
+      2  fixture 2026-11-06 a  20261106T231318Z-xxxx  complete  local    fixture  16    0                        2026-11-06T23:13:18Z
+      "
+    `);
+    const j = await cli(['runs', '--json']);
+    expect(JSON.parse(j.out)).toEqual(await listRuns(join(dir, 'store')));
+    expect((await cli(['--store', 'empty', 'runs'])).out).toBe('ok 0 runs in empty\n');
+  });
+
+  it('inspect: manifest, outcome counts per condition, and the episodes of an event with their meta', async () => {
+    const store = await seedStore();
+    const r = await cli(['inspect', '#1', '--event', 'failed', '--limit', '2']);
+    expect(r.code).toBe(0);
+    const text = normalize(r.out).replace(/(git|node|command|provenance)\s.*$/gm, '$1 ...');
+    expect(text).toMatchInlineSnapshot(`
+      "run           fixture 2026-11-06 b (<run-id>)
+      status        complete
+      target        targets.mjs:coin (target_id fixture, t in turns)
+      backend       local
+      created       <time>, finished <time>
+      design        2 conditions x 8 replicates; max_mde 0.99, q 0.05, power 0.8, exact
+      salt          0123456789abcdef; seeds 638467426, 887683062, 995466923, 346868905, ... (8)
+      spec          sha256 2e4ea9a05dcc3472613c081a0e8f082f0425d5e2d025ddcce5338ec8e141f620
+      registration  none
+      provenance ...
+      command ...
+      extensions    none
+      rows          16; failed 3, passed 10, 3 without an outcome
+
+      condition                    rows  failed  passed  without-an-outcome
+      slack 4 · strictness strict  8     2       6       0
+      slack 8 · strictness strict  8     1       4       3
+
+      episodes with outcome failed: 3 (showing 2; --limit K for more)
+        slack 4 · strictness strict · replicate 0 · seed 638467426 · t 2 · failed · 1.3 ms
+          meta {"arm_id":"depth:d1","r":0}
+        slack 4 · strictness strict · replicate 4 · seed 68020883 · t 2 · failed · 1.3 ms
+          meta {"arm_id":"depth:d1","r":4}
+      "
+    `);
+    const j = await cli(['inspect', 'fixture 2026-11-06 b', '--json']);
+    const expected = JSON.parse(JSON.stringify(await inspectRun(store, '#1')));
+    expect(JSON.parse(j.out)).toEqual(expected);
+    expect(expected.event).toBeNull();
+    expect(expected.episodes.map((e: { error: string }) => e.error)).toEqual(['Error: boom', 'Error: boom', 'Error: boom']);
+  });
+
+  it('refuses refs that are not runs, naming what was tried (exit 2)', async () => {
+    await seedStore();
+    const r = await cli(['inspect', '../secret']);
+    expect(r).toMatchObject({ code: 2, out: '' });
+    expect(r.err).toBe('error: "../secret" is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store\'s runs.\n');
+    const u = await cli(['inspect', 'nope']);
+    expect(u.err).toMatch(/^error: no run in .* matches "nope": tried #N/);
+  });
+});
+
+describe('poisson-prove resume and extend', () => {
+  it('extend --json appends replicates; resume of a complete run changes nothing', async () => {
+    const s = await cli([...SWEEP, '--yes', '--json']);
+    const id = (JSON.parse(s.out) as { run_id: string }).run_id;
+    const e = await cli(['extend', id, '--replicates', '2', '--json']);
+    expect(e.code).toBe(0);
+    expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
+    const r = await cli(['resume', id]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ok fixture .* resume: 20 episodes;/);
+    const bad = await cli(['extend', id]);
+    expect(bad.err).toBe('error: --replicates is required: How many replicates to add per condition.\n');
+  });
+});
+
+describe('poisson-prove itself', () => {
+  it('prints help: without a verb to stderr (exit 2), with --help to stdout (exit 0), per verb', async () => {
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/^poisson-prove: pre-registered sweeps/);
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/verbs:\n {2}sweep +Run a target/);
+    const verb = await cli(['sweep', '--help']);
+    expect(verb.out).toMatch(/^usage: poisson-prove \[--store DIR\] sweep SPEC --target FILE:NAME --max-mde X \[--salt S\]/);
+  });
+
+  it('refuses an unknown verb, and prints a stack trace only with --debug', async () => {
+    const verbs = commands.map((c) => c.name);
+    expect(verbs.slice(0, 5)).toEqual(['sweep', 'runs', 'inspect', 'resume', 'extend']);
+    expect(await cli(['frobnicate'])).toEqual({ code: 2, out: '', err: `error: unknown verb "frobnicate"; the verbs are ${verbs.join(', ')} (poisson-prove --help).\n` });
+    const plain = await cli(['inspect', 'nope']);
+    expect(plain.err.split('\n').filter(Boolean)).toHaveLength(1);
+    const debug = await cli(['--debug', 'inspect', 'nope']);
+    expect(debug.err).toMatch(/^error: no run .*\nRefError: .*\n {4}at /);
+  });
+});

@@ -1,0 +1,329 @@
+import { relative, sep } from 'node:path';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { TargetError } from '../errors.js';
+import type { EpisodeRow } from '../store/episode-row.js';
+import type { Backend, BackendContext, WorkItem } from './backend.js';
+import { chunkItems, DEFAULT_QUEUE, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { checkRedisUrl, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
+import { failedRow } from './run-episode.js';
+
+/** Options of {@link bullmqBackend}. */
+export type BullmqBackendOptions = {
+  /** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` or `rediss://...` (TLS). Never printed, logged or stored with its password. */
+  redis: string;
+  /** TLS options for `rediss://` (a CA, a client certificate, servername). */
+  tls?: RedisTarget['tls'];
+  /** Jobs (chunks) started per second across all workers (BullMQ's global rate limiter); default no limit. */
+  rate?: number;
+  /** Replicates of one condition per job; default 25, or 1 when `rate` is set (so the rate counts episodes). */
+  chunkSize?: number;
+  /** The queue; default `poisson-prove` (the workers' `--queue` must match). */
+  queue?: string;
+  /** Jobs enqueued and not yet collected, at most; default 512 (memory and Redis stay bounded). */
+  window?: number;
+  /** Where the target's path relative to this process is taken from (sent to workers as a fallback path); default process.cwd(). */
+  cwd?: string;
+  /** Reconnection attempts (about 2 s apart) before Redis counts as lost mid-run; default 10. */
+  reconnectAttempts?: number;
+  /** Milliseconds without news after which the coordinator asks Redis for the jobs it waits on; default 2000. */
+  pollMs?: number;
+  /** Seconds a job (and its result) is kept in Redis when nobody collects it (a coordinator died); default 7 days. */
+  keepSeconds?: number;
+  /**
+   * Called once when Redis is lost mid-run. When given, the backend ends quietly after it (the caller
+   * aborts its sweep's signal in it, so the run is marked `interrupted`); without it the backend throws
+   * a {@link RedisError} and the run is marked `failed`. Either way `resume` finishes the run.
+   */
+  onLost?: (error: RedisError) => void;
+  /** Told once per distinct problem the workers report (a target that does not import on a worker). */
+  onNotice?: (message: string) => void;
+};
+
+/** The bullmq backend: a {@link Backend} with a fast connection check for callers that want one before writing anything. */
+export type BullmqBackend = Backend & {
+  /** The Redis URL with its password replaced by `***`. */
+  readonly url: string;
+  readonly queue: string;
+  readonly chunkSize: number;
+  /** Connects and PINGs once, fast. @throws {@link RedisError} (exit 2). */
+  check(): Promise<void>;
+};
+
+const DEFAULT_CHUNK = 25;
+
+function positiveInt(name: string, v: unknown, def: number): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new RangeError(`bullmqBackend: ${name} must be an integer >= 1, got ${String(v)}`);
+  return v;
+}
+
+/**
+ * The distributed backend: BullMQ over Redis. The sweeping process is the coordinator: it groups the
+ * work items into chunk jobs (a run id, a condition, a range of replicate indices with their seeds, the
+ * target's file and export) with idempotent ids derived from the run and the chunk
+ * (`<run>.<condition hash>.<first>-<last>`), enqueues them (at most `window` at a time), collects each
+ * job's rows from its result as `poisson-prove worker` processes complete them, and yields them to the
+ * store, which it alone writes. Workers need no shared filesystem, only the target module.
+ *
+ * Exactly once in the store from at-least-once delivery: a job whose worker dies is re-delivered by
+ * BullMQ's stalled-job recovery; each job is collected once per call (a job already in Redis when it is
+ * enqueued — after a coordinator crash — is found by its id and its result collected, or waited for);
+ * rows are filtered to the job's own (condition, replicate) pairs. A job that fails for good (it
+ * stalled too often) gives rows with outcome null and the reason. Collected jobs are removed from Redis.
+ *
+ * @param opts - {@link BullmqBackendOptions}.
+ * @returns a {@link BullmqBackend} named `bullmq`.
+ * @throws RangeError/TypeError for bad options; {@link RedisError} (exit 2) for a malformed URL. Running
+ *   it throws RedisError when Redis is unreachable at start (or lost mid-run without `onLost`), and
+ *   TargetError for a target given as a function.
+ * @example
+ * ```ts
+ * const run = await sweep({ spec, target: 'targets.mjs:coin', store: 'store', maxMde: 0.5,
+ *   backend: bullmqBackend({ redis: 'redis://127.0.0.1:6379', chunkSize: 25 }) });
+ * run.backend; // 'bullmq'
+ * ```
+ * @see PROVE.md, "Backends: beyond one machine"; docs/distributed.md.
+ */
+export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
+  if (opts === null || typeof opts !== 'object') throw new TypeError(`bullmqBackend: options must be an object, got ${String(opts)}`);
+  const url = checkRedisUrl(opts.redis);
+  const rate = opts.rate;
+  if (rate !== undefined && (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))) throw new RangeError(`bullmqBackend: rate must be a number > 0 (jobs per second), got ${String(rate)}`);
+  const chunkSize = positiveInt('chunkSize', opts.chunkSize, rate !== undefined ? 1 : DEFAULT_CHUNK);
+  const window = positiveInt('window', opts.window, 512);
+  const giveUp = positiveInt('reconnectAttempts', opts.reconnectAttempts, 10);
+  const pollMs = positiveInt('pollMs', opts.pollMs, 2000);
+  const keepSeconds = positiveInt('keepSeconds', opts.keepSeconds, 7 * 24 * 3600);
+  const queueName = opts.queue ?? DEFAULT_QUEUE;
+  if (typeof queueName !== 'string' || queueName === '' || queueName.includes(':')) throw new RangeError(`bullmqBackend: queue must be a non-empty name without ":", got ${JSON.stringify(queueName)}`);
+  const target: RedisTarget = { url: opts.redis, tls: opts.tls };
+  return {
+    name: 'bullmq',
+    url,
+    queue: queueName,
+    chunkSize,
+    async check() {
+      await pingRedis(target);
+    },
+    run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]> {
+      return coordinate(items, ctx, { ...opts, url, target, rate, chunkSize, window, giveUp, pollMs, keepSeconds, queueName });
+    },
+  };
+}
+
+type Settings = BullmqBackendOptions & {
+  url: string;
+  target: RedisTarget;
+  rate: number | undefined;
+  chunkSize: number;
+  window: number;
+  giveUp: number;
+  pollMs: number;
+  keepSeconds: number;
+  queueName: string;
+};
+
+function chunkTarget(ctx: BackendContext, cwd: string): ChunkTarget {
+  const t = ctx.target;
+  if (t.kind !== 'module') {
+    throw new TargetError(`the bullmq backend runs the target in worker processes, which import it themselves; pass the target as FILE:NAME (a module file and its export), not a function (${t.label}).`);
+  }
+  const rel = relative(cwd, t.file);
+  return { file: t.file, relative: rel === '' ? null : rel.split(sep).join('/'), name: t.name };
+}
+
+function within(p: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!p) return Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer));
+}
+
+async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Settings): AsyncGenerator<EpisodeRow[]> {
+  const target = chunkTarget(ctx, s.cwd ?? process.cwd());
+  await pingRedis(s.target);
+  const chunks = chunkItems(items, s.chunkSize, ctx.runId, target, ctx.timeoutMs)[Symbol.iterator]();
+
+  // Set from event listeners, so kept in an object (control flow does not see those assignments).
+  const st: { lost: RedisError | null; closing: boolean } = { lost: null, closing: false };
+  let wake: (() => void) | null = null;
+  const poke = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const clients: Redis[] = [];
+  const client = (blocking: boolean): Redis => {
+    const c = newRedis(s.target, { blocking, giveUpAfter: s.giveUp });
+    c.on('error', () => undefined); // reported through 'end' below, once, without the password
+    c.on('end', () => {
+      if (st.lost === null && !st.closing) {
+        st.lost = new RedisError(s.url, `lost the connection to Redis at ${s.url} in the middle of run ${ctx.runId}; the episodes collected so far are stored. Bring Redis back and run poisson-prove resume ${ctx.runId} --backend bullmq --redis URL to finish the run.`, 1);
+      }
+      poke();
+    });
+    clients.push(c);
+    return c;
+  };
+
+  const cmd = client(false);
+  const queue = new Queue<ChunkJobData, ChunkJobResult>(s.queueName, {
+    connection: cmd,
+    defaultJobOptions: {
+      attempts: 3,
+      backoff: { type: 'fixed', delay: 1000 },
+      removeOnComplete: { age: s.keepSeconds },
+      removeOnFail: { age: s.keepSeconds },
+    },
+    // Completed events carry the rows; the coordinator reads them at once (and asks Redis for any it missed).
+    streams: { events: { maxLen: 2000 } },
+  });
+  queue.on('error', () => undefined);
+  let events: QueueEvents | null = null;
+  let rateSet = false;
+
+  const outstanding = new Map<string, Chunk>();
+  const ready: EpisodeRow[][] = [];
+  const removable: string[] = [];
+  const notices = new Set<string>();
+  let lastNews = Date.now();
+
+  const settle = (id: string, result: ChunkJobResult | null, failedReason: string | null): void => {
+    const chunk = outstanding.get(id);
+    if (!chunk) return;
+    outstanding.delete(id);
+    removable.push(id);
+    lastNews = Date.now();
+    const byIndex = new Map<number, EpisodeRow>();
+    if (result && Array.isArray(result.rows)) {
+      for (const row of result.rows) {
+        if (row && row.condition === chunk.data.condition && !byIndex.has(row.replicate_index)) byIndex.set(row.replicate_index, { ...row, run_id: ctx.runId });
+      }
+    }
+    const rows = chunk.items.map((item) => {
+      const row = byIndex.get(item.replicate_index);
+      if (row && row.seed === item.seed) return row;
+      const why = failedReason !== null ? `WorkerError: job ${id} failed on the workers: ${failedReason}` : `WorkerError: job ${id} returned no row for replicate ${item.replicate_index}`;
+      return failedRow(item, ctx.runId, why, 0);
+    });
+    const le = result?.load_error;
+    if (typeof le === 'string' && !notices.has(le)) {
+      notices.add(le);
+      s.onNotice?.(le);
+    }
+    ready.push(rows);
+    poke();
+  };
+
+  /** Asks Redis about jobs: collects the finished, re-adds the vanished. */
+  const reconcile = async (ids: readonly string[]): Promise<void> => {
+    for (let i = 0; i < ids.length; i += 200) {
+      const batch = ids.slice(i, i + 200).filter((id) => outstanding.has(id));
+      const jobs = await Promise.all(batch.map((id) => Job.fromId<ChunkJobData, ChunkJobResult>(queue, id)));
+      const readd: Chunk[] = [];
+      batch.forEach((id, k) => {
+        const job = jobs[k];
+        if (job === undefined) {
+          const chunk = outstanding.get(id);
+          if (chunk) readd.push(chunk);
+        } else if (job.returnvalue !== null && job.returnvalue !== undefined && job.finishedOn) settle(id, job.returnvalue, null);
+        else if (job.finishedOn && job.failedReason) settle(id, null, job.failedReason);
+      });
+      if (readd.length > 0) await queue.addBulk(readd.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+    }
+  };
+
+  const fill = async (): Promise<boolean> => {
+    const added: Chunk[] = [];
+    while (outstanding.size < s.window && !ctx.signal?.aborted) {
+      const n = chunks.next();
+      if (n.done) break;
+      outstanding.set(n.value.id, n.value);
+      added.push(n.value);
+      if (added.length >= 100) break;
+    }
+    if (added.length === 0) return false;
+    await queue.addBulk(added.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+    // A job with the same id may have been there already (a resume after a coordinator crash): collect it if it finished.
+    await reconcile(added.map((c) => c.id));
+    return true;
+  };
+
+  const removeCollected = async (): Promise<void> => {
+    const ids = removable.splice(0, removable.length);
+    for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
+  };
+
+  let exhausted = false;
+  try {
+    const last = (await cmd.xrevrange(queue.keys.events ?? `bull:${s.queueName}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
+    events = new QueueEvents(s.queueName, { connection: client(true), lastEventId: last, autorun: true });
+    events.on('error', () => undefined);
+    events.on('completed', ({ jobId, returnvalue }) => settle(jobId, returnvalue as unknown as ChunkJobResult, null));
+    events.on('failed', ({ jobId }) => {
+      if (!outstanding.has(jobId)) return;
+      // 'failed' may be a last attempt or not: ask the job (reconcile settles it only when it is finished).
+      reconcile([jobId]).catch(() => undefined);
+    });
+    if (s.rate !== undefined) {
+      // max jobs per duration ms: N per second, or one per 1/N seconds below 1.
+      const max = Math.max(1, Math.round(s.rate));
+      await queue.setGlobalRateLimit(max, Math.round((1000 * max) / s.rate));
+      rateSet = true;
+    }
+    for (;;) {
+      if (st.lost !== null) break;
+      if (ctx.signal?.aborted) break;
+      if (ready.length > 0) {
+        yield ready.shift() as EpisodeRow[];
+        await removeCollected();
+        continue;
+      }
+      if (!exhausted && outstanding.size < s.window) {
+        if (!(await fill())) exhausted = true;
+        continue;
+      }
+      if (exhausted && outstanding.size === 0) break;
+      let onAbort: (() => void) | null = null;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = await new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(true), s.pollMs);
+        onAbort = () => r(false);
+        ctx.signal?.addEventListener('abort', onAbort, { once: true });
+        wake = () => r(false);
+      });
+      clearTimeout(timer);
+      if (onAbort) ctx.signal?.removeEventListener('abort', onAbort);
+      wake = null;
+      if (timedOut && Date.now() - lastNews >= s.pollMs && outstanding.size > 0) {
+        await reconcile([...outstanding.keys()]);
+        lastNews = Date.now();
+      }
+    }
+    while (ready.length > 0 && st.lost === null) yield ready.shift() as EpisodeRow[];
+  } catch (err) {
+    if (st.lost === null) {
+      const msg = redisReason(err, s.target.url);
+      if (/Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|max retries/i.test(msg)) {
+        st.lost = new RedisError(s.url, `lost the connection to Redis at ${s.url} in the middle of run ${ctx.runId} (${msg}); the episodes collected so far are stored. Bring Redis back and run poisson-prove resume ${ctx.runId} --backend bullmq --redis URL to finish the run.`, 1);
+      } else throw err;
+    }
+  } finally {
+    if (st.lost === null) {
+      await removeCollected().catch(() => undefined);
+      if (rateSet) await queue.removeGlobalRateLimit().catch(() => undefined);
+    }
+    st.closing = true;
+    // Closing over a dead connection may never settle: give each a moment, then drop the sockets.
+    await within(events?.close(), 1000);
+    await within(queue.close(), 1000);
+    for (const c of clients) c.disconnect();
+  }
+  const lost = st.lost;
+  if (lost !== null) {
+    // Rows already collected are the store's: hand them over before reporting the loss.
+    while (ready.length > 0) yield ready.shift() as EpisodeRow[];
+    if (s.onLost) s.onLost(lost);
+    else throw lost;
+  }
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { EpisodeRow } from '../store/episode-row.js';
+import type { WorkItem } from './backend.js';
+
+// The chunk jobs of the bullmq backend: what a job carries, its idempotent id, and the chunking of work
+// items. Internal to prove (the wire format between a coordinator and its workers).
+
+/** The version of the job format; a worker refuses jobs of another version. */
+export const CHUNK_JOB_VERSION = 1;
+
+/** The default queue name of the coordinator and the workers. */
+export const DEFAULT_QUEUE = 'poisson-prove';
+
+/** The target a worker imports: the coordinator's absolute path, the path relative to its directory, the export. */
+export type ChunkTarget = { readonly file: string; readonly relative: string | null; readonly name: string };
+
+/** A chunk job's data: one condition and some of its replicates, with their seeds. */
+export type ChunkJobData = {
+  readonly v: number;
+  readonly run_id: string;
+  readonly condition: string;
+  readonly values: Readonly<Record<string, number | string>>;
+  /** Replicate indices (ascending) and their seeds. */
+  readonly items: readonly { readonly r: number; readonly seed: number }[];
+  readonly target: ChunkTarget;
+  readonly timeout_ms: number | null;
+};
+
+/** A chunk job's result: one row per item, the worker's host, and the error when the target did not import there. */
+export type ChunkJobResult = {
+  readonly rows: EpisodeRow[];
+  readonly host: string;
+  readonly load_error: string | null;
+};
+
+/** A chunk as the coordinator holds it: its id, data and the work items it stands for. */
+export type Chunk = { readonly id: string; readonly data: ChunkJobData; readonly items: readonly WorkItem[] };
+
+function hex(text: string, n: number): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, n);
+}
+
+/**
+ * The job id of a chunk: `<run id>.<12 hex of sha256(condition)>.<first>-<last>`, plus `.<8 hex>` of the
+ * index list when the indices are not contiguous. The same run, condition and indices always give the
+ * same id (so re-enqueueing after a crash finds the job already there), and different indices never do.
+ * BullMQ ids may not contain `:` nor be integers; this one is neither.
+ */
+export function chunkJobId(runId: string, condition: string, indices: readonly number[]): string {
+  const first = indices[0];
+  const last = indices[indices.length - 1];
+  if (first === undefined || last === undefined) throw new RangeError('chunkJobId: a chunk has at least one replicate');
+  const base = `${runId}.${hex(condition, 12)}.${first}-${last}`;
+  return last - first + 1 === indices.length ? base : `${base}.${hex(indices.join(','), 8)}`;
+}
+
+/**
+ * Groups work items into chunks of one condition and at most `chunkSize` replicates, on a fixed grid
+ * (chunk k of a condition holds replicates k*chunkSize .. (k+1)*chunkSize - 1 that are among the items),
+ * so a resume that needs the same pairs makes the same chunks and ids. Items may come in any
+ * replicate-ascending interleaving of conditions (the executor's replicate-major order); a chunk is
+ * emitted as soon as it cannot grow, so at most one partial chunk per condition is held.
+ */
+export function* chunkItems(items: Iterable<WorkItem>, chunkSize: number, runId: string, target: ChunkTarget, timeoutMs: number | null): Generator<Chunk> {
+  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be an integer >= 1, got ${String(chunkSize)}`);
+  const open = new Map<string, { grid: number; items: WorkItem[] }>();
+  const make = (list: WorkItem[]): Chunk => {
+    const first = list[0] as WorkItem;
+    const data: ChunkJobData = {
+      v: CHUNK_JOB_VERSION,
+      run_id: runId,
+      condition: first.condition,
+      values: first.values,
+      items: list.map((i) => ({ r: i.replicate_index, seed: i.seed })),
+      target,
+      timeout_ms: timeoutMs,
+    };
+    return { id: chunkJobId(runId, first.condition, list.map((i) => i.replicate_index)), data, items: list };
+  };
+  for (const item of items) {
+    const grid = Math.floor(item.replicate_index / chunkSize);
+    const cur = open.get(item.condition);
+    if (cur && cur.grid !== grid) {
+      open.delete(item.condition);
+      yield make(cur.items);
+    }
+    const slot = open.get(item.condition) ?? { grid, items: [] };
+    slot.items.push(item);
+    open.set(item.condition, slot);
+    if (item.replicate_index === (grid + 1) * chunkSize - 1) {
+      open.delete(item.condition);
+      yield make(slot.items);
+    }
+  }
+  for (const slot of open.values()) yield make(slot.items);
+}
+
+/** The work items of a chunk job's data (on the worker). */
+export function chunkWorkItems(data: ChunkJobData): WorkItem[] {
+  return data.items.map((i) => ({ condition: data.condition, values: data.values, replicate_index: i.r, seed: i.seed }));
+}
+
+/** Problems with a job's data as a worker receives it (empty when it is a chunk job it can run). */
+export function chunkDataProblems(data: unknown): string[] {
+  const d = data as Partial<ChunkJobData> | null;
+  if (d === null || typeof d !== 'object') return ['the job carries no data'];
+  const out: string[] = [];
+  if (d.v !== CHUNK_JOB_VERSION) out.push(`the job format is version ${String(d.v)}, this worker runs version ${CHUNK_JOB_VERSION}; run the same poisson-prove version on the coordinator and the workers`);
+  if (typeof d.run_id !== 'string') out.push('the job has no run_id');
+  if (typeof d.condition !== 'string') out.push('the job has no condition');
+  if (!Array.isArray(d.items) || d.items.length === 0) out.push('the job has no items');
+  if (!d.target || typeof d.target.file !== 'string' || typeof d.target.name !== 'string') out.push('the job has no target {file, name}');
+  return out;
+}

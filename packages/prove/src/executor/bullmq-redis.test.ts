@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { checkRedisUrl, redactArgv, redactRedisUrl, redisOptions, redisReason, RedisError } from './bullmq-redis.js';
+import { bullmqBackend } from './bullmq-backend.js';
+
+describe('redactRedisUrl', () => {
+  it('replaces the password, keeps user, host, port and db', () => {
+    expect(redactRedisUrl('redis://:s3cret@10.0.0.5:6379/0')).toBe('redis://:***@10.0.0.5:6379/0');
+    expect(redactRedisUrl('rediss://app:s3cret@cache.example:6380')).toBe('rediss://app:***@cache.example:6380');
+    expect(redactRedisUrl('redis://:p%40ss%3Aword@h:1')).toBe('redis://:***@h:1');
+    expect(redactRedisUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+  });
+  it('never echoes a text that does not parse', () => {
+    expect(redactRedisUrl('s3cret@@::')).toBe('<a Redis URL that does not parse>');
+  });
+});
+
+describe('redactArgv', () => {
+  it('redacts Redis URLs wherever they are in the arguments', () => {
+    expect(redactArgv(['sweep', '--redis', 'redis://:pw@h:1', '--redis=rediss://u:pw@h:2/3', 'redis://h:4', 'x'])).toEqual(['sweep', '--redis', 'redis://:***@h:1', '--redis=rediss://u:***@h:2/3', 'redis://h:4', 'x']);
+  });
+});
+
+describe('checkRedisUrl', () => {
+  it('accepts redis:// and rediss://, returning the redacted form', () => {
+    expect(checkRedisUrl('redis://:pw@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
+    expect(checkRedisUrl('rediss://h:6380')).toBe('rediss://h:6380');
+  });
+  it('refuses other schemes and non-URLs with a RedisError (exit 2) that does not contain the password', () => {
+    const cases: [unknown, RegExp][] = [
+      ['http://:pw@h:1', /has the scheme "http:"; pass redis:\/\/HOST:PORT or rediss:\/\/HOST:PORT/],
+      ['pw@@', /does not parse/],
+      ['', /needs a Redis URL/],
+      [undefined, /needs a Redis URL/],
+    ];
+    for (const [url, re] of cases) {
+      let err: unknown;
+      try {
+        checkRedisUrl(url);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(RedisError);
+      expect((err as RedisError).exitCode).toBe(2);
+      expect((err as RedisError).code).toBe('E_REDIS');
+      expect((err as Error).message).toMatch(re);
+      expect((err as Error).message).not.toContain('pw');
+    }
+  });
+});
+
+describe('redisOptions', () => {
+  it('turns on TLS for rediss:// (with the caller\'s TLS options), not for redis://', () => {
+    expect(redisOptions({ url: 'redis://h:1' }, { blocking: false, giveUpAfter: 1 }).tls).toBeUndefined();
+    expect(redisOptions({ url: 'rediss://h:1' }, { blocking: false, giveUpAfter: 1 }).tls).toEqual({});
+    expect(redisOptions({ url: 'rediss://h:1', tls: { servername: 'cache' } }, { blocking: false, giveUpAfter: 1 }).tls).toEqual({ servername: 'cache' });
+  });
+  it('gives up reconnecting after the given attempts (null: never), and blocking clients queue commands', () => {
+    const o = redisOptions({ url: 'redis://h:1' }, { blocking: true, giveUpAfter: 2 });
+    expect(o.maxRetriesPerRequest).toBeNull();
+    expect([1, 2, 3].map((t) => o.retryStrategy?.(t))).toEqual([250, 500, null]);
+    expect(redisOptions({ url: 'redis://h:1' }, { blocking: false, giveUpAfter: null }).retryStrategy?.(1000)).toBe(2000);
+  });
+});
+
+describe('redisReason', () => {
+  it('scrubs the password from an error message', () => {
+    expect(redisReason(new Error('AUTH s3cret failed\nstack'), 'redis://:s3cret@h:1')).toBe('AUTH *** failed');
+    expect(redisReason(Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' }), 'redis://h:1')).toBe('ECONNREFUSED: connect refused');
+  });
+});
+
+describe('bullmqBackend options', () => {
+  it('is named bullmq, shows the URL without its password, and defaults the chunk size to 25, or 1 with a rate', () => {
+    const b = bullmqBackend({ redis: 'redis://:pw@h:1' });
+    expect([b.name, b.url, b.queue, b.chunkSize]).toEqual(['bullmq', 'redis://:***@h:1', 'poisson-prove', 25]);
+    expect(bullmqBackend({ redis: 'redis://h:1', rate: 5 }).chunkSize).toBe(1);
+    expect(bullmqBackend({ redis: 'redis://h:1', rate: 5, chunkSize: 10 }).chunkSize).toBe(10);
+  });
+  it('refuses bad options naming the argument and its value', () => {
+    expect(() => bullmqBackend({ redis: 'redis://h:1', rate: 0 })).toThrow('bullmqBackend: rate must be a number > 0 (jobs per second), got 0');
+    expect(() => bullmqBackend({ redis: 'redis://h:1', chunkSize: 0 })).toThrow('bullmqBackend: chunkSize must be an integer >= 1, got 0');
+    expect(() => bullmqBackend({ redis: 'redis://h:1', queue: 'a:b' })).toThrow('bullmqBackend: queue must be a non-empty name without ":", got "a:b"');
+    expect(() => bullmqBackend({ redis: 'ftp://h' })).toThrow(RedisError);
+  });
+});

@@ -1,0 +1,165 @@
+import type { ConnectionOptions as TlsOptions } from 'node:tls';
+import { Redis, type RedisOptions } from 'ioredis';
+import { ProveError } from '../errors.js';
+
+// The Redis connection of the bullmq backend: URL checks, redaction, clients that fail fast. Internal
+// except for the exports the barrel names (RedisError, redactRedisUrl).
+
+/**
+ * Redis could not be used (code `E_REDIS`): unreachable at start or refusing the credentials (exit 2,
+ * bad input), or lost in the middle of a run (exit 1). Messages name the URL with its password replaced
+ * by `***`, never the password.
+ *
+ * @example
+ * ```ts
+ * try { await bullmqBackend({ redis: 'redis://:pw@10.0.0.5:6379' }).check(); }
+ * catch (e) { if (e instanceof RedisError) e.message; } // 'cannot reach Redis at redis://:***@10.0.0.5:6379 (...); start redis-server there, ...'
+ * ```
+ */
+export class RedisError extends ProveError {
+  /** The URL as printed: the password replaced by `***`. */
+  readonly url: string;
+  constructor(url: string, message: string, exitCode = 2) {
+    super('E_REDIS', [message], exitCode);
+    this.url = url;
+  }
+}
+
+/**
+ * A Redis URL with its password (and a password-only user part) replaced by `***`, for printing,
+ * logging and the manifest. A text that does not parse as a URL is not echoed at all (it could hold a
+ * password): the result is then `<a Redis URL that does not parse>`.
+ *
+ * @param url - `redis://[USER[:PASSWORD]@]HOST[:PORT][/DB]` or `rediss://...`.
+ * @returns the URL safe to show.
+ * @example
+ * ```ts
+ * redactRedisUrl('redis://:s3cret@10.0.0.5:6379/0'); // 'redis://:***@10.0.0.5:6379/0'
+ * redactRedisUrl('rediss://app:s3cret@cache:6380');  // 'rediss://app:***@cache:6380'
+ * ```
+ */
+export function redactRedisUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return '<a Redis URL that does not parse>';
+  }
+  if (u.password !== '') u.password = '***';
+  return u.toString();
+}
+
+/** Command-line arguments with the password of every Redis URL in them (`URL` or `--opt=URL`) replaced by `***`. */
+export function redactArgv(argv: readonly string[]): string[] {
+  return argv.map((a) =>
+    a.replace(/(rediss?:\/\/)([^\s/@]*)@/gi, (_m, scheme: string, auth: string) => {
+      const colon = auth.indexOf(':');
+      return colon < 0 ? `${scheme}${auth}@` : `${scheme}${auth.slice(0, colon)}:***@`;
+    }),
+  );
+}
+
+/** How the bullmq backend and its workers reach Redis. */
+export type RedisTarget = {
+  /** `redis://...` or `rediss://...` (TLS). */
+  readonly url: string;
+  /** TLS options merged over the defaults of a `rediss://` URL (a CA, a client certificate, servername). */
+  readonly tls?: TlsOptions | undefined;
+  /** Milliseconds to wait for a connection before giving up; default 3000. */
+  readonly connectTimeoutMs?: number | undefined;
+};
+
+/**
+ * Checks a Redis URL's form and returns its redacted form.
+ *
+ * @throws {@link RedisError} (exit 2) when the URL does not parse or is not `redis://` / `rediss://`.
+ */
+export function checkRedisUrl(url: unknown): string {
+  if (typeof url !== 'string' || url === '') {
+    throw new RedisError('<none>', 'the bullmq backend needs a Redis URL; pass --redis redis://HOST:PORT (or set POISSON_REDIS_URL).');
+  }
+  const shown = redactRedisUrl(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new RedisError(shown, 'the Redis URL does not parse; pass redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS).');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new RedisError(shown, `the Redis URL ${shown} has the scheme "${u.protocol}"; pass redis://HOST:PORT or rediss://HOST:PORT (TLS).`);
+  }
+  if (u.hostname === '') throw new RedisError(shown, `the Redis URL ${shown} names no host; pass redis://HOST:PORT.`);
+  return shown;
+}
+
+/**
+ * ioredis options for one of the backend's clients. `blocking` clients (a worker's, a QueueEvents') keep
+ * commands queued while reconnecting (BullMQ requires maxRetriesPerRequest null); `giveUpAfter` is the
+ * number of reconnection attempts after which the client ends (null: keep trying, as a worker does).
+ */
+export function redisOptions(target: RedisTarget, opts: { blocking: boolean; giveUpAfter: number | null; lazy?: boolean }): RedisOptions {
+  const tls = target.url.toLowerCase().startsWith('rediss://') || target.tls !== undefined ? { ...(target.tls ?? {}) } : undefined;
+  const giveUp = opts.giveUpAfter;
+  return {
+    connectTimeout: target.connectTimeoutMs ?? 3000,
+    maxRetriesPerRequest: opts.blocking ? null : 2,
+    enableOfflineQueue: true,
+    lazyConnect: opts.lazy ?? false,
+    retryStrategy: (times: number) => (giveUp !== null && times > giveUp ? null : Math.min(250 * times, 2000)),
+    ...(tls ? { tls } : {}),
+  };
+}
+
+/** A new ioredis client for the target (errors are the caller's to listen to). */
+export function newRedis(target: RedisTarget, opts: { blocking: boolean; giveUpAfter: number | null; lazy?: boolean }): Redis {
+  return new Redis(target.url, redisOptions(target, opts));
+}
+
+/** An error's first line with the URL's password (if any) scrubbed, for messages (internal). */
+export function redisReason(err: unknown, url: string): string {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const msg = typeof e?.message === 'string' ? e.message.split('\n')[0] ?? '' : String(err);
+  let out = code !== '' && !msg.includes(code) ? `${code}: ${msg}` : msg;
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    password = '';
+  }
+  if (password !== '') out = out.split(password).join('***');
+  return out;
+}
+
+/**
+ * Connects once and sends PING, failing fast: one connection attempt within the connect timeout, no
+ * retries. Used before a sweep writes anything and before a worker starts.
+ *
+ * @returns the redacted URL.
+ * @throws {@link RedisError} (exit 2) naming the redacted URL and why (refused, timed out, bad password).
+ */
+export async function pingRedis(target: RedisTarget): Promise<string> {
+  const shown = checkRedisUrl(target.url);
+  const client = new Redis(target.url, { ...redisOptions(target, { blocking: false, giveUpAfter: 0, lazy: true }), maxRetriesPerRequest: 0, enableOfflineQueue: false });
+  let last: unknown = null;
+  client.on('error', (err: unknown) => {
+    last = err;
+  });
+  try {
+    await client.connect();
+    const pong = await client.ping();
+    if (pong !== 'PONG') throw new Error(`PING answered ${String(pong)}`);
+    return shown;
+  } catch (err) {
+    const why = redisReason(last ?? err, target.url);
+    const auth = /NOAUTH|WRONGPASS|invalid password|invalid username/i.test(why);
+    throw new RedisError(
+      shown,
+      auth
+        ? `Redis at ${shown} refused the credentials (${why.replace(/\s+/g, ' ')}); pass the right user and password in the URL (redis://USER:PASSWORD@HOST:PORT).`
+        : `cannot reach Redis at ${shown} (${why}); start redis-server there, or pass --redis with the URL of a reachable Redis.`,
+    );
+  } finally {
+    client.disconnect();
+  }
+}

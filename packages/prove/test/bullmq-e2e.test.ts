@@ -1,0 +1,290 @@
+// The bullmq backend end to end: a real redis-server (with a password) on a free loopback port, workers as
+// subprocesses of the BUILT CLI (`node dist/cli/main.js worker`), coordinators both as CLI subprocesses
+// and in process. Needs `npm run build` first (CI builds before testing) and Debian's redis-server.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { bullmqBackend } from '../src/executor/bullmq-backend.js';
+import { runWorker } from '../src/executor/bullmq-worker.js';
+import { sweep } from '../src/executor/sweep.js';
+import { resume } from '../src/executor/resume.js';
+import type { RunManifest } from '../src/store/manifest.js';
+import { episodes } from '../src/store/read-episodes.js';
+import type { EpisodeRow } from '../src/store/episode-row.js';
+import { FIXTURES, MAIN, start, waitForEntries, type Done } from './helpers.js';
+
+const TARGET = join(FIXTURES, 'bullmq-targets.mjs');
+const SALT = 'bullmq-e2e-salt';
+const SPEC = `target_id = "bq-fixture"
+t_unit = "turns"
+replicates = 200
+
+[axes.slack]
+type = "continuous"
+values = [4, 8]
+`;
+const SMALL_SPEC = SPEC.replace('replicates = 200', 'replicates = 10');
+const PASSWORD = `pw-${randomBytes(8).toString('hex')}`;
+// Short locks so a killed worker's job is re-delivered within seconds (defaults are 30 s).
+const FAST = ['--lock-duration', '2000', '--stalled-interval', '1000'];
+
+let redis: TestRedis;
+let dir: string;
+let specFile: string;
+let smallSpecFile: string;
+let local: Map<string, EpisodeRow>;
+const outputs: string[] = [];
+const children: { child: ReturnType<typeof start>['child']; done: Promise<Done> }[] = [];
+
+const key = (r: { condition: string; replicate_index: number }): string => `${r.condition}|${r.replicate_index}`;
+
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { POISSON_REDIS_URL: '', POISSON_STORE: '', ...extra };
+}
+
+function cli(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof start>['child']; done: Promise<Done> } {
+  const p = start(args, { cwd: dir, env: baseEnv(env) });
+  const done = p.done.then((d) => {
+    outputs.push(d.stdout, d.stderr);
+    return d;
+  });
+  const entry = { child: p.child, done };
+  children.push(entry);
+  return entry;
+}
+
+/** Starts a worker subprocess and resolves once it says it is ready. */
+async function worker(queue: string, env: Record<string, string> = {}, extra: string[] = [], url = redis.url): Promise<ReturnType<typeof cli>> {
+  const w = cli(['worker', '--redis', url, '--queue', queue, ...FAST, ...extra], env);
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    w.child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('worker ready')) resolve();
+    });
+    void w.done.then((d) => reject(new Error(`worker exited (${d.code}) before it was ready: ${d.stderr}`)));
+  });
+  return w;
+}
+
+async function stop(w: ReturnType<typeof cli>, signal: NodeJS.Signals = 'SIGTERM'): Promise<Done> {
+  w.child.kill(signal);
+  return w.done;
+}
+
+async function waitForFile(file: string, until: Promise<unknown>): Promise<void> {
+  const dirOf = join(file, '..');
+  const name = file.slice(dirOf.length + 1);
+  const found = await waitForEntries(dirOf, (names) => names.includes(name), until);
+  if (found === null) throw new Error(`${file} never appeared`);
+}
+
+function byKey(rows: readonly EpisodeRow[]): Map<string, EpisodeRow> {
+  const m = new Map<string, EpisodeRow>();
+  for (const r of rows) {
+    expect(m.has(key(r)), `(condition, replicate) ${key(r)} stored twice`).toBe(false);
+    m.set(key(r), r);
+  }
+  return m;
+}
+
+/** Every (condition, replicate) exactly once, with the local backend's outcome, t, seed, score and meta. */
+async function expectSameAsLocal(store: string, runId: string): Promise<void> {
+  const got = byKey(await episodes(store, runId));
+  expect(got.size).toBe(400);
+  for (const [k, want] of local) {
+    const row = got.get(k);
+    expect(row, `missing ${k}`).toBeDefined();
+    const { outcome, t, seed, score, meta, error } = row as EpisodeRow;
+    expect({ outcome, t, seed, score, meta, error }).toEqual({ outcome: want.outcome, t: want.t, seed: want.seed, score: want.score, meta: want.meta, error: null });
+  }
+}
+
+async function runDirs(store: string): Promise<string[]> {
+  return (await readdir(store).catch(() => [] as string[])).filter((n) => /^\d{8}T\d{6}Z-[0-9a-f]{4}$/.test(n));
+}
+
+beforeAll(async () => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build before these tests.`);
+  redis = await startRedis({ password: PASSWORD });
+  dir = await tempDir('prove-bullmq-');
+  specFile = join(dir, 'spec.toml');
+  smallSpecFile = join(dir, 'small.toml');
+  await writeFile(specFile, SPEC);
+  await writeFile(smallSpecFile, SMALL_SPEC);
+  // The reference: the same spec, salt and target on the local backend, in process.
+  const ref = await sweep({ spec: SPEC, target: `${TARGET}:walk`, store: join(dir, 'local'), salt: SALT, maxMde: 0.99, cwd: dir });
+  expect(ref.status).toBe('complete');
+  local = byKey(await episodes(join(dir, 'local'), ref.run_id));
+  expect(local.size).toBe(400);
+}, 30_000);
+
+afterAll(async () => {
+  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.done));
+  await redis?.stop();
+  if (dir) await removeDir(dir);
+});
+
+describe('bullmq backend, end to end', () => {
+  it('two worker processes: 2 conditions x 200 replicates equal the local backend, per condition and replicate', async () => {
+    const w1 = await worker('equal');
+    const w2 = await worker('equal');
+    const store = join(dir, 'equal');
+    const s = await cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'equal', '--chunk-size', '25']).done;
+    expect(s.stderr).toBe('');
+    expect(s.code).toBe(0);
+    const m = JSON.parse(s.stdout) as RunManifest;
+    expect([m.status, m.backend, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 'bullmq', 400, 0]);
+    expect(m.provenance.command).toContain(`redis://:***@127.0.0.1:${redis.port}`);
+    await expectSameAsLocal(store, m.run_id);
+    const runs = await cli(['--store', store, 'runs']).done;
+    expect(runs.stdout).toMatch(/complete\s+bullmq\s+bq-fixture\s+400\s+0/);
+    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+    expect([d1.code, d2.code]).toEqual([0, 0]);
+    const ran = [d1.stderr, d2.stderr].map((e) => Number(/worker stopped: (\d+) jobs/.exec(e)?.[1]));
+    expect(ran[0]! + ran[1]!).toBe(16); // 2 conditions x 200 / 25: each chunk ran once
+    // Collected jobs are removed from Redis.
+    const q = new Queue('equal', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await q.close();
+  }, 30_000);
+
+  it('SIGKILL of a worker mid-chunk: its job is re-delivered, every (condition, replicate) stored exactly once', async () => {
+    const marker = join(dir, 'worker-killed.mark');
+    const doomed = await worker('killw', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '5', POISSON_FIXTURE_HOLD: 'forever' });
+    const store = join(dir, 'killw');
+    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killw']);
+    await waitForFile(marker, s.done); // the doomed worker holds a chunk half done
+    const healthy = await worker('killw');
+    expect((await stop(doomed, 'SIGKILL')).signal).toBe('SIGKILL');
+    const d = await s.done;
+    expect(d.code).toBe(0);
+    const m = JSON.parse(d.stdout) as RunManifest;
+    expect([m.status, m.counts.rows]).toEqual(['complete', 400]);
+    await expectSameAsLocal(store, m.run_id);
+    await stop(healthy);
+  }, 30_000);
+
+  it('SIGKILL of the coordinator mid-run, then resume: complete, exactly once, nothing lost or run twice', async () => {
+    const marker = join(dir, 'coordinator-killed.mark');
+    const gate = join(dir, 'coordinator-killed.go');
+    const w1 = await worker('killc', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
+    const store = join(dir, 'killc');
+    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--part-rows', '25', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']);
+    await waitForFile(marker, s.done); // two chunks done, the third held
+    s.child.kill('SIGKILL');
+    expect((await s.done).signal).toBe('SIGKILL');
+    const [runId] = await runDirs(store);
+    const before = JSON.parse(await readFile(join(store, runId as string, 'run.json'), 'utf8')) as RunManifest;
+    expect(before.status).toBe('running');
+    // With no coordinator, the workers finish the queued chunks; their results wait in Redis.
+    await writeFile(gate, 'go\n');
+    const w2 = await worker('killc', {}, ['--verbose']);
+    const q = new Queue('killc', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
+    await q.close();
+    const r = await cli(['--store', store, 'resume', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']).done;
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout) as RunManifest;
+    expect([m.status, m.backend, m.counts.rows, m.resumes.length]).toEqual(['complete', 'bullmq', 400, 1]);
+    await expectSameAsLocal(store, m.run_id);
+    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+    const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
+    expect(jobLines.length).toBe(16); // resume collected the results from Redis: no chunk ran twice
+  }, 30_000);
+
+  it('a target that does not import on the worker: rows carry the error, the sweep reports it once', async () => {
+    const w = await worker('broken', { POISSON_FIXTURE_BROKEN: '1' });
+    const store = join(dir, 'broken');
+    const s = await cli(['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'broken', '--chunk-size', '4']).done;
+    expect(s.code).toBe(1);
+    const warnings = s.stderr.match(/^warning: TargetError: the target .*bullmq-targets\.mjs:walk cannot be imported on worker .*$/gm) ?? [];
+    expect(warnings.length).toBe(1);
+    expect(s.stderr).toContain('POISSON_FIXTURE_BROKEN=1');
+    expect(s.stderr).toMatch(/error: every episode ended without an outcome/);
+    const [runId] = await runDirs(store);
+    const rows = await episodes(store, runId as string);
+    expect(rows.length).toBe(20);
+    for (const row of rows) expect([row.outcome, row.error?.startsWith('TargetError: the target ')]).toEqual([null, true]);
+    const d = await stop(w);
+    expect(d.stderr.match(/^error: TargetError/gm)?.length).toBe(1);
+  }, 30_000);
+
+  it('Redis unreachable or refusing the password at start: exit 2 at once, the URL without its password, nothing written', async () => {
+    const closed = `redis://:${PASSWORD}@127.0.0.1:1`;
+    const store = join(dir, 'unreachable');
+    const s = await cli(['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--yes', '--backend', 'bullmq', '--redis', closed]).done;
+    expect(s.code).toBe(2);
+    expect(s.stderr).toMatch(/^error: cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1 \(.*ECONNREFUSED.*\); start redis-server there, or pass --redis/);
+    expect(await runDirs(store)).toEqual([]);
+    const wrong = `redis://:${PASSWORD}x@127.0.0.1:${redis.port}`;
+    const w = await cli(['worker', '--redis', wrong]).done;
+    expect(w.code).toBe(2);
+    expect(w.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused the credentials \(WRONGPASS/);
+    const missing = await cli(['--store', store, 'resume', '#1', '--backend', 'bullmq']).done;
+    expect([missing.code, missing.stderr]).toEqual([2, 'error: --backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.\n']);
+  }, 30_000);
+
+  it('in process: bullmqBackend with runWorker and --rate; Redis lost mid-run ends the run interrupted, resume finishes it', async () => {
+    const own = await startRedis();
+    const store = join(dir, 'lost');
+    const ac = new AbortController();
+    const workerDone = runWorker({ redis: own.url, queue: 'lost', signal: ac.signal, lockDurationMs: 2000, stalledIntervalMs: 1000 });
+    const first = await sweep({ spec: SMALL_SPEC, target: `${TARGET}:walk`, store, salt: SALT, maxMde: 0.99, cwd: dir, backend: bullmqBackend({ redis: own.url, queue: 'lost', rate: 200 }) });
+    expect([first.status, first.backend, first.counts.rows]).toEqual(['complete', 'bullmq', 20]);
+    ac.abort();
+    expect((await workerDone).episodes).toBe(20);
+    // Now a worker that holds its first chunk, and Redis killed under the coordinator.
+    const marker = join(dir, 'lost.mark');
+    const held = await worker('lost2', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '1', POISSON_FIXTURE_HOLD: 'forever' }, [], own.url);
+    const stopSweep = new AbortController();
+    let lost: Error | null = null;
+    const run = sweep({
+      spec: SMALL_SPEC,
+      target: `${TARGET}:walk`,
+      store,
+      salt: SALT,
+      maxMde: 0.99,
+      cwd: dir,
+      signal: stopSweep.signal,
+      backend: bullmqBackend({ redis: own.url, queue: 'lost2', chunkSize: 5, reconnectAttempts: 2, onLost: (e) => ((lost = e), stopSweep.abort()) }),
+    });
+    await waitForFile(marker, held.done);
+    own.process.kill('SIGKILL');
+    const m = await run;
+    expect(m.status).toBe('interrupted');
+    expect(String(lost)).toMatch(/lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ in the middle of run/);
+    await stop(held, 'SIGKILL');
+    await own.stop();
+    // A fresh Redis and worker: resume runs what is missing.
+    const again = await startRedis({ password: PASSWORD });
+    const ac2 = new AbortController();
+    const w2 = runWorker({ redis: again.url, queue: 'lost2', signal: ac2.signal });
+    const done = await resume({ store, ref: m.run_id, backend: bullmqBackend({ redis: again.url, queue: 'lost2' }) });
+    expect([done.status, done.counts.rows]).toEqual(['complete', 20]);
+    expect(byKey(await episodes(store, m.run_id)).size).toBe(20);
+    ac2.abort();
+    await w2;
+    await again.stop();
+  }, 30_000);
+
+  it('the Redis password appears in no output, error message or stored file', async () => {
+    expect(outputs.length).toBeGreaterThan(10);
+    for (const o of outputs) expect(o.includes(PASSWORD)).toBe(false);
+    for (const o of outputs) expect(o.includes(encodeURIComponent(PASSWORD))).toBe(false);
+    let files = 0;
+    for (const f of await listTree(dir)) {
+      if (f.endsWith('/')) continue;
+      files++;
+      const bytes = await readFile(join(dir, f));
+      expect(bytes.includes(PASSWORD), `${f} holds the password`).toBe(false);
+    }
+    expect(files).toBeGreaterThan(10);
+  }, 30_000);
+});

@@ -1,0 +1,106 @@
+// The built CLI (dist/cli/main.js) as a subprocess on a temporary store. CI builds before testing.
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { episodes, listRuns } from '../src/index.js';
+import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { FIXTURES, MAIN, run, start, waitForEntries } from './helpers.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await tempDir('prove-e2e-');
+});
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+const TARGET = `${FIXTURES}targets.mjs`;
+const SPEC = `${FIXTURES}spec.toml`;
+
+describe('the built CLI', () => {
+  it('starts with a node shebang', async () => {
+    expect((await readFile(MAIN, 'utf8')).startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('sweep --json prints one JSON document (the seed script reads run_id from it); runs lists the run', async () => {
+    const store = join(dir, 'a');
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${TARGET}:coin`, '--max-mde', '0.99', '--salt', '0123456789abcdef', '--yes', '--json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { run_id: string; status: string; name: string };
+    expect(doc.status).toBe('complete');
+    expect((await episodes(store, doc.run_id)).map((e) => e.seed).slice(0, 3)).toEqual([638467426, 638467426, 887683062]);
+    const runs = await run(['--store', store, 'runs'], { cwd: dir });
+    expect(runs.code).toBe(0);
+    expect(runs.stdout.split('\n').slice(0, 3)).toEqual([`ok 1 run in a`, '', expect.stringMatching(/^# +name +id +status +backend +target +rows +rows-without-an-outcome +created$/)]);
+    expect(runs.stdout).toContain(`1  ${doc.name}  ${doc.run_id}  complete  local    fixture  16    0 `);
+  });
+
+  it('refuses the gate (exit 2, both figures) and a missing --yes without a terminal (exit 2), writing nothing', async () => {
+    const store = join(dir, 'b');
+    const gate = await run(['--store', store, 'sweep', SPEC, '--target', `${TARGET}:coin`, '--max-mde', '0.5', '--yes'], { cwd: dir });
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toMatch(/^error: 8 replicates can show a change of 0\.896 at best; --max-mde 0\.5 needs at least 17 /);
+    expect(gate.stderr).not.toMatch(/\n\s+at /);
+    const noYes = await run(['--store', store, 'sweep', SPEC, '--target', `${TARGET}:coin`, '--max-mde', '0.99'], { cwd: dir });
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toBe('error: sweep asks for confirmation before it writes a run, and there is no terminal to ask on; pass --yes.\n');
+    expect(await listTree(dir)).not.toContain('b/');
+  });
+
+  it('two sweeps started at once into one store get different names', async () => {
+    const store = join(dir, 'c');
+    const args = ['--store', store, 'sweep', SPEC, '--target', `${TARGET}:coin`, '--max-mde', '0.99', '--yes', '--json'];
+    const [x, y, z] = await Promise.all([run(args, { cwd: dir }), run(args, { cwd: dir }), run(args, { cwd: dir })]);
+    const names = [x, y, z].map((r) => (JSON.parse(r?.stdout ?? '{}') as { name: string }).name);
+    expect(new Set(names).size).toBe(3);
+    expect(names.map((n) => n.slice(-1)).sort()).toEqual(['a', 'b', 'c']);
+    expect((await listRuns(store)).length).toBe(3);
+  });
+
+  it('SIGTERM finishes the part in hand, marks the run interrupted (exit 1), and resume completes it', async () => {
+    const store = join(dir, 'd');
+    await mkdir(store, { recursive: true });
+    const spec = join(dir, 'long.toml');
+    await import('node:fs/promises').then((fs) => fs.writeFile(spec, 'target_id = "long"\nt_unit = "turns"\nreplicates = 400\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n'));
+    const p = start(['--store', store, 'sweep', spec, '--target', `${TARGET}:tick`, '--max-mde', '0.99', '--yes', '--json', '--part-rows', '10'], { cwd: dir });
+    const ids = await waitForEntries(store, (n) => n.some((x) => /^\d{8}T/.test(x)), p.done);
+    const id = ids?.find((x) => /^\d{8}T/.test(x)) as string;
+    await waitForEntries(join(store, id), (n) => n.includes('episodes'), p.done);
+    await waitForEntries(join(store, id, 'episodes'), (n) => n.includes('part-00001.parquet'), p.done);
+    p.child.kill('SIGTERM');
+    const done = await p.done;
+    expect(done.code).toBe(1);
+    const doc = JSON.parse(done.stdout) as { status: string; counts: { rows: number } };
+    expect(doc.status).toBe('interrupted');
+    expect(doc.counts.rows).toBeGreaterThanOrEqual(20);
+    expect(doc.counts.rows).toBeLessThan(400);
+    expect(done.stderr).toMatch(/SIGTERM: finishing the episodes in flight/);
+    expect(done.stderr).toMatch(new RegExp(`interrupted: ${doc.counts.rows} episodes stored; poisson-prove resume ${id} runs the rest\\.`));
+    const resumed = await run(['--store', store, 'resume', id], { cwd: dir });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/^ok long \S+ a \(.*\) resume: 400 episodes;/);
+    const rows = await episodes(store, id);
+    expect(new Set(rows.map((r) => r.replicate_index)).size).toBe(400);
+    expect(rows).toHaveLength(400);
+  });
+
+  it('loads a .ts target through tsx in the built CLI, and reports a missing name (exit 2)', async () => {
+    const store = join(dir, 'e');
+    const ok = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}targets.ts:typed`, '--max-mde', '0.99', '--yes'], { cwd: dir });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const missing = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}targets.ts:nope`, '--max-mde', '0.99', '--yes'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`error: the target module ${FIXTURES}targets.ts has no export named "nope" (neither a named export nor a property of its default export); its functions are typed.\n`);
+  });
+
+  it('runs worker threads from the built files', async () => {
+    const store = join(dir, 'f');
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${TARGET}:flaky`, '--max-mde', '0.99', '--yes', '--json', '--backend', 'threads', '--concurrency', '2'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    const doc = JSON.parse(r.stdout) as { backend: string; counts: { rows: number; rows_without_outcome: number } };
+    expect(doc.backend).toBe('local-threads');
+    expect(doc.counts.rows).toBe(16);
+  });
+});

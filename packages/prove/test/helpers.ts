@@ -1,0 +1,55 @@
+// Helpers for the end-to-end tests that run the built CLI (dist/cli/main.js) as a subprocess.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { watch, readdirSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../src/__fixtures__/', import.meta.url));
+
+export type Done = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** Starts the built CLI; `done` settles when it exits. */
+export function start(args: string[], opts: { cwd: string; env?: Record<string, string> }): { child: ChildProcess; done: Promise<Done> } {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Done>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+export function run(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<Done> {
+  return start(args, opts).done;
+}
+
+/**
+ * Resolves with the directory's entries once `test` accepts them, driven by fs.watch events (no polling
+ * sleeps); resolves with null if `until` settles first (e.g. the process exited).
+ */
+export function waitForEntries(dir: string, test: (names: string[]) => boolean, until: Promise<unknown>): Promise<string[] | null> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (v: string[] | null): void => {
+      if (settled) return;
+      settled = true;
+      watcher?.close();
+      resolve(v);
+    };
+    const check = (): void => {
+      const names = existsSync(dir) ? readdirSync(dir) : [];
+      if (test(names)) finish(names);
+    };
+    let watcher: ReturnType<typeof watch> | undefined;
+    try {
+      watcher = watch(dir, check);
+    } catch {
+      watcher = undefined;
+    }
+    check();
+    void until.then(() => {
+      check();
+      finish(null);
+    });
+  });
+}
