@@ -4,6 +4,11 @@ import { bonferroni } from './bonferroni.js';
 import { expectAllClose } from './internal/expect-close.js';
 
 describe('bonferroni', () => {
+  it(`has at least 20 reference vectors from each of R (${R.padjust.length}) and statsmodels (${STATSMODELS.multipletests.length})`, () => {
+    // Among them: a length-1 vector, zeros, ones, ties, an already-sorted and a reverse-sorted vector.
+    expect(R.padjust.length).toBeGreaterThanOrEqual(20);
+    expect(STATSMODELS.multipletests.length).toBeGreaterThanOrEqual(20);
+  });
   R.padjust.forEach((row, i) => {
     it(`matches R's p.adjust(p, "bonferroni"), vector ${i} (m = ${row.p.length})`, () => {
       expectAllClose(bonferroni(row.p), row.bonferroni, { rtol: 1e-12, atol: 1e-300, label: 'bonferroni' });
@@ -20,5 +25,10 @@ describe('bonferroni', () => {
   });
   it('rejects p-values outside [0, 1]', () => {
     expect(() => bonferroni([Infinity])).toThrow(/pValues\[0\] = Infinity/);
+  });
+  it('reports every hole of a sparse array', () => {
+    expect(() => bonferroni(new Array<number>(2))).toThrow(
+      new RangeError('pValues must hold p-values between 0 and 1 inclusive; got pValues[0] = undefined, pValues[1] = undefined'),
+    );
   });
 });

@@ -5,7 +5,8 @@ import { requirePValues } from './internal/validate.js';
  *
  * @param pValues - the m unadjusted p-values, each in [0, 1].
  * @returns a new array of adjusted p-values in the order given; `[]` for an empty list.
- * @throws TypeError when `pValues` is not an array; RangeError listing every entry outside [0, 1].
+ * @throws TypeError when `pValues` is not an array; RangeError listing every entry outside [0, 1]
+ *   (each hole of a sparse array as `undefined`).
  * @example
  * ```ts
  * bonferroni([0.01, 0.04, 0.03]); // [0.03, 0.12, 0.09]

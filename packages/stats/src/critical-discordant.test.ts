@@ -4,6 +4,7 @@ import { criticalDiscordant } from './critical-discordant.js';
 import { mcnemar } from './mcnemar.js';
 
 describe('criticalDiscordant', () => {
+  it(`has at least 20 reference cases (${R.critical.length})`, () => expect(R.critical.length).toBeGreaterThanOrEqual(20));
   for (const row of R.critical) {
     it(`${row.method}, alpha = ${row.alpha}: k* = ${row.kStar} (scan over R's one-way p-values)`, () => {
       expect(criticalDiscordant({ alpha: row.alpha, method: row.method })).toBe(row.kStar);
@@ -25,5 +26,13 @@ describe('criticalDiscordant', () => {
     for (const alpha of [0, 1, -0.1, NaN]) {
       expect(() => criticalDiscordant({ alpha })).toThrow(/options\.alpha must be a number strictly between 0 and 1/);
     }
+  });
+  it('lists a bad alpha and an unknown method in one RangeError', () => {
+    expect(() => criticalDiscordant({ alpha: 2, method: 'wald' as never })).toThrow(
+      new RangeError(
+        'options.alpha must be a number strictly between 0 and 1; got 2; ' +
+          'options.method must be one of "exact", "midp", "asymptotic", "asymptotic-cc"; got "wald"',
+      ),
+    );
   });
 });

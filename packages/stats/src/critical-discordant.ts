@@ -1,5 +1,5 @@
 import { checkMcnemarMethod, mcnemarPValue, type McnemarMethod } from './mcnemar.js';
-import { requireObject, requireOpenUnit } from './internal/validate.js';
+import { collectProblems, requireObject, requireOpenUnit } from './internal/validate.js';
 
 /** Options of {@link criticalDiscordant}. */
 export type CriticalDiscordantOptions = { readonly alpha: number; readonly method?: McnemarMethod };
@@ -22,7 +22,7 @@ const SCAN_LIMIT = 100_000;
  *
  * @param options - `alpha` in (0, 1); `method`, default `'exact'`.
  * @returns k* (a positive integer).
- * @throws RangeError for alpha outside (0, 1) or an unknown method.
+ * @throws RangeError listing alpha outside (0, 1) and an unknown method, both at once.
  * @example
  * ```ts
  * criticalDiscordant({ alpha: 0.05 }); // 6   (2 * 0.5^6 = 0.03125 <= 0.05 < 2 * 0.5^5)
@@ -32,8 +32,10 @@ const SCAN_LIMIT = 100_000;
  */
 export function criticalDiscordant(options: CriticalDiscordantOptions): number {
   requireObject('options', options);
-  const alpha = requireOpenUnit('options.alpha', options.alpha);
-  const method = checkMcnemarMethod('options.method', options.method);
+  const [alpha, method] = collectProblems([
+    () => requireOpenUnit('options.alpha', options.alpha),
+    () => checkMcnemarMethod('options.method', options.method),
+  ]);
   return criticalDiscordantUnchecked(alpha, method);
 }
 

@@ -10,7 +10,7 @@ import { requirePValues } from './internal/validate.js';
  * @returns a new array of adjusted p-values in the order given. An empty list gives `[]`
  *   (R returns `numeric(0)`).
  * @throws TypeError when `pValues` is not an array; RangeError listing every entry outside [0, 1]
- *   (NaN included).
+ *   (NaN included, and each hole of a sparse array as `undefined`).
  * @example
  * ```ts
  * holm([0.01, 0.04, 0.03]); // [0.03, 0.06, 0.06]

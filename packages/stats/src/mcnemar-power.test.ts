@@ -4,6 +4,7 @@ import { expectClose } from './internal/expect-close.js';
 import { mcnemarPower } from './mcnemar-power.js';
 
 describe('mcnemarPower', () => {
+  it(`has at least 20 reference cases (${R.power.length})`, () => expect(R.power.length).toBeGreaterThanOrEqual(20));
   it(`matches R's pbinom(k* - 1, n, d, lower.tail = FALSE) on ${R.power.length} cases up to n = 10^6`, () => {
     for (const row of R.power) {
       const got = mcnemarPower({ n: row.n, change: row.change, alpha: row.alpha, method: row.method });
@@ -22,5 +23,20 @@ describe('mcnemarPower', () => {
     expect(() => mcnemarPower({ n: -1, change: 0.1, alpha: 0.05 })).toThrow(/options\.n .* got -1/);
     expect(() => mcnemarPower({ n: 10, change: 1.5, alpha: 0.05 })).toThrow(/options\.change .* got 1\.5/);
     expect(() => mcnemarPower({ n: 10, change: 0.5, alpha: 1 })).toThrow(/options\.alpha .* got 1/);
+  });
+  it('lists every bad argument in one RangeError', () => {
+    expect(() => mcnemarPower({ n: -1, change: 2, alpha: 1 })).toThrow(
+      new RangeError(
+        'options.n must be a non-negative integer; got -1; ' +
+          'options.change must be a number between -1 and 1; got 2; ' +
+          'options.alpha must be a number strictly between 0 and 1; got 1',
+      ),
+    );
+    expect(() => mcnemarPower({ n: 2.5, change: 0.1, alpha: 0.05, method: 'wald' as never })).toThrow(
+      new RangeError(
+        'options.n must be a non-negative integer; got 2.5; ' +
+          'options.method must be one of "exact", "midp", "asymptotic", "asymptotic-cc"; got "wald"',
+      ),
+    );
   });
 });

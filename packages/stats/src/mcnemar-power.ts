@@ -1,6 +1,6 @@
 import { criticalDiscordantUnchecked } from './critical-discordant.js';
 import { binomialSurvival } from './internal/binomial.js';
-import { requireCount, requireObject, requireOpenUnit, show } from './internal/validate.js';
+import { collectProblems, requireCount, requireObject, requireOpenUnit, show } from './internal/validate.js';
 import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
 
 /** Options of {@link mcnemarPower}. */
@@ -27,7 +27,7 @@ export type McnemarPowerOptions = {
  * @param options - n (non-negative integer), change (in [-1, 1]), alpha (in (0, 1)), method
  *   (default `'exact'`).
  * @returns the power, in [0, 1].
- * @throws RangeError naming a bad n, change, alpha or method.
+ * @throws RangeError listing every bad n, change, alpha or method at once (messages joined by "; ").
  * @example
  * ```ts
  * mcnemarPower({ n: 8, change: 0.5, alpha: 0.05 }); // 0.14453125 = P(Bin(8, 0.5) >= 6) = 37/256 (k* = 6)
@@ -37,14 +37,21 @@ export type McnemarPowerOptions = {
  */
 export function mcnemarPower(options: McnemarPowerOptions): number {
   requireObject('options', options);
-  const n = requireCount('options.n', options.n);
-  const change = options.change;
-  if (typeof change !== 'number' || !(change >= -1 && change <= 1)) {
-    throw new RangeError(`options.change must be a number between -1 and 1; got ${show(change)}`);
-  }
-  const alpha = requireOpenUnit('options.alpha', options.alpha);
-  const method = checkMcnemarMethod('options.method', options.method);
+  const [n, change, alpha, method] = collectProblems([
+    () => requireCount('options.n', options.n),
+    () => requireChange('options.change', options.change),
+    () => requireOpenUnit('options.alpha', options.alpha),
+    () => checkMcnemarMethod('options.method', options.method),
+  ]);
   return powerUnchecked(n, Math.abs(change), criticalDiscordantUnchecked(alpha, method));
+}
+
+/** A change of rate, in [-1, 1]. */
+function requireChange(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) {
+    throw new RangeError(`${name} must be a number between -1 and 1; got ${show(value)}`);
+  }
+  return value;
 }
 
 /** P(Binomial(n, d) >= kStar), no checks. */

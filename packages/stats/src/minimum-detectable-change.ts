@@ -1,5 +1,5 @@
 import { criticalDiscordantUnchecked } from './critical-discordant.js';
-import { requireCount, requireObject, requireOpenUnit } from './internal/validate.js';
+import { collectProblems, requireCount, requireObject, requireOpenUnit } from './internal/validate.js';
 import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
 import { powerUnchecked } from './mcnemar-power.js';
 
@@ -28,7 +28,7 @@ export const MDE_TOLERANCE = 1e-9;
  * @param options - n (non-negative integer), alpha (in (0, 1)), power (in (0, 1), default 0.8),
  *   method (default `'exact'`).
  * @returns the MDE in (0, 1], or `Infinity`.
- * @throws RangeError naming a bad n, alpha, power or method.
+ * @throws RangeError listing every bad n, alpha, power or method at once (messages joined by "; ").
  * @example
  * ```ts
  * minimumDetectableChange({ n: 8, alpha: 0.05 }); // 0.80140... (k* = 6; prints as 0.801)
@@ -38,10 +38,12 @@ export const MDE_TOLERANCE = 1e-9;
  */
 export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
   requireObject('options', options);
-  const n = requireCount('options.n', options.n);
-  const alpha = requireOpenUnit('options.alpha', options.alpha);
-  const power = options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power);
-  const method = checkMcnemarMethod('options.method', options.method);
+  const [n, alpha, power, method] = collectProblems([
+    () => requireCount('options.n', options.n),
+    () => requireOpenUnit('options.alpha', options.alpha),
+    () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
+    () => checkMcnemarMethod('options.method', options.method),
+  ]);
   const kStar = criticalDiscordantUnchecked(alpha, method);
   if (n < kStar) return Infinity;
   return bisectIncreasing((d) => powerUnchecked(n, d, kStar), power, 0, 1, MDE_TOLERANCE);

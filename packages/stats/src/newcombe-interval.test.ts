@@ -48,4 +48,21 @@ describe('newcombeInterval checks', () => {
     expect(() => newcombeInterval({ x1: 5, n1: 4, x2: 0, n2: 1 })).toThrow(/options\.x1 must not exceed options\.n1 \(4\); got 5/);
     expect(() => newcombeInterval({ x1: 1, n1: 4, x2: 0, n2: 1, level: 1 })).toThrow(/options\.level .* got 1/);
   });
+  it('lists every problem in one RangeError: bad counts, an x above its n and the level', () => {
+    expect(() => newcombeInterval({ x1: 5, n1: 4, x2: -1, n2: 0, level: 2 })).toThrow(
+      new RangeError(
+        'options.x2 must be a non-negative integer; got -1; ' +
+          'options.n2 must be a positive integer; got 0; ' +
+          'options.x1 must not exceed options.n1 (4); got 5; ' +
+          'options.level must be a number strictly between 0 and 1; got 2',
+      ),
+    );
+    expect(() => newcombeInterval({ x1: 5, n1: 4, x2: 3, n2: 2, level: 0 })).toThrow(
+      new RangeError(
+        'options.x1 must not exceed options.n1 (4); got 5; ' +
+          'options.x2 must not exceed options.n2 (2); got 3; ' +
+          'options.level must be a number strictly between 0 and 1; got 0',
+      ),
+    );
+  });
 });

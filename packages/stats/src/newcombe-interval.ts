@@ -1,5 +1,5 @@
 import { normalUpperQuantile } from './internal/normal.js';
-import { collectProblems, requireCount, requireObject, requireOpenUnit, requirePositiveCount } from './internal/validate.js';
+import { attempt, requireCount, requireObject, requireOpenUnit, requirePositiveCount, throwProblems } from './internal/validate.js';
 
 /** Options of {@link newcombeInterval}: x1 of n1 before (run A), x2 of n2 after (run B). */
 export type NewcombeOptions = {
@@ -47,7 +47,8 @@ export function wilsonInterval(x: number, n: number, z: number): [number, number
  * @param options - x1 <= n1 and x2 <= n2 non-negative integers with n1, n2 >= 1; level (default
  *   0.95).
  * @returns a frozen {@link NewcombeInterval} repeating its inputs.
- * @throws RangeError listing every bad count, an x above its n, or a level outside (0, 1).
+ * @throws RangeError listing at once every bad count, each x above its n and a level outside (0, 1)
+ *   (messages joined by "; ").
  * @example
  * ```ts
  * newcombeInterval({ x1: 48, n1: 80, x2: 56, n2: 70 });
@@ -59,17 +60,27 @@ export function wilsonInterval(x: number, n: number, z: number): [number, number
  */
 export function newcombeInterval(options: NewcombeOptions): NewcombeInterval {
   requireObject('options', options);
-  const [x1, n1, x2, n2] = collectProblems([
-    () => requireCount('options.x1', options.x1),
-    () => requirePositiveCount('options.n1', options.n1),
-    () => requireCount('options.x2', options.x2),
-    () => requirePositiveCount('options.n2', options.n2),
-  ]) as [number, number, number, number];
+  // Every problem at once: each count, each x above its n (when both are valid counts), the level.
   const problems: string[] = [];
-  if (x1 > n1) problems.push(`options.x1 must not exceed options.n1 (${n1}); got ${x1}`);
-  if (x2 > n2) problems.push(`options.x2 must not exceed options.n2 (${n2}); got ${x2}`);
-  if (problems.length > 0) throw new RangeError(problems.join('; '));
-  const level = options.level === undefined ? 0.95 : requireOpenUnit('options.level', options.level);
+  const x1 = attempt(problems, () => requireCount('options.x1', options.x1));
+  const n1 = attempt(problems, () => requirePositiveCount('options.n1', options.n1));
+  const x2 = attempt(problems, () => requireCount('options.x2', options.x2));
+  const n2 = attempt(problems, () => requirePositiveCount('options.n2', options.n2));
+  if (x1 !== undefined && n1 !== undefined && x1 > n1) {
+    problems.push(`options.x1 must not exceed options.n1 (${n1}); got ${x1}`);
+  }
+  if (x2 !== undefined && n2 !== undefined && x2 > n2) {
+    problems.push(`options.x2 must not exceed options.n2 (${n2}); got ${x2}`);
+  }
+  const level = attempt(problems, () =>
+    options.level === undefined ? 0.95 : requireOpenUnit('options.level', options.level),
+  );
+  throwProblems(problems);
+  return newcombeChecked(x1 as number, n1 as number, x2 as number, n2 as number, level as number);
+}
+
+// The interval from checked arguments.
+function newcombeChecked(x1: number, n1: number, x2: number, n2: number, level: number): NewcombeInterval {
   const z = normalUpperQuantile((1 - level) / 2);
   const p1 = x1 / n1;
   const p2 = x2 / n2;

@@ -14,7 +14,7 @@ export type PairedCounts = {
   readonly neither: number;
 };
 
-/** Checks a PairedCounts and returns its four counts and n; throws naming the first bad field. */
+/** Checks a PairedCounts and returns its four counts and n; throws one RangeError listing every bad field. */
 export function checkPairedCounts(name: string, counts: unknown): PairedCounts & { readonly n: number } {
   requireObject(name, counts);
   const [both, fall, rise, neither] = collectProblems(

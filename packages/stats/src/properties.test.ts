@@ -1,4 +1,6 @@
 // Properties over thousands of random tables, drawn from a seeded generator (deterministic).
+// Each test says where its property comes from: a definition, a theorem of the method's paper, or a
+// one-line proof from the formulas in STATS.md.
 import { describe, expect, it } from 'vitest';
 import { benjaminiHochberg } from './benjamini-hochberg.js';
 import { holm } from './holm.js';
@@ -42,6 +44,7 @@ function randomTable(rand: () => number): PairedCounts {
 const TABLES = 3000;
 
 describe('properties over random tables (seeded)', () => {
+  // A p-value is a probability (definition), so it lies in [0, 1] whatever the method.
   it(`p-values lie in [0, 1] for every method (${TABLES} tables)`, () => {
     const rand = mulberry32(1);
     for (let i = 0; i < TABLES; i++) {
@@ -50,13 +53,20 @@ describe('properties over random tables (seeded)', () => {
         const p = mcnemar(t, { method }).pValue;
         expect(p >= 0 && p <= 1, `${method} ${JSON.stringify(t)} -> ${p}`).toBe(true);
       }
-      // mid-p never exceeds the exact p; swapping rise and fall leaves every p unchanged.
+      // mid-p never exceeds the exact p: two-sided mid-p = exact p - P(X = m) (Lancaster 1961; Fagerland,
+      // Lydersen & Laake 2013, BMC Med Res Methodol 13:91). Swapping rise and fall leaves every p
+      // unchanged: McNemar's test (McNemar 1947) depends on them only through min(rise, fall) or
+      // |rise - fall|, and Binomial(k, 1/2) is symmetric.
       expect(mcnemar(t, { method: 'midp' }).pValue).toBeLessThanOrEqual(mcnemar(t).pValue);
       const swapped = { ...t, rise: t.fall, fall: t.rise };
       expect(mcnemar(swapped).pValue).toBe(mcnemar(t).pValue);
     }
   });
 
+  // Tango (1998): the interval is { d : |Z(d)| <= z } with Z(estimate) = 0, so it holds the estimate,
+  // and d is a difference of two proportions, so it lies in [-1, 1]. Mirror symmetry: swapping rise
+  // and fall (relabelling before and after) turns Z(d) into -Z(-d) in Tango's statistic, so the
+  // interval becomes [-upper, -lower].
   it(`Tango's interval holds the estimate, lies in [-1, 1] and mirrors under swapping (${TABLES} tables)`, () => {
     const rand = mulberry32(2);
     for (let i = 0; i < TABLES; i++) {
@@ -72,6 +82,8 @@ describe('properties over random tables (seeded)', () => {
     }
   });
 
+  // Z is decreasing in d (Tango 1998; STATS.md) and z_{1-alpha/2} grows with the level, so the sets
+  // { d : |Z(d)| <= z } are nested: a higher level never gives a narrower interval.
   it('a higher level never gives a narrower Tango interval', () => {
     const rand = mulberry32(3);
     for (let i = 0; i < 1000; i++) {
@@ -83,6 +95,8 @@ describe('properties over random tables (seeded)', () => {
     }
   });
 
+  // Newcombe (1998) method 10: each Wilson interval holds its own proportion (Wilson 1927), so both
+  // square-root terms are >= 0 and the interval holds p2 - p1; it is clipped to [-1, 1].
   it('Newcombe holds the estimate and lies in [-1, 1]', () => {
     const rand = mulberry32(4);
     for (let i = 0; i < 2000; i++) {
@@ -95,6 +109,10 @@ describe('properties over random tables (seeded)', () => {
     }
   });
 
+  // Holm (1979) controls the family-wise error rate, Benjamini & Hochberg (1995) the false discovery
+  // rate; the BH step-up is less conservative, so Holm >= BH element-wise. From the formulas: for the
+  // i-th smallest p, Holm >= (m - i + 1) p_(i) >= (m / i) p_(i) >= BH, since (m - i + 1) i - m =
+  // (i - 1)(m - i) >= 0. Both multiply p by factors >= 1 and cap at 1, so raw p <= BH and Holm <= 1.
   it('Holm >= BH element-wise, both in [0, 1] and >= the raw p (2000 random families)', () => {
     const rand = mulberry32(5);
     for (let i = 0; i < 2000; i++) {
@@ -112,6 +130,8 @@ describe('properties over random tables (seeded)', () => {
     }
   });
 
+  // power = P(Binomial(n, d) >= k*) with k* fixed by alpha (STATS.md, "Limits"); Binomial(n, d) is
+  // stochastically increasing in both n and d, so the power is non-decreasing in each.
   it('power rises with n and with the change', () => {
     const rand = mulberry32(6);
     for (let i = 0; i < 2000; i++) {
@@ -124,6 +144,8 @@ describe('properties over random tables (seeded)', () => {
     }
   });
 
+  // The MDE is the smallest d whose power reaches the target; power non-decreasing in n (above) means
+  // the MDE is non-increasing in n (STATS.md, "Limits").
   it('the MDE does not increase with n (n = 1 .. 400 and powers of ten to 10^6)', () => {
     for (const alpha of [0.05, 0.05 / 12]) {
       let previous = Infinity;

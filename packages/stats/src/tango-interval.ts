@@ -1,5 +1,5 @@
 import { normalUpperQuantile } from './internal/normal.js';
-import { requireObject, requireOpenUnit } from './internal/validate.js';
+import { attempt, requireObject, requireOpenUnit, throwProblems } from './internal/validate.js';
 import { checkPairedCounts, type PairedCounts } from './paired-counts.js';
 
 /** Options of {@link tangoInterval}. */
@@ -55,8 +55,8 @@ export function tangoZ(b: number, c: number, n: number, d: number): number {
  * @param counts - the paired table; n = both + fall + rise + neither must be >= 1.
  * @param options - `level`, default 0.95.
  * @returns a frozen {@link TangoInterval} (`method: 'tango'`) repeating rise, fall, n and level.
- * @throws RangeError naming each bad count, an empty table (n = 0) or a level outside (0, 1);
- *   TypeError when `counts` is not an object.
+ * @throws RangeError listing at once each bad count, an empty table (n = 0) and a level outside
+ *   (0, 1) (messages joined by "; "); TypeError when `counts` or `options` is not an object.
  * @example
  * ```ts
  * tangoInterval({ both: 59, fall: 6, rise: 16, neither: 80 });
@@ -67,15 +67,21 @@ export function tangoZ(b: number, c: number, n: number, d: number): number {
  *   Fagerland, Lydersen & Laake (2017), Statistical Analysis of Contingency Tables, section 8.5.
  */
 export function tangoInterval(counts: PairedCounts, options: TangoOptions = {}): TangoInterval {
-  const { rise: b, fall: c, n } = checkPairedCounts('counts', counts);
-  if (n === 0) throw new RangeError('counts must hold at least one pair; got n = 0');
   requireObject('options', options);
-  const level = options.level === undefined ? 0.95 : requireOpenUnit('options.level', options.level);
-  const z = normalUpperQuantile((1 - level) / 2);
+  // Every problem at once: the counts, an empty table, the level.
+  const problems: string[] = [];
+  const checked = attempt(problems, () => checkPairedCounts('counts', counts));
+  if (checked !== undefined && checked.n === 0) problems.push('counts must hold at least one pair; got n = 0');
+  const level = attempt(problems, () =>
+    options.level === undefined ? 0.95 : requireOpenUnit('options.level', options.level),
+  );
+  throwProblems(problems);
+  const { rise: b, fall: c, n } = checked as PairedCounts & { readonly n: number };
+  const z = normalUpperQuantile((1 - (level as number)) / 2);
   const estimate = (b - c) / n;
   const lower = c === n ? -1 : bisectDecreasing((d) => tangoZ(b, c, n, d), z, -1, estimate);
   const upper = b === n ? 1 : bisectDecreasing((d) => tangoZ(b, c, n, d), -z, estimate, 1);
-  return Object.freeze({ method: 'tango' as const, estimate, lower, upper, level, rise: b, fall: c, n });
+  return Object.freeze({ method: 'tango' as const, estimate, lower, upper, level: level as number, rise: b, fall: c, n });
 }
 
 // For f decreasing with f(lo) >= target >= f(hi): the midpoint of a bracket of width <= tolerance

@@ -37,12 +37,12 @@ function normalApproxPower(n1: number, n2: number, p1: number, p2: number, z: nu
   return normalCdf((d - z * se0) / se1);
 }
 
-function checkSizes(options: { n1: unknown; n2: unknown; alpha: unknown }): [number, number, number] {
-  return collectProblems([
-    () => requirePositiveCount('options.n1', options.n1),
-    () => requirePositiveCount('options.n2', options.n2),
-    () => requireOpenUnit('options.alpha', options.alpha),
-  ]) as [number, number, number];
+function requireDirection(name: string, value: unknown): 'rise' | 'fall' {
+  if (value === undefined) return 'rise';
+  if (value !== 'rise' && value !== 'fall') {
+    throw new RangeError(`${name} must be "rise" or "fall"; got ${show(value)}`);
+  }
+  return value;
 }
 
 /**
@@ -66,11 +66,13 @@ function checkSizes(options: { n1: unknown; n2: unknown; alpha: unknown }): [num
  */
 export function unpairedPower(options: UnpairedPowerOptions): number {
   requireObject('options', options);
-  const [n1, n2, alpha] = checkSizes(options);
-  const [p1, p2] = collectProblems([
+  const [n1, n2, alpha, p1, p2] = collectProblems([
+    () => requirePositiveCount('options.n1', options.n1),
+    () => requirePositiveCount('options.n2', options.n2),
+    () => requireOpenUnit('options.alpha', options.alpha),
     () => requireClosedUnit('options.p1', options.p1),
     () => requireClosedUnit('options.p2', options.p2),
-  ]) as [number, number];
+  ]);
   return normalApproxPower(n1, n2, p1, p2, normalUpperQuantile(alpha / 2));
 }
 
@@ -92,13 +94,14 @@ export function unpairedPower(options: UnpairedPowerOptions): number {
  */
 export function unpairedMinimumDetectableChange(options: UnpairedMdeOptions): number {
   requireObject('options', options);
-  const [n1, n2, alpha] = checkSizes(options);
-  const p1 = requireClosedUnit('options.p1', options.p1);
-  const power = options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power);
-  const direction = options.direction ?? 'rise';
-  if (direction !== 'rise' && direction !== 'fall') {
-    throw new RangeError(`options.direction must be "rise" or "fall"; got ${show(direction)}`);
-  }
+  const [n1, n2, alpha, p1, power, direction] = collectProblems([
+    () => requirePositiveCount('options.n1', options.n1),
+    () => requirePositiveCount('options.n2', options.n2),
+    () => requireOpenUnit('options.alpha', options.alpha),
+    () => requireClosedUnit('options.p1', options.p1),
+    () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
+    () => requireDirection('options.direction', options.direction),
+  ]);
   const z = normalUpperQuantile(alpha / 2);
   const sign = direction === 'rise' ? 1 : -1;
   const room = direction === 'rise' ? 1 - p1 : p1;

@@ -7,8 +7,10 @@
 #   padjust      R's p.adjust(method = "holm" / "BH" / "bonferroni")
 #   power        R's pbinom (upper tail) and uniroot for the MDE; k* by a scan over binom.test-style
 #                one-way p-values written independently below
-#   tango        an independent implementation of Tango (1998) with uniroot, in the form of
-#                Fagerland, Lydersen & Laake (2017), section 8.5
+#   tango        an independent implementation of Tango (1998): the restricted MLE under
+#                change = d found numerically (optimize() on the multinomial log-likelihood over
+#                the one free parameter, not the closed-form root of Tango's quadratic), then the
+#                score statistic and the interval ends by uniroot
 #   fisher       R's fisher.test
 #   newcombe     Wilson intervals from R's prop.test(correct = FALSE), combined by Newcombe's
 #                method 10 (Newcombe 1998, Statistics in Medicine 17:873)
@@ -97,23 +99,62 @@ mcnemar_rows <- lapply(tables, function(t) {
        asymptoticCc = cc$pValue, asymptoticCcStatistic = cc$statistic)
 })
 
-# ---------------------------------------------------------------- Tango (independent, uniroot)
-tango_z <- function(delta, b, c, n) {
-  num <- b - c - n * delta
+# ---------------------------------------------------------------- Tango (independent, numerical MLE)
+# The paired table is multinomial over (both, fall, rise, neither) with probabilities
+# (p11, p_fall, p_rise, p22). Under H0: p_rise - p_fall = d, write p_fall = q and p_rise = q + d;
+# the concordant cells enter the likelihood only through their total 1 - 2q - d (their split is
+# maximized at the observed proportions whatever q is), so the profile log-likelihood in the one
+# free parameter q is
+#   l(q) = c log q + b log(q + d) + (n - b - c) log(1 - 2q - d),  q in [max(0, -d), (1 - d) / 2],
+# with 0 log 0 = 0. The restricted MLE q~ maximizes it: optimize() finds the maximum (to about 1e-8,
+# the most a golden-section search can resolve on a flat top), then uniroot() polishes it on the
+# profile score dl/dq = c / q + b / (q + d) - 2 (n - b - c) / (1 - 2q - d), decreasing in q, inside
+# a bracket around optimize()'s answer (halfway to either end). No closed form is used. Tango's
+# score statistic is Z(d) = (b - c - n d) / sqrt(n (2 q~ + d - d^2)) (Tango 1998; the variance of
+# b - c under H0 is n (p_rise + p_fall - d^2)).
+xlogy <- function(x, y) if (x == 0) 0 else x * log(y)
+tango_loglik <- function(q, d, b, c, n) {
+  xlogy(c, q) + xlogy(b, q + d) + xlogy(n - b - c, max(0, 1 - 2 * q - d))
+}
+tango_restricted_mle <- function(d, b, c, n) {
+  lo <- max(0, -d)
+  hi <- (1 - d) / 2
+  if (hi - lo <= 0) return(lo)
+  opt <- optimize(function(q) tango_loglik(q, d, b, c, n), c(lo, hi), maximum = TRUE, tol = 1e-15)
+  # optimize() only visits interior points; the maximum may sit on an end (an empty cell).
+  cands <- c(lo, opt$maximum, hi)
+  vals <- vapply(cands, function(q) tango_loglik(q, d, b, c, n), 0)
+  q <- cands[which.max(vals)]
+  if (q == lo || q == hi) return(q)
+  score <- function(q) {
+    (if (c == 0) 0 else c / q) + (if (b == 0) 0 else b / (q + d)) -
+      (if (n - b - c == 0) 0 else 2 * (n - b - c) / (1 - 2 * q - d))
+  }
+  a <- (lo + q) / 2 # strictly inside (lo, hi), where the score is finite
+  z <- (q + hi) / 2
+  sa <- score(a)
+  sz <- score(z)
+  if (!is.finite(sa) || !is.finite(sz) || sa < 0 || sz > 0) return(q) # no sign change: keep optimize()
+  if (sa == 0) return(a)
+  if (sz == 0) return(z)
+  uniroot(score, c(a, z), f.lower = sa, f.upper = sz, tol = 1e-300)$root
+}
+tango_z <- function(d, b, c, n) {
+  num <- b - c - n * d
   if (num == 0) return(0)
-  A <- 2 * n
-  B <- -b - c + (2 * n - b + c) * delta
-  C <- -c * delta * (1 - delta)
-  q <- (sqrt(max(0, B^2 - 4 * A * C)) - B) / (2 * A)
-  v <- n * (2 * q + delta * (1 - delta))
+  q <- tango_restricted_mle(d, b, c, n)
+  v <- n * (2 * q + d - d^2)
   if (v <= 0) return(if (num > 0) Inf else -Inf)
   num / sqrt(v)
 }
 tango_ci <- function(b, c, n, level) {
   z <- qnorm((1 - level) / 2, lower.tail = FALSE)
   est <- (b - c) / n
-  lower <- if (c == n) -1 else uniroot(function(d) tango_z(d, b, c, n) - z, c(-1, est), tol = 1e-14)$root
-  upper <- if (b == n) 1 else uniroot(function(d) tango_z(d, b, c, n) + z, c(est, 1), tol = 1e-14)$root
+  # Z is +Inf at d = -1 and -Inf at d = 1 (variance 0); uniroot() warns that it replaces an infinite
+  # end value by the largest double, which is harmless here, so that warning is muffled.
+  root <- function(f, ends) suppressWarnings(uniroot(f, ends, tol = 1e-14)$root)
+  lower <- if (c == n) -1 else root(function(d) tango_z(d, b, c, n) - z, c(-1, est))
+  upper <- if (b == n) 1 else root(function(d) tango_z(d, b, c, n) + z, c(est, 1))
   list(estimate = est, lower = lower, upper = upper)
 }
 tango_rows <- list()
@@ -138,7 +179,22 @@ pv <- list(
   vec(runif(50)^3),
   vec(c(runif(20) * 1e-6, runif(20))),
   vec(rep(1, 4)),
-  vec(c(1e-300, 0.3, 0.7))
+  vec(c(1e-300, 0.3, 0.7)),
+  # Appended after the vectors above so that their random draws stay the same.
+  vec(c(0)),                                           # length 1, zero
+  vec(c(1)),                                           # length 1, one
+  vec(c(0, 0, 0.2, 0)),                                # zeros, tied
+  vec(c(1, 1, 0.01, 1)),                               # ones, tied
+  vec(c(0.05, 0.05, 0.01, 0.01, 0.05)),                # two tied groups, unsorted
+  vec(c(0.001, 0.01, 0.02, 0.03, 0.5)),                # already sorted
+  vec(c(0.5, 0.3, 0.04, 0.01, 0.001)),                 # reverse sorted
+  vec(sort(runif(30))),                                # already sorted, longer
+  vec(rev(sort(runif(25)^2))),                         # reverse sorted, longer
+  vec(rep(0.03, 10)),                                  # all tied
+  vec(c(0.049, 0.051)),                                # m = 2 around 0.05
+  vec(c(0.4, 0.6, 0.9, 0.95)),                         # every adjusted value capped at 1
+  vec(c(1e-300, 1e-200, 1e-10, 0)),                    # tiny values beside a zero
+  vec(runif(200)^4)                                    # m = 200
 )
 padjust_rows <- lapply(pv, function(p) list(p = vec(p), holm = vec(p.adjust(p, "holm")),
   BH = vec(p.adjust(p, "BH")), bonferroni = vec(p.adjust(p, "bonferroni"))))
@@ -234,14 +290,16 @@ unpaired_power_r <- function(n1, n2, p1, p2, alpha) {
   pnorm((abs(p2 - p1) - z * se0) / se1)
 }
 unpaired_rows <- list()
-for (cs in list(c(100, 0.5, 0.7), c(50, 0.2, 0.3), c(200, 0.9, 0.75), c(1000, 0.01, 0.02), c(30, 0.5, 0.9))) {
+for (cs in list(c(100, 0.5, 0.7), c(50, 0.2, 0.3), c(200, 0.9, 0.75), c(1000, 0.01, 0.02), c(30, 0.5, 0.9),
+  c(20, 0.3, 0.3), c(100000, 0.5, 0.505), c(60, 0, 0.15), c(400, 0.85, 0.8))) {
   n <- cs[1]; p1 <- cs[2]; p2 <- cs[3]
   for (alpha in c(0.05, 0.01)) {
     unpaired_rows[[length(unpaired_rows) + 1]] <- list(n1 = n, n2 = n, p1 = p1, p2 = p2, alpha = alpha,
       power = power.prop.test(n = n, p1 = p1, p2 = p2, sig.level = alpha)$power, source = "power.prop.test")
   }
 }
-for (cs in list(c(40, 60, 0.3, 0.5), c(100, 20, 0.6, 0.9), c(8, 8, 0.5, 1), c(500, 700, 0.05, 0.03))) {
+for (cs in list(c(40, 60, 0.3, 0.5), c(100, 20, 0.6, 0.9), c(8, 8, 0.5, 1), c(500, 700, 0.05, 0.03),
+  c(10, 1000, 0.2, 0.4), c(75, 25, 0.95, 0.7))) {
   unpaired_rows[[length(unpaired_rows) + 1]] <- list(n1 = cs[1], n2 = cs[2], p1 = cs[3], p2 = cs[4],
     alpha = 0.05, power = unpaired_power_r(cs[1], cs[2], cs[3], cs[4], 0.05), source = "formula")
 }
@@ -254,10 +312,21 @@ for (cs in list(c(100, 0.5), c(50, 0.2), c(1000, 0.9), c(20, 0.1), c(500, 0.5)))
       power = 0.8, direction = "rise", mde = if (is.na(p2)) NA else p2 - p1)
   }
 }
-for (cs in list(c(40, 60, 0.7), c(100, 300, 0.5), c(200, 200, 0.95))) {
-  f <- function(d) unpaired_power_r(cs[1], cs[2], cs[3], cs[3] - d, 0.05) - 0.8
-  unpaired_mde_rows[[length(unpaired_mde_rows) + 1]] <- list(n1 = cs[1], n2 = cs[2], p1 = cs[3], alpha = 0.05,
-    power = 0.8, direction = "fall", mde = uniroot(f, c(1e-9, cs[3]), tol = 1e-15)$root)
+for (cs in list(c(100, 0.3), c(40, 0.5), c(2000, 0.05), c(60, 0.6))) {
+  n <- cs[1]; p1 <- cs[2]
+  p2 <- power.prop.test(n = n, p1 = p1, power = 0.9, sig.level = 0.01, tol = 1e-14)$p2
+  unpaired_mde_rows[[length(unpaired_mde_rows) + 1]] <- list(n1 = n, n2 = n, p1 = p1, alpha = 0.01,
+    power = 0.9, direction = "rise", mde = p2 - p1)
+}
+# n1 != n2 and falls: uniroot on the formula; Infinity when even a fall to 0 has too little power.
+# Each row: n1, n2, p1, alpha, power.
+for (cs in list(c(40, 60, 0.7, 0.05, 0.8), c(100, 300, 0.5, 0.05, 0.8), c(200, 200, 0.95, 0.05, 0.8),
+  c(50, 50, 0.5, 0.05, 0.9), c(1000, 10, 0.3, 0.05, 0.8), c(30, 30, 0.2, 0.05, 0.8),
+  c(500, 80, 0.6, 0.05 / 12, 0.8))) {
+  f <- function(d) unpaired_power_r(cs[1], cs[2], cs[3], cs[3] - d, cs[4]) - cs[5]
+  mde <- if (f(cs[3]) < 0) Inf else uniroot(f, c(1e-9, cs[3]), tol = 1e-15)$root
+  unpaired_mde_rows[[length(unpaired_mde_rows) + 1]] <- list(n1 = cs[1], n2 = cs[2], p1 = cs[3], alpha = cs[4],
+    power = cs[5], direction = "fall", mde = mde)
 }
 
 # ---------------------------------------------------------------- normal distribution

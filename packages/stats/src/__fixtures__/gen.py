@@ -52,6 +52,23 @@ pvecs = [
     [0.02, 0.02, 0.02, 0.04, 0.9],
     [rng.random() ** 3 for _ in range(40)],
     [rng.random() * 1e-4 for _ in range(10)] + [rng.random() for _ in range(10)],
+    # Appended after the vectors above so that their random draws stay the same.
+    [0.0],                                    # length 1, zero
+    [1.0],                                    # length 1, one
+    [0.03],                                   # length 1
+    [0.0, 0.0, 0.2, 0.0],                     # zeros, tied
+    [1.0, 1.0, 0.01, 1.0],                    # ones, tied
+    [1.0, 1.0, 1.0],                          # all ones
+    [0.05, 0.05, 0.01, 0.01, 0.05],           # two tied groups, unsorted
+    [0.001, 0.01, 0.02, 0.03, 0.5],           # already sorted
+    [0.5, 0.3, 0.04, 0.01, 0.001],            # reverse sorted
+    sorted(rng.random() for _ in range(30)),  # already sorted, longer
+    sorted((rng.random() ** 2 for _ in range(25)), reverse=True),  # reverse sorted, longer
+    [0.03] * 10,                              # all tied
+    [0.049, 0.051],                           # m = 2 around 0.05
+    [0.4, 0.6, 0.9, 0.95],                    # every adjusted value capped at 1
+    [1e-300, 1e-200, 1e-10, 0.0],             # tiny values beside a zero
+    [rng.random() ** 4 for _ in range(200)],  # m = 200
 ]
 adjust = []
 for p in pvecs:

@@ -51,9 +51,12 @@ export function requireClosedUnit(name: string, value: unknown): number {
 export function requirePValues(name: string, values: unknown): readonly number[] {
   if (!Array.isArray(values)) throw new TypeError(`${name} must be an array of numbers; got ${show(values)}`);
   const bad: string[] = [];
-  values.forEach((v: unknown, i) => {
+  // An index loop, not forEach: forEach skips the holes of a sparse array ([, 0.5]), which must be
+  // reported as undefined entries rather than pass and turn into NaN.
+  for (let i = 0; i < values.length; i++) {
+    const v: unknown = values[i];
     if (typeof v !== 'number' || !(v >= 0 && v <= 1)) bad.push(`${name}[${i}] = ${show(v)}`);
-  });
+  }
   if (bad.length > 0) {
     throw new RangeError(`${name} must hold p-values between 0 and 1 inclusive; got ${bad.join(', ')}`);
   }
@@ -61,13 +64,33 @@ export function requirePValues(name: string, values: unknown): readonly number[]
 }
 
 /**
- * Runs every check and returns their values, or throws one RangeError listing every failed check's
- * message (joined by "; ") so that a caller sees all problems at once.
+ * Runs one check. On a RangeError it records the message in `problems` and returns `undefined`,
+ * so that the caller can go on and find the other problems; any other error propagates.
  */
-export function collectProblems(checks: ReadonlyArray<() => number>): number[] {
-  const values: number[] = [];
+export function attempt<T>(problems: string[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    problems.push(error.message);
+    return undefined;
+  }
+}
+
+/** Throws one RangeError listing every problem (joined by "; "), if there is any. */
+export function throwProblems(problems: readonly string[]): void {
+  if (problems.length > 0) throw new RangeError(problems.join('; '));
+}
+
+/**
+ * Runs every check and returns their values (a tuple typed check by check), or throws one
+ * RangeError listing every failed check's message (joined by "; ") so that a caller sees all
+ * problems at once. Errors other than RangeError (a TypeError) propagate at once.
+ */
+export function collectProblems<T extends readonly unknown[]>(checks: { readonly [K in keyof T]: () => T[K] }): T {
+  const values: unknown[] = [];
   const problems: string[] = [];
-  for (const check of checks) {
+  for (const check of checks as ReadonlyArray<() => unknown>) {
     try {
       values.push(check());
     } catch (error) {
@@ -75,6 +98,6 @@ export function collectProblems(checks: ReadonlyArray<() => number>): number[] {
       problems.push(error.message);
     }
   }
-  if (problems.length > 0) throw new RangeError(problems.join('; '));
-  return values;
+  throwProblems(problems);
+  return values as unknown as T;
 }
