@@ -5,6 +5,7 @@ import { createTarget } from '../src/target.js';
 import {
   countTokens,
   generate,
+  generatorHash,
   maxTurns,
   parseRegistration,
   promptTokens,
@@ -27,6 +28,8 @@ const registration = validatePreregistration(
   parseRegistration('knob = "depth"\nstrictness = "strict"\nsplit = "eval"\ngenerator_version = "0"\nslack = 4\nhorizon = 8\narms = ["depth:d1", "depth:d3", "depth:d1+h3"]\n'),
 );
 const target = createTarget({ arm: D3, registration, registrationSha256: '0'.repeat(64), policy: referencePolicy });
+// Every pinned axis, as a sweep over the registration carries them.
+const PINNED = { slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
 
 const variants: Variant[] = [
   { label: 'generate only', n: N, body: (s) => generate(D3, s) },
@@ -49,7 +52,7 @@ const variants: Variant[] = [
       return countTokens(renderContext(task.tools, task.messages));
     },
   },
-  { label: 'target(cfg): pin check + episode + meta', n: N, body: (s) => target({ seed: s, replicate_index: 0, slack: 4, horizon: 8 }) },
+  { label: 'target(cfg): pin check + episode + meta', n: N, body: (s) => target({ seed: s, replicate_index: 0, ...PINNED }) },
 ];
 
 const best = new Map<string, number>();

@@ -62,8 +62,45 @@ describe('loadRegistry', () => {
     }
   });
 
-  it('does not check axes absent from cfg', async () => {
-    await expect(registry.targets['reference_depth_d3']!({ seed: 1, replicate_index: 0 })).resolves.toMatchObject({ outcome: 'passed', t: 4 });
+  it('refuses a cfg without the pinned axes, naming each with the table to add to the sweep spec', async () => {
+    const target = registry.targets['reference_depth_d3']!;
+    const hash = generatorHash('0');
+    const registered = `slack = 4, horizon = 8, strictness = "strict", generator_hash = "${hash}"`;
+    await expect(target({ seed: 1, replicate_index: 0 })).rejects.toThrow(
+      'target reference_depth_d3 refuses this cfg: ' +
+        'the sweep has no axis slack: add [axes.slack] type = "continuous" values = [4] to the sweep spec; ' +
+        'the sweep has no axis horizon: add [axes.horizon] type = "continuous" values = [8] to the sweep spec; ' +
+        'the sweep has no axis strictness: add [axes.strictness] type = "categorical" values = ["strict"] to the sweep spec; ' +
+        `the sweep has no axis generator_hash: add [axes.generator_hash] type = "categorical" values = ["${hash}"] to the sweep spec` +
+        ` — run the sweep with the registered values (${registered}) or register the new ones`,
+    );
+    // One missing axis among correct ones, and a mismatch beside it: both listed in one error.
+    let error: unknown;
+    try {
+      await target({ seed: 1, replicate_index: 0, slack: 4, horizon: 9, strictness: 'strict' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PinMismatchError);
+    expect((error as PinMismatchError).code).toBe('E_PIN_MISMATCH');
+    expect((error as PinMismatchError).problems).toEqual([
+      'horizon is 9 but the registration pins the number 8',
+      `the sweep has no axis generator_hash: add [axes.generator_hash] type = "categorical" values = ["${hash}"] to the sweep spec`,
+    ]);
+  });
+
+  it('refuses split and generator_version when the cfg carries them and they differ, and accepts them when equal', async () => {
+    const target = registry.targets['reference_depth_d1']!;
+    const pinned = { seed: 1, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
+    await expect(target({ ...pinned, split: 'dev', generator_version: '1' })).rejects.toThrow(
+      'target reference_depth_d1 refuses this cfg: split is "dev" but the registration pins the string "eval"; ' +
+        'generator_version is "1" but the registration pins the string "0" — run the sweep with the registered values',
+    );
+    await expect(target({ ...pinned, generator_version: 0 })).rejects.toThrow(
+      'refuses this cfg: generator_version is 0 but the registration pins the string "0" — ',
+    );
+    await expect(target({ ...pinned, split: 'eval', generator_version: '0' })).resolves.toMatchObject({ outcome: 'passed', t: 2 });
+    await expect(target(pinned)).resolves.toMatchObject({ outcome: 'passed', t: 2 });
   });
 
   it('refuses a cfg whose pinned axes disagree with the registration, listing each', async () => {
@@ -81,7 +118,7 @@ describe('loadRegistry', () => {
         registered,
       ).message,
     );
-    await expect(target({ seed: 1, replicate_index: 0, slack: '4' })).rejects.toThrow(
+    await expect(target({ seed: 1, replicate_index: 0, slack: '4', horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') })).rejects.toThrow(
       `target reference_depth_d3 refuses this cfg: slack is "4" but the registration pins the number 4 — run the sweep with the registered values (${registered}) or register the new ones`,
     );
   });
@@ -120,7 +157,8 @@ describe('loadRegistry', () => {
   it('builds targets for other policies too, named after them', async () => {
     const r = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [noisyPolicy({ p: 1, name: 'noisy' })] });
     expect(Object.keys(r.targets).sort()).toEqual(['noisy_depth_d1', 'noisy_depth_d1_h3', 'noisy_depth_d3']);
-    await expect(r.targets['noisy_depth_d3']!({ seed: 1, replicate_index: 0 })).resolves.toMatchObject({ outcome: 'failed', t: 4 });
+    const cfg = { seed: 1, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
+    await expect(r.targets['noisy_depth_d3']!(cfg)).resolves.toMatchObject({ outcome: 'failed', t: 4 });
   });
 });
 

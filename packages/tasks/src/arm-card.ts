@@ -5,6 +5,7 @@ import { KNOBS } from './knobs.js';
 import { referenceMessages } from './reference-policy.js';
 import { contextTokens, promptTokens } from './tokens.js';
 import { maxTurns, neededTurns } from './turns.js';
+import { shown } from './internal/shown.js';
 
 /** Mean and range of a sample. */
 export interface SampleSummary {
@@ -80,7 +81,7 @@ function summary(xs: readonly number[]): SampleSummary {
 export function armCard(arm: ArmSpec, options: { readonly slack: number; readonly seeds?: { readonly first: number; readonly count: number } }): ArmCard {
   const { slack } = options;
   const seeds = options.seeds ?? { first: 0, count: 200 };
-  if (!Number.isInteger(seeds.count) || seeds.count < 1) throw new RangeError(`options.seeds.count must be a positive integer, got ${String(seeds.count)}`);
+  if (!Number.isInteger(seeds.count) || seeds.count < 1) throw new RangeError(`options.seeds.count must be a positive integer, got ${shown(seeds.count)}`);
   const budget = maxTurns(arm, slack);
   const decl = KNOBS[arm.knob];
   const partnerArm: ArmSpec | null = arm.controlHistory === null ? null : { ...arm, level: arm.controlHistory, controlHistory: null };

@@ -4,6 +4,7 @@ import type { CallRecord, PolicyAction } from './policy.js';
 import type { Task } from './task.js';
 import { TEMPLATES } from './internal/relay-data.js';
 import { stageOutput } from './scenario.js';
+import { shown } from './internal/shown.js';
 
 /** How an episode ended. `truncated`: the turn budget ran out before an answer. */
 export type Outcome = 'passed' | 'failed' | 'truncated';
@@ -80,7 +81,7 @@ function checkCall(task: Task, name: string, args: unknown): { output: string } 
  */
 export function createEnvironment(task: Task, options: { readonly maxTurns: number }): Environment {
   const budget = options.maxTurns;
-  if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`maxTurns must be a positive integer, got ${String(budget)}`);
+  if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`maxTurns must be a positive integer, got ${shown(budget)}`);
   const messages: ChatMessage[] = task.messages.slice();
   const calls: CallRecord[] = [];
   let t = 0;

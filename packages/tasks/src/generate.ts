@@ -3,22 +3,25 @@ import { GENERATOR_VERSIONS, SPLITS, STRICTNESSES } from './arm-spec.js';
 import { armId } from './arm-id.js';
 import { generatorHash } from './generator-hash.js';
 import { armShape } from './knobs.js';
-import type { ChatMessage, StageCall } from './messages.js';
-import { renderTaskMessage, SYSTEM_PROMPT } from './prompt.js';
+import type { StageCall } from './messages.js';
+import { renderTaskMessage } from './prompt.js';
 import { drawScenario, stageOutput } from './scenario.js';
 import type { HistoryStep, Task } from './task.js';
 import { relayTools } from './tools.js';
 import { sha256Hex } from './internal/sha256.js';
+import { promptMessages } from './internal/prompt-messages.js';
 
-/** @internal the id of the i-th (1-based) history call */
-export const historyCallId = (i: number): string => `history_${i}`;
+/** @internal the id of the i-th (1-based) history call (the generator data's `historyCallId` template) */
+export { historyCallId } from './internal/prompt-messages.js';
 
 /**
  * Generate the task of an arm on a seed. The scenario comes from (generator version, split, seed) alone
  * ({@link drawScenario}); the arm's knob declaration decides the shape: a task of depth `d` plays route
  * stages `h .. h + d - 1` from the token reached after `h` history calls, where `h = shape.historyCalls`
  * (0 for treatments), and shows `shape.distractors` of the remaining route stages as other open stages.
- * Deterministic: the same arguments give a byte-identical task (as JSON) on every machine.
+ * The tools and the prompt's structure (message parts, history call ids) come from the generator's data,
+ * which the generator hash covers. Deterministic: the same arguments give a byte-identical task (as JSON)
+ * on every machine. The task is deeply frozen (its messages are shared with every environment of it).
  *
  * @param arm - the arm (see {@link ArmSpec})
  * @param seed - a non-negative safe integer
@@ -62,17 +65,7 @@ export function generate(arm: ArmSpec, seed: number): Task {
   const others = scenario.route.slice(h + shape.depth, h + shape.depth + shape.distractors);
   const start = tokens[h] as string;
 
-  const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }];
-  history.forEach((step, i) => {
-    const callId = historyCallId(i + 1);
-    messages.push({
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id: callId, type: 'function', function: { name: step.call.name, arguments: JSON.stringify(step.call.arguments) } }],
-    });
-    messages.push({ role: 'tool', tool_call_id: callId, content: step.output });
-  });
-  messages.push({ role: 'user', content: renderTaskMessage(start, route, others) });
+  const messages = promptMessages(history, renderTaskMessage(start, route, others));
 
   return Object.freeze({
     taskId: sha256Hex(`${hash}|${scenario.scenarioId}|${id}|${arm.strictness}`).slice(0, 16),
@@ -86,7 +79,7 @@ export function generate(arm: ArmSpec, seed: number): Task {
     generatorHash: hash,
     shape: Object.freeze({ ...shape }),
     tools: relayTools(),
-    messages: Object.freeze(messages),
+    messages,
     start,
     route: Object.freeze(route),
     others: Object.freeze(others),

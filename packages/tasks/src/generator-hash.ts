@@ -1,14 +1,44 @@
 import { GENERATOR_VERSIONS } from './arm-spec.js';
 import { canonicalJson } from './internal/canonical-json.js';
 import { sha256Hex } from './internal/sha256.js';
-import { ALGORITHM, EMPTY_SLOT, OTHER_SLOTS, SPLIT_RESIDUES, STAGE_NAMES, TEMPLATES, WORDS } from './internal/relay-data.js';
+import {
+  ALGORITHM,
+  EMPTY_SLOT,
+  MESSAGE_LAYOUT,
+  OTHER_SLOTS,
+  SPLIT_RESIDUES,
+  STAGE_NAMES,
+  TEMPLATES,
+  TOOL_TEMPLATE,
+  WORDS,
+} from './internal/relay-data.js';
+import { promptMessages } from './internal/prompt-messages.js';
 import { KNOBS } from './knobs.js';
 import { GRADER_RULES } from './grader.js';
+import { renderTaskMessage } from './prompt.js';
+import { relayTools } from './tools.js';
+
+// A fixed specimen prompt, built by the same code generate uses: two history calls, then a task message
+// naming three stages and one distractor. Hashing its messages covers the code that assembles a prompt
+// (message structure, history call ids, argument encoding, task-message rendering), not only its data.
+function specimenMessages(): readonly unknown[] {
+  const [a, b, c, d] = relayTools().map((t) => t.function.name);
+  const [w0, w1, w2] = WORDS;
+  const history = [
+    { call: { name: a as string, arguments: { token: w0 as string } }, output: w1 as string },
+    { call: { name: b as string, arguments: { token: w1 as string } }, output: w2 as string },
+  ];
+  return promptMessages(history, renderTaskMessage(w2 as string, [c as string], [d as string]));
+}
 
 /**
- * The generator's identity as a plain value: its version and everything that decides a task (word list,
- * stage names, templates, split rule, algorithm parameters, every knob's declared levels, shapes and
- * controls, the grader's rules). {@link generatorHash} is the sha256 of its canonical JSON.
+ * The generator's identity as a plain value: its version and everything that decides a task — the word
+ * list, stage names, templates (the history call id template among them), the split rule, the algorithm's
+ * parameters (the distinct-chain rule for start tokens among them), the tool template and the full tool
+ * definitions built from it, the prompt's message layout and a specimen prompt built by the same code as
+ * every task's, every knob's declared levels, shapes and controls, and the grader's rules. `generate`
+ * reads the tools, the message layout and the history call ids from this same data.
+ * {@link generatorHash} is the sha256 of its canonical JSON.
  *
  * @param generatorVersion - one of {@link GENERATOR_VERSIONS}
  * @returns the identity object
@@ -41,6 +71,10 @@ export function generatorIdentity(generatorVersion: string): Record<string, unkn
     emptySlot: EMPTY_SLOT,
     templates: TEMPLATES,
     algorithm: ALGORITHM,
+    toolTemplate: TOOL_TEMPLATE,
+    tools: relayTools(),
+    messageLayout: MESSAGE_LAYOUT,
+    specimenMessages: specimenMessages(),
     knobs,
     grader: GRADER_RULES,
   };

@@ -1,5 +1,6 @@
 import type { ArmSpec, KnobName } from './arm-spec.js';
 import { STAGE_NAMES, OTHER_SLOTS } from './internal/relay-data.js';
+import { shown } from './internal/shown.js';
 
 /** What a task at some arm asks for: chained calls to play, distractor stages shown, history calls given. */
 export interface TaskShape {
@@ -115,14 +116,14 @@ export function armShape(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistory'>
   const knob = KNOBS[arm.knob];
   if (!knob.levels.includes(arm.level)) {
     throw new RangeError(
-      `arm.level must be one of the ${knob.name} knob's levels ${knob.levels.join(', ')}, got ${String(arm.level)}`,
+      `arm.level must be one of the ${knob.name} knob's levels ${knob.levels.join(', ')}, got ${shown(arm.level)}`,
     );
   }
   if (arm.controlHistory === null) return knob.shape(arm.level);
   const shape = knob.controlShape(arm.level, arm.controlHistory);
   if (shape === null) {
     throw new RangeError(
-      `arm.controlHistory ${String(arm.controlHistory)} with level ${arm.level} is not a control the ${knob.name} knob declares`,
+      `arm.controlHistory ${shown(arm.controlHistory)} with level ${shown(arm.level)} is not a control the ${knob.name} knob declares`,
     );
   }
   return shape;

@@ -2,6 +2,7 @@ import type { Policy, PolicyAction, PolicyContext } from './policy.js';
 import type { Task } from './task.js';
 import { keyedRng, randomInt } from './internal/rng.js';
 import { WORDS } from './internal/relay-data.js';
+import { shown } from './internal/shown.js';
 
 /** Options of {@link noisyPolicy}. */
 export interface NoisyPolicyOptions {
@@ -61,7 +62,7 @@ export function noisyPolicy(options: NoisyPolicyOptions): Policy {
   const { p } = options;
   const error = options.error ?? 'answer';
   const salt = options.salt ?? 'noisy';
-  if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`p must be a probability in [0, 1], got ${String(p)}`);
+  if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`p must be a probability in [0, 1], got ${shown(p)}`);
   if (error !== 'call' && error !== 'answer' && error !== 'either') {
     throw new RangeError(`error must be "call", "answer" or "either", got ${JSON.stringify(error)}`);
   }

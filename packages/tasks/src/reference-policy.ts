@@ -2,6 +2,7 @@ import { createEnvironment } from './environment.js';
 import type { ChatMessage } from './messages.js';
 import type { Task } from './task.js';
 import type { Policy, PolicyAction, PolicyContext } from './policy.js';
+import { shown } from './internal/shown.js';
 
 /**
  * The reference policy: plays the task's solution — its calls in order, then the goal token. Depth `d`
@@ -40,7 +41,7 @@ export const referencePolicy: Policy = Object.freeze({
  */
 export function referenceMessages(task: Task, calls: number): readonly ChatMessage[] {
   if (!Number.isInteger(calls) || calls < 0 || calls > task.solution.length) {
-    throw new RangeError(`calls must be an integer from 0 to ${task.solution.length}, got ${String(calls)}`);
+    throw new RangeError(`calls must be an integer from 0 to ${task.solution.length}, got ${shown(calls)}`);
   }
   const env = createEnvironment(task, { maxTurns: task.solution.length + 1 });
   for (const call of task.solution.slice(0, calls)) env.step({ kind: 'call', name: call.name, arguments: call.arguments });

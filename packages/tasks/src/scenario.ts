@@ -2,6 +2,7 @@ import type { Split } from './arm-spec.js';
 import { GENERATOR_VERSIONS, SPLITS } from './arm-spec.js';
 import { keyedRng, randomInt, sattoloCycle, shuffled } from './internal/rng.js';
 import { sha256Hex } from './internal/sha256.js';
+import { shown } from './internal/shown.js';
 import { ALGORITHM, SPLIT_RESIDUES, STAGE_NAMES, WORDS } from './internal/relay-data.js';
 import { stageToolName } from './tools.js';
 
@@ -28,15 +29,19 @@ export interface Scenario {
 /** @internal shared argument checks */
 export function checkSeed(seed: number): void {
   if (!Number.isSafeInteger(seed) || seed < 0) {
-    throw new RangeError(`seed must be a non-negative safe integer, got ${String(seed)}`);
+    throw new RangeError(`seed must be a non-negative safe integer, got ${shown(seed)}`);
   }
 }
 
 /**
- * Draw the scenario of (generator version, split, seed): the start token (from the split's third of the
- * word list, so splits never share a scenario), the route (a shuffle of the 8 stages) and each stage's
- * hidden mapping (a single cycle through the 48 words, so no stage maps a token to itself and every stage
- * is a bijection). Uses seedrandom's Alea keyed by `relay/<version>/<split>/<seed>`.
+ * Draw the scenario of (generator version, split, seed) from seedrandom's Alea keyed by
+ * `relay/<version>/<split>/<seed>`: the route (a shuffle of the 8 stages), each stage's hidden mapping (a
+ * single cycle through the 48 words, so no stage maps a token to itself and every stage is a bijection),
+ * then the start token, uniform over the split's third of the word list (so splits never share a scenario)
+ * restricted to the words whose chain through the whole route visits 9 distinct tokens. Every task of the
+ * scenario plays a stretch of that chain, so for every arm the goal differs from the start token and from
+ * every token before it (an answer that repeats the start, or any earlier token, always fails). When no
+ * word of the split is eligible, route and mappings are drawn again from the same stream.
  *
  * @param generatorVersion - one of {@link GENERATOR_VERSIONS}
  * @param split - `train`, `dev` or `eval`
@@ -58,26 +63,52 @@ export function drawScenario(generatorVersion: string, split: Split, seed: numbe
     ALGORITHM.scenarioKey.replace('{version}', generatorVersion).replace('{split}', split).replace('{seed}', String(seed)),
   );
   const residue = SPLIT_RESIDUES[split];
-  const pool = WORDS.filter((_, i) => i % 3 === residue);
-  const start = pool[randomInt(rng, pool.length)] as string;
-  const route = shuffled(rng, STAGE_NAMES).map(stageToolName);
-  const mappings: Record<string, readonly string[]> = {};
-  let id = `${generatorVersion}|${split}|${start}|${route.join(',')}`;
-  for (const stage of STAGE_NAMES) {
-    const next = sattoloCycle(rng, WORDS.length);
-    mappings[stageToolName(stage)] = Object.freeze(next.map((j) => WORDS[j] as string));
-    id += `|${String.fromCharCode(...next)}`;
-  }
-  return Object.freeze({
-    scenarioId: sha256Hex(id).slice(0, 16),
-    generatorVersion,
-    split,
-    seed,
-    start,
-    route: Object.freeze(route),
-    tokens: WORDS,
-    mappings: Object.freeze(mappings),
+  const pool: number[] = [];
+  WORDS.forEach((_, i) => {
+    if (i % 3 === residue) pool.push(i);
   });
+  for (;;) {
+    const order = shuffled(rng, STAGE_NAMES);
+    const cycles = STAGE_NAMES.map(() => sattoloCycle(rng, WORDS.length));
+    const routeCycles = order.map((stage) => cycles[STAGE_NAMES.indexOf(stage)] as number[]);
+    const eligible = pool.filter((i) => chainIsDistinct(i, routeCycles));
+    if (eligible.length === 0) continue;
+    const start = WORDS[eligible[randomInt(rng, eligible.length)] as number] as string;
+    const route = order.map(toolNameOf);
+    const mappings: Record<string, readonly string[]> = {};
+    let id = `${generatorVersion}|${split}|${start}|${route.join(',')}`;
+    STAGE_NAMES.forEach((stage, k) => {
+      const next = cycles[k] as number[];
+      mappings[toolNameOf(stage)] = Object.freeze(next.map((j) => WORDS[j] as string));
+      id += `|${String.fromCharCode(...next)}`;
+    });
+    return Object.freeze({
+      scenarioId: sha256Hex(id).slice(0, 16),
+      generatorVersion,
+      split,
+      seed,
+      start,
+      route: Object.freeze(route),
+      tokens: WORDS,
+      mappings: Object.freeze(mappings),
+    });
+  }
+}
+
+const TOOL_NAMES: ReadonlyMap<string, string> = new Map(STAGE_NAMES.map((stage) => [stage, stageToolName(stage)]));
+const toolNameOf = (stage: string): string => TOOL_NAMES.get(stage) as string;
+
+/** Whether the chain from word `start` through the first `ALGORITHM.distinctChainStages` route stages never revisits a word. */
+function chainIsDistinct(start: number, routeCycles: readonly (readonly number[])[]): boolean {
+  const seen = [start];
+  const stages = Math.min(ALGORITHM.distinctChainStages, routeCycles.length);
+  let at = start;
+  for (let k = 0; k < stages; k++) {
+    at = (routeCycles[k] as readonly number[])[at] as number;
+    if (seen.includes(at)) return false;
+    seen.push(at);
+  }
+  return true;
 }
 
 const WORD_INDEX: ReadonlyMap<string, number> = new Map(WORDS.map((w, i) => [w, i]));

@@ -8,6 +8,9 @@ import type { Registration } from './registration.js';
 import { promptTokens } from './tokens.js';
 import { maxTurns } from './turns.js';
 import { PACKAGE_VERSION } from './internal/package-version.js';
+import { shown } from './internal/shown.js';
+
+const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /**
  * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
@@ -44,13 +47,15 @@ export interface TaskTargetMeta {
 }
 
 /**
- * A cfg whose pinned axes disagree with the registration. The message lists every disagreement and the
- * registered values to run with.
+ * A cfg that breaks the pin: a pinned axis missing, or an axis whose value disagrees with the registration.
+ * The message lists every problem — a missing axis with the `[axes.<name>]` table to add to the sweep spec,
+ * a disagreeing one with the registered value — and the registered values to run with.
  *
  * @example
  * ```ts
- * await target({ seed: 1, replicate_index: 0, slack: 5 });
- * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4 — ...
+ * await target({ seed: 1, replicate_index: 0, slack: 5, horizon: 8, strictness: 'strict' });
+ * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4;
+ * //   the sweep has no axis generator_hash: add [axes.generator_hash] type = "categorical" values = ["…"] to the sweep spec — ...
  * ```
  */
 export class PinMismatchError extends Error {
@@ -85,17 +90,21 @@ export interface CreateTargetOptions {
  * task on `cfg.seed`, plays one episode with the arm's turn budget `maxTurns(arm, slack)`, and returns
  * `{ outcome, t, meta }`.
  *
- * The pin: when `cfg` carries `slack` or `horizon` they must be the registration's numbers, and when it
- * carries `strictness` or `generator_hash` they must be the registration's strings; axes absent from `cfg`
- * are not checked. Other axes are ignored.
+ * The pin: `cfg` must carry `slack` and `horizon` equal to the registration's numbers, and `strictness`
+ * and `generator_hash` equal to the registration's strings (the generator hash of its generator version);
+ * a sweep without one of these axes is refused, with the `[axes.<name>]` table to add to its spec. When
+ * `cfg` carries `split` or `generator_version` they must be the registration's strings too. Other axes are
+ * ignored. Every problem is listed in one {@link PinMismatchError}.
  *
  * @param options - {@link CreateTargetOptions}
  * @returns the target
  * @throws RangeError when the arm is not one of the registration's arms
+ * @throws PinMismatchError (from the target) when the cfg lacks a pinned axis or disagrees with the registration
  * @example
  * ```ts
  * const target = createTarget({ arm, registration, registrationSha256: digest, policy: referencePolicy });
- * await target({ seed: 366625197, replicate_index: 0, slack: 4, horizon: 8 }); // { outcome: 'passed', t: 4, meta: {...} }
+ * await target({ seed: 366625197, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') });
+ * // { outcome: 'passed', t: 4, meta: {...} }
  * ```
  */
 export function createTarget(options: CreateTargetOptions): Target {
@@ -107,11 +116,17 @@ export function createTarget(options: CreateTargetOptions): Target {
   const name = options.name ?? targetName(policy.name, id);
   const hash = generatorHash(registration.generatorVersion);
   const budget = maxTurns(arm, registration.slack);
-  const pins: ReadonlyArray<readonly [string, number | string]> = [
-    ['slack', registration.slack],
-    ['horizon', registration.horizon],
-    ['strictness', registration.strictness],
-    ['generator_hash', hash],
+  // The pinned axes a sweep must carry, with the axis type its spec declares them as.
+  const pins: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
+    ['slack', registration.slack, 'continuous'],
+    ['horizon', registration.horizon, 'continuous'],
+    ['strictness', registration.strictness, 'categorical'],
+    ['generator_hash', hash, 'categorical'],
+  ];
+  // Axes a sweep need not carry, checked when it does.
+  const optionalPins: ReadonlyArray<readonly [string, string]> = [
+    ['split', registration.split],
+    ['generator_version', registration.generatorVersion],
   ];
   const registered = pins.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
   const pin = Object.freeze({
@@ -122,15 +137,21 @@ export function createTarget(options: CreateTargetOptions): Target {
   });
 
   return async (cfg: TargetConfig): Promise<TargetResult> => {
-    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${String(cfg)}`);
+    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
     const problems: string[] = [];
-    for (const [key, value] of pins) {
-      if (!(key in cfg)) continue;
-      const given = cfg[key];
-      if (given !== value) {
-        const kind = typeof value === 'number' ? 'the number' : 'the string';
-        problems.push(`${key} is ${JSON.stringify(given)} but the registration pins ${kind} ${JSON.stringify(value)}`);
+    const mismatch = (key: string, given: unknown, value: number | string): string =>
+      `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
+    for (const [key, value, type] of pins) {
+      const given = has(cfg, key) ? cfg[key] : undefined;
+      if (given === undefined) {
+        problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
+      } else if (given !== value) {
+        problems.push(mismatch(key, given, value));
       }
+    }
+    for (const [key, value] of optionalPins) {
+      const given = has(cfg, key) ? cfg[key] : undefined;
+      if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
     }
     if (problems.length > 0) throw new PinMismatchError(name, problems, registered);
     const task = generate(arm, cfg.seed);

@@ -29,7 +29,7 @@ export interface Task {
   readonly shape: TaskShape;
   /** The tools offered: the same for every arm of a scenario. */
   readonly tools: readonly ToolDefinition[];
-  /** The prompt: system message, then (controls) the history, then the task message. */
+  /** The prompt: system message, then (controls) the history, then the task message. Deeply frozen: every environment of the task shares these objects. */
   readonly messages: readonly ChatMessage[];
   /** The token the live route starts from. */
   readonly start: string;

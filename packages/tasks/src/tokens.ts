@@ -108,7 +108,7 @@ export function contextTokens(tools: readonly ToolDefinition[], messages: readon
  * @returns the count
  * @example
  * ```ts
- * promptTokens(generate(d1, 0)); // about 330 at generator version 0
+ * promptTokens(generate(d1, 0)); // about 720 at generator version 0
  * ```
  */
 export function promptTokens(task: Task): number {

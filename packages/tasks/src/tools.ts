@@ -1,10 +1,10 @@
 import type { ToolDefinition } from './messages.js';
-import { STAGE_NAMES, TEMPLATES } from './internal/relay-data.js';
-
-const fill = (template: string, stage: string): string => template.replaceAll('{stage}', stage);
+import { deepFreeze } from './internal/deep-freeze.js';
+import { fillTemplate } from './internal/fill-template.js';
+import { STAGE_NAMES, TOOL_TEMPLATE } from './internal/relay-data.js';
 
 /**
- * The tool name of a stage.
+ * The tool name of a stage (the tool template's name with `{stage}` filled in).
  * @param stage - a stage name
  * @returns the tool name
  * @example
@@ -13,39 +13,18 @@ const fill = (template: string, stage: string): string => template.replaceAll('{
  * ```
  */
 export function stageToolName(stage: string): string {
-  return fill(TEMPLATES.toolName, stage);
+  return fillTemplate(TOOL_TEMPLATE.function.name, { stage });
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-const TOOLS: readonly ToolDefinition[] = deepFreeze(
-  STAGE_NAMES.map(
-    (stage): ToolDefinition => ({
-      type: 'function',
-      function: {
-        name: stageToolName(stage),
-        description: fill(TEMPLATES.toolDescription, stage),
-        parameters: {
-          type: 'object',
-          properties: { token: { type: 'string', description: fill(TEMPLATES.tokenDescription, stage) } },
-          required: ['token'],
-          additionalProperties: false,
-        },
-      },
-    }),
-  ),
-);
+// Every definition is the one tool template filled in with a stage name: nothing of a tool is decided
+// here, so the generator hash (which holds the template and these definitions) covers all of it.
+const TOOLS: readonly ToolDefinition[] = deepFreeze(STAGE_NAMES.map((stage): ToolDefinition => fillTemplate(TOOL_TEMPLATE, { stage })));
 
 /**
- * The relay's tool set: one tool per stage (`stage_amber` ... `stage_harbor`), each taking `{ token: string }`.
- * The same frozen array for every arm and every scenario of a generator version, so every arm of a scenario
- * is offered exactly the same tools.
+ * The relay's tool set: one tool per stage (`stage_amber` ... `stage_harbor`), each taking `{ token: string }`,
+ * each the tool template of the generator's data filled in with its stage. The same deeply frozen array for
+ * every arm and every scenario of a generator version, so every arm of a scenario is offered exactly the
+ * same tools.
  *
  * @returns the tools, in the shape OpenAI-compatible chat APIs take in `tools`
  * @example

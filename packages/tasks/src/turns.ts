@@ -1,5 +1,6 @@
 import type { ArmSpec } from './arm-spec.js';
 import { armShape } from './knobs.js';
+import { shown } from './internal/shown.js';
 
 /**
  * The turns an arm's task needs when played right: one per live stage call, plus the answer.
@@ -32,7 +33,7 @@ export function neededTurns(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistor
  */
 export function maxTurns(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistory'>, slack: number): number {
   if (!Number.isInteger(slack) || slack < 0) {
-    throw new RangeError(`slack must be a non-negative integer, got ${String(slack)}`);
+    throw new RangeError(`slack must be a non-negative integer, got ${shown(slack)}`);
   }
   return neededTurns(arm) + slack;
 }

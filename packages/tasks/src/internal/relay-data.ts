@@ -1,5 +1,6 @@
 // The data that decides a relay task: word list, stage names, templates and parameters. Everything here
 // goes into the generator hash (see ../generator-hash.ts): change a word or a template and the hash changes.
+import { deepFreeze } from './deep-freeze.js';
 
 /** The opaque tokens a stage maps between (48, lower-case, made-up). */
 export const WORDS: readonly string[] = Object.freeze([
@@ -30,38 +31,81 @@ export const OTHER_SLOTS = 3;
 export const EMPTY_SLOT = '(vacant)';
 
 /** The one prompt template: the system message, then the task message's lines. */
-export const TEMPLATES = Object.freeze({
+export const TEMPLATES = deepFreeze({
   system:
     'You operate a relay of stages. Each stage is a tool: give it a token and it returns the token that ' +
     'stage maps it to. The mappings are hidden, so call the tools to learn them. When you know the final ' +
     'token, reply with that token alone, without calling a tool.',
-  task: Object.freeze([
+  task: [
     'Start token: {start}',
     'Route: {route}',
     'Other open stages: {others}',
     'Pass the start token through the stages of the route in order, one tool call per stage, feeding ' +
       'each output to the next stage. Reply with the token the last stage returns.',
-  ]),
+  ],
   routeSeparator: ' -> ',
   othersSeparator: ', ',
-  toolName: 'stage_{stage}',
-  toolDescription:
-    'Stage {stage} of the relay: give it a token and it returns the token that stage {stage} maps it to.',
-  tokenDescription: 'The token to pass through stage {stage}.',
+  /** The id of the i-th (1-based) history tool call of a control arm's prompt. */
+  historyCallId: 'history_{i}',
   invalidCall: 'error: {reason}',
 });
 
+/**
+ * Every stage's tool definition, as data: `{stage}` is replaced by the stage name in every string. The
+ * whole skeleton (the `type`s, `required`, `additionalProperties`) is here, so it is hashed; tools.ts only
+ * fills it in.
+ */
+export const TOOL_TEMPLATE = deepFreeze({
+  type: 'function',
+  function: {
+    name: 'stage_{stage}',
+    description: 'Stage {stage} of the relay: give it a token and it returns the token that stage {stage} maps it to.',
+    parameters: {
+      type: 'object',
+      properties: { token: { type: 'string', description: 'The token to pass through stage {stage}.' } },
+      required: ['token'],
+      additionalProperties: false,
+    },
+  },
+} as const);
+
+/**
+ * The prompt's message structure, as data: `prompt` lists the parts in order, `history` expands to one
+ * `historyStep` per history call, and each named part is a message template whose `{placeholders}` are
+ * filled in (`system`: the system prompt; `callId`, `tool`, `token` (JSON-escaped) and `output`: a
+ * history call and its result; `task`: the rendered task message). generate.ts reads only this.
+ */
+export const MESSAGE_LAYOUT = deepFreeze({
+  prompt: ['system', 'history', 'task'],
+  historyStep: ['historyCall', 'historyResult'],
+  messages: {
+    system: { role: 'system', content: '{system}' },
+    historyCall: {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: '{callId}', type: 'function', function: { name: '{tool}', arguments: '{"token":"{token}"}' } }],
+    },
+    historyResult: { role: 'tool', tool_call_id: '{callId}', content: '{output}' },
+    task: { role: 'user', content: '{task}' },
+  },
+} as const);
+
 /** The algorithm's parameters, named so the hash records them. */
-export const ALGORITHM = Object.freeze({
+export const ALGORITHM = deepFreeze({
   family: 'relay',
   rng: 'seedrandom.alea',
   scenarioKey: 'relay/{version}/{split}/{seed}',
-  startToken: 'uniform over WORDS whose index % 3 equals the split residue',
+  drawOrder: 'route, then the stage mappings, then the start token; all from one Alea stream',
   route: 'Fisher-Yates shuffle of STAGE_NAMES; a task of depth d plays its first d stages',
   stageMapping: "Sattolo's algorithm over WORDS, one cycle per stage, stages drawn in STAGE_NAMES order",
+  startToken:
+    'uniform over the eligible words: index % 3 equals the split residue, and the chain from the word through ' +
+    'the first distinctChainStages route stages visits distinctChainStages + 1 distinct tokens; when no word ' +
+    'is eligible, route and mappings are drawn again from the same stream',
+  /** The chain from the start through this many route stages never revisits a token (>= the deepest level). */
+  distinctChainStages: 8,
   distractors: 'the route stages after the played ones, in route order',
   history: 'a control plays the last d stages of its partner route; the earlier calls are given as history',
-  messageOrder: 'system, history (assistant tool call, tool result)*, user task',
-  scenarioId: 'first 16 hex of sha256 of the scenario canonical form',
+  scenarioId: 'first 16 hex of sha256 of version | split | start | route | each stage cycle as char codes',
   taskId: 'first 16 hex of sha256 of generator hash | scenario id | arm id | strictness',
 });
