@@ -7,7 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { startRedis, TLS_CERT, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
 import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
@@ -15,6 +15,7 @@ import { sweep } from '../src/executor/sweep.js';
 import { resume } from '../src/executor/resume.js';
 import type { RunManifest } from '../src/store/manifest.js';
 import { episodes } from '../src/store/read-episodes.js';
+import { seedFor } from '../src/spec/seed-for.js';
 import type { EpisodeRow } from '../src/store/episode-row.js';
 import { FIXTURES, MAIN, start, waitForEntries, type Done } from './helpers.js';
 
@@ -145,10 +146,23 @@ describe('bullmq backend, end to end', () => {
     await expectSameAsLocal(store, m.run_id);
     const runs = await cli(['--store', store, 'runs']).done;
     expect(runs.stdout).toMatch(/complete\s+bullmq\s+bq-fixture\s+400\s+0/);
+    // extend on the same workers: replicates 200..207, seeds from the same salt, rows as the target gives them.
+    const x = await cli(['--store', store, 'extend', m.run_id, '--replicates', '8', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'equal']).done;
+    expect(x.code).toBe(0);
+    const xm = JSON.parse(x.stdout) as RunManifest;
+    expect([xm.status, xm.replicates, xm.counts.rows]).toEqual(['complete', 208, 416]);
+    const { walk } = (await import(TARGET)) as { walk: (cfg: Record<string, number>) => Promise<{ outcome: string; t: number; meta: unknown }> };
+    const added = [...byKey(await episodes(store, m.run_id)).values()].filter((r) => r.replicate_index >= 200);
+    expect(added.length).toBe(16);
+    for (const r of added) {
+      expect(r.seed).toBe(seedFor(SALT, r.replicate_index));
+      const want = await walk({ slack: r['slack'] as number, seed: r.seed, replicate_index: r.replicate_index });
+      expect([r.outcome, r.t, JSON.parse(r.meta)]).toEqual([want.outcome, want.t, want.meta]);
+    }
     const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
     expect([d1.code, d2.code]).toEqual([0, 0]);
     const ran = [d1.stderr, d2.stderr].map((e) => Number(/worker stopped: (\d+) jobs/.exec(e)?.[1]));
-    expect(ran[0]! + ran[1]!).toBe(16); // 2 conditions x 200 / 25: each chunk ran once
+    expect(ran[0]! + ran[1]!).toBe(18); // 2 conditions x 200 / 25, then 2 chunks of the extension: each ran once
     // Collected jobs are removed from Redis.
     const q = new Queue('equal', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
     expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
@@ -272,6 +286,21 @@ describe('bullmq backend, end to end', () => {
     ac2.abort();
     await w2;
     await again.stop();
+  }, 30_000);
+
+  it('rediss:// (TLS, with a password): a worker trusting the CA through NODE_EXTRA_CA_CERTS, a coordinator through tls options', async () => {
+    const secure = await startRedis({ tls: true, password: PASSWORD });
+    try {
+      expect(secure.url.startsWith('rediss://')).toBe(true);
+      const w = await worker('tls', { NODE_EXTRA_CA_CERTS: TLS_CERT }, [], secure.url);
+      const store = join(dir, 'tls');
+      const run = await sweep({ spec: SMALL_SPEC, target: `${TARGET}:walk`, store, salt: SALT, maxMde: 0.99, cwd: dir, backend: bullmqBackend({ redis: secure.url, queue: 'tls', chunkSize: 5, tls: { ca: await readFile(TLS_CERT, 'utf8') } }) });
+      expect([run.status, run.counts.rows]).toEqual(['complete', 20]);
+      for (const row of await episodes(store, run.run_id)) expect([row.outcome, row.t, row.meta]).toEqual([local.get(key(row))?.outcome, local.get(key(row))?.t, local.get(key(row))?.meta]);
+      expect((await stop(w)).stderr).toMatch(/^worker ready on rediss:\/\/:\*\*\*@127\.0\.0\.1:\d+, queue tls/);
+    } finally {
+      await secure.stop();
+    }
   }, 30_000);
 
   it('the Redis password appears in no output, error message or stored file', async () => {

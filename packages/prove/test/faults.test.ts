@@ -71,7 +71,7 @@ describe('faults: SIGKILL at random points, then resume', () => {
     const first = start([...common, 'sweep', 'spec.toml', '--target', `${FIXTURES}targets.mjs:tick`, '--max-mde', '0.99', '--salt', 'faults', '--yes', '--json', ...exec], { cwd: dir });
     let { done, killed, runId } = await killAt(first, store, null, killPoint(trial, 0), 0);
     let kills = killed ? 1 : 0;
-    if (!killed) expect(done.code).toBe(0);
+    if (!killed) expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
     expect(runId).not.toBeNull();
     // Resume, killing the resume too at a random point, up to twice; then a last resume runs to the end.
     for (let j = 1; j <= 3; j++) {
@@ -80,11 +80,10 @@ describe('faults: SIGKILL at random points, then resume', () => {
       if (j < 3) {
         ({ done, killed } = await killAt(resumed, store, runId, killPoint(trial, j), Math.ceil(parts / 3) + 2));
         if (killed) kills++;
-        else expect(done.code).toBe(0);
+        else expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
       } else {
         done = await resumed.done;
-        expect(done.stderr).toBe('');
-        expect(done.code).toBe(0);
+        expect({ code: done.code, stderr: done.stderr }).toEqual({ code: 0, stderr: '' });
       }
     }
     const [manifest] = await listRuns(store);

@@ -8,6 +8,7 @@ import type { LimitContext } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairRuns } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import { compareScores, hasScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
 import { countsOf, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
 import type { DiffMethod, DiffOptions, DiffReport, DiffRow, DiffRun, EventTable, Fragility, TestMethod } from './types.js';
@@ -26,6 +27,8 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`diffEpisodes: options.power must be a number in (0, 1), got ${String(power)}`);
   if (!METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp' or 'asymptotic', got ${String(method)}`);
   if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
+  if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
+  if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
   return { q, power, method };
 }
 
@@ -105,6 +108,10 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     );
   }
   const { events, inferred, warnings } = resolveEvents(pairing.labels, options.events);
+  const withScores = options.cluster !== undefined || (options.scores ?? (hasScores(before) && hasScores(after)));
+  const scores = withScores
+    ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
+    : undefined;
   const thr = threshold(before, after);
   const paired = pairing.paired;
   const m = pairing.conditions.length * events.length;
@@ -190,6 +197,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     rows: Object.freeze(rows),
     next: nextParts.join(' '),
     full,
+    ...(scores !== undefined ? { scores } : {}),
   };
   if (!full) return Object.freeze(report);
   const tables: EventTable[] = tests.map((t) =>
@@ -219,13 +227,17 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
  * sentence; finds the fragility by exact search; counts `truncated`; and with `full` adds the per-event
  * tables, coverage, omnibus, fault lines and the bound. Runs that are not paired (different salts, or a
  * seed mismatch) fall back to Fisher's exact test, Newcombe's interval and normal-approximation limits.
+ * When both runs hold scores (or `scores` is true, or `cluster` is named) the report adds `scores`, the
+ * paired score comparison of {@link compareScores}: paired t per condition with Holm/BH over
+ * conditions, and with `cluster` a pooled cluster-robust mean difference.
  *
  * @param before - run A: `{ manifest, rows }` (manifest needs run_id, name, salt, max_mde; axes optional).
  * @param after - run B.
- * @param options - `{ events?, q? = 0.05, power? = 0.8, method? = 'exact', full? = false }`.
+ * @param options - `{ events?, q? = 0.05, power? = 0.8, method? = 'exact', full? = false, scores?, cluster? }`.
  * @returns the report, frozen; `--json` prints exactly this object.
  * @throws RangeError/TypeError naming a bad option; {@link DiffError} (exit 2) when no event can be
- *   inferred, the runs share no condition, or neither recorded a threshold. (A named event neither run
+ *   inferred, the runs share no condition, neither recorded a threshold, or `cluster` names no axis
+ *   with at least 2 scored values. (A named event neither run
  *   holds is tested and named in `warnings`.)
  * @example
  * ```ts

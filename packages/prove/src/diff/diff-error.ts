@@ -1,7 +1,7 @@
 import { ProveError } from '../errors.js';
 
 /** The stable codes of the diff's errors. */
-export type DiffErrorCode = 'E_EVENT' | 'E_DIFF';
+export type DiffErrorCode = 'E_EVENT' | 'E_DIFF' | 'E_SCORES';
 
 /**
  * Two runs that cannot be compared as asked (exit 2): no event to infer, an event or axis that neither

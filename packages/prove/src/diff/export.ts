@@ -1,4 +1,5 @@
 import { readRunForDiff } from './read-run.js';
+import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
 import type { DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
 
@@ -31,23 +32,35 @@ export type ExportTable = {
   /** The level of the Wilson intervals (0.95). */
   readonly level: number;
   readonly rows: readonly ExportRow[];
+  /** The score aggregates ({@link aggregateScores}), when a run holds a score or `by` is given. */
+  readonly scores?: ScoreExport;
+};
+
+/** Options of {@link aggregateRuns} and {@link exportRuns}. */
+export type ExportOptions = {
+  /** Score groupings besides the condition: an axis, or axes joined by commas (`model,prompt_variant`). */
+  readonly by?: readonly string[];
 };
 
 /**
  * Aggregates runs for publication (PROVE.md, `export`; the seed's public Markdown/CSV outputs): per run
  * x condition, the episodes, the rows without an outcome, the mean `t`, and per outcome label its count
  * and rate (of the episodes with an outcome) with a 95% Wilson interval. Reads only the condition,
- * replicate, seed, outcome and `t` columns: prompts, answers and `meta` never leave the store.
+ * replicate, seed, outcome, `t` and `score` columns and the boolean `meta.hard_failure`: prompts,
+ * answers, errors and the rest of `meta` never leave the store. When a run holds a score (or `by` is
+ * given) the table adds `scores`, the score aggregates of {@link aggregateScores}.
  *
  * @param runs - runs as read by the store (`{ manifest, rows }`).
+ * @param options - `{ by? }`: the score groupings besides the condition.
  * @returns the frozen {@link ExportTable}.
+ * @throws DiffError (`E_SCORES`, exit 2) naming a `by` axis a run lacks.
  * @example
  * ```ts
  * aggregateRuns([run]).rows[0]; // { condition: 'slack 4', episodes: 8, without_outcome: 0, mean_t: 2, outcomes: [{ outcome: 'passed', count: 8, rate: 1, lower: 0.6756, upper: 1 }] }
  * ```
  * @see Wilson (1927); {@link wilsonInterval}.
  */
-export function aggregateRuns(runs: readonly DiffRun[]): ExportTable {
+export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions = {}): ExportTable {
   const level = 0.95;
   const labels = [...new Set(runs.flatMap((r) => r.rows.map((e) => e.outcome).filter((o): o is string => typeof o === 'string')))].sort();
   const rows: ExportRow[] = [];
@@ -81,7 +94,10 @@ export function aggregateRuns(runs: readonly DiffRun[]): ExportTable {
       );
     }
   }
-  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows) });
+  const by = options.by ?? [];
+  const scored = runs.some((r) => r.rows.some((e) => typeof e.score === 'number' && Number.isFinite(e.score)));
+  const scores = scored || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
+  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}) });
 }
 
 /**
@@ -89,12 +105,14 @@ export function aggregateRuns(runs: readonly DiffRun[]): ExportTable {
  *
  * @param store - the store directory.
  * @param refs - run refs (`#N`, id, unique id prefix or name), at least one.
+ * @param options - `{ by? }` as {@link aggregateRuns}.
  * @returns the {@link ExportTable}.
- * @throws RefError (exit 2) for a ref that names no run; RangeError when no ref is given.
+ * @throws RefError (exit 2) for a ref that names no run; RangeError when no ref is given; DiffError
+ *   (exit 2) for a `by` axis a run lacks.
  */
-export async function exportRuns(store: string, refs: readonly string[]): Promise<ExportTable> {
+export async function exportRuns(store: string, refs: readonly string[], options: ExportOptions = {}): Promise<ExportTable> {
   if (refs.length === 0) throw new RangeError('exportRuns: refs must name at least one run, got none');
-  return aggregateRuns(await Promise.all(refs.map((r) => readRunForDiff(store, r))));
+  return aggregateRuns(await Promise.all(refs.map((r) => readRunForDiff(store, r, { hardFailure: true }))), options);
 }
 
 function num(x: number, digits = 3): string {
@@ -108,9 +126,12 @@ function csvCell(s: string): string {
 /**
  * The export as CSV, long format: one line per run x condition x outcome with
  * `run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper`
- * (RFC 4180 quoting; rates to 6 decimals; empty where undefined).
+ * (RFC 4180 quoting; rates to 6 decimals; empty where undefined). When the table has `scores`, the CSV
+ * is the score table instead ({@link formatScoreCsv}: one line per run x grouping x group x replicate,
+ * with the pass rate and hard failures beside the mean score).
  */
 export function formatExportCsv(table: ExportTable): string {
+  if (table.scores !== undefined) return formatScoreCsv(table.scores);
   const lines = ['run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper'];
   for (const r of table.rows) {
     for (const o of r.outcomes) {
@@ -130,7 +151,8 @@ function mdCell(s: string): string {
 
 /**
  * The export as Markdown: one table per run, a row per condition with episodes, rows without an
- * outcome, mean `t`, and per outcome `count (rate, [lower, upper])` with 95% Wilson intervals.
+ * outcome, mean `t`, and per outcome `count (rate, [lower, upper])` with 95% Wilson intervals; with
+ * `scores`, the score tables after them ({@link formatScoreMarkdown}).
  */
 export function formatExportMarkdown(table: ExportTable): string {
   const out: string[] = [];
@@ -146,5 +168,6 @@ export function formatExportMarkdown(table: ExportTable): string {
     out.push('');
   }
   out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
+  if (table.scores !== undefined) out.push('', ...formatScoreMarkdown(table.scores));
   return `${out.join('\n')}\n`;
 }

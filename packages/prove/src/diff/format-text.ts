@@ -1,3 +1,4 @@
+import { formatScoreLines } from './score-format.js';
 import { fmt3, testWords } from './sentence.js';
 import { fmtChange, fmtP, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
@@ -77,7 +78,7 @@ function fullSections(r: DiffReport): string[] {
  * The diff report as text, shaped like the seed's: the verdict and its sentence; the `method`,
  * `threshold`, `before`, `after`, `verdict rule`, `limits`, `intervals`, `fragility` and `truncated`
  * lines (and `dropped` when pairs were); the table `condition event before after change verdict rise
- * fall`; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
+ * fall`; the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
  * hint; and the `next:` line.
  *
  * @param report - a report from {@link diffEpisodes} or {@link diffRuns}.
@@ -108,6 +109,7 @@ export function formatDiffText(report: DiffReport): string {
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), row.verdict, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
   out.push(...textTable(rows));
+  if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
   if (r.full) out.push(...fullSections(r));
   else {
     out.push('');

@@ -3,11 +3,14 @@
 // shapes of its results.
 import {
   benjaminiHochberg,
+  clusterRobustMeanDifference,
   fisherExact,
   holm,
   mcnemar,
+  meanScoreInterval,
   minimumDetectableChange,
   newcombeInterval,
+  pairedScoreDifference,
   tangoInterval,
   unpairedMinimumDetectableChange,
 } from 'poisson-stats';
@@ -68,4 +71,72 @@ export function newcombe(afterEvents: number, afterN: number, beforeEvents: numb
  */
 export function unpairedMde(p0: number, n0: number, n1: number, alpha: number, power: number, direction: 1 | -1): number {
   return unpairedMinimumDetectableChange({ n1: n0, n2: n1, p1: p0, alpha, power, direction: direction > 0 ? 'rise' : 'fall' });
+}
+
+/** A paired t comparison of scores (poisson-stats `pairedScoreDifference`), in the diff's snake_case. */
+export type PairedT = {
+  readonly n: number;
+  readonly mean_before: number;
+  readonly mean_after: number;
+  readonly difference: number;
+  readonly sd_difference: number;
+  readonly standard_error: number;
+  readonly df: number;
+  readonly t: number;
+  readonly p: number;
+  readonly interval: Interval;
+};
+
+/** The paired t interval and two-sided test of mean(after - before) (poisson-stats `pairedScoreDifference`). */
+export function pairedT(before: readonly number[], after: readonly number[], level: number): PairedT {
+  const r = pairedScoreDifference(before, after, { level });
+  return {
+    n: r.n,
+    mean_before: r.meanBefore,
+    mean_after: r.meanAfter,
+    difference: r.meanDifference,
+    sd_difference: r.sdDifference,
+    standard_error: r.standardError,
+    df: r.df,
+    t: r.statistic,
+    p: r.pValue,
+    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+  };
+}
+
+/** A cluster-robust mean difference (poisson-stats `clusterRobustMeanDifference`, CR1, t on G - 1 df). */
+export type ClusteredDifference = {
+  readonly n: number;
+  readonly clusters: number;
+  readonly difference: number;
+  readonly standard_error: number;
+  readonly standard_error_cr0: number;
+  readonly standard_error_iid: number;
+  readonly df: number;
+  readonly t: number;
+  readonly p: number;
+  readonly interval: Interval;
+};
+
+/** mean(after - before) with CR1 standard errors clustered by `clusters` (poisson-stats `clusterRobustMeanDifference`). */
+export function clusteredDifference(before: readonly number[], after: readonly number[], clusters: readonly (string | number)[], level: number): ClusteredDifference {
+  const r = clusterRobustMeanDifference(before, after, clusters, { level });
+  return {
+    n: r.n,
+    clusters: r.clusters,
+    difference: r.mean,
+    standard_error: r.standardError,
+    standard_error_cr0: r.standardErrorCR0,
+    standard_error_iid: r.standardErrorIid,
+    df: r.df,
+    t: r.statistic,
+    p: r.pValue,
+    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+  };
+}
+
+/** The mean score with a one-sample t interval (poisson-stats `meanScoreInterval`); interval null when n = 1. */
+export function meanT(scores: readonly number[], level: number): { readonly mean: number; readonly interval: Interval | null } {
+  const r = meanScoreInterval(scores, { level });
+  return { mean: r.mean, interval: r.interval === null ? null : { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
 }

@@ -9,6 +9,10 @@ export type DiffEpisode = {
   readonly seed: number | bigint;
   readonly outcome: string | null;
   readonly t?: number | null;
+  /** The graded score (null unless the target grades, or when it crashed). */
+  readonly score?: number | null;
+  /** `meta.hard_failure` as a boolean (null or absent when meta holds none); nothing else of meta. */
+  readonly hard_failure?: boolean | null;
   readonly [column: string]: unknown;
 };
 
@@ -37,6 +41,16 @@ export type DiffOptions = {
   readonly method?: TestMethod;
   /** Add the per-event tables, coverage, omnibus, fault lines and bound. */
   readonly full?: boolean;
+  /**
+   * The paired score comparison (`scores` in the report): true adds it, false leaves it out; absent,
+   * it is added when both runs hold a non-null score.
+   */
+  readonly scores?: boolean;
+  /**
+   * An axis whose value clusters the pooled score comparison (cluster-robust standard errors, e.g.
+   * `task`); implies `scores`.
+   */
+  readonly cluster?: string;
 };
 
 /** A paired table's counts as the report prints them (`rise` and `fall` are discordant-pair counts). */
@@ -198,4 +212,98 @@ export type DiffReport = {
   readonly fault_lines?: readonly FaultLine[];
   readonly bound?: readonly BoundEntry[];
   readonly tables?: readonly EventTable[];
+  /** The paired score comparison, when the runs hold scores or it was asked for. */
+  readonly scores?: ScoreComparison;
+};
+
+/** McNemar on `meta.hard_failure` (the event: a hard failure) for one condition's pairs. */
+export type HardFailureTest = {
+  /** Hard-failure rate before and after, over the pairs where both episodes hold the flag. */
+  readonly before: number;
+  readonly after: number;
+  readonly change: number;
+  readonly counts: DiffCounts;
+  readonly p: number;
+  /** Holm over the conditions with a hard-failure test. */
+  readonly p_holm: number;
+};
+
+/** The per-condition verdict of the score comparison. */
+export type ScoreVerdict = 'higher' | 'lower' | 'not significant' | 'no test';
+
+/** One condition's paired score comparison (paired t on the differences after - before). */
+export type ScoreRow = {
+  readonly condition: string;
+  /** Pairs with a score in both runs and equal seeds. */
+  readonly n: number;
+  /** Pairs left out because an episode had no score (the target crashed). */
+  readonly dropped: number;
+  /** Pairs left out because their seeds differ. */
+  readonly seed_mismatches: number;
+  /** Replicates present in one run only. */
+  readonly unmatched: number;
+  /** Mean score before and after over the n pairs (null when n = 0). */
+  readonly before: number | null;
+  readonly after: number | null;
+  /** Mean of after - before (null when n = 0). */
+  readonly difference: number | null;
+  /** The rest is null when n < 2 (no paired t): sample sd of the differences, its standard error, n - 1. */
+  readonly sd_difference: number | null;
+  readonly standard_error: number | null;
+  readonly df: number | null;
+  /** The t statistic (±Infinity, printed null in JSON, when every difference is the same nonzero value). */
+  readonly t: number | null;
+  /** Two-sided p of a zero mean difference, and its Holm and Benjamini-Hochberg adjustments over the tests. */
+  readonly p: number | null;
+  readonly p_holm: number | null;
+  readonly p_bh: number | null;
+  /** Holm-adjusted p <= q. */
+  readonly significant: boolean;
+  /** Benjamini-Hochberg-adjusted p <= q. */
+  readonly flagged: boolean;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'paired t' } | null;
+  readonly verdict: ScoreVerdict;
+  /** McNemar on hard failures, when the runs' meta holds the flag (null otherwise). */
+  readonly hard_failures: HardFailureTest | null;
+};
+
+/** The pooled score comparison over every pair of every condition, clustered by one axis. */
+export type ScorePooled = {
+  readonly cluster_axis: string;
+  readonly clusters: number;
+  readonly n: number;
+  readonly before: number;
+  readonly after: number;
+  readonly difference: number;
+  /** CR1 (G/(G-1) small-sample factor), as used for t, p and the interval. */
+  readonly standard_error: number;
+  readonly standard_error_cr0: number;
+  /** The standard error had the pairs been independent (s / sqrt(n)), for comparison. */
+  readonly standard_error_iid: number;
+  /** G - 1. */
+  readonly df: number;
+  readonly t: number;
+  readonly p: number;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
+};
+
+/** The paired score comparison of a diff (`scores` in the report). */
+export type ScoreComparison = {
+  /** The method line. */
+  readonly method: string;
+  /** The axis named by `--cluster`, or null. */
+  readonly cluster_axis: string | null;
+  readonly q: number;
+  /** m: conditions with a paired t (n >= 2). */
+  readonly tests: number;
+  /** Conditions with a hard-failure test (0 when the runs' meta holds no flag). */
+  readonly hard_failure_tests: number;
+  readonly rule: string;
+  readonly intervals_rule: string;
+  /** Pairs dropped for a missing score, over the compared conditions. */
+  readonly dropped: number;
+  readonly seed_mismatches: number;
+  readonly rows: readonly ScoreRow[];
+  /** With `cluster`: the pooled mean difference with cluster-robust standard errors. */
+  readonly pooled?: ScorePooled;
 };

@@ -86,7 +86,8 @@ function recordedTarget(manifest: RunManifest, opts: ResumeOptions): string | Ta
 
 async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, changes: Partial<RunManifest>) {
   const cwd = opts.cwd ?? process.cwd();
-  const backend = pickBackend(opts.backend, cwd);
+  // Default: the backend the run was swept on, when it is a local one.
+  const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
   const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
   const next: RunManifest = { ...manifest, ...changes, status: 'running', finished: null, counts: ex.counts, provenance: { ...manifest.provenance, pid: process.pid, host: hostname() } };
   await writeManifest(opts.store, next);

@@ -8,7 +8,7 @@ export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two runs on shared seeds: the verdict, its sentence, the limits, the fragility and a table per condition x event.',
   description:
-    'Pairs episodes by (condition, replicate) and checks their seeds; tests each condition x event with McNemar (exact by default), counts the verdict at the family-wise level (Holm, q) and flags conditions by Benjamini-Hochberg; puts a simultaneous Tango interval on each change; reads each condition\'s limit against the --max-mde the runs recorded. Without --event the failure events are inferred (outcome labels other than passed). Runs that do not share seeds fall back to Fisher\'s exact test and say so.',
+    'Pairs episodes by (condition, replicate) and checks their seeds; tests each condition x event with McNemar (exact by default), counts the verdict at the family-wise level (Holm, q) and flags conditions by Benjamini-Hochberg; puts a simultaneous Tango interval on each change; reads each condition\'s limit against the --max-mde the runs recorded. Without --event the failure events are inferred (outcome labels other than passed). Runs that do not share seeds fall back to Fisher\'s exact test and say so. When both runs hold scores (or with --scores), a scores section adds per condition the mean score difference (after - before) with a paired t interval and test, Holm and Benjamini-Hochberg over conditions, and with --cluster a pooled difference with cluster-robust standard errors.',
   positionals: [
     { name: 'A', description: 'The run before: #N, a run id, a unique id prefix, or a run name.', required: true },
     { name: 'B', description: 'The run after.', required: true },
@@ -20,14 +20,18 @@ export const diffCommand = defineCommand({
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm (the verdict) and Benjamini-Hochberg (the flags) are held to.', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test: exact conditional McNemar, mid-p, or asymptotic chi-square.', default: 'exact' },
+    scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
     const q = v.number('q');
     const power = v.number('power');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    const cluster = v.string('cluster');
+    const scores = v.flag('scores');
     v.done();
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
@@ -35,6 +39,8 @@ export const diffCommand = defineCommand({
       ...(power !== undefined ? { power } : {}),
       ...(method !== undefined ? { method } : {}),
       full: v.flag('full'),
+      ...(scores ? { scores: true } : {}),
+      ...(cluster !== undefined ? { cluster } : {}),
     });
     io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
     return 0;

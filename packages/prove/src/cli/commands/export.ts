@@ -8,20 +8,22 @@ import { Values } from '../values.js';
 
 export const exportCommand = defineCommand({
   name: 'export',
-  summary: 'Aggregate tables of runs as Markdown and CSV: per condition, episodes, outcome rates with Wilson intervals, mean t. Never prompts, answers or meta.',
+  summary: 'Aggregate tables of runs as Markdown and CSV: per condition, episodes, outcome rates with Wilson intervals, mean t; with scores, mean score (t interval), pass rate and hard failures per condition, per --by group and per replicate. Never prompts, answers or meta text.',
   positionals: [{ name: 'RUN', description: 'Run refs: #N, run ids, unique id prefixes or run names.', required: true, variadic: true }],
   options: {
     md: { type: 'string', valueName: 'FILE', description: 'Write the Markdown tables to FILE.' },
-    csv: { type: 'string', valueName: 'FILE', description: 'Write the CSV (one line per run x condition x outcome) to FILE.' },
+    csv: { type: 'string', valueName: 'FILE', description: 'Write the CSV to FILE: one line per run x condition x outcome, or, when the runs hold scores, one line per run x group x replicate of the score table.' },
     json: { type: 'boolean', description: 'Print the aggregate as one JSON document.' },
+    by: { type: 'string', valueName: 'AXIS', multiple: true, description: 'Also aggregate scores per value of AXIS (repeat for several groupings; AXIS1,AXIS2 groups by both jointly, e.g. model,prompt_variant).' },
   },
-  examples: ['poisson-prove export "#2" "#1" --md results.md --csv results.csv'],
+  examples: ['poisson-prove export "#2" "#1" --md results.md --csv results.csv', 'poisson-prove export "#4" --by model,prompt_variant --by task --md matrix.md --csv matrix.csv'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const md = v.string('md');
     const csv = v.string('csv');
+    const by = v.list('by');
     v.done();
-    const table = await exportRuns(store, positionals['RUN'] as string[]);
+    const table = await exportRuns(store, positionals['RUN'] as string[], by.length > 0 ? { by } : {});
     const write = async (file: string, text: string): Promise<void> => {
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);
       await writeFile(path, text).catch((err: NodeJS.ErrnoException) => {

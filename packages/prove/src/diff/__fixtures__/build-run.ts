@@ -49,6 +49,8 @@ export async function buildRun(
     now?: Date;
     outcomes: (condition: number, r: number) => string | null;
     seedOf?: (r: number) => number;
+    /** Overrides per episode (outcome, score, meta, error), given the condition's axis values. */
+    extra?: (values: Readonly<Record<string, unknown>>, condition: number, r: number) => Partial<Pick<EpisodeRow, 'outcome' | 'score' | 'meta' | 'error' | 't'>>;
   },
 ): Promise<RunManifest> {
   const spec = parseSweepSpec(opts.specText);
@@ -70,6 +72,7 @@ export async function buildRun(
         error: outcome === null ? 'target crashed' : null,
         meta: JSON.stringify({ secret_prompt: 'never exported' }),
         duration_ms: 1,
+        ...(opts.extra ? opts.extra(c.values, ci, r) : {}),
       });
     }
   });

@@ -1,0 +1,233 @@
+import { DiffError } from './diff-error.js';
+import { axisNames } from './pairing.js';
+import { meanT } from './stats.js';
+import type { DiffEpisode, DiffRun } from './types.js';
+import { wilsonInterval } from './wilson.js';
+
+/** One score aggregate: a run x group (x replicate index). Counts, rates, means and intervals only. */
+export type ScoreExportRow = {
+  readonly run_id: string;
+  readonly run_name: string;
+  /** `condition`, or the `--by` axes joined by " x " (e.g. `model x prompt_variant`). */
+  readonly grouping: string;
+  /** The condition's label, or the axis values `name value · name value`. */
+  readonly group: string;
+  /** null for the group over all replicates; else the replicate index of this row. */
+  readonly replicate_index: number | null;
+  readonly episodes: number;
+  /** Episodes without an outcome (the target crashed). */
+  readonly without_outcome: number;
+  /** Episodes with a score. */
+  readonly scored: number;
+  /** Mean score with a one-sample t interval (null without scores; the interval null with one score). */
+  readonly mean_score: number | null;
+  readonly score_lower: number | null;
+  readonly score_upper: number | null;
+  /** Pass rate (outcome `passed`) over the episodes with an outcome, with a Wilson interval. */
+  readonly passed: number;
+  readonly pass_rate: number | null;
+  readonly pass_lower: number | null;
+  readonly pass_upper: number | null;
+  /** Episodes with an outcome whose `meta.hard_failure` is true, rate and Wilson interval (null when no episode of the runs holds the flag). */
+  readonly hard_failures: number | null;
+  readonly hard_failure_rate: number | null;
+  readonly hard_lower: number | null;
+  readonly hard_upper: number | null;
+};
+
+/** The score aggregates of an export. */
+export type ScoreExport = {
+  readonly method: 'mean score (one-sample t), pass and hard-failure rates (Wilson)';
+  readonly level: number;
+  /** The groupings, `condition` first, then one per `--by`. */
+  readonly groupings: readonly string[];
+  /** Whether any episode holds a boolean `meta.hard_failure`. */
+  readonly hard_failure_recorded: boolean;
+  readonly rows: readonly ScoreExportRow[];
+};
+
+const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Parses `--by` values: each is one axis or several joined by commas (one joint grouping). */
+function parseBy(by: readonly string[], runs: readonly DiffRun[]): string[][] {
+  const problems: string[] = [];
+  const groupings: string[][] = [];
+  for (const b of by) {
+    const axes = b.split(',').map((x) => x.trim());
+    for (const axis of axes) {
+      const missing = runs.filter((r) => !axisNames(r.manifest).includes(axis)).map((r) => r.manifest.name);
+      if (axis === '') problems.push(`--by ${JSON.stringify(b)} has an empty axis name; name axes such as --by model or --by model,prompt_variant.`);
+      else if (missing.length > 0) {
+        const known = [...new Set(runs.flatMap((r) => axisNames(r.manifest)))].sort(byCodePoint);
+        problems.push(`--by ${axis} names no axis of ${missing.join(', ')} (the runs have ${known.join(', ') || 'no axes'}); name one of those.`);
+      }
+    }
+    groupings.push(axes);
+  }
+  if (problems.length > 0) throw new DiffError('E_SCORES', problems);
+  return groupings;
+}
+
+function aggregate(key: Omit<ScoreExportRow, 'episodes' | 'without_outcome' | 'scored' | 'mean_score' | 'score_lower' | 'score_upper' | 'passed' | 'pass_rate' | 'pass_lower' | 'pass_upper' | 'hard_failures' | 'hard_failure_rate' | 'hard_lower' | 'hard_upper'>, eps: readonly DiffEpisode[], level: number, hard: boolean): ScoreExportRow {
+  const withOutcome = eps.filter((e) => typeof e.outcome === 'string');
+  const n = withOutcome.length;
+  const scores = eps.map((e) => e.score).filter(finite);
+  const m = scores.length > 0 ? meanT(scores, level) : null;
+  const passed = withOutcome.filter((e) => e.outcome === 'passed').length;
+  const pw = n > 0 ? wilsonInterval(passed, n, level) : null;
+  const h = hard ? withOutcome.filter((e) => e.hard_failure === true).length : null;
+  const hw = h !== null && n > 0 ? wilsonInterval(h, n, level) : null;
+  return Object.freeze({
+    ...key,
+    episodes: eps.length,
+    without_outcome: eps.length - n,
+    scored: scores.length,
+    mean_score: m?.mean ?? null,
+    score_lower: m?.interval?.lower ?? null,
+    score_upper: m?.interval?.upper ?? null,
+    passed,
+    pass_rate: n > 0 ? passed / n : null,
+    pass_lower: pw?.lower ?? null,
+    pass_upper: pw?.upper ?? null,
+    hard_failures: h,
+    hard_failure_rate: h !== null && n > 0 ? h / n : null,
+    hard_lower: hw?.lower ?? null,
+    hard_upper: hw?.upper ?? null,
+  });
+}
+
+function conditionOrder(run: DiffRun): string[] {
+  const order: string[] = [];
+  const declared = run.manifest.conditions;
+  if (Array.isArray(declared)) for (const c of declared as unknown[]) if (typeof c === 'string') order.push(c);
+  for (const e of run.rows) if (!order.includes(e.condition)) order.push(e.condition);
+  return order;
+}
+
+/**
+ * The public score aggregates of runs (MODELS.md, `export`): per run x condition, and per run x value
+ * of each `--by` grouping, the mean score with a one-sample t interval, the pass rate (outcome
+ * `passed`, of the episodes with an outcome) with a Wilson interval, and the hard failures (episodes
+ * whose `meta.hard_failure` is true: count, rate, Wilson interval); and the same per replicate index,
+ * so repeat-level variance stays visible. Reads only condition, axes, replicate, outcome, score and the
+ * hard-failure boolean: no prompt, answer, error or other meta text.
+ *
+ * @param runs - runs as read by {@link readRunForDiff} with `hardFailure`.
+ * @param options - `{ by?: string[] }`: each entry an axis, or axes joined by commas for a joint
+ *   grouping (`model,prompt_variant` is per model x variant); `level` default 0.95.
+ * @returns the frozen {@link ScoreExport}.
+ * @throws {@link DiffError} (`E_SCORES`, exit 2) naming every `--by` axis a run lacks.
+ * @example
+ * ```ts
+ * aggregateScores([run], { by: ['model,prompt_variant'] }).rows[0];
+ * // { grouping: 'condition', group: 'model m1 · prompt_variant standard · task a', replicate_index: null, mean_score: 0.625, ... }
+ * ```
+ * @see Wilson (1927); Student (1908); poisson-stats `meanScoreInterval`; MODELS.md (repeat-level variance).
+ */
+export function aggregateScores(runs: readonly DiffRun[], options: { readonly by?: readonly string[]; readonly level?: number } = {}): ScoreExport {
+  const level = options.level ?? 0.95;
+  if (typeof level !== 'number' || !(level > 0 && level < 1)) throw new RangeError(`aggregateScores: options.level must be in (0, 1), got ${String(level)}`);
+  const groupings = parseBy(options.by ?? [], runs);
+  const hard = runs.some((r) => r.rows.some((e) => typeof e.hard_failure === 'boolean'));
+  const rows: ScoreExportRow[] = [];
+  const emit = (run: DiffRun, grouping: string, groups: readonly [string, DiffEpisode[]][]): void => {
+    const base = { run_id: run.manifest.run_id, run_name: run.manifest.name, grouping };
+    for (const [group, eps] of groups) rows.push(aggregate({ ...base, group, replicate_index: null }, eps, level, hard));
+    for (const [group, eps] of groups) {
+      const reps = [...new Set(eps.map((e) => Number(e.replicate_index)))].sort((a, b) => a - b);
+      for (const r of reps) rows.push(aggregate({ ...base, group, replicate_index: r }, eps.filter((e) => Number(e.replicate_index) === r), level, hard));
+    }
+  };
+  for (const run of runs) {
+    emit(
+      run,
+      'condition',
+      conditionOrder(run)
+        .map((c) => [c, run.rows.filter((e) => e.condition === c)] as [string, DiffEpisode[]])
+        .filter(([, eps]) => eps.length > 0),
+    );
+    for (const axes of groupings) {
+      const groups = new Map<string, DiffEpisode[]>();
+      for (const e of run.rows) {
+        const label = axes.map((a) => `${a} ${String(e[a])}`).join(' · ');
+        const list = groups.get(label);
+        if (list) list.push(e);
+        else groups.set(label, [e]);
+      }
+      emit(run, axes.join(' x '), [...groups].sort(([a], [b]) => byCodePoint(a, b)));
+    }
+  }
+  return Object.freeze({
+    method: 'mean score (one-sample t), pass and hard-failure rates (Wilson)',
+    level,
+    groupings: Object.freeze(['condition', ...groupings.map((g) => g.join(' x '))]),
+    hard_failure_recorded: hard,
+    rows: Object.freeze(rows),
+  });
+}
+
+const SCORE_COLUMNS = [
+  'run_id', 'run_name', 'grouping', 'group', 'replicate_index', 'episodes', 'without_outcome', 'scored', 'mean_score', 'score_lower', 'score_upper',
+  'passed', 'pass_rate', 'pass_lower', 'pass_upper', 'hard_failures', 'hard_failure_rate', 'hard_lower', 'hard_upper',
+] as const;
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(6)) : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * The score aggregates as CSV: one line per run x grouping x group (x replicate index), columns as
+ * {@link ScoreExportRow} (RFC 4180 quoting, CRLF; numbers to 6 decimals; empty where undefined).
+ */
+export function formatScoreCsv(s: ScoreExport): string {
+  const lines = [SCORE_COLUMNS.join(',')];
+  for (const r of s.rows) lines.push(SCORE_COLUMNS.map((k) => cell(r[k])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const f3 = (x: number | null): string => (x === null ? '–' : x.toFixed(3));
+const ci = (lo: number | null, hi: number | null): string => (lo === null || hi === null ? '' : ` [${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
+const md = (s: string): string => s.replace(/\|/g, '\\|');
+
+/**
+ * The score aggregates as Markdown: per run and grouping, a table over all replicates and one per
+ * replicate index (mean score with its t interval, pass rate and hard failures with Wilson intervals).
+ */
+export function formatScoreMarkdown(s: ScoreExport): string[] {
+  const lvl = `${Math.round(s.level * 100)}%`;
+  const out: string[] = [];
+  const runs = [...new Map(s.rows.map((r) => [r.run_id, r.run_name])).entries()];
+  for (const [id, name] of runs) {
+    for (const grouping of s.groupings) {
+      for (const perRep of [false, true]) {
+        const rows = s.rows.filter((r) => r.run_id === id && r.grouping === grouping && (r.replicate_index !== null) === perRep);
+        if (rows.length === 0) continue;
+        out.push(`### Scores of ${md(name)} (${id}) per ${md(grouping)}${perRep ? ' and replicate' : ''}`, '');
+        const head = [grouping === 'condition' ? 'condition' : md(grouping), ...(perRep ? ['replicate'] : []), 'episodes', 'without outcome', 'scored', `mean score [${lvl} t]`, `pass rate [${lvl} Wilson]`, ...(s.hard_failure_recorded ? [`hard failures (rate [${lvl} Wilson])`] : [])];
+        out.push(`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
+        for (const r of rows) {
+          const cells = [
+            md(r.group),
+            ...(perRep ? [`r${r.replicate_index}`] : []),
+            String(r.episodes),
+            String(r.without_outcome),
+            String(r.scored),
+            `${f3(r.mean_score)}${ci(r.score_lower, r.score_upper)}`,
+            `${f3(r.pass_rate)}${ci(r.pass_lower, r.pass_upper)}`,
+            ...(s.hard_failure_recorded ? [`${r.hard_failures ?? '–'} (${f3(r.hard_failure_rate)}${ci(r.hard_lower, r.hard_upper)})`] : []),
+          ];
+          out.push(`| ${cells.join(' | ')} |`);
+        }
+        out.push('');
+      }
+    }
+  }
+  out.push(`Mean scores are of the episodes with a score, with ${lvl} one-sample t intervals (none with a single score); pass and hard-failure rates are of the episodes with an outcome, with ${lvl} Wilson score intervals; hard failures read meta.hard_failure as a boolean only.`);
+  return out;
+}

@@ -1,0 +1,70 @@
+import { fmt3 } from './sentence.js';
+import { fmtChange, fmtP, textTable } from './text-table.js';
+import type { ScoreComparison, ScoreRow } from './types.js';
+
+const LABEL_WIDTH = 14;
+
+function line(label: string, text: string): string {
+  return `${label.padEnd(LABEL_WIDTH)}${text}`;
+}
+
+const num = (x: number | null): string => (x === null ? '-' : fmt3(x));
+const diff = (x: number | null): string => (x === null ? '-' : fmtChange(x));
+const pv = (x: number | null): string => (x === null ? '-' : fmtP(x));
+
+function hardCell(r: ScoreRow): string {
+  const h = r.hard_failures;
+  if (h === null) return '-';
+  return `${h.counts.both + h.counts.fall} -> ${h.counts.both + h.counts.rise} of ${h.counts.n}, p ${fmtP(h.p)}`;
+}
+
+/**
+ * The `scores` section of the text diff: the method, rule, intervals and dropped lines, the pooled
+ * cluster-robust line with `--cluster`, and the table `condition pairs before after difference interval
+ * p p_holm verdict` (plus `hard failures`, before -> after with McNemar's p, when the runs' meta holds
+ * the flag).
+ *
+ * @param s - the report's `scores`.
+ * @returns the lines (no trailing newline), starting with an empty line.
+ * @example
+ * ```ts
+ * formatScoreLines(report.scores).join('\n');
+ * ```
+ * @see PROVE.md, "The diff report"; {@link compareScores}.
+ */
+export function formatScoreLines(s: ScoreComparison): string[] {
+  const out: string[] = [''];
+  out.push(line('scores', s.method));
+  out.push(line('score rule', s.rule));
+  out.push(line('score CIs', s.intervals_rule));
+  if (s.dropped > 0) out.push(line('score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (the target crashed), left out`));
+  if (s.seed_mismatches > 0) out.push(line('score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`));
+  const p = s.pooled;
+  if (p !== undefined) {
+    out.push(
+      line(
+        'pooled',
+        `${fmtChange(p.difference)} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] over ${p.n} pairs (${fmt3(p.before)} -> ${fmt3(p.after)}), clustered by ${p.cluster_axis}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
+      ),
+    );
+  }
+  out.push('');
+  const withHard = s.hard_failure_tests > 0;
+  const rows: string[][] = [['condition', 'pairs', 'before', 'after', 'difference', 'interval', 'p', 'p_holm', 'verdict', ...(withHard ? ['hard failures'] : [])]];
+  for (const r of s.rows) {
+    rows.push([
+      r.condition,
+      String(r.n),
+      num(r.before),
+      num(r.after),
+      diff(r.difference),
+      r.interval === null ? '-' : `[${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`,
+      pv(r.p),
+      pv(r.p_holm),
+      r.verdict,
+      ...(withHard ? [hardCell(r)] : []),
+    ]);
+  }
+  out.push(...textTable(rows));
+  return out;
+}
