@@ -44,7 +44,9 @@ export { reportGrid, formatGridText } from './diff/report-grid.js';
 export type { ReportGrid, ReportCell, ReportOptions } from './diff/report-grid.js';
 export { renderGridSvg } from './diff/svg.js';
 export { aggregateRuns, exportRuns, formatExportCsv, formatExportMarkdown } from './diff/export.js';
-export type { ExportTable, ExportRow, ExportOutcome } from './diff/export.js';
+export type { ExportTable, ExportRow, ExportOutcome, ExportOptions } from './diff/export.js';
+export { aggregateScores, formatScoreCsv, formatScoreMarkdown } from './diff/score-export.js';
+export type { ScoreExport, ScoreExportRow } from './diff/score-export.js';
 export { wilsonInterval } from './diff/wilson.js';
 export type { WilsonInterval } from './diff/wilson.js';
 export type {
@@ -68,4 +70,9 @@ export type {
   BoundEntry,
   EventTable,
   RunRef,
+  ScoreComparison,
+  ScoreRow,
+  ScorePooled,
+  ScoreVerdict,
+  HardFailureTest,
 } from './diff/types.js';

@@ -168,6 +168,6 @@ export function formatExportMarkdown(table: ExportTable): string {
     out.push('');
   }
   out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
-  if (table.scores !== undefined) out.push('', ...formatScoreMarkdown(table.scores));
+  if (table.scores !== undefined) out.push('', formatScoreMarkdown(table.scores).trimEnd());
   return `${out.join('\n')}\n`;
 }

@@ -184,6 +184,14 @@ function cell(v: unknown): string {
 /**
  * The score aggregates as CSV: one line per run x grouping x group (x replicate index), columns as
  * {@link ScoreExportRow} (RFC 4180 quoting, CRLF; numbers to 6 decimals; empty where undefined).
+ *
+ * @param s - from {@link aggregateScores}.
+ * @returns the CSV text, header first, ending in CRLF.
+ * @example
+ * ```ts
+ * formatScoreCsv(aggregateScores([run])).split('\r\n')[0]; // 'run_id,run_name,grouping,group,replicate_index,...'
+ * ```
+ * @see RFC 4180.
  */
 export function formatScoreCsv(s: ScoreExport): string {
   const lines = [SCORE_COLUMNS.join(',')];
@@ -197,9 +205,18 @@ const md = (s: string): string => s.replace(/\|/g, '\\|');
 
 /**
  * The score aggregates as Markdown: per run and grouping, a table over all replicates and one per
- * replicate index (mean score with its t interval, pass rate and hard failures with Wilson intervals).
+ * replicate index (mean score with its t interval, pass rate and hard failures with Wilson intervals),
+ * then a note on the intervals.
+ *
+ * @param s - from {@link aggregateScores}.
+ * @returns the Markdown text, ending in a newline.
+ * @example
+ * ```ts
+ * formatScoreMarkdown(aggregateScores([run], { by: ['model,prompt_variant'] })); // '### Scores of ... per condition\n\n| condition | ...'
+ * ```
+ * @see MODELS.md, `export`.
  */
-export function formatScoreMarkdown(s: ScoreExport): string[] {
+export function formatScoreMarkdown(s: ScoreExport): string {
   const lvl = `${Math.round(s.level * 100)}%`;
   const out: string[] = [];
   const runs = [...new Map(s.rows.map((r) => [r.run_id, r.run_name])).entries()];
@@ -220,7 +237,7 @@ export function formatScoreMarkdown(s: ScoreExport): string[] {
             String(r.scored),
             `${f3(r.mean_score)}${ci(r.score_lower, r.score_upper)}`,
             `${f3(r.pass_rate)}${ci(r.pass_lower, r.pass_upper)}`,
-            ...(s.hard_failure_recorded ? [`${r.hard_failures ?? '–'} (${f3(r.hard_failure_rate)}${ci(r.hard_lower, r.hard_upper)})`] : []),
+            ...(s.hard_failure_recorded ? [r.hard_failure_rate === null ? '–' : `${r.hard_failures ?? '–'} (${f3(r.hard_failure_rate)}${ci(r.hard_lower, r.hard_upper)})`] : []),
           ];
           out.push(`| ${cells.join(' | ')} |`);
         }
@@ -228,6 +245,7 @@ export function formatScoreMarkdown(s: ScoreExport): string[] {
       }
     }
   }
-  out.push(`Mean scores are of the episodes with a score, with ${lvl} one-sample t intervals (none with a single score); pass and hard-failure rates are of the episodes with an outcome, with ${lvl} Wilson score intervals; hard failures read meta.hard_failure as a boolean only.`);
-  return out;
+  const hard = s.hard_failure_recorded ? ' and hard-failure rates (meta.hard_failure, read as a boolean only)' : ' rates';
+  out.push(`Mean scores are of the episodes with a score, with ${lvl} one-sample t intervals (none with a single score); pass${hard} are of the episodes with an outcome, with ${lvl} Wilson score intervals.`);
+  return `${out.join('\n')}\n`;
 }

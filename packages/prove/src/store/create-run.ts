@@ -44,7 +44,9 @@ export type RunInit = {
  * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
  * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered (memory
  * stays flat in the number of episodes); `flush` writes what is buffered as a part; `close` flushes,
- * sets the status, `finished` and the counts, and rewrites the manifest atomically.
+ * sets the status, `finished` and the counts, and rewrites the manifest atomically. While the run is
+ * open, the manifest on disk is refreshed after a part at most every 2 seconds (`manifest` in memory is
+ * always current).
  */
 export type RunWriter = {
   /** The manifest as last written. */
@@ -55,6 +57,7 @@ export type RunWriter = {
 };
 
 const DEFAULT_PART_ROWS = 10_000;
+const MANIFEST_EVERY_MS = 2_000;
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
 export function newRunId(now: Date): string {
@@ -175,6 +178,9 @@ export function openRunWriter(
   let buffer: EpisodeRow[] = [];
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
+  // The manifest (whose seeds grow with the replicates) is rewritten after a part at most every
+  // MANIFEST_EVERY_MS; always at creation and at close. resume recounts from the parts anyway.
+  let lastManifestWrite = Date.now();
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const p = chain.then(fn);
@@ -197,7 +203,10 @@ export function openRunWriter(
       if (registration === null && row.meta.includes('registration_sha256')) registration = registrationOf(row.meta);
     }
     manifest = { ...manifest, counts, registration_sha256: registration };
-    await writeManifest(store, manifest);
+    if (Date.now() - lastManifestWrite >= MANIFEST_EVERY_MS) {
+      await writeManifest(store, manifest);
+      lastManifestWrite = Date.now();
+    }
   };
 
   return {

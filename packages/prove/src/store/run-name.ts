@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claimsDir } from './layout.js';
@@ -18,6 +19,12 @@ export function letters(n: number): string {
   return s;
 }
 
+/** The claim file's name: the run name URL-encoded, or its sha256 when that would be too long for a file name. */
+export function claimFile(name: string): string {
+  const encoded = encodeURIComponent(name);
+  return encoded.length <= 200 ? encoded : `sha256-${createHash('sha256').update(name).digest('hex')}`;
+}
+
 /** Claims the first free name for `targetId` on `day`; `taken` are names already used by runs in the store. */
 export async function claimName(store: string, targetId: string, day: string, runId: string, taken: ReadonlySet<string>): Promise<string> {
   const dir = claimsDir(store);
@@ -26,7 +33,7 @@ export async function claimName(store: string, targetId: string, day: string, ru
     const name = `${targetId} ${day} ${letters(i)}`;
     if (taken.has(name)) continue;
     try {
-      const fh = await open(join(dir, encodeURIComponent(name)), 'wx');
+      const fh = await open(join(dir, claimFile(name)), 'wx');
       await fh.writeFile(`${runId}\n`);
       await fh.close();
       return name;

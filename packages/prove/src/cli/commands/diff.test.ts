@@ -1,5 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixtures__/build-run.js';
+import { buildScoreRun } from '../../diff/__fixtures__/score-runs.js';
 import { diffRuns } from '../../diff/diff-runs.js';
 import { runCli } from '../run-cli.js';
 
@@ -106,5 +107,31 @@ describe('poisson-prove diff', () => {
     expect(got).toEqual(JSON.parse(JSON.stringify(lib)));
     expect(got.method.test).toBe('mcnemar-midp');
     expect(got.sentence).toContain('Holm q 0.1 over 2 tests, 9 times in 10');
+  });
+
+  it('adds the scores section when the runs hold scores; --cluster and --json carry it', async () => {
+    const s = await tempStore();
+    await buildScoreRun(s, 'before');
+    await buildScoreRun(s, 'after');
+    const c = capture(s);
+    expect(await runCli(['--store', s, 'diff', '#2', '#1', '--event', 'passed'], c.io)).toBe(0);
+    expect(c.out()).toContain('\nscores        paired t on each condition\'s score difference (after - before), pairs by (condition, replicate) on equal seeds; McNemar (exact) on hard failures\n');
+    expect(c.out()).not.toContain('\npooled ');
+    const j = capture(s);
+    expect(await runCli(['--store', s, 'diff', '#2', '#1', '--event', 'passed', '--cluster', 'task', '--json'], j.io)).toBe(0);
+    const lib = await diffRuns(s, '#2', '#1', { events: ['passed'], cluster: 'task' });
+    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(lib)));
+    expect(lib.scores?.pooled?.clusters).toBe(3);
+    const off = capture(s);
+    expect(await runCli(['--store', s, 'diff', '#2', '#1', '--event', 'passed', '--cluster', 'nope'], off.io)).toBe(2);
+    expect(off.err()).toBe('error: --cluster nope names no axis of the runs (they have prompt_variant, task); name one of them, e.g. --cluster prompt_variant.\n');
+  });
+
+  it('--scores forces the section on runs without scores', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'passed', '--scores', '--json'], c.io)).toBe(0);
+    const got = JSON.parse(c.out()) as { scores: { tests: number; rows: { verdict: string; n: number }[] } };
+    expect(got.scores.tests).toBe(0);
+    expect(got.scores.rows.map((r) => [r.n, r.verdict])).toEqual([[0, 'no test']]);
   });
 });

@@ -59,4 +59,18 @@ describe('poisson-prove export', () => {
     expect(await runCli(['--store', store, 'export', 'nope'], c.io)).toBe(2);
     expect(c.err()).toMatch(/no run in .* matches "nope"/);
   });
+
+  it('exits 2 naming an unknown --by axis', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1', '--by', 'model'], c.io)).toBe(2);
+    expect(c.err()).toMatch(/^error: --by model names no axis of .* \(the runs have generator_hash, horizon, slack, strictness\); name one of those\.\n$/);
+  });
+
+  it('--by on runs without scores adds the score tables with empty means', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1', '--by', 'slack', '--json'], c.io)).toBe(0);
+    const got = JSON.parse(c.out()) as { scores: { groupings: string[]; rows: { grouping: string; group: string; replicate_index: number | null; mean_score: number | null; passed: number }[] } };
+    expect(got.scores.groupings).toEqual(['condition', 'slack']);
+    expect(got.scores.rows.find((r) => r.grouping === 'slack' && r.group === 'slack 8' && r.replicate_index === null)).toMatchObject({ mean_score: null, passed: 8 });
+  });
 });

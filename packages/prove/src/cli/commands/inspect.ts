@@ -14,7 +14,7 @@ function text(r: RunInspection): string {
     ['target', `${m.target} (target_id ${m.target_id}, t in ${m.t_unit})`],
     ['backend', m.backend],
     ['created', `${seconds(m.created)}, finished ${seconds(m.finished)}`],
-    ['design', `${m.conditions.length} conditions x ${m.replicates} replicates; max_mde ${m.max_mde}, q ${m.q}, power ${m.power}, ${m.method}`],
+    ['design', `${m.conditions.length} condition${m.conditions.length === 1 ? '' : 's'} x ${m.replicates} replicates; max_mde ${m.max_mde}, q ${m.q}, power ${m.power}, ${m.method}`],
     ['salt', `${m.salt}; seeds ${seeds}`],
     ['spec', `sha256 ${m.spec_sha256}`],
     ['registration', m.registration_sha256 ? `sha256 ${m.registration_sha256}` : 'none'],

@@ -1,0 +1,238 @@
+import { benjaminiHochberg, clusterRobustMeanDifference, holm, mcnemar, pairedScoreDifference } from 'poisson-stats';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRun, seedSpecText, tempStore } from './__fixtures__/build-run.js';
+import { buildScoreRun, scoreFixture, SECRETS, type ScoreFixtureCondition } from './__fixtures__/score-runs.js';
+import { seedFor } from '../spec/seed-for.js';
+import { DiffError } from './diff-error.js';
+import { diffRuns } from './diff-runs.js';
+import { formatDiffText } from './format-text.js';
+import type { DiffReport, ScoreComparison, ScoreRow } from './types.js';
+
+function close(actual: number | null | undefined, expected: number, tol: number): void {
+  expect(typeof actual).toBe('number');
+  expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(expected)));
+}
+
+const labelOf = (c: { task: string; prompt_variant: string }): string => `prompt_variant ${c.prompt_variant} · task ${c.task}`;
+
+function pairsOf(c: ScoreFixtureCondition): { before: number[]; after: number[] } {
+  const before: number[] = [];
+  const after: number[] = [];
+  c.before.forEach((b, i) => {
+    const a = c.after[i];
+    if (b !== null && a !== null && a !== undefined) {
+      before.push(b);
+      after.push(a);
+    }
+  });
+  return { before, after };
+}
+
+function rowOf(s: ScoreComparison, c: ScoreFixtureCondition): ScoreRow {
+  const row = s.rows.find((r) => r.condition === labelOf(c));
+  expect(row).toBeDefined();
+  return row as ScoreRow;
+}
+
+describe('diff on scores: paired t per condition (two hand-built runs, R reference)', () => {
+  let store: string;
+  let report: DiffReport;
+  let clustered: DiffReport;
+  beforeAll(async () => {
+    store = await tempStore();
+    await buildScoreRun(store, 'before', { now: new Date('2026-12-02T10:00:00Z') });
+    await buildScoreRun(store, 'after', { now: new Date('2026-12-02T11:00:00Z') });
+    report = await diffRuns(store, '#2', '#1');
+    clustered = await diffRuns(store, '#2', '#1', { cluster: 'task' });
+  });
+
+  it('adds scores when both runs hold them; the events stay as before', () => {
+    expect(report.scores).toBeDefined();
+    expect(report.events).toEqual(['failed']);
+    expect(report.rows).toHaveLength(6);
+    const s = report.scores as ScoreComparison;
+    expect(s.tests).toBe(6);
+    expect(s.cluster_axis).toBeNull();
+    expect(s.pooled).toBeUndefined();
+    expect(s.rows).toHaveLength(6);
+    expect(s.method).toContain('paired t');
+  });
+
+  it("matches R's t.test(after, before, paired = TRUE) and p.adjust on every condition", () => {
+    const s = report.scores as ScoreComparison;
+    close(s.rows[0]?.interval?.level, scoreFixture.level, 1e-15);
+    for (const c of scoreFixture.conditions) {
+      const row = rowOf(s, c);
+      expect(row.n).toBe(c.n);
+      expect(row.df).toBe(c.df);
+      close(row.before, c.mean_before, 1e-12);
+      close(row.after, c.mean_after, 1e-12);
+      close(row.difference, c.estimate, 1e-12);
+      close(row.t, c.statistic, 1e-9);
+      close(row.p, c.p, 1e-9);
+      close(row.p_holm, c.p_holm, 1e-9);
+      close(row.p_bh, c.p_bh, 1e-9);
+      close(row.interval?.lower, c.lower, 1e-6);
+      close(row.interval?.upper, c.upper, 1e-6);
+      expect(row.significant).toBe(c.p_holm <= 0.05);
+      expect(row.flagged).toBe(c.p_bh <= 0.05);
+    }
+    // gamma x skeptical counts (Holm); gamma x standard is flagged (BH) but does not count.
+    const gs = rowOf(s, scoreFixture.conditions[2] as ScoreFixtureCondition);
+    expect([gs.verdict, gs.significant, gs.flagged]).toEqual(['higher', true, true]);
+    const gt = rowOf(s, scoreFixture.conditions[5] as ScoreFixtureCondition);
+    expect([gt.verdict, gt.significant, gt.flagged]).toEqual(['not significant', false, true]);
+  });
+
+  it('agrees with poisson-stats pairedScoreDifference, holm and benjaminiHochberg on the same pairs', () => {
+    const s = report.scores as ScoreComparison;
+    const ps: number[] = [];
+    for (const c of scoreFixture.conditions) {
+      const { before, after } = pairsOf(c);
+      const ref = pairedScoreDifference(before, after, { level: 1 - 0.05 / 6 });
+      const row = rowOf(s, c);
+      close(row.difference, ref.meanDifference, 1e-15);
+      close(row.sd_difference, ref.sdDifference, 1e-15);
+      close(row.standard_error, ref.standardError, 1e-15);
+      close(row.t, ref.statistic, 1e-15);
+      close(row.p, ref.pValue, 1e-15);
+      close(row.interval?.lower, ref.interval.lower, 1e-15);
+      close(row.interval?.upper, ref.interval.upper, 1e-15);
+      ps.push(ref.pValue);
+    }
+    const ph = holm(ps);
+    const pb = benjaminiHochberg(ps);
+    scoreFixture.conditions.forEach((c, i) => {
+      close(rowOf(s, c).p_holm, ph[i] as number, 1e-15);
+      close(rowOf(s, c).p_bh, pb[i] as number, 1e-15);
+    });
+  });
+
+  it('drops and counts the pairs of crashed episodes (score null)', () => {
+    const s = report.scores as ScoreComparison;
+    expect(s.dropped).toBe(2);
+    expect(s.seed_mismatches).toBe(0);
+    expect(rowOf(s, scoreFixture.conditions[3] as ScoreFixtureCondition)).toMatchObject({ n: 5, dropped: 1 });
+    expect(rowOf(s, scoreFixture.conditions[4] as ScoreFixtureCondition)).toMatchObject({ n: 5, dropped: 1 });
+    expect(rowOf(s, scoreFixture.conditions[0] as ScoreFixtureCondition)).toMatchObject({ n: 6, dropped: 0 });
+    // The events see the same crashes as pairs without an outcome.
+    expect(report.dropped).toBe(2);
+  });
+
+  it('tests hard failures (meta.hard_failure) with exact McNemar, Holm over conditions', () => {
+    const s = report.scores as ScoreComparison;
+    expect(s.hard_failure_tests).toBe(6);
+    const ps: number[] = [];
+    for (const c of scoreFixture.conditions) {
+      const h = rowOf(s, c).hard_failures;
+      expect(h).not.toBeNull();
+      expect(h?.counts.rise).toBe(c.hard.rise);
+      expect(h?.counts.fall).toBe(c.hard.fall);
+      expect(h?.counts.n).toBe(c.hard.n);
+      close(h?.p, c.hard.p, 1e-9); // R's binom.test on the discordant pairs
+      const counts = h?.counts as NonNullable<typeof h>['counts'];
+      const p = mcnemar({ both: counts.both, rise: counts.rise, fall: counts.fall, neither: counts.neither }, { method: 'exact' }).pValue;
+      close(h?.p, p, 1e-15);
+      ps.push(p);
+    }
+    const ph = holm(ps);
+    scoreFixture.conditions.forEach((c, i) => close(rowOf(s, c).hard_failures?.p_holm, ph[i] as number, 1e-15));
+  });
+
+  it('--cluster task: the pooled difference with CR1 errors matches R (by hand) and clusterRobustMeanDifference', () => {
+    const p = clustered.scores?.pooled;
+    expect(p).toBeDefined();
+    const r = scoreFixture.pooled;
+    expect(p?.cluster_axis).toBe('task');
+    expect(p?.n).toBe(r.n);
+    expect(p?.clusters).toBe(r.clusters);
+    expect(p?.df).toBe(r.df);
+    close(p?.difference, r.difference, 1e-12);
+    close(p?.standard_error, r.standard_error, 1e-12);
+    close(p?.t, r.t, 1e-9);
+    close(p?.p, r.p, 1e-9);
+    close(p?.interval.lower, r.lower, 1e-6);
+    close(p?.interval.upper, r.upper, 1e-6);
+    const before: number[] = [];
+    const after: number[] = [];
+    const clusters: string[] = [];
+    for (const c of scoreFixture.conditions) {
+      const x = pairsOf(c);
+      before.push(...x.before);
+      after.push(...x.after);
+      clusters.push(...x.before.map(() => c.task));
+    }
+    const ref = clusterRobustMeanDifference(before, after, clusters);
+    close(p?.standard_error_iid, ref.standardErrorIid, 1e-15);
+    close(p?.standard_error_cr0, ref.standardErrorCR0, 1e-15);
+    close(p?.interval.lower, ref.interval.lower, 1e-15);
+    expect(clustered.scores?.cluster_axis).toBe('task');
+    // The per-condition rows do not change with --cluster.
+    expect(clustered.scores?.rows).toEqual(report.scores?.rows);
+  });
+
+  it('prints a scores section in the text report and snake_case keys in JSON', () => {
+    const text = formatDiffText(clustered);
+    expect(text).toContain('\nscores        paired t on each condition\'s score difference (after - before)');
+    expect(text).toContain('\npooled        +0.066 [-0.294, +0.427] over 34 pairs (');
+    expect(text).toContain('score drops   2 pairs without a score in one run (the target crashed), left out');
+    const line = text.split('\n').find((l) => l.startsWith('prompt_variant skeptical · task gamma') && l.includes('higher'));
+    expect(line).toMatch(/^prompt_variant skeptical · task gamma\s+6\s+0\.604\s+0\.875\s+\+0\.271\s+\[\+0\.109, \+0\.433\]\s+8\.87e-4\s+0\.00532\s+higher\s+2 -> 0 of 6, p 0\.500$/);
+    const json = JSON.parse(JSON.stringify(clustered)) as { scores: Record<string, unknown> };
+    expect(Object.keys(json.scores)).toEqual(
+      expect.arrayContaining(['rows', 'pooled', 'cluster_axis', 'method', 'tests', 'hard_failure_tests', 'dropped']),
+    );
+    const keys = [...Object.keys(json.scores), ...Object.keys((json.scores['rows'] as Record<string, unknown>[])[0] ?? {})];
+    for (const k of keys) expect(k).toMatch(/^[a-z0-9_]+$/);
+    for (const s of SECRETS) expect(JSON.stringify(clustered) + text).not.toContain(s);
+  });
+
+  it('scores: false leaves the section out; an unknown or single-valued cluster axis is a DiffError', async () => {
+    expect((await diffRuns(store, '#2', '#1', { scores: false })).scores).toBeUndefined();
+    const bad = await diffRuns(store, '#2', '#1', { cluster: 'model' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(DiffError);
+    expect((bad as DiffError).code).toBe('E_SCORES');
+    expect((bad as Error).message).toContain('--cluster model names no axis of the runs (they have prompt_variant, task)');
+  });
+});
+
+describe('diff on scores: edge cases', () => {
+  it('runs without scores get no section unless asked; asked, every condition is "no test"', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(8, [4, 8]);
+    await buildRun(store, { specText: spec, outcomes: (c, r) => (r < 2 + c ? 'failed' : 'passed') });
+    await buildRun(store, { specText: spec, outcomes: (_c, r) => (r < 3 ? 'failed' : 'passed') });
+    expect((await diffRuns(store, '#2', '#1')).scores).toBeUndefined();
+    const asked = await diffRuns(store, '#2', '#1', { scores: true });
+    expect(asked.scores?.tests).toBe(0);
+    expect(asked.scores?.hard_failure_tests).toBe(0);
+    expect(asked.scores?.rows.map((r) => [r.n, r.verdict, r.p, r.interval])).toEqual([
+      [0, 'no test', null, null],
+      [0, 'no test', null, null],
+    ]);
+    const err = await diffRuns(store, '#2', '#1', { cluster: 'slack' }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain('--cluster slack: the scored pairs fall in 0 values of slack');
+  });
+
+  it('leaves out pairs whose seeds differ and says so; a condition with one pair has no test', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(4, [4]);
+    const scores = [0.5, 0.25, 0.75, 1];
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: (_v, _c, r) => ({ score: scores[r] ?? null }) });
+    await buildRun(store, {
+      specText: spec,
+      outcomes: () => 'passed',
+      seedOf: (r) => (r === 0 ? 12345 : Number(seedForFixture(r))),
+      extra: (_v, _c, r) => ({ score: r < 3 ? null : 0.5 }),
+    });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    const row = r.scores?.rows[0];
+    expect(row).toMatchObject({ n: 1, seed_mismatches: 1, dropped: 2, verdict: 'no test', p: null, difference: -0.5 });
+    expect(r.method.paired).toBe(false);
+    expect(formatDiffText(r)).toContain('score drops   1 pair with different seeds, left out');
+  });
+});
+
+function seedForFixture(r: number): number {
+  return seedFor('0123456789abcdef', r);
+}
