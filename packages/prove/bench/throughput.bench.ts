@@ -74,6 +74,7 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const configs = [
   ['engine, one process, concurrency 1', 'local', 1],
   ['engine, one process, concurrency 8', 'local', 8],
+  ['engine, 1 worker thread           ', 'threads', 1],
   ['engine, 2 worker threads          ', 'threads', 2],
 ] as const;
 console.log(`${N.toLocaleString('en-US')} episodes of poisson-tasks' reference_depth_d3; node ${process.version}, ${availableParallelism()} cores (shared); best of ${ROUNDS} interleaved rounds`);

@@ -4,7 +4,6 @@ import type { RunManifest } from '../store/manifest.js';
 import type { RunWriter } from '../store/create-run.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
-import { TargetError } from '../errors.js';
 import type { Backend, TargetSource, WorkItem } from './backend.js';
 import { localBackend } from './local-backend.js';
 import { workerBackend } from './worker-backend.js';
@@ -127,7 +126,6 @@ export async function execute(
     }
   } catch (err) {
     await writer.close('failed').catch(() => undefined);
-    if (err instanceof TargetError) throw err;
     throw err;
   }
   const interrupted = opts.signal?.aborted === true && done < total;

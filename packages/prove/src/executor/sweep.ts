@@ -173,7 +173,7 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     cwd,
     targetPath: path,
     partRows: opts.partRows,
-  } as Parameters<typeof createRun>[1]);
+  });
   opts.onCreated?.(writer.manifest);
   const total = conditions.length * spec.replicates;
   return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, opts);
