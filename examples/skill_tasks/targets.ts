@@ -2,31 +2,48 @@
 //
 //   POE_API_KEY=... node --conditions=source --import tsx packages/prove/src/cli/main.ts \
 //     sweep examples/skill_tasks/specs/matrix.toml --target examples/skill_tasks/targets.ts:skill_matrix \
-//     --max-mde 1 --salt skill-1 --dry-run
+//     --max-mde 1 --salt skill-1 --dry-run --plan plan.csv
 //
-// The CLI's --dry-run sums this target's `estimate(cfg)` (calls and tokens). Settings come from the
-// environment (a target module is user code, so it may read process.env; the library never does):
-//   POISSON_STORE              store whose .cache/chat holds the response cache (default ./store)
-//   POISSON_LOCAL_BASE_URL     base URL for local:* models
-//   POISSON_MAX_OUTPUT_TOKENS  output cap per call (default 1024)
-//   POISSON_REFRESH_CACHE=1    skip cache reads, overwrite
-//   POISSON_CONCURRENCY        calls in flight per provider (default 4)
-//   POISSON_BUDGET_TOKENS      token budget: once reached, further calls are refused (the target's
-//                              `signal` aborts; see docs/models.md, "Not yet wired")
+// The target carries poisson-prove's run hooks (poisson-models' `modelRunTarget`): the CLI configures it
+// with the store (the response cache is <store>/.cache/chat), --refresh-cache, --max-output-tokens and
+// --budget-tokens; `plan` gives the dry run's call matrix, `usage` goes into the manifest and the
+// budget's `signal` stops the run `interrupted`. The rest comes from the environment (a target module
+// is user code, so it may read process.env; the library never does):
+//   <PROVIDER>_API_KEY           POE_API_KEY, DEEPSEEK_API_KEY, OPENAI_API_KEY (never written anywhere)
+//   POISSON_<PROVIDER>_BASE_URL  a base URL per provider, e.g. POISSON_LOCAL_BASE_URL for local:* models
+//                                (or POISSON_OPENAI_BASE_URL for an OpenAI-compatible gateway)
+//   POISSON_CONCURRENCY          calls in flight per provider (default 4)
+// Used outside the CLI (before `configure`), the defaults come from POISSON_STORE (default ./store),
+// POISSON_MAX_OUTPUT_TOKENS (default 1024), POISSON_REFRESH_CACHE=1 and POISSON_BUDGET_TOKENS.
 import { fileURLToPath } from 'node:url';
-import { createModelSession, createRubricTarget, loadRubricTasks, ResponseCache, TokenBudget } from 'poisson-models';
+import { createModelSession, createRubricTarget, loadRubricTasks, modelRunTarget, PROVIDER_PRESETS, ResponseCache, TokenBudget, type ProviderName } from 'poisson-models';
 
 const env = process.env;
-const budget = env['POISSON_BUDGET_TOKENS'] ? new TokenBudget(Number(env['POISSON_BUDGET_TOKENS'])) : null;
-const session = createModelSession({
-  env,
-  cache: ResponseCache.forStore(env['POISSON_STORE'] ?? 'store'),
-  refreshCache: env['POISSON_REFRESH_CACHE'] === '1',
-  concurrency: Number(env['POISSON_CONCURRENCY'] ?? 4),
-  budget,
-  ...(env['POISSON_LOCAL_BASE_URL'] ? { baseURLs: { local: env['POISSON_LOCAL_BASE_URL'] } } : {}),
-});
 const tasks = await loadRubricTasks(fileURLToPath(new URL('.', import.meta.url)));
+const baseURLs: Partial<Record<ProviderName, string>> = {};
+for (const provider of Object.keys(PROVIDER_PRESETS) as ProviderName[]) {
+  const url = env[`POISSON_${provider.toUpperCase()}_BASE_URL`];
+  if (url) baseURLs[provider] = url;
+}
 
 /** Axes `model`, `prompt_variant`, `task` (see specs/matrix.toml). */
-export const skill_matrix = createRubricTarget({ session, tasks, maxOutputTokens: Number(env['POISSON_MAX_OUTPUT_TOKENS'] ?? 1024), temperature: 0 });
+export const skill_matrix = modelRunTarget(
+  (rt) => {
+    const session = createModelSession({
+      env,
+      cache: ResponseCache.forStore(rt.store),
+      refreshCache: rt.refreshCache,
+      concurrency: Number(env['POISSON_CONCURRENCY'] ?? 4),
+      budget: rt.budgetTokens === null ? null : new TokenBudget(rt.budgetTokens),
+      baseURLs,
+    });
+    return { session, target: createRubricTarget({ session, tasks, maxOutputTokens: rt.maxOutputTokens ?? 1024, temperature: 0 }) };
+  },
+  {
+    store: env['POISSON_STORE'] ?? 'store',
+    refreshCache: env['POISSON_REFRESH_CACHE'] === '1',
+    maxOutputTokens: env['POISSON_MAX_OUTPUT_TOKENS'] ? Number(env['POISSON_MAX_OUTPUT_TOKENS']) : null,
+    budgetTokens: env['POISSON_BUDGET_TOKENS'] ? Number(env['POISSON_BUDGET_TOKENS']) : null,
+    dryRun: false,
+  },
+);

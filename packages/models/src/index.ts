@@ -34,6 +34,8 @@ export { gradeRubricAnswer } from './rubric-grader.js';
 export type { RubricGrade } from './rubric-grader.js';
 export { createRubricTarget } from './rubric-target.js';
 export type { RubricTargetOptions } from './rubric-target.js';
+export { modelRunTarget } from './model-run-target.js';
+export type { EpisodeCallPlan, ModelRunTarget, RunRuntime, RunUsageTotals } from './model-run-target.js';
 export { parsePriceTable } from './price-table.js';
 export type { ModelPrice, PriceTable } from './price-table.js';
 export { checkPlanBudget, matrixEpisodes, planCsv, planModelCalls, planSummary } from './dry-run.js';

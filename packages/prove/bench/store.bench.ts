@@ -59,7 +59,7 @@ async function proveWrite(out: string): Promise<number> {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(out, { recursive: true });
   const t0 = performance.now();
-  for (let i = 0; i < ROWS; i += PART) await writePart(join(out, `part-${String(i / PART).padStart(5, '0')}.parquet`), AXES, rows.slice(i, i + PART));
+  for (let i = 0; i < ROWS; i += PART) await writePart(out, i / PART, AXES, rows.slice(i, i + PART));
   return performance.now() - t0;
 }
 

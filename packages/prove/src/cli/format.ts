@@ -30,6 +30,14 @@ export function shellRef(s: string): string {
 /** The last lines of a sweep, resume or extend in text form. */
 export function runSummary(verb: string, m: RunManifest): string {
   const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
+  if (m.usage) {
+    const u = m.usage;
+    const budget = m.budget_tokens ? ` of a budget of ${m.budget_tokens}` : '';
+    lines.push(`usage: ${u.calls} calls (${u.cache_hits} from the cache), ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens; billed ${u.billed_tokens} tokens${budget} (run total)`);
+    if (m.status === 'interrupted' && m.budget_tokens && u.billed_tokens >= m.budget_tokens) {
+      lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
+    }
+  }
   if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: poisson-prove resume ${m.run_id}`);
   else lines.push(`next: poisson-prove inspect ${shellRef(m.name)}`);
   return `${lines.join('\n')}\n`;

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { diffEpisodes } from './diff-episodes.js';
+import { diffEpisodes, reportAxes } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
-import { fragility, type FragilityRow } from './fragility.js';
 import { pairedLimits } from './limits.js';
-import { limitsOf, pValueOf } from './row-stats.js';
 import { powerWords } from './sentence.js';
-import type { PairedTable } from './tables.js';
 import type { DiffRun } from './types.js';
 import { decide } from './verdict.js';
 
@@ -35,7 +32,7 @@ describe('diffEpisodes (in memory)', () => {
     const a = run('a', { 'slack 4': ['failed'] });
     expect(() => diffEpisodes(a, a, { q: 1.5 })).toThrow(new RangeError('diffEpisodes: options.q must be a number in (0, 1), got 1.5'));
     expect(() => diffEpisodes(a, a, { power: 0 })).toThrow(/options.power must be a number in \(0, 1\), got 0/);
-    expect(() => diffEpisodes(a, a, { method: 'bayes' as never })).toThrow(/options.method must be 'exact', 'midp' or 'asymptotic', got bayes/);
+    expect(() => diffEpisodes(a, a, { method: 'bayes' as never })).toThrow(/options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got bayes/);
   });
 
   it('refuses runs that share no condition, saying how to fix it', () => {
@@ -101,47 +98,47 @@ describe('verdict and limits', () => {
   });
 });
 
-describe('fragility', () => {
-  const ctx = { q: 0.05, threshold: 0.99, method: 'exact' as const, limits: { alpha: 0.05, power: 0.8, method: 'exact' as const } };
-  const rowOf = (t: PairedTable, condition = 'c'): FragilityRow => {
-    const lim = limitsOf(t, ctx.limits);
-    return { condition, event: 'passed', table: t, scored: { p: pValueOf(t, 'exact'), limit: lim.limit, change: (t.rise - t.fall) / (t.both + t.rise + t.fall + t.neither) } };
-  };
-
-  it('finds the seed\'s 2 (two of A\'s passes made failures)', () => {
-    const f = fragility([rowOf({ kind: 'paired', both: 8, rise: 0, fall: 0, neither: 0 }, 'the condition')], 'no significant change', ctx);
-    expect(f).toEqual({ count: 2, description: '2 runs of A in the condition that ended in passed made to end otherwise' });
+describe('the next: line and the sentence', () => {
+  it('names axes that vary: two when two do, --x alone when one does, the first two when none does', () => {
+    const counts: Record<string, number> = { generator_hash: 1, horizon: 1, slack: 3, strictness: 2 };
+    const valuesOf = (a: string): number => counts[a] ?? 0;
+    expect(reportAxes(['generator_hash', 'horizon', 'slack', 'strictness'], valuesOf)).toEqual(['slack', 'strictness']);
+    expect(reportAxes(['generator_hash', 'horizon', 'slack'], valuesOf)).toEqual(['slack']);
+    expect(reportAxes(['generator_hash', 'horizon'], valuesOf)).toEqual(['generator_hash', 'horizon']);
+    const a = run('a', { 'slack 4': ['failed', 'passed'], 'slack 8': ['passed', 'passed'] });
+    expect(diffEpisodes(a, a).next).toBe('poisson-prove report "run a" "run a" --x slack');
   });
 
-  it('gives the same answer trying the two extreme splits as trying every split (exhaustive check)', () => {
-    // Every paired table with n = 10 and a threshold that makes all three words reachable.
-    let checked = 0;
-    for (const threshold of [0.99, 0.6]) {
-      for (let both = 0; both <= 10; both += 2) {
-        for (let rise = 0; rise + both <= 10; rise++) {
-          for (let fall = 0; fall + rise + both <= 10; fall++) {
-            const t: PairedTable = { kind: 'paired', both, rise, fall, neither: 10 - both - rise - fall };
-            const rows = [rowOf(t, 'x'), rowOf({ kind: 'paired', both: 3, rise: 1, fall: 0, neither: 6 }, 'y')];
-            const c = { ...ctx, threshold, limits: { ...ctx.limits, alpha: 0.025 } };
-            const scored = rows.map((r) => {
-              const lim = limitsOf(r.table, c.limits);
-              return { ...r, scored: { ...r.scored, limit: lim.limit } };
-            });
-            const word = decide(scored.map((r) => r.scored), c.q, threshold).word;
-            expect(fragility(scored, word, c, false)).toEqual(fragility(scored, word, c, true));
-            checked++;
-          }
-        }
-      }
-    }
-    expect(checked).toBeGreaterThan(300);
+  it('counts conditions, not tests, that could not have shown a change', () => {
+    // One condition, two events, both inconclusive at n = 4.
+    const a = run('a', { 'slack 4': ['failed', 'truncated', 'passed', 'passed'] }, { maxMde: 0.5 });
+    const r = diffEpisodes(a, a);
+    expect(r.rows.map((x) => x.verdict)).toEqual(['inconclusive', 'inconclusive']);
+    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown a change of 0\.500: /);
   });
 
-  it('says so when no change inside one condition changes the word', () => {
-    // Two conditions that both count: un-counting one leaves the other.
-    const t: PairedTable = { kind: 'paired', both: 0, rise: 0, fall: 30, neither: 2 };
-    const c = { ...ctx, limits: { ...ctx.limits, alpha: 0.025 } };
-    const rows = [rowOf(t, 'x'), rowOf(t, 'y')].map((r) => ({ ...r, scored: { ...r.scored, limit: limitsOf(r.table, c.limits).limit } }));
-    expect(fragility(rows, 'significant change', c)).toEqual({ count: null, description: "no change of one run's outcomes in one condition changes the word" });
+  it('computes the asymptotic p-values without and with continuity correction as R does', () => {
+    // R 4.x: x <- matrix(c(3, 3, 9, 5), 2, 2)  # both 3, fall 9, rise 3, neither 5
+    //   mcnemar.test(x, correct = FALSE)$p.value  # 0.08326451666355056
+    //   mcnemar.test(x, correct = TRUE)$p.value   # 0.1489146731787661
+    const outs = (pairs: [string, string][]): [string[], string[]] => [pairs.map((p) => p[0]), pairs.map((p) => p[1])];
+    const [before, after] = outs([
+      ...Array.from({ length: 3 }, (): [string, string] => ['failed', 'failed']),
+      ...Array.from({ length: 9 }, (): [string, string] => ['failed', 'passed']),
+      ...Array.from({ length: 3 }, (): [string, string] => ['passed', 'failed']),
+      ...Array.from({ length: 5 }, (): [string, string] => ['passed', 'passed']),
+    ]);
+    const a = run('a', { 'slack 4': before });
+    const b = run('b', { 'slack 4': after });
+    const plain = diffEpisodes(a, b, { method: 'asymptotic' });
+    const cc = diffEpisodes(a, b, { method: 'asymptotic-cc' });
+    expect(plain.rows[0]?.counts).toEqual({ both: 3, rise: 3, fall: 9, neither: 5, n: 20 });
+    expect(Math.abs((plain.rows[0]?.p ?? NaN) - 0.08326451666355056)).toBeLessThan(1e-12);
+    expect(Math.abs((cc.rows[0]?.p ?? NaN) - 0.1489146731787661)).toBeLessThan(1e-12);
+    expect(plain.method.description).toContain('McNemar, asymptotic chi-square, without continuity correction');
+    expect(cc.method.description).toContain("McNemar, asymptotic chi-square, with Edwards' continuity correction");
+    expect(cc.method.test).toBe('mcnemar-asymptotic-cc');
+    // Each method's limits use its own rejection rule, so the two differ at this n.
+    expect(cc.rows[0]?.limit).not.toBe(plain.rows[0]?.limit);
   });
 });

@@ -3,13 +3,14 @@ import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { faultLines } from './fault-lines.js';
-import { fragility, type FragilityRow } from './fragility.js';
+import { fragility, fragilityConditions } from './fragility.js';
 import type { LimitContext } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairRuns } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores, hasScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
+import { TEST_METHODS } from './stats.js';
 import { countsOf, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
 import type { DiffMethod, DiffOptions, DiffReport, DiffRow, DiffRun, EventTable, Fragility, TestMethod } from './types.js';
 import { decide } from './verdict.js';
@@ -17,7 +18,6 @@ import { decide } from './verdict.js';
 /** The family-wise level of the reported intervals: 95%, shared by the m tests (Bonferroni). */
 export const INTERVAL_FAMILY_LEVEL = 0.95;
 
-const METHODS: readonly TestMethod[] = ['exact', 'midp', 'asymptotic'];
 
 function checkOptions(options: DiffOptions): { q: number; power: number; method: TestMethod } {
   const q = options.q ?? 0.05;
@@ -25,7 +25,7 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   const method = options.method ?? 'exact';
   if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`diffEpisodes: options.q must be a number in (0, 1), got ${String(q)}`);
   if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`diffEpisodes: options.power must be a number in (0, 1), got ${String(power)}`);
-  if (!METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp' or 'asymptotic', got ${String(method)}`);
+  if (!TEST_METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${String(method)}`);
   if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
   if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
   if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
@@ -48,10 +48,18 @@ function threshold(before: DiffRun, after: DiffRun): { value: number; note: stri
   );
 }
 
+/** How the method line names each paired test. */
+const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
+  exact: 'McNemar',
+  midp: 'McNemar, mid-p',
+  asymptotic: 'McNemar, asymptotic chi-square, without continuity correction',
+  'asymptotic-cc': "McNemar, asymptotic chi-square, with Edwards' continuity correction",
+};
+
 function methodOf(paired: boolean, reason: string | null, method: TestMethod): DiffMethod {
   if (paired) {
     const test = `mcnemar-${method}` as DiffMethod['test'];
-    const named = method === 'exact' ? 'McNemar' : method === 'midp' ? 'McNemar, mid-p' : 'McNemar, asymptotic with continuity correction';
+    const named = PAIRED_TEST_NAMES[method];
     const why = method === 'exact' ? 'the default for runs paired at sweep time' : `as asked with --method ${method}`;
     return Object.freeze({
       test,
@@ -85,9 +93,16 @@ function quote(s: string): string {
   return /^[A-Za-z0-9_.:#-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-/** Which axes the `next:` line's report command names: those with several values first, then name order. */
-function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number): string[] {
-  return [...axes].sort((a, b) => Number(valuesOf(b) > 1) - Number(valuesOf(a) > 1)).slice(0, 2);
+/**
+ * Which axes the `next:` line's report command names: the first two (name order) with more than one
+ * value; only `--x` (a one-row grid) when one axis varies; when none does, the first two axes, as the
+ * seed's `--x generator_hash --y horizon`.
+ */
+export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number): string[] {
+  const varying = axes.filter((a) => valuesOf(a) > 1);
+  if (varying.length >= 2) return varying.slice(0, 2);
+  if (varying.length === 1) return varying;
+  return axes.slice(0, 2);
 }
 
 /** Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed. */
@@ -107,7 +122,14 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
     );
   }
-  const { events, inferred, warnings } = resolveEvents(pairing.labels, options.events);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events);
+  const warnings = [...eventWarnings];
+  if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
+    // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
+    warnings.push(
+      `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
+    );
+  }
   const withScores = options.cluster !== undefined || (options.scores ?? (hasScores(before) && hasScores(after)));
   const scores = withScores
     ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
@@ -163,8 +185,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   let frag: Fragility;
   if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
   else {
-    const fr: FragilityRow[] = tests.map((t, i) => ({ condition: t.condition, event: t.event, table: t.table, scored: scored[i] as (typeof scored)[number] }));
-    frag = fragility(fr, decision.word, { q, threshold: thr.value, method, limits: ctx, memo });
+    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo });
   }
 
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
@@ -211,7 +232,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       only_before: Object.freeze([...pairing.only_before]),
       only_after: Object.freeze([...pairing.only_after]),
     }),
-    omnibus: Object.freeze(omnibus(pairing.conditions, events, paired, method)),
+    omnibus: Object.freeze(omnibus(pairing.conditions, events, paired)),
     fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, paired, method)),
     bound: Object.freeze(truncationBound(pairing.conditions, events, paired)),
   });

@@ -1,5 +1,5 @@
 import { formatScoreLines } from './score-format.js';
-import { fmt3, testWords } from './sentence.js';
+import { fmt3 } from './sentence.js';
 import { fmtChange, fmtP, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -44,7 +44,7 @@ function fullSections(r: DiffReport): string[] {
     if (r.coverage.only_after.length > 0) out.push(`  not compared, only in after: ${r.coverage.only_after.join('; ')}`);
   }
   if (r.omnibus !== undefined) {
-    out.push('', `omnibus       one test per event (${testWords(r.method.test)}) on all pairs pooled (unadjusted)`);
+    out.push('', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}`);
     const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
     for (const o of r.omnibus) rows.push([`  ${o.event}`, fmt3(o.before), fmt3(o.after), fmtChange(o.change), ...cells(o.counts, o.samples), fmtP(o.p)]);
     out.push(...textTable(rows));

@@ -1,12 +1,19 @@
 import type { LimitContext } from './limits.js';
+import type { ConditionPairs } from './pairing.js';
 import { limitsOf, pValueOf } from './row-stats.js';
 import type { TestMethod } from './stats.js';
-import { rates, type PairedTable, type Table } from './tables.js';
-import type { Fragility, VerdictWord } from './types.js';
-import { decide, type Scored } from './verdict.js';
+import type { Table } from './tables.js';
+import type { Fragility, Limit, VerdictWord } from './types.js';
 
-/** One test of the family as fragility searches it. */
-export type FragilityRow = { readonly condition: string; readonly event: string; readonly table: Table; readonly scored: Scored };
+/**
+ * One condition as fragility searches it. Outcomes are reduced to classes: 0 is any outcome that is not a
+ * tested event ("otherwise": `passed`, or an untested label), i (1..e) is `events[i - 1]`.
+ * - paired: `cross[s][u]` = the pairs whose before outcome is class s and after outcome class u;
+ * - unpaired: `before[s]`, `after[s]` = how many of each run's outcomes are class s.
+ */
+export type FragilityCondition =
+  | { readonly condition: string; readonly kind: 'paired'; readonly cross: readonly (readonly number[])[] }
+  | { readonly condition: string; readonly kind: 'unpaired'; readonly before: readonly number[]; readonly after: readonly number[] };
 
 /** What a verdict is recomputed with. */
 export type FragilityContext = {
@@ -17,130 +24,280 @@ export type FragilityContext = {
   readonly memo?: Map<number, number>;
 };
 
-type Move = { readonly run: 'A' | 'B'; readonly toEvent: boolean };
+/**
+ * The conditions of a diff reduced to outcome classes (see {@link FragilityCondition}).
+ *
+ * @param conditions - the paired conditions of the diff.
+ * @param events - the tested events; class i is events[i - 1].
+ * @param paired - whether the diff pairs episodes (else each run's outcomes are counted).
+ */
+export function fragilityConditions(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): FragilityCondition[] {
+  const e = events.length;
+  const cls = (label: string): number => events.indexOf(label) + 1;
+  return conditions.map((c) => {
+    if (paired) {
+      const cross = Array.from({ length: e + 1 }, () => new Array<number>(e + 1).fill(0));
+      for (const p of c.pairs) {
+        const r = cross[cls(p.a)] as number[];
+        r[cls(p.b)] = (r[cls(p.b)] as number) + 1;
+      }
+      return { condition: c.label, kind: 'paired', cross };
+    }
+    const count = (outs: readonly string[]): number[] => {
+      const v = new Array<number>(e + 1).fill(0);
+      for (const o of outs) v[cls(o)] = (v[cls(o)] as number) + 1;
+      return v;
+    };
+    return { condition: c.label, kind: 'unpaired', before: count(c.beforeOutcomes), after: count(c.afterOutcomes) };
+  });
+}
 
-const MOVES: readonly Move[] = [
-  { run: 'A', toEvent: false },
-  { run: 'A', toEvent: true },
-  { run: 'B', toEvent: false },
-  { run: 'B', toEvent: true },
-];
+type Run = 'A' | 'B';
+type Extreme = 'min' | 'max';
 
-/** How many episodes a move can change (the pool), for a table. */
-function poolSize(t: Table, m: Move): number {
-  if (t.kind === 'unpaired') {
-    const [ev, n] = m.run === 'A' ? [t.beforeEvents, t.beforeN] : [t.afterEvents, t.afterN];
-    return m.toEvent ? n - ev : ev;
+/** One condition seen from the run whose outcomes change: rows are its classes, columns the other run's. */
+type View = {
+  readonly run: Run;
+  readonly paired: boolean;
+  /** paired: moved-run class x fixed-run class counts; unpaired: empty. */
+  readonly cross: readonly (readonly number[])[];
+  /** Per class, the moved run's count and the fixed run's count. */
+  readonly row: readonly number[];
+  readonly col: readonly number[];
+  readonly n: number;
+  readonly nFixed: number;
+};
+
+function viewsOf(c: FragilityCondition): [View, View] {
+  if (c.kind === 'paired') {
+    const a = c.cross.map((r) => [...r]);
+    const b = a.map((_, u) => a.map((r) => r[u] as number));
+    const sum = (v: readonly number[]): number => v.reduce((s, x) => s + x, 0);
+    const rows = (m: number[][]): number[] => m.map(sum);
+    const n = sum(rows(a));
+    return [
+      { run: 'A', paired: true, cross: a, row: rows(a), col: rows(b), n, nFixed: n },
+      { run: 'B', paired: true, cross: b, row: rows(b), col: rows(a), n, nFixed: n },
+    ];
   }
-  // The two cells a move draws from: [the cell whose change makes the difference, the other].
-  const [c1, c2] = cells(t, m);
-  return c1 + c2;
+  const nb = c.before.reduce((s, x) => s + x, 0);
+  const na = c.after.reduce((s, x) => s + x, 0);
+  return [
+    { run: 'A', paired: false, cross: [], row: c.before, col: c.after, n: nb, nFixed: na },
+    { run: 'B', paired: false, cross: [], row: c.after, col: c.before, n: na, nFixed: nb },
+  ];
 }
 
-// For a paired table, each move draws from two cells; k changed episodes taken i from the first cell and
-// k - i from the second all shift rise - fall by the same amount, and differ only in the number of
-// discordant pairs (2i more from the first cell than from none). The exact tests' p-values grow with
-// the number of discordant pairs at a fixed difference, and Holm's adjusted p-values never fall when a
-// p-value grows, so for each k the two extreme splits bound every verdict the k changes can reach;
-// fragility.test.ts checks this against enumerating every split.
-function cells(t: PairedTable, m: Move): [number, number] {
-  if (m.run === 'A') return m.toEvent ? [t.neither, t.rise] : [t.both, t.fall];
-  return m.toEvent ? [t.neither, t.fall] : [t.both, t.rise];
-}
-
-/** The table after moving `fromFirst` episodes out of the first cell and `fromSecond` out of the second. */
-function moved(t: Table, m: Move, k: number, fromFirst: number): Table {
-  if (t.kind === 'unpaired') {
-    const d = m.toEvent ? k : -k;
-    return m.run === 'A' ? { ...t, beforeEvents: t.beforeEvents + d } : { ...t, afterEvents: t.afterEvents + d };
+/** The table of event class g when the moved run holds `rowG` of it, `diagG` of them paired with g too. */
+function tableOf(v: View, g: number, rowG: number, diagG: number): Table {
+  if (!v.paired) {
+    const [be, bn, ae, an] = v.run === 'A' ? [rowG, v.n, v.col[g] as number, v.nFixed] : [v.col[g] as number, v.nFixed, rowG, v.n];
+    return { kind: 'unpaired', beforeEvents: be, beforeN: bn, afterEvents: ae, afterN: an };
   }
-  const i = fromFirst;
-  const j = k - i;
-  let { both, rise, fall, neither } = t;
-  if (m.run === 'A' && !m.toEvent) {
-    // (1,1) -> (0,1) rise; (1,0) -> (0,0) neither.
-    both -= i;
-    rise += i;
-    fall -= j;
-    neither += j;
-  } else if (m.run === 'A' && m.toEvent) {
-    // (0,0) -> (1,0) fall; (0,1) -> (1,1) both.
-    neither -= i;
-    fall += i;
-    rise -= j;
-    both += j;
-  } else if (m.run === 'B' && !m.toEvent) {
-    // (1,1) -> (1,0) fall; (0,1) -> (0,0) neither.
-    both -= i;
-    fall += i;
-    rise -= j;
-    neither += j;
-  } else {
-    // (0,0) -> (0,1) rise; (1,0) -> (1,1) both.
-    neither -= i;
-    rise += i;
-    fall -= j;
-    both += j;
+  const movedOnly = rowG - diagG;
+  const fixedOnly = (v.col[g] as number) - diagG;
+  const neither = v.n - diagG - movedOnly - fixedOnly;
+  return v.run === 'A'
+    ? { kind: 'paired', both: diagG, rise: fixedOnly, fall: movedOnly, neither }
+    : { kind: 'paired', both: diagG, rise: movedOnly, fall: fixedOnly, neither };
+}
+
+/** Takes `count` episodes from `avail` (per column; decremented) in column order; returns what each column gave. */
+function take(avail: number[], order: readonly number[], count: number): number[] {
+  const got = new Array<number>(avail.length).fill(0);
+  let left = count;
+  for (const u of order) {
+    if (left === 0) break;
+    const t = Math.min(left, avail[u] as number);
+    got[u] = t;
+    avail[u] = (avail[u] as number) - t;
+    left -= t;
   }
-  return { kind: 'paired', both, rise, fall, neither };
-}
-
-/** The splits of k to try: every split when `all`, else the two extremes. */
-function splits(t: Table, m: Move, k: number, all: boolean): number[] {
-  if (t.kind === 'unpaired') return [0];
-  const [c1, c2] = cells(t, m);
-  const lo = Math.max(0, k - c2);
-  const hi = Math.min(k, c1);
-  if (lo > hi) return [];
-  if (all) return Array.from({ length: hi - lo + 1 }, (_, x) => lo + x);
-  return lo === hi ? [lo] : [lo, hi];
-}
-
-function describe(k: number, m: Move, condition: string, event: string): string {
-  const runs = `${k} run${k === 1 ? '' : 's'} of ${m.run} in ${condition}`;
-  return m.toEvent ? `${runs} that did not end in ${event} made to end in ${event}` : `${runs} that ended in ${event} made to end otherwise`;
+  return got;
 }
 
 /**
+ * A candidate: k episodes of the moved run changed in one direction for event class `ev` — out of it
+ * (`dir` 'out': x of them made to end in event class `f`, the rest otherwise) or into it (`dir` 'in': x of
+ * them taken from class `f`, the rest from class 0) — with the columns chosen to give every changed test
+ * its smallest p-value (`min`) or its largest (`max`). Returns the changed tables of `ev` and `f`.
+ */
+function candidate(v: View, ev: number, f: number | null, dir: 'in' | 'out', k: number, x: number, ext: Extreme): { e: Table; f: Table | null } {
+  const rowE = v.row[ev] as number;
+  if (!v.paired) {
+    const e = tableOf(v, ev, dir === 'in' ? rowE + k : rowE - k, 0);
+    if (f === null) return { e, f: null };
+    return { e, f: tableOf(v, f, (v.row[f] as number) + (dir === 'in' ? -x : x), 0) };
+  }
+  const cols = v.col.length;
+  const others = Array.from({ length: cols }, (_, u) => u).filter((u) => u !== ev && u !== f);
+  const diagE = (v.cross[ev] as number[])[ev] as number;
+  let zE: number; // changed episodes whose other-run outcome is ev
+  let yF = 0; // changed episodes whose other-run outcome is f, on f's side
+  if (dir === 'in') {
+    const nonE = others.concat(f === null ? [] : [f]);
+    if (f !== null) {
+      const fromF = take([...(v.cross[f] as number[])], ext === 'min' ? [ev, ...others, f] : [f, ...others, ev], x);
+      zE = fromF[ev] as number;
+      yF = fromF[f] as number;
+    } else zE = 0;
+    const fromO = take([...(v.cross[0] as number[])], ext === 'min' ? [ev, ...nonE] : [...nonE, ev], k - x);
+    zE += fromO[ev] as number;
+  } else {
+    const avail = [...(v.cross[ev] as number[])];
+    if (f !== null) {
+      const toF = take(avail, ext === 'min' ? [f, ...others, ev] : [ev, ...others, f], x);
+      yF = toF[f] as number;
+      zE = toF[ev] as number;
+    } else zE = 0;
+    const rest = f === null ? others : ext === 'min' ? [...others, f] : [f, ...others];
+    const toO = take(avail, ext === 'min' ? [...rest, ev] : [ev, ...rest], k - x);
+    zE += toO[ev] as number;
+  }
+  const e = dir === 'in' ? tableOf(v, ev, rowE + k, diagE + zE) : tableOf(v, ev, rowE - k, diagE - zE);
+  if (f === null) return { e, f: null };
+  const rowF = v.row[f] as number;
+  const diagF = (v.cross[f] as number[])[f] as number;
+  return { e, f: dir === 'in' ? tableOf(v, f, rowF - x, diagF - yF) : tableOf(v, f, rowF + x, diagF + yF) };
+}
+
+function describe(k: number, run: Run, condition: string, event: string, dir: 'in' | 'out', other: string | null, x: number, e: number): string {
+  const runs = `${k} run${k === 1 ? '' : 's'} of ${run} in ${condition}`;
+  if (dir === 'out') {
+    if (other === null || x === 0) return `${runs} that ended in ${event} made to end otherwise`;
+    if (x === k) return `${runs} that ended in ${event} made to end in ${other}`;
+    return `${runs} that ended in ${event} made to end otherwise (${x} of them in ${other})`;
+  }
+  if (other === null || x === 0) return e === 1 ? `${runs} that did not end in ${event} made to end in ${event}` : `${runs} that ended in none of the tested events made to end in ${event}`;
+  if (x === k) return `${runs} that ended in ${other} made to end in ${event}`;
+  return `${runs} that did not end in ${event} made to end in ${event} (${x} of them had ended in ${other})`;
+}
+
+const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant change', inc: 'inconclusive', none: 'no significant change' };
+
+/**
  * Fragility (STATS.md, "Fragility"): the fewest episode outcomes that, changed, would change the verdict
- * word. The search is exact over changes inside one condition x event and one run at a time: for
- * k = 1, 2, ..., for each test in order, run A then B, and each direction (episodes that ended in the
- * event made to end otherwise, then the reverse), the k changes that move the verdict most are tried
- * and the full verdict (Holm, limits, threshold) recomputed. The first k that changes the word wins.
- * An episode "made to end otherwise" takes a label outside the tested events, so only its event's table
- * changes.
+ * word, searched exactly over changes inside one condition, one run and one direction at a time. A
+ * direction, for a tested event E, is "episodes that ended in E made to end otherwise" (each may take an
+ * untested label or another tested event F) or "episodes that did not end in E made to end in E" (each
+ * may have ended in an untested label or in F). A change rewrites the episode's label in every tested
+ * event's table of its condition, and the word is recomputed from all of them (Holm, limits, threshold).
  *
- * @param rows - the family's tests: condition, event, table and current score.
+ * Why the candidates tried are exhaustive (proved for one or two tested events; brute-forced in
+ * fragility.test.ts against every subset of every direction on random small tables):
+ * 1. The word is "significant change" exactly when some test has min(1, m p) <= q (Holm's smallest
+ *    adjusted p-value is m times the smallest p); otherwise it depends only on the limits, and a limit
+ *    depends only on the counts of the event in the runs (the before rate and n).
+ * 2. Fix k, the direction and x, the number of the k changes that involve the other event F (from F for
+ *    "into E", to F for "out of E"). Then every table's counts per run — hence every limit, and every
+ *    difference rise - fall — are fixed; the changed episodes' other-run outcomes (the columns) only set
+ *    how many pairs are discordant. Every McNemar p-value (exact, mid-p, asymptotic with or without
+ *    correction) is non-decreasing in the number of discordant pairs at a fixed difference, and the
+ *    column orders in {@link candidate} reach the fewest discordant pairs of E and of F together ('min')
+ *    and the most together ('max'). So if any choice at (k, x) is significant, 'min' is; if any is not,
+ *    'max' is not, with the same limits: the two extremes reach every word (k, x) can.
+ * 3. Over x: E's limit and sign depend on k alone; F's on x alone, so a word change that F's p-value or
+ *    limit brings about at x is found at k' = x (all x changes involving F) first. E's smallest p over x
+ *    is reached at x = clamp(cross[F][E]) or clamp(k - cross[0][E]) (E's concordant-pair count is concave
+ *    piecewise linear in x). The remaining cases need all of the condition's tests at once — every test
+ *    not significant (when the word is "significant change"), or every limit within the threshold (when
+ *    it is "inconclusive") — and for those x is scanned over its range.
+ * With three or more tested events the changes involving other events are tried one event at a time
+ * (x from or to one F, the rest otherwise), which covers the cases above but not every mixture.
+ *
+ * @param conditions - the diff's conditions reduced to classes ({@link fragilityConditions}).
+ * @param events - the tested events, in the order of the diff's rows (condition-major, event-minor).
  * @param word - the verdict word as it stands.
  * @param ctx - q, threshold, method and the limits' context.
- * @param exhaustive - try every split of k between a move's two cells, not just the extremes (for tests).
  * @returns `{ count, description }`; count null with "no change of one run's outcomes in one condition
  *   changes the word" when no such change does.
  * @example
  * ```ts
  * // 8 pairs, all passed in both runs: two of A's passes made failures leave before = 0.75 < 0.801.
- * fragility(rows, 'no significant change', ctx); // { count: 2, description: '2 runs of A in ... that ended in passed made to end otherwise' }
+ * fragility([{ condition: 'c', kind: 'paired', cross: [[0, 0], [0, 8]] }], ['passed'], 'no significant change', ctx);
+ * // { count: 2, description: '2 runs of A in c that ended in passed made to end otherwise' }
  * ```
  * @see STATS.md, "Fragility"; Walsh et al. (2014), "The statistical significance of randomized
  *   controlled trial results is frequently fragile", J Clin Epidemiol 67:622 (the fragility index).
  */
-export function fragility(rows: readonly FragilityRow[], word: VerdictWord, ctx: FragilityContext, exhaustive = false): Fragility {
-  const base = rows.map((r) => r.scored);
-  const maxK = Math.max(0, ...rows.flatMap((r) => MOVES.map((m) => poolSize(r.table, m))));
-  const rescore = (t: Table): Scored => {
-    const lim = limitsOf(t, ctx.limits, ctx.memo);
-    return { p: pValueOf(t, ctx.method), limit: lim.limit, change: rates(t).change };
+export function fragility(conditions: readonly FragilityCondition[], events: readonly string[], word: VerdictWord, ctx: FragilityContext): Fragility {
+  const e = events.length;
+  const m = conditions.length * e;
+  const sig = (p: number): boolean => Math.min(1, m * p) <= ctx.q;
+  const ok = (l: Limit): boolean => typeof l === 'number' && l <= ctx.threshold;
+  const views = conditions.map(viewsOf);
+  // Memos per condition: p by table, limit by table (both functions of a few counts).
+  const pMemo = conditions.map(() => new Map<string, number>());
+  const lMemo = conditions.map(() => new Map<string, Limit>());
+  const key = (t: Table): string => (t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}` : `${t.beforeEvents},${t.afterEvents}`);
+  const score = (ci: number, t: Table): { sig: boolean; ok: boolean } => {
+    const kk = key(t);
+    const pm = pMemo[ci] as Map<string, number>;
+    let p = pm.get(kk);
+    if (p === undefined) pm.set(kk, (p = pValueOf(t, ctx.method)));
+    const lm = lMemo[ci] as Map<string, Limit>;
+    let l = lm.get(kk);
+    if (l === undefined) lm.set(kk, (l = limitsOf(t, ctx.limits, ctx.memo).limit));
+    return { sig: sig(p), ok: ok(l) };
   };
+  // The family as it stands: per test, significant (alone enough for the word) and within the threshold.
+  const base = views.map(([va], ci) =>
+    Array.from({ length: e + 1 }, (_, g) => (g === 0 ? { sig: false, ok: true } : score(ci, tableOf(va, g, va.row[g] as number, va.paired ? ((va.cross[g] as number[])[g] as number) : 0)))),
+  );
+  const sigIn = base.map((b) => b.filter((s) => s.sig).length);
+  const incIn = base.map((b) => b.filter((s) => !s.ok).length);
+  const sigAll = sigIn.reduce((s, x) => s + x, 0);
+  const incAll = incIn.reduce((s, x) => s + x, 0);
+  const wordOf = (ci: number, ev: number, f: number | null, se: { sig: boolean; ok: boolean }, sf: { sig: boolean; ok: boolean } | null): VerdictWord => {
+    const b = base[ci] as { sig: boolean; ok: boolean }[];
+    const be = b[ev] as { sig: boolean; ok: boolean };
+    const bf = f === null ? null : (b[f] as { sig: boolean; ok: boolean });
+    const restSig = sigAll - Number(be.sig) - Number(bf?.sig ?? false) > 0;
+    if (restSig || se.sig || (sf?.sig ?? false)) return WORDS.sig;
+    const restInc = incAll - Number(!be.ok) - Number(bf !== null && !bf.ok) > 0;
+    return restInc || !se.ok || (sf !== null && !sf.ok) ? WORDS.inc : WORDS.none;
+  };
+  const maxK = Math.max(0, ...views.flat().map((v) => v.n));
+  const found = (k: number, v: View, ci: number, ev: number, dir: 'in' | 'out', f: number | null, x: number): Fragility =>
+    Object.freeze({ count: k, description: describe(k, v.run, (conditions[ci] as FragilityCondition).condition, events[ev - 1] as string, dir, f === null ? null : (events[f - 1] as string), x, e) });
+
   for (let k = 1; k <= maxK; k++) {
-    for (let r = 0; r < rows.length; r++) {
-      const row = rows[r] as FragilityRow;
-      for (const m of MOVES) {
-        if (poolSize(row.table, m) < k) continue;
-        for (const i of splits(row.table, m, k, exhaustive)) {
-          const scored = base.slice();
-          scored[r] = rescore(moved(row.table, m, k, i));
-          if (decide(scored, ctx.q, ctx.threshold).word !== word) {
-            return Object.freeze({ count: k, description: describe(k, m, row.condition, row.event) });
+    for (let ci = 0; ci < conditions.length; ci++) {
+      // Holm's smallest adjusted p-value outside this condition keeps the word significant whatever it does.
+      if (word === WORDS.sig && sigAll - (sigIn[ci] as number) > 0) continue;
+      const needAllOk = word === WORDS.inc && incAll - (incIn[ci] as number) === 0;
+      for (let ev = 1; ev <= e; ev++) {
+        for (const v of views[ci] as [View, View]) {
+          for (const dir of ['out', 'in'] as const) {
+            const rowE = v.row[ev] as number;
+            if ((dir === 'out' ? rowE : v.n - rowE) < k) continue;
+            const partners: (number | null)[] = e === 1 ? [null] : Array.from({ length: e }, (_, i) => i + 1).filter((g) => g !== ev);
+            for (const f of partners) {
+              // x: how many of the k changes come from (in) or go to (out) class f; the rest from/to class 0.
+              const lo = f === null ? 0 : dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0;
+              const hi = f === null ? 0 : dir === 'in' ? Math.min(k, v.row[f] as number) : k;
+              if (lo > hi) continue;
+              const clamp = (x: number): number => Math.min(hi, Math.max(lo, x));
+              const xs = new Set<number>([lo, hi]);
+              if (f !== null && dir === 'in' && v.paired) {
+                xs.add(clamp((v.cross[f] as number[])[ev] as number));
+                xs.add(clamp(k - ((v.cross[0] as number[])[ev] as number)));
+              }
+              const tryAt = (x: number, ext: Extreme): boolean => {
+                const c = candidate(v, ev, f, dir, k, x, ext);
+                return wordOf(ci, ev, f, score(ci, c.e), c.f === null ? null : score(ci, c.f)) !== word;
+              };
+              for (const x of xs) {
+                if (tryAt(x, 'min') || tryAt(x, 'max')) return found(k, v, ci, ev, dir, f, x);
+              }
+              // Cases that need every test of the condition at once: scan x.
+              if (f !== null && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
+                for (let x = lo; x <= hi; x++) {
+                  if (xs.has(x)) continue;
+                  if (tryAt(x, word === WORDS.sig ? 'max' : 'min')) return found(k, v, ci, ev, dir, f, x);
+                }
+              }
+            }
           }
         }
       }

@@ -18,12 +18,13 @@ export function pooledTest(t: Table, event: string, method: TestMethod): PooledT
 }
 
 /**
- * The omnibus (PROVE.md, "The diff report"): per event, one test on all pairs pooled over the compared
- * conditions — McNemar with the diff's method when paired, Fisher's exact test when not. Unadjusted:
- * it is one more view of the same data, not part of the verdict.
+ * The omnibus (PROVE.md, "The diff report": "one exact McNemar on all pairs pooled, per event"): per
+ * event, one test on all pairs pooled over the compared conditions — the exact conditional McNemar test
+ * whatever the diff's `--method`, or Fisher's exact test when the runs are not paired. Unadjusted: it is
+ * one more view of the same data, not part of the verdict.
  *
  * @see STATS.md, "McNemar's test".
  */
-export function omnibus(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean, method: TestMethod): PooledTest[] {
-  return events.map((e) => pooledTest(pooledTable(conditions, e, paired), e, method));
+export function omnibus(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): PooledTest[] {
+  return events.map((e) => pooledTest(pooledTable(conditions, e, paired), e, 'exact'));
 }

@@ -29,6 +29,8 @@ export function testWords(method: DiffMethod['test']): string {
       return 'the paired test (McNemar, mid-p)';
     case 'mcnemar-asymptotic':
       return 'the paired test (McNemar, asymptotic)';
+    case 'mcnemar-asymptotic-cc':
+      return 'the paired test (McNemar, asymptotic, continuity-corrected)';
     default:
       return "the two-sample test (Fisher's exact)";
   }
@@ -74,7 +76,8 @@ export function verdictSentence(args: {
   const thr = fmt3(threshold);
   const counted = rows.filter((r) => r.counts_toward_verdict).length;
   const notCounted = rows.filter((r) => !r.counts_toward_verdict);
-  const inconclusive = notCounted.filter((r) => r.verdict === 'inconclusive').length;
+  // Conditions, not tests: one condition with two inconclusive events is one condition.
+  const inconclusive = new Set(notCounted.filter((r) => r.verdict === 'inconclusive').map((r) => r.condition)).size;
   const parts: string[] = [];
   if (counted > 0) parts.push(`${counted} of ${m} test${m === 1 ? '' : 's'} count${counted === 1 ? 's' : ''} at the family-wise level`);
   if (notCounted.length > 0) {

@@ -16,11 +16,16 @@ import {
 } from 'poisson-stats';
 
 /**
- * The test of the paired table (STATS.md, "McNemar's test"): `exact` (the default), `midp`, or
+ * The test of the paired table (STATS.md, "McNemar's test"): `exact` (the default), `midp`,
  * `asymptotic` (chi-square on 1 df, poisson-stats' `asymptotic`: (rise - fall)^2 / k, without the
- * continuity correction, which is also what the sweep's power gate assumes).
+ * continuity correction; R's `mcnemar.test(correct = FALSE)`) or `asymptotic-cc` (with Edwards'
+ * continuity correction, max(|rise - fall| - 1, 0)^2 / k; R's `mcnemar.test(correct = TRUE)`, its
+ * default). Limits use each method's own rejection rule (its k*).
  */
-export type TestMethod = 'exact' | 'midp' | 'asymptotic';
+export type TestMethod = 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc';
+
+/** The methods a diff accepts, in the order the CLI lists them. */
+export const TEST_METHODS: readonly TestMethod[] = Object.freeze(['exact', 'midp', 'asymptotic', 'asymptotic-cc']);
 
 /** A paired 2x2 table for one event: x = before's outcome is E, y = after's. */
 export type PairedCounts = { readonly both: number; readonly fall: number; readonly rise: number; readonly neither: number };

@@ -2,7 +2,7 @@ import type { ReportGrid } from './report-grid.js';
 import { fmtChange } from './text-table.js';
 
 // ColorBrewer's RdBu diverging scheme (Brewer, colorbrewer2.org), 7 classes: red for a fall in the
-// event's rate, blue for a rise, near-white for no change.
+// event's rate, blue for a rise, near-white for no change. The legend says so in words, per event.
 const RDBU: readonly [number, number, number][] = [
   [178, 24, 43],
   [239, 138, 98],
@@ -29,87 +29,138 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The scale's end: the largest |change| (or interval end) shown, rounded up to a tenth; at least 0.1. */
+/** The scale's end: the largest |change| shown, rounded up to a tenth; at least 0.1, at most 1. */
 function scaleEnd(grid: ReportGrid): number {
   const m = Math.max(0, ...grid.cells.map((c) => (c.row ? Math.abs(c.row.change) : 0)).filter(Number.isFinite));
   return Math.min(1, Math.max(0.1, Math.ceil(m * 10 - 1e-9) / 10));
 }
 
+/** The longest axis value printed whole; longer ones (a 64-hex hash) keep 12 characters and an ellipsis. */
+const MAX_LABEL = 16;
+
+/** An axis value as printed: whole when short, else its first 12 characters and an ellipsis. */
+export function abbreviate(value: string): string {
+  return value.length > MAX_LABEL ? `${value.slice(0, 12)}\u2026` : value;
+}
+
+/**
+ * The estimated width of a line of text: 0.6 em per character (Helvetica/Arial average about 0.5-0.55 em
+ * for mixed text and 0.556 em for digits; 0.6 leaves room), 0.65 em when bold.
+ */
+export function textWidth(text: string, fontSize: number, bold = false): number {
+  return Math.ceil([...text].length * fontSize * (bold ? 0.65 : 0.6));
+}
+
+/** A text element; when the shown text is abbreviated, the full value is its tooltip (<title>). */
+function label(x: number, y: number, shown: string, full: string, attrs: string): string {
+  const tip = shown === full ? '' : `<title>${esc(full)}</title>`;
+  return `<text x="${x}" y="${y}" ${attrs}>${tip}${esc(shown)}</text>`;
+}
+
 /**
  * The grid as an SVG heatmap: one cell per x and y value, filled on a diverging scale (ColorBrewer
- * RdBu: red a fall in the event's rate, blue a rise) with the change, its simultaneous interval and
- * its verdict written in it; cells whose change counts toward the verdict get a heavy outline; axis
- * titles name the axes; a legend shows the scale; a title names the runs, the event and the verdict.
+ * RdBu: red a fall in the event's rate, blue a rise — the legend says so for the event) with the change,
+ * its simultaneous interval and its verdict written in it; cells whose change counts toward the verdict
+ * get a heavy outline, drawn after every cell so no neighbour covers it. Axis values longer than 16
+ * characters are abbreviated to 12 and an ellipsis, with the full value as a tooltip; the margins,
+ * columns and the whole image are sized from estimated text widths (0.6 em per character) so that the
+ * longest line fits. The caption says that the family is the grid's cells: Holm and the simultaneous
+ * intervals are over the cells shown, so a cell's figures can differ from the diff's row.
  *
  * @param grid - from {@link reportGrid}.
  * @returns a standalone SVG document.
  * @see C. A. Brewer, ColorBrewer 2.0 (colorbrewer2.org), the RdBu scheme.
  */
 export function renderGridSvg(grid: ReportGrid): string {
-  const cw = 190;
-  const ch = 78;
-  const left = 150;
-  const top = 110;
+  const d = grid.diff;
   const nx = grid.x_values.length;
   const ny = grid.y_values.length;
-  const legendH = 90;
-  const width = Math.max(left + nx * cw + 30, 560);
-  const height = top + ny * ch + legendH;
+  const cells = grid.cells.length;
   const end = scaleEnd(grid);
-  const d = grid.diff;
+  const xs = grid.x_values.map((v) => ({ full: String(v), shown: abbreviate(String(v)) }));
+  const ys = grid.y_values.map((v) => ({ full: v === null ? '' : String(v), shown: v === null ? '' : abbreviate(String(v)) }));
+  const interval = d.method.paired ? 'Tango' : "Newcombe's hybrid score";
+  const lines: [string, number, boolean, string][] = [
+    [`${d.verdict}: change in the rate of ${grid.event}`, 15, true, '#111'],
+    [`${d.after.name} (after) against ${d.before.name} (before)`, 12, false, '#444'],
+    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${cells} cells, verdict (Holm q ${d.q} over the ${cells} cells)`, 11, false, '#444'],
+    [`heavy outline: the change counts toward the verdict. The family is this grid's ${cells} cells, not the diff's conditions x events,`, 11, false, '#444'],
+    ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
+  ];
+  const pad = 16;
+  const headerH = 24 + (lines.length - 1) * 17;
+  // Cells: wide enough for their longest text and their x value.
+  const cellTexts = grid.cells.flatMap((c) => (c.row === null ? ['no pairs'] : [`[${fmtChange(c.row.interval.lower)}, ${fmtChange(c.row.interval.upper)}]`, c.row.verdict]));
+  const cw = Math.max(120, ...cellTexts.map((t) => textWidth(t, 12) + 20), ...xs.map((x) => textWidth(x.shown, 12) + 20));
+  // Rows tall enough for the rotated y axis title to sit beside them.
+  const ch = Math.max(78, grid.y === null ? 0 : Math.ceil((textWidth(grid.y, 12, true) + 16) / ny));
+  const yTitleW = grid.y === null ? 0 : 30;
+  const yLabelW = Math.max(0, ...ys.map((y) => textWidth(y.shown, 12)));
+  const left = pad + yTitleW + yLabelW + 12;
+  const top = headerH + 58;
+  const legendTitle = `colour: the change in the rate of ${grid.event} (after - before): red, it fell; blue, it rose; grey, no pairs`;
+  const lw = 300;
+  const legendW = left + Math.max(lw + 40, textWidth(legendTitle, 11));
+  const gridW = left + nx * cw + pad;
+  const width = Math.max(gridW, legendW + pad, ...lines.map(([t, size, bold]) => pad + textWidth(t, size, bold) + pad), left + textWidth(grid.x, 12, true) + pad);
+  const legendH = 84;
+  const height = top + ny * ch + legendH;
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
   out.push(`<title>${esc(`change in the rate of ${grid.event}: ${d.after.name} against ${d.before.name}`)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="16" y="24" font-size="15" font-weight="bold">${esc(`${d.verdict}: change in the rate of ${grid.event}`)}</text>`);
-  out.push(`<text x="16" y="42" fill="#444">${esc(`${d.after.name} (after) against ${d.before.name} (before)`)}</text>`);
-  out.push(`<text x="16" y="58" fill="#444" font-size="11">${esc(`cell: change, ${d.method.paired ? 'Tango' : 'Newcombe'} interval (95% simultaneous over ${d.tests}), verdict (Holm q ${d.q}); heavy outline: counts toward the verdict`)}</text>`);
+  lines.forEach(([t, size, bold, fill], i) => {
+    out.push(`<text x="${pad}" y="${24 + i * 17}" font-size="${size}"${bold ? ' font-weight="bold"' : ''} fill="${fill}">${esc(t)}</text>`);
+  });
   // x axis title and values.
   out.push(`<text x="${left + (nx * cw) / 2}" y="${top - 30}" text-anchor="middle" font-weight="bold">${esc(grid.x)}</text>`);
-  grid.x_values.forEach((v, i) => out.push(`<text x="${left + i * cw + cw / 2}" y="${top - 10}" text-anchor="middle">${esc(String(v))}</text>`));
+  xs.forEach((v, i) => out.push(label(left + i * cw + cw / 2, top - 10, v.shown, v.full, 'text-anchor="middle"')));
   // y axis title and values.
   if (grid.y !== null) {
     const cy = top + (ny * ch) / 2;
-    out.push(`<text x="22" y="${cy}" text-anchor="middle" font-weight="bold" transform="rotate(-90 22 ${cy})">${esc(grid.y)}</text>`);
+    out.push(`<text x="${pad + 8}" y="${cy}" text-anchor="middle" font-weight="bold" transform="rotate(-90 ${pad + 8} ${cy})">${esc(grid.y)}</text>`);
   }
-  grid.y_values.forEach((v, j) => out.push(`<text x="${left - 10}" y="${top + j * ch + ch / 2 + 4}" text-anchor="end">${esc(v === null ? '' : String(v))}</text>`));
+  ys.forEach((v, j) => out.push(label(left - 10, top + j * ch + ch / 2 + 4, v.shown, v.full, 'text-anchor="end"')));
+  const outlines: string[] = [];
   grid.y_values.forEach((yv, j) => {
     grid.x_values.forEach((xv, i) => {
       const cell = grid.cells.find((c) => c.x === xv && c.y === yv);
       const row = cell?.row ?? null;
       const x0 = left + i * cw;
       const y0 = top + j * ch;
+      const dy = (ch - 78) / 2; // the cell's three lines, centred in a taller row
       const fill = row === null ? '#e0e0e0' : divergingColour(row.change / end);
       const strong = row !== null && Math.abs(row.change / end) > 0.6;
       const ink = strong ? '#ffffff' : '#111111';
-      const outline = row?.counts_toward_verdict ? 'stroke="#000" stroke-width="3"' : 'stroke="#ffffff" stroke-width="1"';
-      out.push(`<rect x="${x0}" y="${y0}" width="${cw}" height="${ch}" fill="${fill}" ${outline}/>`);
+      out.push(`<rect x="${x0}" y="${y0}" width="${cw}" height="${ch}" fill="${fill}" stroke="#ffffff" stroke-width="1"/>`);
+      // Heavy outlines go on top of every cell, in a second pass, inset so that the stroke stays inside.
+      if (row?.counts_toward_verdict) outlines.push(`<rect x="${x0 + 1.5}" y="${y0 + 1.5}" width="${cw - 3}" height="${ch - 3}" fill="none" stroke="#000" stroke-width="3"/>`);
       if (row === null) {
         out.push(`<text x="${x0 + cw / 2}" y="${y0 + ch / 2 + 4}" text-anchor="middle" fill="#666">no pairs</text>`);
         return;
       }
-      out.push(`<text x="${x0 + cw / 2}" y="${y0 + 26}" text-anchor="middle" font-size="16" font-weight="bold" fill="${ink}">${esc(fmtChange(row.change))}</text>`);
-      out.push(`<text x="${x0 + cw / 2}" y="${y0 + 46}" text-anchor="middle" fill="${ink}">${esc(`[${fmtChange(row.interval.lower)}, ${fmtChange(row.interval.upper)}]`)}</text>`);
-      out.push(`<text x="${x0 + cw / 2}" y="${y0 + 64}" text-anchor="middle" font-style="italic" fill="${ink}">${esc(row.verdict)}</text>`);
+      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 26}" text-anchor="middle" font-size="16" font-weight="bold" fill="${ink}">${esc(fmtChange(row.change))}</text>`);
+      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 46}" text-anchor="middle" fill="${ink}">${esc(`[${fmtChange(row.interval.lower)}, ${fmtChange(row.interval.upper)}]`)}</text>`);
+      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 64}" text-anchor="middle" font-style="italic" fill="${ink}">${esc(row.verdict)}</text>`);
     });
   });
-  // Legend: a gradient bar from -end to +end.
-  const ly = top + ny * ch + 30;
-  const lw = 300;
+  out.push(...outlines);
+  // Legend: a gradient bar from -end to +end, with what the colours mean for this event.
+  const ly = top + ny * ch + 34;
   out.push('<defs><linearGradient id="scale" x1="0" x2="1" y1="0" y2="0">');
   for (let k = 0; k <= 12; k++) out.push(`<stop offset="${(k / 12).toFixed(4)}" stop-color="${divergingColour((k / 12) * 2 - 1)}"/>`);
   out.push('</linearGradient></defs>');
-  out.push(`<text x="${left}" y="${ly - 8}" font-size="11">${esc(`change in the rate of ${grid.event} (after - before)`)}</text>`);
+  out.push(`<text x="${left}" y="${ly - 10}" font-size="11">${esc(legendTitle)}</text>`);
   out.push(`<rect x="${left}" y="${ly}" width="${lw}" height="14" fill="url(#scale)" stroke="#999"/>`);
   const ticks: [number, string][] = [
     [-end, `${fmtChange(-end)} fell`],
     [0, '0'],
     [end, `${fmtChange(end)} rose`],
   ];
-  for (const [v, label] of ticks) {
+  for (const [v, text] of ticks) {
     const tx = left + ((v / end + 1) / 2) * lw;
     out.push(`<line x1="${tx}" y1="${ly + 14}" x2="${tx}" y2="${ly + 19}" stroke="#333"/>`);
-    out.push(`<text x="${tx}" y="${ly + 32}" text-anchor="middle" font-size="11">${esc(label)}</text>`);
+    out.push(`<text x="${tx}" y="${ly + 32}" text-anchor="middle" font-size="11">${esc(text)}</text>`);
   }
   out.push('</svg>');
   return `${out.join('\n')}\n`;

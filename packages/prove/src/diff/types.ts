@@ -103,8 +103,8 @@ export type DiffRow = {
 
 /** The method of a diff, as data and as the report's sentence. */
 export type DiffMethod = {
-  /** 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' for paired runs, 'fisher-exact' otherwise. */
-  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'fisher-exact';
+  /** 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' for paired runs, 'fisher-exact' otherwise. */
+  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' | 'fisher-exact';
   readonly paired: boolean;
   /** Why the runs are not paired (null when they are). */
   readonly unpaired_reason: string | null;

@@ -1,5 +1,8 @@
 import type { EpisodeRow } from '../store/episode-row.js';
-import type { Target } from '../target/target.js';
+import type { Target, TargetRuntime, TargetUsage } from '../target/target.js';
+
+/** The {@link TargetRuntime} a backend hands its target's `configure` hook (the signal is the backend's own). */
+export type RuntimeInit = Omit<TargetRuntime, 'signal'>;
 
 /** One episode to run: a condition and a replicate with its seed. */
 export type WorkItem = {
@@ -27,13 +30,26 @@ export type BackendContext = {
   readonly timeoutMs: number | null;
   /** When aborted, the backend starts no new episode and ends after the ones in flight. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * What to pass the target's `configure` hook, in every process or thread that runs episodes, before
+   * the first one (absent: the hook is not called).
+   */
+  readonly runtime?: RuntimeInit | undefined;
+  /** Called by the backend when the target's own `signal` aborts (a spent budget): the run then stops. */
+  readonly stop?: (() => void) | undefined;
+  /** Told the target's `usage()` of one process or thread (`from` names it; a later report replaces an earlier one). */
+  readonly usage?: ((from: string, usage: TargetUsage) => void) | undefined;
 };
 
 /**
  * An executor backend: it is submitted the work items and yields their rows (in any order, in batches,
  * exactly one row per item it ran). A target that throws or times out is a row with outcome null and
  * the error, never a thrown error; a backend throws only when it cannot run at all. When the signal
- * aborts it stops taking items and returns after yielding the rows of the items in flight.
+ * aborts it stops taking items and returns after yielding the rows of the items in flight; an episode
+ * whose target throws after the stop is not yielded (resume runs it again). A backend that runs the
+ * target calls its hooks: `configure(runtime)` once per process or thread before the first episode, then
+ * watches `target.signal` (calling `ctx.stop()` when it aborts) and reports `target.usage()` to
+ * `ctx.usage`.
  *
  * The local backends are {@link localBackend} (in process) and {@link workerBackend} (worker threads);
  * a distributed backend (BullMQ) implements the same interface.

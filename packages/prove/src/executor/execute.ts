@@ -3,8 +3,9 @@ import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { RunWriter } from '../store/create-run.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
-import type { Target } from '../target/target.js';
-import type { Backend, TargetSource, WorkItem } from './backend.js';
+import type { Target, TargetUsage } from '../target/target.js';
+import type { Backend, RuntimeInit, TargetSource, WorkItem } from './backend.js';
+import { addUsage } from './target-hooks.js';
 import { localBackend } from './local-backend.js';
 import { workerBackend } from './worker-backend.js';
 
@@ -34,6 +35,8 @@ export type ExecOptions = {
   timeoutMs?: number | null | undefined;
   onProgress?: ((p: SweepProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /** What the target's `configure` hook is told (execute adds nothing else). */
+  runtime?: RuntimeInit | undefined;
 };
 
 export function pickBackend(choice: BackendChoice | undefined, cwd: string): Backend {
@@ -105,8 +108,30 @@ export async function execute(
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
   const timeoutMs = opts.timeoutMs ?? null;
   if (timeoutMs !== null && !(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 or null, got ${timeoutMs}`);
+  // The target's own stop (a spent budget) ends the run as SIGINT does.
+  const targetStop = new AbortController();
+  const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
+  const usages = new Map<string, TargetUsage>();
+  const ctx = {
+    runId,
+    target: source,
+    concurrency,
+    timeoutMs,
+    signal: stop,
+    runtime: opts.runtime,
+    stop: () => targetStop.abort(),
+    usage: (from: string, u: TargetUsage) => void usages.set(from, u),
+  };
+  // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.
+  const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
+    writer.close(status, (m) => {
+      if (usages.size === 0) return m;
+      let usage: TargetUsage | null = m.usage ?? null;
+      for (const u of usages.values()) usage = addUsage(usage, u);
+      return { ...m, usage };
+    });
   try {
-    for await (const rows of backend.run(items, { runId, target: source, concurrency, timeoutMs, signal: opts.signal })) {
+    for await (const rows of backend.run(items, ctx)) {
       await writer.append(rows);
       done += rows.length;
       for (const r of rows) if (r.outcome === null) failed++;
@@ -125,9 +150,9 @@ export async function execute(
       }
     }
   } catch (err) {
-    await writer.close('failed').catch(() => undefined);
+    await closeWithUsage('failed').catch(() => undefined);
     throw err;
   }
-  const interrupted = opts.signal?.aborted === true && done < total;
-  return writer.close(interrupted ? 'interrupted' : 'complete');
+  const interrupted = stop.aborted && done < total;
+  return closeWithUsage(interrupted ? 'interrupted' : 'complete');
 }

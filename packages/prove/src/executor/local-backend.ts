@@ -4,6 +4,7 @@ import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
 import { runEpisode } from './run-episode.js';
+import { startTarget } from './target-hooks.js';
 
 /** Rows a backend may hold before its episodes wait for the consumer (keeps memory flat). */
 const HIGH_WATER = 2048;
@@ -36,6 +37,8 @@ export function localBackend(): Backend {
     name: 'local',
     async *run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncGenerator<EpisodeRow[]> {
       const fn = await targetFunction(ctx);
+      const started = await startTarget(fn, ctx.runtime, ctx.signal, ctx.stop);
+      const stop = started.signal;
       const it = items[Symbol.iterator]();
       const concurrency = Math.max(1, Math.floor(ctx.concurrency));
       let pending: EpisodeRow[] = [];
@@ -51,13 +54,14 @@ export function localBackend(): Backend {
         w?.();
       };
       const take = (): WorkItem | undefined => {
-        if (ctx.signal?.aborted || failure !== null) return undefined;
+        if (stop?.aborted || failure !== null) return undefined;
         const n = it.next();
         return n.done ? undefined : n.value;
       };
       const slot = async (): Promise<void> => {
         for (let item = take(); item !== undefined; item = take()) {
-          const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs);
+          const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs, stop);
+          if (row === null) continue; // cut short by the stop: resume runs it
           pending.push(row);
           // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
           if (pending.length >= WAKE_ROWS || performance.now() - lastWake > WAKE_MS) signalWake();
@@ -96,6 +100,9 @@ export function localBackend(): Backend {
           wake = r;
         });
       }
+      started.dispose();
+      const usage = started.usage();
+      if (usage !== null) ctx.usage?.('local', usage);
       if (failure !== null) throw failure;
     },
   };

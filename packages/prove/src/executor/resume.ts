@@ -12,9 +12,14 @@ import { partFiles } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import type { Target } from '../target/target.js';
 import { execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+import { runtimeOf, type ModelRunOptions } from './runtime.js';
 
-/** Options of {@link resume} and {@link extend}. */
-export type ResumeOptions = {
+/**
+ * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
+ * the recorded one); without it the recorded budget applies. Either way the target may bill what is
+ * left: the budget minus the manifest's `usage.billed_tokens`.
+ */
+export type ResumeOptions = ModelRunOptions & {
   store: string;
   /** A run ref ({@link resolveRun}). */
   ref: string;
@@ -84,14 +89,35 @@ function recordedTarget(manifest: RunManifest, opts: ResumeOptions): string | Ta
   return `${path}:${manifest.target.slice(at + 1)}`;
 }
 
+/** The run's total budget (given, else recorded) and what is left of it; refuses a spent budget. */
+function budgetOf(opts: ResumeOptions, manifest: RunManifest): { total: number | null; left: number | null } {
+  const total = opts.budgetTokens ?? manifest.budget_tokens ?? null;
+  if (total === null) return { total, left: null };
+  const billed = manifest.usage?.billed_tokens ?? 0;
+  if (billed >= total) {
+    throw new ProveError('E_BUDGET', `run ${manifest.run_id} ("${manifest.name}") has billed ${billed} tokens of its budget of ${total}; pass --budget-tokens with a larger total for the run (the budget counts everything the run has billed).`);
+  }
+  return { total, left: total - billed };
+}
+
 async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, changes: Partial<RunManifest>) {
+  const budget = budgetOf(opts, manifest);
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
   const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
-  const next: RunManifest = { ...manifest, ...changes, status: 'running', finished: null, counts: ex.counts, provenance: { ...manifest.provenance, pid: process.pid, host: hostname() } };
+  const next: RunManifest = {
+    ...manifest,
+    ...changes,
+    ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
+    status: 'running',
+    finished: null,
+    counts: ex.counts,
+    provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
+  };
   await writeManifest(opts.store, next);
-  return { backend, source, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows }) };
+  const runtime = runtimeOf(opts, opts.store, budget.left, false);
+  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows }) };
 }
 
 /**
@@ -117,10 +143,10 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
   const conditions = conditionsOf(manifest);
   const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
   if (missing === 0 && manifest.status === 'complete') return manifest;
-  const { backend, source, writer } = await reopen(opts, manifest, ex, {
+  const { backend, source, writer, runtime } = await reopen(opts, manifest, ex, {
     resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
   });
-  return execute(writer, workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), missing, backend, source, opts);
+  return execute(writer, workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), missing, backend, source, { ...opts, runtime });
 }
 
 /**
@@ -150,10 +176,10 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
   const from = manifest.replicates;
   const to = from + k;
   const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
-  const { backend, source, writer } = await reopen(opts, manifest, ex, {
+  const { backend, source, writer, runtime } = await reopen(opts, manifest, ex, {
     replicates: to,
     seeds: [...manifest.seeds, ...added],
     extensions: [...manifest.extensions, { at: new Date().toISOString(), replicates_added: k, from_index: from, to_index: to - 1, seeds: added, command: [...(opts.command ?? [])] }],
   });
-  return execute(writer, workItems(conditions, from, to, writer.manifest.seeds), conditions.length * k, backend, source, opts);
+  return execute(writer, workItems(conditions, from, to, writer.manifest.seeds), conditions.length * k, backend, source, { ...opts, runtime });
 }

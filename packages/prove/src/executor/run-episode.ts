@@ -45,9 +45,12 @@ export function failedRow(item: WorkItem, runId: string, error: string, duration
  * Runs one episode and returns its row. Never throws: a target that throws, returns something that is not
  * a TargetResult, or runs past `timeoutMs` gives a row with outcome null, t 0 and the error.
  * (A synchronous target cannot be interrupted in its own thread; one that returns after the timeout is
- * still recorded as timed out.) Internal to prove.
+ * still recorded as timed out.) With a `stop` signal, a target that throws once it has aborted gives
+ * null (no row): the episode was cut short by the stop, not failed. Internal to prove.
  */
-export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null): Promise<EpisodeRow> {
+export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null): Promise<EpisodeRow>;
+export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null, stop: AbortSignal | undefined): Promise<EpisodeRow | null>;
+export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null, stop?: AbortSignal): Promise<EpisodeRow | null> {
   const cfg: TargetConfig = { ...item.values, seed: item.seed, replicate_index: item.replicate_index };
   const start = performance.now();
   let result: unknown;
@@ -57,6 +60,9 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
       result = timeoutMs === null ? await r : await withTimeout(r as Promise<unknown>, timeoutMs);
     } else result = r;
   } catch (err) {
+    // Thrown after the run was told to stop (SIGINT, a spent token budget): not an outcome of the
+    // episode but of the stop; it is not recorded, and resume runs it again.
+    if (stop?.aborted) return null;
     return failedRow(item, runId, describe(err), performance.now() - start);
   }
   const duration = performance.now() - start;

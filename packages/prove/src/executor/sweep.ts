@@ -4,13 +4,22 @@ import { assertGate, powerGate, type GateResult, type TestMethod } from '../gate
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
-import { createRun } from '../store/create-run.js';
-import type { RunManifest } from '../store/manifest.js';
+import { createRun, openRunWriter } from '../store/create-run.js';
+import { writeManifest, type RunManifest } from '../store/manifest.js';
+import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
+import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
 import { execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+import { narrowSpec, type OnlySelection } from './narrow-spec.js';
+import { startTarget } from './target-hooks.js';
+import { runtimeOf, type ModelRunOptions } from './runtime.js';
 
 /** Options of {@link sweep} and {@link planSweep}. */
-export type SweepOptions = {
+export type SweepOptions = ModelRunOptions & {
+  /** Narrow the spec's axes to these values (`--only AXIS=V1,V2`); recorded in the manifest's `only`. */
+  only?: OnlySelection;
+  /** Prices for the plan's cost ({@link planSweep} only). */
+  prices?: PriceTable;
   /** The spec: TOML text, or a parsed {@link SweepSpec}. */
   spec: string | SweepSpec;
   /** The spec's text to store and hash when `spec` is parsed (default: the spec written back as TOML). */
@@ -61,13 +70,29 @@ export type SweepPlan = {
   readonly gate: GateResult;
   /** Model calls and tokens summed over the episodes, for targets with `estimate`; else null. */
   readonly estimate: { readonly calls: number; readonly tokens: number } | null;
+  /** The planned call matrix, for targets with a `plan` hook; else null. */
+  readonly calls: CallPlan | null;
+  /** The `--only` narrowing, or null. */
+  readonly only: Record<string, Array<string | number>> | null;
+  /** The token budget, or null. */
+  readonly budget_tokens: number | null;
 };
 
-function specOf(opts: SweepOptions): { spec: SweepSpec; text: string } {
-  if (typeof opts.spec === 'string') return { spec: parseSweepSpec(opts.spec), text: opts.spec };
-  if (opts.spec === null || typeof opts.spec !== 'object') throw new TypeError(`sweep: spec must be TOML text or a SweepSpec, got ${String(opts.spec)}`);
-  const text = opts.specText ?? TOML.stringify(opts.spec as unknown as TOML.JsonMap);
-  return { spec: parseSweepSpec(text), text };
+function specOf(opts: SweepOptions): { spec: SweepSpec; text: string; only: Record<string, Array<string | number>> | null } {
+  let spec: SweepSpec;
+  let text: string;
+  if (typeof opts.spec === 'string') {
+    spec = parseSweepSpec(opts.spec);
+    text = opts.spec;
+  } else {
+    if (opts.spec === null || typeof opts.spec !== 'object') throw new TypeError(`sweep: spec must be TOML text or a SweepSpec, got ${String(opts.spec)}`);
+    text = opts.specText ?? TOML.stringify(opts.spec as unknown as TOML.JsonMap);
+    spec = parseSweepSpec(text);
+  }
+  if (opts.only === undefined || Object.keys(opts.only).length === 0) return { spec, text, only: null };
+  // The stored spec.toml and spec_sha256 stay the full spec's; the manifest's axes and `only` say what ran.
+  const narrowed = narrowSpec(spec, opts.only);
+  return { spec: narrowed.spec, text, only: narrowed.only };
 }
 
 function checkMaxMde(maxMde: unknown): number {
@@ -92,7 +117,7 @@ export function randomSalt(): string {
  * @see PROVE.md, "The power gate" (`--dry-run`).
  */
 export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
-  const { spec } = specOf(opts);
+  const { spec, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
   const conditions = conditionsOf(spec);
   const gate = powerGate({ conditions: conditions.length, replicates: spec.replicates, maxMde, q: opts.q, power: opts.power, method: opts.method });
@@ -112,6 +137,11 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
     }
     estimate = Object.freeze({ calls, tokens });
   }
+  let calls: CallPlan | null = null;
+  if (fn && typeof fn.plan === 'function') {
+    await startTarget(fn, runtimeOf(opts, opts.store, opts.budgetTokens ?? null, true), undefined, undefined);
+    calls = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds), opts.prices);
+  }
   return Object.freeze({
     target: label,
     target_id: spec.target_id,
@@ -122,6 +152,9 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
     episodes: conditions.length * spec.replicates,
     gate,
     estimate,
+    calls,
+    only,
+    budget_tokens: opts.budgetTokens ?? null,
   });
 }
 
@@ -146,7 +179,7 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
  * @see PROVE.md, "The executor".
  */
 export async function sweep(opts: SweepOptions): Promise<RunManifest> {
-  const { spec, text } = specOf(opts);
+  const { spec, text, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
   const conditions = conditionsOf(spec);
   const q = opts.q ?? 0.05;
@@ -155,10 +188,18 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   assertGate({ conditions: conditions.length, replicates: spec.replicates, maxMde, q, power, method });
   const cwd = opts.cwd ?? process.cwd();
   const backend = pickBackend(opts.backend, cwd);
-  const { source, label, path } = await targetSource(opts.target, cwd, backend);
+  const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
   const salt = opts.salt ?? randomSalt();
   if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
-  const writer = await createRun(opts.store, {
+  const budget = opts.budgetTokens ?? null;
+  if (budget !== null && fn && typeof fn.plan === 'function') {
+    // Refuse a plan over the budget before anything is written.
+    await startTarget(fn, runtimeOf(opts, opts.store, budget, true), undefined, undefined);
+    const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
+    const plan = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds));
+    if (plan) checkCallBudget(plan, budget);
+  }
+  const created = await createRun(opts.store, {
     spec,
     specText: text,
     target: label,
@@ -174,7 +215,16 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     targetPath: path,
     partRows: opts.partRows,
   });
+  let writer = created;
+  if (only !== null || budget !== null) {
+    const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget };
+    await writeManifest(opts.store, manifest);
+    writer = openRunWriter(opts.store, manifest, { nextPart: 0, partRows: opts.partRows });
+  }
   opts.onCreated?.(writer.manifest);
   const total = conditions.length * spec.replicates;
-  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, opts);
+  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, {
+    ...opts,
+    runtime: runtimeOf(opts, opts.store, budget, false),
+  });
 }

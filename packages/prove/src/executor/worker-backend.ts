@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
+import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
 import { failedRow, timeoutMessage } from './run-episode.js';
 
@@ -79,6 +80,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
   let nextId = 0;
   let exhausted = false;
   const slots = new Set<Slot>();
+  let spawned = 0;
+  // Each thread configures its own copy of the target: a token budget is split evenly between them.
+  const workerRuntime = ctx.runtime === undefined ? null : { ...ctx.runtime, budgetTokens: ctx.runtime.budgetTokens === null ? null : Math.max(1, Math.floor(ctx.runtime.budgetTokens / n)) };
 
   const notify = (): void => {
     const w = wake;
@@ -119,18 +123,22 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     const state = new SharedArrayBuffer(16);
     const worker = new Worker(file, {
       eval: isEval,
-      workerData: { file: t.file, name: t.name, runId: ctx.runId, timeoutMs: ctx.timeoutMs, cwd, state },
+      workerData: { file: t.file, name: t.name, runId: ctx.runId, timeoutMs: ctx.timeoutMs, cwd, state, runtime: workerRuntime },
     });
+    const from = `thread-${spawned++}`;
     const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false };
     slots.add(slot);
-    worker.on('message', (msg: { type: string; message?: string; rows?: EpisodeRow[]; done?: number }) => {
+    worker.on('message', (msg: { type: string; message?: string; rows?: EpisodeRow[]; done?: number; usage?: TargetUsage | null }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
         dispatch(slot);
       } else if (msg.type === 'load-error') {
         failure ??= new TargetError(msg.message ?? 'the worker could not load the target.');
         notify();
+      } else if (msg.type === 'target-stop') {
+        ctx.stop?.();
       } else if (msg.type === 'rows' && msg.rows) {
+        if (msg.usage) ctx.usage?.(from, msg.usage);
         pending.push(...msg.rows);
         slot.chunk = null;
         dispatch(slot);

@@ -4,9 +4,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import type { WorkItem } from './backend.js';
+import type { RuntimeInit } from './backend.js';
 import { runEpisode } from './run-episode.js';
+import { startTarget, type StartedTarget } from './target-hooks.js';
 
-type Init = { file: string; name: string; runId: string; timeoutMs: number | null; cwd: string; state: SharedArrayBuffer };
+type Init = { file: string; name: string; runId: string; timeoutMs: number | null; cwd: string; state: SharedArrayBuffer; runtime: RuntimeInit | null };
 type ChunkMessage = { type: 'chunk'; id: number; items: WorkItem[] };
 
 const init = workerData as Init;
@@ -23,28 +25,39 @@ async function main(): Promise<void> {
     port.postMessage({ type: 'load-error', message: err instanceof Error ? err.message : String(err) });
     return;
   }
+  const stopped = new AbortController(); // aborted when the main thread sets the stop flag
+  let started: StartedTarget;
+  try {
+    started = await startTarget(fn, init.runtime ?? undefined, stopped.signal, () => port.postMessage({ type: 'target-stop' }));
+  } catch (err) {
+    port.postMessage({ type: 'load-error', message: err instanceof Error ? err.message : String(err) });
+    return;
+  }
   port.on('message', (msg: ChunkMessage | { type: 'close' }) => {
     if (msg.type === 'close') {
       port.close();
       return;
     }
-    void runChunk(fn, msg);
+    void runChunk(fn, msg, started, stopped);
   });
   port.postMessage({ type: 'ready' });
 }
 
-async function runChunk(fn: Target, msg: ChunkMessage): Promise<void> {
+async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, stopped: AbortController): Promise<void> {
   const rows = [];
   let done = 0;
   for (const item of msg.items) {
-    if (Atomics.load(flags, 0) !== 0) break;
+    if (Atomics.load(flags, 0) !== 0) stopped.abort();
+    if (started.signal?.aborted) break;
     Atomics.store(flags, 1, done);
     clock[0] = Date.now();
-    rows.push(await runEpisode(fn, item, init.runId, init.timeoutMs));
+    const row = await runEpisode(fn, item, init.runId, init.timeoutMs, started.signal);
+    if (Atomics.load(flags, 0) !== 0) stopped.abort();
+    if (row !== null) rows.push(row);
     clock[0] = 0;
     done++;
   }
-  port?.postMessage({ type: 'rows', id: msg.id, rows, done });
+  port?.postMessage({ type: 'rows', id: msg.id, rows, done, usage: started.usage() });
 }
 
 void main();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SpecError } from '../errors.js';
 import { conditionLabel, conditionsOf } from './conditions.js';
 import { parseSweepSpec } from './sweep-spec.js';
 
@@ -19,6 +20,15 @@ describe('conditionsOf', () => {
     ]);
     expect(cs[2]?.values).toEqual({ slack: 0.5, strictness: 'strict' });
     expect(Object.isFrozen(cs) && Object.isFrozen(cs[0])).toBe(true);
+  });
+
+  it('gives every condition its own label, and refuses axes (not from parseSweepSpec) whose labels would collide', () => {
+    const axes = {
+      a: { type: 'categorical', values: ['1 · b 2', '1'] },
+      b: { type: 'categorical', values: ['3', '2 · b 3'] },
+    } as const;
+    expect(() => conditionsOf({ axes })).toThrow(SpecError);
+    expect(() => conditionsOf({ axes })).toThrow(/the conditions "a 1 · b 2 · b 3" each arise from more than one combination of axis values/);
   });
 
   it("labels a condition as the seed's example does", () => {

@@ -1,3 +1,4 @@
+import { SpecError } from '../errors.js';
 import type { SweepSpec } from './sweep-spec.js';
 
 /** One combination of axis values, with its canonical label. */
@@ -38,6 +39,8 @@ function byCodePoint(a: string, b: string): number {
  *
  * @param spec - a spec from {@link parseSweepSpec}.
  * @returns the conditions, frozen, each with its canonical label ({@link conditionLabel}).
+ * @throws {@link SpecError} when two conditions would share a label (axes not from {@link parseSweepSpec},
+ *   which refuses the values that could).
  * @example
  * ```ts
  * conditionsOf(spec).map((c) => c.label); // ['slack 4 · strictness strict', 'slack 8 · strictness strict']
@@ -51,8 +54,23 @@ export function conditionsOf(spec: Pick<SweepSpec, 'axes'>): readonly Condition[
     const axis = spec.axes[name];
     if (axis === undefined) continue;
     const next: Record<string, number | string>[] = [];
-    for (const combo of combos) for (const v of axis.values) next.push({ ...combo, [name]: v });
+    for (const combo of combos) {
+      for (const v of axis.values) {
+        const c: Record<string, number | string> = { ...combo };
+        Object.defineProperty(c, name, { value: v, enumerable: true, writable: true, configurable: true });
+        next.push(c);
+      }
+    }
     combos = next;
   }
-  return Object.freeze(combos.map((values) => Object.freeze({ label: conditionLabel(values), values: Object.freeze(values) })));
+  const out = combos.map((values) => Object.freeze({ label: conditionLabel(values), values: Object.freeze(values) }));
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const c of out) (seen.has(c.label) ? twice : seen).add(c.label);
+  if (twice.size > 0) {
+    throw new SpecError([
+      `the conditions ${[...twice].map((l) => JSON.stringify(l)).join(', ')} each arise from more than one combination of axis values; a categorical value must not contain " · " (fix the values).`,
+    ]);
+  }
+  return Object.freeze(out);
 }

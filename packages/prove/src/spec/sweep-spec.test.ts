@@ -45,6 +45,16 @@ describe('parseSweepSpec', () => {
     ['fractional replicates', 'target_id = "t"\nt_unit = "turns"\nreplicates = 2.5\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" must be an integer, got a number \(2\.5\)/],
     ['no axes', HEAD, /^missing \[axes\.NAME\] tables/],
     ['an axis name that is not an identifier', `${HEAD}[axes."two words"]\ntype = "continuous"\nvalues = [1]\n`, /^axis "two words": the name must be an identifier/],
+    ['an axis named __proto__', `${HEAD}[axes.__proto__]\ntype = "continuous"\nvalues = [1, 2, 3]\n`, /^axis "__proto__": the name is reserved \(__proto__, constructor, prototype are\); rename the axis\.$/],
+    ['an axis named constructor', `${HEAD}[axes.constructor]\ntype = "continuous"\nvalues = [1]\n`, /^(axis "constructor": the name is reserved|the spec is not valid TOML .*\(a table named "constructor" cannot be read; rename it\))/],
+    ['an axis named prototype', `${HEAD}[axes.prototype]\ntype = "continuous"\nvalues = [1]\n`, /^axis "prototype": the name is reserved/],
+    ['replicates written as a float', 'target_id = "t"\nt_unit = "turns"\nreplicates = 8.0\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" must be an integer like 8, not 8\.0; write replicates = 8\.$/],
+    ['replicates written with an exponent', 'target_id = "t"\nt_unit = "turns"\nreplicates = 8e0 # eight\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" must be an integer like 8, not 8e0/],
+    ['a target_id with a slash', 'target_id = "org/x"\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"target_id" is "org\/x": it starts every run name and may hold only ASCII letters, digits, -, _, \. and spaces inside \(not first or last\), not start with a dot, and be at most 100 characters; write e\.g\. target_id = "org-x"\.$/],
+    ['a target_id starting with a dot', 'target_id = ".dot"\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"target_id" is "\.dot": .*write e\.g\. target_id = "dot"\.$/],
+    ['a target_id with a trailing space', 'target_id = "x "\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"target_id" is "x ": .*target_id = "x"\.$/],
+    ['a categorical value holding " · "', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = ["1 · b 2", "1"]\n`, /^axis "a" has value that cannot go in a condition's label: "1 · b 2" \(it contains " · ", which joins a label's parts\); rewrite it\.$/],
+    ['empty, padded and control-character categorical values', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = ["", " x", "y\\n", "z\\u0007"]\n`, /^axis "a" has values that cannot go in a condition's label: "" \(empty\), " x" \(leading or trailing whitespace\), "y\\n" \(a control character\), "z\\u0007" \(a control character\); rewrite them\.$/],
   ])('reports %s with its own message', (_what, text, message) => {
     const list = problems(text);
     expect(list).toHaveLength(1);
@@ -62,6 +72,12 @@ describe('parseSweepSpec', () => {
       'axis "outcome" has no values: give it at least one value.',
       'axis "b" has type "nominal": use "continuous" (numbers) or "categorical" (strings).',
     ]);
+  });
+
+  it('accepts the target_ids and values the rules allow', () => {
+    const spec = parseSweepSpec('target_id = "poisson-tasks_example.v2 b"\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "categorical"\nvalues = ["a·b", "x y", "ünï"]\n');
+    expect(spec.target_id).toBe('poisson-tasks_example.v2 b');
+    expect(spec.axes['a']?.values).toEqual(['a·b', 'x y', 'ünï']);
   });
 
   it('refuses a non-string argument with a TypeError', () => {

@@ -34,6 +34,33 @@ export const EPISODE_COLUMNS = Object.freeze([
 const TOP_KEYS = ['target_id', 't_unit', 'replicates', 'axes'];
 const AXIS_KEYS = ['type', 'values'];
 const AXIS_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Names JavaScript objects give a meaning to; an axis may not have them. */
+const RESERVED_AXIS_NAMES = ['__proto__', 'constructor', 'prototype'];
+/** A target_id: ASCII letters, digits, `-`, `_`, `.` and spaces inside; not starting with `.`. */
+const TARGET_ID = /^[A-Za-z0-9_-](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$/;
+const TARGET_ID_MAX = 100;
+/** What joins a label's parts (conditions.ts); a categorical value may not contain it. */
+const LABEL_JOIN = ' · ';
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** A target_id with what the rule forbids replaced, to suggest. */
+function safeTargetId(v: string): string {
+  const s = v.replace(/[^A-Za-z0-9 ._-]/g, '-').replace(/^[ .]+/, '').replace(/ +$/, '').slice(0, TARGET_ID_MAX);
+  return s === '' ? 'my-target' : s;
+}
+
+/**
+ * Whether `replicates` is written as a float (`8.0`, `8e0`): the TOML parser gives a plain number either
+ * way, so the literal is looked up in the text, among the top-level keys (before the first table).
+ */
+function replicatesWrittenAsFloat(text: string): string | null {
+  const head = text.split(/^\s*\[/m)[0] ?? '';
+  const m = /^[ \t]*(?:replicates|"replicates"|'replicates')[ \t]*=[ \t]*([+-]?[0-9_]+(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)[ \t]*(?:#.*)?$/m.exec(head);
+  const literal = m?.[1];
+  return literal !== undefined && /[.eE]/.test(literal) ? literal : null;
+}
 
 function isTable(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -43,6 +70,15 @@ function show(v: unknown): string {
   if (typeof v === 'bigint') return `${v}`;
   if (v instanceof Date) return v.toISOString();
   return JSON.stringify(v) ?? String(v);
+}
+
+/** Why a categorical value cannot be part of a label, or null. */
+function unfitValue(v: string): string | null {
+  if (v === '') return 'empty';
+  if (CONTROL.test(v)) return 'a control character';
+  if (v.trim() !== v) return 'leading or trailing whitespace';
+  if (v.includes(LABEL_JOIN)) return `it contains "${LABEL_JOIN}", which joins a label's parts`;
+  return null;
 }
 
 function kind(v: unknown): string {
@@ -57,10 +93,14 @@ function kind(v: unknown): string {
  * Parses and validates a sweep spec written in TOML, reporting every problem at once.
  *
  * Rules: the keys `target_id` (non-empty string), `t_unit` (non-empty string), `replicates` (an integer
- * >= 1) and `[axes.NAME]` tables (at least one) are required and no other key is allowed; each axis has
+ * >= 1, written as one: `8`, not `8.0`) and `[axes.NAME]` tables (at least one) are required and no
+ * other key is allowed; `target_id` starts every run name, so it holds only ASCII letters, digits, `-`,
+ * `_`, `.` and spaces inside, does not start with `.`, and has at most 100 characters; each axis has
  * exactly `type` and `values`; `type` is `continuous` (values are finite numbers) or `categorical`
- * (values are strings); `values` is a non-empty array without duplicates; an axis name is an identifier
- * (`[A-Za-z_][A-Za-z0-9_]*`) and not one of the episode columns ({@link EPISODE_COLUMNS}).
+ * (values are strings, each non-empty, without control characters, leading or trailing whitespace, or
+ * `' · '`, which joins a label's parts); `values` is a non-empty array without duplicates; an axis name
+ * is an identifier (`[A-Za-z_][A-Za-z0-9_]*`), not `__proto__`, `constructor` or `prototype`, and not
+ * one of the episode columns ({@link EPISODE_COLUMNS}). So every condition has its own label.
  *
  * @param text - the spec's TOML text.
  * @returns the spec, frozen, with axes in the order written.
@@ -81,7 +121,10 @@ export function parseSweepSpec(text: string): SweepSpec {
     const e = err as { message?: string; line?: number; col?: number };
     const first = (e.message ?? String(err)).split('\n')[0] ?? '';
     const where = typeof e.line === 'number' ? ` (line ${e.line + 1}, column ${(e.col ?? 0) + 1})` : '';
-    throw new SpecError([`the spec is not valid TOML${where}: ${first.trim()}; fix the syntax and try again.`]);
+    // @iarna/toml trips over tables named after Object.prototype's members (`[axes.constructor]`).
+    const member = /^\s*\[[^\]]*\b(constructor|__proto__|prototype|toString|valueOf|hasOwnProperty|isPrototypeOf)\b[^\]]*\]/m.exec(text)?.[1];
+    const hint = member !== undefined && first.includes('redefine') ? ` (a table named "${member}" cannot be read; rename it)` : '';
+    throw new SpecError([`the spec is not valid TOML${where}: ${first.trim()}${hint}; fix the syntax and try again.`]);
   }
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {
@@ -94,14 +137,23 @@ export function parseSweepSpec(text: string): SweepSpec {
     if (v === undefined) problems.push(`missing key "${key}": add ${key} = "..." (a string).`);
     else if (typeof v !== 'string') problems.push(`"${key}" must be a string, got ${kind(v)} (${show(v)}); quote it.`);
     else if (v.trim() === '') problems.push(`"${key}" is empty; give it a name.`);
+    else if (key === 'target_id' && (!TARGET_ID.test(v) || v.length > TARGET_ID_MAX)) {
+      problems.push(
+        `"target_id" is ${show(v)}: it starts every run name and may hold only ASCII letters, digits, -, _, . and spaces inside (not first or last), not start with a dot, and be at most ${TARGET_ID_MAX} characters; write e.g. target_id = ${show(safeTargetId(v))}.`,
+      );
+    }
   }
   const reps = doc['replicates'];
   if (reps === undefined) problems.push('missing key "replicates": add replicates = N (an integer >= 1).');
   else if (typeof reps !== 'number' || !Number.isInteger(reps)) {
     problems.push(`"replicates" must be an integer, got ${kind(reps)} (${show(reps)}); write replicates = N with N >= 1.`);
   } else if (reps < 1) problems.push(`"replicates" is ${reps}, below 1; a sweep needs at least one replicate per condition.`);
+  else {
+    const literal = replicatesWrittenAsFloat(text);
+    if (literal !== null) problems.push(`"replicates" must be an integer like ${reps}, not ${literal}; write replicates = ${reps}.`);
+  }
 
-  const axes: Record<string, Axis> = {};
+  const axes = new Map<string, Axis>();
   const rawAxes = doc['axes'];
   if (rawAxes === undefined) {
     problems.push('missing [axes.NAME] tables: add at least one axis, e.g. [axes.slack] with type = "continuous" and values = [4].');
@@ -113,6 +165,7 @@ export function parseSweepSpec(text: string): SweepSpec {
     for (const [name, raw] of Object.entries(rawAxes)) {
       const at = `axis "${name}"`;
       if (!AXIS_NAME.test(name)) problems.push(`${at}: the name must be an identifier (letters, digits, _; not starting with a digit); rename it.`);
+      else if (RESERVED_AXIS_NAMES.includes(name)) problems.push(`${at}: the name is reserved (${RESERVED_AXIS_NAMES.join(', ')} are); rename the axis.`);
       if ((EPISODE_COLUMNS as readonly string[]).includes(name)) {
         problems.push(`${at} collides with the episode column "${name}"; rename the axis (the columns are ${EPISODE_COLUMNS.join(', ')}).`);
       }
@@ -153,6 +206,13 @@ export function parseSweepSpec(text: string): SweepSpec {
         problems.push(`${at} is ${type} but has values that are not ${wanted === 'number' ? 'finite numbers' : 'strings'}: ${bad.map(show).join(', ')}; ${fix}.`);
         continue;
       }
+      if (type === 'categorical') {
+        const unfit = (values as string[]).map((v) => [v, unfitValue(v)] as const).filter(([, why]) => why !== null);
+        if (unfit.length > 0) {
+          problems.push(`${at} has value${unfit.length > 1 ? 's' : ''} that cannot go in a condition's label: ${unfit.map(([v, why]) => `${show(v)} (${why})`).join(', ')}; rewrite ${unfit.length > 1 ? 'them' : 'it'}.`);
+          continue;
+        }
+      }
       const seen = new Set<number | string>();
       const dups: (number | string)[] = [];
       for (const v of values as (number | string)[]) {
@@ -163,10 +223,12 @@ export function parseSweepSpec(text: string): SweepSpec {
         problems.push(`${at} repeats the value${dups.length > 1 ? 's' : ''} ${dups.map(show).join(', ')}; list each value once.`);
         continue;
       }
-      axes[name] =
+      axes.set(
+        name,
         type === 'continuous'
           ? Object.freeze({ type, values: Object.freeze([...(values as number[])]) })
-          : Object.freeze({ type: 'categorical' as const, values: Object.freeze([...(values as string[])]) });
+          : Object.freeze({ type: 'categorical' as const, values: Object.freeze([...(values as string[])]) }),
+      );
     }
   }
   if (problems.length > 0) throw new SpecError(problems);
@@ -174,6 +236,6 @@ export function parseSweepSpec(text: string): SweepSpec {
     target_id: doc['target_id'] as string,
     t_unit: doc['t_unit'] as string,
     replicates: reps as number,
-    axes: Object.freeze(axes),
+    axes: Object.freeze(Object.fromEntries(axes)),
   });
 }

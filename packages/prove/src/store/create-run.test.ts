@@ -1,11 +1,18 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, readFile, readdir, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { SPEC, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import type { EpisodeRow } from './episode-row.js';
-import { createRun, sha256Hex } from './create-run.js';
+import { createRun, openRunWriter, sha256Hex } from './create-run.js';
 import { listRuns } from './list-runs.js';
+import { readManifest } from './manifest.js';
+import { removeStaleTemps } from './part-temps.js';
+import { gitState } from './provenance.js';
+import { lockRun, type RunLock } from './run-lock.js';
 import { episodes } from './read-episodes.js';
 
 let dir: string;
@@ -66,10 +73,12 @@ describe('createRun', () => {
     expect(m.provenance.command).toEqual(['poisson-prove', 'sweep']);
     expect(m.provenance.node).toBe(process.version);
     expect(m.provenance.packages['poisson-prove']).toMatch(/^\d+\.\d+\.\d+/);
-    expect(await listTree(join(dir, m.run_id))).toEqual(['episodes/', 'run.json', 'spec.toml']);
+    // .lock: the writer lock, held until close.
+    expect(await listTree(join(dir, m.run_id))).toEqual(['.lock', 'episodes/', 'run.json', 'spec.toml']);
     expect(JSON.parse(await readFile(join(dir, m.run_id, 'run.json'), 'utf8'))).toEqual(m);
     expect(await readFile(join(dir, m.run_id, 'spec.toml'), 'utf8')).toBe(SPEC);
     await w.close('complete');
+    expect(await listTree(join(dir, m.run_id))).toEqual(['episodes/', 'run.json', 'spec.toml']);
   });
 
   it('records the git commit and dirty flag of a git work tree, and null outside one', async () => {
@@ -119,9 +128,159 @@ describe('createRun', () => {
     expect((await listRuns(dir)).length).toBe(7);
   });
 
-  it('refuses a store path that is a file', async () => {
+  it('refuses a store path that is a file, saying so, as listRuns does', async () => {
     const file = join(dir, 'f');
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, 'x'));
-    await expect(createRun(file, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 })).rejects.toMatchObject({ code: 'E_STORE' });
+    await writeFile(file, 'x');
+    const message = `--store ${file} is a file, not a directory; pass a directory.`;
+    await expect(createRun(file, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 })).rejects.toMatchObject({ code: 'E_STORE', message });
+    await expect(listRuns(file)).rejects.toMatchObject({ code: 'E_STORE', message });
+  });
+
+  it('records the installed poisson-stats version, not the range package.json asks for', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const installed = JSON.parse(await readFile(new URL('../../../stats/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(w.manifest.provenance.packages['poisson-stats']).toBe(installed.version);
+    await w.close('complete');
+  });
+
+  it('counts an untracked file as making the work tree dirty', async () => {
+    const repo = join(dir, 'repo');
+    await mkdir(repo);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'pipe' });
+    git('init', '-q');
+    await writeFile(join(repo, 'a.txt'), 'a');
+    git('add', 'a.txt');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'a');
+    expect(await gitState(repo)).toMatchObject({ dirty: false });
+    await writeFile(join(repo, 'targets.mjs'), 'export const t = () => ({ outcome: "x", t: 1 });');
+    expect(await gitState(repo)).toMatchObject({ dirty: true });
+  });
+
+  it('leaves no run "running" when the last flush fails: close records failed with the counts on disk, releases the lock and rethrows', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 2 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 4, 'passed'), row(id, 0, 8, 'failed'), row(id, 1, 4, 'passed')]);
+    expect(await readdir(join(dir, id, 'episodes'))).toEqual(['part-00000.parquet']);
+    // The flush in close cannot write: the episodes directory is gone.
+    await rm(join(dir, id, 'episodes'), { recursive: true });
+    await expect(w.close('complete')).rejects.toMatchObject({ code: 'ENOENT' });
+    const onDisk = await readManifest(dir, id);
+    expect(onDisk.status).toBe('failed');
+    expect(onDisk.finished).not.toBeNull();
+    expect(onDisk.counts).toEqual({ rows: 2, rows_without_outcome: 0, outcomes: { passed: 1, failed: 1 } });
+    expect(await readdir(join(dir, id))).not.toContain('.lock');
+  });
+
+  it('lets close add to the final manifest while the lock is still held', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    const usage = { calls: 2, cache_hits: 0, prompt_tokens: 10, completion_tokens: 5, billed_tokens: 15 };
+    let lockedDuringUpdate = false;
+    const m = await w.close('complete', (final) => {
+      lockedDuringUpdate = existsSync(join(dir, id, '.lock'));
+      return { ...final, usage };
+    });
+    expect(lockedDuringUpdate).toBe(true);
+    expect(m.usage).toEqual(usage);
+    expect((await readManifest(dir, id)).usage).toEqual(usage);
+  });
+});
+
+describe('the run lock and part placement', () => {
+  it('lets one writer at a time hold a run: a second lockRun is refused naming the holder, and succeeds after release', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    const refused = await lockRun(dir, id).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'E_LOCKED', exitCode: 1 });
+    expect((refused as Error).message).toContain(`run ${id} is being written by process ${process.pid} on host ${hostname()}`);
+    expect((refused as Error).message).toMatch(/if that process is gone, delete .*\.lock and try again\.$/);
+    await w.close('complete');
+    const lock = await lockRun(dir, id);
+    expect(lock.tookOver).toBeNull();
+    expect(await lock.held()).toBe(true);
+    await lock.release();
+    expect(await lock.held()).toBe(false);
+    expect(await readdir(join(dir, id))).not.toContain('.lock');
+  });
+
+  it('takes over a stale lock (its process is gone) and says so', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.close('interrupted');
+    // A process that has exited: its pid is not alive.
+    const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const dead = Number(child.stdout);
+    const stale = { pid: dead, host: hostname(), boot_id: null, started: '2026-11-06T23:13:18.000Z', token: 'dead' };
+    await writeFile(join(dir, id, '.lock'), JSON.stringify(stale));
+    const lock = await lockRun(dir, id);
+    expect(lock.tookOver).toEqual(stale);
+    expect(JSON.parse(await readFile(join(dir, id, '.lock'), 'utf8'))).toMatchObject({ pid: process.pid, token: lock.holder.token });
+    await lock.release();
+    // A holder on another host is never judged stale.
+    await writeFile(join(dir, id, '.lock'), JSON.stringify({ ...stale, host: 'elsewhere.example' }));
+    await expect(lockRun(dir, id)).rejects.toMatchObject({ code: 'E_LOCKED' });
+  });
+
+  it('never replaces a finished part: a taken part name moves the new part to the next free number', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 4, 'passed')]);
+    await w.flush();
+    const first = await readFile(join(dir, id, 'episodes', 'part-00000.parquet'));
+    // A second writer told to start at part 0 (as a stale count would) must not overwrite it.
+    const m = await w.close('complete');
+    const lock = await lockRun(dir, id);
+    const again = openRunWriter(dir, m, { nextPart: 0, lock });
+    await again.append([row(id, 1, 4, 'failed')]);
+    await again.close('complete');
+    expect(await readdir(join(dir, id, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet']);
+    expect(await readFile(join(dir, id, 'episodes', 'part-00000.parquet'))).toEqual(first);
+    expect((await episodes(dir, id)).map((r) => [r.replicate_index, r.outcome])).toEqual([
+      [0, 'passed'],
+      [1, 'failed'],
+    ]);
+  });
+
+  it('lets only one of two concurrent reopens of a run write; the loser is refused before anything is touched', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 4, 'passed')]);
+    const m = await w.close('interrupted');
+    const tree = await listTree(join(dir, id));
+    const results = await Promise.allSettled([lockRun(dir, id), lockRun(dir, id)]);
+    const won = results.filter((r): r is PromiseFulfilledResult<RunLock> => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.reason).toMatchObject({ code: 'E_LOCKED' });
+    expect(await listTree(join(dir, id))).toEqual([...tree, '.lock'].sort());
+    const lock = won[0]?.value as RunLock;
+    const writer = openRunWriter(dir, m, { nextPart: 1, lock });
+    await writer.append([row(id, 1, 4, 'passed')]);
+    await writer.close('complete');
+    expect(await readdir(join(dir, id))).not.toContain('.lock');
+  });
+
+  it("removes only a dead writer's temporary parts; a writer that lost its lock cannot put a part in place", async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    const m = await w.close('interrupted');
+    const ep = join(dir, id, 'episodes');
+    const old = join(ep, 'part-00000.parquet.0123456789ab.tmp');
+    await writeFile(old, 'half a part');
+    await utimes(old, new Date('2026-01-01T00:00:00Z'), new Date('2026-01-01T00:00:00Z'));
+    const lock = await lockRun(dir, id);
+    const young = join(ep, 'part-00000.parquet.ba9876543210.tmp');
+    await writeFile(young, 'being written');
+    await utimes(young, new Date(lock.acquiredAtMs + 1000), new Date(lock.acquiredAtMs + 1000));
+    expect(await removeStaleTemps(lock)).toEqual(['part-00000.parquet.0123456789ab.tmp']);
+    expect(await readdir(ep)).toEqual(['part-00000.parquet.ba9876543210.tmp']);
+    // The lock taken away (as a takeover would): the writer refuses to place its part, and leaves no temporary.
+    const writer = openRunWriter(dir, m, { nextPart: 0, lock });
+    await unlink(join(dir, id, '.lock'));
+    await writer.append([row(id, 0, 4, 'passed')]);
+    await expect(writer.flush()).rejects.toMatchObject({ code: 'E_LOCKED' });
+    expect(await readdir(ep)).toEqual(['part-00000.parquet.ba9876543210.tmp']);
+    await expect(removeStaleTemps(lock)).rejects.toMatchObject({ code: 'E_LOCKED' });
   });
 });

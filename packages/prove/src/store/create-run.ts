@@ -1,18 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import type { SweepSpec } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
 import { StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
-import { episodesDir, partName, runDir, specPath } from './layout.js';
+import { episodesDir, RUN_ID_RE, runDir, specPath } from './layout.js';
 import { type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
 import { writePart, type AxisTypes } from './parquet.js';
 import { gitState, hostName, packageVersions } from './provenance.js';
 import { claimName } from './run-name.js';
-import { listRuns } from './list-runs.js';
+import { listRuns, storeNotADirectory } from './list-runs.js';
+import { lostLock } from './part-temps.js';
+import { lockKey, lockRun, type RunLock } from './run-lock.js';
 
 /** What a new run is made from. */
 export type RunInit = {
@@ -44,16 +45,24 @@ export type RunInit = {
  * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
  * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered (memory
  * stays flat in the number of episodes); `flush` writes what is buffered as a part; `close` flushes,
- * sets the status, `finished` and the counts, and rewrites the manifest atomically. While the run is
+ * sets the status, `finished` and the counts, rewrites the manifest atomically and releases the run's
+ * lock. When that last flush fails, `close` still rewrites the manifest, with status `failed` and the
+ * counts of the parts on disk, releases the lock, and rethrows the flush's error. While the run is
  * open, the manifest on disk is refreshed after a part at most every 2 seconds (`manifest` in memory is
  * always current).
  */
 export type RunWriter = {
   /** The manifest as last written. */
   readonly manifest: RunManifest;
+  /** The run's writer lock this writer holds and releases on close, or null (a writer opened without one). */
+  readonly lock: RunLock | null;
   append(rows: readonly EpisodeRow[]): Promise<void>;
   flush(): Promise<void>;
-  close(status: Exclude<RunStatus, 'running'>): Promise<RunManifest>;
+  /**
+   * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
+   * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
+   */
+  close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest>;
 };
 
 const DEFAULT_PART_ROWS = 10_000;
@@ -91,6 +100,9 @@ function emptyCounts(): RunCounts {
  * @param store - the store directory (created when missing).
  * @param init - {@link RunInit}.
  * @returns a {@link RunWriter} whose `manifest` is the new run's.
+ * The new run's lock ({@link lockRun}) is taken before anything is written in its directory and is held
+ * by the writer until `close`.
+ *
  * @throws {@link StoreError} when the store path is not a directory.
  * @example
  * ```ts
@@ -100,13 +112,14 @@ function emptyCounts(): RunCounts {
  * @see PROVE.md, "The store".
  */
 export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
+  const before = await stat(store).catch(() => null);
+  if (before !== null && !before.isDirectory()) throw storeNotADirectory(store);
   await mkdir(store, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
     throw new StoreError(`the store ${store} cannot be created (${err.code ?? err.message}); pass --store with a writable directory.`);
   });
   const st = await stat(store);
-  if (!st.isDirectory()) throw new StoreError(`the store ${store} is not a directory; pass --store with a directory.`);
+  if (!st.isDirectory()) throw storeNotADirectory(store);
   const now = init.now ?? new Date();
-  const spec = init.spec;
   let runId = newRunId(now);
   for (let tries = 0; ; tries++) {
     try {
@@ -117,6 +130,17 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
       runId = newRunId(now);
     }
   }
+  const lock = await lockRun(store, runId);
+  try {
+    return await populate(store, init, runId, now, lock);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+async function populate(store: string, init: RunInit, runId: string, now: Date, lock: RunLock): Promise<RunWriter> {
+  const spec = init.spec;
   const taken = new Set((await listRuns(store)).map((r) => r.name));
   const name = await claimName(store, spec.target_id, now.toISOString().slice(0, 10), runId, taken);
   const cwd = init.cwd ?? process.cwd();
@@ -158,22 +182,41 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
   await writeFile(specPath(store, runId), init.specText);
   await mkdir(episodesDir(store, runId));
   await writeManifest(store, manifest);
-  return openRunWriter(store, manifest, { nextPart: 0, partRows: init.partRows });
+  return openRunWriter(store, manifest, { nextPart: 0, partRows: init.partRows, lock });
 }
 
+/** The writers of this process holding a run's lock, by lock path: a writer opened on the same run without a lock takes it over. */
+const lockedWriters = new Map<string, { lock: RunLock; owner: symbol }>();
+
 /**
- * A writer on an existing run (for resume and extend): parts continue from `nextPart`; the manifest is
- * rewritten with status `running` by the caller before episodes are appended. Internal to prove.
+ * A writer on an existing run (for resume and extend, and sweep's rewrite of a new run's manifest):
+ * parts continue from `nextPart` (the first free number from there on); the manifest is rewritten with
+ * status `running` by the caller before episodes are appended. Internal to prove.
+ *
+ * `lock` is the run's lock ({@link lockRun}), taken by the caller before it read which parts exist; the
+ * writer checks it still holds it before putting each part in place and releases it on close. Without
+ * `lock`, a lock that another writer of this process holds on the run (createRun's) passes to this one
+ * and that writer may no longer write; otherwise the writer holds no lock.
+ *
+ * @throws RangeError for a manifest whose run_id is not a run id, or a bad partRows.
  */
 export function openRunWriter(
   store: string,
   initial: RunManifest,
-  opts: { nextPart: number; partRows?: number | undefined },
+  opts: { nextPart: number; partRows?: number | undefined; lock?: RunLock | undefined },
 ): RunWriter {
   let manifest: RunManifest = initial;
+  if (typeof initial.run_id !== 'string' || !RUN_ID_RE.test(initial.run_id)) {
+    throw new RangeError(`openRunWriter: the manifest's run_id must be a run id (YYYYMMDDTHHMMSSZ-xxxx), got ${JSON.stringify(initial.run_id)}`);
+  }
   const partRows = opts.partRows ?? DEFAULT_PART_ROWS;
   if (!Number.isInteger(partRows) || partRows < 1) throw new RangeError(`partRows must be an integer >= 1, got ${partRows}`);
+  const key = lockKey(store, initial.run_id);
+  const me = Symbol('writer');
+  const lock = opts.lock ?? lockedWriters.get(key)?.lock ?? null;
+  if (lock !== null) lockedWriters.set(key, { lock, owner: me });
   const axes = axisTypes(manifest.axes);
+  const dir = episodesDir(store, manifest.run_id);
   let next = opts.nextPart;
   let buffer: EpisodeRow[] = [];
   let chain: Promise<unknown> = Promise.resolve();
@@ -188,12 +231,25 @@ export function openRunWriter(
     return p;
   };
 
+  const superseded = (): boolean => lock !== null && lockedWriters.get(key)?.owner !== me;
+  const assertCurrent = (): void => {
+    if (superseded()) throw new Error(`RunWriter: another writer of run ${manifest.run_id} in this process took over its lock; write through that one.`);
+  };
+  const checkLock = async (): Promise<void> => {
+    assertCurrent();
+    if (lock !== null && !(await lock.held())) throw lostLock(lock);
+  };
+  const releaseLock = async (): Promise<void> => {
+    if (lock === null || superseded()) return;
+    lockedWriters.delete(key);
+    await lock.release();
+  };
+
   const writeBuffered = async (): Promise<void> => {
     if (buffer.length === 0) return;
     const rows = buffer;
     buffer = [];
-    await writePart(join(episodesDir(store, manifest.run_id), partName(next)), axes, rows);
-    next++;
+    next = (await writePart(dir, next, axes, rows, checkLock)) + 1;
     const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
     let registration = manifest.registration_sha256;
     for (const row of rows) {
@@ -213,6 +269,7 @@ export function openRunWriter(
     get manifest() {
       return manifest;
     },
+    lock,
     append(rows) {
       if (closed) return Promise.reject(new Error('RunWriter.append: the writer is closed'));
       return serial(async () => {
@@ -225,14 +282,35 @@ export function openRunWriter(
     flush() {
       return serial(writeBuffered);
     },
-    close(status) {
+    close(status, update) {
       if (closed) return Promise.reject(new Error('RunWriter.close: the writer is already closed'));
       closed = true;
       return serial(async () => {
-        await writeBuffered();
-        manifest = { ...manifest, status, finished: new Date().toISOString() };
-        await writeManifest(store, manifest);
-        return manifest;
+        assertCurrent();
+        try {
+          try {
+            await writeBuffered();
+          } catch (err) {
+            // The run is not left `running`: record it failed, with the counts of the parts on disk,
+            // unless another writer owns it now.
+            if (lock === null || (await lock.held().catch(() => false))) {
+              manifest = { ...manifest, status: 'failed', finished: new Date().toISOString() };
+              try {
+                manifest = update ? update(manifest) : manifest;
+              } catch {
+                // keep the failed manifest as it is
+              }
+              await writeManifest(store, manifest).catch(() => undefined);
+            }
+            throw err;
+          }
+          manifest = { ...manifest, status, finished: new Date().toISOString() };
+          if (update) manifest = update(manifest);
+          await writeManifest(store, manifest);
+          return manifest;
+        } finally {
+          await releaseLock();
+        }
       });
     },
   };

@@ -1,11 +1,81 @@
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { StoreError } from '../errors.js';
-import { RUN_ID_RE } from './layout.js';
+import { episodesDir, manifestPath, RUN_ID_RE } from './layout.js';
 import { readManifest, type RunManifest } from './manifest.js';
+
+/** A directory of the store that looks like a run but was not listed, and why. */
+export type SkippedRun = { readonly dir: string; readonly reason: string };
+
+/** The store path exists but is a file (or another non-directory). */
+export function storeNotADirectory(store: string): StoreError {
+  return new StoreError(`--store ${store} is a file, not a directory; pass a directory.`);
+}
+
+/**
+ * The runs of a store and the run-shaped directories that were skipped ({@link listRuns} returns the
+ * runs). A directory named like a run id is a run when its `run.json` is a regular file (not a symbolic
+ * link) holding a manifest whose `run_id` is the directory's name, and its `episodes` (when present) is
+ * a directory, not a symbolic link. Everything read later is found from the directory's name, so a
+ * manifest cannot point reads or writes outside the store.
+ *
+ * @param store - the store directory.
+ * @returns `runs` newest first and `skipped`, each with the reason (a directory without run.json, a run
+ *   being created, is not reported).
+ * @throws {@link StoreError} when the store path exists but is not a readable directory.
+ * @example
+ * ```ts
+ * (await scanRuns('store')).skipped; // [{ dir: '20261106T231318Z-cdf9', reason: 'its run.json names the run "../x", not the directory' }]
+ * ```
+ * @see docs/store.md, "Run ids, names and refs".
+ */
+export async function scanRuns(store: string): Promise<{ runs: RunManifest[]; skipped: SkippedRun[] }> {
+  let entries;
+  try {
+    entries = await readdir(store, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { runs: [], skipped: [] };
+    if (code === 'ENOTDIR' && (await lstat(store).then((s) => !s.isDirectory(), () => false))) throw storeNotADirectory(store);
+    throw new StoreError(`the store ${store} cannot be read (${code ?? String(err)}); pass --store with a store directory.`);
+  }
+  const runs: RunManifest[] = [];
+  const skipped: SkippedRun[] = [];
+  for (const e of entries) {
+    if (!e.isDirectory() || !RUN_ID_RE.test(e.name)) continue;
+    const why = await problemOf(store, e.name);
+    if (why === 'absent') continue;
+    if (typeof why === 'string') skipped.push(Object.freeze({ dir: e.name, reason: why }));
+    else runs.push(why);
+  }
+  runs.sort((a, b) => cmp(b.created, a.created) || cmp(b.name, a.name) || cmp(b.run_id, a.run_id));
+  return { runs, skipped };
+}
+
+/** The run's manifest, 'absent' when it has no run.json yet, or why it is not a run. */
+async function problemOf(store: string, dir: string): Promise<RunManifest | string> {
+  const st = await lstat(manifestPath(store, dir)).catch((err: NodeJS.ErrnoException) => err);
+  if (st instanceof Error) return st.code === 'ENOENT' ? 'absent' : `its run.json cannot be read (${st.code ?? st.message})`;
+  if (st.isSymbolicLink()) return 'its run.json is a symbolic link; a run holds its own files';
+  if (!st.isFile()) return 'its run.json is not a regular file';
+  const ep = await lstat(episodesDir(store, dir)).catch(() => null);
+  if (ep !== null && !ep.isDirectory()) return `its episodes ${ep.isSymbolicLink() ? 'is a symbolic link' : 'is not a directory'}; a run holds its own files`;
+  let m: RunManifest;
+  try {
+    m = await readManifest(store, dir);
+  } catch (err) {
+    return `its run.json is not readable JSON (${(err as Error).message.split('\n')[0] ?? ''})`;
+  }
+  if (typeof m !== 'object' || m === null) return 'its run.json is not a manifest';
+  if (m.run_id !== dir) return `its run.json names the run ${JSON.stringify(m.run_id)}, not the directory`;
+  if (typeof m.name !== 'string' || typeof m.created !== 'string') return 'its run.json lacks a name or a creation time';
+  return m;
+}
 
 /**
  * The runs of a store, newest first (by `created`, then name, then id, all descending). A directory
- * without a readable run.json (a run being created) is skipped; a store that does not exist has no runs.
+ * without a readable run.json (a run being created) is skipped, and so is one whose manifest names
+ * another run or whose files are symbolic links ({@link scanRuns} says which and why); a store that does
+ * not exist has no runs.
  *
  * @param store - the store directory.
  * @returns the manifests; `#N` refers to the N-th (1-based).
@@ -17,24 +87,7 @@ import { readManifest, type RunManifest } from './manifest.js';
  * @see PROVE.md, "The store" (refs).
  */
 export async function listRuns(store: string): Promise<RunManifest[]> {
-  let entries;
-  try {
-    entries = await readdir(store, { withFileTypes: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [];
-    throw new StoreError(`the store ${store} cannot be read (${code ?? String(err)}); pass --store with a store directory.`);
-  }
-  const runs: RunManifest[] = [];
-  for (const e of entries) {
-    if (!e.isDirectory() || !RUN_ID_RE.test(e.name)) continue;
-    try {
-      runs.push(await readManifest(store, e.name));
-    } catch {
-      // No run.json yet (being created) or unreadable: not a run.
-    }
-  }
-  return runs.sort((a, b) => cmp(b.created, a.created) || cmp(b.name, a.name) || cmp(b.run_id, a.run_id));
+  return (await scanRuns(store)).runs;
 }
 
 function cmp(a: string, b: string): number {

@@ -41,6 +41,19 @@ export type RunExtension = {
   command: string[];
 };
 
+/**
+ * Model usage of a run, summed over the sweep and every resume and extension (the target's `usage()`
+ * hook; absent for targets without it): calls, cache hits, tokens as the API reported them, and the
+ * tokens billed (network calls only), which `--budget-tokens` counts.
+ */
+export type RunUsage = {
+  calls: number;
+  cache_hits: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  billed_tokens: number;
+};
+
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
 export type RunResume = { at: string; missing: number; command: string[] };
 
@@ -78,6 +91,19 @@ export type RunManifest = {
   provenance: RunProvenance;
   extensions: RunExtension[];
   resumes: RunResume[];
+  /**
+   * `sweep --only AXIS=V1,V2`: the values each narrowed axis kept (the spec's other values were left
+   * out; `axes` and `conditions` are the narrowed ones, `spec_sha256` the full spec's). Null or absent
+   * when the spec ran whole.
+   */
+  only?: Record<string, Array<string | number>> | null;
+  /**
+   * `--budget-tokens`: the most tokens the run may bill in total, over the sweep and its resumes and
+   * extensions (the latest given); null or absent without a budget.
+   */
+  budget_tokens?: number | null;
+  /** What the target reported spending ({@link RunUsage}); null or absent when it does not report. */
+  usage?: RunUsage | null;
 };
 
 /** Reads a run's manifest (internal: callers resolve refs first). */

@@ -1,9 +1,11 @@
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
+import { partName } from './layout.js';
 
 // The store's one parquet module: the only place that knows the parquet libraries (hyparquet-writer
 // to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
@@ -70,30 +72,72 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
 }
 
 /**
- * Writes one part whole: encoded in memory, written to `<file>.tmp`, fsynced, then renamed to `file` (so a
- * reader never sees half a part, and a part a crash left unfinished is never read).
+ * Writes one part whole, as the first free part number from `index` on: encoded in memory, written to a
+ * temporary file unique to this call (`part-NNNNN.parquet.<random>.tmp`), fsynced, then hard-linked to its
+ * name and the temporary removed. The link fails when the name exists, so a finished part is never
+ * replaced: the next number is tried instead. (On a file system without hard links: renamed when the
+ * name is free.) A reader never sees half a part; a crash leaves at most a `.tmp` file, never read.
+ *
+ * @param dir - the run's episodes directory.
+ * @param index - the first part number to try.
+ * @param beforeLink - called after the data is durable and before each attempt to put it in place
+ *   (the writer checks there that it still holds the run's lock); a throw abandons the part.
+ * @returns the part number written.
  */
-export async function writePart(file: string, axes: AxisTypes, rows: readonly EpisodeRow[]): Promise<void> {
+export async function writePart(
+  dir: string,
+  index: number,
+  axes: AxisTypes,
+  rows: readonly EpisodeRow[],
+  beforeLink?: () => Promise<void>,
+): Promise<number> {
   const buffer = parquetWriteBuffer({
     columnData: columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows)),
     rowGroupSize: Math.max(1, rows.length),
     createdBy: 'poisson-prove',
   } as Parameters<typeof parquetWriteBuffer>[0]);
-  const tmp = `${file}.tmp`;
-  const fh = await open(tmp, 'w');
+  const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fh = await open(tmp, 'wx');
   try {
     await fh.writeFile(new Uint8Array(buffer));
     await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
   } catch (err) {
+    await fh.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await syncDir(dirname(file));
+  await fh.close();
+  try {
+    for (let i = index; ; i++) {
+      await beforeLink?.();
+      if (await placeExclusive(tmp, join(dir, partName(i)))) {
+        await syncDir(dir);
+        return i;
+      }
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** Puts `tmp` in place at `file` unless `file` exists; true when placed. */
+async function placeExclusive(tmp: string, file: string): Promise<boolean> {
+  try {
+    await link(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (!(code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS')) throw err;
+  }
+  // No hard links here: rename when the name is free (not atomic against another writer; the run lock is).
+  const taken = await lstat(file).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
+  );
+  if (taken) return false;
+  await rename(tmp, file);
+  return true;
 }
 
 /**

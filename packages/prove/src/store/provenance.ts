@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // Provenance of a run: git state of the working directory, Node and package versions. Internal.
 
@@ -10,25 +12,42 @@ function git(cwd: string, args: string[]): Promise<string | null> {
   });
 }
 
-/** The commit and dirty flag of the git work tree containing `cwd`, or null when there is none. */
+/**
+ * The commit and dirty flag of the git work tree containing `cwd`, or null when there is none. Dirty means
+ * a tracked file changed or a file git does not ignore is untracked (a new target file makes the run
+ * dirty); `--untracked-files=normal` lists an untracked directory once without walking it, so this stays
+ * fast.
+ */
 export async function gitState(cwd: string): Promise<{ commit: string; dirty: boolean } | null> {
   const commit = await git(cwd, ['rev-parse', 'HEAD']);
   if (commit === null) return null;
-  const status = await git(cwd, ['status', '--porcelain', '--untracked-files=no']);
+  const status = await git(cwd, ['status', '--porcelain', '--untracked-files=normal']);
   return { commit: commit.trim(), dirty: status === null ? true : status.trim() !== '' };
 }
 
 let versions: Record<string, string> | undefined;
 
-/** poisson-prove's version and the poisson-stats version it depends on. */
+/**
+ * The version of the package `name` as installed where Node would find it from this module: the first
+ * `node_modules/<name>/package.json` walking up from here (the same from src/ and dist/), or null.
+ */
+export function installedVersion(name: string, from: string = fileURLToPath(import.meta.url)): string | null {
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === name && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // not here: go up
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** poisson-prove's version and the version of poisson-stats installed beside it (not the range it asks for). */
 export function packageVersions(): Record<string, string> {
   if (versions) return { ...versions };
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    name: string;
-    version: string;
-    dependencies?: Record<string, string>;
-  };
-  versions = { [pkg.name]: pkg.version, 'poisson-stats': pkg.dependencies?.['poisson-stats'] ?? 'unknown' };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  versions = { [pkg.name]: pkg.version, 'poisson-stats': installedVersion('poisson-stats') ?? 'unknown' };
   return { ...versions };
 }
 

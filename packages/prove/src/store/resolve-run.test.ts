@@ -1,11 +1,13 @@
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RefError } from '../errors.js';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { SPEC, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { createRun } from './create-run.js';
-import { listRuns } from './list-runs.js';
+import { inspectRun } from './inspect-run.js';
+import { listRuns, scanRuns } from './list-runs.js';
+import { readEpisodes } from './read-episodes.js';
 import type { RunManifest } from './manifest.js';
 import { resolveRun } from './resolve-run.js';
 
@@ -67,7 +69,7 @@ describe('listRuns and resolveRun', () => {
     expect((await refused('nope')).message).toMatch(/tried #N \(not of that form\), an exact run id \(not of the form YYYYMMDDTHHMMSSZ-xxxx\), a unique id prefix, an exact run name/);
   });
 
-  it('refuses paths, ../ and absolute refs even when they lead to a real run outside the store', async () => {
+  it('refuses paths, ../ and absolute refs matching no run even when they lead to a real run outside the store', async () => {
     // A copy of a real run outside the store: a resolver that followed paths would find it.
     const outside = join(root, 'outside');
     await mkdir(outside);
@@ -80,6 +82,66 @@ describe('listRuns and resolveRun', () => {
       expect(err.message).toMatch(/is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path/);
     }
     expect(await listTree(root)).toEqual(before);
+  });
+
+  it('resolves names whose target_id holds path characters (made before target_id was restricted), by exact name', async () => {
+    const spec = parseSweepSpec(SPEC);
+    const now = new Date('2026-12-02T10:00:00Z');
+    const made: RunManifest[] = [];
+    for (const target_id of ['org/x', '.dot', '~home', 'a..b', 'back\\slash']) {
+      const w = await createRun(store, { spec: { ...spec, target_id }, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, now });
+      made.push(await w.close('complete'));
+    }
+    expect(made.map((m) => m.name)).toEqual(['org/x 2026-12-02 a', '.dot 2026-12-02 a', '~home 2026-12-02 a', 'a..b 2026-12-02 a', 'back\\slash 2026-12-02 a']);
+    for (const m of made) expect((await resolveRun(store, m.name)).run_id).toBe(m.run_id);
+    // Path-shaped refs matching nothing are still refused as paths.
+    expect((await refused('org/x 2026-12-02 b')).message).toMatch(/is not a run ref: .* never a path/);
+  });
+
+  it("skips a run whose manifest names another run: nothing outside the store is opened (the attack: run_id '../outside/x')", async () => {
+    // Outside the store: a tree shaped like a run, whose part is not parquet; opening it would fail loudly.
+    const outside = join(root, 'outside');
+    await mkdir(join(outside, 'x', 'episodes'), { recursive: true });
+    await writeFile(join(outside, 'x', 'episodes', 'part-00000.parquet'), 'not parquet: must never be opened');
+    const victim = runs[0] as RunManifest;
+    const evilId = '20261108T000000Z-beef';
+    await mkdir(join(store, evilId, 'episodes'), { recursive: true });
+    const evil = { ...victim, run_id: '../outside/x', name: 'evil 2026-11-08 a', created: '2026-11-08T00:00:00.000Z' };
+    await writeFile(join(store, evilId, 'run.json'), JSON.stringify(evil));
+    const before = await listTree(root);
+    expect((await listRuns(store)).map((r) => r.run_id)).not.toContain('../outside/x');
+    expect((await scanRuns(store)).skipped).toEqual([{ dir: evilId, reason: 'its run.json names the run "../outside/x", not the directory' }]);
+    for (const ref of ['evil 2026-11-08 a', evilId, '#1']) {
+      const got = await inspectRun(store, ref).then((r) => r.manifest.run_id, (e: unknown) => e);
+      expect(got).not.toBe('../outside/x');
+      if (ref !== '#1') expect(got).toMatchObject({ code: 'E_REF' });
+    }
+    await expect(readEpisodes(store, 'evil 2026-11-08 a')).rejects.toMatchObject({ code: 'E_REF' });
+    expect(await listTree(root)).toEqual(before);
+  });
+
+  it('refuses symbolic links: a run.json or episodes that is one is skipped, a part that is one is an error', async () => {
+    const outside = join(root, 'outside');
+    await mkdir(join(outside, 'episodes'), { recursive: true });
+    await writeFile(join(outside, 'episodes', 'part-00000.parquet'), 'not parquet');
+    const [a, b, c] = runs as [RunManifest, RunManifest, RunManifest];
+    // a: run.json is a link to a copy outside.
+    await writeFile(join(outside, 'run.json'), JSON.stringify(a));
+    await rm(join(store, a.run_id, 'run.json'));
+    await symlink(join(outside, 'run.json'), join(store, a.run_id, 'run.json'));
+    // b: episodes is a link to a directory outside.
+    await rm(join(store, b.run_id, 'episodes'), { recursive: true });
+    await symlink(join(outside, 'episodes'), join(store, b.run_id, 'episodes'));
+    // c: one part is a link to a file outside.
+    await symlink(join(outside, 'episodes', 'part-00000.parquet'), join(store, c.run_id, 'episodes', 'part-00000.parquet'));
+    const scan = await scanRuns(store);
+    expect(scan.runs.map((r) => r.run_id)).toEqual([c.run_id]);
+    expect(scan.skipped).toEqual([
+      { dir: a.run_id, reason: 'its run.json is a symbolic link; a run holds its own files' },
+      { dir: b.run_id, reason: 'its episodes is a symbolic link; a run holds its own files' },
+    ]);
+    await expect(readEpisodes(store, c.run_id)).rejects.toThrow(/part part-00000\.parquet is not a regular file \(a symbolic link\?\)/);
+    await expect(inspectRun(store, c.run_id)).rejects.toMatchObject({ code: 'E_STORE' });
   });
 
   it('has no runs in a store that does not exist, and does not create it', async () => {

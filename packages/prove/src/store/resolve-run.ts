@@ -8,8 +8,9 @@ const ID_CHARS = /^[0-9A-Za-z-]+$/;
 /**
  * Resolves a run reference against the store's runs: `#N` (the N-th row of `runs`, newest first), an
  * exact run id, a unique run id prefix, or an exact run name, tried in that order. Only the store's own
- * listing is read: a ref that looks like a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused
- * before anything is opened.
+ * listing ({@link listRuns}) is read and the ref is compared with it as a string, never opened: a name may
+ * hold any character its target_id held (`org/x 2026-12-02 a`). A ref that matches nothing and looks like
+ * a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused as such.
  *
  * @param store - the store directory.
  * @param ref - the reference.
@@ -25,9 +26,6 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (typeof ref !== 'string') throw new TypeError(`resolveRun: ref must be a string, got ${typeof ref}`);
   const shown = JSON.stringify(ref);
   if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see poisson-prove runs).`);
-  if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
-    throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store's runs.`);
-  }
   const runs = await listRuns(store);
   const hash = /^#(\d+)$/.exec(ref);
   if (hash) {
@@ -49,6 +47,9 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   }
   const named = runs.find((r) => r.name === ref);
   if (named) return named;
+  if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
+    throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store's runs.`);
+  }
   const tried = [
     '#N (not of that form)',
     `an exact run id${RUN_ID_RE.test(ref) ? '' : ' (not of the form YYYYMMDDTHHMMSSZ-xxxx)'}`,

@@ -19,7 +19,7 @@ export const diffCommand = defineCommand({
     full: { type: 'boolean', description: 'Add the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm (the verdict) and Benjamini-Hochberg (the flags) are held to.', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
-    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test: exact conditional McNemar, mid-p, or asymptotic chi-square.', default: 'exact' },
+    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test: exact conditional McNemar, mid-p, asymptotic chi-square without continuity correction, or asymptotic-cc (with it, as R\'s mcnemar.test default).', default: 'exact' },
     scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
   },
@@ -29,7 +29,7 @@ export const diffCommand = defineCommand({
     const events = v.list('event');
     const q = v.number('q');
     const power = v.number('power');
-    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
     v.done();

@@ -56,6 +56,42 @@ describe('poisson-prove report', () => {
     expect(svg).toContain('>lower</text>');
     expect(svg).toContain('stroke="#000" stroke-width="3"');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    // The legend says what the colours mean for the event; the caption names the family.
+    expect(svg).toContain('colour: the change in the rate of failed (after - before): red, it fell; blue, it rose; grey, no pairs');
+    expect(svg).toContain("The family is this grid's 2 cells");
+  });
+
+  it('abbreviates a 64-hex axis value with its full value as a tooltip, and sizes the image to its longest line', async () => {
+    const c = capture(store);
+    const out = join(store, 'grid-hash.svg');
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--y', 'generator_hash', '--out', out], c.io)).toBe(0);
+    const svg = await readFile(out, 'utf8');
+    const hash = '49a5f64878314b71ace9bfebeb18050363cefebeedefadf24098778eed895b05';
+    expect(svg).toContain(`<title>${hash}</title>49a5f6487831\u2026</text>`);
+    expect(svg).not.toContain(`>${hash}</text>`);
+    const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
+    // Every text line starting at x fits: x + 0.6 em per character (font-size 12 unless given; 0.65 em bold)
+    // stays within the width; anchored-at-end labels start at x >= 0.
+    for (const m of svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"([^>]*)>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/g)) {
+      const [, x, attrs, text] = m as unknown as [string, string, string, string];
+      const size = Number(/font-size="(\d+)"/.exec(attrs)?.[1] ?? 12);
+      const w = [...text.replace(/&[a-z]+;/g, '_')].length * size * (attrs.includes('bold') ? 0.65 : 0.6);
+      const anchor = /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start';
+      if (attrs.includes('rotate(')) {
+        // The y axis title runs down the side: its extent is vertical, within the image's height.
+        const cy = Number(/y="([\d.]+)"/.exec(m[0])?.[1]);
+        expect(cy - w / 2).toBeGreaterThanOrEqual(0);
+        expect(cy + w / 2).toBeLessThanOrEqual(Number(/<svg [^>]*height="(\d+)"/.exec(svg)?.[1]));
+        continue;
+      }
+      const [lo, hi] = anchor === 'end' ? [Number(x) - w, Number(x)] : anchor === 'middle' ? [Number(x) - w / 2, Number(x) + w / 2] : [Number(x), Number(x) + w];
+      expect(lo, text).toBeGreaterThanOrEqual(0);
+      expect(hi, text).toBeLessThanOrEqual(width);
+    }
+    // Heavy outlines come after every cell (none drawn over them) and are not filled.
+    const lastCell = svg.lastIndexOf('stroke="#ffffff" stroke-width="1"');
+    const outline = svg.indexOf('fill="none" stroke="#000" stroke-width="3"');
+    expect(outline).toBeGreaterThan(lastCell);
   });
 
   it('--json prints exactly the library\'s grid', async () => {

@@ -24,7 +24,7 @@ export const reportCommand = defineCommand({
     out: { type: 'string', valueName: 'FILE.svg', description: 'Write the SVG heatmap to this file.' },
     json: { type: 'boolean', description: 'Print the grid (cells with their rows, and the diff over the cells) as one JSON document.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
-    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test.', default: 'exact' },
+    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
   },
   examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
   async run({ positionals, options, store, io }) {
@@ -34,7 +34,7 @@ export const reportCommand = defineCommand({
     const event = v.string('event');
     const out = v.string('out');
     const q = v.number('q');
-    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
     const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);

@@ -4,7 +4,7 @@ import { json, runExitCode, runSummary } from '../format.js';
 import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS } from './shared.js';
+import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 export const resumeCommand = defineCommand({
   name: 'resume',
@@ -14,11 +14,12 @@ export const resumeCommand = defineCommand({
     target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
     json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
     ...EXECUTION_OPTIONS,
+    ...MODEL_RUN_OPTIONS,
   },
   examples: ['poisson-prove resume 20261106T231318Z-cdf9'],
   async run({ positionals, options, store, io, argv }) {
     const v = new Values(options);
-    const exec = executionOptions(v);
+    const exec = { ...executionOptions(v), ...modelRunOptions(v) };
     const dist = bullmqExecution(v, io);
     v.done();
     await dist?.check();

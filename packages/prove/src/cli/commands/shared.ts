@@ -11,6 +11,36 @@ export const EXECUTION_OPTIONS: Readonly<Record<string, OptionDef>> = Object.fre
   ...BULLMQ_OPTIONS,
 });
 
+/** The options of sweep, resume and extend that reach a target's `configure` hook (model targets). */
+export const MODEL_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
+  'budget-tokens': {
+    type: 'string',
+    valueName: 'N',
+    number: { min: 1, integer: true },
+    description:
+      'The most tokens the run may bill in total, over the sweep and its resumes and extensions (recorded in the manifest). sweep refuses a plan that may bill more (prompt estimate plus output cap of uncached calls) before writing anything; once the billed tokens reach N the run stops interrupted. On resume and extend, N replaces the recorded total; the target may bill N minus what the run billed so far. With --backend threads each thread gets N / --concurrency.',
+    default: 'none (or the run\'s recorded budget)',
+  },
+  'refresh-cache': { type: 'boolean', description: 'Tell the target to skip its response cache\'s reads and overwrite its entries (model targets).' },
+  'max-output-tokens': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'The output cap per model call, passed to the target (model targets).', default: 'the target\'s own' },
+});
+
+/** Reads the model-run options. */
+export function modelRunOptions(v: Values): { budgetTokens?: number; refreshCache?: boolean; maxOutputTokens?: number } {
+  const budget = v.number('budget-tokens');
+  const cap = v.number('max-output-tokens');
+  if (v.string('backend') === 'bullmq') {
+    // bullmq workers load the target themselves and do not call its configure hook (yet).
+    const given = [budget !== undefined ? '--budget-tokens' : '', v.flag('refresh-cache') ? '--refresh-cache' : '', cap !== undefined ? '--max-output-tokens' : ''].filter((x) => x !== '');
+    if (given.length > 0) v.problem(`${given.join(', ')} do${given.length === 1 ? 'es' : ''} not reach the target in bullmq workers, which do not call its configure hook; use --backend local or threads, or configure the target module on the workers.`);
+  }
+  return {
+    ...(budget !== undefined ? { budgetTokens: budget } : {}),
+    ...(v.flag('refresh-cache') ? { refreshCache: true } : {}),
+    ...(cap !== undefined ? { maxOutputTokens: cap } : {}),
+  };
+}
+
 /** Reads the execution options. */
 export function executionOptions(v: Values): { concurrency?: number; backend?: 'local' | 'threads'; timeoutMs?: number; partRows?: number } {
   const concurrency = v.number('concurrency');

@@ -1,14 +1,28 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { assertGate } from '../../gate.js';
+import { callPlanCsv, checkCallBudget, type CallPlan } from '../../executor/call-plan.js';
+import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
+import { parsePrices, type PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
 import { json, runExitCode, runSummary, shellRef } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS } from './shared.js';
+import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+
+/** The plan's call totals in a few lines (sweep --dry-run). */
+export function callPlanText(calls: CallPlan, budget: number | null): string[] {
+  const t = calls.totals;
+  const rows = [
+    `  calls       ${t.calls} in ${t.episodes} episodes (${t.cached_episodes} episodes all from the cache)`,
+    `  tokens      prompt ≈ ${t.est_prompt_tokens} (estimate), output ≤ ${t.max_output_tokens}; may bill ≤ ${t.billable_tokens}${budget !== null ? ` (budget ${budget})` : ''}`,
+  ];
+  if (t.est_cost_usd !== null) rows.push(`  cost        ≤ $${t.est_cost_usd.toFixed(4)} (uncached calls: prompt estimate and output cap at the price table)`);
+  return rows;
+}
 
 function planText(plan: SweepPlan, store: string): string {
   const g = plan.gate;
@@ -21,7 +35,9 @@ function planText(plan: SweepPlan, store: string): string {
     `  seeds       ${seeds}`,
     `  gate        ${g.sentence} (m ${g.conditions}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
   ];
+  if (plan.only) rows.push(`  only        ${Object.entries(plan.only).map(([k, vs]) => `${k}=${vs.join(',')}`).join(' ')} (a narrowed spec)`);
   if (plan.estimate) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
+  if (plan.calls) rows.push(...callPlanText(plan.calls, plan.budget_tokens));
   plan.conditions.forEach((c, i) => rows.push(`  ${i === 0 ? 'conditions' : '          '}  ${c}`));
   return `${rows.join('\n')}\n`;
 }
@@ -40,15 +56,20 @@ export const sweepCommand = defineCommand({
     salt: { type: 'string', valueName: 'S', description: 'The seeds\' salt; two runs with the same salt are paired by seed.', default: '16 random hex digits, recorded' },
     yes: { type: 'boolean', description: 'Do not ask for confirmation.' },
     json: { type: 'boolean', description: 'Print the run\'s manifest (or, with --dry-run, the plan) as one JSON document on stdout.' },
-    'dry-run': { type: 'boolean', description: 'Print the plan (conditions, replicates, seeds, episodes, the gate\'s figure, calls and tokens when the target estimates them) and write nothing.' },
+    'dry-run': { type: 'boolean', description: 'Print the plan (conditions, replicates, seeds, episodes, the gate\'s figure, calls and tokens when the target estimates them, the call totals when it plans them) and write nothing in the store.' },
+    plan: { type: 'string', valueName: 'FILE.csv', description: 'With --dry-run: write the planned call matrix, one row per episode (condition, replicate_index, seed, model, calls, cache_hit, est_prompt_tokens, max_output_tokens, billable_tokens, and est_cost_usd with --prices), for targets with a plan hook.' },
+    prices: { type: 'string', valueName: 'FILE', description: 'A price table (TOML or JSON): ["provider:model"] input_usd_per_million = X, output_usd_per_million = Y. The plan then shows the cost of the uncached calls (output at its cap: an upper bound).' },
+    only: { type: 'string', valueName: 'AXIS=V1,V2', multiple: true, description: 'Narrow an axis of the spec to these values (repeatable), for a smoke run; the power gate is computed on the narrowed design and the manifest records the narrowing (`only`).' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The false discovery rate of the gate (alpha = q/m).', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the gate.', default: '0.8' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test whose rejection rule defines the gate\'s limit.', default: 'exact' },
     ...EXECUTION_OPTIONS,
+    ...MODEL_RUN_OPTIONS,
   },
   examples: [
     'poisson-prove sweep sweep.toml --target registry.ts:reference_depth_d1 --max-mde 0.99 --salt 0123456789abcdef --yes --json',
     'poisson-prove sweep sweep.toml --target targets.mjs:policy --max-mde 0.3 --dry-run',
+    'poisson-prove sweep matrix.toml --target targets.ts:skill_matrix --max-mde 1 --only model=poe:GPT-5.2 --dry-run --plan plan.csv --prices prices.toml --budget-tokens 400000',
   ],
   async run({ positionals, options, store, io, argv }) {
     const v = new Values(options);
@@ -57,10 +78,31 @@ export const sweepCommand = defineCommand({
     const power = v.number('power');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
     const exec = executionOptions(v);
+    const model = modelRunOptions(v);
     const dist = bullmqExecution(v, io);
     const salt = v.string('salt');
     if (salt === '') v.problem('--salt is empty; give a salt or leave it out for a random one.');
+    const planFile = v.string('plan');
+    if (planFile !== undefined && !v.flag('dry-run')) v.problem('--plan FILE.csv goes with --dry-run; add --dry-run (or leave --plan out).');
+    let only: Record<string, string[]> | undefined;
+    try {
+      only = v.list('only').length > 0 ? parseOnly(v.list('only')) : undefined;
+    } catch (err) {
+      for (const p of (err as { problems?: readonly string[] }).problems ?? [String(err)]) v.problem(p);
+    }
     v.done();
+    let prices: PriceTable | undefined;
+    const pricesArg = v.string('prices');
+    if (pricesArg !== undefined) {
+      const file = isAbsolute(pricesArg) ? pricesArg : resolve(io.cwd, pricesArg);
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (err) {
+        throw new UsageError([`the price table ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}); pass --prices with a TOML or JSON file.`]);
+      }
+      prices = parsePrices(text);
+    }
     const specArg = positionals['SPEC'] as string;
     const specFile = isAbsolute(specArg) ? specArg : resolve(io.cwd, specArg);
     let specText: string;
@@ -79,16 +121,27 @@ export const sweepCommand = defineCommand({
       ...(power !== undefined ? { power } : {}),
       ...(method !== undefined ? { method } : {}),
       ...exec,
+      ...model,
+      ...(only ? { only } : {}),
       cwd: io.cwd,
     };
-    const plan = await planSweep(base);
+    const plan = await planSweep({ ...base, ...(prices ? { prices } : {}) });
     const asJson = v.flag('json');
+    if (planFile !== undefined && plan.calls === null) {
+      throw new UsageError([`--plan needs a target with a plan hook (plan(cfg) -> { calls, cache_hit, prompt_tokens, max_output_tokens }); ${plan.target} has none.`]);
+    }
     if (v.flag('dry-run')) {
-      io.stdout.write(asJson ? json(plan) : planText(plan, store));
+      if (planFile !== undefined && plan.calls) {
+        const file = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
+        await writeFile(file, callPlanCsv(plan.calls));
+      }
+      io.stdout.write(asJson ? json(plan) : `${planText(plan, store)}${planFile !== undefined ? `  plan        ${planFile}\n` : ''}`);
       if (!plan.gate.passes) assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+      if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
       return 0;
     }
     assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+    if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
     await dist?.check();
     if (!v.flag('yes')) {
       if (!io.isTTY) throw new UsageError(['sweep asks for confirmation before it writes a run, and there is no terminal to ask on; pass --yes.']);
@@ -112,7 +165,8 @@ export const sweepCommand = defineCommand({
     if (code !== 0 && manifest.status === 'complete') {
       io.stderr.write(`error: every episode ended without an outcome; see poisson-prove inspect ${shellRef(manifest.run_id)} for the errors.\n`);
     } else if (manifest.status === 'interrupted') {
-      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; poisson-prove resume ${manifest.run_id} runs the rest.\n`);
+      const spent = manifest.budget_tokens && manifest.usage && manifest.usage.billed_tokens >= manifest.budget_tokens;
+      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; poisson-prove resume ${manifest.run_id}${spent ? ' --budget-tokens N (a larger total)' : ''} runs the rest.\n`);
     }
     return code;
   },

@@ -1,0 +1,129 @@
+import type { ModelSession } from './model-session.js';
+import type { ModelTarget, TargetConfig, TargetResult } from './target-types.js';
+import { estimatePromptTokens } from './token-estimate.js';
+
+/**
+ * What poisson-prove's executor tells a target before its first episode (its `TargetRuntime`, declared
+ * here by shape: poisson-models does not depend on poisson-prove).
+ */
+export interface RunRuntime {
+  /** The store directory: the response cache lives under `<store>/.cache/chat`. */
+  readonly store: string;
+  /** `--refresh-cache`: skip cache reads, overwrite. */
+  readonly refreshCache: boolean;
+  /** `--max-output-tokens`, or null for the target's default. */
+  readonly maxOutputTokens: number | null;
+  /** What this process may bill (`--budget-tokens` minus what the run billed before), or null. */
+  readonly budgetTokens: number | null;
+  /** The executor's stop signal (SIGINT), if any. */
+  readonly signal?: AbortSignal | undefined;
+  /** True for a dry run: nothing will be called. */
+  readonly dryRun: boolean;
+}
+
+/** One episode's planned calls, as poisson-prove's `plan` hook returns them (its `EpisodePlan`). */
+export interface EpisodeCallPlan {
+  readonly calls: number;
+  readonly cache_hit: boolean;
+  readonly prompt_tokens: number;
+  readonly max_output_tokens: number;
+  readonly model: string;
+  readonly billable: { readonly prompt_tokens: number; readonly max_output_tokens: number };
+}
+
+/** A run's usage as poisson-prove records it in the manifest (its `TargetUsage`). */
+export interface RunUsageTotals {
+  readonly calls: number;
+  readonly cache_hits: number;
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly billed_tokens: number;
+}
+
+/** A model target with poisson-prove's run hooks: `configure`, `plan`, `usage` and `signal`. */
+export type ModelRunTarget = ModelTarget & {
+  /** Rebuilds session and target for a run (a fresh cache view, budget and usage). */
+  configure(runtime: RunRuntime): void;
+  /** The episode's planned calls, their cache state and token estimate. */
+  plan(cfg: TargetConfig): Promise<EpisodeCallPlan>;
+  /** What the current session has used since `configure`. */
+  usage(): RunUsageTotals;
+  /** The current session (built with the defaults until `configure` is called). */
+  readonly session: ModelSession;
+};
+
+/**
+ * Makes a model target driven by poisson-prove's run hooks, so that the CLI's `--refresh-cache`,
+ * `--max-output-tokens` and `--budget-tokens` reach it: `build(runtime)` makes a session (cache under
+ * `runtime.store`, `refreshCache`, a `TokenBudget` of `budgetTokens`) and a target on it;
+ * `configure(runtime)` calls it afresh for every run, and until then `defaults` apply.
+ *
+ * - `plan(cfg)`: per episode, the target's `planCalls(cfg)` with, per call, the o200k_base prompt
+ *   estimate, the output cap (`max_tokens`) and whether the cache holds it; `billable` counts the
+ *   uncached calls only.
+ * - `usage()`: `session.usage()` as `{ calls, cache_hits, prompt_tokens, completion_tokens, billed_tokens }`.
+ * - `signal`: the session budget's signal (aborted once the billed tokens reach the budget).
+ *
+ * @param build - makes the session and target for a runtime.
+ * @param defaults - the runtime used before `configure` (e.g. from the environment).
+ * @returns a {@link ModelRunTarget}.
+ * @example
+ * ```ts
+ * export const matrix = modelRunTarget((rt) => {
+ *   const session = createModelSession({ env: process.env, cache: ResponseCache.forStore(rt.store), refreshCache: rt.refreshCache,
+ *     budget: rt.budgetTokens === null ? null : new TokenBudget(rt.budgetTokens) });
+ *   return { session, target: createRubricTarget({ session, tasks, maxOutputTokens: rt.maxOutputTokens ?? 1024 }) };
+ * }, { store: 'store', refreshCache: false, maxOutputTokens: null, budgetTokens: null, dryRun: false });
+ * ```
+ * @see createRubricTarget
+ * @see createModelTaskTarget
+ */
+export function modelRunTarget(build: (runtime: RunRuntime) => { readonly session: ModelSession; readonly target: ModelTarget }, defaults: RunRuntime): ModelRunTarget {
+  let current: { readonly session: ModelSession; readonly target: ModelTarget } | null = null;
+  const get = (): { readonly session: ModelSession; readonly target: ModelTarget } => (current ??= build(defaults));
+  const fn = async (cfg: TargetConfig): Promise<TargetResult> => get().target(cfg);
+  const plan = async (cfg: TargetConfig): Promise<EpisodeCallPlan> => {
+    const { session, target } = get();
+    const calls = target.planCalls(cfg);
+    let prompt = 0;
+    let output = 0;
+    let billPrompt = 0;
+    let billOutput = 0;
+    let cached = 0;
+    for (const call of calls) {
+      const p = estimatePromptTokens(call.request);
+      const o = call.request.max_tokens ?? 0;
+      prompt += p;
+      output += o;
+      if (await session.isCached(call.model, call.request, call.replicateIndex)) cached += 1;
+      else {
+        billPrompt += p;
+        billOutput += o;
+      }
+    }
+    return Object.freeze({
+      calls: calls.length,
+      cache_hit: calls.length > 0 && cached === calls.length,
+      prompt_tokens: prompt,
+      max_output_tokens: output,
+      model: [...new Set(calls.map((c) => c.model))].join('+'),
+      billable: Object.freeze({ prompt_tokens: billPrompt, max_output_tokens: billOutput }),
+    });
+  };
+  const out = Object.assign(fn, {
+    configure(runtime: RunRuntime): void {
+      current = build(runtime);
+    },
+    plan,
+    usage(): RunUsageTotals {
+      const u = get().session.usage();
+      return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens });
+    },
+    planCalls: (cfg: TargetConfig) => get().target.planCalls(cfg),
+    estimate: (cfg: TargetConfig) => get().target.estimate(cfg),
+    models: (cfgs: readonly TargetConfig[]) => get().target.models(cfgs),
+  });
+  Object.defineProperty(out, 'signal', { get: () => get().session.budget?.signal, enumerable: true });
+  Object.defineProperty(out, 'session', { get: () => get().session, enumerable: true });
+  return out as unknown as ModelRunTarget;
+}

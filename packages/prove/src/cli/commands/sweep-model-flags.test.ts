@@ -1,0 +1,70 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, TARGETS, listTree, memoryIo, removeDir, tempDir } from '../../__fixtures__/helpers.js';
+import { runCli } from '../run-cli.js';
+
+// The model-run flags of sweep/resume on a fixture target with the run hooks (no model involved; the
+// end-to-end test with a model target and an HTTP server is packages/models/test/prove-cli.test.ts).
+const HOOKS = `${join(FIXTURES, 'hook-targets.mjs')}:budgeted`;
+let dir: string;
+let spec: string;
+beforeEach(async () => {
+  dir = await tempDir();
+  spec = join(dir, 'spec.toml');
+  await writeFile(spec, 'target_id = "hooks"\nt_unit = "calls"\nreplicates = 8\n[axes.arm]\ntype = "categorical"\nvalues = ["a", "b"]\n');
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+async function cli(args: string[]) {
+  const io = memoryIo({ cwd: dir });
+  const code = await runCli(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
+  it('writes the call matrix with costs and prints the totals; writes nothing in the store', async () => {
+    await writeFile(join(dir, 'prices.json'), JSON.stringify({ 'fixture:m': { input_usd_per_million: 1e6, output_usd_per_million: 1e6 } }));
+    const r = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--salt', 's', '--dry-run', '--plan', 'plan.csv', '--prices', 'prices.json', '--only', 'arm=b']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('  calls       8 in 8 episodes (1 episodes all from the cache)\n');
+    expect(r.out).toContain('  tokens      prompt ≈ 8 (estimate), output ≤ 8; may bill ≤ 14\n');
+    expect(r.out).toContain('  cost        ≤ $14.0000');
+    expect(r.out).toContain('  only        arm=b (a narrowed spec)\n');
+    const csv = (await readFile(join(dir, 'plan.csv'), 'utf8')).trim().split('\n');
+    expect(csv[0]).toBe('condition,replicate_index,seed,model,calls,cache_hit,est_prompt_tokens,max_output_tokens,billable_tokens,est_cost_usd');
+    expect(csv).toHaveLength(9);
+    expect(csv[1]).toMatch(/^arm b,0,\d+,fixture:m,1,true,1,1,0,0$/);
+    expect(await listTree(dir)).toEqual(['plan.csv', 'prices.json', 'spec.toml']);
+  });
+
+  it('refuses an over-budget plan with both figures (exit 2) and bad flag combinations', async () => {
+    const over = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--budget-tokens', '20']);
+    expect(over).toMatchObject({ code: 2, out: '' });
+    expect(over.err).toBe('error: the plan may bill up to 28 tokens (prompt estimate plus output cap of 14 uncached episodes) but --budget-tokens is 20; raise --budget-tokens, lower --max-output-tokens, or narrow the sweep with --only.\n');
+    expect(await listTree(dir)).toEqual(['spec.toml']);
+    const noDry = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--plan', 'x.csv']);
+    expect(noDry.err).toContain('--plan FILE.csv goes with --dry-run');
+    const bull = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', 'redis://127.0.0.1:1', '--budget-tokens', '99']);
+    expect(bull.code).toBe(2);
+    expect(bull.err).toContain('--budget-tokens does not reach the target in bullmq workers');
+    const noHook = await cli(['sweep', spec, '--target', `${TARGETS}:coin`, '--max-mde', '1', '--dry-run', '--plan', 'x.csv']);
+    expect(noHook.code).toBe(2);
+    expect(noHook.err).toContain('--plan needs a target with a plan hook');
+  });
+
+  it('stops at the budget (interrupted, exit 1, no null rows) and resume --budget-tokens finishes it', async () => {
+    const r = await cli(['--store', 's', 'sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--budget-tokens', '45']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^interrupted hooks \S+ a \((\S+)\) sweep: 5 episodes; /);
+    expect(r.out).toContain('usage: 5 calls (0 from the cache), 30 prompt + 20 completion tokens; billed 50 tokens of a budget of 45 (run total)\n');
+    expect(r.out).toContain('stopped: the token budget is spent; resume with --budget-tokens N, N > 50');
+    const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.out)?.[1] as string;
+    expect(r.err).toContain(`poisson-prove resume ${id} --budget-tokens N (a larger total) runs the rest.`);
+    const again = await cli(['--store', 's', 'resume', id, '--budget-tokens', '500', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 }, budget_tokens: 500, usage: { billed_tokens: 160 } });
+  });
+});

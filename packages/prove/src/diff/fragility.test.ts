@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { fragility, fragilityConditions, type FragilityContext } from './fragility.js';
+import type { ConditionPairs } from './pairing.js';
+import { limitsOf, pValueOf } from './row-stats.js';
+import type { TestMethod } from './stats.js';
+import { pairedTable, unpairedTable } from './tables.js';
+import type { VerdictWord } from './types.js';
+import { decide } from './verdict.js';
+
+/** One condition's outcomes: A's and B's labels (paired by index when the case is paired). */
+type Cond = { a: string[]; b: string[] };
+
+function conditionPairs(conds: readonly Cond[]): ConditionPairs[] {
+  return conds.map((c, i) => ({
+    label: `c${i}`,
+    values: {},
+    pairs: c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })),
+    beforeOutcomes: c.a,
+    afterOutcomes: c.b,
+    coverage: undefined as never,
+  }));
+}
+
+function contextOf(q: number, threshold: number, method: TestMethod, m: number): FragilityContext {
+  return { q, threshold, method, limits: { alpha: q / m, power: 0.8, method }, memo: new Map() };
+}
+
+/** The verdict word recomputed from the labels, as the diff does (tables, p-values, limits, Holm). */
+function wordOf(conds: readonly Cond[], events: readonly string[], paired: boolean, ctx: FragilityContext): VerdictWord {
+  const scored = conds.flatMap((c) =>
+    events.map((ev) => {
+      const t = paired ? pairedTable(c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })), ev) : unpairedTable(c.a, c.b, ev);
+      const lim = limitsOf(t, ctx.limits, ctx.memo);
+      const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
+      return { p: pValueOf(t, ctx.method), limit: lim.limit, change };
+    }),
+  );
+  return decide(scored, ctx.q, ctx.threshold).word;
+}
+
+/**
+ * Brute force: for each condition, run, tested event E and direction, every subset of the episodes that
+ * can move (and, out of E, every label each may take: an untested one or another tested event), the
+ * fewest changed whose word differs.
+ */
+function bruteForce(conds: readonly Cond[], events: readonly string[], paired: boolean, ctx: FragilityContext): number | null {
+  const w0 = wordOf(conds, events, paired, ctx);
+  let best: number | null = null;
+  for (let ci = 0; ci < conds.length; ci++) {
+    for (const run of ['a', 'b'] as const) {
+      for (const ev of events) {
+        const labels = (conds[ci] as Cond)[run];
+        for (const dir of ['out', 'in'] as const) {
+          const pool = labels.map((l, i) => [l, i] as const).filter(([l]) => (dir === 'out' ? l === ev : l !== ev)).map(([, i]) => i);
+          const untested = ['passed', 'failed', 'truncated', 'other'].find((x) => !events.includes(x)) as string;
+          const targets = dir === 'out' ? [untested, ...events.filter((x) => x !== ev)] : [ev];
+          const choices = targets.length + 1; // stay, or one of the targets
+          const total = choices ** pool.length;
+          for (let code = 1; code < total; code++) {
+            const next = [...labels];
+            let changed = 0;
+            let c = code;
+            for (const i of pool) {
+              const pick = c % choices;
+              c = Math.floor(c / choices);
+              if (pick > 0) {
+                next[i] = targets[pick - 1] as string;
+                changed++;
+              }
+            }
+            if (best !== null && changed >= best) continue;
+            const copy = conds.map((x, j) => (j === ci ? { ...x, [run]: next } : x));
+            if (wordOf(copy, events, paired, ctx) !== w0) best = changed;
+          }
+        }
+      }
+    }
+  }
+  return best;
+}
+
+/** mulberry32, a small seeded generator. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('fragility', () => {
+  it("finds the seed's 2 (two of A's passes made failures)", () => {
+    const ctx = contextOf(0.05, 0.99, 'exact', 1);
+    const f = fragility([{ condition: 'the condition', kind: 'paired', cross: [[0, 0], [0, 8]] }], ['passed'], 'no significant change', ctx);
+    expect(f).toEqual({ count: 2, description: '2 runs of A in the condition that ended in passed made to end otherwise' });
+  });
+
+  it('moves an episode between two tested events in one change (the reviewer\'s counterexample)', () => {
+    // A: 5 failed, 4 truncated, 2 passed. Three of A's non-failures made failures (one of them a
+    // truncation) bring both events' limits within 0.9 at once; treating the events apart found 5.
+    const a = ['truncated', 'passed', 'failed', 'failed', 'failed', 'failed', 'truncated', 'truncated', 'truncated', 'failed', 'passed'];
+    const b = ['failed', 'passed', 'passed', 'failed', 'passed', 'passed', 'failed', 'truncated', 'passed', 'failed', 'truncated'];
+    const events = ['failed', 'truncated'];
+    const ctx = contextOf(0.05, 0.9, 'exact', 2);
+    const conds = [{ a, b }];
+    const w = wordOf(conds, events, true, ctx);
+    expect(w).toBe('inconclusive');
+    const f = fragility(fragilityConditions(conditionPairs(conds), events, true), events, w, ctx);
+    expect(f.count).toBe(3);
+    expect(f.count).toBe(bruteForce(conds, events, true, ctx));
+    expect(f.description).toBe('3 runs of A in c0 that did not end in failed made to end in failed (1 of them had ended in truncated)');
+  });
+
+  it('says so when no change inside one condition changes the word', () => {
+    // Two conditions that both count: un-counting one leaves the other.
+    const cond: Cond = { a: Array.from({ length: 32 }, (_, i) => (i < 30 ? 'failed' : 'passed')), b: Array.from({ length: 32 }, () => 'passed') };
+    const conds = [cond, cond];
+    const ctx = contextOf(0.05, 0.99, 'exact', 2);
+    expect(wordOf(conds, ['failed'], true, ctx)).toBe('significant change');
+    expect(fragility(fragilityConditions(conditionPairs(conds), ['failed'], true), ['failed'], 'significant change', ctx)).toEqual({
+      count: null,
+      description: "no change of one run's outcomes in one condition changes the word",
+    });
+  });
+
+  it('equals a brute force over every subset on 400 random small diffs (1-3 conditions, 1-2 events, n <= 8)', () => {
+    const next = rng(20261202);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+    const words: Record<string, number> = {};
+    let fragile = 0;
+    for (let trial = 0; trial < 400; trial++) {
+      const events = pick([['failed'], ['passed'], ['failed', 'truncated'], ['failed', 'truncated'], ['passed', 'failed']]);
+      const paired = next() < 0.8;
+      const nConds = 1 + Math.floor(next() * 3);
+      const conds: Cond[] = Array.from({ length: nConds }, () => {
+        const n = 3 + Math.floor(next() * 6);
+        const gen = (len: number): string[] => {
+          const pf = next() * 0.8;
+          const pt = next() * (1 - pf);
+          return Array.from({ length: len }, () => {
+            const u = next();
+            return u < pf ? 'failed' : u < pf + pt ? 'truncated' : 'passed';
+          });
+        };
+        return { a: gen(n), b: gen(paired ? n : 3 + Math.floor(next() * 6)) };
+      });
+      const m = nConds * events.length;
+      const ctx = contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.7, 0.8, 0.9, 0.99]), pick(['exact', 'exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const), m);
+      const w = wordOf(conds, events, paired, ctx);
+      words[w] = (words[w] ?? 0) + 1;
+      const got = fragility(fragilityConditions(conditionPairs(conds), events, paired), events, w, ctx);
+      const want = bruteForce(conds, events, paired, ctx);
+      if (got.count !== want) throw new Error(`trial ${trial}: fragility ${got.count} (${got.description}), brute force ${want}: ${JSON.stringify({ conds, events, paired, q: ctx.q, threshold: ctx.threshold, method: ctx.method })}`);
+      if (want !== null) fragile++;
+    }
+    // The cases reach every word and mostly have a finite fragility.
+    expect(Object.keys(words).sort()).toEqual(['inconclusive', 'no significant change', 'significant change']);
+    expect(Math.min(...Object.values(words))).toBeGreaterThan(20);
+    expect(fragile).toBeGreaterThan(200);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ProveError } from '../errors.js';
+import { conditionsOf } from '../spec/conditions.js';
+import { parseSweepSpec } from '../spec/sweep-spec.js';
+import { narrowSpec, parseOnly } from './narrow-spec.js';
+
+const SPEC = parseSweepSpec('target_id = "t"\nt_unit = "turns"\nreplicates = 4\n[axes.slack]\ntype = "continuous"\nvalues = [2, 4, 8]\n[axes.task]\ntype = "categorical"\nvalues = ["a", "b", "c"]\n');
+
+describe('--only', () => {
+  it('parses AXIS=V1,V2 arguments and refuses malformed ones, all at once', () => {
+    expect(parseOnly(['task=c,a', 'slack=4'])).toEqual({ task: ['c', 'a'], slack: ['4'] });
+    const err = (() => {
+      try {
+        parseOnly(['task', 'slack=', 'task=a', 'task=b']);
+      } catch (e) {
+        return e as ProveError;
+      }
+      return null;
+    })();
+    expect(err?.code).toBe('E_ONLY');
+    expect(err?.problems).toHaveLength(3);
+    expect(err?.problems[2]).toContain('names the axis "task" twice');
+  });
+
+  it('narrows axes to the kept values in the spec\'s order, typed as the axis', () => {
+    const { spec, only } = narrowSpec(SPEC, { task: ['c', 'a'], slack: ['8'] });
+    expect(spec.axes['task']).toEqual({ type: 'categorical', values: ['a', 'c'] });
+    expect(spec.axes['slack']).toEqual({ type: 'continuous', values: [8] });
+    expect(only).toEqual({ task: ['a', 'c'], slack: [8] });
+    expect(conditionsOf(spec).map((c) => c.label)).toEqual(['slack 8 · task a', 'slack 8 · task c']);
+  });
+
+  it('lists every unknown axis and value', () => {
+    expect(() => narrowSpec(SPEC, { colour: ['red'], task: ['z'], slack: [5] })).toThrow(ProveError);
+    try {
+      narrowSpec(SPEC, { colour: ['red'], task: ['z'], slack: [5] });
+    } catch (e) {
+      expect((e as ProveError).problems).toEqual([
+        '--only names the axis "colour", which the spec does not have; its axes are slack, task.',
+        '--only task=z: the axis "task" has no value "z"; its values are "a", "b", "c".',
+        '--only slack=5: the axis "slack" has no value 5; its values are 2, 4, 8.',
+      ]);
+    }
+  });
+});

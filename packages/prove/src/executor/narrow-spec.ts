@@ -1,0 +1,77 @@
+import { ProveError } from '../errors.js';
+import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
+
+/** `--only` as data: axis name to the values to keep (strings are read as numbers on continuous axes). */
+export type OnlySelection = Readonly<Record<string, readonly (string | number)[]>>;
+
+/**
+ * Parses `--only AXIS=V1,V2` arguments (the flag may be repeated) into an {@link OnlySelection}.
+ *
+ * @param args - e.g. `['model=poe:gpt-5.5', 'task=a,b']`.
+ * @returns axis name to values.
+ * @throws ProveError `E_ONLY` (exit 2) listing every argument that is not `AXIS=V1[,V2...]` or names an
+ *   axis twice.
+ * @example
+ * ```ts
+ * parseOnly(['task=a,b']); // { task: ['a', 'b'] }
+ * ```
+ */
+export function parseOnly(args: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const problems: string[] = [];
+  for (const arg of args) {
+    const at = arg.indexOf('=');
+    const axis = at > 0 ? arg.slice(0, at).trim() : '';
+    const values = at > 0 ? arg.slice(at + 1).split(',').map((v) => v.trim()) : [];
+    if (axis === '' || values.length === 0 || values.some((v) => v === '')) {
+      problems.push(`--only ${JSON.stringify(arg)} is not AXIS=V1[,V2...]; name an axis of the spec and the values to keep, e.g. --only task=a,b.`);
+      continue;
+    }
+    if (axis in out) {
+      problems.push(`--only names the axis "${axis}" twice; give its values once, separated by commas.`);
+      continue;
+    }
+    out[axis] = values;
+  }
+  if (problems.length > 0) throw new ProveError('E_ONLY', problems);
+  return out;
+}
+
+/**
+ * Narrows a spec's axes to a subset of their values (`sweep --only`, a smoke run before the full one).
+ * The kept values stay in the spec's order; axes not named keep all their values.
+ *
+ * @param spec - the full spec.
+ * @param only - axis name to values to keep.
+ * @returns the narrowed spec and the selection as recorded in the manifest (values typed as the axis's).
+ * @throws ProveError `E_ONLY` (exit 2) listing every unknown axis and every value the axis does not have.
+ * @example
+ * ```ts
+ * narrowSpec(spec, { task: ['a'] }).spec.axes.task.values; // ['a']
+ * ```
+ */
+export function narrowSpec(spec: SweepSpec, only: OnlySelection): { spec: SweepSpec; only: Record<string, Array<string | number>> } {
+  const problems: string[] = [];
+  const axes: Record<string, Axis> = { ...spec.axes };
+  const kept: Record<string, Array<string | number>> = {};
+  for (const [name, wanted] of Object.entries(only)) {
+    const axis = spec.axes[name];
+    if (!axis) {
+      problems.push(`--only names the axis "${name}", which the spec does not have; its axes are ${Object.keys(spec.axes).sort().join(', ')}.`);
+      continue;
+    }
+    const values: readonly (string | number)[] = axis.values;
+    const asAxis = (v: string | number): string | number => (axis.type === 'continuous' ? Number(v) : String(v));
+    const want = wanted.map(asAxis);
+    const unknown = wanted.filter((_, i) => !values.includes(want[i] as string | number));
+    if (unknown.length > 0) {
+      problems.push(`--only ${name}=${unknown.join(',')}: the axis "${name}" has no value ${unknown.map((v) => JSON.stringify(v)).join(', ')}; its values are ${values.map((v) => JSON.stringify(v)).join(', ')}.`);
+      continue;
+    }
+    const keep = values.filter((v) => want.includes(v));
+    kept[name] = [...keep];
+    axes[name] = (axis.type === 'continuous' ? { type: 'continuous', values: keep as number[] } : { type: 'categorical', values: keep as string[] }) as Axis;
+  }
+  if (problems.length > 0) throw new ProveError('E_ONLY', problems);
+  return { spec: Object.freeze({ ...spec, axes: Object.freeze(axes) }), only: kept };
+}

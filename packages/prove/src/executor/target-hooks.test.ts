@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProveError } from '../errors.js';
+import { episodes } from '../store/read-episodes.js';
+import { FIXTURES, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { callPlanCsv } from './call-plan.js';
+import { extend, resume } from './resume.js';
+import { planSweep, sweep } from './sweep.js';
+
+// @ts-expect-error: a plain JS fixture without types
+import { runtimes } from '../__fixtures__/hook-targets.mjs';
+
+const HOOKS = `${join(FIXTURES, 'hook-targets.mjs')}:budgeted`;
+const SPEC = 'target_id = "hooks"\nt_unit = "calls"\nreplicates = 8\n[axes.arm]\ntype = "categorical"\nvalues = ["a"]\n';
+const seen = runtimes as () => Array<Record<string, unknown>>;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+describe('target hooks: configure, plan, usage, signal', () => {
+  it('planSweep configures the target for a dry run and plans every episode (prices give the cost)', async () => {
+    const plan = await planSweep({ spec: SPEC, target: HOOKS, store: join(dir, 's'), maxMde: 1, salt: 'x', maxOutputTokens: 7, prices: { 'fixture:m': { input_usd_per_million: 1e6, output_usd_per_million: 2e6 } } });
+    expect(seen().at(-1)).toEqual({ store: join(dir, 's'), refreshCache: false, maxOutputTokens: 7, budgetTokens: null, signal: 'none', dryRun: true });
+    expect(plan.calls?.totals).toEqual({ episodes: 8, calls: 8, cached_episodes: 1, est_prompt_tokens: 8, max_output_tokens: 8, billable_tokens: 14, est_cost_usd: 7 * 1 + 7 * 2 });
+    expect(callPlanCsv(plan.calls as NonNullable<typeof plan.calls>).split('\n')[1]).toMatch(/^arm a,0,\d+,fixture:m,1,true,1,1,0,0$/);
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('refuses a plan over --budget-tokens before writing anything', async () => {
+    const err = await sweep({ spec: SPEC, target: HOOKS, store: join(dir, 's'), maxMde: 1, budgetTokens: 13 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProveError);
+    expect((err as ProveError).code).toBe('E_BUDGET');
+    expect((err as ProveError).message).toContain('the plan may bill up to 14 tokens');
+    expect((err as ProveError).message).toContain('--budget-tokens is 13');
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('local: the target\'s signal stops the run interrupted without null rows; resume bills what is left and completes it; usage is summed', async () => {
+    const store = join(dir, 's');
+    const run = await sweep({ spec: SPEC, target: HOOKS, store, maxMde: 1, salt: 'x', budgetTokens: 35, maxOutputTokens: 9 });
+    expect(seen().at(-1)).toMatchObject({ budgetTokens: 35, maxOutputTokens: 9, dryRun: false, store });
+    expect(run.status).toBe('interrupted');
+    expect(run.counts).toEqual({ rows: 4, rows_without_outcome: 0, outcomes: expect.any(Object) });
+    expect(run.usage).toEqual({ calls: 4, cache_hits: 0, prompt_tokens: 24, completion_tokens: 16, billed_tokens: 40 });
+    expect(run.budget_tokens).toBe(35);
+    await expect(resume({ store, ref: run.run_id })).rejects.toThrow(/has billed 40 tokens of its budget of 35/);
+    const done = await resume({ store, ref: run.run_id, budgetTokens: 1000 });
+    expect(seen().at(-1)).toMatchObject({ budgetTokens: 960, maxOutputTokens: null });
+    expect(done.status).toBe('complete');
+    expect(done.usage?.billed_tokens).toBe(80);
+    const rows = await episodes(store, run.run_id);
+    expect(rows.map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const more = await extend({ store, ref: run.run_id, replicates: 2 });
+    expect(more.usage).toEqual({ calls: 10, cache_hits: 0, prompt_tokens: 60, completion_tokens: 40, billed_tokens: 100 });
+  });
+
+  it('threads: each worker thread configures its own target with its share of the budget; a spent share stops the run', async () => {
+    const store = join(dir, 's');
+    const run = await sweep({ spec: SPEC, target: HOOKS, store, maxMde: 1, salt: 'x', budgetTokens: 60, backend: 'threads', concurrency: 2 });
+    expect(run.status).toBe('interrupted');
+    expect(run.counts.rows_without_outcome).toBe(0);
+    expect(run.counts.rows).toBeGreaterThanOrEqual(3);
+    expect(run.counts.rows).toBeLessThan(8);
+    expect(run.usage?.billed_tokens).toBe(run.counts.rows * 10);
+    const done = await resume({ store, ref: run.run_id, budgetTokens: 10_000 });
+    expect(done.status).toBe('complete');
+    expect((await episodes(store, run.run_id)).length).toBe(8);
+  });
+});

@@ -1,0 +1,62 @@
+import { TargetError } from '../errors.js';
+import type { Target, TargetUsage } from '../target/target.js';
+import type { RuntimeInit } from './backend.js';
+
+// Calling a target's optional hooks (configure, signal, usage; see target/target.ts). Internal to prove.
+
+/** What {@link startTarget} returns: the signal episodes stop on, and the target's usage now. */
+export type StartedTarget = {
+  /** The backend's signal and the target's own, combined. */
+  readonly signal: AbortSignal | undefined;
+  /** The target's `usage()`, or null when it has no such hook. */
+  usage(): TargetUsage | null;
+  /** Removes the listener on the target's signal. */
+  dispose(): void;
+};
+
+/**
+ * Configures a target before its first episode in this process or thread: calls `configure(runtime)`
+ * (when both exist), then reads `target.signal` and combines it with the backend's (AbortSignal.any);
+ * `onStop` is called when the target's signal aborts.
+ *
+ * @throws {@link TargetError} when `configure` throws (the message names the target's reason).
+ */
+export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, signal: AbortSignal | undefined, onStop: (() => void) | undefined): Promise<StartedTarget> {
+  if (runtime !== undefined && typeof fn.configure === 'function') {
+    try {
+      await fn.configure({ ...runtime, signal });
+    } catch (err) {
+      const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      throw new TargetError(`the target's configure hook failed: ${msg}`);
+    }
+  }
+  const own = fn.signal;
+  const signals = [signal, own].filter((s): s is AbortSignal => s instanceof AbortSignal);
+  let dispose = (): void => undefined;
+  if (own instanceof AbortSignal && onStop) {
+    if (own.aborted) onStop();
+    else {
+      const listener = (): void => onStop();
+      own.addEventListener('abort', listener, { once: true });
+      dispose = () => own.removeEventListener('abort', listener);
+    }
+  }
+  return {
+    signal: signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals),
+    usage: () => (typeof fn.usage === 'function' ? fn.usage() : null),
+    dispose: () => dispose(),
+  };
+}
+
+/** Sums usages (null entries count as nothing). */
+export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | null | undefined): TargetUsage | null {
+  if (!a) return b ? { ...b } : null;
+  if (!b) return { ...a };
+  return {
+    calls: a.calls + b.calls,
+    cache_hits: a.cache_hits + b.cache_hits,
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    billed_tokens: a.billed_tokens + b.billed_tokens,
+  };
+}

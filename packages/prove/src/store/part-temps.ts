@@ -1,0 +1,52 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ProveError } from '../errors.js';
+import { episodesDir } from './layout.js';
+import type { RunLock } from './run-lock.js';
+
+/**
+ * Removes the temporary part files (`*.tmp` in `episodes/`) that a dead writer left behind: those last
+ * modified before `lock` was taken. A writer holding the lock writes its temporaries after that, so they
+ * are never removed; a writer whose lock was taken over was gone ({@link lockRun}). Call it with the
+ * run's lock held, before writing.
+ *
+ * @param lock - the run's lock, held.
+ * @returns the names removed.
+ * @throws ProveError `E_LOCKED` when `lock` is no longer held.
+ * @example
+ * ```ts
+ * const lock = await lockRun(store, id);
+ * await removeStaleTemps(lock); // ['part-00003.parquet.1f2e3d4c5b6a.tmp']
+ * ```
+ * @see docs/store.md, "Writers and the run lock".
+ */
+export async function removeStaleTemps(lock: RunLock): Promise<string[]> {
+  if (!(await lock.held())) throw lostLock(lock);
+  const dir = episodesDir(lock.store, lock.runId);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.tmp')).sort()) {
+    const st = await lstat(join(dir, name)).catch(() => null);
+    if (st === null || !st.isFile() || st.mtimeMs >= lock.acquiredAtMs) continue;
+    await unlink(join(dir, name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** The error of a writer whose lock is gone (released, or taken over as stale). */
+export function lostLock(lock: RunLock): ProveError {
+  return new ProveError(
+    'E_LOCKED',
+    `run ${lock.runId}: this writer no longer holds the lock ${lock.path} (another writer took it over); stop, then resume the run.`,
+    1,
+  );
+}
