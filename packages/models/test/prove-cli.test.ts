@@ -193,6 +193,9 @@ describe('poisson-prove sweep with a model target (examples/skill_tasks/targets.
     const cacheDir = join(store(), '.cache', 'chat');
     const snapshot = new Map<string, Buffer>();
     for (const f of await filesUnder(cacheDir)) snapshot.set(f, await readFile(f));
+    const parts = new Map<string, Buffer>();
+    for (const f of await filesUnder(join(store(), firstRun, 'episodes'))) parts.set(f, await readFile(f));
+    expect(parts.size).toBeGreaterThan(0);
     const before = mock.requests.length;
     const r = await cli('--store', store(), 'extend', firstRun, '--replicates', '2', '--json');
     expect(r.code).toBe(0);
@@ -202,6 +205,7 @@ describe('poisson-prove sweep with a model target (examples/skill_tasks/targets.
     expect(added).toHaveLength(4 * 2);
     expect(new Set(added.map((q) => q.body['seed']))).toEqual(new Set([seedFor(SALT, 8), seedFor(SALT, 9)]));
     for (const [f, bytes] of snapshot) expect((await readFile(f)).equals(bytes)).toBe(true);
+    for (const [f, bytes] of parts) expect((await readFile(f)).equals(bytes)).toBe(true); // earlier rows untouched
     expect((await filesUnder(cacheDir)).length).toBe(snapshot.size + 8);
     // Usage is summed over the sweep and the extension.
     expect(m.usage).toMatchObject({ calls: 40, cache_hits: 0 });

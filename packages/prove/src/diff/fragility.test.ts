@@ -161,4 +161,27 @@ describe('fragility', () => {
     expect(Math.min(...Object.values(words))).toBeGreaterThan(20);
     expect(fragile).toBeGreaterThan(200);
   });
+
+  it('equals the brute force on 200 random diffs with three tested events (checked, not proved)', () => {
+    const next = rng(31);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
+    const events = ['failed', 'truncated', 'error'];
+    let fragile = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const paired = next() < 0.8;
+      const nConds = 1 + Math.floor(next() * 2);
+      const gen = (len: number): string[] => Array.from({ length: len }, () => pick(['failed', 'truncated', 'error', 'passed']));
+      const conds: Cond[] = Array.from({ length: nConds }, () => {
+        const n = 3 + Math.floor(next() * 4);
+        return { a: gen(n), b: gen(paired ? n : 3 + Math.floor(next() * 4)) };
+      });
+      const ctx = contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.8, 0.9, 0.99]), pick(['exact', 'midp', 'asymptotic-cc'] as const), nConds * 3);
+      const w = wordOf(conds, events, paired, ctx);
+      const got = fragility(fragilityConditions(conditionPairs(conds), events, paired), events, w, ctx);
+      const want = bruteForce(conds, events, paired, ctx);
+      if (got.count !== want) throw new Error(`trial ${trial}: fragility ${got.count} (${got.description}), brute force ${want}: ${JSON.stringify({ conds, paired, q: ctx.q, threshold: ctx.threshold, method: ctx.method })}`);
+      if (want !== null) fragile++;
+    }
+    expect(fragile).toBeGreaterThan(100);
+  });
 });

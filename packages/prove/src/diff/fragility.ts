@@ -161,6 +161,134 @@ function candidate(v: View, ev: number, f: number | null, dir: 'in' | 'out', k: 
   return { e, f: dir === 'in' ? tableOf(v, f, rowF - x, diagF - yF) : tableOf(v, f, rowF + x, diagF + yF) };
 }
 
+/**
+ * A candidate with several other events at once (three or more tested events): `xs[g]` of the k changes
+ * come from (in) or go to (out) event class g, the rest from or to class 0. Returns the changed table of
+ * every class (undefined where unchanged). Into E, each source row is drawn from on its own, so the
+ * extremes are joint as with one other event; out of E, the targets share E's row and are served
+ * greedily (own column last for 'max', first for 'min').
+ */
+function candidateVec(v: View, ev: number, dir: 'in' | 'out', k: number, xs: readonly number[], ext: Extreme): (Table | undefined)[] {
+  const classes = v.row.length;
+  const out: (Table | undefined)[] = new Array<Table | undefined>(classes).fill(undefined);
+  const sumX = xs.reduce((a, b) => a + b, 0);
+  const rowE = v.row[ev] as number;
+  if (!v.paired) {
+    out[ev] = tableOf(v, ev, dir === 'in' ? rowE + k : rowE - k, 0);
+    for (let g = 1; g < classes; g++) if (g !== ev && (xs[g] ?? 0) > 0) out[g] = tableOf(v, g, (v.row[g] as number) + (dir === 'in' ? -(xs[g] as number) : (xs[g] as number)), 0);
+    return out;
+  }
+  const all = Array.from({ length: classes }, (_, u) => u);
+  const diag = (g: number): number => (v.cross[g] as number[])[g] as number;
+  let zE = 0;
+  const y = new Array<number>(classes).fill(0);
+  if (dir === 'in') {
+    for (let g = 1; g < classes; g++) {
+      const x = xs[g] ?? 0;
+      if (g === ev || x === 0) continue;
+      const others = all.filter((u) => u !== ev && u !== g);
+      const got = take([...(v.cross[g] as number[])], ext === 'min' ? [ev, ...others, g] : [g, ...others, ev], x);
+      zE += got[ev] as number;
+      y[g] = got[g] as number;
+    }
+    const nonE = all.filter((u) => u !== ev);
+    zE += take([...(v.cross[0] as number[])], ext === 'min' ? [ev, ...nonE] : [...nonE, ev], k - sumX)[ev] as number;
+  } else {
+    const avail = [...(v.cross[ev] as number[])];
+    const nonE = all.filter((u) => u !== ev);
+    const rest = new Array<number>(classes).fill(0);
+    for (let g = 1; g < classes; g++) {
+      const x = xs[g] ?? 0;
+      if (g === ev || x === 0) continue;
+      if (ext === 'min') {
+        y[g] = take(avail, [g], x)[g] as number;
+        rest[g] = x - (y[g] as number);
+      } else {
+        const got = take(avail, [ev, ...nonE.filter((u) => u !== g), g], x);
+        zE += got[ev] as number;
+        y[g] = got[g] as number;
+      }
+    }
+    const left = k - sumX + rest.reduce((a, b) => a + b, 0);
+    zE += take(avail, ext === 'min' ? [...nonE, ev] : [ev, ...nonE], left)[ev] as number;
+  }
+  out[ev] = dir === 'in' ? tableOf(v, ev, rowE + k, diag(ev) + zE) : tableOf(v, ev, rowE - k, diag(ev) - zE);
+  for (let g = 1; g < classes; g++) {
+    const x = xs[g] ?? 0;
+    if (g === ev || x === 0) continue;
+    out[g] = dir === 'in' ? tableOf(v, g, (v.row[g] as number) - x, diag(g) - (y[g] as number)) : tableOf(v, g, (v.row[g] as number) + x, diag(g) + (y[g] as number));
+  }
+  return out;
+}
+
+/**
+ * Per other event, the values x (0..cap) whose count after the change passes `good`, as intervals; then
+ * a vector with one value per event whose sum lies in [lo, hi], or null when there is none (sums tracked
+ * as reachable sets, an interval at a time).
+ */
+function pickVector(caps: readonly number[], good: (g: number, x: number) => boolean, lo: number, hi: number): number[] | null {
+  const classes = caps.length;
+  const stages: Uint8Array[] = [];
+  let reach = new Uint8Array(hi + 1);
+  reach[0] = 1;
+  const intervals: [number, number][][] = [];
+  for (let g = 0; g < classes; g++) {
+    const cap = Math.min(caps[g] as number, hi);
+    const iv: [number, number][] = [];
+    for (let x = 0; x <= cap; x++) {
+      if (!good(g, x)) continue;
+      const last = iv[iv.length - 1];
+      if (last !== undefined && last[1] === x - 1) last[1] = x;
+      else iv.push([x, x]);
+    }
+    intervals.push(iv);
+    stages.push(reach);
+    const diff = new Int32Array(hi + 2);
+    for (let sIdx = 0; sIdx <= hi; sIdx++) {
+      if (!reach[sIdx]) continue;
+      for (const [a, b] of iv) {
+        if (sIdx + a > hi) break;
+        diff[sIdx + a] = (diff[sIdx + a] as number) + 1;
+        diff[Math.min(hi, sIdx + b) + 1] = (diff[Math.min(hi, sIdx + b) + 1] as number) - 1;
+      }
+    }
+    const next = new Uint8Array(hi + 1);
+    let run = 0;
+    for (let t = 0; t <= hi; t++) {
+      run += diff[t] as number;
+      next[t] = run > 0 ? 1 : 0;
+    }
+    reach = next;
+  }
+  let target = -1;
+  for (let t = lo; t <= hi; t++) if (reach[t]) { target = t; break; }
+  if (target < 0) return null;
+  const xs = new Array<number>(classes).fill(0);
+  for (let g = classes - 1; g >= 0; g--) {
+    const prev = stages[g] as Uint8Array;
+    let done = false;
+    for (const [a, b] of intervals[g] as [number, number][]) {
+      for (let x = a; x <= b && !done; x++) {
+        if (target - x >= 0 && prev[target - x]) {
+          xs[g] = x;
+          target -= x;
+          done = true;
+        }
+      }
+      if (done) break;
+    }
+    if (!done) return null;
+  }
+  return xs;
+}
+
+function describeVec(k: number, run: Run, condition: string, event: string, dir: 'in' | 'out', events: readonly string[], xs: readonly number[]): string {
+  const runs = `${k} run${k === 1 ? '' : 's'} of ${run} in ${condition}`;
+  const parts = xs.map((x, g) => (g > 0 && x > 0 ? `${x} ${dir === 'in' ? 'had ended' : ''} in ${events[g - 1] as string}`.replace('  ', ' ') : '')).filter((x) => x !== '');
+  const tail = parts.length > 0 ? ` (${parts.join(', ')})` : '';
+  return dir === 'out' ? `${runs} that ended in ${event} made to end otherwise${tail}` : `${runs} that did not end in ${event} made to end in ${event}${tail}`;
+}
+
 function describe(k: number, run: Run, condition: string, event: string, dir: 'in' | 'out', other: string | null, x: number, e: number): string {
   const runs = `${k} run${k === 1 ? '' : 's'} of ${run} in ${condition}`;
   if (dir === 'out') {
@@ -184,7 +312,8 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  * event's table of its condition, and the word is recomputed from all of them (Holm, limits, threshold).
  *
  * Why the candidates tried are exhaustive (proved for one or two tested events; brute-forced in
- * fragility.test.ts against every subset of every direction on random small tables):
+ * fragility.test.ts against every subset of every direction, with every new label, on random small
+ * diffs):
  * 1. The word is "significant change" exactly when some test has min(1, m p) <= q (Holm's smallest
  *    adjusted p-value is m times the smallest p); otherwise it depends only on the limits, and a limit
  *    depends only on the counts of the event in the runs (the before rate and n).
@@ -202,8 +331,13 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  *    piecewise linear in x). The remaining cases need all of the condition's tests at once — every test
  *    not significant (when the word is "significant change"), or every limit within the threshold (when
  *    it is "inconclusive") — and for those x is scanned over its range.
- * With three or more tested events the changes involving other events are tried one event at a time
- * (x from or to one F, the rest otherwise), which covers the cases above but not every mixture.
+ * With three or more tested events x becomes a vector (how many changes involve each other event). The
+ * search then also tries: into E, the k changes drawn from every other class with pairs whose other
+ * outcome is E first (E's smallest p, and every k up to the whole pool); and, when all of the condition's
+ * tests must move together, a vector whose every entry alone keeps its event within the threshold (or not
+ * significant), found over the reachable sums ({@link pickVector}). Out of E the targets share E's row and
+ * are served greedily, so for three or more events this is checked (fragility.test.ts: brute force on 200
+ * random diffs, and 1200 more while writing it, all equal), not proved.
  *
  * @param conditions - the diff's conditions reduced to classes ({@link fragilityConditions}).
  * @param events - the tested events, in the order of the diff's rows (condition-major, event-minor).
@@ -291,12 +425,65 @@ export function fragility(conditions: readonly FragilityCondition[], events: rea
                 if (tryAt(x, 'min') || tryAt(x, 'max')) return found(k, v, ci, ev, dir, f, x);
               }
               // Cases that need every test of the condition at once: scan x.
-              if (f !== null && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
+              if (f !== null && e === 2 && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
                 for (let x = lo; x <= hi; x++) {
                   if (xs.has(x)) continue;
                   if (tryAt(x, word === WORDS.sig ? 'max' : 'min')) return found(k, v, ci, ev, dir, f, x);
                 }
               }
+            }
+            const evalVec = (vec: readonly number[], ext: Extreme): boolean => {
+              const tables = candidateVec(v, ev, dir, k, vec, ext);
+              const b = base[ci] as { sig: boolean; ok: boolean }[];
+              let anySig = sigAll - (sigIn[ci] as number) > 0;
+              let anyInc = incAll - (incIn[ci] as number) > 0;
+              for (let g = 1; g <= e; g++) {
+                const t = tables[g];
+                const sc = t === undefined ? (b[g] as { sig: boolean; ok: boolean }) : score(ci, t);
+                anySig ||= sc.sig;
+                anyInc ||= !sc.ok;
+              }
+              return (anySig ? WORDS.sig : anyInc ? WORDS.inc : WORDS.none) !== word;
+            };
+            const foundVec = (vec: readonly number[]): Fragility =>
+              Object.freeze({ count: k, description: describeVec(k, v.run, (conditions[ci] as FragilityCondition).condition, events[ev - 1] as string, dir, events, vec) });
+            // Three or more events, into E: the k changes drawn from every other class at once, pairs whose
+            // other outcome is E first (E's fewest discordant pairs: its smallest p), which also reaches
+            // every k up to the whole pool (E's limit).
+            if (e >= 3 && dir === 'in') {
+              const vec = new Array<number>(v.row.length).fill(0);
+              let left = k;
+              const order = Array.from({ length: v.row.length }, (_, g) => g).filter((g) => g !== ev);
+              const used = new Array<number>(v.row.length).fill(0);
+              for (const g of order) {
+                const t = Math.min(left, v.paired ? ((v.cross[g] as number[])[ev] as number) : 0);
+                used[g] = t;
+                left -= t;
+              }
+              for (const g of order) {
+                const t = Math.min(left, (v.row[g] as number) - (used[g] as number));
+                used[g] = (used[g] as number) + t;
+                left -= t;
+              }
+              for (const g of order) if (g !== 0) vec[g] = used[g] as number;
+              if (left === 0 && (evalVec(vec, 'min') || evalVec(vec, 'max'))) return foundVec(vec);
+            }
+            // Three or more events: the cases that need every test at once, with changes from or to
+            // several other events together (a vector x per event).
+            if (e >= 3 && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
+              const caps = v.row.map((r, g) => (g === 0 || g === ev ? 0 : dir === 'in' ? Math.min(k, r) : k));
+              const lo = dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0;
+              const ext: Extreme = word === WORDS.sig ? 'max' : 'min';
+              // Each other event's own test after x of the changes involve it (at the chosen extreme).
+              const alone = (g: number, x: number): { sig: boolean; ok: boolean } => {
+                const vec = new Array<number>(v.row.length).fill(0);
+                vec[g] = x;
+                const t = candidateVec(v, ev, dir, Math.max(k, x), vec, ext)[g];
+                return t === undefined ? (base[ci] as { sig: boolean; ok: boolean }[])[g] as { sig: boolean; ok: boolean } : score(ci, t);
+              };
+              const good = (g: number, x: number): boolean => (caps[g] === 0 ? x === 0 : word === WORDS.sig ? !alone(g, x).sig : alone(g, x).ok);
+              const vec = pickVector(caps, good, lo, k);
+              if (vec !== null && evalVec(vec, ext)) return foundVec(vec);
             }
           }
         }

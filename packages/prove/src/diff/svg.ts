@@ -100,7 +100,9 @@ export function renderGridSvg(grid: ReportGrid): string {
   const top = headerH + 58;
   const legendTitle = `colour: the change in the rate of ${grid.event} (after - before): red, it fell; blue, it rose; grey, no pairs`;
   const lw = 300;
-  const legendW = left + Math.max(lw + 40, textWidth(legendTitle, 11));
+  // The legend starts under the grid, but far enough right for its end labels to fit.
+  const lx = Math.max(left, pad + Math.ceil(textWidth(`${fmtChange(-end)} fell`, 11) / 2));
+  const legendW = lx + Math.max(lw + 40, textWidth(legendTitle, 11));
   const gridW = left + nx * cw + pad;
   const width = Math.max(gridW, legendW + pad, ...lines.map(([t, size, bold]) => pad + textWidth(t, size, bold) + pad), left + textWidth(grid.x, 12, true) + pad);
   const legendH = 84;
@@ -150,15 +152,15 @@ export function renderGridSvg(grid: ReportGrid): string {
   out.push('<defs><linearGradient id="scale" x1="0" x2="1" y1="0" y2="0">');
   for (let k = 0; k <= 12; k++) out.push(`<stop offset="${(k / 12).toFixed(4)}" stop-color="${divergingColour((k / 12) * 2 - 1)}"/>`);
   out.push('</linearGradient></defs>');
-  out.push(`<text x="${left}" y="${ly - 10}" font-size="11">${esc(legendTitle)}</text>`);
-  out.push(`<rect x="${left}" y="${ly}" width="${lw}" height="14" fill="url(#scale)" stroke="#999"/>`);
+  out.push(`<text x="${lx}" y="${ly - 10}" font-size="11">${esc(legendTitle)}</text>`);
+  out.push(`<rect x="${lx}" y="${ly}" width="${lw}" height="14" fill="url(#scale)" stroke="#999"/>`);
   const ticks: [number, string][] = [
     [-end, `${fmtChange(-end)} fell`],
     [0, '0'],
     [end, `${fmtChange(end)} rose`],
   ];
   for (const [v, text] of ticks) {
-    const tx = left + ((v / end + 1) / 2) * lw;
+    const tx = lx + ((v / end + 1) / 2) * lw;
     out.push(`<line x1="${tx}" y1="${ly + 14}" x2="${tx}" y2="${ly + 19}" stroke="#333"/>`);
     out.push(`<text x="${tx}" y="${ly + 32}" text-anchor="middle" font-size="11">${esc(text)}</text>`);
   }

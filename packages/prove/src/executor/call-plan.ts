@@ -1,4 +1,4 @@
-import { ProveError } from '../errors.js';
+import { ProveError, TargetError } from '../errors.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { EpisodePlan, Target } from '../target/target.js';
 import type { WorkItem } from './backend.js';
@@ -49,15 +49,23 @@ export type CallPlan = { readonly method: 'target plan'; readonly rows: readonly
  * @param items - the episodes.
  * @param prices - a price table naming every model of the plan.
  * @returns the plan, or null when the target has no `plan` hook.
- * @throws ProveError `E_PRICES` listing the models the price table lacks; TypeError when `plan` returns
- *   something that is not an {@link EpisodePlan}.
+ * @throws ProveError `E_PRICES` listing the models the price table lacks; {@link TargetError} (exit 2)
+ *   when `plan` throws (e.g. a missing API key); TypeError when `plan` returns something that is not an
+ *   {@link EpisodePlan}.
  */
 export async function planTargetCalls(fn: Target, items: Iterable<WorkItem>, prices?: PriceTable): Promise<CallPlan | null> {
   if (typeof fn.plan !== 'function') return null;
   const rows: CallPlanRow[] = [];
   const missing = new Set<string>();
   for (const item of items) {
-    const p: EpisodePlan = await fn.plan({ ...item.values, seed: item.seed, replicate_index: item.replicate_index });
+    let p: EpisodePlan;
+    try {
+      p = await fn.plan({ ...item.values, seed: item.seed, replicate_index: item.replicate_index });
+    } catch (err) {
+      // e.g. a missing API key: reported before anything is called or written.
+      const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      throw new TargetError(`the target cannot plan ${item.condition}, replicate ${item.replicate_index}: ${msg}`);
+    }
     for (const k of ['calls', 'prompt_tokens', 'max_output_tokens'] as const) {
       if (typeof p?.[k] !== 'number' || !(p[k] >= 0)) throw new TypeError(`the target's plan hook returned ${k} ${JSON.stringify(p?.[k])}; plan(cfg) returns { calls, cache_hit, prompt_tokens, max_output_tokens, model? } with numbers >= 0.`);
     }

@@ -109,7 +109,9 @@ export function randomSalt(): string {
 
 /**
  * The plan of a sweep without running or writing anything: conditions, replicates, seeds, episodes, the
- * power gate's figures (whether or not it passes) and, when the target has `estimate`, calls and tokens.
+ * power gate's figures (whether or not it passes) and, when the target has `estimate`, calls and tokens;
+ * when it has a `plan` hook, the call matrix (`calls`, after `configure` with `dryRun: true`; with
+ * `prices`, its cost). `only` narrows the spec first (the gate is the narrowed design's).
  *
  * @param opts - as {@link sweep}; `store` is not touched.
  * @returns the {@link SweepPlan}.
@@ -169,8 +171,13 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
  *
  * @param opts - {@link SweepOptions}.
  * @returns the run's final manifest.
- * @throws {@link SpecError}, {@link GateError}, {@link TargetError} before anything is written;
- *   RangeError/TypeError for bad options.
+ * With `only`, the spec's axes are narrowed first and the manifest records `only`. With `budgetTokens`
+ * and a target with a `plan` hook, a plan that may bill more is refused (ProveError `E_BUDGET`) before
+ * anything is written; the target is then configured with the budget, and when its `signal` aborts the
+ * run ends `interrupted`. The target's `usage()` goes into the manifest's `usage`.
+ *
+ * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET`
+ *   before anything is written; RangeError/TypeError for bad options.
  * @example
  * ```ts
  * const run = await sweep({ spec: text, target: './targets.mjs:coin', store: 'store', salt: '0123456789abcdef', maxMde: 0.99 });

@@ -304,6 +304,7 @@ export function openRunWriter(
             }
             throw err;
           }
+          await checkLock(); // never rewrite a manifest another writer owns now
           manifest = { ...manifest, status, finished: new Date().toISOString() };
           if (update) manifest = update(manifest);
           await writeManifest(store, manifest);

@@ -17,6 +17,29 @@ function capture(cwd: string) {
   };
 }
 
+/** Every text line of the SVG lies inside the image, by the same 0.6 em per character estimate. */
+function expectInside(svg: string): void {
+  const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
+  // Every text line starting at x fits: x + 0.6 em per character (font-size 12 unless given; 0.65 em bold)
+  // stays within the width; anchored-at-end labels start at x >= 0.
+  for (const m of svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"([^>]*)>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/g)) {
+    const [, x, attrs, text] = m as unknown as [string, string, string, string];
+    const size = Number(/font-size="(\d+)"/.exec(attrs)?.[1] ?? 12);
+    const w = [...text.replace(/&[a-z]+;/g, '_')].length * size * (attrs.includes('bold') ? 0.65 : 0.6);
+    const anchor = /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start';
+    if (attrs.includes('rotate(')) {
+      // The y axis title runs down the side: its extent is vertical, within the image's height.
+      const cy = Number(/y="([\d.]+)"/.exec(m[0])?.[1]);
+      expect(cy - w / 2).toBeGreaterThanOrEqual(0);
+      expect(cy + w / 2).toBeLessThanOrEqual(Number(/<svg [^>]*height="(\d+)"/.exec(svg)?.[1]));
+      continue;
+    }
+    const [lo, hi] = anchor === 'end' ? [Number(x) - w, Number(x)] : anchor === 'middle' ? [Number(x) - w / 2, Number(x) + w / 2] : [Number(x), Number(x) + w];
+    expect(lo, text).toBeGreaterThanOrEqual(0);
+    expect(hi, text).toBeLessThanOrEqual(width);
+  }
+}
+
 describe('poisson-prove report', () => {
   let store: string;
   beforeAll(async () => {
@@ -69,29 +92,18 @@ describe('poisson-prove report', () => {
     const hash = '49a5f64878314b71ace9bfebeb18050363cefebeedefadf24098778eed895b05';
     expect(svg).toContain(`<title>${hash}</title>49a5f6487831\u2026</text>`);
     expect(svg).not.toContain(`>${hash}</text>`);
-    const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
-    // Every text line starting at x fits: x + 0.6 em per character (font-size 12 unless given; 0.65 em bold)
-    // stays within the width; anchored-at-end labels start at x >= 0.
-    for (const m of svg.matchAll(/<text x="([\d.]+)" y="[\d.]+"([^>]*)>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/g)) {
-      const [, x, attrs, text] = m as unknown as [string, string, string, string];
-      const size = Number(/font-size="(\d+)"/.exec(attrs)?.[1] ?? 12);
-      const w = [...text.replace(/&[a-z]+;/g, '_')].length * size * (attrs.includes('bold') ? 0.65 : 0.6);
-      const anchor = /text-anchor="(\w+)"/.exec(attrs)?.[1] ?? 'start';
-      if (attrs.includes('rotate(')) {
-        // The y axis title runs down the side: its extent is vertical, within the image's height.
-        const cy = Number(/y="([\d.]+)"/.exec(m[0])?.[1]);
-        expect(cy - w / 2).toBeGreaterThanOrEqual(0);
-        expect(cy + w / 2).toBeLessThanOrEqual(Number(/<svg [^>]*height="(\d+)"/.exec(svg)?.[1]));
-        continue;
-      }
-      const [lo, hi] = anchor === 'end' ? [Number(x) - w, Number(x)] : anchor === 'middle' ? [Number(x) - w / 2, Number(x) + w / 2] : [Number(x), Number(x) + w];
-      expect(lo, text).toBeGreaterThanOrEqual(0);
-      expect(hi, text).toBeLessThanOrEqual(width);
-    }
+    expectInside(svg);
     // Heavy outlines come after every cell (none drawn over them) and are not filled.
     const lastCell = svg.lastIndexOf('stroke="#ffffff" stroke-width="1"');
     const outline = svg.indexOf('fill="none" stroke="#000" stroke-width="3"');
     expect(outline).toBeGreaterThan(lastCell);
+  });
+
+  it('keeps a one-row grid (no --y) inside its image, legend labels included', async () => {
+    const c = capture(store);
+    const out = join(store, 'grid-row.svg');
+    expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--out', out], c.io)).toBe(0);
+    expectInside(await readFile(out, 'utf8'));
   });
 
   it('--json prints exactly the library\'s grid', async () => {
