@@ -82,6 +82,8 @@ async function main(): Promise<number> {
     env: process.env,
     baseURLs: { local: localURL },
     cache: ResponseCache.forStore(store),
+    // The built-in mock listens on a new port each run: name it, so a rerun replays from the cache.
+    ...(flags['base-url'] ? {} : { cacheEndpoints: { local: 'examples/skill_tasks mock model' } }),
     refreshCache: flags['refresh-cache'] === true,
     concurrency: Number(flags.concurrency),
     timeoutMs: Number(flags['timeout-ms']),

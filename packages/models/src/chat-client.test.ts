@@ -209,3 +209,67 @@ describe('preset request shapes', () => {
   });
 });
 
+
+describe('invalid responses and secret scrubbing', () => {
+  const KEY = 'zz-SECRET-abc123XYZ-0123456789';
+  const openaiAt = (url: string) => resolveProvider('openai', { env: { OPENAI_API_KEY: KEY }, baseURLs: { openai: url } });
+
+  it('retries a 200 whose body is not JSON with backoff, then fails as invalid_response without any body text', async () => {
+    // The body starts with a prefix of the key and echoes the prompt: neither may reach the error.
+    server = await startMockChatServer((r) => ({ kind: 'raw', status: 200, body: `${KEY.slice(0, 10)} echo prompt: ${JSON.stringify(r.body['messages'])} auth=${String(r.headers.authorization)}` }));
+    const events: ChatCallEvent[] = [];
+    const waits: number[] = [];
+    const client = createChatClient({ endpoint: openaiAt(server.url), maxAttempts: 3, retryBaseMs: 100, jitterSeed: 1, sleep: async (ms) => void waits.push(ms), onEvent: (e) => events.push(e) });
+    const error = (await client.complete('m', { messages }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error.kind).toBe('invalid_response');
+    expect(error.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+    expect(events.filter((e) => e.type === 'retry').map((e) => (e as { reason: string }).reason)).toEqual(['invalid_response', 'invalid_response']);
+    expect(waits[0]).toBeGreaterThanOrEqual(50);
+    expect(waits[1]).toBeGreaterThanOrEqual(100);
+    expect(error.message).toMatch(/last: invalid response\): the server answered 200 with a body that is not a Chat Completions response/);
+    const everything = `${error.message} ${String(error.stack)} ${JSON.stringify(error)}`;
+    for (const leak of ['2+2', 'echo', 'prompt:', KEY.slice(0, 8), 'Unexpected token', 'valid JSON']) expect(everything).not.toContain(leak);
+  });
+
+  it('a non-JSON 200 that later turns valid succeeds on the retry', async () => {
+    server = await startMockChatServer((_r, i) => (i === 0 ? { kind: 'raw', status: 200, body: '<html>gateway</html>' } : { kind: 'text', content: 'ok' }));
+    const client = createChatClient({ endpoint: localEndpoint(server.url), sleep: async () => undefined });
+    const { completion, attempts } = await client.complete('m', { messages });
+    expect(completion.content).toBe('ok');
+    expect(attempts).toBe(2);
+  });
+
+  it('JSON without choices is an invalid response too (retried, then failed)', async () => {
+    server = await startMockChatServer(() => ({ kind: 'raw', status: 200, body: JSON.stringify({ error: `What is 2+2? ${KEY}` }) }));
+    const client = createChatClient({ endpoint: openaiAt(server.url), maxAttempts: 2, sleep: async () => undefined });
+    const error = (await client.complete('m', { messages }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error.kind).toBe('invalid_response');
+    expect(server.requests).toHaveLength(2);
+    expect(error.message).not.toContain('2+2');
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+  });
+
+  it('an unexpected throw shows only its class name', async () => {
+    const client = createChatClient({
+      endpoint: openaiAt('http://127.0.0.1:9/v1'),
+      fetch: (async () => {
+        throw new TypeError(`boom ${KEY.slice(3, 15)} What is 2+2?`);
+      }) as unknown as typeof fetch,
+      maxAttempts: 1,
+    });
+    const error = (await client.complete('m', { messages }).catch((e: unknown) => e)) as ModelCallError;
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error.message).not.toContain('2+2');
+    expect(error.message).not.toContain(KEY.slice(3, 15));
+  });
+
+  it('ModelCallError scrubs the key and any 8+ character piece of it from its message', () => {
+    const hint = `a ${KEY} b ${KEY.slice(0, 8)} c ${KEY.slice(5, 19)} d ${KEY.slice(-9)} e ${KEY.slice(0, 7)} f`;
+    const error = new ModelCallError('openai:m', 1, 500, 'http', hint, [KEY]);
+    expect(error.message).toContain(`a [redacted] b [redacted] c [redacted] d [redacted] e ${KEY.slice(0, 7)} f`);
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+    expect(String(error.stack)).not.toContain(KEY.slice(0, 8));
+  });
+});

@@ -2,7 +2,6 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletion, ChatRequest, ChatToolCall } from './chat-types.js';
 import { ModelCallError } from './errors.js';
 import { mulberry32 } from './internal/prng.js';
-import { scrubSecrets } from './internal/scrub.js';
 import { abortableSleep } from './internal/sleep.js';
 import type { ProviderEndpoint } from './providers.js';
 
@@ -13,7 +12,7 @@ export type ChatCallEvent =
       readonly type: 'retry';
       readonly model: string;
       readonly attempt: number;
-      readonly reason: 'rate_limited' | 'server_error' | 'timeout' | 'network';
+      readonly reason: 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'invalid_response';
       readonly status: number | null;
       readonly delayMs: number;
     }
@@ -26,7 +25,7 @@ export interface ChatClientOptions {
   readonly timeoutMs?: number;
   /** Attempts per call, first included (default 4). */
   readonly maxAttempts?: number;
-  /** Base of the exponential backoff on 5xx and network errors, ms (default 500). */
+  /** Base of the exponential backoff on 5xx, network errors and invalid responses, ms (default 500). */
   readonly retryBaseMs?: number;
   /** Cap of one backoff delay, ms (default 30000). */
   readonly retryMaxMs?: number;
@@ -102,6 +101,9 @@ export function requestBody(endpoint: ProviderEndpoint, model: string, request: 
   return body;
 }
 
+/** Thrown inside the client for a 2xx body that is not a Chat Completions response; never escapes. */
+class InvalidResponse extends Error {}
+
 function toCompletion(raw: unknown, model: string): ChatCompletion | null {
   if (raw === null || typeof raw !== 'object') return null;
   const r = raw as { model?: unknown; choices?: unknown; usage?: unknown };
@@ -138,8 +140,11 @@ function toCompletion(raw: unknown, model: string): ChatCompletion | null {
  * A Chat Completions client on the `openai` package for one provider endpoint. The package's own retries
  * are off (`maxRetries: 0`); this client retries itself so that waits are observable and jitter is
  * deterministic: a 429 waits its `Retry-After` (else the backoff), a 5xx, a timeout or a network error
- * waits `min(retryMax, retryBase * 2^(k-1)) * (0.5 + 0.5 u)` with u from the seeded jitter source, other
- * 4xx fail at once. Errors never carry the key or the provider's response body.
+ * waits `min(retryMax, retryBase * 2^(k-1)) * (0.5 + 0.5 u)` with u from the seeded jitter source, and so
+ * does an invalid response (a 200 whose body is not JSON or has no choices; after the attempts it fails
+ * with kind `invalid_response`); other 4xx fail at once. Errors never carry the provider's response body
+ * (not even a snippet), and every message is scrubbed: the key and any 8+ character piece
+ * of it are redacted.
  *
  * @param options - see {@link ChatClientOptions}.
  * @returns a {@link ChatClient}.
@@ -192,22 +197,24 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       attempt += 1;
       if (signal?.aborted) throw signal.reason;
       emit({ type: 'attempt', model: name, attempt });
-      let failure: { reason: 'rate_limited' | 'server_error' | 'timeout' | 'network'; status: number | null; waitMs: number | null };
+      type Reason = 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'invalid_response';
+      let failure: { reason: Reason; status: number | null; waitMs: number | null };
       try {
         const raw: unknown = await client.chat.completions.create(
           body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
           signal ? { signal } : {},
         );
         const completion = toCompletion(raw, model);
-        if (completion === null) {
-          emit({ type: 'failed', model: name, attempts: attempt, code: 'invalid_response' });
-          throw new ModelCallError(name, attempt, 200, 'invalid_response', 'the response had no choices; check that the base URL speaks Chat Completions.');
-        }
+        if (completion === null) throw new InvalidResponse();
         return { completion, attempts: attempt };
       } catch (error) {
         if (error instanceof ModelCallError) throw error;
         if (error instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? error;
-        if (error instanceof APIConnectionTimeoutError) failure = { reason: 'timeout', status: null, waitMs: null };
+        if (error instanceof InvalidResponse || error instanceof SyntaxError) {
+          // A 2xx whose body is not JSON (the SDK's JSON.parse throws a SyntaxError quoting the body) or
+          // JSON without choices. Retried like a 5xx; the body never reaches a message.
+          failure = { reason: 'invalid_response', status: null, waitMs: null };
+        } else if (error instanceof APIConnectionTimeoutError) failure = { reason: 'timeout', status: null, waitMs: null };
         else if (error instanceof APIConnectionError) failure = { reason: 'network', status: null, waitMs: null };
         else if (error instanceof APIError && typeof error.status === 'number') {
           const status = error.status;
@@ -221,24 +228,29 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 : status === 404
                   ? `the model or URL was not found; check the model name and base URL.`
                   : `the provider rejected the request; check the model name and the sampling parameters.`;
-            throw new ModelCallError(name, attempt, status, 'http', hint);
+            throw new ModelCallError(name, attempt, status, 'http', hint, secrets);
           }
         } else {
-          // Not an HTTP-level failure (a bug or an unexpected throw): surface it without secrets.
-          const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
-          throw new ModelCallError(name, attempt, null, 'network', `unexpected error (${message}); report it with the command that ran.`);
+          // Not an HTTP-level failure (a bug or an unexpected throw). Its message may quote a response
+          // body (which may echo the prompt or the key), so only the error's class name is shown.
+          const kind = error instanceof Error ? error.constructor.name || 'Error' : typeof error;
+          emit({ type: 'failed', model: name, attempts: attempt, code: 'unexpected' });
+          throw new ModelCallError(name, attempt, null, 'network', `unexpected error (${kind}); report it with the command that ran.`, secrets);
         }
       }
       if (attempt >= maxAttempts || (failure.waitMs !== null && failure.waitMs > retryAfterMaxMs)) {
         emit({ type: 'failed', model: name, attempts: attempt, code: failure.reason });
-        const kind = failure.reason === 'timeout' ? 'timeout' : failure.reason === 'network' ? 'network' : 'http';
+        const kind =
+          failure.reason === 'timeout' ? 'timeout' : failure.reason === 'network' ? 'network' : failure.reason === 'invalid_response' ? 'invalid_response' : 'http';
         const hint =
           failure.reason === 'rate_limited'
             ? 'the provider kept rate-limiting; lower --concurrency or retry later.'
             : failure.reason === 'timeout'
               ? `no answer within ${timeoutMs} ms; raise the timeout or retry later.`
-              : 'the provider or the network kept failing; retry later (the run is resumable).';
-        throw new ModelCallError(name, attempt, failure.status, kind, hint);
+              : failure.reason === 'invalid_response'
+                ? 'the server answered 200 with a body that is not a Chat Completions response (not JSON, or no choices); check that the base URL speaks Chat Completions.'
+                : 'the provider or the network kept failing; retry later (the run is resumable).';
+        throw new ModelCallError(name, attempt, failure.status, kind, hint, secrets);
       }
       const backoff = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * random());
       const delayMs = Math.round(failure.waitMs ?? backoff);

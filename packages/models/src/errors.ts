@@ -3,6 +3,7 @@
  * (0 ok, 1 a failure the command reports, 2 bad input). Messages are sentences that name the problem
  * and the fix. No message ever carries an API key, a prompt or an answer.
  */
+import { scrubSecrets } from './internal/scrub.js';
 
 /**
  * Base class of every poisson-models error.
@@ -74,7 +75,8 @@ export class MissingBaseUrlError extends ModelsError {
 /**
  * A chat call failed for good: a non-retryable status, or every attempt failed. The message names the
  * model, the attempts and the last status; it never holds the provider's response body (which may echo
- * the prompt) nor the key.
+ * the prompt) nor the key: the message passes a scrubber that redacts the `secrets` given (the endpoint's
+ * key) and any piece of one 8 or more characters long.
  *
  * @example
  * ```ts
@@ -93,12 +95,13 @@ export class ModelCallError extends ModelsError {
     status: number | null,
     kind: 'http' | 'timeout' | 'network' | 'invalid_response',
     hint: string,
+    secrets: readonly string[] = [],
   ) {
     const last =
       kind === 'http' ? `HTTP ${status}` : kind === 'timeout' ? 'timed out' : kind === 'network' ? 'network error' : 'invalid response';
     super(
       'model_call_failed',
-      `The call to ${model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${last}): ${hint}`,
+      scrubSecrets(`The call to ${model} failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${last}): ${hint}`, secrets),
       1,
     );
     this.name = 'ModelCallError';

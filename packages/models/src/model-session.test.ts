@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
 import { MissingApiKeyError } from './errors.js';
 import { createModelSession } from './model-session.js';
+import { resolveProvider } from './providers.js';
+import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
 
 let server: MockChatServer | undefined;
@@ -41,6 +43,55 @@ describe('createModelSession', () => {
     expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(poe.keyOf('poe:x', { ...request('hi'), seed: 99 }, 0)); // Poe gets no seed
     const local = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:1/v1' } });
     expect(local.keyOf('local:x', request('hi'), 0)).not.toBe(local.keyOf('local:x', { ...request('hi'), seed: 99 }, 0));
+  });
+
+  it('keys the cache per endpoint: two local servers with one model name do not share entries; preset keys are unchanged', async () => {
+    // Named presets at their own base URL: the key is the original formula (no endpoint field), so caches
+    // written before endpoints were keyed still replay.
+    const poe = createModelSession({ env: { POE_API_KEY: 'k-123456' } });
+    const effective = { messages: request('hi').messages, max_tokens: 16 }; // Poe gets no seed
+    const legacy = sha256Hex(canonicalJson({ provider: 'poe', model: 'x', request: effective, replicate_index: 0 }));
+    expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(legacy);
+    expect(cacheKey({ provider: 'poe', model: 'x', request: effective, replicateIndex: 0, endpoint: null })).toBe(legacy);
+    // The same preset pointed elsewhere (a proxy) is another endpoint.
+    const proxied = createModelSession({ env: { POE_API_KEY: 'k-123456' }, baseURLs: { poe: 'https://proxy.example/v1' } });
+    expect(proxied.keyOf('poe:x', request('hi'), 0)).not.toBe(legacy);
+    // Credentials, query and trailing slash are not part of the endpoint.
+    const a1 = createModelSession({ env: {}, baseURLs: { local: 'http://user:pw@127.0.0.1:8000/v1/?token=abc' } });
+    const a2 = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:8000/v1' } });
+    const b = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:8001/v1' } });
+    expect(a1.keyOf('local:m', request('hi'), 0)).toBe(a2.keyOf('local:m', request('hi'), 0));
+    expect(b.keyOf('local:m', request('hi'), 0)).not.toBe(a2.keyOf('local:m', request('hi'), 0));
+    // A named endpoint (cacheEndpoints) stands for a server whose port changes between runs.
+    const n1 = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:8000/v1' }, cacheEndpoints: { local: 'my-vllm' } });
+    const n2 = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:8001/v1' }, cacheEndpoints: { local: 'my-vllm' } });
+    expect(n1.keyOf('local:m', request('hi'), 0)).toBe(n2.keyOf('local:m', request('hi'), 0));
+    expect(n1.keyOf('local:m', request('hi'), 0)).not.toBe(a2.keyOf('local:m', request('hi'), 0));
+    const withCredentials = resolveProvider('local', { env: {}, baseURLs: { local: 'http://user:pw@127.0.0.1:8000/v1/?token=abc#x' } });
+    expect(withCredentials.cacheEndpoint).toBe('http://127.0.0.1:8000/v1');
+    expect(JSON.stringify(withCredentials)).not.toMatch(/pw|token/);
+    expect(resolveProvider('poe', { env: { POE_API_KEY: 'k-123456' } }).cacheEndpoint).toBeNull();
+
+    // Two real servers, one model name, one cache: each answers its own question once, and a rerun
+    // against each replays its own answer.
+    const one = await startMockChatServer(() => ({ kind: 'text', content: 'from one' }));
+    const two = await startMockChatServer(() => ({ kind: 'text', content: 'from two' }));
+    try {
+      const cache = ResponseCache.forStore(dir);
+      const at = (url: string) => createModelSession({ env: {}, baseURLs: { local: url }, cache });
+      expect((await at(one.url).chat('local:m', request('hi'), { replicateIndex: 0 })).completion.content).toBe('from one');
+      const second = await at(two.url).chat('local:m', request('hi'), { replicateIndex: 0 });
+      expect(second).toMatchObject({ cached: false, completion: { content: 'from two' } });
+      const again = await at(one.url).chat('local:m', request('hi'), { replicateIndex: 0 });
+      expect(again).toMatchObject({ cached: true, completion: { content: 'from one' } });
+      expect(one.requests).toHaveLength(1);
+      expect(two.requests).toHaveLength(1);
+      const entry = await cache.get(again.key);
+      expect(entry?.endpoint).toBe(one.url);
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 
   it('holds at most `concurrency` calls in flight per provider', async () => {

@@ -20,6 +20,12 @@ export interface ModelSessionOptions
   readonly baseURLs?: Partial<Record<ProviderName, string>>;
   /** The response cache, or null for none. */
   readonly cache?: ResponseCache | null;
+  /**
+   * A name per provider that stands for its endpoint in cache keys instead of its base URL (see
+   * `ProviderEndpoint.cacheEndpoint`): for a server whose address changes between runs but which serves
+   * the same models, e.g. a local server on an ephemeral port. Two servers given one name share entries.
+   */
+  readonly cacheEndpoints?: Partial<Record<ProviderName, string>>;
   /** Skip cache reads; still write (overwrite) every response. */
   readonly refreshCache?: boolean;
   /** Concurrent calls per provider: one number for all, or per provider (default 4). */
@@ -150,16 +156,23 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   function clientOf(ref: ModelRef): ChatClient {
     let client = clients.get(ref.provider);
     if (!client) {
-      const { env: _env, baseURLs: _b, cache: _c, refreshCache: _r, concurrency: _n, budget: _bu, onEvent, ...clientOptions } = options;
+      const { env: _env, baseURLs: _b, cache: _c, cacheEndpoints: _ce, refreshCache: _r, concurrency: _n, budget: _bu, onEvent, ...clientOptions } = options;
       client = createChatClient({ ...clientOptions, endpoint: endpointOf(ref), ...(onEvent ? { onEvent } : {}) });
       clients.set(ref.provider, client);
       limiters.set(ref.provider, new Limiter(concurrencyOf(ref.provider)));
     }
     return client;
   }
+  for (const [provider, name] of Object.entries(options.cacheEndpoints ?? {})) {
+    if (typeof name !== 'string' || name.trim() === '') throw new RangeError(`cacheEndpoints.${provider} must be a non-empty string; got ${JSON.stringify(name)}.`);
+  }
+  function cacheEndpointOf(ref: ModelRef): string | null {
+    return options.cacheEndpoints?.[ref.provider] ?? endpointOf(ref).cacheEndpoint;
+  }
   function keyOf(model: string, request: ChatRequest, replicateIndex: number): string {
     const ref = parseModelName(model);
-    return cacheKey({ provider: ref.provider, model: ref.model, request: effectiveRequest(endpointOf(ref), request), replicateIndex });
+    const endpoint = endpointOf(ref);
+    return cacheKey({ provider: ref.provider, model: ref.model, request: effectiveRequest(endpoint, request), replicateIndex, endpoint: cacheEndpointOf(ref) });
   }
   function meterOf(model: string): UsageMeter {
     let m = modelMeters.get(model);
@@ -181,7 +194,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       const ref = parseModelName(model);
       const endpoint = endpointOf(ref);
       const effective = effectiveRequest(endpoint, request);
-      const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex });
+      const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex, endpoint: cacheEndpointOf(ref) });
       if (cache !== null && options.refreshCache !== true) {
         const hit = await cache.get(key);
         if (hit) {
@@ -212,6 +225,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           provider: ref.provider,
           model: ref.model,
           replicate_index: callOptions.replicateIndex,
+          endpoint: cacheEndpointOf(ref),
           created: new Date().toISOString(),
           completion: result.completion,
         });

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate, maxTurns, referencePolicy, runEpisode } from 'poisson-tasks';
+import { generate, generatorHash, maxTurns, parseRegistration, referencePolicy, registrationText, runEpisode, validatePreregistration } from 'poisson-tasks';
+import { createTarget, PinMismatchError } from 'poisson-tasks/adapter';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer } from './__fixtures__/mock-chat-server.js';
 import { D3, relayScript } from './__fixtures__/relay-script.js';
@@ -23,7 +24,10 @@ afterEach(async () => {
 });
 
 const SLACK = 4;
-const cfgs = matrixEpisodes({ axes: {}, replicates: 3, salt: 'pairing-salt' }).map((e) => e.cfg);
+const HORIZON = 8;
+// The pinned axes a sweep of a registered arm carries (as for the reference target).
+const PINNED = { slack: [SLACK], horizon: [HORIZON], strictness: ['strict'], generator_hash: [generatorHash('0')] };
+const cfgs = matrixEpisodes({ axes: PINNED, replicates: 3, salt: 'pairing-salt' }).map((e) => e.cfg);
 
 function session(extra: Partial<ModelSessionOptions> = {}) {
   return createModelSession({
@@ -38,7 +42,7 @@ function session(extra: Partial<ModelSessionOptions> = {}) {
 describe('createModelTaskTarget: a chat model plays poisson-tasks through function calling', () => {
   it('a model that plays correctly passes exactly like the reference policy, on the same seeds', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
-    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
     for (const cfg of cfgs) {
       const model = await target(cfg);
       const task = generate(D3, cfg.seed);
@@ -70,7 +74,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
       [cfgs[2]!.seed, 'never_answers'],
     ]);
     server = await startMockChatServer(relayScript(D3, (seed) => modes.get(seed) ?? 'correct'));
-    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
     const [wrongTool, wrongAnswer, silent] = await Promise.all(cfgs.map((c) => target(c)));
     expect(wrongTool?.outcome).toBe('failed');
     expect(wrongTool?.t).toBe(2);
@@ -84,8 +88,8 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
   it('plans the calls a correct run then makes, with prompt tokens within 10% of the usage the server reports', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const s = session();
-    const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, model: 'local:relay-bot', maxOutputTokens: 300 });
-    const episodes = matrixEpisodes({ axes: {}, replicates: 3, salt: 'pairing-salt' });
+    const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot', maxOutputTokens: 300 });
+    const episodes = matrixEpisodes({ axes: PINNED, replicates: 3, salt: 'pairing-salt' });
     const plan = await planModelCalls({ target, episodes, session: s });
     expect(server.requests).toHaveLength(0); // the dry run calls nothing
     for (const e of episodes) await target(e.cfg);
@@ -104,7 +108,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const run = async (list: typeof cfgs, extra: Partial<ModelSessionOptions> = {}) => {
       const s = session(extra);
-      const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, model: 'local:relay-bot' });
+      const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
       const results = [];
       for (const c of list) results.push(await target(c));
       return { results, usage: s.usage() };
@@ -121,7 +125,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     expect(second.results.map((r) => [r.outcome, r.t])).toEqual(first.results.map((r) => [r.outcome, r.t]));
     expect(second.results[0]?.meta?.['usage']).toMatchObject({ cache_hits: 4, http_calls: 0 });
 
-    const extra = matrixEpisodes({ axes: {}, replicates: 1, salt: 'pairing-salt', startIndex: 3 }).map((e) => e.cfg);
+    const extra = matrixEpisodes({ axes: PINNED, replicates: 1, salt: 'pairing-salt', startIndex: 3 }).map((e) => e.cfg);
     await run([...cfgs, ...extra]);
     expect(server.requests.length).toBe(calls + 4);
 
@@ -134,7 +138,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     const bad = cfgs[1]!.seed;
     const base = relayScript(D3, 'correct');
     server = await startMockChatServer((r, i) => (r.body['seed'] === bad ? { kind: 'status', status: 500 } : base(r, i)));
-    const target = createModelTaskTarget({ session: session({ maxAttempts: 3 }), arm: D3, slack: SLACK, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session({ maxAttempts: 3 }), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
     const settled = await Promise.allSettled(cfgs.map((c) => target(c)));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const reason = (settled[1] as PromiseRejectedResult).reason as ModelCallError;
@@ -146,17 +150,45 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
   it('builds one target per registered arm, named like the reference targets with the policy "model"', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const D1 = { ...D3, level: 1 };
-    const targets = modelTaskTargets({ arms: [D1, D3], slack: SLACK, horizon: 8, sha256: 'ab'.repeat(32) }, { session: session(), model: 'local:relay-bot' });
+    const targets = modelTaskTargets({ arms: [D1, D3], slack: SLACK, horizon: HORIZON, sha256: 'ab'.repeat(32) }, { session: session(), model: 'local:relay-bot' });
     expect(Object.keys(targets)).toEqual(['model_depth_d1', 'model_depth_d3']);
-    const r = await targets['model_depth_d3']!({ ...cfgs[0]!, slack: SLACK, horizon: 8 });
+    const r = await targets['model_depth_d3']!(cfgs[0]!);
     expect(r.outcome).toBe('passed');
     expect((r.meta?.['pin'] as { registration_sha256: string }).registration_sha256).toBe('ab'.repeat(32));
-    await expect(targets['model_depth_d1']!({ ...cfgs[0]!, horizon: 9 })).rejects.toThrow(/horizon is 9/);
+    await expect(targets['model_depth_d1']!({ ...cfgs[0]!, horizon: 9 })).rejects.toThrow(/target model_depth_d1 refuses this cfg: horizon is 9 but the registration pins the number 8/);
   });
 
-  it('refuses a cfg whose pinned axes disagree', async () => {
+  it('enforces the reference target pin with its messages: missing pinned axes, mismatches, split and generator_version', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
-    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, model: 'local:relay-bot' });
-    await expect(target({ ...cfgs[0]!, slack: 2 })).rejects.toThrow(/slack is 2 but the target pins 4/);
+    const registration = validatePreregistration(parseRegistration(registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: SLACK, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] })));
+    expect(registration.horizon).toBe(HORIZON);
+    const reference = createTarget({ arm: D3, registration, registrationSha256: 'ab'.repeat(32), policy: referencePolicy, name: 'the_target' });
+    const model = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot', name: 'the_target' });
+    const seed = { seed: cfgs[0]!.seed, replicate_index: 0 };
+    const good = cfgs[0]!;
+    const bad = [
+      seed, // every pinned axis missing
+      { ...seed, slack: SLACK, horizon: HORIZON }, // strictness and generator_hash missing
+      { ...good, slack: 2 },
+      { ...good, slack: '4' },
+      { ...good, horizon: 9, strictness: 'lenient' },
+      { ...good, generator_hash: 'f'.repeat(64) },
+      { ...good, split: 'dev' },
+      { ...good, generator_version: '1' },
+      { ...good, split: 'dev', generator_version: '1', slack: 5 },
+    ];
+    for (const cfg of bad) {
+      const fromReference = (await reference(cfg).catch((e: unknown) => e)) as PinMismatchError;
+      const fromModel = (await model(cfg).catch((e: unknown) => e)) as PinMismatchError;
+      expect(fromReference).toBeInstanceOf(PinMismatchError);
+      expect(fromModel).toBeInstanceOf(PinMismatchError);
+      expect(fromModel.message).toBe(fromReference.message);
+      expect(fromModel.problems).toEqual(fromReference.problems);
+      expect(() => model.planCalls(cfg)).toThrow(PinMismatchError);
+    }
+    expect(server.requests).toHaveLength(0); // refused before any call
+    // The matching cfg (and one carrying the right split and generator_version) plays.
+    expect((await model({ ...good, split: 'eval', generator_version: '0' })).outcome).toBe('passed');
+    expect((await reference({ ...good, split: 'eval', generator_version: '0' })).outcome).toBe('passed');
   });
 });

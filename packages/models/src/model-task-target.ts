@@ -1,18 +1,24 @@
 import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
+import { PinMismatchError } from 'poisson-tasks/adapter';
+import { shown } from './internal/shown.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
 import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 import { estimatePromptTokens } from './token-estimate.js';
+
+const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** Options of {@link createModelTaskTarget}. */
 export interface ModelTaskTargetOptions {
   readonly session: ModelSession;
   /** The arm to play (as for the reference target). */
   readonly arm: ArmSpec;
-  /** Slack of the turn budget: maxTurns(arm, slack). */
+  /** Registered slack of the turn budget: maxTurns(arm, slack); `cfg.slack` must equal it. */
   readonly slack: number;
-  /** Registered horizon, checked against `cfg.horizon` when both are present. */
-  readonly horizon?: number;
+  /** Registered horizon (the largest maxTurns of the registration's arms); `cfg.horizon` must equal it. */
+  readonly horizon: number;
+  /** The target's name in error messages (default `model_<arm id>`, as `targetName('model', armId(arm))`). */
+  readonly name?: string;
   /** sha256 of the registration, recorded in `meta.pin`. */
   readonly registrationSha256?: string;
   /** Fixed model; otherwise `cfg.model` names it. */
@@ -27,8 +33,13 @@ export interface ModelTaskTargetOptions {
  * A sweep target where a chat model plays a poisson-tasks arm through function calling, paired with the
  * reference target on the same salt: the task is `generate(arm, cfg.seed)`, the budget
  * `maxTurns(arm, slack)`, the outcomes `passed` / `failed` / `truncated` and `t` the turns used, as for
- * the reference policy. Pins as the reference target: `cfg.slack`, `cfg.horizon`, `cfg.strictness`,
- * `cfg.generator_hash`, when present, must match. The model is `options.model` or `cfg.model`.
+ * the reference policy. The pin is the reference target's (poisson-tasks `createTarget`), checked the same
+ * way with the same messages: `cfg` must carry `slack` and `horizon` equal to `options.slack` and
+ * `options.horizon`, and `strictness` and `generator_hash` equal to the arm's strictness and the generator
+ * hash of its generator version (a sweep without one of these axes is refused, with the `[axes.<name>]`
+ * table to add); when `cfg` carries `split` or `generator_version` they must be the arm's. Every problem is
+ * listed in one `PinMismatchError` (from `poisson-tasks/adapter`). The model is `options.model` or
+ * `cfg.model`.
  *
  * meta = the reference target's fields (`arm_id`, `knob`, `level`, `control_history`, `scenario_id`,
  * `task_id`, `split`, `strictness`, `pin`, `sampled_calls`) plus `model`, `invalid_calls`, `usage`
@@ -39,11 +50,13 @@ export interface ModelTaskTargetOptions {
  *
  * @param options - see {@link ModelTaskTargetOptions}.
  * @returns a {@link ModelTarget}.
- * @throws RangeError for a bad slack or output cap; from the target, a pin mismatch or a missing model.
+ * @throws RangeError for a bad slack, horizon or output cap; from the target (and `planCalls`), a
+ *   PinMismatchError when the cfg lacks a pinned axis or disagrees, a RangeError for a missing model.
  * @example
  * ```ts
- * const target = createModelTaskTarget({ session, arm, slack: 4, model: 'deepseek:deepseek-v4-pro' });
- * await target({ seed: 366625197, replicate_index: 0 }); // { outcome: 'passed', t: 4, meta: {...} }
+ * const target = createModelTaskTarget({ session, arm, slack: 4, horizon: 8, model: 'deepseek:deepseek-v4-pro' });
+ * await target({ seed: 366625197, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') });
+ * // { outcome: 'passed', t: 4, meta: {...} }
  * ```
  * @see createModelPolicy
  */
@@ -54,12 +67,21 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
   const budget = maxTurns(arm, slack);
   const hash = generatorHash(arm.generatorVersion);
   const id = armId(arm);
-  const pins: Array<readonly [string, string | number]> = [
-    ['slack', slack],
-    ['strictness', arm.strictness],
-    ['generator_hash', hash],
+  if (!Number.isFinite(options.horizon)) throw new RangeError(`horizon must be the registration's horizon (a number); got ${shown(options.horizon)}.`);
+  const name = options.name ?? targetName('model', id);
+  // The reference target's pin (poisson-tasks target.ts, createTarget), mirrored with its messages; a test
+  // compares the two targets' errors on the same cfgs.
+  const pins: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
+    ['slack', slack, 'continuous'],
+    ['horizon', options.horizon, 'continuous'],
+    ['strictness', arm.strictness, 'categorical'],
+    ['generator_hash', hash, 'categorical'],
   ];
-  if (options.horizon !== undefined) pins.push(['horizon', options.horizon]);
+  const optionalPins: ReadonlyArray<readonly [string, string]> = [
+    ['split', arm.split],
+    ['generator_version', arm.generatorVersion],
+  ];
+  const registered = pins.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
 
   function modelOf(cfg: TargetConfig): string {
     const m = options.model ?? cfg['model'];
@@ -67,8 +89,23 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     return m;
   }
   function checkPins(cfg: TargetConfig): void {
-    const problems = pins.filter(([k, v]) => k in cfg && cfg[k] !== v).map(([k, v]) => `${k} is ${JSON.stringify(cfg[k])} but the target pins ${JSON.stringify(v)}`);
-    if (problems.length > 0) throw new RangeError(`cfg disagrees with the target's pins: ${problems.join('; ')}; run with the pinned values.`);
+    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
+    const problems: string[] = [];
+    const mismatch = (key: string, given: unknown, value: number | string): string =>
+      `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
+    for (const [key, value, type] of pins) {
+      const given = has(cfg, key) ? cfg[key] : undefined;
+      if (given === undefined) {
+        problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
+      } else if (given !== value) {
+        problems.push(mismatch(key, given, value));
+      }
+    }
+    for (const [key, value] of optionalPins) {
+      const given = has(cfg, key) ? cfg[key] : undefined;
+      if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
+    }
+    if (problems.length > 0) throw new PinMismatchError(name, problems, registered);
   }
 
   const target = async (cfg: TargetConfig): Promise<TargetResult> => {
@@ -138,7 +175,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
 export interface RegistryLike {
   readonly arms: readonly ArmSpec[];
   readonly slack: number;
-  readonly horizon?: number;
+  readonly horizon: number;
   readonly sha256?: string;
 }
 
@@ -148,8 +185,8 @@ export interface RegistryLike {
  * slack, horizon and sha256, so a registry module can export them beside the reference targets and the
  * two runs pair on one salt.
  *
- * @param registry - `{ arms, slack, horizon?, sha256? }`, e.g. the value of `loadRegistry(path, { sha256 })`.
- * @param options - as {@link createModelTaskTarget}, without `arm`, `slack`, `horizon`, `registrationSha256`;
+ * @param registry - `{ arms, slack, horizon, sha256? }`, e.g. the value of `loadRegistry(path, { sha256 })`.
+ * @param options - as {@link createModelTaskTarget}, without `arm`, `slack`, `horizon`, `registrationSha256`, `name`;
  *   `policyName` changes the name prefix (default `model`).
  * @returns the targets by name.
  * @throws as {@link createModelTaskTarget}.
@@ -161,16 +198,18 @@ export interface RegistryLike {
  */
 export function modelTaskTargets(
   registry: RegistryLike,
-  options: Omit<ModelTaskTargetOptions, 'arm' | 'slack' | 'horizon' | 'registrationSha256'> & { readonly policyName?: string },
+  options: Omit<ModelTaskTargetOptions, 'arm' | 'slack' | 'horizon' | 'registrationSha256' | 'name'> & { readonly policyName?: string },
 ): Readonly<Record<string, ModelTarget>> {
   const { policyName, ...rest } = options;
   const out: Record<string, ModelTarget> = {};
   for (const arm of registry.arms) {
-    out[targetName(policyName ?? 'model', armId(arm))] = createModelTaskTarget({
+    const name = targetName(policyName ?? 'model', armId(arm));
+    out[name] = createModelTaskTarget({
       ...rest,
       arm,
+      name,
       slack: registry.slack,
-      ...(registry.horizon === undefined ? {} : { horizon: registry.horizon }),
+      horizon: registry.horizon,
       ...(registry.sha256 === undefined ? {} : { registrationSha256: registry.sha256 }),
     });
   }

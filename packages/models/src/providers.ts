@@ -1,4 +1,5 @@
 import { MissingApiKeyError, MissingBaseUrlError } from './errors.js';
+import { publicBaseURL } from './internal/base-url.js';
 
 /** The provider presets a model name may start with. */
 export type ProviderName = 'poe' | 'deepseek' | 'openai' | 'local';
@@ -134,12 +135,23 @@ export class ProviderEndpoint {
   apiKeyForClient(): string {
     return this.#apiKey ?? 'no-key';
   }
+  /**
+   * The endpoint as the response cache keys it: `null` for a named preset (`poe`, `deepseek`, `openai`)
+   * at its preset base URL, so those keys stay as they were; otherwise (every `local` server, and a named
+   * preset pointed elsewhere, e.g. a proxy) the base URL without credentials, query or fragment. So the
+   * cache is per endpoint: two local servers serving one model name never share entries.
+   */
+  get cacheEndpoint(): string | null {
+    const url = publicBaseURL(this.baseURL);
+    const preset = PROVIDER_PRESETS[this.provider].baseURL;
+    return this.provider !== 'local' && preset !== null && url === publicBaseURL(preset) ? null : url;
+  }
   /** Secret strings to scrub from any text that leaves the client. */
   secrets(): readonly string[] {
     return this.#apiKey === null ? [] : [this.#apiKey];
   }
   toJSON(): Record<string, unknown> {
-    return { provider: this.provider, baseURL: this.baseURL, acceptsSeed: this.acceptsSeed };
+    return { provider: this.provider, baseURL: publicBaseURL(this.baseURL), acceptsSeed: this.acceptsSeed };
   }
 }
 

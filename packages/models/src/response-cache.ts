@@ -10,13 +10,21 @@ export interface CacheKeyInput {
   readonly model: string;
   readonly request: ChatRequest;
   readonly replicateIndex: number;
+  /**
+   * The endpoint (`ProviderEndpoint.cacheEndpoint`): the base URL without credentials for `local` servers
+   * and for presets pointed at another URL; `null` or absent for a named preset at its own base URL, which
+   * leaves its key as it was before endpoints were keyed.
+   */
+  readonly endpoint?: string | null;
 }
 
 /**
  * The cache key of one call: the hex sha256 of the canonical JSON (keys sorted) of
- * `{ provider, model, request, replicate_index }`. The whole request counts (messages, tools, sampling
- * parameters, seed), and so does the replicate index, so repeats are independent calls and a rerun
- * replays.
+ * `{ provider, model, request, replicate_index }`, plus `endpoint` when one is given. The whole request
+ * counts (messages, tools, sampling parameters, seed), and so does the replicate index, so repeats are
+ * independent calls and a rerun replays. The endpoint makes the cache per endpoint: two `local` servers
+ * serving the same model name do not share entries; a named preset at its own base URL passes none, so
+ * its keys are stable.
  *
  * @param input - provider, model, request and replicate index.
  * @returns 64 hex characters.
@@ -31,8 +39,18 @@ export function cacheKey(input: CacheKeyInput): string {
   if (!Number.isInteger(input.replicateIndex) || input.replicateIndex < 0) {
     throw new RangeError(`replicateIndex must be a non-negative integer; got ${input.replicateIndex}.`);
   }
+  const endpoint = input.endpoint ?? null;
+  if (endpoint !== null && (typeof endpoint !== 'string' || endpoint === '')) {
+    throw new RangeError(`endpoint must be a non-empty base URL or null; got ${JSON.stringify(endpoint)}.`);
+  }
   return sha256Hex(
-    canonicalJson({ provider: input.provider, model: input.model, request: input.request, replicate_index: input.replicateIndex }),
+    canonicalJson({
+      provider: input.provider,
+      model: input.model,
+      request: input.request,
+      replicate_index: input.replicateIndex,
+      ...(endpoint === null ? {} : { endpoint }),
+    }),
   );
 }
 
@@ -42,6 +60,8 @@ export interface CacheEntry {
   readonly provider: string;
   readonly model: string;
   readonly replicate_index: number;
+  /** The keyed endpoint (base URL without credentials), or null for a named preset at its own URL. */
+  readonly endpoint?: string | null;
   readonly created: string;
   readonly completion: ChatCompletion;
 }

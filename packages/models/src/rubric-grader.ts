@@ -1,4 +1,5 @@
-import type { HardFailureRule, RubricClaim, RubricPoint, RubricTask } from './rubric-task.js';
+import { matchClaim } from './claim-match.js';
+import type { RubricPoint, RubricTask } from './rubric-task.js';
 
 /** The grade of one answer. */
 export interface RubricGrade {
@@ -15,6 +16,11 @@ export interface RubricGrade {
   readonly required_hit: readonly string[];
   readonly required_missed: readonly string[];
   readonly forbidden_hit: readonly string[];
+  /**
+   * Ids of forbidden claims and hard-failure rules that matched only where they are exempt (quoted or
+   * negated), so they did not count; for auditing the rubric.
+   */
+  readonly claims_exempted: readonly string[];
   readonly required_weight: number;
   readonly required_weight_hit: number;
   readonly forbidden_weight_hit: number;
@@ -32,7 +38,7 @@ function fold(text: string): string {
     .trim();
 }
 
-function matches(rule: Pick<RubricPoint | RubricClaim | HardFailureRule, 'phrases' | 'patterns'>, raw: string, folded: string): boolean {
+function matches(rule: Pick<RubricPoint, 'phrases' | 'patterns'>, raw: string, folded: string): boolean {
   return rule.phrases.some((p) => folded.includes(fold(p))) || rule.patterns.some((p) => new RegExp(p, 'iu').test(raw));
 }
 
@@ -40,9 +46,12 @@ function matches(rule: Pick<RubricPoint | RubricClaim | HardFailureRule, 'phrase
  * Grades an answer against a task's rubric.
  *
  * Formula: score = clamp((sum of weights of required points matched - sum of weights of forbidden claims
- * matched) / sum of required weights, 0, 1). A point or claim matches when any of its phrases occurs in
+ * made) / sum of required weights, 0, 1). A required point matches when any of its phrases occurs in
  * the answer (case-insensitive, whitespace and typographic quotes folded) or any of its patterns matches
- * (JavaScript RegExp, flags `iu`). A hard failure (a hard-failure rule matched, or a `critical` required
+ * (JavaScript RegExp, flags `iu`). A forbidden claim or hard-failure rule is matched sentence by sentence
+ * with `matchClaim`: a match inside quotation marks (`allow_quoted`) or negated (`allow_negated`: a cue
+ * such as not, no, never, isn't, cannot, unsupported within `negation_window` words before it in the same
+ * clause, or "... is not supported / is wrong" right after it) does not make the claim. A hard failure (a hard-failure rule matched, or a `critical` required
  * point missed) makes the outcome `failed` whatever the score; the score itself is not changed, so hard
  * failures and scores are reported side by side.
  *
@@ -61,8 +70,14 @@ export function gradeRubricAnswer(task: RubricTask, answer: string): RubricGrade
   const folded = fold(answer);
   const requiredHit = task.required.filter((r) => matches(r, answer, folded));
   const requiredMissed = task.required.filter((r) => !requiredHit.includes(r));
-  const forbiddenHit = task.forbidden.filter((c) => matches(c, answer, folded));
-  const hardRules = task.hard_failures.filter((h) => matches(h, answer, folded)).map((h) => h.id);
+  const exempted: string[] = [];
+  const made = (rule: Parameters<typeof matchClaim>[0] & { readonly id: string }): boolean => {
+    const m = matchClaim(rule, answer);
+    if (!m.made && m.exempted.length > 0) exempted.push(rule.id);
+    return m.made;
+  };
+  const forbiddenHit = task.forbidden.filter(made);
+  const hardRules = task.hard_failures.filter(made).map((h) => h.id);
   const criticalMissed = requiredMissed.filter((r) => r.critical).map((r) => r.id);
   const total = task.required.reduce((s, r) => s + r.weight, 0);
   const hit = requiredHit.reduce((s, r) => s + r.weight, 0);
@@ -81,6 +96,7 @@ export function gradeRubricAnswer(task: RubricTask, answer: string): RubricGrade
     required_hit: Object.freeze(requiredHit.map((r) => r.id)),
     required_missed: Object.freeze(requiredMissed.map((r) => r.id)),
     forbidden_hit: Object.freeze(forbiddenHit.map((c) => c.id)),
+    claims_exempted: Object.freeze(exempted),
     required_weight: total,
     required_weight_hit: hit,
     forbidden_weight_hit: minus,

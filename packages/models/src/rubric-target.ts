@@ -107,6 +107,7 @@ export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
         required_hit: grade.required_hit,
         required_missed: grade.required_missed,
         forbidden_hit: grade.forbidden_hit,
+        claims_exempted: grade.claims_exempted,
         finish_reason: call.completion.finish_reason,
         cache_hit: call.cached,
         cache_key: call.key,

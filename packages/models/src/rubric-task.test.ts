@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BAD_ANSWERS, GOOD_ANSWERS } from './__fixtures__/skill-answers.js';
+import { CASES } from './__fixtures__/skill-regressions.js';
 import { RubricTaskError } from './errors.js';
 import { gradeRubricAnswer } from './rubric-grader.js';
 import { DEFAULT_PROMPT_VARIANTS, parseRubricTask, renderPrompt } from './rubric-task.js';
@@ -126,6 +127,59 @@ describe('the example skill tasks (examples/skill_tasks/)', () => {
       expect(bad.outcome).toBe('failed');
       expect(bad.hard_failure).toBe(true);
       expect(bad.forbidden_hit.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the example skill tasks: quoting or negating a forbidden claim does not make it', () => {
+  it('grades, per task, a good answer that quotes and rejects, one that negates, and one that makes the claim', async () => {
+    const tasks = await loadRubricTasks(EXAMPLES);
+    expect(Object.keys(CASES).sort()).toEqual(tasks.map((t) => t.id));
+    for (const task of tasks) {
+      const cases = CASES[task.id] ?? [];
+      expect(cases.map((c) => c.label)).toEqual(['quotes_and_rejects', 'negates', 'makes_claim']);
+      for (const c of cases) {
+        const g = gradeRubricAnswer(task, c.answer);
+        const where = `${task.id} / ${c.label}`;
+        expect(g.score, where).toBeCloseTo(c.expected.score, 12);
+        expect({ outcome: g.outcome, hard_failure: g.hard_failure, hard_failures: g.hard_failures, forbidden_hit: g.forbidden_hit }, where).toEqual({
+          outcome: c.expected.outcome,
+          hard_failure: c.expected.hard_failure,
+          hard_failures: c.expected.hard_failures,
+          forbidden_hit: c.expected.forbidden_hit,
+        });
+        // The good answers do contain a forbidden claim, quoted or negated: the exemption is what passes them.
+        if (c.label !== 'makes_claim') expect(g.claims_exempted.length, where).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('the reviewer\'s answers to claim_discipline_001 pass (a quoted draft sentence; "not a state-of-the-art result")', async () => {
+    const task = (await loadRubricTasks(EXAMPLES)).find((t) => t.id === 'claim_discipline_001')!;
+    const quoted =
+      'No. The draft sentence "Model A is significantly better than model B" is not supported. The right analysis is a paired McNemar test on the 21 discordant tasks (14 vs 7): exact p ≈ 0.19, not significant. One run with a single seed cannot separate the models; ask for repeated runs with more seeds and a confidence interval on the difference.';
+    const negated =
+      'No: a paired McNemar test on the 14 vs 7 discordant pairs gives p ≈ 0.19, not significant; it is not a state-of-the-art result either. One run with a single seed; ask for more seeds and a confidence interval.';
+    for (const answer of [quoted, negated]) expect(gradeRubricAnswer(task, answer)).toMatchObject({ score: 1, outcome: 'passed', hard_failure: false, forbidden_hit: [] });
+  });
+
+  it('a claim with allow_quoted = false or allow_negated = false counts when quoted or negated; the keys are validated', () => {
+    const text = (flags: string) => `id = "flags_001"\ntitle = "t"\npass_mark = 0.5\nprompt = "p"\n[[required]]\nid = "r"\ndescription = "d"\nweight = 1\nphrases = ["ok"]\n[[forbidden]]\nid = "f"\ndescription = "d"\nweight = 1\nphrases = ["state of the art"]\n${flags}\n`;
+    const lenient = parseRubricTask(text(''));
+    expect(lenient.forbidden[0]).toMatchObject({ allow_quoted: true, allow_negated: true, negation_window: 6 });
+    expect(gradeRubricAnswer(lenient, 'ok, it is not state of the art, nor "state of the art".').forbidden_hit).toEqual([]);
+    const strict = parseRubricTask(text('allow_quoted = false\nallow_negated = false\nnegation_window = 3'));
+    expect(strict.forbidden[0]).toMatchObject({ allow_quoted: false, allow_negated: false, negation_window: 3 });
+    expect(gradeRubricAnswer(strict, 'ok, it is not state of the art.').forbidden_hit).toEqual(['f']);
+    expect(gradeRubricAnswer(strict, 'ok, the draft says "state of the art".').forbidden_hit).toEqual(['f']);
+    try {
+      parseRubricTask(text('allow_quoted = "yes"\nnegation_window = 0'), 'flags.toml');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as RubricTaskError).problems).toEqual([
+        'forbidden[0].allow_quoted must be true or false; got "yes".',
+        'forbidden[0].negation_window must be an integer from 1 to 30 (words); got 0.',
+      ]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { parse as parseToml } from '@iarna/toml';
 import { RubricTaskError } from './errors.js';
+import { DEFAULT_NEGATION_WINDOW } from './claim-match.js';
 import { sha256Hex } from './internal/canonical-json.js';
 
 /** A required point of a rubric: credited when any phrase or pattern matches the answer. */
@@ -15,8 +16,22 @@ export interface RubricPoint {
   readonly critical: boolean;
 }
 
-/** A forbidden claim: its weight is subtracted when any phrase or pattern matches. */
-export interface RubricClaim {
+/**
+ * How a claim (a forbidden claim or a hard-failure rule) is exempted when quoted or negated; see
+ * `matchClaim`. File keys: `allow_quoted`, `allow_negated` (both default true), `negation_window`
+ * (words, 1 to 30, default 6).
+ */
+export interface ClaimExemptions {
+  /** A match inside quotation marks (or a `>` block quote) does not count. */
+  readonly allow_quoted: boolean;
+  /** A match with a negation cue shortly before it, or a rejecting verdict right after it, does not count. */
+  readonly allow_negated: boolean;
+  /** Words searched before and after a match for a cue. */
+  readonly negation_window: number;
+}
+
+/** A forbidden claim: its weight is subtracted when any phrase or pattern matches, outside quotes and negation. */
+export interface RubricClaim extends ClaimExemptions {
   readonly id: string;
   readonly description: string;
   readonly weight: number;
@@ -24,8 +39,8 @@ export interface RubricClaim {
   readonly patterns: readonly string[];
 }
 
-/** A hard-failure rule: any match fails the answer whatever its score. */
-export interface HardFailureRule {
+/** A hard-failure rule: any match (outside quotes and negation) fails the answer whatever its score. */
+export interface HardFailureRule extends ClaimExemptions {
   readonly id: string;
   readonly description: string;
   readonly phrases: readonly string[];
@@ -73,9 +88,17 @@ export const DEFAULT_PROMPT_VARIANTS: Readonly<Record<string, string>> = Object.
 const TOP_KEYS = new Set(['id', 'title', 'system', 'prompt', 'variants', 'pass_mark', 'max_output_tokens', 'required', 'forbidden', 'hard_failures']);
 const ITEM_KEYS: Record<'required' | 'forbidden' | 'hard_failures', Set<string>> = {
   required: new Set(['id', 'description', 'weight', 'phrases', 'patterns', 'critical']),
-  forbidden: new Set(['id', 'description', 'weight', 'phrases', 'patterns']),
-  hard_failures: new Set(['id', 'description', 'phrases', 'patterns']),
+  forbidden: new Set(['id', 'description', 'weight', 'phrases', 'patterns', 'allow_quoted', 'allow_negated', 'negation_window']),
+  hard_failures: new Set(['id', 'description', 'phrases', 'patterns', 'allow_quoted', 'allow_negated', 'negation_window']),
 };
+
+function exemptions(item: Record<string, unknown>): ClaimExemptions {
+  return {
+    allow_quoted: item['allow_quoted'] !== false,
+    allow_negated: item['allow_negated'] !== false,
+    negation_window: (item['negation_window'] as number | undefined) ?? DEFAULT_NEGATION_WINDOW,
+  };
+}
 
 function stringList(value: unknown, where: string, problems: string[]): string[] {
   if (value === undefined) return [];
@@ -93,7 +116,10 @@ function stringList(value: unknown, where: string, problems: string[]): string[]
  * optional `max_output_tokens`, optional `[variants]` (name = template with `{prompt}`),
  * `[[required]]` (id, description, weight > 0, phrases and/or patterns, optional `critical`),
  * `[[forbidden]]` (id, description, weight > 0, phrases and/or patterns),
- * `[[hard_failures]]` (id, description, phrases and/or patterns).
+ * `[[hard_failures]]` (id, description, phrases and/or patterns); forbidden claims and hard-failure rules
+ * also take `allow_quoted` and `allow_negated` (booleans, default true) and `negation_window` (an integer
+ * from 1 to 30, default 6): a claim that is only quoted or negated in the answer is not made (see
+ * `matchClaim`).
  *
  * @param text - the TOML text.
  * @param source - how to name the file in errors (default "(text)").
@@ -178,6 +204,13 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
       }
       if (phrases.length + patterns.length === 0) problems.push(`${where} needs at least one of "phrases" or "patterns".`);
       if (key === 'required' && item['critical'] !== undefined && typeof item['critical'] !== 'boolean') problems.push(`${where}.critical must be true or false.`);
+      for (const flag of ['allow_quoted', 'allow_negated']) {
+        if (key !== 'required' && item[flag] !== undefined && typeof item[flag] !== 'boolean') problems.push(`${where}.${flag} must be true or false; got ${JSON.stringify(item[flag])}.`);
+      }
+      const w = item['negation_window'];
+      if (key !== 'required' && w !== undefined && !(Number.isInteger(w) && (w as number) >= 1 && (w as number) <= 30)) {
+        problems.push(`${where}.negation_window must be an integer from 1 to 30 (words); got ${JSON.stringify(w)}.`);
+      }
       return { ...item, phrases, patterns };
     });
   };
@@ -213,6 +246,7 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
         weight: r['weight'] as number,
         phrases: Object.freeze(r['phrases'] as string[]),
         patterns: Object.freeze(r['patterns'] as string[]),
+        ...exemptions(r),
       })),
     ),
     hard_failures: freezeAll(
@@ -221,6 +255,7 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
         description: r['description'] as string,
         phrases: Object.freeze(r['phrases'] as string[]),
         patterns: Object.freeze(r['patterns'] as string[]),
+        ...exemptions(r),
       })),
     ),
     sha256: sha256Hex(text),

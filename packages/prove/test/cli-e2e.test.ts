@@ -1,5 +1,5 @@
 // The built CLI (dist/cli/main.js) as a subprocess on a temporary store. CI builds before testing.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodes, listRuns } from '../src/index.js';
@@ -94,6 +94,67 @@ describe('the built CLI', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(`error: the target module ${FIXTURES}targets.ts has no export named "nope" (neither a named export nor a property of its default export); its functions are typed.\n`);
   });
+
+  it('loads .ts/.mts/.cts targets whatever the nearest package.json says (none, {}, type module), also in threads', async () => {
+    const TS = 'type C = { seed: number; replicate_index: number };\nexport const named = (cfg: C) => ({ outcome: cfg.seed % 2 === 0 ? \'passed\' : \'failed\', t: cfg.replicate_index });\nexport default { viaDefault: (cfg: C) => ({ outcome: \'passed\' as string, t: 2 }) };\n';
+    const cases: [string, string | null][] = [
+      ['none', null],
+      ['empty', '{}'],
+      ['commonjs', '{"type":"commonjs"}'],
+      ['module', '{"type":"module"}'],
+    ];
+    for (const [name, pkg] of cases) {
+      const d = join(dir, `ts-${name}`);
+      await mkdir(d, { recursive: true });
+      if (pkg !== null) await writeFile(join(d, 'package.json'), pkg);
+      for (const ext of ['ts', 'mts', 'cts']) await writeFile(join(d, `t.${ext}`), TS);
+    }
+    const t = (pkg: string, file: string, fn: string, ...extra: string[]) => ({
+      what: `${pkg}/${file}:${fn}${extra.length ? ` ${extra.join(' ')}` : ''}`,
+      fn,
+      args: ['--store', join(dir, 'ts-store'), 'sweep', SPEC, '--target', join(dir, `ts-${pkg}`, `${file}:${fn}`), '--max-mde', '0.99', '--yes', '--json', '--salt', 's', ...extra],
+    });
+    const runs = [
+      t('none', 't.ts', 'named'),
+      t('empty', 't.ts', 'viaDefault'),
+      t('commonjs', 't.mts', 'named'),
+      t('module', 't.ts', 'viaDefault'),
+      t('module', 't.cts', 'viaDefault'),
+      t('empty', 't.ts', 'named', '--backend', 'threads'),
+    ];
+    const results = await Promise.all(runs.map(async (r) => ({ ...r, done: await run(r.args, { cwd: dir }) })));
+    for (const r of results) {
+      expect({ what: r.what, code: r.done.code, stderr: r.done.stderr }).toEqual({ what: r.what, code: 0, stderr: '' });
+      const doc = JSON.parse(r.done.stdout) as { counts: { rows: number; outcomes: Record<string, number> } };
+      expect(doc.counts.rows).toBe(16);
+      if (r.fn === 'viaDefault') expect(doc.counts.outcomes).toEqual({ passed: 16 });
+      else expect(Object.values(doc.counts.outcomes).reduce((a, b) => a + b, 0)).toBe(16);
+    }
+  }, 120_000);
+
+  it.each([
+    ['timerThrow', 'an uncaught exception', 'Error: late boom'],
+    ['unhandled', 'an unhandled rejection', 'Error: unhandled boom'],
+  ])('a target whose %s escapes its episode: one line naming it and --backend threads, the run interrupted (exit 1), resume completes it', async (fn, kind, message) => {
+    const store = join(dir, `stray-${fn}`);
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:${fn}`, '--max-mde', '0.99', '--yes', '--json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toBe(
+      `error: ${kind} outside any episode, most likely from the target (a timer, or a promise it did not await): ${message}; the run stops after the episodes in flight and can be resumed. Run such a target with --backend threads, where it costs only its episode (run with --debug for the stack).`,
+    );
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const doc = JSON.parse(r.stdout) as { run_id: string; status: string; counts: { rows: number } };
+    expect(doc.status).toBe('interrupted');
+    expect(doc.counts.rows).toBeLessThan(16);
+    // The episode whose stray error stopped the run finished: resume runs the rest without it.
+    const resumed = await run(['--store', store, 'resume', doc.run_id, '--json'], { cwd: dir });
+    expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16 } });
+    const debug = await run(['--store', store, '--debug', 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:${fn}`, '--max-mde', '0.99', '--yes'], { cwd: dir });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  }, 60_000);
 
   it('runs worker threads from the built files', async () => {
     const store = join(dir, 'f');

@@ -17,6 +17,7 @@ export type Reply =
   | { readonly kind: 'text'; readonly content: string; readonly completionTokens?: number }
   | { readonly kind: 'tool'; readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown }
+  | { readonly kind: 'raw'; readonly status: number; readonly headers?: Record<string, string>; readonly body: string }
   | { readonly kind: 'hang' }
   | { readonly kind: 'drop' };
 
@@ -66,6 +67,11 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
       if (reply.kind === 'hang') return; // never answers; the client's timeout must fire
       if (reply.kind === 'drop') {
         req.socket.destroy(); // a network error: the connection closes without a response
+        return;
+      }
+      if (reply.kind === 'raw') {
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
+        res.end(reply.body);
         return;
       }
       if (reply.kind === 'status') {

@@ -28,7 +28,7 @@ export function mainHelp(commands: readonly CommandDef[]): string {
     'global options:',
     table(optionRows(GLOBAL_OPTIONS)),
     '',
-    'exit codes: 0 ok, 1 the command ran and found a failure it reports, 2 bad input.',
+    'exit codes: 0 ok, 1 the command ran and found a failure it reports (or an internal error, printed as "internal error: ..."), 2 bad input (also: a sweep not confirmed).',
     'poisson-prove <verb> --help shows a verb\'s options.',
     '',
   ].join('\n');

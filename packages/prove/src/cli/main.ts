@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The poisson-prove executable: the one place that touches process (argv, signals, exit).
-import { runCli } from './run-cli.js';
+import { runCli, verbOf } from './run-cli.js';
 
+const argv = process.argv.slice(2);
+const debug = argv.includes('--debug');
 const controller = new AbortController();
 let signals = 0;
 const onSignal = (sig: NodeJS.Signals): void => {
@@ -13,7 +15,31 @@ const onSignal = (sig: NodeJS.Signals): void => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const code = await runCli(process.argv.slice(2), {
+// While a sweep, resume or extend runs targets in this process, an error thrown outside any episode
+// (from a target's timer, or a promise it did not await) would otherwise kill the process with a raw
+// stack and leave the run `running`. It stops the run instead, as SIGINT does: the run ends
+// `interrupted` (resumable) and the exit code is 1.
+let strayErrors = 0;
+const onStray = (kind: string) => (err: unknown): void => {
+  strayErrors++;
+  if (strayErrors === 1) {
+    const e = err instanceof Error ? err : null;
+    const what = e ? `${e.name}: ${e.message}`.split('\n')[0] : String(err).split('\n')[0];
+    process.stderr.write(
+      `error: ${kind} outside any episode, most likely from the target (a timer, or a promise it did not await): ${what}; ` +
+        `the run stops after the episodes in flight and can be resumed. Run such a target with --backend threads, where it costs only its episode` +
+        `${debug ? '' : ' (run with --debug for the stack)'}.\n`,
+    );
+    if (debug && e?.stack) process.stderr.write(`${e.stack}\n`);
+  }
+  controller.abort();
+};
+if (['sweep', 'resume', 'extend'].includes(verbOf(argv) ?? '')) {
+  process.on('uncaughtException', onStray('an uncaught exception'));
+  process.on('unhandledRejection', onStray('an unhandled rejection'));
+}
+
+const code = await runCli(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
@@ -22,4 +48,4 @@ const code = await runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   signal: controller.signal,
 });
-process.stdout.write('', () => process.exit(code));
+process.stdout.write('', () => process.exit(strayErrors > 0 && code === 0 ? 1 : code));

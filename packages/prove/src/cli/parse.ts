@@ -94,9 +94,13 @@ export function checkValue(flag: string, d: OptionDef, raw: string): string | nu
   if (d.choices && !d.choices.includes(raw)) return { problem: `${flag} must be one of ${d.choices.join(', ')}, got "${raw}".` };
   const n = d.number;
   if (!n) return raw;
+  // Decimal notation only: Number() would also take hex (0x10), binary, octal and padded strings.
+  const decimal = n.integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  if (!decimal.test(raw)) {
+    return { problem: `${flag} must be ${rangeText(n)} written in decimal (e.g. ${n.integer ? '16' : '0.3'}), got "${raw}".` };
+  }
   const v = Number(raw);
   const ok =
-    raw.trim() !== '' &&
     Number.isFinite(v) &&
     (!n.integer || Number.isInteger(v)) &&
     (n.above === undefined || v > n.above) &&

@@ -63,12 +63,12 @@ describe('poisson-prove sweep', () => {
     expect(await listTree(dir)).toEqual([]);
   });
 
-  it('asks on a terminal: no writes nothing (exit 1), yes runs', async () => {
+  it('asks on a terminal: no writes nothing (exit 2), yes runs', async () => {
     const questions: string[] = [];
     const no = await cli(SWEEP, { isTTY: true, confirm: async (q) => (questions.push(q), false) });
-    expect(no.code).toBe(1);
+    expect(no.code).toBe(2);
     expect(no.err).toMatch(/^plan fixture: 2 conditions x 8 replicates = 16 episodes\n/);
-    expect(no.err).toMatch(/not run: nothing was written\.\n$/);
+    expect(no.err).toMatch(/\nnot confirmed: pass --yes to run without asking; nothing was written\.\n$/);
     expect(questions).toEqual([`run 16 episodes into ${join(dir, 'store')}? [y/N] `]);
     expect(await listTree(dir)).toEqual([]);
     const yes = await cli(SWEEP, { isTTY: true, confirm: async () => true });
@@ -102,6 +102,64 @@ describe('poisson-prove sweep', () => {
     const j = await cli([...SWEEP, '--dry-run', '--json']);
     expect(JSON.parse(j.out)).toMatchObject({ episodes: 16, salt: '0123456789abcdef', gate: { passes: true, mde: 0.896 } });
     expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('SIGINT before the run exists: exit 1, the reason on stderr, nothing written', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const r = await cli([...SWEEP, '--yes'], { signal: ac.signal });
+    expect(r).toEqual({ code: 1, out: '', err: 'error: the sweep was stopped (SIGINT/SIGTERM, or its signal aborted) before it wrote anything; nothing was written. Run the command again to start it.\n' });
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('--dry-run --json with a failing gate: the plan on stdout, the refusal on stderr, exit 2', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.5', '--dry-run', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.out)).toMatchObject({ episodes: 16, gate: { passes: false, mde: 0.896, needed: 17 } });
+    expect(r.err).toMatch(/^error: 8 replicates can show a change of 0\.896 at best; --max-mde 0\.5 needs at least 17 .*\n$/);
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('takes numbers in decimal only (not 0x10, 1e1 for an integer, or blanks)', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0x1', '--concurrency', '0x10', '--part-rows', '1e3', '--q', ' 0.1', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      [
+        'error: --max-mde must be a number, > 0, <= 1 written in decimal (e.g. 0.3), got "0x1".',
+        'error: --concurrency must be an integer, >= 1 written in decimal (e.g. 16), got "0x10".',
+        'error: --part-rows must be an integer, >= 1 written in decimal (e.g. 16), got "1e3".',
+        'error: --q must be a number, > 0, < 1 written in decimal (e.g. 0.3), got " 0.1".',
+        '',
+      ].join('\n'),
+    );
+    const ok = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '.99', '--concurrency', '+2', '--dry-run']);
+    expect(ok.code).toBe(0);
+  });
+
+  it('an error that is not a ProveError is internal: exit 1, one line, the --debug hint', async () => {
+    const { reportError } = await import('./run-cli.js');
+    const io = memoryIo({ cwd: dir });
+    expect(reportError(new RangeError('x must be 1'), io, false)).toBe(1);
+    expect(reportError(new Error('two\nlines'), io, false)).toBe(1);
+    expect(io.err()).toBe('internal error: RangeError: x must be 1 (run with --debug for the stack; please report it)\ninternal error: two (run with --debug for the stack; please report it)\n');
+    const dbg = memoryIo({ cwd: dir });
+    expect(reportError(new TypeError('t'), dbg, true)).toBe(1);
+    expect(dbg.err()).toMatch(/^internal error: TypeError: t\nTypeError: t\n\s+at /);
+  });
+
+  it('extend of a run whose lock another writer holds: E_LOCKED, exit 1, nothing written', async () => {
+    const made = await cli(['--store', 's', 'sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--yes', '--json']);
+    const id = (JSON.parse(made.out) as { run_id: string }).run_id;
+    const { lockRun } = await import('../store/run-lock.js');
+    const lock = await lockRun(join(dir, 's'), id);
+    try {
+      const r = await cli(['--store', 's', 'extend', id, '--replicates', '2']);
+      expect(r.code).toBe(1);
+      expect(r.err).toBe(`error: run ${id} is being written by process ${process.pid} on host ${lock.holder.host} since ${lock.holder.started} (lock ${lock.path}); wait for it to finish, or, if that process is gone, delete ${lock.path} and try again.\n`);
+      expect((await listRuns(join(dir, 's')))[0]?.replicates).toBe(8);
+    } finally {
+      await lock.release();
+    }
   });
 
   it('lists every argument problem at once, one line each, without a stack trace', async () => {

@@ -23,6 +23,11 @@ function splitVerb(raw: readonly string[]): { before: string[]; verb: string | u
   return { before, verb: raw[i], rest: raw.slice(i + 1) };
 }
 
+/** The verb of a command line (the first argument that is not a global option or its value), if any. */
+export function verbOf(rawArgs: readonly string[]): string | undefined {
+  return splitVerb(rawArgs).verb;
+}
+
 function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
   return (question) =>
     new Promise((resolveAnswer) => {
@@ -44,20 +49,22 @@ function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
     });
 }
 
-/** Prints an error as one line per problem (a stack trace only with --debug) and returns its exit code. */
+/**
+ * Prints an error as one line per problem (a stack trace only with --debug) and returns its exit code: a
+ * {@link ProveError}'s own (2 bad input, 1 a failure found); any other error is internal: exit 1, with
+ * `internal error: ...` and how to get the stack.
+ */
 export function reportError(err: unknown, io: CliIo, debug: boolean): number {
   if (err instanceof ProveError) {
     for (const p of err.problems) io.stderr.write(`error: ${p}\n`);
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
-  if (err instanceof RangeError || err instanceof TypeError) {
-    io.stderr.write(`error: ${err.message}\n`);
-    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
-    return 2;
-  }
+  // Anything else is not a problem of the input (the CLI checks its input and reports it as a
+  // ProveError): an internal error, or one of the environment the message names.
   const e = err instanceof Error ? err : new Error(String(err));
-  io.stderr.write(`error: ${e.message.split('\n')[0]}${debug ? '' : ' (run with --debug for the stack trace)'}\n`);
+  const first = `${e.message}`.split('\n')[0];
+  io.stderr.write(`internal error: ${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${first}${debug ? '' : ' (run with --debug for the stack; please report it)'}\n`);
   if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
   return 1;
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { ProveError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { RunWriter } from '../store/create-run.js';
@@ -38,6 +39,47 @@ export type ExecOptions = {
   /** What the target's `configure` hook is told (execute adds nothing else). */
   runtime?: RuntimeInit | undefined;
 };
+
+/**
+ * Checks the execution options of sweep, resume and extend before anything is written, listing every
+ * problem at once (internal).
+ *
+ * @throws RangeError/TypeError naming each bad option and its value.
+ */
+export function checkExecOptions(opts: {
+  concurrency?: unknown;
+  timeoutMs?: unknown;
+  partRows?: unknown;
+  partBytes?: unknown;
+  onProgress?: unknown;
+  signal?: unknown;
+}): void {
+  const problems: string[] = [];
+  const c = opts.concurrency;
+  if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${String(c)}`);
+  const t = opts.timeoutMs;
+  if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${String(t)}`);
+  const p = opts.partRows;
+  if (p !== undefined && !(typeof p === 'number' && Number.isInteger(p) && p >= 1)) problems.push(`partRows must be an integer >= 1, got ${String(p)}`);
+  const b = opts.partBytes;
+  if (b !== undefined && !(typeof b === 'number' && Number.isInteger(b) && b >= 1)) problems.push(`partBytes must be an integer >= 1, got ${String(b)}`);
+  const bad = problems.length > 0 ? problems.join('; ') : null;
+  if (bad !== null) throw new RangeError(bad);
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') throw new TypeError(`onProgress must be a function, got ${typeof opts.onProgress}`);
+  if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw new TypeError(`signal must be an AbortSignal, got ${String(opts.signal)}`);
+}
+
+/**
+ * Refuses to start a run whose signal has already aborted (SIGINT before the run was written): nothing is
+ * written (internal).
+ *
+ * @throws ProveError `E_ABORTED` (exit 1).
+ */
+export function assertNotAborted(signal: AbortSignal | undefined, what: string): void {
+  if (signal?.aborted) {
+    throw new ProveError('E_ABORTED', `${what} was stopped (SIGINT/SIGTERM, or its signal aborted) before it wrote anything; nothing was written. Run the command again to start it.`, 1);
+  }
+}
 
 export function pickBackend(choice: BackendChoice | undefined, cwd: string): Backend {
   if (choice === undefined || choice === 'local') return localBackend();
@@ -104,10 +146,14 @@ export async function execute(
   let done = 0;
   let failed = 0;
   let lastYield = start;
+  try {
+    checkExecOptions(opts); // callers check before writing; a writer is never left running
+  } catch (err) {
+    await writer.close('failed').catch(() => undefined);
+    throw err;
+  }
   const concurrency = opts.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
   const timeoutMs = opts.timeoutMs ?? null;
-  if (timeoutMs !== null && !(timeoutMs > 0)) throw new RangeError(`timeoutMs must be > 0 or null, got ${timeoutMs}`);
   // The target's own stop (a spent budget) ends the run as SIGINT does.
   const targetStop = new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;

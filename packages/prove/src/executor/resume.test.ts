@@ -1,11 +1,11 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProveError } from '../errors.js';
 import { seedFor } from '../spec/seed-for.js';
 import { episodes } from '../store/read-episodes.js';
 import { readManifest, writeManifest } from '../store/manifest.js';
-import { SPEC, TARGETS, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { extend, resume } from './resume.js';
 import { sweep } from './sweep.js';
 
@@ -53,6 +53,8 @@ describe('interruption and resume', () => {
     const { unlink } = await import('node:fs/promises');
     await unlink(join(eps, 'part-00003.parquet'));
     await writeFile(join(eps, 'part-00003.parquet.tmp'), 'half a part');
+    // Left by the dead writer, before the lock resume takes (file times may be coarser than the clock).
+    await utimes(join(eps, 'part-00003.parquet.tmp'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     await writeManifest(dir, { ...run, status: 'running', counts: { rows: 99, rows_without_outcome: 0, outcomes: {} }, provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
     const done = await resume({ store: dir, ref: '#1' });
     expect(done.status).toBe('complete');
@@ -102,10 +104,101 @@ describe('extend', () => {
 
   it('refuses a run that lacks episodes (resume first) and a bad count', async () => {
     const ac = new AbortController();
-    ac.abort();
-    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, signal: ac.signal });
+    // Aborted once the run exists and before any episode: an interrupted run with no rows.
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, signal: ac.signal, onCreated: () => ac.abort() });
     expect(run.status).toBe('interrupted');
+    expect(run.counts.rows).toBe(0);
     await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(/lacks 16 of its episodes; run poisson-prove resume .* first/);
     await expect(extend({ store: dir, ref: run.run_id, replicates: 0 })).rejects.toThrow(RangeError);
   });
 });
+
+describe('the run lock', () => {
+  it('two extends at once: one runs, the other gets E_LOCKED (exit 1); every (condition, replicate) once', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'lock' });
+    // The target holds every episode until one extend has failed, so the other holds the lock meanwhile.
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const target = async (cfg: { seed: number }) => {
+      await gate;
+      return { outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: 1 };
+    };
+    const settle = (p: Promise<unknown>) =>
+      p.then(
+        (v) => ({ ok: true as const, v }),
+        (e: unknown) => {
+          open();
+          return { ok: false as const, e };
+        },
+      );
+    const [a, b] = await Promise.all([settle(extend({ store: dir, ref: run.run_id, replicates: 2, target })), settle(extend({ store: dir, ref: run.run_id, replicates: 2, target }))]);
+    const failed = [a, b].filter((x) => !x.ok);
+    expect(failed).toHaveLength(1);
+    const err = (failed[0] as { e: unknown }).e;
+    expect(err).toBeInstanceOf(ProveError);
+    expect([(err as ProveError).code, (err as ProveError).exitCode]).toEqual(['E_LOCKED', 1]);
+    expect((err as ProveError).message).toMatch(new RegExp(`^run ${run.run_id} is being written by process ${process.pid} on host `));
+    const m = await readManifest(dir, run.run_id);
+    expect([m.status, m.replicates, m.extensions.length, m.counts.rows]).toEqual(['complete', 10, 1, 20]);
+    const rows = await episodes(dir, run.run_id);
+    expect(rows).toHaveLength(20);
+    expect(new Set(pairs(rows)).size).toBe(20);
+    expect(await readdir(join(dir, run.run_id))).not.toContain('.lock');
+  });
+
+  it('releases the lock when resume or extend refuses (nothing missing, a run lacking episodes, a missing target)', async () => {
+    const run = await sweep({ spec: SPEC, target: (cfg) => ({ outcome: 'passed', t: cfg.seed % 3 }), store: dir, maxMde: 0.99 });
+    expect((await resume({ store: dir, ref: run.run_id })).status).toBe('complete'); // nothing missing
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 1 })).rejects.toThrow(/was swept with a target passed as a function/);
+    await writeManifest(dir, { ...(await readManifest(dir, run.run_id)), status: 'interrupted' });
+    await expect(resume({ store: dir, ref: run.run_id })).rejects.toThrow(/was swept with a target passed as a function/);
+    expect(await readdir(join(dir, run.run_id))).not.toContain('.lock');
+    // The lock is free: a resume with the target goes through.
+    expect((await resume({ store: dir, ref: run.run_id, target: () => ({ outcome: 'passed', t: 1 }) })).status).toBe('complete');
+  });
+});
+
+describe('bad options and an early stop write nothing', () => {
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['concurrency', { concurrency: 0 }, /concurrency must be an integer >= 1, got 0/],
+    ['timeoutMs', { timeoutMs: -5 }, /timeoutMs must be a finite number > 0 or null, got -5/],
+    ['partRows', { partRows: 1.5 }, /partRows must be an integer >= 1, got 1\.5/],
+    ['onProgress', { onProgress: 3 }, /onProgress must be a function/],
+  ];
+  it.each(bad)('sweep with a bad %s leaves the store as it was', async (_name, extra, message) => {
+    await expect(sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, ...extra } as Parameters<typeof sweep>[0])).rejects.toThrow(message);
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it.each(bad)('resume and extend with a bad %s leave the store as it was', async (_name, extra, message) => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
+    await writeManifest(dir, { ...(await readManifest(dir, run.run_id)), status: 'interrupted' });
+    const before = await snapshot(dir);
+    await expect(resume({ store: dir, ref: run.run_id, ...extra } as Parameters<typeof resume>[0])).rejects.toThrow(message);
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 2, ...extra } as Parameters<typeof extend>[0])).rejects.toThrow(message);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it('a signal aborted before the run exists: sweep, resume and extend write nothing (E_ABORTED, exit 1)', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const err = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, signal: ac.signal }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProveError);
+    expect([(err as ProveError).code, (err as ProveError).exitCode]).toEqual(['E_ABORTED', 1]);
+    expect((err as ProveError).message).toMatch(/^the sweep was stopped .* before it wrote anything; nothing was written/);
+    expect(await listTree(dir)).toEqual([]);
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
+    await writeManifest(dir, { ...(await readManifest(dir, run.run_id)), status: 'interrupted' });
+    const before = await snapshot(dir);
+    await expect(resume({ store: dir, ref: run.run_id, signal: ac.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 1, signal: ac.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
+    expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+/** Every file under a directory with its content (to show that nothing changed). */
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const rel of await listTree(root)) if (!rel.endsWith('/')) out[rel] = (await readFile(join(root, rel))).toString('base64');
+  return out;
+}

@@ -1,17 +1,18 @@
-import { readdir, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import { ProveError } from '../errors.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { openRunWriter } from '../store/create-run.js';
-import { episodesDir, PART_RE } from '../store/layout.js';
+import { PART_RE } from '../store/layout.js';
 import { writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { readPart } from '../store/parquet.js';
+import { removeStaleTemps } from '../store/part-temps.js';
 import { partFiles } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
+import { lockRun, type RunLock } from '../store/run-lock.js';
 import type { Target } from '../target/target.js';
-import { execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
 import { runtimeOf, type ModelRunOptions } from './runtime.js';
 
 /**
@@ -31,18 +32,20 @@ export type ResumeOptions = ModelRunOptions & {
   onProgress?: (p: SweepProgress) => void;
   signal?: AbortSignal;
   partRows?: number;
+  /** A part is also written once the buffered rows' meta and error reach this many characters; default 64 Mi. */
+  partBytes?: number;
   command?: string[];
   cwd?: string;
 };
 
 type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; duplicates: number };
 
-/** What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the parts. */
-async function existing(store: string, manifest: RunManifest): Promise<Existing> {
-  const dir = episodesDir(store, manifest.run_id);
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (name.endsWith('.tmp')) await unlink(join(dir, name)).catch(() => undefined); // a part a crash left unfinished
-  }
+/**
+ * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
+ * parts. With the run's lock held: the temporary parts a dead writer left are removed first.
+ */
+async function existing(store: string, manifest: RunManifest, lock: RunLock): Promise<Existing> {
+  await removeStaleTemps(lock);
   const have = new Set<string>();
   const counts: RunCounts = { rows: 0, rows_without_outcome: 0, outcomes: {} };
   let nextPart = 0;
@@ -100,12 +103,14 @@ function budgetOf(opts: ResumeOptions, manifest: RunManifest): { total: number |
   return { total, left: total - billed };
 }
 
-async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, changes: Partial<RunManifest>) {
+async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, lock: RunLock, changes: Partial<RunManifest>) {
   const budget = budgetOf(opts, manifest);
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
   const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
+  const runtime = runtimeOf(opts, opts.store, budget.left, false);
+  assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
   const next: RunManifest = {
     ...manifest,
     ...changes,
@@ -116,8 +121,26 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
   };
   await writeManifest(opts.store, next);
-  const runtime = runtimeOf(opts, opts.store, budget.left, false);
-  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows }) };
+  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows, partBytes: opts.partBytes, lock }) };
+}
+
+/**
+ * Takes the run's writer lock, then reads its manifest again (by id) so that what was read is current;
+ * `work` runs with the lock held and hands it to a writer (which releases it on close), or returns
+ * without one: then, and when `work` throws, the lock is released here.
+ */
+async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest, lock: RunLock) => Promise<T>): Promise<T> {
+  const first = await resolveRun(opts.store, opts.ref);
+  assertNotRunning(first);
+  const lock = await lockRun(opts.store, first.run_id);
+  try {
+    const manifest = await resolveRun(opts.store, first.run_id);
+    assertNotRunning(manifest);
+    return await work(manifest, lock);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 /**
@@ -128,8 +151,13 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
  *
  * @param opts - {@link ResumeOptions}.
  * @returns the run's manifest after the resume (unchanged when nothing was missing).
- * @throws {@link RefError}; ProveError `E_RESUME` when the run is still running in a live process, or
- *   its target was a function and none is given; {@link TargetError}.
+ * The run's writer lock ({@link lockRun}) is taken first and the manifest read again under it; it is
+ * held until the run is closed, and released on every early exit.
+ *
+ * @throws {@link RefError}; ProveError `E_LOCKED` (exit 1) when another writer holds the run; `E_RESUME`
+ *   when the run is still running in a live process, or its target was a function and none is given;
+ *   `E_ABORTED` when `signal` aborted before anything was written; {@link TargetError}; RangeError/TypeError
+ *   for bad options (nothing is written).
  * @example
  * ```ts
  * (await resume({ store: 'store', ref: '#1' })).status; // 'complete'
@@ -137,16 +165,23 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
  * @see PROVE.md, "The store" (`resume RUN`).
  */
 export async function resume(opts: ResumeOptions): Promise<RunManifest> {
-  const manifest = await resolveRun(opts.store, opts.ref);
-  assertNotRunning(manifest);
-  const ex = await existing(opts.store, manifest);
-  const conditions = conditionsOf(manifest);
-  const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
-  if (missing === 0 && manifest.status === 'complete') return manifest;
-  const { backend, source, writer, runtime } = await reopen(opts, manifest, ex, {
-    resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
+  checkExecOptions(opts);
+  const ready = await withRunLock(opts, async (manifest, lock) => {
+    const ex = await existing(opts.store, manifest, lock);
+    const conditions = conditionsOf(manifest);
+    const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
+    if (missing === 0 && manifest.status === 'complete') {
+      await lock.release();
+      return { done: manifest } as const;
+    }
+    const reopened = await reopen(opts, manifest, ex, lock, {
+      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
+    });
+    return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });
-  return execute(writer, workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), missing, backend, source, { ...opts, runtime });
+  if (ready.done !== null) return ready.done;
+  const { backend, source, writer, runtime } = ready.reopened;
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime });
 }
 
 /**
@@ -156,7 +191,9 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
  *
  * @param opts - {@link ResumeOptions} and `replicates`, the number to add (an integer >= 1).
  * @returns the run's manifest after the extension.
- * @throws RangeError for a bad `replicates`; ProveError `E_RESUME` when the run lacks pairs or is running.
+ * @throws RangeError for a bad `replicates` or option; ProveError `E_LOCKED` (exit 1) when another writer
+ *   holds the run (two extends at once: one runs, the other gets this); `E_RESUME` when the run lacks pairs
+ *   or is running; `E_ABORTED` as {@link resume}.
  * @example
  * ```ts
  * (await extend({ store: 'store', ref: '#1', replicates: 8 })).replicates; // 16
@@ -166,20 +203,23 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
 export async function extend(opts: ResumeOptions & { replicates: number }): Promise<RunManifest> {
   const k = opts.replicates;
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${String(k)}`);
-  const manifest = await resolveRun(opts.store, opts.ref);
-  assertNotRunning(manifest);
-  const ex = await existing(opts.store, manifest);
-  const conditions = conditionsOf(manifest);
-  if (ex.have.size < conditions.length * manifest.replicates) {
-    throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
-  }
-  const from = manifest.replicates;
-  const to = from + k;
-  const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
-  const { backend, source, writer, runtime } = await reopen(opts, manifest, ex, {
-    replicates: to,
-    seeds: [...manifest.seeds, ...added],
-    extensions: [...manifest.extensions, { at: new Date().toISOString(), replicates_added: k, from_index: from, to_index: to - 1, seeds: added, command: [...(opts.command ?? [])] }],
+  checkExecOptions(opts);
+  const ready = await withRunLock(opts, async (manifest, lock) => {
+    const ex = await existing(opts.store, manifest, lock);
+    const conditions = conditionsOf(manifest);
+    if (ex.have.size < conditions.length * manifest.replicates) {
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
+    }
+    const from = manifest.replicates;
+    const to = from + k;
+    const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
+    const reopened = await reopen(opts, manifest, ex, lock, {
+      replicates: to,
+      seeds: [...manifest.seeds, ...added],
+      extensions: [...manifest.extensions, { at: new Date().toISOString(), replicates_added: k, from_index: from, to_index: to - 1, seeds: added, command: [...(opts.command ?? [])] }],
+    });
+    return { reopened, items: workItems(conditions, from, to, reopened.writer.manifest.seeds), total: conditions.length * k };
   });
-  return execute(writer, workItems(conditions, from, to, writer.manifest.seeds), conditions.length * k, backend, source, { ...opts, runtime });
+  const { backend, source, writer, runtime } = ready.reopened;
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime });
 }

@@ -4,8 +4,12 @@ import type { Target, TargetConfig } from '../target/target.js';
 import type { WorkItem } from './backend.js';
 
 function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`.split('\n')[0] ?? err.name;
-  return `thrown: ${typeof err === 'string' ? err : JSON.stringify(err) ?? String(err)}`;
+  try {
+    if (err instanceof Error) return `${String(err.name)}: ${String(err.message)}`.split('\n')[0] ?? 'Error';
+    return `thrown: ${typeof err === 'string' ? err : show(err)}`.split('\n')[0] ?? 'thrown';
+  } catch {
+    return 'thrown: a value that cannot be shown';
+  }
 }
 
 class TimeoutSignal {
@@ -69,37 +73,65 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
   if (result instanceof TimeoutSignal || (timeoutMs !== null && duration > timeoutMs)) {
     return failedRow(item, runId, timeoutMessage(timeoutMs ?? 0), duration);
   }
-  const bad = checkResult(result);
-  if (bad !== null) return failedRow(item, runId, `TypeError: the target returned ${bad}; a target returns { outcome: string | null, t: number, meta?, score? }`, duration);
-  const res = result as { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
-  let meta: string;
+  // Reading the result may run the target's code (getters, toJSON): any problem is the episode's row.
   try {
-    meta = res.meta === undefined ? '{}' : JSON.stringify(res.meta);
+    const bad = checkResult(result);
+    if (bad !== null) return failedRow(item, runId, `TypeError: the target returned ${bad}; a target returns { outcome: string | null, t: number >= 0, meta?: object, score?: number in [0, 1] | null }`, duration);
+    const res = result as { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
+    const outcome = res.outcome;
+    const t = res.t;
+    const score = res.score ?? null;
+    const metaValue = res.meta;
+    let meta: unknown;
+    try {
+      meta = metaValue === undefined ? '{}' : JSON.stringify(metaValue);
+    } catch (err) {
+      return failedRow(item, runId, `TypeError: the target's meta is not JSON (${describe(err)}); return meta as plain data (no BigInt, no cycles)`, duration);
+    }
+    if (typeof meta !== 'string') {
+      return failedRow(item, runId, `TypeError: the target's meta is not JSON (JSON.stringify gave ${meta === undefined ? 'undefined' : typeof meta}, e.g. from a toJSON that returns undefined); return meta as plain data`, duration);
+    }
+    // The values read once above are the ones checked again and stored (a getter may answer differently).
+    const again = checkResult({ outcome, t, score, meta: {} });
+    if (again !== null) return failedRow(item, runId, `TypeError: the target returned ${again}`, duration);
+    return {
+      run_id: runId,
+      condition: item.condition,
+      ...item.values,
+      replicate_index: item.replicate_index,
+      seed: item.seed,
+      outcome,
+      t,
+      score,
+      error: null,
+      meta,
+      duration_ms: duration,
+    };
   } catch (err) {
-    return failedRow(item, runId, `TypeError: the target's meta is not JSON (${describe(err)})`, duration);
+    return failedRow(item, runId, `TypeError: the target's result could not be read (${describe(err)})`, duration);
   }
-  return {
-    run_id: runId,
-    condition: item.condition,
-    ...item.values,
-    replicate_index: item.replicate_index,
-    seed: item.seed,
-    outcome: res.outcome,
-    t: res.t,
-    score: res.score ?? null,
-    error: null,
-    meta,
-    duration_ms: duration,
-  };
 }
+
+const show = (v: unknown): string => {
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+};
 
 function checkResult(r: unknown): string | null {
   if (r === null || typeof r !== 'object') return r === null ? 'null' : `a ${typeof r}`;
   const o = r as Record<string, unknown>;
-  if (!(typeof o['outcome'] === 'string' || o['outcome'] === null)) return `outcome ${JSON.stringify(o['outcome']) ?? String(o['outcome'])} (not a string or null)`;
-  if (typeof o['t'] !== 'number') return `t ${JSON.stringify(o['t']) ?? String(o['t'])} (not a number)`;
+  if (!(typeof o['outcome'] === 'string' || o['outcome'] === null)) return `outcome ${show(o['outcome'])} (not a string or null)`;
+  const t = o['t'];
+  if (typeof t !== 'number') return `t ${show(t)} (not a number)`;
+  if (!Number.isFinite(t) || t < 0) return `t ${show(t)} (not a finite number >= 0)`;
   const s = o['score'];
-  if (!(s === undefined || s === null || typeof s === 'number')) return `score ${JSON.stringify(s)} (not a number or null)`;
+  if (!(s === undefined || s === null || typeof s === 'number')) return `score ${show(s)} (not a number or null)`;
+  if (typeof s === 'number' && !(Number.isFinite(s) && s >= 0 && s <= 1)) return `score ${show(s)} (not a finite number in [0, 1] or null)`;
   const m = o['meta'];
   if (!(m === undefined || (typeof m === 'object' && m !== null && !Array.isArray(m)))) return 'meta that is not an object';
   return null;

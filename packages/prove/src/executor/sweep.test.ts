@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GateError, TargetError } from '../errors.js';
 import { seedFor } from '../spec/seed-for.js';
 import { episodes } from '../store/read-episodes.js';
+import { listRuns } from '../store/list-runs.js';
 import { FIXTURES, SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import type { Target } from '../target/target.js';
 import { planSweep, sweep } from './sweep.js';
@@ -72,6 +73,32 @@ describe('sweep: the local backend', () => {
     const rows = await episodes(dir, run.run_id);
     expect(rows[0]?.error).toMatch(/^TypeError: the target returned outcome 3 \(not a string or null\)/);
     expect(run.counts.rows_without_outcome).toBe(8);
+  });
+
+  it('a result whose meta cannot be stored (toJSON -> undefined) or a throwing getter: null-outcome rows, the run completes', async () => {
+    const target = ((cfg: { seed: number }) =>
+      cfg.seed % 2 === 0
+        ? { outcome: 'passed', t: 1, meta: { toJSON: () => undefined } }
+        : {
+            get outcome(): string {
+              throw new Error('getter');
+            },
+            t: 1,
+          }) as unknown as Target;
+    const run = await sweep({ spec: ONE, target, store: dir, maxMde: 0.99, salt: 's' });
+    expect(run.status).toBe('complete');
+    expect(run.counts.rows_without_outcome).toBe(8);
+    const errors = new Set((await episodes(dir, run.run_id)).map((r) => r.error?.slice(0, 50)));
+    expect(errors.size).toBe(2);
+    for (const e of errors) expect(e).toMatch(/^TypeError: the target's (meta is not JSON|result could not be read)/);
+  });
+
+  it('closes the run failed (not running) when onCreated throws', async () => {
+    const err = await sweep({ spec: ONE, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, onCreated: () => { throw new Error('hook'); } }).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('hook');
+    const [run] = await listRuns(dir);
+    expect([run?.status, run?.counts.rows]).toEqual(['failed', 0]);
+    expect(await listTree(join(dir, run?.run_id ?? ''))).not.toContain('.lock');
   });
 
   it('takes a target function, a .ts module through tsx, and a property of the default export', async () => {

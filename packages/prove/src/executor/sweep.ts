@@ -9,7 +9,7 @@ import { writeManifest, type RunManifest } from '../store/manifest.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
-import { execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
 import { startTarget } from './target-hooks.js';
 import { runtimeOf, type ModelRunOptions } from './runtime.js';
@@ -48,6 +48,8 @@ export type SweepOptions = ModelRunOptions & {
   signal?: AbortSignal;
   /** Rows per parquet part; default 10,000. */
   partRows?: number;
+  /** A part is also written once the buffered rows' meta and error reach this many characters; default 64 Mi. */
+  partBytes?: number;
   /** The command line recorded in the manifest. */
   command?: string[];
   /** Where FILE is resolved and git state is read; default process.cwd(). */
@@ -176,8 +178,10 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
  * anything is written; the target is then configured with the budget, and when its `signal` aborts the
  * run ends `interrupted`. The target's `usage()` goes into the manifest's `usage`.
  *
- * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET`
- *   before anything is written; RangeError/TypeError for bad options.
+ * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET`,
+ *   `E_ABORTED` (the signal aborted before the run was created), RangeError/TypeError for bad options:
+ *   all before anything is written. When `onCreated` throws, the run is closed `failed` and the error
+ *   rethrown.
  * @example
  * ```ts
  * const run = await sweep({ spec: text, target: './targets.mjs:coin', store: 'store', salt: '0123456789abcdef', maxMde: 0.99 });
@@ -186,6 +190,8 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
  * @see PROVE.md, "The executor".
  */
 export async function sweep(opts: SweepOptions): Promise<RunManifest> {
+  checkExecOptions(opts);
+  if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
   const { spec, text, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
   const conditions = conditionsOf(spec);
@@ -206,6 +212,8 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     const plan = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds));
     if (plan) checkCallBudget(plan, budget);
   }
+  const runtime = runtimeOf(opts, opts.store, budget, false);
+  assertNotAborted(opts.signal, 'the sweep');
   const created = await createRun(opts.store, {
     spec,
     specText: text,
@@ -221,17 +229,21 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     cwd,
     targetPath: path,
     partRows: opts.partRows,
+    partBytes: opts.partBytes,
   });
   let writer = created;
-  if (only !== null || budget !== null) {
-    const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget };
-    await writeManifest(opts.store, manifest);
-    writer = openRunWriter(opts.store, manifest, { nextPart: 0, partRows: opts.partRows });
+  try {
+    if (only !== null || budget !== null) {
+      const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget };
+      await writeManifest(opts.store, manifest);
+      writer = openRunWriter(opts.store, manifest, { nextPart: 0, partRows: opts.partRows, partBytes: opts.partBytes, lock: created.lock ?? undefined });
+    }
+    opts.onCreated?.(writer.manifest);
+  } catch (err) {
+    // The run exists: it is not left `running` (and its lock is released).
+    await writer.close('failed').catch(() => undefined);
+    throw err;
   }
-  opts.onCreated?.(writer.manifest);
   const total = conditions.length * spec.replicates;
-  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, {
-    ...opts,
-    runtime: runtimeOf(opts, opts.store, budget, false),
-  });
+  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, { ...opts, runtime });
 }

@@ -284,3 +284,25 @@ describe('the run lock and part placement', () => {
     await expect(removeStaleTemps(lock)).rejects.toMatchObject({ code: 'E_LOCKED' });
   });
 });
+
+describe('createRun: parts bounded by size', () => {
+  it('writes a part once the buffered meta and error reach partBytes, as well as at partRows', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, now, partRows: 1000, partBytes: 250 });
+    const id = w.manifest.run_id;
+    const big = `{"blob":"${'x'.repeat(90)}"}`; // 101 characters: the third row of a part passes 250
+    await w.append([0, 1, 2, 3, 4, 5, 6].map((r) => row(id, r, 4, 'passed', big)));
+    expect((await readdir(join(dir, id, 'episodes'))).sort()).toEqual(['part-00000.parquet', 'part-00001.parquet']);
+    // An error counts too: 200 + 60 characters.
+    const failed = { ...row(id, 7, 4, null), error: `Error: ${'e'.repeat(53)}`, meta: `{"b":"${'y'.repeat(193)}"}` };
+    await w.append([failed]);
+    expect((await readdir(join(dir, id, 'episodes'))).length).toBe(3);
+    const m = await w.close('complete');
+    expect(m.counts.rows).toBe(8);
+    expect((await episodes(dir, id)).map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('refuses a bad partBytes', async () => {
+    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, now, partBytes: 0 })).rejects.toThrow(/partBytes must be an integer >= 1, got 0/);
+    expect(await listTree(dir)).toEqual([]);
+  });
+});

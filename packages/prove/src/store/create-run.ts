@@ -39,12 +39,18 @@ export type RunInit = {
   targetPath?: string | null;
   /** Rows per parquet part; default 10,000. */
   partRows?: number;
+  /**
+   * A part is also written once the rows buffered carry this many characters of `meta` and `error`
+   * (so that memory is bounded by size, not only by rows); default 64 Mi (67,108,864).
+   */
+  partBytes?: number;
 };
 
 /**
  * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
- * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered (memory
- * stays flat in the number of episodes); `flush` writes what is buffered as a part; `close` flushes,
+ * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered, or
+ * when the buffered rows' `meta` and `error` reach `partBytes` characters (memory stays flat in the
+ * number of episodes and bounded by their size); `flush` writes what is buffered as a part; `close` flushes,
  * sets the status, `finished` and the counts, rewrites the manifest atomically and releases the run's
  * lock. When that last flush fails, `close` still rewrites the manifest, with status `failed` and the
  * counts of the parts on disk, releases the lock, and rethrows the flush's error. While the run is
@@ -66,6 +72,7 @@ export type RunWriter = {
 };
 
 const DEFAULT_PART_ROWS = 10_000;
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 const MANIFEST_EVERY_MS = 2_000;
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
@@ -112,6 +119,10 @@ function emptyCounts(): RunCounts {
  * @see PROVE.md, "The store".
  */
 export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
+  // Checked before anything is written.
+  for (const [name, v] of [['partRows', init.partRows], ['partBytes', init.partBytes]] as const) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new RangeError(`${name} must be an integer >= 1, got ${String(v)}`);
+  }
   const before = await stat(store).catch(() => null);
   if (before !== null && !before.isDirectory()) throw storeNotADirectory(store);
   await mkdir(store, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
@@ -182,7 +193,7 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
   await writeFile(specPath(store, runId), init.specText);
   await mkdir(episodesDir(store, runId));
   await writeManifest(store, manifest);
-  return openRunWriter(store, manifest, { nextPart: 0, partRows: init.partRows, lock });
+  return openRunWriter(store, manifest, { nextPart: 0, partRows: init.partRows, partBytes: init.partBytes, lock });
 }
 
 /** The writers of this process holding a run's lock, by lock path: a writer opened on the same run without a lock takes it over. */
@@ -203,7 +214,7 @@ const lockedWriters = new Map<string, { lock: RunLock; owner: symbol }>();
 export function openRunWriter(
   store: string,
   initial: RunManifest,
-  opts: { nextPart: number; partRows?: number | undefined; lock?: RunLock | undefined },
+  opts: { nextPart: number; partRows?: number | undefined; partBytes?: number | undefined; lock?: RunLock | undefined },
 ): RunWriter {
   let manifest: RunManifest = initial;
   if (typeof initial.run_id !== 'string' || !RUN_ID_RE.test(initial.run_id)) {
@@ -211,6 +222,8 @@ export function openRunWriter(
   }
   const partRows = opts.partRows ?? DEFAULT_PART_ROWS;
   if (!Number.isInteger(partRows) || partRows < 1) throw new RangeError(`partRows must be an integer >= 1, got ${partRows}`);
+  const partBytes = opts.partBytes ?? DEFAULT_PART_BYTES;
+  if (!Number.isInteger(partBytes) || partBytes < 1) throw new RangeError(`partBytes must be an integer >= 1, got ${partBytes}`);
   const key = lockKey(store, initial.run_id);
   const me = Symbol('writer');
   const lock = opts.lock ?? lockedWriters.get(key)?.lock ?? null;
@@ -219,6 +232,7 @@ export function openRunWriter(
   const dir = episodesDir(store, manifest.run_id);
   let next = opts.nextPart;
   let buffer: EpisodeRow[] = [];
+  let bufferedBytes = 0; // characters of meta and error in `buffer`
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
   // The manifest (whose seeds grow with the replicates) is rewritten after a part at most every
@@ -249,6 +263,7 @@ export function openRunWriter(
     if (buffer.length === 0) return;
     const rows = buffer;
     buffer = [];
+    bufferedBytes = 0;
     next = (await writePart(dir, next, axes, rows, checkLock)) + 1;
     const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
     let registration = manifest.registration_sha256;
@@ -275,7 +290,8 @@ export function openRunWriter(
       return serial(async () => {
         for (const row of rows) {
           buffer.push(row);
-          if (buffer.length >= partRows) await writeBuffered();
+          bufferedBytes += (typeof row.meta === 'string' ? row.meta.length : 0) + (typeof row.error === 'string' ? row.error.length : 0);
+          if (buffer.length >= partRows || bufferedBytes >= partBytes) await writeBuffered();
         }
       });
     },

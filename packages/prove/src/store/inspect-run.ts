@@ -63,7 +63,16 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   const manifest = await resolveRun(store, ref);
   const counts = new Map<string, { rows: number; rows_without_outcome: number; outcomes: Record<string, number> }>();
   for (const c of manifest.conditions) counts.set(c, { rows: 0, rows_without_outcome: 0, outcomes: {} });
-  const chosen: EpisodeRow[] = [];
+  // Only the first `limit` matching rows (by condition, then replicate) are kept while the parts stream
+  // by: memory is one part plus `limit` rows, whatever the run's size.
+  const order = new Map(manifest.conditions.map((c, i) => [c, i]));
+  const byPlace = (a: EpisodeRow, b: EpisodeRow): number =>
+    (order.get(a.condition) ?? 0) - (order.get(b.condition) ?? 0) || a.replicate_index - b.replicate_index;
+  let chosen: EpisodeRow[] = [];
+  const keep = (): void => {
+    chosen.sort(byPlace);
+    chosen = chosen.slice(0, limit);
+  };
   let matching = 0;
   for (const file of await partFiles(store, manifest.run_id)) {
     for (const raw of await readPart(file)) {
@@ -78,13 +87,16 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
       else c.outcomes[row.outcome] = (c.outcomes[row.outcome] ?? 0) + 1;
       if (row.outcome === event) {
         matching++;
-        chosen.push(row);
+        if (limit > 0) {
+          chosen.push(row);
+          if (chosen.length >= 2 * limit + 64) keep();
+        }
       }
     }
+    keep();
   }
-  const order = new Map(manifest.conditions.map((c, i) => [c, i]));
-  chosen.sort((a, b) => (order.get(a.condition) ?? 0) - (order.get(b.condition) ?? 0) || a.replicate_index - b.replicate_index);
-  const shown = chosen.slice(0, limit).map((r) => {
+  keep();
+  const shown = chosen.map((r) => {
     let meta: unknown;
     try {
       meta = JSON.parse(r.meta);

@@ -24,33 +24,50 @@ export function parseTargetRef(ref: string, cwd: string): TargetRef {
   return { file: isAbsolute(file) ? file : resolve(cwd, file), name };
 }
 
-let tsxRegistered = false;
+/** TypeScript modules loaded through tsx, by file (a module is evaluated once per process). */
+const tsModules = new Map<string, Promise<Record<string, unknown>>>();
 
 async function importModule(file: string): Promise<Record<string, unknown>> {
   const ext = extname(file);
   const url = pathToFileURL(file).href;
   if (ext === '.ts' || ext === '.mts' || ext === '.cts') {
     // A TypeScript loader may already be active (node --import tsx, vitest): then import natively, so the
-    // module is shared with the rest of the process. Else register tsx's loader once for the process.
-    if (!tsxRegistered) {
-      try {
-        return (await import(url)) as Record<string, unknown>;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
-      }
-      const api = await import('tsx/esm/api');
-      api.register();
-      tsxRegistered = true;
-      return (await import(`${url}?tsx`)) as Record<string, unknown>;
+    // module is shared with the rest of the process. Else load it through tsx's tsImport, which compiles
+    // it as the nearest package.json says (ESM for "type": "module" and .mts, CommonJS otherwise and for
+    // .cts) without registering a loader for the whole process.
+    let loaded = tsModules.get(file);
+    if (loaded === undefined) {
+      loaded = (async () => {
+        try {
+          return (await import(url)) as Record<string, unknown>;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+        }
+        const api = await import('tsx/esm/api');
+        return (await api.tsImport(url, import.meta.url)) as Record<string, unknown>;
+      })();
+      tsModules.set(file, loaded);
+      loaded.catch(() => tsModules.delete(file));
     }
-    return (await import(`${url}?tsx`)) as Record<string, unknown>;
+    return loaded;
   }
   return (await import(url)) as Record<string, unknown>;
 }
 
+/** The default export's object; for a CommonJS module compiled from `export default {...}`, that object. */
+function defaultObject(mod: Record<string, unknown>): Record<string, unknown> | null {
+  const d = mod['default'];
+  if (d === null || (typeof d !== 'object' && typeof d !== 'function')) return null;
+  const inner = (d as Record<string, unknown>)['default'];
+  const esModule = (d as Record<string, unknown>)['__esModule'] === true;
+  if (esModule && inner !== null && typeof inner === 'object') return inner as Record<string, unknown>;
+  return d as Record<string, unknown>;
+}
+
 /**
  * Imports a target module and finds the target in it: first among its named exports, then as a property
- * of its default export. `.js`, `.mjs`, `.cjs` load natively; `.ts`, `.mts`, `.cts` through tsx.
+ * of its default export. `.js`, `.mjs`, `.cjs` load natively; `.ts`, `.mts`, `.cts` through tsx (`tsImport`,
+ * whichever module type the nearest package.json gives them), unless a TypeScript loader is already active.
  *
  * @param ref - `FILE:NAME` (FILE relative to `cwd`) or a {@link TargetRef}.
  * @param cwd - the directory FILE is relative to.
@@ -84,14 +101,15 @@ export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<
     throw new TargetError(`the target module ${file} failed to load: ${msg}; fix the module and try again.`);
   }
   let found: unknown = name in mod && name !== 'default' ? mod[name] : undefined;
-  const dflt = mod['default'];
-  if (found === undefined && dflt !== null && (typeof dflt === 'object' || typeof dflt === 'function')) {
-    found = (dflt as Record<string, unknown>)[name];
+  const dflt = defaultObject(mod);
+  if (found === undefined && dflt !== null) found = dflt[name];
+  if (found === undefined && name === 'default') {
+    const d = mod['default'] as Record<string, unknown> | null | undefined;
+    found = d !== null && typeof d === 'object' && d['__esModule'] === true && typeof d['default'] === 'function' ? d['default'] : d;
   }
-  if (found === undefined && name === 'default') found = dflt;
   if (found === undefined) {
     const names = new Set(Object.keys(mod).filter((k) => k !== 'default' && typeof mod[k] === 'function'));
-    if (dflt !== null && typeof dflt === 'object') for (const k of Object.keys(dflt)) if (typeof (dflt as Record<string, unknown>)[k] === 'function') names.add(k);
+    if (dflt !== null && typeof dflt === 'object') for (const k of Object.keys(dflt)) if (typeof dflt[k] === 'function') names.add(k);
     const list = [...names].sort();
     throw new TargetError(
       `the target module ${file} has no export named "${name}" (neither a named export nor a property of its default export); ${list.length > 0 ? `its functions are ${list.join(', ')}` : 'it exports no functions'}.`,

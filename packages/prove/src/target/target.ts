@@ -3,8 +3,11 @@ export type TargetConfig = { seed: number; replicate_index: number; [axis: strin
 
 /**
  * What a target returns for one episode: an outcome label (null when it has none), `t` in the spec's
- * `t_unit`, optional `meta` (stored as JSON; `meta.pin.registration_sha256`, when present, is recorded in
- * the manifest) and an optional score in [0, 1].
+ * `t_unit` (a finite number >= 0), optional `meta` (plain data, stored as JSON;
+ * `meta.pin.registration_sha256`, when present, is recorded in the manifest) and an optional score (a
+ * finite number in [0, 1], or null). A result that breaks these rules (or whose meta JSON.stringify
+ * cannot turn into a JSON string: BigInt, cycles, a toJSON returning undefined) is stored as a row with
+ * outcome null and an error naming the problem.
  */
 export type TargetResult = {
   outcome: string | null;

@@ -47,7 +47,9 @@ export const sweepCommand = defineCommand({
   summary: 'Run a target over a spec\'s conditions x replicates on shared seeds into a new run of the store.',
   description:
     'The power gate runs first: with m conditions, alpha = q/m and n replicates, the best change a condition can show, MDE(n, alpha, power), must not exceed --max-mde, or nothing is written. ' +
-    'Seeds are seed(salt, r) = the first 4 bytes, big-endian, of sha256("<salt>:<r>"). On a terminal the sweep asks for confirmation unless --yes; without one it needs --yes. ' +
+    'Seeds are seed(salt, r) = the first 4 bytes, big-endian, of sha256("<salt>:<r>"). On a terminal the sweep asks for confirmation unless --yes; without one it needs --yes. Declining writes nothing and exits 2. ' +
+    'With --dry-run the plan is printed (with --json, as one JSON document on stdout) even when the gate or the token budget refuses it; the refusal is then on stderr and the exit code is 2. ' +
+    'An error a target throws outside its episodes (from a timer, or a promise it did not await) stops the run as SIGINT does (interrupted, exit 1); run such targets with --backend threads. ' +
     'SIGINT/SIGTERM finish the episodes in flight and the part in hand and mark the run interrupted (resume it with poisson-prove resume).',
   positionals: [{ name: 'SPEC', description: 'The sweep spec (TOML): target_id, t_unit, replicates, [axes.NAME].', required: true }],
   options: {
@@ -135,6 +137,8 @@ export const sweepCommand = defineCommand({
         const file = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
         await writeFile(file, callPlanCsv(plan.calls));
       }
+      // The plan is printed even when the gate or the budget refuses it; the refusal is then on stderr
+      // and the exit code is 2 (with --json too: stdout keeps the plan, plan.gate.passes is false).
       io.stdout.write(asJson ? json(plan) : `${planText(plan, store)}${planFile !== undefined ? `  plan        ${planFile}\n` : ''}`);
       if (!plan.gate.passes) assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
       if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
@@ -148,8 +152,9 @@ export const sweepCommand = defineCommand({
       io.stderr.write(planText(plan, store));
       const ok = await (io.confirm as (q: string) => Promise<boolean>)(`run ${plan.episodes} episodes into ${store}? [y/N] `);
       if (!ok) {
-        io.stderr.write('not run: nothing was written.\n');
-        return 1;
+        // Neither a failure found (1) nor quite bad input: 2, as for a missing --yes without a terminal.
+        io.stderr.write('not confirmed: pass --yes to run without asking; nothing was written.\n');
+        return 2;
       }
     }
     const bar = progressBar(io, !asJson);

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Target } from '../target/target.js';
+import { runEpisode } from './run-episode.js';
+
+const ITEM = { condition: 'slack 4', values: { slack: 4 }, replicate_index: 0, seed: 7 };
+const run = (fn: () => unknown) => runEpisode(fn as unknown as Target, ITEM, '20261106T231318Z-cdf9', null);
+
+describe('runEpisode: a strange result is a row with outcome null and the problem, never a throw', () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic['self'] = cyclic;
+  const cases: [string, () => unknown, RegExp][] = [
+    ['meta whose toJSON returns undefined', () => ({ outcome: 'passed', t: 1, meta: { toJSON: () => undefined } }), /^TypeError: the target's meta is not JSON \(JSON\.stringify gave undefined, e\.g\. from a toJSON that returns undefined\)/],
+    ['meta with a BigInt', () => ({ outcome: 'passed', t: 1, meta: { b: 10n } }), /^TypeError: the target's meta is not JSON \(TypeError: Do not know how to serialize a BigInt\); return meta as plain data/],
+    ['meta with a cycle', () => ({ outcome: 'passed', t: 1, meta: cyclic }), /^TypeError: the target's meta is not JSON \(TypeError: Converting circular structure to JSON/],
+    ['an outcome getter that throws', () => ({ get outcome(): string { throw new Error('getter'); }, t: 1 }), /^TypeError: the target's result could not be read \(Error: getter\)$/],
+    ['a meta toJSON that throws', () => ({ outcome: 'passed', t: 1, meta: { toJSON() { throw new RangeError('no'); } } }), /^TypeError: the target's meta is not JSON \(RangeError: no\)/],
+    ['t NaN', () => ({ outcome: 'passed', t: Number.NaN }), /^TypeError: the target returned t NaN \(not a finite number >= 0\)/],
+    ['t Infinity', () => ({ outcome: 'passed', t: Number.POSITIVE_INFINITY }), /^TypeError: the target returned t Infinity \(not a finite number >= 0\)/],
+    ['t negative', () => ({ outcome: 'passed', t: -1 }), /^TypeError: the target returned t -1 \(not a finite number >= 0\)/],
+    ['score Infinity', () => ({ outcome: 'passed', t: 1, score: Number.POSITIVE_INFINITY }), /^TypeError: the target returned score Infinity \(not a finite number in \[0, 1\] or null\)/],
+    ['score 1.5', () => ({ outcome: 'passed', t: 1, score: 1.5 }), /^TypeError: the target returned score 1\.5 \(not a finite number in \[0, 1\] or null\)/],
+    ['score NaN', () => ({ outcome: 'passed', t: 1, score: Number.NaN }), /^TypeError: the target returned score NaN /],
+    ['outcome 42', () => ({ outcome: 42, t: 1 }), /^TypeError: the target returned outcome 42 \(not a string or null\)/],
+    ['a BigInt outcome', () => ({ outcome: 10n, t: 1 }), /^TypeError: the target returned outcome 10n \(not a string or null\)/],
+    ['a thrown BigInt', () => { throw 10n; }, /^thrown: 10n$/],
+    ['a thrown null', () => { throw null; }, /^thrown: null$/],
+  ];
+  it.each(cases)('%s', async (_name, fn, message) => {
+    const row = await run(fn);
+    expect(row.outcome).toBeNull();
+    expect(row.t).toBe(0);
+    expect(row.meta).toBe('{}');
+    expect(row.error).toMatch(message);
+  });
+
+  it('keeps a good result: t 2**80, score -0 and 1, meta as JSON', async () => {
+    expect(await run(() => ({ outcome: 'passed', t: 2 ** 80, score: 1, meta: { a: [1] } }))).toMatchObject({ outcome: 'passed', t: 2 ** 80, score: 1, meta: '{"a":[1]}', error: null });
+    expect((await run(() => ({ outcome: null, t: 0, score: -0 }))).score).toBe(-0);
+  });
+});

@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSweepSpec } from '../spec/sweep-spec.js';
+import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { createRun } from './create-run.js';
+import type { EpisodeRow } from './episode-row.js';
+import { inspectRun } from './inspect-run.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const spec = parseSweepSpec(SPEC.replace('replicates = 8', 'replicates = 40'));
+
+function row(runId: string, r: number, slack: number, outcome: string | null): EpisodeRow {
+  return { run_id: runId, condition: `slack ${slack} · strictness strict`, slack, strictness: 'strict', replicate_index: r, seed: r, outcome, t: 1, score: null, error: null, meta: `{"r":${r}}`, duration_ms: 1 };
+}
+
+describe('inspectRun', () => {
+  it('shows the first `limit` matching episodes by condition then replicate, whatever order the parts hold them in', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 7 });
+    const id = w.manifest.run_id;
+    const rows: EpisodeRow[] = [];
+    for (let r = 39; r >= 0; r--) for (const slack of [8, 4]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
+    await w.append(rows);
+    await w.close('complete');
+    const seen = await inspectRun(dir, id, { event: 'failed', limit: 3 });
+    expect(seen.matching).toBe(28);
+    expect(seen.episodes.map((e) => [e.condition, e.replicate_index, e.meta])).toEqual([
+      ['slack 4 · strictness strict', 0, { r: 0 }],
+      ['slack 4 · strictness strict', 3, { r: 3 }],
+      ['slack 4 · strictness strict', 6, { r: 6 }],
+    ]);
+    expect(seen.conditions.map((c) => [c.condition, c.rows, c.outcomes['failed']])).toEqual([
+      ['slack 4 · strictness strict', 40, 14],
+      ['slack 8 · strictness strict', 40, 14],
+    ]);
+    expect((await inspectRun(dir, id, { event: 'failed', limit: 0 })).episodes).toEqual([]);
+    const all = await inspectRun(dir, id, { event: 'failed', limit: 100 });
+    expect(all.episodes).toHaveLength(28);
+    expect(all.episodes.at(-1)).toMatchObject({ condition: 'slack 8 · strictness strict', replicate_index: 39 });
+  });
+});
