@@ -30,7 +30,7 @@ const diff = prove('diff', '#3', '#2', '--event', 'passed');
 const full = prove('diff', '#3', '#2', '--event', 'passed', '--full');
 const noEvent = run([cli, '--store', store, 'diff', '#3', '#2'], { allowFail: true });
 const inspect = prove('inspect', '#2', '--event', 'passed', '--limit', '1');
-const report = prove('report', '#3', '#2', '--x', 'generator_hash', '--y', 'horizon', '--event', 'passed', '--out', join(work, 'report.svg'));
+const report = prove('report', '#3', '#2', '--x', 'generator_hash', '--y', 'horizon', '--event', 'passed', '--out', join(root, 'docs/scripted-path-report.svg')).replaceAll(join(root, 'docs/scripted-path-report.svg'), 'report.svg');
 const exported = prove('export', '#3', '#2', '#1', '--md', join(work, 'aggregates.md'), '--csv', join(work, 'aggregates.csv'));
 const md = readFileSync(join(work, 'aggregates.md'), 'utf8').trimEnd();
 const gate = run([cli, '--store', store, 'sweep', join(work, 'sweep.toml'), '--target', `${join(work, 'modules/registry.mjs')}:reference_depth_d1`, '--max-mde', '0.5', '--salt', '0123456789abcdef', '--yes'], { allowFail: true });
@@ -100,6 +100,8 @@ ${block('poisson-prove --store example-store/runs diff "#3" "#2" --event passed 
 ## 4. Report and export
 
 ${block('poisson-prove --store example-store/runs report "#3" "#2" --x generator_hash --y horizon --event passed --out report.svg', report)}
+![the report's heatmap: one cell, change 0.000, unchanged](scripted-path-report.svg)
+
 ${block('poisson-prove --store example-store/runs export "#3" "#2" "#1" --md aggregates.md --csv aggregates.csv', exported)}
 \`aggregates.md\` holds aggregate tables only (no prompts, answers or meta):
 
