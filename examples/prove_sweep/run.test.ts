@@ -110,6 +110,14 @@ describe('the scripted path (examples/prove_sweep/run.ts)', () => {
     expect(JSON.stringify(JSON.parse(third.stdout))).toContain(rows[2]!.run_id);
   });
 
+  it('is reachable as the installed `poisson-prove` command (node_modules/.bin), as the docs say', () => {
+    const bin = join(ROOT, 'node_modules', '.bin', 'poisson-prove');
+    const done = spawnSync(bin, ['--store', join(dir, 'runs'), 'runs'], { encoding: 'utf8' });
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    expect(done.stdout).toMatch(/^ok 3 runs in /);
+  });
+
   it('prints the seed report for diff "#3" "#2" --event passed', () => {
     const diff = prove('diff', '#3', '#2', '--event', 'passed');
     expect(diff.status).toBe(0);
