@@ -136,6 +136,7 @@ describe('the scripted path (examples/prove_sweep/run.ts)', () => {
     expect(runs).toHaveLength(3);
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
+    const seedsByRun: string[][] = [];
     for (const run of runs) {
       const glob = join(dir, 'runs', run, 'episodes', 'part-*.parquet');
       const described = await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${glob}')`);
@@ -165,6 +166,21 @@ describe('the scripted path (examples/prove_sweep/run.ts)', () => {
       expect([minOutcome, maxOutcome]).toEqual(['passed', 'passed']);
       const parsed = JSON.parse(String(meta)) as { pin: { registration_sha256: string } };
       expect(parsed.pin.registration_sha256).toMatch(/^[0-9a-f]{64}$/);
+      // Every one of the 8 episodes, not only the 3 the script prints: t and calls per arm, and the seeds.
+      const all = await con.runAndReadAll(
+        `SELECT replicate_index, seed, t, outcome, json_extract_string(meta, '$.arm_id'), json_extract(meta, '$.sampled_calls')::INTEGER ` +
+          `FROM read_parquet('${glob}') ORDER BY replicate_index`,
+      );
+      const episodeRows = all.getRows();
+      const arm = String(episodeRows[0]![4]);
+      const want = { 'depth:d1': [2, 1], 'depth:d3': [4, 3], 'depth:d1+h3': [2, 1] }[arm];
+      expect(want, `unexpected arm ${arm}`).toBeDefined();
+      for (const row of episodeRows) {
+        expect([Number(row[2]), row[3], String(row[4]), Number(row[5])]).toEqual([want![0], 'passed', arm, want![1]]);
+      }
+      seedsByRun.push(episodeRows.map((r) => String(r[1])));
     }
+    expect(seedsByRun[1]).toEqual(seedsByRun[0]);
+    expect(seedsByRun[2]).toEqual(seedsByRun[0]);
   });
 });
