@@ -5,6 +5,6 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    projects: ['packages/*', 'examples'],
+    projects: ['packages/*', 'examples', 'test'],
   },
 });

@@ -1,18 +1,14 @@
-/** A function tool call as the Chat Completions API returns it. */
-export interface ChatToolCall {
-  readonly id: string;
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly arguments: string };
-}
+import type { ChatMessage, ChatToolCall } from 'poisson-tasks';
 
-/** One message of a Chat Completions conversation. */
-export type ChatMessage =
-  | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
-  | { readonly role: 'assistant'; readonly content: string | null; readonly tool_calls?: readonly ChatToolCall[] }
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
+// The conversation types are poisson-tasks' (its episodes speak the OpenAI-compatible chat shape), so a
+// task's messages go into a request as they are. Re-exported for the existing imports of this package.
+export type { ChatMessage, ChatToolCall };
 
-/** A function tool offered to the model (name, description, JSON schema of its arguments). */
+/**
+ * A function tool offered to the model (name, description, JSON schema of its arguments). Wider than
+ * poisson-tasks' `ToolDefinition` (whose parameters are the stage tools' string-only schema): any JSON
+ * schema object, as rubric and other tools need.
+ */
 export interface ChatTool {
   readonly type: 'function';
   readonly function: {

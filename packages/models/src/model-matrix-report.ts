@@ -1,5 +1,4 @@
-import { meanScoreInterval } from 'poisson-stats';
-import { wilsonInterval } from './internal/wilson.js';
+import { meanScoreInterval, wilsonInterval } from 'poisson-stats';
 
 /** What the report reads of one episode: axis values, outcome, score and the hard-failure flag. */
 export interface MatrixEpisode {
@@ -90,8 +89,8 @@ function cell(group: MatrixCell['group'], key: { model: string; prompt_variant: 
   const n = withOutcome.length;
   const passed = withOutcome.filter((e) => e.outcome === 'passed').length;
   const hard = withOutcome.filter((e) => e.hard_failure).length;
-  const pass = n === 0 ? null : wilsonInterval(passed, n, level);
-  const hardI = n === 0 ? null : wilsonInterval(hard, n, level);
+  const pass = n === 0 ? null : wilsonInterval({ x: passed, n, level });
+  const hardI = n === 0 ? null : wilsonInterval({ x: hard, n, level });
   return Object.freeze({
     group,
     ...key,
@@ -127,7 +126,8 @@ function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
  * The public aggregates of a model matrix: per model x prompt variant, per model x variant x replicate
  * index (so repeat-level variance stays visible: a single aggregate can hide a score that swings between
  * samples), and per condition (model x variant x task). Each row: episodes, errors, mean score with a
- * one-sample t interval, pass rate and hard-failure rate with Wilson intervals.
+ * one-sample t interval, pass rate and hard-failure rate with Wilson intervals (poisson-stats
+ * `meanScoreInterval` and `wilsonInterval`).
  *
  * @param episodes - the episodes (see {@link matrixEpisodeFromRow}).
  * @param options - `{ level }`, default 0.95.

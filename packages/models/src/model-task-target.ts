@@ -1,12 +1,10 @@
 import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
-import { PinMismatchError } from 'poisson-tasks/adapter';
+import { checkPins, type RegistrationPins } from 'poisson-tasks/adapter';
 import { shown } from './internal/shown.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
 import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 import { estimatePromptTokens } from './token-estimate.js';
-
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** Options of {@link createModelTaskTarget}. */
 export interface ModelTaskTargetOptions {
@@ -33,9 +31,9 @@ export interface ModelTaskTargetOptions {
  * A sweep target where a chat model plays a poisson-tasks arm through function calling, paired with the
  * reference target on the same salt: the task is `generate(arm, cfg.seed)`, the budget
  * `maxTurns(arm, slack)`, the outcomes `passed` / `failed` / `truncated` and `t` the turns used, as for
- * the reference policy. The pin is the reference target's (poisson-tasks `createTarget`), checked the same
- * way with the same messages: `cfg` must carry `slack` and `horizon` equal to `options.slack` and
- * `options.horizon`, and `strictness` and `generator_hash` equal to the arm's strictness and the generator
+ * the reference policy. The pin is the reference target's (poisson-tasks `createTarget`), checked by the
+ * same function with the same messages (`checkPins` from `poisson-tasks/adapter`): `cfg` must carry
+ * `slack` and `horizon` equal to `options.slack` and `options.horizon`, and `strictness` and `generator_hash` equal to the arm's strictness and the generator
  * hash of its generator version (a sweep without one of these axes is refused, with the `[axes.<name>]`
  * table to add); when `cfg` carries `split` or `generator_version` they must be the arm's. Every problem is
  * listed in one `PinMismatchError` (from `poisson-tasks/adapter`). The model is `options.model` or
@@ -69,47 +67,16 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
   const id = armId(arm);
   if (!Number.isFinite(options.horizon)) throw new RangeError(`horizon must be the registration's horizon (a number); got ${shown(options.horizon)}.`);
   const name = options.name ?? targetName('model', id);
-  // The reference target's pin (poisson-tasks target.ts, createTarget), mirrored with its messages; a test
-  // compares the two targets' errors on the same cfgs.
-  const pins: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
-    ['slack', slack, 'continuous'],
-    ['horizon', options.horizon, 'continuous'],
-    ['strictness', arm.strictness, 'categorical'],
-    ['generator_hash', hash, 'categorical'],
-  ];
-  const optionalPins: ReadonlyArray<readonly [string, string]> = [
-    ['split', arm.split],
-    ['generator_version', arm.generatorVersion],
-  ];
-  const registered = pins.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  // The reference target's pin, checked by the same poisson-tasks function (`checkPins`), so the messages are its.
+  const pins: RegistrationPins = { slack, horizon: options.horizon, strictness: arm.strictness, generatorHash: hash, split: arm.split, generatorVersion: arm.generatorVersion };
 
   function modelOf(cfg: TargetConfig): string {
     const m = options.model ?? cfg['model'];
     if (typeof m !== 'string' || m === '') throw new RangeError(`cfg.model must name a model "provider:model" (or pass options.model); got ${JSON.stringify(m)}.`);
     return m;
   }
-  function checkPins(cfg: TargetConfig): void {
-    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
-    const problems: string[] = [];
-    const mismatch = (key: string, given: unknown, value: number | string): string =>
-      `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
-    for (const [key, value, type] of pins) {
-      const given = has(cfg, key) ? cfg[key] : undefined;
-      if (given === undefined) {
-        problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
-      } else if (given !== value) {
-        problems.push(mismatch(key, given, value));
-      }
-    }
-    for (const [key, value] of optionalPins) {
-      const given = has(cfg, key) ? cfg[key] : undefined;
-      if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
-    }
-    if (problems.length > 0) throw new PinMismatchError(name, problems, registered);
-  }
-
   const target = async (cfg: TargetConfig): Promise<TargetResult> => {
-    checkPins(cfg);
+    checkPins(cfg, pins, name);
     const model = modelOf(cfg);
     const task = generate(arm, cfg.seed);
     const meter = new UsageMeter();
@@ -145,7 +112,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     };
   };
   const planCalls = (cfg: TargetConfig): readonly PlannedCall[] => {
-    checkPins(cfg);
+    checkPins(cfg, pins, name);
     const model = modelOf(cfg);
     const task = generate(arm, cfg.seed);
     const calls: PlannedCall[] = [];

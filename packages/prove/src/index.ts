@@ -10,7 +10,7 @@ export type { GateInput, GateResult, TestMethod } from './gate.js';
 export { createRun } from './store/create-run.js';
 export type { RunInit, RunWriter } from './store/create-run.js';
 export type { RunManifest, RunStatus, RunCounts, RunProvenance, RunExtension, RunResume, RunUsage } from './store/manifest.js';
-export type { EpisodeRow } from './store/episode-row.js';
+export type { EpisodeFields, EpisodeRow } from './store/episode-row.js';
 export { EPISODE_COLUMN_TYPES } from './store/episode-row.js';
 export { listRuns, scanRuns } from './store/list-runs.js';
 export type { SkippedRun } from './store/list-runs.js';

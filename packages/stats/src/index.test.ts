@@ -22,6 +22,7 @@ describe('poisson-stats barrel', () => {
         'tangoInterval',
         'unpairedMinimumDetectableChange',
         'unpairedPower',
+        'wilsonInterval',
       ].sort(),
     );
   });

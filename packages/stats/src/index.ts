@@ -16,6 +16,8 @@ export { fisherExact } from './fisher-exact.js';
 export type { FisherResult, FisherTable } from './fisher-exact.js';
 export { newcombeInterval } from './newcombe-interval.js';
 export type { NewcombeInterval, NewcombeOptions } from './newcombe-interval.js';
+export { wilsonInterval } from './wilson-interval.js';
+export type { WilsonInterval, WilsonOptions } from './wilson-interval.js';
 export { unpairedMinimumDetectableChange, unpairedPower } from './unpaired-power.js';
 export type { UnpairedMdeOptions, UnpairedPowerOptions } from './unpaired-power.js';
 export { meanScoreInterval, pairedScoreDifference } from './paired-scores.js';

@@ -1,4 +1,5 @@
 import { normalUpperQuantile } from './internal/normal.js';
+import { wilsonBounds } from './internal/wilson.js';
 import { attempt, requireCount, requireObject, requireOpenUnit, requirePositiveCount, throwProblems } from './internal/validate.js';
 
 /** Options of {@link newcombeInterval}: x1 of n1 before (run A), x2 of n2 after (run B). */
@@ -24,16 +25,6 @@ export type NewcombeInterval = {
   readonly x2: number;
   readonly n2: number;
 };
-
-/** Wilson's score interval for x of n at critical value z (Wilson 1927), exact 0 / 1 at the ends. */
-export function wilsonInterval(x: number, n: number, z: number): [number, number] {
-  const z2 = z * z;
-  const centre = (x + z2 / 2) / (n + z2);
-  const half = (z * Math.sqrt((x * (n - x)) / n + z2 / 4)) / (n + z2);
-  const lower = x === 0 ? 0 : Math.max(0, centre - half);
-  const upper = x === n ? 1 : Math.min(1, centre + half);
-  return [lower, upper];
-}
 
 /**
  * Newcombe's hybrid score interval (method 10 of Newcombe 1998) for the difference of two
@@ -84,8 +75,8 @@ function newcombeChecked(x1: number, n1: number, x2: number, n2: number, level: 
   const z = normalUpperQuantile((1 - level) / 2);
   const p1 = x1 / n1;
   const p2 = x2 / n2;
-  const [l1, u1] = wilsonInterval(x1, n1, z);
-  const [l2, u2] = wilsonInterval(x2, n2, z);
+  const [l1, u1] = wilsonBounds(x1, n1, z);
+  const [l2, u2] = wilsonBounds(x2, n2, z);
   const estimate = p2 - p1;
   const lower = Math.max(-1, estimate - Math.hypot(p2 - l2, u1 - p1));
   const upper = Math.min(1, estimate + Math.hypot(u2 - p2, p1 - l1));

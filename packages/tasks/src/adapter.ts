@@ -20,6 +20,8 @@ import { sha256Hex } from './internal/sha256.js';
 export { createTarget, PinMismatchError } from './target.js';
 export type { CreateTargetOptions, Target, TargetConfig, TargetResult, TaskTargetMeta } from './target.js';
 export { targetName } from './arm-id.js';
+export { checkPins } from './pins.js';
+export type { RegistrationPins } from './pins.js';
 
 /** Options of {@link loadRegistry}. */
 export interface LoadRegistryOptions {

@@ -8,9 +8,7 @@ import type { Registration } from './registration.js';
 import { promptTokens } from './tokens.js';
 import { maxTurns } from './turns.js';
 import { PACKAGE_VERSION } from './internal/package-version.js';
-import { shown } from './internal/shown.js';
-
-const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+import { checkPins, type RegistrationPins } from './pins.js';
 
 /**
  * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
@@ -46,30 +44,7 @@ export interface TaskTargetMeta {
   readonly prompt_tokens: number;
 }
 
-/**
- * A cfg that breaks the pin: a pinned axis missing, or an axis whose value disagrees with the registration.
- * The message lists every problem — a missing axis with the `[axes.<name>]` table to add to the sweep spec,
- * a disagreeing one with the registered value — and the registered values to run with.
- *
- * @example
- * ```ts
- * await target({ seed: 1, replicate_index: 0, slack: 5, horizon: 8, strictness: 'strict' });
- * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4;
- * //   the sweep has no axis generator_hash: add [axes.generator_hash] type = "categorical" values = ["…"] to the sweep spec — ...
- * ```
- */
-export class PinMismatchError extends Error {
-  readonly code = 'E_PIN_MISMATCH' as const;
-  readonly exitCode = 2 as const;
-  readonly problems: readonly string[];
-  constructor(target: string, problems: readonly string[], registered: string) {
-    super(
-      `target ${target} refuses this cfg: ${problems.join('; ')} — run the sweep with the registered values (${registered}) or register the new ones`,
-    );
-    this.name = 'PinMismatchError';
-    this.problems = Object.freeze(problems.slice());
-  }
-}
+export { PinMismatchError } from './pins.js';
 
 /** Options of {@link createTarget}. */
 export interface CreateTargetOptions {
@@ -94,7 +69,7 @@ export interface CreateTargetOptions {
  * and `generator_hash` equal to the registration's strings (the generator hash of its generator version);
  * a sweep without one of these axes is refused, with the `[axes.<name>]` table to add to its spec. When
  * `cfg` carries `split` or `generator_version` they must be the registration's strings too. Other axes are
- * ignored. Every problem is listed in one {@link PinMismatchError}.
+ * ignored. Every problem is listed in one {@link PinMismatchError} (the check is {@link checkPins}).
  *
  * @param options - {@link CreateTargetOptions}
  * @returns the target
@@ -116,19 +91,14 @@ export function createTarget(options: CreateTargetOptions): Target {
   const name = options.name ?? targetName(policy.name, id);
   const hash = generatorHash(registration.generatorVersion);
   const budget = maxTurns(arm, registration.slack);
-  // The pinned axes a sweep must carry, with the axis type its spec declares them as.
-  const pins: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
-    ['slack', registration.slack, 'continuous'],
-    ['horizon', registration.horizon, 'continuous'],
-    ['strictness', registration.strictness, 'categorical'],
-    ['generator_hash', hash, 'categorical'],
-  ];
-  // Axes a sweep need not carry, checked when it does.
-  const optionalPins: ReadonlyArray<readonly [string, string]> = [
-    ['split', registration.split],
-    ['generator_version', registration.generatorVersion],
-  ];
-  const registered = pins.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ');
+  const pins: RegistrationPins = {
+    slack: registration.slack,
+    horizon: registration.horizon,
+    strictness: registration.strictness,
+    generatorHash: hash,
+    split: registration.split,
+    generatorVersion: registration.generatorVersion,
+  };
   const pin = Object.freeze({
     generator_version: registration.generatorVersion,
     generator_hash: hash,
@@ -137,23 +107,7 @@ export function createTarget(options: CreateTargetOptions): Target {
   });
 
   return async (cfg: TargetConfig): Promise<TargetResult> => {
-    if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
-    const problems: string[] = [];
-    const mismatch = (key: string, given: unknown, value: number | string): string =>
-      `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
-    for (const [key, value, type] of pins) {
-      const given = has(cfg, key) ? cfg[key] : undefined;
-      if (given === undefined) {
-        problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
-      } else if (given !== value) {
-        problems.push(mismatch(key, given, value));
-      }
-    }
-    for (const [key, value] of optionalPins) {
-      const given = has(cfg, key) ? cfg[key] : undefined;
-      if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
-    }
-    if (problems.length > 0) throw new PinMismatchError(name, problems, registered);
+    checkPins(cfg, pins, name);
     const task = generate(arm, cfg.seed);
     const result = await runEpisode(task, policy, { maxTurns: budget });
     const meta: TaskTargetMeta = {

@@ -13,6 +13,7 @@ import {
   pairedScoreDifference,
   tangoInterval,
   unpairedMinimumDetectableChange,
+  wilsonInterval,
 } from 'poisson-stats';
 
 /**
@@ -68,6 +69,14 @@ export function fisherP(a: number, b: number, c: number, d: number): number {
 export function newcombe(afterEvents: number, afterN: number, beforeEvents: number, beforeN: number, level: number): Interval {
   const i = newcombeInterval({ x1: beforeEvents, n1: beforeN, x2: afterEvents, n2: afterN, level });
   return { lower: i.lower, upper: i.upper, level: i.level };
+}
+
+/** A Wilson interval for one proportion x / n (poisson-stats `wilsonInterval`). */
+export type Wilson = { readonly method: 'wilson'; readonly x: number; readonly n: number; readonly estimate: number; readonly lower: number; readonly upper: number; readonly level: number };
+
+/** Wilson's score interval for x of n without continuity correction (poisson-stats `wilsonInterval`, as R's prop.test(correct = FALSE)). */
+export function wilson(x: number, n: number, level: number): Wilson {
+  return wilsonInterval({ x, n, level });
 }
 
 /**

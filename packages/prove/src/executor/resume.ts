@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import { ProveError } from '../errors.js';
+import { processAlive } from '../internal/process-alive.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { openRunWriter } from '../store/create-run.js';
@@ -66,18 +67,9 @@ async function existing(store: string, manifest: RunManifest, lock: RunLock): Pr
   return { have, nextPart, counts, duplicates };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function assertNotRunning(manifest: RunManifest): void {
   const p = manifest.provenance;
-  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && alive(p.pid)) {
+  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && processAlive(p.pid)) {
     throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`);
   }
 }

@@ -28,21 +28,26 @@ export function timeoutMessage(ms: number): string {
   return `TimeoutError: the target ran longer than the timeout of ${ms} ms`;
 }
 
-/** A row for an item whose target failed (internal; also used by backends for lost episodes). */
-export function failedRow(item: WorkItem, runId: string, error: string, durationMs: number): EpisodeRow {
+/** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields. */
+function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
   return {
     run_id: runId,
     condition: item.condition,
     ...item.values,
     replicate_index: item.replicate_index,
     seed: item.seed,
-    outcome: null,
-    t: 0,
-    score: null,
-    error,
-    meta: '{}',
+    outcome: fields.outcome,
+    t: fields.t,
+    score: fields.score,
+    error: fields.error,
+    meta: fields.meta,
     duration_ms: durationMs,
   };
+}
+
+/** A row for an item whose target failed (internal; also used by backends for lost episodes). */
+export function failedRow(item: WorkItem, runId: string, error: string, durationMs: number): EpisodeRow {
+  return episodeRow(item, runId, { outcome: null, t: 0, score: null, error, meta: '{}' }, durationMs);
 }
 
 /**
@@ -94,19 +99,7 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
     // The values read once above are the ones checked again and stored (a getter may answer differently).
     const again = checkResult({ outcome, t, score, meta: {} });
     if (again !== null) return failedRow(item, runId, `TypeError: the target returned ${again}`, duration);
-    return {
-      run_id: runId,
-      condition: item.condition,
-      ...item.values,
-      replicate_index: item.replicate_index,
-      seed: item.seed,
-      outcome,
-      t,
-      score,
-      error: null,
-      meta,
-      duration_ms: duration,
-    };
+    return episodeRow(item, runId, { outcome, t, score, error: null, meta }, duration);
   } catch (err) {
     return failedRow(item, runId, `TypeError: the target's result could not be read (${describe(err)})`, duration);
   }

@@ -1,4 +1,4 @@
-import type { EpisodeRow } from './episode-row.js';
+import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import type { RunManifest } from './manifest.js';
 import { partFiles } from './read-episodes.js';
 import { readPart } from './parquet.js';
@@ -12,20 +12,8 @@ export type ConditionCounts = {
   readonly outcomes: Readonly<Record<string, number>>;
 };
 
-/** An episode as `inspect` shows it: the stored row with `meta` parsed. */
-export type InspectedEpisode = {
-  run_id: string;
-  condition: string;
-  replicate_index: number;
-  seed: number;
-  outcome: string | null;
-  t: number;
-  score: number | null;
-  error: string | null;
-  meta: unknown;
-  duration_ms: number;
-  [axis: string]: unknown;
-};
+/** An episode as `inspect` shows it: the stored row ({@link EpisodeRow}) with `meta` parsed. */
+export type InspectedEpisode = EpisodeFields<unknown>;
 
 /** What `inspect` reports about a run. */
 export type RunInspection = {

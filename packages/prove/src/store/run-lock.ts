@@ -4,6 +4,7 @@ import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { ProveError, StoreError } from '../errors.js';
+import { processAlive } from '../internal/process-alive.js';
 import { lockPath, RUN_ID_RE, runDir } from './layout.js';
 
 /** Who holds a run's writer lock: the content of `<store>/<run_id>/.lock` (JSON). */
@@ -53,15 +54,6 @@ function bootId(): string | null {
   return bootIdCache;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function parseHolder(text: string): LockHolder | null {
   try {
     const h = JSON.parse(text) as Partial<LockHolder>;
@@ -82,7 +74,7 @@ export function isStaleHolder(h: LockHolder): boolean {
   const boot = bootId();
   if (boot !== null && h.boot_id !== null && h.boot_id !== boot) return true;
   if (h.pid === process.pid) return !heldHere.has(h.token);
-  return !alive(h.pid);
+  return !processAlive(h.pid);
 }
 
 async function readHolder(path: string): Promise<{ text: string; holder: LockHolder | null } | null> {

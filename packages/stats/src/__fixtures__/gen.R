@@ -14,6 +14,7 @@
 #   fisher       R's fisher.test
 #   newcombe     Wilson intervals from R's prop.test(correct = FALSE), combined by Newcombe's
 #                method 10 (Newcombe 1998, Statistics in Medicine 17:873)
+#   wilson       R's prop.test(x, n, conf.level, correct = FALSE)$conf.int (one proportion)
 #   unpaired     R's power.prop.test (n1 = n2) and the same formula written out for n1 != n2
 #   normal       R's qnorm, pnorm, pchisq
 
@@ -281,6 +282,18 @@ for (cs in nc_cases) for (level in c(0.95, 0.99)) {
     level = level, estimate = r$estimate, lower = r$lower, upper = r$upper)
 }
 
+# ---------------------------------------------------------------- Wilson, one proportion
+# Each case: x, n, level. Includes x = 0, x = n, n = 1 and a large n.
+wilson_cases <- list(c(0, 1, 0.95), c(1, 1, 0.95), c(0, 1, 0.99), c(1, 1, 0.9), c(0, 8, 0.95),
+  c(8, 8, 0.95), c(3, 8, 0.95), c(2, 7, 0.95), c(17, 32, 0.95), c(5, 128, 0.95), c(127, 128, 0.99),
+  c(40, 100, 0.9), c(0, 1000, 0.95), c(999, 1000, 0.95), c(1000, 1000, 0.99), c(1, 2, 0.95),
+  c(2, 3, 0.8), c(50, 50, 0.5), c(0, 30, 0.999), c(12, 40, 0.95), c(500000, 1000000, 0.95),
+  c(3, 1000000, 0.95), c(33, 100, 0.99), c(9, 10, 0.95))
+wilson_rows <- lapply(wilson_cases, function(cs) {
+  ci <- suppressWarnings(prop.test(cs[1], cs[2], conf.level = cs[3], correct = FALSE))$conf.int
+  list(x = cs[1], n = cs[2], level = cs[3], estimate = cs[1] / cs[2], lower = ci[1], upper = ci[2])
+})
+
 # ---------------------------------------------------------------- unpaired normal approximation
 unpaired_power_r <- function(n1, n2, p1, p2, alpha) {
   z <- qnorm(alpha / 2, lower.tail = FALSE)
@@ -340,7 +353,7 @@ out <- list(
   generator = "gen.R", rVersion = R.version.string,
   mcnemar = mcnemar_rows, tango = tango_rows, padjust = padjust_rows,
   critical = critical_rows, power = power_rows, mde = mde_rows,
-  fisher = fisher_rows, newcombe = newcombe_rows,
+  fisher = fisher_rows, newcombe = newcombe_rows, wilson = wilson_rows,
   unpairedPower = unpaired_rows, unpairedMde = unpaired_mde_rows, normal = normal)
 writeLines(to_json(out), "r-reference.json")
 cat("wrote r-reference.json\n")

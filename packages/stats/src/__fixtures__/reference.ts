@@ -27,6 +27,7 @@ export type RReference = {
   mde: Array<{ n: number; alpha: number; power: number; method: 'exact' | 'midp'; mde: JsonNumber }>;
   fisher: Array<{ a: number; b: number; c: number; d: number; pValue: number }>;
   newcombe: Array<{ x1: number; n1: number; x2: number; n2: number; level: number; estimate: number; lower: number; upper: number }>;
+  wilson: Array<{ x: number; n: number; level: number; estimate: number; lower: number; upper: number }>;
   unpairedPower: Array<{ n1: number; n2: number; p1: number; p2: number; alpha: number; power: number; source: string }>;
   unpairedMde: Array<{ n1: number; n2: number; p1: number; alpha: number; power: number; direction: 'rise' | 'fall'; mde: JsonNumber }>;
   normal: { p: number[]; qnorm: number[]; x: number[]; chisqUpper: number[] };

@@ -1,10 +1,7 @@
 import { extend } from '../../executor/resume.js';
 import { defineCommand } from '../define.js';
-import { json, runExitCode, runSummary } from '../format.js';
-import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
-import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+import { continueRun, CONTINUE_RUN_OPTIONS } from './continue-run.js';
 
 export const extendCommand = defineCommand({
   name: 'extend',
@@ -12,30 +9,12 @@ export const extendCommand = defineCommand({
   positionals: [{ name: 'RUN', description: 'A run ref: #N, a run id, a unique id prefix, or a run name.', required: true }],
   options: {
     replicates: { type: 'string', valueName: 'K', required: true, number: { min: 1, integer: true }, description: 'How many replicates to add per condition.' },
-    target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
-    json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
-    ...EXECUTION_OPTIONS,
-    ...MODEL_RUN_OPTIONS,
+    ...CONTINUE_RUN_OPTIONS,
   },
   examples: ['poisson-prove extend "#1" --replicates 8'],
-  async run({ positionals, options, store, io, argv }) {
-    const v = new Values(options);
-    const k = v.number('replicates');
-    const exec = { ...executionOptions(v), ...modelRunOptions(v) };
-    const dist = bullmqExecution(v, io);
-    v.done();
-    await dist?.check();
-    const asJson = v.flag('json');
-    const target = v.string('target');
-    const bar = progressBar(io, !asJson);
-    let m;
-    try {
-      m = await extend({ store, ref: positionals['RUN'] as string, replicates: k as number, ...(target ? { target } : {}), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
-    } finally {
-      bar.stop();
-    }
-    io.stdout.write(asJson ? json(m) : runSummary('extend', m));
-    dist?.report(m);
-    return runExitCode(m);
+  run(ctx) {
+    const v = new Values(ctx.options);
+    const replicates = v.number('replicates') as number;
+    return continueRun('extend', ctx, v, (opts) => extend({ ...opts, replicates }));
   },
 });

@@ -1,0 +1,43 @@
+import type { ResumeOptions } from '../../executor/resume.js';
+import type { RunManifest } from '../../store/manifest.js';
+import type { CommandContext, OptionDef } from '../define.js';
+import { json, runExitCode, runSummary } from '../format.js';
+import { progressBar } from '../progress.js';
+import type { Values } from '../values.js';
+import { bullmqExecution, recordedCommand } from './bullmq-options.js';
+import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+
+/** The options of the verbs that go on with a stored run (resume, extend), after their own. */
+export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
+  target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
+  json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
+  ...EXECUTION_OPTIONS,
+  ...MODEL_RUN_OPTIONS,
+});
+
+/**
+ * The body of resume and extend once the verb has read its own options from `v`: reads the shared ones
+ * ({@link CONTINUE_RUN_OPTIONS}), checks them all, runs `go` with the run's options behind a progress
+ * bar, then prints the manifest (`--json`) or the run summary.
+ *
+ * @returns the run's exit code.
+ */
+export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
+  const { positionals, store, io, argv } = ctx;
+  const exec = { ...executionOptions(v), ...modelRunOptions(v) };
+  const dist = bullmqExecution(v, io);
+  v.done();
+  await dist?.check();
+  const asJson = v.flag('json');
+  const target = v.string('target');
+  const bar = progressBar(io, !asJson);
+  let m;
+  try {
+    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
+  } finally {
+    bar.stop();
+  }
+  io.stdout.write(asJson ? json(m) : runSummary(verb, m));
+  dist?.report(m);
+  return runExitCode(m);
+}

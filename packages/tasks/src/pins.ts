@@ -1,0 +1,97 @@
+import type { TargetConfig } from './target.js';
+import { shown } from './internal/shown.js';
+
+const has = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/**
+ * A cfg that breaks the pin: a pinned axis missing, or an axis whose value disagrees with the registration.
+ * The message lists every problem — a missing axis with the `[axes.<name>]` table to add to the sweep spec,
+ * a disagreeing one with the registered value — and the registered values to run with.
+ *
+ * @example
+ * ```ts
+ * await target({ seed: 1, replicate_index: 0, slack: 5, horizon: 8, strictness: 'strict' });
+ * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4;
+ * //   the sweep has no axis generator_hash: add [axes.generator_hash] type = "categorical" values = ["…"] to the sweep spec — ...
+ * ```
+ */
+export class PinMismatchError extends Error {
+  readonly code = 'E_PIN_MISMATCH' as const;
+  readonly exitCode = 2 as const;
+  readonly problems: readonly string[];
+  constructor(target: string, problems: readonly string[], registered: string) {
+    super(
+      `target ${target} refuses this cfg: ${problems.join('; ')} — run the sweep with the registered values (${registered}) or register the new ones`,
+    );
+    this.name = 'PinMismatchError';
+    this.problems = Object.freeze(problems.slice());
+  }
+}
+
+/** The values a registration pins a target to (what {@link checkPins} compares a cfg with). */
+export interface RegistrationPins {
+  /** The registered slack of the turn budget; `cfg.slack` must equal it. */
+  readonly slack: number;
+  /** The registered horizon; `cfg.horizon` must equal it. */
+  readonly horizon: number;
+  /** The registered strictness; `cfg.strictness` must equal it. */
+  readonly strictness: string;
+  /** The generator hash of the registered generator version; `cfg.generator_hash` must equal it. */
+  readonly generatorHash: string;
+  /** The registered split; `cfg.split`, when present, must equal it. */
+  readonly split: string;
+  /** The registered generator version; `cfg.generator_version`, when present, must equal it. */
+  readonly generatorVersion: string;
+}
+
+/**
+ * Check a sweep cfg against a registration's pins, as every task target does before it plays: `cfg` must
+ * carry `slack` and `horizon` equal to the registered numbers, and `strictness` and `generator_hash` equal
+ * to the registered strings (a sweep without one of these axes is refused, with the `[axes.<name>]` table
+ * to add to its spec); when `cfg` carries `split` or `generator_version` they must be the registered
+ * strings too. Other axes are ignored. Every problem is listed in one {@link PinMismatchError}.
+ *
+ * @param cfg - the cfg a sweep passed the target.
+ * @param pins - the registered values ({@link RegistrationPins}).
+ * @param target - the target's name, for the error message.
+ * @throws TypeError when `cfg` is not an object.
+ * @throws PinMismatchError listing every missing or disagreeing axis and the registered values.
+ * @example
+ * ```ts
+ * checkPins({ seed: 1, replicate_index: 0, slack: 5, horizon: 8, strictness: 'strict' },
+ *   { slack: 4, horizon: 8, strictness: 'strict', generatorHash: generatorHash('0'), split: 'test', generatorVersion: '0' }, 'reference_depth_d3');
+ * // PinMismatchError: target reference_depth_d3 refuses this cfg: slack is 5 but the registration pins the number 4; the sweep has no axis generator_hash: ...
+ * ```
+ * @see TASKS.md, "The pre-registration"
+ */
+export function checkPins(cfg: TargetConfig, pins: RegistrationPins, target: string): void {
+  if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
+  // The pinned axes a sweep must carry, with the axis type its spec declares them as.
+  const required: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
+    ['slack', pins.slack, 'continuous'],
+    ['horizon', pins.horizon, 'continuous'],
+    ['strictness', pins.strictness, 'categorical'],
+    ['generator_hash', pins.generatorHash, 'categorical'],
+  ];
+  // Axes a sweep need not carry, checked when it does.
+  const optional: ReadonlyArray<readonly [string, string]> = [
+    ['split', pins.split],
+    ['generator_version', pins.generatorVersion],
+  ];
+  const problems: string[] = [];
+  const mismatch = (key: string, given: unknown, value: number | string): string =>
+    `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
+  for (const [key, value, type] of required) {
+    const given = has(cfg, key) ? cfg[key] : undefined;
+    if (given === undefined) {
+      problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
+    } else if (given !== value) {
+      problems.push(mismatch(key, given, value));
+    }
+  }
+  for (const [key, value] of optional) {
+    const given = has(cfg, key) ? cfg[key] : undefined;
+    if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
+  }
+  if (problems.length > 0) throw new PinMismatchError(target, problems, required.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', '));
+}
