@@ -1,0 +1,45 @@
+// The API reference in docs/api is generated from TSDoc by TypeDoc (`npm run docs:api`). This test fails
+// when a public export has no page there, so the reference cannot silently fall behind the barrels.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const KINDS = ['functions', 'classes', 'interfaces', 'type-aliases', 'variables'];
+
+/** The names a barrel exports: `export { a, b as c } from ...` and `export type { ... } from ...`. */
+function exportedNames(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const names: string[] = [];
+  for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)) {
+    for (const part of m[1]!.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
+      if (name) names.push(name);
+    }
+  }
+  for (const m of text.matchAll(/^export\s+(?:async\s+)?(?:function|const|class|interface|type)\s+([A-Za-z_$][\w$]*)/gm)) {
+    names.push(m[1]!);
+  }
+  return [...new Set(names)];
+}
+
+// A name exported from both of poisson-tasks' entry points is documented once, under either.
+const entries: { pkg: string; src: string; docs: string[] }[] = [
+  { pkg: 'poisson-stats', src: 'packages/stats/src/index.ts', docs: ['docs/api/poisson-stats'] },
+  { pkg: 'poisson-tasks', src: 'packages/tasks/src/index.ts', docs: ['docs/api/poisson-tasks/index', 'docs/api/poisson-tasks/adapter'] },
+  { pkg: 'poisson-tasks/adapter', src: 'packages/tasks/src/adapter.ts', docs: ['docs/api/poisson-tasks/adapter', 'docs/api/poisson-tasks/index'] },
+  { pkg: 'poisson-prove', src: 'packages/prove/src/index.ts', docs: ['docs/api/poisson-prove'] },
+  { pkg: 'poisson-models', src: 'packages/models/src/index.ts', docs: ['docs/api/poisson-models'] },
+];
+
+describe('docs/api is current (regenerate with `npm run docs:api`)', () => {
+  for (const { pkg, src, docs } of entries) {
+    it(`has a page for every export of ${pkg}`, () => {
+      const names = exportedNames(join(ROOT, src));
+      expect(names.length).toBeGreaterThan(5);
+      const missing = names.filter((n) => !docs.some((d) => KINDS.some((k) => existsSync(join(ROOT, d, k, `${n}.md`)))));
+      expect(missing, `exports of ${pkg} without a page in ${docs.join(' or ')}`).toEqual([]);
+    });
+  }
+});
