@@ -3,7 +3,10 @@
 // subprocesses (from source, through tsx) on this machine. Printed as ratios, not asserted:
 //  1. a cheap CPU-bound target (targets.mjs:cpu): episodes per second of the local backend, and of the
 //     bullmq backend with 1 and 2 workers at several chunk sizes; the queue's overhead per episode;
-//  2. a target that waits 50 ms per episode (bullmq-targets.mjs:wait50): the speed-up of N workers over one.
+//  2. a target that waits 50 ms per episode (bullmq-targets.mjs:wait50): the speed-up of N workers over one;
+//  3. the depth-3 reference policy of poisson-tasks (reference-target.ts:reference_depth_d3, one condition
+//     with the registration's pinned axes): episodes per second of the local backend, and of the bullmq
+//     backend with 1 and 2 workers at the default chunk (25).
 // Run: npm run bench -- bullmq   (BENCH_EPISODES=N sets part 1's episodes, default 4000)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bullmqBackend, sweep, type Backend } from '../src/index.js';
 import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { registry } from './reference-target.js';
 
 const FIX = fileURLToPath(new URL('../src/__fixtures__/', import.meta.url));
 const MAIN_SRC = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
@@ -44,11 +48,11 @@ async function stopWorkers(ws: Worker[]): Promise<void> {
 }
 
 /** Milliseconds of one sweep of `episodes` (2 conditions) on a backend, checked complete. */
-async function timed(target: string, episodes: number, backend: 'local' | Backend, concurrency = 1): Promise<number> {
+async function timed(target: string, episodes: number, backend: 'local' | Backend, concurrency = 1, specOf: (episodes: number) => string = (e) => spec(e / 2)): Promise<number> {
   const store = mkdtempSync(join(tmpdir(), 'prove-bench-bullmq-'));
   try {
     const t0 = performance.now();
-    const run = await sweep({ spec: spec(episodes / 2), target, store, salt: 'bench', maxMde: 0.99, backend, concurrency });
+    const run = await sweep({ spec: specOf(episodes), target, store, salt: 'bench', maxMde: 0.99, backend, concurrency });
     const ms = performance.now() - t0;
     if (run.status !== 'complete' || run.counts.rows !== episodes || run.counts.rows_without_outcome !== 0) throw new Error(`bench sweep: ${run.status} ${JSON.stringify(run.counts)}`);
     return ms;
@@ -118,6 +122,35 @@ try {
   console.log(`\ntarget waiting 50 ms per episode (bullmq-targets.mjs:wait50), ${E} episodes, chunk 5:`);
   console.log(`  local backend, concurrency 1: ${fmt(localWait)} ms (${fmt(perSec(E, localWait), 1)} episodes/s)`);
   for (const [label, ms] of speed) console.log(`  bullmq, ${label.padEnd(26)} ${fmt(ms).padStart(6)} ms   speed-up over one worker ${fmt(one / ms, 2)}x`);
+
+  // 3. The depth-3 reference policy: one condition carrying the registration's pinned axes (the target
+  //    refuses a cfg without them), N replicates; the bullmq backend at its default chunk.
+  const ref = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
+  const pins = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };
+  const refSpec = (episodes: number): string =>
+    [
+      `target_id = "bench-bullmq-reference"\nt_unit = "turns"\nreplicates = ${episodes}`,
+      ...Object.entries(pins).map(([k, v]) => `[axes.${k}]\ntype = "${typeof v === 'number' ? 'continuous' : 'categorical'}"\nvalues = [${JSON.stringify(v)}]`),
+      '',
+    ].join('\n');
+  await timed(ref, 200, 'local', 1, refSpec); // warm up imports and the task generator
+  const refRows: [string, number][] = [];
+  const refLocal = Math.min(await timed(ref, N, 'local', 1, refSpec), await timed(ref, N, 'local', 1, refSpec));
+  refRows.push(['local backend, one process (baseline)', refLocal]);
+  for (const k of [1, 2]) {
+    const q = `ref${k}`;
+    const ws = await startWorkers(redis, q, k);
+    try {
+      const be = bullmqBackend({ redis: redis.url, queue: q }); // the default chunk (25)
+      await timed(ref, 200, be, 1, refSpec); // warm the workers' import cache
+      refRows.push([`bullmq, ${k} worker${k > 1 ? 's' : ''}, chunk ${be.chunkSize} (default)`, Math.min(await timed(ref, N, be, 1, refSpec), await timed(ref, N, be, 1, refSpec))]);
+    } finally {
+      await stopWorkers(ws);
+    }
+  }
+  console.log(`\nreference policy (poisson-tasks reference_depth_d3), ${fmt(N)} episodes (1 condition), best of 2:`);
+  console.log('  configuration                          episodes/s   vs local');
+  for (const [label, ms] of refRows) console.log(`  ${label.padEnd(38)} ${fmt(perSec(N, ms)).padStart(10)}   ${fmt(refLocal / ms, 2).padStart(7)}x`);
 } finally {
   await redis.stop();
 }
