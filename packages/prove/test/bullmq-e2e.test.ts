@@ -145,7 +145,7 @@ describe('bullmq backend, end to end', () => {
     expect(m.provenance.command).toContain(`redis://:***@127.0.0.1:${redis.port}`);
     await expectSameAsLocal(store, m.run_id);
     const runs = await cli(['--store', store, 'runs']).done;
-    expect(runs.stdout).toMatch(/complete\s+bullmq\s+bq-fixture\s+400\s+0/);
+    expect(runs.stdout).toMatch(/complete\s+bullmq:equal\s+bq-fixture\s+400\s+0/);
     // extend on the same workers: replicates 200..207, seeds from the same salt, rows as the target gives them.
     const x = await cli(['--store', store, 'extend', m.run_id, '--replicates', '8', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'equal']).done;
     expect(x.code).toBe(0);

@@ -53,3 +53,10 @@ export function runExitCode(m: RunManifest): number {
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/** A run's backend with its recorded options, e.g. `bullmq (redis redis://:***@10.0.0.5:6379, queue nightly, chunk_size 25, rate 5)`. */
+export function backendText(m: RunManifest): string {
+  const o = m.backend_options;
+  if (!o || Object.keys(o).length === 0) return m.backend;
+  return `${m.backend} (${Object.entries(o).map(([k, v]) => `${k} ${v === null ? 'none' : String(v)}`).join(', ')})`;
+}

@@ -52,9 +52,12 @@ export type BackendContext = {
  * `ctx.usage`.
  *
  * The local backends are {@link localBackend} (in process) and {@link workerBackend} (worker threads);
- * a distributed backend (BullMQ) implements the same interface.
+ * the distributed {@link bullmqBackend} implements the same interface (its workers call the hooks; it
+ * reports the usage summed over its jobs and keeps `runtime.budgetTokens` itself).
  */
 export type Backend = {
   readonly name: string;
+  /** Plain data recorded in the manifest as `backend_options` (e.g. the bullmq backend's redacted Redis URL and queue); absent for the local backends. */
+  readonly options?: Readonly<Record<string, string | number | boolean | null>>;
   run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]>;
 };

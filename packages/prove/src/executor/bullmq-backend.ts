@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
+import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
-import { chunkItems, DEFAULT_QUEUE, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { chunkItems, DEFAULT_QUEUE, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { addUsage } from './target-hooks.js';
 import { checkRedisUrl, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
 import { failedRow } from './run-episode.js';
 
@@ -20,7 +23,7 @@ export type BullmqBackendOptions = {
   chunkSize?: number;
   /** The queue; default `poisson-prove` (the workers' `--queue` must match). */
   queue?: string;
-  /** Jobs enqueued and not yet collected, at most; default 512 (memory and Redis stay bounded). */
+  /** Jobs enqueued and not yet collected, at most; default 512 (memory and Redis stay bounded; with a token budget, it bounds the overshoot). */
   window?: number;
   /** Where the target's path relative to this process is taken from (sent to workers as a fallback path); default process.cwd(). */
   cwd?: string;
@@ -46,6 +49,8 @@ export type BullmqBackend = Backend & {
   readonly url: string;
   readonly queue: string;
   readonly chunkSize: number;
+  /** What the manifest records as `backend_options`: the redacted URL, the queue, the chunk size and the rate. */
+  readonly options: { readonly redis: string; readonly queue: string; readonly chunk_size: number; readonly rate: number | null };
   /** Connects and PINGs once, fast. @throws {@link RedisError} (exit 2). */
   check(): Promise<void>;
 };
@@ -71,6 +76,17 @@ function positiveInt(name: string, v: unknown, def: number): number {
  * enqueued — after a coordinator crash — is found by its id and its result collected, or waited for);
  * rows are filtered to the job's own (condition, replicate) pairs. A job that fails for good (it
  * stalled too often) gives rows with outcome null and the reason. Collected jobs are removed from Redis.
+ *
+ * The target's hooks: each job carries the runtime's `refreshCache` and `maxOutputTokens` and an id of
+ * this invocation; a worker configures the target once per invocation and returns its usage with each
+ * job's rows. The coordinator sums the usage (reported to the executor, which adds it to the manifest)
+ * and keeps the budget (`runtime.budgetTokens`, what is left of the run's): once the billed tokens reach
+ * it, it enqueues nothing more, sets a stop key that makes workers skip this invocation's jobs, removes
+ * the jobs not yet started, collects the rows and usage of those in flight, and ends the run
+ * `interrupted` (resume runs the rest). The overshoot is at most the jobs in flight: billed < budget +
+ * `window` x `chunkSize` x (the most tokens one episode bills); in practice the jobs the workers are
+ * running (the sum of their `--concurrency`). The target's own signal aborting on a worker stops the run
+ * the same way. The manifest records {@link BullmqBackend.options} as `backend_options`.
  *
  * @param opts - {@link BullmqBackendOptions}.
  * @returns a {@link BullmqBackend} named `bullmq`.
@@ -103,6 +119,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
     url,
     queue: queueName,
     chunkSize,
+    options: Object.freeze({ redis: url, queue: queueName, chunk_size: chunkSize, rate: rate ?? null }),
     async check() {
       await pingRedis(target);
     },
@@ -142,10 +159,17 @@ function within(p: Promise<unknown> | undefined, ms: number): Promise<void> {
 async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Settings): AsyncGenerator<EpisodeRow[]> {
   const target = chunkTarget(ctx, s.cwd ?? process.cwd());
   await pingRedis(s.target);
-  const chunks = chunkItems(items, s.chunkSize, ctx.runId, target, ctx.timeoutMs)[Symbol.iterator]();
+  // This call's id: workers configure the target once per invocation, and skip its jobs once it is stopped.
+  const invocation = `${ctx.runId}.${randomBytes(6).toString('hex')}`;
+  const rt = ctx.runtime;
+  const chunkRuntime = rt === undefined ? null : { refresh_cache: rt.refreshCache, max_output_tokens: rt.maxOutputTokens };
+  // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
+  const budgetLeft = rt?.budgetTokens ?? null;
+  let usage: TargetUsage | null = null;
+  const chunks = chunkItems(items, s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
 
   // Set from event listeners, so kept in an object (control flow does not see those assignments).
-  const st: { lost: RedisError | null; closing: boolean } = { lost: null, closing: false };
+  const st: { lost: RedisError | null; closing: boolean; halt: 'budget' | 'target' | null } = { lost: null, closing: false, halt: null };
   let wake: (() => void) | null = null;
   const poke = (): void => {
     const w = wake;
@@ -185,33 +209,50 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   const outstanding = new Map<string, Chunk>();
   const ready: EpisodeRow[][] = [];
   const removable: string[] = [];
+  /** Jobs of an earlier invocation that it stopped: run again for this one (removed, then re-added). */
+  const redo: Chunk[] = [];
   const notices = new Set<string>();
   let lastNews = Date.now();
 
   const settle = (id: string, result: ChunkJobResult | null, failedReason: string | null): void => {
     const chunk = outstanding.get(id);
-    if (!chunk) return;
+    if (!chunk || redo.includes(chunk)) return;
+    lastNews = Date.now();
+    if (result?.usage) {
+      usage = addUsage(usage, result.usage);
+      if (usage !== null) ctx.usage?.('bullmq', usage);
+      if (budgetLeft !== null && usage !== null && usage.billed_tokens >= budgetLeft) st.halt ??= 'budget';
+    }
+    if (result?.cut !== undefined && result.invocation !== invocation) {
+      // Cut short by an invocation that is over (a coordinator killed while it stopped): run it again.
+      redo.push(chunk);
+      poke();
+      return;
+    }
     outstanding.delete(id);
     removable.push(id);
-    lastNews = Date.now();
+    if (result?.cut === 'target') st.halt ??= 'target';
     const byIndex = new Map<number, EpisodeRow>();
     if (result && Array.isArray(result.rows)) {
       for (const row of result.rows) {
         if (row && row.condition === chunk.data.condition && !byIndex.has(row.replicate_index)) byIndex.set(row.replicate_index, { ...row, run_id: ctx.runId });
       }
     }
-    const rows = chunk.items.map((item) => {
+    const rows: EpisodeRow[] = [];
+    for (const item of chunk.items) {
       const row = byIndex.get(item.replicate_index);
-      if (row && row.seed === item.seed) return row;
-      const why = failedReason !== null ? `WorkerError: job ${id} failed on the workers: ${failedReason}` : `WorkerError: job ${id} returned no row for replicate ${item.replicate_index}`;
-      return failedRow(item, ctx.runId, why, 0);
-    });
+      if (row && row.seed === item.seed) rows.push(row);
+      else if (result?.cut === undefined) {
+        const why = failedReason !== null ? `WorkerError: job ${id} failed on the workers: ${failedReason}` : `WorkerError: job ${id} returned no row for replicate ${item.replicate_index}`;
+        rows.push(failedRow(item, ctx.runId, why, 0));
+      } // else: the job was cut short (a stop): the pair is missing, and resume runs it
+    }
     const le = result?.load_error;
     if (typeof le === 'string' && !notices.has(le)) {
       notices.add(le);
       s.onNotice?.(le);
     }
-    ready.push(rows);
+    if (rows.length > 0) ready.push(rows);
     poke();
   };
 
@@ -225,7 +266,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         const job = jobs[k];
         if (job === undefined) {
           const chunk = outstanding.get(id);
-          if (chunk) readd.push(chunk);
+          if (st.halt !== null) outstanding.delete(id); // stopped: its pairs are left to resume
+          else if (chunk) readd.push(chunk);
         } else if (job.returnvalue !== null && job.returnvalue !== undefined && job.finishedOn) settle(id, job.returnvalue, null);
         else if (job.finishedOn && job.failedReason) settle(id, null, job.failedReason);
       });
@@ -235,7 +277,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
 
   const fill = async (): Promise<boolean> => {
     const added: Chunk[] = [];
-    while (outstanding.size < s.window && !ctx.signal?.aborted) {
+    while (outstanding.size < s.window && !ctx.signal?.aborted && st.halt === null) {
       const n = chunks.next();
       if (n.done) break;
       outstanding.set(n.value.id, n.value);
@@ -249,12 +291,53 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     return true;
   };
 
+  /**
+   * Stops this invocation (its budget is spent, or the target's signal aborted): sets the stop key (a
+   * worker skips a job of this invocation that it starts from now on, and leaves the rest of a chunk in
+   * hand within about 500 ms), removes the jobs that have not started, and keeps waiting for those in
+   * flight so that their rows and usage are stored.
+   */
+  const obsolete = async (): Promise<void> => {
+    await cmd.set(stopKey(s.queueName, invocation), '1', 'EX', s.keepSeconds);
+    const ids = [...outstanding.keys()];
+    for (let i = 0; i < ids.length; i += 200) {
+      const batch = ids.slice(i, i + 200).filter((id) => outstanding.has(id));
+      const jobs = await Promise.all(batch.map((id) => Job.fromId<ChunkJobData, ChunkJobResult>(queue, id)));
+      for (const [k, id] of batch.entries()) {
+        const job = jobs[k];
+        if (job === undefined) {
+          outstanding.delete(id);
+          continue;
+        }
+        const state = await job.getState();
+        if (state === 'unknown') outstanding.delete(id); // gone meanwhile: left to resume
+        else if (state === 'completed' && job.returnvalue) settle(id, job.returnvalue, null);
+        else if (state === 'failed' && job.finishedOn) settle(id, null, job.failedReason ?? 'failed');
+        else if (state !== 'active' && state !== 'completed' && state !== 'failed') {
+          // Not started: removed (a job a worker took meanwhile is locked, not removed, and skips).
+          if ((await queue.remove(id).catch(() => 0)) === 1) outstanding.delete(id);
+        }
+      }
+    }
+  };
+
+  const rerun = async (): Promise<void> => {
+    const again = redo.splice(0, redo.length);
+    for (const c of again) await queue.remove(c.id).catch(() => 0);
+    if (st.halt !== null) {
+      for (const c of again) outstanding.delete(c.id);
+      return;
+    }
+    await queue.addBulk(again.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+  };
+
   const removeCollected = async (): Promise<void> => {
     const ids = removable.splice(0, removable.length);
     for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
   };
 
   let exhausted = false;
+  let halted = false;
   try {
     const last = (await cmd.xrevrange(queue.keys.events ?? `bull:${s.queueName}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
     events = new QueueEvents(s.queueName, { connection: client(true), lastEventId: last, autorun: true });
@@ -279,6 +362,16 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         await removeCollected();
         continue;
       }
+      if (st.halt !== null && !halted) {
+        halted = true;
+        exhausted = true; // nothing more is enqueued
+        await obsolete();
+        continue;
+      }
+      if (redo.length > 0) {
+        await rerun();
+        continue;
+      }
       if (!exhausted && outstanding.size < s.window) {
         if (!(await fill())) exhausted = true;
         continue;
@@ -301,6 +394,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       }
     }
     while (ready.length > 0 && st.lost === null) yield ready.shift() as EpisodeRow[];
+    // The run ends interrupted (resume runs the pairs left), as on SIGINT.
+    if (halted && st.lost === null) ctx.stop?.();
   } catch (err) {
     if (st.lost === null) {
       const msg = redisReason(err, s.target.url);

@@ -38,7 +38,7 @@ describe('chunkItems', () => {
     const chunks = [...chunkItems(workItems(conditions, 0, 10, seeds), 4, RUN, TARGET, null)];
     expect(ranges(chunks)).toEqual(['A:0,1,2,3', 'A:4,5,6,7', 'A:8,9', 'B:0,1,2,3', 'B:4,5,6,7', 'B:8,9']);
     const first = chunks[0];
-    expect(first?.data).toEqual({ v: CHUNK_JOB_VERSION, run_id: RUN, condition: conditions[0]?.label, values: conditions[0]?.values, items: seeds.slice(0, 4).map((seed, r) => ({ r, seed })), target: TARGET, timeout_ms: null });
+    expect(first?.data).toEqual({ v: CHUNK_JOB_VERSION, run_id: RUN, condition: conditions[0]?.label, values: conditions[0]?.values, items: seeds.slice(0, 4).map((seed, r) => ({ r, seed })), target: TARGET, timeout_ms: null, invocation: '', runtime: null });
     expect(first?.id).toBe(chunkJobId(RUN, conditions[0]?.label as string, [0, 1, 2, 3]));
   });
   it('gives a resume the same chunks (and ids) for whole missing chunks, and gap-hashed ids for partial ones', () => {
@@ -72,11 +72,12 @@ describe('chunk job data on the worker', () => {
   it('lists every problem of data that is not a chunk job', () => {
     expect(chunkDataProblems(null)).toEqual(['the job carries no data']);
     expect(chunkDataProblems({ v: 99, items: [] })).toEqual([
-      'the job format is version 99, this worker runs version 1; run the same poisson-prove version on the coordinator and the workers',
+      'the job format is version 99, this worker runs version 2; run the same poisson-prove version on the coordinator and the workers',
       'the job has no run_id',
       'the job has no condition',
       'the job has no items',
       'the job has no target {file, name}',
+      'the job has no invocation',
     ]);
   });
 });

@@ -1,18 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { EpisodeRow } from '../store/episode-row.js';
+import type { TargetUsage } from '../target/target.js';
 import type { WorkItem } from './backend.js';
 
 // The chunk jobs of the bullmq backend: what a job carries, its idempotent id, and the chunking of work
 // items. Internal to prove (the wire format between a coordinator and its workers).
 
 /** The version of the job format; a worker refuses jobs of another version. */
-export const CHUNK_JOB_VERSION = 1;
+export const CHUNK_JOB_VERSION = 2;
 
 /** The default queue name of the coordinator and the workers. */
 export const DEFAULT_QUEUE = 'poisson-prove';
 
 /** The target a worker imports: the coordinator's absolute path, the path relative to its directory, the export. */
 export type ChunkTarget = { readonly file: string; readonly relative: string | null; readonly name: string };
+
+/**
+ * What a worker passes its target's `configure` hook (the coordinator's `--refresh-cache` and
+ * `--max-output-tokens`). The budget is not sent: the coordinator keeps it and stops the run; the
+ * store is the worker's own cache directory.
+ */
+export type ChunkRuntime = { readonly refresh_cache: boolean; readonly max_output_tokens: number | null };
 
 /** A chunk job's data: one condition and some of its replicates, with their seeds. */
 export type ChunkJobData = {
@@ -24,14 +32,35 @@ export type ChunkJobData = {
   readonly items: readonly { readonly r: number; readonly seed: number }[];
   readonly target: ChunkTarget;
   readonly timeout_ms: number | null;
+  /**
+   * The coordinator's invocation (one sweep, resume or extend): a worker configures the target once per
+   * invocation, and skips the job once the invocation's stop key ({@link stopKey}) is set.
+   */
+  readonly invocation: string;
+  /** What `configure` is told, or null: the hook is not called. */
+  readonly runtime: ChunkRuntime | null;
 };
 
-/** A chunk job's result: one row per item, the worker's host, and the error when the target did not import there. */
+/**
+ * A chunk job's result: one row per item it ran, the worker's host, the error when the target did not
+ * import there, and the target's usage since the worker's previous report for this invocation (null: no
+ * `usage` hook). `cut` says why rows are missing (the items after the last row were not run): the
+ * target's own signal aborted (`target`), or the coordinator stopped the invocation (`coordinator`; a
+ * job skipped at its start has no row).
+ */
 export type ChunkJobResult = {
   readonly rows: EpisodeRow[];
   readonly host: string;
   readonly load_error: string | null;
+  readonly invocation?: string;
+  readonly usage?: TargetUsage | null;
+  readonly cut?: 'target' | 'coordinator';
 };
+
+/** The Redis key that, once set, tells workers to skip the remaining jobs of an invocation (BullMQ's `bull:` prefix). */
+export function stopKey(queue: string, invocation: string): string {
+  return `bull:${queue}:poisson-stop:${invocation}`;
+}
 
 /** A chunk as the coordinator holds it: its id, data and the work items it stands for. */
 export type Chunk = { readonly id: string; readonly data: ChunkJobData; readonly items: readonly WorkItem[] };
@@ -61,7 +90,15 @@ export function chunkJobId(runId: string, condition: string, indices: readonly n
  * replicate-ascending interleaving of conditions (the executor's replicate-major order); a chunk is
  * emitted as soon as it cannot grow, so at most one partial chunk per condition is held.
  */
-export function* chunkItems(items: Iterable<WorkItem>, chunkSize: number, runId: string, target: ChunkTarget, timeoutMs: number | null): Generator<Chunk> {
+export function* chunkItems(
+  items: Iterable<WorkItem>,
+  chunkSize: number,
+  runId: string,
+  target: ChunkTarget,
+  timeoutMs: number | null,
+  invocation = '',
+  runtime: ChunkRuntime | null = null,
+): Generator<Chunk> {
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError(`chunkSize must be an integer >= 1, got ${String(chunkSize)}`);
   const open = new Map<string, { grid: number; items: WorkItem[] }>();
   const make = (list: WorkItem[]): Chunk => {
@@ -74,6 +111,8 @@ export function* chunkItems(items: Iterable<WorkItem>, chunkSize: number, runId:
       items: list.map((i) => ({ r: i.replicate_index, seed: i.seed })),
       target,
       timeout_ms: timeoutMs,
+      invocation,
+      runtime,
     };
     return { id: chunkJobId(runId, first.condition, list.map((i) => i.replicate_index)), data, items: list };
   };
@@ -110,5 +149,6 @@ export function chunkDataProblems(data: unknown): string[] {
   if (typeof d.condition !== 'string') out.push('the job has no condition');
   if (!Array.isArray(d.items) || d.items.length === 0) out.push('the job has no items');
   if (!d.target || typeof d.target.file !== 'string' || typeof d.target.name !== 'string') out.push('the job has no target {file, name}');
+  if (typeof d.invocation !== 'string') out.push('the job has no invocation');
   return out;
 }

@@ -1,13 +1,14 @@
 import { stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { homedir, hostname } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import { Worker, type Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
-import type { Target } from '../target/target.js';
-import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import type { Target, TargetUsage } from '../target/target.js';
+import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { checkRedisUrl, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
+import { startTarget, type StartedTarget } from './target-hooks.js';
 
 /** Options of {@link runWorker}. */
 export type RunWorkerOptions = {
@@ -23,6 +24,12 @@ export type RunWorkerOptions = {
   signal?: AbortSignal;
   /** Where a target path relative to the coordinator's directory is resolved when its absolute path is not on this machine; default process.cwd(). */
   cwd?: string;
+  /**
+   * The `store` a target's `configure` hook is told on this worker (a model target keeps its response
+   * cache under `<cacheDir>/.cache/chat`): the coordinator's store is not visible here. Default
+   * `~/.cache/poisson-prove`.
+   */
+  cacheDir?: string;
   /** Milliseconds a job's lock lasts without renewal (a killed worker's job is re-delivered after it); default 30000. */
   lockDurationMs?: number;
   /** Milliseconds between checks for stalled jobs (those whose worker died); default 30000. */
@@ -36,7 +43,8 @@ export type RunWorkerOptions = {
 /** What {@link runWorker} reports as it goes. Messages never contain the Redis password. */
 export type WorkerEvent =
   | { readonly type: 'ready'; readonly url: string; readonly queue: string; readonly concurrency: number; readonly host: string }
-  | { readonly type: 'chunk'; readonly job_id: string; readonly run_id: string; readonly episodes: number; readonly without_outcome: number }
+  | { readonly type: 'chunk'; readonly job_id: string; readonly run_id: string; readonly episodes: number; readonly without_outcome: number; readonly skipped: boolean }
+  | { readonly type: 'configure'; readonly run_id: string; readonly target: string }
   | { readonly type: 'load-error'; readonly target: string; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'stopped'; readonly jobs: number; readonly episodes: number };
@@ -76,8 +84,17 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
 /**
  * Runs a poisson-prove worker: takes chunk jobs from the queue on Redis, imports each job's target module
  * itself (cached per file and name), runs the chunk's episodes with their seeds exactly as the local
- * backend does, and returns their rows as the job's result. Nothing is written to disk. A target that
- * does not import here gives rows whose error says so (and a `load-error` event), not a failed job.
+ * backend does, and returns their rows as the job's result. Nothing is written to disk (but a target
+ * may keep a cache under `cacheDir`). A target that does not import here gives rows whose error says
+ * so (and a `load-error` event), not a failed job.
+ *
+ * A target with a `configure` hook is configured once per coordinator invocation (sweep, resume or
+ * extend) before its first job here, with the job's `refreshCache` and `maxOutputTokens`, `store` =
+ * `cacheDir`, and no budget (the coordinator keeps it); a job of another invocation waits for the jobs
+ * in hand, then configures it afresh. Each job returns the target's `usage()` since the previous job's
+ * report. A job of an invocation the coordinator stopped (its budget is spent) is skipped, and a chunk
+ * in hand is left within about 500 ms; when the target's own `signal` aborts, the rest of the chunk is
+ * left (the coordinator stops the run).
  *
  * Redis is checked first (one attempt, fast); once running the worker keeps reconnecting through Redis
  * outages, and a job whose worker dies is re-delivered to another after `lockDurationMs` (BullMQ's
@@ -139,26 +156,123 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     return p;
   };
 
+  // One configured target per module (its module instance is shared by the jobs of this process): it is
+  // configured once per coordinator invocation; a job of another invocation waits for the jobs in hand
+  // of the current one, then configures it afresh. `last` is the usage reported so far, so each job
+  // reports the usage since the previous report (their sum is the target's usage since configure).
+  type Configured = { invocation: string; ready: Promise<StartedTarget | string>; active: number; last: TargetUsage | null; idle: (() => void)[] };
+  const configured = new Map<string, Configured>();
+  const cacheDir = resolve(cwd, opts.cacheDir ?? join(homedir(), '.cache', 'poisson-prove'));
+  const enter = async (key: string, fn: Target, data: ChunkJobData): Promise<Configured> => {
+    for (;;) {
+      const cur = configured.get(key);
+      if (cur && cur.invocation === data.invocation) {
+        cur.active++;
+        await cur.ready;
+        return cur;
+      }
+      if (cur && cur.active > 0) {
+        await new Promise<void>((r) => cur.idle.push(r));
+        continue;
+      }
+      const rt = data.runtime;
+      const ready = startTarget(
+        fn,
+        rt === null ? undefined : { store: cacheDir, refreshCache: rt.refresh_cache, maxOutputTokens: rt.max_output_tokens, budgetTokens: null, dryRun: false },
+        undefined, // the worker's SIGTERM lets the jobs in hand finish: it is not the episodes' stop
+        undefined,
+      ).then(
+        (started) => started,
+        (err: unknown) => `TargetError: ${err instanceof Error ? err.message.replace(/^TargetError: /, '') : String(err)} (on worker ${host})`,
+      );
+      if (rt !== null && typeof fn.configure === 'function') emit({ type: 'configure', run_id: data.run_id, target: `${data.target.file}:${data.target.name}` });
+      configured.set(key, { invocation: data.invocation, ready, active: 0, last: null, idle: [] });
+    }
+  };
+  const leave = (c: Configured): void => {
+    c.active--;
+    if (c.active === 0) for (const r of c.idle.splice(0)) r();
+  };
+  /** The usage since this invocation's previous report, and remembers the current one. */
+  const usageDelta = (c: Configured, started: StartedTarget): TargetUsage | null => {
+    const now = started.usage();
+    if (now === null) return null;
+    const before = c.last;
+    c.last = now;
+    if (before === null) return { ...now };
+    return {
+      calls: now.calls - before.calls,
+      cache_hits: now.cache_hits - before.cache_hits,
+      prompt_tokens: now.prompt_tokens - before.prompt_tokens,
+      completion_tokens: now.completion_tokens - before.completion_tokens,
+      billed_tokens: now.billed_tokens - before.billed_tokens,
+    };
+  };
+  const control = newRedis(target, { blocking: false, giveUpAfter: null });
+  control.on('error', () => undefined); // the worker's own connection reports trouble
+  /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
+  const stoppedByCoordinator = async (data: ChunkJobData): Promise<boolean> => {
+    try {
+      return (await control.exists(stopKey(queue, data.invocation))) === 1;
+    } catch {
+      return false;
+    }
+  };
+
   let jobs = 0;
   let episodes = 0;
   const processor = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
     const problems = chunkDataProblems(job.data);
     if (problems.length > 0) throw new Error(`job ${String(job.id)} is not a poisson-prove chunk job: ${problems.join('; ')}`);
     const data = job.data;
-    const fn = await resolveTarget(data.target);
-    const items = chunkWorkItems(data);
+    if (await stoppedByCoordinator(data)) {
+      jobs++;
+      emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: 0, without_outcome: 0, skipped: true });
+      return { rows: [], host, load_error: null, invocation: data.invocation, usage: null, cut: 'coordinator' };
+    }
+    const loaded = await resolveTarget(data.target);
+    const key = `${data.target.file}\u0000${data.target.relative ?? ''}\u0000${data.target.name}`;
+    const conf = typeof loaded === 'string' ? null : await enter(key, loaded, data);
+    let usage: TargetUsage | null = null;
+    let cut: 'target' | 'coordinator' | null = null;
+    let fn: Target | string = loaded;
     const rows: EpisodeRow[] = [];
-    let lastYield = Date.now();
     let failed = 0;
-    for (const item of items) {
-      const row = typeof fn === 'string' ? failedRow(item, data.run_id, fn, 0) : await runEpisode(fn, item, data.run_id, data.timeout_ms);
-      if (row.outcome === null) failed++;
-      rows.push(row);
-      if (Date.now() - lastYield > 50) {
-        // Let the lock renewal and the connection's timers run even when the target never waits.
-        await new Promise<void>((r) => setImmediate(r));
-        lastYield = Date.now();
+    try {
+      const started = conf === null ? null : await conf.ready;
+      if (typeof started === 'string') fn = started;
+      const items = chunkWorkItems(data);
+      let lastYield = Date.now();
+      let lastCheck = Date.now();
+      for (const item of items) {
+        let row: EpisodeRow | null;
+        if (typeof fn === 'string' || started === null || typeof started === 'string') row = failedRow(item, data.run_id, typeof fn === 'string' ? fn : String(started), 0);
+        else {
+          // Once the target's own signal aborted, the rest of the chunk is left to resume (the coordinator stops the run).
+          row = started.signal?.aborted ? null : await runEpisode(fn, item, data.run_id, data.timeout_ms, started.signal);
+          if (row === null) {
+            cut = 'target';
+            break;
+          }
+        }
+        if (row.outcome === null) failed++;
+        rows.push(row);
+        if (Date.now() - lastYield > 50) {
+          // Let the lock renewal and the connection's timers run even when the target never waits.
+          await new Promise<void>((r) => setImmediate(r));
+          lastYield = Date.now();
+        }
+        if (Date.now() - lastCheck > 500 && rows.length < items.length) {
+          lastCheck = Date.now();
+          if (await stoppedByCoordinator(data)) {
+            cut = 'coordinator';
+            break;
+          }
+        }
       }
+      if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
+    } finally {
+      if (conf !== null) leave(conf);
     }
     const loadError = typeof fn === 'string' ? fn : null;
     if (loadError !== null && !reportedLoadErrors.has(loadError)) {
@@ -167,8 +281,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     }
     jobs++;
     episodes += rows.length;
-    emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: rows.length, without_outcome: failed });
-    return { rows, host, load_error: loadError };
+    emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: rows.length, without_outcome: failed, skipped: false });
+    return { rows, host, load_error: loadError, invocation: data.invocation, usage, ...(cut !== null ? { cut } : {}) };
   };
 
   const connection = newRedis(target, { blocking: true, giveUpAfter: null });
@@ -205,6 +319,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     await worker.close().catch((err: unknown) => onError(err));
     await running.catch(() => undefined);
     connection.disconnect();
+    control.disconnect();
   }
   emit({ type: 'stopped', jobs, episodes });
   return Object.freeze({ url: shown, queue, host, concurrency, jobs, episodes });

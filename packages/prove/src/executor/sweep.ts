@@ -233,8 +233,8 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   });
   let writer = created;
   try {
-    if (only !== null || budget !== null) {
-      const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget };
+    if (only !== null || budget !== null || backend.options !== undefined) {
+      const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget, ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}) };
       await writeManifest(opts.store, manifest);
       writer = openRunWriter(opts.store, manifest, { nextPart: 0, partRows: opts.partRows, partBytes: opts.partBytes, lock: created.lock ?? undefined });
     }

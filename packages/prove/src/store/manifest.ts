@@ -104,6 +104,12 @@ export type RunManifest = {
   budget_tokens?: number | null;
   /** What the target reported spending ({@link RunUsage}); null or absent when it does not report. */
   usage?: RunUsage | null;
+  /**
+   * The options of the latest invocation (sweep, resume or extend) on a backend that has them; absent
+   * otherwise. For `bullmq`: `{ redis, queue, chunk_size, rate }`, `redis` with its password replaced by
+   * `***` (`redis://:***@HOST:PORT/DB`), `rate` null without one.
+   */
+  backend_options?: Record<string, string | number | boolean | null> | null;
 };
 
 /** Reads a run's manifest (internal: callers resolve refs first). */

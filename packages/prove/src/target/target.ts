@@ -22,7 +22,11 @@ export type TargetResult = {
  * the same names.
  */
 export type TargetRuntime = {
-  /** The store directory (absolute): a target may keep a cache under `<store>/.cache/`. */
+  /**
+   * The store directory (absolute): a target may keep a cache under `<store>/.cache/`. On a bullmq
+   * worker, which cannot see the coordinator's store, it is the worker's `--cache DIR` (default
+   * `~/.cache/poisson-prove`).
+   */
   readonly store: string;
   /** Skip cache reads; write (overwrite) every response. */
   readonly refreshCache: boolean;
@@ -30,10 +34,12 @@ export type TargetRuntime = {
   readonly maxOutputTokens: number | null;
   /**
    * The tokens this process may spend (the run's budget minus what earlier invocations spent, split
-   * between worker threads), or null for no budget. The target stops by aborting its `signal`.
+   * between worker threads), or null for no budget. The target stops by aborting its `signal`. Always
+   * null on bullmq workers: there the coordinator keeps the budget, sums the usage the jobs report and
+   * stops the run.
    */
   readonly budgetTokens: number | null;
-  /** The executor's own stop signal (SIGINT/SIGTERM), when it has one. */
+  /** The executor's own stop signal (SIGINT/SIGTERM), when it has one (none on bullmq workers). */
   readonly signal: AbortSignal | undefined;
   /** True for `--dry-run`: nothing will be called; the target is configured for `plan` only. */
   readonly dryRun: boolean;
@@ -80,11 +86,13 @@ export type TargetUsage = {
  * - `plan(cfg)`: the episode's planned calls ({@link EpisodePlan}), for `sweep --dry-run --plan FILE.csv`,
  *   `--prices` and the `--budget-tokens` check before a sweep.
  * - `configure(runtime)`: called once per sweep, resume or extend in each process that runs episodes
- *   (the sweeping process for the local backend; each worker thread for `threads`), before the first
- *   episode and before `plan` ({@link TargetRuntime}). A target that is configured again starts afresh
- *   (new usage, new budget).
- * - `usage()`: what the target spent since `configure` ({@link TargetUsage}); read when the episodes
- *   are done and added to the manifest's `usage` (summed over resumes and extensions).
+ *   (the sweeping process for the local backend; each worker thread for `threads`; each
+ *   `poisson-prove worker` process, before its first job of that invocation, for `bullmq`), before the
+ *   first episode and before `plan` ({@link TargetRuntime}). A target that is configured again starts
+ *   afresh (new usage, new budget).
+ * - `usage()`: what the target spent since `configure` ({@link TargetUsage}), cumulative; read when the
+ *   episodes are done (bullmq workers: after each job, returning the difference with the job's rows)
+ *   and added to the manifest's `usage` (summed over resumes and extensions).
  * - `signal`: read after `configure`; when it aborts (e.g. a token budget is spent), the executor stops
  *   as on SIGINT: no new episode starts, an episode that throws after the stop is not recorded (resume
  *   runs it), and the run ends `interrupted`.

@@ -1,6 +1,6 @@
 import { inspectRun, type RunInspection } from '../../store/inspect-run.js';
 import { defineCommand } from '../define.js';
-import { columns, json, outcomeSummary, seconds } from '../format.js';
+import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
 
 function text(r: RunInspection): string {
@@ -12,7 +12,7 @@ function text(r: RunInspection): string {
     ['run', `${m.name} (${m.run_id})`],
     ['status', m.status],
     ['target', `${m.target} (target_id ${m.target_id}, t in ${m.t_unit})`],
-    ['backend', m.backend],
+    ['backend', backendText(m)],
     ['created', `${seconds(m.created)}, finished ${seconds(m.finished)}`],
     ['design', `${m.conditions.length} condition${m.conditions.length === 1 ? '' : 's'} x ${m.replicates} replicates; max_mde ${m.max_mde}, q ${m.q}, power ${m.power}, ${m.method}`],
     ['salt', `${m.salt}; seeds ${seeds}`],

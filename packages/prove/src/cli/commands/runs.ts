@@ -26,7 +26,7 @@ export const runsCommand = defineCommand({
     if (runs.length === 0) return 0;
     const rows = [
       ['#', 'name', 'id', 'status', 'backend', 'target', 'rows', 'rows-without-an-outcome', 'created'],
-      ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, r.status, r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
+      ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, r.status, typeof r.backend_options?.['queue'] === 'string' ? `${r.backend}:${r.backend_options['queue']}` : r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
     ];
     io.stdout.write(`\n${columns(rows)}\n`);
     return 0;

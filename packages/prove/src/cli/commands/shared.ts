@@ -4,7 +4,7 @@ import { BULLMQ_OPTIONS } from './bullmq-options.js';
 
 /** The options of the verbs that run episodes (sweep, resume, extend). */
 export const EXECUTION_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
-  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads).', default: '1' },
+  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads); refused with bullmq (use worker --concurrency).', default: '1' },
   backend: { type: 'string', valueName: 'B', choices: ['local', 'threads', 'bullmq'], description: 'local: in this process; threads: worker threads, for CPU-bound targets given as FILE:NAME; bullmq: chunk jobs on Redis for poisson-prove worker processes on any machines (needs --redis; see docs/distributed.md).', default: 'local' },
   timeout: { type: 'string', valueName: 'SECONDS', number: { above: 0 }, description: 'An episode running longer gets outcome null and a timeout error; the sweep goes on.', default: 'none' },
   'part-rows': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Rows per parquet part (memory is flat in the number of episodes).', default: '10000' },
@@ -18,7 +18,7 @@ export const MODEL_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.fre
     valueName: 'N',
     number: { min: 1, integer: true },
     description:
-      'The most tokens the run may bill in total, over the sweep and its resumes and extensions (recorded in the manifest). sweep refuses a plan that may bill more (prompt estimate plus output cap of uncached calls) before writing anything; once the billed tokens reach N the run stops interrupted. On resume and extend, N replaces the recorded total; the target may bill N minus what the run billed so far. With --backend threads each thread gets N / --concurrency.',
+      'The most tokens the run may bill in total, over the sweep and its resumes and extensions (recorded in the manifest). sweep refuses a plan that may bill more (prompt estimate plus output cap of uncached calls) before writing anything; once the billed tokens reach N the run stops interrupted. On resume and extend, N replaces the recorded total; the target may bill N minus what the run billed so far. With --backend threads each thread gets N / --concurrency. With --backend bullmq the coordinator sums the usage the workers report and stops the run (it may overshoot by the jobs in flight; see docs/distributed.md).',
     default: 'none (or the run\'s recorded budget)',
   },
   'refresh-cache': { type: 'boolean', description: 'Tell the target to skip its response cache\'s reads and overwrite its entries (model targets).' },
@@ -29,11 +29,6 @@ export const MODEL_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.fre
 export function modelRunOptions(v: Values): { budgetTokens?: number; refreshCache?: boolean; maxOutputTokens?: number } {
   const budget = v.number('budget-tokens');
   const cap = v.number('max-output-tokens');
-  if (v.string('backend') === 'bullmq') {
-    // bullmq workers load the target themselves and do not call its configure hook (yet).
-    const given = [budget !== undefined ? '--budget-tokens' : '', v.flag('refresh-cache') ? '--refresh-cache' : '', cap !== undefined ? '--max-output-tokens' : ''].filter((x) => x !== '');
-    if (given.length > 0) v.problem(`${given.join(', ')} do${given.length === 1 ? 'es' : ''} not reach the target in bullmq workers, which do not call its configure hook; use --backend local or threads, or configure the target module on the workers.`);
-  }
   return {
     ...(budget !== undefined ? { budgetTokens: budget } : {}),
     ...(v.flag('refresh-cache') ? { refreshCache: true } : {}),
@@ -45,6 +40,9 @@ export function modelRunOptions(v: Values): { budgetTokens?: number; refreshCach
 export function executionOptions(v: Values): { concurrency?: number; backend?: 'local' | 'threads'; timeoutMs?: number; partRows?: number } {
   const concurrency = v.number('concurrency');
   const chosen = v.choice('backend', ['local', 'threads', 'bullmq'] as const);
+  if (chosen === 'bullmq' && concurrency !== undefined) {
+    v.problem('--concurrency does nothing with --backend bullmq: the coordinator runs no episode; give each worker its own (poisson-prove worker --concurrency N), or start more workers.');
+  }
   const backend = chosen === 'bullmq' ? undefined : chosen; // bullmq: see bullmqExecution
   const timeout = v.number('timeout');
   const partRows = v.number('part-rows');

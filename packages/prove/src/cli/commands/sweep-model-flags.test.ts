@@ -47,9 +47,12 @@ describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
     expect(await listTree(dir)).toEqual(['spec.toml']);
     const noDry = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--plan', 'x.csv']);
     expect(noDry.err).toContain('--plan FILE.csv goes with --dry-run');
-    const bull = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', 'redis://127.0.0.1:1', '--budget-tokens', '99']);
+    // With bullmq the model-run flags are accepted (the workers configure the target); here Redis is not there.
+    const bull = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', 'redis://127.0.0.1:1', '--budget-tokens', '99', '--refresh-cache', '--max-output-tokens', '9']);
     expect(bull.code).toBe(2);
-    expect(bull.err).toContain('--budget-tokens does not reach the target in bullmq workers');
+    expect(bull.err).toMatch(/^error: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 /);
+    const conc = await cli(['sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', 'redis://127.0.0.1:1', '--concurrency', '2']);
+    expect([conc.code, conc.err]).toEqual([2, 'error: --concurrency does nothing with --backend bullmq: the coordinator runs no episode; give each worker its own (poisson-prove worker --concurrency N), or start more workers.\n']);
     const noHook = await cli(['sweep', spec, '--target', `${TARGETS}:coin`, '--max-mde', '1', '--dry-run', '--plan', 'x.csv']);
     expect(noHook.code).toBe(2);
     expect(noHook.err).toContain('--plan needs a target with a plan hook');

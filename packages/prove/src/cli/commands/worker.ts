@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { runWorker, type WorkerEvent } from '../../executor/bullmq-worker.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
@@ -8,7 +9,9 @@ function line(e: WorkerEvent, verbose: boolean): string | null {
     case 'ready':
       return `worker ready on ${e.url}, queue ${e.queue}, concurrency ${e.concurrency}, host ${e.host} (SIGINT/SIGTERM to stop after the jobs in hand)\n`;
     case 'chunk':
-      return verbose ? `job ${e.job_id}: ${e.episodes} episodes${e.without_outcome > 0 ? `, ${e.without_outcome} without an outcome` : ''}\n` : null;
+      return verbose ? `job ${e.job_id}: ${e.skipped ? 'skipped (its run was stopped)' : `${e.episodes} episodes${e.without_outcome > 0 ? `, ${e.without_outcome} without an outcome` : ''}`}\n` : null;
+    case 'configure':
+      return verbose ? `configured ${e.target} for run ${e.run_id}\n` : null;
     case 'load-error':
       return `error: ${e.message}\n`;
     case 'error':
@@ -24,7 +27,8 @@ export const workerCommand = defineCommand({
   description:
     'Start any number of workers, on any machines that reach the Redis; the sweeping process (the coordinator) alone writes the store, so workers need no shared filesystem. ' +
     'A worker imports each job\'s target module itself: the module must exist on the worker at the same absolute path as on the coordinator, or at the same path relative to the worker\'s directory (see docs/distributed.md). ' +
-    'A worker killed mid-job has its job re-delivered to another after --lock-duration. SIGINT/SIGTERM stop it after the jobs in hand.',
+    'A worker killed mid-job has its job re-delivered to another after --lock-duration. SIGINT/SIGTERM stop it after the jobs in hand. ' +
+    'A target with a configure hook (model targets) is configured once per sweep, resume or extend of the coordinator with its --refresh-cache and --max-output-tokens, and with --cache as its store (its response cache lives there); its usage goes back with each job, and the coordinator keeps the token budget.',
   positionals: [],
   options: {
     redis: { type: 'string', valueName: 'URL', description: 'The Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
@@ -32,7 +36,8 @@ export const workerCommand = defineCommand({
     queue: { type: 'string', valueName: 'NAME', description: 'The queue (the coordinator\'s --queue must match).', default: 'poisson-prove' },
     'lock-duration': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How long a job\'s lock lasts without renewal; a killed worker\'s job is re-delivered after it.', default: '30000' },
     'stalled-interval': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How often this worker looks for jobs whose worker died.', default: '30000' },
-    verbose: { type: 'boolean', description: 'Print a line per job done.' },
+    cache: { type: 'string', valueName: 'DIR', description: 'The store directory a target\'s configure hook is told on this worker: a model target keeps its response cache under DIR/.cache/chat (the coordinator\'s store is not visible here). Point it at the coordinator\'s store when the worker runs on the same machine, to share its cache.', default: '$XDG_CACHE_HOME/poisson-prove, else ~/.cache/poisson-prove' },
+    verbose: { type: 'boolean', description: 'Print a line per job done (and per configure).' },
   },
   examples: ['POISSON_REDIS_URL=redis://:PASSWORD@10.0.0.5:6379 poisson-prove worker --concurrency 4', 'poisson-prove worker --redis redis://10.0.0.5:6379 --queue nightly'],
   async run({ options, io }) {
@@ -45,6 +50,9 @@ export const workerCommand = defineCommand({
     const lock = v.number('lock-duration');
     const stalled = v.number('stalled-interval');
     const verbose = v.flag('verbose');
+    const cache = v.string('cache');
+    if (cache === '') v.problem('--cache is empty; give a directory or leave it out for ~/.cache/poisson-prove.');
+    const xdg = io.env['XDG_CACHE_HOME'];
     v.done();
     if (url === undefined) throw new UsageError(['worker needs --redis.']);
     await runWorker({
@@ -55,6 +63,7 @@ export const workerCommand = defineCommand({
       ...(stalled !== undefined ? { stalledIntervalMs: stalled } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       cwd: io.cwd,
+      ...(cache !== undefined ? { cacheDir: cache } : xdg !== undefined && xdg !== '' ? { cacheDir: join(xdg, 'poisson-prove') } : {}),
       onEvent: (e) => {
         const text = line(e, verbose);
         if (text !== null) io.stderr.write(text);

@@ -1,0 +1,236 @@
+// The target hooks on the bullmq backend, end to end: a real redis-server (with a password), workers as
+// subprocesses of the BUILT CLI (`node dist/cli/main.js worker`), a fixture target that bills 10 tokens an
+// episode through usage() and logs every configure call. Needs `npm run build` first and redis-server.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { Queue } from 'bullmq';
+import { bullmqBackend } from '../src/executor/bullmq-backend.js';
+import { stopKey, type ChunkJobData } from '../src/executor/bullmq-jobs.js';
+import { runWorker } from '../src/executor/bullmq-worker.js';
+import { resume } from '../src/executor/resume.js';
+import { sweep } from '../src/executor/sweep.js';
+import type { RunManifest } from '../src/store/manifest.js';
+import { episodes } from '../src/store/read-episodes.js';
+import { FIXTURES, MAIN, start, type Done } from './helpers.js';
+
+const TARGET = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:billed`;
+const SPEC = `target_id = "bq-hooks"
+t_unit = "calls"
+replicates = 20
+
+[axes.arm]
+type = "categorical"
+values = ["a", "b"]
+`;
+const PASSWORD = `pw-${randomBytes(8).toString('hex')}`;
+const TOKENS = 10; // billed per episode by the fixture
+
+let redis: TestRedis;
+let dir: string;
+let specFile: string;
+const outputs: string[] = [];
+const children: { child: ReturnType<typeof start>['child']; done: Promise<Done> }[] = [];
+
+function cli(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof start>['child']; done: Promise<Done> } {
+  const p = start(args, { cwd: dir, env: { POISSON_REDIS_URL: '', POISSON_STORE: '', ...env } });
+  const done = p.done.then((d) => {
+    outputs.push(d.stdout, d.stderr);
+    return d;
+  });
+  const entry = { child: p.child, done };
+  children.push(entry);
+  return entry;
+}
+
+/** Starts a worker subprocess logging configure calls to `log`, and resolves once it says it is ready. */
+async function worker(queue: string, log: string, cache: string): Promise<ReturnType<typeof cli>> {
+  const w = cli(['worker', '--redis', redis.url, '--queue', queue, '--cache', cache, '--verbose'], { POISSON_FIXTURE_CONFIGURE_LOG: log });
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    w.child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('worker ready')) resolve();
+    });
+    void w.done.then((d) => reject(new Error(`worker exited (${d.code}) before it was ready: ${d.stderr}`)));
+  });
+  return w;
+}
+
+async function stop(w: ReturnType<typeof cli>): Promise<Done> {
+  w.child.kill('SIGTERM');
+  return w.done;
+}
+
+type Configured = { pid: number; store: string; refreshCache: boolean; maxOutputTokens: number | null; budgetTokens: number | null; dryRun: boolean; signal: string };
+
+async function configured(log: string): Promise<Configured[]> {
+  if (!existsSync(log)) return [];
+  return (await readFile(log, 'utf8')).trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Configured);
+}
+
+const jobsRan = (d: Done): number => Number(/worker stopped: (\d+) jobs/.exec(d.stderr)?.[1]);
+const usageOf = (episodes: number) => ({ calls: episodes, cache_hits: 0, prompt_tokens: 6 * episodes, completion_tokens: 4 * episodes, billed_tokens: TOKENS * episodes });
+
+beforeAll(async () => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build before these tests.`);
+  redis = await startRedis({ password: PASSWORD });
+  dir = await tempDir('prove-bullmq-hooks-');
+  specFile = join(dir, 'spec.toml');
+  await writeFile(specFile, SPEC);
+}, 20_000);
+
+afterAll(async () => {
+  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.done));
+  await redis?.stop();
+  if (dir) await removeDir(dir);
+});
+
+describe('bullmq backend: configure, usage, budget', () => {
+  it('usage summed in the manifest; configure once per worker with the CLI runtime; backend_options recorded and shown', async () => {
+    const log = join(dir, 'configure-1.jsonl');
+    const caches = [join(dir, 'cache-a'), join(dir, 'cache-b')];
+    const w1 = await worker('hooks', log, caches[0] as string);
+    const w2 = await worker('hooks', log, caches[1] as string);
+    const store = join(dir, 'store-1');
+    const s = await cli(['--store', store, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--salt', 's1', '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'hooks', '--chunk-size', '5', '--refresh-cache', '--max-output-tokens', '77']).done;
+    expect(s.stderr).toBe('');
+    expect(s.code).toBe(0);
+    const m = JSON.parse(s.stdout) as RunManifest;
+    expect([m.status, m.backend, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 'bullmq', 40, 0]);
+    // (a) the usage the workers report, summed: 40 episodes x 10 tokens.
+    expect(m.usage).toEqual(usageOf(40));
+    // (d) the Redis URL without its password, and the queue.
+    expect(m.backend_options).toEqual({ redis: `redis://:***@127.0.0.1:${redis.port}`, queue: 'hooks', chunk_size: 5, rate: null });
+    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+    expect(jobsRan(d1) + jobsRan(d2)).toBe(8);
+    // (c) one configure per worker that ran jobs, with the CLI's runtime and the worker's --cache as its store.
+    const calls = await configured(log);
+    const byWorker = [w1, w2].map((w) => calls.filter((c) => c.pid === w.child.pid));
+    expect(calls.length).toBe(byWorker[0]!.length + byWorker[1]!.length);
+    [d1, d2].forEach((d, i) => {
+      expect(byWorker[i]!.length).toBe(jobsRan(d) > 0 ? 1 : 0);
+      for (const c of byWorker[i]!) expect(c).toEqual({ pid: c.pid, store: caches[i], refreshCache: true, maxOutputTokens: 77, budgetTokens: null, dryRun: false, signal: 'none' });
+      if (jobsRan(d) > 0) expect(d.stderr).toContain(`configured ${TARGET} for run ${m.run_id}\n`);
+    });
+    const runs = await cli(['--store', store, 'runs']).done;
+    expect(runs.stdout).toMatch(/complete\s+bullmq:hooks\s+bq-hooks\s+40\s+0/);
+    const inspect = await cli(['--store', store, 'inspect', m.run_id]).done;
+    expect(inspect.stdout).toContain(`backend       bullmq (redis redis://:***@127.0.0.1:${redis.port}, queue hooks, chunk_size 5, rate none)\n`);
+  }, 20_000);
+
+  it('--concurrency with --backend bullmq is refused, pointing at worker --concurrency', async () => {
+    const r = await cli(['--store', join(dir, 'refused'), 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--concurrency', '4']).done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--concurrency does nothing with --backend bullmq');
+    expect(r.stderr).toContain('poisson-prove worker --concurrency N');
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
+  }, 10_000);
+
+  it('--budget-tokens: the run stops interrupted within the overshoot bound, resume --budget-tokens completes it exactly once', async () => {
+    const log = join(dir, 'configure-2.jsonl');
+    const w = await worker('budget', log, join(dir, 'cache-c'));
+    const store = join(dir, 'store-2');
+    const budget = 100;
+    const chunk = 2;
+    const window = 2;
+    const m = await sweep({ spec: SPEC, target: TARGET, store, salt: 's2', maxMde: 1, cwd: dir, budgetTokens: budget, backend: bullmqBackend({ redis: redis.url, queue: 'budget', chunkSize: chunk, window }) });
+    expect(m.status).toBe('interrupted');
+    const rows = await episodes(store, m.run_id);
+    // The usage is exact: every episode the workers ran (and billed) is stored, and nothing else.
+    expect(m.usage).toEqual(usageOf(rows.length));
+    expect(rows.every((r) => r.outcome !== null)).toBe(true);
+    // The documented bound: billed < budget + window x chunk size x the tokens of one episode.
+    const billed = (m.usage as { billed_tokens: number }).billed_tokens;
+    expect(billed).toBeGreaterThanOrEqual(budget);
+    expect(billed).toBeLessThan(budget + window * chunk * TOKENS);
+    expect(rows.length).toBeLessThan(40);
+    expect(m.budget_tokens).toBe(budget);
+    expect((await configured(log)).map((c) => c.budgetTokens)).toEqual([null]); // the workers get no budget: the coordinator keeps it
+    // A spent budget is refused; a larger total finishes the run through the CLI.
+    const spent = await cli(['--store', store, 'resume', m.run_id, '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
+    expect(spent.code).toBe(2);
+    expect(spent.stderr).toContain(`has billed ${billed} tokens of its budget of ${budget}`);
+    const r = await cli(['--store', store, 'resume', m.run_id, '--json', '--budget-tokens', '10000', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
+    expect(r.code).toBe(0);
+    const done = JSON.parse(r.stdout) as RunManifest;
+    expect([done.status, done.counts.rows, done.counts.rows_without_outcome, done.budget_tokens]).toEqual(['complete', 40, 0, 10000]);
+    // Exactly once: 40 pairs stored once each, and 40 episodes billed in all (none ran twice).
+    const all = await episodes(store, m.run_id);
+    expect(new Set(all.map((e) => `${e.condition}|${e.replicate_index}`)).size).toBe(40);
+    expect(done.usage).toEqual(usageOf(40));
+    expect(done.backend_options).toEqual({ redis: `redis://:***@127.0.0.1:${redis.port}`, queue: 'budget', chunk_size: 25, rate: null });
+    await stop(w);
+    // configured again for the resume (a new invocation), once.
+    expect((await configured(log)).length).toBe(2);
+  }, 20_000);
+
+  it('jobs an earlier, stopped invocation left behind (skipped by the workers) are run again by resume', async () => {
+    const store = join(dir, 'store-3');
+    const q = new Queue<ChunkJobData>('redo', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    const ac = new AbortController();
+    // No worker yet: the sweep enqueues its 4 jobs, then is stopped (as a coordinator killed while it stopped its run).
+    const first = sweep({ spec: SPEC.replace('replicates = 20', 'replicates = 10'), target: TARGET, store, salt: 's3', maxMde: 1, cwd: dir, signal: ac.signal, backend: bullmqBackend({ redis: redis.url, queue: 'redo', chunkSize: 5 }) });
+    while ((await q.getJobCountByTypes('wait')) < 4) await new Promise((r) => setTimeout(r, 20));
+    ac.abort();
+    const m = await first;
+    expect([m.status, m.counts.rows]).toEqual(['interrupted', 0]);
+    const [job] = await q.getJobs(['wait']);
+    const old = (job?.data as ChunkJobData).invocation;
+    expect(old.startsWith(`${m.run_id}.`)).toBe(true);
+    await (await q.client).set(stopKey('redo', old), '1');
+    // A worker skips those jobs (their results wait in Redis, cut and without rows); resume runs them again.
+    const stopWorker = new AbortController();
+    const skipped: string[] = [];
+    const w = runWorker({ redis: redis.url, queue: 'redo', signal: stopWorker.signal, cacheDir: join(dir, 'cache-d'), onEvent: (e) => void (e.type === 'chunk' && e.skipped && skipped.push(e.job_id)) });
+    while ((await q.getJobCountByTypes('completed')) < 4) await new Promise((r) => setTimeout(r, 20));
+    expect(skipped.length).toBe(4);
+    const done = await resume({ store, ref: m.run_id, backend: bullmqBackend({ redis: redis.url, queue: 'redo', chunkSize: 5 }) });
+    expect([done.status, done.counts.rows, done.counts.rows_without_outcome]).toEqual(['complete', 20, 0]);
+    expect(done.usage).toEqual(usageOf(20));
+    expect(new Set((await episodes(store, m.run_id)).map((e) => `${e.condition}|${e.replicate_index}`)).size).toBe(20);
+    stopWorker.abort();
+    expect((await w).episodes).toBe(20);
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await q.close();
+  }, 20_000);
+
+  it('in process: a configure hook that throws on a worker gives rows with its error and one warning; a target whose own signal aborts stops the run interrupted', async () => {
+    const hooks = join(FIXTURES, 'bullmq-hook-targets.mjs');
+    const small = SPEC.replace('replicates = 20', 'replicates = 10');
+    const stopWorker = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'inproc', signal: stopWorker.signal, cacheDir: join(dir, 'cache-e') });
+    const notices: string[] = [];
+    const bad = await sweep({ spec: small, target: `${hooks}:badConfigure`, store: join(dir, 'store-4'), salt: 's4', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'inproc', chunkSize: 5, onNotice: (m) => notices.push(m) }) });
+    expect([bad.status, bad.counts.rows, bad.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
+    for (const r of await episodes(join(dir, 'store-4'), bad.run_id)) expect(r.error).toMatch(/^TargetError: the target's configure hook failed: no API key for provider "fixture": set FIXTURE_API_KEY \(on worker .+\)$/);
+    expect(notices.length).toBe(1);
+    // selfStopping aborts its signal after 3 episodes: the job in hand returns them, the run stops there.
+    const store = join(dir, 'store-5');
+    const m = await sweep({ spec: small, target: `${hooks}:selfStopping`, store, salt: 's5', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'inproc', chunkSize: 5 }) });
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['interrupted', 3, 0]);
+    expect(m.usage).toEqual(usageOf(3));
+    stopWorker.abort();
+    await w;
+    const q = new Queue('inproc', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed', 'delayed', 'prioritized')).toBe(0);
+    await q.close();
+  }, 20_000);
+
+  it('the Redis password appears in no output and no stored file', async () => {
+    expect(outputs.length).toBeGreaterThan(8);
+    for (const o of outputs) expect(o.includes(PASSWORD)).toBe(false);
+    let files = 0;
+    for (const f of await listTree(dir)) {
+      if (f.endsWith('/')) continue;
+      files++;
+      expect((await readFile(join(dir, f))).includes(PASSWORD), `${f} holds the password`).toBe(false);
+    }
+    expect(files).toBeGreaterThan(6);
+  }, 10_000);
+});
