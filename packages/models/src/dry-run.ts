@@ -1,9 +1,9 @@
 import { BudgetExceededError, PriceTableError } from './errors.js';
 import { conditionLabel, episodeSeed } from './internal/matrix.js';
+import { tallyCalls } from './internal/tally-calls.js';
 import type { ModelSession } from './model-session.js';
 import type { PriceTable } from './price-table.js';
 import type { ModelTarget, TargetConfig } from './target-types.js';
-import { estimatePromptTokens } from './token-estimate.js';
 
 /** One planned episode: its condition label and config. */
 export interface PlannedEpisode {
@@ -122,37 +122,25 @@ export async function planModelCalls(options: {
   const rows: PlanRow[] = [];
   const perModel = new Map<string, { input: number; output: number }>();
   for (const { condition, cfg } of options.episodes) {
-    const calls = options.target.planCalls(cfg);
-    let cached = 0;
-    let prompt = 0;
-    let out = 0;
-    let budget = 0;
-    for (const call of calls) {
-      const p = estimatePromptTokens(call.request);
-      const o = call.request.max_tokens ?? 0;
-      prompt += p;
-      out += o;
-      if (await options.session.isCached(call.model, call.request, call.replicateIndex)) cached += 1;
-      else {
-        budget += p + o;
-        const m = perModel.get(call.model) ?? { input: 0, output: 0 };
-        m.input += p;
-        m.output += o;
-        perModel.set(call.model, m);
-      }
+    const t = await tallyCalls(options.target.planCalls(cfg), options.session);
+    for (const [model, b] of t.billable) {
+      const m = perModel.get(model) ?? { input: 0, output: 0 };
+      m.input += b.prompt;
+      m.output += b.output;
+      perModel.set(model, m);
     }
     rows.push(
       Object.freeze({
         condition,
-        model: [...new Set(calls.map((c) => c.model))].join('+'),
+        model: t.model,
         replicate_index: cfg.replicate_index,
         seed: cfg.seed,
-        calls: calls.length,
-        cache_hit: calls.length > 0 && cached === calls.length,
-        cached_calls: cached,
-        prompt_tokens_est: prompt,
-        max_output_tokens: out,
-        budget_tokens: budget,
+        calls: t.calls,
+        cache_hit: t.calls > 0 && t.cached === t.calls,
+        cached_calls: t.cached,
+        prompt_tokens_est: t.prompt,
+        max_output_tokens: t.output,
+        budget_tokens: t.billPrompt + t.billOutput,
       }),
     );
   }

@@ -1,6 +1,6 @@
 import type { ModelSession } from './model-session.js';
 import type { ModelTarget, TargetConfig, TargetResult } from './target-types.js';
-import { estimatePromptTokens } from './token-estimate.js';
+import { tallyCalls } from './internal/tally-calls.js';
 
 /**
  * What poisson-prove's executor tells a target before its first episode (its `TargetRuntime`, declared
@@ -84,30 +84,14 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
   const fn = async (cfg: TargetConfig): Promise<TargetResult> => get().target(cfg);
   const plan = async (cfg: TargetConfig): Promise<EpisodeCallPlan> => {
     const { session, target } = get();
-    const calls = target.planCalls(cfg);
-    let prompt = 0;
-    let output = 0;
-    let billPrompt = 0;
-    let billOutput = 0;
-    let cached = 0;
-    for (const call of calls) {
-      const p = estimatePromptTokens(call.request);
-      const o = call.request.max_tokens ?? 0;
-      prompt += p;
-      output += o;
-      if (await session.isCached(call.model, call.request, call.replicateIndex)) cached += 1;
-      else {
-        billPrompt += p;
-        billOutput += o;
-      }
-    }
+    const t = await tallyCalls(target.planCalls(cfg), session);
     return Object.freeze({
-      calls: calls.length,
-      cache_hit: calls.length > 0 && cached === calls.length,
-      prompt_tokens: prompt,
-      max_output_tokens: output,
-      model: [...new Set(calls.map((c) => c.model))].join('+'),
-      billable: Object.freeze({ prompt_tokens: billPrompt, max_output_tokens: billOutput }),
+      calls: t.calls,
+      cache_hit: t.calls > 0 && t.cached === t.calls,
+      prompt_tokens: t.prompt,
+      max_output_tokens: t.output,
+      model: t.model,
+      billable: Object.freeze({ prompt_tokens: t.billPrompt, max_output_tokens: t.billOutput }),
     });
   };
   const out = Object.assign(fn, {

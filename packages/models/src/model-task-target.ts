@@ -1,10 +1,10 @@
 import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
 import { checkPins, type RegistrationPins } from 'poisson-tasks/adapter';
 import { shown } from './internal/shown.js';
+import { estimateCalls } from './internal/tally-calls.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
 import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
-import { estimatePromptTokens } from './token-estimate.js';
 
 /** Options of {@link createModelTaskTarget}. */
 export interface ModelTaskTargetOptions {
@@ -125,10 +125,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     }
     return calls;
   };
-  const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => {
-    const calls = planCalls(cfg);
-    return { calls: calls.length, tokens: calls.reduce((s, c) => s + estimatePromptTokens(c.request) + cap, 0) };
-  };
+  const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => estimateCalls(planCalls(cfg));
   const budgetSignal = options.session.budget?.signal;
   return Object.assign(target, {
     planCalls,

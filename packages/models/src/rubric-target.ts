@@ -2,10 +2,10 @@ import type { ChatRequest } from './chat-types.js';
 import type { ModelSession } from './model-session.js';
 import { UsageMeter } from './model-session.js';
 import { sha256Hex } from './internal/canonical-json.js';
+import { estimateCalls } from './internal/tally-calls.js';
 import { gradeRubricAnswer } from './rubric-grader.js';
 import { renderPrompt, type RubricTask } from './rubric-task.js';
 import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
-import { estimatePromptTokens } from './token-estimate.js';
 
 /** Options of {@link createRubricTarget}. */
 export interface RubricTargetOptions {
@@ -120,10 +120,7 @@ export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
     const { model, request } = resolve(cfg);
     return [{ model, request, replicateIndex: cfg.replicate_index, exact: true }];
   };
-  const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => {
-    const { request } = resolve(cfg);
-    return { calls: 1, tokens: estimatePromptTokens(request) + (request.max_tokens ?? 0) };
-  };
+  const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => estimateCalls(planCalls(cfg));
   const budgetSignal = options.session.budget?.signal;
   return Object.assign(target, {
     planCalls,
