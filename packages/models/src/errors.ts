@@ -5,6 +5,12 @@
  */
 import { scrubSecrets } from './internal/scrub.js';
 
+/** `<subject> has N problem(s); fix it/each<then>:` followed by one `  - problem` line each. */
+function problemList(subject: string, problems: readonly string[], then: string): string {
+  const one = problems.length === 1;
+  return `${subject} has ${problems.length} problem${one ? '' : 's'}; fix ${one ? 'it' : 'each'}${then}:\n` + problems.map((p) => `  - ${p}`).join('\n');
+}
+
 /**
  * Base class of every poisson-models error.
  *
@@ -177,9 +183,7 @@ export class RubricTaskError extends ModelsError {
   constructor(source: string, problems: readonly string[]) {
     super(
       'rubric_task_invalid',
-      `The rubric task ${source} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; fix ${
-        problems.length === 1 ? 'it' : 'each'
-      } and load it again:\n` + problems.map((p) => `  - ${p}`).join('\n'),
+      problemList(`The rubric task ${source}`, problems, ' and load it again'),
     );
     this.name = 'RubricTaskError';
     this.problems = Object.freeze([...problems]);
@@ -200,9 +204,7 @@ export class PriceTableError extends ModelsError {
   constructor(problems: readonly string[]) {
     super(
       'price_table_invalid',
-      `The price table has ${problems.length} problem${problems.length === 1 ? '' : 's'}; fix ${
-        problems.length === 1 ? 'it' : 'each'
-      }:\n` + problems.map((p) => `  - ${p}`).join('\n'),
+      problemList('The price table', problems, ''),
     );
     this.name = 'PriceTableError';
     this.problems = Object.freeze([...problems]);
