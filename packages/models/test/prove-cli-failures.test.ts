@@ -5,22 +5,17 @@
 // a client that gives up after 2 attempts 1 ms apart. Issue 6: such an episode has outcome null (with an
 // error naming the failure, never the key or the prompt) and the sweep completes. No sleeps: every step
 // awaits the subprocess.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { episodes, seedFor } from 'poisson-prove';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../src/__fixtures__/fast-fail-skill-target.js';
 import { startMockChatServer, type MockChatServer, type RecordedRequest } from '../src/__fixtures__/mock-chat-server.js';
 import { GOOD_ANSWERS } from '../src/__fixtures__/skill-answers.js';
 import { loadRubricTasks } from '../src/rubric-task-files.js';
+import { ROOT, runProveCli, skillMatrixToml, taskOfRequest, type CliResult } from './cli-harness.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PROVE_CLI = join(ROOT, 'packages/prove/src/cli/main.ts');
 const TARGET = 'packages/models/src/__fixtures__/fast-fail-skill-target.ts:skill_matrix';
 const KEY = 'sk-poisson-FAKE-0b9e4d2a71-never-written';
 const TASKS = ['claim_discipline_001', 'privacy_boundary_001'];
@@ -41,8 +36,7 @@ let healthy = false;
 const outputs: string[] = [];
 
 function taskOf(r: RecordedRequest): string {
-  const user = (r.body['messages'] as Array<{ role: string; content: string }>).find((m) => m.role === 'user')?.content ?? '';
-  return Object.keys(prompts).find((id) => user.includes(prompts[id]?.prompt as string)) ?? '';
+  return taskOfRequest(r, prompts);
 }
 
 /** The failure a request meets, if any: the script of the server. */
@@ -66,20 +60,7 @@ beforeAll(async () => {
   });
   await writeFile(
     join(dir, 'matrix.toml'),
-    [
-      'target_id = "skill-cli-failures"',
-      't_unit = "calls"',
-      `replicates = ${REPLICATES}`,
-      '[axes.model]',
-      'type = "categorical"',
-      `values = ${JSON.stringify(MODELS)}`,
-      '[axes.prompt_variant]',
-      'type = "categorical"',
-      'values = ["standard"]',
-      '[axes.task]',
-      'type = "categorical"',
-      `values = ${JSON.stringify(TASKS)}`,
-    ].join('\n'),
+    skillMatrixToml('skill-cli-failures', REPLICATES, MODELS, TASKS),
   );
 }, 60_000);
 
@@ -88,18 +69,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env['PATH'] ?? '', OPENAI_API_KEY: KEY, POISSON_OPENAI_BASE_URL: mock.url };
-  let r: { code: number; stdout: string; stderr: string };
-  try {
-    const ok = await run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env });
-    r = { code: 0, stdout: ok.stdout, stderr: ok.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    r = { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-  outputs.push(r.stdout, r.stderr);
-  return r;
+function cli(...args: string[]): Promise<CliResult> {
+  return runProveCli(args, KEY, mock.url, outputs);
 }
 
 const sweepArgs = (store: string, ...more: string[]): string[] => ['--store', store, 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--yes', '--json', ...more];

@@ -3,21 +3,16 @@
 // Completions server of src/__fixtures__ on 127.0.0.1, through the `openai` preset (with a fake key, so
 // that the key is really sent) pointed at it by POISSON_OPENAI_BASE_URL. No internet; no sleeps: every
 // step awaits the subprocess.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { episodes, seedFor } from 'poisson-prove';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type RecordedRequest } from '../src/__fixtures__/mock-chat-server.js';
 import { GOOD_ANSWERS } from '../src/__fixtures__/skill-answers.js';
 import { loadRubricTasks } from '../src/rubric-task-files.js';
+import { ROOT, runProveCli, skillMatrixToml, taskOfRequest, type CliResult } from './cli-harness.js';
 
-const run = promisify(execFile);
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PROVE_CLI = join(ROOT, 'packages/prove/src/cli/main.ts');
 const TARGET = 'examples/skill_tasks/targets.ts:skill_matrix';
 const KEY = 'sk-poisson-FAKE-7f3a9c1e5d-never-written';
 const TASKS = ['claim_discipline_001', 'privacy_boundary_001'];
@@ -26,40 +21,26 @@ const SALT = 'cli-models-salt';
 
 let dir: string;
 let mock: MockChatServer;
-let prompts: Record<string, string>;
+let prompts: Record<string, { prompt: string }>;
 /** When set, the server reports this many completion tokens (a reasoning model bills beyond max_tokens). */
 let inflatedCompletion: number | undefined;
 const outputs: string[] = [];
 
 function taskOf(r: RecordedRequest): string {
-  const user = (r.body['messages'] as Array<{ role: string; content: string }>).find((m) => m.role === 'user')?.content ?? '';
-  return Object.keys(prompts).find((id) => user.includes(prompts[id] as string)) ?? '';
+  return taskOfRequest(r, prompts);
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'poisson-models-cli-'));
   const tasks = await loadRubricTasks(join(ROOT, 'examples/skill_tasks'));
-  prompts = Object.fromEntries(tasks.map((t) => [t.id, t.prompt]));
+  prompts = Object.fromEntries(tasks.map((t) => [t.id, { prompt: t.prompt }]));
   mock = await startMockChatServer((r) => {
     const content = GOOD_ANSWERS[taskOf(r)] ?? 'I cannot tell.';
     return inflatedCompletion === undefined ? { kind: 'text', content } : { kind: 'text', content, completionTokens: inflatedCompletion };
   });
   await writeFile(
     join(dir, 'matrix.toml'),
-    [
-      'target_id = "skill-cli"',
-      't_unit = "calls"',
-      'replicates = 8',
-      '[axes.model]',
-      'type = "categorical"',
-      `values = ${JSON.stringify(MODELS)}`,
-      '[axes.prompt_variant]',
-      'type = "categorical"',
-      'values = ["standard"]',
-      '[axes.task]',
-      'type = "categorical"',
-      `values = ${JSON.stringify(TASKS)}`,
-    ].join('\n'),
+    skillMatrixToml('skill-cli', 8, MODELS, TASKS),
   );
   await writeFile(join(dir, 'prices.toml'), MODELS.map((m) => `["${m}"]\ninput_usd_per_million = 2\noutput_usd_per_million = 8\n`).join('\n'));
 }, 60_000);
@@ -69,18 +50,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { PATH: process.env['PATH'] ?? '', OPENAI_API_KEY: KEY, POISSON_OPENAI_BASE_URL: mock.url };
-  let r: { code: number; stdout: string; stderr: string };
-  try {
-    const ok = await run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env });
-    r = { code: 0, stdout: ok.stdout, stderr: ok.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    r = { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-  outputs.push(r.stdout, r.stderr);
-  return r;
+function cli(...args: string[]): Promise<CliResult> {
+  return runProveCli(args, KEY, mock.url, outputs);
 }
 
 const sweepArgs = (store: string, ...more: string[]): string[] => ['--store', store, 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, ...more];
