@@ -21,20 +21,19 @@ export async function loadRubricTasks(dir: string): Promise<readonly RubricTask[
   const files = (await readdir(dir)).filter((f) => f.endsWith('.toml')).sort();
   const problems: string[] = [];
   const tasks: RubricTask[] = [];
+  const seen = new Map<string, string>();
   for (const file of files) {
     try {
-      tasks.push(parseRubricTask(await readFile(join(dir, file), 'utf8'), file));
+      const task = parseRubricTask(await readFile(join(dir, file), 'utf8'), file);
+      const other = seen.get(task.id);
+      if (other !== undefined) problems.push(`${file}: the id "${task.id}" is also used by ${other}; give each task its own id.`);
+      seen.set(task.id, file);
+      tasks.push(task);
     } catch (error) {
       if (error instanceof RubricTaskError) problems.push(...error.problems.map((p) => `${file}: ${p}`));
       else throw error;
     }
   }
-  const seen = new Map<string, string>();
-  tasks.forEach((t, i) => {
-    const other = seen.get(t.id);
-    if (other !== undefined) problems.push(`${files[i]}: the id "${t.id}" is also used by ${other}; give each task its own id.`);
-    seen.set(t.id, files[i] as string);
-  });
   if (files.length === 0) problems.push(`no *.toml task file: add at least one.`);
   if (problems.length > 0) throw new RubricTaskError(dir, problems);
   return Object.freeze(tasks);

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BAD_ANSWERS, GOOD_ANSWERS } from './__fixtures__/skill-answers.js';
@@ -180,6 +183,26 @@ describe('the example skill tasks: quoting or negating a forbidden claim does no
         'forbidden[0].allow_quoted must be true or false; got "yes".',
         'forbidden[0].negation_window must be an integer from 1 to 30 (words); got 0.',
       ]);
+    }
+  });
+});
+
+describe('loadRubricTasks', () => {
+  it('names the two files that share an id, also when an earlier file is invalid', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'poisson-rubric-files-'));
+    try {
+      await writeFile(join(dir, 'a.toml'), 'id = 3\n');
+      await writeFile(join(dir, 'b.toml'), TASK);
+      await writeFile(join(dir, 'c.toml'), TASK);
+      const e = await loadRubricTasks(dir).then(
+        () => expect.unreachable(),
+        (err: unknown) => err as RubricTaskError,
+      );
+      expect(e).toBeInstanceOf(RubricTaskError);
+      expect(e.problems.some((p) => p.startsWith('a.toml: '))).toBe(true);
+      expect(e.problems).toContain('c.toml: the id "mini_001" is also used by b.toml; give each task its own id.');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
