@@ -12,7 +12,7 @@ import type { ChatRequest } from './chat-types.js';
  * @returns a non-negative integer.
  * @example
  * ```ts
- * estimatePromptTokens({ messages: [{ role: 'user', content: 'Hello!' }] }); // 8
+ * estimatePromptTokens({ messages: [{ role: 'user', content: 'Hello!' }] }); // 9
  * ```
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
