@@ -2,6 +2,7 @@ import { grade } from './grader.js';
 import type { ChatMessage } from './messages.js';
 import type { CallRecord, PolicyAction } from './policy.js';
 import type { Task } from './task.js';
+import { fillTemplate } from './internal/fill-template.js';
 import { TEMPLATES } from './internal/relay-data.js';
 import { stageOutput } from './scenario.js';
 import { shown } from './internal/shown.js';
@@ -128,7 +129,7 @@ export function createEnvironment(task: Task, options: { readonly maxTurns: numb
       const valid = typeof checked !== 'string';
       const output = valid ? checked.output : null;
       const error = valid ? null : checked;
-      const observation = output ?? TEMPLATES.invalidCall.replace('{reason}', error as string);
+      const observation = output ?? fillTemplate(TEMPLATES.invalidCall, { reason: error as string });
       calls.push({ turn: t, name: action.name, arguments: action.arguments, valid, output, error });
       const argText = typeof action.arguments === 'string' ? action.arguments : (JSON.stringify(action.arguments) ?? 'null');
       messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: action.name, arguments: argText } }] });

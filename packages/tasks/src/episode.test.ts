@@ -68,6 +68,15 @@ describe('outcomes', () => {
     expect(env.done).toBe(false);
     expect(env.t).toBe(4);
   });
+
+  it("quotes the model's text literally in an error, even replacement patterns like $& and $`", () => {
+    const t = generate({ ...D3, strictness: 'lenient' }, 3);
+    const env = createEnvironment(t, { maxTurns: 10 });
+    expect(env.step({ kind: 'call', name: t.solution[0]!.name, arguments: "{$& $` $'" }).observation).toBe(
+      "error: the arguments are not valid JSON: {$& $` $'",
+    );
+    expect(env.step({ kind: 'call', name: 'stage_$&', arguments: '{}' }).observation).toBe('error: there is no tool named "stage_$&"');
+  });
 });
 
 describe('createEnvironment, stepped turn by turn', () => {

@@ -1,3 +1,4 @@
+import { fillTemplate } from './internal/fill-template.js';
 import { EMPTY_SLOT, OTHER_SLOTS, TEMPLATES } from './internal/relay-data.js';
 
 /** The system message every task starts with. */
@@ -22,12 +23,9 @@ export function renderTaskMessage(start: string, route: readonly string[], other
   if (route.length === 0) throw new RangeError('route must name at least one stage, got an empty list');
   if (others.length > OTHER_SLOTS) throw new RangeError(`others must have at most ${OTHER_SLOTS} stages, got ${others.length}`);
   const slots = [...others, ...Array<string>(OTHER_SLOTS - others.length).fill(EMPTY_SLOT)];
-  return TEMPLATES.task
-    .map((line) =>
-      line
-        .replace('{start}', start)
-        .replace('{route}', route.join(TEMPLATES.routeSeparator))
-        .replace('{others}', slots.join(TEMPLATES.othersSeparator)),
-    )
-    .join('\n');
+  return fillTemplate(TEMPLATES.task, {
+    start,
+    route: route.join(TEMPLATES.routeSeparator),
+    others: slots.join(TEMPLATES.othersSeparator),
+  }).join('\n');
 }

@@ -1,5 +1,6 @@
 import type { Split } from './arm-spec.js';
 import { GENERATOR_VERSIONS, SPLITS } from './arm-spec.js';
+import { fillTemplate } from './internal/fill-template.js';
 import { keyedRng, randomInt, sattoloCycle, shuffled } from './internal/rng.js';
 import { sha256Hex } from './internal/sha256.js';
 import { shown } from './internal/shown.js';
@@ -27,7 +28,7 @@ export interface Scenario {
 }
 
 /** @internal shared argument checks */
-export function checkSeed(seed: number): void {
+function checkSeed(seed: number): void {
   if (!Number.isSafeInteger(seed) || seed < 0) {
     throw new RangeError(`seed must be a non-negative safe integer, got ${shown(seed)}`);
   }
@@ -59,9 +60,7 @@ export function drawScenario(generatorVersion: string, split: Split, seed: numbe
   }
   if (!SPLITS.includes(split)) throw new RangeError(`split must be one of ${SPLITS.join(', ')}, got ${JSON.stringify(split)}`);
   checkSeed(seed);
-  const rng = keyedRng(
-    ALGORITHM.scenarioKey.replace('{version}', generatorVersion).replace('{split}', split).replace('{seed}', String(seed)),
-  );
+  const rng = keyedRng(fillTemplate(ALGORITHM.scenarioKey, { version: generatorVersion, split, seed: String(seed) }));
   const residue = SPLIT_RESIDUES[split];
   const pool: number[] = [];
   WORDS.forEach((_, i) => {
