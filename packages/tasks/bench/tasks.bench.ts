@@ -2,6 +2,8 @@
 // ratios against the baseline measured in the same run.
 //   npm run bench -- tasks     (node --conditions=source --import tsx packages/tasks/bench/tasks.bench.ts)
 import { createTarget } from '../src/target.js';
+import { D3 } from '../src/__fixtures__/arms.js';
+import { SEED_REGISTRATION } from '../src/__fixtures__/registration.js';
 import {
   countTokens,
   generate,
@@ -13,10 +15,8 @@ import {
   renderContext,
   runEpisode,
   validatePreregistration,
-  type ArmSpec,
 } from '../src/index.js';
 
-const D3: ArmSpec = { knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
 const budget = maxTurns(D3, 4);
 const N = Number(process.env['BENCH_EPISODES'] ?? 20_000);
 
@@ -24,9 +24,7 @@ const N = Number(process.env['BENCH_EPISODES'] ?? 20_000);
 const ROUNDS = 3;
 type Variant = { label: string; n: number; body: (seed: number) => Promise<unknown> | unknown };
 
-const registration = validatePreregistration(
-  parseRegistration('knob = "depth"\nstrictness = "strict"\nsplit = "eval"\ngenerator_version = "0"\nslack = 4\nhorizon = 8\narms = ["depth:d1", "depth:d3", "depth:d1+h3"]\n'),
-);
+const registration = validatePreregistration(parseRegistration(SEED_REGISTRATION));
 const target = createTarget({ arm: D3, registration, registrationSha256: '0'.repeat(64), policy: referencePolicy });
 // Every pinned axis, as a sweep over the registration carries them.
 const PINNED = { slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };

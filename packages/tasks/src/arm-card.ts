@@ -1,6 +1,7 @@
 import type { ArmSpec } from './arm-spec.js';
 import { armId } from './arm-id.js';
 import { generate } from './generate.js';
+import { generatorHash } from './generator-hash.js';
 import { KNOBS } from './knobs.js';
 import { referenceMessages } from './reference-policy.js';
 import { contextTokens, promptTokens } from './tokens.js';
@@ -88,10 +89,8 @@ export function armCard(arm: ArmSpec, options: { readonly slack: number; readonl
   const tokens: number[] = [];
   const partnerTokens: number[] = [];
   const rel: number[] = [];
-  let hash = '';
   for (let s = seeds.first; s < seeds.first + seeds.count; s++) {
     const task = generate(arm, s);
-    hash = task.generatorHash;
     const n = promptTokens(task);
     tokens.push(n);
     if (partnerArm !== null) {
@@ -115,7 +114,7 @@ export function armCard(arm: ArmSpec, options: { readonly slack: number; readonl
     strictness: arm.strictness,
     split: arm.split,
     generatorVersion: arm.generatorVersion,
-    generatorHash: hash,
+    generatorHash: generatorHash(arm.generatorVersion),
     seeds: Object.freeze({ first: seeds.first, count: seeds.count }),
     promptTokens: summary(tokens),
     lengthMatch:

@@ -91,7 +91,7 @@ const cache = new Map<string, string>();
  * @throws RangeError when the version is unknown
  * @example
  * ```ts
- * generatorHash('0'); // the value pinned in generator.test.ts
+ * generatorHash('0'); // the value pinned in generate.test.ts
  * ```
  */
 export function generatorHash(generatorVersion: string): string {

@@ -3,6 +3,7 @@ import { GENERATOR_VERSIONS, SPLITS, STRICTNESSES } from './arm-spec.js';
 import { armId, armIdParts } from './arm-id.js';
 import { isKnobName, KNOBS } from './knobs.js';
 import { PreregistrationError } from './preregistration-error.js';
+import { shown as show } from './internal/shown.js';
 import type { Registration } from './registration.js';
 import { maxTurns, neededTurns } from './turns.js';
 
@@ -21,7 +22,6 @@ const EXAMPLES: Readonly<Record<string, string>> = {
   arms: 'arms = ["depth:d1", "depth:d3", "depth:d1+h3"]',
 };
 
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? JSON.stringify(v) : String(v));
 const quoteList = (xs: readonly string[]): string => {
   const q = xs.map((x) => JSON.stringify(x));
   return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1] as string}`;
