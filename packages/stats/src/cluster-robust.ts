@@ -1,5 +1,6 @@
 import { studentQuantile, studentTwoSidedP } from './paired-scores-student-t.js';
-import { checkLevel, checkScores, type ScoreInterval } from './paired-scores.js';
+import { checkScores, type ScoreInterval } from './paired-scores.js';
+import { requireOpenUnit } from './internal/validate.js';
 
 /** Result of {@link clusterRobustMean} and {@link clusterRobustMeanDifference}. */
 export interface ClusterRobustResult {
@@ -53,7 +54,7 @@ export function clusterRobustMean(
   clusters: readonly (string | number)[],
   options: { readonly level?: number } = {},
 ): ClusterRobustResult {
-  const level = checkLevel(options.level ?? 0.95);
+  const level = requireOpenUnit('options.level', options.level ?? 0.95);
   const x = checkScores('values', values, 2);
   if (!Array.isArray(clusters)) throw new TypeError(`clusters must be an array of labels; got ${typeof clusters}.`);
   if (clusters.length !== x.length) throw new RangeError(`clusters must have one label per value; got ${clusters.length} labels for ${x.length} values.`);

@@ -8,7 +8,7 @@ const LANCZOS = [
 ];
 
 /** ln Γ(x) for x > 0 (Lanczos, g = 7; relative error about 1e-15). */
-export function logGamma(x: number): number {
+function logGamma(x: number): number {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   const z = x - 1;
   let a = LANCZOS[0] as number;
@@ -48,7 +48,7 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
 }
 
 /** Regularized incomplete beta I_x(a, b). */
-export function regularizedBeta(x: number, a: number, b: number): number {
+function regularizedBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));

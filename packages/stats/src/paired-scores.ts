@@ -1,4 +1,5 @@
 import { studentQuantile, studentTwoSidedP } from './paired-scores-student-t.js';
+import { requireOpenUnit } from './internal/validate.js';
 
 /** A t interval: data, so it survives JSON and parquet. */
 export interface ScoreInterval {
@@ -38,17 +39,6 @@ export interface MeanScoreResult {
   readonly df: number;
   /** `null` when n = 1 (no spread to measure). */
   readonly interval: ScoreInterval | null;
-}
-
-/**
- * Validates a confidence level (shared by paired-scores.ts and cluster-robust.ts; not in the barrel).
- * @param level - a number in (0, 1).
- * @returns the level.
- * @throws RangeError naming the value otherwise.
- */
-export function checkLevel(level: unknown): number {
-  if (typeof level !== 'number' || !(level > 0 && level < 1)) throw new RangeError(`level must be a number in (0, 1); got ${String(level)}.`);
-  return level;
 }
 
 /**
@@ -107,7 +97,7 @@ export function pairedScoreDifference(
   after: readonly number[],
   options: { readonly level?: number } = {},
 ): PairedScoreResult {
-  const level = checkLevel(options.level ?? 0.95);
+  const level = requireOpenUnit('options.level', options.level ?? 0.95);
   const b = checkScores('before', before, 2);
   const a = checkScores('after', after, 2);
   if (a.length !== b.length) throw new RangeError(`before and after must have equal lengths (paired by index); got ${b.length} and ${a.length}.`);
@@ -167,7 +157,7 @@ export function pairedScoreDifference(
  * @see R's `t.test(x)$conf.int`
  */
 export function meanScoreInterval(scores: readonly number[], options: { readonly level?: number } = {}): MeanScoreResult {
-  const level = checkLevel(options.level ?? 0.95);
+  const level = requireOpenUnit('options.level', options.level ?? 0.95);
   const x = checkScores('scores', scores, 1);
   const n = x.length;
   const m = mean(x);

@@ -21,7 +21,7 @@ const LOG_FACTORIAL_SMALL: readonly number[] = (() => {
 })();
 
 /** Stirling's error: log(n!) - log(sqrt(2 pi n) (n/e)^n), for integer n >= 0. */
-export function stirlerr(n: number): number {
+function stirlerr(n: number): number {
   if (n <= 15) {
     if (n === 0) return 0;
     return (LOG_FACTORIAL_SMALL[n] as number) - (n + 0.5) * Math.log(n) + n - HALF_LN_2PI;
@@ -39,7 +39,7 @@ export function stirlerr(n: number): number {
 }
 
 /** The deviance term x log(x / np) + np - x, computed without cancellation near x = np. */
-export function bd0(x: number, np: number): number {
+function bd0(x: number, np: number): number {
   if (Math.abs(x - np) < 0.1 * (x + np)) {
     let v = (x - np) / (x + np);
     let s = (x - np) * v;

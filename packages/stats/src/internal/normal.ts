@@ -57,16 +57,6 @@ export function normalCdf(x: number): number {
   return 0.5 * erfc(-x * SQRT1_2);
 }
 
-/** P(Z > x) for Z standard normal (accurate deep in the upper tail). */
-export function normalSurvival(x: number): number {
-  return 0.5 * erfc(x * SQRT1_2);
-}
-
-/** The density of the standard normal. */
-export function normalPdf(x: number): number {
-  return Math.exp(-0.5 * x * x) / SQRT_2PI;
-}
-
 const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
 const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
 const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];

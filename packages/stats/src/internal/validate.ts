@@ -88,16 +88,8 @@ export function throwProblems(problems: readonly string[]): void {
  * problems at once. Errors other than RangeError (a TypeError) propagate at once.
  */
 export function collectProblems<T extends readonly unknown[]>(checks: { readonly [K in keyof T]: () => T[K] }): T {
-  const values: unknown[] = [];
   const problems: string[] = [];
-  for (const check of checks as ReadonlyArray<() => unknown>) {
-    try {
-      values.push(check());
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      problems.push(error.message);
-    }
-  }
+  const values = (checks as ReadonlyArray<() => unknown>).map((check) => attempt(problems, check));
   throwProblems(problems);
   return values as unknown as T;
 }
