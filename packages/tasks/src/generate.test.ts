@@ -143,7 +143,9 @@ describe('generatorHash', () => {
   });
 });
 
-describe('generate: golden tasks', () => {
+// Regression pins: the goldens were written by this generator (gen-golden-tasks.ts), so they catch a
+// change of output, not a wrong one; the independent checks are the rebuild tests in this file.
+describe('generate: golden tasks (regression pin)', () => {
   it.each(golden.cases.map((c) => [`${c.arm.knob}:d${c.arm.level}${c.arm.controlHistory === null ? '' : `+h${c.arm.controlHistory}`} ${c.arm.split} ${c.arm.strictness} seed ${c.seed}`, c] as const))(
     '%s is byte-identical to the fixture',
     (_, c) => {
