@@ -28,7 +28,7 @@ export { planTargetCalls, callPlanCsv, checkCallBudget } from './executor/call-p
 export type { CallPlan, CallPlanRow, CallPlanTotals } from './executor/call-plan.js';
 export { narrowSpec, parseOnly } from './executor/narrow-spec.js';
 export type { OnlySelection } from './executor/narrow-spec.js';
-export type { ModelRunOptions } from './executor/runtime.js';
+export type { ModelRunOptions, RunOptions } from './executor/runtime.js';
 export { sweep, planSweep, randomSalt } from './executor/sweep.js';
 export type { SweepOptions, SweepPlan } from './executor/sweep.js';
 export { resume, extend } from './executor/resume.js';

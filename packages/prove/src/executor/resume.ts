@@ -6,40 +6,29 @@ import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { openRunWriter } from '../store/create-run.js';
 import { PART_RE } from '../store/layout.js';
-import { writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
+import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { readPart } from '../store/parquet.js';
 import { removeStaleTemps } from '../store/part-temps.js';
 import { partFiles } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import type { Target } from '../target/target.js';
-import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
-import { runtimeOf, type ModelRunOptions } from './runtime.js';
+import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
+import { runtimeOf, type RunOptions } from './runtime.js';
 
 /**
  * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
  * the recorded one); without it the recorded budget applies. Either way the target may bill what is
  * left: the budget minus the manifest's `usage.billed_tokens`.
  */
-export type ResumeOptions = ModelRunOptions & {
-  store: string;
+export type ResumeOptions = RunOptions & {
   /** A run ref ({@link resolveRun}). */
   ref: string;
   /** The target; default the one recorded in the manifest (FILE:NAME runs only). */
   target?: string | Target;
-  backend?: BackendChoice;
-  concurrency?: number;
-  timeoutMs?: number | null;
-  onProgress?: (p: SweepProgress) => void;
-  signal?: AbortSignal;
-  partRows?: number;
-  /** A part is also written once the buffered rows' meta and error reach this many characters; default 64 Mi. */
-  partBytes?: number;
-  command?: string[];
-  cwd?: string;
 };
 
-type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; duplicates: number };
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts };
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
@@ -48,23 +37,19 @@ type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; duplic
 async function existing(store: string, manifest: RunManifest, lock: RunLock): Promise<Existing> {
   await removeStaleTemps(lock);
   const have = new Set<string>();
-  const counts: RunCounts = { rows: 0, rows_without_outcome: 0, outcomes: {} };
+  const counts = emptyCounts();
   let nextPart = 0;
-  let duplicates = 0;
   for (const file of await partFiles(store, manifest.run_id)) {
     const m = PART_RE.exec(basename(file));
     if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
     for (const row of await readPart(file, ['condition', 'replicate_index', 'outcome'])) {
       const key = `${String(row['condition'])}\u0000${String(row['replicate_index'])}`;
-      if (have.has(key)) duplicates++;
       have.add(key);
-      counts.rows++;
       const o = row['outcome'];
-      if (o === null || o === undefined) counts.rows_without_outcome++;
-      else counts.outcomes[String(o)] = (counts.outcomes[String(o)] ?? 0) + 1;
+      countRow(counts, o === null || o === undefined ? null : String(o));
     }
   }
-  return { have, nextPart, counts, duplicates };
+  return { have, nextPart, counts };
 }
 
 function assertNotRunning(manifest: RunManifest): void {

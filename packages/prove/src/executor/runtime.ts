@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { RuntimeInit } from './backend.js';
+import type { BackendChoice, SweepProgress } from './execute.js';
 
 /** The options of sweep, resume and extend that reach a target's `configure` hook (Target, TargetRuntime). */
 export type ModelRunOptions = {
@@ -13,6 +14,28 @@ export type ModelRunOptions = {
    * written; a run whose billed tokens reach it stops `interrupted`.
    */
   budgetTokens?: number;
+};
+
+/** The options shared by sweep, resume and extend; SweepOptions and ResumeOptions add their own. */
+export type RunOptions = ModelRunOptions & {
+  store: string;
+  /** Default 'local'. 'threads' needs the target as FILE:NAME. */
+  backend?: BackendChoice;
+  /** Episodes in flight (local) or worker threads (threads); default 1. */
+  concurrency?: number;
+  /** Per-episode time limit in milliseconds; default none. */
+  timeoutMs?: number | null;
+  onProgress?: (p: SweepProgress) => void;
+  /** Aborting it stops the run after the episodes in flight; the run is then `interrupted`. */
+  signal?: AbortSignal;
+  /** Rows per parquet part; default 10,000. */
+  partRows?: number;
+  /** A part is also written once the buffered rows' meta and error reach this many characters; default 64 Mi. */
+  partBytes?: number;
+  /** The command line recorded in the manifest. */
+  command?: string[];
+  /** Where FILE is resolved and git state is read; default process.cwd(). */
+  cwd?: string;
 };
 
 /** The runtime a target is configured with (internal). */

@@ -4,18 +4,18 @@ import { assertGate, powerGate, type GateResult, type TestMethod } from '../gate
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
-import { createRun, openRunWriter } from '../store/create-run.js';
-import { writeManifest, type RunManifest } from '../store/manifest.js';
+import { createRun } from '../store/create-run.js';
+import type { RunManifest } from '../store/manifest.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
-import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems, type BackendChoice, type SweepProgress } from './execute.js';
+import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
 import { startTarget } from './target-hooks.js';
-import { runtimeOf, type ModelRunOptions } from './runtime.js';
+import { runtimeOf, type RunOptions } from './runtime.js';
 
 /** Options of {@link sweep} and {@link planSweep}. */
-export type SweepOptions = ModelRunOptions & {
+export type SweepOptions = RunOptions & {
   /** Narrow the spec's axes to these values (`--only AXIS=V1,V2`); recorded in the manifest's `only`. */
   only?: OnlySelection;
   /** Prices for the plan's cost ({@link planSweep} only). */
@@ -26,7 +26,6 @@ export type SweepOptions = ModelRunOptions & {
   specText?: string;
   /** `FILE:NAME` (a module and its export; FILE relative to `cwd`) or the target function itself. */
   target: string | Target;
-  store: string;
   /** The seeds' salt; default 16 random hex digits (recorded either way). */
   salt?: string;
   /** The largest change the sweep must be able to show (the power gate's threshold), in (0, 1]. */
@@ -37,23 +36,6 @@ export type SweepOptions = ModelRunOptions & {
   power?: number;
   /** Default 'exact'. */
   method?: TestMethod;
-  /** Default 'local'. 'threads' needs the target as FILE:NAME. */
-  backend?: BackendChoice;
-  /** Episodes in flight (local) or worker threads (threads); default 1. */
-  concurrency?: number;
-  /** Per-episode time limit in milliseconds; default none. */
-  timeoutMs?: number | null;
-  onProgress?: (p: SweepProgress) => void;
-  /** Aborting it stops the sweep after the episodes in flight; the run is then `interrupted`. */
-  signal?: AbortSignal;
-  /** Rows per parquet part; default 10,000. */
-  partRows?: number;
-  /** A part is also written once the buffered rows' meta and error reach this many characters; default 64 Mi. */
-  partBytes?: number;
-  /** The command line recorded in the manifest. */
-  command?: string[];
-  /** Where FILE is resolved and git state is read; default process.cwd(). */
-  cwd?: string;
   /** The run's creation time (tests); default now. */
   now?: Date;
   /** Called once the run exists in the store, before any episode runs. */
@@ -214,7 +196,7 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   }
   const runtime = runtimeOf(opts, opts.store, budget, false);
   assertNotAborted(opts.signal, 'the sweep');
-  const created = await createRun(opts.store, {
+  const writer = await createRun(opts.store, {
     spec,
     specText: text,
     target: label,
@@ -230,14 +212,12 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     targetPath: path,
     partRows: opts.partRows,
     partBytes: opts.partBytes,
+    recorded:
+      only !== null || budget !== null || backend.options !== undefined
+        ? { only, budget_tokens: budget, ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}) }
+        : undefined,
   });
-  let writer = created;
   try {
-    if (only !== null || budget !== null || backend.options !== undefined) {
-      const manifest: RunManifest = { ...created.manifest, only, budget_tokens: budget, ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}) };
-      await writeManifest(opts.store, manifest);
-      writer = openRunWriter(opts.store, manifest, { nextPart: 0, partRows: opts.partRows, partBytes: opts.partBytes, lock: created.lock ?? undefined });
-    }
     opts.onCreated?.(writer.manifest);
   } catch (err) {
     // The run exists: it is not left `running` (and its lock is released).

@@ -7,7 +7,7 @@ import type { TestMethod } from '../gate.js';
 import { StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, RUN_ID_RE, runDir, specPath } from './layout.js';
-import { type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
+import { countRow, emptyCounts, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
 import { writePart, type AxisTypes } from './parquet.js';
 import { gitState, hostName, packageVersions } from './provenance.js';
 import { claimName } from './run-name.js';
@@ -44,6 +44,8 @@ export type RunInit = {
    * (so that memory is bounded by size, not only by rows); default 64 Mi (67,108,864).
    */
   partBytes?: number;
+  /** Manifest fields recorded as given, after the others (sweep's `only`, `budget_tokens`, `backend_options`). */
+  recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'backend_options'>;
 };
 
 /**
@@ -76,7 +78,7 @@ const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
 const MANIFEST_EVERY_MS = 2_000;
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
-export function newRunId(now: Date): string {
+function newRunId(now: Date): string {
   const iso = now.toISOString(); // 2026-11-06T23:13:18.123Z
   const stamp = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
   return `${stamp}-${randomBytes(2).toString('hex')}`;
@@ -91,10 +93,6 @@ export function axisTypes(axes: RunManifest['axes']): AxisTypes {
   const out: Record<string, 'continuous' | 'categorical'> = {};
   for (const [name, axis] of Object.entries(axes)) out[name] = axis.type;
   return out;
-}
-
-function emptyCounts(): RunCounts {
-  return { rows: 0, rows_without_outcome: 0, outcomes: {} };
 }
 
 /**
@@ -189,6 +187,7 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
     },
     extensions: [],
     resumes: [],
+    ...init.recorded,
   };
   await writeFile(specPath(store, runId), init.specText);
   await mkdir(episodesDir(store, runId));
@@ -200,7 +199,7 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
 const lockedWriters = new Map<string, { lock: RunLock; owner: symbol }>();
 
 /**
- * A writer on an existing run (for resume and extend, and sweep's rewrite of a new run's manifest):
+ * A writer on an existing run (for resume and extend):
  * parts continue from `nextPart` (the first free number from there on); the manifest is rewritten with
  * status `running` by the caller before episodes are appended. Internal to prove.
  *
@@ -268,9 +267,7 @@ export function openRunWriter(
     const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
     let registration = manifest.registration_sha256;
     for (const row of rows) {
-      counts.rows++;
-      if (row.outcome === null) counts.rows_without_outcome++;
-      else counts.outcomes[row.outcome] = (counts.outcomes[row.outcome] ?? 0) + 1;
+      countRow(counts, row.outcome);
       if (registration === null && row.meta.includes('registration_sha256')) registration = registrationOf(row.meta);
     }
     manifest = { ...manifest, counts, registration_sha256: registration };

@@ -1,5 +1,5 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
-import type { RunManifest } from './manifest.js';
+import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
 import { partFiles } from './read-episodes.js';
 import { readPart } from './parquet.js';
 import { resolveRun } from './resolve-run.js';
@@ -49,8 +49,8 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${String(limit)}`);
   const event = opts.event ?? null;
   const manifest = await resolveRun(store, ref);
-  const counts = new Map<string, { rows: number; rows_without_outcome: number; outcomes: Record<string, number> }>();
-  for (const c of manifest.conditions) counts.set(c, { rows: 0, rows_without_outcome: 0, outcomes: {} });
+  const counts = new Map<string, RunCounts>();
+  for (const c of manifest.conditions) counts.set(c, emptyCounts());
   // Only the first `limit` matching rows (by condition, then replicate) are kept while the parts stream
   // by: memory is one part plus `limit` rows, whatever the run's size.
   const order = new Map(manifest.conditions.map((c, i) => [c, i]));
@@ -67,12 +67,10 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
       const row = raw as EpisodeRow;
       let c = counts.get(row.condition);
       if (!c) {
-        c = { rows: 0, rows_without_outcome: 0, outcomes: {} };
+        c = emptyCounts();
         counts.set(row.condition, c);
       }
-      c.rows++;
-      if (row.outcome === null) c.rows_without_outcome++;
-      else c.outcomes[row.outcome] = (c.outcomes[row.outcome] ?? 0) + 1;
+      countRow(c, row.outcome);
       if (row.outcome === event) {
         matching++;
         if (limit > 0) {

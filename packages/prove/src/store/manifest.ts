@@ -15,6 +15,18 @@ export type RunCounts = {
   outcomes: Record<string, number>;
 };
 
+/** Counts of no rows (internal). */
+export function emptyCounts(): RunCounts {
+  return { rows: 0, rows_without_outcome: 0, outcomes: {} };
+}
+
+/** Adds one row whose outcome is `outcome` (null: the target crashed) to `counts` (internal). */
+export function countRow(counts: RunCounts, outcome: string | null): void {
+  counts.rows++;
+  if (outcome === null) counts.rows_without_outcome++;
+  else counts.outcomes[outcome] = (counts.outcomes[outcome] ?? 0) + 1;
+}
+
 /** Where and with what a run was made. */
 export type RunProvenance = {
   /** The command line (argv after the node executable), or what the library caller passed. */
