@@ -102,10 +102,14 @@ function checkColumns(manifest: RunManifest, columns: readonly string[] | undefi
  */
 export async function* episodeBatches(store: string, ref: string, opts: ReadEpisodesOptions = {}): AsyncGenerator<Table> {
   const manifest = await resolveRun(store, ref);
-  const columns = checkColumns(manifest, opts.columns);
+  yield* batchesOf(store, manifest, checkColumns(manifest, opts.columns), opts.where);
+}
+
+/** The batches of a resolved run (episodeBatches and readEpisodes list the store once). */
+async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
   for (const file of await partFiles(store, manifest.run_id)) {
-    let rows = await readPart(file, opts.where ? undefined : columns);
-    if (opts.where) rows = rows.filter((r) => opts.where?.(r as EpisodeRow));
+    let rows = await readPart(file, where ? undefined : columns);
+    if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(manifest, columns, rows);
   }
 }
@@ -134,7 +138,7 @@ export async function readEpisodes(store: string, ref: string, opts: ReadEpisode
   const manifest = await resolveRun(store, ref);
   const columns = checkColumns(manifest, opts.columns);
   let table: Table | null = null;
-  for await (const batch of episodeBatches(store, manifest.run_id, opts)) {
+  for await (const batch of batchesOf(store, manifest, columns, opts.where)) {
     if (batch.numRows === 0) continue;
     table = table === null ? batch : table.concat(batch);
   }
