@@ -90,7 +90,7 @@ function rangeText(n: NonNullable<OptionDef['number']>): string {
 }
 
 /** Checks a string option's value against its definition: a number in range, or one of the choices. */
-export function checkValue(flag: string, d: OptionDef, raw: string): string | number | { problem: string } {
+function checkValue(flag: string, d: OptionDef, raw: string): string | number | { problem: string } {
   if (d.choices && !d.choices.includes(raw)) return { problem: `${flag} must be one of ${d.choices.join(', ')}, got "${raw}".` };
   const n = d.number;
   if (!n) return raw;

@@ -13,7 +13,7 @@ const WAKE_ROWS = 256;
 const WAKE_MS = 20;
 
 /** The target function of a context, importing the module when only its file and name are known (internal). */
-export async function targetFunction(ctx: BackendContext): Promise<Target> {
+async function targetFunction(ctx: BackendContext): Promise<Target> {
   const t = ctx.target;
   if (t.kind === 'function') return t.fn;
   if (t.fn) return t.fn;

@@ -34,13 +34,3 @@ export async function syncDir(dir: string): Promise<void> {
     // Directories cannot be fsynced on every platform; the rename is still atomic.
   }
 }
-
-/** fsync a file by path. */
-export async function syncFile(file: string): Promise<void> {
-  const fh = await open(file, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}

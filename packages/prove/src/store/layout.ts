@@ -12,8 +12,6 @@ export const manifestPath = (store: string, runId: string): string => join(store
 export const specPath = (store: string, runId: string): string => join(store, runId, 'spec.toml');
 export const episodesDir = (store: string, runId: string): string => join(store, runId, 'episodes');
 export const partName = (index: number): string => `part-${String(index).padStart(5, '0')}.parquet`;
-/** A part being written: `part-NNNNN.parquet.<random hex>.tmp` (unique per writer and part). */
-export const PART_TMP_RE = /^part-\d{5,}\.parquet(\.[0-9a-f]+)?\.tmp$/;
 /** The run's writer lock (run-lock.ts). */
 export const lockPath = (store: string, runId: string): string => join(store, runId, '.lock');
 export const claimsDir = (store: string): string => join(store, '.claims');

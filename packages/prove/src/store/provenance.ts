@@ -31,7 +31,7 @@ let versions: Record<string, string> | undefined;
  * The version of the package `name` as installed where Node would find it from this module: the first
  * `node_modules/<name>/package.json` walking up from here (the same from src/ and dist/), or null.
  */
-export function installedVersion(name: string, from: string = fileURLToPath(import.meta.url)): string | null {
+function installedVersion(name: string, from: string = fileURLToPath(import.meta.url)): string | null {
   for (let dir = dirname(from); ; dir = dirname(dir)) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };

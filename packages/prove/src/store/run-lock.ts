@@ -69,7 +69,7 @@ function parseHolder(text: string): LockHolder | null {
  * rebooted since, or it names this very process but no lock this process holds). A holder on another
  * host is never judged stale.
  */
-export function isStaleHolder(h: LockHolder): boolean {
+function isStaleHolder(h: LockHolder): boolean {
   if (h.host !== hostname()) return false;
   const boot = bootId();
   if (boot !== null && h.boot_id !== null && h.boot_id !== boot) return true;

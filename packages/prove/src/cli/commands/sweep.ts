@@ -14,7 +14,7 @@ import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 /** The plan's call totals in a few lines (sweep --dry-run). */
-export function callPlanText(calls: CallPlan, budget: number | null): string[] {
+function callPlanText(calls: CallPlan, budget: number | null): string[] {
   const t = calls.totals;
   const rows = [
     `  calls       ${t.calls} in ${t.episodes} episodes (${t.cached_episodes} episodes all from the cache)`,
