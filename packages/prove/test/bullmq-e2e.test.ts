@@ -17,7 +17,7 @@ import type { RunManifest } from '../src/store/manifest.js';
 import { episodes } from '../src/store/read-episodes.js';
 import { seedFor } from '../src/spec/seed-for.js';
 import type { EpisodeRow } from '../src/store/episode-row.js';
-import { FIXTURES, MAIN, start, waitForEntries, type Done } from './helpers.js';
+import { type Child, type Done, FIXTURES, killAll, MAIN, start, waitForEntries } from './helpers.js';
 
 const TARGET = join(FIXTURES, 'bullmq-targets.mjs');
 const SALT = 'bullmq-e2e-salt';
@@ -40,7 +40,7 @@ let specFile: string;
 let smallSpecFile: string;
 let local: Map<string, EpisodeRow>;
 const outputs: string[] = [];
-const children: { child: ReturnType<typeof start>['child']; done: Promise<Done> }[] = [];
+const children: Child[] = [];
 
 const key = (r: { condition: string; replicate_index: number }): string => `${r.condition}|${r.replicate_index}`;
 
@@ -48,7 +48,7 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { POISSON_REDIS_URL: '', POISSON_STORE: '', ...extra };
 }
 
-function cli(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof start>['child']; done: Promise<Done> } {
+function cli(args: string[], env: Record<string, string> = {}): Child {
   const p = start(args, { cwd: dir, env: baseEnv(env) });
   const done = p.done.then((d) => {
     outputs.push(d.stdout, d.stderr);
@@ -126,8 +126,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(children.map((c) => c.done));
+  await killAll(children);
   await redis?.stop();
   if (dir) await removeDir(dir);
 });

@@ -16,7 +16,7 @@ import { resume } from '../src/executor/resume.js';
 import { sweep } from '../src/executor/sweep.js';
 import type { RunManifest } from '../src/store/manifest.js';
 import { episodes } from '../src/store/read-episodes.js';
-import { FIXTURES, MAIN, start, type Done } from './helpers.js';
+import { type Child, type Done, FIXTURES, killAll, MAIN, start } from './helpers.js';
 
 const TARGET = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:billed`;
 const SPEC = `target_id = "bq-hooks"
@@ -34,9 +34,9 @@ let redis: TestRedis;
 let dir: string;
 let specFile: string;
 const outputs: string[] = [];
-const children: { child: ReturnType<typeof start>['child']; done: Promise<Done> }[] = [];
+const children: Child[] = [];
 
-function cli(args: string[], env: Record<string, string> = {}): { child: ReturnType<typeof start>['child']; done: Promise<Done> } {
+function cli(args: string[], env: Record<string, string> = {}): Child {
   const p = start(args, { cwd: dir, env: { POISSON_REDIS_URL: '', POISSON_STORE: '', ...env } });
   const done = p.done.then((d) => {
     outputs.push(d.stdout, d.stderr);
@@ -85,8 +85,7 @@ beforeAll(async () => {
 }, 20_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(children.map((c) => c.done));
+  await killAll(children);
   await redis?.stop();
   if (dir) await removeDir(dir);
 });

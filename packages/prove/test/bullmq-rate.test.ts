@@ -13,7 +13,7 @@ import type { RunManifest } from '../src/store/manifest.js';
 import { episodes } from '../src/store/read-episodes.js';
 import { seedFor } from '../src/spec/seed-for.js';
 import type { EpisodeRow } from '../src/store/episode-row.js';
-import { FIXTURES, MAIN, start, type Done } from './helpers.js';
+import { type Child, type Done, FIXTURES, killAll, MAIN, start } from './helpers.js';
 
 const TARGET = join(FIXTURES, 'bullmq-targets.mjs');
 const SALT = 'bullmq-rate-salt';
@@ -21,7 +21,6 @@ const spec = (replicates: number): string => `target_id = "bq-rate"\nt_unit = "t
 const RATE = 20;
 const RATE_EPISODES = 60; // 2 conditions x 30, one job each (the chunk size is 1 with --rate)
 
-type Child = { child: ReturnType<typeof start>['child']; done: Promise<Done> };
 let redis: TestRedis;
 let dir: string;
 const children: Child[] = [];
@@ -114,8 +113,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
-  await Promise.all(children.map((c) => c.done));
+  await killAll(children);
   for (const r of extraRedis) await r.stop();
   await redis?.stop();
   if (dir) await removeDir(dir);

@@ -19,6 +19,15 @@ export function start(args: string[], opts: { cwd: string; env?: Record<string, 
   return { child, done };
 }
 
+/** A started CLI process ({@link start}). */
+export type Child = { child: ChildProcess; done: Promise<Done> };
+
+/** Kills (SIGKILL) the children still running and waits until every child has exited (afterAll). */
+export async function killAll(children: readonly Child[]): Promise<void> {
+  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.done));
+}
+
 export function run(args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<Done> {
   return start(args, opts).done;
 }
