@@ -95,5 +95,5 @@ describe('faults: SIGKILL at random points, then resume', () => {
     expect(new Set(keys).size).toBe(TOTAL);
     for (const r of rows) expect(r.seed).toBe(seedFor('faults', r.replicate_index));
     expect(kills).toBeGreaterThan(0);
-  });
+  }, 30_000); // up to 4 CLI subprocesses; seconds each on a loaded machine
 });
