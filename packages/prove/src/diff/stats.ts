@@ -6,6 +6,7 @@ import {
   clusterRobustMeanDifference,
   fisherExact,
   holm,
+  MCNEMAR_METHODS,
   mcnemar,
   meanScoreInterval,
   minimumDetectableChange,
@@ -15,6 +16,7 @@ import {
   unpairedMinimumDetectableChange,
   wilsonInterval,
 } from 'poisson-stats';
+import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats';
 
 /**
  * The test of the paired table (STATS.md, "McNemar's test"): `exact` (the default), `midp`,
@@ -23,13 +25,10 @@ import {
  * continuity correction, max(|rise - fall| - 1, 0)^2 / k; R's `mcnemar.test(correct = TRUE)`, its
  * default). Limits use each method's own rejection rule (its k*).
  */
-export type TestMethod = 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc';
+export type TestMethod = McnemarMethod;
 
 /** The methods a diff accepts, in the order the CLI lists them. */
-export const TEST_METHODS: readonly TestMethod[] = Object.freeze(['exact', 'midp', 'asymptotic', 'asymptotic-cc']);
-
-/** A paired 2x2 table for one event: x = before's outcome is E, y = after's. */
-export type PairedCounts = { readonly both: number; readonly fall: number; readonly rise: number; readonly neither: number };
+export const TEST_METHODS: readonly TestMethod[] = MCNEMAR_METHODS;
 
 /** An interval with its level. */
 export type Interval = { readonly lower: number; readonly upper: number; readonly level: number };
@@ -72,7 +71,7 @@ export function newcombe(afterEvents: number, afterN: number, beforeEvents: numb
 }
 
 /** A Wilson interval for one proportion x / n (poisson-stats `wilsonInterval`). */
-export type Wilson = { readonly method: 'wilson'; readonly x: number; readonly n: number; readonly estimate: number; readonly lower: number; readonly upper: number; readonly level: number };
+export type Wilson = WilsonInterval;
 
 /** Wilson's score interval for x of n without continuity correction (poisson-stats `wilsonInterval`, as R's prop.test(correct = FALSE)). */
 export function wilson(x: number, n: number, level: number): Wilson {
