@@ -1,4 +1,6 @@
+import { csvCell, mdCell } from './csv-cell.js';
 import { readRunForDiff } from './read-run.js';
+import { hasScores } from './score-diff.js';
 import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
 import type { DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
@@ -95,8 +97,7 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
     }
   }
   const by = options.by ?? [];
-  const scored = runs.some((r) => r.rows.some((e) => typeof e.score === 'number' && Number.isFinite(e.score)));
-  const scores = scored || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
+  const scores = runs.some(hasScores) || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
   return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}) });
 }
 
@@ -119,10 +120,6 @@ function num(x: number, digits = 3): string {
   return Number.isFinite(x) ? x.toFixed(digits) : '';
 }
 
-function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /**
  * The export as CSV, long format: one line per run x condition x outcome with
  * `run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper`
@@ -143,10 +140,6 @@ export function formatExportCsv(table: ExportTable): string {
     }
   }
   return `${lines.join('\r\n')}\r\n`;
-}
-
-function mdCell(s: string): string {
-  return s.replace(/\|/g, '\\|');
 }
 
 /**

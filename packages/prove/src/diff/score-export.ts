@@ -1,3 +1,4 @@
+import { csvCell, mdCell } from './csv-cell.js';
 import { DiffError } from './diff-error.js';
 import { axisNames } from './pairing.js';
 import { meanT } from './stats.js';
@@ -177,8 +178,7 @@ const SCORE_COLUMNS = [
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(6)) : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return csvCell(typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(6)) : String(v));
 }
 
 /**
@@ -201,7 +201,6 @@ export function formatScoreCsv(s: ScoreExport): string {
 
 const f3 = (x: number | null): string => (x === null ? '–' : x.toFixed(3));
 const ci = (lo: number | null, hi: number | null): string => (lo === null || hi === null ? '' : ` [${lo.toFixed(3)}, ${hi.toFixed(3)}]`);
-const md = (s: string): string => s.replace(/\|/g, '\\|');
 
 /**
  * The score aggregates as Markdown: per run and grouping, a table over all replicates and one per
@@ -225,12 +224,12 @@ export function formatScoreMarkdown(s: ScoreExport): string {
       for (const perRep of [false, true]) {
         const rows = s.rows.filter((r) => r.run_id === id && r.grouping === grouping && (r.replicate_index !== null) === perRep);
         if (rows.length === 0) continue;
-        out.push(`### Scores of ${md(name)} (${id}) per ${md(grouping)}${perRep ? ' and replicate' : ''}`, '');
-        const head = [grouping === 'condition' ? 'condition' : md(grouping), ...(perRep ? ['replicate'] : []), 'episodes', 'without outcome', 'scored', `mean score [${lvl} t]`, `pass rate [${lvl} Wilson]`, ...(s.hard_failure_recorded ? [`hard failures (rate [${lvl} Wilson])`] : [])];
+        out.push(`### Scores of ${mdCell(name)} (${id}) per ${mdCell(grouping)}${perRep ? ' and replicate' : ''}`, '');
+        const head = [grouping === 'condition' ? 'condition' : mdCell(grouping), ...(perRep ? ['replicate'] : []), 'episodes', 'without outcome', 'scored', `mean score [${lvl} t]`, `pass rate [${lvl} Wilson]`, ...(s.hard_failure_recorded ? [`hard failures (rate [${lvl} Wilson])`] : [])];
         out.push(`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
         for (const r of rows) {
           const cells = [
-            md(r.group),
+            mdCell(r.group),
             ...(perRep ? [`r${r.replicate_index}`] : []),
             String(r.episodes),
             String(r.without_outcome),
