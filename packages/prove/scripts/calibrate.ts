@@ -26,7 +26,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { criticalDiscordant, minimumDetectableChange } from 'poisson-stats';
+import { mcnemarPower, minimumDetectableChange } from 'poisson-stats';
 import { generate, maxTurns, noisyPolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
 import { computeDiff } from '../src/diff/diff-episodes.js';
 import { diffRuns } from '../src/diff/diff-runs.js';
@@ -106,17 +106,8 @@ function limitOf(n: number, m: number): number {
 }
 
 function exactPower(n: number, m: number, d: number): number {
-  const k = criticalDiscordant({ alpha: Q / m });
-  if (k > n) return 0;
-  // P(Binomial(n, d) >= k*).
-  let s = 0;
-  for (let i = k; i <= n; i++) s += Math.exp(lchoose(n, i) + i * Math.log(d) + (n - i) * Math.log1p(-d));
-  return Math.min(1, s);
-}
-function lchoose(n: number, k: number): number {
-  let s = 0;
-  for (let i = 1; i <= k; i++) s += Math.log((n - k + i) / i);
-  return s;
+  // P(Binomial(n, d) >= k*) at the per-test level q / m (poisson-stats' one-way flip model).
+  return mcnemarPower({ n, change: d, alpha: Q / m });
 }
 
 /** Before and after failure probabilities of condition c, and whether the two runs share their noise. */
