@@ -160,7 +160,7 @@ describe('fragility', () => {
     expect(Object.keys(words).sort()).toEqual(['inconclusive', 'no significant change', 'significant change']);
     expect(Math.min(...Object.values(words))).toBeGreaterThan(20);
     expect(fragile).toBeGreaterThan(200);
-  });
+  }, 60_000); // a brute force: slow on a shared machine, and no test here asserts timing
 
   it('equals the brute force on 200 random diffs with three tested events (checked, not proved)', () => {
     const next = rng(31);
@@ -183,5 +183,5 @@ describe('fragility', () => {
       if (want !== null) fragile++;
     }
     expect(fragile).toBeGreaterThan(100);
-  });
+  }, 60_000);
 });
