@@ -1,4 +1,4 @@
-import { readEpisodes } from '../store/read-episodes.js';
+import { readRunEpisodes } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 
@@ -56,7 +56,7 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   const manifest = await resolveRun(store, ref);
   const axes = Object.keys(manifest.axes ?? {});
   const columns = [...COLUMNS, ...axes];
-  const table = await readEpisodes(store, manifest.run_id, { columns: options.hardFailure === true ? [...columns, 'meta'] : columns });
+  const table = await readRunEpisodes(store, manifest, { columns: options.hardFailure === true ? [...columns, 'meta'] : columns });
   const vectors = columns.map((c) => [c, table.getChild(c)] as const);
   const meta = options.hardFailure === true ? table.getChild('meta') : null;
   const rows: DiffEpisode[] = [];

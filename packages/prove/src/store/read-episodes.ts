@@ -135,7 +135,14 @@ async function* batchesOf(store: string, manifest: RunManifest, columns: readonl
  * @see PROVE.md, "The store" (reading).
  */
 export async function readEpisodes(store: string, ref: string, opts: ReadEpisodesOptions = {}): Promise<Table> {
-  const manifest = await resolveRun(store, ref);
+  return readRunEpisodes(store, await resolveRun(store, ref), opts);
+}
+
+/**
+ * {@link readEpisodes} for a run already resolved, so a caller that needs the manifest too lists the
+ * store once (internal to poisson-prove: the diff reads through it).
+ */
+export async function readRunEpisodes(store: string, manifest: RunManifest, opts: ReadEpisodesOptions = {}): Promise<Table> {
   const columns = checkColumns(manifest, opts.columns);
   let table: Table | null = null;
   for await (const batch of batchesOf(store, manifest, columns, opts.where)) {
