@@ -1,4 +1,4 @@
-import { csvCell, mdCell } from './csv-cell.js';
+import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { readRunForDiff } from './read-run.js';
 import { hasScores } from './score-diff.js';
 import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';

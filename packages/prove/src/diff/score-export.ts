@@ -1,4 +1,4 @@
-import { csvCell, mdCell } from './csv-cell.js';
+import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { DiffError } from './diff-error.js';
 import { axisNames } from './pairing.js';
 import { meanT } from './stats.js';

@@ -2,6 +2,7 @@ import { ProveError, TargetError } from '../errors.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { EpisodePlan, Target } from '../target/target.js';
 import type { WorkItem } from './backend.js';
+import { csvCell } from '../internal/csv-cell.js';
 
 /** One planned episode of a dry run: a row of `--plan FILE.csv`. */
 export type CallPlanRow = {
@@ -110,10 +111,8 @@ export async function planTargetCalls(fn: Target, items: Iterable<WorkItem>, pri
   return Object.freeze({ method: 'target plan', rows: Object.freeze(rows), totals });
 }
 
-function csvCell(v: string | number | boolean | null): string {
-  const s = v === null ? '' : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** A plan value as one CSV field (null as empty). */
+const cell = (v: string | number | boolean | null): string => csvCell(v === null ? '' : String(v));
 
 /**
  * The planned call matrix as CSV, one row per planned episode: `condition,replicate_index,seed,model,
@@ -130,7 +129,7 @@ export function callPlanCsv(plan: CallPlan): string {
   const cols: (keyof CallPlanRow)[] = ['condition', 'replicate_index', 'seed', 'model', 'calls', 'cache_hit', 'est_prompt_tokens', 'max_output_tokens', 'billable_tokens'];
   if (plan.totals.est_cost_usd !== null) cols.push('est_cost_usd');
   const lines = [cols.join(',')];
-  for (const r of plan.rows) lines.push(cols.map((c) => csvCell(r[c])).join(','));
+  for (const r of plan.rows) lines.push(cols.map((c) => cell(r[c])).join(','));
   return `${lines.join('\n')}\n`;
 }
 
