@@ -25,6 +25,7 @@ afterEach(async () => {
 
 const SLACK = 4;
 const HORIZON = 8;
+const SHA = 'ab'.repeat(32);
 // The pinned axes a sweep of a registered arm carries (as for the reference target).
 const PINNED = { slack: [SLACK], horizon: [HORIZON], strictness: ['strict'], generator_hash: [generatorHash('0')] };
 const cfgs = matrixEpisodes({ axes: PINNED, replicates: 3, salt: 'pairing-salt' }).map((e) => e.cfg);
@@ -42,7 +43,7 @@ function session(extra: Partial<ModelSessionOptions> = {}) {
 describe('createModelTaskTarget: a chat model plays poisson-tasks through function calling', () => {
   it('a model that plays correctly passes exactly like the reference policy, on the same seeds', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
-    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot' });
     for (const cfg of cfgs) {
       const model = await target(cfg);
       const task = generate(D3, cfg.seed);
@@ -74,7 +75,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
       [cfgs[2]!.seed, 'never_answers'],
     ]);
     server = await startMockChatServer(relayScript(D3, (seed) => modes.get(seed) ?? 'correct'));
-    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot' });
     const [wrongTool, wrongAnswer, silent] = await Promise.all(cfgs.map((c) => target(c)));
     expect(wrongTool?.outcome).toBe('failed');
     expect(wrongTool?.t).toBe(2);
@@ -88,7 +89,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
   it('plans the calls a correct run then makes, with prompt tokens within 10% of the usage the server reports', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const s = session();
-    const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot', maxOutputTokens: 300 });
+    const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot', maxOutputTokens: 300 });
     const episodes = matrixEpisodes({ axes: PINNED, replicates: 3, salt: 'pairing-salt' });
     const plan = await planModelCalls({ target, episodes, session: s });
     expect(server.requests).toHaveLength(0); // the dry run calls nothing
@@ -108,7 +109,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const run = async (list: typeof cfgs, extra: Partial<ModelSessionOptions> = {}) => {
       const s = session(extra);
-      const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
+      const target = createModelTaskTarget({ session: s, arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot' });
       const results = [];
       for (const c of list) results.push(await target(c));
       return { results, usage: s.usage() };
@@ -138,7 +139,7 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     const bad = cfgs[1]!.seed;
     const base = relayScript(D3, 'correct');
     server = await startMockChatServer((r, i) => (r.body['seed'] === bad ? { kind: 'status', status: 500 } : base(r, i)));
-    const target = createModelTaskTarget({ session: session({ maxAttempts: 3 }), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' });
+    const target = createModelTaskTarget({ session: session({ maxAttempts: 3 }), arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot' });
     const settled = await Promise.allSettled(cfgs.map((c) => target(c)));
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const reason = (settled[1] as PromiseRejectedResult).reason as ModelCallError;
@@ -150,20 +151,62 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
   it('builds one target per registered arm, named like the reference targets with the policy "model"', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const D1 = { ...D3, level: 1 };
-    const targets = modelTaskTargets({ arms: [D1, D3], slack: SLACK, horizon: HORIZON, sha256: 'ab'.repeat(32) }, { session: session(), model: 'local:relay-bot' });
+    const targets = modelTaskTargets({ arms: [D1, D3], slack: SLACK, horizon: HORIZON, sha256: SHA }, { session: session(), model: 'local:relay-bot' });
     expect(Object.keys(targets)).toEqual(['model_depth_d1', 'model_depth_d3']);
     const r = await targets['model_depth_d3']!(cfgs[0]!);
     expect(r.outcome).toBe('passed');
-    expect((r.meta?.['pin'] as { registration_sha256: string }).registration_sha256).toBe('ab'.repeat(32));
+    expect((r.meta?.['pin'] as { registration_sha256: string }).registration_sha256).toBe(SHA);
     await expect(targets['model_depth_d1']!({ ...cfgs[0]!, horizon: 9 })).rejects.toThrow(/target model_depth_d1 refuses this cfg: horizon is 9 but the registration pins the number 8/);
+  });
+
+  it("records the reference target's meta (every TASKS.md field, same values on the same seed) plus model, invalid_calls, usage", async () => {
+    const modes = new Map<number, 'wrong_tool'>([[cfgs[1]!.seed, 'wrong_tool']]);
+    server = await startMockChatServer(relayScript(D3, (seed) => modes.get(seed) ?? 'correct'));
+    const registration = validatePreregistration(parseRegistration(registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: SLACK, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] })));
+    const reference = createTarget({ arm: D3, registration, registrationSha256: SHA, policy: referencePolicy });
+    const model = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot' });
+    // TASKS.md, "The pre-registration": the meta fields of a task target, in this order.
+    const TASKS_FIELDS = ['arm_id', 'knob', 'level', 'control_history', 'scenario_id', 'task_id', 'split', 'strictness', 'pin', 'sampled_calls', 'prompt_tokens'];
+    const PIN_FIELDS = ['generator_version', 'generator_hash', 'registration_sha256', 'package_version'];
+    for (const [i, cfg] of cfgs.entries()) {
+      const ref = (await reference(cfg)).meta as Record<string, unknown>;
+      const { model: modelName, invalid_calls, usage, ...shared } = (await model(cfg)).meta as Record<string, unknown>;
+      expect(Object.keys(ref)).toEqual(TASKS_FIELDS);
+      expect(Object.keys(shared)).toEqual(TASKS_FIELDS);
+      expect(Object.keys(shared['pin'] as object)).toEqual(PIN_FIELDS);
+      expect((shared['pin'] as { registration_sha256: string }).registration_sha256).toBe(SHA);
+      expect(shared['prompt_tokens']).toBeGreaterThan(0);
+      expect(modelName).toBe('local:relay-bot');
+      expect(usage).toMatchObject({ calls: expect.any(Number) as number });
+      if (i === 1) {
+        // The model's second call named a wrong tool: it played differently (2 calls, 1 invalid, against the
+        // reference's 3), so only sampled_calls differs.
+        expect(invalid_calls).toBe(1);
+        expect(shared['sampled_calls']).toBe(2);
+        expect(ref['sampled_calls']).toBe(3);
+        expect({ ...shared, sampled_calls: null }).toEqual({ ...ref, sampled_calls: null });
+      } else {
+        expect(invalid_calls).toBe(0);
+        expect(shared).toEqual(ref);
+      }
+    }
+  });
+
+  it('refuses a missing or malformed registrationSha256 when the target is built', () => {
+    const base = { session: createModelSession({ env: {} }), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' };
+    for (const bad of [undefined, '', 'AB'.repeat(32), 'ab'.repeat(31)]) {
+      expect(() => createModelTaskTarget({ ...base, registrationSha256: bad as unknown as string })).toThrow(
+        /^registrationSha256 must be the registration's sha256 as 64 lower-case hex digits/,
+      );
+    }
   });
 
   it('enforces the reference target pin with its messages: missing pinned axes, mismatches, split and generator_version', async () => {
     server = await startMockChatServer(relayScript(D3, 'correct'));
     const registration = validatePreregistration(parseRegistration(registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: SLACK, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] })));
     expect(registration.horizon).toBe(HORIZON);
-    const reference = createTarget({ arm: D3, registration, registrationSha256: 'ab'.repeat(32), policy: referencePolicy, name: 'the_target' });
-    const model = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot', name: 'the_target' });
+    const reference = createTarget({ arm: D3, registration, registrationSha256: SHA, policy: referencePolicy, name: 'the_target' });
+    const model = createModelTaskTarget({ session: session(), arm: D3, slack: SLACK, horizon: HORIZON, registrationSha256: SHA, model: 'local:relay-bot', name: 'the_target' });
     const seed = { seed: cfgs[0]!.seed, replicate_index: 0 };
     const good = cfgs[0]!;
     const bad = [

@@ -1,5 +1,5 @@
 import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
-import { checkPins, type RegistrationPins } from 'poisson-tasks/adapter';
+import { checkPins, taskEpisodeMeta, type RegistrationPins } from 'poisson-tasks/adapter';
 import { shown } from './internal/shown.js';
 import { estimateCalls } from './internal/tally-calls.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
@@ -17,8 +17,11 @@ export interface ModelTaskTargetOptions {
   readonly horizon: number;
   /** The target's name in error messages (default `model_<arm id>`, as `targetName('model', armId(arm))`). */
   readonly name?: string;
-  /** sha256 of the registration, recorded in `meta.pin`. */
-  readonly registrationSha256?: string;
+  /**
+   * sha256 of the registration file's bytes (64 lower-case hex digits), recorded in `meta.pin` as the
+   * reference target records it. Required: `loadRegistry` always provides it (`registry.sha256`).
+   */
+  readonly registrationSha256: string;
   /** Fixed model; otherwise `cfg.model` names it. */
   readonly model?: string;
   /** Output cap per call (default 512). */
@@ -39,20 +42,24 @@ export interface ModelTaskTargetOptions {
  * listed in one `PinMismatchError` (from `poisson-tasks/adapter`). The model is `options.model` or
  * `cfg.model`.
  *
- * meta = the reference target's fields (`arm_id`, `knob`, `level`, `control_history`, `scenario_id`,
- * `task_id`, `split`, `strictness`, `pin`, `sampled_calls`) plus `model`, `invalid_calls`, `usage`
- * (calls, HTTP calls, cache hits, tokens). A call that fails for good throws (outcome null in the store).
+ * meta = the reference target's fields, built by the same poisson-tasks function (`taskEpisodeMeta` from
+ * `poisson-tasks/adapter`): `arm_id`, `knob`, `level`, `control_history`, `scenario_id`, `task_id`,
+ * `split`, `strictness`, `pin` (`generator_version`, `generator_hash`, `registration_sha256`,
+ * `package_version`), `sampled_calls`, `prompt_tokens`; then the model target's own `invalid_calls`,
+ * `model`, `usage` (calls, HTTP calls, cache hits, tokens). A call that fails for good throws (outcome null
+ * in the store).
  *
  * `planCalls(cfg)` plans the turns of an episode played right: the first request exactly, later ones as
  * the reference trajectory's conversation (a model that errs makes different or more calls).
  *
  * @param options - see {@link ModelTaskTargetOptions}.
  * @returns a {@link ModelTarget}.
+ * @throws TypeError when `registrationSha256` is not 64 lower-case hex digits.
  * @throws RangeError for a bad slack, horizon or output cap; from the target (and `planCalls`), a
  *   PinMismatchError when the cfg lacks a pinned axis or disagrees, a RangeError for a missing model.
  * @example
  * ```ts
- * const target = createModelTaskTarget({ session, arm, slack: 4, horizon: 8, model: 'deepseek:deepseek-v4-pro' });
+ * const target = createModelTaskTarget({ session, arm, slack: 4, horizon: 8, registrationSha256: registry.sha256, model: 'deepseek:deepseek-v4-pro' });
  * await target({ seed: 366625197, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') });
  * // { outcome: 'passed', t: 4, meta: {...} }
  * ```
@@ -67,6 +74,10 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
   const id = armId(arm);
   if (!Number.isFinite(options.horizon)) throw new RangeError(`horizon must be the registration's horizon (a number); got ${shown(options.horizon)}.`);
   const name = options.name ?? targetName('model', id);
+  const registrationSha256 = options.registrationSha256;
+  if (typeof registrationSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(registrationSha256)) {
+    throw new TypeError(`registrationSha256 must be the registration's sha256 as 64 lower-case hex digits (registry.sha256 of loadRegistry); got ${shown(registrationSha256)}.`);
+  }
   // The reference target's pin, checked by the same poisson-tasks function (`checkPins`), so the messages are its.
   const pins: RegistrationPins = { slack, horizon: options.horizon, strictness: arm.strictness, generatorHash: hash, split: arm.split, generatorVersion: arm.generatorVersion };
 
@@ -95,16 +106,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
       outcome: result.outcome,
       t: result.t,
       meta: {
-        arm_id: id,
-        knob: arm.knob,
-        level: arm.level,
-        control_history: arm.controlHistory,
-        scenario_id: task.scenarioId,
-        task_id: task.taskId,
-        split: arm.split,
-        strictness: arm.strictness,
-        pin: { generator_version: arm.generatorVersion, generator_hash: hash, registration_sha256: options.registrationSha256 ?? null },
-        sampled_calls: result.calls.length,
+        ...taskEpisodeMeta({ arm, task, registrationSha256, sampledCalls: result.calls.length }),
         invalid_calls: result.calls.filter((c) => !c.valid).length,
         model,
         usage: meter.totals(),
@@ -140,7 +142,8 @@ export interface RegistryLike {
   readonly arms: readonly ArmSpec[];
   readonly slack: number;
   readonly horizon: number;
-  readonly sha256?: string;
+  /** The registration file's sha256 (`loadRegistry` always gives it), recorded in every target's `meta.pin`. */
+  readonly sha256: string;
 }
 
 /**
@@ -149,7 +152,7 @@ export interface RegistryLike {
  * slack, horizon and sha256, so a registry module can export them beside the reference targets and the
  * two runs pair on one salt.
  *
- * @param registry - `{ arms, slack, horizon, sha256? }`, e.g. the value of `loadRegistry(path, { sha256 })`.
+ * @param registry - `{ arms, slack, horizon, sha256 }`, e.g. the value of `loadRegistry(path, { sha256 })`.
  * @param options - as {@link createModelTaskTarget}, without `arm`, `slack`, `horizon`, `registrationSha256`, `name`;
  *   `policyName` changes the name prefix (default `model`).
  * @returns the targets by name.
@@ -174,7 +177,7 @@ export function modelTaskTargets(
       name,
       slack: registry.slack,
       horizon: registry.horizon,
-      ...(registry.sha256 === undefined ? {} : { registrationSha256: registry.sha256 }),
+      registrationSha256: registry.sha256,
     });
   }
   return Object.freeze(out);

@@ -19,6 +19,8 @@ import { sha256Hex } from './internal/sha256.js';
 
 export { createTarget, PinMismatchError } from './target.js';
 export type { CreateTargetOptions, Target, TargetConfig, TargetResult, TaskTargetMeta } from './target.js';
+export { taskEpisodeMeta } from './task-episode-meta.js';
+export type { TaskEpisodeMetaInput } from './task-episode-meta.js';
 export { targetName } from './arm-id.js';
 export { checkPins } from './pins.js';
 export type { RegistrationPins } from './pins.js';

@@ -5,10 +5,9 @@ import { generate } from './generate.js';
 import { generatorHash } from './generator-hash.js';
 import type { Policy } from './policy.js';
 import type { Registration } from './registration.js';
-import { promptTokens } from './tokens.js';
 import { maxTurns } from './turns.js';
-import { PACKAGE_VERSION } from './internal/package-version.js';
 import { checkPins, type RegistrationPins } from './pins.js';
+import { taskEpisodeMeta } from './task-episode-meta.js';
 
 /**
  * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
@@ -22,28 +21,7 @@ export type TargetResult = { outcome: string | null; t: number; meta?: Record<st
 /** A sweep target: one episode per call. A plain function, so this package does not depend on the sweep engine. */
 export type Target = (cfg: TargetConfig) => Promise<TargetResult>;
 
-/** The `meta` record a task target returns (snake_case: it is stored as a column). */
-export interface TaskTargetMeta {
-  readonly arm_id: string;
-  readonly knob: string;
-  readonly level: number;
-  readonly control_history: number | null;
-  readonly scenario_id: string;
-  readonly task_id: string;
-  readonly split: string;
-  readonly strictness: string;
-  readonly pin: {
-    readonly generator_version: string;
-    readonly generator_hash: string;
-    readonly registration_sha256: string;
-    readonly package_version: string;
-  };
-  /** The tool calls the policy made (history calls of a control are not counted). */
-  readonly sampled_calls: number;
-  /** o200k_base tokens of the task's prompt (see promptTokens). */
-  readonly prompt_tokens: number;
-}
-
+export type { TaskTargetMeta } from './task-episode-meta.js';
 export { PinMismatchError } from './pins.js';
 
 /** Options of {@link createTarget}. */
@@ -63,7 +41,7 @@ export interface CreateTargetOptions {
 /**
  * Build a sweep target for one arm of a registration. Per call it checks the pin, generates the arm's
  * task on `cfg.seed`, plays one episode with the arm's turn budget `maxTurns(arm, slack)`, and returns
- * `{ outcome, t, meta }`.
+ * `{ outcome, t, meta }`, the meta built by {@link taskEpisodeMeta} (the fields TASKS.md fixes).
  *
  * The pin: `cfg` must carry `slack` and `horizon` equal to the registration's numbers, and `strictness`
  * and `generator_hash` equal to the registration's strings (the generator hash of its generator version);
@@ -74,6 +52,7 @@ export interface CreateTargetOptions {
  * @param options - {@link CreateTargetOptions}
  * @returns the target
  * @throws RangeError when the arm is not one of the registration's arms
+ * @throws TypeError when `registrationSha256` is not 64 lower-case hex digits
  * @throws PinMismatchError (from the target) when the cfg lacks a pinned axis or disagrees with the registration
  * @example
  * ```ts
@@ -99,30 +78,15 @@ export function createTarget(options: CreateTargetOptions): Target {
     split: registration.split,
     generatorVersion: registration.generatorVersion,
   };
-  const pin = Object.freeze({
-    generator_version: registration.generatorVersion,
-    generator_hash: hash,
-    registration_sha256: registrationSha256,
-    package_version: PACKAGE_VERSION,
-  });
+  if (typeof registrationSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(registrationSha256)) {
+    throw new TypeError(`registrationSha256 must be the registration's sha256 as 64 lower-case hex digits, got ${JSON.stringify(registrationSha256)}`);
+  }
 
   return async (cfg: TargetConfig): Promise<TargetResult> => {
     checkPins(cfg, pins, name);
     const task = generate(arm, cfg.seed);
     const result = await runEpisode(task, policy, { maxTurns: budget });
-    const meta: TaskTargetMeta = {
-      arm_id: id,
-      knob: arm.knob,
-      level: arm.level,
-      control_history: arm.controlHistory,
-      scenario_id: task.scenarioId,
-      task_id: task.taskId,
-      split: arm.split,
-      strictness: arm.strictness,
-      pin,
-      sampled_calls: result.calls.length,
-      prompt_tokens: promptTokens(task),
-    };
+    const meta = taskEpisodeMeta({ arm, task, registrationSha256, sampledCalls: result.calls.length });
     return { outcome: result.outcome, t: result.t, meta: meta as unknown as Record<string, unknown> };
   };
 }
