@@ -4,7 +4,7 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
-import type { LimitContext } from './limits.js';
+import { observedDiscordance, type LimitContext, type LimitMemo } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairRuns } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
@@ -66,7 +66,7 @@ function methodOf(paired: boolean, reason: string | null, method: TestMethod): D
       paired: true,
       unpaired_reason: null,
       interval: 'tango',
-      limits: 'paired flips (exact)',
+      limits: 'paired flips at the observed discordance (exact)',
       description: `${pairingWords(true)} (${named}), ${why}`,
     });
   }
@@ -75,8 +75,8 @@ function methodOf(paired: boolean, reason: string | null, method: TestMethod): D
     paired: false,
     unpaired_reason: reason,
     interval: 'newcombe',
-    limits: 'two independent proportions (normal approximation)',
-    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits by the normal approximation for two independent proportions), because the runs are not paired: ${reason ?? ''}`,
+    limits: "two independent proportions (exact power of Fisher's test)",
+    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits from the exact power of Fisher's test), because the runs are not paired: ${reason ?? ''}`,
   });
 }
 
@@ -103,6 +103,17 @@ export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => 
   if (varying.length >= 2) return varying.slice(0, 2);
   if (varying.length === 1) return varying;
   return axes.slice(0, 2);
+}
+
+/**
+ * The `limits` line: what a limit means (STATS.md, "Limits"). For paired runs whose seeds disagreed
+ * somewhere it adds "with its seeds disagreeing as often as they did" and the largest observed discordance;
+ * where no pair disagrees (psi^ = 0) the limit is the one-way MDE and the line reads as it always has.
+ */
+function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: number, power: number): string {
+  const psi = Math.max(0, ...rows.map((r) => r.discordance ?? 0));
+  const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
+  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}, q ${q} over ${m} tests)`;
 }
 
 /** Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed. */
@@ -138,7 +149,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   const paired = pairing.paired;
   const m = pairing.conditions.length * events.length;
   const ctx: LimitContext = { alpha: q / m, power, method };
-  const memo = new Map<number, number>();
+  const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
 
   const tests: { condition: string; event: string; table: Table }[] = [];
@@ -153,7 +164,8 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   }
   const scored = tests.map((t) => {
     const lim = limitsOf(t.table, ctx, memo);
-    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change };
+    const interval = Object.freeze(intervalOf(t.table, level));
+    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
   });
   const decision = decide(scored, q, thr.value);
   const rows: DiffRow[] = tests.map((t, i) => {
@@ -172,11 +184,13 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       p_bh: decision.p_bh[i] as number,
       counts_toward_verdict: decision.counts[i] as boolean,
       flagged: decision.flagged[i] as boolean,
-      interval: Object.freeze(intervalOf(t.table, level)),
+      interval: s.interval,
       limit_rise: s.limits.limit_rise,
       limit_fall: s.limits.limit_fall,
       limit: s.limits.limit,
+      discordance: t.table.kind === 'paired' ? observedDiscordance(t.table) : null,
       verdict: decision.verdicts[i] as DiffRow['verdict'],
+      held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
     });
   });
   const dm = methodOf(paired, pairing.reason, method);
@@ -185,7 +199,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   let frag: Fragility;
   if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
   else {
-    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo });
+    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo, level });
   }
 
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
@@ -213,7 +227,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
     verdict_rule: `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`,
-    limits_rule: `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was (${testWords(dm.test)}${paired ? '' : ', by the normal approximation for two independent proportions'}, q ${q} over ${m} tests)`,
+    limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(INTERVAL_FAMILY_LEVEL)}, simultaneous (Bonferroni) over the ${m} tests`,
     rows: Object.freeze(rows),
     next: nextParts.join(' '),

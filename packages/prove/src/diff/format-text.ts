@@ -77,8 +77,9 @@ function fullSections(r: DiffReport): string[] {
 /**
  * The diff report as text, shaped like the seed's: the verdict and its sentence; the `method`,
  * `threshold`, `before`, `after`, `verdict rule`, `limits`, `intervals`, `fragility` and `truncated`
- * lines (and `dropped` when pairs were); the table `condition event before after change verdict rise
- * fall`; the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
+ * lines (and `dropped` when pairs were); the table `condition event before after change interval
+ * verdict rise fall` (the simultaneous interval beside the verdict, and after an `inconclusive` what held
+ * it back: limit, no room, interval); the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
  * hint; and the `next:` line.
  *
  * @param report - a report from {@link diffEpisodes} or {@link diffRuns}.
@@ -106,8 +107,11 @@ export function formatDiffText(report: DiffReport): string {
   for (const w of r.warnings) out.push(line('warning', w));
   if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
   out.push('');
-  const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];
-  for (const row of r.rows) rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), row.verdict, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+  const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
+  for (const row of r.rows) {
+    const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
+    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), interval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+  }
   out.push(...textTable(rows));
   if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
   if (r.full) out.push(...fullSections(r));

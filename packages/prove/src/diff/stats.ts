@@ -5,6 +5,7 @@ import {
   benjaminiHochberg,
   clusterRobustMeanDifference,
   fisherExact,
+  fisherMinimumDetectableChange,
   holm,
   MCNEMAR_METHODS,
   mcnemar,
@@ -13,7 +14,6 @@ import {
   newcombeInterval,
   pairedScoreDifference,
   tangoInterval,
-  unpairedMinimumDetectableChange,
   wilsonInterval,
 } from 'poisson-stats';
 import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats';
@@ -54,9 +54,12 @@ export function tango(counts: PairedCounts, level: number): Interval {
   return { lower: i.lower, upper: i.upper, level: i.level };
 }
 
-/** MDE(n, alpha, power) under the one-way flip model (poisson-stats `minimumDetectableChange`). */
-export function pairedMde(n: number, alpha: number, power: number, method: TestMethod): number {
-  return minimumDetectableChange({ n, alpha, power, method });
+/**
+ * MDE(n, alpha, power, psi^) at the discordance psi^ (poisson-stats `minimumDetectableChange`); psi^ = 0
+ * is the one-way flip model.
+ */
+export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number): number {
+  return minimumDetectableChange({ n, alpha, power, method, discordance });
 }
 
 /** Fisher's exact test, two-sided as R's fisher.test, on [[a, b], [c, d]] (poisson-stats `fisherExact`). */
@@ -79,11 +82,11 @@ export function wilson(x: number, n: number, level: number): Wilson {
 }
 
 /**
- * The unpaired limit in one direction from the before rate p0 (poisson-stats
- * `unpairedMinimumDetectableChange`, normal approximation for two independent proportions).
+ * The unpaired limit in one direction from the before rate p0: the smallest change at which the exact
+ * power of the Fisher test the diff applies reaches `power` (poisson-stats `fisherMinimumDetectableChange`).
  */
 export function unpairedMde(p0: number, n0: number, n1: number, alpha: number, power: number, direction: 1 | -1): number {
-  return unpairedMinimumDetectableChange({ n1: n0, n2: n1, p1: p0, alpha, power, direction: direction > 0 ? 'rise' : 'fall' });
+  return fisherMinimumDetectableChange({ n1: n0, n2: n1, p1: p0, alpha, power, direction: direction > 0 ? 'rise' : 'fall' });
 }
 
 /** A paired t comparison of scores (poisson-stats `pairedScoreDifference`), in the diff's snake_case. */
