@@ -48,6 +48,35 @@ function threshold(before: DiffRun, after: DiffRun): { value: number; note: stri
   );
 }
 
+const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string') ? [...(x as string[])] : null);
+
+/**
+ * The events the runs' specs declared (`events = [...]`, recorded in the manifests): the diff's default
+ * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
+ * sets are tested and a warning says so.
+ */
+function declaredEvents(before: DiffRun, after: DiffRun): { events: string[] | null; warnings: string[] } {
+  const a = stringArray(before.manifest['events']);
+  const b = stringArray(after.manifest['events']);
+  if (a === null || b === null) return { events: a ?? b, warnings: [] };
+  if (a.length === b.length && a.every((e, i) => e === b[i])) return { events: a, warnings: [] };
+  const union = [...a, ...b.filter((e) => !a.includes(e))];
+  return { events: union, warnings: [`the runs declared different events (${a.join(', ')} before; ${b.join(', ')} after): all of them are tested`] };
+}
+
+/** m as the sweep planned it (its conditions x its declared events, x 1 when none), from a run's manifest; null when the manifest lacks its conditions. */
+function plannedTests(run: DiffRun): number | null {
+  const conditions = run.manifest['conditions'];
+  if (!Array.isArray(conditions)) return null;
+  return conditions.length * (stringArray(run.manifest['events'])?.length ?? 1);
+}
+
+/** The expected discordance a run's gate planned with (`--discordance`), or null. */
+function plannedDiscordance(run: DiffRun): number | null {
+  const d = run.manifest['discordance'];
+  return typeof d === 'number' && Number.isFinite(d) ? d : null;
+}
+
 /** How the method line names each paired test. */
 const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
   exact: 'McNemar',
@@ -133,8 +162,9 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
     );
   }
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events);
-  const warnings = [...eventWarnings];
+  const declared = declaredEvents(before, after);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
+  const warnings = [...declared.warnings, ...eventWarnings];
   if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
     warnings.push(
@@ -219,8 +249,11 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     q,
     power,
     tests: m,
+    planned_tests: plannedTests(before),
     events: Object.freeze([...events]),
     events_inferred: inferred,
+    events_declared: options.events === undefined && declared.events !== null,
+    planned_discordance: plannedDiscordance(before) ?? plannedDiscordance(after),
     warnings: Object.freeze(warnings),
     fragility: frag,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),

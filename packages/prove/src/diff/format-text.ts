@@ -104,6 +104,14 @@ export function formatDiffText(report: DiffReport): string {
   out.push(line('intervals', r.intervals_rule));
   out.push(line('fragility', r.fragility.count === null ? r.fragility.description : `${r.fragility.count} outcome${r.fragility.count === 1 ? '' : 's'} would change the word: ${r.fragility.description}`));
   out.push(line('truncated', `${r.truncated} (episodes the horizon cut short, in either run)`));
+  if (r.events_inferred && r.planned_tests !== null) {
+    const c = r.rows.length / Math.max(1, r.events.length);
+    out.push(line('tests', `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`));
+  }
+  if (r.planned_discordance !== null && r.method.paired) {
+    const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
+    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
+  }
   for (const w of r.warnings) out.push(line('warning', w));
   if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
   out.push('');

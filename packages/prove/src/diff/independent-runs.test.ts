@@ -35,3 +35,33 @@ describe('two independent runs at p = 0.4, 200 replicates, --max-mde 0.05', () =
     expect(text).toMatch(/temperature 1 +failed +[0-9.]+ +[0-9.]+ +\+0\.010 +\[-0\.088, \+0\.108\] +inconclusive/);
   });
 });
+
+describe('the design the runs recorded: declared events, planned m, planned discordance', () => {
+  const { before, after } = independentRuns();
+  const withManifest = (run: typeof before, extra: Record<string, unknown>): typeof before => ({ ...run, manifest: { ...run.manifest, conditions: ['temperature 1'], ...extra } });
+
+  it('tests the declared events by default, not the inferred ones', () => {
+    const r = diffEpisodes(withManifest(before, { events: ['passed'] }), withManifest(after, { events: ['passed'] }));
+    expect(r.events).toEqual(['passed']);
+    expect(r.events_declared).toBe(true);
+    expect(r.events_inferred).toBe(false);
+    expect(r.planned_tests).toBe(1);
+  });
+
+  it('prints the m it used beside the m the sweep planned when the events were inferred', () => {
+    const r = diffEpisodes(withManifest(before, {}), withManifest(after, {}));
+    expect(r.events_inferred).toBe(true);
+    expect([r.tests, r.planned_tests]).toEqual([1, 1]);
+    expect(formatDiffText(r)).toContain('tests         m = 1 used (1 condition x 1 inferred event); the sweep planned for m = 1\n');
+    // A run with an extra label: two events inferred, m = 2 against the planned 1.
+    const odd = { ...after, rows: after.rows.map((x, i) => (i === 0 ? { ...x, outcome: 'truncated' } : x)) };
+    const r2 = diffEpisodes(withManifest(before, {}), withManifest(odd, {}));
+    expect(formatDiffText(r2)).toContain('m = 2 used (1 condition x 2 inferred events); the sweep planned for m = 1 (declare events = [...] in the spec, or pass --event, to read the tests it planned)');
+  });
+
+  it('prints the planned discordance beside the observed one', () => {
+    const r = diffEpisodes(withManifest(before, { discordance: 0.48 }), withManifest(after, { discordance: 0.48 }));
+    expect(r.planned_discordance).toBe(0.48);
+    expect(formatDiffText(r)).toContain("discordance   observed up to 0.500 (pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.480 at sweep time (--discordance)");
+  });
+});

@@ -7,7 +7,6 @@ import {
   fisherExact,
   fisherMinimumDetectableChange,
   holm,
-  MCNEMAR_METHODS,
   mcnemar,
   meanScoreInterval,
   minimumDetectableChange,
@@ -16,7 +15,8 @@ import {
   tangoInterval,
   wilsonInterval,
 } from 'poisson-stats';
-import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats';
+import type { PairedCounts, WilsonInterval } from 'poisson-stats';
+import { TEST_METHODS, type TestMethod } from '../internal/mde.js';
 
 /**
  * The test of the paired table (STATS.md, "McNemar's test"): `exact` (the default), `midp`,
@@ -25,10 +25,10 @@ import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats'
  * continuity correction, max(|rise - fall| - 1, 0)^2 / k; R's `mcnemar.test(correct = TRUE)`, its
  * default). Limits use each method's own rejection rule (its k*).
  */
-export type TestMethod = McnemarMethod;
+export type { TestMethod };
 
 /** The methods a diff accepts, in the order the CLI lists them. */
-export const TEST_METHODS: readonly TestMethod[] = MCNEMAR_METHODS;
+export { TEST_METHODS };
 
 /** An interval with its level. */
 export type Interval = { readonly lower: number; readonly upper: number; readonly level: number };

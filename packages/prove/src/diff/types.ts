@@ -203,9 +203,19 @@ export type DiffReport = {
   readonly power: number;
   /** m, the number of tests (conditions x events). */
   readonly tests: number;
+  /**
+   * m as the before run's sweep planned it: its conditions x its declared events (x 1 when it declared
+   * none); null when its manifest does not list its conditions. The text report prints it beside `tests`
+   * when the events were inferred.
+   */
+  readonly planned_tests: number | null;
   readonly events: readonly string[];
-  /** Whether the events were named (`--event`) or inferred. */
+  /** Whether the events were inferred from the outcomes (neither named with `--event` nor declared in the spec). */
   readonly events_inferred: boolean;
+  /** Whether the events are the ones the runs' specs declared (`events = [...]`), the default when no `--event` is given. */
+  readonly events_declared: boolean;
+  /** The expected discordance the sweep's power gate planned with (`--discordance`), or null when it used the one-way model. */
+  readonly planned_discordance: number | null;
   /** Things the reader should know that do not stop the diff (a named event neither run holds). */
   readonly warnings: readonly string[];
   readonly fragility: Fragility;
