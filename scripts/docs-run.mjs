@@ -80,7 +80,7 @@ function runCommand(command, { dir, bin }, env) {
     timeout: 300_000,
   });
   if (res.error) throw res.error;
-  let out = res.stdout.replaceAll(dir, '$DOCS').replaceAll(root, '$REPO').replace(/\s+$/, '');
+  let out = res.stdout.replaceAll(`${dir}/`, '').replaceAll(dir, '.').replaceAll(root, '$REPO').replace(/\s+$/, '');
   if (res.status !== 0) out += `${out ? '\n' : ''}(exit ${res.status})`;
   return out;
 }
