@@ -32,4 +32,6 @@ async function mockModel({ root }) {
 export const PAGES = {
   'diff.md': { path: 'docs/diff.md' },
   'models.md': { path: 'docs/models.md', setup: mockModel },
+  'tasks.md': { path: 'docs/tasks.md' },
+  'store.md': { path: 'docs/store.md' },
 };

@@ -30,15 +30,18 @@ export function parseBlocks(text) {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (/^<!-- docs-run: skip\b/.test(line)) skip = true;
-    if (line === '```console') {
+    const open = /^( *)```console$/.exec(line);
+    if (open) {
+      const indent = open[1];
       const start = i;
       let end = i + 1;
-      while (end < lines.length && !/^```\s*$/.test(lines[end])) end++;
+      while (end < lines.length && lines[end] !== `${indent}\`\`\``) end++;
       if (end >= lines.length) throw new Error(`unclosed console block at line ${start + 1}`);
-      if (!skip) blocks.push({ start, end, commands: parseCommands(lines.slice(start + 1, end)) });
+      const body = lines.slice(start + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l));
+      if (!skip) blocks.push({ start, end, indent, commands: parseCommands(body) });
       skip = false;
       i = end;
-    } else if (line.startsWith('```')) {
+    } else if (line.trimStart().startsWith('```')) {
       skip = false;
     }
   }
@@ -99,9 +102,9 @@ export async function renderPage(name) {
     for (const block of blocks) {
       out.push(...lines.slice(at, block.start + 1));
       for (const { shown, command } of block.commands) {
-        out.push(...shown);
+        out.push(...shown.map((l) => block.indent + l));
         const printed = runCommand(command, box, context.env ?? {});
-        if (printed) out.push(...printed.split('\n'));
+        if (printed) out.push(...printed.split('\n').map((l) => (l ? block.indent + l : l)));
       }
       at = block.end;
     }
