@@ -33,7 +33,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,6 +64,8 @@ const SWEEP_PAIRS_LARGE = Number(args['sweep-pairs-large']);
 const JOBS = Number(args.jobs);
 const OUT = resolve(process.cwd(), args.out as string);
 const Q = 0.05;
+/** The machine's load when the run started (os.loadavg), printed with the run time. */
+const LOAD_AT_START = loadavg();
 const POWER = 0.8;
 const P_NULL = 0.3;
 const P0 = 0;
@@ -319,6 +321,12 @@ function fmt(x: number): string {
   return x.toFixed(3);
 }
 
+/** Half the width of the 95% Wilson interval of a rate of 0.8 over k pairs. */
+function halfWidth(k: number): number {
+  const w = wilsonInterval(Math.round(POWER * k), k);
+  return (w.upper - w.lower) / 2;
+}
+
 function report(cells: readonly Cell[], seconds: number): string {
   const lines: string[] = [];
   const rate = (c: Cell): number => c.hits / c.pairs;
@@ -425,7 +433,7 @@ function report(cells: readonly Cell[], seconds: number): string {
     return `${x}/${k} = ${fmt(x / k)} [${fmt(w.lower)}, ${fmt(w.upper)}]`;
   };
   lines.push(
-    `- Resolution: a store cell's interval is about ±0.045 wide at 0.8 and a memory cell's about ±0.018, so a store cell alone cannot tell 0.76 from 0.8; pooled over the six configurations (whose exact powers are all within a few thousandths of 0.8) the detection rate is ${pooled('memory')} in memory and ${pooled('store')} in the store.`,
+    `- Resolution: at 0.8 a store cell's interval is about ±${fmt(halfWidth(SWEEP_PAIRS))} wide and a memory cell's about ±${fmt(halfWidth(PAIRS))}, so a store cell alone cannot tell ${fmt(POWER - halfWidth(SWEEP_PAIRS) / 2)} from 0.8; pooled over the six configurations (whose exact powers are all within a few thousandths of 0.8) the detection rate is ${pooled('memory')} in memory and ${pooled('store')} in the store.`,
   );
   const pairsOf = sto.map((s) => ({ s, mm: mem.find((x) => x.truth === s.truth && x.n === s.n && x.m === s.m) }));
   const inside = pairsOf.filter(({ s, mm }) => mm !== undefined && (() => { const w = wilsonInterval(s.hits, s.pairs); return rate(mm) >= w.lower && rate(mm) <= w.upper; })());
@@ -458,7 +466,7 @@ function report(cells: readonly Cell[], seconds: number): string {
   const memSeconds = mem.reduce((s, c) => s + c.seconds, 0);
   const stoSeconds = sto.reduce((s, c) => s + c.seconds, 0);
   lines.push(
-    `Run time: ${seconds.toFixed(0)} s wall on ${JOBS} job${JOBS === 1 ? '' : 's'} (cells: ${memSeconds.toFixed(0)} s in memory, ${stoSeconds.toFixed(0)} s of sweeps; ${PAIRS} pairs per memory cell, ${SWEEP_PAIRS} per store cell${large !== undefined && large.pairs !== SWEEP_PAIRS ? `, ${large.pairs} at n = 128 over 6 conditions` : ''}).`,
+    `Run time: ${seconds.toFixed(0)} s wall on ${JOBS} job${JOBS === 1 ? '' : 's'}, on a machine of ${availableParallelism()} cores whose load average was ${LOAD_AT_START.map((x) => x.toFixed(1)).join(', ')} (1, 5, 15 min) when the run started (cells: ${memSeconds.toFixed(0)} s in memory, ${stoSeconds.toFixed(0)} s of sweeps; ${PAIRS} pairs per memory cell, ${SWEEP_PAIRS} per store cell${large !== undefined && large.pairs !== SWEEP_PAIRS ? `, ${large.pairs} at n = 128 over 6 conditions` : ''}).`,
   );
   lines.push('');
   return lines.join('\n');

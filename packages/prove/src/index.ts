@@ -69,6 +69,7 @@ export type {
   DiffMethod,
   Limit,
   RowVerdict,
+  HeldBack,
   VerdictWord,
   Fragility,
   Coverage,
