@@ -24,5 +24,8 @@ describe('parsePrices', () => {
       ]);
     }
     expect(() => parsePrices('[[[')).toThrow(/neither valid TOML nor valid JSON/);
+    expect(() => parsePrices('["a:b"]\ninput_usd_per_million = = 1\n')).toThrow(
+      'the price table is neither valid TOML nor valid JSON (line 2, column 25, in "input_usd_per_million = = 1": Unexpected character, expecting string, number, datetime, boolean, inline array or inline table); fix its syntax.',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import TOML from '@iarna/toml';
+import { tomlSyntaxProblem } from '../internal/toml-error.js';
 import { ProveError } from '../errors.js';
 
 /** USD per million tokens for one model. */
@@ -26,7 +27,8 @@ export function parsePrices(text: string): PriceTable {
   try {
     doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : TOML.parse(text)) as Record<string, unknown>;
   } catch (err) {
-    throw new ProveError('E_PRICES', [`the price table is neither valid TOML nor valid JSON (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fix its syntax.`]);
+    const why = text.trimStart().startsWith('{') ? (err instanceof Error ? err.message.split('\n')[0] : String(err)) : tomlSyntaxProblem(err, text);
+    throw new ProveError('E_PRICES', [`the price table is neither valid TOML nor valid JSON (${why}); fix its syntax.`]);
   }
   const problems: string[] = [];
   const out: Record<string, ModelPrice> = {};

@@ -1,0 +1,15 @@
+/**
+ * Where and why @iarna/toml refused a text, once: `line 4, column 13, in "values = [4 5]": Invalid
+ * character, expected …`. The parser's own message repeats the position ("at row 4, col 13, pos 36:")
+ * and follows it with a multi-line excerpt; this keeps its first sentence, gives the position once (1-based)
+ * and quotes the offending line (trimmed, at most 80 characters).
+ */
+export function tomlSyntaxProblem(err: unknown, text: string): string {
+  const e = err as { message?: unknown; line?: unknown; col?: unknown };
+  const first = (typeof e?.message === 'string' ? e.message : String(err)).split('\n')[0] ?? '';
+  const reason = first.replace(/\s*at row \d+, col \d+, pos \d+:?\s*$/, '').trim();
+  if (typeof e?.line !== 'number') return reason;
+  const source = (text.split(/\r?\n/)[e.line] ?? '').trim();
+  const quoted = source.length > 80 ? `${source.slice(0, 79)}…` : source;
+  return `line ${e.line + 1}, column ${(typeof e.col === 'number' ? e.col : 0) + 1}, in ${JSON.stringify(quoted)}: ${reason}`;
+}
