@@ -90,7 +90,7 @@ describe('the built CLI', () => {
   it('loads a .ts target through tsx in the built CLI, and reports a missing name (exit 2)', async () => {
     const store = join(dir, 'e');
     const ok = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}targets.ts:typed`, '--max-mde', '0.99', '--yes'], { cwd: dir });
-    expect(ok.stderr).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+\/s, 0 without an outcome\n$/); // stderr is not a terminal: the status line
+    expect(ok.stderr).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 0 without an outcome\n$/); // stderr is not a terminal: the status line
     expect(ok.code).toBe(0);
     const missing = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}targets.ts:nope`, '--max-mde', '0.99', '--yes'], { cwd: dir });
     expect(missing.code).toBe(2);

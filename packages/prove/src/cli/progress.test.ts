@@ -28,18 +28,18 @@ describe('progress without a terminal: status lines', () => {
     p.stop();
     expect(io.err()).toBe(
       [
-        'sweep: 60/400 episodes, 10.0/s, ETA 34 s, 2 without an outcome', // 10 s after the start (clock 1 000)
-        'sweep: 160/400 episodes, 10.0/s, ETA 24 s, 2 without an outcome', // 10 s after that line
+        'sweep: 60/400 episodes, 10.0 episodes/s, ETA 34 s, 2 without an outcome', // 10 s after the start (clock 1 000)
+        'sweep: 160/400 episodes, 10.0 episodes/s, ETA 24 s, 2 without an outcome', // 10 s after that line
         // At 400/400 no periodic line: the last line says it, with the time taken.
-        'sweep: 400/400 episodes in 40 s, 10.0/s, 2 without an outcome',
+        'sweep: 400/400 episodes in 40 s, 10.0 episodes/s, 2 without an outcome',
         '',
       ].join('\n'),
     );
   });
 
   it('shows the tokens billed when the target reports them, and writes nothing when disabled or never updated', () => {
-    expect(statusLine('resume', at(120, { billed_tokens: 5400 }), false)).toBe('resume: 120/400 episodes, 10.0/s, ETA 28 s, 2 without an outcome, 5400 tokens billed\n');
-    expect(statusLine('extend', at(400, { billed_tokens: 0, elapsed_ms: 252_000 }), true)).toBe('extend: 400/400 episodes in 4 min 12 s, 10.0/s, 2 without an outcome, 0 tokens billed\n');
+    expect(statusLine('resume', at(120, { billed_tokens: 5400 }), false)).toBe('resume: 120/400 episodes, 10.0 episodes/s, ETA 28 s, 2 without an outcome, 5400 tokens billed\n');
+    expect(statusLine('extend', at(400, { billed_tokens: 0, elapsed_ms: 252_000 }), true)).toBe('extend: 400/400 episodes in 4 min 12 s, 10.0 episodes/s, 2 without an outcome, 0 tokens billed\n');
     const off = memoryIo({ cwd: '/', now: () => 0 });
     const q = progressReporter(off, 'sweep', false);
     q.update(at(400));

@@ -24,11 +24,11 @@ export function duration(ms: number): string {
 }
 
 /**
- * One status line: `sweep: 120/400 episodes, 12.3/s, ETA 23 s, 2 without an outcome, 5400 tokens billed`;
+ * One status line: `sweep: 120/400 episodes, 12.3 episodes/s, ETA 23 s, 2 without an outcome, 5400 tokens billed`;
  * the last one (`final`) gives the time taken instead of the ETA.
  */
 export function statusLine(verb: string, p: SweepProgress, final: boolean): string {
-  const parts = [`${verb}: ${p.done}/${p.total} episodes${final ? ` in ${duration(p.elapsed_ms)}` : ''}`, `${p.rate.toFixed(1)}/s`];
+  const parts = [`${verb}: ${p.done}/${p.total} episodes${final ? ` in ${duration(p.elapsed_ms)}` : ''}`, `${p.rate.toFixed(1)} episodes/s`];
   if (!final && Number.isFinite(p.eta_ms)) parts.push(`ETA ${duration(p.eta_ms)}`);
   parts.push(`${p.rows_without_outcome} without an outcome`);
   if (p.billed_tokens !== null) parts.push(`${p.billed_tokens} tokens billed`);

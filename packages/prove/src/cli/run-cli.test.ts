@@ -46,7 +46,7 @@ describe('poisson-prove sweep', () => {
   it('without a terminal: a status line at the end on stderr (done/total, rate, rows without an outcome); none with --quiet or --json', async () => {
     const r = await cli([...SWEEP, '--yes'], { now: () => 0 });
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+\/s, 4 without an outcome\n$/);
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 4 without an outcome\n$/);
     expect(r.out).toMatch(/^ok fixture/);
     const quiet = await cli([...SWEEP, '--yes', '--quiet']);
     expect([quiet.code, quiet.err]).toEqual([0, '']);
@@ -205,7 +205,7 @@ describe('poisson-prove sweep', () => {
   it('exits 1 when every episode failed', async () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
     // The command it names works when pasted, and shows the errors.
     const pasted = await cli(shellWords(/see (.*) for the errors/.exec(r.err)?.[1] ?? '').slice(1));
     expect(pasted.code).toBe(0);
