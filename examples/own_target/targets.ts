@@ -4,12 +4,14 @@
  *
  *     npx poisson-prove sweep examples/own_target/sweep.toml --target examples/own_target/targets.ts:baseline ...
  */
-import { agent, makeTask, PROMPTS, type Difficulty } from './agent.js';
+import type { TargetConfig } from 'poisson-prove';
+import { agent, makeTask, PROMPTS } from './agent.js';
 
-type Config = { readonly seed: number; readonly replicate_index: number; readonly difficulty: Difficulty };
-
-async function episode(cfg: Config, systemPrompt: string) {
-  const task = makeTask(cfg.seed, cfg.difficulty);
+async function episode(cfg: TargetConfig, systemPrompt: string) {
+  // The axis values arrive as they are in the spec: check the one this target needs.
+  const difficulty = cfg['difficulty'];
+  if (difficulty !== 'easy' && difficulty !== 'hard') throw new Error(`difficulty must be "easy" or "hard", got ${JSON.stringify(difficulty)}`);
+  const task = makeTask(cfg.seed, difficulty);
   const { answer, steps } = await agent(task, systemPrompt, cfg.seed);
   return {
     outcome: answer === task.a + task.b ? 'passed' : 'failed',
@@ -19,6 +21,6 @@ async function episode(cfg: Config, systemPrompt: string) {
 }
 
 /** The current prompt. */
-export const baseline = (cfg: Config) => episode(cfg, PROMPTS.terse);
+export const baseline = (cfg: TargetConfig) => episode(cfg, PROMPTS.terse);
 /** The prompt under test. */
-export const candidate = (cfg: Config) => episode(cfg, PROMPTS.stepwise);
+export const candidate = (cfg: TargetConfig) => episode(cfg, PROMPTS.stepwise);
