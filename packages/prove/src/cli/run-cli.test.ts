@@ -66,6 +66,8 @@ describe('poisson-prove sweep', () => {
     expect(await runCli([...SWEEP, '--yes', '--json'], quiet)).toBe(0);
     expect(drawn).toBe('');
     expect(JSON.parse(quiet.out())).toMatchObject({ status: 'complete' });
+    expect(await runCli([...SWEEP, '--yes', '--quiet'], { ...memoryIo({ cwd: dir }), stderr: tty })).toBe(0);
+    expect(drawn).toBe('');
   });
 
   it('refuses without a terminal and without --yes (exit 2), writing nothing', async () => {
