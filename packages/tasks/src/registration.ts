@@ -4,7 +4,7 @@ import { armId, parseArmId } from './arm-id.js';
 import { PreregistrationError } from './preregistration-error.js';
 import { preregistrationProblems, validatePreregistration } from './validate-preregistration.js';
 import { maxTurns } from './turns.js';
-import { tomlSyntaxProblem } from './internal/toml-error.js';
+import { tomlSyntaxProblem } from 'poisson-core';
 
 /** A validated, normalized registration. */
 export interface Registration {

@@ -1,5 +1,5 @@
 import TOML from '@iarna/toml';
-import { tomlSyntaxProblem } from '../internal/toml-error.js';
+import { tomlSyntaxProblem } from 'poisson-core';
 import { SpecError } from '../errors.js';
 
 /** One axis of a sweep: `continuous` axes take numbers, `categorical` axes take strings. */

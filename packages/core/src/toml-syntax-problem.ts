@@ -1,8 +1,18 @@
 /**
- * Where and why @iarna/toml refused a text, once: `line 4, column 13, in "values = [4 5]": Invalid
+ * Where and why @iarna/toml refused a text, once, for the messages of every TOML file Poisson reads (the
+ * sweep spec, the pre-registration, the price table): `line 4, column 13, in "values = [4 5]": Invalid
  * character, expected …`. The parser's own message repeats the position ("at row 4, col 13, pos 36:")
  * and follows it with a multi-line excerpt; this keeps its first sentence, gives the position once (1-based)
  * and quotes the offending line (trimmed, at most 80 characters).
+ *
+ * @param err - what `TOML.parse` threw (its `line` and `col` are 0-based).
+ * @param text - the text it was given.
+ * @returns one clause, without a trailing period.
+ * @example
+ * ```ts
+ * try { TOML.parse('a = 1\nvalues = [4 5]\n'); } catch (e) { tomlSyntaxProblem(e, 'a = 1\nvalues = [4 5]\n'); }
+ * // 'line 2, column 13, in "values = [4 5]": Invalid character, expected whitespace, comma (,) or close bracket (])'
+ * ```
  */
 export function tomlSyntaxProblem(err: unknown, text: string): string {
   const e = err as { message?: unknown; line?: unknown; col?: unknown };
