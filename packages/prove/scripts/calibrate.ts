@@ -17,8 +17,11 @@
 //     limit alone — beside it).
 //   - unpaired: the two runs have different salts (no shared seeds); run B fails with p0 + d, d the limit
 //     from the exact power of the Fisher test the diff applies.
-//   - the per-call noisy policy of poisson-tasks (issue 10, item 6) is not in this tree yet: its cells
-//     go in PER_CALL_POLICY_CELLS below once it is.
+//   - the per-call noisy policy of poisson-tasks (each tool call wrong with probability e): real sweeps of
+//     depth:d1 (run A) against depth:d3 (run B) on shared seeds, the policy salted per run, so outcomes
+//     disagree both ways; e is chosen so that the true change 1 - (1 - e)^3 - e equals the limit printed
+//     at the discordance the two arms have (and the runs record it as --max-mde); and depth:d1 against
+//     the length-matched control depth:d1+h3, which fails like d1 (no change).
 //
 // The first two truths' cells (n in {8, 32, 128} x 1 or 6 conditions) run twice:
 //   - in memory: rows through the diff's pure core (computeDiff, fragility off) with a seeded Bernoulli
@@ -38,7 +41,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { fisherMinimumDetectableChange, fisherPower, mcnemarPower, minimumDetectableChange } from 'poisson-stats';
-import { generate, maxTurns, noisyPolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
+import { generate, maxTurns, noisyPolicy, perCallNoisyPolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
 import { computeDiff } from '../src/diff/diff-episodes.js';
 import { diffRuns } from '../src/diff/diff-runs.js';
 import { roundLimit } from '../src/diff/limits.js';
@@ -74,7 +77,7 @@ const MS = [1, 6];
 /** The store cells' conditions: slack SLACK0, SLACK0 + 1, ...; the first (slack SLACK0) is the one that changes. */
 const SLACK0 = 4;
 
-type Truth = 'no change' | 'change at the limit' | 'both ways, change at the limit' | 'unpaired, change at the limit';
+type Truth = 'no change' | 'change at the limit' | 'both ways, change at the limit' | 'unpaired, change at the limit' | (typeof PER_CALL_TRUTHS)[number];
 type Via = 'memory' | 'store';
 type Job = { via: Via; truth: Truth; n: number; m: number; pairs: number };
 type Cell = Job & {
@@ -113,13 +116,37 @@ function unpairedLimit(n: number, m: number): number {
   return roundLimit(fisherMinimumDetectableChange({ n1: n, n2: n, p1: P_NULL, alpha: Q / m, power: POWER }));
 }
 
+/** The per-call policy's truths: d1 against d3 at the limit, and d1 against the control d1+h3 (no change). */
+const PER_CALL_TRUTHS = ['per-call policy: d1 vs d3 at the limit', 'per-call policy: d1 vs d1+h3'] as const;
+
+/** The per-call policy's store cells (issue 10, item 6): n = 128, one condition. */
+const PER_CALL_POLICY_CELLS = (pairs: number): Job[] => PER_CALL_TRUTHS.map((truth) => ({ via: 'store' as const, truth, n: 128, m: 1, pairs }));
+
+/** P(fail) of an arm with `depth` live calls under the per-call policy at e. */
+function perCallFail(e: number, depth: number): number {
+  return 1 - (1 - e) ** depth;
+}
+
 /**
- * Cells for the per-call noisy policy (issue 10, item 6: each tool call wrong with probability e, so a
- * deeper arm fails more often). It is not exported by poisson-tasks in this tree; when it is, add its
- * store cells here (truth 'both ways, change at the limit', a target that plays depth:d1 against d3 with
- * it), and they join the table and the findings like the others.
+ * The per-call error e at which d3 fails more often than d1 by exactly the limit printed at the two arms'
+ * discordance (bisection; the change 1 - (1 - e)^3 - e rises with e below 0.42), and that limit.
  */
-const PER_CALL_POLICY_CELLS: readonly Job[] = [];
+function perCallDesign(n: number, m: number): { e: number; d: number } {
+  const gap = (e: number): number => {
+    const a = perCallFail(e, 1);
+    const b = perCallFail(e, 3);
+    return b - a - minimumDetectableChange({ n, alpha: Q / m, power: POWER, discordance: discordanceOf(a, b) });
+  };
+  let lo = 0.001;
+  let hi = 0.4;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (gap(mid) < 0) lo = mid;
+    else hi = mid;
+  }
+  const e = hi;
+  return { e, d: roundLimit(perCallFail(e, 3) - perCallFail(e, 1)) };
+}
 
 /** A uniform draw in [0, 1) keyed by (key, seed): 32-bit murmur3 finalizer of the two, as the noisy policy keys its draw by salt and seed. */
 function keyHash(key: string): number {
@@ -261,8 +288,50 @@ async function storeCell(job: Job): Promise<Cell> {
   return { ...job, d, hits, limitEqual, limitMean: limitSum / pairs, seconds: (Date.now() - started) / 1000 };
 }
 
+/** A sweep target playing one arm's generated task with the per-call noisy policy at e, salted per run. */
+function perCallTarget(arm: ArmSpec, e: number, salt: string): Target {
+  return async (cfg) => {
+    const task = generate(arm, cfg.seed);
+    const res = await runEpisode(task, perCallNoisyPolicy({ e, salt }), { maxTurns: maxTurns(arm, Number(cfg.slack)) });
+    return { outcome: res.outcome, t: res.t };
+  };
+}
+
+/** A per-call policy cell: sweeps of d1 (A) and d3 or d1+h3 (B) on one salt, policy salted per run. */
+async function perCallCell(job: Job): Promise<Cell> {
+  const { truth, n, m, pairs } = job;
+  const { e, d } = perCallDesign(n, m);
+  const control = truth === 'per-call policy: d1 vs d1+h3';
+  const armB: ArmSpec = control ? { ...ARM, controlHistory: 3 } : { ...ARM, level: 3 };
+  const spec = `target_id = "calibrate-per-call"\nt_unit = "turns"\nreplicates = ${n}\n[axes.slack]\ntype = "continuous"\nvalues = [${SLACK0}]\n`;
+  const started = Date.now();
+  const store = await mkdtemp(join(tmpdir(), 'poisson-calibrate-'));
+  const run = { store, maxMde: d, q: Q, power: POWER, concurrency: 1, partRows: n * m };
+  let hits = 0;
+  let none = 0;
+  let limitSum = 0;
+  try {
+    for (let i = 0; i < pairs; i++) {
+      const salt = `calibrate-per-call/${truth}/${n}/${i}`;
+      const a = await sweep({ ...run, spec, salt, target: perCallTarget(ARM, e, `${salt}/A`) });
+      const b = await sweep({ ...run, spec, salt, target: perCallTarget(armB, e, `${salt}/B`) });
+      const r = await diffRuns(store, a.run_id, b.run_id, { events: ['failed'], q: Q, power: POWER });
+      if (!r.method.paired) throw new Error('the per-call cell did not pair its runs');
+      const lim = r.rows[0]?.limit_rise;
+      if (typeof lim === 'number') limitSum += lim;
+      if (r.verdict === 'significant change') hits++;
+      if (r.verdict === 'no significant change') none++;
+      await rm(join(store, a.run_id), { recursive: true, force: true });
+      await rm(join(store, b.run_id), { recursive: true, force: true });
+    }
+  } finally {
+    await rm(store, { recursive: true, force: true });
+  }
+  return { ...job, d: control ? null : d, hits, none, limitMean: limitSum / pairs, seconds: (Date.now() - started) / 1000 };
+}
+
 async function runJob(job: Job): Promise<Cell> {
-  const c = job.via === 'memory' ? memCell(job) : await storeCell(job);
+  const c = (PER_CALL_TRUTHS as readonly string[]).includes(job.truth) ? await perCallCell(job) : job.via === 'memory' ? memCell(job) : await storeCell(job);
   process.stderr.write(`${c.truth} n ${c.n} m ${c.m} (${c.via}): ${c.hits}/${c.pairs} in ${c.seconds.toFixed(1)} s\n`);
   return c;
 }
@@ -284,11 +353,12 @@ function allJobs(): Job[] {
     }
   }
   for (const n of [32, 128]) jobs.push({ via: 'memory', truth: 'unpaired, change at the limit', n, m: 1, pairs: PAIRS });
-  return [...jobs, ...PER_CALL_POLICY_CELLS];
+  return [...jobs, ...PER_CALL_POLICY_CELLS(SWEEP_PAIRS)];
 }
 
 /** A rough cost in ms (measured on the 2-core box), to balance the cells over the jobs. */
 function cost(j: Job): number {
+  if ((PER_CALL_TRUTHS as readonly string[]).includes(j.truth)) return j.pairs * (45 + 0.5 * j.n);
   if (j.truth === 'both ways, change at the limit') return j.pairs * (0.5 + 0.02 * j.n * j.m);
   if (j.truth === 'unpaired, change at the limit') return j.pairs * (2 + 0.05 * j.n);
   return j.pairs * (j.via === 'memory' ? 0.05 + 0.0012 * j.n * j.m : 45 + 0.25 * j.n * j.m);
@@ -333,7 +403,7 @@ function report(cells: readonly Cell[], seconds: number): string {
   const nullOk = (c: Cell): boolean => wilsonInterval(c.hits, c.pairs).lower <= Q;
   const detOk = (c: Cell): boolean => wilsonInterval(c.hits, c.pairs).upper >= POWER;
   const mem = cells.filter((c) => c.via === 'memory');
-  const sto = cells.filter((c) => c.via === 'store');
+  const sto = cells.filter((c) => c.via === 'store' && !(PER_CALL_TRUTHS as readonly string[]).includes(c.truth));
   const large = sto.find((c) => c.n === 128 && c.m === 6);
   lines.push('# Calibration of the diff');
   lines.push('');
@@ -405,7 +475,24 @@ function report(cells: readonly Cell[], seconds: number): string {
     lines.push(`| ${c.n} | ${c.m} | ${fmt(d)} | ${fmt(c.limitMean ?? NaN)} | ${c.pairs} | ${fmt(rate(c))} | [${fmt(w.lower)}, ${fmt(w.upper)}] | ${fmt(exact)} | ${detOk(c) ? 'yes' : 'NO'} |`);
   }
   lines.push('');
-  lines.push(`The per-call noisy policy's cells (issue 10, item 6) are not in this table: that policy is not in poisson-tasks in this tree (\`PER_CALL_POLICY_CELLS\` in the script is where they go).`);
+  lines.push('### The per-call noisy policy');
+  lines.push('');
+  const pc = perCallDesign(128, 1);
+  lines.push(
+    `Real sweeps into a parquet store, read back with \`diffRuns\`: poisson-tasks' depth:d1 task (run A) against depth:d3 (run B) on shared seeds, each played by \`perCallNoisyPolicy({ e, salt })\` with its own salt per run, so each live tool call is wrong with probability e independently in each run and the outcomes disagree both ways. e = ${pc.e.toFixed(4)} makes the true change P(fail | d3) - P(fail | d1) = 1 - (1 - e)^3 - e equal the limit printed at the two arms' discordance (d below), and the runs record it as --max-mde. The control row plays depth:d1+h3 in run B (the length-matched control: one live call, the history given), which fails like d1: no change. Promises: at the limit \`significant change\` at least 0.8 and \`no significant change\` at most ${Q}; under no change \`significant change\` at most ${Q}.`,
+  );
+  lines.push('');
+  lines.push('| runs | n | d | printed | pairs | `significant change` | 95% Wilson | target | holds | `no significant change` | 95% Wilson |');
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | --- |');
+  for (const c of cells.filter((x) => (PER_CALL_TRUTHS as readonly string[]).includes(x.truth))) {
+    const w = wilsonInterval(c.hits, c.pairs);
+    const wn = wilsonInterval(c.none ?? 0, c.pairs);
+    const isControl = c.truth === 'per-call policy: d1 vs d1+h3';
+    const holds = isControl ? w.lower <= Q : detOk(c) && wn.lower <= Q;
+    lines.push(
+      `| ${isControl ? 'd1 vs d1+h3 (no change)' : 'd1 vs d3 (change at the limit)'} | ${c.n} | ${isControl ? '0' : fmt(c.d as number)} | ${fmt(c.limitMean ?? NaN)} | ${c.pairs} | ${fmt(rate(c))} | [${fmt(w.lower)}, ${fmt(w.upper)}] | ${isControl ? `<= ${Q}` : `>= ${POWER}`} | ${holds ? 'yes' : 'NO'} | ${fmt((c.none ?? 0) / c.pairs)} | [${fmt(wn.lower)}, ${fmt(wn.upper)}] |`,
+    );
+  }
   lines.push('');
   lines.push('## What was found');
   lines.push('');
@@ -458,6 +545,12 @@ function report(cells: readonly Cell[], seconds: number): string {
   lines.push(
     `- Unpaired runs: at their printed limit (exact Fisher power) the detection rate is ${unp.map((c) => `${fmt(rate(c))} at n = ${c.n}`).join(', ')}; ${unpFailed.length === 0 ? 'every interval contains 0.8 or lies above it' : `the interval lies below 0.8 in ${unpFailed.map(cellName).join('; ')}`}. Before issue 10 these limits came from the normal approximation, whose exact power is below 0.8 (0.761 for 100 vs 100 from 0.5, STATS.md).`,
   );
+  const perCall = cells.filter((c) => (PER_CALL_TRUTHS as readonly string[]).includes(c.truth));
+  if (perCall.length > 0) {
+    lines.push(
+      `- The per-call noisy policy, end to end: ${perCall.map((c) => `${c.truth === 'per-call policy: d1 vs d1+h3' ? 'd1 against its length-matched control d1+h3 (no change)' : 'd1 against d3 at the printed limit'} reads \`significant change\` ${fmt(rate(c))} of the time [${fmt(wilsonInterval(c.hits, c.pairs).lower)}, ${fmt(wilsonInterval(c.hits, c.pairs).upper)}]`).join('; ')} (${perCall[0]?.pairs ?? 0} pairs each: depth changes the failure rate, length does not).`,
+    );
+  }
   const changed = det.filter((c) => (c.limitEqual ?? c.pairs) < c.pairs);
   lines.push(
     `- In the one-way cells the printed limit is read at the observed discordance too: when a pair's observed discordance exceeds the one-way limit (about half the pairs when d is near it), the printed limit is larger than d. ${changed.length === 0 ? 'It equalled d on every pair here.' : `It differed from d on some pairs in ${changed.length} of ${det.length} cells (mean printed ${changed.map((c) => `${fmt(c.limitMean ?? NaN)} at ${cellName(c)}`).join('; ')}); d in the table is the one-way limit, the change the runs were given.`}`,
