@@ -245,7 +245,8 @@ describe('poisson-prove runs and inspect', () => {
     `);
     const j = await cli(['runs', '--json']);
     expect(JSON.parse(j.out)).toEqual(await listRuns(join(dir, 'store')));
-    expect((await cli(['--store', 'empty', 'runs'])).out).toBe('ok 0 runs in empty\n');
+    // A store that does not exist is said to (issue 14: it printed "ok 0 runs").
+    expect(await cli(['--store', 'empty', 'runs'])).toEqual({ code: 2, out: '', err: `error: the store ${join(dir, 'empty')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n` });
   });
 
   it('inspect: manifest, outcome counts per condition, and the episodes of an event with their meta', async () => {

@@ -49,17 +49,32 @@ describe('interruption and resume', () => {
   it('deletes a half-written part, recounts from the parts, and resumes a run whose process died', async () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r', partRows: 4 });
     const eps = join(dir, run.run_id, 'episodes');
-    // Simulate a crash: the last part lost, a .tmp left behind, the manifest still "running" with stale counts.
+    // Simulate a crash before the last part was committed: the part not in place nor recorded, a .tmp
+    // left behind, the manifest still "running" with stale counts.
     const { unlink } = await import('node:fs/promises');
     await unlink(join(eps, 'part-00003.parquet'));
     await writeFile(join(eps, 'part-00003.parquet.tmp'), 'half a part');
     // Left by the dead writer, before the lock resume takes (file times may be coarser than the clock).
     await utimes(join(eps, 'part-00003.parquet.tmp'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    await writeManifest(dir, { ...run, status: 'running', counts: { rows: 99, rows_without_outcome: 0, outcomes: {} }, provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
+    await writeManifest(dir, { ...run, status: 'running', counts: { rows: 99, rows_without_outcome: 0, outcomes: {} }, parts: run.parts?.slice(0, 3) ?? [], provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
     const done = await resume({ store: dir, ref: '#1' });
     expect(done.status).toBe('complete');
     expect(await readdir(eps)).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet', 'part-00003.parquet']);
     expect(done.counts.rows).toBe(16);
+    expect(done.parts?.map((p) => p.file)).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet', 'part-00003.parquet']);
+    expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
+  });
+
+  it('adopts a part put in place but not recorded (killed in between): its pairs are not run again', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r2', partRows: 4 });
+    const recorded = run.parts ?? [];
+    expect(recorded).toHaveLength(4);
+    await writeManifest(dir, { ...run, status: 'running', parts: recorded.slice(0, 3), provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
+    // Read before the resume: the unrecorded part is named, never read.
+    await expect(episodes(dir, run.run_id)).rejects.toThrow(/the part part-00003\.parquet was not committed/);
+    const done = await resume({ store: dir, ref: run.run_id });
+    expect(done.resumes.at(-1)).toMatchObject({ missing: 0, adopted: ['part-00003.parquet'] });
+    expect(done.parts).toEqual(recorded);
     expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
   });
 

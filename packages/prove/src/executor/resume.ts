@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
@@ -7,9 +6,9 @@ import { seedFor } from '../spec/seed-for.js';
 import { openRunWriter } from '../store/create-run.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
-import { readPart } from '../store/parquet.js';
 import { removeStaleTemps } from '../store/part-temps.js';
-import { partFiles } from '../store/read-episodes.js';
+import { readRunPart, runParts } from '../store/verify-parts.js';
+import { adoptParts } from '../store/verify-run.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import type { Target } from '../target/target.js';
@@ -28,28 +27,31 @@ export type ResumeOptions = RunOptions & {
   target?: string | Target;
 };
 
-type Existing = { have: Set<string>; nextPart: number; counts: RunCounts };
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; manifest: RunManifest; adopted: string[] };
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
- * parts. With the run's lock held: the temporary parts a dead writer left are removed first.
+ * parts. With the run's lock held: the temporary parts a dead writer left are removed first, and a part
+ * it put in place without recording it (killed in between) is checked and adopted ({@link adoptParts});
+ * then every part is read through the store's verified reader.
  */
-async function existing(store: string, manifest: RunManifest, lock: RunLock): Promise<Existing> {
+async function existing(store: string, initial: RunManifest, lock: RunLock): Promise<Existing> {
   await removeStaleTemps(lock);
+  const { manifest, adopted } = await adoptParts(store, initial, lock);
   const have = new Set<string>();
   const counts = emptyCounts();
   let nextPart = 0;
-  for (const file of await partFiles(store, manifest.run_id)) {
-    const m = PART_RE.exec(basename(file));
+  for (const part of await runParts(store, manifest)) {
+    const m = PART_RE.exec(part.file);
     if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
-    for (const row of await readPart(file, ['condition', 'replicate_index', 'outcome'])) {
+    for (const row of await readRunPart(manifest, part, ['condition', 'replicate_index', 'outcome'])) {
       const key = `${String(row['condition'])}\u0000${String(row['replicate_index'])}`;
       have.add(key);
       const o = row['outcome'];
       countRow(counts, o === null || o === undefined ? null : String(o));
     }
   }
-  return { have, nextPart, counts };
+  return { have, nextPart, counts, manifest, adopted };
 }
 
 function assertNotRunning(manifest: RunManifest): void {
@@ -146,6 +148,7 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
   checkExecOptions(opts);
   const ready = await withRunLock(opts, async (manifest, lock) => {
     const ex = await existing(opts.store, manifest, lock);
+    manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
     if (missing === 0 && manifest.status === 'complete') {
@@ -153,7 +156,7 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
       return { done: manifest } as const;
     }
     const reopened = await reopen(opts, manifest, ex, lock, {
-      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
+      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])], ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
     });
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });
@@ -184,6 +187,7 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
   checkExecOptions(opts);
   const ready = await withRunLock(opts, async (manifest, lock) => {
     const ex = await existing(opts.store, manifest, lock);
+    manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     if (ex.have.size < conditions.length * manifest.replicates) {
       throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
