@@ -77,7 +77,7 @@ describe('the built CLI', () => {
     expect(doc.counts.rows).toBeLessThan(400);
     expect(done.stderr).toMatch(/SIGTERM: finishing the episodes in flight/);
     expect(done.stderr).toMatch(new RegExp(`interrupted: ${doc.counts.rows} episodes stored; poisson-prove resume ${id} runs the rest\\.`));
-    const resumed = await run(['--store', store, 'resume', id], { cwd: dir });
+    const resumed = await run(['--store', store, 'resume', '--trust-store', id], { cwd: dir });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^ok long \S+ a \(.*\) resume: 400 episodes;/);
     const rows = await episodes(store, id);
@@ -148,7 +148,7 @@ describe('the built CLI', () => {
     expect(doc.status).toBe('interrupted');
     expect(doc.counts.rows).toBeLessThan(16);
     // The episode whose stray error stopped the run finished: resume runs the rest without it.
-    const resumed = await run(['--store', store, 'resume', doc.run_id, '--json'], { cwd: dir });
+    const resumed = await run(['--store', store, 'resume', '--trust-store', doc.run_id, '--json'], { cwd: dir });
     expect([resumed.code, resumed.stderr]).toEqual([0, '']);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16 } });
     const debug = await run(['--store', store, '--debug', 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:${fn}`, '--max-mde', '0.99', '--yes'], { cwd: dir });

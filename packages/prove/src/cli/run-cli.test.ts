@@ -301,10 +301,10 @@ describe('poisson-prove resume and extend', () => {
   it('extend --json appends replicates; resume of a complete run changes nothing', async () => {
     const s = await cli([...SWEEP, '--yes', '--json']);
     const id = (JSON.parse(s.out) as { run_id: string }).run_id;
-    const e = await cli(['extend', id, '--replicates', '2', '--json']);
+    const e = await cli(['extend', id, '--trust-store', '--replicates', '2', '--json']);
     expect(e.code).toBe(0);
     expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
-    const r = await cli(['resume', id]);
+    const r = await cli(['resume', '--trust-store', id]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^ok fixture .* resume: 20 episodes;/);
     const bad = await cli(['extend', id]);

@@ -1,4 +1,6 @@
+import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { isAbsolute, relative } from 'node:path';
 import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
 import { conditionsOf } from '../spec/conditions.js';
@@ -11,7 +13,9 @@ import { readRunPart, runParts } from '../store/verify-parts.js';
 import { adoptParts } from '../store/verify-run.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
+import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
+import { gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 
@@ -23,8 +27,18 @@ import { runtimeOf, type RunOptions } from './runtime.js';
 export type ResumeOptions = RunOptions & {
   /** A run ref ({@link resolveRun}). */
   ref: string;
-  /** The target; default the one recorded in the manifest (FILE:NAME runs only). */
+  /**
+   * The target; default the one recorded in the manifest (FILE:NAME runs only). One whose identity
+   * differs from the run's (another export name, another module while the recorded one still exists,
+   * another function name) is refused.
+   */
   target?: string | Target;
+  /**
+   * Run the module the manifest records even when it lies outside the working tree (`cwd`, or the git
+   * work tree holding it): `resume` and `extend` execute the module recorded in the manifest, so a
+   * store from elsewhere could name any file. Default false (refused, `E_RESUME`).
+   */
+  trustStore?: boolean;
 };
 
 type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; manifest: RunManifest; adopted: string[] };
@@ -61,14 +75,54 @@ function assertNotRunning(manifest: RunManifest): void {
   }
 }
 
-function recordedTarget(manifest: RunManifest, opts: ResumeOptions): string | Target {
-  if (opts.target !== undefined) return opts.target;
+/** The recorded `FILE:NAME`'s export name (after the last colon), or the function's name. */
+function recordedName(manifest: RunManifest): string {
+  const at = manifest.target.lastIndexOf(':');
+  return at > 0 ? manifest.target.slice(at + 1) : manifest.target;
+}
+
+/** Whether `file` lies inside `root` (or is it). */
+function inside(root: string, file: string): boolean {
+  const rel = relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * The target to go on with: the one given, after checking it is the run's (same export or function
+ * name; the same module unless the recorded one is gone), or the recorded one, refused outside the
+ * working tree unless `trustStore`.
+ */
+async function recordedTarget(manifest: RunManifest, opts: ResumeOptions, cwd: string): Promise<string | Target> {
+  const run = `run ${manifest.run_id} ("${manifest.name}")`;
   const path = manifest.provenance.target_path;
+  const name = recordedName(manifest);
+  if (opts.target !== undefined) {
+    const problems: string[] = [];
+    if (typeof opts.target === 'function') {
+      if (opts.target.name !== '' && opts.target.name !== name) problems.push(`the function ${opts.target.name} is not the run's target (${manifest.target})`);
+    } else if (typeof opts.target === 'string') {
+      const ref = parseTargetRef(opts.target, cwd);
+      if (ref.name !== name) problems.push(`--target ${opts.target} names the export ${ref.name}, and the run's target is ${name}`);
+      if (path !== null && ref.file !== path && (await lstat(path).then(() => true, () => false))) {
+        problems.push(`--target ${opts.target} is the module ${ref.file}, and the run's module ${path} is still there`);
+      }
+    }
+    if (problems.length > 0) {
+      throw new ProveError('E_RESUME', `${run}: ${problems.join('; ')}; a resumed or extended run must keep its target (its rows would mix two targets' episodes): pass the run's own target, or sweep the other target as a new run.`);
+    }
+    return opts.target;
+  }
   const at = manifest.target.lastIndexOf(':');
   if (path === null || at <= 0) {
     throw new ProveError('E_RESUME', `run ${manifest.run_id} was swept with a target passed as a function (${manifest.target}); pass the target again (--target FILE:NAME, or the function).`);
   }
-  return `${path}:${manifest.target.slice(at + 1)}`;
+  if (opts.trustStore !== true) {
+    const top = (await gitTopLevel(cwd)) ?? cwd;
+    if (!inside(top, path)) {
+      throw new ProveError('E_RESUME', `${run}: its manifest records the target module ${path}, outside the working tree ${top}; resume and extend execute that module, so check it and pass --trust-store (or --target FILE:NAME with the run's target).`);
+    }
+  }
+  return `${path}:${name}`;
 }
 
 /** The run's total budget (given, else recorded) and what is left of it; refuses a spent budget. */
@@ -87,7 +141,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
-  const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
+  const { source } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
   const runtime = runtimeOf(opts, opts.store, budget.left, false);
   assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
   const next: RunManifest = {

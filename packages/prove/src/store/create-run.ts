@@ -4,7 +4,7 @@ import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import type { SweepSpec } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
-import { StoreError } from '../errors.js';
+import { ProveError, StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, RUN_ID_RE, runDir, specPath } from './layout.js';
 import { countRow, emptyCounts, type PartRecord, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
@@ -260,14 +260,21 @@ export function openRunWriter(
     const rows = buffer;
     buffer = [];
     bufferedBytes = 0;
-    const written = await writePart(dir, next, axes, rows, checkLock);
-    next = written.index + 1;
     const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
     let registration = manifest.registration_sha256;
     for (const row of rows) {
       countRow(counts, row.outcome);
-      if (registration === null && row.meta.includes('registration_sha256')) registration = registrationOf(row.meta);
+      if (row.meta.includes('registration_sha256') && !(registration !== null && row.meta.includes(registration))) {
+        const r = registrationOf(row.meta);
+        if (registration === null) registration = r;
+        else if (r !== null && r !== registration) {
+          // Checked before the part is written: a run never holds episodes of two registrations.
+          throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+        }
+      }
     }
+    const written = await writePart(dir, next, axes, rows, checkLock);
+    next = written.index + 1;
     const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: rows.length, ...partRanges(manifest.conditions, rows) };
     // The part is committed when the manifest records it: rewritten after every part.
     manifest = { ...manifest, counts, registration_sha256: registration, parts: [...(manifest.parts ?? []), record] };

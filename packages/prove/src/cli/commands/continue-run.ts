@@ -9,7 +9,8 @@ import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions
 
 /** The options of the verbs that go on with a stored run (resume, extend), after their own. */
 export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
-  target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
+  target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved: the same export (and, while the recorded module exists, the same module); another target is refused.', default: 'the one recorded in the run' },
+  'trust-store': { type: 'boolean', description: 'Execute the module the manifest records even when it lies outside the working tree (resume and extend run the recorded module; a store from elsewhere could name any file).' },
   json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
   ...EXECUTION_OPTIONS,
   ...MODEL_RUN_OPTIONS,
@@ -33,7 +34,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   const bar = progressBar(io, !asJson);
   let m;
   try {
-    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
+    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), trustStore: v.flag('trust-store'), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
   } finally {
     bar.stop();
   }
