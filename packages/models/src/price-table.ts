@@ -26,7 +26,8 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 export function parsePriceTable(text: string): PriceTable {
   let doc: Record<string, unknown>;
   try {
-    doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : parseToml(text)) as Record<string, unknown>;
+    const body = text.replace(/^\uFEFF/, ''); // a leading BOM is read as absent, in every TOML the project reads
+    doc = (body.trimStart().startsWith('{') ? JSON.parse(body) : parseToml(body)) as Record<string, unknown>;
   } catch {
     throw new PriceTableError(['it is neither valid TOML nor valid JSON: fix the syntax.']);
   }

@@ -74,10 +74,10 @@ export class RefError extends ProveError {
   }
 }
 
-/** A `--target FILE:NAME` that cannot be loaded (code `E_TARGET`, exit 2). */
+/** A `--target FILE:NAME` that cannot be loaded (code `E_TARGET`, exit 2); one message per problem. */
 export class TargetError extends ProveError {
-  constructor(message: string) {
-    super('E_TARGET', [message], 2);
+  constructor(message: string | readonly string[]) {
+    super('E_TARGET', typeof message === 'string' ? [message] : message, 2);
   }
 }
 

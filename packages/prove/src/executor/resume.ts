@@ -5,6 +5,7 @@ import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
+import { MAX_REPLICATES } from '../spec/sweep-spec.js';
 import { openRunWriter } from '../store/create-run.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
@@ -248,6 +249,9 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
     }
     const from = manifest.replicates;
     const to = from + k;
+    if (to > MAX_REPLICATES) {
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") has ${from} replicates; ${k} more would pass the limit of ${MAX_REPLICATES.toLocaleString('en-US')} per condition; extend by at most ${MAX_REPLICATES - from}.`);
+    }
     const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
     const reopened = await reopen(opts, manifest, ex, lock, {
       replicates: to,

@@ -24,7 +24,8 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 export function parsePrices(text: string): PriceTable {
   let doc: Record<string, unknown>;
   try {
-    doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : TOML.parse(text)) as Record<string, unknown>;
+    const body = text.replace(/^\uFEFF/, ''); // a leading BOM is read as absent, in every TOML the project reads
+    doc = (body.trimStart().startsWith('{') ? JSON.parse(body) : TOML.parse(body)) as Record<string, unknown>;
   } catch (err) {
     throw new ProveError('E_PRICES', [`the price table is neither valid TOML nor valid JSON (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); fix its syntax.`]);
   }
