@@ -297,3 +297,34 @@ describe('diff --fail-on EVENT:DIRECTION (a CI gate)', () => {
     expect((await run(['--fail-on', 'crashed:rise'])).code).toBe(2);
   });
 });
+
+describe('unknown names and exit codes on a store', () => {
+  it('report --event faild and an unknown axis exit 2 with "did you mean" (report printed a clean "no significant change")', async () => {
+    const ev = await cli(['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'faild']);
+    expect(ev).toEqual({ code: 2, out: '', err: 'error: --event faild is an outcome neither run holds (did you mean "failed"?); they hold failed, passed; name one of those.\n' });
+    const ax = await cli(['report', b.run_id, a.run_id, '--x', 'slak', '--event', 'failed']);
+    expect(ax).toEqual({ code: 2, out: '', err: 'error: --x slak is not an axis of these runs (did you mean "slack"?); their axes are slack.\n' });
+  });
+
+  it('runs, verify and gc on a store that does not exist exit 2 and say so', async () => {
+    for (const verb of ['runs', 'verify', 'gc']) {
+      const io = memoryIo({ cwd: root });
+      expect(await runCli(['--store', join(root, 'nowhere'), verb], io)).toBe(2);
+      expect(io.err()).toBe(`error: the store ${join(root, 'nowhere')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n`);
+    }
+  });
+
+  it('verify --adopt, resume and extend of a run another writer holds: E_LOCKED, exit 1', async () => {
+    const { lockRun } = await import('../src/store/run-lock.js');
+    const lock = await lockRun(store, a.run_id);
+    try {
+      for (const c of [['verify', a.run_id, '--adopt'], ['resume', a.run_id], ['extend', a.run_id, '--replicates', '1']]) {
+        const r = await cli(c);
+        expect({ c, code: r.code }).toEqual({ c, code: 1 });
+        expect(r.err).toMatch(new RegExp(`^error: run ${a.run_id} is being written by process ${process.pid}`));
+      }
+    } finally {
+      await lock.release();
+    }
+  });
+});
