@@ -16,7 +16,7 @@ function text(results: readonly RunVerification[], adopted: ReadonlyMap<string, 
   for (const r of results) {
     const a = adopted.get(r.run_id);
     if (a !== undefined && a.length > 0) lines.push(`adopted ${r.run_id}: recorded ${a.length} part${a.length === 1 ? '' : 's'} (${a.join(', ')})`);
-    for (const p of r.problems) lines.push(`damaged ${r.run_id}: ${p}`);
+    for (const p of r.problems) lines.push(`damaged: ${p.replace(/; poisson-prove verify \S+ lists everything that differs\.$/, '.')}`);
     if (r.state === 'unverified') lines.push(`unverified ${r.run_id}: written before checksums; poisson-prove verify --adopt ${r.run_id} records them`);
   }
   return `${lines.join('\n')}\n`;
