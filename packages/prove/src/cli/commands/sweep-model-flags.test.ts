@@ -66,7 +66,7 @@ describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
     expect(r.out).toContain('stopped: the token budget is spent; resume with --budget-tokens N, N > 50');
     const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.out)?.[1] as string;
     expect(r.err).toContain(`poisson-prove resume ${id} --budget-tokens N (a larger total) runs the rest.`);
-    const again = await cli(['--store', 's', 'resume', id, '--budget-tokens', '500', '--json']);
+    const again = await cli(['--store', 's', 'resume', '--trust-store', id, '--budget-tokens', '500', '--json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 }, budget_tokens: 500, usage: { billed_tokens: 160 } });
   });
