@@ -9,21 +9,20 @@ import { maxTurns } from './turns.js';
 import { checkPins, pinProblems, type RegistrationPins } from './pins.js';
 import { taskEpisodeMeta } from './task-episode-meta.js';
 
+import type { TargetConfig, TargetResult } from 'poisson-core';
+
+// What a sweep passes a target and what it returns: the contract in poisson-core.
+export type { TargetConfig, TargetResult };
+
 /**
- * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
- * values (continuous axes as numbers, categorical axes as strings).
+ * A sweep target of this package: one episode per call, a plain async function (poisson-core's `Target`
+ * with only its `check` hook).
  */
-export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
-
-/** What a target returns: the outcome label, the turns used, and a JSON-able `meta` record. */
-export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
-
-/** A sweep target: one episode per call. A plain function, so this package does not depend on the sweep engine. */
 export type Target = ((cfg: TargetConfig) => Promise<TargetResult>) & {
   /**
    * The problems that would make the target refuse `cfg` (each pinned axis missing or disagreeing with
    * the registration), one sentence each; empty when it would play. A sweep asks it for every
-   * condition before it writes anything (poisson-prove's `check` hook).
+   * condition before it writes anything (poisson-core's `check` hook).
    */
   readonly check?: (cfg: TargetConfig) => readonly string[];
 };
