@@ -1,4 +1,5 @@
 import TOML from '@iarna/toml';
+import { tomlSyntaxProblem } from './toml-syntax-problem.js';
 
 /** USD per million tokens for one model. */
 export interface ModelPrice {
@@ -40,7 +41,8 @@ export function readPriceTable(text: string): PriceTableReading {
     const body = text.replace(/^\uFEFF/, ''); // a leading BOM is read as absent, in every TOML the project reads
     doc = (body.trimStart().startsWith('{') ? JSON.parse(body) : TOML.parse(body)) as Record<string, unknown>;
   } catch (err) {
-    const why = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+    const json = text.trimStart().startsWith('{');
+    const why = json ? (err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)) : tomlSyntaxProblem(err, text);
     return { ok: false, problems: [`the price table is neither valid TOML nor valid JSON (${why}); fix its syntax.`] };
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {

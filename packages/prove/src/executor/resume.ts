@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
+import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { MAX_REPLICATES } from '../spec/sweep-spec.js';
@@ -86,6 +87,17 @@ function recordedName(manifest: RunManifest): string {
 function inside(root: string, file: string): boolean {
   const rel = relative(root, file);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Whether resuming or extending the run from `cwd` needs `--trust-store`: its recorded target module
+ * lies outside the working tree (the git work tree of `cwd`, else `cwd`). The CLI adds the flag to the
+ * resume command it suggests after a sweep it ran itself.
+ */
+export async function trustStoreNeeded(manifest: RunManifest, cwd: string): Promise<boolean> {
+  const path = manifest.provenance?.target_path;
+  if (typeof path !== 'string') return false;
+  return !inside((await gitTopLevel(cwd)) ?? cwd, path);
 }
 
 /**
@@ -245,7 +257,7 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
     manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     if (ex.have.size < conditions.length * manifest.replicates) {
-      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first, then extend it.`);
     }
     const from = manifest.replicates;
     const to = from + k;
