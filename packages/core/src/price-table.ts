@@ -38,7 +38,8 @@ const KEYS = ['input_usd_per_million', 'output_usd_per_million'] as const;
 export function readPriceTable(text: string): PriceTableReading {
   let doc: Record<string, unknown>;
   try {
-    doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : TOML.parse(text)) as Record<string, unknown>;
+    const body = text.replace(/^\uFEFF/, ''); // a leading BOM is read as absent, in every TOML the project reads
+    doc = (body.trimStart().startsWith('{') ? JSON.parse(body) : TOML.parse(body)) as Record<string, unknown>;
   } catch (err) {
     const json = text.trimStart().startsWith('{');
     const why = json ? (err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)) : tomlSyntaxProblem(err, text);

@@ -93,6 +93,11 @@ export type TargetUsage = {
  * - `usage()`: what the target spent since `configure` ({@link TargetUsage}), cumulative; read when the
  *   episodes are done (bullmq workers: after each job, returning the difference with the job's rows)
  *   and added to the manifest's `usage` (summed over resumes and extensions).
+ * - `check(cfg)`: the problems that would make the target refuse this condition (e.g. an axis that
+ *   disagrees with the registration it is pinned to), one sentence each, or none; called with each
+ *   condition (replicate 0's seed) by `sweep` and `sweep --dry-run` before anything is written, so that
+ *   such a sweep is refused (ProveError `E_CHECK`, exit 2) instead of writing a run of rows without an
+ *   outcome.
  * - `signal`: read after `configure`; when it aborts (e.g. a token budget is spent), the executor stops
  *   as on SIGINT: no new episode starts, an episode that throws after the stop is not recorded (resume
  *   runs it), and the run ends `interrupted`.
@@ -108,6 +113,7 @@ export type Target = ((cfg: TargetConfig) => Promise<TargetResult> | TargetResul
   estimate?: (cfg: TargetConfig) => { calls?: number; tokens?: number };
   plan?: (cfg: TargetConfig) => EpisodePlan | Promise<EpisodePlan>;
   configure?: (runtime: TargetRuntime) => void | Promise<void>;
+  check?: (cfg: TargetConfig) => readonly string[];
   usage?: () => TargetUsage;
   readonly signal?: AbortSignal | undefined;
 };

@@ -1,5 +1,5 @@
 import { armId, generate, generatorHash, maxTurns, referenceMessages, runEpisode, targetName, type ArmSpec } from 'poisson-tasks';
-import { checkPins, taskEpisodeMeta, type RegistrationPins } from 'poisson-tasks/adapter';
+import { checkPins, pinProblems, taskEpisodeMeta, type RegistrationPins } from 'poisson-tasks/adapter';
 import { shown } from './internal/shown.js';
 import { estimateCalls } from './internal/tally-calls.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
@@ -129,9 +129,12 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
   };
   const estimate = (cfg: TargetConfig): { calls: number; tokens: number } => estimateCalls(planCalls(cfg));
   const budgetSignal = options.session.budget?.signal;
+  // Asked by a sweep for every condition before it writes anything: the pin problems, or none.
+  const check = (cfg: TargetConfig): readonly string[] => pinProblems(cfg, pins, name);
   return Object.assign(target, {
     planCalls,
     estimate,
+    check,
     models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map(modelOf))],
     ...(budgetSignal ? { signal: budgetSignal } : {}),
   });

@@ -138,7 +138,7 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
   if (typeof text !== 'string') throw new TypeError(`text must be a string; got ${typeof text}.`);
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseToml(text.replace(/^\uFEFF/, '')) as Record<string, unknown>; // a leading BOM is read as absent, in every TOML the project reads
   } catch (error) {
     throw new RubricTaskError(source, [`it is not valid TOML: ${tomlSyntaxProblem(error, text)}; fix the syntax.`]);
   }

@@ -17,7 +17,10 @@
  * - `E_RESUME` a resume or extend the run cannot take; `E_ABORTED` the run was stopped;
  * - `E_BUDGET` the token budget refuses the plan or is spent; `E_PRICES` a price table that does not read;
  * - `E_REDIS` the BullMQ backend's Redis cannot be reached or used;
- * - `E_DIFF`, `E_EVENT`, `E_SCORES` a diff that cannot be read as asked (its runs, its events, its scores).
+ * - `E_DIFF`, `E_EVENT`, `E_SCORES` a diff that cannot be read as asked (its runs, its events, its scores);
+ * - `E_DAMAGED` a run whose files do not match its manifest (a part missing, extra, changed, foreign);
+ * - `E_PARTIAL` an incomplete run read without `--partial`; `E_CHECK` a target's check hook refuses the
+ *   spec's conditions (a pin mismatch).
  */
 export type ProveErrorCode =
   | 'E_SPEC'
@@ -35,7 +38,10 @@ export type ProveErrorCode =
   | 'E_REDIS'
   | 'E_DIFF'
   | 'E_EVENT'
-  | 'E_SCORES';
+  | 'E_SCORES'
+  | 'E_DAMAGED'
+  | 'E_PARTIAL'
+  | 'E_CHECK';
 
 /**
  * The base class of poisson-prove's domain errors.
@@ -93,10 +99,10 @@ export class RefError extends ProveError {
   }
 }
 
-/** A `--target FILE:NAME` that cannot be loaded (code `E_TARGET`, exit 2). */
+/** A `--target FILE:NAME` that cannot be loaded (code `E_TARGET`, exit 2); one message per problem. */
 export class TargetError extends ProveError {
-  constructor(message: string) {
-    super('E_TARGET', [message], 2);
+  constructor(message: string | readonly string[]) {
+    super('E_TARGET', typeof message === 'string' ? [message] : message, 2);
   }
 }
 

@@ -146,7 +146,7 @@ describe('bullmq backend, end to end', () => {
     const runs = await cli(['--store', store, 'runs']).done;
     expect(runs.stdout).toMatch(/complete\s+bullmq:equal\s+bq-fixture\s+400\s+0/);
     // extend on the same workers: replicates 200..207, seeds from the same salt, rows as the target gives them.
-    const x = await cli(['--store', store, 'extend', m.run_id, '--replicates', '8', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'equal']).done;
+    const x = await cli(['--store', store, 'extend', '--trust-store', m.run_id, '--replicates', '8', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'equal']).done;
     expect(x.code).toBe(0);
     const xm = JSON.parse(x.stdout) as RunManifest;
     expect([xm.status, xm.replicates, xm.counts.rows]).toEqual(['complete', 208, 416]);
@@ -202,7 +202,7 @@ describe('bullmq backend, end to end', () => {
     const q = new Queue('killc', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
     while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
     await q.close();
-    const r = await cli(['--store', store, 'resume', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']).done;
+    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']).done;
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout) as RunManifest;
     expect([m.status, m.backend, m.counts.rows, m.resumes.length]).toEqual(['complete', 'bullmq', 400, 1]);
@@ -240,7 +240,7 @@ describe('bullmq backend, end to end', () => {
     const w = await cli(['worker', '--redis', wrong]).done;
     expect(w.code).toBe(2);
     expect(w.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused the credentials \(WRONGPASS/);
-    const missing = await cli(['--store', store, 'resume', '#1', '--backend', 'bullmq']).done;
+    const missing = await cli(['--store', store, 'resume', '--trust-store', '#1', '--backend', 'bullmq']).done;
     expect([missing.code, missing.stderr]).toEqual([2, 'error: --backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.\n']);
   }, 30_000);
 

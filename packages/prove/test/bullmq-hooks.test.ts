@@ -152,10 +152,10 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(m.budget_tokens).toBe(budget);
     expect((await configured(log)).map((c) => c.budgetTokens)).toEqual([null]); // the workers get no budget: the coordinator keeps it
     // A spent budget is refused; a larger total finishes the run through the CLI.
-    const spent = await cli(['--store', store, 'resume', m.run_id, '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
+    const spent = await cli(['--store', store, 'resume', '--trust-store', m.run_id, '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
     expect(spent.code).toBe(2);
     expect(spent.stderr).toContain(`has billed ${billed} tokens of its budget of ${budget}`);
-    const r = await cli(['--store', store, 'resume', m.run_id, '--json', '--budget-tokens', '10000', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
+    const r = await cli(['--store', store, 'resume', '--trust-store', m.run_id, '--json', '--budget-tokens', '10000', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget']).done;
     expect(r.code).toBe(0);
     const done = JSON.parse(r.stdout) as RunManifest;
     expect([done.status, done.counts.rows, done.counts.rows_without_outcome, done.budget_tokens]).toEqual(['complete', 40, 0, 10000]);

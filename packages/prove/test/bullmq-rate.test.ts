@@ -204,7 +204,7 @@ describe('bullmq backend: --rate and a lost Redis, through the CLI', () => {
     const again = await startRedis();
     extraRedis.push(again);
     const w = await worker(again.url, queue, {}, ['--verbose']);
-    const r = await cli(['--store', store, 'resume', m.run_id, '--json', '--backend', 'bullmq', '--redis', again.url, '--queue', queue, '--chunk-size', '5']).done;
+    const r = await cli(['--store', store, 'resume', '--trust-store', m.run_id, '--json', '--backend', 'bullmq', '--redis', again.url, '--queue', queue, '--chunk-size', '5']).done;
     expect(r.code).toBe(0);
     const done = JSON.parse(r.stdout) as RunManifest;
     expect([done.status, done.counts.rows, done.counts.rows_without_outcome, done.resumes.length]).toEqual(['complete', 20, 0, 1]);

@@ -77,7 +77,7 @@ describe('the built CLI', () => {
     expect(doc.counts.rows).toBeLessThan(400);
     expect(done.stderr).toMatch(/SIGTERM: finishing the episodes in flight/);
     // The store is not ./store, so the command names it: pasted as it is printed, it finishes the run.
-    const suggested = new RegExp(`interrupted: ${doc.counts.rows} episodes stored; (poisson-prove --store ${store} resume ${id}) runs the rest\\.`).exec(done.stderr)?.[1];
+    const suggested = new RegExp(`interrupted: ${doc.counts.rows} episodes stored; (poisson-prove --store ${store} resume --trust-store ${id}) runs the rest\\.`).exec(done.stderr)?.[1];
     expect(suggested).toBeDefined();
     const resumed = await run(suggested!.split(' ').slice(1), { cwd: dir });
     expect(resumed.code).toBe(0);
@@ -150,7 +150,7 @@ describe('the built CLI', () => {
     expect(doc.status).toBe('interrupted');
     expect(doc.counts.rows).toBeLessThan(16);
     // The episode whose stray error stopped the run finished: resume runs the rest without it.
-    const resumed = await run(['--store', store, 'resume', doc.run_id, '--json'], { cwd: dir });
+    const resumed = await run(['--store', store, 'resume', '--trust-store', doc.run_id, '--json'], { cwd: dir });
     expect([resumed.code, resumed.stderr]).toEqual([0, '']);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16 } });
     const debug = await run(['--store', store, '--debug', 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:${fn}`, '--max-mde', '0.99', '--yes'], { cwd: dir });

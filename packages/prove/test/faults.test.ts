@@ -76,7 +76,7 @@ describe('faults: SIGKILL at random points, then resume', () => {
     // Resume, killing the resume too at a random point, up to twice; then a last resume runs to the end.
     for (let j = 1; j <= 3; j++) {
       const parts = (await listRuns(store))[0]?.counts.rows ?? 0;
-      const resumed = start([...common, 'resume', runId as string, '--json', ...exec], { cwd: dir });
+      const resumed = start([...common, 'resume', '--trust-store', runId as string, '--json', ...exec], { cwd: dir });
       if (j < 3) {
         ({ done, killed } = await killAt(resumed, store, runId, killPoint(trial, j), Math.ceil(parts / 3) + 2));
         if (killed) kills++;

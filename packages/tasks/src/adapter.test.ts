@@ -91,6 +91,19 @@ describe('loadRegistry', () => {
     ]);
   });
 
+  it('check lists the pin problems of a cfg without playing (a sweep asks it before writing anything; issue 14)', () => {
+    const target = registry.targets['reference_depth_d1']!;
+    const pinned = { seed: 1, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
+    expect(target.check?.(pinned)).toEqual([]);
+    expect(target.check?.({ ...pinned, slack: 5, horizon: 9, strictness: 'lenient', generator_hash: 'x', split: 'dev' })).toEqual([
+      'slack is 5 but the registration pins the number 4',
+      'horizon is 9 but the registration pins the number 8',
+      'strictness is "lenient" but the registration pins the string "strict"',
+      'generator_hash is "x" but the registration pins the string "' + generatorHash('0') + '"',
+      'split is "dev" but the registration pins the string "eval"',
+    ]);
+  });
+
   it('refuses split and generator_version when the cfg carries them and they differ, and accepts them when equal', async () => {
     const target = registry.targets['reference_depth_d1']!;
     const pinned = { seed: 1, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };

@@ -22,7 +22,7 @@ export type { CreateTargetOptions, Target, TargetConfig, TargetResult, TaskTarge
 export { taskEpisodeMeta } from './task-episode-meta.js';
 export type { TaskEpisodeMetaInput } from './task-episode-meta.js';
 export { targetName } from './arm-id.js';
-export { checkPins } from './pins.js';
+export { checkPins, pinProblems } from './pins.js';
 // The policies, exported here as from 'poisson-tasks', so that a registry module needs one import.
 export { referencePolicy } from './reference-policy.js';
 export { noisyPolicy } from './noisy-policy.js';

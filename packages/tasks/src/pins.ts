@@ -95,3 +95,23 @@ export function checkPins(cfg: TargetConfig, pins: RegistrationPins, target: str
   }
   if (problems.length > 0) throw new PinMismatchError(target, problems, required.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', '));
 }
+
+/**
+ * The problems {@link checkPins} would throw for `cfg`, as a list (empty when `cfg` keeps the pins): a
+ * target's `check` hook, which a sweep asks for every condition before it writes anything.
+ *
+ * @example
+ * ```ts
+ * pinProblems({ seed: 1, replicate_index: 0, slack: 5, horizon: 8, strictness: 'strict', generator_hash: h }, pins, 'reference_depth_d3');
+ * // ['slack is 5 but the registration pins the number 4']
+ * ```
+ */
+export function pinProblems(cfg: TargetConfig, pins: RegistrationPins, target: string): readonly string[] {
+  try {
+    checkPins(cfg, pins, target);
+    return [];
+  } catch (err) {
+    if (err instanceof PinMismatchError) return err.problems;
+    throw err;
+  }
+}

@@ -45,3 +45,10 @@ describe('parseRegistration', () => {
     });
   });
 });
+
+describe('parseRegistration and a byte-order mark (issue 14)', () => {
+  it('reads a registration that starts with a BOM as one without, as every TOML of the project is read', () => {
+    const text = 'slack = 4\nhorizon = 8\n';
+    expect(parseRegistration(`\uFEFF${text}`)).toEqual(parseRegistration(text));
+  });
+});

@@ -100,7 +100,7 @@ export function parseRegistration(text: string): Record<string, unknown> {
   if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`);
   let doc: Record<string, unknown>;
   try {
-    doc = TOML.parse(text) as Record<string, unknown>;
+    doc = TOML.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>; // a leading BOM is read as absent, in every TOML the project reads
   } catch (e) {
     throw new PreregistrationError([`the registration is not valid TOML: ${tomlSyntaxProblem(e, text)}; fix its syntax, one key = value per line`]);
   }

@@ -6,7 +6,7 @@ import { generatorHash } from './generator-hash.js';
 import type { Policy } from './policy.js';
 import type { Registration } from './registration.js';
 import { maxTurns } from './turns.js';
-import { checkPins, type RegistrationPins } from './pins.js';
+import { checkPins, pinProblems, type RegistrationPins } from './pins.js';
 import { taskEpisodeMeta } from './task-episode-meta.js';
 
 import type { TargetConfig, TargetResult } from 'poisson-core';
@@ -14,8 +14,18 @@ import type { TargetConfig, TargetResult } from 'poisson-core';
 // What a sweep passes a target and what it returns: the contract in poisson-core.
 export type { TargetConfig, TargetResult };
 
-/** A sweep target of this package: one episode per call, a plain async function (poisson-core's `Target` without hooks). */
-export type Target = (cfg: TargetConfig) => Promise<TargetResult>;
+/**
+ * A sweep target of this package: one episode per call, a plain async function (poisson-core's `Target`
+ * with only its `check` hook).
+ */
+export type Target = ((cfg: TargetConfig) => Promise<TargetResult>) & {
+  /**
+   * The problems that would make the target refuse `cfg` (each pinned axis missing or disagreeing with
+   * the registration), one sentence each; empty when it would play. A sweep asks it for every
+   * condition before it writes anything (poisson-core's `check` hook).
+   */
+  readonly check?: (cfg: TargetConfig) => readonly string[];
+};
 
 export type { TaskTargetMeta } from './task-episode-meta.js';
 export { PinMismatchError } from './pins.js';
@@ -78,11 +88,12 @@ export function createTarget(options: CreateTargetOptions): Target {
     throw new TypeError(`registrationSha256 must be the registration's sha256 as 64 lower-case hex digits, got ${JSON.stringify(registrationSha256)}`);
   }
 
-  return async (cfg: TargetConfig): Promise<TargetResult> => {
+  const play = async (cfg: TargetConfig): Promise<TargetResult> => {
     checkPins(cfg, pins, name);
     const task = generate(arm, cfg.seed);
     const result = await runEpisode(task, policy, { maxTurns: budget });
     const meta = taskEpisodeMeta({ arm, task, registrationSha256, sampledCalls: result.calls.length });
     return { outcome: result.outcome, t: result.t, meta: meta as unknown as Record<string, unknown> };
   };
+  return Object.assign(play, { check: (cfg: TargetConfig) => pinProblems(cfg, pins, name) });
 }

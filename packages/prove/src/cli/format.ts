@@ -43,6 +43,14 @@ export function proveCommand(ctx: { readonly store: string; readonly io: CliIo }
   return (...words) => ['poisson-prove', ...[...store, ...words].map(shellRef)].join(' ');
 }
 
+/**
+ * The command with `--trust-store` after `resume` and `extend`, for a run whose recorded target module
+ * lies outside the working tree (the suggestion is made by the process that just ran that module).
+ */
+export function withTrustStore(command: ProveCommand): ProveCommand {
+  return (...words) => command(...(words[0] === 'resume' || words[0] === 'extend' ? [words[0], '--trust-store', ...words.slice(1)] : words));
+}
+
 /** The plain {@link ProveCommand}, for the default store. */
 export const plainProveCommand: ProveCommand = (...words) => ['poisson-prove', ...words.map(shellRef)].join(' ');
 

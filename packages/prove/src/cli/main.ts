@@ -12,8 +12,13 @@ const onSignal = (sig: NodeJS.Signals): void => {
   process.stderr.write(`\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n`);
   controller.abort();
 };
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+// Only the verbs that write (or serve) finish what is in hand on a signal. The others keep the default
+// action, so SIGINT/SIGTERM end them at once even while a read is busy.
+const verb = verbOf(argv) ?? '';
+if (['sweep', 'resume', 'extend', 'worker'].includes(verb)) {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
 
 // While a sweep, resume or extend runs targets in this process, an error thrown outside any episode
 // (from a target's timer, or a promise it did not await) would otherwise kill the process with a raw
@@ -34,7 +39,7 @@ const onStray = (kind: string) => (err: unknown): void => {
   }
   controller.abort();
 };
-if (['sweep', 'resume', 'extend'].includes(verbOf(argv) ?? '')) {
+if (['sweep', 'resume', 'extend'].includes(verb)) {
   process.on('uncaughtException', onStray('an uncaught exception'));
   process.on('unhandledRejection', onStray('an unhandled rejection'));
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { closestName, didYouMean } from '../internal/did-you-mean.js';
 import { ProveError } from '../errors.js';
 import type { CommandDef, OptionDef, OptionValue } from './define.js';
 
@@ -37,7 +38,8 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
       const flag = tok.rawName;
       given.add(tok.name);
       if (!d) {
-        problems.push(`unknown option ${flag} for ${cmd.name}; see poisson-prove ${cmd.name} --help.`);
+        const near = closestName(tok.name, Object.keys(defs));
+        problems.push(`unknown option ${flag} for ${cmd.name}${near !== null ? ` (did you mean --${near}?)` : ''}; see poisson-prove ${cmd.name} --help.`);
         continue;
       }
       if (d.type === 'boolean') {
@@ -91,7 +93,7 @@ function rangeText(n: NonNullable<OptionDef['number']>): string {
 
 /** Checks a string option's value against its definition: a number in range, or one of the choices. */
 function checkValue(flag: string, d: OptionDef, raw: string): string | number | { problem: string } {
-  if (d.choices && !d.choices.includes(raw)) return { problem: `${flag} must be one of ${d.choices.join(', ')}, got "${raw}".` };
+  if (d.choices && !d.choices.includes(raw)) return { problem: `${flag} must be one of ${d.choices.join(', ')}, got "${raw}"${didYouMean(raw, d.choices)}.` };
   const n = d.number;
   if (!n) return raw;
   // Decimal notation only: Number() would also take hex (0x10), binary, octal and padded strings.

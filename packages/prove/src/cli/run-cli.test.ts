@@ -263,7 +263,8 @@ describe('poisson-prove runs and inspect', () => {
     `);
     const j = await cli(['runs', '--json']);
     expect(JSON.parse(j.out)).toEqual(await listRuns(join(dir, 'store')));
-    expect((await cli(['--store', 'empty', 'runs'])).out).toBe('ok 0 runs in empty\n');
+    // A store that does not exist is said to (issue 14: it printed "ok 0 runs").
+    expect(await cli(['--store', 'empty', 'runs'])).toEqual({ code: 2, out: '', err: `error: the store ${join(dir, 'empty')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n` });
   });
 
   it('inspect: manifest, outcome counts per condition, and the episodes of an event with their meta', async () => {
@@ -322,14 +323,14 @@ describe('poisson-prove resume and extend', () => {
   it('extend --json appends replicates; resume of a complete run changes nothing', async () => {
     const s = await cli([...SWEEP, '--yes', '--json']);
     const id = (JSON.parse(s.out) as { run_id: string }).run_id;
-    const e = await cli(['extend', id, '--replicates', '2', '--json']);
+    const e = await cli(['extend', id, '--trust-store', '--replicates', '2', '--json']);
     expect(e.code).toBe(0);
     expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
-    const r = await cli(['resume', id]);
+    const r = await cli(['resume', '--trust-store', id]);
     expect(r.code).toBe(0);
     // Nothing was missing: it says so, and writes nothing (no status line either: no episode ran).
     expect(normalize(r.out)).toMatch(
-      /^nothing to do: run <run-id> \("fixture \d{4}-\d{2}-\d{2} a"\) is complete, with all 20 episodes \(2 conditions x 10 replicates\); nothing was run or written\.\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a", or poisson-prove extend <run-id> --replicates 10 for more replicates\n$/,
+      /^nothing to do: run <run-id> \("fixture \d{4}-\d{2}-\d{2} a"\) is complete, with all 20 episodes \(2 conditions x 10 replicates\); nothing was run or written\.\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a", or poisson-prove extend --trust-store <run-id> --replicates 10 for more replicates\n$/,
     );
     expect(r.err).toBe('');
     expect(JSON.parse(await readFile(join(dir, 'store', id, 'run.json'), 'utf8'))).toMatchObject({ counts: { rows: 20 }, resumes: [] });
@@ -347,14 +348,15 @@ describe('poisson-prove resume and extend', () => {
     const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(s.out)?.[1] as string;
     const r = await cli(['--store', 'elsewhere', 'resume', id]);
     const [inspect, extend] = (/^next: (.*), or (.*) for more replicates$/m.exec(r.out) ?? []).slice(1) as [string, string];
-    expect(extend).toBe(`poisson-prove --store ${join(dir, 'elsewhere')} extend ${id} --replicates 8`);
+    // The fixture target lies outside this test's directory: the suggestion carries --trust-store.
+    expect(extend).toBe(`poisson-prove --store ${join(dir, 'elsewhere')} extend --trust-store ${id} --replicates 8`);
     expect((await cli(shellWords(inspect).slice(1))).code).toBe(0);
     const extended = await cli([...shellWords(extend).slice(1), '--quiet']);
     expect(extended.code).toBe(0);
     expect(extended.out).toMatch(/^ok fixture .* extend: 32 episodes;/);
     // With the store in $POISSON_STORE, a pasted command finds it without --store.
     const env = await cli(['resume', id], { env: { POISSON_STORE: 'elsewhere' } });
-    expect(env.out).toContain(`or poisson-prove extend ${id} --replicates 16 for more replicates`);
+    expect(env.out).toContain(`or poisson-prove extend --trust-store ${id} --replicates 16 for more replicates`);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ProveError } from '../errors.js';
+import { didYouMean } from '../internal/did-you-mean.js';
 import { commands } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CliIo, type CommandContext } from './define.js';
 import { mainHelp, verbHelp } from './help.js';
@@ -100,7 +101,7 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     }
     const cmd = commands.find((c) => c.name === verb);
     if (!cmd) {
-      throw new UsageError([`unknown verb "${verb}"; the verbs are ${commands.map((c) => c.name).join(', ')} (poisson-prove --help).`]);
+      throw new UsageError([`unknown verb "${verb}"${didYouMean(verb, commands.map((c) => c.name))}; the verbs are ${commands.map((c) => c.name).join(', ')} (poisson-prove --help).`]);
     }
     const parsed = parseVerbArgs(cmd, rest, GLOBAL_OPTIONS);
     if (parsed.options['help'] || g.options['help']) {

@@ -66,12 +66,9 @@ describe('resolveEvents', () => {
       'An empty --event was given; name an outcome label the runs hold (failed, passed).\n--event failed was given twice; name each event once.',
     );
   });
-  it('tests a named event neither run holds, with a warning', () => {
-    expect(resolveEvents(['passed'], ['failed'])).toEqual({
-      events: ['failed'],
-      inferred: false,
-      warnings: ['event failed is an outcome neither run holds (they hold passed): its tables count every pair as neither; check its spelling if that is not what you meant.'],
-    });
+  it('refuses a named event neither run holds, with "did you mean" when a label is close (issue 14: --event faild)', () => {
+    expect(() => resolveEvents(['failed', 'passed'], ['faild'])).toThrow('--event faild is an outcome neither run holds (did you mean "failed"?); they hold failed, passed; name one of those.');
+    expect(() => resolveEvents(['passed'], ['crashed'])).toThrow('--event crashed is an outcome neither run holds; they hold passed; name one of those.');
   });
   it('says when no episode has an outcome', () => {
     expect(() => resolveEvents([])).toThrow('No episode of either run has an outcome, so there is no event to compare; name the event to compare with --event, e.g. --event passed.');

@@ -1,3 +1,4 @@
+import { didYouMean } from '../internal/did-you-mean.js';
 import { DiffError } from './diff-error.js';
 
 /**
@@ -7,10 +8,10 @@ import { DiffError } from './diff-error.js';
  * @param labels - the outcome labels of both runs (nulls left out).
  * @param named - the events asked for (`--event`), if any.
  * @returns the events, in the order named (or sorted when inferred), and whether they were inferred.
- * @returns also `warnings`: a named event that occurs in neither run is tested (every pair is
- *   `neither`, so it cannot count) and named in a warning, since it is most often a misspelling.
+ * @returns also `warnings` (none at present; kept for the report's shape).
  * @throws {@link DiffError} (`E_EVENT`, exit 2) when none can be inferred (the message says why
- *   `--event` is needed), or a named event is empty or repeated.
+ *   `--event` is needed), or a named event is empty, repeated, or an outcome neither run holds (most
+ *   often a misspelling: the message says "did you mean" when a close label exists).
  * @example
  * ```ts
  * resolveEvents(['failed', 'passed']); // { events: ['failed'], inferred: true, warnings: [] }
@@ -26,7 +27,7 @@ export function resolveEvents(labels: readonly string[], named?: readonly string
     for (const e of named) {
       if (typeof e !== 'string' || e === '') problems.push(`An empty --event was given; name an outcome label the runs hold (${held}).`);
       else if (seen.has(e)) problems.push(`--event ${e} was given twice; name each event once.`);
-      else if (!labels.includes(e)) warnings.push(`event ${e} is an outcome neither run holds (they hold ${held}): its tables count every pair as neither; check its spelling if that is not what you meant.`);
+      else if (!labels.includes(e)) problems.push(`--event ${e} is an outcome neither run holds${didYouMean(e, labels)}; they hold ${held}; name one of those.`);
       seen.add(e);
     }
     if (problems.length > 0) throw new DiffError('E_EVENT', problems);

@@ -1,4 +1,5 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
+import { partialLine, partialRuns, type RunCoverage } from './partial.js';
 import { readRunForDiff } from './read-run.js';
 import { hasScores } from './score-diff.js';
 import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
@@ -36,12 +37,16 @@ export type ExportTable = {
   readonly rows: readonly ExportRow[];
   /** The score aggregates ({@link aggregateScores}), when a run holds a score or `by` is given. */
   readonly scores?: ScoreExport;
+  /** The runs read with `partial` that are not complete, with their coverage (absent when none). */
+  readonly partial?: readonly RunCoverage[];
 };
 
 /** Options of {@link aggregateRuns} and {@link exportRuns}. */
 export type ExportOptions = {
   /** Score groupings besides the condition: an axis, or axes joined by commas (`model,prompt_variant`). */
   readonly by?: readonly string[];
+  /** Read runs that are not complete ({@link exportRuns}); the table then carries `partial`. */
+  readonly partial?: boolean;
 };
 
 /**
@@ -113,7 +118,10 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
  */
 export async function exportRuns(store: string, refs: readonly string[], options: ExportOptions = {}): Promise<ExportTable> {
   if (refs.length === 0) throw new RangeError('exportRuns: refs must name at least one run, got none');
-  return aggregateRuns(await Promise.all(refs.map((r) => readRunForDiff(store, r, { hardFailure: true }))), options);
+  const runs = await Promise.all(refs.map((r) => readRunForDiff(store, r, { hardFailure: true, partial: options.partial === true, verb: 'export' })));
+  const table = aggregateRuns(runs, options);
+  const partial = partialRuns(runs);
+  return partial.length > 0 ? Object.freeze({ ...table, partial: Object.freeze(partial) }) : table;
 }
 
 function num(x: number, digits = 3): string {
@@ -128,6 +136,7 @@ function num(x: number, digits = 3): string {
  * with the pass rate and hard failures beside the mean score).
  */
 export function formatExportCsv(table: ExportTable): string {
+  if (table.partial !== undefined) return withPartialColumn(formatExportCsv({ ...table, partial: undefined } as ExportTable), table);
   if (table.scores !== undefined) return formatScoreCsv(table.scores);
   const lines = ['run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper'];
   for (const r of table.rows) {
@@ -149,6 +158,8 @@ export function formatExportCsv(table: ExportTable): string {
  */
 export function formatExportMarkdown(table: ExportTable): string {
   const out: string[] = [];
+  const note = partialLine(table.partial ?? []);
+  if (note !== null) out.push(`> **${mdCell(note)}**`, '');
   const runs = [...new Map(table.rows.map((r) => [r.run_id, r.run_name])).entries()];
   for (const [id, name] of runs) {
     out.push(`## ${mdCell(name)} (${id})`, '');
@@ -163,4 +174,19 @@ export function formatExportMarkdown(table: ExportTable): string {
   out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
   if (table.scores !== undefined) out.push('', formatScoreMarkdown(table.scores).trimEnd());
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A CSV with a last column `partial` holding, on every line of a partial run, its coverage
+ * ("partial: N of M pairs, status S"), and empty on the lines of complete runs.
+ */
+function withPartialColumn(csv: string, table: ExportTable): string {
+  const byId = new Map((table.partial ?? []).map((c) => [c.run_id, `partial: ${c.pairs} of ${c.design} pairs, status ${c.status}`]));
+  const lines = csv.split('\r\n').filter((l) => l !== '');
+  const out = [`${lines[0] ?? ''},partial`];
+  for (const l of lines.slice(1)) {
+    const id = l.slice(0, l.indexOf(','));
+    out.push(`${l},${csvCell(byId.get(id) ?? '')}`);
+  }
+  return `${out.join('\r\n')}\r\n`;
 }

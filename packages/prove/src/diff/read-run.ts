@@ -1,3 +1,4 @@
+import { assertComplete, runCoverage } from './partial.js';
 import { readRunEpisodes } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import type { DiffEpisode, DiffRun } from './types.js';
@@ -12,6 +13,13 @@ export type ReadRunOptions = {
    * `hard_failure`). The meta text itself is parsed and dropped at once: nothing else of it is kept.
    */
   readonly hardFailure?: boolean;
+  /**
+   * Read a run that is not complete (its status is not `complete`, or its pairs do not cover its
+   * design); without it such a run is refused (`E_PARTIAL`, exit 2) with the resume command.
+   */
+  readonly partial?: boolean;
+  /** The verb named in the refusal (default `diff`). */
+  readonly verb?: string;
 };
 
 /**
@@ -49,8 +57,9 @@ export function hardFailureOf(meta: unknown): boolean | null {
  * @param store - the store directory.
  * @param ref - a run ref (`#N`, id, unique id prefix or name).
  * @param options - `{ hardFailure? = false }`.
- * @returns `{ manifest, rows }`.
- * @throws RefError (exit 2) for a ref that names no run.
+ * @returns `{ manifest, rows, coverage }`.
+ * @throws RefError (exit 2) for a ref that names no run; DamagedRunError (exit 2) when a part does not
+ *   match the manifest; ProveError `E_PARTIAL` (exit 2) for an incomplete run without `partial`.
  */
 export async function readRunForDiff(store: string, ref: string, options: ReadRunOptions = {}): Promise<DiffRun> {
   const manifest = await resolveRun(store, ref);
@@ -69,5 +78,7 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
     if (meta !== null) row['hard_failure'] = hardFailureOf(meta.get(i) as unknown);
     rows.push(row as DiffEpisode);
   }
-  return { manifest, rows };
+  const coverage = runCoverage(manifest, rows);
+  assertComplete(coverage, options.partial === true, options.verb ?? 'diff');
+  return { manifest, rows, coverage };
 }

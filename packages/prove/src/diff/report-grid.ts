@@ -1,3 +1,4 @@
+import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
@@ -90,7 +91,7 @@ export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptio
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])];
   const problems: string[] = [];
   for (const [flag, axis] of [['--x', x], ['--y', y]] as const) {
-    if (axis !== null && !axes.includes(axis)) problems.push(`${flag} ${axis} is not an axis of these runs; their axes are ${axes.join(', ') || 'none'}.`);
+    if (axis !== null && !axes.includes(axis)) problems.push(`${flag} ${axis} is not an axis of these runs${didYouMean(axis, axes)}; their axes are ${axes.join(', ') || 'none'}.`);
   }
   if (y !== null && y === x) problems.push(`--x and --y are both ${x}; name two different axes, or leave out --y for one row.`);
   if (problems.length > 0) throw new DiffError('E_DIFF', problems);

@@ -1,3 +1,4 @@
+import type { RunCoverage, Unmatched } from './partial.js';
 import type { TestMethod } from './stats.js';
 
 export type { TestMethod };
@@ -27,7 +28,12 @@ export type DiffManifest = {
 };
 
 /** One run as the diff takes it: its manifest and its episodes. */
-export type DiffRun = { readonly manifest: DiffManifest; readonly rows: readonly DiffEpisode[] };
+export type DiffRun = {
+  readonly manifest: DiffManifest;
+  readonly rows: readonly DiffEpisode[];
+  /** How much of its design the run holds, when read from a store (diff/partial.ts). */
+  readonly coverage?: RunCoverage;
+};
 
 /** The options of a diff; every one has a default. */
 export type DiffOptions = {
@@ -237,6 +243,10 @@ export type DiffReport = {
   readonly tables?: readonly EventTable[];
   /** The paired score comparison, when the runs hold scores or it was asked for. */
   readonly scores?: ScoreComparison;
+  /** The runs read with `--partial` that are not complete, with their coverage (absent when none). */
+  readonly partial?: readonly RunCoverage[];
+  /** (condition, replicate) pairs held by one run only, not compared (absent when every pair matched). */
+  readonly unmatched?: Unmatched;
 };
 
 /** McNemar on `meta.hard_failure` (the event: a hard failure) for one condition's pairs. */

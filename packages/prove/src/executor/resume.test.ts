@@ -49,17 +49,32 @@ describe('interruption and resume', () => {
   it('deletes a half-written part, recounts from the parts, and resumes a run whose process died', async () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r', partRows: 4 });
     const eps = join(dir, run.run_id, 'episodes');
-    // Simulate a crash: the last part lost, a .tmp left behind, the manifest still "running" with stale counts.
+    // Simulate a crash before the last part was committed: the part not in place nor recorded, a .tmp
+    // left behind, the manifest still "running" with stale counts.
     const { unlink } = await import('node:fs/promises');
     await unlink(join(eps, 'part-00003.parquet'));
     await writeFile(join(eps, 'part-00003.parquet.tmp'), 'half a part');
     // Left by the dead writer, before the lock resume takes (file times may be coarser than the clock).
     await utimes(join(eps, 'part-00003.parquet.tmp'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
-    await writeManifest(dir, { ...run, status: 'running', counts: { rows: 99, rows_without_outcome: 0, outcomes: {} }, provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
+    await writeManifest(dir, { ...run, status: 'running', counts: { rows: 99, rows_without_outcome: 0, outcomes: {} }, parts: run.parts?.slice(0, 3) ?? [], provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
     const done = await resume({ store: dir, ref: '#1' });
     expect(done.status).toBe('complete');
     expect(await readdir(eps)).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet', 'part-00003.parquet']);
     expect(done.counts.rows).toBe(16);
+    expect(done.parts?.map((p) => p.file)).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet', 'part-00003.parquet']);
+    expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
+  });
+
+  it('adopts a part put in place but not recorded (killed in between): its pairs are not run again', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r2', partRows: 4 });
+    const recorded = run.parts ?? [];
+    expect(recorded).toHaveLength(4);
+    await writeManifest(dir, { ...run, status: 'running', parts: recorded.slice(0, 3), provenance: { ...run.provenance, pid: 2 ** 22 + 12345 } });
+    // Read before the resume: the unrecorded part is named, never read.
+    await expect(episodes(dir, run.run_id)).rejects.toThrow(/the part part-00003\.parquet was not committed/);
+    const done = await resume({ store: dir, ref: run.run_id });
+    expect(done.resumes.at(-1)).toMatchObject({ missing: 0, adopted: ['part-00003.parquet'] });
+    expect(done.parts).toEqual(recorded);
     expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
   });
 
@@ -119,7 +134,8 @@ describe('the run lock', () => {
     // The target holds every episode until one extend has failed, so the other holds the lock meanwhile.
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    const target = async (cfg: { seed: number }) => {
+    // Named as the run's target (coin): resume and extend refuse a target of another name.
+    const coin = async (cfg: { seed: number }) => {
       await gate;
       return { outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: 1 };
     };
@@ -131,7 +147,7 @@ describe('the run lock', () => {
           return { ok: false as const, e };
         },
       );
-    const [a, b] = await Promise.all([settle(extend({ store: dir, ref: run.run_id, replicates: 2, target })), settle(extend({ store: dir, ref: run.run_id, replicates: 2, target }))]);
+    const [a, b] = await Promise.all([settle(extend({ store: dir, ref: run.run_id, replicates: 2, target: coin })), settle(extend({ store: dir, ref: run.run_id, replicates: 2, target: coin }))]);
     const failed = [a, b].filter((x) => !x.ok);
     expect(failed).toHaveLength(1);
     const err = (failed[0] as { e: unknown }).e;
@@ -202,3 +218,48 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   for (const rel of await listTree(root)) if (!rel.endsWith('/')) out[rel] = (await readFile(join(root, rel))).toString('base64');
   return out;
 }
+
+describe('resume and extend keep the run identity (issue 14)', () => {
+  /** A run of `name` from targets.mjs with its last part gone (interrupted), so that resume has work. */
+  async function interrupted(name: string): Promise<{ run_id: string }> {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:${name}`, store: dir, maxMde: 0.99, salt: 'id', partRows: 4 });
+    const { unlink } = await import('node:fs/promises');
+    await unlink(join(dir, run.run_id, 'episodes', 'part-00003.parquet'));
+    await writeManifest(dir, { ...run, status: 'interrupted', parts: run.parts?.slice(0, 3) ?? [], counts: { rows: 12, rows_without_outcome: 0, outcomes: {} } });
+    return run;
+  }
+
+  it('refuses a --target with another export (it spliced another target\'s episodes in, exit 0)', async () => {
+    const run = await interrupted('coin');
+    const before = await listTree(dir);
+    const err = await resume({ store: dir, ref: run.run_id, target: `${TARGETS}:tick` }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_RESUME', exitCode: 2 });
+    expect((err as Error).message).toBe(
+      `run ${run.run_id} ("fixture ${new Date().toISOString().slice(0, 10)} a"): --target ${TARGETS}:tick names the export tick, and the run's target is coin; a resumed or extended run must keep its target (its rows would mix two targets' episodes): pass the run's own target, or sweep the other target as a new run.`,
+    );
+    await expect(extend({ store: dir, ref: run.run_id, target: (c: { seed: number }) => ({ outcome: 'passed', t: c.seed % 2 }), replicates: 1 })).rejects.toMatchObject({ code: 'E_RESUME' });
+    expect(await listTree(dir)).toEqual(before);
+  });
+
+  it('refuses to execute a recorded module outside the working tree unless trustStore', async () => {
+    const run = await interrupted('coin');
+    const outside = await tempDir('prove-elsewhere-');
+    try {
+      await expect(resume({ store: dir, ref: run.run_id, cwd: outside })).rejects.toThrow(
+        new RegExp(`its manifest records the target module ${TARGETS.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, outside the working tree .*; resume and extend execute that module, so check it and pass --trust-store`),
+      );
+      expect((await resume({ store: dir, ref: run.run_id, cwd: outside, trustStore: true })).status).toBe('complete');
+    } finally {
+      await removeDir(outside);
+    }
+  });
+
+  it('refuses episodes of another registration before writing them', async () => {
+    const run = await interrupted('pinned');
+    const pinned = async () => ({ outcome: 'passed', t: 2, meta: { pin: { registration_sha256: 'e'.repeat(64) } } });
+    const err = await resume({ store: dir, ref: run.run_id, target: pinned }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_RESUME' });
+    expect((err as Error).message).toMatch(/holds episodes of the registration ffffffffffff…, and the target now runs eeeeeeeeeeee…/);
+    expect(await readdir(join(dir, run.run_id, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet']);
+  });
+});

@@ -1,19 +1,23 @@
-import { basename } from 'node:path';
+import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { isAbsolute, relative } from 'node:path';
 import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
+import { MAX_REPLICATES } from '../spec/sweep-spec.js';
 import { openRunWriter } from '../store/create-run.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
-import { readPart } from '../store/parquet.js';
 import { removeStaleTemps } from '../store/part-temps.js';
-import { partFiles } from '../store/read-episodes.js';
+import { readRunPart, runParts } from '../store/verify-parts.js';
+import { adoptParts } from '../store/verify-run.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
+import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
+import { gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 
@@ -25,32 +29,45 @@ import { runtimeOf, type RunOptions } from './runtime.js';
 export type ResumeOptions = RunOptions & {
   /** A run ref ({@link resolveRun}). */
   ref: string;
-  /** The target; default the one recorded in the manifest (FILE:NAME runs only). */
+  /**
+   * The target; default the one recorded in the manifest (FILE:NAME runs only). One whose identity
+   * differs from the run's (another export name, another module while the recorded one still exists,
+   * another function name) is refused.
+   */
   target?: string | Target;
+  /**
+   * Run the module the manifest records even when it lies outside the working tree (`cwd`, or the git
+   * work tree holding it): `resume` and `extend` execute the module recorded in the manifest, so a
+   * store from elsewhere could name any file. Default false (refused, `E_RESUME`).
+   */
+  trustStore?: boolean;
 };
 
-type Existing = { have: Set<string>; nextPart: number; counts: RunCounts };
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; manifest: RunManifest; adopted: string[] };
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
- * parts. With the run's lock held: the temporary parts a dead writer left are removed first.
+ * parts. With the run's lock held: the temporary parts a dead writer left are removed first, and a part
+ * it put in place without recording it (killed in between) is checked and adopted ({@link adoptParts});
+ * then every part is read through the store's verified reader.
  */
-async function existing(store: string, manifest: RunManifest, lock: RunLock): Promise<Existing> {
+async function existing(store: string, initial: RunManifest, lock: RunLock): Promise<Existing> {
   await removeStaleTemps(lock);
+  const { manifest, adopted } = await adoptParts(store, initial, lock);
   const have = new Set<string>();
   const counts = emptyCounts();
   let nextPart = 0;
-  for (const file of await partFiles(store, manifest.run_id)) {
-    const m = PART_RE.exec(basename(file));
+  for (const part of await runParts(store, manifest)) {
+    const m = PART_RE.exec(part.file);
     if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
-    for (const row of await readPart(file, ['condition', 'replicate_index', 'outcome'])) {
+    for (const row of await readRunPart(manifest, part, ['condition', 'replicate_index', 'outcome'])) {
       const key = `${String(row['condition'])}\u0000${String(row['replicate_index'])}`;
       have.add(key);
       const o = row['outcome'];
       countRow(counts, o === null || o === undefined ? null : String(o));
     }
   }
-  return { have, nextPart, counts };
+  return { have, nextPart, counts, manifest, adopted };
 }
 
 function assertNotRunning(manifest: RunManifest): void {
@@ -60,14 +77,65 @@ function assertNotRunning(manifest: RunManifest): void {
   }
 }
 
-function recordedTarget(manifest: RunManifest, opts: ResumeOptions): string | Target {
-  if (opts.target !== undefined) return opts.target;
+/** The recorded `FILE:NAME`'s export name (after the last colon), or the function's name. */
+function recordedName(manifest: RunManifest): string {
+  const at = manifest.target.lastIndexOf(':');
+  return at > 0 ? manifest.target.slice(at + 1) : manifest.target;
+}
+
+/** Whether `file` lies inside `root` (or is it). */
+function inside(root: string, file: string): boolean {
+  const rel = relative(root, file);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Whether resuming or extending the run from `cwd` needs `--trust-store`: its recorded target module
+ * lies outside the working tree (the git work tree of `cwd`, else `cwd`). The CLI adds the flag to the
+ * resume command it suggests after a sweep it ran itself.
+ */
+export async function trustStoreNeeded(manifest: RunManifest, cwd: string): Promise<boolean> {
+  const path = manifest.provenance?.target_path;
+  if (typeof path !== 'string') return false;
+  return !inside((await gitTopLevel(cwd)) ?? cwd, path);
+}
+
+/**
+ * The target to go on with: the one given, after checking it is the run's (same export or function
+ * name; the same module unless the recorded one is gone), or the recorded one, refused outside the
+ * working tree unless `trustStore`.
+ */
+async function recordedTarget(manifest: RunManifest, opts: ResumeOptions, cwd: string): Promise<string | Target> {
+  const run = `run ${manifest.run_id} ("${manifest.name}")`;
   const path = manifest.provenance.target_path;
+  const name = recordedName(manifest);
+  if (opts.target !== undefined) {
+    const problems: string[] = [];
+    if (typeof opts.target === 'function') {
+      if (opts.target.name !== '' && opts.target.name !== name) problems.push(`the function ${opts.target.name} is not the run's target (${manifest.target})`);
+    } else if (typeof opts.target === 'string') {
+      const ref = parseTargetRef(opts.target, cwd);
+      if (ref.name !== name) problems.push(`--target ${opts.target} names the export ${ref.name}, and the run's target is ${name}`);
+      if (path !== null && ref.file !== path && (await lstat(path).then(() => true, () => false))) {
+        problems.push(`--target ${opts.target} is the module ${ref.file}, and the run's module ${path} is still there`);
+      }
+    }
+    if (problems.length > 0) {
+      throw new ProveError('E_RESUME', `${run}: ${problems.join('; ')}; a resumed or extended run must keep its target (its rows would mix two targets' episodes): pass the run's own target, or sweep the other target as a new run.`);
+    }
+    return opts.target;
+  }
   const at = manifest.target.lastIndexOf(':');
   if (path === null || at <= 0) {
     throw new ProveError('E_RESUME', `run ${manifest.run_id} was swept with a target passed as a function (${manifest.target}); pass the target again (--target FILE:NAME, or the function).`);
   }
-  return `${path}:${manifest.target.slice(at + 1)}`;
+  if (opts.trustStore !== true) {
+    const top = (await gitTopLevel(cwd)) ?? cwd;
+    if (!inside(top, path)) {
+      throw new ProveError('E_RESUME', `${run}: its manifest records the target module ${path}, outside the working tree ${top}; resume and extend execute that module, so check it and pass --trust-store (or --target FILE:NAME with the run's target).`);
+    }
+  }
+  return `${path}:${name}`;
 }
 
 /** The run's total budget (given, else recorded) and what is left of it; refuses a spent budget. */
@@ -86,7 +154,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
-  const { source } = await targetSource(recordedTarget(manifest, opts), cwd, backend);
+  const { source } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
   const runtime = runtimeOf(opts, opts.store, budget.left, false);
   assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
   const next: RunManifest = {
@@ -147,6 +215,7 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
   checkExecOptions(opts);
   const ready = await withRunLock(opts, async (manifest, lock) => {
     const ex = await existing(opts.store, manifest, lock);
+    manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
     if (missing === 0 && manifest.status === 'complete') {
@@ -154,7 +223,7 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
       return { done: manifest } as const;
     }
     const reopened = await reopen(opts, manifest, ex, lock, {
-      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])] }],
+      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])], ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
     });
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });
@@ -185,12 +254,16 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
   checkExecOptions(opts);
   const ready = await withRunLock(opts, async (manifest, lock) => {
     const ex = await existing(opts.store, manifest, lock);
+    manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     if (ex.have.size < conditions.length * manifest.replicates) {
       throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first, then extend it.`);
     }
     const from = manifest.replicates;
     const to = from + k;
+    if (to > MAX_REPLICATES) {
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") has ${from} replicates; ${k} more would pass the limit of ${MAX_REPLICATES.toLocaleString('en-US')} per condition; extend by at most ${MAX_REPLICATES - from}.`);
+    }
     const added = Array.from({ length: k }, (_, i) => seedFor(manifest.salt, from + i));
     const reopened = await reopen(opts, manifest, ex, lock, {
       replicates: to,

@@ -11,7 +11,7 @@ import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
-import { startTarget } from './target-hooks.js';
+import { checkConditions, startTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 
 /** Options of {@link sweep} and {@link planSweep}. */
@@ -132,6 +132,7 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
   const cwd = opts.cwd ?? process.cwd();
   const backend = pickBackend(opts.backend, cwd);
   const { label, fn } = await targetSource(opts.target, cwd, backend);
+  checkConditions(fn, conditions, seeds[0] ?? 0);
   let estimate: SweepPlan['estimate'] = null;
   if (fn && typeof fn.estimate === 'function') {
     let calls = 0;
@@ -206,6 +207,7 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
   const salt = opts.salt ?? randomSalt();
   if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
+  checkConditions(fn, conditions, seedFor(salt, 0));
   const budget = opts.budgetTokens ?? null;
   if (budget !== null && fn && typeof fn.plan === 'function') {
     // Refuse a plan over the budget before anything is written.

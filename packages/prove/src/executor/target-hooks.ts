@@ -1,4 +1,5 @@
-import { TargetError } from '../errors.js';
+import { ProveError, TargetError } from '../errors.js';
+import type { Condition } from '../spec/conditions.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import type { RuntimeInit } from './backend.js';
 
@@ -59,4 +60,31 @@ export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | nul
     completion_tokens: a.completion_tokens + b.completion_tokens,
     billed_tokens: a.billed_tokens + b.billed_tokens,
   };
+}
+
+/**
+ * Asks a target's `check` hook about every condition (with replicate 0 and its seed) before anything is
+ * written, and refuses the sweep when it names problems: every problem, once, with the conditions it
+ * holds for.
+ *
+ * @throws ProveError `E_CHECK` (exit 2) listing the problems; TargetError when the hook throws.
+ */
+export function checkConditions(fn: Target | null, conditions: readonly Condition[], seed: number): void {
+  if (fn === null || typeof fn.check !== 'function') return;
+  const seen = new Map<string, string[]>();
+  for (const c of conditions) {
+    let problems: readonly string[];
+    try {
+      problems = fn.check({ ...c.values, seed, replicate_index: 0 });
+    } catch (err) {
+      throw new TargetError(`the target's check hook failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+    for (const p of problems) seen.set(p, [...(seen.get(p) ?? []), c.label]);
+  }
+  if (seen.size === 0) return;
+  const total = conditions.length;
+  throw new ProveError(
+    'E_CHECK',
+    [...seen].map(([p, labels]) => `the target refuses ${labels.length === total ? (total === 1 ? 'the condition' : `all ${total} conditions`) : `${labels.length} of ${total} conditions (${labels.slice(0, 3).join('; ')}${labels.length > 3 ? '; ...' : ''})`}: ${p}; nothing was written.`),
+  );
 }

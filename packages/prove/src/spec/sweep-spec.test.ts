@@ -112,3 +112,41 @@ describe('parseSweepSpec', () => {
     ]);
   });
 });
+
+describe('bounds, scale and text forms (issue 14)', () => {
+  it('parses 10 MB of blank lines (the split before the first table was quadratic: 100,000 lines took 14 s)', () => {
+    // A linear parser does this in well under a second; a quadratic one would not finish within the
+    // test's timeout (minutes for 10,000,000 lines), so no timing is asserted here.
+    const blank = '\n'.repeat(10_000_000);
+    expect(parseSweepSpec(blank + SPEC + blank).replicates).toBe(8);
+    expect(parseSweepSpec(' \n'.repeat(5_000_000) + SPEC).replicates).toBe(8);
+  }, 30_000);
+
+  it('bounds replicates and conditions x replicates, with the limit in the message (2^31 ran out of memory)', () => {
+    expect(problems(SPEC.replace('replicates = 8', 'replicates = 2147483648'))).toEqual([
+      '"replicates" is 2147483648, above the limit of 1,000,000 per condition; sweep fewer (extend adds more later, up to the limit).',
+    ]);
+    const wide = SPEC.replace('replicates = 8', 'replicates = 1000000').replace('values = [4, 8]', `values = [${Array.from({ length: 11 }, (_, i) => i + 1).join(', ')}]`);
+    expect(problems(wide)).toEqual([
+      'the spec asks for 11 conditions x 1,000,000 replicates = 11,000,000 episodes, above the limit of 10,000,000; sweep fewer values or replicates, or split the sweep.',
+    ]);
+  });
+
+  it('echoes a number outside the safe-integer range as written', () => {
+    expect(problems(SPEC.replace('replicates = 8', 'replicates = 9007199254740993'))).toEqual([
+      '"replicates" must be an integer, got an integer too large for a number (9007199254740993); write replicates = N with N >= 1.',
+    ]);
+  });
+
+  it('compares categorical values in NFC: "é" written two ways is one value, listed as a duplicate', () => {
+    const nfd = 'cafe\u0301';
+    expect(problems(SPEC.replace('values = ["strict"]', `values = ["café", "${nfd}"]`))).toEqual([
+      'axis "strictness" repeats the value "café"; list each value once.',
+    ]);
+    expect(parseSweepSpec(SPEC.replace('values = ["strict"]', `values = ["${nfd}"]`)).axes['strictness']?.values).toEqual(['café']);
+  });
+
+  it('reads a spec that starts with a byte-order mark as one without', () => {
+    expect(parseSweepSpec(`\uFEFF${SPEC}`)).toEqual(parseSweepSpec(SPEC));
+  });
+});

@@ -46,6 +46,10 @@ const RESERVED_AXIS_NAMES = ['__proto__', 'constructor', 'prototype'];
 /** A target_id: ASCII letters, digits, `-`, `_`, `.` and spaces inside; not starting with `.`. */
 const TARGET_ID = /^[A-Za-z0-9_-](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$/;
 const TARGET_ID_MAX = 100;
+/** The most replicates per condition a spec may ask for (the manifest records a seed for each). */
+export const MAX_REPLICATES = 1_000_000;
+/** The most episodes (conditions x replicates) a spec may ask for. */
+export const MAX_EPISODES = 10_000_000;
 /** What joins a label's parts (conditions.ts); a categorical value may not contain it. */
 const LABEL_JOIN = ' · ';
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
@@ -63,7 +67,9 @@ function safeTargetId(v: string): string {
  * way, so the literal is looked up in the text, among the top-level keys (before the first table).
  */
 function replicatesWrittenAsFloat(text: string): string | null {
-  const head = text.split(/^\s*\[/m)[0] ?? '';
+  // [ \t]*, not \s*: \s would match across lines and make the split quadratic in blank lines.
+  const at = text.search(/^[ \t]*\[/m);
+  const head = at < 0 ? text : text.slice(0, at);
   const m = /^[ \t]*(?:replicates|"replicates"|'replicates')[ \t]*=[ \t]*([+-]?[0-9_]+(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)[ \t]*(?:#.*)?$/m.exec(head);
   const literal = m?.[1];
   return literal !== undefined && /[.eE]/.test(literal) ? literal : null;
@@ -123,11 +129,11 @@ export function parseSweepSpec(text: string): SweepSpec {
   if (typeof text !== 'string') throw new TypeError(`parseSweepSpec: text must be a string, got ${kind(text)}`);
   let doc: Record<string, unknown>;
   try {
-    doc = TOML.parse(text) as Record<string, unknown>;
+    doc = TOML.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>; // a leading BOM is read as absent, in every TOML the project reads
   } catch (err) {
     const problem = tomlSyntaxProblem(err, text);
     // @iarna/toml trips over tables named after Object.prototype's members (`[axes.constructor]`).
-    const member = /^\s*\[[^\]]*\b(constructor|__proto__|prototype|toString|valueOf|hasOwnProperty|isPrototypeOf)\b[^\]]*\]/m.exec(text)?.[1];
+    const member = /^[ \t]*\[[^\]\n]*\b(constructor|__proto__|prototype|toString|valueOf|hasOwnProperty|isPrototypeOf)\b[^\]]*\]/m.exec(text)?.[1];
     const hint = member !== undefined && problem.includes('redefine') ? ` (a table named "${member}" cannot be read; rename it)` : '';
     throw new SpecError([`the spec is not valid TOML: ${problem}${hint}; fix the syntax and try again.`]);
   }
@@ -153,6 +159,7 @@ export function parseSweepSpec(text: string): SweepSpec {
   else if (typeof reps !== 'number' || !Number.isInteger(reps)) {
     problems.push(`"replicates" must be an integer, got ${kind(reps)} (${show(reps)}); write replicates = N with N >= 1.`);
   } else if (reps < 1) problems.push(`"replicates" is ${reps}, below 1; a sweep needs at least one replicate per condition.`);
+  else if (reps > MAX_REPLICATES) problems.push(`"replicates" is ${reps}, above the limit of ${MAX_REPLICATES.toLocaleString('en-US')} per condition; sweep fewer (extend adds more later, up to the limit).`);
   else {
     const literal = replicatesWrittenAsFloat(text);
     if (literal !== null) problems.push(`"replicates" must be an integer like ${reps}, not ${literal}; write replicates = ${reps}.`);
@@ -224,6 +231,8 @@ export function parseSweepSpec(text: string): SweepSpec {
         continue;
       }
       if (type === 'categorical') {
+        // Compared and stored in NFC, so that "é" typed two ways is one value.
+        for (let i = 0; i < values.length; i++) values[i] = (values[i] as string).normalize('NFC');
         const unfit = (values as string[]).map((v) => [v, unfitValue(v)] as const).filter(([, why]) => why !== null);
         if (unfit.length > 0) {
           problems.push(`${at} has value${unfit.length > 1 ? 's' : ''} that cannot go in a condition's label: ${unfit.map(([v, why]) => `${show(v)} (${why})`).join(', ')}; rewrite ${unfit.length > 1 ? 'them' : 'it'}.`);
@@ -246,6 +255,12 @@ export function parseSweepSpec(text: string): SweepSpec {
           ? Object.freeze({ type, values: Object.freeze([...(values as number[])]) })
           : Object.freeze({ type: 'categorical' as const, values: Object.freeze([...(values as string[])]) }),
       );
+    }
+  }
+  if (axes.size > 0 && typeof reps === 'number' && Number.isInteger(reps) && reps >= 1 && reps <= MAX_REPLICATES) {
+    const conditions = [...axes.values()].reduce((n, a) => n * a.values.length, 1);
+    if (conditions * reps > MAX_EPISODES) {
+      problems.push(`the spec asks for ${conditions.toLocaleString('en-US')} conditions x ${reps.toLocaleString('en-US')} replicates = ${(conditions * reps).toLocaleString('en-US')} episodes, above the limit of ${MAX_EPISODES.toLocaleString('en-US')}; sweep fewer values or replicates, or split the sweep.`);
     }
   }
   if (problems.length > 0) throw new SpecError(problems);

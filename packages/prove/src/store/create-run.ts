@@ -4,10 +4,10 @@ import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import type { SweepSpec } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
-import { StoreError } from '../errors.js';
+import { ProveError, StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, RUN_ID_RE, runDir, specPath } from './layout.js';
-import { countRow, emptyCounts, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
+import { countRow, emptyCounts, type PartRecord, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
 import { writePart, type AxisTypes } from './parquet.js';
 import { gitState, hostName, packageVersions } from './provenance.js';
 import { claimName } from './run-name.js';
@@ -57,9 +57,9 @@ export type RunInit = {
  * number of episodes and bounded by their size); `flush` writes what is buffered as a part; `close` flushes,
  * sets the status, `finished` and the counts, rewrites the manifest atomically and releases the run's
  * lock. When that last flush fails, `close` still rewrites the manifest, with status `failed` and the
- * counts of the parts on disk, releases the lock, and rethrows the flush's error. While the run is
- * open, the manifest on disk is refreshed after a part at most every 2 seconds (`manifest` in memory is
- * always current).
+ * counts of the parts on disk, releases the lock, and rethrows the flush's error. A part is committed
+ * when the manifest records it ({@link PartRecord}: file, sha256, bytes, rows, ranges): the manifest is
+ * rewritten atomically after every part.
  */
 export type RunWriter = {
   /** The manifest as last written. */
@@ -77,7 +77,6 @@ export type RunWriter = {
 
 const DEFAULT_PART_ROWS = 10_000;
 const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
-const MANIFEST_EVERY_MS = 2_000;
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
 function newRunId(now: Date): string {
@@ -191,6 +190,7 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
     },
     extensions: [],
     resumes: [],
+    parts: [],
     ...init.recorded,
   };
   await writeFile(specPath(store, runId), init.specText);
@@ -238,9 +238,6 @@ export function openRunWriter(
   let bufferedBytes = 0; // characters of meta and error in `buffer`
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
-  // The manifest (whose seeds grow with the replicates) is rewritten after a part at most every
-  // MANIFEST_EVERY_MS; always at creation and at close. resume recounts from the parts anyway.
-  let lastManifestWrite = Date.now();
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const p = chain.then(fn);
@@ -267,18 +264,25 @@ export function openRunWriter(
     const rows = buffer;
     buffer = [];
     bufferedBytes = 0;
-    next = (await writePart(dir, next, axes, rows, checkLock)) + 1;
     const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
     let registration = manifest.registration_sha256;
     for (const row of rows) {
       countRow(counts, row.outcome);
-      if (registration === null && row.meta.includes('registration_sha256')) registration = registrationOf(row.meta);
+      if (row.meta.includes('registration_sha256') && !(registration !== null && row.meta.includes(registration))) {
+        const r = registrationOf(row.meta);
+        if (registration === null) registration = r;
+        else if (r !== null && r !== registration) {
+          // Checked before the part is written: a run never holds episodes of two registrations.
+          throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+        }
+      }
     }
-    manifest = { ...manifest, counts, registration_sha256: registration };
-    if (Date.now() - lastManifestWrite >= MANIFEST_EVERY_MS) {
-      await writeManifest(store, manifest);
-      lastManifestWrite = Date.now();
-    }
+    const written = await writePart(dir, next, axes, rows, checkLock);
+    next = written.index + 1;
+    const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: rows.length, ...partRanges(manifest.conditions, rows) };
+    // The part is committed when the manifest records it: rewritten after every part.
+    manifest = { ...manifest, counts, registration_sha256: registration, parts: [...(manifest.parts ?? []), record] };
+    await writeManifest(store, manifest);
   };
 
   return {
@@ -342,4 +346,22 @@ function registrationOf(meta: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** The [first, last] condition index (into `conditions`) and [lowest, highest] replicate index of a part's rows. */
+export function partRanges(conditions: readonly string[], rows: readonly { condition: string; replicate_index: number }[]): Pick<PartRecord, 'conditions' | 'replicates'> {
+  if (rows.length === 0) return { conditions: null, replicates: null };
+  const index = new Map(conditions.map((c, i) => [c, i]));
+  let c0 = Infinity;
+  let c1 = -Infinity;
+  let r0 = Infinity;
+  let r1 = -Infinity;
+  for (const row of rows) {
+    const c = index.get(row.condition) ?? -1;
+    c0 = Math.min(c0, c);
+    c1 = Math.max(c1, c);
+    r0 = Math.min(r0, row.replicate_index);
+    r1 = Math.max(r1, row.replicate_index);
+  }
+  return { conditions: [c0, c1], replicates: [r0, r1] };
 }

@@ -1,7 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
-import { partFiles } from './read-episodes.js';
-import { readPart } from './parquet.js';
+import { readRunPart, runParts } from './verify-parts.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Outcome counts of one condition. */
@@ -62,8 +61,8 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     chosen = chosen.slice(0, limit);
   };
   let matching = 0;
-  for (const file of await partFiles(store, manifest.run_id)) {
-    for (const raw of await readPart(file)) {
+  for (const part of await runParts(store, manifest)) {
+    for (const raw of await readRunPart(manifest, part)) {
       const row = raw as EpisodeRow;
       let c = counts.get(row.condition);
       if (!c) {

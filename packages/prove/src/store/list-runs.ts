@@ -6,6 +6,14 @@ import { readManifest, type RunManifest } from './manifest.js';
 /** A directory of the store that looks like a run but was not listed, and why. */
 export type SkippedRun = { readonly dir: string; readonly reason: string };
 
+/**
+ * What {@link scanRuns} finds: the readable runs (newest first; `#N` numbers these), the damaged ones
+ * (`skipped`: a run directory whose run.json cannot be read as this run's manifest), and the run
+ * directories without a run.json (`neverStarted`: a sweep killed while creating the run, or one being
+ * created right now; `poisson-prove gc` removes the former).
+ */
+export type StoreScan = { runs: RunManifest[]; skipped: SkippedRun[]; neverStarted: string[] };
+
 /** The store path exists but is a file (or another non-directory). */
 export function storeNotADirectory(store: string): StoreError {
   return new StoreError(`--store ${store} is a file, not a directory; pass a directory.`);
@@ -19,8 +27,8 @@ export function storeNotADirectory(store: string): StoreError {
  * manifest cannot point reads or writes outside the store.
  *
  * @param store - the store directory.
- * @returns `runs` newest first and `skipped`, each with the reason (a directory without run.json, a run
- *   being created, is not reported).
+ * @returns `runs` newest first, `skipped` (damaged) each with the reason, and `neverStarted` (directories
+ *   without a run.json) — {@link StoreScan}.
  * @throws {@link StoreError} when the store path exists but is not a readable directory.
  * @example
  * ```ts
@@ -28,27 +36,30 @@ export function storeNotADirectory(store: string): StoreError {
  * ```
  * @see docs/store.md, "Run ids, names and refs".
  */
-export async function scanRuns(store: string): Promise<{ runs: RunManifest[]; skipped: SkippedRun[] }> {
+export async function scanRuns(store: string): Promise<StoreScan> {
   let entries;
   try {
     entries = await readdir(store, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { runs: [], skipped: [] };
+    if (code === 'ENOENT') return { runs: [], skipped: [], neverStarted: [] };
     if (code === 'ENOTDIR' && (await lstat(store).then((s) => !s.isDirectory(), () => false))) throw storeNotADirectory(store);
     throw new StoreError(`the store ${store} cannot be read (${code ?? String(err)}); pass --store with a store directory.`);
   }
   const runs: RunManifest[] = [];
   const skipped: SkippedRun[] = [];
+  const neverStarted: string[] = [];
   for (const e of entries) {
     if (!e.isDirectory() || !RUN_ID_RE.test(e.name)) continue;
     const why = await problemOf(store, e.name);
-    if (why === 'absent') continue;
-    if (typeof why === 'string') skipped.push(Object.freeze({ dir: e.name, reason: why }));
+    if (why === 'absent') neverStarted.push(e.name);
+    else if (typeof why === 'string') skipped.push(Object.freeze({ dir: e.name, reason: why }));
     else runs.push(why);
   }
   runs.sort((a, b) => cmp(b.created, a.created) || cmp(b.name, a.name) || cmp(b.run_id, a.run_id));
-  return { runs, skipped };
+  skipped.sort((a, b) => cmp(a.dir, b.dir));
+  neverStarted.sort();
+  return { runs, skipped, neverStarted };
 }
 
 /** The run's manifest, 'absent' when it has no run.json yet, or why it is not a run. */

@@ -67,7 +67,24 @@ export type RunUsage = {
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
-export type RunResume = { at: string; missing: number; command: string[] };
+export type RunResume = { at: string; missing: number; command: string[]; adopted?: string[] };
+
+/**
+ * One committed part, as the manifest records it when the part is put in place: its file name, the
+ * sha256 and size of its bytes, its rows, and the ranges of condition indices (into `conditions`) and
+ * replicate indices its rows hold (null for a part without rows). Every read checks a part against
+ * this before using a row of it (store/verify-parts.ts).
+ */
+export type PartRecord = {
+  file: string;
+  sha256: string;
+  bytes: number;
+  rows: number;
+  /** [first, last] index into the manifest's `conditions` of the rows' conditions. */
+  conditions: [number, number] | null;
+  /** [lowest, highest] replicate index of the rows. */
+  replicates: [number, number] | null;
+};
 
 /**
  * A run's manifest, `<store>/<run_id>/run.json` (snake_case JSON, PROVE.md "The store"). Rewritten
@@ -110,6 +127,12 @@ export type RunManifest = {
   provenance: RunProvenance;
   extensions: RunExtension[];
   resumes: RunResume[];
+  /**
+   * The committed parts, in the order they were written ({@link PartRecord}). Absent in a run written
+   * before parts were checksummed: its parts are read unverified until `poisson-prove verify --adopt`
+   * records them.
+   */
+  parts?: PartRecord[];
   /**
    * `sweep --only AXIS=V1,V2`: the values each narrowed axis kept (the spec's other values were left
    * out; `axes` and `conditions` are the narrowed ones, `spec_sha256` the full spec's). Null or absent

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { link, lstat, open, rename, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
@@ -82,7 +83,7 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
  * @param index - the first part number to try.
  * @param beforeLink - called after the data is durable and before each attempt to put it in place
  *   (the writer checks there that it still holds the run's lock); a throw abandons the part.
- * @returns the part number written.
+ * @returns the part number written, its file name, and the sha256 (hex) and size of its bytes.
  */
 export async function writePart(
   dir: string,
@@ -90,12 +91,13 @@ export async function writePart(
   axes: AxisTypes,
   rows: readonly EpisodeRow[],
   beforeLink?: () => Promise<void>,
-): Promise<number> {
+): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
   const buffer = parquetWriteBuffer({
     columnData: columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows)),
     rowGroupSize: Math.max(1, rows.length),
     createdBy: 'poisson-prove',
   } as Parameters<typeof parquetWriteBuffer>[0]);
+  const sha256 = createHash('sha256').update(new Uint8Array(buffer)).digest('hex');
   const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {
@@ -112,7 +114,7 @@ export async function writePart(
       await beforeLink?.();
       if (await placeExclusive(tmp, join(dir, partName(i)))) {
         await syncDir(dir);
-        return i;
+        return { index: i, file: partName(i), sha256, bytes: buffer.byteLength };
       }
     }
   } finally {
@@ -140,21 +142,124 @@ async function placeExclusive(tmp: string, file: string): Promise<boolean> {
   return true;
 }
 
+/** Upper bounds on what one part may ask the reader to do (a part is written with at most a few 10,000s of rows). */
+const MAX_PART_ROWS = 50_000_000;
+
 /**
- * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32).
+ * Checks a part's footer before the parquet reader walks it, so that a damaged part that was not
+ * verified by a checksum (a run written before checksums) fails at once instead of sending the reader
+ * into unbounded work: the magic bytes at both ends, a footer inside the file, one row group at most
+ * as many rows as `expectedRows` (when known) and {@link MAX_PART_ROWS}, and every column chunk inside
+ * the file.
  *
- * @param columns - when given, only these columns are read.
+ * @throws Error naming what is wrong.
  */
-export async function readPart(file: string, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
+function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): void {
+  const n = bytes.byteLength;
+  const magic = (at: number): boolean => bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
+  if (n < 12 || !magic(0) || !magic(n - 4)) throw new Error(`the part ${name} is not a parquet file (its magic bytes are missing)`);
+  const footer = (bytes[n - 8] ?? 0) | ((bytes[n - 7] ?? 0) << 8) | ((bytes[n - 6] ?? 0) << 16) | ((bytes[n - 5] ?? 0) << 24);
+  if (footer <= 0 || footer > n - 12) throw new Error(`the part ${name} has a footer of ${footer} bytes in a file of ${n}`);
+  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n) as ArrayBuffer;
+  const meta = parquetMetadata(ab);
+  const rows = Number(meta.num_rows);
+  if (!(rows >= 0 && rows <= MAX_PART_ROWS) || (expectedRows !== null && rows !== expectedRows)) {
+    throw new Error(`the part ${name} claims ${String(meta.num_rows)} rows${expectedRows !== null ? `, and the manifest records ${expectedRows}` : ''}`);
+  }
+  for (const rg of meta.row_groups) {
+    if (Number(rg.num_rows) > rows) throw new Error(`the part ${name} has a row group of ${String(rg.num_rows)} rows in a file of ${rows}`);
+    for (const col of rg.columns) {
+      const md = col.meta_data;
+      if (!md) continue;
+      const start = Number(md.dictionary_page_offset ?? md.data_page_offset);
+      const end = start + Number(md.total_compressed_size);
+      if (!(start >= 4 && end <= n - 8 - footer && Number(md.num_values) <= rows)) {
+        throw new Error(`the part ${name} has a column chunk (${md.path_in_schema.join('.')}) outside its data`);
+      }
+    }
+  }
+}
+
+/**
+ * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32), from
+ * its bytes as read (and checked) by store/verify-parts.ts. The footer is checked first
+ * ({@link checkFooter}), so the parquet reader's work is bounded by the file's own size.
+ *
+ * @param bytes - the part's bytes.
+ * @param name - the part's file name (for messages).
+ * @param columns - when given, only these columns are read.
+ * @param expectedRows - the rows the manifest records for the part, when it records them.
+ */
+export async function readPart(bytes: Uint8Array, name: string, columns?: readonly string[], expectedRows: number | null = null): Promise<Record<string, unknown>[]> {
   let rows: Record<string, unknown>[];
   try {
-    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(file), ...(columns ? { columns: [...columns] } : {}) })) as Record<string, unknown>[];
+    checkFooter(bytes, name, expectedRows);
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    rows = (await parquetReadObjects({ file, ...(columns ? { columns: [...columns] } : {}) })) as Record<string, unknown>[];
   } catch (err) {
-    throw new Error(`the part ${basename(file)} cannot be read as parquet: ${(err as Error).message}`);
+    throw new Error(`the part ${name} cannot be read as parquet: ${(err as Error).message}`);
   }
+  if (expectedRows !== null && rows.length !== expectedRows) throw new Error(`the part ${name} holds ${rows.length} rows, and the manifest records ${expectedRows}`);
+  return plainRows(rows, columns);
+}
+
+/** Rows as hyparquet gives them, made plain as {@link readPart} makes them. */
+function plainRows(rows: Record<string, unknown>[], columns: readonly string[] | undefined): Record<string, unknown>[] {
   for (const row of rows) {
     for (const c of NULLABLE) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
     if (typeof row['seed'] === 'bigint') row['seed'] = Number(row['seed']);
   }
   return rows;
+}
+
+// The isolated reader's worker: imports hyparquet by its resolved URL and parses the bytes it is given.
+const ISOLATED_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.hyparquet)
+  .then((h) => h.parquetReadObjects({ file: workerData.bytes, ...(workerData.columns ? { columns: workerData.columns } : {}) }))
+  .then((rows) => parentPort.postMessage({ rows }), (e) => parentPort.postMessage({ error: String((e && e.message) || e) }));
+`;
+
+/**
+ * Reads a part whose bytes no checksum vouches for (a run written before checksums) with its work
+ * bounded: after the footer check, the parquet reader runs in a worker thread with a heap limit and a
+ * deadline (2 s plus 1 s per MB), and is terminated when it exceeds either, so a damaged page header
+ * that would send the reader into a loop or a huge allocation is an error, not a hang.
+ *
+ * @throws Error naming the part and what went wrong.
+ */
+export async function readPartIsolated(bytes: Uint8Array, name: string, columns?: readonly string[], expectedRows: number | null = null): Promise<Record<string, unknown>[]> {
+  try {
+    checkFooter(bytes, name, expectedRows);
+  } catch (err) {
+    throw new Error(`the part ${name} cannot be read as parquet: ${(err as Error).message}`);
+  }
+  // A copy to hand over (Buffer#slice is a view: transferring its buffer would detach the caller's bytes).
+  const own = new Uint8Array(bytes.byteLength);
+  own.set(bytes);
+  const copy = own.buffer;
+  const deadline = 2000 + Math.ceil(bytes.byteLength / 1_000_000) * 1000;
+  const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
+    const worker = new Worker(ISOLATED_WORKER, {
+      eval: true,
+      workerData: { bytes: copy, columns: columns ? [...columns] : undefined, hyparquet: import.meta.resolve('hyparquet') },
+      transferList: [copy],
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
+    });
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      void worker.terminate();
+      reject(new Error(`the part ${name} cannot be read as parquet: ${why}`));
+    };
+    const timer = setTimeout(() => fail(`reading it took more than ${deadline / 1000} s (a damaged page?)`), deadline);
+    worker.once('message', (msg: { rows?: Record<string, unknown>[]; error?: string }) => {
+      if (msg.error !== undefined) return fail(msg.error);
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(msg.rows ?? []);
+    });
+    worker.once('error', (err) => fail(err.message));
+  });
+  if (expectedRows !== null && rows.length !== expectedRows) throw new Error(`the part ${name} holds ${rows.length} rows, and the manifest records ${expectedRows}`);
+  return plainRows(rows, columns);
 }

@@ -52,3 +52,9 @@ export function packageVersions(): Record<string, string> {
 }
 
 export const hostName = (): string => hostname();
+
+/** The top directory of the git work tree containing `cwd`, or null when there is none. */
+export async function gitTopLevel(cwd: string): Promise<string | null> {
+  const top = await git(cwd, ['rev-parse', '--show-toplevel']);
+  return top === null ? null : top.trim() || null;
+}

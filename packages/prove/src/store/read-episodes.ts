@@ -1,11 +1,8 @@
-import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Field, Float64, Int32, Int64, Schema, Table, Utf8, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
-import { StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
-import { episodesDir, PART_RE } from './layout.js';
-import type { RunManifest } from './manifest.js';
-import { columnOrder, readPart } from './parquet.js';
+import { readManifest, type RunManifest } from './manifest.js';
+import { columnOrder } from './parquet.js';
+import { readRunPart, runParts } from './verify-parts.js';
 import { axisTypes } from './create-run.js';
 import { resolveRun } from './resolve-run.js';
 
@@ -35,31 +32,13 @@ function arrowType(column: string, manifest: RunManifest): DataType {
 }
 
 /**
- * The part files of a run in order (internal). The episodes directory and every part must be real
- * (not symbolic links): a store never reads outside itself.
+ * The part files of a run in order (internal), checked against the manifest's listing
+ * ({@link runParts}); kept for callers that only need the paths.
  *
- * @throws {@link StoreError} when the episodes directory or a part is a symbolic link or not what it should be.
+ * @throws {@link DamagedRunError} when the parts do not match the manifest; ProveError `E_STORE` for a symbolic link.
  */
 export async function partFiles(store: string, runId: string): Promise<string[]> {
-  const dir = episodesDir(store, runId);
-  const st = await lstat(dir).catch((err: NodeJS.ErrnoException) => err);
-  if (st instanceof Error) {
-    if (st.code === 'ENOENT') return [];
-    throw st;
-  }
-  if (!st.isDirectory()) {
-    throw new StoreError(`run ${runId}: ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; a run's episodes are a directory inside the store; replace it with the real directory.`);
-  }
-  const entries = await readdir(dir, { withFileTypes: true });
-  const parts = entries.filter((e) => PART_RE.test(e.name));
-  const odd = parts.filter((e) => !e.isFile());
-  if (odd.length > 0) {
-    throw new StoreError(`run ${runId}: the part${odd.length > 1 ? 's' : ''} ${odd.map((e) => e.name).join(', ')} ${odd.length > 1 ? 'are' : 'is'} not a regular file (a symbolic link?); a store reads only its own files; replace or remove ${odd.length > 1 ? 'them' : 'it'}.`);
-  }
-  return parts
-    .map((e) => e.name)
-    .sort()
-    .map((n) => join(dir, n));
+  return (await runParts(store, await readManifest(store, runId))).map((p) => p.path);
 }
 
 function schemaOf(manifest: RunManifest, columns: readonly string[]): Schema {
@@ -97,7 +76,8 @@ function checkColumns(manifest: RunManifest, columns: readonly string[] | undefi
  * @param opts - {@link ReadEpisodesOptions}.
  * @returns an async iterable of tables with the columns' Arrow types (utf8, int32 `replicate_index`, int64
  *   `seed` as bigint, double; all nullable).
- * @throws {@link RefError} for a ref that names no run; RangeError for an unknown column.
+ * @throws {@link RefError} for a ref that names no run; {@link DamagedRunError} when a part does not match
+ *   the manifest (checked before its rows are parsed); RangeError for an unknown column.
  * @see PROVE.md, "The store" (reading).
  */
 export async function* episodeBatches(store: string, ref: string, opts: ReadEpisodesOptions = {}): AsyncGenerator<Table> {
@@ -107,8 +87,8 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 
 /** The batches of a resolved run (episodeBatches and readEpisodes list the store once). */
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
-  for (const file of await partFiles(store, manifest.run_id)) {
-    let rows = await readPart(file, where ? undefined : columns);
+  for (const part of await runParts(store, manifest)) {
+    let rows = await readRunPart(manifest, part, where ? undefined : columns);
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(manifest, columns, rows);
   }
@@ -170,8 +150,8 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
   const manifest = await resolveRun(store, ref);
   const columns = checkColumns(manifest, undefined);
   const out: EpisodeRow[] = [];
-  for (const file of await partFiles(store, manifest.run_id)) {
-    for (const r of await readPart(file)) {
+  for (const part of await runParts(store, manifest)) {
+    for (const r of await readRunPart(manifest, part)) {
       const row: Record<string, unknown> = {};
       for (const c of columns) row[c] = r[c] ?? null;
       out.push(row as EpisodeRow);

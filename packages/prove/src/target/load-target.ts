@@ -97,6 +97,11 @@ export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<
   try {
     mod = await importModule(file);
   } catch (err) {
+    // An error that lists its problems (a pre-registration with several) keeps every one, a line each.
+    const listed = (err as { problems?: unknown } | null)?.problems;
+    if (Array.isArray(listed) && listed.length > 0 && listed.every((p) => typeof p === 'string')) {
+      throw new TargetError(listed.map((p: string, i) => `the target module ${file} failed to load (${i + 1} of ${listed.length}): ${p.split('\n')[0] ?? ''}`));
+    }
     const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new TargetError(`the target module ${file} failed to load: ${msg}; fix the module and try again.`);
   }

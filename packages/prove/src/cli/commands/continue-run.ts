@@ -1,7 +1,8 @@
 import type { ResumeOptions } from '../../executor/resume.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CommandContext, OptionDef } from '../define.js';
-import { json, proveCommand, type ProveCommand, runExitCode, runSummary } from '../format.js';
+import { json, proveCommand, type ProveCommand, runExitCode, runSummary, withTrustStore } from '../format.js';
+import { trustStoreNeeded } from '../../executor/resume.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import { conditionsOf } from '../../spec/conditions.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
@@ -11,7 +12,8 @@ import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions
 
 /** The options of the verbs that go on with a stored run (resume, extend), after their own. */
 export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
-  target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved.', default: 'the one recorded in the run' },
+  target: { type: 'string', valueName: 'FILE:NAME', description: 'The target, when it moved: the same export (and, while the recorded module exists, the same module); another target is refused.', default: 'the one recorded in the run' },
+  'trust-store': { type: 'boolean', description: 'Execute the module the manifest records even when it lies outside the working tree (resume and extend run the recorded module; a store from elsewhere could name any file).' },
   json: { type: 'boolean', description: 'Print the run\'s manifest as one JSON document.' },
   quiet: QUIET_OPTION,
   ...EXECUTION_OPTIONS,
@@ -49,15 +51,17 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   const before = verb === 'resume' ? await resolveRun(store, positionals['RUN'] as string) : null;
   let m;
   try {
-    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
+    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), trustStore: v.flag('trust-store'), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
   } finally {
     bar.stop();
   }
+  // The commands it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
+  const next = v.flag('trust-store') || (await trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
   if (before !== null && !asJson && m.status === 'complete' && (m.resumes ?? []).length === (before.resumes ?? []).length) {
-    io.stdout.write(nothingToDo(m, command));
+    io.stdout.write(nothingToDo(m, next));
     return 0;
   }
-  io.stdout.write(asJson ? json(m) : runSummary(verb, m, command));
+  io.stdout.write(asJson ? json(m) : runSummary(verb, m, next));
   dist?.report(m);
   return runExitCode(m);
 }

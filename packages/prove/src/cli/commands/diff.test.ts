@@ -75,10 +75,11 @@ describe('poisson-prove diff', () => {
     expect(c.out()).toBe('');
   });
 
-  it('warns about an event neither run holds, and exits 2 for unknown refs', async () => {
+  it('exits 2 for an event neither run holds (did you mean), and for unknown refs', async () => {
     const c = capture(store);
-    expect(await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'pased'], c.io)).toBe(0);
-    expect(c.out()).toContain('warning       event pased is an outcome neither run holds (they hold passed): its tables count every pair as neither; check its spelling if that is not what you meant.\n');
+    expect(await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'pased'], c.io)).toBe(2);
+    expect(c.out()).toBe('');
+    expect(c.err()).toBe('error: --event pased is an outcome neither run holds (did you mean "passed"?); they hold passed; name one of those.\n');
     const d = capture(store);
     expect(await runCli(['--store', store, 'diff', '#2', 'no-such-run'], d.io)).toBe(2);
     expect(d.err()).toMatch(/^error: no run in .* matches "no-such-run"/);

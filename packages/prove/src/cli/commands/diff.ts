@@ -1,8 +1,12 @@
 import { diffRuns } from '../../diff/diff-runs.js';
+import { failOnHits, parseFailOn } from '../../diff/fail-on.js';
 import { formatDiffText } from '../../diff/format-text.js';
+import { partialLine, unmatchedLine } from '../../diff/partial.js';
+import type { DiffReport } from '../../diff/types.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
+import { noteUnverified } from './unverified-note.js';
 
 export const diffCommand = defineCommand({
   name: 'diff',
@@ -21,9 +25,11 @@ export const diffCommand = defineCommand({
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test: exact conditional McNemar, mid-p, asymptotic chi-square without continuity correction, or asymptotic-cc (with it, as R\'s mcnemar.test default).', default: 'exact' },
     scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
+    partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
+    'fail-on': { type: 'string', valueName: 'EVENT:DIRECTION', multiple: true, description: 'Exit 1 when the verdict finds this change (a row of EVENT counting toward the verdict, in DIRECTION rise, fall or any): a CI gate. Repeat for several.' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
@@ -32,7 +38,9 @@ export const diffCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
+    const gates = parseFailOn(v.list('fail-on'));
     v.done();
+    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
@@ -41,8 +49,20 @@ export const diffCommand = defineCommand({
       full: v.flag('full'),
       ...(scores ? { scores: true } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
+      partial: v.flag('partial'),
     });
-    io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
-    return 0;
+    const hits = failOnHits(report, gates);
+    io.stdout.write(v.flag('json') ? json(report) : withReadNotes(formatDiffText(report), report));
+    for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
+    return hits.length > 0 ? 1 : 0;
   },
 });
+
+/** The text with what was read stated first: the partial runs and the pairs not compared (diff/partial.ts). */
+function withReadNotes(text: string, report: DiffReport): string {
+  const notes = [
+    partialLine(report.partial ?? []),
+    report.unmatched !== undefined ? unmatchedLine(report.unmatched, report.before.name, report.after.name) : null,
+  ].filter((l): l is string => l !== null);
+  return notes.length === 0 ? text : `${notes.join('\n')}\n${text}`;
+}

@@ -1,12 +1,14 @@
 import type { CommandDef } from '../define.js';
 import { diffCommand } from './diff.js';
 import { exportCommand } from './export.js';
+import { gcCommand } from './gc.js';
 import { extendCommand } from './extend.js';
 import { inspectCommand } from './inspect.js';
 import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
 import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
+import { verifyCommand } from './verify.js';
 import { workerCommand } from './worker.js';
 
 /**
@@ -22,5 +24,7 @@ export const commands: readonly CommandDef[] = [
   diffCommand,
   reportCommand,
   exportCommand,
+  verifyCommand,
+  gcCommand,
   workerCommand,
 ];

@@ -2,6 +2,7 @@ import { inspectRun, type RunInspection } from '../../store/inspect-run.js';
 import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
+import { noteUnverified } from './unverified-note.js';
 
 function text(r: RunInspection): string {
   const m = r.manifest;
@@ -53,6 +54,7 @@ export const inspectCommand = defineCommand({
     const v = new Values(options);
     const limit = v.number('limit');
     v.done();
+    await noteUnverified(store, [positionals['RUN'] as string], io);
     const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
     io.stdout.write(v.flag('json') ? json(r) : text(r));
     return 0;

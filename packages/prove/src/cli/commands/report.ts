@@ -2,11 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { readRunForDiff } from '../../diff/read-run.js';
 import { formatGridText, reportGrid } from '../../diff/report-grid.js';
+import { partialLine, partialRuns } from '../../diff/partial.js';
 import { renderGridSvg } from '../../diff/svg.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
+import { noteUnverified } from './unverified-note.js';
 
 export const reportCommand = defineCommand({
   name: 'report',
@@ -25,6 +27,7 @@ export const reportCommand = defineCommand({
     json: { type: 'boolean', description: 'Print the grid (cells with their rows, and the diff over the cells) as one JSON document.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
+    partial: { type: 'boolean', description: 'Read runs that are not complete; the text, JSON and SVG then say partial, with the coverage.' },
   },
   examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
   async run({ positionals, options, store, io }) {
@@ -37,7 +40,11 @@ export const reportCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
-    const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);
+    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
+    const read = { partial: v.flag('partial'), verb: 'report' };
+    const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string, read), readRunForDiff(store, positionals['B'] as string, read)]);
+    const partial = partialRuns([a, b]);
+    const note = partialLine(partial);
     const grid = reportGrid(a, b, {
       x,
       ...(y !== undefined ? { y } : {}),
@@ -47,12 +54,26 @@ export const reportCommand = defineCommand({
     });
     if (out !== undefined) {
       const path = isAbsolute(out) ? out : resolve(io.cwd, out);
-      await writeFile(path, renderGridSvg(grid)).catch((err: NodeJS.ErrnoException) => {
+      await writeFile(path, svgWithNote(renderGridSvg(grid), note)).catch((err: NodeJS.ErrnoException) => {
         throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
       });
     }
-    if (v.flag('json')) io.stdout.write(json(grid));
-    else io.stdout.write(`${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
+    if (v.flag('json')) io.stdout.write(json(partial.length > 0 ? { ...grid, partial } : grid));
+    else io.stdout.write(`${note !== null ? `${note}\n` : ''}${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
     return 0;
   },
 });
+
+/** The SVG with the "partial" line drawn under it (the canvas grows by one line), or as it is. */
+function svgWithNote(svg: string, note: string | null): string {
+  if (note === null) return svg;
+  const m = /<svg [^>]*width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)" viewBox="0 0 [\d.]+ [\d.]+"/.exec(svg);
+  if (!m) return svg;
+  const w = Number(m[1]);
+  const h = Number(m[2]);
+  const esc = note.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const head = m[0].replace(`height="${m[2]}"`, `height="${h + 24}"`).replace(/viewBox="0 0 ([\d.]+) [\d.]+"/, `viewBox="0 0 $1 ${h + 24}"`);
+  return svg
+    .replace(m[0], head)
+    .replace('</svg>', `<rect y="${h}" width="${w}" height="24" fill="#ffffff"/><text x="8" y="${h + 16}" fill="#b00020">${esc}</text>\n</svg>`);
+}

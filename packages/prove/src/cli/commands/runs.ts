@@ -1,34 +1,63 @@
+import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { listRuns } from '../../store/list-runs.js';
+import { StoreError } from '../../errors.js';
+import { scanRuns, type StoreScan } from '../../store/list-runs.js';
 import { defineCommand } from '../define.js';
 import { columns, json, seconds } from '../format.js';
 import { Values } from '../values.js';
 
+/** Refuses a store path that does not exist (exit 2): listing or verifying it would only say "0 runs". */
+export async function missingStore(store: string): Promise<void> {
+  const st = await lstat(store).catch(() => null);
+  if (st === null) throw new StoreError(`the store ${store} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.`);
+}
+
+/** The lines after the table: the damaged runs and the runs that never started, each in its own section. */
+export function unreadableSections(scan: StoreScan): string[] {
+  const out: string[] = [];
+  if (scan.skipped.length > 0) {
+    out.push('', `damaged: ${scan.skipped.length} run director${scan.skipped.length === 1 ? 'y' : 'ies'} that cannot be read (not numbered: #N counts only the runs above)`);
+    for (const s of scan.skipped) out.push(`  ${s.dir}  ${s.reason}`);
+  }
+  if (scan.neverStarted.length > 0) {
+    out.push('', `never started: ${scan.neverStarted.length} run director${scan.neverStarted.length === 1 ? 'y' : 'ies'} without a run.json (a sweep killed while creating it); poisson-prove gc removes them`);
+    for (const d of scan.neverStarted) out.push(`  ${d}`);
+  }
+  return out;
+}
+
 export const runsCommand = defineCommand({
   name: 'runs',
-  summary: 'List the store\'s runs, newest first; #N in a run ref is the N-th row.',
+  summary: 'List the store\'s runs, newest first; #N in a run ref is the N-th row. Damaged runs and runs that never started are listed apart, unnumbered.',
   positionals: [],
   options: {
-    json: { type: 'boolean', description: 'Print the manifests (newest first) as one JSON array on stdout.' },
+    json: { type: 'boolean', description: 'Print the manifests (newest first) as one JSON array on stdout; damaged and never-started runs are named on stderr.' },
   },
   examples: ['poisson-prove --store example-store/runs runs'],
   async run({ options, store, io }) {
     const v = new Values(options);
     v.done();
-    const runs = await listRuns(store);
+    await missingStore(store);
+    const scan = await scanRuns(store);
+    const runs = scan.runs;
+    const extra = unreadableSections(scan);
     if (v.flag('json')) {
       io.stdout.write(json(runs));
+      if (extra.length > 0) io.stderr.write(`${extra.filter((l) => l !== '').map((l) => `note: ${l.trim()}`).join('\n')}\n`);
       return 0;
     }
     const shown = relative(io.cwd, store) || '.';
     const where = shown.startsWith('..') ? store : shown;
-    io.stdout.write(`ok ${runs.length} run${runs.length === 1 ? '' : 's'} in ${where}\n`);
-    if (runs.length === 0) return 0;
-    const rows = [
-      ['#', 'name', 'id', 'status', 'backend', 'target', 'rows', 'rows-without-an-outcome', 'created'],
-      ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, r.status, typeof r.backend_options?.['queue'] === 'string' ? `${r.backend}:${r.backend_options['queue']}` : r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
-    ];
-    io.stdout.write(`\n${columns(rows)}\n`);
+    const unread = scan.skipped.length + scan.neverStarted.length;
+    io.stdout.write(`ok ${runs.length} run${runs.length === 1 ? '' : 's'} in ${where}${unread > 0 ? `; ${scan.skipped.length} damaged, ${scan.neverStarted.length} never started (below)` : ''}\n`);
+    if (runs.length > 0) {
+      const rows = [
+        ['#', 'name', 'id', 'status', 'backend', 'target', 'rows', 'rows-without-an-outcome', 'created'],
+        ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, r.status, typeof r.backend_options?.['queue'] === 'string' ? `${r.backend}:${r.backend_options['queue']}` : r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
+      ];
+      io.stdout.write(`\n${columns(rows)}\n`);
+    }
+    if (extra.length > 0) io.stdout.write(`${extra.join('\n')}\n`);
     return 0;
   },
 });

@@ -66,7 +66,7 @@ describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
     expect(r.out).toContain('stopped: the token budget is spent; resume with --budget-tokens N, N > 50');
     const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.out)?.[1] as string;
     // 10 tokens an episode so far, 16 episodes: 160, plus 20%.
-    const suggested = `poisson-prove --store ${join(dir, 's')} resume ${id} --budget-tokens 192`;
+    const suggested = `poisson-prove --store ${join(dir, 's')} resume --trust-store ${id} --budget-tokens 192`;
     expect(r.out).toContain(`next: ${suggested} (50 tokens billed for 5 of 16 episodes; 192 is that rate for all of them, plus 20%)\n`);
     expect(r.err).toContain(`interrupted: 5 episodes stored; the token budget is spent; ${suggested} (50 tokens billed`);
     // Pasted as printed, it finishes the run.

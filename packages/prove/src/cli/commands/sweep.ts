@@ -7,7 +7,8 @@ import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
 import { parsePrices, type PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget } from '../format.js';
+import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
+import { trustStoreNeeded } from '../../executor/resume.js';
 import { UsageError } from '../parse.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
@@ -184,13 +185,15 @@ export const sweepCommand = defineCommand({
     } finally {
       bar.stop();
     }
-    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, command));
+    // The resume it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
+    const next = (await trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
+    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
     dist?.report(manifest);
     const code = runExitCode(manifest);
     if (code !== 0 && manifest.status === 'complete') {
       io.stderr.write(`error: every episode ended without an outcome; see ${command('inspect', manifest.run_id)} for the errors.\n`);
     } else if (manifest.status === 'interrupted') {
-      const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, command)} runs the rest` : `${command('resume', manifest.run_id)} runs the rest`;
+      const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, next)} runs the rest` : `${next('resume', manifest.run_id)} runs the rest`;
       io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; ${rest}.\n`);
     }
     return code;

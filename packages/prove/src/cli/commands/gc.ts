@@ -1,0 +1,30 @@
+import { gcStore } from '../../store/gc.js';
+import { defineCommand } from '../define.js';
+import { json } from '../format.js';
+import { Values } from '../values.js';
+import { missingStore } from './runs.js';
+
+export const gcCommand = defineCommand({
+  name: 'gc',
+  summary: 'Remove the run directories that never started (no run.json: a sweep killed while creating the run).',
+  description: 'Each is locked first: one a live process is creating is kept. Damaged runs (a run.json that cannot be read) are never removed; poisson-prove runs names them.',
+  positionals: [],
+  options: {
+    json: { type: 'boolean', description: 'Print { removed, kept } as one JSON document.' },
+  },
+  examples: ['poisson-prove gc'],
+  async run({ options, store, io }) {
+    const v = new Values(options);
+    v.done();
+    await missingStore(store);
+    const r = await gcStore(store);
+    if (v.flag('json')) io.stdout.write(json(r));
+    else {
+      const lines = [`ok removed ${r.removed.length} run director${r.removed.length === 1 ? 'y' : 'ies'} that never started`];
+      for (const d of r.removed) lines.push(`removed ${d}`);
+      for (const k of r.kept) lines.push(`kept ${k.dir}: ${k.reason}`);
+      io.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return 0;
+  },
+});

@@ -1,0 +1,63 @@
+import { ProveError } from '../../errors.js';
+import { listRuns } from '../../store/list-runs.js';
+import type { RunManifest } from '../../store/manifest.js';
+import { resolveRun } from '../../store/resolve-run.js';
+import { lockRun } from '../../store/run-lock.js';
+import { adoptParts, verifyRun, type RunVerification } from '../../store/verify-run.js';
+import { defineCommand } from '../define.js';
+import { columns, json } from '../format.js';
+import { Values } from '../values.js';
+import { missingStore } from './runs.js';
+
+function text(results: readonly RunVerification[], adopted: ReadonlyMap<string, readonly string[]>): string {
+  const rows = [['run', 'id', 'status', 'state', 'parts', 'rows', 'pairs']];
+  for (const r of results) rows.push([r.name, r.run_id, r.status, r.state, String(r.parts), String(r.rows), `${r.pairs} of ${r.design}`]);
+  const lines = [columns(rows)];
+  for (const r of results) {
+    const a = adopted.get(r.run_id);
+    if (a !== undefined && a.length > 0) lines.push(`adopted ${r.run_id}: recorded ${a.length} part${a.length === 1 ? '' : 's'} (${a.join(', ')})`);
+    for (const p of r.problems) lines.push(`damaged: ${p.replace(/; poisson-prove verify \S+ lists everything that differs\.$/, '.')}`);
+    if (r.state === 'unverified') lines.push(`unverified ${r.run_id}: written before checksums; poisson-prove verify --adopt ${r.run_id} records them`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const verifyCommand = defineCommand({
+  name: 'verify',
+  summary: 'Check runs against their manifests: every part\'s size and sha256, every row\'s run, condition, replicate and seed, no pair twice, the spec and the counts.',
+  description:
+    'Without RUN, every run of the store. Each run is reported verified (every part matches the checksum its manifest committed), unverified (written before checksums; its rows were checked) or damaged (each problem named). Exit 0 when no run is damaged, 1 when one is. --adopt records the checksums of a run written before checksums (after checking its rows), under the run\'s lock.',
+  positionals: [{ name: 'RUN', description: 'Run refs: #N, run ids, unique id prefixes or run names.', variadic: true }],
+  options: {
+    json: { type: 'boolean', description: 'Print one JSON array: per run { run_id, name, status, state, parts, rows, pairs, design, problems }.' },
+    adopt: { type: 'boolean', description: 'Record the checksums of runs written before checksums (and parts a killed writer left unrecorded), after checking their rows.' },
+  },
+  examples: ['poisson-prove verify', 'poisson-prove verify "#1" --json', 'poisson-prove verify 20261106T231318Z-cdf9 --adopt'],
+  async run({ positionals, options, store, io }) {
+    const v = new Values(options);
+    v.done();
+    const refs = (positionals['RUN'] as string[] | undefined) ?? [];
+    if (refs.length === 0) await missingStore(store);
+    const manifests: RunManifest[] = refs.length === 0 ? await listRuns(store) : await Promise.all(refs.map((r) => resolveRun(store, r)));
+    const adopted = new Map<string, readonly string[]>();
+    const results: RunVerification[] = [];
+    for (let m of manifests) {
+      if (v.flag('adopt')) {
+        const lock = await lockRun(store, m.run_id);
+        try {
+          const fresh = await resolveRun(store, m.run_id);
+          const a = await adoptParts(store, fresh, lock);
+          m = a.manifest;
+          adopted.set(m.run_id, a.adopted);
+        } catch (err) {
+          if (!(err instanceof ProveError) || err.code !== 'E_DAMAGED') throw err;
+        } finally {
+          await lock.release();
+        }
+      }
+      results.push(await verifyRun(store, m));
+    }
+    io.stdout.write(v.flag('json') ? json(results) : text(results, adopted));
+    return results.some((r) => r.state === 'damaged') ? 1 : 0;
+  },
+});

@@ -1,0 +1,34 @@
+// Issue 14: unknown names are errors with "did you mean" where a close name exists, exit 2.
+import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../__fixtures__/helpers.js';
+import { closestName, editDistance } from '../internal/did-you-mean.js';
+import { runCli } from './run-cli.js';
+
+async function cli(args: string[]) {
+  const io = memoryIo({ cwd: '/' });
+  return { code: await runCli(args, io), out: io.out(), err: io.err() };
+}
+
+describe('did you mean', () => {
+  it('edit distance is Levenshtein\'s (kitten/sitting = 3, as in Wagner & Fischer 1974\'s example family)', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('faild', 'failed')).toBe(1);
+    expect(editDistance('', 'abc')).toBe(3);
+    expect(closestName('faild', ['failed', 'passed'])).toBe('failed');
+    expect(closestName('zzz', ['failed', 'passed'])).toBeNull();
+  });
+
+  it('a mistyped verb: exit 2 with the close verb', async () => {
+    expect(await cli(['dif', '#2', '#1'])).toEqual({ code: 2, out: '', err: expect.stringMatching(/^error: unknown verb "dif" \(did you mean "diff"\?\); the verbs are /) });
+    expect((await cli(['verfy'])).err).toMatch(/^error: unknown verb "verfy" \(did you mean "verify"\?\)/);
+  });
+
+  it('a mistyped flag: exit 2 with the close flag', async () => {
+    const r = await cli(['diff', '#2', '#1', '--evnt', 'failed']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: unknown option --evnt for diff \(did you mean --event\?\); see poisson-prove diff --help\.\n/);
+    const m = await cli(['diff', '#2', '#1', '--method', 'exactt']);
+    expect(m.code).toBe(2);
+    expect(m.err).toContain('--method must be one of exact, midp, asymptotic, asymptotic-cc, got "exactt" (did you mean "exact"?).');
+  });
+});

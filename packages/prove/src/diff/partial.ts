@@ -1,0 +1,106 @@
+import { ProveError } from '../errors.js';
+import type { RunManifest } from '../store/manifest.js';
+import type { DiffEpisode, DiffRun } from './types.js';
+
+// Incomplete runs are read only on purpose (docs/store.md, "Incomplete runs"): diff, report and export
+// refuse a run that is not `complete` or whose (condition, replicate) pairs do not cover its design,
+// unless --partial is given; then every output says "partial" with the coverage. Kept apart from the
+// diff's statistics and wording.
+
+/** How much of its design a run holds, as read. */
+export type RunCoverage = {
+  readonly run_id: string;
+  readonly name: string;
+  readonly status: string;
+  /** Distinct (condition, replicate) pairs held within the design. */
+  readonly pairs: number;
+  /** The design: conditions x replicates. */
+  readonly design: number;
+  /** False when the status is not `complete` or `pairs < design`. */
+  readonly complete: boolean;
+};
+
+/** The (condition, replicate) key of an episode. */
+const keyOf = (e: { condition: string; replicate_index: number }): string => `${e.condition}\u0000${e.replicate_index}`;
+
+/**
+ * How much of its design a run holds: the distinct (condition, replicate) pairs within the manifest's
+ * conditions x replicates, and whether the run is complete (status `complete` and every pair held).
+ *
+ * @param manifest - the run's manifest.
+ * @param rows - its episodes as read.
+ * @returns the frozen {@link RunCoverage}.
+ */
+export function runCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 'status' | 'conditions' | 'replicates'>, rows: readonly DiffEpisode[]): RunCoverage {
+  const conditions = new Set(Array.isArray(manifest.conditions) ? manifest.conditions : []);
+  const replicates = Number(manifest.replicates) || 0;
+  const held = new Set<string>();
+  for (const e of rows) if (conditions.has(e.condition) && e.replicate_index >= 0 && e.replicate_index < replicates) held.add(keyOf(e));
+  const design = conditions.size * replicates;
+  return Object.freeze({
+    run_id: manifest.run_id,
+    name: manifest.name,
+    status: String(manifest.status),
+    pairs: held.size,
+    design,
+    complete: manifest.status === 'complete' && held.size === design,
+  });
+}
+
+/** `run X ("name") is interrupted and holds 50 of 100 (condition, replicate) pairs of its design`. */
+export function coverageWords(c: RunCoverage): string {
+  const state = c.status === 'complete' ? 'complete' : c.status;
+  return `run ${c.run_id} ("${c.name}") is ${state} and holds ${c.pairs} of the ${c.design} (condition, replicate) pairs of its design`;
+}
+
+/**
+ * Refuses an incomplete run unless `partial` ({@link runCoverage}): exit 2 with the resume command.
+ *
+ * @throws ProveError `E_PARTIAL` (exit 2).
+ */
+export function assertComplete(c: RunCoverage, partial: boolean, verb: string): void {
+  if (c.complete || partial) return;
+  const how = c.status === 'running'
+    ? `it is still being written, or its process died: poisson-prove resume ${c.run_id} finishes it`
+    : `poisson-prove resume ${c.run_id} runs the missing pairs`;
+  throw new ProveError('E_PARTIAL', `${coverageWords(c)}; ${how}; or pass --partial to ${verb} it as it is (every output then says partial).`);
+}
+
+/** The runs read partially (incomplete, read with --partial), for an output's "partial" line. */
+export function partialRuns(runs: readonly DiffRun[]): RunCoverage[] {
+  return runs.map((r) => r.coverage).filter((c): c is RunCoverage => c !== undefined && !c.complete);
+}
+
+/** `partial: run X ... holds 50 of 100 ...; run Y ...`, or null when no run is partial. */
+export function partialLine(covs: readonly RunCoverage[]): string | null {
+  if (covs.length === 0) return null;
+  return `partial: ${covs.map(coverageWords).join('; ')}; the figures use only the pairs held.`;
+}
+
+/** Episodes of one run without a partner (same condition and replicate) in the other. */
+export type Unmatched = { readonly before: number; readonly after: number; readonly compared: number };
+
+/**
+ * The pairs of two runs that have no partner in the other run (e.g. replicates added to one by
+ * `extend`), counted by (condition, replicate).
+ */
+export function unmatchedPairs(before: DiffRun, after: DiffRun): Unmatched {
+  const a = new Set(before.rows.map(keyOf));
+  const b = new Set(after.rows.map(keyOf));
+  let onlyA = 0;
+  let both = 0;
+  for (const k of a) if (b.has(k)) both++;
+  else onlyA++;
+  let onlyB = 0;
+  for (const k of b) if (!a.has(k)) onlyB++;
+  return Object.freeze({ before: onlyA, after: onlyB, compared: both });
+}
+
+/** `coverage: 40 of 48 ...`, the plain text's statement when any pair is unmatched, else null. */
+export function unmatchedLine(u: Unmatched, beforeName: string, afterName: string): string | null {
+  if (u.before === 0 && u.after === 0) return null;
+  const parts: string[] = [];
+  if (u.before > 0) parts.push(`${u.before} of ${beforeName}`);
+  if (u.after > 0) parts.push(`${u.after} of ${afterName}`);
+  return `coverage: ${u.compared} (condition, replicate) pairs are in both runs and compared; ${parts.join(' and ')} have no partner in the other run and are not compared (--full lists them per condition).`;
+}

@@ -1,0 +1,54 @@
+import { lstat, rm } from 'node:fs/promises';
+import { ProveError } from '../errors.js';
+import { manifestPath, runDir } from './layout.js';
+import { scanRuns } from './list-runs.js';
+import { lockRun } from './run-lock.js';
+
+/** What {@link gcStore} removed and what it left, with why. */
+export type GcResult = {
+  readonly removed: readonly string[];
+  readonly kept: readonly { readonly dir: string; readonly reason: string }[];
+};
+
+/**
+ * Removes the run directories that never started: a directory named like a run id without a run.json,
+ * left by a sweep killed while it created the run. Each is locked first ({@link lockRun}): one whose
+ * lock a live process holds (a run being created right now) is kept, and so is one that gained a
+ * run.json meanwhile. Damaged runs (a run.json that cannot be read) are never removed: they are named
+ * by `poisson-prove runs` and repaired or removed by hand.
+ *
+ * @param store - the store directory.
+ * @returns the directories removed and those kept, frozen.
+ * @example
+ * ```ts
+ * (await gcStore('store')).removed; // ['20261106T231318Z-cdf9']
+ * ```
+ * @see docs/store.md, "Damaged and never-started runs".
+ */
+export async function gcStore(store: string): Promise<GcResult> {
+  const { neverStarted } = await scanRuns(store);
+  const removed: string[] = [];
+  const kept: { dir: string; reason: string }[] = [];
+  for (const dir of neverStarted) {
+    let lock;
+    try {
+      lock = await lockRun(store, dir);
+    } catch (err) {
+      if (err instanceof ProveError && err.code === 'E_LOCKED') {
+        kept.push(Object.freeze({ dir, reason: 'a live process is creating it' }));
+        continue;
+      }
+      throw err;
+    }
+    const hasManifest = await lstat(manifestPath(store, dir)).then(() => true, () => false);
+    if (hasManifest) {
+      await lock.release();
+      kept.push(Object.freeze({ dir, reason: 'it has a run.json now' }));
+      continue;
+    }
+    await rm(runDir(store, dir), { recursive: true, force: true });
+    await lock.release().catch(() => undefined); // its file went with the directory
+    removed.push(dir);
+  }
+  return Object.freeze({ removed: Object.freeze(removed), kept: Object.freeze(kept) });
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ProveError } from '../errors.js';
+import { episodesDir, PART_RE, specPath } from './layout.js';
+import type { PartRecord, RunManifest } from './manifest.js';
+import { readPart, readPartIsolated } from './parquet.js';
+
+// The one place a run's parts are listed and opened for reading. Every reader (readEpisodes,
+// episodeBatches, episodes, inspect, the diff/report/export reader, resume and extend) gets its parts
+// from runParts and their bytes from loadPart, so every row it uses comes from a part the manifest
+// committed, whose bytes hash to what the manifest recorded. Parsing starts only after the checksum
+// matched: a damaged part is an error before the parquet reader sees a byte of it.
+
+/**
+ * A run whose files do not match its manifest (code `E_DAMAGED`, exit 2): a part missing, extra (not
+ * committed), duplicated, changed (its sha256 or size differs), holding rows of another run, or a
+ * spec.toml or manifest that does not match. `problems` names the run, the part and what differs.
+ */
+export class DamagedRunError extends ProveError {
+  readonly runId: string;
+  constructor(runId: string, problems: readonly string[]) {
+    super('E_DAMAGED', problems, 2);
+    this.runId = runId;
+  }
+}
+
+/** A part of a run as listed for reading: its file name, path, and the manifest's record of it (null: written before checksums). */
+export type RunPart = { readonly file: string; readonly path: string; readonly record: PartRecord | null };
+
+/** `run <id> ("<name>")`, as every message names the run. */
+export function runLabel(m: RunManifest): string {
+  return `run ${m.run_id} ("${m.name}")`;
+}
+
+const fix = (m: RunManifest): string => `poisson-prove verify ${m.run_id} lists everything that differs`;
+
+/**
+ * The part files in a run's episodes directory, sorted by name (not checked against the manifest).
+ * The episodes directory and every part must be real files: a store never reads outside itself.
+ *
+ * @throws {@link StoreError}-like ProveError (`E_STORE`) for a symbolic link or a non-regular file.
+ */
+export async function partFilesOnDisk(store: string, runId: string): Promise<string[]> {
+  const dir = episodesDir(store, runId);
+  const st = await lstat(dir).catch((err: NodeJS.ErrnoException) => err);
+  if (st instanceof Error) {
+    if (st.code === 'ENOENT') return [];
+    throw st;
+  }
+  if (!st.isDirectory()) {
+    throw new ProveError('E_STORE', `run ${runId}: ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; a run's episodes are a directory inside the store; replace it with the real directory.`);
+  }
+  const entries = await readdir(dir, { withFileTypes: true });
+  const parts = entries.filter((e) => PART_RE.test(e.name));
+  const odd = parts.filter((e) => !e.isFile());
+  if (odd.length > 0) {
+    throw new ProveError('E_STORE', `run ${runId}: the part${odd.length > 1 ? 's' : ''} ${odd.map((e) => e.name).join(', ')} ${odd.length > 1 ? 'are' : 'is'} not a regular file (a symbolic link?); a store reads only its own files; replace or remove ${odd.length > 1 ? 'them' : 'it'}.`);
+  }
+  return parts.map((e) => e.name).sort();
+}
+
+/**
+ * The problems of a run's part listing against its manifest, without reading a part: parts the manifest
+ * records that are not on disk, parts on disk it does not record (copied in, duplicated, or left by a
+ * writer killed between putting the part in place and recording it), a file or checksum recorded
+ * twice, a record whose ranges fall outside the design, and (for a complete run) counts that are not
+ * the sum of the parts' rows. Empty when the listing matches, and for a run without `parts`.
+ */
+export function listingProblems(manifest: RunManifest, onDisk: readonly string[]): string[] {
+  const recs = manifest.parts;
+  if (!Array.isArray(recs)) return [];
+  const run = runLabel(manifest);
+  const out: string[] = [];
+  const seenFile = new Set<string>();
+  const seenSha = new Map<string, string>();
+  const conditions = Array.isArray(manifest.conditions) ? manifest.conditions.length : 0;
+  let rows = 0;
+  for (const r of recs) {
+    if (typeof r !== 'object' || r === null || typeof r.file !== 'string' || !PART_RE.test(r.file) || typeof r.sha256 !== 'string' || !Number.isInteger(r.rows) || !Number.isInteger(r.bytes)) {
+      out.push(`${run}: its run.json records a part that is not a part record (${JSON.stringify(r)?.slice(0, 80)}); the manifest was edited or damaged; ${fix(manifest)}.`);
+      continue;
+    }
+    rows += r.rows;
+    if (seenFile.has(r.file)) out.push(`${run}: its run.json records the part ${r.file} twice; the manifest was edited or damaged.`);
+    seenFile.add(r.file);
+    const twin = seenSha.get(r.sha256);
+    if (twin !== undefined && r.rows > 0) out.push(`${run}: the parts ${twin} and ${r.file} are recorded with the same sha256 (a duplicated part): its rows would be counted twice.`);
+    seenSha.set(r.sha256, r.file);
+    if (r.conditions !== null && !(Array.isArray(r.conditions) && r.conditions[0]! >= 0 && r.conditions[1]! < conditions)) {
+      out.push(`${run}: its run.json records the part ${r.file} with conditions ${JSON.stringify(r.conditions)}, outside the run's ${conditions} conditions.`);
+    }
+    if (r.replicates !== null && !(Array.isArray(r.replicates) && r.replicates[0]! >= 0 && r.replicates[1]! < manifest.replicates)) {
+      out.push(`${run}: its run.json records the part ${r.file} with replicates ${JSON.stringify(r.replicates)}, outside the run's ${manifest.replicates} replicates.`);
+    }
+    if (!onDisk.includes(r.file)) out.push(`${run}: the part ${r.file} is missing (the manifest records ${r.rows} rows, sha256 ${r.sha256.slice(0, 12)}…); restore it from a copy of the store, or sweep again.`);
+  }
+  for (const f of onDisk) {
+    if (!seenFile.has(f)) {
+      out.push(
+        manifest.status === 'complete'
+          ? `${run}: the part ${f} is not one the run committed (copied in, or a duplicate of another part); its rows are not this run's: remove it.`
+          : `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`,
+      );
+    }
+  }
+  if (manifest.status === 'complete' && manifest.counts !== null && typeof manifest.counts === 'object' && manifest.counts.rows !== rows) {
+    out.push(`${run}: its run.json counts ${String(manifest.counts.rows)} rows and its parts record ${rows}; the manifest was edited or damaged; ${fix(manifest)}.`);
+  }
+  return out;
+}
+
+/**
+ * The seam every reader goes through: the parts of a run to read, in the order the manifest committed
+ * them, after checking the listing against the manifest ({@link listingProblems}) and spec.toml against
+ * `spec_sha256`. For a run written before checksums (no `parts`), every part on disk, unverified
+ * (`record` null).
+ *
+ * @param store - the store directory.
+ * @param manifest - the run's manifest (resolved from the store).
+ * @returns the parts to read.
+ * @throws {@link DamagedRunError} (exit 2) listing every problem; ProveError `E_STORE` for symbolic links.
+ * @see docs/store.md, "Checksums and verify".
+ */
+export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
+  const onDisk = await partFilesOnDisk(store, manifest.run_id);
+  const problems = listingProblems(manifest, onDisk);
+  const spec = await specProblem(store, manifest);
+  if (spec !== null) problems.push(spec);
+  if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
+  const dir = episodesDir(store, manifest.run_id);
+  if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
+  return manifest.parts.map((record) => Object.freeze({ file: record.file, path: join(dir, record.file), record }));
+}
+
+/** Why spec.toml does not match the manifest, or null. */
+async function specProblem(store: string, manifest: RunManifest): Promise<string | null> {
+  const text = await readFile(specPath(store, manifest.run_id)).catch(() => null);
+  if (text === null) return `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`;
+  const sha = createHash('sha256').update(text).digest('hex');
+  return sha === manifest.spec_sha256 ? null : `${runLabel(manifest)}: its spec.toml was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${String(manifest.spec_sha256).slice(0, 12)}…); restore it: a run's spec is what it ran.`;
+}
+
+/**
+ * A part's bytes, read whole and checked against the manifest's record (size, then sha256) before they
+ * are handed to the parquet reader. A part without a record (a run written before checksums) is
+ * returned unchecked.
+ *
+ * @throws {@link DamagedRunError} naming the run, the part and what differs.
+ */
+export async function loadPart(manifest: RunManifest, part: RunPart): Promise<Uint8Array> {
+  const bytes = await readFile(part.path).catch((err: NodeJS.ErrnoException) => {
+    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} cannot be read (${err.code ?? err.message}).`]);
+  });
+  const r = part.record;
+  if (r === null) return bytes;
+  if (bytes.byteLength !== r.bytes) {
+    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} has ${bytes.byteLength} bytes and the manifest records ${r.bytes} (truncated or changed); ${fix(manifest)}.`]);
+  }
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (sha !== r.sha256) {
+    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${r.sha256.slice(0, 12)}…); ${fix(manifest)}.`]);
+  }
+  return bytes;
+}
+
+/**
+ * The rows of one part (plain objects, as {@link readPart}), from bytes checked by {@link loadPart}.
+ * A part that passes its checksum but cannot be parsed, or whose row count differs, is a
+ * {@link DamagedRunError} too.
+ */
+export async function readRunPart(manifest: RunManifest, part: RunPart, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
+  const bytes = await loadPart(manifest, part);
+  try {
+    // A part no checksum vouches for is parsed with its work bounded (a worker with a deadline).
+    return part.record === null ? await readPartIsolated(bytes, part.file, columns) : await readPart(bytes, part.file, columns, part.record.rows);
+  } catch (err) {
+    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
+  }
+}

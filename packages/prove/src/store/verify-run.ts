@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { seedFor } from '../spec/seed-for.js';
+import { partRanges } from './create-run.js';
+import { episodesDir } from './layout.js';
+import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
+import { readPart, readPartIsolated } from './parquet.js';
+import { DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
+import { lostLock } from './part-temps.js';
+import type { RunLock } from './run-lock.js';
+
+const KEY_COLUMNS = ['run_id', 'condition', 'replicate_index', 'seed', 'outcome'] as const;
+
+/** The state `verify` reports of a run. */
+export type VerifyState = 'verified' | 'unverified' | 'damaged';
+
+/** What {@link verifyRun} found. */
+export type RunVerification = {
+  readonly run_id: string;
+  readonly name: string;
+  readonly status: string;
+  /** `verified`: every part matches its record; `unverified`: written before checksums, parts read without damage; `damaged`: see `problems`. */
+  readonly state: VerifyState;
+  readonly parts: number;
+  readonly rows: number;
+  /** (condition, replicate) pairs held, and the design's conditions x replicates. */
+  readonly pairs: number;
+  readonly design: number;
+  readonly problems: readonly string[];
+};
+
+/** What the rows of a set of parts hold: the pairs, counts, and every problem with their rows. */
+type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord> };
+
+/**
+ * Checks the rows of parts against the run: every `run_id` is the run's, every condition is one of its
+ * conditions, every replicate index is within its replicates with the run's seed, and no
+ * (condition, replicate) pair is held twice. `have` starts with pairs already held.
+ */
+async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have = new Set<string>()): Promise<Scan> {
+  const run = runLabel(manifest);
+  const conditions = new Set(manifest.conditions);
+  const counts = emptyCounts();
+  const problems: string[] = [];
+  const records = new Map<string, PartRecord>();
+  for (const part of parts) {
+    let bytes: Uint8Array;
+    let rows: Record<string, unknown>[];
+    try {
+      bytes = await loadPart(manifest, part);
+      rows = part.record === null ? await readPartIsolated(bytes, part.file, KEY_COLUMNS) : await readPart(bytes, part.file, KEY_COLUMNS, part.record.rows);
+    } catch (err) {
+      if (err instanceof DamagedRunError) problems.push(...err.problems);
+      else problems.push(`${run}: ${(err as Error).message}.`);
+      continue;
+    }
+    const bad = new Set<string>();
+    let doubled = 0;
+    for (const row of rows) {
+      const id = row['run_id'];
+      if (id !== manifest.run_id) bad.add(`its rows belong to the run ${JSON.stringify(id)} (copied from another run)`);
+      const c = String(row['condition']);
+      const r = Number(row['replicate_index']);
+      if (!conditions.has(c)) bad.add(`it holds the condition "${c}", which the run does not have`);
+      if (!(Number.isInteger(r) && r >= 0 && r < manifest.replicates)) bad.add(`it holds replicate ${r}, outside the run's ${manifest.replicates}`);
+      else if (row['seed'] !== manifest.seeds[r]) bad.add(`replicate ${r} has the seed ${String(row['seed'])}, not the run's ${String(manifest.seeds[r])}`);
+      const key = `${c}\u0000${r}`;
+      if (have.has(key)) doubled++;
+      have.add(key);
+      const o = row['outcome'];
+      countRow(counts, o === null || o === undefined ? null : String(o));
+    }
+    if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
+    if (bad.size > 0) problems.push(`${run}: the part ${part.file}: ${[...bad].join('; ')}.`);
+    else {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      records.set(part.file, {
+        file: part.file,
+        sha256,
+        bytes: bytes.byteLength,
+        rows: rows.length,
+        ...partRanges(manifest.conditions, rows as { condition: string; replicate_index: number }[]),
+      });
+    }
+  }
+  return { have, counts, problems, records };
+}
+
+/** Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique. */
+function manifestProblems(manifest: RunManifest): string[] {
+  const run = runLabel(manifest);
+  const out: string[] = [];
+  if (!Array.isArray(manifest.seeds) || manifest.seeds.length !== manifest.replicates) {
+    out.push(`${run}: its run.json records ${Array.isArray(manifest.seeds) ? manifest.seeds.length : 'no'} seeds for ${String(manifest.replicates)} replicates; the manifest was edited or damaged.`);
+  } else {
+    const wrong = manifest.seeds.findIndex((s, r) => s !== seedFor(manifest.salt, r));
+    if (wrong >= 0) out.push(`${run}: its run.json records the seed ${String(manifest.seeds[wrong])} for replicate ${wrong}, and the salt gives ${seedFor(manifest.salt, wrong)}; the manifest was edited or damaged.`);
+  }
+  if (!Array.isArray(manifest.conditions) || new Set(manifest.conditions).size !== manifest.conditions.length) {
+    out.push(`${run}: its run.json's conditions are missing or repeat; the manifest was edited or damaged.`);
+  }
+  return out;
+}
+
+/**
+ * Checks a run against its manifest completely (`poisson-prove verify`): the listing and spec.toml
+ * (as every read does), every part's size and sha256, every row's run_id, condition, replicate and seed,
+ * no (condition, replicate) pair held twice, the seeds against the salt, and the counts. A run written
+ * before checksums is read the same way and reported `unverified` when nothing is wrong with its rows.
+ *
+ * @param store - the store directory.
+ * @param manifest - the run's manifest.
+ * @returns the frozen {@link RunVerification}.
+ * @example
+ * ```ts
+ * (await verifyRun('store', await resolveRun('store', '#1'))).state; // 'verified'
+ * ```
+ * @see docs/store.md, "Checksums and verify".
+ */
+export async function verifyRun(store: string, manifest: RunManifest): Promise<RunVerification> {
+  const problems = manifestProblems(manifest);
+  let parts: RunPart[] = [];
+  try {
+    parts = await runParts(store, manifest);
+  } catch (err) {
+    if (!(err instanceof DamagedRunError)) throw err;
+    problems.push(...err.problems);
+    // Go on with the parts that are both recorded and on disk, to report what else differs.
+    const onDisk = new Set(await partFilesOnDisk(store, manifest.run_id));
+    const dir = episodesDir(store, manifest.run_id);
+    parts = Array.isArray(manifest.parts)
+      ? manifest.parts.filter((r) => typeof r?.file === 'string' && onDisk.has(r.file)).map((record) => ({ file: record.file, path: join(dir, record.file), record }))
+      : [...onDisk].map((file) => ({ file, path: join(dir, file), record: null }));
+  }
+  const scan = await scanParts(manifest, parts);
+  problems.push(...scan.problems);
+  const design = manifest.conditions.length * manifest.replicates;
+  if (scan.problems.length === 0 && manifest.status === 'complete' && scan.counts.rows !== manifest.counts?.rows && !problems.some((p) => p.includes('counts'))) {
+    problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
+  }
+  const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
+  return Object.freeze({
+    run_id: manifest.run_id,
+    name: manifest.name,
+    status: manifest.status,
+    state,
+    parts: parts.length,
+    rows: scan.counts.rows,
+    pairs: scan.have.size,
+    design,
+    problems: Object.freeze([...new Set(problems)]),
+  });
+}
+
+/**
+ * Records in the manifest the parts it does not record yet, after checking their rows ({@link scanParts}):
+ * for a run written before checksums, all its parts (`verify --adopt`); for a run whose writer was
+ * killed between putting a part in place and recording it, that part (`resume` does this first). Call
+ * it with the run's lock held. A part whose rows are not the run's, or repeat pairs already held, is not
+ * adopted: the call fails with every problem and writes nothing.
+ *
+ * @param store - the store directory.
+ * @param manifest - the run's manifest, read under the lock.
+ * @param lock - the run's lock, held.
+ * @returns the manifest as rewritten (the same object when there was nothing to adopt) and the names adopted.
+ * @throws {@link DamagedRunError} listing every problem (nothing is written).
+ */
+export async function adoptParts(store: string, manifest: RunManifest, lock: RunLock): Promise<{ manifest: RunManifest; adopted: string[] }> {
+  if (!(await lock.held())) throw lostLock(lock);
+  // A complete run committed every part before it closed: a part it does not record is not its own.
+  if (manifest.status === 'complete' && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
+  const onDisk = await partFilesOnDisk(store, manifest.run_id);
+  const recorded = Array.isArray(manifest.parts) ? manifest.parts : [];
+  const known = new Set(recorded.map((r) => r.file));
+  // The recorded parts must be intact (missing, changed, duplicated ones are not repaired here).
+  const listing = listingProblems({ ...manifest, parts: recorded, status: 'running' }, onDisk).filter((p) => !p.includes('was not committed'));
+  if (listing.length > 0) throw new DamagedRunError(manifest.run_id, listing);
+  const dir = episodesDir(store, manifest.run_id);
+  const base = await scanParts(manifest, recorded.map((record) => ({ file: record.file, path: join(dir, record.file), record })));
+  if (base.problems.length > 0) throw new DamagedRunError(manifest.run_id, base.problems);
+  const fresh = onDisk.filter((f) => !known.has(f));
+  if (fresh.length === 0 && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
+  const scan = await scanParts(manifest, fresh.map((file) => ({ file, path: join(dir, file), record: null })), base.have);
+  if (scan.problems.length > 0) throw new DamagedRunError(manifest.run_id, scan.problems);
+  const added = fresh.map((f) => scan.records.get(f) as PartRecord);
+  const next: RunManifest = { ...manifest, parts: [...recorded, ...added] };
+  await writeManifest(store, next);
+  return { manifest: next, adopted: fresh };
+}

@@ -1,0 +1,330 @@
+// Issue 14: a store that never lies. Every read command checks the parts against the manifest before
+// using a row: a deleted, duplicated, copied-in, truncated or bit-flipped part, or an edited run.json or
+// spec.toml, is an error (exit 2) naming the run, the part and what differs — never a number. Incomplete
+// runs are refused unless --partial, and then every output says partial. Each case below printed numbers
+// (or hung) on the code before this change.
+import { copyFile, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/run-cli.js';
+import { episodes, extend, inspectRun, readEpisodes, resume, sweep, type RunManifest } from '../src/index.js';
+import { memoryIo, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { readManifest, writeManifest } from '../src/store/manifest.js';
+import { DamagedRunError } from '../src/store/verify-parts.js';
+
+const SPEC = `target_id = "corrupt"
+t_unit = "turns"
+replicates = 12
+
+[axes.slack]
+type = "continuous"
+values = [4, 8]
+`;
+const coin = (c: { seed: number }) => ({ outcome: c.seed % 2 === 0 ? 'passed' : 'failed', t: 1, meta: { s: c.seed } });
+const allPass = () => ({ outcome: 'passed', t: 1 });
+const allFail = () => ({ outcome: 'failed', t: 1 });
+
+let root: string;
+let store: string;
+let a: RunManifest; // the run damaged in each case
+let b: RunManifest; // a healthy run (the other side of the diff)
+const pristine = new Map<string, Buffer>();
+
+beforeAll(async () => {
+  root = await tempDir('prove-corrupt-');
+  store = join(root, 'store');
+  b = await sweep({ spec: SPEC, target: coin, store, maxMde: 0.99, salt: 's', partRows: 6, now: new Date('2026-11-06T10:00:00Z') });
+  a = await sweep({ spec: SPEC, target: coin, store, maxMde: 0.99, salt: 's', partRows: 6, now: new Date('2026-11-06T11:00:00Z') });
+  for (const id of [a.run_id, b.run_id]) {
+    for (const f of ['run.json', 'spec.toml', ...['0', '1', '2', '3'].map((i) => `episodes/part-0000${i}.parquet`)]) {
+      pristine.set(`${id}/${f}`, await readFile(join(store, id, f)));
+    }
+  }
+});
+afterAll(async () => {
+  await removeDir(root);
+});
+
+/** Puts every file of both runs back as it was, and removes anything added. */
+beforeEach(async () => {
+  for (const id of [a.run_id, b.run_id]) {
+    await rm(join(store, id, 'episodes'), { recursive: true, force: true });
+    await mkdir(join(store, id, 'episodes'));
+  }
+  for (const [rel, bytes] of pristine) {
+    await rm(join(store, rel), { force: true });
+    await writeFile(join(store, rel), bytes);
+  }
+});
+
+async function cli(args: string[]) {
+  const io = memoryIo({ cwd: root });
+  const code = await runCli(['--store', store, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const part = (id: string, n: number) => join(store, id, 'episodes', `part-0000${n}.parquet`);
+
+/** Every read command on run A (the diff against B both ways): exit 2, nothing on stdout, `what` on stderr. */
+async function everyReadRefuses(what: RegExp) {
+  const cmds = [
+    ['diff', b.run_id, a.run_id, '--event', 'failed'],
+    ['diff', a.run_id, b.run_id, '--json'],
+    ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'],
+    ['export', a.run_id],
+    ['inspect', a.run_id],
+  ];
+  for (const c of cmds) {
+    const r = await cli(c);
+    expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+    expect(r.err).toMatch(what);
+    expect(r.err).toContain(`run ${a.run_id}`);
+  }
+  await expect(readEpisodes(store, a.run_id)).rejects.toThrow(what);
+  await expect(episodes(store, a.run_id)).rejects.toBeInstanceOf(DamagedRunError);
+  await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
+  await expect(resume({ store, ref: a.run_id, target: coin })).rejects.toThrow(what);
+  await expect(extend({ store, ref: a.run_id, target: coin, replicates: 2 })).rejects.toThrow(what);
+  const v = await cli(['verify', a.run_id]);
+  expect(v.code).toBe(1);
+  expect(v.out).toMatch(what);
+}
+
+describe('the corruption suite: every read command errors, naming the run, the part and what differs', () => {
+  it('a deleted part (diff printed 0.213 → 0.413, inspect "rows 200" over 150)', async () => {
+    await rm(part(a.run_id, 2));
+    await everyReadRefuses(/the part part-00002\.parquet is missing \(the manifest records 6 rows/);
+  });
+
+  it('a duplicated part (inspect and export counted it twice)', async () => {
+    await copyFile(part(a.run_id, 1), part(a.run_id, 4).replace('part-00004', 'part-00007'));
+    await everyReadRefuses(/the part part-00007\.parquet is not one the run committed \(copied in, or a duplicate of another part\)/);
+  });
+
+  it("a part copied in from another run over one of this run's (its run_id column was never checked)", async () => {
+    await copyFile(part(b.run_id, 1), part(a.run_id, 1));
+    await everyReadRefuses(/the part part-00001\.parquet (was changed \(sha256 [0-9a-f]{12}…, the manifest records [0-9a-f]{12}…\)|has \d+ bytes and the manifest records \d+ \(truncated or changed\))/);
+  });
+
+  it('a truncated part', async () => {
+    const size = pristine.get(`${a.run_id}/episodes/part-00000.parquet`)?.length ?? 0;
+    await truncate(part(a.run_id, 0), size - 100);
+    await everyReadRefuses(new RegExp(`the part part-00000\\.parquet has ${size - 100} bytes and the manifest records ${size} \\(truncated or changed\\)`));
+  });
+
+  it('one flipped byte (the parquet reader hung at 99% CPU)', async () => {
+    const bytes = Buffer.from(pristine.get(`${a.run_id}/episodes/part-00003.parquet`) as Buffer);
+    bytes[603 % bytes.length] = (bytes[603 % bytes.length] ?? 0) ^ 0xff;
+    await writeFile(part(a.run_id, 3), bytes);
+    await everyReadRefuses(/the part part-00003\.parquet was changed/);
+  });
+
+  it('an edited spec.toml', async () => {
+    await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
+    await everyReadRefuses(/its spec\.toml was changed/);
+  });
+
+  it("an edited run.json (counts that are not the parts')", async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, counts: { ...m.counts, rows: 200 } });
+    await everyReadRefuses(/its run\.json counts 200 rows and its parts record 24/);
+  });
+});
+
+describe('a bit flip at any offset of a part is an error at once, before the parquet reader sees it', () => {
+  it('flips every 7th byte of a part: every read is a DamagedRunError (none hangs, none returns rows)', async () => {
+    const original = pristine.get(`${a.run_id}/episodes/part-00001.parquet`) as Buffer;
+    let errors = 0;
+    let cases = 0;
+    for (let off = 0; off < original.length; off += 7) {
+      const bytes = Buffer.from(original);
+      bytes[off] = (bytes[off] ?? 0) ^ (1 << (off % 8));
+      await writeFile(part(a.run_id, 1), bytes);
+      cases++;
+      const err = await readEpisodes(store, a.run_id).then(() => null, (e: unknown) => e);
+      if (err instanceof DamagedRunError && /part-00001\.parquet was changed/.test(err.message)) errors++;
+    }
+    expect(cases).toBeGreaterThan(100);
+    expect(errors).toBe(cases);
+  }, 60_000);
+});
+
+describe('runs written before checksums', () => {
+  it('are read with a note, verified as "unverified", and recorded by verify --adopt', async () => {
+    const m = await readManifest(store, a.run_id);
+    const { parts, ...old } = m;
+    await writeManifest(store, old as RunManifest);
+    const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
+    expect(d.code).toBe(0);
+    expect(d.err).toBe(`note: run ${a.run_id} ("${a.name}") is unverified: written before checksums; poisson-prove verify --adopt ${a.run_id} checks its rows and records them.\n`);
+    const v = await cli(['verify', a.run_id, '--json']);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.out)).toMatchObject([{ run_id: a.run_id, state: 'unverified', parts: 4, rows: 24, pairs: 24, design: 24, problems: [] }]);
+    const adopted = await cli(['verify', a.run_id, '--adopt']);
+    expect(adopted.err).toBe('');
+    expect(adopted.code).toBe(0);
+    expect(adopted.out).toContain(`adopted ${a.run_id}: recorded 4 parts (part-00000.parquet, part-00001.parquet, part-00002.parquet, part-00003.parquet)`);
+    expect((await readManifest(store, a.run_id)).parts).toEqual(parts);
+    expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0].state).toBe('verified');
+  });
+
+  it('a damaged part of such a run is an error within its bounded read, not a hang', async () => {
+    const { parts: _, ...old } = await readManifest(store, a.run_id);
+    await writeManifest(store, old as RunManifest);
+    const bytes = Buffer.from(pristine.get(`${a.run_id}/episodes/part-00000.parquet`) as Buffer);
+    bytes.writeUInt32LE(0x7fffffff, bytes.length - 8); // a footer length beyond the file
+    await writeFile(part(a.run_id, 0), bytes);
+    await expect(readEpisodes(store, a.run_id)).rejects.toThrow(/the part part-00000\.parquet cannot be read as parquet: the part part-00000\.parquet has a footer of 2147483647 bytes/);
+    expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0].state).toBe('damaged');
+  });
+});
+
+describe('incomplete runs are read only on purpose', () => {
+  async function interrupt(): Promise<void> {
+    const m = await readManifest(store, a.run_id);
+    await rm(part(a.run_id, 2));
+    await rm(part(a.run_id, 3));
+    const kept = (m.parts ?? []).slice(0, 2);
+    await writeManifest(store, { ...m, status: 'interrupted', parts: kept, counts: { rows: 12, rows_without_outcome: 0, outcomes: m.counts.outcomes } });
+  }
+
+  it('diff, report and export refuse an interrupted run with the resume command (diff printed a "significant change", exit 0)', async () => {
+    await interrupt();
+    for (const c of [['diff', b.run_id, a.run_id, '--event', 'failed'], ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'], ['export', a.run_id]]) {
+      const r = await cli(c);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toBe(
+        `error: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; poisson-prove resume ${a.run_id} runs the missing pairs; or pass --partial to ${c[0]} it as it is (every output then says partial).\n`,
+      );
+    }
+  });
+
+  it('with --partial every output says partial, with the coverage', async () => {
+    await interrupt();
+    const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held.`;
+    const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed', '--partial']);
+    expect(d.code).toBe(0);
+    expect(d.out.startsWith(`${line}\n`)).toBe(true);
+    const j = JSON.parse((await cli(['diff', b.run_id, a.run_id, '--event', 'failed', '--partial', '--json'])).out);
+    expect(j.partial).toEqual([{ run_id: a.run_id, name: a.name, status: 'interrupted', pairs: 12, design: 24, complete: false }]);
+    const svg = join(root, 'grid.svg');
+    const r = await cli(['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed', '--partial', '--out', svg]);
+    expect(r.code).toBe(0);
+    expect(r.out.startsWith(`${line}\n`)).toBe(true);
+    expect(await readFile(svg, 'utf8')).toContain(`<text x="8"`);
+    expect(await readFile(svg, 'utf8')).toContain('partial: run');
+    const md = join(root, 'x.md');
+    const csv = join(root, 'x.csv');
+    expect((await cli(['export', a.run_id, b.run_id, '--partial', '--md', md, '--csv', csv])).code).toBe(0);
+    expect(await readFile(md, 'utf8')).toContain(`> **${line}**`);
+    const lines = (await readFile(csv, 'utf8')).trim().split('\r\n');
+    expect(lines[0]?.endsWith(',partial')).toBe(true);
+    expect(lines.filter((l) => l.startsWith(a.run_id)).every((l) => l.endsWith(',"partial: 12 of 24 pairs, status interrupted"'))).toBe(true);
+    expect(lines.filter((l) => l.startsWith(b.run_id)).every((l) => l.endsWith(','))).toBe(true);
+  });
+
+  it('after extend, the plain diff states the pairs not compared (it compared 40 of 48 silently)', async () => {
+    const ext = await extend({ store, ref: a.run_id, target: coin, replicates: 4 });
+    expect(ext.replicates).toBe(16);
+    const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
+    expect(d.code).toBe(0);
+    expect(d.out.split('\n')[0]).toBe(`coverage: 24 (condition, replicate) pairs are in both runs and compared; 8 of ${a.name} have no partner in the other run and are not compared (--full lists them per condition).`);
+    // put the run back as the suite expects it
+    await rm(join(store, a.run_id, 'episodes', 'part-00004.parquet'), { force: true });
+  });
+});
+
+describe('damaged and never-started runs are listed, not hidden', () => {
+  it('runs names a corrupt, missing or symlinked run.json in its own section, and #N numbers only readable runs', async () => {
+    const extra = join(store, '20261106T120000Z-0bbb');
+    await mkdir(join(extra, 'episodes'), { recursive: true });
+    await writeFile(join(extra, 'run.json'), '{ not json');
+    const never = join(store, '20261106T130000Z-0eee');
+    await mkdir(never);
+    try {
+      const r = await cli(['runs']);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^ok 2 runs in .*; 1 damaged, 1 never started \(below\)\n/);
+      expect(r.out).toContain('\ndamaged: 1 run directory that cannot be read (not numbered: #N counts only the runs above)\n  20261106T120000Z-0bbb  its run.json is not readable JSON');
+      expect(r.out).toContain('\nnever started: 1 run directory without a run.json (a sweep killed while creating it); poisson-prove gc removes them\n  20261106T130000Z-0eee\n');
+      const gc = await cli(['gc']);
+      expect(gc.out).toBe('ok removed 1 run directory that never started\nremoved 20261106T130000Z-0eee\n');
+      expect((await cli(['runs'])).out).toMatch(/^ok 2 runs in .*; 1 damaged, 0 never started \(below\)\n/);
+      expect((await cli(['runs'])).out).toContain('20261106T120000Z-0bbb');
+    } finally {
+      await rm(extra, { recursive: true, force: true });
+      await rm(never, { recursive: true, force: true });
+    }
+  });
+
+  it('a symlinked run.json is damaged, named with the reason', async () => {
+    const extra = join(store, '20261106T120000Z-0aaa');
+    await mkdir(join(extra, 'episodes'), { recursive: true });
+    await symlink(join(store, a.run_id, 'run.json'), join(extra, 'run.json'));
+    try {
+      expect((await cli(['runs'])).out).toContain('  20261106T120000Z-0aaa  its run.json is a symbolic link; a run holds its own files');
+    } finally {
+      await rm(extra, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('verify', () => {
+  it('reports every run of the store verified, exit 0; --json the objects', async () => {
+    const r = await cli(['verify']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`${a.run_id}\\s+complete\\s+verified\\s+4\\s+24\\s+24 of 24`));
+    expect(JSON.parse((await cli(['verify', '--json'])).out).map((x: { state: string }) => x.state)).toEqual(['verified', 'verified']);
+  });
+});
+
+describe('diff --fail-on EVENT:DIRECTION (a CI gate)', () => {
+  it('exits 1 when the verdict finds that change, 0 when not, 2 for a malformed gate or one on an untested event', async () => {
+    const s2 = join(root, 'gate');
+    const spec = SPEC.replace('replicates = 12', 'replicates = 30');
+    await sweep({ spec, target: allPass, store: s2, maxMde: 0.99, salt: 'g', now: new Date('2026-11-06T10:00:00Z') });
+    await sweep({ spec, target: allFail, store: s2, maxMde: 0.99, salt: 'g', now: new Date('2026-11-06T11:00:00Z') });
+    const run = async (args: string[]) => {
+      const io = memoryIo({ cwd: root });
+      return { code: await runCli(['--store', s2, 'diff', '#2', '#1', '--event', 'failed', ...args], io), err: io.err() };
+    };
+    const rise = await run(['--fail-on', 'failed:rise']);
+    expect(rise.code).toBe(1);
+    expect(rise.err).toMatch(/^fail-on: --fail-on failed:rise: slack 4 0\.000 → 1\.000; slack 8 0\.000 → 1\.000\n$/);
+    expect((await run(['--fail-on', 'failed:fall'])).code).toBe(0);
+    expect((await run(['--fail-on', 'failed'])).err).toBe('error: --fail-on failed is not EVENT:DIRECTION; write e.g. --fail-on failed:rise (DIRECTION is rise, fall or any).\n');
+    expect((await run(['--fail-on', 'crashed:rise'])).code).toBe(2);
+  });
+});
+
+describe('unknown names and exit codes on a store', () => {
+  it('report --event faild and an unknown axis exit 2 with "did you mean" (report printed a clean "no significant change")', async () => {
+    const ev = await cli(['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'faild']);
+    expect(ev).toEqual({ code: 2, out: '', err: 'error: --event faild is an outcome neither run holds (did you mean "failed"?); they hold failed, passed; name one of those.\n' });
+    const ax = await cli(['report', b.run_id, a.run_id, '--x', 'slak', '--event', 'failed']);
+    expect(ax).toEqual({ code: 2, out: '', err: 'error: --x slak is not an axis of these runs (did you mean "slack"?); their axes are slack.\n' });
+  });
+
+  it('runs, verify and gc on a store that does not exist exit 2 and say so', async () => {
+    for (const verb of ['runs', 'verify', 'gc']) {
+      const io = memoryIo({ cwd: root });
+      expect(await runCli(['--store', join(root, 'nowhere'), verb], io)).toBe(2);
+      expect(io.err()).toBe(`error: the store ${join(root, 'nowhere')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n`);
+    }
+  });
+
+  it('verify --adopt, resume and extend of a run another writer holds: E_LOCKED, exit 1', async () => {
+    const { lockRun } = await import('../src/store/run-lock.js');
+    const lock = await lockRun(store, a.run_id);
+    try {
+      for (const c of [['verify', a.run_id, '--adopt'], ['resume', a.run_id], ['extend', a.run_id, '--replicates', '1']]) {
+        const r = await cli(c);
+        expect({ c, code: r.code }).toEqual({ c, code: 1 });
+        expect(r.err).toMatch(new RegExp(`^error: run ${a.run_id} is being written by process ${process.pid}`));
+      }
+    } finally {
+      await lock.release();
+    }
+  });
+});
