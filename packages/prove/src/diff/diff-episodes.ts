@@ -6,9 +6,10 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import type { LimitContext } from './limits.js';
 import { omnibus } from './omnibus.js';
-import { pairRuns } from './pairing.js';
+import { pairIndexes } from './pairing.js';
+import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
-import { compareScores, hasScores } from './score-diff.js';
+import { compareScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
 import { countsOf, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
@@ -32,7 +33,7 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   return { q, power, method };
 }
 
-function threshold(before: DiffRun, after: DiffRun): { value: number; note: string } {
+function threshold(before: RunIndex, after: RunIndex): { value: number; note: string } {
   const a = before.manifest.max_mde;
   const b = after.manifest.max_mde;
   const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -109,13 +110,15 @@ export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => 
 export type ComputeSwitches = { readonly fragility?: boolean };
 
 /**
- * The diff of two runs given in memory (see {@link diffEpisodes}); `switches.fragility` false skips the
- * fragility search (the report then says "not searched").
+ * The diff of two runs given in memory (see {@link diffEpisodes}), as row objects or already indexed
+ * ({@link RunIndex}, as {@link diffRuns} reads them from the store, with shared outcome codes);
+ * `switches.fragility` false skips the fragility search (the report then says "not searched").
  */
-export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
   const { q, power, method } = checkOptions(options);
   const full = options.full === true;
-  const pairing = pairRuns(before, after);
+  const [before, after] = indexBoth(beforeRun, afterRun);
+  const pairing = pairIndexes(before, after);
   if (pairing.conditions.length === 0) {
     throw new DiffError(
       'E_DIFF',
@@ -130,7 +133,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
     );
   }
-  const withScores = options.cluster !== undefined || (options.scores ?? (hasScores(before) && hasScores(after)));
+  const withScores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
   const scores = withScores
     ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
     : undefined;
@@ -236,6 +239,13 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, paired, method)),
     bound: Object.freeze(truncationBound(pairing.conditions, events, paired)),
   });
+}
+
+/** Both runs as indexes with shared outcome codes (rows are indexed here; indexes pass through). */
+function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunIndex, RunIndex] {
+  if (isRunIndex(before) && isRunIndex(after) && before.codes === after.codes && before.replicates === after.replicates) return [before, after];
+  if (isRunIndex(before) || isRunIndex(after)) throw new TypeError('computeDiff: give both runs as rows, or both as indexes sharing their outcome codes');
+  return indexRows(before, after);
 }
 
 /**

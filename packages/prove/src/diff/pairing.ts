@@ -1,5 +1,5 @@
-import { DiffError } from './diff-error.js';
-import type { CoverageEntry, DiffEpisode, DiffManifest, DiffRun } from './types.js';
+import { indexRows, NO_EPISODE, NO_OUTCOME, type ConditionIndex, type RunIndex } from './run-index.js';
+import type { CoverageEntry, DiffManifest, DiffRun } from './types.js';
 
 /** One pair of episodes with an outcome in both runs: same condition, same replicate index. */
 export type Pair = { readonly replicate_index: number; readonly a: string; readonly b: string };
@@ -60,28 +60,6 @@ export function parseLabel(label: string): Record<string, string> {
   return out;
 }
 
-function indexRun(run: DiffRun, which: 'before' | 'after'): Map<string, Map<number, DiffEpisode>> {
-  const out = new Map<string, Map<number, DiffEpisode>>();
-  const duplicates: string[] = [];
-  for (const row of run.rows) {
-    let byRep = out.get(row.condition);
-    if (byRep === undefined) {
-      byRep = new Map();
-      out.set(row.condition, byRep);
-    }
-    const r = Number(row.replicate_index);
-    if (byRep.has(r)) duplicates.push(`${row.condition}, replicate ${r}`);
-    byRep.set(r, row);
-  }
-  if (duplicates.length > 0) {
-    throw new DiffError(
-      'E_DIFF',
-      `Run ${run.manifest.name} (${which}) holds two episodes for ${duplicates.slice(0, 3).join('; ')}${duplicates.length > 3 ? ` and ${duplicates.length - 3} more` : ''}; a run has one episode per condition and replicate, so check the store for a run written twice into.`,
-    );
-  }
-  return out;
-}
-
 function conditionOrder(manifest: DiffManifest, present: Iterable<string>): string[] {
   const listed: string[] = [];
   const declared = manifest.conditions;
@@ -109,65 +87,75 @@ function conditionOrder(manifest: DiffManifest, present: Iterable<string>): stri
  * @see STATS.md, "The paired table".
  */
 export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
-  const A = indexRun(before, 'before');
-  const B = indexRun(after, 'after');
-  const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort(byCodePoint);
-  const shared = conditionOrder(before.manifest, [...A.keys()].filter((c) => B.has(c)));
-  const only_before = [...A.keys()].filter((c) => !B.has(c)).sort(byCodePoint);
-  const only_after = [...B.keys()].filter((c) => !A.has(c)).sort(byCodePoint);
+  const [A, B] = indexRows(before, after);
+  return pairIndexes(A, B);
+}
+
+/**
+ * {@link pairRuns} over two runs already indexed with shared outcome codes ({@link RunIndex}): walks
+ * each shared condition's replicate slots once.
+ */
+export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
+  if (A.codes !== B.codes || A.replicates !== B.replicates) throw new TypeError('pairIndexes: the two runs must share their outcome codes and replicate slots');
+  const rep = (slot: number): number => (A.replicates === null ? slot : (A.replicates[slot] as number));
+  const labelsOf = A.codes.labels;
+  const axes = [...new Set([...axisNames(A.manifest), ...axisNames(B.manifest)])].sort(byCodePoint);
+  const shared = conditionOrder(A.manifest, [...A.conditions.keys()].filter((c) => B.conditions.has(c)));
+  const only_before = [...A.conditions.keys()].filter((c) => !B.conditions.has(c)).sort(byCodePoint);
+  const only_after = [...B.conditions.keys()].filter((c) => !A.conditions.has(c)).sort(byCodePoint);
   let mismatches = 0;
   let firstMismatch = '';
   const conditions: ConditionPairs[] = [];
   for (const label of shared) {
-    const a = A.get(label) as Map<number, DiffEpisode>;
-    const b = B.get(label) as Map<number, DiffEpisode>;
-    const reps = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
+    const a = A.conditions.get(label) as ConditionIndex;
+    const b = B.conditions.get(label) as ConditionIndex;
     const pairs: Pair[] = [];
     let dropped = 0;
     let unmatchedA = 0;
     let unmatchedB = 0;
     let seedMismatches = 0;
-    for (const r of reps) {
-      const ea = a.get(r);
-      const eb = b.get(r);
-      if (ea === undefined) {
-        unmatchedB++;
+    const size = Math.max(a.size, b.size);
+    for (let r = 0; r < size; r++) {
+      const oa = r < a.size ? (a.outcome[r] as number) : NO_EPISODE;
+      const ob = r < b.size ? (b.outcome[r] as number) : NO_EPISODE;
+      if (oa === NO_EPISODE) {
+        if (ob !== NO_EPISODE) unmatchedB++;
         continue;
       }
-      if (eb === undefined) {
+      if (ob === NO_EPISODE) {
         unmatchedA++;
         continue;
       }
-      if (String(ea.seed) !== String(eb.seed)) {
+      const sa = a.seed[r] as number;
+      const sb = b.seed[r] as number;
+      if (sa !== sb) {
         seedMismatches++;
-        if (mismatches === 0) firstMismatch = `${label}, replicate ${r}: seed ${String(ea.seed)} before, ${String(eb.seed)} after`;
+        if (mismatches === 0) firstMismatch = `${label}, replicate ${rep(r)}: seed ${String(sa)} before, ${String(sb)} after`;
         mismatches++;
       }
-      if (ea.outcome === null || ea.outcome === undefined || eb.outcome === null || eb.outcome === undefined) {
+      if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
         dropped++;
         continue;
       }
-      pairs.push({ replicate_index: r, a: ea.outcome, b: eb.outcome });
+      pairs.push({ replicate_index: rep(r), a: labelsOf[oa - 2] as string, b: labelsOf[ob - 2] as string });
     }
-    const sample = [...a.values()][0] ?? [...b.values()][0];
+    const sample = a.sample ?? b.sample;
     const parsed = parseLabel(label);
     const values: Record<string, string | number> = {};
     for (const axis of axes) {
       const v = sample?.[axis];
       values[axis] = typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : (parsed[axis] ?? '');
     }
-    const outcomes = (m: Map<number, DiffEpisode>): string[] =>
-      [...m.values()].map((e) => e.outcome).filter((o): o is string => typeof o === 'string');
     conditions.push({
       label,
       values: Object.freeze(values),
       pairs,
-      beforeOutcomes: outcomes(a),
-      afterOutcomes: outcomes(b),
+      beforeOutcomes: outcomesOf(a, labelsOf),
+      afterOutcomes: outcomesOf(b, labelsOf),
       coverage: Object.freeze({
         condition: label,
-        before_episodes: a.size,
-        after_episodes: b.size,
+        before_episodes: a.episodes,
+        after_episodes: b.episodes,
         pairs: pairs.length,
         dropped,
         unmatched_before: unmatchedA,
@@ -176,19 +164,25 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
       }),
     });
   }
-  const sA = before.manifest.salt;
-  const sB = after.manifest.salt;
+  const sA = A.manifest.salt;
+  const sB = B.manifest.salt;
   let reason: string | null = null;
   if (sA !== sB) reason = `the runs were swept with different salts (${sA} before, ${sB} after), so their seeds differ`;
   else if (mismatches > 0) reason = `${mismatches} matched episode${mismatches === 1 ? ' has' : 's have'} different seeds (first: ${firstMismatch})`;
+  // Every episode of either run, compared condition or not: how many are truncated, which labels occur.
+  const seen = new Uint8Array(labelsOf.length + 2);
   let truncated = 0;
-  const labels = new Set<string>();
-  for (const run of [before, after]) {
-    for (const row of run.rows) {
-      if (row.outcome === 'truncated') truncated++;
-      if (typeof row.outcome === 'string') labels.add(row.outcome);
+  const truncatedCode = A.codes.codes.get('truncated') ?? -1;
+  for (const run of [A, B]) {
+    for (const c of run.conditions.values()) {
+      for (let r = 0; r < c.size; r++) {
+        const o = c.outcome[r] as number;
+        seen[o] = 1;
+        if (o === truncatedCode) truncated++;
+      }
     }
   }
+  const labels = labelsOf.filter((_, k) => seen[k + 2] === 1);
   return {
     paired: reason === null,
     reason,
@@ -197,6 +191,16 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
     only_after,
     axes,
     truncated,
-    labels: [...labels].sort(byCodePoint),
+    labels: labels.sort(byCodePoint),
   };
+}
+
+/** A condition's outcomes (nulls left out), by replicate index: the unpaired fallback's sample. */
+function outcomesOf(c: ConditionIndex, labels: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let r = 0; r < c.size; r++) {
+    const o = c.outcome[r] as number;
+    if (o >= 2) out.push(labels[o - 2] as string);
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { readPart } from '../store/parquet.js';
 import { removeStaleTemps } from '../store/part-temps.js';
-import { partFiles } from '../store/read-episodes.js';
+import { partFiles } from '../store/run-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import type { Target } from '../target/target.js';

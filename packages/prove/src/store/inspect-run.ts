@@ -1,6 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
-import { partFiles } from './read-episodes.js';
+import { partFiles } from './run-parts.js';
 import { readPart } from './parquet.js';
 import { resolveRun } from './resolve-run.js';
 

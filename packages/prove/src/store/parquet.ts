@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
@@ -157,4 +157,64 @@ export async function readPart(file: string, columns?: readonly string[]): Promi
     if (typeof row['seed'] === 'bigint') row['seed'] = Number(row['seed']);
   }
   return rows;
+}
+
+/** Some columns of one part, read column by column (no row objects). */
+export type PartColumns = {
+  /** The part's number of rows; every column has this length. */
+  readonly rows: number;
+  /**
+   * Column name to its values in row order: strings by reference to the part's dictionary (one string
+   * object per distinct value), numbers, `bigint` for int64 (or a BigInt64Array), and null or undefined
+   * where the value is null. A requested column the part does not hold is absent.
+   */
+  readonly columns: Readonly<Record<string, ArrayLike<unknown>>>;
+};
+
+/**
+ * Reads only the named columns of one part, column by column: the values come as the decoder produces
+ * them (typed arrays for numbers, one shared string per dictionary entry), never as row objects.
+ *
+ * @param file - the part file.
+ * @param columns - the columns wanted; those the part lacks are left out of the result.
+ * @returns {@link PartColumns}.
+ * @throws Error naming the part when it cannot be read as parquet.
+ */
+export async function readPartColumns(file: string, columns: readonly string[]): Promise<PartColumns> {
+  try {
+    const buffer = await asyncBufferFromFile(file);
+    const metadata = await parquetMetadataAsync(buffer);
+    const rows = Number(metadata.num_rows);
+    const present = new Set(metadata.schema.map((s) => s.name));
+    const wanted = columns.filter((c) => present.has(c));
+    const chunks = new Map<string, { rowStart: number; data: ArrayLike<unknown> }[]>();
+    if (wanted.length > 0 && rows > 0) {
+      await parquetRead({
+        file: buffer,
+        metadata,
+        columns: wanted,
+        onChunk: (c) => {
+          let list = chunks.get(c.columnName);
+          if (list === undefined) chunks.set(c.columnName, (list = []));
+          list.push({ rowStart: c.rowStart, data: c.columnData as ArrayLike<unknown> });
+        },
+      });
+    }
+    const out: Record<string, ArrayLike<unknown>> = {};
+    for (const c of wanted) {
+      const list = chunks.get(c) ?? [];
+      const only = list[0];
+      if (list.length === 1 && only !== undefined && only.rowStart === 0 && only.data.length === rows) {
+        out[c] = only.data;
+        continue;
+      }
+      // Several row groups (a part written by another tool): put the chunks in row order.
+      const joined: unknown[] = new Array(rows).fill(null);
+      for (const { rowStart, data } of list) for (let i = 0; i < data.length && rowStart + i < rows; i++) joined[rowStart + i] = data[i];
+      out[c] = joined;
+    }
+    return { rows, columns: out };
+  } catch (err) {
+    throw new Error(`the part ${basename(file)} cannot be read as parquet: ${(err as Error).message}`);
+  }
 }
