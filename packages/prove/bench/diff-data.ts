@@ -1,6 +1,7 @@
 // Builds a store with two runs for the diff benchmark: 100 conditions (two axes, 10 x 10) x N/100
 // replicates each, written through createRun in parts of 10,000 rows, meta of ~200 bytes per episode,
-// outcomes passed / failed / truncated with a few crashes (null outcome) and a score.
+// outcomes passed / failed / truncated with a few crashes (null outcome), no scores (the diff compares
+// outcomes, as DuckDB's query does).
 // Usage (from the diff benchmark): node --conditions=source --import tsx bench/diff-data.ts STORE EPISODES
 import { createRun } from '../src/store/create-run.js';
 import type { EpisodeRow } from '../src/store/episode-row.js';
@@ -55,9 +56,9 @@ export async function buildDiffStore(store: string, episodes: number): Promise<v
           seed,
           outcome,
           t: outcome === 'truncated' ? 8 : 2 + (seed % 3),
-          score: outcome === null ? null : ((seed ^ (run * 977)) % 1000) / 1000,
+          score: null,
           error: outcome === null ? 'target crashed' : null,
-          meta: JSON.stringify({ arm_id: 'depth:d3', scenario_id: seed.toString(16).padStart(16, '0'), task_id: (seed * 7).toString(16), split: 'eval', sampled_calls: 3, hard_failure: outcome === 'failed' && seed % 5 === 0 }),
+          meta: JSON.stringify({ arm_id: 'depth:d3', scenario_id: seed.toString(16).padStart(16, '0'), task_id: (seed * 7).toString(16), split: 'eval', sampled_calls: 3}),
           duration_ms: (seed % 1000) / 7,
         });
         if (rows.length === 10_000) {

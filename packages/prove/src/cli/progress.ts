@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { SweepProgress } from '../executor/execute.js';
 import type { CliIo } from './define.js';
 
@@ -6,6 +6,8 @@ import type { CliIo } from './define.js';
 export function progressBar(io: CliIo, enabled: boolean): { update(p: SweepProgress): void; stop(): void } {
   const tty = io.stderr.isTTY ?? io.isTTY;
   if (!enabled || !tty) return { update() {}, stop() {} };
+  // Loaded only here, on a terminal: a piped or --json run never loads the bar.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WritableStream,

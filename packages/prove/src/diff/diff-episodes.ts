@@ -12,7 +12,7 @@ import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
-import { countsOf, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
+import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
 import type { DiffMethod, DiffOptions, DiffReport, DiffRow, DiffRun, EventTable, Fragility, TestMethod } from './types.js';
 import { decide } from './verdict.js';
 
@@ -150,7 +150,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
       tests.push({
         condition: c.label,
         event,
-        table: paired ? pairedTable(c.pairs, event) : unpairedTable(c.beforeOutcomes, c.afterOutcomes, event),
+        table: conditionTable(c, event, paired),
       });
     }
   }

@@ -4,11 +4,50 @@ import type { CoverageEntry, DiffManifest, DiffRun } from './types.js';
 /** One pair of episodes with an outcome in both runs: same condition, same replicate index. */
 export type Pair = { readonly replicate_index: number; readonly a: string; readonly b: string };
 
+/**
+ * One condition's pairs and samples counted by outcome label: what the diff's tables, bound, omnibus,
+ * fault lines and fragility read (K labels: K x K cells, whatever the number of episodes).
+ */
+export type PairCounts = {
+  /** The outcome labels the counts are indexed by. */
+  readonly labels: readonly string[];
+  /** `cross[i * K + j]`: the pairs whose before outcome is labels[i] and after outcome labels[j]. */
+  readonly cross: Float64Array;
+  /** `before[i]`, `after[i]`: each run's episodes in the condition with outcome labels[i] (the unpaired samples). */
+  readonly before: Float64Array;
+  readonly after: Float64Array;
+};
+
+/**
+ * The {@link PairCounts} of pairs and samples given as labels (for conditions built by hand).
+ *
+ * @param pairs - the pairs' outcomes.
+ * @param beforeOutcomes - run A's outcomes in the condition.
+ * @param afterOutcomes - run B's.
+ */
+export function pairCountsOf(pairs: readonly Pick<Pair, 'a' | 'b'>[], beforeOutcomes: readonly string[], afterOutcomes: readonly string[]): PairCounts {
+  const labels = [...new Set([...pairs.flatMap((p) => [p.a, p.b]), ...beforeOutcomes, ...afterOutcomes])].sort(byCodePoint);
+  const K = labels.length;
+  const at = new Map(labels.map((l, k) => [l, k]));
+  const cross = new Float64Array(K * K);
+  for (const p of pairs) {
+    const cell = (at.get(p.a) as number) * K + (at.get(p.b) as number);
+    cross[cell] = (cross[cell] as number) + 1;
+  }
+  const before = new Float64Array(K);
+  const after = new Float64Array(K);
+  for (const o of beforeOutcomes) before[at.get(o) as number] = (before[at.get(o) as number] as number) + 1;
+  for (const o of afterOutcomes) after[at.get(o) as number] = (after[at.get(o) as number] as number) + 1;
+  return { labels, cross, before, after };
+}
+
 /** One condition present in both runs, with its pairs and its two samples. */
 export type ConditionPairs = {
   readonly label: string;
   readonly values: Readonly<Record<string, string | number>>;
-  /** Pairs where both episodes have an outcome, by replicate index. */
+  /** The pairs and samples counted by outcome label (what the statistics read). */
+  readonly counts: PairCounts;
+  /** Pairs where both episodes have an outcome, by replicate index (built on first use when read from a store). */
   readonly pairs: readonly Pair[];
   /** Every outcome of each run in this condition (the unpaired fallback's samples); null outcomes left out. */
   readonly beforeOutcomes: readonly string[];
@@ -109,7 +148,9 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
   for (const label of shared) {
     const a = A.conditions.get(label) as ConditionIndex;
     const b = B.conditions.get(label) as ConditionIndex;
-    const pairs: Pair[] = [];
+    const K = labelsOf.length;
+    const cross = new Float64Array(K * K);
+    let paired = 0;
     let dropped = 0;
     let unmatchedA = 0;
     let unmatchedB = 0;
@@ -137,7 +178,9 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
         dropped++;
         continue;
       }
-      pairs.push({ replicate_index: rep(r), a: labelsOf[oa - 2] as string, b: labelsOf[ob - 2] as string });
+      const cell = (oa - 2) * K + (ob - 2);
+      cross[cell] = (cross[cell] as number) + 1;
+      paired++;
     }
     const sample = a.sample ?? b.sample;
     const parsed = parseLabel(label);
@@ -146,17 +189,27 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
       const v = sample?.[axis];
       values[axis] = typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : (parsed[axis] ?? '');
     }
+    let pairs: Pair[] | null = null;
+    let beforeOutcomes: string[] | null = null;
+    let afterOutcomes: string[] | null = null;
     conditions.push({
       label,
       values: Object.freeze(values),
-      pairs,
-      beforeOutcomes: outcomesOf(a, labelsOf),
-      afterOutcomes: outcomesOf(b, labelsOf),
+      counts: Object.freeze({ labels: labelsOf, cross, before: countsOf(a, K), after: countsOf(b, K) }),
+      get pairs() {
+        return (pairs ??= pairsOf(a, b, labelsOf, rep));
+      },
+      get beforeOutcomes() {
+        return (beforeOutcomes ??= outcomesOf(a, labelsOf));
+      },
+      get afterOutcomes() {
+        return (afterOutcomes ??= outcomesOf(b, labelsOf));
+      },
       coverage: Object.freeze({
         condition: label,
         before_episodes: a.episodes,
         after_episodes: b.episodes,
-        pairs: pairs.length,
+        pairs: paired,
         dropped,
         unmatched_before: unmatchedA,
         unmatched_after: unmatchedB,
@@ -193,6 +246,27 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
     truncated,
     labels: labels.sort(byCodePoint),
   };
+}
+
+/** A condition's episodes per outcome code - 2 (nulls left out). */
+function countsOf(c: ConditionIndex, K: number): Float64Array {
+  const out = new Float64Array(K);
+  for (let r = 0; r < c.size; r++) {
+    const o = c.outcome[r] as number;
+    if (o >= 2) out[o - 2] = (out[o - 2] as number) + 1;
+  }
+  return out;
+}
+
+/** A condition's pairs with an outcome on both sides, by replicate index. */
+function pairsOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[], rep: (slot: number) => number): Pair[] {
+  const out: Pair[] = [];
+  for (let r = 0; r < Math.min(a.size, b.size); r++) {
+    const oa = a.outcome[r] as number;
+    const ob = b.outcome[r] as number;
+    if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
+  }
+  return out;
 }
 
 /** A condition's outcomes (nulls left out), by replicate index: the unpaired fallback's sample. */

@@ -1,5 +1,5 @@
 import type { RunManifest } from '../store/manifest.js';
-import { readPartColumns, type PartColumns } from '../store/parquet.js';
+import { readPartBytes, readPartColumns, type PartBytes, type PartColumns } from '../store/parquet.js';
 import { partFiles } from '../store/run-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
@@ -49,8 +49,21 @@ type Column = ArrayLike<unknown> | undefined;
 
 const nullish = (x: unknown): unknown => (x === undefined ? null : x);
 
-/** The seed as a number (stored as int64; seeds are below 2^32). */
-const seedNumber = (x: unknown): number => (typeof x === 'bigint' ? Number(x) : Number(x as number));
+/**
+ * A part's seed column as numbers without one BigInt per value: an int64 column comes as a
+ * BigInt64Array, read here through its two 32-bit halves (exact below 2^53; seeds are below 2^32).
+ */
+function seedsOf(column: Column, rows: number): Float64Array {
+  const out = new Float64Array(rows);
+  if (column instanceof BigInt64Array) {
+    const lo = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);
+    const hi = new Int32Array(column.buffer, column.byteOffset, column.length * 2);
+    for (let i = 0; i < rows; i++) out[i] = (hi[2 * i + 1] as number) * 4294967296 + (lo[2 * i] as number);
+  } else if (column !== undefined) {
+    for (let i = 0; i < rows; i++) out[i] = Number(column[i] as number | bigint);
+  } else out.fill(Number.NaN);
+  return out;
+}
 
 /**
  * Streams a run's parts as columns (one part in memory at a time), reading the axis columns only of the
@@ -64,7 +77,12 @@ async function eachPart(
   onPart: (part: PartColumns, axes: PartColumns | null) => void,
 ): Promise<void> {
   const axes = Object.keys(manifest.axes ?? {});
-  for (const file of await partFiles(store, manifest.run_id)) {
+  const files = await partFiles(store, manifest.run_id);
+  // The next part is read from disk while this one is decoded.
+  let next = files.length > 0 ? readPartBytes(files[0] as string) : null;
+  for (let k = 0; k < files.length; k++) {
+    const file = await (next as Promise<PartBytes>);
+    next = k + 1 < files.length ? readPartBytes(files[k + 1] as string) : null;
     const part = await readPartColumns(file, columns);
     const condition = part.columns['condition'];
     let fresh = false;
@@ -96,14 +114,14 @@ async function eachPart(
  */
 export async function readRunIndex(store: string, manifest: RunManifest, which: 'before' | 'after', codes: OutcomeCodes, options: ReadRunOptions = {}): Promise<RunIndex> {
   const hard = options.hardFailure === true;
-  const builder = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: hard });
+  const builder = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: hard }, null, manifest.replicates);
   const axes = Object.keys(manifest.axes ?? {});
   const columns = ['condition', 'replicate_index', 'seed', 'outcome', 'score', ...(hard ? ['meta'] : [])];
   const seen = new Set<string>();
   await eachPart(store, manifest, columns, (label) => !seen.has(label), (part, axisPart) => {
     const condition = part.columns['condition'] as Column;
     const replicate = part.columns['replicate_index'] as Column;
-    const seed = part.columns['seed'] as Column;
+    const seed = seedsOf(part.columns['seed'] as Column, part.rows);
     const outcome = part.columns['outcome'] as Column;
     const score = part.columns['score'] as Column;
     const meta = hard ? (part.columns['meta'] as Column) : undefined;
@@ -131,7 +149,7 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
       builder.add(
         c,
         Number(replicate?.[i]),
-        seedNumber(seed?.[i]),
+        seed[i] as number,
         lastCode,
         scoreOf(score?.[i]),
         meta === undefined ? HARD_NONE : hardCodeOf(hardFailureOf(meta[i])),

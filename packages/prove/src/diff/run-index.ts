@@ -117,6 +117,8 @@ export type RunIndexBuilder = {
  * @param which - 'before' or 'after', for the error.
  * @param codes - the outcome codes shared with the other run.
  * @param read - whether scores and the hard-failure flag are kept.
+ * @param replicates - the replicate index of each slot, when slots are not replicate indices.
+ * @param capacity - the slots to allocate per condition up front (the run's replicates, when known).
  */
 export function runIndexBuilder(
   manifest: DiffManifest,
@@ -124,7 +126,9 @@ export function runIndexBuilder(
   codes: OutcomeCodes,
   read: { scores: boolean; hardFailure: boolean },
   replicates: Float64Array | null = null,
+  capacity = 0,
 ): RunIndexBuilder {
+  const initial = Number.isInteger(capacity) && capacity > 0 && capacity <= MAX_REPLICATE + 1 ? capacity : 0;
   const replicateOf = (slot: number): number => (replicates === null ? slot : (replicates[slot] as number));
   const conditions = new Map<string, ConditionIndex>();
   const duplicates: string[] = [];
@@ -140,10 +144,10 @@ export function runIndexBuilder(
           sample: sample(),
           episodes: 0,
           size: 0,
-          outcome: new Uint16Array(0),
-          seed: new Float64Array(0),
-          score: read.scores ? new Float64Array(0) : null,
-          hard: read.hardFailure ? new Uint8Array(0) : null,
+          outcome: new Uint16Array(initial),
+          seed: new Float64Array(initial),
+          score: read.scores ? new Float64Array(initial).fill(Number.NaN) : null,
+          hard: read.hardFailure ? new Uint8Array(initial) : null,
         };
         conditions.set(label, c);
       }

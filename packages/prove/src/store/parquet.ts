@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -180,9 +180,10 @@ export type PartColumns = {
  * @returns {@link PartColumns}.
  * @throws Error naming the part when it cannot be read as parquet.
  */
-export async function readPartColumns(file: string, columns: readonly string[]): Promise<PartColumns> {
+export async function readPartColumns(file: string | PartBytes, columns: readonly string[]): Promise<PartColumns> {
+  const bytes = typeof file === 'string' ? await readPartBytes(file) : file;
   try {
-    const buffer = await asyncBufferFromFile(file);
+    const buffer = bytes.buffer;
     const metadata = await parquetMetadataAsync(buffer);
     const rows = Number(metadata.num_rows);
     const present = new Set(metadata.schema.map((s) => s.name));
@@ -215,6 +216,19 @@ export async function readPartColumns(file: string, columns: readonly string[]):
     }
     return { rows, columns: out };
   } catch (err) {
-    throw new Error(`the part ${basename(file)} cannot be read as parquet: ${(err as Error).message}`);
+    throw new Error(`the part ${basename(bytes.file)} cannot be read as parquet: ${(err as Error).message}`);
   }
+}
+
+/** A part's file read whole into memory (a part is written whole, and is a few hundred KB to a few MB). */
+export type PartBytes = { readonly file: string; readonly buffer: ArrayBuffer };
+
+/**
+ * Reads a part's file whole, in one read: the columnar readers decode from memory instead of asking
+ * the file system for each column chunk, and the next part can be read while this one is decoded.
+ */
+export async function readPartBytes(file: string): Promise<PartBytes> {
+  const data = await readFile(file);
+  const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+  return { file, buffer: (whole ? data.buffer : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) as ArrayBuffer };
 }

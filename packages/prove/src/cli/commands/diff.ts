@@ -1,5 +1,3 @@
-import { diffRuns } from '../../diff/diff-runs.js';
-import { formatDiffText } from '../../diff/format-text.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
@@ -33,6 +31,7 @@ export const diffCommand = defineCommand({
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
     v.done();
+    const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),

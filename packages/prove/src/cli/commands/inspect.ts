@@ -1,4 +1,4 @@
-import { inspectRun, type RunInspection } from '../../store/inspect-run.js';
+import type { RunInspection } from '../../store/inspect-run.js';
 import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
@@ -53,6 +53,7 @@ export const inspectCommand = defineCommand({
     const v = new Values(options);
     const limit = v.number('limit');
     v.done();
+    const { inspectRun } = await import('../../store/inspect-run.js');
     const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
     io.stdout.write(v.flag('json') ? json(r) : text(r));
     return 0;

@@ -1,8 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { readRunForDiff } from '../../diff/read-run.js';
-import { formatGridText, reportGrid } from '../../diff/report-grid.js';
-import { renderGridSvg } from '../../diff/svg.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -37,6 +34,7 @@ export const reportCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
+    const [{ readRunForDiff }, { formatGridText, reportGrid }, { renderGridSvg }] = await Promise.all([import('../../diff/read-run.js'), import('../../diff/report-grid.js'), import('../../diff/svg.js')]);
     const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);
     const grid = reportGrid(a, b, {
       x,

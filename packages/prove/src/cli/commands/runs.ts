@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { listRuns } from '../../store/list-runs.js';
 import { defineCommand } from '../define.js';
 import { columns, json, seconds } from '../format.js';
 import { Values } from '../values.js';
@@ -15,6 +14,7 @@ export const runsCommand = defineCommand({
   async run({ options, store, io }) {
     const v = new Values(options);
     v.done();
+    const { listRuns } = await import('../../store/list-runs.js');
     const runs = await listRuns(store);
     if (v.flag('json')) {
       io.stdout.write(json(runs));

@@ -1,10 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { assertGate } from '../../gate.js';
-import { callPlanCsv, checkCallBudget, type CallPlan } from '../../executor/call-plan.js';
+import type { CallPlan } from '../../executor/call-plan.js';
 import { parseOnly } from '../../executor/narrow-spec.js';
-import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
-import { parsePrices, type PriceTable } from '../../target/price-table.js';
+import type { SweepPlan } from '../../executor/sweep.js';
+import type { PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
 import { json, runExitCode, runSummary, shellRef } from '../format.js';
 import { UsageError } from '../parse.js';
@@ -93,6 +92,12 @@ export const sweepCommand = defineCommand({
       for (const p of (err as { problems?: readonly string[] }).problems ?? [String(err)]) v.problem(p);
     }
     v.done();
+    const [{ assertGate }, { callPlanCsv, checkCallBudget }, { planSweep, sweep }, { parsePrices }] = await Promise.all([
+      import('../../gate.js'),
+      import('../../executor/call-plan.js'),
+      import('../../executor/sweep.js'),
+      import('../../target/price-table.js'),
+    ]);
     let prices: PriceTable | undefined;
     const pricesArg = v.string('prices');
     if (pricesArg !== undefined) {
