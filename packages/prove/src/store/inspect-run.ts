@@ -1,7 +1,7 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
 import { partFiles } from './run-parts.js';
-import { readPart } from './parquet.js';
+import { readPart, readPartBytes, readPartColumns } from './parquet.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Outcome counts of one condition. */
@@ -62,22 +62,34 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     chosen = chosen.slice(0, limit);
   };
   let matching = 0;
+  const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
   for (const file of await partFiles(store, manifest.run_id)) {
-    for (const raw of await readPart(file)) {
-      const row = raw as EpisodeRow;
-      let c = counts.get(row.condition);
+    // Counts from three columns; the whole rows of a part are read only when one of them is shown.
+    const bytes = await readPartBytes(file);
+    const part = await readPartColumns(bytes, ['condition', 'outcome', 'replicate_index']);
+    const condition = part.columns['condition'] ?? [];
+    const outcome = part.columns['outcome'] ?? [];
+    const replicate = part.columns['replicate_index'] ?? [];
+    const picks: number[] = [];
+    for (let i = 0; i < part.rows; i++) {
+      const label = String(condition[i]);
+      const o = (outcome[i] ?? null) as string | null;
+      let c = counts.get(label);
       if (!c) {
         c = emptyCounts();
-        counts.set(row.condition, c);
+        counts.set(label, c);
       }
-      countRow(c, row.outcome);
-      if (row.outcome === event) {
+      countRow(c, o);
+      if (o === event) {
         matching++;
-        if (limit > 0) {
-          chosen.push(row);
-          if (chosen.length >= 2 * limit + 64) keep();
-        }
+        if (limit > 0) picks.push(i);
       }
+    }
+    const worst = chosen.length >= limit ? chosen[chosen.length - 1] : undefined;
+    const wanted = worst === undefined ? picks : picks.filter((i) => key(String(condition[i]), Number(replicate[i])) <= key(worst.condition, worst.replicate_index));
+    if (wanted.length > 0) {
+      const rows = await readPart(bytes);
+      for (const i of wanted) chosen.push(rows[i] as EpisodeRow);
     }
     keep();
   }

@@ -143,14 +143,17 @@ async function placeExclusive(tmp: string, file: string): Promise<boolean> {
 /**
  * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32).
  *
+ * @param file - the part file, or its bytes already read ({@link readPartBytes}).
  * @param columns - when given, only these columns are read.
  */
-export async function readPart(file: string, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
+export async function readPart(file: string | PartBytes, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
   let rows: Record<string, unknown>[];
+  const name = typeof file === 'string' ? file : file.file;
   try {
-    rows = (await parquetReadObjects({ file: await asyncBufferFromFile(file), ...(columns ? { columns: [...columns] } : {}) })) as Record<string, unknown>[];
+    const buffer = typeof file === 'string' ? await asyncBufferFromFile(file) : file.buffer;
+    rows = (await parquetReadObjects({ file: buffer, ...(columns ? { columns: [...columns] } : {}) })) as Record<string, unknown>[];
   } catch (err) {
-    throw new Error(`the part ${basename(file)} cannot be read as parquet: ${(err as Error).message}`);
+    throw new Error(`the part ${basename(name)} cannot be read as parquet: ${(err as Error).message}`);
   }
   for (const row of rows) {
     for (const c of NULLABLE) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
