@@ -1,7 +1,8 @@
 // One point of the diff benchmark, in its own process so that its peak RSS is its own:
 //   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
 // ENGINE: prove (diffRuns, the whole report), duckdb (the paired counts in SQL, all threads),
-// duckdb-1 (the same with threads = 1), idle (imports poisson-prove and DuckDB, reads nothing).
+// duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing
+// else), read-arrow (readEpisodes of the same four columns of both runs, as Arrow tables), idle (imports poisson-prove and DuckDB, reads nothing).
 // Prints one JSON line: best and every round's milliseconds, peak RSS, and the paired counts per
 // condition and event (so the parent checks that both engines counted the same pairs).
 import { readdirSync } from 'node:fs';
@@ -54,6 +55,23 @@ if (engine === 'prove') {
     }
   }
   con.closeSync();
+} else if (engine === 'read-columns') {
+  const { readRunIndex } = await import('../src/diff/read-run.js');
+  const { outcomeCodes } = await import('../src/diff/run-index.js');
+  const { resolveRun } = await import('../src/store/resolve-run.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const codes = outcomeCodes();
+    for (const ref of ['#2', '#1']) await readRunIndex(store, await resolveRun(store, ref), ref === '#2' ? 'before' : 'after', codes);
+    times.push(performance.now() - t0);
+  }
+} else if (engine === 'read-arrow') {
+  const { readEpisodes } = await import('../src/store/read-episodes.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    for (const ref of ['#2', '#1']) await readEpisodes(store, ref, { columns: ['condition', 'replicate_index', 'seed', 'outcome'] });
+    times.push(performance.now() - t0);
+  }
 } else if (engine === 'idle') {
   await import('../src/diff/diff-runs.js');
   await import('@duckdb/node-api');

@@ -24,6 +24,8 @@ type Point = { engine: string; times: number[]; best: number; rss_mb: number; co
 const point = (engine: string, store: string): Point => JSON.parse(node([join(here, 'diff-point.ts'), engine, store, '3']).trim().split('\n').pop() as string) as Point;
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
+const ARROW_MAX = Number(process.env['BENCH_READ_ARROW_MAX'] ?? 100_000);
+const readLines: string[] = [];
 const idle = point('idle', tmpdir());
 console.log(`idle child (loads poisson-prove's diff and DuckDB, reads nothing): peak RSS ${idle.rss_mb.toFixed(0)} MB`);
 console.log('episodes/run  prove diff        DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
@@ -45,6 +47,9 @@ for (const n of sizes) {
     const keys = Object.keys(d!.counts).sort();
     const same = keys.length === Object.keys(p!.counts).length && keys.every((k) => JSON.stringify(d!.counts[k]) === JSON.stringify(p!.counts[k]));
     if (!same) throw new Error(`at ${n} episodes the engines' paired counts differ`);
+    // The read alone: the diff's columnar read, and readEpisodes' Arrow tables of the same columns.
+    const reads: Point[] = [point('read-columns', store), ...(n <= ARROW_MAX ? [point('read-arrow', store)] : [])];
+    readLines.push(`${n.toLocaleString('en-US').padEnd(13)} ${reads.map((r) => `${r.engine} ${(r.best / 1000).toFixed(3)} s ${r.rss_mb.toFixed(0)} MB`).join('   ')}   DuckDB's whole query ${(d!.best / 1000).toFixed(3)} s`);
     const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
     console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
   } finally {
@@ -52,3 +57,5 @@ for (const n of sizes) {
   }
 }
 console.log('(time: best of 2 processes x 3 rounds; RSS: the larger of the two processes; paired counts checked equal)');
+console.log(`\nreading both runs' condition, replicate_index, seed and outcome (one process each, best of 3 rounds; Arrow up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
+for (const l of readLines) console.log(l);
