@@ -25,7 +25,7 @@ export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.
 export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
   const { positionals, store, io, argv } = ctx;
   const exec = { ...executionOptions(v), ...modelRunOptions(v) };
-  const dist = bullmqExecution(v, io);
+  const dist = await bullmqExecution(v, io);
   v.done();
   await dist?.check();
   const asJson = v.flag('json');

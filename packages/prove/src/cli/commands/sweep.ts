@@ -80,7 +80,7 @@ export const sweepCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
     const exec = executionOptions(v);
     const model = modelRunOptions(v);
-    const dist = bullmqExecution(v, io);
+    const dist = await bullmqExecution(v, io);
     const salt = v.string('salt');
     if (salt === '') v.problem('--salt is empty; give a salt or leave it out for a random one.');
     const planFile = v.string('plan');
