@@ -10,7 +10,7 @@ import { readRunForDiff } from './read-run.js';
 
 // The diff reads a run column by column into typed arrays per condition (read-run.ts, run-index.ts).
 // Its reports must be the ones the diff gave when it read row objects through the Arrow table:
-// columnar-diff.json was written by gen-columnar-diff.ts against commit a5a6134 (the row path), on
+// columnar-diff.json was written by gen-columnar-diff.ts against commit f07ee6e (the row path, with main's statistics), on
 // runs with several conditions, a condition in one run only, replicates in one run only, crashes,
 // truncated episodes, scores with gaps, hard-failure flags and a run on another salt.
 describe('the columnar diff gives the row path\'s reports', () => {

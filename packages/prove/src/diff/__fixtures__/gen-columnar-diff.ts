@@ -1,7 +1,7 @@
 // Writes columnar-diff.json: the reports of mixed-runs.ts's diffs as the diff computed them when it
-// read rows through the Arrow table (commit a5a6134, before the columnar reader). Run it against that
+// read rows through the Arrow table (commit f07ee6e of main, before the columnar reader was merged). Run it against that
 // commit's sources:
-//   git worktree add /tmp/old a5a6134 && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
+//   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules
 //   (cd /tmp/old && node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-columnar-diff.ts OUT.json)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
