@@ -1,8 +1,10 @@
 // Runs every benchmark under packages/*/bench/ (files named *.bench.ts) one after another with tsx,
-// each printing its own figures as ratios against a baseline measured in the same run.
+// each printing its own figures as ratios against a baseline measured in the same run. The machine's
+// load average (1, 5, 15 minutes) is printed before and after each, since other processes share it.
 // Usage: npm run bench [-- FILTER]   (FILTER: a substring of the benchmark's path)
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -21,11 +23,13 @@ if (files.length === 0) {
 }
 let failed = 0;
 for (const file of files) {
-  console.log(`\n=== ${file.slice(root.length)} ===`);
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`\n=== ${file.slice(root.length)} === (${new Date().toISOString()}; ${availableParallelism()} cores; load average ${load()})`);
   const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
     stdio: 'inherit',
     cwd: root,
   });
+  console.log(`=== end of ${file.slice(root.length)} (${new Date().toISOString()}; load average ${load()})`);
   if (res.status !== 0) failed++;
 }
 process.exit(failed === 0 ? 0 : 1);

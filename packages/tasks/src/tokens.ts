@@ -1,9 +1,19 @@
-import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { ChatMessage, ToolDefinition } from './messages.js';
 import type { Task } from './task.js';
 
-// The o200k_base encoding is imported statically from gpt-tokenizer, which ships its ranks inside the
-// package: nothing is fetched at run time.
+// The o200k_base encoding comes from gpt-tokenizer, which ships its ranks inside the package: nothing
+// is fetched at run time. Its tables take most of a second to load, so they are loaded by the first
+// count, not on import: a process that never counts (a sweep's parent, a CLI) never pays for them.
+
+type Encode = typeof import('gpt-tokenizer/encoding/o200k_base').encode;
+let encoder: Encode | null = null;
+
+/** gpt-tokenizer's o200k_base `encode`, loaded on first use (its CommonJS build, so the load is synchronous). */
+function encode(...args: Parameters<Encode>): ReturnType<Encode> {
+  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { encode: Encode }).encode;
+  return encoder(...args);
+}
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() } as const;
 

@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import cliProgress from 'cli-progress';
 import type { SweepProgress } from '../executor/execute.js';
 import type { CliIo, OptionDef } from './define.js';
 
@@ -71,6 +71,8 @@ function statusLines(io: CliIo, verb: string): ProgressReporter {
 }
 
 function progressBar(io: CliIo): ProgressReporter {
+  // Loaded only here, on a terminal: a piped or --json run never loads the bar.
+  const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {
       stream: io.stderr as NodeJS.WritableStream,

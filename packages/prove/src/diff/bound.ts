@@ -1,28 +1,32 @@
 import type { ConditionPairs } from './pairing.js';
-import { pairedTable, rates, unpairedTable, type Table } from './tables.js';
+import { pairedTableOf, rates, unpairedTableOf, type Table } from './tables.js';
 import type { BoundEntry } from './types.js';
 
 const TRUNCATED = 'truncated';
 
-function relabel(o: string, event: string, yes: boolean): string {
-  return o === TRUNCATED && yes ? event : o;
+/** Whether an outcome counts as the event, with truncated episodes counted as the event when `yes`. */
+function endsIn(event: string, yes: boolean): (o: string) => boolean {
+  return (o) => o === event || (yes && o === TRUNCATED);
 }
 
 function changeWith(c: ConditionPairs, event: string, paired: boolean, inA: boolean, inB: boolean): number {
-  let t: Table;
-  if (paired) {
-    t = pairedTable(
-      c.pairs.map((p) => ({ replicate_index: p.replicate_index, a: relabel(p.a, event, inA), b: relabel(p.b, event, inB) })),
-      event,
-    );
-  } else {
-    t = unpairedTable(
-      c.beforeOutcomes.map((o) => relabel(o, event, inA)),
-      c.afterOutcomes.map((o) => relabel(o, event, inB)),
-      event,
-    );
-  }
+  const t: Table = paired ? pairedTableOf(c.counts, endsIn(event, inA), endsIn(event, inB)) : unpairedTableOf(c.counts, endsIn(event, inA), endsIn(event, inB));
   return rates(t).change;
+}
+
+/** How many of a condition's pairs (paired) or episodes (unpaired) of each run are truncated. */
+function truncatedOf(c: ConditionPairs, paired: boolean): { before: number; after: number } {
+  const k = c.counts.labels.indexOf(TRUNCATED);
+  if (k < 0) return { before: 0, after: 0 };
+  if (!paired) return { before: c.counts.before[k] as number, after: c.counts.after[k] as number };
+  const K = c.counts.labels.length;
+  let before = 0;
+  let after = 0;
+  for (let j = 0; j < K; j++) {
+    before += c.counts.cross[k * K + j] as number;
+    after += c.counts.cross[j * K + k] as number;
+  }
+  return { before, after };
 }
 
 /**
@@ -41,8 +45,7 @@ function changeWith(c: ConditionPairs, event: string, paired: boolean, inA: bool
 export function truncationBound(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): BoundEntry[] {
   const out: BoundEntry[] = [];
   for (const c of conditions) {
-    const truncated_before = paired ? c.pairs.filter((p) => p.a === TRUNCATED).length : c.beforeOutcomes.filter((o) => o === TRUNCATED).length;
-    const truncated_after = paired ? c.pairs.filter((p) => p.b === TRUNCATED).length : c.afterOutcomes.filter((o) => o === TRUNCATED).length;
+    const { before: truncated_before, after: truncated_after } = truncatedOf(c, paired);
     for (const event of events) {
       if (event === TRUNCATED) continue;
       const change = changeWith(c, event, paired, false, false);

@@ -6,12 +6,13 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { observedDiscordance, type LimitContext, type LimitMemo } from './limits.js';
 import { omnibus } from './omnibus.js';
-import { pairRuns } from './pairing.js';
+import { pairIndexes } from './pairing.js';
+import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
-import { compareScores, hasScores } from './score-diff.js';
+import { compareScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
-import { countsOf, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
+import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
 import type { DiffMethod, DiffOptions, DiffReport, DiffRow, DiffRun, EventTable, Fragility, TestMethod } from './types.js';
 import { decide } from './verdict.js';
 
@@ -32,7 +33,7 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   return { q, power, method };
 }
 
-function threshold(before: DiffRun, after: DiffRun): { value: number; note: string } {
+function threshold(before: RunIndex, after: RunIndex): { value: number; note: string } {
   const a = before.manifest.max_mde;
   const b = after.manifest.max_mde;
   const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -55,7 +56,7 @@ const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.leng
  * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
  * sets are tested and a warning says so.
  */
-function declaredEvents(before: DiffRun, after: DiffRun): { events: string[] | null; warnings: string[] } {
+function declaredEvents(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): { events: string[] | null; warnings: string[] } {
   const a = stringArray(before.manifest['events']);
   const b = stringArray(after.manifest['events']);
   if (a === null || b === null) return { events: a ?? b, warnings: [] };
@@ -65,14 +66,14 @@ function declaredEvents(before: DiffRun, after: DiffRun): { events: string[] | n
 }
 
 /** m as the sweep planned it (its conditions x its declared events, x 1 when none), from a run's manifest; null when the manifest lacks its conditions. */
-function plannedTests(run: DiffRun): number | null {
+function plannedTests(run: Pick<DiffRun, 'manifest'>): number | null {
   const conditions = run.manifest['conditions'];
   if (!Array.isArray(conditions)) return null;
   return conditions.length * (stringArray(run.manifest['events'])?.length ?? 1);
 }
 
 /** The expected discordance a run's gate planned with (`--discordance`), or null. */
-function plannedDiscordance(run: DiffRun): number | null {
+function plannedDiscordance(run: Pick<DiffRun, 'manifest'>): number | null {
   const d = run.manifest['discordance'];
   return typeof d === 'number' && Number.isFinite(d) ? d : null;
 }
@@ -149,13 +150,15 @@ function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: numb
 export type ComputeSwitches = { readonly fragility?: boolean };
 
 /**
- * The diff of two runs given in memory (see {@link diffEpisodes}); `switches.fragility` false skips the
- * fragility search (the report then says "not searched").
+ * The diff of two runs given in memory (see {@link diffEpisodes}), as row objects or already indexed
+ * ({@link RunIndex}, as {@link diffRuns} reads them from the store, with shared outcome codes);
+ * `switches.fragility` false skips the fragility search (the report then says "not searched").
  */
-export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
   const { q, power, method } = checkOptions(options);
   const full = options.full === true;
-  const pairing = pairRuns(before, after);
+  const [before, after] = indexBoth(beforeRun, afterRun);
+  const pairing = pairIndexes(before, after);
   if (pairing.conditions.length === 0) {
     throw new DiffError(
       'E_DIFF',
@@ -171,7 +174,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
     );
   }
-  const withScores = options.cluster !== undefined || (options.scores ?? (hasScores(before) && hasScores(after)));
+  const withScores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
   const scores = withScores
     ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
     : undefined;
@@ -188,7 +191,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       tests.push({
         condition: c.label,
         event,
-        table: paired ? pairedTable(c.pairs, event) : unpairedTable(c.beforeOutcomes, c.afterOutcomes, event),
+        table: conditionTable(c, event, paired),
       });
     }
   }
@@ -283,6 +286,13 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, paired, method)),
     bound: Object.freeze(truncationBound(pairing.conditions, events, paired)),
   });
+}
+
+/** Both runs as indexes with shared outcome codes (rows are indexed here; indexes pass through). */
+function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunIndex, RunIndex] {
+  if (isRunIndex(before) && isRunIndex(after) && before.codes === after.codes && before.replicates === after.replicates) return [before, after];
+  if (isRunIndex(before) || isRunIndex(after)) throw new TypeError('computeDiff: give both runs as rows, or both as indexes sharing their outcome codes');
+  return indexRows(before, after);
 }
 
 /**

@@ -1,11 +1,13 @@
-import { diffEpisodes } from './diff-episodes.js';
-import { readRunForDiff } from './read-run.js';
-import { partialRuns, unmatchedPairs } from './partial.js';
-import type { DiffOptions, DiffReport, DiffRun } from './types.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { computeDiff } from './diff-episodes.js';
+import { assertComplete, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
+import { readHardFailures, readRunIndex } from './read-run.js';
+import { outcomeCodes } from './run-index.js';
+import type { DiffOptions, DiffReport } from './types.js';
 
 /**
  * Compares two runs of a store (PROVE.md, "The diff report"): resolves both refs, reads their
- * episodes through the store's Arrow reader and returns {@link diffEpisodes}'s report — the object
+ * episodes column by column into typed arrays per condition ({@link readRunIndex}) and returns {@link diffEpisodes}'s report — the object
  * `poisson-prove diff --json` prints.
  *
  * @param store - the store directory.
@@ -28,18 +30,31 @@ import type { DiffOptions, DiffReport, DiffRun } from './types.js';
  */
 export async function diffRuns(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean } = {}): Promise<DiffReport> {
   const { partial, ...diffOptions } = options;
-  const read = { hardFailure: options.scores !== false || options.cluster !== undefined, partial: partial === true };
-  const [before, after] = await Promise.all([readRunForDiff(store, a, read), readRunForDiff(store, b, read)]);
-  return withReadCoverage(diffEpisodes(before, after, diffOptions), before, after);
+  const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
+  const codes = outcomeCodes();
+  let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));
+  const coverage = [indexCoverage(ma, before), indexCoverage(mb, after)];
+  for (const c of coverage) assertComplete(c, partial === true, 'diff');
+  // meta.hard_failure enters only the score comparison: meta (the widest column) is read only for it.
+  const withScores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));
+  if (withScores) [before, after] = await settled(readHardFailures(store, before), readHardFailures(store, after));
+  return withReadCoverage(computeDiff(before, after, diffOptions), coverage, indexUnmatched(before, after));
+}
+
+/** Both results, or the first one's error when it failed, else the second's (a deterministic error). */
+async function settled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
 }
 
 /**
  * The report with what was read stated: `partial` (the runs read with --partial, with their coverage)
  * and `unmatched` (pairs held by one run only, e.g. after `extend`), each present only when it applies.
  */
-function withReadCoverage(report: DiffReport, before: DiffRun, after: DiffRun): DiffReport {
-  const partial = partialRuns([before, after]);
-  const unmatched = unmatchedPairs(before, after);
+function withReadCoverage(report: DiffReport, coverage: readonly RunCoverage[], unmatched: Unmatched): DiffReport {
+  const partial = coverage.filter((c) => !c.complete);
   if (partial.length === 0 && unmatched.before === 0 && unmatched.after === 0) return report;
   return Object.freeze({
     ...report,

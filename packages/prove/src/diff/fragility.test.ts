@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './__fixtures__/independent-runs.js';
 import { fragility, fragilityConditions, type FragilityContext } from './fragility.js';
-import type { ConditionPairs } from './pairing.js';
+import { pairCountsOf, type ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import type { TestMethod } from './stats.js';
 import { pairedTable, unpairedTable } from './tables.js';
@@ -12,14 +12,10 @@ import { decide } from './verdict.js';
 type Cond = { a: string[]; b: string[] };
 
 function conditionPairs(conds: readonly Cond[]): ConditionPairs[] {
-  return conds.map((c, i) => ({
-    label: `c${i}`,
-    values: {},
-    pairs: c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })),
-    beforeOutcomes: c.a,
-    afterOutcomes: c.b,
-    coverage: undefined as never,
-  }));
+  return conds.map((c, i) => {
+    const pairs = c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string }));
+    return { label: `c${i}`, values: {}, counts: pairCountsOf(pairs, c.a, c.b), pairs, beforeOutcomes: c.a, afterOutcomes: c.b, coverage: undefined as never };
+  });
 }
 
 function contextOf(q: number, threshold: number, method: TestMethod, m: number): FragilityContext {

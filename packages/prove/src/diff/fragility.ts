@@ -38,20 +38,23 @@ export function fragilityConditions(conditions: readonly ConditionPairs[], event
   const e = events.length;
   const cls = (label: string): number => events.indexOf(label) + 1;
   return conditions.map((c) => {
+    const { labels, cross: cells } = c.counts;
+    const K = labels.length;
+    const classes = labels.map(cls);
     if (paired) {
       const cross = Array.from({ length: e + 1 }, () => new Array<number>(e + 1).fill(0));
-      for (const p of c.pairs) {
-        const r = cross[cls(p.a)] as number[];
-        r[cls(p.b)] = (r[cls(p.b)] as number) + 1;
+      for (let i = 0; i < K; i++) {
+        const r = cross[classes[i] as number] as number[];
+        for (let j = 0; j < K; j++) r[classes[j] as number] = (r[classes[j] as number] as number) + (cells[i * K + j] as number);
       }
       return { condition: c.label, kind: 'paired', cross };
     }
-    const count = (outs: readonly string[]): number[] => {
+    const count = (byLabel: Float64Array): number[] => {
       const v = new Array<number>(e + 1).fill(0);
-      for (const o of outs) v[cls(o)] = (v[cls(o)] as number) + 1;
+      for (let k = 0; k < K; k++) v[classes[k] as number] = (v[classes[k] as number] as number) + (byLabel[k] as number);
       return v;
     };
-    return { condition: c.label, kind: 'unpaired', before: count(c.beforeOutcomes), after: count(c.afterOutcomes) };
+    return { condition: c.label, kind: 'unpaired', before: count(c.counts.before), after: count(c.counts.after) };
   });
 }
 

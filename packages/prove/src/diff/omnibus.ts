@@ -1,13 +1,13 @@
 import type { ConditionPairs } from './pairing.js';
 import { pValueOf } from './row-stats.js';
 import type { TestMethod } from './stats.js';
-import { addTables, countsOf, emptyTable, pairedTable, rates, samplesOf, unpairedTable, type Table } from './tables.js';
+import { addTables, conditionTable, countsOf, emptyTable, rates, samplesOf, type Table } from './tables.js';
 import type { PooledTest } from './types.js';
 
 /** The table of one event pooled over conditions: pairs summed (paired), or samples summed (unpaired). */
 export function pooledTable(conditions: readonly ConditionPairs[], event: string, paired: boolean): Table {
   let t = emptyTable(paired ? 'paired' : 'unpaired');
-  for (const c of conditions) t = addTables(t, paired ? pairedTable(c.pairs, event) : unpairedTable(c.beforeOutcomes, c.afterOutcomes, event));
+  for (const c of conditions) t = addTables(t, conditionTable(c, event, paired));
   return t;
 }
 

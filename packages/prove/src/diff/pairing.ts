@@ -1,14 +1,53 @@
-import { DiffError } from './diff-error.js';
-import type { CoverageEntry, DiffEpisode, DiffManifest, DiffRun } from './types.js';
+import { indexRows, NO_EPISODE, NO_OUTCOME, type ConditionIndex, type RunIndex } from './run-index.js';
+import type { CoverageEntry, DiffManifest, DiffRun } from './types.js';
 
 /** One pair of episodes with an outcome in both runs: same condition, same replicate index. */
 export type Pair = { readonly replicate_index: number; readonly a: string; readonly b: string };
+
+/**
+ * One condition's pairs and samples counted by outcome label: what the diff's tables, bound, omnibus,
+ * fault lines and fragility read (K labels: K x K cells, whatever the number of episodes).
+ */
+export type PairCounts = {
+  /** The outcome labels the counts are indexed by. */
+  readonly labels: readonly string[];
+  /** `cross[i * K + j]`: the pairs whose before outcome is labels[i] and after outcome labels[j]. */
+  readonly cross: Float64Array;
+  /** `before[i]`, `after[i]`: each run's episodes in the condition with outcome labels[i] (the unpaired samples). */
+  readonly before: Float64Array;
+  readonly after: Float64Array;
+};
+
+/**
+ * The {@link PairCounts} of pairs and samples given as labels (for conditions built by hand).
+ *
+ * @param pairs - the pairs' outcomes.
+ * @param beforeOutcomes - run A's outcomes in the condition.
+ * @param afterOutcomes - run B's.
+ */
+export function pairCountsOf(pairs: readonly Pick<Pair, 'a' | 'b'>[], beforeOutcomes: readonly string[], afterOutcomes: readonly string[]): PairCounts {
+  const labels = [...new Set([...pairs.flatMap((p) => [p.a, p.b]), ...beforeOutcomes, ...afterOutcomes])].sort(byCodePoint);
+  const K = labels.length;
+  const at = new Map(labels.map((l, k) => [l, k]));
+  const cross = new Float64Array(K * K);
+  for (const p of pairs) {
+    const cell = (at.get(p.a) as number) * K + (at.get(p.b) as number);
+    cross[cell] = (cross[cell] as number) + 1;
+  }
+  const before = new Float64Array(K);
+  const after = new Float64Array(K);
+  for (const o of beforeOutcomes) before[at.get(o) as number] = (before[at.get(o) as number] as number) + 1;
+  for (const o of afterOutcomes) after[at.get(o) as number] = (after[at.get(o) as number] as number) + 1;
+  return { labels, cross, before, after };
+}
 
 /** One condition present in both runs, with its pairs and its two samples. */
 export type ConditionPairs = {
   readonly label: string;
   readonly values: Readonly<Record<string, string | number>>;
-  /** Pairs where both episodes have an outcome, by replicate index. */
+  /** The pairs and samples counted by outcome label (what the statistics read). */
+  readonly counts: PairCounts;
+  /** Pairs where both episodes have an outcome, by replicate index (built on first use when read from a store). */
   readonly pairs: readonly Pair[];
   /** Every outcome of each run in this condition (the unpaired fallback's samples); null outcomes left out. */
   readonly beforeOutcomes: readonly string[];
@@ -60,28 +99,6 @@ export function parseLabel(label: string): Record<string, string> {
   return out;
 }
 
-function indexRun(run: DiffRun, which: 'before' | 'after'): Map<string, Map<number, DiffEpisode>> {
-  const out = new Map<string, Map<number, DiffEpisode>>();
-  const duplicates: string[] = [];
-  for (const row of run.rows) {
-    let byRep = out.get(row.condition);
-    if (byRep === undefined) {
-      byRep = new Map();
-      out.set(row.condition, byRep);
-    }
-    const r = Number(row.replicate_index);
-    if (byRep.has(r)) duplicates.push(`${row.condition}, replicate ${r}`);
-    byRep.set(r, row);
-  }
-  if (duplicates.length > 0) {
-    throw new DiffError(
-      'E_DIFF',
-      `Run ${run.manifest.name} (${which}) holds two episodes for ${duplicates.slice(0, 3).join('; ')}${duplicates.length > 3 ? ` and ${duplicates.length - 3} more` : ''}; a run has one episode per condition and replicate, so check the store for a run written twice into.`,
-    );
-  }
-  return out;
-}
-
 function conditionOrder(manifest: DiffManifest, present: Iterable<string>): string[] {
   const listed: string[] = [];
   const declared = manifest.conditions;
@@ -109,66 +126,90 @@ function conditionOrder(manifest: DiffManifest, present: Iterable<string>): stri
  * @see STATS.md, "The paired table".
  */
 export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
-  const A = indexRun(before, 'before');
-  const B = indexRun(after, 'after');
-  const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort(byCodePoint);
-  const shared = conditionOrder(before.manifest, [...A.keys()].filter((c) => B.has(c)));
-  const only_before = [...A.keys()].filter((c) => !B.has(c)).sort(byCodePoint);
-  const only_after = [...B.keys()].filter((c) => !A.has(c)).sort(byCodePoint);
+  const [A, B] = indexRows(before, after);
+  return pairIndexes(A, B);
+}
+
+/**
+ * {@link pairRuns} over two runs already indexed with shared outcome codes ({@link RunIndex}): walks
+ * each shared condition's replicate slots once.
+ */
+export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
+  if (A.codes !== B.codes || A.replicates !== B.replicates) throw new TypeError('pairIndexes: the two runs must share their outcome codes and replicate slots');
+  const rep = (slot: number): number => (A.replicates === null ? slot : (A.replicates[slot] as number));
+  const labelsOf = A.codes.labels;
+  const axes = [...new Set([...axisNames(A.manifest), ...axisNames(B.manifest)])].sort(byCodePoint);
+  const shared = conditionOrder(A.manifest, [...A.conditions.keys()].filter((c) => B.conditions.has(c)));
+  const only_before = [...A.conditions.keys()].filter((c) => !B.conditions.has(c)).sort(byCodePoint);
+  const only_after = [...B.conditions.keys()].filter((c) => !A.conditions.has(c)).sort(byCodePoint);
   let mismatches = 0;
   let firstMismatch = '';
   const conditions: ConditionPairs[] = [];
   for (const label of shared) {
-    const a = A.get(label) as Map<number, DiffEpisode>;
-    const b = B.get(label) as Map<number, DiffEpisode>;
-    const reps = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
-    const pairs: Pair[] = [];
+    const a = A.conditions.get(label) as ConditionIndex;
+    const b = B.conditions.get(label) as ConditionIndex;
+    const K = labelsOf.length;
+    const cross = new Float64Array(K * K);
+    let paired = 0;
     let dropped = 0;
     let unmatchedA = 0;
     let unmatchedB = 0;
     let seedMismatches = 0;
-    for (const r of reps) {
-      const ea = a.get(r);
-      const eb = b.get(r);
-      if (ea === undefined) {
-        unmatchedB++;
+    const size = Math.max(a.size, b.size);
+    for (let r = 0; r < size; r++) {
+      const oa = r < a.size ? (a.outcome[r] as number) : NO_EPISODE;
+      const ob = r < b.size ? (b.outcome[r] as number) : NO_EPISODE;
+      if (oa === NO_EPISODE) {
+        if (ob !== NO_EPISODE) unmatchedB++;
         continue;
       }
-      if (eb === undefined) {
+      if (ob === NO_EPISODE) {
         unmatchedA++;
         continue;
       }
-      if (String(ea.seed) !== String(eb.seed)) {
+      const sa = a.seed[r] as number;
+      const sb = b.seed[r] as number;
+      if (sa !== sb) {
         seedMismatches++;
-        if (mismatches === 0) firstMismatch = `${label}, replicate ${r}: seed ${String(ea.seed)} before, ${String(eb.seed)} after`;
+        if (mismatches === 0) firstMismatch = `${label}, replicate ${rep(r)}: seed ${String(sa)} before, ${String(sb)} after`;
         mismatches++;
       }
-      if (ea.outcome === null || ea.outcome === undefined || eb.outcome === null || eb.outcome === undefined) {
+      if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
         dropped++;
         continue;
       }
-      pairs.push({ replicate_index: r, a: ea.outcome, b: eb.outcome });
+      const cell = (oa - 2) * K + (ob - 2);
+      cross[cell] = (cross[cell] as number) + 1;
+      paired++;
     }
-    const sample = [...a.values()][0] ?? [...b.values()][0];
+    const sample = a.sample ?? b.sample;
     const parsed = parseLabel(label);
     const values: Record<string, string | number> = {};
     for (const axis of axes) {
       const v = sample?.[axis];
       values[axis] = typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : (parsed[axis] ?? '');
     }
-    const outcomes = (m: Map<number, DiffEpisode>): string[] =>
-      [...m.values()].map((e) => e.outcome).filter((o): o is string => typeof o === 'string');
+    let pairs: Pair[] | null = null;
+    let beforeOutcomes: string[] | null = null;
+    let afterOutcomes: string[] | null = null;
     conditions.push({
       label,
       values: Object.freeze(values),
-      pairs,
-      beforeOutcomes: outcomes(a),
-      afterOutcomes: outcomes(b),
+      counts: Object.freeze({ labels: labelsOf, cross, before: countsOf(a, K), after: countsOf(b, K) }),
+      get pairs() {
+        return (pairs ??= pairsOf(a, b, labelsOf, rep));
+      },
+      get beforeOutcomes() {
+        return (beforeOutcomes ??= outcomesOf(a, labelsOf));
+      },
+      get afterOutcomes() {
+        return (afterOutcomes ??= outcomesOf(b, labelsOf));
+      },
       coverage: Object.freeze({
         condition: label,
-        before_episodes: a.size,
-        after_episodes: b.size,
-        pairs: pairs.length,
+        before_episodes: a.episodes,
+        after_episodes: b.episodes,
+        pairs: paired,
         dropped,
         unmatched_before: unmatchedA,
         unmatched_after: unmatchedB,
@@ -176,19 +217,25 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
       }),
     });
   }
-  const sA = before.manifest.salt;
-  const sB = after.manifest.salt;
+  const sA = A.manifest.salt;
+  const sB = B.manifest.salt;
   let reason: string | null = null;
   if (sA !== sB) reason = `the runs were swept with different salts (${sA} before, ${sB} after), so their seeds differ`;
   else if (mismatches > 0) reason = `${mismatches} matched episode${mismatches === 1 ? ' has' : 's have'} different seeds (first: ${firstMismatch})`;
+  // Every episode of either run, compared condition or not: how many are truncated, which labels occur.
+  const seen = new Uint8Array(labelsOf.length + 2);
   let truncated = 0;
-  const labels = new Set<string>();
-  for (const run of [before, after]) {
-    for (const row of run.rows) {
-      if (row.outcome === 'truncated') truncated++;
-      if (typeof row.outcome === 'string') labels.add(row.outcome);
+  const truncatedCode = A.codes.codes.get('truncated') ?? -1;
+  for (const run of [A, B]) {
+    for (const c of run.conditions.values()) {
+      for (let r = 0; r < c.size; r++) {
+        const o = c.outcome[r] as number;
+        seen[o] = 1;
+        if (o === truncatedCode) truncated++;
+      }
     }
   }
+  const labels = labelsOf.filter((_, k) => seen[k + 2] === 1);
   return {
     paired: reason === null,
     reason,
@@ -197,6 +244,37 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
     only_after,
     axes,
     truncated,
-    labels: [...labels].sort(byCodePoint),
+    labels: labels.sort(byCodePoint),
   };
+}
+
+/** A condition's episodes per outcome code - 2 (nulls left out). */
+function countsOf(c: ConditionIndex, K: number): Float64Array {
+  const out = new Float64Array(K);
+  for (let r = 0; r < c.size; r++) {
+    const o = c.outcome[r] as number;
+    if (o >= 2) out[o - 2] = (out[o - 2] as number) + 1;
+  }
+  return out;
+}
+
+/** A condition's pairs with an outcome on both sides, by replicate index. */
+function pairsOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[], rep: (slot: number) => number): Pair[] {
+  const out: Pair[] = [];
+  for (let r = 0; r < Math.min(a.size, b.size); r++) {
+    const oa = a.outcome[r] as number;
+    const ob = b.outcome[r] as number;
+    if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
+  }
+  return out;
+}
+
+/** A condition's outcomes (nulls left out), by replicate index: the unpaired fallback's sample. */
+function outcomesOf(c: ConditionIndex, labels: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let r = 0; r < c.size; r++) {
+    const o = c.outcome[r] as number;
+    if (o >= 2) out.push(labels[o - 2] as string);
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { DiffEpisode, DiffRun } from './types.js';
+import { NO_EPISODE, type RunIndex } from './run-index.js';
 
 // Incomplete runs are read only on purpose (docs/store.md, "Incomplete runs"): diff, report and export
 // refuse a run that is not `complete` or whose (condition, replicate) pairs do not cover its design,
@@ -103,4 +104,39 @@ export function unmatchedLine(u: Unmatched, beforeName: string, afterName: strin
   if (u.before > 0) parts.push(`${u.before} of ${beforeName}`);
   if (u.after > 0) parts.push(`${u.after} of ${afterName}`);
   return `coverage: ${u.compared} (condition, replicate) pairs are in both runs and compared; ${parts.join(' and ')} have no partner in the other run and are not compared (--full lists them per condition).`;
+}
+
+/** {@link runCoverage} of a run read into a {@link RunIndex} (the diff's columnar reader). */
+export function indexCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 'status' | 'conditions' | 'replicates'>, index: RunIndex): RunCoverage {
+  const replicates = Number(manifest.replicates) || 0;
+  const conditions = Array.isArray(manifest.conditions) ? [...new Set(manifest.conditions as string[])] : [];
+  let held = 0;
+  for (const label of conditions) {
+    const c = index.conditions.get(label);
+    if (!c) continue;
+    for (let r = 0; r < Math.min(replicates, c.size); r++) if (c.outcome[r] !== NO_EPISODE) held++;
+  }
+  const design = conditions.length * replicates;
+  return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: String(manifest.status), pairs: held, design, complete: manifest.status === 'complete' && held === design });
+}
+
+/** {@link unmatchedPairs} of two runs read into {@link RunIndex}es (slot r is replicate r). */
+export function indexUnmatched(before: RunIndex, after: RunIndex): Unmatched {
+  let onlyA = 0;
+  let onlyB = 0;
+  let both = 0;
+  const labels = new Set([...before.conditions.keys(), ...after.conditions.keys()]);
+  for (const label of labels) {
+    const a = before.conditions.get(label);
+    const b = after.conditions.get(label);
+    const n = Math.max(a?.size ?? 0, b?.size ?? 0);
+    for (let r = 0; r < n; r++) {
+      const x = a !== undefined && r < a.size && a.outcome[r] !== NO_EPISODE;
+      const y = b !== undefined && r < b.size && b.outcome[r] !== NO_EPISODE;
+      if (x && y) both++;
+      else if (x) onlyA++;
+      else if (y) onlyB++;
+    }
+  }
+  return Object.freeze({ before: onlyA, after: onlyB, compared: both });
 }

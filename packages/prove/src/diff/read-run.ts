@@ -1,6 +1,9 @@
 import { assertComplete, runCoverage } from './partial.js';
-import { readRunEpisodes } from '../store/read-episodes.js';
+import type { RunManifest } from '../store/manifest.js';
+import type { PartColumns } from '../store/parquet.js';
+import { openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
+import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 
 /** The columns the diff, report and export read (the axes are added per run). */
@@ -49,10 +52,163 @@ export function hardFailureOf(meta: unknown): boolean | null {
   return typeof h === 'boolean' ? h : null;
 }
 
+/** A part's column, as `readPartColumns` gives it (absent: every value null). */
+type Column = ArrayLike<unknown> | undefined;
+
+const nullish = (x: unknown): unknown => (x === undefined ? null : x);
+
 /**
- * Reads one run for the diff through the store's Arrow reader (never prompts or answers): its manifest
- * and, per episode, the condition, axis values, replicate index, seed, outcome, `t` and `score`, and
- * with `hardFailure` the boolean `meta.hard_failure` (nothing else of meta).
+ * A part's seed column as numbers without one BigInt per value: an int64 column comes as a
+ * BigInt64Array, read here through its two 32-bit halves (exact below 2^53; seeds are below 2^32).
+ */
+function seedsOf(column: Column, rows: number): Float64Array {
+  const out = new Float64Array(rows);
+  if (column instanceof BigInt64Array) {
+    const lo = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);
+    const hi = new Int32Array(column.buffer, column.byteOffset, column.length * 2);
+    for (let i = 0; i < rows; i++) out[i] = (hi[2 * i + 1] as number) * 4294967296 + (lo[2 * i] as number);
+  } else if (column !== undefined) {
+    for (let i = 0; i < rows; i++) out[i] = Number(column[i] as number | bigint);
+  } else out.fill(Number.NaN);
+  return out;
+}
+
+/**
+ * Streams a run's parts as columns (one part in memory at a time), reading the axis columns only of the
+ * parts where a condition first appears: the diff needs the axis values of one episode per condition.
+ */
+async function eachPart(
+  store: string,
+  manifest: RunManifest,
+  columns: readonly string[],
+  isNew: (label: string) => boolean,
+  onPart: (part: PartColumns, axes: PartColumns | null) => void,
+): Promise<void> {
+  const axes = Object.keys(manifest.axes ?? {});
+  const parts = await runParts(store, manifest);
+  // The next part is read from disk (and its checksum checked) while this one is decoded.
+  let next: Promise<OpenPart> | null = parts.length > 0 ? openRunPart(manifest, parts[0]!) : null;
+  // A rejected prefetch is awaited in the next round; until then it must not count as unhandled.
+  next?.catch(() => {});
+  for (let k = 0; k < parts.length; k++) {
+    const file = await (next as Promise<OpenPart>);
+    next = k + 1 < parts.length ? openRunPart(manifest, parts[k + 1]!) : null;
+    next?.catch(() => {});
+    const part = await file.columns(columns);
+    const condition = part.columns['condition'];
+    let fresh = false;
+    if (condition !== undefined && axes.length > 0) {
+      let last: unknown;
+      for (let i = 0; i < part.rows && !fresh; i++) {
+        const c = condition[i];
+        if (c === last) continue;
+        last = c;
+        fresh = isNew(String(c));
+      }
+    }
+    onPart(part, fresh ? await file.columns(axes) : null);
+  }
+}
+
+/**
+ * Reads one run for the diff, column by column, into a {@link RunIndex}: per condition, the outcome
+ * codes, seeds and scores in typed arrays indexed by replicate (no row object per episode), and with
+ * `hardFailure` the boolean `meta.hard_failure` (the meta text is read part by part and dropped).
+ *
+ * @param store - the store directory.
+ * @param manifest - the run, resolved.
+ * @param which - 'before' or 'after' (for the duplicate error).
+ * @param codes - the outcome codes shared with the other run of the diff.
+ * @param options - `{ hardFailure? = false }`.
+ * @returns the run's index.
+ * @throws {@link DiffError} when the run holds two episodes for one condition and replicate.
+ */
+export async function readRunIndex(store: string, manifest: RunManifest, which: 'before' | 'after', codes: OutcomeCodes, options: ReadRunOptions = {}): Promise<RunIndex> {
+  const hard = options.hardFailure === true;
+  const builder = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: hard }, null, manifest.replicates);
+  const axes = Object.keys(manifest.axes ?? {});
+  const columns = ['condition', 'replicate_index', 'seed', 'outcome', 'score', ...(hard ? ['meta'] : [])];
+  const seen = new Set<string>();
+  await eachPart(store, manifest, columns, (label) => !seen.has(label), (part, axisPart) => {
+    const condition = part.columns['condition'] as Column;
+    const replicate = part.columns['replicate_index'] as Column;
+    const seed = seedsOf(part.columns['seed'] as Column, part.rows);
+    const outcome = part.columns['outcome'] as Column;
+    const score = part.columns['score'] as Column;
+    const meta = hard ? (part.columns['meta'] as Column) : undefined;
+    let lastLabel: unknown = undefined;
+    let c: ConditionIndex | null = null;
+    let lastOutcome: unknown = undefined;
+    let lastCode = NO_OUTCOME;
+    for (let i = 0; i < part.rows; i++) {
+      const label = condition?.[i];
+      if (c === null || label !== lastLabel) {
+        lastLabel = label;
+        const name = String(label);
+        seen.add(name);
+        c = builder.condition(name, () => {
+          const sample: Record<string, unknown> = {};
+          for (const a of axes) sample[a] = nullish(axisPart?.columns[a]?.[i]);
+          return sample;
+        });
+      }
+      const o = outcome?.[i];
+      if (o !== lastOutcome || i === 0) {
+        lastOutcome = o;
+        lastCode = codeOf(codes, o);
+      }
+      builder.add(
+        c,
+        Number(replicate?.[i]),
+        seed[i] as number,
+        lastCode,
+        scoreOf(score?.[i]),
+        meta === undefined ? HARD_NONE : hardCodeOf(hardFailureOf(meta[i])),
+      );
+    }
+  });
+  return builder.finish();
+}
+
+/**
+ * Adds the boolean `meta.hard_failure` to a run read without it (the diff reads meta only when it
+ * compares scores): reads the parts' condition, replicate_index and meta columns.
+ *
+ * @param store - the store directory.
+ * @param index - the run as {@link readRunIndex} read it.
+ * @returns the index with `hard` filled in every condition.
+ */
+export async function readHardFailures(store: string, index: RunIndex): Promise<RunIndex> {
+  let has = false;
+  for (const c of index.conditions.values()) c.hard = new Uint8Array(c.outcome.length);
+  const manifest = index.manifest as unknown as RunManifest;
+  for (const p of await runParts(store, manifest)) {
+    const part = await (await openRunPart(manifest, p)).columns(['condition', 'replicate_index', 'meta']);
+    const condition = part.columns['condition'] as Column;
+    const replicate = part.columns['replicate_index'] as Column;
+    const meta = part.columns['meta'] as Column;
+    let lastLabel: unknown = undefined;
+    let c: ConditionIndex | undefined;
+    for (let i = 0; i < part.rows; i++) {
+      const label = condition?.[i];
+      if (i === 0 || label !== lastLabel) {
+        lastLabel = label;
+        c = index.conditions.get(String(label));
+      }
+      const code = hardCodeOf(hardFailureOf(meta?.[i]));
+      if (c?.hard == null || code === HARD_NONE) continue;
+      c.hard[Number(replicate?.[i])] = code;
+      has = true;
+    }
+  }
+  return Object.freeze({ ...index, hasHardFailure: has });
+}
+
+/**
+ * Reads one run for the diff (never prompts or answers): its manifest and, per episode, the condition,
+ * axis values, replicate index, seed, outcome, `t` and `score`, and with `hardFailure` the boolean
+ * `meta.hard_failure` (nothing else of meta). Read column by column from the parts; one row object per
+ * episode (the report and the export take rows; the diff reads {@link readRunIndex} instead).
  *
  * @param store - the store directory.
  * @param ref - a run ref (`#N`, id, unique id prefix or name).
@@ -65,18 +221,21 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   const manifest = await resolveRun(store, ref);
   const axes = Object.keys(manifest.axes ?? {});
   const columns = [...COLUMNS, ...axes];
-  const table = await readRunEpisodes(store, manifest, { columns: options.hardFailure === true ? [...columns, 'meta'] : columns });
-  const vectors = columns.map((c) => [c, table.getChild(c)] as const);
-  const meta = options.hardFailure === true ? table.getChild('meta') : null;
+  const hard = options.hardFailure === true;
   const rows: DiffEpisode[] = [];
-  for (let i = 0; i < table.numRows; i++) {
-    const row: Record<string, unknown> = {};
-    for (const [c, v] of vectors) {
-      const x: unknown = v?.get(i) ?? null;
-      row[c] = typeof x === 'bigint' && c !== 'seed' ? Number(x) : x;
+  for (const p of await runParts(store, manifest)) {
+    const part = await (await openRunPart(manifest, p)).columns(hard ? [...columns, 'meta'] : columns);
+    const cols = columns.map((c) => [c, part.columns[c]] as const);
+    const meta = hard ? part.columns['meta'] : undefined;
+    for (let i = 0; i < part.rows; i++) {
+      const row: Record<string, unknown> = {};
+      for (const [c, v] of cols) {
+        const x = nullish(v?.[i]);
+        row[c] = typeof x === 'bigint' ? Number(x) : x;
+      }
+      if (hard) row['hard_failure'] = hardFailureOf(meta?.[i]);
+      rows.push(row as DiffEpisode);
     }
-    if (meta !== null) row['hard_failure'] = hardFailureOf(meta.get(i) as unknown);
-    rows.push(row as DiffEpisode);
   }
   const coverage = runCoverage(manifest, rows);
   assertComplete(coverage, options.partial === true, options.verb ?? 'diff');

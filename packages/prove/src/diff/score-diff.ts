@@ -1,7 +1,8 @@
 import { DiffError } from './diff-error.js';
 import type { ConditionPairs } from './pairing.js';
 import { bhAdjust, clusteredDifference, holmAdjust, mcnemarP, pairedT, type TestMethod } from './stats.js';
-import type { DiffEpisode, DiffRun, HardFailureTest, ScoreComparison, ScorePooled, ScoreRow, ScoreVerdict } from './types.js';
+import { HARD_NONE, HARD_TRUE, NO_EPISODE, type ConditionIndex, type RunIndex } from './run-index.js';
+import type { DiffRun, HardFailureTest, ScoreComparison, ScorePooled, ScoreRow, ScoreVerdict } from './types.js';
 
 /** The family-wise level of the per-condition score intervals (95%, Bonferroni over the m tests). */
 export const SCORE_FAMILY_LEVEL = 0.95;
@@ -22,20 +23,6 @@ export function hasScores(run: DiffRun): boolean {
   return run.rows.some((r) => finite(r.score));
 }
 
-function hasHardFailure(run: DiffRun): boolean {
-  return run.rows.some((r) => typeof r.hard_failure === 'boolean');
-}
-
-function index(run: DiffRun): Map<string, Map<number, DiffEpisode>> {
-  const out = new Map<string, Map<number, DiffEpisode>>();
-  for (const row of run.rows) {
-    let m = out.get(row.condition);
-    if (m === undefined) out.set(row.condition, (m = new Map()));
-    m.set(Number(row.replicate_index), row);
-  }
-  return out;
-}
-
 type Collected = {
   condition: ConditionPairs;
   before: number[];
@@ -46,33 +33,39 @@ type Collected = {
   hard: { both: number; rise: number; fall: number; neither: number } | null;
 };
 
-function collect(c: ConditionPairs, a: Map<number, DiffEpisode>, b: Map<number, DiffEpisode>, withHard: boolean): Collected {
+function collect(c: ConditionPairs, a: ConditionIndex | undefined, b: ConditionIndex | undefined, withHard: boolean): Collected {
   const out: Collected = { condition: c, before: [], after: [], dropped: 0, seedMismatches: 0, unmatched: 0, hard: withHard ? { both: 0, rise: 0, fall: 0, neither: 0 } : null };
-  const reps = [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
-  for (const r of reps) {
-    const ea = a.get(r);
-    const eb = b.get(r);
-    if (ea === undefined || eb === undefined) {
+  const sizeA = a?.size ?? 0;
+  const sizeB = b?.size ?? 0;
+  for (let r = 0; r < Math.max(sizeA, sizeB); r++) {
+    const inA = a !== undefined && r < sizeA && a.outcome[r] !== NO_EPISODE;
+    const inB = b !== undefined && r < sizeB && b.outcome[r] !== NO_EPISODE;
+    if (!inA && !inB) continue;
+    if (!inA || !inB) {
       out.unmatched++;
       continue;
     }
-    if (String(ea.seed) !== String(eb.seed)) {
+    if (a.seed[r] !== b.seed[r]) {
       out.seedMismatches++;
       continue;
     }
-    if (out.hard !== null && typeof ea.hard_failure === 'boolean' && typeof eb.hard_failure === 'boolean') {
+    const ha = a.hard?.[r] ?? HARD_NONE;
+    const hb = b.hard?.[r] ?? HARD_NONE;
+    if (out.hard !== null && ha !== HARD_NONE && hb !== HARD_NONE) {
       const h = out.hard;
-      if (ea.hard_failure && eb.hard_failure) h.both++;
-      else if (eb.hard_failure) h.rise++;
-      else if (ea.hard_failure) h.fall++;
+      if (ha === HARD_TRUE && hb === HARD_TRUE) h.both++;
+      else if (hb === HARD_TRUE) h.rise++;
+      else if (ha === HARD_TRUE) h.fall++;
       else h.neither++;
     }
-    if (!finite(ea.score) || !finite(eb.score)) {
+    const sa = a.score?.[r] ?? Number.NaN;
+    const sb = b.score?.[r] ?? Number.NaN;
+    if (!Number.isFinite(sa) || !Number.isFinite(sb)) {
       out.dropped++;
       continue;
     }
-    out.before.push(ea.score);
-    out.after.push(eb.score);
+    out.before.push(sa);
+    out.after.push(sb);
   }
   return out;
 }
@@ -133,8 +126,8 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
  * meta holds `hard_failure`, each condition also gets McNemar on the hard-failure event over its pairs
  * (Holm over those conditions).
  *
- * @param before - run A.
- * @param after - run B.
+ * @param before - run A, indexed ({@link RunIndex}).
+ * @param after - run B, indexed with the same outcome codes.
  * @param conditions - the shared conditions, in report order (from the pairing).
  * @param axes - the runs' axis names.
  * @param options - `{ q, method, cluster? }`.
@@ -143,7 +136,7 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
  *   fall in fewer than 2 values.
  * @example
  * ```ts
- * const s = compareScores(a, b, pairRuns(a, b).conditions, ['task'], { q: 0.05, method: 'exact', cluster: 'task' });
+ * const s = compareScores(A, B, pairIndexes(A, B).conditions, ['task'], { q: 0.05, method: 'exact', cluster: 'task' });
  * s.rows[0].difference; // 0.125
  * s.pooled?.clusters; // 3
  * ```
@@ -151,17 +144,15 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
  *   Benjamini & Hochberg (1995); poisson-stats `pairedScoreDifference`, `clusterRobustMeanDifference`.
  */
 export function compareScores(
-  before: DiffRun,
-  after: DiffRun,
+  before: RunIndex,
+  after: RunIndex,
   conditions: readonly ConditionPairs[],
   axes: readonly string[],
   options: CompareScoresOptions,
 ): ScoreComparison {
   const { q, method, cluster } = options;
-  const A = index(before);
-  const B = index(after);
-  const withHard = hasHardFailure(before) && hasHardFailure(after);
-  const collected = conditions.map((c) => collect(c, A.get(c.label) ?? new Map(), B.get(c.label) ?? new Map(), withHard));
+  const withHard = before.hasHardFailure && after.hasHardFailure;
+  const collected = conditions.map((c) => collect(c, before.conditions.get(c.label), after.conditions.get(c.label), withHard));
   if (cluster !== undefined) checkCluster(cluster, axes, collected);
 
   const tested = collected.map((c) => (c.before.length >= 2 ? c : null));

@@ -1,4 +1,4 @@
-import type { Pair } from './pairing.js';
+import type { ConditionPairs, Pair, PairCounts } from './pairing.js';
 import type { DiffCounts, DiffSamples } from './types.js';
 
 /** The paired 2x2 table of one condition and event: x = before ended in E, y = after did. */
@@ -34,6 +34,55 @@ export function pairedTable(pairs: readonly Pair[], event: string): PairedTable 
     else neither++;
   }
   return { kind: 'paired', both, rise, fall, neither };
+}
+
+/**
+ * The paired table of one condition from its pair counts ({@link PairCounts}), where an episode "ended
+ * in the event" when `isX` (before) or `isY` (after) holds for its outcome label: the same table as
+ * {@link pairedTable} over the pairs, read from K x K cells instead of one pair at a time.
+ */
+export function pairedTableOf(counts: PairCounts, isX: (label: string) => boolean, isY: (label: string) => boolean): PairedTable {
+  const K = counts.labels.length;
+  const xs = counts.labels.map(isX);
+  const ys = counts.labels.map(isY);
+  let both = 0;
+  let rise = 0;
+  let fall = 0;
+  let neither = 0;
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j < K; j++) {
+      const n = counts.cross[i * K + j] as number;
+      if (n === 0) continue;
+      if (xs[i] && ys[j]) both += n;
+      else if (ys[j]) rise += n;
+      else if (xs[i]) fall += n;
+      else neither += n;
+    }
+  }
+  return { kind: 'paired', both, rise, fall, neither };
+}
+
+/** {@link unpairedTable} from a condition's outcome counts ({@link PairCounts}), with `isX`/`isY` as in {@link pairedTableOf}. */
+export function unpairedTableOf(counts: PairCounts, isX: (label: string) => boolean, isY: (label: string) => boolean): UnpairedTable {
+  let beforeEvents = 0;
+  let beforeN = 0;
+  let afterEvents = 0;
+  let afterN = 0;
+  counts.labels.forEach((label, k) => {
+    const b = counts.before[k] as number;
+    const a = counts.after[k] as number;
+    beforeN += b;
+    afterN += a;
+    if (isX(label)) beforeEvents += b;
+    if (isY(label)) afterEvents += a;
+  });
+  return { kind: 'unpaired', beforeEvents, beforeN, afterEvents, afterN };
+}
+
+/** The table of one condition and event: paired over its pairs, or its two samples (the unpaired fallback). */
+export function conditionTable(c: Pick<ConditionPairs, 'counts'>, event: string, paired: boolean): Table {
+  const is = (label: string): boolean => label === event;
+  return paired ? pairedTableOf(c.counts, is, is) : unpairedTableOf(c.counts, is, is);
 }
 
 /** Counts the two samples of one event: how many outcomes of each run are the event, of how many. */

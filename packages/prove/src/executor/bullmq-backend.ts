@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import { Job, Queue, QueueEvents } from 'bullmq';
+import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
@@ -8,7 +8,7 @@ import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
 import { chunkItems, DEFAULT_QUEUE, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { addUsage } from './target-hooks.js';
-import { checkRedisUrl, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
+import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
 import { failedRow } from './run-episode.js';
 
 /** Options of {@link bullmqBackend}. */
@@ -159,6 +159,8 @@ function within(p: Promise<unknown> | undefined, ms: number): Promise<void> {
 async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Settings): AsyncGenerator<EpisodeRow[]> {
   const target = chunkTarget(ctx, s.cwd ?? process.cwd());
   await pingRedis(s.target);
+  // The queue libraries load here, when a run uses this backend: importing poisson-prove loads neither.
+  const [{ Job, Queue, QueueEvents }, Redis] = await Promise.all([import('bullmq'), loadRedis()]);
   // This call's id: workers configure the target once per invocation, and skip its jobs once it is stopped.
   const invocation = `${ctx.runId}.${randomBytes(6).toString('hex')}`;
   const rt = ctx.runtime;
@@ -178,7 +180,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   };
   const clients: Redis[] = [];
   const client = (blocking: boolean): Redis => {
-    const c = newRedis(s.target, { blocking, giveUpAfter: s.giveUp });
+    const c = newRedis(Redis, s.target, { blocking, giveUpAfter: s.giveUp });
     c.on('error', () => undefined); // reported through 'end' below, once, without the password
     c.on('end', () => {
       if (st.lost === null && !st.closing) {

@@ -1,5 +1,5 @@
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { ProveError } from '../errors.js';
 
 // The Redis connection of the bullmq backend: URL checks, redaction, clients that fail fast. Internal
@@ -110,9 +110,17 @@ export function redisOptions(target: RedisTarget, opts: { blocking: boolean; giv
   };
 }
 
-/** A new ioredis client for the target (errors are the caller's to listen to). */
-export function newRedis(target: RedisTarget, opts: { blocking: boolean; giveUpAfter: number | null; lazy?: boolean }): Redis {
-  return new Redis(target.url, redisOptions(target, opts));
+/** The ioredis client class, with ioredis loaded on first use (importing poisson-prove loads no Redis client). */
+export type RedisClass = typeof Redis;
+
+/** Loads ioredis (once; later calls get the same module) and returns its client class. */
+export async function loadRedis(): Promise<RedisClass> {
+  return (await import('ioredis')).Redis;
+}
+
+/** A new ioredis client for the target (errors are the caller's to listen to); `RedisClient` from {@link loadRedis}. */
+export function newRedis(RedisClient: RedisClass, target: RedisTarget, opts: { blocking: boolean; giveUpAfter: number | null; lazy?: boolean }): Redis {
+  return new RedisClient(target.url, redisOptions(target, opts));
 }
 
 /** An error's first line with the URL's password (if any) scrubbed, for messages (internal). */
@@ -140,6 +148,7 @@ export function redisReason(err: unknown, url: string): string {
  */
 export async function pingRedis(target: RedisTarget): Promise<string> {
   const shown = checkRedisUrl(target.url);
+  const Redis = await loadRedis();
   const client = new Redis(target.url, { ...redisOptions(target, { blocking: false, giveUpAfter: 0, lazy: true }), maxRetriesPerRequest: 0, enableOfflineQueue: false });
   let last: unknown = null;
   client.on('error', (err: unknown) => {

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
-import { checkRedisUrl, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
+import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
 import { startTarget, type StartedTarget } from './target-hooks.js';
 
@@ -134,6 +134,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     }
   };
   await pingRedis(target);
+  // The queue libraries load here, when a worker runs: importing poisson-prove loads neither.
+  const [{ Worker }, Redis] = await Promise.all([import('bullmq'), loadRedis()]);
   if (opts.signal?.aborted) return Object.freeze({ url: shown, queue, host, concurrency, jobs: 0, episodes: 0 });
 
   const targets = new Map<string, Promise<Target | string>>();
@@ -208,7 +210,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       billed_tokens: now.billed_tokens - before.billed_tokens,
     };
   };
-  const control = newRedis(target, { blocking: false, giveUpAfter: null });
+  const control = newRedis(Redis, target, { blocking: false, giveUpAfter: null });
   control.on('error', () => undefined); // the worker's own connection reports trouble
   /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
   const stoppedByCoordinator = async (data: ChunkJobData): Promise<boolean> => {
@@ -285,7 +287,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     return { rows, host, load_error: loadError, invocation: data.invocation, usage, ...(cut !== null ? { cut } : {}) };
   };
 
-  const connection = newRedis(target, { blocking: true, giveUpAfter: null });
+  const connection = newRedis(Redis, target, { blocking: true, giveUpAfter: null });
   let lastError = '';
   const onError = (err: unknown): void => {
     const msg = redisReason(err, opts.redis);

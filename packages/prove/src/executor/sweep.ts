@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import TOML from '@iarna/toml';
 import { assertGate, powerGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
 import { conditionsOf } from '../spec/conditions.js';
@@ -10,6 +11,7 @@ import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
+import { defaultExecution } from './default-execution.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
 import { checkConditions, startTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
@@ -203,7 +205,12 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   const method = opts.method ?? 'exact';
   assertGate(gateInput(spec, conditions.length, maxMde, opts));
   const cwd = opts.cwd ?? process.cwd();
-  const backend = pickBackend(opts.backend, cwd);
+  // Neither backend nor concurrency named: the faster on this machine (defaultExecution says how it decides).
+  const auto =
+    opts.backend === undefined && opts.concurrency === undefined
+      ? defaultExecution({ cores: availableParallelism(), episodes: conditions.length * spec.replicates, moduleTarget: typeof opts.target === 'string', budget: opts.budgetTokens != null })
+      : null;
+  const backend = pickBackend(opts.backend ?? auto?.backend, cwd);
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
   const salt = opts.salt ?? randomSalt();
   if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
@@ -248,5 +255,5 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     throw err;
   }
   const total = conditions.length * spec.replicates;
-  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, { ...opts, runtime });
+  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, { ...opts, ...(auto !== null ? { concurrency: auto.concurrency } : {}), runtime });
 }

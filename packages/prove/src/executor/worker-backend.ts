@@ -1,6 +1,7 @@
+import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
@@ -24,10 +25,60 @@ type Slot = {
   ready: boolean;
 };
 
-function entry(): { file: string | URL; eval: boolean } {
+/** The newest modification time (ms) of the TypeScript files under a directory. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestSource(p));
+    else if (e.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The built worker entry when this module runs from source and the package's build is current (its
+ * `dist/executor/worker-entry.js` is newer than every file of `src/`), else null.
+ */
+function builtEntry(here: string): URL | null {
+  const built = new URL('../../dist/executor/worker-entry.js', here);
+  try {
+    return statSync(built).mtimeMs >= newestSource(fileURLToPath(new URL('..', here))) ? built : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Node options without the ones that load TypeScript sources (`--conditions=source`, `--import tsx`). */
+function withoutSourceOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--conditions=source' || a === '-C=source') continue;
+    if ((a === '--conditions' || a === '-C' || a === '--import') && (argv[i + 1] === 'source' || argv[i + 1] === 'tsx')) {
+      i++;
+      continue;
+    }
+    if (a === '--import=tsx') continue;
+    out.push(a);
+  }
+  return out;
+}
+
+let cachedEntry: { file: string | URL; eval: boolean; execArgv?: string[] } | null = null;
+
+function entry(): { file: string | URL; eval: boolean; execArgv?: string[] } {
+  return (cachedEntry ??= findEntry());
+}
+
+function findEntry(): { file: string | URL; eval: boolean; execArgv?: string[] } {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { file: new URL('./worker-entry.js', here), eval: false };
-  // Running from source (tests): register tsx in the worker, then import the TypeScript entry.
+  // Running from source (tests, benchmarks) with a current build: the workers start from the build, without
+  // the options that make every import compile TypeScript (a .ts target is still loaded through tsx).
+  const built = builtEntry(here);
+  if (built !== null) return { file: built, eval: false, execArgv: withoutSourceOptions(process.execArgv) };
+  // Running from source without a build: register tsx in the worker, then import the TypeScript entry.
   const tsxPkg = createRequire(here).resolve('tsx/package.json');
   const api = pathToFileURL(join(dirname(tsxPkg), 'dist/esm/api/index.mjs')).href;
   const target = new URL('./worker-entry.ts', here).href;
@@ -73,7 +124,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
   const requeued: WorkItem[][] = [];
   const highWater = Math.max(4096, chunkSize * n * 2);
   const cwd = opts.cwd ?? process.cwd();
-  const { file, eval: isEval } = entry();
+  const { file, eval: isEval, execArgv } = entry();
   let pending: EpisodeRow[] = [];
   let failure: unknown = null;
   let wake: (() => void) | null = null;
@@ -123,6 +174,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     const state = new SharedArrayBuffer(16);
     const worker = new Worker(file, {
       eval: isEval,
+      ...(execArgv !== undefined ? { execArgv } : {}),
       workerData: { file: t.file, name: t.name, runId: ctx.runId, timeoutMs: ctx.timeoutMs, cwd, state, runtime: workerRuntime },
     });
     const from = `thread-${spawned++}`;

@@ -1,6 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
-import { readRunPart, runParts } from './verify-parts.js';
+import { openRunPart, runParts } from './verify-parts.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Outcome counts of one condition. */
@@ -61,22 +61,34 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     chosen = chosen.slice(0, limit);
   };
   let matching = 0;
-  for (const part of await runParts(store, manifest)) {
-    for (const raw of await readRunPart(manifest, part)) {
-      const row = raw as EpisodeRow;
-      let c = counts.get(row.condition);
+  const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
+  for (const p of await runParts(store, manifest)) {
+    // Counts from three columns; the whole rows of a part are read only when one of them is shown.
+    const opened = await openRunPart(manifest, p);
+    const part = await opened.columns(['condition', 'outcome', 'replicate_index']);
+    const condition = part.columns['condition'] ?? [];
+    const outcome = part.columns['outcome'] ?? [];
+    const replicate = part.columns['replicate_index'] ?? [];
+    const picks: number[] = [];
+    for (let i = 0; i < part.rows; i++) {
+      const label = String(condition[i]);
+      const o = (outcome[i] ?? null) as string | null;
+      let c = counts.get(label);
       if (!c) {
         c = emptyCounts();
-        counts.set(row.condition, c);
+        counts.set(label, c);
       }
-      countRow(c, row.outcome);
-      if (row.outcome === event) {
+      countRow(c, o);
+      if (o === event) {
         matching++;
-        if (limit > 0) {
-          chosen.push(row);
-          if (chosen.length >= 2 * limit + 64) keep();
-        }
+        if (limit > 0) picks.push(i);
       }
+    }
+    const worst = chosen.length >= limit ? chosen[chosen.length - 1] : undefined;
+    const wanted = worst === undefined ? picks : picks.filter((i) => key(String(condition[i]), Number(replicate[i])) <= key(worst.condition, worst.replicate_index));
+    if (wanted.length > 0) {
+      const rows = await opened.rows();
+      for (const i of wanted) chosen.push(rows[i] as EpisodeRow);
     }
     keep();
   }

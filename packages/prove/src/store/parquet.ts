@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, open, rename, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
@@ -69,7 +69,9 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
       data[i] = null;
     } else data[i] = v;
   }
-  return { name: column, type: kind, data, nullable };
+  // No min/max statistics for the free-text columns: nothing reads them, and comparing every meta text
+  // to find them cost about 3% of a sweep of the reference target.
+  return { name: column, type: kind, data, nullable, ...(column === 'meta' || column === 'error' ? { statistics: false } : {}) };
 }
 
 /**
@@ -154,7 +156,7 @@ const MAX_PART_ROWS = 50_000_000;
  *
  * @throws Error naming what is wrong.
  */
-function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): void {
+export function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): void {
   const n = bytes.byteLength;
   const magic = (at: number): boolean => bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
   if (n < 12 || !magic(0) || !magic(n - 4)) throw new Error(`the part ${name} is not a parquet file (its magic bytes are missing)`);
@@ -262,4 +264,78 @@ export async function readPartIsolated(bytes: Uint8Array, name: string, columns?
   });
   if (expectedRows !== null && rows.length !== expectedRows) throw new Error(`the part ${name} holds ${rows.length} rows, and the manifest records ${expectedRows}`);
   return plainRows(rows, columns);
+}
+
+/** Some columns of one part, read column by column (no row objects). */
+export type PartColumns = {
+  /** The part's number of rows; every column has this length. */
+  readonly rows: number;
+  /**
+   * Column name to its values in row order: strings by reference to the part's dictionary (one string
+   * object per distinct value), numbers, `bigint` for int64 (or a BigInt64Array), and null or undefined
+   * where the value is null. A requested column the part does not hold is absent.
+   */
+  readonly columns: Readonly<Record<string, ArrayLike<unknown>>>;
+};
+
+/**
+ * Reads only the named columns of one part, column by column: the values come as the decoder produces
+ * them (typed arrays for numbers, one shared string per dictionary entry), never as row objects.
+ *
+ * @param file - the part file.
+ * @param columns - the columns wanted; those the part lacks are left out of the result.
+ * @returns {@link PartColumns}.
+ * @throws Error naming the part when it cannot be read as parquet.
+ */
+export async function readPartColumns(file: string | PartBytes, columns: readonly string[]): Promise<PartColumns> {
+  const bytes = typeof file === 'string' ? await readPartBytes(file) : file;
+  try {
+    const buffer = bytes.buffer;
+    const metadata = await parquetMetadataAsync(buffer);
+    const rows = Number(metadata.num_rows);
+    const present = new Set(metadata.schema.map((s) => s.name));
+    const wanted = columns.filter((c) => present.has(c));
+    const chunks = new Map<string, { rowStart: number; data: ArrayLike<unknown> }[]>();
+    if (wanted.length > 0 && rows > 0) {
+      await parquetRead({
+        file: buffer,
+        metadata,
+        columns: wanted,
+        onChunk: (c) => {
+          let list = chunks.get(c.columnName);
+          if (list === undefined) chunks.set(c.columnName, (list = []));
+          list.push({ rowStart: c.rowStart, data: c.columnData as ArrayLike<unknown> });
+        },
+      });
+    }
+    const out: Record<string, ArrayLike<unknown>> = {};
+    for (const c of wanted) {
+      const list = chunks.get(c) ?? [];
+      const only = list[0];
+      if (list.length === 1 && only !== undefined && only.rowStart === 0 && only.data.length === rows) {
+        out[c] = only.data;
+        continue;
+      }
+      // Several row groups (a part written by another tool): put the chunks in row order.
+      const joined: unknown[] = new Array(rows).fill(null);
+      for (const { rowStart, data } of list) for (let i = 0; i < data.length && rowStart + i < rows; i++) joined[rowStart + i] = data[i];
+      out[c] = joined;
+    }
+    return { rows, columns: out };
+  } catch (err) {
+    throw new Error(`the part ${basename(bytes.file)} cannot be read as parquet: ${(err as Error).message}`);
+  }
+}
+
+/** A part's file read whole into memory (a part is written whole, and is a few hundred KB to a few MB). */
+export type PartBytes = { readonly file: string; readonly buffer: ArrayBuffer };
+
+/**
+ * Reads a part's file whole, in one read: the columnar readers decode from memory instead of asking
+ * the file system for each column chunk, and the next part can be read while this one is decoded.
+ */
+export async function readPartBytes(file: string): Promise<PartBytes> {
+  const data = await readFile(file);
+  const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+  return { file, buffer: (whole ? data.buffer : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)) as ArrayBuffer };
 }

@@ -1,4 +1,8 @@
-import { Field, Float64, Int32, Int64, Schema, Table, Utf8, vectorFromArray, type DataType, type Vector } from 'apache-arrow';
+import type { DataType, Schema, Table, Vector } from 'apache-arrow';
+
+/** Apache Arrow, loaded by the first read that returns a table (importing poisson-prove does not load it). */
+type Arrow = typeof import('apache-arrow');
+const loadArrow = (): Promise<Arrow> => import('apache-arrow');
 import type { EpisodeRow } from './episode-row.js';
 import { readManifest, type RunManifest } from './manifest.js';
 import { columnOrder } from './parquet.js';
@@ -14,7 +18,8 @@ export type ReadEpisodesOptions = {
   where?: (row: EpisodeRow) => boolean;
 };
 
-function arrowType(column: string, manifest: RunManifest): DataType {
+function arrowType(arrow: Arrow, column: string, manifest: RunManifest): DataType {
+  const { Float64, Int32, Int64, Utf8 } = arrow;
   const axis = manifest.axes[column];
   if (axis) return axis.type === 'continuous' ? new Float64() : new Utf8();
   switch (column) {
@@ -41,22 +46,22 @@ export async function partFiles(store: string, runId: string): Promise<string[]>
   return (await runParts(store, await readManifest(store, runId))).map((p) => p.path);
 }
 
-function schemaOf(manifest: RunManifest, columns: readonly string[]): Schema {
-  return new Schema(columns.map((c) => new Field(c, arrowType(c, manifest), true)));
+function schemaOf(arrow: Arrow, manifest: RunManifest, columns: readonly string[]): Schema {
+  return new arrow.Schema(columns.map((c) => new arrow.Field(c, arrowType(arrow, c, manifest), true)));
 }
 
-function batchTable(manifest: RunManifest, columns: readonly string[], rows: readonly Record<string, unknown>[]): Table {
+function batchTable(arrow: Arrow, manifest: RunManifest, columns: readonly string[], rows: readonly Record<string, unknown>[]): Table {
   const vectors: Record<string, Vector> = {};
   for (const c of columns) {
-    const type = arrowType(c, manifest);
+    const type = arrowType(arrow, c, manifest);
     const values = rows.map((r) => {
       const v = r[c];
       if (v === undefined || v === null) return null;
       return c === 'seed' ? BigInt(v as number) : v;
     });
-    vectors[c] = vectorFromArray(values as unknown[], type as DataType) as Vector;
+    vectors[c] = arrow.vectorFromArray(values as unknown[], type as DataType) as Vector;
   }
-  return new Table(vectors);
+  return new arrow.Table(vectors);
 }
 
 function checkColumns(manifest: RunManifest, columns: readonly string[] | undefined): string[] {
@@ -87,10 +92,11 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 
 /** The batches of a resolved run (episodeBatches and readEpisodes list the store once). */
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
+  const arrow = await loadArrow();
   for (const part of await runParts(store, manifest)) {
     let rows = await readRunPart(manifest, part, where ? undefined : columns);
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
-    yield batchTable(manifest, columns, rows);
+    yield batchTable(arrow, manifest, columns, rows);
   }
 }
 
@@ -120,7 +126,7 @@ export async function readEpisodes(store: string, ref: string, opts: ReadEpisode
 
 /**
  * {@link readEpisodes} for a run already resolved, so a caller that needs the manifest too lists the
- * store once (internal to poisson-prove: the diff reads through it).
+ * store once (internal to poisson-prove).
  */
 export async function readRunEpisodes(store: string, manifest: RunManifest, opts: ReadEpisodesOptions = {}): Promise<Table> {
   const columns = checkColumns(manifest, opts.columns);
@@ -129,7 +135,7 @@ export async function readRunEpisodes(store: string, manifest: RunManifest, opts
     if (batch.numRows === 0) continue;
     table = table === null ? batch : table.concat(batch);
   }
-  return table ?? new Table(schemaOf(manifest, columns));
+  return table ?? new (await loadArrow()).Table(schemaOf(await loadArrow(), manifest, columns));
 }
 
 /**

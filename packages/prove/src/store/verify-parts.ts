@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import type { PartRecord, RunManifest } from './manifest.js';
-import { readPart, readPartIsolated } from './parquet.js';
+import { checkFooter, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
 // The one place a run's parts are listed and opened for reading. Every reader (readEpisodes,
 // episodeBatches, episodes, inspect, the diff/report/export reader, resume and extend) gets its parts
@@ -177,4 +177,75 @@ export async function readRunPart(manifest: RunManifest, part: RunPart, columns?
   } catch (err) {
     throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
   }
+}
+
+/** One part, loaded and checked, ready to be read by columns or by rows. */
+export type OpenPart = {
+  readonly part: RunPart;
+  /** Only these columns, column by column (no row objects). */
+  columns(columns: readonly string[]): Promise<PartColumns>;
+  /** Rows as plain objects, as {@link readRunPart} gives them. */
+  rows(columns?: readonly string[]): Promise<Record<string, unknown>[]>;
+};
+
+/**
+ * Loads one part for the columnar readers (the diff, report, inspect): its bytes are read whole and
+ * checked by {@link loadPart} (size, sha256) and its footer before any column is decoded. A part no
+ * checksum vouches for (a run written before checksums) is parsed once, with its work bounded in a
+ * worker ({@link readPartIsolated}), and its columns are served from those rows.
+ *
+ * @throws {@link DamagedRunError} naming the run, the part and what differs.
+ */
+export async function openRunPart(manifest: RunManifest, part: RunPart): Promise<OpenPart> {
+  const damaged = (err: unknown): DamagedRunError =>
+    err instanceof DamagedRunError ? err : new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
+  const bytes = await loadPart(manifest, part);
+  if (part.record === null) {
+    let all: Record<string, unknown>[];
+    try {
+      all = await readPartIsolated(bytes, part.file);
+    } catch (err) {
+      throw damaged(err);
+    }
+    return Object.freeze({
+      part,
+      columns: (cols: readonly string[]) => Promise.resolve(columnsOfRows(all, cols)),
+      rows: (cols?: readonly string[]) => Promise.resolve(cols ? all.map((r) => Object.fromEntries(cols.filter((c) => c in r).map((c) => [c, r[c]]))) : all),
+    });
+  }
+  try {
+    checkFooter(bytes, part.file, part.record.rows);
+  } catch (err) {
+    throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+  }
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const buffer = (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
+  const expected = part.record.rows;
+  return Object.freeze({
+    part,
+    columns: async (cols: readonly string[]) => {
+      try {
+        const c = await readPartColumns({ file: part.path, buffer }, cols);
+        if (c.rows !== expected) throw new Error(`the part ${part.file} holds ${c.rows} rows, and the manifest records ${expected}`);
+        return c;
+      } catch (err) {
+        throw damaged(err);
+      }
+    },
+    rows: async (cols?: readonly string[]) => {
+      try {
+        return await readPart(bytes, part.file, cols, expected);
+      } catch (err) {
+        throw damaged(err);
+      }
+    },
+  });
+}
+
+/** Rows as columns (for parts parsed row-wise). */
+function columnsOfRows(rows: readonly Record<string, unknown>[], cols: readonly string[]): PartColumns {
+  const present = cols.filter((c) => rows.length === 0 || c in (rows[0] as Record<string, unknown>));
+  const out: Record<string, unknown[]> = {};
+  for (const c of present) out[c] = rows.map((r) => r[c] ?? null);
+  return { rows: rows.length, columns: out };
 }

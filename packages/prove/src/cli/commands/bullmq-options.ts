@@ -1,4 +1,4 @@
-import { bullmqBackend, type BullmqBackend } from '../../executor/bullmq-backend.js';
+import type { BullmqBackend } from '../../executor/bullmq-backend.js';
 import { redactArgv, RedisError } from '../../executor/bullmq-redis.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CliIo, OptionDef } from '../define.js';
@@ -25,9 +25,10 @@ export type BullmqExecution = {
 
 /**
  * Reads `--backend bullmq`, `--redis` (else $POISSON_REDIS_URL), `--rate`, `--chunk-size`, `--queue`;
- * records problems on `v` (thrown at `v.done()`). Returns null for the other backends.
+ * records problems on `v` (thrown at `v.done()`). Returns null for the other backends. The backend's
+ * module is loaded only for `--backend bullmq`.
  */
-export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
+export async function bullmqExecution(v: Values, io: CliIo): Promise<BullmqExecution | null> {
   const choice = v.string('backend');
   const given = ['redis', 'rate', 'chunk-size', 'queue'].filter((k) => v.string(k) !== undefined || v.number(k) !== undefined);
   if (choice !== 'bullmq') {
@@ -39,6 +40,7 @@ export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
     v.problem('--backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
     return null;
   }
+  const { bullmqBackend } = await import('../../executor/bullmq-backend.js');
   const controller = new AbortController();
   if (io.signal?.aborted) controller.abort();
   io.signal?.addEventListener('abort', () => controller.abort(), { once: true });

@@ -2,7 +2,6 @@ import type { ResumeOptions } from '../../executor/resume.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CommandContext, OptionDef } from '../define.js';
 import { json, proveCommand, type ProveCommand, runExitCode, runSummary, withTrustStore } from '../format.js';
-import { trustStoreNeeded } from '../../executor/resume.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import { conditionsOf } from '../../spec/conditions.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
@@ -40,7 +39,7 @@ function nothingToDo(m: RunManifest, command: ProveCommand): string {
 export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
   const { positionals, store, io, argv } = ctx;
   const exec = { ...executionOptions(v), ...modelRunOptions(v) };
-  const dist = bullmqExecution(v, io);
+  const dist = await bullmqExecution(v, io);
   v.done();
   await dist?.check();
   const asJson = v.flag('json');
@@ -56,7 +55,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
     bar.stop();
   }
   // The commands it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
-  const next = v.flag('trust-store') || (await trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
+  const next = v.flag('trust-store') || (await (await import('../../executor/resume.js')).trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
   if (before !== null && !asJson && m.status === 'complete' && (m.resumes ?? []).length === (before.resumes ?? []).length) {
     io.stdout.write(nothingToDo(m, next));
     return 0;

@@ -1,6 +1,4 @@
-import { diffRuns } from '../../diff/diff-runs.js';
 import { failOnHits, parseFailOn } from '../../diff/fail-on.js';
-import { formatDiffText } from '../../diff/format-text.js';
 import { partialLine, unmatchedLine } from '../../diff/partial.js';
 import type { DiffReport } from '../../diff/types.js';
 import { defineCommand } from '../define.js';
@@ -41,6 +39,7 @@ export const diffCommand = defineCommand({
     const gates = parseFailOn(v.list('fail-on'));
     v.done();
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
+    const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),

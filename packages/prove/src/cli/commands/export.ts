@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { exportRuns, formatExportCsv, formatExportMarkdown } from '../../diff/export.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -26,6 +25,7 @@ export const exportCommand = defineCommand({
     const by = v.list('by');
     v.done();
     await noteUnverified(store, positionals['RUN'] as string[], io);
+    const { exportRuns, formatExportCsv, formatExportMarkdown } = await import('../../diff/export.js');
     const table = await exportRuns(store, positionals['RUN'] as string[], { ...(by.length > 0 ? { by } : {}), partial: v.flag('partial') });
     const write = async (file: string, text: string): Promise<void> => {
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);

@@ -1,4 +1,3 @@
-import { extend } from '../../executor/resume.js';
 import { defineCommand } from '../define.js';
 import { Values } from '../values.js';
 import { continueRun, CONTINUE_RUN_OPTIONS } from './continue-run.js';
@@ -15,6 +14,6 @@ export const extendCommand = defineCommand({
   run(ctx) {
     const v = new Values(ctx.options);
     const replicates = v.number('replicates') as number;
-    return continueRun('extend', ctx, v, (opts) => extend({ ...opts, replicates }));
+    return continueRun('extend', ctx, v, async (opts) => (await import('../../executor/resume.js')).extend({ ...opts, replicates }));
   },
 });

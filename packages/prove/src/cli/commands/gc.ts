@@ -1,4 +1,3 @@
-import { gcStore } from '../../store/gc.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
@@ -17,6 +16,7 @@ export const gcCommand = defineCommand({
     const v = new Values(options);
     v.done();
     await missingStore(store);
+    const { gcStore } = await import('../../store/gc.js');
     const r = await gcStore(store);
     if (v.flag('json')) io.stdout.write(json(r));
     else {

@@ -1,4 +1,4 @@
-import { inspectRun, type RunInspection } from '../../store/inspect-run.js';
+import type { RunInspection } from '../../store/inspect-run.js';
 import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
@@ -55,6 +55,7 @@ export const inspectCommand = defineCommand({
     const limit = v.number('limit');
     v.done();
     await noteUnverified(store, [positionals['RUN'] as string], io);
+    const { inspectRun } = await import('../../store/inspect-run.js');
     const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
     io.stdout.write(v.flag('json') ? json(r) : text(r));
     return 0;

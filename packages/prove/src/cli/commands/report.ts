@@ -1,9 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { readRunForDiff } from '../../diff/read-run.js';
-import { formatGridText, reportGrid } from '../../diff/report-grid.js';
 import { partialLine, partialRuns } from '../../diff/partial.js';
-import { renderGridSvg } from '../../diff/svg.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -41,6 +38,7 @@ export const reportCommand = defineCommand({
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
+    const [{ readRunForDiff }, { formatGridText, reportGrid }, { renderGridSvg }] = await Promise.all([import('../../diff/read-run.js'), import('../../diff/report-grid.js'), import('../../diff/svg.js')]);
     const read = { partial: v.flag('partial'), verb: 'report' };
     const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string, read), readRunForDiff(store, positionals['B'] as string, read)]);
     const partial = partialRuns([a, b]);

@@ -1,4 +1,3 @@
-import { resume } from '../../executor/resume.js';
 import { defineCommand } from '../define.js';
 import { Values } from '../values.js';
 import { continueRun, CONTINUE_RUN_OPTIONS } from './continue-run.js';
@@ -11,6 +10,6 @@ export const resumeCommand = defineCommand({
   options: { ...CONTINUE_RUN_OPTIONS },
   examples: ['poisson-prove resume 20261106T231318Z-cdf9'],
   run(ctx) {
-    return continueRun('resume', ctx, new Values(ctx.options), resume);
+    return continueRun('resume', ctx, new Values(ctx.options), async (opts) => (await import('../../executor/resume.js')).resume(opts));
   },
 });

@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { StoreError } from '../../errors.js';
-import { scanRuns, type StoreScan } from '../../store/list-runs.js';
+import type { StoreScan } from '../../store/list-runs.js';
 import { defineCommand } from '../define.js';
 import { columns, json, seconds } from '../format.js';
 import { Values } from '../values.js';
@@ -38,6 +38,7 @@ export const runsCommand = defineCommand({
     const v = new Values(options);
     v.done();
     await missingStore(store);
+    const { scanRuns } = await import('../../store/list-runs.js');
     const scan = await scanRuns(store);
     const runs = scan.runs;
     const extra = unreadableSections(scan);

@@ -4,8 +4,8 @@ import { BULLMQ_OPTIONS } from './bullmq-options.js';
 
 /** The options of the verbs that run episodes (sweep, resume, extend). */
 export const EXECUTION_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
-  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads); refused with bullmq (use worker --concurrency).', default: '1' },
-  backend: { type: 'string', valueName: 'B', choices: ['local', 'threads', 'bullmq'], description: 'local: in this process; threads: worker threads, for CPU-bound targets given as FILE:NAME; bullmq: chunk jobs on Redis for poisson-prove worker processes on any machines (needs --redis; see docs/distributed.md).', default: 'local' },
+  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads); refused with bullmq (use worker --concurrency).', default: '1, or cores - 1 when sweep chooses threads (see --backend)' },
+  backend: { type: 'string', valueName: 'B', choices: ['local', 'threads', 'bullmq'], description: 'local: in this process; threads: worker threads, for CPU-bound targets given as FILE:NAME; bullmq: chunk jobs on Redis for poisson-prove worker processes on any machines (needs --redis; see docs/distributed.md).', default: 'sweep with neither --backend nor --concurrency: threads on 4 or more cores for 20,000 or more episodes of a FILE:NAME target without --budget-tokens, else local (docs/performance.md); resume and extend: the run\'s' },
   timeout: { type: 'string', valueName: 'SECONDS', number: { above: 0 }, description: 'An episode running longer gets outcome null and a timeout error; the sweep goes on.', default: 'none' },
   'part-rows': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Rows per parquet part (memory is flat in the number of episodes).', default: '10000' },
   ...BULLMQ_OPTIONS,

@@ -1,14 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { assertGate, type GateInput } from '../../gate.js';
+import type { GateInput } from '../../gate.js';
 import { TEST_METHODS } from '../../internal/mde.js';
-import { callPlanCsv, checkCallBudget, type CallPlan } from '../../executor/call-plan.js';
+import type { CallPlan } from '../../executor/call-plan.js';
 import { parseOnly } from '../../executor/narrow-spec.js';
-import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
-import { parsePrices, type PriceTable } from '../../target/price-table.js';
+import type { SweepPlan } from '../../executor/sweep.js';
+import type { PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
 import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
-import { trustStoreNeeded } from '../../executor/resume.js';
 import { UsageError } from '../parse.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
@@ -101,7 +100,7 @@ export const sweepCommand = defineCommand({
     const discordance = v.number('discordance');
     const exec = executionOptions(v);
     const model = modelRunOptions(v);
-    const dist = bullmqExecution(v, io);
+    const dist = await bullmqExecution(v, io);
     const salt = v.string('salt');
     if (salt === '') v.problem('--salt is empty; give a salt or leave it out for a random one.');
     const planFile = v.string('plan');
@@ -113,6 +112,12 @@ export const sweepCommand = defineCommand({
       for (const p of (err as { problems?: readonly string[] }).problems ?? [String(err)]) v.problem(p);
     }
     v.done();
+    const [{ assertGate }, { callPlanCsv, checkCallBudget }, { planSweep, sweep }, { parsePrices }] = await Promise.all([
+      import('../../gate.js'),
+      import('../../executor/call-plan.js'),
+      import('../../executor/sweep.js'),
+      import('../../target/price-table.js'),
+    ]);
     let prices: PriceTable | undefined;
     const pricesArg = v.string('prices');
     if (pricesArg !== undefined) {
@@ -186,7 +191,7 @@ export const sweepCommand = defineCommand({
       bar.stop();
     }
     // The resume it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
-    const next = (await trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
+    const next = (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
     dist?.report(manifest);
     const code = runExitCode(manifest);

@@ -2,8 +2,7 @@ import { ProveError } from '../../errors.js';
 import { listRuns } from '../../store/list-runs.js';
 import type { RunManifest } from '../../store/manifest.js';
 import { resolveRun } from '../../store/resolve-run.js';
-import { lockRun } from '../../store/run-lock.js';
-import { adoptParts, verifyRun, type RunVerification } from '../../store/verify-run.js';
+import type { RunVerification } from '../../store/verify-run.js';
 import { defineCommand } from '../define.js';
 import { columns, json } from '../format.js';
 import { Values } from '../values.js';
@@ -38,6 +37,7 @@ export const verifyCommand = defineCommand({
     v.done();
     const refs = (positionals['RUN'] as string[] | undefined) ?? [];
     if (refs.length === 0) await missingStore(store);
+    const [{ lockRun }, { adoptParts, verifyRun }] = await Promise.all([import('../../store/run-lock.js'), import('../../store/verify-run.js')]);
     const manifests: RunManifest[] = refs.length === 0 ? await listRuns(store) : await Promise.all(refs.map((r) => resolveRun(store, r)));
     const adopted = new Map<string, readonly string[]>();
     const results: RunVerification[] = [];

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { runWorker, type WorkerEvent } from '../../executor/bullmq-worker.js';
+import type { WorkerEvent } from '../../executor/bullmq-worker.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
 import { Values } from '../values.js';
@@ -55,6 +55,7 @@ export const workerCommand = defineCommand({
     const xdg = io.env['XDG_CACHE_HOME'];
     v.done();
     if (url === undefined) throw new UsageError(['worker needs --redis.']);
+    const { runWorker } = await import('../../executor/bullmq-worker.js');
     await runWorker({
       redis: url,
       ...(concurrency !== undefined ? { concurrency } : {}),

@@ -1,0 +1,80 @@
+// One point of the diff benchmark, in its own process so that its peak RSS is its own:
+//   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
+// ENGINE: prove (diffRuns, the whole report), duckdb (the paired counts in SQL, all threads),
+// duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing
+// else), read-arrow (readEpisodes of the same four columns of both runs, as Arrow tables), idle (imports poisson-prove and DuckDB, reads nothing).
+// Prints one JSON line: best and every round's milliseconds, peak RSS, and the paired counts per
+// condition and event (so the parent checks that both engines counted the same pairs).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [engine, store, roundsText] = process.argv.slice(2) as [string, string, string];
+const rounds = Number(roundsText ?? 3);
+const times: number[] = [];
+let counts: Record<string, [number, number, number, number]> = {};
+
+if (engine === 'prove') {
+  const { diffRuns } = await import('../src/diff/diff-runs.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const r = await diffRuns(store, '#2', '#1');
+    times.push(performance.now() - t0);
+    counts = {};
+    for (const row of r.rows) {
+      const c = row.counts;
+      if (c !== null) counts[`${row.condition}|${row.event}`] = [c.both, c.rise, c.fall, c.neither];
+    }
+  }
+} else if (engine === 'duckdb' || engine === 'duckdb-1') {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:', engine === 'duckdb-1' ? { threads: '1' } : {});
+  const con = await db.connect();
+  // Runs sorted by creation: #2 is the older (before), #1 the newer (after), as the diff names them.
+  const [a, b] = readdirSync(store).filter((d) => /^\d{8}T/.test(d)).sort();
+  const parts = (run: string): string => join(store, run as string, 'episodes', '*.parquet');
+  const sql = `WITH a AS (SELECT condition, replicate_index, seed, outcome FROM read_parquet('${parts(a as string)}')),
+    b AS (SELECT condition, replicate_index, seed, outcome FROM read_parquet('${parts(b as string)}'))
+    SELECT a.condition, a.outcome AS oa, b.outcome AS ob, count(*)::INTEGER AS n
+    FROM a JOIN b USING (condition, replicate_index)
+    WHERE a.seed = b.seed AND a.outcome IS NOT NULL AND b.outcome IS NOT NULL
+    GROUP BY ALL`;
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const rows = (await con.runAndReadAll(sql)).getRowObjects() as { condition: string; oa: string; ob: string; n: number }[];
+    times.push(performance.now() - t0);
+    counts = {};
+    const events = [...new Set(rows.flatMap((r) => [r.oa, r.ob]))].filter((e) => e !== 'passed');
+    for (const r of rows) {
+      for (const e of events) {
+        const key = `${r.condition}|${e}`;
+        const c = (counts[key] ??= [0, 0, 0, 0]);
+        const x = r.oa === e;
+        const y = r.ob === e;
+        c[x && y ? 0 : y ? 1 : x ? 2 : 3] += Number(r.n);
+      }
+    }
+  }
+  con.closeSync();
+} else if (engine === 'read-columns') {
+  const { readRunIndex } = await import('../src/diff/read-run.js');
+  const { outcomeCodes } = await import('../src/diff/run-index.js');
+  const { resolveRun } = await import('../src/store/resolve-run.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const codes = outcomeCodes();
+    for (const ref of ['#2', '#1']) await readRunIndex(store, await resolveRun(store, ref), ref === '#2' ? 'before' : 'after', codes);
+    times.push(performance.now() - t0);
+  }
+} else if (engine === 'read-arrow') {
+  const { readEpisodes } = await import('../src/store/read-episodes.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    for (const ref of ['#2', '#1']) await readEpisodes(store, ref, { columns: ['condition', 'replicate_index', 'seed', 'outcome'] });
+    times.push(performance.now() - t0);
+  }
+} else if (engine === 'idle') {
+  await import('../src/diff/diff-runs.js');
+  await import('@duckdb/node-api');
+} else throw new Error(`unknown engine ${engine}`);
+
+console.log(JSON.stringify({ engine, times, best: times.length > 0 ? Math.min(...times) : 0, rss_mb: process.resourceUsage().maxRSS / 1024, counts }));

@@ -1,0 +1,61 @@
+// The diff of two runs against DuckDB SQL computing the same paired counts over the same parquet parts.
+// Per size (episodes per run; 100 conditions x size/100 replicates, parts of 10,000 rows, outcomes
+// passed/failed/truncated with ~1% crashes, no scores): builds the store (not timed), then runs each
+// engine in its own child process (bench/diff-point.ts; so each peak RSS is that engine's alone),
+// interleaved prove, duckdb, duckdb-1, prove, duckdb, duckdb-1; each child times 3 rounds in process;
+// the figure is the best round. "prove" is diffRuns end to end (resolve, read, pair, every statistic,
+// fragility); "duckdb" is the SQL join and GROUP BY on all the machine's threads; "duckdb-1" on one
+// thread. Module loading and DuckDB's instance start-up are not timed; peak RSS includes them, and
+// "idle" is a child that only loads both (its RSS is the floor under each figure).
+// Run: npm run bench -- prove/bench/diff   (BENCH_DIFF_EPISODES=10000,100000,1000000 to choose sizes)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const here = new URL('.', import.meta.url).pathname;
+const sizes = (process.env['BENCH_DIFF_EPISODES'] ?? '10000,100000,1000000').split(',').map(Number);
+const node = (args: string[]): string => {
+  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+};
+type Point = { engine: string; times: number[]; best: number; rss_mb: number; counts: Record<string, number[]> };
+const point = (engine: string, store: string): Point => JSON.parse(node([join(here, 'diff-point.ts'), engine, store, '3']).trim().split('\n').pop() as string) as Point;
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
+
+const ARROW_MAX = Number(process.env['BENCH_READ_ARROW_MAX'] ?? 100_000);
+const readLines: string[] = [];
+const idle = point('idle', tmpdir());
+console.log(`idle child (loads poisson-prove's diff and DuckDB, reads nothing): peak RSS ${idle.rss_mb.toFixed(0)} MB`);
+console.log('episodes/run  prove diff        DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
+for (const n of sizes) {
+  const store = mkdtempSync(join(tmpdir(), 'prove-diff-bench-'));
+  try {
+    node([join(here, 'diff-data.ts'), store, String(n)]);
+    const before = load();
+    const best: Record<string, Point> = {};
+    for (let i = 0; i < 2; i++) {
+      for (const engine of ['prove', 'duckdb', 'duckdb-1']) {
+        const p = point(engine, store);
+        const prev = best[engine];
+        best[engine] = prev === undefined ? p : { ...p, best: Math.min(prev.best, p.best), rss_mb: Math.max(prev.rss_mb, p.rss_mb) };
+      }
+    }
+    const [p, d, d1] = [best['prove'], best['duckdb'], best['duckdb-1']] as Point[];
+    // Both engines must have counted the same pairs.
+    const keys = Object.keys(d!.counts).sort();
+    const same = keys.length === Object.keys(p!.counts).length && keys.every((k) => JSON.stringify(d!.counts[k]) === JSON.stringify(p!.counts[k]));
+    if (!same) throw new Error(`at ${n} episodes the engines' paired counts differ`);
+    // The read alone: the diff's columnar read, and readEpisodes' Arrow tables of the same columns.
+    const reads: Point[] = [point('read-columns', store), ...(n <= ARROW_MAX ? [point('read-arrow', store)] : [])];
+    readLines.push(`${n.toLocaleString('en-US').padEnd(13)} ${reads.map((r) => `${r.engine} ${(r.best / 1000).toFixed(3)} s ${r.rss_mb.toFixed(0)} MB`).join('   ')}   DuckDB's whole query ${(d!.best / 1000).toFixed(3)} s`);
+    const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
+    console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+}
+console.log('(time: best of 2 processes x 3 rounds; RSS: the larger of the two processes; paired counts checked equal)');
+console.log(`\nreading both runs' condition, replicate_index, seed and outcome (one process each, best of 3 rounds; Arrow up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
+for (const l of readLines) console.log(l);

@@ -1,0 +1,18 @@
+// Writes columnar-diff.json: the reports of mixed-runs.ts's diffs as the diff computed them when it
+// read rows through the Arrow table (commit f07ee6e of main, before the columnar reader was merged). Run it against that
+// commit's sources:
+//   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
+//   ln -s $PWD/node_modules /tmp/old/node_modules
+//   (cd /tmp/old && node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-columnar-diff.ts OUT.json)
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listRuns } from '../../store/list-runs.js';
+import { mixedReports, writeMixedRuns } from './mixed-runs.js';
+
+const store = await mkdtemp(join(tmpdir(), 'gen-columnar-'));
+await writeMixedRuns(store);
+const ids = (await listRuns(store)).map((m) => m.run_id);
+const reports = await mixedReports(store, ids);
+await writeFile(process.argv[2] ?? 'columnar-diff.json', `${JSON.stringify(reports, null, 1)}\n`);
+await rm(store, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+/** What {@link defaultExecution} decides from. */
+export type DefaultExecutionInput = {
+  /** Cores this process may use (`os.availableParallelism()`). */
+  readonly cores: number;
+  /** Episodes the run has to run. */
+  readonly episodes: number;
+  /** Whether the target is a module given as FILE:NAME (worker threads import it themselves); a function is not. */
+  readonly moduleTarget: boolean;
+  /** Whether the run has a token budget (threads would split it: each gets budget / threads). */
+  readonly budget: boolean;
+};
+
+/** The backend and concurrency of a run that named neither. */
+export type DefaultExecution = { readonly backend: 'local' | 'threads'; readonly concurrency: number };
+
+/** Cores from which worker threads are chosen: the main thread keeps one core to itself. */
+export const THREADS_FROM_CORES = 4;
+/** Episodes from which worker threads are chosen: below, their start-up is not paid back. */
+export const THREADS_FROM_EPISODES = 20_000;
+
+/**
+ * The backend a sweep (or an extension) runs on when neither `backend` nor `concurrency` is given.
+ * Worker threads, `cores - 1` of them (at most 8), when all of these hold: the machine has at least
+ * {@link THREADS_FROM_CORES} cores, the run has at least {@link THREADS_FROM_EPISODES} episodes, the
+ * target is a module given as FILE:NAME, and the run has no token budget. Otherwise in process,
+ * concurrency 1.
+ *
+ * Why (docs/performance.md, "Executor throughput"): on a 2-core machine, 2 worker threads ran the
+ * depth-3 reference target slower than one process, because the main thread receives every row (a
+ * structured clone) and encodes the parquet, which takes most of a core; with one core left for it and
+ * at least two for workers, threads pay back their start-up (each imports the target: 0.2 to 0.6 s)
+ * over tens of thousands of episodes. An I/O-bound target (one that waits on a model) wants the local
+ * backend with a higher `concurrency`, which the caller names.
+ *
+ * @param input - {@link DefaultExecutionInput}.
+ * @returns the backend and concurrency.
+ * @example
+ * ```ts
+ * defaultExecution({ cores: 2, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'local', concurrency: 1 }
+ * defaultExecution({ cores: 8, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'threads', concurrency: 7 }
+ * ```
+ */
+export function defaultExecution(input: DefaultExecutionInput): DefaultExecution {
+  const { cores, episodes, moduleTarget, budget } = input;
+  if (cores >= THREADS_FROM_CORES && episodes >= THREADS_FROM_EPISODES && moduleTarget && !budget) {
+    return Object.freeze({ backend: 'threads', concurrency: Math.min(8, cores - 1) });
+  }
+  return Object.freeze({ backend: 'local', concurrency: 1 });
+}
