@@ -207,6 +207,8 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       const client = clientOf(ref);
       const limiter = limiters.get(ref.provider) as Limiter;
       // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
+      // The caller's signal (an episode's timeout) aborts the wait for a slot and the HTTP call; the slot
+      // is freed as soon as the aborted call returns.
       const signal = callOptions.signal;
       let result;
       try {
@@ -214,7 +216,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           if (signal?.aborted) throw signal.reason;
           budget?.throwIfExhausted();
           return client.complete(ref.model, effective, signal ? { signal } : {});
-        });
+        }, signal);
       } catch (error) {
         for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail();
         throw error;

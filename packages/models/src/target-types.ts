@@ -3,6 +3,12 @@ import type { ChatRequest } from './chat-types.js';
 /** What a target receives for one episode (poisson-prove's TargetConfig): seed, replicate index, axis values. */
 export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
 
+/**
+ * What poisson-prove's executor passes beside the config (its `EpisodeContext`): `signal` aborts at the
+ * episode's timeout; a model target aborts its calls with it, freeing their concurrency slots at once.
+ */
+export type EpisodeContext = { readonly signal?: AbortSignal };
+
 /** What a target returns for one episode (poisson-prove's TargetResult). */
 export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
 
@@ -20,12 +26,13 @@ export interface PlannedCall {
 }
 
 /**
- * A sweep target that calls a model: the plain target function (poisson-prove's `Target`) plus
+ * A sweep target that calls a model: the plain target function (poisson-prove's `Target`; the episode's
+ * timeout signal in `ctx` aborts its calls) plus
  * `planCalls(cfg)` (the calls an episode will make, for the dry run), `estimate(cfg)` (calls and tokens,
  * which `sweep --dry-run` sums), `models(cfgs)` (the models a set of configs names, for preflight) and
  * `signal` (the budget's).
  */
-export type ModelTarget = ((cfg: TargetConfig) => Promise<TargetResult>) & {
+export type ModelTarget = ((cfg: TargetConfig, ctx?: EpisodeContext) => Promise<TargetResult>) & {
   planCalls(cfg: TargetConfig): readonly PlannedCall[];
   estimate(cfg: TargetConfig): { calls: number; tokens: number };
   models(cfgs: readonly TargetConfig[]): readonly string[];

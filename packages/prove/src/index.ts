@@ -21,7 +21,7 @@ export { readEpisodes, episodes, episodeBatches } from './store/read-episodes.js
 export type { ReadEpisodesOptions } from './store/read-episodes.js';
 export { loadTarget, parseTargetRef } from './target/load-target.js';
 export type { TargetRef } from './target/load-target.js';
-export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage } from './target/target.js';
+export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage, EpisodeContext } from './target/target.js';
 export { parsePrices } from './target/price-table.js';
 export type { ModelPrice, PriceTable } from './target/price-table.js';
 export { planTargetCalls, callPlanCsv, checkCallBudget } from './executor/call-plan.js';
