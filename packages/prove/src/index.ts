@@ -43,6 +43,8 @@ export type { BullmqBackend, BullmqBackendOptions } from './executor/bullmq-back
 export { runWorker } from './executor/bullmq-worker.js';
 export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './executor/bullmq-worker.js';
 export { RedisError, redactRedisUrl } from './executor/bullmq-redis.js';
+export { queueStatus, drainQueue, cleanQueue } from './executor/bullmq-queue.js';
+export type { QueueOptions, QueueStatus, QueueRunStatus, QueueChange } from './executor/bullmq-queue.js';
 export { inspectRun } from './store/inspect-run.js';
 export type { RunInspection, ConditionCounts, InspectedEpisode } from './store/inspect-run.js';
 export { diffEpisodes } from './diff/diff-episodes.js';

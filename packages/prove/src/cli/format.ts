@@ -38,6 +38,9 @@ export function runSummary(verb: string, m: RunManifest): string {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }
   }
+  if (m.pending_jobs) {
+    lines.push(`pending: ${m.pending_jobs.jobs} job${m.pending_jobs.jobs === 1 ? ' was' : 's were'} still running on the workers at the interrupt (${m.pending_jobs.where}); their rows and usage are not counted above until resume collects them`);
+  }
   if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: poisson-prove resume ${m.run_id}`);
   else lines.push(`next: poisson-prove inspect ${shellRef(m.name)}`);
   return `${lines.join('\n')}\n`;

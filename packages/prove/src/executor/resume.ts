@@ -93,6 +93,8 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     ...changes,
     ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
     ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
+    // The jobs an interrupt left running are collected by this invocation (bullmq) or run again.
+    ...(manifest.pending_jobs ? { pending_jobs: null } : {}),
     status: 'running',
     finished: null,
     counts: ex.counts,

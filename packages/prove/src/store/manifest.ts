@@ -122,6 +122,12 @@ export type RunManifest = {
    * `***` (`redis://:***@HOST:PORT/DB`), `rate` null without one.
    */
   backend_options?: Record<string, string | number | boolean | null> | null;
+  /**
+   * Jobs still running on other machines when the run was interrupted (SIGINT/SIGTERM on a bullmq
+   * coordinator): their rows and usage are not in the store nor in `usage` yet; they wait in Redis
+   * (`where`) and the next `resume` collects them first. Null or absent otherwise.
+   */
+  pending_jobs?: { jobs: number; where: string; at: string } | null;
 };
 
 /** Reads a run's manifest (internal: callers resolve refs first). */

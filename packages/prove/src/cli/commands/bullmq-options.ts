@@ -1,4 +1,6 @@
+import { ProveError } from '../../errors.js';
 import { bullmqBackend, type BullmqBackend } from '../../executor/bullmq-backend.js';
+import { changedChunkingProblem } from '../../executor/bullmq-queue.js';
 import { redactArgv, RedisError } from '../../executor/bullmq-redis.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CliIo, OptionDef } from '../define.js';
@@ -19,6 +21,11 @@ export type BullmqExecution = {
   readonly signal: AbortSignal;
   /** Connects once (fast); throws RedisError (exit 2) naming the URL without its password. */
   check(): Promise<void>;
+  /**
+   * For resume and extend: refuses (exit 2) a chunk size or queue other than the run's recorded ones
+   * while jobs of the run are still in the recorded queue.
+   */
+  checkRun(manifest: RunManifest): Promise<void>;
   /** Writes the loss of Redis, if it happened, to stderr. */
   report(manifest: RunManifest): void;
 };
@@ -27,7 +34,7 @@ export type BullmqExecution = {
  * Reads `--backend bullmq`, `--redis` (else $POISSON_REDIS_URL), `--rate`, `--chunk-size`, `--queue`;
  * records problems on `v` (thrown at `v.done()`). Returns null for the other backends.
  */
-export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
+export function bullmqExecution(v: Values, io: CliIo, recorded?: RunManifest): BullmqExecution | null {
   const choice = v.string('backend');
   const given = ['redis', 'rate', 'chunk-size', 'queue'].filter((k) => v.string(k) !== undefined || v.number(k) !== undefined);
   if (choice !== 'bullmq') {
@@ -45,9 +52,11 @@ export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
   let lost: RedisError | null = null;
   let backend: BullmqBackend;
   try {
-    const rate = v.number('rate');
-    const chunkSize = v.number('chunk-size');
-    const queue = v.string('queue');
+    // resume and extend: the run's recorded chunk size, queue and rate, unless given.
+    const was = recorded?.backend === 'bullmq' ? (recorded.backend_options ?? null) : null;
+    const rate = v.number('rate') ?? (typeof was?.['rate'] === 'number' ? was['rate'] : undefined);
+    const chunkSize = v.number('chunk-size') ?? (typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : undefined);
+    const queue = v.string('queue') ?? (typeof was?.['queue'] === 'string' ? was['queue'] : undefined);
     backend = bullmqBackend({
       redis: url,
       ...(rate !== undefined ? { rate } : {}),
@@ -71,6 +80,12 @@ export function bullmqExecution(v: Values, io: CliIo): BullmqExecution | null {
     backend,
     signal: controller.signal,
     check: () => backend.check(),
+    async checkRun(m: RunManifest) {
+      const was = m.backend === 'bullmq' ? (m.backend_options ?? null) : null;
+      if (was === null || typeof was['chunk_size'] !== 'number' || typeof was['queue'] !== 'string') return;
+      const problem = await changedChunkingProblem({ redis: url, runId: m.run_id, recorded: { queue: was['queue'], chunk_size: was['chunk_size'] }, given: { queue: backend.queue, chunk_size: backend.chunkSize } });
+      if (problem !== null) throw new ProveError('E_RESUME', problem, 2);
+    },
     report() {
       const e = lost as RedisError | null;
       if (e !== null) io.stderr.write(`error: ${e.message}\n`);

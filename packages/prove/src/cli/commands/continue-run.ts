@@ -1,5 +1,6 @@
 import type { ResumeOptions } from '../../executor/resume.js';
 import type { RunManifest } from '../../store/manifest.js';
+import { resolveRun } from '../../store/resolve-run.js';
 import type { CommandContext, OptionDef } from '../define.js';
 import { json, runExitCode, runSummary } from '../format.js';
 import { progressBar } from '../progress.js';
@@ -25,9 +26,12 @@ export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.
 export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
   const { positionals, store, io, argv } = ctx;
   const exec = { ...executionOptions(v), ...modelRunOptions(v) };
-  const dist = bullmqExecution(v, io);
+  // The run as recorded: on bullmq its chunk size, queue and rate are the defaults.
+  const recorded = await resolveRun(store, positionals['RUN'] as string);
+  const dist = bullmqExecution(v, io, recorded);
   v.done();
   await dist?.check();
+  await dist?.checkRun(recorded);
   const asJson = v.flag('json');
   const target = v.string('target');
   const bar = progressBar(io, !asJson);

@@ -7,6 +7,7 @@ import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
 import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
+import { queueCommand } from './queue.js';
 import { workerCommand } from './worker.js';
 
 /**
@@ -23,4 +24,5 @@ export const commands: readonly CommandDef[] = [
   reportCommand,
   exportCommand,
   workerCommand,
+  queueCommand,
 ];
