@@ -187,6 +187,9 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     },
     keyOf,
     async isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean> {
+      // The provider is resolved first, so a missing key is reported by the plan with or without a cache
+      // (and with --refresh-cache), before anything is called.
+      endpointOf(parseModelName(model));
       if (cache === null || options.refreshCache === true) return false;
       return cache.has(keyOf(model, request, replicateIndex));
     },

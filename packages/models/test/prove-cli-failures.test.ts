@@ -5,6 +5,7 @@
 // a client that gives up after 2 attempts 1 ms apart. Issue 6: such an episode has outcome null (with an
 // error naming the failure, never the key or the prompt) and the sweep completes. No sleeps: every step
 // awaits the subprocess.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,8 +99,8 @@ function requestCounts(requests: readonly RecordedRequest[]): Map<string, number
 describe('poisson-prove sweep with a model target whose calls fail for some episodes', () => {
   const store = (): string => join(dir, 'store');
 
-  it('the failing episodes have outcome null and an error naming the failure; the others have outcomes; the run completes (exit 0)', async () => {
-    const r = await cli(...sweepArgs(store()));
+  it('the failing episodes have outcome null and an error naming the failure; the others have outcomes; the run completes (exit 0 with --allow-no-outcome 0.5)', async () => {
+    const r = await cli(...sweepArgs(store(), '--allow-no-outcome', '0.5'));
     expect(r.stderr).not.toContain('every episode ended without an outcome');
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout) as Manifest;
@@ -160,6 +161,36 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     expect((JSON.parse(inspect.stdout) as { manifest: Manifest }).manifest.counts.rows_without_outcome).toBe(failing);
   }, 90_000);
 
+  it('by default any row without an outcome exits 1, with the count (issue 15)', async () => {
+    const r = await cli(...sweepArgs(join(dir, 'some-fail'), '--only', `model=openai:${NETWORK_FAILING.model}`, '--only', `task=${NETWORK_FAILING.task}`));
+    const m = JSON.parse(r.stdout) as Manifest;
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', REPLICATES, REPLICATES / 2]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: ${REPLICATES / 2} of ${REPLICATES} episodes have no outcome (50.0%, more than --allow-no-outcome 0); see poisson-prove inspect ${m.run_id} for the errors; poisson-prove resume ${m.run_id} --retry-errors runs them again.`);
+  }, 60_000);
+
+  it('--refresh-cache does not skip the missing-key check: exit 2 before anything is called or written (issue 15)', async () => {
+    const before = mock.requests.length;
+    const store = join(dir, 'no-key');
+    const r = await runProveCli(sweepArgs(store, '--refresh-cache'), '', mock.url, outputs);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/No API key for provider "openai": set OPENAI_API_KEY/);
+    expect(mock.requests.length).toBe(before);
+    expect(existsSync(store)).toBe(false);
+  }, 60_000);
+
+  it('a dry run prints one token figure: the output cap that will be sent (issue 15)', async () => {
+    const r = await cli('--store', join(dir, 'dry'), 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--dry-run', '--max-output-tokens', '40');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/^ {2}estimate /m);
+    const n = 4 * REPLICATES;
+    expect(r.stdout).toMatch(new RegExp(`^ {2}tokens {6}prompt ≈ \\d+ \\(estimate\\), output ≤ ${n * 40}; may bill ≤ \\d+$`, 'm'));
+    const j = await cli('--store', join(dir, 'dry'), 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--dry-run', '--max-output-tokens', '40', '--json');
+    const plan = JSON.parse(j.stdout) as { estimate: { tokens: number }; calls: { totals: { est_prompt_tokens: number; max_output_tokens: number } } };
+    expect(plan.calls.totals.max_output_tokens).toBe(n * 40);
+    expect(plan.estimate.tokens).toBe(plan.calls.totals.est_prompt_tokens + plan.calls.totals.max_output_tokens);
+  }, 60_000);
+
   it('a sweep in which every episode fails completes but exits 1, as documented, and says where the errors are', async () => {
     const before = mock.requests.length;
     const r = await cli(...sweepArgs(join(dir, 'all-fail'), '--only', `model=openai:${HTTP_FAILING.model}`, '--only', `task=${HTTP_FAILING.task}`));
@@ -167,7 +198,7 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const m = JSON.parse(r.stdout) as Manifest;
     expect(m.status).toBe('complete');
     expect(m.counts).toMatchObject({ rows: REPLICATES, rows_without_outcome: REPLICATES });
-    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove inspect ${m.run_id} for the errors.`);
+    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove inspect ${m.run_id} for the errors;`);
     expect(mock.requests.length - before).toBe(REPLICATES * MAX_ATTEMPTS);
     const rows = await episodes(join(dir, 'all-fail'), m.run_id);
     expect(new Set(rows.map((row) => row.replicate_index))).toEqual(new Set(Array.from({ length: REPLICATES }, (_, i) => i)));

@@ -2,11 +2,11 @@ import type { ResumeOptions } from '../../executor/resume.js';
 import type { RunManifest } from '../../store/manifest.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import type { CommandContext, OptionDef } from '../define.js';
-import { json, runExitCode, runSummary } from '../format.js';
+import { json, noOutcomeMessage, runExitCode, runSummary } from '../format.js';
 import { progressBar } from '../progress.js';
 import type { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+import { allowedNoOutcome, executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 /** The options of the verbs that go on with a stored run (resume, extend), after their own. */
 export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
@@ -26,12 +26,14 @@ export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.
 export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
   const { positionals, store, io, argv } = ctx;
   const exec = { ...executionOptions(v), ...modelRunOptions(v) };
+  const allowed = allowedNoOutcome(v);
   // The run as recorded: on bullmq its chunk size, queue and rate are the defaults.
-  const recorded = await resolveRun(store, positionals['RUN'] as string);
+  // (A ref that does not resolve is reported by the verb itself, after the options' problems.)
+  const recorded = v.string('backend') === 'bullmq' ? await resolveRun(store, positionals['RUN'] as string).catch(() => undefined) : undefined;
   const dist = bullmqExecution(v, io, recorded);
   v.done();
   await dist?.check();
-  await dist?.checkRun(recorded);
+  if (recorded) await dist?.checkRun(recorded);
   const asJson = v.flag('json');
   const target = v.string('target');
   const bar = progressBar(io, !asJson);
@@ -43,5 +45,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   }
   io.stdout.write(asJson ? json(m) : runSummary(verb, m));
   dist?.report(m);
-  return runExitCode(m);
+  const none = noOutcomeMessage(m, allowed);
+  if (none !== null) io.stderr.write(none);
+  return runExitCode(m, allowed);
 }

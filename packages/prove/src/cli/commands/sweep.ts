@@ -6,12 +6,12 @@ import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
 import { parsePrices, type PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, runExitCode, runSummary, shellRef } from '../format.js';
+import { json, noOutcomeMessage, runExitCode, runSummary, shellRef } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressBar } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+import { allowedNoOutcome, executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 /** The plan's call totals in a few lines (sweep --dry-run). */
 function callPlanText(calls: CallPlan, budget: number | null): string[] {
@@ -36,7 +36,8 @@ function planText(plan: SweepPlan, store: string): string {
     `  gate        ${g.sentence} (m ${g.conditions}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
   ];
   if (plan.only) rows.push(`  only        ${Object.entries(plan.only).map(([k, vs]) => `${k}=${vs.join(',')}`).join(' ')} (a narrowed spec)`);
-  if (plan.estimate) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
+  // One token figure: a target that plans its calls shows the plan's (the output cap that will be sent).
+  if (plan.estimate && !plan.calls) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
   if (plan.calls) rows.push(...callPlanText(plan.calls, plan.budget_tokens));
   plan.conditions.forEach((c, i) => rows.push(`  ${i === 0 ? 'conditions' : '          '}  ${c}`));
   return `${rows.join('\n')}\n`;
@@ -166,9 +167,11 @@ export const sweepCommand = defineCommand({
     }
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest));
     dist?.report(manifest);
-    const code = runExitCode(manifest);
-    if (code !== 0 && manifest.status === 'complete') {
-      io.stderr.write(`error: every episode ended without an outcome; see poisson-prove inspect ${shellRef(manifest.run_id)} for the errors.\n`);
+    const allowed = allowedNoOutcome(v);
+    const code = runExitCode(manifest, allowed);
+    const none = noOutcomeMessage(manifest, allowed);
+    if (none !== null) {
+      io.stderr.write(none);
     } else if (manifest.status === 'interrupted') {
       const spent = manifest.budget_tokens && manifest.usage && manifest.usage.billed_tokens >= manifest.budget_tokens;
       io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; poisson-prove resume ${manifest.run_id}${spent ? ' --budget-tokens N (a larger total)' : ''} runs the rest.\n`);
