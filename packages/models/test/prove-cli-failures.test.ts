@@ -6,10 +6,11 @@
 // error naming the failure, never the key or the prompt) and the sweep completes. No sleeps: every step
 // awaits the subprocess.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { episodes, seedFor } from 'poisson-prove';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { episodes, readEpisodes, seedFor } from 'poisson-prove';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../src/__fixtures__/fast-fail-skill-target.js';
 import { startMockChatServer, type MockChatServer, type RecordedRequest } from '../src/__fixtures__/mock-chat-server.js';
@@ -223,6 +224,60 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     for (const n of made.values()) expect(n).toBe(1);
     expect(m.usage).toMatchObject({ calls: 4 * REPLICATES, cache_hits: 4 * REPLICATES - failedBefore.length });
   }, 60_000);
+
+  it('resume --retry-errors [--error-match TEXT] re-runs rows without an outcome once the provider recovers; old rows kept and superseded, the newest read (issue 15)', async () => {
+    const s = join(dir, 'retry');
+    const swept = await cli(...sweepArgs(s));
+    expect(swept.code).toBe(1);
+    const m0 = JSON.parse(swept.stdout) as Manifest;
+    const failing = REPLICATES + REPLICATES / 2;
+    expect(m0.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: failing });
+    // The provider recovers.
+    healthy = true;
+    try {
+      // Only the HTTP 500 rows first: exactly their calls are made.
+      let before = mock.requests.length;
+      const first = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--error-match', 'HTTP 500', '--json');
+      expect(first.code).toBe(1); // the network rows still have no outcome
+      const m1 = JSON.parse(first.stdout) as Manifest & { retries: Array<{ rows: number; error_match: string | null; from_part: number }> };
+      expect(m1.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: REPLICATES / 2 });
+      expect(mock.requests.length - before).toBe(REPLICATES);
+      for (const q of mock.requests.slice(before)) expect([String(q.body['model']), taskOf(q)]).toEqual([HTTP_FAILING.model, HTTP_FAILING.task]);
+      expect(m1.retries.map((r) => [r.rows, r.error_match])).toEqual([[REPLICATES, 'HTTP 500']]);
+      // Then every row still without an outcome.
+      before = mock.requests.length;
+      const second = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--json');
+      expect(second.code).toBe(0);
+      const m2 = JSON.parse(second.stdout) as typeof m1;
+      expect(m2.status).toBe('complete');
+      expect(m2.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: 0 });
+      expect(mock.requests.length - before).toBe(REPLICATES / 2);
+      expect(m2.retries.map((r) => [r.rows, r.error_match])).toEqual([[REPLICATES, 'HTTP 500'], [REPLICATES / 2, null]]);
+      // The readers give the newest row per pair: every pair once, all with an outcome.
+      const rows = await episodes(s, m0.run_id);
+      expect(rows).toHaveLength(4 * REPLICATES);
+      expect(new Set(rows.map((r) => `${r.condition}|${r.replicate_index}`)).size).toBe(4 * REPLICATES);
+      expect(rows.every((r) => r.outcome !== null)).toBe(true);
+      expect((await readEpisodes(s, m0.run_id)).numRows).toBe(4 * REPLICATES);
+      // The old rows are kept in the store: every part together holds the sweep's rows and both retries'.
+      const parts = (await readdir(join(s, m0.run_id, 'episodes'))).filter((f) => f.endsWith('.parquet'));
+      let stored = 0;
+      for (const f of parts) stored += (await parquetReadObjects({ file: await asyncBufferFromFile(join(s, m0.run_id, 'episodes', f)), columns: ['condition'] })).length;
+      expect(stored).toBe(4 * REPLICATES + failing);
+      // diff reads the newest rows: the run against itself pairs every (condition, replicate) once.
+      const d = await cli('--store', s, 'diff', m0.run_id, m0.run_id, '--event', 'passed', '--json', '--full');
+      const coverage = (JSON.parse(d.stdout) as { coverage: { conditions: Array<{ before_episodes: number; pairs: number; dropped: number }> } }).coverage;
+      expect(coverage.conditions).toHaveLength(4);
+      for (const c of coverage.conditions) expect([c.before_episodes, c.pairs, c.dropped]).toEqual([REPLICATES, REPLICATES, 0]);
+      // A second retry finds nothing to run: the run is complete.
+      before = mock.requests.length;
+      const third = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--json');
+      expect(third.code).toBe(0);
+      expect(mock.requests.length).toBe(before);
+    } finally {
+      healthy = false;
+    }
+  }, 120_000);
 
   it('the API key appears in no output', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(8);

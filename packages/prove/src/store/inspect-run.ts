@@ -1,5 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
+import { newestRowFilter } from './newest-rows.js';
 import { partFiles } from './read-episodes.js';
 import { readPart } from './parquet.js';
 import { resolveRun } from './resolve-run.js';
@@ -62,9 +63,12 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     chosen = chosen.slice(0, limit);
   };
   let matching = 0;
-  for (const file of await partFiles(store, manifest.run_id)) {
+  const files = await partFiles(store, manifest.run_id);
+  const newest = await newestRowFilter(manifest, files);
+  for (const [i, file] of files.entries()) {
     for (const raw of await readPart(file)) {
       const row = raw as EpisodeRow;
+      if (newest && !newest(i, row)) continue; // superseded by a retry
       let c = counts.get(row.condition);
       if (!c) {
         c = emptyCounts();

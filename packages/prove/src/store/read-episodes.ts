@@ -7,6 +7,7 @@ import { episodesDir, PART_RE } from './layout.js';
 import type { RunManifest } from './manifest.js';
 import { columnOrder, readPart } from './parquet.js';
 import { axisTypes } from './create-run.js';
+import { newestRowFilter } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Options of {@link readEpisodes}. */
@@ -107,8 +108,12 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 
 /** The batches of a resolved run (episodeBatches and readEpisodes list the store once). */
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
-  for (const file of await partFiles(store, manifest.run_id)) {
-    let rows = await readPart(file, where ? undefined : columns);
+  const files = await partFiles(store, manifest.run_id);
+  // The newest row per pair (a retried pair's old rows are superseded); null: nothing to filter.
+  const newest = await newestRowFilter(manifest, files);
+  for (const [i, file] of files.entries()) {
+    let rows = await readPart(file, where || newest ? undefined : columns);
+    if (newest) rows = rows.filter((r) => newest(i, r as EpisodeRow));
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(manifest, columns, rows);
   }
@@ -154,7 +159,8 @@ export async function readRunEpisodes(store: string, manifest: RunManifest, opts
 
 /**
  * A run's episodes as plain row objects (for small runs; `seed` is a number, nullable fields are null),
- * in stored order.
+ * in stored order: the newest row of each (condition, replicate) pair (a row superseded by
+ * `resume --retry-errors` is left out; so do {@link readEpisodes} and {@link episodeBatches}).
  *
  * @param store - the store directory.
  * @param ref - a run ref ({@link resolveRun}).
@@ -170,8 +176,11 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
   const manifest = await resolveRun(store, ref);
   const columns = checkColumns(manifest, undefined);
   const out: EpisodeRow[] = [];
-  for (const file of await partFiles(store, manifest.run_id)) {
+  const files = await partFiles(store, manifest.run_id);
+  const newest = await newestRowFilter(manifest, files);
+  for (const [i, file] of files.entries()) {
     for (const r of await readPart(file)) {
+      if (newest && !newest(i, r as EpisodeRow)) continue;
       const row: Record<string, unknown> = {};
       for (const c of columns) row[c] = r[c] ?? null;
       out.push(row as EpisodeRow);
