@@ -13,6 +13,8 @@ export {
 } from './errors.js';
 export { parseModelName, PROVIDER_PRESETS, ProviderEndpoint, resolveProvider } from './providers.js';
 export type { EnvSource, ModelRef, ProviderName, ProviderPreset, ResolveProviderOptions } from './providers.js';
+export { envSessionOptions, runSession } from './env-session-options.js';
+export type { EnvSessionOptions } from './env-session-options.js';
 export type { ChatCompletion, ChatMessage, ChatRequest, ChatTool, ChatToolCall, ChatUsage } from './chat-types.js';
 export { createChatClient, requestBody, retryAfterMs } from './chat-client.js';
 export type { ChatCallEvent, ChatCallResult, ChatClient, ChatClientOptions } from './chat-client.js';

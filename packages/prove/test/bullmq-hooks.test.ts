@@ -184,7 +184,7 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect([m.status, m.counts.rows]).toEqual(['interrupted', 0]);
     expect(old.startsWith(`${m.run_id}.`)).toBe(true);
     // The stop (SIGINT) set the invocation's stop key and removed the 4 jobs no worker had started.
-    expect(await (await q.client).exists(stopKey('redo', old))).toBe(1);
+    expect(await (await q.client).get(stopKey('redo', old))).toBe('1');
     expect(await q.getJobCountByTypes('wait')).toBe(0);
     expect(m.pending_jobs ?? null).toBeNull();
     // As a coordinator killed while it stopped would leave them: the jobs back in the queue, stopped.
