@@ -24,7 +24,7 @@ export { TokenBudget } from './token-budget.js';
 export { createModelSession, UsageMeter } from './model-session.js';
 export type { ModelCall, ModelSession, ModelSessionEvent, ModelSessionOptions, UsageTotals } from './model-session.js';
 export { estimatePromptTokens } from './token-estimate.js';
-export type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+export type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 export { createModelPolicy, modelTurnRequest } from './model-policy.js';
 export type { ModelPolicyOptions } from './model-policy.js';
 export { createModelTaskTarget, modelTaskTargets } from './model-task-target.js';
