@@ -1,16 +1,16 @@
 import type { ChatRequest } from './chat-types.js';
 
-/** What a target receives for one episode (poisson-prove's TargetConfig): seed, replicate index, axis values. */
-export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
+import type { TargetConfig, TargetResult } from 'poisson-core';
+
+// What a target receives and returns for one episode: the contract in poisson-core.
+export type { TargetConfig, TargetResult };
 
 /**
- * What poisson-prove's executor passes beside the config (its `EpisodeContext`): `signal` aborts at the
- * episode's timeout; a model target aborts its calls with it, freeing their concurrency slots at once.
+ * What poisson-prove's executor passes beside the config (poisson-core's `EpisodeContext`, with the
+ * signal optional for callers outside an executor): `signal` aborts at the episode's timeout; a model
+ * target aborts its calls with it, freeing their concurrency slots at once.
  */
 export type EpisodeContext = { readonly signal?: AbortSignal };
-
-/** What a target returns for one episode (poisson-prove's TargetResult). */
-export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
 
 /** One call a target plans to make for an episode. */
 export interface PlannedCall {
