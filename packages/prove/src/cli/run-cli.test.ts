@@ -23,7 +23,8 @@ async function cli(args: string[], opts: Partial<Parameters<typeof memoryIo>[0]>
   return { code, out: io.out(), err: io.err() };
 }
 
-const SWEEP = ['sweep', SPEC_FILE, '--target', `${TARGETS}:flaky`, '--max-mde', '0.99', '--salt', '0123456789abcdef'];
+// `flaky` throws on 4 of the 16 episodes: with --allow-no-outcome 0.25 such a run exits 0.
+const SWEEP = ['sweep', SPEC_FILE, '--target', `${TARGETS}:flaky`, '--max-mde', '0.99', '--salt', '0123456789abcdef', '--allow-no-outcome', '0.25'];
 
 describe('poisson-prove sweep', () => {
   it('--json prints exactly the run manifest, one document, nothing on stderr', async () => {
@@ -194,7 +195,22 @@ describe('poisson-prove sweep', () => {
   it('exits 1 when every episode failed', async () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+    expect(r.err).toMatch(/^error: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove resume \d{8}T\d{6}Z-[0-9a-f]{4} --retry-errors runs them again\.\n$/);
+  });
+
+  it('exits 1 with the count when more rows than --allow-no-outcome allows have none (default: any), 0 within it', async () => {
+    const base = SWEEP.slice(0, -2); // without --allow-no-outcome
+    const any = await cli(['--store', 'a', ...base, '--yes']);
+    expect(any.code).toBe(1);
+    expect(any.out).toMatch(/^ok fixture .* sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\n/);
+    expect(any.err).toMatch(/^error: 4 of 16 episodes have no outcome \(25\.0%, more than --allow-no-outcome 0\); see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove resume \S+ --retry-errors runs them again\.\n$/);
+    const below = await cli(['--store', 'b', ...base, '--yes', '--allow-no-outcome', '0.2']);
+    expect(below.code).toBe(1);
+    expect(below.err).toContain('more than --allow-no-outcome 0.2');
+    const within = await cli(['--store', 'c', ...base, '--yes', '--allow-no-outcome', '0.25']);
+    expect([within.code, within.err]).toEqual([0, '']);
+    const bad = await cli(['--store', 'd', ...base, '--yes', '--allow-no-outcome', '1.5']);
+    expect(bad.code).toBe(2);
   });
 });
 
@@ -300,10 +316,10 @@ describe('poisson-prove resume and extend', () => {
   it('extend --json appends replicates; resume of a complete run changes nothing', async () => {
     const s = await cli([...SWEEP, '--yes', '--json']);
     const id = (JSON.parse(s.out) as { run_id: string }).run_id;
-    const e = await cli(['extend', id, '--replicates', '2', '--json']);
+    const e = await cli(['extend', id, '--replicates', '2', '--json', '--allow-no-outcome', '0.25']);
     expect(e.code).toBe(0);
     expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
-    const r = await cli(['resume', id]);
+    const r = await cli(['resume', id, '--allow-no-outcome', '0.25']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^ok fixture .* resume: 20 episodes;/);
     const bad = await cli(['extend', id]);
