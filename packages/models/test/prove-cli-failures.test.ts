@@ -167,7 +167,8 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const m = JSON.parse(r.stdout) as Manifest;
     expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', REPLICATES, REPLICATES / 2]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error: ${REPLICATES / 2} of ${REPLICATES} episodes have no outcome (50.0%, more than --allow-no-outcome 0); see poisson-prove inspect ${m.run_id} for the errors; poisson-prove resume ${m.run_id} --retry-errors runs them again.`);
+    const at = `poisson-prove --store ${join(dir, 'some-fail')}`;
+    expect(r.stderr).toContain(`error: ${REPLICATES / 2} of ${REPLICATES} episodes have no outcome (50.0%, more than --allow-no-outcome 0); see ${at} inspect ${m.run_id} for the errors; ${at} resume ${m.run_id} --retry-errors runs them again.`);
   }, 60_000);
 
   it('--refresh-cache does not skip the missing-key check: exit 2 before anything is called or written (issue 15)', async () => {
@@ -199,7 +200,7 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const m = JSON.parse(r.stdout) as Manifest;
     expect(m.status).toBe('complete');
     expect(m.counts).toMatchObject({ rows: REPLICATES, rows_without_outcome: REPLICATES });
-    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove inspect ${m.run_id} for the errors;`);
+    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove --store ${join(dir, 'all-fail')} inspect ${m.run_id} for the errors;`);
     expect(mock.requests.length - before).toBe(REPLICATES * MAX_ATTEMPTS);
     const rows = await episodes(join(dir, 'all-fail'), m.run_id);
     expect(new Set(rows.map((row) => row.replicate_index))).toEqual(new Set(Array.from({ length: REPLICATES }, (_, i) => i)));

@@ -8,6 +8,7 @@ export const resumeCommand = defineCommand({
   summary: 'Finish an interrupted run: run only the (condition, replicate) pairs it has no episode for.',
   positionals: [{ name: 'RUN', description: 'A run ref: #N, a run id, a unique id prefix, or a run name.', required: true }],
   description:
+    'A run that lacks nothing is left as it is: resume says "nothing to do", names the run\'s episodes, and suggests inspect and extend (with --json it prints the manifest unchanged). Progress is as for sweep. ' +
     'With --retry-errors it also runs again the pairs whose newest row has no outcome (a timeout, persistent 429s, a missing key, a target that threw), or with --error-match TEXT only those whose error contains TEXT: ' +
     'the new rows supersede the old ones, which stay in the store (readers, inspect and diff use the newest row per pair), and the manifest records the retry in retries.',
   options: {
