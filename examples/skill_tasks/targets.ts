@@ -12,31 +12,24 @@
 //   <PROVIDER>_API_KEY           POE_API_KEY, DEEPSEEK_API_KEY, OPENAI_API_KEY (never written anywhere)
 //   POISSON_<PROVIDER>_BASE_URL  a base URL per provider, e.g. POISSON_LOCAL_BASE_URL for local:* models
 //                                (or POISSON_OPENAI_BASE_URL for an OpenAI-compatible gateway)
-//   POISSON_CONCURRENCY          calls in flight per provider (default 4)
+//   POISSON_CONCURRENCY          calls in flight per provider (default 4; keep it >= --concurrency)
+//   POISSON_TASKS_DIR            the directory of rubric task files (default: this directory)
+//   POISSON_CALL_TIMEOUT_MS      per HTTP call (default 120000); the episode's --timeout aborts it sooner
+//   POISSON_MAX_ATTEMPTS         attempts per call, the first included (default 4)
 // Used outside the CLI (before `configure`), the defaults come from POISSON_STORE (default ./store),
 // POISSON_MAX_OUTPUT_TOKENS (default 1024), POISSON_REFRESH_CACHE=1 and POISSON_BUDGET_TOKENS.
 import { fileURLToPath } from 'node:url';
-import { createModelSession, createRubricTarget, loadRubricTasks, modelRunTarget, PROVIDER_PRESETS, ResponseCache, TokenBudget, type ProviderName } from 'poisson-models';
+import { createRubricTarget, envSessionOptions, loadRubricTasks, modelRunTarget, runSession } from 'poisson-models';
 
 const env = process.env;
-const tasks = await loadRubricTasks(fileURLToPath(new URL('.', import.meta.url)));
-const baseURLs: Partial<Record<ProviderName, string>> = {};
-for (const provider of Object.keys(PROVIDER_PRESETS) as ProviderName[]) {
-  const url = env[`POISSON_${provider.toUpperCase()}_BASE_URL`];
-  if (url) baseURLs[provider] = url;
-}
+envSessionOptions(env); // checks POISSON_CONCURRENCY, POISSON_CALL_TIMEOUT_MS, POISSON_MAX_ATTEMPTS at import
+const tasks = await loadRubricTasks(env['POISSON_TASKS_DIR'] || fileURLToPath(new URL('.', import.meta.url)));
 
 /** Axes `model`, `prompt_variant`, `task` (see specs/matrix.toml). */
 export const skill_matrix = modelRunTarget(
   (rt) => {
-    const session = createModelSession({
-      env,
-      cache: ResponseCache.forStore(rt.store),
-      refreshCache: rt.refreshCache,
-      concurrency: Number(env['POISSON_CONCURRENCY'] ?? 4),
-      budget: rt.budgetTokens === null ? null : new TokenBudget(rt.budgetTokens),
-      baseURLs,
-    });
+    // The cache under the store, --refresh-cache, the budget, and the POISSON_* settings above.
+    const session = runSession(rt, env);
     return { session, target: createRubricTarget({ session, tasks, maxOutputTokens: rt.maxOutputTokens ?? 1024, temperature: 0 }) };
   },
   {

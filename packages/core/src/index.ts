@@ -1,5 +1,5 @@
 // poisson-core: the contracts every Poisson package speaks. It imports nothing of ours.
-export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage } from './target.js';
+export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage, EpisodeContext } from './target.js';
 export { seedFor } from './seed-for.js';
 export { conditionLabel } from './condition-label.js';
 export { canonicalJson } from './canonical-json.js';

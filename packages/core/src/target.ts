@@ -2,6 +2,16 @@
 export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
 
 /**
+ * What the executor hands a target beside its config for one episode: `signal` aborts (reason: an
+ * Error named `TimeoutError`) when the episode runs past the per-episode timeout (`--timeout`), so a
+ * target can abort its own calls (an HTTP request, a subprocess) and free what they hold at once. It
+ * never aborts without a timeout.
+ */
+export type EpisodeContext = {
+  readonly signal: AbortSignal;
+};
+
+/**
  * What a target returns for one episode: an outcome label (null when it has none), `t` in the spec's
  * `t_unit` (a finite number >= 0), optional `meta` (plain data, stored as JSON;
  * `meta.pin.registration_sha256`, when present, is recorded in the manifest) and an optional score (a
@@ -79,6 +89,9 @@ export type TargetUsage = {
 
 /**
  * A sweep target: a plain function of one episode's config (poisson-tasks' targets have this shape).
+ * The executor passes a second argument, an {@link EpisodeContext} whose `signal` aborts at the
+ * episode's timeout; a target that waits on I/O should pass it on (poisson-models' targets abort their
+ * HTTP calls with it).
  *
  * Optional hooks, all generic (poisson-prove knows nothing of models; poisson-models' targets implement
  * them):
@@ -109,7 +122,7 @@ export type TargetUsage = {
  * });
  * ```
  */
-export type Target = ((cfg: TargetConfig) => Promise<TargetResult> | TargetResult) & {
+export type Target = ((cfg: TargetConfig, ctx?: EpisodeContext) => Promise<TargetResult> | TargetResult) & {
   estimate?: (cfg: TargetConfig) => { calls?: number; tokens?: number };
   plan?: (cfg: TargetConfig) => EpisodePlan | Promise<EpisodePlan>;
   configure?: (runtime: TargetRuntime) => void | Promise<void>;

@@ -13,6 +13,8 @@ export {
 } from './errors.js';
 export { parseModelName, PROVIDER_PRESETS, ProviderEndpoint, resolveProvider } from './providers.js';
 export type { EnvSource, ModelRef, ProviderName, ProviderPreset, ResolveProviderOptions } from './providers.js';
+export { envSessionOptions, runSession } from './env-session-options.js';
+export type { EnvSessionOptions } from './env-session-options.js';
 export type { ChatCompletion, ChatMessage, ChatRequest, ChatTool, ChatToolCall, ChatUsage } from './chat-types.js';
 export { createChatClient, requestBody, retryAfterMs } from './chat-client.js';
 export type { ChatCallEvent, ChatCallResult, ChatClient, ChatClientOptions } from './chat-client.js';
@@ -22,7 +24,7 @@ export { TokenBudget } from './token-budget.js';
 export { createModelSession, UsageMeter } from './model-session.js';
 export type { ModelCall, ModelSession, ModelSessionEvent, ModelSessionOptions, UsageTotals } from './model-session.js';
 export { estimatePromptTokens } from './token-estimate.js';
-export type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+export type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 export { createModelPolicy, modelTurnRequest } from './model-policy.js';
 export type { ModelPolicyOptions } from './model-policy.js';
 export { createModelTaskTarget, modelTaskTargets } from './model-task-target.js';

@@ -1,5 +1,5 @@
 import type { ModelSession } from './model-session.js';
-import type { ModelTarget, TargetConfig, TargetResult } from './target-types.js';
+import type { EpisodeContext, ModelTarget, TargetConfig, TargetResult } from './target-types.js';
 import { tallyCalls } from './internal/tally-calls.js';
 
 /**
@@ -81,7 +81,7 @@ export type ModelRunTarget = ModelTarget & {
 export function modelRunTarget(build: (runtime: RunRuntime) => { readonly session: ModelSession; readonly target: ModelTarget }, defaults: RunRuntime): ModelRunTarget {
   let current: { readonly session: ModelSession; readonly target: ModelTarget } | null = null;
   const get = (): { readonly session: ModelSession; readonly target: ModelTarget } => (current ??= build(defaults));
-  const fn = async (cfg: TargetConfig): Promise<TargetResult> => get().target(cfg);
+  const fn = async (cfg: TargetConfig, ctx?: EpisodeContext): Promise<TargetResult> => get().target(cfg, ctx);
   const plan = async (cfg: TargetConfig): Promise<EpisodeCallPlan> => {
     const { session, target } = get();
     const t = await tallyCalls(target.planCalls(cfg), session);

@@ -187,6 +187,9 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     },
     keyOf,
     async isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean> {
+      // The provider is resolved first, so a missing key is reported by the plan with or without a cache
+      // (and with --refresh-cache), before anything is called.
+      endpointOf(parseModelName(model));
       if (cache === null || options.refreshCache === true) return false;
       return cache.has(keyOf(model, request, replicateIndex));
     },
@@ -207,6 +210,8 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       const client = clientOf(ref);
       const limiter = limiters.get(ref.provider) as Limiter;
       // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
+      // The caller's signal (an episode's timeout) aborts the wait for a slot and the HTTP call; the slot
+      // is freed as soon as the aborted call returns.
       const signal = callOptions.signal;
       let result;
       try {
@@ -214,7 +219,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           if (signal?.aborted) throw signal.reason;
           budget?.throwIfExhausted();
           return client.complete(ref.model, effective, signal ? { signal } : {});
-        });
+        }, signal);
       } catch (error) {
         for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail();
         throw error;

@@ -4,7 +4,8 @@ import { shown } from './internal/shown.js';
 import { estimateCalls } from './internal/tally-calls.js';
 import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
-import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+import { anySignal } from './internal/any-signal.js';
+import type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 
 /** Options of {@link createModelTaskTarget}. */
 export interface ModelTaskTargetOptions {
@@ -86,8 +87,9 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     if (typeof m !== 'string' || m === '') throw new RangeError(`cfg.model must name a model "provider:model" (or pass options.model); got ${JSON.stringify(m)}.`);
     return m;
   }
-  const target = async (cfg: TargetConfig): Promise<TargetResult> => {
+  const target = async (cfg: TargetConfig, ctx?: EpisodeContext): Promise<TargetResult> => {
     checkPins(cfg, pins, name);
+    const signal = anySignal(options.signal, ctx?.signal);
     const model = modelOf(cfg);
     const task = generate(arm, cfg.seed);
     const meter = new UsageMeter();
@@ -99,7 +101,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
       maxOutputTokens: cap,
       meter,
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     const result = await runEpisode(task, policy, { maxTurns: budget });
     return {

@@ -5,7 +5,8 @@ import { sha256Hex } from './internal/canonical-json.js';
 import { estimateCalls } from './internal/tally-calls.js';
 import { gradeRubricAnswer } from './rubric-grader.js';
 import { renderPrompt, type RubricTask } from './rubric-task.js';
-import type { ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+import { anySignal } from './internal/any-signal.js';
+import type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
 
 /** Options of {@link createRubricTarget}. */
 export interface RubricTargetOptions {
@@ -82,13 +83,14 @@ export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
     return { model, variant, task, request };
   }
 
-  const target = async (cfg: TargetConfig): Promise<TargetResult> => {
+  const target = async (cfg: TargetConfig, ctx?: EpisodeContext): Promise<TargetResult> => {
     const { model, variant, task, request } = resolve(cfg);
     const meter = new UsageMeter();
+    const signal = anySignal(options.signal, ctx?.signal);
     const call = await options.session.chat(model, request, {
       replicateIndex: cfg.replicate_index,
       meter,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
     });
     const answer = call.completion.content ?? '';
     const grade = gradeRubricAnswer(task, answer);

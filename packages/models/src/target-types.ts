@@ -5,6 +5,13 @@ import type { TargetConfig, TargetResult } from 'poisson-core';
 // What a target receives and returns for one episode: the contract in poisson-core.
 export type { TargetConfig, TargetResult };
 
+/**
+ * What poisson-prove's executor passes beside the config (poisson-core's `EpisodeContext`, with the
+ * signal optional for callers outside an executor): `signal` aborts at the episode's timeout; a model
+ * target aborts its calls with it, freeing their concurrency slots at once.
+ */
+export type EpisodeContext = { readonly signal?: AbortSignal };
+
 /** One call a target plans to make for an episode. */
 export interface PlannedCall {
   readonly model: string;
@@ -19,12 +26,13 @@ export interface PlannedCall {
 }
 
 /**
- * A sweep target that calls a model: the plain target function (poisson-prove's `Target`) plus
+ * A sweep target that calls a model: the plain target function (poisson-prove's `Target`; the episode's
+ * timeout signal in `ctx` aborts its calls) plus
  * `planCalls(cfg)` (the calls an episode will make, for the dry run), `estimate(cfg)` (calls and tokens,
  * which `sweep --dry-run` sums), `models(cfgs)` (the models a set of configs names, for preflight) and
  * `signal` (the budget's).
  */
-export type ModelTarget = ((cfg: TargetConfig) => Promise<TargetResult>) & {
+export type ModelTarget = ((cfg: TargetConfig, ctx?: EpisodeContext) => Promise<TargetResult>) & {
   planCalls(cfg: TargetConfig): readonly PlannedCall[];
   estimate(cfg: TargetConfig): { calls: number; tokens: number };
   models(cfgs: readonly TargetConfig[]): readonly string[];

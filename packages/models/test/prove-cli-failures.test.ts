@@ -5,10 +5,12 @@
 // a client that gives up after 2 attempts 1 ms apart. Issue 6: such an episode has outcome null (with an
 // error naming the failure, never the key or the prompt) and the sweep completes. No sleeps: every step
 // awaits the subprocess.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { episodes, seedFor } from 'poisson-prove';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { episodes, readEpisodes, seedFor } from 'poisson-prove';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from '../src/__fixtures__/fast-fail-skill-target.js';
 import { startMockChatServer, type MockChatServer, type RecordedRequest } from '../src/__fixtures__/mock-chat-server.js';
@@ -98,8 +100,8 @@ function requestCounts(requests: readonly RecordedRequest[]): Map<string, number
 describe('poisson-prove sweep with a model target whose calls fail for some episodes', () => {
   const store = (): string => join(dir, 'store');
 
-  it('the failing episodes have outcome null and an error naming the failure; the others have outcomes; the run completes (exit 0)', async () => {
-    const r = await cli(...sweepArgs(store()));
+  it('the failing episodes have outcome null and an error naming the failure; the others have outcomes; the run completes (exit 0 with --allow-no-outcome 0.5)', async () => {
+    const r = await cli(...sweepArgs(store(), '--allow-no-outcome', '0.5'));
     expect(r.stderr).not.toContain('every episode ended without an outcome');
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout) as Manifest;
@@ -160,6 +162,37 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     expect((JSON.parse(inspect.stdout) as { manifest: Manifest }).manifest.counts.rows_without_outcome).toBe(failing);
   }, 90_000);
 
+  it('by default any row without an outcome exits 1, with the count (issue 15)', async () => {
+    const r = await cli(...sweepArgs(join(dir, 'some-fail'), '--only', `model=openai:${NETWORK_FAILING.model}`, '--only', `task=${NETWORK_FAILING.task}`));
+    const m = JSON.parse(r.stdout) as Manifest;
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', REPLICATES, REPLICATES / 2]);
+    expect(r.code).toBe(1);
+    const at = `poisson-prove --store ${join(dir, 'some-fail')}`;
+    expect(r.stderr).toContain(`error: ${REPLICATES / 2} of ${REPLICATES} episodes have no outcome (50.0%, more than --allow-no-outcome 0); see ${at} inspect ${m.run_id} for the errors; ${at} resume ${m.run_id} --retry-errors runs them again.`);
+  }, 60_000);
+
+  it('--refresh-cache does not skip the missing-key check: exit 2 before anything is called or written (issue 15)', async () => {
+    const before = mock.requests.length;
+    const store = join(dir, 'no-key');
+    const r = await runProveCli(sweepArgs(store, '--refresh-cache'), '', mock.url, outputs);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/No API key for provider "openai": set OPENAI_API_KEY/);
+    expect(mock.requests.length).toBe(before);
+    expect(existsSync(store)).toBe(false);
+  }, 60_000);
+
+  it('a dry run prints one token figure: the output cap that will be sent (issue 15)', async () => {
+    const r = await cli('--store', join(dir, 'dry'), 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--dry-run', '--max-output-tokens', '40');
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/^ {2}estimate /m);
+    const n = 4 * REPLICATES;
+    expect(r.stdout).toMatch(new RegExp(`^ {2}tokens {6}prompt ≈ \\d+ \\(estimate\\), output ≤ ${n * 40}; may bill ≤ \\d+$`, 'm'));
+    const j = await cli('--store', join(dir, 'dry'), 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--dry-run', '--max-output-tokens', '40', '--json');
+    const plan = JSON.parse(j.stdout) as { estimate: { tokens: number }; calls: { totals: { est_prompt_tokens: number; max_output_tokens: number } } };
+    expect(plan.calls.totals.max_output_tokens).toBe(n * 40);
+    expect(plan.estimate.tokens).toBe(plan.calls.totals.est_prompt_tokens + plan.calls.totals.max_output_tokens);
+  }, 60_000);
+
   it('a sweep in which every episode fails completes but exits 1, as documented, and says where the errors are', async () => {
     const before = mock.requests.length;
     const r = await cli(...sweepArgs(join(dir, 'all-fail'), '--only', `model=openai:${HTTP_FAILING.model}`, '--only', `task=${HTTP_FAILING.task}`));
@@ -167,7 +200,7 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const m = JSON.parse(r.stdout) as Manifest;
     expect(m.status).toBe('complete');
     expect(m.counts).toMatchObject({ rows: REPLICATES, rows_without_outcome: REPLICATES });
-    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove --store ${join(dir, 'all-fail')} inspect ${m.run_id} for the errors.`);
+    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove --store ${join(dir, 'all-fail')} inspect ${m.run_id} for the errors;`);
     expect(mock.requests.length - before).toBe(REPLICATES * MAX_ATTEMPTS);
     const rows = await episodes(join(dir, 'all-fail'), m.run_id);
     expect(new Set(rows.map((row) => row.replicate_index))).toEqual(new Set(Array.from({ length: REPLICATES }, (_, i) => i)));
@@ -192,6 +225,60 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     for (const n of made.values()) expect(n).toBe(1);
     expect(m.usage).toMatchObject({ calls: 4 * REPLICATES, cache_hits: 4 * REPLICATES - failedBefore.length });
   }, 60_000);
+
+  it('resume --retry-errors [--error-match TEXT] re-runs rows without an outcome once the provider recovers; old rows kept and superseded, the newest read (issue 15)', async () => {
+    const s = join(dir, 'retry');
+    const swept = await cli(...sweepArgs(s));
+    expect(swept.code).toBe(1);
+    const m0 = JSON.parse(swept.stdout) as Manifest;
+    const failing = REPLICATES + REPLICATES / 2;
+    expect(m0.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: failing });
+    // The provider recovers.
+    healthy = true;
+    try {
+      // Only the HTTP 500 rows first: exactly their calls are made.
+      let before = mock.requests.length;
+      const first = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--error-match', 'HTTP 500', '--json');
+      expect(first.code).toBe(1); // the network rows still have no outcome
+      const m1 = JSON.parse(first.stdout) as Manifest & { retries: Array<{ rows: number; error_match: string | null; from_part: number }> };
+      expect(m1.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: REPLICATES / 2 });
+      expect(mock.requests.length - before).toBe(REPLICATES);
+      for (const q of mock.requests.slice(before)) expect([String(q.body['model']), taskOf(q)]).toEqual([HTTP_FAILING.model, HTTP_FAILING.task]);
+      expect(m1.retries.map((r) => [r.rows, r.error_match])).toEqual([[REPLICATES, 'HTTP 500']]);
+      // Then every row still without an outcome.
+      before = mock.requests.length;
+      const second = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--json');
+      expect(second.code).toBe(0);
+      const m2 = JSON.parse(second.stdout) as typeof m1;
+      expect(m2.status).toBe('complete');
+      expect(m2.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: 0 });
+      expect(mock.requests.length - before).toBe(REPLICATES / 2);
+      expect(m2.retries.map((r) => [r.rows, r.error_match])).toEqual([[REPLICATES, 'HTTP 500'], [REPLICATES / 2, null]]);
+      // The readers give the newest row per pair: every pair once, all with an outcome.
+      const rows = await episodes(s, m0.run_id);
+      expect(rows).toHaveLength(4 * REPLICATES);
+      expect(new Set(rows.map((r) => `${r.condition}|${r.replicate_index}`)).size).toBe(4 * REPLICATES);
+      expect(rows.every((r) => r.outcome !== null)).toBe(true);
+      expect((await readEpisodes(s, m0.run_id)).numRows).toBe(4 * REPLICATES);
+      // The old rows are kept in the store: every part together holds the sweep's rows and both retries'.
+      const parts = (await readdir(join(s, m0.run_id, 'episodes'))).filter((f) => f.endsWith('.parquet'));
+      let stored = 0;
+      for (const f of parts) stored += (await parquetReadObjects({ file: await asyncBufferFromFile(join(s, m0.run_id, 'episodes', f)), columns: ['condition'] })).length;
+      expect(stored).toBe(4 * REPLICATES + failing);
+      // diff reads the newest rows: the run against itself pairs every (condition, replicate) once.
+      const d = await cli('--store', s, 'diff', m0.run_id, m0.run_id, '--event', 'passed', '--json', '--full');
+      const coverage = (JSON.parse(d.stdout) as { coverage: { conditions: Array<{ before_episodes: number; pairs: number; dropped: number }> } }).coverage;
+      expect(coverage.conditions).toHaveLength(4);
+      for (const c of coverage.conditions) expect([c.before_episodes, c.pairs, c.dropped]).toEqual([REPLICATES, REPLICATES, 0]);
+      // A second retry finds nothing to run: the run is complete.
+      before = mock.requests.length;
+      const third = await cli('--store', s, 'resume', m0.run_id, '--retry-errors', '--json');
+      expect(third.code).toBe(0);
+      expect(mock.requests.length).toBe(before);
+    } finally {
+      healthy = false;
+    }
+  }, 120_000);
 
   it('the API key appears in no output', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(8);

@@ -227,7 +227,7 @@ describe('poisson-prove sweep with a model target (examples/skill_tasks/targets.
     expect(m.counts.rows_without_outcome).toBe(0);
     expect(m.usage?.billed_tokens).toBeGreaterThanOrEqual(budget);
     expect((m.usage?.billed_tokens ?? 0) - 3000 - 400).toBeLessThan(budget); // one call's overshoot at most
-    expect(stopped.stderr).toContain(`resume ${m.run_id} --budget-tokens N`);
+    expect(stopped.stderr).toMatch(new RegExp(`resume ${m.run_id} --budget-tokens \\d+ \\(\\d+ tokens billed for \\d+ of 32 episodes`));
 
     const text = await cli('--store', bstore, 'inspect', m.run_id, '--json');
     expect((JSON.parse(text.stdout) as { manifest: Manifest }).manifest.usage?.billed_tokens).toBe(m.usage?.billed_tokens);

@@ -163,26 +163,32 @@ describe('bullmq backend: configure, usage, budget', () => {
     const all = await episodes(store, m.run_id);
     expect(new Set(all.map((e) => `${e.condition}|${e.replicate_index}`)).size).toBe(40);
     expect(done.usage).toEqual(usageOf(40));
-    expect(done.backend_options).toEqual({ redis: `redis://:***@127.0.0.1:${redis.port}`, queue: 'budget', chunk_size: 25, rate: null });
+    // The resume (no --chunk-size) kept the run's recorded chunk size (issue 15).
+    expect(done.backend_options).toEqual({ redis: `redis://:***@127.0.0.1:${redis.port}`, queue: 'budget', chunk_size: chunk, rate: null });
     await stop(w);
     // configured again for the resume (a new invocation), once.
     expect((await configured(log)).length).toBe(2);
   }, 20_000);
 
-  it('jobs an earlier, stopped invocation left behind (skipped by the workers) are run again by resume', async () => {
+  it('a stopped coordinator sets its stop key and removes its jobs not started; jobs a stopped invocation left behind (skipped by the workers) are run again by resume', async () => {
     const store = join(dir, 'store-3');
     const q = new Queue<ChunkJobData>('redo', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
     const ac = new AbortController();
     // No worker yet: the sweep enqueues its 4 jobs, then is stopped (as a coordinator killed while it stopped its run).
     const first = sweep({ spec: SPEC.replace('replicates = 20', 'replicates = 10'), target: TARGET, store, salt: 's3', maxMde: 1, cwd: dir, signal: ac.signal, backend: bullmqBackend({ redis: redis.url, queue: 'redo', chunkSize: 5 }) });
     while ((await q.getJobCountByTypes('wait')) < 4) await new Promise((r) => setTimeout(r, 20));
+    const left = await q.getJobs(['wait']);
+    const old = (left[0]?.data as ChunkJobData).invocation;
     ac.abort();
     const m = await first;
     expect([m.status, m.counts.rows]).toEqual(['interrupted', 0]);
-    const [job] = await q.getJobs(['wait']);
-    const old = (job?.data as ChunkJobData).invocation;
     expect(old.startsWith(`${m.run_id}.`)).toBe(true);
-    await (await q.client).set(stopKey('redo', old), '1');
+    // The stop (SIGINT) set the invocation's stop key and removed the 4 jobs no worker had started.
+    expect(await (await q.client).get(stopKey('redo', old))).toBe('1');
+    expect(await q.getJobCountByTypes('wait')).toBe(0);
+    expect(m.pending_jobs ?? null).toBeNull();
+    // As a coordinator killed while it stopped would leave them: the jobs back in the queue, stopped.
+    for (const j of left) await q.add('chunk', j.data, { jobId: j.id as string });
     // A worker skips those jobs (their results wait in Redis, cut and without rows); resume runs them again.
     const stopWorker = new AbortController();
     const skipped: string[] = [];

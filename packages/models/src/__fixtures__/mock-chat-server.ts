@@ -36,12 +36,15 @@ export interface MockChatServer {
   readonly events: EventEmitter;
   /** Resolves when the n-th request (1-based) has arrived. */
   waitForRequests(n: number): Promise<void>;
+  /** Resolves when the client has closed the connections of n hung requests (an abort reached the socket). */
+  waitForClosed(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startMockChatServer(script: Script): Promise<MockChatServer> {
   const requests: RecordedRequest[] = [];
   const events = new EventEmitter();
+  let closed = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -64,7 +67,14 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
       events.emit('request', recorded, index);
       void Promise.resolve(script(recorded, index)).then((reply) => answer(reply));
       function answer(reply: Reply): void {
-      if (reply.kind === 'hang') return; // never answers; the client's timeout must fire
+      if (reply.kind === 'hang') {
+        // Never answers; the client's timeout (or an abort) must fire. Reports when the client hangs up.
+        res.on('close', () => {
+          closed += 1;
+          events.emit('closed', index);
+        });
+        return;
+      }
       if (reply.kind === 'drop') {
         req.socket.destroy(); // a network error: the connection closes without a response
         return;
@@ -121,6 +131,9 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
     events,
     async waitForRequests(n: number): Promise<void> {
       while (requests.length < n) await once(events, 'request');
+    },
+    async waitForClosed(n: number): Promise<void> {
+      while (closed < n) await once(events, 'closed');
     },
     async close(): Promise<void> {
       server.closeAllConnections();

@@ -2,7 +2,7 @@
 // import it as it is): every episode "bills" 10 tokens (6 prompt + 4 completion) through usage(); each
 // configure call appends one JSON line { pid, store, refreshCache, maxOutputTokens, budgetTokens, dryRun,
 // signal } to the file named by POISSON_FIXTURE_CONFIGURE_LOG, when set.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 
 const state = { calls: 0 };
 
@@ -53,3 +53,28 @@ export const selfStopping = Object.assign(
   },
 );
 Object.defineProperty(selfStopping, 'signal', { get: () => own.controller.signal });
+
+// A stand-in for a model call: each episode appends "<arm>/<replicate>" to the file named by
+// POISSON_FIXTURE_CALL_LOG (the "server's" record of calls), takes about 40 ms, and bills 10 tokens.
+// With POISSON_FIXTURE_GATE, a call does not return before that file exists (a call held in flight).
+const counted_state = { calls: 0 };
+export const counted = Object.assign(
+  async (cfg) => {
+    const log = process.env.POISSON_FIXTURE_CALL_LOG;
+    if (log) appendFileSync(log, `${cfg.arm}/${cfg.replicate_index}\n`);
+    counted_state.calls += 1;
+    const gate = process.env.POISSON_FIXTURE_GATE;
+    while (gate && !existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 40));
+    return { outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: 1, meta: { seed: cfg.seed } };
+  },
+  {
+    configure() {
+      counted_state.calls = 0;
+    },
+    usage() {
+      const n = counted_state.calls;
+      return { calls: n, cache_hits: 0, prompt_tokens: 6 * n, completion_tokens: 4 * n, billed_tokens: 10 * n };
+    },
+  },
+);

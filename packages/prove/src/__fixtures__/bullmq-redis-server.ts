@@ -20,7 +20,8 @@ export type TestRedis = {
   stop(): Promise<void>;
 };
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (tests). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

@@ -85,17 +85,36 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }
   }
+  if (m.pending_jobs) {
+    lines.push(`pending: ${m.pending_jobs.jobs} job${m.pending_jobs.jobs === 1 ? ' was' : 's were'} still running on the workers at the interrupt (${m.pending_jobs.where}); their rows and usage are not counted above until resume collects them`);
+  }
   if (m.status === 'interrupted' && spentBudget(m)) lines.push(`next: ${resumeWithBudget(m, command)}`);
   else if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: ${command('resume', m.run_id)}`);
   else lines.push(`next: ${command('inspect', m.name)}`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The exit code of a finished run: 1 when interrupted, failed, or no episode has an outcome. */
-export function runExitCode(m: RunManifest): number {
+/**
+ * The exit code of a finished run: 0 when it completed and at most `allowedShare` of its rows have no
+ * outcome (default 0: none may lack one); 1 when it was interrupted or failed, or more rows than that
+ * have no outcome.
+ */
+export function runExitCode(m: RunManifest, allowedShare = 0): number {
   if (m.status !== 'complete') return 1;
-  if (m.counts.rows > 0 && m.counts.rows_without_outcome === m.counts.rows) return 1;
-  return 0;
+  return tooManyWithoutOutcome(m, allowedShare) ? 1 : 0;
+}
+
+function tooManyWithoutOutcome(m: RunManifest, allowedShare: number): boolean {
+  const { rows, rows_without_outcome: none } = m.counts;
+  return rows > 0 && none / rows > allowedShare;
+}
+
+/** The stderr line of a complete run whose rows without an outcome exceed the allowed share, else null. */
+export function noOutcomeMessage(m: RunManifest, allowedShare = 0, command: ProveCommand = plainProveCommand): string | null {
+  if (m.status !== 'complete' || !tooManyWithoutOutcome(m, allowedShare)) return null;
+  const { rows, rows_without_outcome: none } = m.counts;
+  const head = none === rows ? 'every episode ended without an outcome' : `${none} of ${rows} episodes have no outcome (${((100 * none) / rows).toFixed(1)}%, more than --allow-no-outcome ${allowedShare})`;
+  return `error: ${head}; see ${command('inspect', m.run_id)} for the errors; ${command('resume', m.run_id, '--retry-errors')} runs them again.\n`;
 }
 
 export function json(value: unknown): string {

@@ -23,7 +23,8 @@ async function cli(args: string[], opts: Partial<Parameters<typeof memoryIo>[0]>
   return { code, out: io.out(), err: io.err() };
 }
 
-const SWEEP = ['sweep', SPEC_FILE, '--target', `${TARGETS}:flaky`, '--max-mde', '0.99', '--salt', '0123456789abcdef'];
+// `flaky` throws on 4 of the 16 episodes: with --allow-no-outcome 0.25 such a run exits 0.
+const SWEEP = ['sweep', SPEC_FILE, '--target', `${TARGETS}:flaky`, '--max-mde', '0.99', '--salt', '0123456789abcdef', '--allow-no-outcome', '0.25'];
 
 describe('poisson-prove sweep', () => {
   it('--json prints exactly the run manifest, one document, nothing on stderr', async () => {
@@ -208,11 +209,27 @@ describe('poisson-prove sweep', () => {
   it('exits 1 when every episode failed', async () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove resume \d{8}T\d{6}Z-[0-9a-f]{4} --retry-errors runs them again\.\n$/);
     // The command it names works when pasted, and shows the errors.
     const pasted = await cli(shellWords(/see (.*) for the errors/.exec(r.err)?.[1] ?? '').slice(1));
     expect(pasted.code).toBe(0);
     expect(pasted.out).toContain('16 without an outcome');
+  });
+
+  it('exits 1 with the count when more rows than --allow-no-outcome allows have none (default: any), 0 within it', async () => {
+    const base = SWEEP.slice(0, -2); // without --allow-no-outcome
+    const any = await cli(['--store', 'a', ...base, '--yes']);
+    expect(any.code).toBe(1);
+    expect(any.out).toMatch(/^ok fixture .* sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\n/);
+    expect(any.err).toMatch(/\nerror: 4 of 16 episodes have no outcome \(25\.0%, more than --allow-no-outcome 0\); see poisson-prove --store \S+ inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove --store \S+ resume \S+ --retry-errors runs them again\.\n$/);
+    const below = await cli(['--store', 'b', ...base, '--yes', '--allow-no-outcome', '0.2']);
+    expect(below.code).toBe(1);
+    expect(below.err).toContain('more than --allow-no-outcome 0.2');
+    const within = await cli(['--store', 'c', ...base, '--yes', '--allow-no-outcome', '0.25']);
+    expect(within.code).toBe(0);
+    expect(within.err).not.toContain('error:');
+    const bad = await cli(['--store', 'd', ...base, '--yes', '--allow-no-outcome', '1.5']);
+    expect(bad.code).toBe(2);
   });
 });
 
@@ -323,10 +340,10 @@ describe('poisson-prove resume and extend', () => {
   it('extend --json appends replicates; resume of a complete run changes nothing', async () => {
     const s = await cli([...SWEEP, '--yes', '--json']);
     const id = (JSON.parse(s.out) as { run_id: string }).run_id;
-    const e = await cli(['extend', id, '--trust-store', '--replicates', '2', '--json']);
+    const e = await cli(['extend', id, '--trust-store', '--replicates', '2', '--json', '--allow-no-outcome', '0.25']);
     expect(e.code).toBe(0);
     expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
-    const r = await cli(['resume', '--trust-store', id]);
+    const r = await cli(['resume', '--trust-store', id, '--allow-no-outcome', '0.25']);
     expect(r.code).toBe(0);
     // Nothing was missing: it says so, and writes nothing (no status line either: no episode ran).
     expect(normalize(r.out)).toMatch(
@@ -351,7 +368,7 @@ describe('poisson-prove resume and extend', () => {
     // The fixture target lies outside this test's directory: the suggestion carries --trust-store.
     expect(extend).toBe(`poisson-prove --store ${join(dir, 'elsewhere')} extend --trust-store ${id} --replicates 8`);
     expect((await cli(shellWords(inspect).slice(1))).code).toBe(0);
-    const extended = await cli([...shellWords(extend).slice(1), '--quiet']);
+    const extended = await cli([...shellWords(extend).slice(1), '--quiet', '--allow-no-outcome', '0.25']); // flaky fails 8 of 32
     expect(extended.code).toBe(0);
     expect(extended.out).toMatch(/^ok fixture .* extend: 32 episodes;/);
     // With the store in $POISSON_STORE, a pasted command finds it without --store.

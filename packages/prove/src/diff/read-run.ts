@@ -2,6 +2,7 @@ import { assertComplete, runCoverage } from './partial.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
 import { openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
+import { newestPerPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffRun } from './types.js';
@@ -237,6 +238,8 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
       rows.push(row as DiffEpisode);
     }
   }
+  // A retried run (`resume --retry-errors`): the newest row of each pair supersedes the older ones.
+  if (manifest.retries && manifest.retries.length > 0) rows.splice(0, rows.length, ...newestPerPair(rows));
   const coverage = runCoverage(manifest, rows);
   assertComplete(coverage, options.partial === true, options.verb ?? 'diff');
   return { manifest, rows, coverage };

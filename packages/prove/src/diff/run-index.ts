@@ -131,6 +131,10 @@ export function runIndexBuilder(
   const initial = Number.isInteger(capacity) && capacity > 0 && capacity <= MAX_REPLICATE + 1 ? capacity : 0;
   const replicateOf = (slot: number): number => (replicates === null ? slot : (replicates[slot] as number));
   const conditions = new Map<string, ConditionIndex>();
+  // A run whose errors were retried (`resume --retry-errors`) holds a superseded row before the newest
+  // one of a pair: parts are read in order, so the later row replaces the earlier (docs/store.md).
+  const retries = (manifest as { readonly retries?: unknown }).retries;
+  const retried = Array.isArray(retries) && retries.length > 0;
   const duplicates: string[] = [];
   let duplicateCount = 0;
   let hasScores = false;
@@ -158,7 +162,8 @@ export function runIndexBuilder(
         throw new DiffError('E_DIFF', `Run ${manifest.name} (${which}) holds an episode of ${c.label} with replicate index ${String(r)}; replicate indices are integers from 0 (to ${MAX_REPLICATE}), so check the rows given to the diff.`);
       }
       if (r >= c.outcome.length) grow(c, r + 1);
-      if (c.outcome[r] !== NO_EPISODE) {
+      const again = c.outcome[r] !== NO_EPISODE;
+      if (again && !retried) {
         if (duplicates.length < 3) duplicates.push(`${c.label}, replicate ${replicateOf(r)}`);
         duplicateCount++;
       }
@@ -172,7 +177,7 @@ export function runIndexBuilder(
         c.hard[r] = hard;
         if (hard !== HARD_NONE) hasHardFailure = true;
       }
-      c.episodes++;
+      if (!again || !retried) c.episodes++;
       if (r >= c.size) c.size = r + 1;
     },
     finish() {

@@ -39,6 +39,11 @@ export type BackendContext = {
   readonly stop?: (() => void) | undefined;
   /** Told the target's `usage()` of one process or thread (`from` names it; a later report replaces an earlier one). */
   readonly usage?: ((from: string, usage: TargetUsage) => void) | undefined;
+  /**
+   * Told, when the run stops (SIGINT/SIGTERM), how many jobs were still running elsewhere and where
+   * their rows and usage wait to be collected (the bullmq backend: by the next `resume`).
+   */
+  readonly pending?: ((jobs: number, where: string) => void) | undefined;
 };
 
 /**

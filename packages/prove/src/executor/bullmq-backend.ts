@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -8,6 +9,7 @@ import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
 import { chunkItems, DEFAULT_QUEUE, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { addUsage } from './target-hooks.js';
+import { runJobs } from './bullmq-run-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
 import { failedRow } from './run-episode.js';
 
@@ -147,7 +149,9 @@ function chunkTarget(ctx: BackendContext, cwd: string): ChunkTarget {
     throw new TargetError(`the bullmq backend runs the target in worker processes, which import it themselves; pass the target as FILE:NAME (a module file and its export), not a function (${t.label}).`);
   }
   const rel = relative(cwd, t.file);
-  return { file: t.file, relative: rel === '' ? null : rel.split(sep).join('/'), name: t.name };
+  // The module's sha256 as this process reads it: a worker whose file differs refuses the job.
+  const sha256 = createHash('sha256').update(readFileSync(t.file)).digest('hex');
+  return { file: t.file, relative: rel === '' ? null : rel.split(sep).join('/'), name: t.name, sha256 };
 }
 
 function within(p: Promise<unknown> | undefined, ms: number): Promise<void> {
@@ -168,7 +172,30 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;
-  const chunks = chunkItems(items, s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
+  /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
+  const found = new Map<string, EpisodeRow>();
+  const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
+  let foundBatch: EpisodeRow[] = [];
+  // Pairs a finished job already answered are not enqueued again: their rows go straight to the store.
+  function* needed(): Generator<WorkItem> {
+    for (const item of items) {
+      const row = found.get(pairKey(item.condition, item.replicate_index));
+      if (row !== undefined && row.seed === item.seed) {
+        foundBatch.push(row);
+        if (foundBatch.length >= 500) {
+          ready.push(foundBatch);
+          foundBatch = [];
+        }
+        continue;
+      }
+      yield item;
+    }
+    if (foundBatch.length > 0) {
+      ready.push(foundBatch);
+      foundBatch = [];
+    }
+  }
+  const chunks = chunkItems(needed(), s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
 
   // Set from event listeners, so kept in an object (control flow does not see those assignments).
   const st: { lost: RedisError | null; closing: boolean; halt: 'budget' | 'target' | null } = { lost: null, closing: false, halt: null };
@@ -294,6 +321,42 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   };
 
   /**
+   * Before anything is enqueued: every finished job of this run still in Redis (left by an interrupted or
+   * dead coordinator, whatever its chunk size) is collected: its rows answer their pairs (the seed must
+   * match), its usage is added, and it is removed. Jobs still waiting or running are left: a job with
+   * the same id is waited for; the CLI refuses a chunk size that would give other ids.
+   */
+  const collectFinished = async (): Promise<void> => {
+    const finished = (await runJobs(cmd, queue, ctx.runId)).filter((j) => j.state === 'completed' || j.state === 'failed');
+    for (const { id, state, job } of finished) {
+      if (job === undefined) continue;
+      const result = job.returnvalue;
+      if (state === 'completed' && result) {
+        if (result.usage) {
+          usage = addUsage(usage, result.usage);
+          if (usage !== null) ctx.usage?.('bullmq', usage);
+        }
+        for (const row of Array.isArray(result.rows) ? result.rows : []) {
+          if (row && row.condition === job.data.condition && !found.has(pairKey(row.condition, row.replicate_index))) {
+            found.set(pairKey(row.condition, row.replicate_index), { ...row, run_id: ctx.runId });
+          }
+        }
+        const le = result.load_error;
+        if (typeof le === 'string' && !notices.has(le)) {
+          notices.add(le);
+          s.onNotice?.(le);
+        }
+      } else if (state === 'failed' && job.data && Array.isArray(job.data.items)) {
+        for (const it of job.data.items) {
+          const item: WorkItem = { condition: job.data.condition, values: job.data.values, replicate_index: it.r, seed: it.seed };
+          if (!found.has(pairKey(item.condition, item.replicate_index))) found.set(pairKey(item.condition, item.replicate_index), failedRow(item, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
+        }
+      }
+      await queue.remove(id).catch(() => 0);
+    }
+  };
+
+  /**
    * Stops this invocation (its budget is spent, or the target's signal aborted): sets the stop key (a
    * worker skips a job of this invocation that it starts from now on, and leaves the rest of a chunk in
    * hand within about 500 ms), removes the jobs that have not started, and keeps waiting for those in
@@ -356,9 +419,17 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       await queue.setGlobalRateLimit(max, Math.round((1000 * max) / s.rate));
       rateSet = true;
     }
+    await collectFinished();
     for (;;) {
       if (st.lost !== null) break;
-      if (ctx.signal?.aborted) break;
+      if (ctx.signal?.aborted) {
+        // SIGINT/SIGTERM: workers take no new job of this invocation and leave a chunk in hand after the
+        // episode in flight; the jobs not started are removed. The jobs still running finish on the
+        // workers; their rows and usage wait in Redis for the next resume, which collects them first.
+        await obsolete();
+        if (outstanding.size > 0) ctx.pending?.(outstanding.size, `queue ${s.queueName} on ${s.url}`);
+        break;
+      }
       if (ready.length > 0) {
         yield ready.shift() as EpisodeRow[];
         await removeCollected();

@@ -13,7 +13,16 @@ export const CHUNK_JOB_VERSION = 2;
 export const DEFAULT_QUEUE = 'poisson-prove';
 
 /** The target a worker imports: the coordinator's absolute path, the path relative to its directory, the export. */
-export type ChunkTarget = { readonly file: string; readonly relative: string | null; readonly name: string };
+export type ChunkTarget = {
+  readonly file: string;
+  readonly relative: string | null;
+  readonly name: string;
+  /**
+   * The sha256 (hex) of the module file as the coordinator read it: a worker whose file differs refuses
+   * the job (it runs another version of the target). Absent in jobs of coordinators before it.
+   */
+  readonly sha256?: string;
+};
 
 /**
  * What a worker passes its target's `configure` hook (the coordinator's `--refresh-cache` and
@@ -56,6 +65,11 @@ export type ChunkJobResult = {
   readonly usage?: TargetUsage | null;
   readonly cut?: 'target' | 'coordinator';
 };
+
+/** The BullMQ key prefix of a run's jobs in a queue: every job id of the run starts with `<run id>.`. */
+export function runJobPattern(queue: string, runId: string): string {
+  return `bull:${queue}:${runId.replace(/[*?[\]\\]/g, '\\$&')}.*`;
+}
 
 /** The Redis key that, once set, tells workers to skip the remaining jobs of an invocation (BullMQ's `bull:` prefix). */
 export function stopKey(queue: string, invocation: string): string {

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Job } from 'bullmq';
@@ -46,6 +47,7 @@ export type WorkerEvent =
   | { readonly type: 'chunk'; readonly job_id: string; readonly run_id: string; readonly episodes: number; readonly without_outcome: number; readonly skipped: boolean }
   | { readonly type: 'configure'; readonly run_id: string; readonly target: string }
   | { readonly type: 'load-error'; readonly target: string; readonly message: string }
+  | { readonly type: 'refused'; readonly job_id: string; readonly run_id: string; readonly message: string }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'stopped'; readonly jobs: number; readonly episodes: number };
 
@@ -137,6 +139,34 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
   // The queue libraries load here, when a worker runs: importing poisson-prove loads neither.
   const [{ Worker }, Redis] = await Promise.all([import('bullmq'), loadRedis()]);
   if (opts.signal?.aborted) return Object.freeze({ url: shown, queue, host, concurrency, jobs: 0, episodes: 0 });
+
+  /**
+   * Why this worker refuses a job's target, or null: the job carries the sha256 of the module as the
+   * coordinator read it, and this machine's file differs (another commit, an edited file).
+   */
+  const versions = new Map<string, Promise<string | null>>();
+  const refusal = (t: ChunkTarget): Promise<string | null> => {
+    const theirs = t.sha256;
+    if (theirs === undefined) return Promise.resolve(null);
+    const key = `${t.file}\u0000${t.relative ?? ''}\u0000${theirs}`;
+    let p = versions.get(key);
+    if (!p) {
+      p = (async () => {
+        const file = await targetFile(t, cwd);
+        let mine: string;
+        try {
+          mine = createHash('sha256').update(await readFile(file)).digest('hex');
+        } catch {
+          return null; // a missing module is reported by the import, as before
+        }
+        if (mine === theirs) return null;
+        return `TargetError: worker ${host} refuses the job: its target module ${file} has sha256 ${mine.slice(0, 12)}…, the coordinator's ${t.file} has ${theirs.slice(0, 12)}…; run the coordinator's commit on this worker (git checkout, npm ci, npm run build) and restart it.`;
+      })();
+      versions.set(key, p);
+    }
+    return p;
+  };
+  const refusedReported = new Set<string>();
 
   const targets = new Map<string, Promise<Target | string>>();
   const reportedLoadErrors = new Set<string>();
@@ -231,6 +261,16 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       jobs++;
       emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: 0, without_outcome: 0, skipped: true });
       return { rows: [], host, load_error: null, invocation: data.invocation, usage: null, cut: 'coordinator' };
+    }
+    const refused = await refusal(data.target);
+    if (refused !== null) {
+      // Thrown: BullMQ retries the job (another worker may run the right version); after the last
+      // attempt the coordinator stores the pairs with this reason.
+      if (!refusedReported.has(refused)) {
+        refusedReported.add(refused);
+        emit({ type: 'refused', job_id: String(job.id), run_id: data.run_id, message: refused });
+      }
+      throw new Error(refused);
     }
     const loaded = await resolveTarget(data.target);
     const key = `${data.target.file}\u0000${data.target.relative ?? ''}\u0000${data.target.name}`;

@@ -160,6 +160,7 @@ export async function execute(
   const targetStop = new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
+  let pending: { jobs: number; where: string; at: string } | null = null;
   const ctx = {
     runId,
     target: source,
@@ -169,14 +170,16 @@ export async function execute(
     runtime: opts.runtime,
     stop: () => targetStop.abort(),
     usage: (from: string, u: TargetUsage) => void usages.set(from, u),
+    pending: (jobs: number, where: string) => void (pending = { jobs, where, at: new Date().toISOString() }),
   };
   // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.
   const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
     writer.close(status, (m) => {
-      if (usages.size === 0) return m;
+      const withPending = pending !== null ? { ...m, pending_jobs: pending } : m;
+      if (usages.size === 0) return withPending;
       let usage: TargetUsage | null = m.usage ?? null;
       for (const u of usages.values()) usage = addUsage(usage, u);
-      return { ...m, usage };
+      return { ...withPending, usage };
     });
   try {
     for await (const rows of backend.run(items, ctx)) {

@@ -10,6 +10,7 @@ import { MAX_REPLICATES } from '../spec/sweep-spec.js';
 import { openRunWriter } from '../store/create-run.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
+import { newestPerPair, pairKey } from '../store/newest-rows.js';
 import { removeStaleTemps } from '../store/part-temps.js';
 import { readRunPart, runParts } from '../store/verify-parts.js';
 import { adoptParts } from '../store/verify-run.js';
@@ -43,7 +44,19 @@ export type ResumeOptions = RunOptions & {
   trustStore?: boolean;
 };
 
-type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; manifest: RunManifest; adopted: string[] };
+/** What `resume` runs again besides the missing pairs (`--retry-errors`, `--error-match`). */
+export type RetryOptions = {
+  /**
+   * Also run again the pairs whose newest row has no outcome (a timeout, persistent 429s, a missing
+   * key, a target that threw). The old rows stay in the store, superseded by the new ones; the manifest
+   * records the retry in `retries`.
+   */
+  retryErrors?: boolean;
+  /** With `retryErrors`: only the rows whose error contains this text. */
+  errorMatch?: string;
+};
+
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry: number; manifest: RunManifest; adopted: string[] };
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
@@ -51,23 +64,34 @@ type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; manife
  * it put in place without recording it (killed in between) is checked and adopted ({@link adoptParts});
  * then every part is read through the store's verified reader.
  */
-async function existing(store: string, initial: RunManifest, lock: RunLock): Promise<Existing> {
+async function existing(store: string, initial: RunManifest, lock: RunLock, retry: RetryOptions = {}): Promise<Existing> {
   await removeStaleTemps(lock);
   const { manifest, adopted } = await adoptParts(store, initial, lock);
-  const have = new Set<string>();
-  const counts = emptyCounts();
   let nextPart = 0;
+  const stored: Array<{ condition: string; replicate_index: number; outcome: string | null; error: string | null }> = [];
   for (const part of await runParts(store, manifest)) {
     const m = PART_RE.exec(part.file);
     if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
-    for (const row of await readRunPart(manifest, part, ['condition', 'replicate_index', 'outcome'])) {
-      const key = `${String(row['condition'])}\u0000${String(row['replicate_index'])}`;
-      have.add(key);
+    for (const row of await readRunPart(manifest, part, ['condition', 'replicate_index', 'outcome', 'error'])) {
       const o = row['outcome'];
-      countRow(counts, o === null || o === undefined ? null : String(o));
+      const e = row['error'];
+      stored.push({ condition: String(row['condition']), replicate_index: Number(row['replicate_index']), outcome: o === null || o === undefined ? null : String(o), error: e === null || e === undefined ? null : String(e) });
     }
   }
-  return { have, nextPart, counts, manifest, adopted };
+  // Counted on the newest row per pair; with --retry-errors, the pairs to run again count as missing.
+  const have = new Set<string>();
+  const counts = emptyCounts();
+  let again = 0;
+  for (const row of newestPerPair(stored)) {
+    const retried = retry.retryErrors === true && row.outcome === null && (retry.errorMatch === undefined || (row.error ?? '').includes(retry.errorMatch));
+    if (retried) {
+      again++;
+      continue;
+    }
+    have.add(pairKey(row.condition, row.replicate_index));
+    countRow(counts, row.outcome);
+  }
+  return { have, nextPart, counts, retry: again, manifest, adopted };
 }
 
 function assertNotRunning(manifest: RunManifest): void {
@@ -162,6 +186,8 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     ...changes,
     ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
     ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
+    // The jobs an interrupt left running are collected by this invocation (bullmq) or run again.
+    ...(manifest.pending_jobs ? { pending_jobs: null } : {}),
     status: 'running',
     finished: null,
     counts: ex.counts,
@@ -211,10 +237,13 @@ async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest,
  * ```
  * @see PROVE.md, "The store" (`resume RUN`).
  */
-export async function resume(opts: ResumeOptions): Promise<RunManifest> {
+export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunManifest> {
   checkExecOptions(opts);
+  if (opts.errorMatch !== undefined && (typeof opts.errorMatch !== 'string' || opts.errorMatch === '' || opts.retryErrors !== true)) {
+    throw new RangeError(`errorMatch goes with retryErrors: true and is a non-empty text, got ${JSON.stringify(opts.errorMatch)}`);
+  }
   const ready = await withRunLock(opts, async (manifest, lock) => {
-    const ex = await existing(opts.store, manifest, lock);
+    const ex = await existing(opts.store, manifest, lock, opts);
     manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
@@ -222,8 +251,11 @@ export async function resume(opts: ResumeOptions): Promise<RunManifest> {
       await lock.release();
       return { done: manifest } as const;
     }
+    const now = new Date().toISOString();
+    const command = [...(opts.command ?? [])];
     const reopened = await reopen(opts, manifest, ex, lock, {
-      resumes: [...(manifest.resumes ?? []), { at: new Date().toISOString(), missing, command: [...(opts.command ?? [])], ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
+      resumes: [...(manifest.resumes ?? []), { at: now, missing: missing - ex.retry, command, ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
+      ...(ex.retry > 0 ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: opts.errorMatch ?? null, from_part: ex.nextPart, command }] } : {}),
     });
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });

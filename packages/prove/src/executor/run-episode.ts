@@ -17,10 +17,21 @@ class TimeoutSignal {
   constructor(readonly ms: number) {}
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | TimeoutSignal> {
+/** The reason the episode's signal aborts with at its timeout. */
+function timeoutReason(ms: number): Error {
+  const e = new Error(`the episode ran longer than the timeout of ${ms} ms`);
+  e.name = 'TimeoutError';
+  return e;
+}
+
+/** Races the target against the timeout; at the timeout, aborts the episode's signal (the target's calls). */
+function withTimeout<T>(p: Promise<T>, ms: number, abort: AbortController): Promise<T | TimeoutSignal> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const t = new Promise<TimeoutSignal>((resolve) => {
-    timer = setTimeout(() => resolve(new TimeoutSignal(ms)), ms);
+    timer = setTimeout(() => {
+      resolve(new TimeoutSignal(ms));
+      abort.abort(timeoutReason(ms));
+    }, ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
@@ -54,8 +65,9 @@ export function failedRow(item: WorkItem, runId: string, error: string, duration
 /**
  * Runs one episode and returns its row. Never throws: a target that throws, returns something that is not
  * a TargetResult, or runs past `timeoutMs` gives a row with outcome null, t 0 and the error.
- * (A synchronous target cannot be interrupted in its own thread; one that returns after the timeout is
- * still recorded as timed out.) With a `stop` signal, a target that throws once it has aborted gives
+ * At the timeout the episode's signal (the target's second argument) aborts, so a target that passes
+ * it on stops its calls at once. (A synchronous target cannot be interrupted in its own thread; one that
+ * returns after the timeout is still recorded as timed out.) With a `stop` signal, a target that throws once it has aborted gives
  * null (no row): the episode was cut short by the stop, not failed. Internal to prove.
  */
 export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null): Promise<EpisodeRow>;
@@ -63,11 +75,18 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
 export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null, stop?: AbortSignal): Promise<EpisodeRow | null> {
   const cfg: TargetConfig = { ...item.values, seed: item.seed, replicate_index: item.replicate_index };
   const start = performance.now();
+  // Aborted at the timeout: a target that passes it on aborts its calls and frees what they hold.
+  const abort = new AbortController();
   let result: unknown;
   try {
-    const r = fn(cfg) as unknown;
+    const r = fn(cfg, { signal: abort.signal }) as unknown;
     if (r !== null && typeof r === 'object' && typeof (r as { then?: unknown }).then === 'function') {
-      result = timeoutMs === null ? await r : await withTimeout(r as Promise<unknown>, timeoutMs);
+      if (timeoutMs === null) result = await r;
+      else {
+        const p = r as Promise<unknown>;
+        p.catch(() => undefined); // a target that rejects after its timeout (its aborted call) is not an unhandled rejection
+        result = await withTimeout(p, timeoutMs, abort);
+      }
     } else result = r;
   } catch (err) {
     // Thrown after the run was told to stop (SIGINT, a spent token budget): not an outcome of the

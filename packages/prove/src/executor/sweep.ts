@@ -134,6 +134,8 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
   const cwd = opts.cwd ?? process.cwd();
   const backend = pickBackend(opts.backend, cwd);
   const { label, fn } = await targetSource(opts.target, cwd, backend);
+  // Configured first (as a dry run), so that `estimate` and `plan` both see the run's output cap.
+  if (fn && (typeof fn.plan === 'function' || typeof fn.configure === 'function')) await startTarget(fn, runtimeOf(opts, opts.store, opts.budgetTokens ?? null, true), undefined, undefined);
   checkConditions(fn, conditions, seeds[0] ?? 0);
   let estimate: SweepPlan['estimate'] = null;
   if (fn && typeof fn.estimate === 'function') {
@@ -148,7 +150,6 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
   }
   let calls: CallPlan | null = null;
   if (fn && typeof fn.plan === 'function') {
-    await startTarget(fn, runtimeOf(opts, opts.store, opts.budgetTokens ?? null, true), undefined, undefined);
     calls = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds), opts.prices);
   }
   return Object.freeze({

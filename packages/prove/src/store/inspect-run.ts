@@ -1,6 +1,7 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
 import { openRunPart, runParts } from './verify-parts.js';
+import { newestRowFilter } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Outcome counts of one condition. */
@@ -62,7 +63,10 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   };
   let matching = 0;
   const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
-  for (const p of await runParts(store, manifest)) {
+  const parts = await runParts(store, manifest);
+  // The newest row per pair (rows superseded by `resume --retry-errors` are skipped); null: no retries.
+  const newest = await newestRowFilter(manifest, parts);
+  for (const [k, p] of parts.entries()) {
     // Counts from three columns; the whole rows of a part are read only when one of them is shown.
     const opened = await openRunPart(manifest, p);
     const part = await opened.columns(['condition', 'outcome', 'replicate_index']);
@@ -72,6 +76,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     const picks: number[] = [];
     for (let i = 0; i < part.rows; i++) {
       const label = String(condition[i]);
+      if (newest && !newest(k, { condition: label, replicate_index: replicate[i] })) continue; // superseded
       const o = (outcome[i] ?? null) as string | null;
       let c = counts.get(label);
       if (!c) {

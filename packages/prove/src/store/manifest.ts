@@ -87,6 +87,13 @@ export type PartRecord = {
 };
 
 /**
+ * One `resume RUN --retry-errors [--error-match TEXT]`: `rows` pairs whose newest row had no outcome
+ * (and, with `error_match`, an error containing it) were run again; their new rows are in parts
+ * `from_part` and later, and supersede the old rows, which stay in the store.
+ */
+export type RunRetry = { at: string; rows: number; error_match: string | null; from_part: number; command: string[] };
+
+/**
  * A run's manifest, `<store>/<run_id>/run.json` (snake_case JSON, PROVE.md "The store"). Rewritten
  * atomically whenever it changes.
  */
@@ -152,6 +159,18 @@ export type RunManifest = {
    * `***` (`redis://:***@HOST:PORT/DB`), `rate` null without one.
    */
   backend_options?: Record<string, string | number | boolean | null> | null;
+  /**
+   * Jobs still running on other machines when the run was interrupted (SIGINT/SIGTERM on a bullmq
+   * coordinator): their rows and usage are not in the store nor in `usage` yet; they wait in Redis
+   * (`where`) and the next `resume` collects them first. Null or absent otherwise.
+   */
+  pending_jobs?: { jobs: number; where: string; at: string } | null;
+  /**
+   * Each `resume --retry-errors` ({@link RunRetry}). When present, a pair may have several rows: readers
+   * keep the newest (the highest part), and the older rows are superseded (kept, never deleted). Absent
+   * in runs that were never retried: one row per pair.
+   */
+  retries?: RunRetry[];
 };
 
 /** Reads a run's manifest (internal: callers resolve refs first). */

@@ -8,6 +8,7 @@ import { readManifest, type RunManifest } from './manifest.js';
 import { columnOrder } from './parquet.js';
 import { readRunPart, runParts } from './verify-parts.js';
 import { axisTypes } from './create-run.js';
+import { newestRowFilter } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Options of {@link readEpisodes}. */
@@ -93,8 +94,12 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 /** The batches of a resolved run (episodeBatches and readEpisodes list the store once). */
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
   const arrow = await loadArrow();
-  for (const part of await runParts(store, manifest)) {
-    let rows = await readRunPart(manifest, part, where ? undefined : columns);
+  const parts = await runParts(store, manifest);
+  // The newest row per pair (a retried pair's old rows are superseded); null: nothing to filter.
+  const newest = await newestRowFilter(manifest, parts);
+  for (const [i, part] of parts.entries()) {
+    let rows = await readRunPart(manifest, part, where || newest ? undefined : columns);
+    if (newest) rows = rows.filter((r) => newest(i, r as EpisodeRow));
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(arrow, manifest, columns, rows);
   }
@@ -140,7 +145,8 @@ export async function readRunEpisodes(store: string, manifest: RunManifest, opts
 
 /**
  * A run's episodes as plain row objects (for small runs; `seed` is a number, nullable fields are null),
- * in stored order.
+ * in stored order: the newest row of each (condition, replicate) pair (a row superseded by
+ * `resume --retry-errors` is left out; so do {@link readEpisodes} and {@link episodeBatches}).
  *
  * @param store - the store directory.
  * @param ref - a run ref ({@link resolveRun}).
@@ -156,8 +162,11 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
   const manifest = await resolveRun(store, ref);
   const columns = checkColumns(manifest, undefined);
   const out: EpisodeRow[] = [];
-  for (const part of await runParts(store, manifest)) {
+  const parts = await runParts(store, manifest);
+  const newest = await newestRowFilter(manifest, parts);
+  for (const [i, part] of parts.entries()) {
     for (const r of await readRunPart(manifest, part)) {
+      if (newest && !newest(i, r as EpisodeRow)) continue;
       const row: Record<string, unknown> = {};
       for (const c of columns) row[c] = r[c] ?? null;
       out.push(row as EpisodeRow);

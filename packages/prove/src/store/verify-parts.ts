@@ -104,7 +104,9 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
       );
     }
   }
-  if (manifest.status === 'complete' && manifest.counts !== null && typeof manifest.counts === 'object' && manifest.counts.rows !== rows) {
+  // A retried run (`resume --retry-errors`) keeps the rows its retries superseded: one per pair run again.
+  const superseded = (manifest.retries ?? []).reduce((n, r) => n + (Number(r.rows) || 0), 0);
+  if (manifest.status === 'complete' && manifest.counts !== null && typeof manifest.counts === 'object' && manifest.counts.rows + superseded !== rows) {
     out.push(`${run}: its run.json counts ${String(manifest.counts.rows)} rows and its parts record ${rows}; the manifest was edited or damaged; ${fix(manifest)}.`);
   }
   return out;

@@ -43,7 +43,12 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   const counts = emptyCounts();
   const problems: string[] = [];
   const records = new Map<string, PartRecord>();
+  // `resume --retry-errors` writes a pair again in a later part (from `from_part` of its first retry);
+  // that row supersedes the earlier one, and the counts are of the newest row per pair.
+  const retryFrom = Math.min(...(manifest.retries ?? []).map((r) => r.from_part));
+  const outcomes = new Map<string, string | null>();
   for (const part of parts) {
+    const index = Number(/(\d+)/.exec(part.file)?.[1] ?? -1);
     let bytes: Uint8Array;
     let rows: Record<string, unknown>[];
     try {
@@ -65,10 +70,10 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       if (!(Number.isInteger(r) && r >= 0 && r < manifest.replicates)) bad.add(`it holds replicate ${r}, outside the run's ${manifest.replicates}`);
       else if (row['seed'] !== manifest.seeds[r]) bad.add(`replicate ${r} has the seed ${String(row['seed'])}, not the run's ${String(manifest.seeds[r])}`);
       const key = `${c}\u0000${r}`;
-      if (have.has(key)) doubled++;
+      if (have.has(key) && !(index >= retryFrom)) doubled++;
       have.add(key);
       const o = row['outcome'];
-      countRow(counts, o === null || o === undefined ? null : String(o));
+      outcomes.set(key, o === null || o === undefined ? null : String(o));
     }
     if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
     if (bad.size > 0) problems.push(`${run}: the part ${part.file}: ${[...bad].join('; ')}.`);
@@ -83,6 +88,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       });
     }
   }
+  for (const o of outcomes.values()) countRow(counts, o);
   return { have, counts, problems, records };
 }
 

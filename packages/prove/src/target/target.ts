@@ -1,2 +1,2 @@
 // The target contract lives in poisson-core (one home for every package that speaks it).
-export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage } from 'poisson-core';
+export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage, EpisodeContext } from 'poisson-core';

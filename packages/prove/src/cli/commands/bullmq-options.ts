@@ -1,3 +1,4 @@
+import { ProveError } from '../../errors.js';
 import type { BullmqBackend } from '../../executor/bullmq-backend.js';
 import { redactArgv, RedisError } from '../../executor/bullmq-redis.js';
 import type { RunManifest } from '../../store/manifest.js';
@@ -19,16 +20,20 @@ export type BullmqExecution = {
   readonly signal: AbortSignal;
   /** Connects once (fast); throws RedisError (exit 2) naming the URL without its password. */
   check(): Promise<void>;
+  /**
+   * For resume and extend: refuses (exit 2) a chunk size or queue other than the run's recorded ones
+   * while jobs of the run are still in the recorded queue.
+   */
+  checkRun(manifest: RunManifest): Promise<void>;
   /** Writes the loss of Redis, if it happened, to stderr. */
   report(manifest: RunManifest): void;
 };
 
 /**
  * Reads `--backend bullmq`, `--redis` (else $POISSON_REDIS_URL), `--rate`, `--chunk-size`, `--queue`;
- * records problems on `v` (thrown at `v.done()`). Returns null for the other backends. The backend's
- * module is loaded only for `--backend bullmq`.
+ * records problems on `v` (thrown at `v.done()`). Returns null for the other backends.
  */
-export async function bullmqExecution(v: Values, io: CliIo): Promise<BullmqExecution | null> {
+export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManifest): Promise<BullmqExecution | null> {
   const choice = v.string('backend');
   const given = ['redis', 'rate', 'chunk-size', 'queue'].filter((k) => v.string(k) !== undefined || v.number(k) !== undefined);
   if (choice !== 'bullmq') {
@@ -40,16 +45,19 @@ export async function bullmqExecution(v: Values, io: CliIo): Promise<BullmqExecu
     v.problem('--backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
     return null;
   }
-  const { bullmqBackend } = await import('../../executor/bullmq-backend.js');
   const controller = new AbortController();
   if (io.signal?.aborted) controller.abort();
   io.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   let lost: RedisError | null = null;
   let backend: BullmqBackend;
   try {
-    const rate = v.number('rate');
-    const chunkSize = v.number('chunk-size');
-    const queue = v.string('queue');
+    // resume and extend: the run's recorded chunk size, queue and rate, unless given.
+    const was = recorded?.backend === 'bullmq' ? (recorded.backend_options ?? null) : null;
+    const rate = v.number('rate') ?? (typeof was?.['rate'] === 'number' ? was['rate'] : undefined);
+    const chunkSize = v.number('chunk-size') ?? (typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : undefined);
+    const queue = v.string('queue') ?? (typeof was?.['queue'] === 'string' ? was['queue'] : undefined);
+    // BullMQ and ioredis load only here, when a bullmq run is asked for.
+    const { bullmqBackend } = await import('../../executor/bullmq-backend.js');
     backend = bullmqBackend({
       redis: url,
       ...(rate !== undefined ? { rate } : {}),
@@ -73,6 +81,13 @@ export async function bullmqExecution(v: Values, io: CliIo): Promise<BullmqExecu
     backend,
     signal: controller.signal,
     check: () => backend.check(),
+    async checkRun(m: RunManifest) {
+      const was = m.backend === 'bullmq' ? (m.backend_options ?? null) : null;
+      if (was === null || typeof was['chunk_size'] !== 'number' || typeof was['queue'] !== 'string') return;
+      const { changedChunkingProblem } = await import('../../executor/bullmq-queue.js');
+      const problem = await changedChunkingProblem({ redis: url, runId: m.run_id, recorded: { queue: was['queue'], chunk_size: was['chunk_size'] }, given: { queue: backend.queue, chunk_size: backend.chunkSize } });
+      if (problem !== null) throw new ProveError('E_RESUME', problem, 2);
+    },
     report() {
       const e = lost as RedisError | null;
       if (e !== null) io.stderr.write(`error: ${e.message}\n`);

@@ -1,13 +1,13 @@
 import type { ResumeOptions } from '../../executor/resume.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CommandContext, OptionDef } from '../define.js';
-import { json, proveCommand, type ProveCommand, runExitCode, runSummary, withTrustStore } from '../format.js';
+import { json, noOutcomeMessage, proveCommand, type ProveCommand, runExitCode, runSummary, withTrustStore } from '../format.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import { conditionsOf } from '../../spec/conditions.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import type { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+import { allowedNoOutcome, executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 /** The options of the verbs that go on with a stored run (resume, extend), after their own. */
 export const CONTINUE_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
@@ -39,9 +39,14 @@ function nothingToDo(m: RunManifest, command: ProveCommand): string {
 export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext, v: Values, go: (opts: ResumeOptions) => Promise<RunManifest>): Promise<number> {
   const { positionals, store, io, argv } = ctx;
   const exec = { ...executionOptions(v), ...modelRunOptions(v) };
-  const dist = await bullmqExecution(v, io);
+  const allowed = allowedNoOutcome(v);
+  // The run as recorded: on bullmq its chunk size, queue and rate are the defaults.
+  // (A ref that does not resolve is reported by the verb itself, after the options' problems.)
+  const recorded = v.string('backend') === 'bullmq' ? await resolveRun(store, positionals['RUN'] as string).catch(() => undefined) : undefined;
+  const dist = await bullmqExecution(v, io, recorded);
   v.done();
   await dist?.check();
+  if (recorded) await dist?.checkRun(recorded);
   const asJson = v.flag('json');
   const target = v.string('target');
   const bar = progressReporter(io, verb, !asJson && !v.flag('quiet'));
@@ -62,5 +67,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   }
   io.stdout.write(asJson ? json(m) : runSummary(verb, m, next));
   dist?.report(m);
-  return runExitCode(m);
+  const none = noOutcomeMessage(m, allowed, command);
+  if (none !== null) io.stderr.write(none);
+  return runExitCode(m, allowed);
 }

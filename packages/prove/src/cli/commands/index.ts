@@ -9,6 +9,7 @@ import { resumeCommand } from './resume.js';
 import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
 import { verifyCommand } from './verify.js';
+import { queueCommand } from './queue.js';
 import { workerCommand } from './worker.js';
 
 /**
@@ -27,4 +28,5 @@ export const commands: readonly CommandDef[] = [
   verifyCommand,
   gcCommand,
   workerCommand,
+  queueCommand,
 ];

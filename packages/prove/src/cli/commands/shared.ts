@@ -7,6 +7,7 @@ export const EXECUTION_OPTIONS: Readonly<Record<string, OptionDef>> = Object.fre
   concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads); refused with bullmq (use worker --concurrency).', default: '1, or cores - 1 when sweep chooses threads (see --backend)' },
   backend: { type: 'string', valueName: 'B', choices: ['local', 'threads', 'bullmq'], description: 'local: in this process; threads: worker threads, for CPU-bound targets given as FILE:NAME; bullmq: chunk jobs on Redis for poisson-prove worker processes on any machines (needs --redis; see docs/distributed.md).', default: 'sweep with neither --backend nor --concurrency: threads on 4 or more cores for 20,000 or more episodes of a FILE:NAME target without --budget-tokens, else local (docs/performance.md); resume and extend: the run\'s' },
   timeout: { type: 'string', valueName: 'SECONDS', number: { above: 0 }, description: 'An episode running longer gets outcome null and a timeout error; the sweep goes on.', default: 'none' },
+  'allow-no-outcome': { type: 'string', valueName: 'SHARE', number: { min: 0, max: 1 }, description: 'The exit code: 0 when the run completed and at most SHARE (0 to 1) of its rows have no outcome (a target that threw, timed out, or whose calls all failed); 1 when more have none (with the count on stderr), or the run was interrupted.', default: '0 (any row without an outcome exits 1)' },
   'part-rows': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Rows per parquet part (memory is flat in the number of episodes).', default: '10000' },
   ...BULLMQ_OPTIONS,
 });
@@ -34,6 +35,11 @@ export function modelRunOptions(v: Values): { budgetTokens?: number; refreshCach
     ...(v.flag('refresh-cache') ? { refreshCache: true } : {}),
     ...(cap !== undefined ? { maxOutputTokens: cap } : {}),
   };
+}
+
+/** Reads `--allow-no-outcome` (the share of rows without an outcome that still exits 0; default 0). */
+export function allowedNoOutcome(v: Values): number {
+  return v.number('allow-no-outcome') ?? 0;
 }
 
 /** Reads the execution options. */

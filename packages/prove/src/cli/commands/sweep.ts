@@ -7,12 +7,12 @@ import { parseOnly } from '../../executor/narrow-spec.js';
 import type { SweepPlan } from '../../executor/sweep.js';
 import type { PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
+import { json, noOutcomeMessage, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
-import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
+import { allowedNoOutcome, executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
 
 /** The plan's call totals in a few lines (sweep --dry-run). */
 function callPlanText(calls: CallPlan, budget: number | null): string[] {
@@ -44,7 +44,8 @@ function planText(plan: SweepPlan, store: string): string {
   ];
   rows.push(`  model       the gate ${g.assumption}`);
   if (plan.only) rows.push(`  only        ${Object.entries(plan.only).map(([k, vs]) => `${k}=${vs.join(',')}`).join(' ')} (a narrowed spec)`);
-  if (plan.estimate) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
+  // One token figure: a target that plans its calls shows the plan's (the output cap that will be sent).
+  if (plan.estimate && !plan.calls) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
   if (plan.calls) rows.push(...callPlanText(plan.calls, plan.budget_tokens));
   plan.conditions.forEach((c, i) => rows.push(`  ${i === 0 ? 'conditions' : '          '}  ${c}`));
   return `${rows.join('\n')}\n`;
@@ -194,9 +195,11 @@ export const sweepCommand = defineCommand({
     const next = (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
     dist?.report(manifest);
-    const code = runExitCode(manifest);
-    if (code !== 0 && manifest.status === 'complete') {
-      io.stderr.write(`error: every episode ended without an outcome; see ${command('inspect', manifest.run_id)} for the errors.\n`);
+    const allowed = allowedNoOutcome(v);
+    const code = runExitCode(manifest, allowed);
+    const none = noOutcomeMessage(manifest, allowed, command);
+    if (none !== null) {
+      io.stderr.write(none);
     } else if (manifest.status === 'interrupted') {
       const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, next)} runs the rest` : `${next('resume', manifest.run_id)} runs the rest`;
       io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; ${rest}.\n`);

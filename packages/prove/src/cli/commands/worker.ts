@@ -14,6 +14,8 @@ function line(e: WorkerEvent, verbose: boolean): string | null {
       return verbose ? `configured ${e.target} for run ${e.run_id}\n` : null;
     case 'load-error':
       return `error: ${e.message}\n`;
+    case 'refused':
+      return `error: ${e.message}\n`;
     case 'error':
       return `warning: ${e.message}\n`;
     case 'stopped':

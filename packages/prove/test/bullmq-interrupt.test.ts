@@ -1,0 +1,184 @@
+// Issue 15, items 2, 3 and 7 on a real redis-server, with workers as subprocesses of the BUILT CLI and a
+// fixture target that records every call in a file (the "server's" count of calls):
+// - SIGINT on the coordinator stops the workers after the call in flight (no new job is taken); the run
+//   says which jobs were still running; `queue status` shows them;
+// - resume without --chunk-size uses the recorded chunk size and queue, refuses another chunk size
+//   while the run's jobs are in the queue, collects the finished jobs first: every pair is called
+//   exactly once over the sweep and the resume, and the usage in the manifest is every call's;
+// - a worker refuses a job whose target module differs from the coordinator's (sha256).
+// Needs `npm run build` first and redis-server.
+import { existsSync, readdirSync, readFileSync, watch } from 'node:fs';
+import { writeFile, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { bullmqBackend } from '../src/executor/bullmq-backend.js';
+import { runWorker } from '../src/executor/bullmq-worker.js';
+import { sweep } from '../src/executor/sweep.js';
+import type { RunManifest } from '../src/store/manifest.js';
+import { episodes } from '../src/store/read-episodes.js';
+import { type Child, type Done, FIXTURES, killAll, MAIN, start } from './helpers.js';
+
+const SPEC = `target_id = "bq-interrupt"
+t_unit = "calls"
+replicates = 30
+
+[axes.arm]
+type = "categorical"
+values = ["a", "b"]
+`;
+const EPISODES = 60;
+
+let redis: TestRedis;
+let dir: string;
+let specFile: string;
+const children: Child[] = [];
+
+function cli(args: string[], env: Record<string, string> = {}): Child {
+  const p = start(args, { cwd: dir, env: { POISSON_REDIS_URL: '', POISSON_STORE: '', ...env } });
+  children.push(p);
+  return p;
+}
+
+async function worker(queue: string, env: Record<string, string>): Promise<Child> {
+  const w = cli(['worker', '--redis', redis.url, '--queue', queue, '--cache', join(dir, 'cache'), '--verbose'], env);
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    w.child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      if (err.includes('worker ready')) resolve();
+    });
+    void w.done.then((d) => reject(new Error(`worker exited (${d.code}) before it was ready: ${d.stderr}`)));
+  });
+  return w;
+}
+
+const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '') : []);
+
+/** Resolves once `file` has at least n lines, driven by fs.watch on its directory (no sleeps). */
+function waitForLines(file: string, n: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (lines(file).length >= n) {
+        watcher.close();
+        resolve();
+      }
+    };
+    const watcher = watch(join(file, '..'), check);
+    check();
+  });
+}
+
+/** Waits (on BullMQ's events, with a slow re-check) until the queue has no waiting, active or delayed job. */
+async function idle(queue: Queue): Promise<void> {
+  for (;;) {
+    const n = await queue.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized');
+    if (n === 0) return;
+    await new Promise((r) => setTimeout(r, 100)); // a re-check, not a wait for an outcome
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build before these tests.`);
+  redis = await startRedis();
+  dir = await tempDir('prove-bullmq-interrupt-');
+  specFile = join(dir, 'spec.toml');
+  await writeFile(specFile, SPEC);
+}, 20_000);
+
+afterAll(async () => {
+  await killAll(children);
+  await redis?.stop();
+  if (dir) await removeDir(dir);
+});
+
+describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, exactly once', () => {
+  it('the issue\'s case scaled down: chunk size 1, SIGINT mid-run, resume without --chunk-size makes every call exactly once', async () => {
+    const calls = join(dir, 'calls.log');
+    const gate = join(dir, 'gate');
+    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
+    const workers = [await worker('intr', env), await worker('intr', env)];
+    const store = join(dir, 'store-1');
+    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
+    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr', '--chunk-size', '1']);
+    // Each worker (concurrency 1) holds one call in flight until the gate opens: SIGINT comes then.
+    await waitForLines(calls, 2);
+    coord.child.kill('SIGINT');
+    const swept: Done = await coord.done;
+    expect(swept.code).toBe(1);
+    expect(swept.stdout).toMatch(/^interrupted /);
+    // What the manifest does not count yet, it says: the 2 jobs still running at the interrupt.
+    expect(swept.stdout).toContain('pending: 2 jobs were still running on the workers at the interrupt (queue intr on redis://127.0.0.1:');
+    const m1 = JSON.parse(readFileSync(join(store, readdirRun(store), 'run.json'), 'utf8')) as RunManifest;
+    expect([m1.status, m1.counts.rows, m1.pending_jobs?.jobs]).toEqual(['interrupted', 0, 2]);
+    expect(m1.usage ?? null).toBeNull();
+    await writeFile(gate, '');
+    const q = new Queue('intr', { connection: { host: '127.0.0.1', port: redis.port } });
+    // The workers finish the call in flight and take no new job of the run.
+    await idle(q);
+    const afterStop = lines(calls).length;
+    expect(afterStop).toBe(2);
+    // queue status shows the run's finished jobs waiting for resume.
+    const status = await cli(['--store', store, 'queue', 'status', '--redis', redis.url, '--queue', 'intr', '--run', m1.run_id, '--json']).done;
+    expect(status.code).toBe(0);
+    const st = JSON.parse(status.stdout) as { states: Record<string, number> };
+    expect(st.states['waiting'] ?? 0).toBe(0);
+    expect(st.states['active'] ?? 0).toBe(0);
+    // Another chunk size while the run's jobs are in the queue: refused, nothing run.
+    const refused = await cli(['--store', store, 'resume', m1.run_id, '--backend', 'bullmq', '--redis', redis.url, '--chunk-size', '5']).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`run ${m1.run_id} still has`);
+    expect(refused.stderr).toContain('--chunk-size 5');
+    expect(lines(calls).length).toBe(afterStop);
+    // resume without --chunk-size or --queue: the recorded ones; finished jobs are collected, not rerun.
+    const r = await cli(['--store', store, 'resume', '#1', '--backend', 'bullmq', '--redis', redis.url, '--json', '--trust-store']).done;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const m2 = JSON.parse(r.stdout) as RunManifest;
+    expect([m2.status, m2.counts.rows, m2.counts.rows_without_outcome]).toEqual(['complete', EPISODES, 0]);
+    expect(m2.backend_options).toEqual({ redis: `redis://127.0.0.1:${redis.port}`, queue: 'intr', chunk_size: 1, rate: null });
+    expect(m2.pending_jobs ?? null).toBeNull();
+    // Exactly once: every pair called once in all, and the manifest's usage is every call's.
+    const all = lines(calls);
+    expect(all.length).toBe(EPISODES);
+    expect(new Set(all).size).toBe(EPISODES);
+    expect(m2.usage).toEqual({ calls: EPISODES, cache_hits: 0, prompt_tokens: 6 * EPISODES, completion_tokens: 4 * EPISODES, billed_tokens: 10 * EPISODES });
+    expect(new Set((await episodes(store, m2.run_id)).map((e) => `${e.condition}|${e.replicate_index}`)).size).toBe(EPISODES);
+    // Nothing of the run is left in Redis.
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed', 'delayed')).toBe(0);
+    await q.close();
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.done));
+  }, 120_000);
+
+  it('a worker refuses a job whose target module is another version than the coordinator\'s (sha256)', async () => {
+    const mod = join(dir, 'versioned.mjs');
+    const ran = join(dir, 'versioned-ran.log');
+    await writeFile(mod, `import { appendFileSync } from 'node:fs';\nexport const t = (cfg) => { appendFileSync(${JSON.stringify(ran)}, 'x\\n'); return { outcome: 'passed', t: 1 }; };\n`);
+    const store = join(dir, 'store-2');
+    const q = new Queue('version', { connection: { host: '127.0.0.1', port: redis.port } });
+    // No worker yet: the coordinator reads the module (its sha256 goes with the jobs) and enqueues.
+    const run = sweep({ spec: SPEC.replace('replicates = 30', 'replicates = 10'), target: `${mod}:t`, store, salt: 'v1', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'version', chunkSize: 10 }) });
+    while ((await q.getJobCountByTypes('wait')) < 2) await new Promise((r) => setTimeout(r, 20));
+    // The worker's checkout is another version of the module.
+    await appendFile(mod, '// edited on the worker\n');
+    const refused: string[] = [];
+    const stopWorker = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'version', signal: stopWorker.signal, cacheDir: join(dir, 'cache-v'), onEvent: (e) => void (e.type === 'refused' && refused.push(e.message)) });
+    const m = await run;
+    stopWorker.abort();
+    await w;
+    await q.close();
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
+    for (const e of await episodes(store, m.run_id)) expect(e.error).toMatch(/^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: its target module .*versioned\.mjs has sha256 [0-9a-f]{12}…, the coordinator's .* has [0-9a-f]{12}…; run the coordinator's commit on this worker/);
+    expect(refused.length).toBe(1);
+    expect(existsSync(ran)).toBe(false); // the target never ran
+  }, 60_000);
+});
+
+function readdirRun(store: string): string {
+  const runs = readdirSync(store).filter((n) => /^\d{8}T\d{6}Z-/.test(n));
+  return runs[0] as string;
+}
