@@ -23,6 +23,12 @@ describe('poisson-stats barrel', () => {
         'unpairedMinimumDetectableChange',
         'unpairedPower',
         'wilsonInterval',
+        'betaMixtureLogE',
+        'sequentialCriticalCounts',
+        'sequentialMcnemar',
+        'sequentialMinimumDetectableChange',
+        'sequentialPower',
+        'clusteredMcnemar',
       ].sort(),
     );
   });
