@@ -7,6 +7,7 @@ import { fragility, fragilityConditions } from './fragility.js';
 import type { LimitContext } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairRuns } from './pairing.js';
+import { looksOf, looksWords, SEQUENTIAL_TEST_NAME, sequentialLimits, sequentialPValue } from './sequential.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores, hasScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
@@ -29,6 +30,7 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
   if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
   if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
+  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
   return { q, power, method };
 }
 
@@ -56,7 +58,17 @@ const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
   'asymptotic-cc': "McNemar, asymptotic chi-square, with Edwards' continuity correction",
 };
 
-function methodOf(paired: boolean, reason: string | null, method: TestMethod): DiffMethod {
+function methodOf(paired: boolean, reason: string | null, method: TestMethod, sequential = false): DiffMethod {
+  if (paired && sequential) {
+    return Object.freeze({
+      test: 'mcnemar-sequential',
+      paired: true,
+      unpaired_reason: null,
+      interval: 'tango',
+      limits: 'paired flips (e-process at the final n)',
+      description: `${pairingWords(true)} (${SEQUENTIAL_TEST_NAME}), as asked with --sequential: valid however often the runs were extended and read`,
+    });
+  }
   if (paired) {
     const test = `mcnemar-${method}` as DiffMethod['test'];
     const named = PAIRED_TEST_NAMES[method];
@@ -136,24 +148,31 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     : undefined;
   const thr = threshold(before, after);
   const paired = pairing.paired;
+  const sequential = options.sequential === true;
+  if (sequential && !paired) {
+    throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
+  }
   const m = pairing.conditions.length * events.length;
   const ctx: LimitContext = { alpha: q / m, power, method };
   const memo = new Map<number, number>();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
 
-  const tests: { condition: string; event: string; table: Table }[] = [];
+  const tests: { condition: string; event: string; table: Table; pairs: (typeof pairing.conditions)[number]['pairs'] }[] = [];
   for (const c of pairing.conditions) {
     for (const event of events) {
       tests.push({
         condition: c.label,
         event,
+        pairs: c.pairs,
         table: paired ? pairedTable(c.pairs, event) : unpairedTable(c.beforeOutcomes, c.afterOutcomes, event),
       });
     }
   }
+  const seqMemo = new Map<string, number>();
   const scored = tests.map((t) => {
-    const lim = limitsOf(t.table, ctx, memo);
-    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change };
+    const seq = sequential && t.table.kind === 'paired';
+    const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
+    return { p: seq ? sequentialPValue(t.pairs, t.event) : pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change };
   });
   const decision = decide(scored, q, thr.value);
   const rows: DiffRow[] = tests.map((t, i) => {
@@ -179,11 +198,13 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       verdict: decision.verdicts[i] as DiffRow['verdict'],
     });
   });
-  const dm = methodOf(paired, pairing.reason, method);
-  const sentence = verdictSentence({ word: decision.word, rows, events, threshold: thr.value, method: dm, q, power });
+  const dm = methodOf(paired, pairing.reason, method, sequential);
+  const looks = Object.freeze({ before: looksOf(before.manifest), after: looksOf(after.manifest) });
+  const sentence = verdictSentence({ word: decision.word, rows, events, threshold: thr.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, sequential) });
 
   let frag: Fragility;
   if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
+  else if (sequential) frag = Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
   else {
     frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo });
   }
@@ -211,9 +232,11 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     fragility: frag,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
+    looks,
+    sequential,
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
     verdict_rule: `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`,
-    limits_rule: `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was (${testWords(dm.test)}${paired ? '' : ', by the normal approximation for two independent proportions'}, q ${q} over ${m} tests)`,
+    limits_rule: `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was (${testWords(dm.test)}${paired ? '' : ', by the normal approximation for two independent proportions'}${sequential ? ", its rejection region at the final n and the condition's observed discordance, a lower bound on its power" : ''}, q ${q} over ${m} tests)`,
     intervals_rule: `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(INTERVAL_FAMILY_LEVEL)}, simultaneous (Bonferroni) over the ${m} tests`,
     rows: Object.freeze(rows),
     next: nextParts.join(' '),

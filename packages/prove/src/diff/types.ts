@@ -51,6 +51,19 @@ export type DiffOptions = {
    * `task`); implies `scores`.
    */
   readonly cluster?: string;
+  /**
+   * Read each test with the anytime-valid p-value of the Beta(1/2, 1/2) mixture e-process (valid however
+   * often the runs were extended and looked at), with limits from its rejection region at the final n.
+   */
+  readonly sequential?: boolean;
+};
+
+/** The looks a run has had: its replicates at the sweep and after each `extend`. */
+export type RunLooks = {
+  /** How many times the run was extended. */
+  readonly extensions: number;
+  /** Replicates per condition at the sweep, then after each extension. */
+  readonly replicates: readonly number[];
 };
 
 /** A paired table's counts as the report prints them (`rise` and `fall` are discordant-pair counts). */
@@ -104,13 +117,13 @@ export type DiffRow = {
 /** The method of a diff, as data and as the report's sentence. */
 export type DiffMethod = {
   /** 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' for paired runs, 'fisher-exact' otherwise. */
-  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' | 'fisher-exact';
+  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' | 'mcnemar-sequential' | 'fisher-exact';
   readonly paired: boolean;
   /** Why the runs are not paired (null when they are). */
   readonly unpaired_reason: string | null;
   readonly interval: 'tango' | 'newcombe';
   /** The model the limits assume. */
-  readonly limits: 'paired flips (exact)' | 'two independent proportions (normal approximation)';
+  readonly limits: 'paired flips (exact)' | 'paired flips (e-process at the final n)' | 'two independent proportions (normal approximation)';
   /** The `method` line of the report. */
   readonly description: string;
 };
@@ -198,6 +211,10 @@ export type DiffReport = {
   readonly fragility: Fragility;
   readonly before: RunRef;
   readonly after: RunRef;
+  /** Each run's looks (the manifest's `extensions`): the sentence says when a run was extended. */
+  readonly looks: { readonly before: RunLooks; readonly after: RunLooks };
+  /** Whether the tests are the anytime-valid ones (`sequential`). */
+  readonly sequential: boolean;
   /** Pairs dropped because an episode had no outcome (the target crashed), over the compared conditions. */
   readonly dropped: number;
   readonly verdict_rule: string;

@@ -22,6 +22,7 @@ export const diffCommand = defineCommand({
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test: exact conditional McNemar, mid-p, asymptotic chi-square without continuity correction, or asymptotic-cc (with it, as R\'s mcnemar.test default).', default: 'exact' },
     scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
+    sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n.' },
   },
   examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
   async run({ positionals, options, store, io }) {
@@ -32,6 +33,7 @@ export const diffCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
+    const sequential = v.flag('sequential');
     v.done();
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
@@ -41,6 +43,7 @@ export const diffCommand = defineCommand({
       full: v.flag('full'),
       ...(scores ? { scores: true } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
+      ...(sequential ? { sequential: true } : {}),
     });
     io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
     return 0;
