@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
+import { clusterBinary } from './cluster-binary.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import type { LimitContext } from './limits.js';
@@ -142,12 +143,16 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
     );
   }
-  const withScores = options.cluster !== undefined || (options.scores ?? (hasScores(before) && hasScores(after)));
+  // --cluster adds the score section's pooled difference when there are scores (or --scores), and the
+  // clustered binary reading (below) of paired runs.
+  const withScores = options.scores ?? (hasScores(before) && hasScores(after));
   const scores = withScores
     ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
     : undefined;
   const thr = threshold(before, after);
   const paired = pairing.paired;
+  const clustered = options.cluster !== undefined && paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
+  if (options.cluster !== undefined && !paired) warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
   const sequential = options.sequential === true;
   if (sequential && !paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
@@ -242,6 +247,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     next: nextParts.join(' '),
     full,
     ...(scores !== undefined ? { scores } : {}),
+    ...(clustered !== undefined ? { clustered } : {}),
   };
   if (!full) return Object.freeze(report);
   const tables: EventTable[] = tests.map((t) =>

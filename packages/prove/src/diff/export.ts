@@ -1,4 +1,5 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
+import { clusteredRates, formatClusteredRatesMarkdown, type ClusteredRates } from './cluster-export.js';
 import { readRunForDiff } from './read-run.js';
 import { hasScores } from './score-diff.js';
 import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
@@ -36,12 +37,16 @@ export type ExportTable = {
   readonly rows: readonly ExportRow[];
   /** The score aggregates ({@link aggregateScores}), when a run holds a score or `by` is given. */
   readonly scores?: ScoreExport;
+  /** With `cluster`: each run's rates over all its conditions with CR1 intervals by that axis. */
+  readonly clustered?: ClusteredRates;
 };
 
 /** Options of {@link aggregateRuns} and {@link exportRuns}. */
 export type ExportOptions = {
   /** Score groupings besides the condition: an axis, or axes joined by commas (`model,prompt_variant`). */
   readonly by?: readonly string[];
+  /** An axis that clusters the episodes: adds `clustered`, each run's rates with CR1 intervals. */
+  readonly cluster?: string;
 };
 
 /**
@@ -98,7 +103,8 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
   }
   const by = options.by ?? [];
   const scores = runs.some(hasScores) || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
-  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}) });
+  const clustered = options.cluster === undefined ? undefined : clusteredRates(runs, labels, options.cluster, level);
+  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}), ...(clustered !== undefined ? { clustered } : {}) });
 }
 
 /**
@@ -161,6 +167,7 @@ export function formatExportMarkdown(table: ExportTable): string {
     out.push('');
   }
   out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
+  if (table.clustered !== undefined) out.push('', ...formatClusteredRatesMarkdown(table.clustered));
   if (table.scores !== undefined) out.push('', formatScoreMarkdown(table.scores).trimEnd());
   return `${out.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { fmt3 } from './sentence.js';
 import { fmtChange, fmtP, textTable } from './text-table.js';
@@ -109,6 +110,7 @@ export function formatDiffText(report: DiffReport): string {
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), row.verdict, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
   out.push(...textTable(rows));
+  if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));
   if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
   if (r.full) out.push(...fullSections(r));
   else {

@@ -4,6 +4,7 @@
 import {
   benjaminiHochberg,
   clusteredMcnemar,
+  clusterRobustMean,
   clusterRobustMeanDifference,
   fisherExact,
   holm,
@@ -199,4 +200,10 @@ export function clusteredBinary(tables: readonly PairedCounts[], level: number):
     standard_error_iid: r.standardErrorIid,
     interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
   };
+}
+
+/** A mean with its CR1 interval over clusters (poisson-stats `clusterRobustMean`, t on G - 1 df). */
+export function clusteredMean(values: readonly number[], clusters: readonly string[], level: number): { readonly clusters: number; readonly mean: number; readonly standard_error: number; readonly interval: Interval } {
+  const r = clusterRobustMean(values, clusters, { level });
+  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
 }

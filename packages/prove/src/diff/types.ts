@@ -231,6 +231,48 @@ export type DiffReport = {
   readonly tables?: readonly EventTable[];
   /** The paired score comparison, when the runs hold scores or it was asked for. */
   readonly scores?: ScoreComparison;
+  /** With `cluster` on paired runs: each event over every pair, clustered by the axis (clustered McNemar, CR1 interval). */
+  readonly clustered?: ClusteredEvents;
+};
+
+/** One event of the clustered binary reading (`diff --cluster AXIS`). */
+export type ClusteredEventRow = {
+  readonly event: string;
+  /** G: values of the axis with at least one pair. */
+  readonly clusters: number;
+  /** Pairs over every compared condition. */
+  readonly n: number;
+  readonly before: number;
+  readonly after: number;
+  /** (rise - fall) / n: the mean of D = after - before in {-1, 0, 1}. */
+  readonly change: number;
+  readonly rise: number;
+  readonly fall: number;
+  /** Durkalski's chi-square on 1 df. */
+  readonly statistic: number;
+  readonly p: number;
+  /** Holm over the events. */
+  readonly p_holm: number;
+  readonly significant: boolean;
+  /** CR1 standard error of the change over the clusters. */
+  readonly standard_error: number;
+  /** The standard error had the pairs been independent (s / sqrt(n)). */
+  readonly standard_error_iid: number;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
+  readonly verdict: 'higher' | 'lower' | 'not significant';
+};
+
+/** The clustered binary reading of a diff (`clustered` in the report). */
+export type ClusteredEvents = {
+  readonly cluster_axis: string;
+  /** The method line. */
+  readonly method: string;
+  readonly q: number;
+  /** The number of events tested (the Holm family). */
+  readonly tests: number;
+  readonly rule: string;
+  readonly intervals_rule: string;
+  readonly rows: readonly ClusteredEventRow[];
 };
 
 /** McNemar on `meta.hard_failure` (the event: a hard failure) for one condition's pairs. */

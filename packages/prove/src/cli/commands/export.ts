@@ -14,6 +14,7 @@ export const exportCommand = defineCommand({
     md: { type: 'string', valueName: 'FILE', description: 'Write the Markdown tables to FILE.' },
     csv: { type: 'string', valueName: 'FILE', description: 'Write the CSV to FILE: one line per run x condition x outcome, or, when the runs hold scores, one line per run x group x replicate of the score table.' },
     json: { type: 'boolean', description: 'Print the aggregate as one JSON document.' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Add each run\'s outcome rates over all its conditions with cluster-robust (CR1) intervals by this axis (e.g. task), in the Markdown and --json.' },
     by: { type: 'string', valueName: 'AXIS', multiple: true, description: 'Also aggregate scores per value of AXIS (repeat for several groupings; AXIS1,AXIS2 groups by both jointly, e.g. model,prompt_variant).' },
   },
   examples: ['poisson-prove export "#2" "#1" --md results.md --csv results.csv', 'poisson-prove export "#4" --by model,prompt_variant --by task --md matrix.md --csv matrix.csv'],
@@ -22,8 +23,9 @@ export const exportCommand = defineCommand({
     const md = v.string('md');
     const csv = v.string('csv');
     const by = v.list('by');
+    const cluster = v.string('cluster');
     v.done();
-    const table = await exportRuns(store, positionals['RUN'] as string[], by.length > 0 ? { by } : {});
+    const table = await exportRuns(store, positionals['RUN'] as string[], { ...(by.length > 0 ? { by } : {}), ...(cluster !== undefined ? { cluster } : {}) });
     const write = async (file: string, text: string): Promise<void> => {
       const path = isAbsolute(file) ? file : resolve(io.cwd, file);
       await writeFile(path, text).catch((err: NodeJS.ErrnoException) => {

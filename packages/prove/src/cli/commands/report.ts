@@ -25,6 +25,7 @@ export const reportCommand = defineCommand({
     json: { type: 'boolean', description: 'Print the grid (cells with their rows, and the diff over the cells) as one JSON document.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR1) interval per cell, printed as a second grid.' },
   },
   examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
   async run({ positionals, options, store, io }) {
@@ -35,6 +36,7 @@ export const reportCommand = defineCommand({
     const out = v.string('out');
     const q = v.number('q');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
+    const cluster = v.string('cluster');
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
     const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);
@@ -44,6 +46,7 @@ export const reportCommand = defineCommand({
       ...(event !== undefined ? { event } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(method !== undefined ? { method } : {}),
+      ...(cluster !== undefined ? { cluster } : {}),
     });
     if (out !== undefined) {
       const path = isAbsolute(out) ? out : resolve(io.cwd, out);
