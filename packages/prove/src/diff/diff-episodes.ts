@@ -118,8 +118,12 @@ export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => 
   return axes.slice(0, 2);
 }
 
-/** Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed. */
-export type ComputeSwitches = { readonly fragility?: boolean };
+/**
+ * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
+ * `family` sets m, the number of tests the limits (alpha = q/m), the simultaneous intervals and the rules
+ * count, when the diff is one part of a larger family (compareRuns: candidates x conditions x events).
+ */
+export type ComputeSwitches = { readonly fragility?: boolean; readonly family?: number };
 
 /**
  * The diff of two runs given in memory (see {@link diffEpisodes}); `switches.fragility` false skips the
@@ -157,7 +161,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   if (sequential && !paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
   }
-  const m = pairing.conditions.length * events.length;
+  const m = switches.family ?? pairing.conditions.length * events.length;
   const ctx: LimitContext = { alpha: q / m, power, method };
   const memo = new Map<number, number>();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;

@@ -74,9 +74,11 @@ export function verdictSentence(args: {
   readonly power: number;
   /** The clause on extended runs ({@link looksWords}), appended when not null. */
   readonly looks?: string | null;
+  /** m, when the rows are part of a larger family (compareRuns); default rows.length. */
+  readonly family?: number;
 }): string {
   const { rows, threshold, q, power, method } = args;
-  const m = rows.length;
+  const m = args.family ?? rows.length;
   const thr = fmt3(threshold);
   const counted = rows.filter((r) => r.counts_toward_verdict).length;
   const notCounted = rows.filter((r) => !r.counts_toward_verdict);

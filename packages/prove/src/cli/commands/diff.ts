@@ -1,3 +1,4 @@
+import { compareRuns, formatMultiDiffText } from '../../diff/compare-runs.js';
 import { diffRuns } from '../../diff/diff-runs.js';
 import { formatDiffText } from '../../diff/format-text.js';
 import { defineCommand } from '../define.js';
@@ -12,6 +13,7 @@ export const diffCommand = defineCommand({
   positionals: [
     { name: 'A', description: 'The run before: #N, a run id, a unique id prefix, or a run name.', required: true },
     { name: 'B', description: 'The run after.', required: true },
+    { name: 'MORE', description: 'More candidates: each is compared with A on shared seeds, all in one Holm/BH family (candidates x conditions x events), one verdict per candidate and an overall line.', variadic: true },
   ],
   options: {
     event: { type: 'string', valueName: 'E', multiple: true, description: 'An outcome label to compare (repeat for several).', default: 'the labels other than passed in either run' },
@@ -24,7 +26,7 @@ export const diffCommand = defineCommand({
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
     sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n.' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#1" "#2" "#3" "#4" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
@@ -35,7 +37,8 @@ export const diffCommand = defineCommand({
     const scores = v.flag('scores');
     const sequential = v.flag('sequential');
     v.done();
-    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
+    const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    const opts = {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(power !== undefined ? { power } : {}),
@@ -44,7 +47,13 @@ export const diffCommand = defineCommand({
       ...(scores ? { scores: true } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
       ...(sequential ? { sequential: true } : {}),
-    });
+    };
+    if (more.length > 0) {
+      const multi = await compareRuns(store, positionals['A'] as string, [positionals['B'] as string, ...more], opts);
+      io.stdout.write(v.flag('json') ? json(multi) : formatMultiDiffText(multi));
+      return 0;
+    }
+    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, opts);
     io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
     return 0;
   },

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { readRunForDiff } from '../../diff/read-run.js';
 import { formatGridText, reportGrid } from '../../diff/report-grid.js';
+import { formatPanelsText, renderPanelsSvg, reportPanels } from '../../diff/report-panels.js';
 import { renderGridSvg } from '../../diff/svg.js';
+import type { DiffRun } from '../../diff/types.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -16,6 +18,7 @@ export const reportCommand = defineCommand({
   positionals: [
     { name: 'A', description: 'The run before.', required: true },
     { name: 'B', description: 'The run after.', required: true },
+    { name: 'MORE', description: 'More candidates against A: one grid and one heatmap panel per candidate (B first).', variadic: true },
   ],
   options: {
     x: { type: 'string', valueName: 'AXIS', required: true, description: 'The axis across the grid.' },
@@ -27,7 +30,7 @@ export const reportCommand = defineCommand({
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR1) interval per cell, printed as a second grid.' },
   },
-  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
+  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const x = v.string('x') as string;
@@ -39,21 +42,32 @@ export const reportCommand = defineCommand({
     const cluster = v.string('cluster');
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
-    const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string), readRunForDiff(store, positionals['B'] as string)]);
-    const grid = reportGrid(a, b, {
+    const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    const [a, b, ...rest] = await Promise.all([positionals['A'] as string, positionals['B'] as string, ...more].map((r) => readRunForDiff(store, r)));
+    const opts = {
       x,
       ...(y !== undefined ? { y } : {}),
       ...(event !== undefined ? { event } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(method !== undefined ? { method } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
-    });
-    if (out !== undefined) {
+    };
+    const writeSvg = async (svg: string): Promise<void> => {
+      if (out === undefined) return;
       const path = isAbsolute(out) ? out : resolve(io.cwd, out);
-      await writeFile(path, renderGridSvg(grid)).catch((err: NodeJS.ErrnoException) => {
+      await writeFile(path, svg).catch((err: NodeJS.ErrnoException) => {
         throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
       });
+    };
+    if (rest.length > 0) {
+      const panels = reportPanels(a as DiffRun, [b as DiffRun, ...rest], opts);
+      await writeSvg(renderPanelsSvg(panels));
+      if (v.flag('json')) io.stdout.write(json(panels));
+      else io.stdout.write(`${formatPanelsText(panels)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
+      return 0;
     }
+    const grid = reportGrid(a as DiffRun, b as DiffRun, opts);
+    await writeSvg(renderGridSvg(grid));
     if (v.flag('json')) io.stdout.write(json(grid));
     else io.stdout.write(`${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
     return 0;
