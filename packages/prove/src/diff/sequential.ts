@@ -22,6 +22,18 @@ export function sequentialPValue(pairs: readonly Pair[], event: string): number 
   return sequentialP(directions);
 }
 
+// The MDE depends on (n, discordant, alpha, power) only, and its bisection is the costly part of a
+// sequential diff: a bounded cache shared by every diff of the process (compareRuns, the calibration).
+const CACHE = new Map<string, number>();
+const CACHE_LIMIT = 100_000;
+function cached(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>): number | undefined {
+  return CACHE.get(`${n}:${k}:${ctx.alpha}:${ctx.power}`);
+}
+function remember(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: number): void {
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  CACHE.set(`${n}:${k}:${ctx.alpha}:${ctx.power}`, d);
+}
+
 /**
  * A condition's limits under --sequential: the smallest change the e-process, read at the final n only,
  * would reject 4 times in 5 (a lower bound on its power, so the limit is never optimistic), at the
@@ -32,10 +44,11 @@ export function sequentialPValue(pairs: readonly Pair[], event: string): number 
 export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power'>, memo?: Map<string, number>): Limits {
   const n = tableSize(t);
   const key = `${n}:${t.rise + t.fall}`;
-  let d = memo?.get(key);
+  let d = memo?.get(key) ?? cached(n, t.rise + t.fall, ctx);
   if (d === undefined) {
     d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, (t.rise + t.fall) / n);
     memo?.set(key, d);
+    remember(n, t.rise + t.fall, ctx, d);
   }
   const before = n === 0 ? 0 : (t.both + t.fall) / n;
   return limitsFromMde(d, d, before);
