@@ -272,7 +272,7 @@ export function sequentialPower(options: SequentialPowerOptions & { readonly cha
  * @throws RangeError listing every bad option.
  * @example
  * ```ts
- * sequentialMinimumDetectableChange({ n: 8, alpha: 0.05, power: 0.8 }); // 0.8856... (fixed-n exact: 0.8014)
+ * sequentialMinimumDetectableChange({ n: 8, alpha: 0.05, power: 0.8 }); // 0.8956... (fixed-n exact: 0.8014)
  * ```
  * @see STATS.md, "Looks: runs extended after a diff".
  */

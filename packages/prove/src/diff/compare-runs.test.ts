@@ -31,7 +31,7 @@ describe('compareEpisodes: one baseline, several candidates, one family', () => 
   it('gives one verdict per candidate and an overall line', () => {
     expect(multi.candidates.map((c) => c.verdict)).toEqual(['no significant change', 'significant change', 'no significant change']);
     expect(multi.verdict).toBe('significant change');
-    expect(multi.sentence).toBe('1 of 3 candidates changed (run c2); 0 inconclusive; one family: Holm q 0.05 over 6 tests (3 candidates x 2 + 2 + 2 tests)');
+    expect(multi.sentence).toBe('1 of 3 candidates changed (run c2); 0 inconclusive; one family: Holm q 0.05 over 6 tests (3 candidates: 2 + 2 + 2 tests)');
     expect(multi.candidates[1]?.sentence).toContain('Holm q 0.05 over 6 tests');
   });
   it('holds a candidate to the whole family: a change that counts alone may not count among three (fails on the old code: the old diff had no family across runs)', () => {
@@ -58,8 +58,8 @@ describe('compareEpisodes: one baseline, several candidates, one family', () => 
     const lines = text.split('\n');
     expect(lines[0]).toBe(`significant change  ${multi.sentence}`);
     const head = lines.find((l) => l.startsWith('condition'));
-    expect(head).toMatch(/^condition\s+event\s+before\s+run c1\s+run c2\s+run c3$/);
-    expect(text).toMatch(/\nslack 4\s+failed\s+0\.000\s+0\.025 \+0\.025 unchanged\s+0\.350 \+0\.350 higher\s+0\.175 \+0\.175 (unchanged|inconclusive)\n/);
+    expect(head).toMatch(/^condition\s+event\s+run c1\s+run c2\s+run c3$/);
+    expect(text).toMatch(/\nslack 4\s+failed\s+0\.000 -> 0\.025 \+0\.025 unchanged\s+0\.000 -> 0\.350 \+0\.350 higher\s+0\.000 -> 0\.175 \+0\.175 (unchanged|inconclusive)\n/);
     expect(() => compareEpisodes(base, [])).toThrow(/candidates must name at least one run/);
   });
 });

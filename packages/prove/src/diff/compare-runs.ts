@@ -78,7 +78,7 @@ export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], o
   const changed = adjusted.filter((r) => r.verdict === 'significant change');
   const verdict: VerdictWord = changed.length > 0 ? 'significant change' : adjusted.some((r) => r.verdict === 'inconclusive') ? 'inconclusive' : 'no significant change';
   const n = adjusted.length;
-  const parts = `${n} candidate${n === 1 ? '' : 's'} x ${sizes.map(String).join(' + ')} tests`;
+  const parts = `${n} candidate${n === 1 ? '' : 's'}: ${sizes.map(String).join(' + ')} tests`;
   const sentence = `${changed.length} of ${n} candidate${n === 1 ? '' : 's'} changed${changed.length > 0 ? ` (${changed.map((r) => r.after.name).join(', ')})` : ''}; ${adjusted.filter((r) => r.verdict === 'inconclusive').length} inconclusive; one family: Holm q ${q} over ${total} tests (${parts})`;
   return Object.freeze({
     verdict,
@@ -143,17 +143,17 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
   out.push(`${pad('intervals')}${first.intervals_rule}`);
   for (const c of r.candidates) for (const w of c.warnings) out.push(`${pad('warning')}${c.after.name}: ${w}`);
   out.push('');
-  const head = ['condition', 'event', 'before', ...r.candidates.map((c) => c.after.name)];
+  const head = ['condition', 'event', ...r.candidates.map((c) => c.after.name)];
   const keys = [...new Map(r.candidates.flatMap((c) => c.rows.map((row) => [`${row.condition}\u0000${row.event}`, row] as const))).values()];
   const table: string[][] = [head];
   for (const k of keys) {
     const cells = r.candidates.map((c) => {
       const row = c.rows.find((x) => x.condition === k.condition && x.event === k.event);
-      return row === undefined ? '-' : `${fmt3(row.after)} ${fmtChange(row.change)} ${row.verdict}`;
+      return row === undefined ? '-' : `${fmt3(row.before)} -> ${fmt3(row.after)} ${fmtChange(row.change)} ${row.verdict}`;
     });
-    table.push([k.condition, k.event, fmt3(k.before), ...cells]);
+    table.push([k.condition, k.event, ...cells]);
   }
   out.push(...textTable(table));
-  out.push('', `${pad('cells')}after rate, change against the baseline, verdict (one family over the ${r.tests} tests); --json has every figure`);
+  out.push('', `${pad('cells')}before -> after rate over the candidate's pairs with the baseline, change, verdict (one family over the ${r.tests} tests); --json has every figure`);
   return `${out.join('\n')}\n`;
 }
