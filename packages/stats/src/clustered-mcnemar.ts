@@ -6,8 +6,9 @@ import type { ScoreInterval } from './paired-scores.js';
 
 /**
  * The clustered McNemar statistics:
- * - `'durkalski'` (the default): Durkalski et al. (2003), X² = (Σ_i (b_i - c_i))² / Σ_i (b_i - c_i)²;
- *   with one pair per cluster it is McNemar's (b - c)² / (b + c) exactly.
+ * - `'durkalski'` (the default): Durkalski et al. (2003), X² = (Σ_i (b_i - c_i)/n_i)² / Σ_i ((b_i - c_i)/n_i)²
+ *   (each cluster's share of rises minus falls); with one pair per cluster it is McNemar's (b - c)² / (b + c)
+ *   exactly.
  * - `'obuchowski'`: Obuchowski (1998), X² = (p̂_after - p̂_before)² / V, V the ratio-estimator variance
  *   K/((K-1) N²) Σ_i (d_i - n_i d̄)² (d_i = b_i - c_i, d̄ = Σ d_i / N), i.e. the squared ratio of the mean
  *   paired difference to its CR1 standard error.
@@ -51,9 +52,10 @@ export type ClusteredMcnemarResult = {
  * the marginal rates with a variance taken over clusters, so the evidence is about the population of
  * clusters.
  *
- * - `durkalski` (default): X² = (Σ_i (b_i - c_i))² / Σ_i (b_i - c_i)², b_i = rise and c_i = fall in
- *   cluster i (Durkalski, Palesch, Lipsitz & Rust 2003, eq. 4). Reduces exactly to McNemar's asymptotic
- *   test (without continuity correction) when every cluster holds one pair.
+ * - `durkalski` (default): X² = (Σ_i (b_i - c_i)/n_i)² / Σ_i ((b_i - c_i)/n_i)², b_i = rise and c_i = fall
+ *   among the n_i pairs of cluster i (Durkalski, Palesch, Lipsitz & Rust 2003: McNemar's statistic on the
+ *   clusters' discordance proportions). With equal cluster sizes the n_i cancel; with one pair per cluster it
+ *   is exactly McNemar's asymptotic test (without continuity correction).
  * - `obuchowski`: X² = (K - 1)/K · (Σ_i d_i)² / Σ_i (d_i - n_i d̄)² (Obuchowski 1998, section 2,
  *   written with d_i = b_i - c_i: the difference of the two marginal proportions over its
  *   ratio-estimator variance, var(p̂1) + var(p̂2) - 2 cov(p̂1, p̂2)).
@@ -73,7 +75,7 @@ export type ClusteredMcnemarResult = {
  *   { both: 1, rise: 2, fall: 0, neither: 1 },
  *   { both: 0, rise: 1, fall: 1, neither: 2 },
  *   { both: 2, rise: 2, fall: 0, neither: 0 },
- * ]).statistic; // (2 + 0 + 2)^2 / (4 + 0 + 4) = 2
+ * ]).statistic; // (2/4 + 0 + 2/4)^2 / ((2/4)^2 + 0 + (2/4)^2) = 2
  * ```
  * @see Obuchowski N.A. (1998) "On the comparison of correlated proportions for clustered data", Stat Med
  *   17:1495. Durkalski V.L., Palesch Y.Y., Lipsitz S.R., Rust P.F. (2003) "Analysis of clustered
@@ -92,19 +94,21 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
   let rise = 0;
   let fall = 0;
   let sumD = 0;
-  let sumD2 = 0;
+  let sumShare = 0;
+  let sumShare2 = 0;
   for (const t of tables) {
     n += t.n;
     rise += t.rise;
     fall += t.fall;
     const d = t.rise - t.fall;
     sumD += d;
-    sumD2 += d * d;
+    sumShare += d / t.n;
+    sumShare2 += (d / t.n) * (d / t.n);
   }
   const change = sumD / n;
   let statistic = 0;
   if (method === 'durkalski') {
-    statistic = sumD2 === 0 ? 0 : (sumD * sumD) / sumD2;
+    statistic = sumShare2 === 0 ? 0 : (sumShare * sumShare) / sumShare2;
   } else {
     let centred = 0;
     for (const t of tables) {

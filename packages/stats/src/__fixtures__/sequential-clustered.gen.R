@@ -110,7 +110,8 @@ for (tab in cases) {
   b <- tab[, "rise"]; c <- tab[, "fall"]; nk <- rowSums(tab)
   keep <- nk > 0; tab <- tab[keep, , drop = FALSE]; b <- b[keep]; c <- c[keep]; nk <- nk[keep]
   K <- nrow(tab); N <- sum(nk)
-  durk <- if (sum((b - c)^2) == 0) 0 else sum(b - c)^2 / sum((b - c)^2)
+  u <- (b - c) / nk
+  durk <- if (sum(u^2) == 0) 0 else sum(u)^2 / sum(u^2)
   x1 <- tab[, "both"] + tab[, "fall"]; x2 <- tab[, "both"] + tab[, "rise"]
   p1 <- sum(x1) / N; p2 <- sum(x2) / N
   f <- K / ((K - 1) * N^2)
