@@ -91,6 +91,18 @@ describe('poisson-prove diff BASE CAND1 CAND2 (CLI) and compareRuns', () => {
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '--event', 'failed'], two.io)).toBe(0);
     expect(two.out()).toBe(formatDiffText(await diffRuns(store, '#3', '#2', { events: ['failed'], full: false })));
   });
+  it('diff --sequential and export --cluster on the CLI print the library objects', async () => {
+    const seq = io();
+    expect(await runCli(['--store', store, 'diff', '#3', '#2', '--event', 'failed', '--sequential', '--json'], seq.io)).toBe(0);
+    expect(JSON.parse(seq.out())).toEqual(JSON.parse(JSON.stringify(await diffRuns(store, '#3', '#2', { events: ['failed'], full: false, sequential: true }))));
+    expect(JSON.parse(seq.out()).method.test).toBe('mcnemar-sequential');
+    const exp = io();
+    expect(await runCli(['--store', store, 'export', '#2', '--cluster', 'slack', '--json'], exp.io)).toBe(0);
+    expect(JSON.parse(exp.out()).clustered.rows.map((r: { outcome: string; clusters: number }) => [r.outcome, r.clusters])).toEqual([['failed', 2], ['passed', 2]]);
+    const bad = io();
+    expect(await runCli(['--store', store, 'export', '#2', '--cluster', 'nope'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--cluster nope names no axis of run');
+  });
   it('refuses the baseline as its own candidate', async () => {
     const e = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '#3'], e.io)).toBe(2);
