@@ -25,10 +25,10 @@ describe('clusteredMcnemar against an independent R implementation (sequential-c
   CASES.forEach((c, i) => {
     it(`case ${i + 1}: ${c.tables.length} clusters, ${c.tables.reduce((s, t) => s + t.both + t.fall + t.rise + t.neither, 0)} pairs`, () => {
       const d = clusteredMcnemar(c.tables);
-      expectClose(d.statistic, c.durkalski, { rtol: 1e-12, label: 'Durkalski X2' });
+      expectClose(d.chiSquared, c.durkalski, { rtol: 1e-12, label: 'Durkalski X2' });
       expectClose(d.pValue, c.durkalskiP, { rtol: 1e-9, atol: 1e-300, label: 'Durkalski p' });
       const o = clusteredMcnemar(c.tables, { method: 'obuchowski' });
-      expectClose(o.statistic, num(c.obuchowski), { rtol: 1e-10, label: 'Obuchowski X2' });
+      expectClose(o.chiSquared, num(c.obuchowski), { rtol: 1e-10, label: 'Obuchowski X2' });
       expectClose(o.pValue, c.obuchowskiP, { rtol: 1e-9, atol: 1e-300, label: 'Obuchowski p' });
       expectClose(d.change, c.change, { rtol: 1e-12, atol: 1e-15, label: 'change' });
       expectClose(d.standardError, c.se, { rtol: 1e-10, atol: 1e-15, label: 'CR1 SE' });
@@ -44,9 +44,9 @@ describe('with one pair per cluster it reduces to the plain paired analysis', ()
       const pooled = c.tables.reduce((a, t) => ({ both: a.both + t.both, fall: a.fall + t.fall, rise: a.rise + t.rise, neither: a.neither + t.neither }), { both: 0, fall: 0, rise: 0, neither: 0 });
       const d = clusteredMcnemar(c.tables);
       const plain = mcnemar(pooled, { method: 'asymptotic' });
-      expectClose(d.statistic, plain.statistic, { rtol: 1e-14 });
+      expectClose(d.chiSquared, plain.chiSquared as number, { rtol: 1e-14 });
       expectClose(d.pValue, plain.pValue, { rtol: 1e-14 });
-      expectClose(d.statistic, num(c.mcnemarIid), { rtol: 1e-12, label: 'mcnemar.test' });
+      expectClose(d.chiSquared, num(c.mcnemarIid), { rtol: 1e-12, label: 'mcnemar.test' });
       const before = c.tables.map((t) => t.both + t.fall);
       const after = c.tables.map((t) => t.both + t.rise);
       const t = pairedScoreDifference(before, after, { level: 0.95 });
@@ -58,13 +58,13 @@ describe('with one pair per cluster it reduces to the plain paired analysis', ()
 });
 
 describe('clusteredMcnemar edge cases', () => {
-  it('no discordant pair: statistic 0, p 1, interval [0, 0]', () => {
+  it('no discordant pair: chi-squared 0, p 1, interval [0, 0]', () => {
     const r = clusteredMcnemar([{ both: 2, rise: 0, fall: 0, neither: 1 }, { both: 0, rise: 0, fall: 0, neither: 3 }]);
-    expect([r.statistic, r.pValue, r.interval.lower, r.interval.upper]).toEqual([0, 1, 0, 0]);
+    expect([r.chiSquared, r.pValue, r.interval.lower, r.interval.upper]).toEqual([0, 1, 0, 0]);
   });
   it('the example of the TSDoc', () => {
     const r = clusteredMcnemar([{ both: 1, rise: 2, fall: 0, neither: 1 }, { both: 0, rise: 1, fall: 1, neither: 2 }, { both: 2, rise: 2, fall: 0, neither: 0 }]);
-    expect(r.statistic).toBe(2);
+    expect(r.chiSquared).toBe(2);
     expect(r.method).toBe('durkalski');
   });
   it('names bad input', () => {

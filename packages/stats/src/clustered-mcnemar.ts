@@ -33,10 +33,9 @@ export type ClusteredMcnemarResult = {
   readonly fall: number;
   /** (rise - fall) / N: the mean of the paired differences D = after - before in {-1, 0, 1}. */
   readonly change: number;
-  /** The chi-square statistic on 1 df (0 when no cluster has a discordant pair). */
-  readonly statistic: number;
-  readonly statisticName: 'chi-squared';
-  /** P(chi-square_1 > statistic); 1 without a discordant pair. */
+  /** The chi-squared statistic on 1 df (0 when no cluster has a discordant pair). */
+  readonly chiSquared: number;
+  /** P(chi-square_1 > chiSquared); 1 without a discordant pair. */
   readonly pValue: number;
   /** The CR1 standard error of the change over clusters (clusterRobustMean of D). */
   readonly standardError: number;
@@ -75,7 +74,7 @@ export type ClusteredMcnemarResult = {
  *   { both: 1, rise: 2, fall: 0, neither: 1 },
  *   { both: 0, rise: 1, fall: 1, neither: 2 },
  *   { both: 2, rise: 2, fall: 0, neither: 0 },
- * ]).statistic; // (2/4 + 0 + 2/4)^2 / ((2/4)^2 + 0 + (2/4)^2) = 2
+ * ]).chiSquared; // (2/4 + 0 + 2/4)^2 / ((2/4)^2 + 0 + (2/4)^2) = 2
  * ```
  * @see Obuchowski N.A. (1998) "On the comparison of correlated proportions for clustered data", Stat Med
  *   17:1495. Durkalski V.L., Palesch Y.Y., Lipsitz S.R., Rust P.F. (2003) "Analysis of clustered
@@ -135,8 +134,7 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
     rise,
     fall,
     change,
-    statistic,
-    statisticName: 'chi-squared' as const,
+    chiSquared: statistic,
     pValue,
     standardError: cr.standardError,
     standardErrorIid: cr.standardErrorIid,

@@ -65,7 +65,7 @@ describe('diff --cluster AXIS on binary events', () => {
     expect(c.cluster_axis).toBe('task');
     const failed = c.rows[0]!;
     const ref = clusteredMcnemar(byTask(before, after, 'task'), { level: 1 - 0.05 / 2 });
-    expect(failed).toMatchObject({ event: X, clusters: 4, n: 48, rise: ref.rise, fall: ref.fall, statistic: ref.statistic, p: ref.pValue, standard_error: ref.standardError });
+    expect(failed).toMatchObject({ event: X, clusters: 4, n: 48, rise: ref.rise, fall: ref.fall, chi_squared: ref.chiSquared, p: ref.pValue, standard_error: ref.standardError });
     expect(failed.interval.lower).toBe(ref.interval.lower);
     expect(failed.interval.upper).toBe(ref.interval.upper);
     expect(failed.interval.level).toBe(0.975);
@@ -85,7 +85,7 @@ describe('diff --cluster AXIS on binary events', () => {
     const one = diffEpisodes(a, b, { events: [X], cluster: 'task' }).clustered!.rows[0]!;
     const pooled = byTask(a, b, 'task').reduce((s, t) => ({ both: s.both + t.both, rise: s.rise + t.rise, fall: s.fall + t.fall, neither: s.neither + t.neither }));
     const plain = mcnemar(pooled, { method: 'asymptotic' });
-    expect(one.statistic).toBeCloseTo(plain.statistic, 14);
+    expect(one.chi_squared).toBeCloseTo(plain.chiSquared as number, 14);
     expect(one.p).toBeCloseTo(plain.pValue, 14);
     expect(one.standard_error).toBeCloseTo(one.standard_error_iid, 14);
   });
@@ -111,7 +111,7 @@ describe('report --cluster AXIS and export --cluster AXIS', () => {
     for (const cell of c.cells) {
       const keep = (r: DiffRun): DiffRun => ({ ...r, rows: r.rows.filter((e) => e.variant === cell.x) });
       const ref = clusteredMcnemar(byTask(keep(before), keep(after), 'task'), { level: 1 - 0.05 / 2 });
-      expect(cell.row).toMatchObject({ clusters: 4, n: 24, statistic: ref.statistic, p: ref.pValue });
+      expect(cell.row).toMatchObject({ clusters: 4, n: 24, chi_squared: ref.chiSquared, p: ref.pValue });
       expect(cell.row?.interval.lower).toBe(ref.interval.lower);
     }
     expect(c.cells.map((cell) => cell.row?.p_holm)).toEqual(holm(c.cells.map((cell) => cell.row?.p as number)));

@@ -102,7 +102,7 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
       change: r.change,
       rise: r.rise,
       fall: r.fall,
-      statistic: r.statistic,
+      chi_squared: r.chi_squared,
       p: r.p,
       p_holm: pHolm,
       significant,

@@ -178,7 +178,7 @@ export type ClusteredBinary = {
   readonly rise: number;
   readonly fall: number;
   readonly change: number;
-  readonly statistic: number;
+  readonly chi_squared: number;
   readonly p: number;
   readonly standard_error: number;
   readonly standard_error_iid: number;
@@ -194,7 +194,7 @@ export function clusteredBinary(tables: readonly PairedCounts[], level: number):
     rise: r.rise,
     fall: r.fall,
     change: r.change,
-    statistic: r.statistic,
+    chi_squared: r.chiSquared,
     p: r.pValue,
     standard_error: r.standardError,
     standard_error_iid: r.standardErrorIid,

@@ -248,8 +248,8 @@ export type ClusteredEventRow = {
   readonly change: number;
   readonly rise: number;
   readonly fall: number;
-  /** Durkalski's chi-square on 1 df. */
-  readonly statistic: number;
+  /** Durkalski's chi-squared statistic on 1 df. */
+  readonly chi_squared: number;
   readonly p: number;
   /** Holm over the events. */
   readonly p_holm: number;
