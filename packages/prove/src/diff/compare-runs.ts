@@ -5,8 +5,8 @@ import { readRunForDiff } from './read-run.js';
 import { fmt3, verdictSentence } from './sentence.js';
 import { bhAdjust, holmAdjust } from './stats.js';
 import { fmtChange, textTable } from './text-table.js';
-import type { DiffOptions, DiffReport, DiffRow, DiffRun, RowVerdict, RunRef, VerdictWord } from './types.js';
-import { decide } from './verdict.js';
+import type { DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
+import { heldBackBy } from './verdict.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
 export type MultiDiffReport = {
@@ -27,11 +27,6 @@ export type MultiDiffReport = {
    */
   readonly candidates: readonly DiffReport[];
 };
-
-/** What the verdict rule says of a test that does not count (by its limit and interval), whatever the rule's details. */
-function verdictWhenNotCounting(row: DiffRow, q: number, threshold: number): RowVerdict {
-  return decide([{ p: 1, limit: row.limit, change: row.change }], q, threshold).verdicts[0] as RowVerdict;
-}
 
 function wordOf(rows: readonly DiffRow[]): VerdictWord {
   if (rows.some((r) => r.counts_toward_verdict)) return 'significant change';
@@ -62,13 +57,16 @@ export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], o
     const rows = r.rows.map((row) => {
       const i = at++;
       const counts = (pHolm[i] as number) <= q;
+      // As decide() does, with the adjustment over the whole family.
+      const held = counts ? [] : heldBackBy(row.limit, row.interval, r.threshold);
       return Object.freeze({
         ...row,
         p_holm: pHolm[i] as number,
         p_bh: pBh[i] as number,
         counts_toward_verdict: counts,
         flagged: (pBh[i] as number) <= q,
-        verdict: counts ? (row.change < 0 ? 'lower' : 'higher') : verdictWhenNotCounting(row, q, r.threshold),
+        verdict: counts ? (row.change < 0 ? 'lower' : 'higher') : held.length === 0 ? 'unchanged' : 'inconclusive',
+        held_back_by: Object.freeze(held),
       } satisfies DiffRow);
     });
     const word = wordOf(rows);
