@@ -31,11 +31,16 @@
 // The cells are split over --jobs child processes (each cell is seeded on its own, so the split does not
 // change any number).
 //
+// The optional-stopping cell (looks): no change, looks at n = 32, 64, 96, 128, stop at the first
+// `significant change`; the rate with fixed-n tests and with --sequential. It runs with the others, or
+// alone with --looks, which rewrites only its section of the --out page (between its markers).
+//
 // Usage: node --conditions=source --import tsx packages/prove/scripts/calibrate.ts
 //          [--pairs 2000] [--sweep-pairs 300] [--sweep-pairs-large 300] [--jobs 2] [--out docs/calibration.md]
+//          [--looks [--looks-pairs 2000]]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +63,8 @@ const { values: args } = parseArgs({
     'sweep-pairs-large': { type: 'string', default: '300' },
     jobs: { type: 'string', default: String(Math.min(2, availableParallelism())) },
     out: { type: 'string', default: 'docs/calibration.md' },
+    looks: { type: 'boolean', default: false },
+    'looks-pairs': { type: 'string', default: '2000' },
     worker: { type: 'string' },
   },
 });
@@ -65,6 +72,9 @@ const PAIRS = Number(args.pairs);
 const SWEEP_PAIRS = Number(args['sweep-pairs']);
 const SWEEP_PAIRS_LARGE = Number(args['sweep-pairs-large']);
 const JOBS = Number(args.jobs);
+const LOOKS_PAIRS = Number(args['looks-pairs']);
+/** The looks of the optional-stopping cell: a run read at 32 replicates, then extended by 32 three times. */
+const LOOKS = [32, 64, 96, 128];
 const OUT = resolve(process.cwd(), args.out as string);
 const Q = 0.05;
 /** The machine's load when the run started (os.loadavg), printed with the run time. */
@@ -565,7 +575,118 @@ function report(cells: readonly Cell[], seconds: number): string {
   return lines.join('\n');
 }
 
+type LooksCell = {
+  pairs: number;
+  /** Pairs where some look said `significant change`, fixed-n tests (exact McNemar) and --sequential. */
+  fixedAny: number;
+  sequentialAny: number;
+  /** Pairs where the last look alone (n = 128) said it: the fixed-n error of one look. */
+  fixedLast: number;
+  sequentialLast: number;
+  /** Pairs stopped at each look, fixed-n. */
+  fixedAt: number[];
+  seconds: number;
+  load: number[];
+};
+
+/** The first n replicates of a run (a run read before it was extended to its full size). */
+function firstReplicates(run: DiffRun, n: number): DiffRun {
+  return { manifest: run.manifest, rows: run.rows.filter((e) => e.replicate_index < n) };
+}
+
+/**
+ * The optional-stopping cell: under no change (p = P_NULL in both runs, independent noise, one condition),
+ * read the diff at each look and stop at the first `significant change`.
+ */
+function looksCell(pairs: number): LooksCell {
+  const started = Date.now();
+  const out: LooksCell = { pairs, fixedAny: 0, sequentialAny: 0, fixedLast: 0, sequentialLast: 0, fixedAt: LOOKS.map(() => 0), seconds: 0, load: [] };
+  const last = LOOKS[LOOKS.length - 1] as number;
+  for (let i = 0; i < pairs; i++) {
+    const salt = `calibrate/looks/${i}`;
+    const a = memRun('A', salt, last, 1, `${salt}/noise-A`, () => P_NULL);
+    const b = memRun('B', salt, last, 1, `${salt}/noise-B`, () => P_NULL);
+    let fixedStopped = false;
+    let seqStopped = false;
+    LOOKS.forEach((n, j) => {
+      const an = firstReplicates(a, n);
+      const bn = firstReplicates(b, n);
+      const isLast = j === LOOKS.length - 1;
+      if (!fixedStopped || isLast) {
+        const f = computeDiff(an, bn, { events: ['failed'], q: Q, power: POWER }, { fragility: false }).verdict === 'significant change';
+        if (f && !fixedStopped) {
+          fixedStopped = true;
+          out.fixedAny++;
+          (out.fixedAt[j] as number)++;
+        }
+        if (f && isLast) out.fixedLast++;
+      }
+      if (!seqStopped || isLast) {
+        const sq = computeDiff(an, bn, { events: ['failed'], q: Q, power: POWER, sequential: true }, { fragility: false }).verdict === 'significant change';
+        if (sq && !seqStopped) {
+          seqStopped = true;
+          out.sequentialAny++;
+        }
+        if (sq && isLast) out.sequentialLast++;
+      }
+    });
+  }
+  out.seconds = (Date.now() - started) / 1000;
+  out.load = loadavg();
+  return out;
+}
+
+const LOOKS_BEGIN = '<!-- calibrate: looks begin -->';
+const LOOKS_END = '<!-- calibrate: looks end -->';
+
+function looksSection(c: LooksCell): string {
+  const w = (x: number): string => {
+    const i = wilsonInterval(x, c.pairs);
+    return `${fmt(x / c.pairs)} [${fmt(i.lower)}, ${fmt(i.upper)}]`;
+  };
+  const seqW = wilsonInterval(c.sequentialAny, c.pairs);
+  const seqWords =
+    seqW.upper <= Q
+      ? `its whole Wilson interval lies at or below q = ${Q}`
+      : seqW.lower <= Q
+        ? `its Wilson interval contains q = ${Q}`
+        : `its Wilson interval lies above q = ${Q}: NOT held`;
+  return [
+    LOOKS_BEGIN,
+    '## Optional stopping: looks at 32, 64, 96, 128',
+    '',
+    `Written by \`npm run calibrate -- --looks\` (this section only) or by the full run. No change: both runs fail each episode with p = ${P_NULL}, independent noise in A and B, one condition, ${c.pairs} pairs (salts \`calibrate/looks/i\`). Each pair is read as someone who extends a run after an inconclusive diff would read it: at ${LOOKS.join(', ')} replicates (the first n of the same seeds), stopping at the first \`significant change\`. Fixed-n: the default exact McNemar; --sequential: the Beta(1/2, 1/2) mixture e-process. q = ${Q}; rates with 95% Wilson intervals.`,
+    '',
+    '| reading | stop at the first `significant change` over the 4 looks | one look at n = 128 only |',
+    '| --- | --- | --- |',
+    `| fixed-n (exact McNemar) | ${w(c.fixedAny)} | ${w(c.fixedLast)} |`,
+    `| --sequential (e-process) | ${w(c.sequentialAny)} | ${w(c.sequentialLast)} |`,
+    '',
+    `- Fixed-n, stopped at the first significant look: ${fmt(c.fixedAny / c.pairs)}, against ${fmt(c.fixedLast / c.pairs)} for one look at n = 128. Stops by look: ${LOOKS.map((n, j) => `${c.fixedAt[j]} at n = ${n}`).join(', ')}. This is the error the sentence of an extended run warns about.`,
+    `- --sequential, stopped at the first significant look: ${fmt(c.sequentialAny / c.pairs)}; ${seqWords} (Ville's inequality promises at most q at any stopping time). With the e-process the rate of stopping at any look equals that of the last look alone: its p-value already takes the best look so far. The price is power: the e-process needs more discordant pairs than the fixed-n test for the same change (its limits say how many).`,
+    '',
+    `Run time: ${c.seconds.toFixed(1)} s in one process; load average when it finished ${c.load.map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores.`,
+    LOOKS_END,
+    '',
+  ].join('\n');
+}
+
+/** Replaces the looks section of a page (between its markers), or appends it. */
+function spliceLooks(page: string, section: string): string {
+  const a = page.indexOf(LOOKS_BEGIN);
+  const b = page.indexOf(LOOKS_END);
+  if (a >= 0 && b > a) return `${page.slice(0, a)}${section}${page.slice(b + LOOKS_END.length + 1)}`;
+  return `${page.trimEnd()}\n\n${section}`;
+}
+
 async function main(): Promise<void> {
+  if (args.looks === true) {
+    if (!(Number.isInteger(LOOKS_PAIRS) && LOOKS_PAIRS >= 1)) throw new RangeError(`--looks-pairs must be an integer >= 1, got ${String(args['looks-pairs'])}`);
+    const page = await readFile(OUT, 'utf8').catch(() => '# Calibration of the diff\n');
+    await writeFile(OUT, spliceLooks(page, looksSection(looksCell(LOOKS_PAIRS))));
+    process.stderr.write(`wrote the looks section of ${OUT}\n`);
+    return;
+  }
   if (args.worker !== undefined) {
     const out: Cell[] = [];
     for (const j of JSON.parse(args.worker) as Job[]) out.push(await runJob(j));
@@ -590,8 +711,9 @@ async function main(): Promise<void> {
     if (c === undefined) throw new Error(`no result for ${key(j)}`);
     return c;
   });
+  const looks = looksCell(LOOKS_PAIRS);
   const seconds = (Date.now() - started) / 1000;
-  await writeFile(OUT, report(cells, seconds));
+  await writeFile(OUT, spliceLooks(report(cells, seconds), looksSection(looks)));
   process.stderr.write(`wrote ${OUT} in ${seconds.toFixed(1)} s\n`);
 }
 

@@ -62,6 +62,12 @@ export { formatDiffText } from './diff/format-text.js';
 export { reportGrid, formatGridText } from './diff/report-grid.js';
 export type { ReportGrid, ReportCell, ReportOptions } from './diff/report-grid.js';
 export { renderGridSvg } from './diff/svg.js';
+export { compareEpisodes, compareRuns, formatMultiDiffText } from './diff/compare-runs.js';
+export type { MultiDiffReport } from './diff/compare-runs.js';
+export { reportPanels, formatPanelsText, renderPanelsSvg } from './diff/report-panels.js';
+export type { ReportPanels } from './diff/report-panels.js';
+export type { ClusteredGrid, ClusteredCell } from './diff/cluster-grid.js';
+export type { ClusteredRates, ClusteredRate } from './diff/cluster-export.js';
 export { aggregateRuns, exportRuns, formatExportCsv, formatExportMarkdown } from './diff/export.js';
 export type { ExportTable, ExportRow, ExportOutcome, ExportOptions } from './diff/export.js';
 export { aggregateScores, formatScoreCsv, formatScoreMarkdown } from './diff/score-export.js';
@@ -93,4 +99,7 @@ export type {
   ScorePooled,
   ScoreVerdict,
   HardFailureTest,
+  RunLooks,
+  ClusteredEvents,
+  ClusteredEventRow,
 } from './diff/types.js';

@@ -26,6 +26,12 @@ describe('poisson-stats barrel', () => {
         'unpairedMinimumDetectableChange',
         'unpairedPower',
         'wilsonInterval',
+        'betaMixtureLogE',
+        'sequentialCriticalCounts',
+        'sequentialMcnemar',
+        'sequentialMinimumDetectableChange',
+        'sequentialPower',
+        'clusteredMcnemar',
       ].sort(),
     );
   });

@@ -27,3 +27,13 @@ export { meanScoreInterval, pairedScoreDifference } from './paired-scores.js';
 export type { MeanScoreResult, PairedScoreResult, ScoreInterval } from './paired-scores.js';
 export { clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
 export type { ClusterRobustResult } from './cluster-robust.js';
+export {
+  betaMixtureLogE,
+  sequentialCriticalCounts,
+  sequentialMcnemar,
+  sequentialMinimumDetectableChange,
+  sequentialPower,
+} from './sequential-mcnemar.js';
+export type { SequentialMcnemarResult, SequentialPowerOptions } from './sequential-mcnemar.js';
+export { clusteredMcnemar } from './clustered-mcnemar.js';
+export type { ClusteredMcnemarMethod, ClusteredMcnemarOptions, ClusteredMcnemarResult } from './clustered-mcnemar.js';

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
+import { clusterBinary } from './cluster-binary.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { observedDiscordance, type LimitContext, type LimitMemo } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairIndexes } from './pairing.js';
 import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
+import { looksOf, looksWords, SEQUENTIAL_TEST_NAME, sequentialLimits, sequentialPValue } from './sequential.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
@@ -30,6 +32,7 @@ function checkOptions(options: DiffOptions): { q: number; power: number; method:
   if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
   if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
   if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
+  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
   return { q, power, method };
 }
 
@@ -86,7 +89,17 @@ const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
   'asymptotic-cc': "McNemar, asymptotic chi-square, with Edwards' continuity correction",
 };
 
-function methodOf(paired: boolean, reason: string | null, method: TestMethod): DiffMethod {
+function methodOf(paired: boolean, reason: string | null, method: TestMethod, sequential = false): DiffMethod {
+  if (paired && sequential) {
+    return Object.freeze({
+      test: 'mcnemar-sequential',
+      paired: true,
+      unpaired_reason: null,
+      interval: 'tango',
+      limits: 'paired flips at the observed discordance (e-process at the final n)',
+      description: `${pairingWords(true)} (${SEQUENTIAL_TEST_NAME}), as asked with --sequential: valid however often the runs were extended and read`,
+    });
+  }
   if (paired) {
     const test = `mcnemar-${method}` as DiffMethod['test'];
     const named = PAIRED_TEST_NAMES[method];
@@ -143,11 +156,16 @@ export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => 
 function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: number, power: number): string {
   const psi = Math.max(0, ...rows.map((r) => r.discordance ?? 0));
   const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
-  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}, q ${q} over ${m} tests)`;
+  const seq = dm.test === 'mcnemar-sequential' ? ', read by its rejection region at the final n (a lower bound on its power)' : '';
+  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}${seq}, q ${q} over ${m} tests)`;
 }
 
-/** Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed. */
-export type ComputeSwitches = { readonly fragility?: boolean };
+/**
+ * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
+ * `family` sets m, the number of tests the limits (alpha = q/m), the simultaneous intervals and the rules
+ * count, when the diff is one part of a larger family (compareRuns: candidates x conditions x events).
+ */
+export type ComputeSwitches = { readonly fragility?: boolean; readonly family?: number };
 
 /**
  * The diff of two runs given in memory (see {@link diffEpisodes}), as row objects or already indexed
@@ -174,31 +192,42 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
       `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
     );
   }
-  const withScores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
+  // --cluster adds the score section's pooled difference when there are scores (or --scores), and the
+  // clustered binary reading (below) of paired runs.
+  const withScores = options.scores ?? (before.hasScores && after.hasScores);
   const scores = withScores
     ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
     : undefined;
   const thr = threshold(before, after);
   const paired = pairing.paired;
-  const m = pairing.conditions.length * events.length;
+  const clustered = options.cluster !== undefined && paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
+  if (options.cluster !== undefined && !paired) warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
+  const sequential = options.sequential === true;
+  if (sequential && !paired) {
+    throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
+  }
+  const m = switches.family ?? pairing.conditions.length * events.length;
   const ctx: LimitContext = { alpha: q / m, power, method };
   const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
 
-  const tests: { condition: string; event: string; table: Table }[] = [];
+  const tests: { condition: string; event: string; table: Table; pairs: (typeof pairing.conditions)[number]['pairs'] }[] = [];
   for (const c of pairing.conditions) {
     for (const event of events) {
       tests.push({
         condition: c.label,
         event,
+        pairs: c.pairs,
         table: conditionTable(c, event, paired),
       });
     }
   }
+  const seqMemo = new Map<string, number>();
   const scored = tests.map((t) => {
-    const lim = limitsOf(t.table, ctx, memo);
+    const seq = sequential && t.table.kind === 'paired';
+    const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
     const interval = Object.freeze(intervalOf(t.table, level));
-    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
+    return { p: seq ? sequentialPValue(t.pairs, t.event) : pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
   });
   const decision = decide(scored, q, thr.value);
   const rows: DiffRow[] = tests.map((t, i) => {
@@ -226,11 +255,13 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
       held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
     });
   });
-  const dm = methodOf(paired, pairing.reason, method);
-  const sentence = verdictSentence({ word: decision.word, rows, events, threshold: thr.value, method: dm, q, power });
+  const dm = methodOf(paired, pairing.reason, method, sequential);
+  const looks = Object.freeze({ before: looksOf(before.manifest), after: looksOf(after.manifest) });
+  const sentence = verdictSentence({ word: decision.word, rows, events, threshold: thr.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, sequential) });
 
   let frag: Fragility;
   if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
+  else if (sequential) frag = Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
   else {
     frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo, level });
   }
@@ -261,6 +292,8 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
     fragility: frag,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
+    looks,
+    sequential,
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
     verdict_rule: `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`,
     limits_rule: limitsRule(rows, dm, q, m, power),
@@ -269,6 +302,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
     next: nextParts.join(' '),
     full,
     ...(scores !== undefined ? { scores } : {}),
+    ...(clustered !== undefined ? { clustered } : {}),
   };
   if (!full) return Object.freeze(report);
   const tables: EventTable[] = tests.map((t) =>

@@ -1,5 +1,6 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { partialLine, partialRuns, type RunCoverage } from './partial.js';
+import { clusteredRates, formatClusteredRatesMarkdown, type ClusteredRates } from './cluster-export.js';
 import { readRunForDiff } from './read-run.js';
 import { hasScores } from './score-diff.js';
 import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
@@ -39,6 +40,8 @@ export type ExportTable = {
   readonly scores?: ScoreExport;
   /** The runs read with `partial` that are not complete, with their coverage (absent when none). */
   readonly partial?: readonly RunCoverage[];
+  /** With `cluster`: each run's rates over all its conditions with CR1 intervals by that axis. */
+  readonly clustered?: ClusteredRates;
 };
 
 /** Options of {@link aggregateRuns} and {@link exportRuns}. */
@@ -47,6 +50,8 @@ export type ExportOptions = {
   readonly by?: readonly string[];
   /** Read runs that are not complete ({@link exportRuns}); the table then carries `partial`. */
   readonly partial?: boolean;
+  /** An axis that clusters the episodes: adds `clustered`, each run's rates with CR1 intervals. */
+  readonly cluster?: string;
 };
 
 /**
@@ -103,7 +108,8 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
   }
   const by = options.by ?? [];
   const scores = runs.some(hasScores) || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
-  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}) });
+  const clustered = options.cluster === undefined ? undefined : clusteredRates(runs, labels, options.cluster, level);
+  return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}), ...(clustered !== undefined ? { clustered } : {}) });
 }
 
 /**
@@ -172,6 +178,7 @@ export function formatExportMarkdown(table: ExportTable): string {
     out.push('');
   }
   out.push(`Rates are of the episodes with an outcome, with ${Math.round(table.level * 100)}% Wilson score intervals. Aggregates only: no prompts, answers or episode meta.`);
+  if (table.clustered !== undefined) out.push('', ...formatClusteredRatesMarkdown(table.clustered));
   if (table.scores !== undefined) out.push('', formatScoreMarkdown(table.scores).trimEnd());
   return `${out.join('\n')}\n`;
 }

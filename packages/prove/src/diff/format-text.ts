@@ -1,3 +1,4 @@
+import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { fmt3 } from './sentence.js';
 import { fmtChange, fmtP, textTable } from './text-table.js';
@@ -121,6 +122,7 @@ export function formatDiffText(report: DiffReport): string {
     rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), interval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
   }
   out.push(...textTable(rows));
+  if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));
   if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
   if (r.full) out.push(...fullSections(r));
   else {

@@ -2,6 +2,7 @@ import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
+import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { axisNames } from './pairing.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffEpisode, DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
@@ -17,6 +18,8 @@ export type ReportOptions = {
   readonly q?: number;
   readonly power?: number;
   readonly method?: TestMethod;
+  /** An axis that clusters each cell's pairs: adds `clustered`, the clustered McNemar test and CR1 interval per cell. */
+  readonly cluster?: string;
 };
 
 /** One cell of the grid: its x and y values and its test (null when no condition has those values). */
@@ -32,6 +35,8 @@ export type ReportGrid = {
   readonly cells: readonly ReportCell[];
   /** The diff whose conditions are the cells (conditions sharing a cell's x and y values pooled). */
   readonly diff: DiffReport;
+  /** With `cluster`: each cell's pairs read clustered by that axis. */
+  readonly clustered?: ClusteredGrid;
 };
 
 function valuesOf(manifest: DiffManifest, axis: string, rows: readonly DiffEpisode[]): (string | number)[] {
@@ -112,7 +117,8 @@ export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptio
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));
   const cells: ReportCell[] = [];
   for (const yv of yValues) for (const xv of xValues) cells.push(Object.freeze({ x: xv, y: yv, row: byLabel.get(cellLabel(x, xv, y, yv)) ?? null }));
-  return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff });
+  const clustered = options.cluster === undefined ? undefined : clusteredGrid(before, after, { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
+  return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}) });
 }
 
 /**
@@ -138,5 +144,6 @@ export function formatGridText(grid: ReportGrid): string {
     }
     table.push(line);
   }
-  return `${[...head, ...textTable(table)].join('\n')}\n`;
+  const clustered = grid.clustered === undefined ? [] : formatClusteredGrid(grid);
+  return `${[...head, ...textTable(table), ...clustered].join('\n')}\n`;
 }

@@ -210,8 +210,10 @@ describe('diff on scores: edge cases', () => {
       [0, 'no test', null, null],
       [0, 'no test', null, null],
     ]);
-    const err = await diffRuns(store, '#2', '#1', { cluster: 'slack' }).catch((e: unknown) => e);
-    expect((err as Error).message).toContain('--cluster slack: the scored pairs fall in 0 values of slack');
+    // --cluster on runs without scores reads the binary events clustered (it used to refuse them).
+    const clustered = await diffRuns(store, '#2', '#1', { cluster: 'slack' });
+    expect(clustered.scores).toBeUndefined();
+    expect(clustered.clustered?.rows.map((r) => [r.event, r.clusters, r.n])).toEqual([['failed', 2, 16]]);
   });
 
   it('leaves out pairs whose seeds differ and says so; a condition with one pair has no test', async () => {

@@ -31,6 +31,8 @@ export function testWords(method: DiffMethod['test']): string {
       return 'the paired test (McNemar, asymptotic)';
     case 'mcnemar-asymptotic-cc':
       return 'the paired test (McNemar, asymptotic, continuity-corrected)';
+    case 'mcnemar-sequential':
+      return 'the anytime-valid paired test (McNemar by the Beta(1/2, 1/2) mixture e-process)';
     default:
       return "the two-sample test (Fisher's exact)";
   }
@@ -86,9 +88,13 @@ export function verdictSentence(args: {
   readonly method: DiffMethod;
   readonly q: number;
   readonly power: number;
+  /** The clause on extended runs ({@link looksWords}), appended when not null. */
+  readonly looks?: string | null;
+  /** m, when the rows are part of a larger family (compareRuns); default rows.length. */
+  readonly family?: number;
 }): string {
   const { rows, threshold, q, power, method } = args;
-  const m = rows.length;
+  const m = args.family ?? rows.length;
   const thr = fmt3(threshold);
   const counted = rows.filter((r) => r.counts_toward_verdict).length;
   const notCounted = rows.filter((r) => !r.counts_toward_verdict);
@@ -113,5 +119,6 @@ export function verdictSentence(args: {
       return `${e}: ${mine.filter((r) => r.verdict === 'lower').length} lower, ${mine.filter((r) => r.verdict === 'higher').length} higher`;
     })
     .join('; ');
-  return `${parts.join('; ')}: ${largestLimitWords(rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})`;
+  const looks = args.looks ? `; ${args.looks}` : '';
+  return `${parts.join('; ')}: ${largestLimitWords(rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${looks}`;
 }

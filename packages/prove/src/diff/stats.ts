@@ -3,6 +3,8 @@
 // shapes of its results.
 import {
   benjaminiHochberg,
+  clusteredMcnemar,
+  clusterRobustMean,
   clusterRobustMeanDifference,
   fisherExact,
   fisherMinimumDetectableChange,
@@ -12,6 +14,8 @@ import {
   minimumDetectableChange,
   newcombeInterval,
   pairedScoreDifference,
+  sequentialMcnemar,
+  sequentialMinimumDetectableChange,
   tangoInterval,
   wilsonInterval,
 } from 'poisson-stats';
@@ -155,4 +159,54 @@ export function clusteredDifference(before: readonly number[], after: readonly n
 export function meanT(scores: readonly number[], level: number): { readonly mean: number; readonly interval: Interval | null } {
   const r = meanScoreInterval(scores, { level });
   return { mean: r.mean, interval: r.interval === null ? null : { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
+}
+
+/** The anytime-valid p-value of discordant pairs in order, true = a rise (poisson-stats `sequentialMcnemar`). */
+export function sequentialP(directions: readonly boolean[]): number {
+  return sequentialMcnemar(directions).pValue;
+}
+
+/**
+ * The MDE of the e-process read at the final n, at discordance psi (poisson-stats
+ * `sequentialMinimumDetectableChange`).
+ */
+export function sequentialMde(n: number, alpha: number, power: number, discordance: number): number {
+  return sequentialMinimumDetectableChange({ n, alpha, power, discordance });
+}
+
+/** The clustered McNemar test (Durkalski) with its CR1 interval, in the diff's snake_case. */
+export type ClusteredBinary = {
+  readonly clusters: number;
+  readonly n: number;
+  readonly rise: number;
+  readonly fall: number;
+  readonly change: number;
+  readonly chi_squared: number;
+  readonly p: number;
+  readonly standard_error: number;
+  readonly standard_error_iid: number;
+  readonly interval: Interval;
+};
+
+/** Durkalski's clustered McNemar and the CR1 interval of the change (poisson-stats `clusteredMcnemar`). */
+export function clusteredBinary(tables: readonly PairedCounts[], level: number): ClusteredBinary {
+  const r = clusteredMcnemar(tables, { level });
+  return {
+    clusters: r.clusters,
+    n: r.n,
+    rise: r.rise,
+    fall: r.fall,
+    change: r.change,
+    chi_squared: r.chiSquared,
+    p: r.pValue,
+    standard_error: r.standardError,
+    standard_error_iid: r.standardErrorIid,
+    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+  };
+}
+
+/** A mean with its CR1 interval over clusters (poisson-stats `clusterRobustMean`, t on G - 1 df). */
+export function clusteredMean(values: readonly number[], clusters: readonly string[], level: number): { readonly clusters: number; readonly mean: number; readonly standard_error: number; readonly interval: Interval } {
+  const r = clusterRobustMean(values, clusters, { level });
+  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
 }

@@ -57,6 +57,19 @@ export type DiffOptions = {
    * `task`); implies `scores`.
    */
   readonly cluster?: string;
+  /**
+   * Read each test with the anytime-valid p-value of the Beta(1/2, 1/2) mixture e-process (valid however
+   * often the runs were extended and looked at), with limits from its rejection region at the final n.
+   */
+  readonly sequential?: boolean;
+};
+
+/** The looks a run has had: its replicates at the sweep and after each `extend`. */
+export type RunLooks = {
+  /** How many times the run was extended. */
+  readonly extensions: number;
+  /** Replicates per condition at the sweep, then after each extension. */
+  readonly replicates: readonly number[];
 };
 
 /** A paired table's counts as the report prints them (`rise` and `fall` are discordant-pair counts). */
@@ -123,13 +136,13 @@ export type DiffRow = {
 /** The method of a diff, as data and as the report's sentence. */
 export type DiffMethod = {
   /** 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' for paired runs, 'fisher-exact' otherwise. */
-  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' | 'fisher-exact';
+  readonly test: 'mcnemar-exact' | 'mcnemar-midp' | 'mcnemar-asymptotic' | 'mcnemar-asymptotic-cc' | 'mcnemar-sequential' | 'fisher-exact';
   readonly paired: boolean;
   /** Why the runs are not paired (null when they are). */
   readonly unpaired_reason: string | null;
   readonly interval: 'tango' | 'newcombe';
   /** The model the limits assume. */
-  readonly limits: 'paired flips at the observed discordance (exact)' | "two independent proportions (exact power of Fisher's test)";
+  readonly limits: 'paired flips at the observed discordance (exact)' | 'paired flips at the observed discordance (e-process at the final n)' | "two independent proportions (exact power of Fisher's test)";
   /** The `method` line of the report. */
   readonly description: string;
 };
@@ -227,6 +240,10 @@ export type DiffReport = {
   readonly fragility: Fragility;
   readonly before: RunRef;
   readonly after: RunRef;
+  /** Each run's looks (the manifest's `extensions`): the sentence says when a run was extended. */
+  readonly looks: { readonly before: RunLooks; readonly after: RunLooks };
+  /** Whether the tests are the anytime-valid ones (`sequential`). */
+  readonly sequential: boolean;
   /** Pairs dropped because an episode had no outcome (the target crashed), over the compared conditions. */
   readonly dropped: number;
   readonly verdict_rule: string;
@@ -247,6 +264,48 @@ export type DiffReport = {
   readonly partial?: readonly RunCoverage[];
   /** (condition, replicate) pairs held by one run only, not compared (absent when every pair matched). */
   readonly unmatched?: Unmatched;
+  /** With `cluster` on paired runs: each event over every pair, clustered by the axis (clustered McNemar, CR1 interval). */
+  readonly clustered?: ClusteredEvents;
+};
+
+/** One event of the clustered binary reading (`diff --cluster AXIS`). */
+export type ClusteredEventRow = {
+  readonly event: string;
+  /** G: values of the axis with at least one pair. */
+  readonly clusters: number;
+  /** Pairs over every compared condition. */
+  readonly n: number;
+  readonly before: number;
+  readonly after: number;
+  /** (rise - fall) / n: the mean of D = after - before in {-1, 0, 1}. */
+  readonly change: number;
+  readonly rise: number;
+  readonly fall: number;
+  /** Durkalski's chi-squared statistic on 1 df. */
+  readonly chi_squared: number;
+  readonly p: number;
+  /** Holm over the events. */
+  readonly p_holm: number;
+  readonly significant: boolean;
+  /** CR1 standard error of the change over the clusters. */
+  readonly standard_error: number;
+  /** The standard error had the pairs been independent (s / sqrt(n)). */
+  readonly standard_error_iid: number;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
+  readonly verdict: 'higher' | 'lower' | 'not significant';
+};
+
+/** The clustered binary reading of a diff (`clustered` in the report). */
+export type ClusteredEvents = {
+  readonly cluster_axis: string;
+  /** The method line. */
+  readonly method: string;
+  readonly q: number;
+  /** The number of events tested (the Holm family). */
+  readonly tests: number;
+  readonly rule: string;
+  readonly intervals_rule: string;
+  readonly rows: readonly ClusteredEventRow[];
 };
 
 /** McNemar on `meta.hard_failure` (the event: a hard failure) for one condition's pairs. */

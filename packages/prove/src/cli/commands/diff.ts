@@ -14,6 +14,7 @@ export const diffCommand = defineCommand({
   positionals: [
     { name: 'A', description: 'The run before: #N, a run id, a unique id prefix, or a run name.', required: true },
     { name: 'B', description: 'The run after.', required: true },
+    { name: 'MORE', description: 'More candidates: each is compared with A on shared seeds, all in one Holm/BH family (candidates x conditions x events), one verdict per candidate and an overall line.', variadic: true },
   ],
   options: {
     event: { type: 'string', valueName: 'E', multiple: true, description: 'An outcome label to compare (repeat for several).', default: 'the labels other than passed in either run' },
@@ -26,8 +27,9 @@ export const diffCommand = defineCommand({
     partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
     'fail-on': { type: 'string', valueName: 'EVENT:DIRECTION', multiple: true, description: 'Exit 1 when the verdict finds this change (a row of EVENT counting toward the verdict, in DIRECTION rise, fall or any): a CI gate. Repeat for several.' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
+    sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n.' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#1" "#2" "#3" "#4" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
@@ -37,10 +39,11 @@ export const diffCommand = defineCommand({
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
     const gates = parseFailOn(v.list('fail-on'));
+    const sequential = v.flag('sequential');
     v.done();
-    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
-    const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
-    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
+    const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
+    const opts = {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(power !== undefined ? { power } : {}),
@@ -48,8 +51,16 @@ export const diffCommand = defineCommand({
       full: v.flag('full'),
       ...(scores ? { scores: true } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
-      partial: v.flag('partial'),
-    });
+      ...(sequential ? { sequential: true } : {}),
+    };
+    if (more.length > 0) {
+      const { compareRuns, formatMultiDiffText } = await import('../../diff/compare-runs.js');
+      const multi = await compareRuns(store, positionals['A'] as string, [positionals['B'] as string, ...more], opts);
+      io.stdout.write(v.flag('json') ? json(multi) : formatMultiDiffText(multi));
+      return 0;
+    }
+    const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
+    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial: v.flag('partial') });
     const hits = failOnHits(report, gates);
     io.stdout.write(v.flag('json') ? json(report) : withReadNotes(formatDiffText(report), report));
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { partialLine, partialRuns } from '../../diff/partial.js';
+import type { DiffRun } from '../../diff/types.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -15,6 +16,7 @@ export const reportCommand = defineCommand({
   positionals: [
     { name: 'A', description: 'The run before.', required: true },
     { name: 'B', description: 'The run after.', required: true },
+    { name: 'MORE', description: 'More candidates against A: one grid and one heatmap panel per candidate (B first).', variadic: true },
   ],
   options: {
     x: { type: 'string', valueName: 'AXIS', required: true, description: 'The axis across the grid.' },
@@ -25,8 +27,9 @@ export const reportCommand = defineCommand({
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the text, JSON and SVG then say partial, with the coverage.' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR1) interval per cell, printed as a second grid.' },
   },
-  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg'],
+  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const x = v.string('x') as string;
@@ -35,27 +38,45 @@ export const reportCommand = defineCommand({
     const out = v.string('out');
     const q = v.number('q');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
+    const cluster = v.string('cluster');
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
-    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string], io);
-    const [{ readRunForDiff }, { formatGridText, reportGrid }, { renderGridSvg }] = await Promise.all([import('../../diff/read-run.js'), import('../../diff/report-grid.js'), import('../../diff/svg.js')]);
+    const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
+    const [{ readRunForDiff }, { formatGridText, reportGrid }, { renderGridSvg }, { formatPanelsText, renderPanelsSvg, reportPanels }] = await Promise.all([
+      import('../../diff/read-run.js'),
+      import('../../diff/report-grid.js'),
+      import('../../diff/svg.js'),
+      import('../../diff/report-panels.js'),
+    ]);
     const read = { partial: v.flag('partial'), verb: 'report' };
-    const [a, b] = await Promise.all([readRunForDiff(store, positionals['A'] as string, read), readRunForDiff(store, positionals['B'] as string, read)]);
-    const partial = partialRuns([a, b]);
+    const [a, b, ...rest] = await Promise.all([positionals['A'] as string, positionals['B'] as string, ...more].map((r) => readRunForDiff(store, r, read)));
+    const partial = partialRuns([a as DiffRun, b as DiffRun, ...rest]);
     const note = partialLine(partial);
-    const grid = reportGrid(a, b, {
+    const opts = {
       x,
       ...(y !== undefined ? { y } : {}),
       ...(event !== undefined ? { event } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(method !== undefined ? { method } : {}),
-    });
-    if (out !== undefined) {
+      ...(cluster !== undefined ? { cluster } : {}),
+    };
+    const writeSvg = async (svg: string): Promise<void> => {
+      if (out === undefined) return;
       const path = isAbsolute(out) ? out : resolve(io.cwd, out);
-      await writeFile(path, svgWithNote(renderGridSvg(grid), note)).catch((err: NodeJS.ErrnoException) => {
+      await writeFile(path, svgWithNote(svg, note)).catch((err: NodeJS.ErrnoException) => {
         throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
       });
+    };
+    if (rest.length > 0) {
+      const panels = reportPanels(a as DiffRun, [b as DiffRun, ...rest], opts);
+      await writeSvg(renderPanelsSvg(panels));
+      if (v.flag('json')) io.stdout.write(json(panels));
+      else io.stdout.write(`${formatPanelsText(panels)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
+      return 0;
     }
+    const grid = reportGrid(a as DiffRun, b as DiffRun, opts);
+    await writeSvg(renderGridSvg(grid));
     if (v.flag('json')) io.stdout.write(json(partial.length > 0 ? { ...grid, partial } : grid));
     else io.stdout.write(`${note !== null ? `${note}\n` : ''}${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
     return 0;

@@ -1,0 +1,59 @@
+// `export --cluster AXIS`: each run's outcome rates over all its conditions, with CR1 intervals by the axis.
+import { DiffError } from './diff-error.js';
+import { mdCell } from '../internal/csv-cell.js';
+import { axisNames } from './pairing.js';
+import { clusteredMean } from './stats.js';
+import type { DiffRun } from './types.js';
+
+/** One run x outcome: the rate over every episode with an outcome, with its CR1 interval by the axis. */
+export type ClusteredRate = {
+  readonly run_id: string;
+  readonly run_name: string;
+  readonly outcome: string;
+  /** G: values of the axis among the run's episodes with an outcome. */
+  readonly clusters: number;
+  readonly n: number;
+  readonly rate: number;
+  /** CR1 standard error of the rate over the clusters. */
+  readonly standard_error: number;
+  readonly lower: number;
+  readonly upper: number;
+};
+
+/** The clustered rates of an export (`clustered` in the table). */
+export type ClusteredRates = { readonly cluster_axis: string; readonly level: number; readonly method: string; readonly rows: readonly ClusteredRate[] };
+
+/**
+ * Per run and outcome label, the rate over every episode of every condition (those with an outcome),
+ * with a cluster-robust (CR1) interval, t on G - 1 df, clustering the episodes by their value of `axis`:
+ * a rate read as a claim about the population of that axis's values (tasks, documents).
+ *
+ * @throws {@link DiffError} (E_DIFF, exit 2) when a run lacks the axis or its episodes fall in fewer than 2 values.
+ * @see Cameron & Miller (2015); Miller (2024) arXiv:2411.00640; poisson-stats `clusterRobustMean`.
+ */
+export function clusteredRates(runs: readonly DiffRun[], labels: readonly string[], axis: string, level: number): ClusteredRates {
+  const rows: ClusteredRate[] = [];
+  for (const run of runs) {
+    const axes = axisNames(run.manifest);
+    if (!axes.includes(axis)) throw new DiffError('E_DIFF', `--cluster ${axis} names no axis of run ${run.manifest.name} (it has ${axes.join(', ') || 'none'}); name one of them, e.g. --cluster ${axes[0] ?? 'task'}.`);
+    const eps = run.rows.filter((e) => typeof e.outcome === 'string');
+    const clusters = eps.map((e) => String(e[axis]));
+    if (new Set(clusters).size < 2) {
+      throw new DiffError('E_DIFF', `--cluster ${axis}: run ${run.manifest.name}'s episodes fall in ${new Set(clusters).size} value of ${axis}, and a cluster-robust interval needs at least 2; cluster by an axis with several values, or leave --cluster out.`);
+    }
+    for (const outcome of labels) {
+      const r = clusteredMean(eps.map((e) => (e.outcome === outcome ? 1 : 0)), clusters, level);
+      rows.push(Object.freeze({ run_id: run.manifest.run_id, run_name: run.manifest.name, outcome, clusters: r.clusters, n: eps.length, rate: r.mean, standard_error: r.standard_error, lower: r.interval.lower, upper: r.interval.upper }));
+    }
+  }
+  return Object.freeze({ cluster_axis: axis, level, method: `each run's rate over all its conditions, cluster-robust (CR1) interval by ${axis}, t on G - 1 df`, rows: Object.freeze(rows) });
+}
+
+/** The clustered rates as a Markdown table. */
+export function formatClusteredRatesMarkdown(c: ClusteredRates): string[] {
+  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '');
+  const out = [`## Rates clustered by ${mdCell(c.cluster_axis)}`, '', '| run | outcome | clusters | episodes | rate | CR1 interval |', '| --- | --- | ---: | ---: | ---: | --- |'];
+  for (const r of c.rows) out.push(`| ${mdCell(r.run_name)} | ${mdCell(r.outcome)} | ${r.clusters} | ${r.n} | ${f(r.rate)} | [${f(r.lower)}, ${f(r.upper)}] |`);
+  out.push('', `${c.method}, at ${Math.round(c.level * 100)}%.`);
+  return out;
+}

@@ -1,0 +1,157 @@
+// One baseline against several candidates: `diff BASE CAND1 CAND2 ...` and compareRuns.
+import { computeDiff } from './diff-episodes.js';
+import { DiffError } from './diff-error.js';
+import { readRunForDiff } from './read-run.js';
+import { fmt3, verdictSentence } from './sentence.js';
+import { bhAdjust, holmAdjust } from './stats.js';
+import { fmtChange, textTable } from './text-table.js';
+import type { DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
+import { heldBackBy } from './verdict.js';
+
+/** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
+export type MultiDiffReport = {
+  /** The overall word: `significant change` when any candidate's is, else `inconclusive` when any is, else `no significant change`. */
+  readonly verdict: VerdictWord;
+  /** The overall line: how many candidates changed, and the family. */
+  readonly sentence: string;
+  readonly base: RunRef;
+  /** M: the tests of the family, candidates x conditions x events. */
+  readonly tests: number;
+  readonly q: number;
+  readonly power: number;
+  readonly verdict_rule: string;
+  /**
+   * One report per candidate, in the order given, each as `diff BASE CANDIDATE` would be but read in the
+   * one family: its p_holm, p_bh, counts, flags and verdicts adjusted over all M tests, its limits at
+   * alpha = q / M and its intervals simultaneous over the M tests; fragility not searched.
+   */
+  readonly candidates: readonly DiffReport[];
+};
+
+function wordOf(rows: readonly DiffRow[]): VerdictWord {
+  if (rows.some((r) => r.counts_toward_verdict)) return 'significant change';
+  return rows.some((r) => r.verdict === 'inconclusive') ? 'inconclusive' : 'no significant change';
+}
+
+/**
+ * Compares one baseline with several candidates given in memory (see {@link compareRuns}).
+ *
+ * @param base - the baseline run (before).
+ * @param candidates - the candidate runs (each an after), at least one.
+ * @param options - as {@link DiffOptions} (`sequential` and `cluster` included).
+ * @returns the frozen {@link MultiDiffReport}.
+ * @throws RangeError when no candidate is given; DiffError as diffEpisodes, for any candidate.
+ */
+export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], options: DiffOptions = {}): MultiDiffReport {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
+  // First pass: each candidate's family size; the family is their sum.
+  const sizes = candidates.map((c) => computeDiff(base, c, options, { fragility: false }).tests);
+  const total = sizes.reduce((s, x) => s + x, 0);
+  const reports = candidates.map((c) => computeDiff(base, c, options, { fragility: false, family: total }));
+  const q = reports[0]?.q ?? 0.05;
+  const all = reports.flatMap((r) => r.rows);
+  const pHolm = holmAdjust(all.map((r) => r.p));
+  const pBh = bhAdjust(all.map((r) => r.p));
+  let at = 0;
+  const adjusted = reports.map((r) => {
+    const rows = r.rows.map((row) => {
+      const i = at++;
+      const counts = (pHolm[i] as number) <= q;
+      // As decide() does, with the adjustment over the whole family.
+      const held = counts ? [] : heldBackBy(row.limit, row.interval, r.threshold);
+      return Object.freeze({
+        ...row,
+        p_holm: pHolm[i] as number,
+        p_bh: pBh[i] as number,
+        counts_toward_verdict: counts,
+        flagged: (pBh[i] as number) <= q,
+        verdict: counts ? (row.change < 0 ? 'lower' : 'higher') : held.length === 0 ? 'unchanged' : 'inconclusive',
+        held_back_by: Object.freeze(held),
+      } satisfies DiffRow);
+    });
+    const word = wordOf(rows);
+    const sentence = verdictSentence({ word, rows, events: r.events, threshold: r.threshold, method: r.method, q, power: r.power, family: total });
+    return Object.freeze({ ...r, verdict: word, sentence, rows: Object.freeze(rows), fragility: Object.freeze({ count: null, description: 'not searched for several candidates' }) });
+  });
+  const changed = adjusted.filter((r) => r.verdict === 'significant change');
+  const verdict: VerdictWord = changed.length > 0 ? 'significant change' : adjusted.some((r) => r.verdict === 'inconclusive') ? 'inconclusive' : 'no significant change';
+  const n = adjusted.length;
+  const parts = `${n} candidate${n === 1 ? '' : 's'}: ${sizes.map(String).join(' + ')} tests`;
+  const sentence = `${changed.length} of ${n} candidate${n === 1 ? '' : 's'} changed${changed.length > 0 ? ` (${changed.map((r) => r.after.name).join(', ')})` : ''}; ${adjusted.filter((r) => r.verdict === 'inconclusive').length} inconclusive; one family: Holm q ${q} over ${total} tests (${parts})`;
+  return Object.freeze({
+    verdict,
+    sentence,
+    base: Object.freeze({ run_id: base.manifest.run_id, name: base.manifest.name }),
+    tests: total,
+    q,
+    power: reports[0]?.power ?? 0.8,
+    verdict_rule: `one family over every candidate: Holm (the verdicts) and Benjamini-Hochberg (the flags) at q ${q} over the ${total} tests, candidates x conditions x events`,
+    candidates: Object.freeze(adjusted),
+  });
+}
+
+/**
+ * One baseline against several candidates (PROVE.md, `diff BASE CAND1 CAND2 ...`): every candidate
+ * paired with the baseline on shared seeds exactly as `diff BASE CANDIDATE`, but read as one family —
+ * Holm and Benjamini-Hochberg over all candidates x conditions x events, limits at alpha = q / M and
+ * intervals simultaneous over the M tests — with one verdict per candidate and an overall line.
+ *
+ * @param store - the store directory.
+ * @param base - the baseline's ref (`#N`, id, unique id prefix or name).
+ * @param candidates - the candidates' refs, at least one.
+ * @param options - as {@link diffRuns}.
+ * @returns the frozen {@link MultiDiffReport}.
+ * @throws RefError (exit 2) for a ref that names no run; DiffError (exit 2) as diffEpisodes, or when a
+ *   candidate is the baseline itself.
+ * @example
+ * ```ts
+ * const r = await compareRuns('store', '#1', ['#2', '#3'], { events: ['passed'] });
+ * r.candidates.map((c) => c.verdict); // ['no significant change', 'significant change']
+ * ```
+ * @see STATS.md, "Multiple testing"; Holm (1979); Benjamini & Hochberg (1995).
+ */
+export async function compareRuns(store: string, base: string, candidates: readonly string[], options: DiffOptions = {}): Promise<MultiDiffReport> {
+  if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
+  const read = { hardFailure: options.scores !== false || options.cluster !== undefined };
+  const [b, ...cs] = await Promise.all([base, ...candidates].map((r) => readRunForDiff(store, r, read)));
+  const baseRun = b as DiffRun;
+  const same = cs.filter((c) => c.manifest.run_id === baseRun.manifest.run_id);
+  if (same.length > 0) throw new DiffError('E_DIFF', `The baseline ${baseRun.manifest.name} is also given as a candidate; name each candidate once, and not the baseline.`);
+  return compareEpisodes(baseRun, cs, options);
+}
+
+/**
+ * The several-candidate report as text: the overall line, one verdict line per candidate, the rules, and
+ * one table with a row per condition x event and, per candidate, its after rate, change and verdict.
+ *
+ * @param report - from {@link compareRuns}.
+ * @returns the text, ending in a newline.
+ */
+export function formatMultiDiffText(report: MultiDiffReport): string {
+  const r = report;
+  const first = r.candidates[0] as DiffReport;
+  const out: string[] = [`${r.verdict}  ${r.sentence}`];
+  const pad = (s: string): string => s.padEnd(14);
+  out.push(`${pad('baseline')}${r.base.name}`);
+  r.candidates.forEach((c, i) => out.push(`${pad(`candidate ${i + 1}`)}${c.after.name}: ${c.verdict}  ${c.sentence}`));
+  out.push(`${pad('method')}${first.method.description}`);
+  out.push(`${pad('threshold')}${r.candidates.map((c) => `${fmt3(c.threshold)} (${c.after.name}: ${c.threshold_note})`).join('; ')}`);
+  out.push(`${pad('verdict rule')}${r.verdict_rule}`);
+  out.push(`${pad('limits')}${first.limits_rule}`);
+  out.push(`${pad('intervals')}${first.intervals_rule}`);
+  for (const c of r.candidates) for (const w of c.warnings) out.push(`${pad('warning')}${c.after.name}: ${w}`);
+  out.push('');
+  const head = ['condition', 'event', ...r.candidates.map((c) => c.after.name)];
+  const keys = [...new Map(r.candidates.flatMap((c) => c.rows.map((row) => [`${row.condition}\u0000${row.event}`, row] as const))).values()];
+  const table: string[][] = [head];
+  for (const k of keys) {
+    const cells = r.candidates.map((c) => {
+      const row = c.rows.find((x) => x.condition === k.condition && x.event === k.event);
+      return row === undefined ? '-' : `${fmt3(row.before)} -> ${fmt3(row.after)} ${fmtChange(row.change)} ${row.verdict}`;
+    });
+    table.push([k.condition, k.event, ...cells]);
+  }
+  out.push(...textTable(table));
+  out.push('', `${pad('cells')}before -> after rate over the candidate's pairs with the baseline, change, verdict (one family over the ${r.tests} tests); --json has every figure`);
+  return `${out.join('\n')}\n`;
+}

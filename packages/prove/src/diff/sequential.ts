@@ -1,0 +1,88 @@
+// `diff --sequential` and the looks of extended runs (STATS.md, "Looks: runs extended after a diff").
+import { limitsFromMde, type LimitContext, type Limits } from './limits.js';
+import type { Pair } from './pairing.js';
+import { sequentialMde, sequentialP } from './stats.js';
+import { tableSize, type PairedTable } from './tables.js';
+import type { DiffManifest, RunLooks } from './types.js';
+
+/** How the method line names the anytime-valid test. */
+export const SEQUENTIAL_TEST_NAME = 'anytime-valid McNemar: the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order, p = 1 / max E';
+
+/**
+ * The anytime-valid p-value of one condition x event: the discordant pairs of `pairs` (in replicate
+ * order) as rises and falls of `event`, read by the Beta(1/2, 1/2) mixture e-process.
+ */
+export function sequentialPValue(pairs: readonly Pair[], event: string): number {
+  const directions: boolean[] = [];
+  for (const p of [...pairs].sort((x, y) => x.replicate_index - y.replicate_index)) {
+    const x = p.a === event;
+    const y = p.b === event;
+    if (x !== y) directions.push(y);
+  }
+  return sequentialP(directions);
+}
+
+// The MDE depends on (n, discordant, alpha, power) only, and its bisection is the costly part of a
+// sequential diff: a bounded cache shared by every diff of the process (compareRuns, the calibration).
+const CACHE = new Map<string, number>();
+const CACHE_LIMIT = 100_000;
+function cached(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>): number | undefined {
+  return CACHE.get(`${n}:${k}:${ctx.alpha}:${ctx.power}`);
+}
+function remember(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: number): void {
+  if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
+  CACHE.set(`${n}:${k}:${ctx.alpha}:${ctx.power}`, d);
+}
+
+/**
+ * A condition's limits under --sequential: the smallest change the e-process, read at the final n only,
+ * would reject 4 times in 5 (a lower bound on its power, so the limit is never optimistic), at the
+ * condition's observed discordance (rise + fall) / n, held against the room as the fixed-n limits are.
+ *
+ * @param memo - limits by "n:discordant" (they depend on n and the discordant count only).
+ */
+export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power'>, memo?: Map<string, number>): Limits {
+  const n = tableSize(t);
+  const key = `${n}:${t.rise + t.fall}`;
+  let d = memo?.get(key) ?? cached(n, t.rise + t.fall, ctx);
+  if (d === undefined) {
+    d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, (t.rise + t.fall) / n);
+    memo?.set(key, d);
+    remember(n, t.rise + t.fall, ctx, d);
+  }
+  const before = n === 0 ? 0 : (t.both + t.fall) / n;
+  return limitsFromMde(d, d, before);
+}
+
+/**
+ * The looks a run has had: its replicates at the sweep and after each `extend` (from the manifest's
+ * `extensions`, each `{ from_index, to_index }`).
+ */
+export function looksOf(manifest: DiffManifest): RunLooks {
+  const raw = Array.isArray(manifest['extensions']) ? (manifest['extensions'] as unknown[]) : [];
+  const ext = raw.filter((e): e is { from_index: number; to_index: number } => {
+    const o = e as { from_index?: unknown; to_index?: unknown } | null;
+    return o !== null && typeof o === 'object' && typeof o.from_index === 'number' && typeof o.to_index === 'number';
+  });
+  if (ext.length === 0) {
+    const reps = typeof manifest['replicates'] === 'number' ? (manifest['replicates'] as number) : null;
+    return Object.freeze({ extensions: 0, replicates: Object.freeze(reps === null ? [] : [reps]) });
+  }
+  const sizes = [(ext[0] as { from_index: number }).from_index, ...ext.map((e) => e.to_index + 1)];
+  return Object.freeze({ extensions: ext.length, replicates: Object.freeze(sizes) });
+}
+
+/**
+ * The clause the sentence adds when a run was extended: how many times, and its replicates at each look.
+ * Null when neither run was.
+ */
+export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean): string | null {
+  const one = (name: string, l: RunLooks): string | null =>
+    l.extensions === 0 ? null : `${name} was extended ${l.extensions === 1 ? 'once' : `${l.extensions} times`} (replicates ${l.replicates.join(', ')})`;
+  const parts = [one('before', before), one('after', after)].filter((s): s is string => s !== null);
+  if (parts.length === 0) return null;
+  const tail = sequential
+    ? 'read with anytime-valid p-values, so the looks do not raise the error rate'
+    : 'a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid';
+  return `${parts.join(' and ')}: ${tail}`;
+}

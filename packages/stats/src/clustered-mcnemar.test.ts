@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { num, type JsonNumber } from './__fixtures__/reference.js';
+import { clusteredMcnemar } from './clustered-mcnemar.js';
+import { expectClose } from './internal/expect-close.js';
+import { mcnemar } from './mcnemar.js';
+import { pairedScoreDifference } from './paired-scores.js';
+
+type Table = { both: number; fall: number; rise: number; neither: number };
+// Written by __fixtures__/sequential-clustered.gen.R: Durkalski et al. (2003) and Obuchowski (1998)
+// written independently in R from the papers (Obuchowski through the marginal proportions' variances
+// and covariance), the CR1 interval from the sandwich written out, and R's mcnemar.test.
+type Case = {
+  tables: Table[];
+  durkalski: number; durkalskiP: number; obuchowski: JsonNumber; obuchowskiP: number;
+  change: number; se: number; lower: number; upper: number; mcnemarIid: JsonNumber; singleton: boolean;
+};
+const CASES = (JSON.parse(readFileSync(new URL('./__fixtures__/sequential-clustered.json', import.meta.url), 'utf8')) as { clustered: Case[] }).clustered;
+
+describe('clusteredMcnemar against an independent R implementation (sequential-clustered.gen.R)', () => {
+  it(`covers at least 20 random clustered tables and some with one pair per cluster (${CASES.length})`, () => {
+    expect(CASES.filter((c) => !c.singleton).length).toBeGreaterThanOrEqual(20);
+    expect(CASES.filter((c) => c.singleton).length).toBeGreaterThanOrEqual(3);
+  });
+  CASES.forEach((c, i) => {
+    it(`case ${i + 1}: ${c.tables.length} clusters, ${c.tables.reduce((s, t) => s + t.both + t.fall + t.rise + t.neither, 0)} pairs`, () => {
+      const d = clusteredMcnemar(c.tables);
+      expectClose(d.chiSquared, c.durkalski, { rtol: 1e-12, label: 'Durkalski X2' });
+      expectClose(d.pValue, c.durkalskiP, { rtol: 1e-9, atol: 1e-300, label: 'Durkalski p' });
+      const o = clusteredMcnemar(c.tables, { method: 'obuchowski' });
+      expectClose(o.chiSquared, num(c.obuchowski), { rtol: 1e-10, label: 'Obuchowski X2' });
+      expectClose(o.pValue, c.obuchowskiP, { rtol: 1e-9, atol: 1e-300, label: 'Obuchowski p' });
+      expectClose(d.change, c.change, { rtol: 1e-12, atol: 1e-15, label: 'change' });
+      expectClose(d.standardError, c.se, { rtol: 1e-10, atol: 1e-15, label: 'CR1 SE' });
+      expectClose(d.interval.lower, c.lower, { rtol: 1e-9, atol: 1e-12, label: 'lower' });
+      expectClose(d.interval.upper, c.upper, { rtol: 1e-9, atol: 1e-12, label: 'upper' });
+    });
+  });
+});
+
+describe('with one pair per cluster it reduces to the plain paired analysis', () => {
+  for (const c of CASES.filter((x) => x.singleton)) {
+    it(`${c.tables.length} singleton clusters: Durkalski = McNemar's chi-square (R's mcnemar.test(correct = FALSE)); CR1 = the paired t interval`, () => {
+      const pooled = c.tables.reduce((a, t) => ({ both: a.both + t.both, fall: a.fall + t.fall, rise: a.rise + t.rise, neither: a.neither + t.neither }), { both: 0, fall: 0, rise: 0, neither: 0 });
+      const d = clusteredMcnemar(c.tables);
+      const plain = mcnemar(pooled, { method: 'asymptotic' });
+      expectClose(d.chiSquared, plain.chiSquared as number, { rtol: 1e-14 });
+      expectClose(d.pValue, plain.pValue, { rtol: 1e-14 });
+      expectClose(d.chiSquared, num(c.mcnemarIid), { rtol: 1e-12, label: 'mcnemar.test' });
+      const before = c.tables.map((t) => t.both + t.fall);
+      const after = c.tables.map((t) => t.both + t.rise);
+      const t = pairedScoreDifference(before, after, { level: 0.95 });
+      expectClose(d.interval.lower, t.interval.lower, { rtol: 1e-12 });
+      expectClose(d.interval.upper, t.interval.upper, { rtol: 1e-12 });
+      expectClose(d.standardError, d.standardErrorIid, { rtol: 1e-12 });
+    });
+  }
+});
+
+describe('clusteredMcnemar edge cases', () => {
+  it('no discordant pair: chi-squared 0, p 1, interval [0, 0]', () => {
+    const r = clusteredMcnemar([{ both: 2, rise: 0, fall: 0, neither: 1 }, { both: 0, rise: 0, fall: 0, neither: 3 }]);
+    expect([r.chiSquared, r.pValue, r.interval.lower, r.interval.upper]).toEqual([0, 1, 0, 0]);
+  });
+  it('the example of the TSDoc', () => {
+    const r = clusteredMcnemar([{ both: 1, rise: 2, fall: 0, neither: 1 }, { both: 0, rise: 1, fall: 1, neither: 2 }, { both: 2, rise: 2, fall: 0, neither: 0 }]);
+    expect(r.chiSquared).toBe(2);
+    expect(r.method).toBe('durkalski');
+  });
+  it('names bad input', () => {
+    expect(() => clusteredMcnemar([{ both: 1, rise: 1, fall: 0, neither: 0 }])).toThrow(/at least 2 clusters/);
+    expect(() => clusteredMcnemar([{ both: -1, rise: 1, fall: 0, neither: 0 }, { both: 1, rise: 0, fall: 0, neither: 0 }])).toThrow(/clusters\[0\]\.both/);
+    expect(() => clusteredMcnemar([], { method: 'yang' as never })).toThrow(/options\.method/);
+    expect(() => clusteredMcnemar('x' as never)).toThrow(TypeError);
+  });
+});
