@@ -6,7 +6,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import type { LimitContext } from './limits.js';
 import { omnibus } from './omnibus.js';
-import { pairRuns } from './pairing.js';
+import { alignByIdentity, identityWarnings, pairRuns } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores, hasScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
@@ -112,9 +112,10 @@ export type ComputeSwitches = { readonly fragility?: boolean };
  * The diff of two runs given in memory (see {@link diffEpisodes}); `switches.fragility` false skips the
  * fragility search (the report then says "not searched").
  */
-export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+export function computeDiff(givenBefore: DiffRun, givenAfter: DiffRun, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
   const { q, power, method } = checkOptions(options);
   const full = options.full === true;
+  const { before, after, identity } = alignByIdentity(givenBefore, givenAfter);
   const pairing = pairRuns(before, after);
   if (pairing.conditions.length === 0) {
     throw new DiffError(
@@ -123,7 +124,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     );
   }
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events);
-  const warnings = [...eventWarnings];
+  const warnings = [...eventWarnings, ...(identity !== null ? identityWarnings(identity) : [])];
   if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
     warnings.push(
@@ -219,6 +220,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     next: nextParts.join(' '),
     full,
     ...(scores !== undefined ? { scores } : {}),
+    ...(identity !== null ? { identity } : {}),
   };
   if (!full) return Object.freeze(report);
   const tables: EventTable[] = tests.map((t) =>

@@ -42,9 +42,31 @@ export function hardFailureOf(meta: unknown): boolean | null {
 }
 
 /**
+ * The two facts the diff takes from an imported episode's meta (docs/import.md): its `identity` (the
+ * sample's id, epoch, filter or test index, as a name) and its `input_hash`; nothing else of meta.
+ *
+ * @param meta - the stored meta (a JSON text).
+ * @returns `{ identity, input_hash }`, each null when meta does not hold it as a string.
+ */
+export function identityOf(meta: unknown): { identity: string | null; input_hash: string | null } {
+  let m: unknown = null;
+  try {
+    m = typeof meta === 'string' ? JSON.parse(meta) : meta;
+  } catch {
+    m = null;
+  }
+  const o = m !== null && typeof m === 'object' ? (m as Record<string, unknown>) : {};
+  return {
+    identity: typeof o['identity'] === 'string' ? o['identity'] : null,
+    input_hash: typeof o['input_hash'] === 'string' ? o['input_hash'] : null,
+  };
+}
+
+/**
  * Reads one run for the diff through the store's Arrow reader (never prompts or answers): its manifest
  * and, per episode, the condition, axis values, replicate index, seed, outcome, `t` and `score`, and
- * with `hardFailure` the boolean `meta.hard_failure` (nothing else of meta).
+ * with `hardFailure` the boolean `meta.hard_failure`; for an imported run, `meta.identity` and
+ * `meta.input_hash` ({@link identityOf}); nothing else of meta.
  *
  * @param store - the store directory.
  * @param ref - a run ref (`#N`, id, unique id prefix or name).
@@ -56,9 +78,10 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   const manifest = await resolveRun(store, ref);
   const axes = Object.keys(manifest.axes ?? {});
   const columns = [...COLUMNS, ...axes];
-  const table = await readRunEpisodes(store, manifest, { columns: options.hardFailure === true ? [...columns, 'meta'] : columns });
+  const imported = manifest.import?.pairing === 'identity';
+  const table = await readRunEpisodes(store, manifest, { columns: options.hardFailure === true || imported ? [...columns, 'meta'] : columns });
   const vectors = columns.map((c) => [c, table.getChild(c)] as const);
-  const meta = options.hardFailure === true ? table.getChild('meta') : null;
+  const meta = options.hardFailure === true || imported ? table.getChild('meta') : null;
   const rows: DiffEpisode[] = [];
   for (let i = 0; i < table.numRows; i++) {
     const row: Record<string, unknown> = {};
@@ -66,7 +89,8 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
       const x: unknown = v?.get(i) ?? null;
       row[c] = typeof x === 'bigint' && c !== 'seed' ? Number(x) : x;
     }
-    if (meta !== null) row['hard_failure'] = hardFailureOf(meta.get(i) as unknown);
+    if (meta !== null && options.hardFailure === true) row['hard_failure'] = hardFailureOf(meta.get(i) as unknown);
+    if (meta !== null && imported) Object.assign(row, identityOf(meta.get(i) as unknown));
     rows.push(row as DiffEpisode);
   }
   return { manifest, rows };

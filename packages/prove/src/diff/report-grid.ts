@@ -1,7 +1,7 @@
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
-import { axisNames } from './pairing.js';
+import { alignByIdentity, axisNames } from './pairing.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffEpisode, DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
 
@@ -84,7 +84,9 @@ function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap
  * ```
  * @see PROVE.md, "The CLI" (`report`).
  */
-export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptions): ReportGrid {
+export function reportGrid(givenBefore: DiffRun, givenAfter: DiffRun, options: ReportOptions): ReportGrid {
+  // Imported runs pair by identity within their own conditions, before the cells pool them.
+  const { before, after } = alignByIdentity(givenBefore, givenAfter);
   const x = options.x;
   const y = options.y ?? null;
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])];

@@ -2,6 +2,7 @@ import type { CommandDef } from '../define.js';
 import { diffCommand } from './diff.js';
 import { exportCommand } from './export.js';
 import { extendCommand } from './extend.js';
+import { importCommand } from './import.js';
 import { inspectCommand } from './inspect.js';
 import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
@@ -22,5 +23,6 @@ export const commands: readonly CommandDef[] = [
   diffCommand,
   reportCommand,
   exportCommand,
+  importCommand,
   workerCommand,
 ];
