@@ -305,7 +305,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
     const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
     notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
   }
-  for (const p of plans) {
+  for (const [k, p] of plans.entries()) {
     const record: RunImport = {
       harness: options.format,
       harness_version: withSamples.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? sources.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? null,
@@ -337,7 +337,8 @@ export async function importRun(store: string, options: ImportOptions): Promise<
       maxMde,
       backend: 'import',
       command: [...(options.command ?? [])],
-      now,
+      // The runs of one file are created 1 ms apart, in the file's order, so `runs` lists them in it.
+      now: new Date(now.getTime() + k),
       cwd,
       recorded: { import: record },
       ...(prefix !== undefined ? { namePrefix: prefix } : {}),

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import yazl from 'yazl';
 
 /** One sample of one run: its outcome (null: an error, no score), its input, or absent. */
@@ -30,9 +30,9 @@ function prng(seed: number): () => number {
  * The truth: task `arith` does not change (fails 30% before; after, a failure stays one with
  * probability 0.8 and a pass fails with 0.1), task `logic` gets worse (fails 20% before; after 0.9 and
  * 0.35). In `logic`, every 40th sample's input differs after; `arith`'s last 3 samples are absent after;
- * `arith`'s samples 7 and 8 have no score before.
+ * `arith`'s samples 7 and 8 have no score before. `reword` false: no input differs.
  */
-export function makeTruth(n = 200, seed = 12): Truth {
+export function makeTruth(n = 200, seed = 12, reword = true): Truth {
   const rnd = prng(seed);
   const tasks = ['arith', 'logic'];
   const before: Cell[][] = [];
@@ -49,7 +49,7 @@ export function makeTruth(n = 200, seed = 12): Truth {
       const input = `${task} question ${i}`;
       const unscored = t === 0 && (i === 7 || i === 8);
       b.push({ present: true, outcome: unscored ? null : fb ? 'failed' : 'passed', input, difficulty });
-      const changed = task === 'logic' && i % 40 === 0;
+      const changed = reword && task === 'logic' && i % 40 === 0;
       const absent = task === 'arith' && i >= n - 3;
       a.push({ present: !absent, outcome: fa ? 'failed' : 'passed', input: changed ? `${input} (reworded)` : input, difficulty });
     }
@@ -233,7 +233,7 @@ export async function writePromptfoo(file: string, truth: Truth, groups: readonl
     });
   });
   const doc = {
-    evalId: `eval-${sha(file).slice(0, 6)}`,
+    evalId: `eval-${sha(basename(file)).slice(0, 6)}`,
     results: { version: 3, timestamp: '2025-06-01T10:00:00.000Z', prompts: groups.map((g) => ({ raw: g.prompt, label: g.prompt, provider: g.provider })), results, stats: { successes: 0, failures: 0, errors: 0 } },
     config: { description: 'qa suite', prompts: [...new Set(groups.map((g) => g.prompt))], providers: [...new Set(groups.map((g) => g.provider))].map((id) => ({ id, config: { apiKey: 'sk-not-a-real-key' } })) },
   };
