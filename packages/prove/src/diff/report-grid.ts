@@ -84,9 +84,9 @@ function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap
  * ```
  * @see PROVE.md, "The CLI" (`report`).
  */
-export function reportGrid(givenBefore: DiffRun, givenAfter: DiffRun, options: ReportOptions): ReportGrid {
+export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptions): ReportGrid {
   // Imported runs pair by identity within their own conditions, before the cells pool them.
-  const { before, after } = alignByIdentity(givenBefore, givenAfter);
+  const aligned = alignByIdentity(before, after);
   const x = options.x;
   const y = options.y ?? null;
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])];
@@ -107,7 +107,7 @@ export function reportGrid(givenBefore: DiffRun, givenAfter: DiffRun, options: R
   const event = events[0] as string;
   const conditions = [...new Set([...before.rows, ...after.rows].map((r) => r.condition))].sort();
   const ordinal = new Map(conditions.map((c, i) => [c, i]));
-  const diff = computeDiff(regroup(before, x, y, ordinal), regroup(after, x, y, ordinal), { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
+  const diff = computeDiff(regroup(aligned.before, x, y, ordinal), regroup(aligned.after, x, y, ordinal), { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
   const xValues = valuesOf(before.manifest, x, [...before.rows, ...after.rows]);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(before.manifest, y, [...before.rows, ...after.rows]);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));

@@ -111,6 +111,19 @@ describe('importRun on the real inspect_ai logs', () => {
     expect(d.method.paired).toBe(true);
     expect(d.identity).toMatchObject({ matched: 3, only_after: 7, input_mismatches: [] });
     expect(d.coverage.conditions[0]?.pairs).toBe(3);
+    // The other verbs read imported runs as any run; resume and extend refuse them (no target to run).
+    for (const args of [['inspect', '#1', '--event', 'failed'], ['export', '#2', '#1'], ['report', '#2', '#1', '--x', 'task', '--event', 'failed'], ['runs']]) {
+      const io2 = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', store, ...args], io2), args.join(' ')).toBe(0);
+    }
+    const shown = memoryIo({ cwd: dir });
+    await runCli(['--store', store, 'inspect', '#1', '--event', 'failed'], shown);
+    expect(shown.out()).toContain('"identity":"id 3 epoch 1"');
+    for (const args of [['resume', '#1'], ['extend', '#1', '--replicates', '2']]) {
+      const io3 = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', store, ...args], io3), args.join(' ')).toBe(2);
+      expect(io3.err()).toContain('was imported from inspect files, so it has no target to run again');
+    }
   });
 });
 

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { diffRuns } from '../diff/diff-runs.js';
+import { readRunForDiff } from '../diff/read-run.js';
+import { reportGrid } from '../diff/report-grid.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { expectedCounts, makeTruth, writeInspect, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
 import { importRun } from './import-run.js';
@@ -86,6 +88,11 @@ describe('imports of generated files: the diff counts what the truth says', () =
     const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'], full: true });
     checkAgainstTruth(d, (t) => `filter none · task ${t}`);
     expect(d.identity?.input_mismatches.map((m) => m.sample)).toEqual([0, 40, 80, 120, 160].map((i) => `doc_id ${i} filter none`));
+    // report pools both tasks into one cell (--x filter): the same doc_ids in two tasks stay apart, and the cell counts every pair.
+    const g = reportGrid(await readRunForDiff(store, a.runs[0]?.run_id as string), await readRunForDiff(store, b.runs[0]?.run_id as string), { x: 'filter', event: 'failed' });
+    const cell = g.cells[0]?.row?.counts;
+    const sum = (k: 'both' | 'rise' | 'fall' | 'neither' | 'n'): number => truth.tasks.reduce((s, t) => s + (want.counts[t]?.[k] ?? 0), 0);
+    expect(cell).toEqual({ both: sum('both'), rise: sum('rise'), fall: sum('fall'), neither: sum('neither'), n: sum('n') });
   });
 
   it('promptfoo: one results.json per run, the tasks as --axis metadata.topic', async () => {

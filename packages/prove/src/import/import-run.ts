@@ -71,6 +71,8 @@ export type ImportResult = {
   readonly runs: readonly ImportedRun[];
 };
 
+/** Rows handed to the writer at a time: one parquet part's worth (the store's default part size). */
+const PART_ROWS = 10_000;
 const AXIS_RE = /^metadata\.([A-Za-z_][A-Za-z0-9_]*)$/;
 const RESERVED = new Set(['task', 'filter', 'run_id', 'condition', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms', '__proto__', 'constructor', 'prototype']);
 const NAME_RE = /^[A-Za-z0-9_-](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$/;
@@ -127,7 +129,7 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
 
 type Source = { readonly file: ImportedFile; readonly log: ParsedLog };
 
-async function readSources(o: ImportOptions, cwd: string): Promise<Source[]> {
+async function readSources(o: ImportOptions, cwd: string, keys: readonly string[]): Promise<Source[]> {
   const paths = o.files.map((f) => ({ shown: f, path: resolve(cwd, f) }));
   for (const p of paths) {
     const st = await stat(p.path).catch((err: NodeJS.ErrnoException) => {
@@ -162,7 +164,7 @@ async function readSources(o: ImportOptions, cwd: string): Promise<Source[]> {
       if ((await stat(beside).catch(() => null))?.isFile() === true) resultsPath = { shown: join(dirname(p.shown), `results_${date}.json`), path: beside };
     }
     const results: LmEvalResults | null = resultsPath === null ? null : await readLmEvalResults(resultsPath.path, resultsPath.shown);
-    out.push({ file: await info(p), log: await readLmEvalSamples(p.path, p.shown, scorer, results) });
+    out.push({ file: await info(p), log: await readLmEvalSamples(p.path, p.shown, scorer, results, keys) });
     if (resultsPath !== null && !used.has(resultsPath.path)) {
       used.add(resultsPath.path);
       // The results file is a source too: its sha256 goes into the manifest (as a file without samples).
@@ -172,10 +174,40 @@ async function readSources(o: ImportOptions, cwd: string): Promise<Source[]> {
   return out;
 }
 
+/** One condition's samples in id order, with their seeds. */
+type Cell = { readonly label: string; readonly values: Readonly<Record<string, string>>; readonly samples: readonly ImportedSample[]; readonly seeds: readonly number[] };
+
+/** The rows of a planned run, `size` at a time (so that only one part's rows are held at once). */
+function* rowBatches(format: ImportFormat, cells: readonly Cell[], runId: string, size: number): Generator<EpisodeRow[]> {
+  let batch: EpisodeRow[] = [];
+  for (const c of cells) {
+    for (const [r, s] of c.samples.entries()) {
+      batch.push({
+        run_id: runId,
+        condition: c.label,
+        ...c.values,
+        replicate_index: r,
+        seed: c.seeds[r] as number,
+        outcome: s.outcome,
+        t: s.t,
+        score: s.score,
+        error: s.error,
+        meta: JSON.stringify({ harness: format, file: s.file, sample_id: s.sampleId, ...(s.epoch !== null ? { epoch: s.epoch } : {}), identity: s.key, input_hash: s.inputHash, ...s.extra }),
+        duration_ms: s.t * 1000,
+      });
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 type Planned = {
   readonly group: ImportGroup;
   readonly spec: SweepSpec;
-  readonly rows: Omit<EpisodeRow, 'run_id'>[];
+  readonly cells: readonly Cell[];
   readonly conditions: string[];
   readonly unscored: UnscoredSample[];
 };
@@ -220,36 +252,26 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
   const specAxes: Record<string, Axis> = {};
   for (const [k, set] of [...axisValues].sort((a, b) => (a[0] < b[0] ? -1 : 1))) specAxes[k] = { type: 'categorical', values: [...set].sort() };
   const conditions = [...byCondition.keys()].sort();
-  const rows: Omit<EpisodeRow, 'run_id'>[] = [];
   const unscored: UnscoredSample[] = [];
+  const cells: Cell[] = [];
   let replicates = 1;
   for (const label of conditions) {
     const c = byCondition.get(label) as { values: Record<string, string>; samples: ImportedSample[] };
     c.samples.sort(compareIds);
     replicates = Math.max(replicates, c.samples.length);
     const seeds = new Map<number, string>();
-    c.samples.forEach((s, r) => {
+    const list = c.samples.map((s) => {
       const seed = identitySeed(format, s.key);
       const other = seeds.get(seed);
       if (other !== undefined) throw new ImportError(s.file, s.place, `sample ${s.key} and sample ${other} hash to the same seed ${seed}; this should not happen: report it with the two ids.`);
       seeds.set(seed, s.key);
       if (s.outcome === null) unscored.push({ condition: label, sample: s.key, reason: s.error ?? `score ${String(s.score)} is neither 0 nor 1 (compared by score only)` });
-      rows.push({
-        condition: label,
-        ...c.values,
-        replicate_index: r,
-        seed,
-        outcome: s.outcome,
-        t: s.t,
-        score: s.score,
-        error: s.error,
-        meta: JSON.stringify({ harness: format, file: s.file, sample_id: s.sampleId, ...(s.epoch !== null ? { epoch: s.epoch } : {}), identity: s.key, input_hash: s.inputHash, ...s.extra }),
-        duration_ms: s.t * 1000,
-      });
+      return seed;
     });
+    cells.push({ label, values: c.values, samples: c.samples, seeds: list });
   }
   const spec: SweepSpec = { target_id: '', t_unit: 'seconds', replicates, axes: specAxes };
-  return { group, spec, rows, conditions, unscored };
+  return { group, spec, cells, conditions, unscored };
 }
 
 function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string): string {
@@ -281,7 +303,7 @@ function targetId(format: ImportFormat, model: string, tasks: readonly string[],
 export async function importRun(store: string, options: ImportOptions): Promise<ImportResult> {
   const { axes, maxMde } = checkOptions(options);
   const cwd = options.cwd ?? process.cwd();
-  const sources = await readSources(options, cwd);
+  const sources = await readSources(options, cwd, [...axes.keys()]);
   const withSamples = sources.filter((s) => s.log.groups.length > 0);
   const models = [...new Set(withSamples.map((s) => s.log.model))];
   if (options.format !== 'promptfoo' && models.length > 1) {
@@ -344,7 +366,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
       ...(prefix !== undefined ? { namePrefix: prefix } : {}),
     });
     const runId = writer.manifest.run_id;
-    await writer.append(p.rows.map((r) => ({ run_id: runId, ...r }) as EpisodeRow));
+    for (const batch of rowBatches(options.format, p.cells, runId, PART_ROWS)) await writer.append(batch);
     const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [], conditions: p.conditions }));
     runs.push(
       Object.freeze({

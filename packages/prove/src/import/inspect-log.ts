@@ -70,7 +70,7 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
     score,
     error,
     t: time,
-    extra: { scorer: primary, scores: values, ...(answer !== null ? { answer } : {}) },
+    extra: { scorer: primary, scores: values, ...(answer !== null ? { answer } : {}), ...(isObj(s['metadata']) && Object.keys(s['metadata']).length > 0 ? { metadata: s['metadata'] } : {}) },
     file,
     place,
   };

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
-import { isObj, type Obj } from './json-object.js';
+import { isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
 
 
@@ -49,7 +49,7 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
   };
 }
 
-function sampleOf(line: Obj, task: string, metric: string | null, shown: string, place: string): ImportedSample {
+function sampleOf(line: Obj, task: string, metric: string | null, keys: readonly string[], shown: string, place: string): ImportedSample {
   const docId = line['doc_id'];
   if (typeof docId !== 'number' || !Number.isInteger(docId)) {
     throw new ImportError(shown, place, 'has no integer doc_id, so the file is not lm-evaluation-harness --log_samples output (samples_<task>_<date>.jsonl); name the right format.');
@@ -67,7 +67,7 @@ function sampleOf(line: Obj, task: string, metric: string | null, shown: string,
   return {
     task,
     fixed: { filter },
-    metadata: isObj(line['doc']) ? line['doc'] : {},
+    metadata: pickKeys(line['doc'], keys),
     key: `doc_id ${docId} filter ${filter}`,
     sampleId: docId,
     epoch: null,
@@ -80,7 +80,6 @@ function sampleOf(line: Obj, task: string, metric: string | null, shown: string,
       filter,
       metric: primary,
       metrics: values,
-      doc_hash: docHash,
       prompt_hash: typeof line['prompt_hash'] === 'string' ? line['prompt_hash'] : null,
       target_hash: typeof line['target_hash'] === 'string' ? line['target_hash'] : null,
     },
@@ -99,9 +98,10 @@ function sampleOf(line: Obj, task: string, metric: string | null, shown: string,
  * @param shown - its name for messages.
  * @param metric - the metric whose value gives the outcome, or null for each line's first.
  * @param results - the run's results file, when there is one, for the model and config.
+ * @param keys - the doc's fields kept for `--axis metadata.KEY` (nothing else of the doc is kept).
  * @throws {@link ImportError} naming the line for a line that is not JSON or not a sample.
  */
-export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null): Promise<ParsedLog> {
+export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = []): Promise<ParsedLog> {
   const { task } = lmEvalFileName(path);
   const samples: ImportedSample[] = [];
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -118,7 +118,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
       throw new ImportError(shown, `line ${n}`, `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
-    const s = sampleOf(line, task, metric, shown, `line ${n}`);
+    const s = sampleOf(line, task, metric, keys, shown, `line ${n}`);
     if (firstMetric === null) firstMetric = s.extra['metric'] as string | null;
     samples.push(s);
   }
