@@ -119,6 +119,9 @@ describe('importRun on the real inspect_ai logs', () => {
     const shown = memoryIo({ cwd: dir });
     await runCli(['--store', store, 'inspect', '#1', '--event', 'failed'], shown);
     expect(shown.out()).toContain('"identity":"id 3 epoch 1"');
+    const shownBefore = memoryIo({ cwd: dir });
+    await runCli(['--store', store, 'inspect', '#2'], shownBefore);
+    expect(shownBefore.out()).toMatch(/^imported +inspect 0\.3\.95\.dev16\+g6527d0861, model openai\/gpt-4o-mini, outcome from match \(a log of a run that did not finish\); 2025-05-12T20-28-13-04-00_popularity\.json \(sha256 [0-9a-f]{12}…\)$/m);
     for (const args of [['resume', '#1'], ['extend', '#1', '--replicates', '2']]) {
       const io3 = memoryIo({ cwd: dir });
       expect(await runCli(['--store', store, ...args], io3), args.join(' ')).toBe(2);
@@ -151,11 +154,13 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
   });
 
   it('a file of the wrong format, each way', async () => {
+    await writeFile(join(dir, 'v2.json'), JSON.stringify({ evalId: 'x', results: { version: 2, results: [] }, config: {} }));
     const cases: [string[], RegExp][] = [
       [['lm-eval', join(INSPECT, 'log_formats.json')], /log_formats\.json, line 1: is not JSON|log_formats\.json, line 1: has no integer doc_id/],
       [['promptfoo', join(INSPECT, 'log_formats.json')], /log_formats\.json: has no results\.results list, so it is not the output of promptfoo eval -o results\.json/],
       [['inspect', join(HARNESS, 'README.md')], /README\.md: is not JSON/],
       [['inspect', 'nowhere.eval'], /nowhere\.eval: cannot be read \(ENOENT\)/],
+      [['promptfoo', 'v2.json'], /v2\.json, results\.version: is 2; only promptfoo's results version 3 is read/],
       [['junit', 'x.xml'], /format "junit" is not one importRun reads/],
     ];
     for (const [args, re] of cases) {
