@@ -184,6 +184,13 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     await expectNothingWritten();
   });
 
+  it('logs of two models in one import', async () => {
+    const r = await cliError(['inspect', join(INSPECT, 'log_read_sample.eval'), join(INSPECT, 'log_formats.json')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: log_formats\.json: is of model ollama\/llama3\.1 but log_read_sample\.eval is of ollama\/gemma3; a run is of one model/);
+    await expectNothingWritten();
+  });
+
   it('a JSONL line that is not JSON, named by its number', async () => {
     await mkdir(join(dir, 'lm'));
     const file = join(dir, 'lm', 'samples_arc_easy_2025-01-01T00-00-00.000000.jsonl');

@@ -307,7 +307,9 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const withSamples = sources.filter((s) => s.log.groups.length > 0);
   const models = [...new Set(withSamples.map((s) => s.log.model))];
   if (options.format !== 'promptfoo' && models.length > 1) {
-    throw new ImportError(withSamples[1]?.file.name ?? '', '', `is of model ${withSamples[1]?.log.model ?? ''} but ${withSamples[0]?.file.name ?? ''} is of ${withSamples[0]?.log.model ?? ''}; a run is of one model: import each model's files separately.`);
+    const first = withSamples[0] as Source;
+    const other = withSamples.find((s) => s.log.model !== first.log.model) as Source;
+    throw new ImportError(other.file.name, '', `is of model ${other.log.model} but ${first.file.name} is of ${first.log.model}; a run is of one model: import each model's files separately.`);
   }
   const model = models[0] ?? 'unknown';
   const tasks = [...new Set(withSamples.flatMap((s) => s.log.tasks.map(cleanValue)))].sort();
