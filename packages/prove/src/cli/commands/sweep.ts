@@ -1,14 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { assertGate } from '../../gate.js';
+import { assertGate, type GateInput } from '../../gate.js';
+import { TEST_METHODS } from '../../internal/mde.js';
 import { callPlanCsv, checkCallBudget, type CallPlan } from '../../executor/call-plan.js';
 import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
 import { parsePrices, type PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, runExitCode, runSummary, shellRef } from '../format.js';
+import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget } from '../format.js';
 import { UsageError } from '../parse.js';
-import { progressBar } from '../progress.js';
+import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
@@ -24,6 +25,12 @@ function callPlanText(calls: CallPlan, budget: number | null): string[] {
   return rows;
 }
 
+/** The gate's input as the plan computed it (m = conditions x declared events, its discordance). */
+function gateOf(plan: SweepPlan): GateInput {
+  const g = plan.gate;
+  return { conditions: g.conditions, events: g.events, replicates: g.replicates, maxMde: g.maxMde, q: g.q, power: g.power, method: g.method, ...(g.discordance !== null ? { discordance: g.discordance } : {}) };
+}
+
 function planText(plan: SweepPlan, store: string): string {
   const g = plan.gate;
   const seeds = plan.seeds.length > 4 ? `${plan.seeds.slice(0, 4).join(', ')}, ... (${plan.seeds.length})` : plan.seeds.join(', ');
@@ -33,8 +40,9 @@ function planText(plan: SweepPlan, store: string): string {
     `  store       ${store}`,
     `  salt        ${plan.salt}`,
     `  seeds       ${seeds}`,
-    `  gate        ${g.sentence} (m ${g.conditions}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
+    `  gate        ${g.sentence} (m ${g.tests}${g.events > 1 ? ` = ${g.conditions} conditions x ${g.events} events` : ''}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
   ];
+  rows.push(`  model       the gate ${g.assumption}`);
   if (plan.only) rows.push(`  only        ${Object.entries(plan.only).map(([k, vs]) => `${k}=${vs.join(',')}`).join(' ')} (a narrowed spec)`);
   if (plan.estimate) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
   if (plan.calls) rows.push(...callPlanText(plan.calls, plan.budget_tokens));
@@ -46,11 +54,12 @@ export const sweepCommand = defineCommand({
   name: 'sweep',
   summary: 'Run a target over a spec\'s conditions x replicates on shared seeds into a new run of the store.',
   description:
-    'The power gate runs first: with m conditions, alpha = q/m and n replicates, the best change a condition can show, MDE(n, alpha, power), must not exceed --max-mde, or nothing is written. ' +
+    'The power gate runs first: with m = conditions x the spec\'s declared events (events = [...]; x 1 when none), alpha = q/m and n replicates, the best change a condition can show, MDE(n, alpha, power), must not exceed --max-mde, or nothing is written. It assumes seeds that never disagree between runs unless --discordance P gives the share of pairs expected to disagree (then the limit is read at that discordance, as the diff reads it at the observed one). ' +
     'Seeds are seed(salt, r) = the first 4 bytes, big-endian, of sha256("<salt>:<r>"). On a terminal the sweep asks for confirmation unless --yes; without one it needs --yes. Declining writes nothing and exits 2. ' +
     'With --dry-run the plan is printed (with --json, as one JSON document on stdout) even when the gate or the token budget refuses it; the refusal is then on stderr and the exit code is 2. ' +
     'An error a target throws outside its episodes (from a timer, or a promise it did not await) stops the run as SIGINT does (interrupted, exit 1); run such targets with --backend threads. ' +
-    'SIGINT/SIGTERM finish the episodes in flight and the part in hand and mark the run interrupted (resume it with poisson-prove resume).',
+    'SIGINT/SIGTERM finish the episodes in flight and the part in hand and mark the run interrupted (resume it with poisson-prove resume). ' +
+    'Progress goes to stderr: on a terminal a bar (done/total, rate, ETA, rows without an outcome); elsewhere (a log file, CI) a status line at most every 10 s and one at the end, with the tokens billed when the target reports them; none with --quiet or --json.',
   positionals: [{ name: 'SPEC', description: 'The sweep spec (TOML): target_id, t_unit, replicates, [axes.NAME].', required: true }],
   options: {
     target: { type: 'string', valueName: 'FILE:NAME', required: true, description: 'The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).' },
@@ -58,13 +67,21 @@ export const sweepCommand = defineCommand({
     salt: { type: 'string', valueName: 'S', description: 'The seeds\' salt; two runs with the same salt are paired by seed.', default: '16 random hex digits, recorded' },
     yes: { type: 'boolean', description: 'Do not ask for confirmation.' },
     json: { type: 'boolean', description: 'Print the run\'s manifest (or, with --dry-run, the plan) as one JSON document on stdout.' },
+    quiet: QUIET_OPTION,
     'dry-run': { type: 'boolean', description: 'Print the plan (conditions, replicates, seeds, episodes, the gate\'s figure, calls and tokens when the target estimates them, the call totals when it plans them) and write nothing in the store.' },
     plan: { type: 'string', valueName: 'FILE.csv', description: 'With --dry-run: write the planned call matrix, one row per episode (condition, replicate_index, seed, model, calls, cache_hit, est_prompt_tokens, max_output_tokens, billable_tokens, and est_cost_usd with --prices), for targets with a plan hook.' },
     prices: { type: 'string', valueName: 'FILE', description: 'A price table (TOML or JSON): ["provider:model"] input_usd_per_million = X, output_usd_per_million = Y. The plan then shows the cost of the uncached calls (output at its cap: an upper bound).' },
     only: { type: 'string', valueName: 'AXIS=V1,V2', multiple: true, description: 'Narrow an axis of the spec to these values (repeatable), for a smoke run; the power gate is computed on the narrowed design and the manifest records the narrowing (`only`).' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The false discovery rate of the gate (alpha = q/m).', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the gate.', default: '0.8' },
-    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test whose rejection rule defines the gate\'s limit.', default: 'exact' },
+    method: { type: 'string', valueName: 'M', choices: [...TEST_METHODS], description: 'The paired test whose rejection rule defines the gate\'s limit (asymptotic-cc: with Edwards\' continuity correction).', default: 'exact' },
+    discordance: {
+      type: 'string',
+      valueName: 'P',
+      number: { min: 0, max: 1 },
+      description:
+        'The share of pairs expected to disagree between two runs of the target, in [0, 1] (a model sampled at temperature > 0 disagrees with itself; two independent runs at pass rate p disagree about 2p(1 - p) of the time). The gate plans with it and the manifest records it; without it the gate assumes seeds that never disagree.',
+    },
     ...EXECUTION_OPTIONS,
     ...MODEL_RUN_OPTIONS,
   },
@@ -74,11 +91,13 @@ export const sweepCommand = defineCommand({
     'poisson-prove sweep matrix.toml --target targets.ts:skill_matrix --max-mde 1 --only model=poe:GPT-5.2 --dry-run --plan plan.csv --prices prices.toml --budget-tokens 400000',
   ],
   async run({ positionals, options, store, io, argv }) {
+    const command = proveCommand({ store, io });
     const v = new Values(options);
     const maxMde = v.number('max-mde');
     const q = v.number('q');
     const power = v.number('power');
-    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    const method = v.choice('method', TEST_METHODS);
+    const discordance = v.number('discordance');
     const exec = executionOptions(v);
     const model = modelRunOptions(v);
     const dist = bullmqExecution(v, io);
@@ -122,6 +141,7 @@ export const sweepCommand = defineCommand({
       ...(q !== undefined ? { q } : {}),
       ...(power !== undefined ? { power } : {}),
       ...(method !== undefined ? { method } : {}),
+      ...(discordance !== undefined ? { discordance } : {}),
       ...exec,
       ...model,
       ...(only ? { only } : {}),
@@ -140,11 +160,11 @@ export const sweepCommand = defineCommand({
       // The plan is printed even when the gate or the budget refuses it; the refusal is then on stderr
       // and the exit code is 2 (with --json too: stdout keeps the plan, plan.gate.passes is false).
       io.stdout.write(asJson ? json(plan) : `${planText(plan, store)}${planFile !== undefined ? `  plan        ${planFile}\n` : ''}`);
-      if (!plan.gate.passes) assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+      if (!plan.gate.passes) assertGate(gateOf(plan));
       if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
       return 0;
     }
-    assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+    assertGate(gateOf(plan));
     if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
     await dist?.check();
     if (!v.flag('yes')) {
@@ -157,21 +177,21 @@ export const sweepCommand = defineCommand({
         return 2;
       }
     }
-    const bar = progressBar(io, !asJson);
+    const bar = progressReporter(io, 'sweep', !asJson && !v.flag('quiet'));
     let manifest;
     try {
       manifest = await sweep({ ...base, salt: plan.salt, ...(dist ? { backend: dist.backend } : {}), command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
     } finally {
       bar.stop();
     }
-    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest));
+    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, command));
     dist?.report(manifest);
     const code = runExitCode(manifest);
     if (code !== 0 && manifest.status === 'complete') {
-      io.stderr.write(`error: every episode ended without an outcome; see poisson-prove inspect ${shellRef(manifest.run_id)} for the errors.\n`);
+      io.stderr.write(`error: every episode ended without an outcome; see ${command('inspect', manifest.run_id)} for the errors.\n`);
     } else if (manifest.status === 'interrupted') {
-      const spent = manifest.budget_tokens && manifest.usage && manifest.usage.billed_tokens >= manifest.budget_tokens;
-      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; poisson-prove resume ${manifest.run_id}${spent ? ' --budget-tokens N (a larger total)' : ''} runs the rest.\n`);
+      const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, command)} runs the rest` : `${command('resume', manifest.run_id)} runs the rest`;
+      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; ${rest}.\n`);
     }
     return code;
   },
