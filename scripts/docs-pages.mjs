@@ -34,6 +34,7 @@ export const PAGES = {
   'models.md': { path: 'docs/models.md', setup: mockModel },
   'tasks.md': { path: 'docs/tasks.md' },
   'store.md': { path: 'docs/store.md' },
+  'import.md': { path: 'docs/import.md' },
   'tutorial.md': { path: 'docs/tutorial.md' },
   depth_effect: { path: 'examples/depth_effect/README.md' },
 };

@@ -21,6 +21,7 @@
  * - `E_DAMAGED` a run whose files do not match its manifest (a part missing, extra, changed, foreign);
  * - `E_PARTIAL` an incomplete run read without `--partial`; `E_CHECK` a target's check hook refuses the
  *   spec's conditions (a pin mismatch).
+ * - `E_IMPORT` another harness's file that cannot be imported (`poisson-prove import`, ImportError).
  */
 export type ProveErrorCode =
   | 'E_SPEC'
@@ -41,7 +42,8 @@ export type ProveErrorCode =
   | 'E_SCORES'
   | 'E_DAMAGED'
   | 'E_PARTIAL'
-  | 'E_CHECK';
+  | 'E_CHECK'
+  | 'E_IMPORT';
 
 /**
  * The base class of poisson-prove's domain errors.

@@ -9,7 +9,7 @@ export { powerGate, assertGate } from './gate.js';
 export type { GateInput, GateResult, TestMethod } from './gate.js';
 export { createRun } from './store/create-run.js';
 export type { RunInit, RunWriter } from './store/create-run.js';
-export type { RunManifest, RunStatus, RunCounts, RunProvenance, RunExtension, RunResume, RunUsage, PartRecord, RunRetry } from './store/manifest.js';
+export type { RunManifest, RunStatus, RunCounts, RunProvenance, RunExtension, RunResume, RunUsage, PartRecord, RunRetry, RunImport, ImportedFile } from './store/manifest.js';
 export { newestPerPair } from './store/newest-rows.js';
 export type { EpisodeFields, EpisodeRow } from './store/episode-row.js';
 export { EPISODE_COLUMN_TYPES } from './store/episode-row.js';
@@ -103,3 +103,11 @@ export type {
   ClusteredEvents,
   ClusteredEventRow,
 } from './diff/types.js';
+export { importRun } from './import/import-run.js';
+export type { ImportOptions, ImportResult, ImportedRun, UnscoredSample } from './import/import-run.js';
+export { ImportError } from './import/import-error.js';
+export { IMPORT_FORMATS, grade } from './import/imported-sample.js';
+export type { ImportFormat, Graded } from './import/imported-sample.js';
+export { identitySeed, canonicalJson } from './import/identity.js';
+export { alignByIdentity } from './diff/pairing.js';
+export type { IdentityPairing, InputMismatch } from './diff/types.js';

@@ -10,6 +10,7 @@ import { omnibus } from './omnibus.js';
 import { pairIndexes } from './pairing.js';
 import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
 import { looksOf, looksWords, SEQUENTIAL_TEST_NAME, sequentialLimits, sequentialPValue } from './sequential.js';
+import { alignByIdentity, identityWarnings } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { compareScores } from './score-diff.js';
 import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
@@ -175,7 +176,10 @@ export type ComputeSwitches = { readonly fragility?: boolean; readonly family?: 
 export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
   const { q, power, method } = checkOptions(options);
   const full = options.full === true;
-  const [before, after] = indexBoth(beforeRun, afterRun);
+  // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows.
+  const aligned = isRunIndex(beforeRun) || isRunIndex(afterRun) ? { before: beforeRun, after: afterRun, identity: null } : alignByIdentity(beforeRun, afterRun);
+  const identity = aligned.identity;
+  const [before, after] = indexBoth(aligned.before, aligned.after);
   const pairing = pairIndexes(before, after);
   if (pairing.conditions.length === 0) {
     throw new DiffError(
@@ -185,7 +189,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   }
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
-  const warnings = [...declared.warnings, ...eventWarnings];
+  const warnings = [...declared.warnings, ...eventWarnings, ...(identity !== null ? identityWarnings(identity) : [])];
   if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
     warnings.push(
@@ -303,6 +307,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
     full,
     ...(scores !== undefined ? { scores } : {}),
     ...(clustered !== undefined ? { clustered } : {}),
+    ...(identity !== null ? { identity } : {}),
   };
   if (!full) return Object.freeze(report);
   const tables: EventTable[] = tests.map((t) =>

@@ -1,7 +1,8 @@
 import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
-import { assertComplete, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
-import { readHardFailures, readRunIndex } from './read-run.js';
+import { assertComplete, indexCoverage, indexUnmatched, unmatchedPairs, type RunCoverage, type Unmatched } from './partial.js';
+import { pairsByIdentity } from './pairing.js';
+import { readHardFailures, readRunForDiff, readRunIndex } from './read-run.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffOptions, DiffReport } from './types.js';
 
@@ -31,6 +32,12 @@ import type { DiffOptions, DiffReport } from './types.js';
 export async function diffRuns(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean } = {}): Promise<DiffReport> {
   const { partial, ...diffOptions } = options;
   const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
+  if (pairsByIdentity(ma) && pairsByIdentity(mb)) {
+    // Two imports pair sample by sample on their identity (docs/import.md): read as rows and aligned.
+    const read = { hardFailure: diffOptions.scores !== false, partial: partial === true };
+    const [rb, ra] = await settled(readRunForDiff(store, a, read), readRunForDiff(store, b, read));
+    return withReadCoverage(computeDiff(rb, ra, diffOptions), [rb.coverage, ra.coverage].filter((c): c is RunCoverage => c !== undefined), unmatchedPairs(rb, ra));
+  }
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));
   const coverage = [indexCoverage(ma, before), indexCoverage(mb, after)];

@@ -1,5 +1,6 @@
+import { DiffError } from './diff-error.js';
 import { indexRows, NO_EPISODE, NO_OUTCOME, type ConditionIndex, type RunIndex } from './run-index.js';
-import type { CoverageEntry, DiffManifest, DiffRun } from './types.js';
+import type { CoverageEntry, DiffEpisode, DiffManifest, DiffRun, IdentityPairing, InputMismatch } from './types.js';
 
 /** One pair of episodes with an outcome in both runs: same condition, same replicate index. */
 export type Pair = { readonly replicate_index: number; readonly a: string; readonly b: string };
@@ -275,6 +276,99 @@ function outcomesOf(c: ConditionIndex, labels: readonly string[]): string[] {
   for (let r = 0; r < c.size; r++) {
     const o = c.outcome[r] as number;
     if (o >= 2) out.push(labels[o - 2] as string);
+  }
+  return out;
+}
+
+/** True for a run made by `poisson-prove import` (its rows pair on the sample's identity, the seed). */
+export function pairsByIdentity(manifest: DiffManifest): boolean {
+  const imp = manifest['import'];
+  return manifest['aligned_by_identity'] !== true && typeof imp === 'object' && imp !== null && (imp as { pairing?: unknown }).pairing === 'identity';
+}
+
+/**
+ * Matches two imported runs sample by sample, never by position (docs/import.md, "Pairing"): within each
+ * condition, an episode of `before` and one of `after` are the same sample when their seeds (the hash of
+ * the sample's identity) are equal, and they pair when their `input_hash` is equal too. The runs come
+ * back with their replicate indices renumbered so that {@link pairRuns} matches exactly those pairs: a
+ * pair shares one index (and, by construction, its seed), while a sample whose input differs, or that one
+ * run lacks, gets an index of its own and counts as unmatched. The seed check of pairRuns is thus met
+ * by every pair, so a few differing inputs never turn the diff into the unpaired fallback; they are
+ * named in `identity.input_mismatches`. Runs that are not both imports are returned as they are, and
+ * so are runs already aligned (their manifests carry `aligned_by_identity`).
+ *
+ * @param before - run A.
+ * @param after - run B.
+ * @returns the two runs (renumbered when both are imports) and the identity pairing, or null.
+ * @throws {@link DiffError} when a run holds one identity twice in a condition.
+ */
+export function alignByIdentity(before: DiffRun, after: DiffRun): { before: DiffRun; after: DiffRun; identity: IdentityPairing | null } {
+  if (!pairsByIdentity(before.manifest) || !pairsByIdentity(after.manifest)) return { before, after, identity: null };
+  const bySeed = (run: DiffRun, which: string): Map<string, Map<string, DiffEpisode>> => {
+    const out = new Map<string, Map<string, DiffEpisode>>();
+    const sorted = [...run.rows].sort((x, y) => Number(x.replicate_index) - Number(y.replicate_index));
+    for (const row of sorted) {
+      let m = out.get(row.condition);
+      if (m === undefined) out.set(row.condition, (m = new Map()));
+      const k = String(row.seed);
+      if (m.has(k)) {
+        throw new DiffError('E_DIFF', `Run ${run.manifest.name} (${which}) holds sample ${row.identity ?? k} twice in ${row.condition}; an import holds each sample once: import the file again.`);
+      }
+      m.set(k, row);
+    }
+    return out;
+  };
+  const A = bySeed(before, 'before');
+  const B = bySeed(after, 'after');
+  const outA: DiffEpisode[] = [];
+  const outB: DiffEpisode[] = [];
+  const mismatches: InputMismatch[] = [];
+  let matched = 0;
+  let onlyBefore = 0;
+  let onlyAfter = 0;
+  for (const condition of new Set([...A.keys(), ...B.keys()])) {
+    const a = A.get(condition) ?? new Map<string, DiffEpisode>();
+    const b = B.get(condition) ?? new Map<string, DiffEpisode>();
+    let next = 0;
+    for (const [seed, ea] of a) {
+      const eb = b.get(seed);
+      if (eb !== undefined && (ea.input_hash ?? null) === (eb.input_hash ?? null)) {
+        matched++;
+        outA.push({ ...ea, replicate_index: next });
+        outB.push({ ...eb, replicate_index: next++ });
+        continue;
+      }
+      outA.push({ ...ea, replicate_index: next++ });
+      if (eb === undefined) onlyBefore++;
+      else {
+        mismatches.push(Object.freeze({ condition, sample: ea.identity ?? eb.identity ?? seed, before_hash: ea.input_hash ?? null, after_hash: eb.input_hash ?? null }));
+        outB.push({ ...eb, replicate_index: next++ });
+      }
+    }
+    for (const [seed, eb] of b) {
+      if (a.has(seed)) continue;
+      onlyAfter++;
+      outB.push({ ...eb, replicate_index: next++ });
+    }
+  }
+  // Marked, so that aligning them again (the report's regrouped cells) leaves them as they are.
+  return {
+    before: { manifest: { ...before.manifest, aligned_by_identity: true }, rows: outA },
+    after: { manifest: { ...after.manifest, aligned_by_identity: true }, rows: outB },
+    identity: Object.freeze({ matched, input_mismatches: Object.freeze(mismatches), only_before: onlyBefore, only_after: onlyAfter }),
+  };
+}
+
+/** The warnings a diff of two imports carries: samples not paired because their input differs, or one run lacks them. */
+export function identityWarnings(p: IdentityPairing): string[] {
+  const out: string[] = [];
+  const n = p.input_mismatches.length;
+  if (n > 0) {
+    const shown = p.input_mismatches.slice(0, 5).map((m) => `${m.sample} (${m.condition})`);
+    out.push(`${n} sample${n === 1 ? ' is' : 's are'} in both runs with a different input (input_hash), so not paired: ${shown.join(', ')}${n > 5 ? `, and ${n - 5} more (--json: identity.input_mismatches)` : ''}`);
+  }
+  if (p.only_before > 0 || p.only_after > 0) {
+    out.push(`${p.only_before + p.only_after} sample${p.only_before + p.only_after === 1 ? ' is' : 's are'} in one run only (${p.only_before} only before, ${p.only_after} only after), so not paired`);
   }
   return out;
 }

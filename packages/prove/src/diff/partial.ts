@@ -37,7 +37,9 @@ export function runCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 'sta
   const replicates = Number(manifest.replicates) || 0;
   const held = new Set<string>();
   for (const e of rows) if (conditions.has(e.condition) && e.replicate_index >= 0 && e.replicate_index < replicates) held.add(keyOf(e));
-  const design = conditions.size * replicates;
+  // An import's design is what its files held (tasks of different sizes leave slots of the grid empty):
+  // nothing is missing that a resume could run.
+  const design = isImport(manifest) ? held.size : conditions.size * replicates;
   return Object.freeze({
     run_id: manifest.run_id,
     name: manifest.name,
@@ -116,7 +118,7 @@ export function indexCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 's
     if (!c) continue;
     for (let r = 0; r < Math.min(replicates, c.size); r++) if (c.outcome[r] !== NO_EPISODE) held++;
   }
-  const design = conditions.length * replicates;
+  const design = isImport(manifest) ? held : conditions.length * replicates;
   return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: String(manifest.status), pairs: held, design, complete: manifest.status === 'complete' && held === design });
 }
 
@@ -139,4 +141,9 @@ export function indexUnmatched(before: RunIndex, after: RunIndex): Unmatched {
     }
   }
   return Object.freeze({ before: onlyA, after: onlyB, compared: both });
+}
+
+/** A run made by `poisson-prove import` (its design is the samples its files held). */
+function isImport(manifest: object): boolean {
+  return (manifest as { import?: unknown }).import !== undefined;
 }

@@ -59,6 +59,27 @@ type Column = ArrayLike<unknown> | undefined;
 const nullish = (x: unknown): unknown => (x === undefined ? null : x);
 
 /**
+ * The two facts the diff takes from an imported episode's meta (docs/import.md): its `identity` (the
+ * sample's id, epoch, filter or test index, as a name) and its `input_hash`; nothing else of meta.
+ *
+ * @param meta - the stored meta (a JSON text).
+ * @returns `{ identity, input_hash }`, each null when meta does not hold it as a string.
+ */
+export function identityOf(meta: unknown): { identity: string | null; input_hash: string | null } {
+  let m: unknown = null;
+  try {
+    m = typeof meta === 'string' ? JSON.parse(meta) : meta;
+  } catch {
+    m = null;
+  }
+  const o = m !== null && typeof m === 'object' ? (m as Record<string, unknown>) : {};
+  return {
+    identity: typeof o['identity'] === 'string' ? o['identity'] : null,
+    input_hash: typeof o['input_hash'] === 'string' ? o['input_hash'] : null,
+  };
+}
+
+/**
  * A part's seed column as numbers without one BigInt per value: an int64 column comes as a
  * BigInt64Array, read here through its two 32-bit halves (exact below 2^53; seeds are below 2^32).
  */
@@ -222,12 +243,13 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   const manifest = await resolveRun(store, ref);
   const axes = Object.keys(manifest.axes ?? {});
   const columns = [...COLUMNS, ...axes];
+  const imported = manifest.import?.pairing === 'identity';
   const hard = options.hardFailure === true;
   const rows: DiffEpisode[] = [];
   for (const p of await runParts(store, manifest)) {
-    const part = await (await openRunPart(manifest, p)).columns(hard ? [...columns, 'meta'] : columns);
+    const part = await (await openRunPart(manifest, p)).columns(hard || imported ? [...columns, 'meta'] : columns);
     const cols = columns.map((c) => [c, part.columns[c]] as const);
-    const meta = hard ? part.columns['meta'] : undefined;
+    const meta = hard || imported ? part.columns['meta'] : undefined;
     for (let i = 0; i < part.rows; i++) {
       const row: Record<string, unknown> = {};
       for (const [c, v] of cols) {
@@ -235,6 +257,7 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
         row[c] = typeof x === 'bigint' ? Number(x) : x;
       }
       if (hard) row['hard_failure'] = hardFailureOf(meta?.[i]);
+      if (imported) Object.assign(row, identityOf(meta?.[i]));
       rows.push(row as DiffEpisode);
     }
   }

@@ -3,7 +3,7 @@ import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
-import { axisNames } from './pairing.js';
+import { alignByIdentity, axisNames } from './pairing.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffEpisode, DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
 
@@ -91,6 +91,8 @@ function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap
  * @see PROVE.md, "The CLI" (`report`).
  */
 export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptions): ReportGrid {
+  // Imported runs pair by identity within their own conditions, before the cells pool them.
+  const aligned = alignByIdentity(before, after);
   const x = options.x;
   const y = options.y ?? null;
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])];
@@ -111,7 +113,7 @@ export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptio
   const event = events[0] as string;
   const conditions = [...new Set([...before.rows, ...after.rows].map((r) => r.condition))].sort();
   const ordinal = new Map(conditions.map((c, i) => [c, i]));
-  const diff = computeDiff(regroup(before, x, y, ordinal), regroup(after, x, y, ordinal), { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
+  const diff = computeDiff(regroup(aligned.before, x, y, ordinal), regroup(aligned.after, x, y, ordinal), { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
   const xValues = valuesOf(before.manifest, x, [...before.rows, ...after.rows]);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(before.manifest, y, [...before.rows, ...after.rows]);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));

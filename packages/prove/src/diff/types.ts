@@ -14,6 +14,10 @@ export type DiffEpisode = {
   readonly score?: number | null;
   /** `meta.hard_failure` as a boolean (null or absent when meta holds none); nothing else of meta. */
   readonly hard_failure?: boolean | null;
+  /** An imported run's sample identity (`meta.identity`), for naming it; absent for a sweep's run. */
+  readonly identity?: string | null;
+  /** An imported run's input hash (`meta.input_hash`): two samples of one identity pair only when it is equal. */
+  readonly input_hash?: string | null;
   readonly [column: string]: unknown;
 };
 
@@ -266,6 +270,8 @@ export type DiffReport = {
   readonly unmatched?: Unmatched;
   /** With `cluster` on paired runs: each event over every pair, clustered by the axis (clustered McNemar, CR1 interval). */
   readonly clustered?: ClusteredEvents;
+  /** For two imported runs (paired by the samples' identity): what was paired and what was not. */
+  readonly identity?: IdentityPairing;
 };
 
 /** One event of the clustered binary reading (`diff --cluster AXIS`). */
@@ -306,6 +312,20 @@ export type ClusteredEvents = {
   readonly rule: string;
   readonly intervals_rule: string;
   readonly rows: readonly ClusteredEventRow[];
+};
+
+/** A sample whose identity both imported runs hold but whose input differs between them (not paired). */
+export type InputMismatch = { readonly condition: string; readonly sample: string; readonly before_hash: string | null; readonly after_hash: string | null };
+
+/** How two imported runs were matched sample by sample (docs/import.md, "Pairing"). */
+export type IdentityPairing = {
+  /** Samples of one identity and one input in both runs, per condition summed (the pairs, outcomes or not). */
+  readonly matched: number;
+  /** Same identity, different input hash: not paired, every one named. */
+  readonly input_mismatches: readonly InputMismatch[];
+  /** Samples in one run only (not paired). */
+  readonly only_before: number;
+  readonly only_after: number;
 };
 
 /** McNemar on `meta.hard_failure` (the event: a hard failure) for one condition's pairs. */

@@ -101,6 +101,13 @@ function assertNotRunning(manifest: RunManifest): void {
   }
 }
 
+/** An imported run has no target to run again: its rows came from another harness's files. */
+function assertNotImported(manifest: RunManifest): void {
+  if (manifest.import !== undefined) {
+    throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") was imported from ${manifest.import.harness} files, so it has no target to run again; finish the run in ${manifest.import.harness} and import its log again.`);
+  }
+}
+
 /** The recorded `FILE:NAME`'s export name (after the last colon), or the function's name. */
 function recordedName(manifest: RunManifest): string {
   const at = manifest.target.lastIndexOf(':');
@@ -204,6 +211,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
  */
 async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest, lock: RunLock) => Promise<T>): Promise<T> {
   const first = await resolveRun(opts.store, opts.ref);
+  assertNotImported(first);
   assertNotRunning(first);
   const lock = await lockRun(opts.store, first.run_id);
   try {

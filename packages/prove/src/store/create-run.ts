@@ -47,7 +47,9 @@ export type RunInit = {
    */
   partBytes?: number;
   /** Manifest fields recorded as given, after the others (sweep's `only`, `budget_tokens`, `backend_options`). */
-  recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'backend_options'>;
+  recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'backend_options' | 'import'>;
+  /** What the run's name starts with instead of the spec's target_id (an import's `--name`); same rules as a target_id. */
+  namePrefix?: string;
 };
 
 /**
@@ -152,7 +154,7 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
 async function populate(store: string, init: RunInit, runId: string, now: Date, lock: RunLock): Promise<RunWriter> {
   const spec = init.spec;
   const taken = new Set((await listRuns(store)).map((r) => r.name));
-  const name = await claimName(store, spec.target_id, now.toISOString().slice(0, 10), runId, taken);
+  const name = await claimName(store, init.namePrefix ?? spec.target_id, now.toISOString().slice(0, 10), runId, taken);
   const cwd = init.cwd ?? process.cwd();
   const manifest: RunManifest = {
     run_id: runId,

@@ -171,6 +171,41 @@ export type RunManifest = {
    * in runs that were never retried: one row per pair.
    */
   retries?: RunRetry[];
+  /** For a run made by `import` from another harness's files ({@link RunImport}); absent for a sweep's run. */
+  import?: RunImport;
+};
+
+/** One source file of an imported run. */
+export type ImportedFile = { path: string; name: string; sha256: string; bytes: number };
+
+/**
+ * Where an imported run came from (`poisson-prove import`, docs/import.md): the harness, its files with
+ * their sha256, the model, tasks and configuration the files record, and how its rows pair: by the
+ * sample's identity, whose hash is the seed (`pairing: 'identity'`).
+ */
+export type RunImport = {
+  harness: 'inspect' | 'lm-eval' | 'promptfoo';
+  harness_version: string | null;
+  format_version: number | null;
+  files: ImportedFile[];
+  model: string;
+  tasks: string[];
+  /** promptfoo: the provider and prompt of this run (one run per provider x prompt); else null. */
+  provider: string | null;
+  prompt: string | null;
+  /** The scorer (inspect), metric (lm-eval) or `success` (promptfoo) whose value gave the outcome. */
+  scorer: string | null;
+  /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
+  axes_from: Record<string, string>;
+  /** The harness's configuration as the files record it (values under keys like api_key shown as `***`). */
+  config: unknown;
+  /** False when a file is the log of a run that did not finish (the run is then `interrupted`). */
+  complete: boolean;
+  /** The status each file records (inspect's `success`, `cancelled`, ...), null where the format has none. */
+  source_status: (string | null)[];
+  pairing: 'identity';
+  /** How the seed and the input hash are made, in words. */
+  identity: string;
 };
 
 /** Reads a run's manifest (internal: callers resolve refs first). */

@@ -3,6 +3,7 @@ import { diffCommand } from './diff.js';
 import { exportCommand } from './export.js';
 import { gcCommand } from './gc.js';
 import { extendCommand } from './extend.js';
+import { importCommand } from './import.js';
 import { inspectCommand } from './inspect.js';
 import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
@@ -27,6 +28,7 @@ export const commands: readonly CommandDef[] = [
   exportCommand,
   verifyCommand,
   gcCommand,
+  importCommand,
   workerCommand,
   queueCommand,
 ];

@@ -4,6 +4,13 @@ import { backendText, columns, json, outcomeSummary, seconds } from '../format.j
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 
+/** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
+function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string, string] {
+  const files = i.files.map((f) => `${f.name} (sha256 ${f.sha256.slice(0, 12)}…)`).join(', ');
+  const who = i.provider !== null ? `; provider ${i.provider}, prompt ${i.prompt ?? ''}` : '';
+  return ['imported', `${i.harness}${i.harness_version !== null ? ` ${i.harness_version}` : ''}, model ${i.model}${who}, outcome from ${i.scorer ?? '-'}${i.complete ? '' : ' (a log of a run that did not finish)'}; ${files}`];
+}
+
 function text(r: RunInspection): string {
   const m = r.manifest;
   const p = m.provenance;
@@ -23,6 +30,7 @@ function text(r: RunInspection): string {
     ['command', p.command.join(' ') || '-'],
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
     ['rows', `${m.counts.rows}; ${outcomeSummary(m.counts)}`],
+    ...(m.import !== undefined ? [importRow(m.import)] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
   const table = columns([

@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { diffRuns } from '../diff/diff-runs.js';
+import { readRunForDiff } from '../diff/read-run.js';
+import { reportGrid } from '../diff/report-grid.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { expectedCounts, makeTruth, writeInspect, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
+import { importRun } from './import-run.js';
+
+// Files generated in each format from a known truth (2 runs x 2 tasks x 200 samples: task logic fails
+// more after, task arith does not change; 5 samples of logic reworded after, 3 of arith missing after, 2
+// of arith without a score before). The diff's paired counts are checked against expectedCounts, which
+// counts them from the truth directly.
+const truth = makeTruth(200);
+const want = expectedCounts(truth);
+let dir: string;
+beforeAll(async () => {
+  dir = await tempDir('import-gen-');
+});
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+type Report = Awaited<ReturnType<typeof diffRuns>>;
+
+function checkAgainstTruth(d: Report, label: (task: string) => string): void {
+  expect(d.method.paired).toBe(true);
+  for (const task of truth.tasks) {
+    const row = d.rows.find((r) => r.condition === label(task) && r.event === 'failed');
+    expect(row?.counts, task).toEqual(want.counts[task]);
+  }
+  const mismatched = (d.identity?.input_mismatches ?? []).map((m) => `${m.condition}|${m.sample}`);
+  expect(mismatched).toHaveLength(5);
+  expect(d.identity).toMatchObject({ only_before: want.onlyBefore, only_after: want.onlyAfter });
+  expect(d.warnings.join('\n')).toContain('5 samples are in both runs with a different input (input_hash), so not paired');
+  // The known effect: logic fails more after (a significant rise), arith does not change.
+  expect(d.rows.find((r) => r.condition === label('logic'))?.verdict).toBe('higher');
+  expect(['higher', 'lower']).not.toContain(d.rows.find((r) => r.condition === label('arith'))?.verdict);
+}
+
+describe('imports of generated files: the diff counts what the truth says', () => {
+  it('truth: 5 reworded samples of logic, 3 missing after, 2 without a score before', () => {
+    expect(want.mismatched).toEqual({ arith: [], logic: [0, 40, 80, 120, 160] });
+    expect(want).toMatchObject({ onlyBefore: 3, onlyAfter: 0 });
+    expect((want.counts['arith']?.n ?? 0) + 2 + 3).toBe(200);
+  });
+
+  it('inspect: .eval zips before, .json logs after, one per task, message ids differing', async () => {
+    const store = join(dir, 'inspect-store');
+    const before = await writeInspect(join(dir, 'inspect', 'a'), truth, 0, true);
+    const after = await writeInspect(join(dir, 'inspect', 'b'), truth, 1, false);
+    const a = await importRun(store, { format: 'inspect', files: before, name: 'before' });
+    const b = await importRun(store, { format: 'inspect', files: after, name: 'after' });
+    expect(a.runs[0]).toMatchObject({ rows: 400, conditions: ['task arith', 'task logic'] });
+    expect(a.runs[0]?.without_outcome.map((u) => u.sample)).toEqual(['id 8 epoch 1', 'id 9 epoch 1']);
+    expect(b.runs[0]?.rows).toBe(397);
+    const d = await diffRuns(store, a.runs[0]?.name as string, b.runs[0]?.name as string, { events: ['failed'], full: true });
+    checkAgainstTruth(d, (t) => `task ${t}`);
+    expect(d.identity?.input_mismatches.map((m) => m.sample)).toEqual([1, 41, 81, 121, 161].map((i) => `id ${i} epoch 1`));
+    expect(d.dropped).toBe(2);
+  });
+
+  it('inspect with --axis metadata.difficulty: four conditions, the pairs split between them', async () => {
+    const store = join(dir, 'inspect-axis-store');
+    const a = await importRun(store, { format: 'inspect', files: await writeInspect(join(dir, 'inspect-axis', 'a'), truth, 0, true), axes: ['metadata.difficulty'] });
+    const b = await importRun(store, { format: 'inspect', files: await writeInspect(join(dir, 'inspect-axis', 'b'), truth, 1, true), axes: ['metadata.difficulty'] });
+    expect(a.runs[0]?.conditions).toEqual(['difficulty easy · task arith', 'difficulty easy · task logic', 'difficulty hard · task arith', 'difficulty hard · task logic']);
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    for (const task of truth.tasks) {
+      const n = d.rows.filter((r) => r.condition.endsWith(`task ${task}`)).reduce((s, r) => s + (r.counts?.n ?? 0), 0);
+      expect(n).toBe(want.counts[task]?.n);
+    }
+    expect((await resolveRun(store, a.runs[0]?.run_id as string)).import?.axes_from).toEqual({ difficulty: 'metadata.difficulty' });
+  });
+
+  it('lm-eval: samples_<task>_<date>.jsonl per task with results_<date>.json beside them', async () => {
+    const store = join(dir, 'lm-store');
+    const before = await writeLmEval(join(dir, 'lm', 'a'), truth, 0);
+    const after = await writeLmEval(join(dir, 'lm', 'b'), truth, 1);
+    const a = await importRun(store, { format: 'lm-eval', files: before });
+    const b = await importRun(store, { format: 'lm-eval', files: after });
+    expect(a.model).toBe('EleutherAI/pythia-160m');
+    expect(a.files.map((f) => f.name)).toEqual(['samples_arith_2025-06-01T10-00-00.000000.jsonl', 'results_2025-06-01T10-00-00.000000.json', 'samples_logic_2025-06-01T10-00-00.000000.jsonl']);
+    expect(a.runs[0]?.without_outcome.map((u) => u.sample)).toEqual(['doc_id 7 filter none', 'doc_id 8 filter none']);
+    const m = await resolveRun(store, a.runs[0]?.run_id as string);
+    expect(m.import).toMatchObject({ harness: 'lm-eval', harness_version: '0.4.8', scorer: 'acc', tasks: ['arith', 'logic'] });
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'], full: true });
+    checkAgainstTruth(d, (t) => `filter none · task ${t}`);
+    expect(d.identity?.input_mismatches.map((m) => m.sample)).toEqual([0, 40, 80, 120, 160].map((i) => `doc_id ${i} filter none`));
+    // report pools both tasks into one cell (--x filter): the same doc_ids in two tasks stay apart, and the cell counts every pair.
+    const g = reportGrid(await readRunForDiff(store, a.runs[0]?.run_id as string), await readRunForDiff(store, b.runs[0]?.run_id as string), { x: 'filter', event: 'failed' });
+    const cell = g.cells[0]?.row?.counts;
+    const sum = (k: 'both' | 'rise' | 'fall' | 'neither' | 'n'): number => truth.tasks.reduce((s, t) => s + (want.counts[t]?.[k] ?? 0), 0);
+    expect(cell).toEqual({ both: sum('both'), rise: sum('rise'), fall: sum('fall'), neither: sum('neither'), n: sum('n') });
+  });
+
+  it('promptfoo: one results.json per run, the tasks as --axis metadata.topic', async () => {
+    const store = join(dir, 'pf-store');
+    const group = { provider: 'openai:gpt-4o-mini', prompt: 'Q: {{question}}' };
+    const before = await writePromptfoo(join(dir, 'pf-a.json'), truth, [{ run: 0, ...group }]);
+    const after = await writePromptfoo(join(dir, 'pf-b.json'), truth, [{ run: 1, ...group }]);
+    const a = await importRun(store, { format: 'promptfoo', files: [before], axes: ['metadata.topic'] });
+    const b = await importRun(store, { format: 'promptfoo', files: [after], axes: ['metadata.topic'] });
+    expect(a.runs).toHaveLength(1);
+    expect(a.runs[0]?.without_outcome.map((u) => u.reason)).toEqual(['ProviderError: API error: 500 Internal Server Error', 'ProviderError: API error: 500 Internal Server Error']);
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'], full: true });
+    checkAgainstTruth(d, (t) => `task qa suite · topic ${t}`);
+    expect(d.identity?.input_mismatches.map((m) => m.sample)).toEqual([200, 240, 280, 320, 360].map((i) => `testIdx ${i}`));
+    // The config's API key is never recorded.
+    const m = await resolveRun(store, a.runs[0]?.run_id as string);
+    expect(JSON.stringify(m.import?.config)).not.toContain('sk-not-a-real-key');
+    expect(JSON.stringify(m.import?.config)).toContain('"apiKey":"***"');
+  });
+
+  it('promptfoo: a file with 2 providers x 2 prompts becomes 4 runs; two providers on one prompt pair by testIdx', async () => {
+    const store = join(dir, 'pf4-store');
+    const file = await writePromptfoo(join(dir, 'pf-4.json'), truth, [
+      { run: 0, provider: 'openai:gpt-4o-mini', prompt: 'short' },
+      { run: 0, provider: 'openai:gpt-4o-mini', prompt: 'long' },
+      { run: 1, provider: 'anthropic:claude', prompt: 'short' },
+      { run: 1, provider: 'anthropic:claude', prompt: 'long' },
+    ]);
+    const r = await importRun(store, { format: 'promptfoo', files: [file], name: 'qa', axes: ['metadata.topic'] });
+    expect(r.runs.map((x) => [x.provider, x.prompt, x.rows])).toEqual([
+      ['openai:gpt-4o-mini', 'short', 400],
+      ['openai:gpt-4o-mini', 'long', 400],
+      ['anthropic:claude', 'short', 397],
+      ['anthropic:claude', 'long', 397],
+    ]);
+    expect(r.runs.map((x) => x.name.replace(/ \d{4}-\d\d-\d\d a$/, ''))).toEqual(['qa openai-gpt-4o-mini short', 'qa openai-gpt-4o-mini long', 'qa anthropic-claude short', 'qa anthropic-claude long']);
+    const d = await diffRuns(store, r.runs[0]?.run_id as string, r.runs[2]?.run_id as string, { events: ['failed'], full: true });
+    checkAgainstTruth(d, (t) => `task qa suite · topic ${t}`);
+  });
+});

@@ -1,0 +1,401 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import TOML from '@iarna/toml';
+import { ProveError } from '../errors.js';
+import { conditionLabel } from '../spec/conditions.js';
+import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
+import { createRun } from '../store/create-run.js';
+import type { EpisodeRow } from '../store/episode-row.js';
+import type { ImportedFile, RunImport, RunManifest } from '../store/manifest.js';
+import { canonicalJson, identitySeed, sha256 } from './identity.js';
+import { ImportError } from './import-error.js';
+import { IMPORT_FORMATS, type ImportedSample, type ImportFormat, type ImportGroup, type ParsedLog } from './imported-sample.js';
+import { readInspectLog } from './inspect-log.js';
+import { lmEvalFileName, readLmEvalResults, readLmEvalSamples, type LmEvalResults } from './lm-eval-log.js';
+import { readPromptfooResults } from './promptfoo-log.js';
+import { redactSecrets } from './redact.js';
+
+/** Options of {@link importRun}. */
+export type ImportOptions = {
+  /** `inspect`, `lm-eval` or `promptfoo`. */
+  readonly format: ImportFormat;
+  /** The files: inspect logs (.eval or .json) of one model; lm-eval samples files (and results_<date>.json); one promptfoo results.json. */
+  readonly files: readonly string[];
+  /** What the run's name starts with instead of the derived target_id (promptfoo adds the provider and prompt when a file holds several). */
+  readonly name?: string;
+  /** Axes read from the samples' metadata: `metadata.KEY` (inspect: the sample's metadata; lm-eval: the doc; promptfoo: the test case's metadata). */
+  readonly axes?: readonly string[];
+  /** The scorer (inspect) or metric (lm-eval) whose value gives the outcome; default the first the file names. */
+  readonly scorer?: string;
+  /** The threshold the diff reads its limits against (recorded as the run's max_mde); default 0.1. */
+  readonly maxMde?: number;
+  /** The command line to record in the manifest; default []. */
+  readonly command?: readonly string[];
+  /** Relative file paths are resolved from here; default process.cwd(). */
+  readonly cwd?: string;
+  /** The creation time (tests pin it); default now. */
+  readonly now?: Date;
+};
+
+/** A sample stored without an outcome, and why. */
+export type UnscoredSample = { readonly condition: string; readonly sample: string; readonly reason: string };
+
+/** One run an import wrote. */
+export type ImportedRun = {
+  readonly run_id: string;
+  readonly name: string;
+  /** `complete`, or `interrupted` when a file is the log of a run that did not finish. */
+  readonly status: RunManifest['status'];
+  readonly provider: string | null;
+  readonly prompt: string | null;
+  readonly conditions: readonly string[];
+  readonly rows: number;
+  readonly outcomes: Readonly<Record<string, number>>;
+  /** Every sample stored without an outcome (an error, no score, a score that is neither 0 nor 1), with the reason. */
+  readonly without_outcome: readonly UnscoredSample[];
+};
+
+/** What {@link importRun} did. */
+export type ImportResult = {
+  readonly method: 'import';
+  readonly format: ImportFormat;
+  readonly files: readonly ImportedFile[];
+  readonly model: string;
+  readonly tasks: readonly string[];
+  /** False when a file is the log of a run that did not finish; its runs are then `interrupted`. */
+  readonly complete: boolean;
+  /** What the reader should know (an incomplete log, samples without an outcome), one sentence each. */
+  readonly notes: readonly string[];
+  readonly runs: readonly ImportedRun[];
+};
+
+/** Rows handed to the writer at a time: one parquet part's worth (the store's default part size). */
+const PART_ROWS = 10_000;
+const AXIS_RE = /^metadata\.([A-Za-z_][A-Za-z0-9_]*)$/;
+const RESERVED = new Set(['task', 'filter', 'run_id', 'condition', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms', '__proto__', 'constructor', 'prototype']);
+const NAME_RE = /^[A-Za-z0-9_-](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$/;
+const IDENTITY: Readonly<Record<ImportFormat, string>> = Object.freeze({
+  inspect: 'seed = first 52 bits of sha256("inspect\\nid <sample id> epoch <epoch>"); input_hash = sha256 of the canonical JSON of {input (message ids left out), target, choices}',
+  'lm-eval': 'seed = first 52 bits of sha256("lm-eval\\ndoc_id <doc_id> filter <filter>"); input_hash = the line\'s doc_hash',
+  promptfoo: 'seed = first 52 bits of sha256("promptfoo\\ntestIdx <testIdx>"); input_hash = sha256 of the canonical JSON of the test\'s vars',
+});
+
+/** A value as a categorical axis value: controls and " · " become spaces, whitespace collapsed; empty becomes `none`. */
+function cleanValue(v: unknown): string {
+  const s = (typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replaceAll(' · ', ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return s === '' ? 'none' : s;
+}
+
+/** A text as part of a run name: runs of characters a name may not hold become `-`. */
+function slug(s: string, max: number): string {
+  const out = s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+  return (out === '' ? 'x' : out).slice(0, max).replace(/[-.]+$/g, '');
+}
+
+async function fileSha256(path: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: number } {
+  const problems: string[] = [];
+  if (!IMPORT_FORMATS.includes(o.format)) problems.push(`format ${JSON.stringify(o.format)} is not one importRun reads; name inspect, lm-eval or promptfoo.`);
+  if (!Array.isArray(o.files) || o.files.length === 0) problems.push('no file given; name the files to import.');
+  if (o.name !== undefined && (typeof o.name !== 'string' || !NAME_RE.test(o.name) || o.name.length > 80)) {
+    problems.push(`--name ${JSON.stringify(o.name)} cannot start a run name: use ASCII letters, digits, "-", "_", "." and spaces inside, at most 80 characters, e.g. ${JSON.stringify(slug(String(o.name), 80))}.`);
+  }
+  const axes = new Map<string, string>();
+  for (const a of o.axes ?? []) {
+    const m = AXIS_RE.exec(a);
+    if (m === null) problems.push(`--axis ${JSON.stringify(a)} is not metadata.KEY (KEY letters, digits and _, not starting with a digit); e.g. --axis metadata.difficulty.`);
+    else if (RESERVED.has(m[1] as string)) problems.push(`--axis ${a} would make an axis named ${m[1]}, which the run already has or an episode column takes; import without it.`);
+    else if (axes.has(m[1] as string)) problems.push(`--axis ${a} is given twice; give it once.`);
+    else axes.set(m[1] as string, a);
+  }
+  const maxMde = o.maxMde ?? 0.1;
+  if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) problems.push(`--max-mde must be a number in (0, 1], got ${String(maxMde)}.`);
+  if (o.scorer !== undefined && (typeof o.scorer !== 'string' || o.scorer === '')) problems.push('--scorer must name a scorer or metric.');
+  if (problems.length > 0) throw new ProveError('E_USAGE', problems);
+  return { axes, maxMde };
+}
+
+type Source = { readonly file: ImportedFile; readonly log: ParsedLog };
+
+async function readSources(o: ImportOptions, cwd: string, keys: readonly string[]): Promise<Source[]> {
+  const paths = o.files.map((f) => ({ shown: f, path: resolve(cwd, f) }));
+  for (const p of paths) {
+    const st = await stat(p.path).catch((err: NodeJS.ErrnoException) => {
+      throw new ImportError(p.shown, '', `cannot be read (${err.code ?? err.message}); check the path.`);
+    });
+    if (!st.isFile()) throw new ImportError(p.shown, '', 'is not a file; name the log files themselves.');
+  }
+  const info = async (p: { shown: string; path: string }): Promise<ImportedFile> => ({ path: p.path, name: basename(p.path), sha256: await fileSha256(p.path), bytes: (await stat(p.path)).size });
+  const scorer = o.scorer ?? null;
+  if (o.format === 'promptfoo') {
+    if (paths.length !== 1) throw new ImportError(paths[1]?.shown ?? '', '', 'promptfoo imports one results.json at a time (each becomes one run per provider x prompt); import the files one by one.');
+    const p = paths[0] as { shown: string; path: string };
+    return [{ file: await info(p), log: await readPromptfooResults(p.path, p.shown) }];
+  }
+  if (o.format === 'inspect') {
+    const out: Source[] = [];
+    for (const p of paths) out.push({ file: await info(p), log: await readInspectLog(p.path, p.shown, scorer) });
+    return out;
+  }
+  // lm-eval: results_<date>.json named or found beside the samples file (the same date).
+  const isResults = (p: string): boolean => /^results_.*\.json$/.test(basename(p));
+  const named = paths.filter((p) => isResults(p.path));
+  const samples = paths.filter((p) => !isResults(p.path));
+  if (samples.length === 0) throw new ImportError(o.files[0] as string, '', 'is a results file; name the samples_<task>_<date>.jsonl files (the results file beside them is read too).');
+  const out: Source[] = [];
+  const used = new Set<string>();
+  for (const p of samples) {
+    const { date } = lmEvalFileName(p.path);
+    let resultsPath: { shown: string; path: string } | null = named.find((r) => date !== null && basename(r.path) === `results_${date}.json`) ?? (named.length === 1 ? (named[0] as { shown: string; path: string }) : null);
+    if (resultsPath === null && date !== null) {
+      const beside = join(dirname(p.path), `results_${date}.json`);
+      if ((await stat(beside).catch(() => null))?.isFile() === true) resultsPath = { shown: join(dirname(p.shown), `results_${date}.json`), path: beside };
+    }
+    const results: LmEvalResults | null = resultsPath === null ? null : await readLmEvalResults(resultsPath.path, resultsPath.shown);
+    out.push({ file: await info(p), log: await readLmEvalSamples(p.path, p.shown, scorer, results, keys) });
+    if (resultsPath !== null && !used.has(resultsPath.path)) {
+      used.add(resultsPath.path);
+      // The results file is a source too: its sha256 goes into the manifest (as a file without samples).
+      out.push({ file: await info(resultsPath), log: { model: results?.model ?? 'unknown', tasks: [], config: null, harnessVersion: results?.version ?? null, formatVersion: null, complete: true, sourceStatus: null, scorer: null, groups: [] } });
+    }
+  }
+  return out;
+}
+
+/** One condition's samples in id order, with their seeds. */
+type Cell = { readonly label: string; readonly values: Readonly<Record<string, string>>; readonly samples: readonly ImportedSample[]; readonly seeds: readonly number[] };
+
+/** The rows of a planned run, `size` at a time (so that only one part's rows are held at once). */
+function* rowBatches(format: ImportFormat, cells: readonly Cell[], runId: string, size: number): Generator<EpisodeRow[]> {
+  let batch: EpisodeRow[] = [];
+  for (const c of cells) {
+    for (const [r, s] of c.samples.entries()) {
+      batch.push({
+        run_id: runId,
+        condition: c.label,
+        ...c.values,
+        replicate_index: r,
+        seed: c.seeds[r] as number,
+        outcome: s.outcome,
+        t: s.t,
+        score: s.score,
+        error: s.error,
+        meta: JSON.stringify({ harness: format, file: s.file, sample_id: s.sampleId, ...(s.epoch !== null ? { epoch: s.epoch } : {}), identity: s.key, input_hash: s.inputHash, ...s.extra }),
+        duration_ms: s.t * 1000,
+      });
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+type Planned = {
+  readonly group: ImportGroup;
+  readonly spec: SweepSpec;
+  readonly cells: readonly Cell[];
+  readonly conditions: string[];
+  readonly unscored: UnscoredSample[];
+};
+
+function compareIds(a: ImportedSample, b: ImportedSample): number {
+  const x = a.sampleId;
+  const y = b.sampleId;
+  if (typeof x === 'number' && typeof y === 'number' && x !== y) return x - y;
+  if (typeof x !== typeof y) return typeof x === 'number' ? -1 : 1;
+  const sx = String(x);
+  const sy = String(y);
+  if (sx !== sy) return sx < sy ? -1 : 1;
+  if ((a.epoch ?? 0) !== (b.epoch ?? 0)) return (a.epoch ?? 0) - (b.epoch ?? 0);
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** Conditions, replicate indices, seeds and rows of one group; throws on a duplicate identity. */
+function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string>): Planned {
+  const byCondition = new Map<string, { values: Record<string, string>; samples: ImportedSample[] }>();
+  const axisValues = new Map<string, Set<string>>();
+  const seen = new Map<string, ImportedSample>();
+  for (const s of group.samples) {
+    const values: Record<string, string> = { task: cleanValue(s.task) };
+    for (const [k, v] of Object.entries(s.fixed)) values[k] = cleanValue(v);
+    for (const [name] of axes) values[name] = cleanValue(s.metadata[name]);
+    const label = conditionLabel(values);
+    const id = `${label}\n${s.key}`;
+    const before = seen.get(id);
+    if (before !== undefined) {
+      throw new ImportError(s.file, s.place, `repeats sample ${s.key} of ${values['task']} (first at ${before.file === s.file ? '' : `${before.file}, `}${before.place}); a sample may appear once per task: remove the duplicate, or import the files separately.`);
+    }
+    seen.set(id, s);
+    for (const [k, v] of Object.entries(values)) {
+      let set = axisValues.get(k);
+      if (set === undefined) axisValues.set(k, (set = new Set()));
+      set.add(v);
+    }
+    let c = byCondition.get(label);
+    if (c === undefined) byCondition.set(label, (c = { values, samples: [] }));
+    c.samples.push(s);
+  }
+  const specAxes: Record<string, Axis> = {};
+  for (const [k, set] of [...axisValues].sort((a, b) => (a[0] < b[0] ? -1 : 1))) specAxes[k] = { type: 'categorical', values: [...set].sort() };
+  const conditions = [...byCondition.keys()].sort();
+  const unscored: UnscoredSample[] = [];
+  const cells: Cell[] = [];
+  let replicates = 1;
+  for (const label of conditions) {
+    const c = byCondition.get(label) as { values: Record<string, string>; samples: ImportedSample[] };
+    c.samples.sort(compareIds);
+    replicates = Math.max(replicates, c.samples.length);
+    const seeds = new Map<number, string>();
+    const list = c.samples.map((s) => {
+      const seed = identitySeed(format, s.key);
+      const other = seeds.get(seed);
+      if (other !== undefined) throw new ImportError(s.file, s.place, `sample ${s.key} and sample ${other} hash to the same seed ${seed}; this should not happen: report it with the two ids.`);
+      seeds.set(seed, s.key);
+      if (s.outcome === null) unscored.push({ condition: label, sample: s.key, reason: s.error ?? `score ${String(s.score)} is neither 0 nor 1 (compared by score only)` });
+      return seed;
+    });
+    cells.push({ label, values: c.values, samples: c.samples, seeds: list });
+  }
+  const spec: SweepSpec = { target_id: '', t_unit: 'seconds', replicates, axes: specAxes };
+  return { group, spec, cells, conditions, unscored };
+}
+
+function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string): string {
+  const parts = [format, slug(model, 40), slug(tasks.join('+'), 30)];
+  if (group.provider !== null) parts.push(slug(`${group.prompt ?? ''}`, 20));
+  return `${parts.join(' ')} ${digest.slice(0, 8)}`;
+}
+
+/**
+ * Imports another harness's per-sample results as ordinary runs of the store (docs/import.md): inspect_ai
+ * logs, lm-evaluation-harness samples files, a promptfoo results.json (one run per provider x prompt).
+ * Each sample (x epoch, x filter) is one row: the condition from the task (and lm-eval's filter, and the
+ * axes named from metadata), the replicate index its place in the condition in id order, the seed a
+ * stable hash of its identity (so the diff pairs two imports on it), the outcome and score from its score
+ * value ({@link grade}), and meta with its id, identity and input hash. Every file is read and checked
+ * before anything is written: bad input writes nothing.
+ *
+ * @param store - the store directory.
+ * @param options - {@link ImportOptions}.
+ * @returns the frozen {@link ImportResult}, naming the runs written and the samples without an outcome.
+ * @throws {@link ImportError} (`E_IMPORT`, exit 2) naming the file and place of bad input; ProveError
+ *   `E_USAGE` for bad options.
+ * @example
+ * ```ts
+ * const r = await importRun('store', { format: 'inspect', files: ['logs/2025-02-11T15-18-04_popularity.eval'] });
+ * r.runs[0].name; // 'inspect openai-gpt-4o-mini popularity 1c2d3e4f 2026-12-03 a'
+ * ```
+ */
+export async function importRun(store: string, options: ImportOptions): Promise<ImportResult> {
+  const { axes, maxMde } = checkOptions(options);
+  const cwd = options.cwd ?? process.cwd();
+  const sources = await readSources(options, cwd, [...axes.keys()]);
+  const withSamples = sources.filter((s) => s.log.groups.length > 0);
+  const models = [...new Set(withSamples.map((s) => s.log.model))];
+  if (options.format !== 'promptfoo' && models.length > 1) {
+    const first = withSamples[0] as Source;
+    const other = withSamples.find((s) => s.log.model !== first.log.model) as Source;
+    throw new ImportError(other.file.name, '', `is of model ${other.log.model} but ${first.file.name} is of ${first.log.model}; a run is of one model: import each model's files separately.`);
+  }
+  const model = models[0] ?? 'unknown';
+  const tasks = [...new Set(withSamples.flatMap((s) => s.log.tasks.map(cleanValue)))].sort();
+  const complete = sources.every((s) => s.log.complete);
+  const files = sources.map((s) => s.file);
+  // One group per run: inspect and lm-eval files are merged into one; promptfoo keeps its provider x prompt groups.
+  const groups: ImportGroup[] =
+    options.format === 'promptfoo'
+      ? [...(withSamples[0]?.log.groups ?? [])]
+      : [{ provider: null, prompt: null, model, samples: withSamples.flatMap((s) => s.log.groups.flatMap((g) => g.samples)) }];
+  const plans = groups.map((g) => plan(options.format, g, axes));
+  const config = redactSecrets(sources.length === 1 ? sources[0]?.log.config : Object.fromEntries(sources.map((s) => [s.file.name, s.log.config])));
+  const now = options.now ?? new Date();
+  const runs: ImportedRun[] = [];
+  const notes: string[] = [];
+  if (!complete) {
+    const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
+    notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
+  }
+  for (const [k, p] of plans.entries()) {
+    const record: RunImport = {
+      harness: options.format,
+      harness_version: withSamples.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? sources.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? null,
+      format_version: withSamples[0]?.log.formatVersion ?? null,
+      files,
+      model: p.group.model,
+      tasks,
+      provider: p.group.provider,
+      prompt: p.group.prompt,
+      scorer: withSamples[0]?.log.scorer ?? null,
+      axes_from: Object.fromEntries(axes),
+      config,
+      complete,
+      source_status: sources.map((s) => s.log.sourceStatus),
+      pairing: 'identity',
+      identity: IDENTITY[options.format],
+    };
+    const digest = sha256(canonicalJson({ harness: options.format, model: p.group.model, tasks, provider: p.group.provider, prompt: p.group.prompt, config, files: files.map((f) => f.sha256).sort() }));
+    const target_id = targetId(options.format, p.group.model, tasks, p.group, digest);
+    const spec: SweepSpec = { ...p.spec, target_id };
+    const prefix =
+      options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${slug(p.group.provider ?? '', 30)} ${slug(p.group.prompt ?? '', 30)}`;
+    const specText = `# imported by poisson-prove import ${options.format}: the run's shape, not a spec to sweep\n${TOML.stringify(JSON.parse(JSON.stringify(spec)) as TOML.JsonMap)}`;
+    const writer = await createRun(store, {
+      spec,
+      specText,
+      target: `import ${options.format}`,
+      salt: `import:${options.format}`,
+      maxMde,
+      backend: 'import',
+      command: [...(options.command ?? [])],
+      // The runs of one file are created 1 ms apart, in the file's order, so `runs` lists them in it.
+      now: new Date(now.getTime() + k),
+      cwd,
+      recorded: { import: record },
+      ...(prefix !== undefined ? { namePrefix: prefix } : {}),
+    });
+    const runId = writer.manifest.run_id;
+    for (const batch of rowBatches(options.format, p.cells, runId, PART_ROWS)) await writer.append(batch);
+    const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [], conditions: p.conditions }));
+    runs.push(
+      Object.freeze({
+        run_id: m.run_id,
+        name: m.name,
+        status: m.status,
+        provider: p.group.provider,
+        prompt: p.group.prompt,
+        conditions: Object.freeze([...p.conditions]),
+        rows: m.counts.rows,
+        outcomes: Object.freeze({ ...m.counts.outcomes }),
+        without_outcome: Object.freeze(p.unscored.map((u) => Object.freeze(u))),
+      }),
+    );
+    if (p.unscored.length > 0) {
+      const shown = p.unscored.slice(0, 3).map((u) => `${u.sample} (${u.reason.split(':')[0] ?? ''})`);
+      notes.push(`${m.name}: ${p.unscored.length} sample${p.unscored.length === 1 ? '' : 's'} stored without an outcome (the diff leaves ${p.unscored.length === 1 ? 'it' : 'them'} out of its pairs): ${shown.join(', ')}${p.unscored.length > 3 ? `, and ${p.unscored.length - 3} more (--json lists them all)` : ''}.`);
+    }
+  }
+  return Object.freeze({
+    method: 'import',
+    format: options.format,
+    files: Object.freeze(files.map((f) => Object.freeze(f))),
+    model,
+    tasks: Object.freeze(tasks),
+    complete,
+    notes: Object.freeze(notes),
+    runs: Object.freeze(runs),
+  });
+}

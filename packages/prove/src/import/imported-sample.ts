@@ -1,0 +1,98 @@
+/** The harnesses `importRun` reads. */
+export type ImportFormat = 'inspect' | 'lm-eval' | 'promptfoo';
+
+/** The formats, in the order the CLI lists them. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = Object.freeze(['inspect', 'lm-eval', 'promptfoo']);
+
+/** One sample (one sample x epoch, one document x filter, one test case) as read from a harness's file. */
+export type ImportedSample = {
+  /** The condition's task value. */
+  readonly task: string;
+  /** Condition values the format adds besides the task (lm-eval: `filter`). */
+  readonly fixed: Readonly<Record<string, string>>;
+  /** Where `--axis metadata.KEY` reads KEY (inspect: the sample's metadata; lm-eval: the doc; promptfoo: the test case's metadata). */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The identity hashed into the seed (inspect `id 3 epoch 1`, lm-eval `doc_id 7 filter none`, promptfoo `testIdx 4`). */
+  readonly key: string;
+  /** The sample's id as the harness wrote it. */
+  readonly sampleId: string | number;
+  /** Epoch (inspect) or null. */
+  readonly epoch: number | null;
+  /** sha256 of what the model was given (inspect: input, target and choices; lm-eval: doc_hash; promptfoo: the vars). */
+  readonly inputHash: string;
+  readonly outcome: string | null;
+  readonly score: number | null;
+  /** Why the sample has no outcome: its error (`Name: message`), or the missing score. */
+  readonly error: string | null;
+  /** The sample's time in seconds as the harness recorded it (0 when it records none). */
+  readonly t: number;
+  /** What goes into the row's meta besides the identity fields. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  /** The file and the place in it, for messages. */
+  readonly file: string;
+  readonly place: string;
+};
+
+/** One run's worth of samples from a file (promptfoo: one provider x prompt). */
+export type ImportGroup = {
+  /** The provider and prompt of a promptfoo group (null for the other formats). */
+  readonly provider: string | null;
+  readonly prompt: string | null;
+  readonly model: string;
+  readonly samples: ImportedSample[];
+};
+
+/** What a parser reads from one file. */
+export type ParsedLog = {
+  readonly model: string;
+  readonly tasks: readonly string[];
+  /** The harness's configuration of the run, recorded in the manifest as given. */
+  readonly config: unknown;
+  /** The harness's version, when the file records it. */
+  readonly harnessVersion: string | null;
+  /** The file format's version. */
+  readonly formatVersion: number | null;
+  /** False for a log of a run that did not finish (inspect: status cancelled, error or started). */
+  readonly complete: boolean;
+  /** The status the file records (inspect), or null. */
+  readonly sourceStatus: string | null;
+  /** The primary scorer or metric whose value gives the outcome. */
+  readonly scorer: string | null;
+  readonly groups: readonly ImportGroup[];
+};
+
+/** An outcome and score from a score value. */
+export type Graded = { readonly outcome: string | null; readonly score: number | null; readonly error: string | null };
+
+const LETTERS: Readonly<Record<string, { outcome: string; score: number }>> = Object.freeze({
+  C: { outcome: 'passed', score: 1 },
+  I: { outcome: 'failed', score: 0 },
+  P: { outcome: 'partial', score: 0.5 },
+  N: { outcome: 'no_answer', score: 0 },
+});
+
+/**
+ * The outcome and score of one score value: inspect's letters C, I, P, N give passed, failed, partial,
+ * no_answer with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`); true and false give passed and
+ * failed (1, 0); a number is the score, and its outcome is passed for 1, failed for 0, none otherwise
+ * (the diff then compares it by score only); anything else gives no outcome, with the reason.
+ *
+ * @param value - the score value as the harness wrote it.
+ * @param what - the scorer's or metric's name, for the reason.
+ * @example
+ * ```ts
+ * grade('C', 'match'); // { outcome: 'passed', score: 1, error: null }
+ * grade(0.25, 'f1'); // { outcome: null, score: 0.25, error: null }
+ * ```
+ */
+export function grade(value: unknown, what: string): Graded {
+  if (typeof value === 'string' && Object.hasOwn(LETTERS, value)) {
+    const l = LETTERS[value] as { outcome: string; score: number };
+    return { outcome: l.outcome, score: l.score, error: null };
+  }
+  if (typeof value === 'boolean') return { outcome: value ? 'passed' : 'failed', score: value ? 1 : 0, error: null };
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    return { outcome: value === 1 ? 'passed' : value === 0 ? 'failed' : null, score: value, error: null };
+  }
+  return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}, not C, I, P, N, a boolean or a number` };
+}

@@ -1,0 +1,139 @@
+import { readFile } from 'node:fs/promises';
+import { canonicalJson, sha256 } from './identity.js';
+import { ImportError } from './import-error.js';
+import { isObj, type Obj } from './json-object.js';
+import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
+import { readZip } from './zip.js';
+
+
+/** Messages without their `id` (inspect_ai draws a new one per run), so equal inputs hash equal. */
+function withoutIds(input: unknown): unknown {
+  if (!Array.isArray(input)) return input;
+  return input.map((m) => {
+    if (!isObj(m)) return m;
+    const { id: _id, ...rest } = m;
+    return rest;
+  });
+}
+
+/**
+ * The hash that checks an inspect sample's input: sha256 of the canonical JSON of its input (message ids
+ * left out), target and choices.
+ */
+export function inspectInputHash(sample: Obj): string {
+  return sha256(canonicalJson({ input: withoutIds(sample['input']), target: sample['target'] ?? null, choices: sample['choices'] ?? null }));
+}
+
+function errorText(err: unknown): string | null {
+  if (err === null || err === undefined) return null;
+  const msg = isObj(err) && typeof err['message'] === 'string' ? err['message'] : typeof err === 'string' ? err : JSON.stringify(err);
+  return `SampleError: ${msg.split('\n')[0] ?? ''}`;
+}
+
+function sampleOf(s: unknown, task: string, scorer: string | null, file: string, place: string): ImportedSample {
+  if (!isObj(s) || !(typeof s['id'] === 'string' || typeof s['id'] === 'number')) {
+    throw new ImportError(file, place, 'is not an inspect_ai sample (no string or number id); pass an inspect_ai log (.eval or .json).');
+  }
+  const id = s['id'];
+  const epoch = typeof s['epoch'] === 'number' && Number.isInteger(s['epoch']) ? s['epoch'] : 1;
+  const scores = isObj(s['scores']) ? s['scores'] : {};
+  const names = Object.keys(scores);
+  const primary = scorer !== null && names.includes(scorer) ? scorer : scorer === null ? (names[0] ?? null) : null;
+  const values: Obj = {};
+  for (const n of names) values[n] = isObj(scores[n]) ? (scores[n] as Obj)['value'] : null;
+  const failed = errorText(s['error']);
+  let outcome: string | null = null;
+  let score: number | null = null;
+  let error: string | null = failed;
+  let answer: unknown = null;
+  if (failed === null) {
+    if (primary === null) {
+      error = `NoScore: the sample carries no score${scorer !== null ? ` from scorer ${scorer}` : ''} (scored later, or not scored)`;
+    } else {
+      const g = grade(values[primary], primary);
+      outcome = g.outcome;
+      score = g.score;
+      error = g.error;
+      answer = (scores[primary] as Obj)['answer'] ?? null;
+    }
+  }
+  const time = typeof s['total_time'] === 'number' ? s['total_time'] : 0;
+  return {
+    task,
+    fixed: {},
+    metadata: isObj(s['metadata']) ? s['metadata'] : {},
+    key: `id ${String(id)} epoch ${epoch}`,
+    sampleId: id,
+    epoch,
+    inputHash: inspectInputHash(s),
+    outcome,
+    score,
+    error,
+    t: time,
+    extra: { scorer: primary, scores: values, ...(answer !== null ? { answer } : {}), ...(isObj(s['metadata']) && Object.keys(s['metadata']).length > 0 ? { metadata: s['metadata'] } : {}) },
+    file,
+    place,
+  };
+}
+
+function checkHeader(h: unknown, file: string, place: string): Obj {
+  if (!isObj(h) || !isObj(h['eval']) || typeof (h['eval'] as Obj)['task'] !== 'string') {
+    throw new ImportError(file, place, 'is not an inspect_ai log (no eval.task); pass an inspect_ai .eval or .json log, or name the right format (lm-eval, promptfoo).');
+  }
+  return h;
+}
+
+function parseJson(text: string, file: string, place: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ImportError(file, place, `is not JSON (${(err as Error).message}); the log is damaged or of another format.`);
+  }
+}
+
+function logOf(header: Obj, samples: readonly { data: unknown; place: string }[], file: string, scorer: string | null): ParsedLog {
+  const ev = header['eval'] as Obj;
+  const task = ev['task'] as string;
+  const scorers = Array.isArray(ev['scorers']) ? (ev['scorers'] as unknown[]).map((x) => (isObj(x) ? x['name'] : null)).filter((x): x is string => typeof x === 'string') : [];
+  const primary = scorer ?? scorers[0] ?? null;
+  const status = typeof header['status'] === 'string' ? header['status'] : 'started';
+  const packages = isObj(ev['packages']) ? ev['packages'] : {};
+  return {
+    model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown',
+    tasks: [task],
+    config: { task_args: ev['task_args'] ?? {}, config: ev['config'] ?? {}, model_generate_config: ev['model_generate_config'] ?? {}, model_args: ev['model_args'] ?? {}, dataset: ev['dataset'] ?? null, scorers, revision: ev['revision'] ?? null },
+    harnessVersion: typeof packages['inspect_ai'] === 'string' ? packages['inspect_ai'] : null,
+    formatVersion: typeof header['version'] === 'number' ? header['version'] : null,
+    complete: status === 'success',
+    sourceStatus: status,
+    scorer: primary,
+    groups: [{ provider: null, prompt: null, model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown', samples: samples.map((s) => sampleOf(s.data, task, primary, file, s.place)) }],
+  };
+}
+
+/**
+ * Reads an inspect_ai log: a `.eval` zip (`header.json`, or `_journal/start.json` for a run that never
+ * finished, and one `samples/<id>_epoch_<n>.json` per sample and epoch) or a `.json` log (one object with
+ * `eval`, `status`, `samples`). A log whose status is not `success` is read as incomplete.
+ *
+ * @param path - the file.
+ * @param shown - its name for messages.
+ * @param scorer - the scorer whose value gives the outcome; default the first of `eval.scorers`.
+ * @throws {@link ImportError} for a file that is not an inspect_ai log, a damaged zip or a sample that is not JSON.
+ */
+export async function readInspectLog(path: string, shown: string, scorer: string | null): Promise<ParsedLog> {
+  if (path.endsWith('.eval')) {
+    const entries = await readZip(path, shown, (n) => n === 'header.json' || n === '_journal/start.json' || (n.startsWith('samples/') && n.endsWith('.json')));
+    const head = entries.find((e) => e.name === 'header.json') ?? entries.find((e) => e.name === '_journal/start.json');
+    if (head === undefined) throw new ImportError(shown, '', 'is a zip without header.json or _journal/start.json, so not an inspect_ai .eval log; pass an inspect_ai log.');
+    const header = checkHeader(parseJson(head.data.toString('utf8'), shown, `entry ${head.name}`), shown, `entry ${head.name}`);
+    const samples = entries
+      .filter((e) => e.name.startsWith('samples/'))
+      .map((e) => ({ data: parseJson(e.data.toString('utf8'), shown, `entry ${e.name}`), place: `entry ${e.name}` }));
+    return logOf(head.name === 'header.json' ? header : { ...header, status: 'started' }, samples, shown, scorer);
+  }
+  const text = await readFile(path, 'utf8');
+  const header = checkHeader(parseJson(text, shown, ''), shown, '');
+  const list = Array.isArray(header['samples']) ? (header['samples'] as unknown[]) : [];
+  return logOf(header, list.map((data, i) => ({ data, place: `samples[${i}]` })), shown, scorer);
+}

@@ -1,0 +1,138 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { canonicalJson, sha256 } from './identity.js';
+import { ImportError } from './import-error.js';
+import { isObj, pickKeys, type Obj } from './json-object.js';
+import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
+
+
+/** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
+const SAMPLES_NAME = /^samples_(.+)_(\d{4}-\d{2}-\d{2}T[0-9.-]+)\.jsonl$/;
+
+/** The task and the date a samples file's name holds (task: the name without `samples_` and `.jsonl` when it has no date). */
+export function lmEvalFileName(path: string): { task: string; date: string | null } {
+  const name = basename(path);
+  const m = SAMPLES_NAME.exec(name);
+  if (m !== null) return { task: m[1] as string, date: m[2] as string };
+  return { task: name.replace(/^samples_/, '').replace(/\.jsonl$/, ''), date: null };
+}
+
+/** The fields of `results_<date>.json` the import records (the whole `config`, and this task's entries). */
+export type LmEvalResults = { readonly model: string | null; readonly version: string | null; readonly config: unknown; readonly task: (task: string) => Obj };
+
+/**
+ * Reads lm-evaluation-harness's `results_<date>.json`: the model (`model_name`, else `config.model_args`'
+ * `pretrained=`, else `config.model`), `lm_eval_version`, `config`, and per task its `configs`, `versions`
+ * and `n-shot` entries.
+ *
+ * @throws {@link ImportError} when the file is not JSON or not an lm-eval results file.
+ */
+export async function readLmEvalResults(path: string, shown: string): Promise<LmEvalResults> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new ImportError(shown, '', `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); pass the results_<date>.json lm-evaluation-harness wrote beside the samples.`);
+  }
+  if (!isObj(data) || !isObj(data['results'])) throw new ImportError(shown, '', 'has no "results" object, so it is not an lm-evaluation-harness results file; pass results_<date>.json or leave it out.');
+  const config = isObj(data['config']) ? data['config'] : {};
+  const args = typeof config['model_args'] === 'string' ? /(?:^|,)pretrained=([^,]+)/.exec(config['model_args'])?.[1] ?? null : null;
+  const model = typeof data['model_name'] === 'string' && data['model_name'] !== '' ? data['model_name'] : (args ?? (typeof config['model'] === 'string' ? config['model'] : null));
+  const pick = (key: string, task: string): unknown => (isObj(data[key]) ? ((data[key] as Obj)[task] ?? null) : null);
+  return {
+    model,
+    version: typeof data['lm_eval_version'] === 'string' ? data['lm_eval_version'] : null,
+    config,
+    task: (task) => ({ config: pick('configs', task), version: pick('versions', task), n_shot: pick('n-shot', task) }),
+  };
+}
+
+function sampleOf(line: Obj, task: string, metric: string | null, keys: readonly string[], shown: string, place: string): ImportedSample {
+  const docId = line['doc_id'];
+  if (typeof docId !== 'number' || !Number.isInteger(docId)) {
+    throw new ImportError(shown, place, 'has no integer doc_id, so the file is not lm-evaluation-harness --log_samples output (samples_<task>_<date>.jsonl); name the right format.');
+  }
+  const filter = typeof line['filter'] === 'string' && line['filter'] !== '' ? line['filter'] : 'none';
+  const names = Array.isArray(line['metrics']) ? (line['metrics'] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
+  const primary = metric ?? names[0] ?? null;
+  const values: Obj = {};
+  for (const n of names) values[n] = line[n] ?? null;
+  let g: { outcome: string | null; score: number | null; error: string | null };
+  if (primary === null) g = { outcome: null, score: null, error: 'NoScore: the line names no metrics' };
+  else if (!(primary in line)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
+  else g = grade(line[primary], primary);
+  const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(canonicalJson(line['doc'] ?? null));
+  return {
+    task,
+    fixed: { filter },
+    metadata: pickKeys(line['doc'], keys),
+    key: `doc_id ${docId} filter ${filter}`,
+    sampleId: docId,
+    epoch: null,
+    inputHash: docHash,
+    outcome: g.outcome,
+    score: g.score,
+    error: g.error,
+    t: 0,
+    extra: {
+      filter,
+      metric: primary,
+      metrics: values,
+      prompt_hash: typeof line['prompt_hash'] === 'string' ? line['prompt_hash'] : null,
+      target_hash: typeof line['target_hash'] === 'string' ? line['target_hash'] : null,
+    },
+    file: shown,
+    place,
+  };
+}
+
+/**
+ * Reads one lm-evaluation-harness samples file (`--log_samples`: `samples_<task>_<date>.jsonl`), line by
+ * line: each line one document x filter with `doc_id`, `filter`, `doc_hash`, `metrics` (the names) and one
+ * key per metric. The outcome is the value of `metric` (default: the first the line names): 1 passed, 0
+ * failed; other numbers are scores only.
+ *
+ * @param path - the file.
+ * @param shown - its name for messages.
+ * @param metric - the metric whose value gives the outcome, or null for each line's first.
+ * @param results - the run's results file, when there is one, for the model and config.
+ * @param keys - the doc's fields kept for `--axis metadata.KEY` (nothing else of the doc is kept).
+ * @throws {@link ImportError} naming the line for a line that is not JSON or not a sample.
+ */
+export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = []): Promise<ParsedLog> {
+  const { task } = lmEvalFileName(path);
+  const samples: ImportedSample[] = [];
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  let firstMetric: string | null = null;
+  for await (const text of lines) {
+    n++;
+    if (text.trim() === '') continue;
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch (err) {
+      lines.close();
+      throw new ImportError(shown, `line ${n}`, `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
+    }
+    if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
+    const s = sampleOf(line, task, metric, keys, shown, `line ${n}`);
+    if (firstMetric === null) firstMetric = s.extra['metric'] as string | null;
+    samples.push(s);
+  }
+  if (samples.length === 0) throw new ImportError(shown, '', 'holds no samples; pass a samples_<task>_<date>.jsonl that lm-eval --log_samples wrote.');
+  const model = results?.model ?? 'unknown';
+  return {
+    model,
+    tasks: [task],
+    config: results === null ? null : { config: results.config, task: results.task(task) },
+    harnessVersion: results?.version ?? null,
+    formatVersion: null,
+    complete: true,
+    sourceStatus: null,
+    scorer: metric ?? firstMetric,
+    groups: [{ provider: null, prompt: null, model, samples }],
+  };
+}

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { canonicalJson, sha256 } from './identity.js';
+import { ImportError } from './import-error.js';
+import { isObj, type Obj } from './json-object.js';
+import type { ImportedSample, ImportGroup, ParsedLog } from './imported-sample.js';
+
+
+/** promptfoo's ResultFailureReason.ERROR: the provider or the test errored, there is nothing to grade. */
+const FAILURE_ERROR = 2;
+
+function providerName(p: unknown): string {
+  if (typeof p === 'string') return p;
+  if (isObj(p)) return typeof p['label'] === 'string' && p['label'] !== '' ? p['label'] : typeof p['id'] === 'string' ? p['id'] : 'unknown';
+  return 'unknown';
+}
+
+function promptName(p: unknown, idx: number): string {
+  if (isObj(p)) {
+    if (typeof p['label'] === 'string' && p['label'] !== '') return p['label'];
+    if (typeof p['raw'] === 'string') return `prompt ${sha256(p['raw']).slice(0, 8)}`;
+  }
+  return `prompt ${idx}`;
+}
+
+/** The hash that checks a promptfoo test: sha256 of the canonical JSON of its vars. */
+export function promptfooInputHash(vars: unknown): string {
+  return sha256(canonicalJson(vars ?? {}));
+}
+
+/**
+ * Reads promptfoo's `promptfoo eval -o results.json` (results version 3): one group per provider x
+ * prompt, each test case (`testIdx`) a sample whose outcome is `success` (passed or failed), whose score is
+ * `score`, and which has no outcome when promptfoo records an error (failureReason 2).
+ *
+ * @param path - the file.
+ * @param shown - its name for messages.
+ * @throws {@link ImportError} when the file is not JSON, not promptfoo's output, or of another version.
+ */
+export async function readPromptfooResults(path: string, shown: string): Promise<ParsedLog> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new ImportError(shown, '', `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); pass the file promptfoo eval -o results.json wrote.`);
+  }
+  const outer = isObj(data) && isObj(data['results']) ? (data['results'] as Obj) : null;
+  if (outer === null || !Array.isArray(outer['results'])) {
+    throw new ImportError(shown, '', 'has no results.results list, so it is not the output of promptfoo eval -o results.json; name the right format.');
+  }
+  if (outer['version'] !== 3) throw new ImportError(shown, 'results.version', `is ${JSON.stringify(outer['version'])}; only promptfoo's results version 3 is read: export the eval again with a current promptfoo (promptfoo eval -o results.json).`);
+  const config = isObj((data as Obj)['config']) ? ((data as Obj)['config'] as Obj) : {};
+  const task = typeof config['description'] === 'string' && config['description'].trim() !== '' ? config['description'] : 'promptfoo';
+  const groups = new Map<string, { provider: string; prompt: string; samples: ImportedSample[] }>();
+  (outer['results'] as unknown[]).forEach((r, i) => {
+    const place = `results.results[${i}]`;
+    if (!isObj(r) || typeof r['testIdx'] !== 'number' || !Number.isInteger(r['testIdx'])) {
+      throw new ImportError(shown, place, 'has no integer testIdx, so it is not a promptfoo EvaluateResult; pass promptfoo eval -o results.json output.');
+    }
+    const provider = providerName(r['provider']);
+    const prompt = promptName(r['prompt'], typeof r['promptIdx'] === 'number' ? r['promptIdx'] : 0);
+    const gk = JSON.stringify([provider, prompt]);
+    let g = groups.get(gk);
+    if (g === undefined) {
+      g = { provider, prompt, samples: [] };
+      groups.set(gk, g);
+    }
+    const testCase = isObj(r['testCase']) ? r['testCase'] : {};
+    const vars = r['vars'] ?? testCase['vars'] ?? {};
+    const errored = r['failureReason'] === FAILURE_ERROR || (typeof r['success'] !== 'boolean' && r['error'] !== undefined && r['error'] !== null);
+    const errText = typeof r['error'] === 'string' ? r['error'] : 'promptfoo recorded an error';
+    const score = typeof r['score'] === 'number' && Number.isFinite(r['score']) ? r['score'] : null;
+    g.samples.push({
+      task,
+      fixed: {},
+      metadata: isObj(testCase['metadata']) ? testCase['metadata'] : {},
+      key: `testIdx ${r['testIdx']}`,
+      sampleId: r['testIdx'],
+      epoch: null,
+      inputHash: promptfooInputHash(vars),
+      outcome: errored || typeof r['success'] !== 'boolean' ? null : r['success'] ? 'passed' : 'failed',
+      score: errored ? null : score,
+      error: errored ? `ProviderError: ${errText.split('\n')[0] ?? ''}` : typeof r['success'] !== 'boolean' ? 'NoScore: the result has no success' : null,
+      t: typeof r['latencyMs'] === 'number' ? r['latencyMs'] / 1000 : 0,
+      extra: {
+        prompt_idx: typeof r['promptIdx'] === 'number' ? r['promptIdx'] : null,
+        named_scores: isObj(r['namedScores']) ? r['namedScores'] : {},
+        ...(typeof testCase['description'] === 'string' ? { description: testCase['description'] } : {}),
+        ...(isObj(testCase['metadata']) ? { metadata: testCase['metadata'] } : {}),
+      },
+      file: shown,
+      place,
+    });
+  });
+  if (groups.size === 0) throw new ImportError(shown, 'results.results', 'is empty; there is nothing to import.');
+  const out: ImportGroup[] = [...groups.values()].map((g) => ({ provider: g.provider, prompt: g.prompt, model: g.provider, samples: g.samples }));
+  return {
+    model: out.map((g) => g.model).join(', '),
+    tasks: [task],
+    config: { evalId: (data as Obj)['evalId'] ?? null, timestamp: outer['timestamp'] ?? null, config },
+    harnessVersion: null,
+    formatVersion: 3,
+    complete: true,
+    sourceStatus: null,
+    scorer: 'success',
+    groups: out,
+  };
+}

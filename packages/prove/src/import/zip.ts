@@ -1,0 +1,60 @@
+import yauzl from 'yauzl';
+import { ImportError } from './import-error.js';
+
+/** One entry of a zip, its bytes read and inflated. */
+export type ZipEntry = { readonly name: string; readonly data: Buffer };
+
+/**
+ * Reads every file entry of a zip whose name `want` accepts, with yauzl (it reads the central directory,
+ * checks each entry's sizes and inflates; a file cut short has no end of central directory and fails).
+ *
+ * @param path - the zip file.
+ * @param shown - the file's name for messages.
+ * @param want - which entries to read.
+ * @returns the entries, in the zip's order.
+ * @throws {@link ImportError} naming the file (and the entry) when it is not a readable zip.
+ */
+export async function readZip(path: string, shown: string, want: (name: string) => boolean): Promise<ZipEntry[]> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (err, z) => {
+      if (err !== null || z === undefined) reject(new ImportError(shown, '', `is not a readable zip (${firstLine(err)}); a .eval log cut short (copied while inspect_ai was still writing it, or truncated) cannot be read: copy it again once the run has ended.`));
+      else resolve(z);
+    });
+  });
+  return new Promise<ZipEntry[]>((resolve, reject) => {
+    const out: ZipEntry[] = [];
+    let current = '';
+    const fail = (err: unknown): void => {
+      zip.close();
+      reject(err instanceof ImportError ? err : new ImportError(shown, current === '' ? '' : `entry ${current}`, `cannot be read from the zip (${firstLine(err)}); the .eval file is damaged: copy it again.`));
+    };
+    zip.on('error', fail);
+    zip.on('end', () => resolve(out));
+    zip.on('entry', (entry: yauzl.Entry) => {
+      current = entry.fileName;
+      if (entry.fileName.endsWith('/') || !want(entry.fileName)) {
+        zip.readEntry();
+        return;
+      }
+      zip.openReadStream(entry, (err, stream) => {
+        if (err !== null || stream === undefined) {
+          fail(err);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('error', fail);
+        stream.on('end', () => {
+          out.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split('\n')[0] ?? msg;
+}
