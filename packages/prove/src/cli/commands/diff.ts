@@ -1,5 +1,7 @@
 import { diffRuns } from '../../diff/diff-runs.js';
+import { formatPairsText } from '../../diff/format-pairs.js';
 import { formatDiffText } from '../../diff/format-text.js';
+import { readDiscordantPairs } from '../../diff/read-pairs.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
@@ -22,8 +24,11 @@ export const diffCommand = defineCommand({
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test: exact conditional McNemar, mid-p, asymptotic chi-square without continuity correction, or asymptotic-cc (with it, as R\'s mcnemar.test default).', default: 'exact' },
     scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
+    show: { type: 'string', valueName: 'WHAT', choices: ['pairs'], description: 'pairs: add the discordant pairs per condition x event (seed, replicate, outcome and t in A and B, error, meta); in --json as `pairs`.' },
+    limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'With --show pairs: at most N pairs listed per condition x event.', default: '20' },
+    private: { type: 'boolean', description: 'With --show pairs: add private details, the cached model answer of each listed episode whose meta holds a cache_key.' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task', 'poisson-prove diff "#2" "#1" --show pairs --limit 5'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
@@ -32,6 +37,10 @@ export const diffCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
     const scores = v.flag('scores');
+    const show = v.choice('show', ['pairs'] as const);
+    const limit = v.number('limit');
+    if (show === undefined && limit !== undefined) v.problem('--limit counts the pairs of --show pairs; add --show pairs, or leave out --limit.');
+    if (show === undefined && v.flag('private')) v.problem('--private adds private details to the pairs of --show pairs; add --show pairs, or leave out --private.');
     v.done();
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, {
       ...(events.length > 0 ? { events } : {}),
@@ -42,7 +51,12 @@ export const diffCommand = defineCommand({
       ...(scores ? { scores: true } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
     });
-    io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
+    if (show !== 'pairs') {
+      io.stdout.write(v.flag('json') ? json(report) : formatDiffText(report));
+      return 0;
+    }
+    const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), ...(limit !== undefined ? { limit } : {}) });
+    io.stdout.write(v.flag('json') ? json({ ...report, pairs }) : `${formatDiffText(report)}\n${formatPairsText(pairs)}`);
     return 0;
   },
 });

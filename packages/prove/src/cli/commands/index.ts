@@ -7,6 +7,7 @@ import { reportCommand } from './report.js';
 import { resumeCommand } from './resume.js';
 import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
+import { viewCommand } from './view.js';
 import { workerCommand } from './worker.js';
 
 /**
@@ -22,5 +23,6 @@ export const commands: readonly CommandDef[] = [
   diffCommand,
   reportCommand,
   exportCommand,
+  viewCommand,
   workerCommand,
 ];
