@@ -30,9 +30,21 @@ describe('the packages installed from their tarballs into a project of its own',
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
     writeFileSync(
       join(project, 'tsconfig.json'),
-      `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, skipLibCheck: true, types: ['node'], outDir: 'out' }, include: ['script.ts'] }, null, 2)}\n`,
+      `${JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true, skipLibCheck: true, types: ['node'], outDir: 'out' }, include: ['script.ts', 'check.ts'] }, null, 2)}\n`,
     );
-    copyFileSync(join(ROOT, 'test', '__fixtures__', 'consumer', 'script.ts'), join(project, 'script.ts'));
+    // The script: the README's "In a script" example as it stands, and a check that the other two
+    // packages' types and code load.
+    copyFileSync(join(ROOT, 'examples', 'in_a_script', 'run.ts'), join(project, 'script.ts'));
+    writeFileSync(
+      join(project, 'check.ts'),
+      [
+        "import { mcnemar } from 'poisson-stats';",
+        "import { ResponseCache } from 'poisson-models';",
+        'const p: number = mcnemar({ both: 8, rise: 0, fall: 0, neither: 0 }).pValue;',
+        "console.log(`check: p ${p}; cache ${ResponseCache.forStore('store').dir}`);",
+        '',
+      ].join('\n'),
+    );
     const tarballs = readdirSync(packs).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
     install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...tarballs, 'typescript@5.9.3', '@types/node@20.19.43'], project);
   }, 300_000);
@@ -62,22 +74,25 @@ describe('the packages installed from their tarballs into a project of its own',
   it('compiles a strict TypeScript script against them and runs it: sweep, diff, view', () => {
     const tsc = sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', '.'], project);
     expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
-    const run = sh(process.execPath, [join(project, 'out', 'script.js'), project], project);
+    const run = sh(process.execPath, [join(project, 'out', 'script.js'), '--store', project], project);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('consumer: no significant change; truncated 0; p 1; page ok; cache ok');
+    expect(run.stdout).toMatch(/^in-a-script \S+ a -> in-a-script \S+ b: no significant change, truncated 0$/m);
     expect(run.stdout).toMatch(/^method {8}paired test on shared seeds/m);
+    expect(readFileSync(join(project, 'diff.html'), 'utf8')).toContain('<!DOCTYPE html>');
+    const check = sh(process.execPath, [join(project, 'out', 'check.js')], project);
+    expect(check.stdout, check.stderr).toBe(`check: p 1; cache ${join('store', '.cache', 'chat')}\n`);
   }, 120_000);
 
   it('runs the installed poisson-prove binary', () => {
     const bin = join(project, 'node_modules', '.bin', 'poisson-prove');
-    const runs = sh(bin, ['--store', 'store', 'runs'], project);
+    const runs = sh(bin, ['--store', 'runs', 'runs'], project);
     expect(runs.status, runs.stderr).toBe(0);
-    expect(runs.stdout).toMatch(/^ok 2 runs in store/);
-    const diff = sh(bin, ['--store', 'store', 'diff', '#2', '#1', '--event', 'passed', '--show', 'pairs'], project);
+    expect(runs.stdout).toMatch(/^ok 2 runs in runs/);
+    const diff = sh(bin, ['--store', 'runs', 'diff', '#2', '#1', '--event', 'passed', '--show', 'pairs'], project);
     expect(diff.status, diff.stderr).toBe(0);
     expect(diff.stdout).toMatch(/^no significant change /);
-    const view = sh(bin, ['--store', 'store', 'view', '#2', '#1', '--event', 'passed', '--out', 'diff.html'], project);
+    const view = sh(bin, ['--store', 'runs', 'view', '#2', '#1', '--event', 'passed', '--out', 'view.html'], project);
     expect(view.status, view.stderr).toBe(0);
-    expect(readFileSync(join(project, 'diff.html'), 'utf8')).toContain('<!DOCTYPE html>');
+    expect(readFileSync(join(project, 'view.html'), 'utf8')).toContain('<!DOCTYPE html>');
   }, 120_000);
 });
