@@ -15,8 +15,8 @@ h3{font-size:14px;margin:16px 0 6px}
 .word.no-significant-change{background:#e3efe3}
 .word.inconclusive{background:#eee6f5}
 .meta-lines{color:#444;font-size:13px;margin:8px 0 0;max-width:1100px}
-.meta-lines div{margin:2px 0}
-.meta-lines b{display:inline-block;min-width:96px;font-weight:600;color:#333}
+.meta-lines div{margin:2px 0;display:grid;grid-template-columns:110px 1fr;gap:0 8px}
+.meta-lines b{font-weight:600;color:#333}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:13px}
 th,td{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}

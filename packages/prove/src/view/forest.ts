@@ -81,6 +81,12 @@ export function renderForestSvg(report: DiffReport): string {
       const lx = xOf(sign * lim);
       out.push(`<path d="M${lx} ${y - 7} l-4 -5 h8 z" fill="${FOREST_COLOURS.limit}"><title>${escapeHtml(`${sign > 0 ? 'rise' : 'fall'} limit ${lim}`)}</title></path>`);
     }
+    if (![r.change, r.interval.lower, r.interval.upper].every(Number.isFinite)) {
+      out.push(`<text x="${xOf(0)}" y="${y + 4}" text-anchor="middle" fill="#666">no pairs to compare</text>`);
+      out.push(`<text x="${left + plotW + 10}" y="${y + 4}" fill="#666">${escapeHtml(`- ${r.verdict}`)}</text>`);
+      out.push('</g>');
+      return;
+    }
     const lo = xOf(r.interval.lower);
     const hi = xOf(r.interval.upper);
     out.push(`<line x1="${lo}" y1="${y}" x2="${hi}" y2="${y}" stroke="${colour}" stroke-width="2"/>`);

@@ -12,6 +12,7 @@ function outcomeColour(label: string, others: readonly string[]): string {
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '<span class="note">-</span>';
+  if (typeof v === 'string' && v.includes('\n')) return `<pre>${h(v)}</pre>`;
   if (typeof v === 'object') return `<pre>${h(JSON.stringify(v, null, 2))}</pre>`;
   return h(v);
 }
@@ -76,7 +77,7 @@ export function renderRunPage(run: RunInspection): string {
       ['target_id', m.target_id],
       ['t_unit', m.t_unit],
       ['replicates', m.replicates],
-      ['axes', m.axes],
+      ['axes', Object.entries(m.axes).map(([name, axis]) => `${name} (${axis.type}): ${axis.values.join(', ')}`).join('\n')],
       ['conditions', m.conditions.length],
       ['salt', m.salt],
       ['spec_sha256', m.spec_sha256],
@@ -93,7 +94,7 @@ export function renderRunPage(run: RunInspection): string {
       ['backend', m.backend],
       ['created', m.created],
       ['finished', m.finished],
-      ['counts', m.counts],
+      ['counts', `${m.counts.rows} rows, ${m.counts.rows_without_outcome} without an outcome; ${Object.entries(m.counts.outcomes).map(([k, n]) => `${k} ${n}`).join(', ')}`],
       ['usage', m.usage ?? null],
       ['budget_tokens', m.budget_tokens ?? null],
       ['extensions', m.extensions.length > 0 ? m.extensions.map((x) => ({ ...x, seeds: `${x.seeds.length} seeds` })) : null],
