@@ -15,6 +15,6 @@ const pkg = (name: string) => ({
 
 export default defineConfig({
   test: {
-    projects: [pkg('stats'), pkg('tasks'), pkg('prove'), pkg('models'), 'examples', 'test'],
+    projects: [pkg('core'), pkg('stats'), pkg('tasks'), pkg('prove'), pkg('models'), 'examples', 'test'],
   },
 });

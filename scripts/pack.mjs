@@ -1,6 +1,6 @@
-// Writes the four packages' tarballs (npm pack) into a folder, after a build, and prints their paths.
+// Writes the five packages' tarballs (npm pack) into a folder, after a build, and prints their paths.
 // Usage: npm run pack [-- DIR]   (default: ./packs)
-// Install them into another project with one `npm install` naming all four (see docs/install.md).
+// Install them into another project with one `npm install` naming all five (see docs/install.md).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const arg = process.argv[2];
 const dest = arg === undefined ? join(root, 'packs') : isAbsolute(arg) ? arg : resolve(process.cwd(), arg);
-const PACKAGES = ['stats', 'tasks', 'prove', 'models'];
+const PACKAGES = ['core', 'stats', 'tasks', 'prove', 'models'];
 mkdirSync(dest, { recursive: true });
 const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 if (build.status !== 0) process.exit(build.status ?? 1);

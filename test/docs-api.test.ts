@@ -26,6 +26,7 @@ function exportedNames(file: string): string[] {
 
 // A name exported from both of poisson-tasks' entry points is documented once, under either.
 const entries: { pkg: string; src: string; docs: string[] }[] = [
+  { pkg: 'poisson-core', src: 'packages/core/src/index.ts', docs: ['docs/api/poisson-core'] },
   { pkg: 'poisson-stats', src: 'packages/stats/src/index.ts', docs: ['docs/api/poisson-stats'] },
   { pkg: 'poisson-tasks', src: 'packages/tasks/src/index.ts', docs: ['docs/api/poisson-tasks/index', 'docs/api/poisson-tasks/adapter'] },
   { pkg: 'poisson-tasks/adapter', src: 'packages/tasks/src/adapter.ts', docs: ['docs/api/poisson-tasks/adapter', 'docs/api/poisson-tasks/index'] },

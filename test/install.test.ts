@@ -1,16 +1,17 @@
-// The packages outside this repository: `npm run pack` writes the four tarballs; a fresh project (no
+// The packages outside this repository: `npm run pack` writes the five tarballs; a fresh project (no
 // workspace) installs them with their registry dependencies (from npm's cache when it has them),
 // compiles a strict TypeScript script against them, runs it (sweep + diff + view), and runs the
 // installed poisson-prove binary.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES = ['poisson-stats', 'poisson-tasks', 'poisson-prove', 'poisson-models'];
+const PACKAGES = ['poisson-core', 'poisson-stats', 'poisson-tasks', 'poisson-prove', 'poisson-models'];
 
 function sh(cmd: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
   // npm_* variables of the npm that runs the tests would point the inner npm at this workspace.
@@ -40,19 +41,20 @@ describe('the packages installed from their tarballs into a project of its own',
       [
         "import { mcnemar } from 'poisson-stats';",
         "import { ResponseCache } from 'poisson-models';",
+        "import { seedFor } from 'poisson-core';",
         'const p: number = mcnemar({ both: 8, rise: 0, fall: 0, neither: 0 }).pValue;',
-        "console.log(`check: p ${p}; cache ${ResponseCache.forStore('store').dir}`);",
+        "console.log(`check: p ${p}; cache ${ResponseCache.forStore('store').dir}; seed ${seedFor('0123456789abcdef', 0)}`);",
         '',
       ].join('\n'),
     );
     const tarballs = readdirSync(packs).filter((f) => f.endsWith('.tgz')).map((f) => join(packs, f));
     install = sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-exact', ...tarballs, 'typescript@5.9.3', '@types/node@20.19.43'], project);
   }, 300_000);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
 
-  it('npm run pack wrote the four tarballs, each with a README and without tests or fixtures', () => {
+  it('npm run pack wrote the five tarballs, each with a README and without tests or fixtures', () => {
     const names = readdirSync(packs).sort();
-    expect(names).toEqual(['poisson-models-0.1.0.tgz', 'poisson-prove-0.1.0.tgz', 'poisson-stats-0.1.0.tgz', 'poisson-tasks-0.1.0.tgz']);
+    expect(names).toEqual(['poisson-core-0.1.0.tgz', 'poisson-models-0.1.0.tgz', 'poisson-prove-0.1.0.tgz', 'poisson-stats-0.1.0.tgz', 'poisson-tasks-0.1.0.tgz']);
     for (const n of names) {
       const list = sh('tar', ['tzf', join(packs, n)], work).stdout.split('\n');
       expect(list).toContain('package/README.md');
@@ -80,7 +82,7 @@ describe('the packages installed from their tarballs into a project of its own',
     expect(run.stdout).toMatch(/^method {8}paired test on shared seeds/m);
     expect(readFileSync(join(project, 'diff.html'), 'utf8')).toContain('<!DOCTYPE html>');
     const check = sh(process.execPath, [join(project, 'out', 'check.js')], project);
-    expect(check.stdout, check.stderr).toBe(`check: p 1; cache ${join('store', '.cache', 'chat')}\n`);
+    expect(check.stdout, check.stderr).toBe(`check: p 1; cache ${join('store', '.cache', 'chat')}; seed 638467426\n`);
   }, 120_000);
 
   it('runs the installed poisson-prove binary', () => {

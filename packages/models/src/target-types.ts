@@ -1,10 +1,9 @@
 import type { ChatRequest } from './chat-types.js';
 
-/** What a target receives for one episode (poisson-prove's TargetConfig): seed, replicate index, axis values. */
-export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
+import type { TargetConfig, TargetResult } from 'poisson-core';
 
-/** What a target returns for one episode (poisson-prove's TargetResult). */
-export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
+// What a target receives and returns for one episode: the contract in poisson-core.
+export type { TargetConfig, TargetResult };
 
 /** One call a target plans to make for an episode. */
 export interface PlannedCall {

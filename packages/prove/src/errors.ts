@@ -7,16 +7,35 @@
  * @see PROVE.md, "The CLI" (exit codes).
  */
 
-/** The stable codes of poisson-prove's errors. */
+/**
+ * The stable codes of poisson-prove's errors, every one in use (a code not listed here does not
+ * compile). Exit codes: 2 for bad input unless the class says otherwise.
+ * - `E_SPEC` a sweep spec that does not validate; `E_GATE` the power gate refused the design;
+ * - `E_REF` a run reference that names no run, or several; `E_TARGET` a target that cannot be loaded;
+ * - `E_STORE` the store cannot be read or written as asked; `E_LOCKED` another process writes the run;
+ * - `E_USAGE` a flag or argument the verb cannot take; `E_ONLY` an `--only` that names no condition;
+ * - `E_RESUME` a resume or extend the run cannot take; `E_ABORTED` the run was stopped;
+ * - `E_BUDGET` the token budget refuses the plan or is spent; `E_PRICES` a price table that does not read;
+ * - `E_REDIS` the BullMQ backend's Redis cannot be reached or used;
+ * - `E_DIFF`, `E_EVENT`, `E_SCORES` a diff that cannot be read as asked (its runs, its events, its scores).
+ */
 export type ProveErrorCode =
   | 'E_SPEC'
   | 'E_GATE'
   | 'E_REF'
   | 'E_TARGET'
   | 'E_STORE'
+  | 'E_LOCKED'
   | 'E_USAGE'
+  | 'E_ONLY'
   | 'E_RESUME'
-  | (string & {});
+  | 'E_ABORTED'
+  | 'E_BUDGET'
+  | 'E_PRICES'
+  | 'E_REDIS'
+  | 'E_DIFF'
+  | 'E_EVENT'
+  | 'E_SCORES';
 
 /**
  * The base class of poisson-prove's domain errors.

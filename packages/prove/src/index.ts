@@ -67,8 +67,6 @@ export { aggregateRuns, exportRuns, formatExportCsv, formatExportMarkdown } from
 export type { ExportTable, ExportRow, ExportOutcome, ExportOptions } from './diff/export.js';
 export { aggregateScores, formatScoreCsv, formatScoreMarkdown } from './diff/score-export.js';
 export type { ScoreExport, ScoreExportRow } from './diff/score-export.js';
-export { wilsonInterval } from './diff/wilson.js';
-export type { WilsonInterval } from './diff/wilson.js';
 export type {
   DiffOptions,
   DiffReport,

@@ -26,12 +26,12 @@ describe('mcnemar against R (gen.R: binom.test, mcnemar.test, pbinom/dbinom for 
       if (rise + fall === 0) {
         // R's mcnemar.test returns NaN without discordant pairs; ours is defined as p = 1, statistic 0.
         expect(num(row.asymptotic)).toBeNaN();
-        expect([a.pValue, cc.pValue, a.statistic, cc.statistic]).toEqual([1, 1, 0, 0]);
+        expect([a.pValue, cc.pValue, a.chiSquared, cc.chiSquared]).toEqual([1, 1, 0, 0]);
       } else {
         expectClose(a.pValue, num(row.asymptotic), { ...P_TOL, label: 'mcnemar.test(correct = FALSE)' });
-        expectClose(a.statistic, num(row.asymptoticStatistic), { rtol: 1e-12, label: 'chi-squared' });
+        expectClose(a.chiSquared as number, num(row.asymptoticStatistic), { rtol: 1e-12, label: 'chi-squared' });
         expectClose(cc.pValue, num(row.asymptoticCc), { ...P_TOL, label: 'mcnemar.test(correct = TRUE)' });
-        expectClose(cc.statistic, num(row.asymptoticCcStatistic), { rtol: 1e-12, label: 'chi-squared cc' });
+        expectClose(cc.chiSquared as number, num(row.asymptoticCcStatistic), { rtol: 1e-12, label: 'chi-squared cc' });
       }
     });
   }
@@ -44,13 +44,13 @@ describe('mcnemar against statsmodels (gen.py: statsmodels.stats.contingency_tab
       const counts = { both, fall, rise, neither };
       const ex = mcnemar(counts);
       expectClose(ex.pValue, row.exact, { ...P_TOL, label: 'exact=True' });
-      expect(ex.statistic).toBe(row.exactStatistic); // statsmodels' statistic for exact=True is min(b, c)
+      expect(ex.minDiscordant).toBe(row.exactStatistic); // statsmodels' statistic for exact=True is min(b, c)
       if (row.asymptotic === undefined) return;
       expectClose(mcnemar(counts, { method: 'asymptotic' }).pValue, row.asymptotic, { ...P_TOL, label: 'correction=False' });
       const cc = mcnemar(counts, { method: 'asymptotic-cc' });
       if (rise !== fall) {
         expectClose(cc.pValue, row.asymptoticCc as number, { ...P_TOL, label: 'correction=True' });
-        expectClose(cc.statistic, row.asymptoticCcStatistic as number, { rtol: 1e-12 });
+        expectClose(cc.chiSquared as number, row.asymptoticCcStatistic as number, { rtol: 1e-12 });
       } else {
         // Balanced table: R floors |rise - fall| - 1 at 0 (p = 1); statsmodels squares -1 (STATS.md).
         expect(cc.pValue).toBe(1);
@@ -82,28 +82,31 @@ describe('mcnemar on the worked examples of Fagerland, Lydersen & Laake (2017), 
     expectClose(mcnemar(bentur).pValue, 18 / 256, { rtol: 1e-14 });
     expectClose(mcnemar(bentur, { method: 'midp' }).pValue, 10 / 256, { rtol: 1e-14 });
     expectClose(mcnemar(bentur, { method: 'asymptotic' }).pValue, 0.0339, { atol: 5e-5 });
-    expectClose(mcnemar(bentur, { method: 'asymptotic' }).statistic, 4.5, { rtol: 1e-15 });
+    expectClose(mcnemar(bentur, { method: 'asymptotic' }).chiSquared as number, 4.5, { rtol: 1e-15 });
     expectClose(mcnemar(bentur, { method: 'asymptotic-cc' }).pValue, 0.0771, { atol: 5e-5 });
   });
 });
 
 describe('mcnemar result shape and edge cases', () => {
-  it('is frozen, repeats its inputs and names its method and statistic', () => {
+  it('is frozen, repeats its inputs and names its method; each statistic field keeps one meaning', () => {
     const r = mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 });
     expect(Object.isFrozen(r)).toBe(true);
     expect({ ...r, pValue: 0 }).toEqual({
-      method: 'exact', statistic: 1, statisticName: 'min(rise, fall)', pValue: 0,
+      method: 'exact', minDiscordant: 1, chiSquared: null, pValue: 0,
       rise: 5, fall: 1, discordant: 6, n: 8,
     });
     expectClose(r.pValue, 14 / 64, { rtol: 1e-14 }); // 2 (1 + 6) / 2^6
-    expect(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'asymptotic' }).statisticName).toBe('chi-squared');
-    expect(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'asymptotic-cc' }).statisticName).toBe(
-      'chi-squared (continuity-corrected)',
-    );
+    // (5 - 1)^2 / 6 and max(|5 - 1| - 1, 0)^2 / 6; min(rise, fall) stays 1 under every method.
+    expect(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'midp' }).chiSquared).toBeNull();
+    expectClose(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'asymptotic' }).chiSquared as number, 16 / 6, { rtol: 1e-15 });
+    expectClose(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'asymptotic-cc' }).chiSquared as number, 9 / 6, { rtol: 1e-15 });
+    expect(mcnemar({ both: 2, fall: 1, rise: 5, neither: 0 }, { method: 'asymptotic-cc' }).minDiscordant).toBe(1);
   });
-  it('the statistic of exact and mid-p is min(rise, fall) whatever the method flag', () => {
-    for (const method of ['exact', 'midp'] as const) {
-      expect(mcnemar({ both: 0, fall: 9, rise: 3, neither: 0 }, { method }).statistic).toBe(3);
+  it('minDiscordant is min(rise, fall) under every method; chiSquared exists only for the asymptotic ones', () => {
+    for (const method of ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const) {
+      const r = mcnemar({ both: 0, fall: 9, rise: 3, neither: 0 }, { method });
+      expect(r.minDiscordant).toBe(3);
+      expect(r.chiSquared === null).toBe(method === 'exact' || method === 'midp');
     }
   });
   it('gives p = 1 for every method without discordant pairs, and for an empty table', () => {

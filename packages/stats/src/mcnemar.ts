@@ -22,14 +22,14 @@ export type McnemarOptions = { readonly method?: McnemarMethod };
 export type McnemarResult = {
   /** The method used. */
   readonly method: McnemarMethod;
+  /** min(rise, fall), the discordant count in the direction of fewer: the exact and mid-p tests' statistic (every method reports it). */
+  readonly minDiscordant: number;
   /**
-   * For `'exact'` and `'midp'`: min(rise, fall), the discordant count in the direction of fewer.
-   * For `'asymptotic'`: (rise - fall)^2 / k; for `'asymptotic-cc'`: max(|rise - fall| - 1, 0)^2 / k
-   * (both 0 when k = 0). `statisticName` says which.
+   * The chi-squared statistic of the asymptotic methods: (rise - fall)^2 / k for `'asymptotic'`,
+   * max(|rise - fall| - 1, 0)^2 / k for `'asymptotic-cc'` (0 when k = 0); null for `'exact'` and
+   * `'midp'`, which have none. Each field keeps one meaning whatever the method.
    */
-  readonly statistic: number;
-  /** `'min(rise, fall)'`, `'chi-squared'` or `'chi-squared (continuity-corrected)'`. */
-  readonly statisticName: 'min(rise, fall)' | 'chi-squared' | 'chi-squared (continuity-corrected)';
+  readonly chiSquared: number | null;
   /** The two-sided p-value, in [0, 1]. */
   readonly pValue: number;
   readonly rise: number;
@@ -111,7 +111,7 @@ function chiSquared(rise: number, fall: number, method: 'asymptotic' | 'asymptot
  * @example
  * ```ts
  * mcnemar({ both: 59, fall: 6, rise: 16, neither: 80 });
- * // { method: 'exact', statistic: 6, statisticName: 'min(rise, fall)', pValue: 0.0524787902832...,
+ * // { method: 'exact', minDiscordant: 6, chiSquared: null, pValue: 0.0524787902832...,
  * //   rise: 16, fall: 6, discordant: 22, n: 161 }
  * ```
  * @see McNemar Q. (1947) Psychometrika 12:153-157. Fagerland M.W., Lydersen S., Laake P. (2013)
@@ -127,12 +127,8 @@ export function mcnemar(counts: PairedCounts, options: McnemarOptions = {}): Mcn
   const exactLike = method === 'exact' || method === 'midp';
   return Object.freeze({
     method,
-    statistic: exactLike ? Math.min(rise, fall) : chiSquared(rise, fall, method),
-    statisticName: exactLike
-      ? ('min(rise, fall)' as const)
-      : method === 'asymptotic'
-        ? ('chi-squared' as const)
-        : ('chi-squared (continuity-corrected)' as const),
+    minDiscordant: Math.min(rise, fall),
+    chiSquared: exactLike ? null : chiSquared(rise, fall, method),
     pValue: mcnemarPValue(rise, fall, method),
     rise,
     fall,

@@ -9,16 +9,12 @@ import { maxTurns } from './turns.js';
 import { checkPins, type RegistrationPins } from './pins.js';
 import { taskEpisodeMeta } from './task-episode-meta.js';
 
-/**
- * What a sweep passes a target per episode: the episode seed, the replicate index and the sweep's axis
- * values (continuous axes as numbers, categorical axes as strings).
- */
-export type TargetConfig = { seed: number; replicate_index: number; [axis: string]: string | number };
+import type { TargetConfig, TargetResult } from 'poisson-core';
 
-/** What a target returns: the outcome label, the turns used, and a JSON-able `meta` record. */
-export type TargetResult = { outcome: string | null; t: number; meta?: Record<string, unknown>; score?: number | null };
+// What a sweep passes a target and what it returns: the contract in poisson-core.
+export type { TargetConfig, TargetResult };
 
-/** A sweep target: one episode per call. A plain function, so this package does not depend on the sweep engine. */
+/** A sweep target of this package: one episode per call, a plain async function (poisson-core's `Target` without hooks). */
 export type Target = (cfg: TargetConfig) => Promise<TargetResult>;
 
 export type { TaskTargetMeta } from './task-episode-meta.js';

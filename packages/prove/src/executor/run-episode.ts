@@ -2,11 +2,12 @@ import { performance } from 'node:perf_hooks';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { Target, TargetConfig } from '../target/target.js';
 import type { WorkItem } from './backend.js';
+import { shown } from 'poisson-core';
 
 function describe(err: unknown): string {
   try {
     if (err instanceof Error) return `${String(err.name)}: ${String(err.message)}`.split('\n')[0] ?? 'Error';
-    return `thrown: ${typeof err === 'string' ? err : show(err)}`.split('\n')[0] ?? 'thrown';
+    return `thrown: ${typeof err === 'string' ? err : shown(err)}`.split('\n')[0] ?? 'thrown';
   } catch {
     return 'thrown: a value that cannot be shown';
   }
@@ -105,26 +106,16 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
   }
 }
 
-const show = (v: unknown): string => {
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'bigint') return `${v}n`;
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-};
-
 function checkResult(r: unknown): string | null {
   if (r === null || typeof r !== 'object') return r === null ? 'null' : `a ${typeof r}`;
   const o = r as Record<string, unknown>;
-  if (!(typeof o['outcome'] === 'string' || o['outcome'] === null)) return `outcome ${show(o['outcome'])} (not a string or null)`;
+  if (!(typeof o['outcome'] === 'string' || o['outcome'] === null)) return `outcome ${shown(o['outcome'])} (not a string or null)`;
   const t = o['t'];
-  if (typeof t !== 'number') return `t ${show(t)} (not a number)`;
-  if (!Number.isFinite(t) || t < 0) return `t ${show(t)} (not a finite number >= 0)`;
+  if (typeof t !== 'number') return `t ${shown(t)} (not a number)`;
+  if (!Number.isFinite(t) || t < 0) return `t ${shown(t)} (not a finite number >= 0)`;
   const s = o['score'];
-  if (!(s === undefined || s === null || typeof s === 'number')) return `score ${show(s)} (not a number or null)`;
-  if (typeof s === 'number' && !(Number.isFinite(s) && s >= 0 && s <= 1)) return `score ${show(s)} (not a finite number in [0, 1] or null)`;
+  if (!(s === undefined || s === null || typeof s === 'number')) return `score ${shown(s)} (not a number or null)`;
+  if (typeof s === 'number' && !(Number.isFinite(s) && s >= 0 && s <= 1)) return `score ${shown(s)} (not a finite number in [0, 1] or null)`;
   const m = o['meta'];
   if (!(m === undefined || (typeof m === 'object' && m !== null && !Array.isArray(m)))) return 'meta that is not an object';
   return null;

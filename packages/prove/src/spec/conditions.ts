@@ -1,4 +1,8 @@
+import { conditionLabel } from 'poisson-core';
 import { SpecError } from '../errors.js';
+
+// The label lives in poisson-core (one home for every package that names conditions).
+export { conditionLabel };
 import type { SweepSpec } from './sweep-spec.js';
 
 /** One combination of axis values, with its canonical label. */
@@ -6,30 +10,6 @@ export type Condition = {
   readonly label: string;
   readonly values: Readonly<Record<string, number | string>>;
 };
-
-/**
- * The canonical label of a condition: its axes in name order (code-point order), each written
- * `name value`, joined by ' · ' (a space, U+00B7, a space). Numbers print as JavaScript prints them
- * (`8`, `0.5`), strings as they are.
- *
- * @param values - axis name to value.
- * @returns the label, e.g. `horizon 8 · slack 4 · strictness strict`.
- * @example
- * ```ts
- * conditionLabel({ slack: 4, horizon: 8 }); // 'horizon 8 · slack 4'
- * ```
- * @see PROVE.md, "The sweep spec".
- */
-export function conditionLabel(values: Readonly<Record<string, number | string>>): string {
-  return Object.keys(values)
-    .sort(byCodePoint)
-    .map((name) => `${name} ${String(values[name])}`)
-    .join(' · ');
-}
-
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /**
  * The conditions of a spec: the cartesian product of its axes' values. Axes are taken in name order and
@@ -73,4 +53,8 @@ export function conditionsOf(spec: Pick<SweepSpec, 'axes'>): readonly Condition[
     ]);
   }
   return Object.freeze(out);
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

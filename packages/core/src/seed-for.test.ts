@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { seedFor } from './seed-for.js';
 
-const fixture = JSON.parse(readFileSync(new URL('../__fixtures__/seeds.json', import.meta.url), 'utf8')) as {
+const fixture = JSON.parse(readFileSync(new URL('./__fixtures__/seeds.json', import.meta.url), 'utf8')) as {
   cases: { salt: string; r: number[]; seeds: number[] }[];
 };
 

@@ -1,0 +1,8 @@
+// poisson-core: the contracts every Poisson package speaks. It imports nothing of ours.
+export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage } from './target.js';
+export { seedFor } from './seed-for.js';
+export { conditionLabel } from './condition-label.js';
+export { canonicalJson } from './canonical-json.js';
+export { readPriceTable } from './price-table.js';
+export type { ModelPrice, PriceTable, PriceTableReading } from './price-table.js';
+export { shown } from './shown.js';
