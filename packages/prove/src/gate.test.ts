@@ -59,3 +59,49 @@ describe('powerGate', () => {
     expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, q: 2 })).toThrow(/q must be in \(0, 1\), got 2/);
   });
 });
+
+describe('powerGate with discordance, declared events and every method (issue 10)', () => {
+  it('plans at the expected discordance: n 200, psi 0.5 shows 0.143, not the one-way 0.039', () => {
+    const oneWay = powerGate({ conditions: 1, replicates: 200, maxMde: 0.1 });
+    expect(oneWay.mde).toBe(0.039);
+    expect(oneWay.discordance).toBeNull();
+    const g = powerGate({ conditions: 1, replicates: 200, maxMde: 0.1, discordance: 0.5 });
+    expect(g.mde).toBe(0.143);
+    expect(g.passes).toBe(false);
+    expect(g.discordance).toBe(0.5);
+    expect(g.sentence).toMatch(/^200 replicates can show a change of 0\.143 at best at discordance 0\.5; --max-mde 0\.1 needs at least \d+$/);
+    const n = g.needed as number;
+    const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05, power: 0.8, discordance: 0.5 }) * 1000) / 1000;
+    expect(at(n)).toBeLessThanOrEqual(0.1);
+    expect(at(n - 1)).toBeGreaterThan(0.1);
+  });
+
+  it('says, without --discordance, that it assumed seeds that never disagree, and names the flag', () => {
+    try {
+      assertGate({ conditions: 1, replicates: 8, maxMde: 0.5 });
+      throw new Error('expected a GateError');
+    } catch (err) {
+      expect((err as GateError).message).toContain('The gate assumed seeds that never disagree between runs (the one-way model)');
+      expect((err as GateError).message).toContain('pass --discordance P');
+    }
+    expect(powerGate({ conditions: 1, replicates: 8, maxMde: 0.99, discordance: 0.2 }).assumption).toBe('planned for pairs that disagree with probability 0.2 (--discordance)');
+  });
+
+  it('counts m = conditions x declared events', () => {
+    const g = powerGate({ conditions: 3, events: 2, replicates: 64, maxMde: 0.5 });
+    expect(g.tests).toBe(6);
+    expect(g.alpha).toBeCloseTo(0.05 / 6, 15);
+    expect(g.mde).toBe(powerGate({ conditions: 6, replicates: 64, maxMde: 0.5 }).mde);
+  });
+
+  it("accepts asymptotic-cc, whose limit uses its own rejection rule", () => {
+    const g = powerGate({ conditions: 1, replicates: 40, maxMde: 0.5, method: 'asymptotic-cc' });
+    expect(g.method).toBe('asymptotic-cc');
+    expect(g.mde).toBe(Math.round(minimumDetectableChange({ n: 40, alpha: 0.05, method: 'asymptotic-cc' }) * 1000) / 1000);
+  });
+
+  it('refuses a discordance outside [0, 1] and events below 1', () => {
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, discordance: 1.5 })).toThrow(/discordance must be a number in \[0, 1\]/);
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, events: 0 })).toThrow(/events must be an integer >= 1, got 0/);
+  });
+});

@@ -1,12 +1,22 @@
 import { GateError } from './errors.js';
-import { mde as minimumDetectableChange, type TestMethod } from './internal/mde.js';
+import { mde as minimumDetectableChange, TEST_METHODS, type TestMethod } from './internal/mde.js';
 
 export type { TestMethod };
 
 /** The inputs of the power gate. */
 export type GateInput = {
-  /** m, the number of conditions (tests in the family). */
+  /** The number of conditions. */
   readonly conditions: number;
+  /**
+   * The number of events the spec declares (`events = [...]`); m = conditions x events. Default 1 (no
+   * declaration).
+   */
+  readonly events?: number;
+  /**
+   * The expected discordance psi, the share of pairs whose outcomes will disagree (`--discordance P`),
+   * in [0, 1]; absent, the one-way model (seeds that never disagree), and the sentence says so.
+   */
+  readonly discordance?: number;
   /** n, the replicates per condition. */
   readonly replicates: number;
   /** The largest change the sweep must be able to show, in (0, 1]. */
@@ -23,6 +33,12 @@ export type GateInput = {
 export type GateResult = {
   readonly method: TestMethod;
   readonly conditions: number;
+  /** The events counted (declared events, or 1). */
+  readonly events: number;
+  /** m = conditions x events, the tests the gate plans for. */
+  readonly tests: number;
+  /** The expected discordance planned with, or null (the one-way model). */
+  readonly discordance: number | null;
   readonly replicates: number;
   readonly q: number;
   readonly alpha: number;
@@ -35,6 +51,12 @@ export type GateResult = {
   readonly needed: number | null;
   /** The gate's sentence, e.g. "8 replicates can show a change of 0.801 at best; --max-mde 0.5 needs at least 15". */
   readonly sentence: string;
+  /**
+   * The model the figure assumes, in words: without a discordance, that it "assumed seeds that never
+   * disagree between runs (the one-way model)" and how to name one with --discordance; with one, the
+   * discordance planned for. The refusal's message says it ("The gate assumed ...").
+   */
+  readonly assumption: string;
 };
 
 const MAX_REPLICATES = 1_000_000;
@@ -51,9 +73,13 @@ function fmt(x: number): string {
  * The power gate of PROVE.md: before anything runs, the best change one condition could show
  * must not exceed `maxMde`.
  *
- * Formula: m = conditions, alpha = q / m, n = replicates; mde = MDE(n, alpha, power) (STATS.md,
- * "Limits", rounded to 3 decimals); passes = mde <= maxMde; needed = the smallest n' with
- * MDE(n', alpha, power) <= maxMde (MDE does not increase with n, so a doubling then bisection search).
+ * Formula: m = conditions x declared events (x 1 when none are declared), alpha = q / m, n = replicates;
+ * mde = MDE(n, alpha, power, psi) (STATS.md, "Limits", rounded to 3 decimals) at the expected
+ * discordance psi (`discordance`), or with psi = 0, the one-way model, when none is given — and then the
+ * `assumption` (and the refusal's message) says that it assumed seeds that never disagree and names
+ * `--discordance`; passes =
+ * mde <= maxMde; needed = the smallest n' with MDE(n', alpha, power, psi) <= maxMde (MDE does not
+ * increase with n, so a doubling then bisection search).
  *
  * @param input - {@link GateInput}.
  * @returns the figures and the decision ({@link GateResult}).
@@ -62,24 +88,33 @@ function fmt(x: number): string {
  * ```ts
  * powerGate({ conditions: 1, replicates: 8, maxMde: 0.5 }).sentence;
  * // '8 replicates can show a change of 0.801 at best; --max-mde 0.5 needs at least 15'
+ * powerGate({ conditions: 1, replicates: 200, maxMde: 0.1, discordance: 0.5 }).sentence;
+ * // '200 replicates can show a change of 0.143 at best at discordance 0.5; --max-mde 0.1 needs at least 404'
  * ```
  * @see PROVE.md, "The power gate"; STATS.md, "Limits".
  */
 export function powerGate(input: GateInput): GateResult {
-  const { conditions: m, replicates: n, maxMde } = input;
+  const { conditions, replicates: n, maxMde } = input;
+  const events = input.events ?? 1;
+  const discordance = input.discordance ?? null;
   const q = input.q ?? 0.05;
   const power = input.power ?? 0.8;
   const method = input.method ?? 'exact';
-  if (!Number.isInteger(m) || m < 1) throw new RangeError(`powerGate: conditions must be an integer >= 1, got ${m}`);
+  if (!Number.isInteger(conditions) || conditions < 1) throw new RangeError(`powerGate: conditions must be an integer >= 1, got ${conditions}`);
+  if (!Number.isInteger(events) || events < 1) throw new RangeError(`powerGate: events must be an integer >= 1, got ${events}`);
+  if (discordance !== null && !(typeof discordance === 'number' && discordance >= 0 && discordance <= 1)) {
+    throw new RangeError(`powerGate: discordance must be a number in [0, 1] (the share of pairs expected to disagree), got ${String(discordance)}`);
+  }
+  const m = conditions * events;
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`powerGate: replicates must be an integer >= 1, got ${n}`);
   if (!(maxMde > 0 && maxMde <= 1)) throw new RangeError(`powerGate: maxMde must be in (0, 1], got ${maxMde}`);
   if (!(q > 0 && q < 1)) throw new RangeError(`powerGate: q must be in (0, 1), got ${q}`);
   if (!(power > 0 && power < 1)) throw new RangeError(`powerGate: power must be in (0, 1), got ${power}`);
-  if (method !== 'exact' && method !== 'midp' && method !== 'asymptotic') {
-    throw new RangeError(`powerGate: method must be 'exact', 'midp' or 'asymptotic', got ${String(method)}`);
+  if (!TEST_METHODS.includes(method)) {
+    throw new RangeError(`powerGate: method must be one of ${TEST_METHODS.map((x) => `'${x}'`).join(', ')}, got ${String(method)}`);
   }
   const alpha = q / m;
-  const at = (k: number): number => round3(minimumDetectableChange(k, alpha, power, method));
+  const at = (k: number): number => round3(minimumDetectableChange(k, alpha, power, method, discordance ?? 0));
   const best = at(n);
   const passes = best <= maxMde;
   let needed: number | null = null;
@@ -112,13 +147,18 @@ export function powerGate(input: GateInput): GateResult {
     }
   }
   const reps = `${n} replicate${n === 1 ? '' : 's'}`;
-  const head = Number.isFinite(best) ? `${reps} can show a change of ${fmt(best)} at best` : `${reps} cannot show any change at alpha ${Number(alpha.toPrecision(4))}`;
+  const at_ = discordance !== null ? ` at discordance ${discordance}` : '';
+  const head = Number.isFinite(best) ? `${reps} can show a change of ${fmt(best)} at best${at_}` : `${reps} cannot show any change at alpha ${Number(alpha.toPrecision(4))}${at_}`;
+  const assumption =
+    discordance === null
+      ? 'assumed seeds that never disagree between runs (the one-way model); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree'
+      : `planned for pairs that disagree with probability ${discordance} (--discordance)`;
   const tail = passes
     ? `--max-mde ${maxMde} passes`
     : needed === null
       ? `--max-mde ${maxMde} cannot be reached with up to ${MAX_REPLICATES} replicates`
       : `--max-mde ${maxMde} needs at least ${needed}`;
-  return Object.freeze({ method, conditions: m, replicates: n, q, alpha, power, maxMde, mde: best, passes, needed, sentence: `${head}; ${tail}` });
+  return Object.freeze({ method, conditions, events, tests: m, discordance, replicates: n, q, alpha, power, maxMde, mde: best, passes, needed, sentence: `${head}; ${tail}`, assumption });
 }
 
 /**
@@ -131,9 +171,9 @@ export function powerGate(input: GateInput): GateResult {
 export function assertGate(input: GateInput): GateResult {
   const g = powerGate(input);
   if (!g.passes) {
-    const extra = g.conditions > 1 ? ` (${g.conditions} conditions, alpha = q/m = ${g.alpha.toPrecision(3)})` : '';
+    const extra = g.tests > 1 ? ` (${g.conditions} conditions${g.events > 1 ? ` x ${g.events} events` : ''}, alpha = q/m = ${g.alpha.toPrecision(3)})` : '';
     throw new GateError(
-      `${g.sentence}${extra}; raise replicates in the spec, or pass a larger --max-mde if a change that large is all the sweep must show. Nothing was written.`,
+      `${g.sentence}${extra}; raise replicates in the spec, or pass a larger --max-mde if a change that large is all the sweep must show. The gate ${g.assumption}. Nothing was written.`,
       g.mde,
       g.needed,
     );

@@ -29,6 +29,29 @@ function logHypergeometric(x: number, r: number, s: number, k: number): number {
   return logBinomialPmf(x, r, p, q) + logBinomialPmf(k - x, s, p, q) - logBinomialPmf(k, total, p, q);
 }
 
+/** R's fisher.test counts a table as "no more likely" when its probability is <= (1 + 1e-7) times the observed one's. */
+export const FISHER_RELATIVE_TOLERANCE = 1e-7;
+
+/**
+ * The conditional (hypergeometric) probabilities of a = lo, ..., hi given the margins: m = a + c,
+ * nn = b + d, k = a + b; normalised to sum to 1 as R's fisher.test normalises them. Shared by
+ * {@link fisherExact} and the Fisher power so that both read the same numbers.
+ */
+export function fisherDensities(m: number, nn: number, k: number): { lo: number; dens: number[] } {
+  const lo = Math.max(0, k - nn);
+  const hi = Math.min(k, m);
+  const logs: number[] = [];
+  let max = -Infinity;
+  for (let x = lo; x <= hi; x++) {
+    const l = logHypergeometric(x, m, nn, k);
+    logs.push(l);
+    if (l > max) max = l;
+  }
+  const raw = logs.map((l) => Math.exp(l - max));
+  const total = raw.reduce((s, v) => s + v, 0);
+  return { lo, dens: raw.map((v) => v / total) };
+}
+
 /**
  * Fisher's exact test for a 2x2 table of two independent samples, two-sided as R's `fisher.test`:
  * conditioning on the margins, a ~ Hypergeometric; p = the sum of the probabilities of every table
@@ -57,21 +80,10 @@ export function fisherExact(table: FisherTable): FisherResult {
   const m = a + c; // first column
   const nn = b + d; // second column
   const k = a + b; // first row
-  const lo = Math.max(0, k - nn);
-  const hi = Math.min(k, m);
+  const { lo, dens } = fisherDensities(m, nn, k);
   let pValue = 1;
-  if (hi > lo) {
-    const logs: number[] = [];
-    let max = -Infinity;
-    for (let x = lo; x <= hi; x++) {
-      const l = logHypergeometric(x, m, nn, k);
-      logs.push(l);
-      if (l > max) max = l;
-    }
-    const raw = logs.map((l) => Math.exp(l - max));
-    const total = raw.reduce((s, v) => s + v, 0);
-    const dens = raw.map((v) => v / total);
-    const observed = (dens[a - lo] as number) * (1 + 1e-7);
+  if (dens.length > 1) {
+    const observed = (dens[a - lo] as number) * (1 + FISHER_RELATIVE_TOLERANCE);
     let sum = 0;
     for (const v of dens) if (v <= observed) sum += v;
     pValue = Math.max(0, Math.min(1, sum));

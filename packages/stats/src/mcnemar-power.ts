@@ -1,6 +1,7 @@
 import { criticalDiscordantUnchecked } from './critical-discordant.js';
 import { binomialSurvival } from './internal/binomial.js';
-import { collectProblems, requireCount, requireObject, requireOpenUnit, show } from './internal/validate.js';
+import { discordantPower, RejectionBounds } from './internal/discordant-power.js';
+import { collectProblems, requireClosedUnit, requireCount, requireObject, requireOpenUnit, show } from './internal/validate.js';
 import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
 
 /** Options of {@link mcnemarPower}. */
@@ -11,39 +12,64 @@ export type McnemarPowerOptions = {
   readonly change: number;
   /** The per-test level, in (0, 1) (q / m for a BH flag when one condition alone changes). */
   readonly alpha: number;
+  /**
+   * The probability psi^ that a pair is discordant, in [0, 1]; default 0 (the one-way model). The
+   * model uses psi = max(discordance, |change|).
+   */
+  readonly discordance?: number;
   readonly method?: McnemarMethod;
 };
 
 /**
- * The power of the McNemar test against a change of size d under the one-way flip model:
- * each of the n pairs flips, independently with probability d = |change|, in the direction of the
- * change, and none flips back. The discordant count K is then Binomial(n, d), all one way, and the
- * test rejects exactly when K >= k* ({@link criticalDiscordant}):
+ * The power of the McNemar test against a change of size d = |change| when pairs are discordant with
+ * probability psi = max(discordance, d) (STATS.md, "Limits"): each of the n pairs is discordant
+ * independently with probability psi, and a discordant pair goes the change's way with probability
+ * theta = (psi + d) / (2 psi). With K discordant pairs, X ~ Binomial(K, theta) of them the change's way,
+ * the test rejects when min(X, K - X) <= c_K (the method's own two-sided rejection region), so
  *
- *   power(n, d, alpha) = P(Binomial(n, d) >= k*).
+ *   power = sum_k P(Binomial(n, psi) = k) [P(Binomial(k, theta) <= c_k) + P(Binomial(k, 1 - theta) <= c_k)].
+ *
+ * With psi = d (discordance 0 or absent, or <= d) every discordant pair goes one way and this is the
+ * one-way flip model, power = P(Binomial(n, d) >= k*) ({@link criticalDiscordant}), computed exactly so.
+ * Otherwise the sum runs over a window of k around n psi that leaves out at most 1e-12 of
+ * Binomial(n, psi)'s mass (`POWER_TRUNCATION`), so the result is below the full sum by at most 1e-12
+ * (plus rounding); the window has about 15 sqrt(n psi (1 - psi)) terms, so n = 10^6 takes milliseconds.
  *
  * 0 when n < k* (no table of n pairs can be significant).
  *
- * @param options - n (non-negative integer), change (in [-1, 1]), alpha (in (0, 1)), method
- *   (default `'exact'`).
+ * @param options - n (non-negative integer), change (in [-1, 1]), alpha (in (0, 1)), discordance (in
+ *   [0, 1], default 0), method (default `'exact'`).
  * @returns the power, in [0, 1].
- * @throws RangeError listing every bad n, change, alpha or method at once (messages joined by "; ").
+ * @throws RangeError listing every bad n, change, alpha, discordance or method at once (messages joined
+ *   by "; ").
  * @example
  * ```ts
  * mcnemarPower({ n: 8, change: 0.5, alpha: 0.05 }); // 0.14453125 = P(Bin(8, 0.5) >= 6) = 37/256 (k* = 6)
- * mcnemarPower({ n: 8, change: 0.802, alpha: 0.05 }); // 0.8013... (the MDE is 0.8014)
+ * mcnemarPower({ n: 200, change: 0.14339, alpha: 0.05, discordance: 0.5 }); // 0.80002...
  * ```
- * @see STATS.md, "Limits"; the tail is R's `pbinom(k* - 1, n, d, lower.tail = FALSE)`.
+ * @see STATS.md, "Limits"; McNemar Q. (1947) Psychometrika 12:153-157. Checked against R (the sum over
+ *   every k, c_k from binom.test's p-value) in __fixtures__/discordant-power.gen.R.
  */
 export function mcnemarPower(options: McnemarPowerOptions): number {
   requireObject('options', options);
-  const [n, change, alpha, method] = collectProblems([
+  const [n, change, alpha, method, discordance] = collectProblems([
     () => requireCount('options.n', options.n),
     () => requireChange('options.change', options.change),
     () => requireOpenUnit('options.alpha', options.alpha),
     () => checkMcnemarMethod('options.method', options.method),
+    () => (options.discordance === undefined ? 0 : requireClosedUnit('options.discordance', options.discordance)),
   ]);
-  return powerUnchecked(n, Math.abs(change), criticalDiscordantUnchecked(alpha, method));
+  return powerAtDiscordance(n, Math.abs(change), discordance, criticalDiscordantUnchecked(alpha, method), new RejectionBounds(alpha, method));
+}
+
+/**
+ * power(n, d, max(discordance, d)) without checks: the one-way tail when d >= discordance, else the
+ * sum over discordant counts. `bounds` may be shared between calls with the same alpha and method.
+ */
+export function powerAtDiscordance(n: number, d: number, discordance: number, kStar: number, bounds: RejectionBounds): number {
+  if (d >= discordance) return powerUnchecked(n, d, kStar);
+  if (n < kStar) return 0;
+  return discordantPower(n, d, discordance, bounds);
 }
 
 /** A change of rate, in [-1, 1]. */

@@ -1,7 +1,8 @@
 import { criticalDiscordantUnchecked } from './critical-discordant.js';
-import { collectProblems, requireCount, requireObject, requireOpenUnit } from './internal/validate.js';
+import { collectProblems, requireClosedUnit, requireCount, requireObject, requireOpenUnit } from './internal/validate.js';
 import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
-import { powerUnchecked } from './mcnemar-power.js';
+import { RejectionBounds } from './internal/discordant-power.js';
+import { powerAtDiscordance } from './mcnemar-power.js';
 
 /** Options of {@link minimumDetectableChange}. */
 export type MinimumDetectableChangeOptions = {
@@ -9,6 +10,11 @@ export type MinimumDetectableChangeOptions = {
   readonly alpha: number;
   /** Target power, in (0, 1); default 0.8 ("4 times in 5"). */
   readonly power?: number;
+  /**
+   * The observed (or expected) probability psi^ that a pair is discordant, (rise + fall) / n, in [0, 1];
+   * default 0, the one-way model.
+   */
+  readonly discordance?: number;
   readonly method?: McnemarMethod;
 };
 
@@ -16,37 +22,44 @@ export type MinimumDetectableChangeOptions = {
 export const MDE_TOLERANCE = 1e-9;
 
 /**
- * The minimum detectable change (MDE): the smallest d in [0, 1] whose power under the one-way flip
- * model ({@link mcnemarPower}) reaches the target,
+ * The minimum detectable change (MDE) at discordance psi^: the smallest d in (0, 1] whose power
+ * ({@link mcnemarPower}) reaches the target when pairs are discordant with probability max(psi^, d),
  *
- *   MDE(n, alpha, power) = min { d : P(Binomial(n, d) >= k*) >= power },
+ *   MDE(n, alpha, power, psi^) = min { d : power(n, d, max(psi^, d), alpha) >= power },
  *
  * found by bisection on [0, 1] to {@link MDE_TOLERANCE} (the upper end of the final bracket is
- * returned, so its power is >= the target). `Infinity` when n < k*: no change can be shown.
- * Report it to three decimals.
+ * returned, so its power is >= the target). The power rises with d (theta moves away from 1/2 while
+ * psi = psi^, then the one-way tail rises), so the bisection finds the smallest such d. With psi^ = 0
+ * (the default) this is the one-way MDE, min { d : P(Binomial(n, d) >= k*) >= power }, unchanged.
+ * `Infinity` when n < k*: no change can be shown. Report it to three decimals.
  *
  * @param options - n (non-negative integer), alpha (in (0, 1)), power (in (0, 1), default 0.8),
- *   method (default `'exact'`).
+ *   discordance (in [0, 1], default 0), method (default `'exact'`).
  * @returns the MDE in (0, 1], or `Infinity`.
- * @throws RangeError listing every bad n, alpha, power or method at once (messages joined by "; ").
+ * @throws RangeError listing every bad n, alpha, power, discordance or method at once (messages joined
+ *   by "; ").
  * @example
  * ```ts
  * minimumDetectableChange({ n: 8, alpha: 0.05 }); // 0.80140... (k* = 6; prints as 0.801)
+ * minimumDetectableChange({ n: 200, alpha: 0.05, discordance: 0.5 }); // 0.14339 (one-way: 0.039)
  * minimumDetectableChange({ n: 5, alpha: 0.05 }); // Infinity (5 < k* = 6)
  * ```
- * @see STATS.md, "Limits".
+ * @see STATS.md, "Limits". Checked against R's uniroot on the full power sum
+ *   (__fixtures__/discordant-power.gen.R).
  */
 export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
   requireObject('options', options);
-  const [n, alpha, power, method] = collectProblems([
+  const [n, alpha, power, method, discordance] = collectProblems([
     () => requireCount('options.n', options.n),
     () => requireOpenUnit('options.alpha', options.alpha),
     () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
     () => checkMcnemarMethod('options.method', options.method),
+    () => (options.discordance === undefined ? 0 : requireClosedUnit('options.discordance', options.discordance)),
   ]);
   const kStar = criticalDiscordantUnchecked(alpha, method);
   if (n < kStar) return Infinity;
-  return bisectIncreasing((d) => powerUnchecked(n, d, kStar), power, 0, 1, MDE_TOLERANCE);
+  const bounds = new RejectionBounds(alpha, method);
+  return bisectIncreasing((d) => powerAtDiscordance(n, d, discordance, kStar, bounds), power, 0, 1, MDE_TOLERANCE);
 }
 
 /**

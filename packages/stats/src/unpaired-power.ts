@@ -37,7 +37,8 @@ function normalApproxPower(n1: number, n2: number, p1: number, p2: number, z: nu
   return normalCdf((d - z * se0) / se1);
 }
 
-function requireDirection(name: string, value: unknown): 'rise' | 'fall' {
+/** Checks a direction option; `undefined` means `'rise'`. */
+export function requireDirection(name: string, value: unknown): 'rise' | 'fall' {
   if (value === undefined) return 'rise';
   if (value !== 'rise' && value !== 'fall') {
     throw new RangeError(`${name} must be "rise" or "fall"; got ${show(value)}`);

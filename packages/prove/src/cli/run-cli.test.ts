@@ -80,7 +80,7 @@ describe('poisson-prove sweep', () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.5', '--yes']);
     expect(r.code).toBe(2);
     expect(r.err).toBe(
-      'error: 8 replicates can show a change of 0.896 at best; --max-mde 0.5 needs at least 17 (2 conditions, alpha = q/m = 0.0250); raise replicates in the spec, or pass a larger --max-mde if a change that large is all the sweep must show. Nothing was written.\n',
+      'error: 8 replicates can show a change of 0.896 at best; --max-mde 0.5 needs at least 17 (2 conditions, alpha = q/m = 0.0250); raise replicates in the spec, or pass a larger --max-mde if a change that large is all the sweep must show. The gate assumed seeds that never disagree between runs (the one-way model); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree. Nothing was written.\n',
     );
     expect(await listTree(dir)).toEqual([]);
   });
@@ -95,6 +95,7 @@ describe('poisson-prove sweep', () => {
         salt        0123456789abcdef
         seeds       638467426, 887683062, 995466923, 346868905, ... (8)
         gate        8 replicates can show a change of 0.896 at best; --max-mde 0.99 passes (m 2, alpha 0.025, power 0.8, exact)
+        model       the gate assumed seeds that never disagree between runs (the one-way model); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree
         conditions  slack 4 · strictness strict
                     slack 8 · strictness strict
       "
@@ -171,7 +172,7 @@ describe('poisson-prove sweep', () => {
         'error: --q must be a number, > 0, < 1, got "7".',
         'error: unknown option --bogus for sweep; see poisson-prove sweep --help.',
         'error: --concurrency must be an integer, >= 1, got "0".',
-        'error: --method must be one of exact, midp, asymptotic, got "fisher".',
+        'error: --method must be one of exact, midp, asymptotic, asymptotic-cc, got "fisher".',
         'error: --target is required: The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).',
         '',
       ].join('\n'),

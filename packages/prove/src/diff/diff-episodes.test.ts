@@ -87,11 +87,21 @@ describe('verdict and limits', () => {
     });
   });
   it('reads inconclusive when a limit is "no room", significant change when any test counts', () => {
-    expect(decide([{ p: 0.5, limit: 'no room', change: 0 }], 0.05, 0.99).word).toBe('inconclusive');
-    expect(decide([{ p: 0.5, limit: 0.3, change: 0 }], 0.05, 0.99).word).toBe('no significant change');
-    const d = decide([{ p: 0.001, limit: 0.3, change: -0.2 }, { p: 0.5, limit: 'no room', change: 0.1 }], 0.05, 0.99);
+    const inside = { lower: -0.2, upper: 0.2 };
+    expect(decide([{ p: 0.5, limit: 'no room', change: 0, interval: inside }], 0.05, 0.99).word).toBe('inconclusive');
+    expect(decide([{ p: 0.5, limit: 0.3, change: 0, interval: inside }], 0.05, 0.99).word).toBe('no significant change');
+    const d = decide([{ p: 0.001, limit: 0.3, change: -0.2, interval: inside }, { p: 0.5, limit: 'no room', change: 0.1, interval: inside }], 0.05, 0.99);
     expect(d.word).toBe('significant change');
     expect(d.verdicts).toEqual(['lower', 'inconclusive']);
+  });
+  it('reads inconclusive when the interval reaches past the threshold though the limit is within it (STATS.md (b))', () => {
+    const d = decide([{ p: 0.5, limit: 0.04, change: 0.01, interval: { lower: -0.088, upper: 0.108 } }], 0.05, 0.05);
+    expect(d.word).toBe('inconclusive');
+    expect(d.verdicts).toEqual(['inconclusive']);
+    expect(d.held_back_by).toEqual([['interval']]);
+    const ok = decide([{ p: 0.5, limit: 0.04, change: 0.01, interval: { lower: -0.05, upper: 0.05 } }], 0.05, 0.05);
+    expect(ok.word).toBe('no significant change');
+    expect(ok.held_back_by).toEqual([[]]);
   });
   it('says the power in words', () => {
     expect([powerWords(0.8), powerWords(0.9), powerWords(0.5), powerWords(0.8123)]).toEqual(['4 times in 5', '9 times in 10', '1 time in 2', 'with power 0.8123']);
@@ -114,7 +124,7 @@ describe('the next: line and the sentence', () => {
     const a = run('a', { 'slack 4': ['failed', 'truncated', 'passed', 'passed'] }, { maxMde: 0.5 });
     const r = diffEpisodes(a, a);
     expect(r.rows.map((x) => x.verdict)).toEqual(['inconclusive', 'inconclusive']);
-    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown a change of 0\.500: /);
+    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown, or could not rule out, a change of 0\.500 \(held back by no room for its limit in 1, an interval reaching past ±0\.500 in 1\): /);
   });
 
   it('computes the asymptotic p-values without and with continuity correction as R does', () => {

@@ -4,7 +4,7 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
-import type { LimitContext } from './limits.js';
+import { observedDiscordance, type LimitContext, type LimitMemo } from './limits.js';
 import { omnibus } from './omnibus.js';
 import { pairRuns } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
@@ -48,6 +48,35 @@ function threshold(before: DiffRun, after: DiffRun): { value: number; note: stri
   );
 }
 
+const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string') ? [...(x as string[])] : null);
+
+/**
+ * The events the runs' specs declared (`events = [...]`, recorded in the manifests): the diff's default
+ * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
+ * sets are tested and a warning says so.
+ */
+function declaredEvents(before: DiffRun, after: DiffRun): { events: string[] | null; warnings: string[] } {
+  const a = stringArray(before.manifest['events']);
+  const b = stringArray(after.manifest['events']);
+  if (a === null || b === null) return { events: a ?? b, warnings: [] };
+  if (a.length === b.length && a.every((e, i) => e === b[i])) return { events: a, warnings: [] };
+  const union = [...a, ...b.filter((e) => !a.includes(e))];
+  return { events: union, warnings: [`the runs declared different events (${a.join(', ')} before; ${b.join(', ')} after): all of them are tested`] };
+}
+
+/** m as the sweep planned it (its conditions x its declared events, x 1 when none), from a run's manifest; null when the manifest lacks its conditions. */
+function plannedTests(run: DiffRun): number | null {
+  const conditions = run.manifest['conditions'];
+  if (!Array.isArray(conditions)) return null;
+  return conditions.length * (stringArray(run.manifest['events'])?.length ?? 1);
+}
+
+/** The expected discordance a run's gate planned with (`--discordance`), or null. */
+function plannedDiscordance(run: DiffRun): number | null {
+  const d = run.manifest['discordance'];
+  return typeof d === 'number' && Number.isFinite(d) ? d : null;
+}
+
 /** How the method line names each paired test. */
 const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
   exact: 'McNemar',
@@ -66,7 +95,7 @@ function methodOf(paired: boolean, reason: string | null, method: TestMethod): D
       paired: true,
       unpaired_reason: null,
       interval: 'tango',
-      limits: 'paired flips (exact)',
+      limits: 'paired flips at the observed discordance (exact)',
       description: `${pairingWords(true)} (${named}), ${why}`,
     });
   }
@@ -75,8 +104,8 @@ function methodOf(paired: boolean, reason: string | null, method: TestMethod): D
     paired: false,
     unpaired_reason: reason,
     interval: 'newcombe',
-    limits: 'two independent proportions (normal approximation)',
-    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits by the normal approximation for two independent proportions), because the runs are not paired: ${reason ?? ''}`,
+    limits: "two independent proportions (exact power of Fisher's test)",
+    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits from the exact power of Fisher's test), because the runs are not paired: ${reason ?? ''}`,
   });
 }
 
@@ -105,6 +134,17 @@ export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => 
   return axes.slice(0, 2);
 }
 
+/**
+ * The `limits` line: what a limit means (STATS.md, "Limits"). For paired runs whose seeds disagreed
+ * somewhere it adds "with its seeds disagreeing as often as they did" and the largest observed discordance;
+ * where no pair disagrees (psi^ = 0) the limit is the one-way MDE and the line reads as it always has.
+ */
+function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: number, power: number): string {
+  const psi = Math.max(0, ...rows.map((r) => r.discordance ?? 0));
+  const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
+  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}, q ${q} over ${m} tests)`;
+}
+
 /** Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed. */
 export type ComputeSwitches = { readonly fragility?: boolean };
 
@@ -122,8 +162,9 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
     );
   }
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events);
-  const warnings = [...eventWarnings];
+  const declared = declaredEvents(before, after);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
+  const warnings = [...declared.warnings, ...eventWarnings];
   if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
     warnings.push(
@@ -138,7 +179,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   const paired = pairing.paired;
   const m = pairing.conditions.length * events.length;
   const ctx: LimitContext = { alpha: q / m, power, method };
-  const memo = new Map<number, number>();
+  const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
 
   const tests: { condition: string; event: string; table: Table }[] = [];
@@ -153,7 +194,8 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   }
   const scored = tests.map((t) => {
     const lim = limitsOf(t.table, ctx, memo);
-    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change };
+    const interval = Object.freeze(intervalOf(t.table, level));
+    return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
   });
   const decision = decide(scored, q, thr.value);
   const rows: DiffRow[] = tests.map((t, i) => {
@@ -172,11 +214,13 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
       p_bh: decision.p_bh[i] as number,
       counts_toward_verdict: decision.counts[i] as boolean,
       flagged: decision.flagged[i] as boolean,
-      interval: Object.freeze(intervalOf(t.table, level)),
+      interval: s.interval,
       limit_rise: s.limits.limit_rise,
       limit_fall: s.limits.limit_fall,
       limit: s.limits.limit,
+      discordance: t.table.kind === 'paired' ? observedDiscordance(t.table) : null,
       verdict: decision.verdicts[i] as DiffRow['verdict'],
+      held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
     });
   });
   const dm = methodOf(paired, pairing.reason, method);
@@ -185,7 +229,7 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
   let frag: Fragility;
   if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
   else {
-    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo });
+    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo, level });
   }
 
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
@@ -205,15 +249,18 @@ export function computeDiff(before: DiffRun, after: DiffRun, options: DiffOption
     q,
     power,
     tests: m,
+    planned_tests: plannedTests(before),
     events: Object.freeze([...events]),
     events_inferred: inferred,
+    events_declared: options.events === undefined && declared.events !== null,
+    planned_discordance: plannedDiscordance(before) ?? plannedDiscordance(after),
     warnings: Object.freeze(warnings),
     fragility: frag,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
     verdict_rule: `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`,
-    limits_rule: `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was (${testWords(dm.test)}${paired ? '' : ', by the normal approximation for two independent proportions'}, q ${q} over ${m} tests)`,
+    limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(INTERVAL_FAMILY_LEVEL)}, simultaneous (Bonferroni) over the ${m} tests`,
     rows: Object.freeze(rows),
     next: nextParts.join(' '),

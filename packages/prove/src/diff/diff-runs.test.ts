@@ -1,4 +1,4 @@
-import { benjaminiHochberg, fisherExact, holm, mcnemar, minimumDetectableChange, newcombeInterval, tangoInterval, unpairedMinimumDetectableChange } from 'poisson-stats';
+import { benjaminiHochberg, fisherExact, holm, mcnemar, minimumDetectableChange, newcombeInterval, tangoInterval, fisherMinimumDetectableChange } from 'poisson-stats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRun, fromTables, seedSpecText, tempStore } from './__fixtures__/build-run.js';
 import { DiffError } from './diff-error.js';
@@ -35,7 +35,9 @@ function checkAgainstStats(r: DiffReport, method: 'exact' | 'midp' | 'asymptotic
     close(row.interval.lower, t.lower, 1e-9);
     close(row.interval.upper, t.upper, 1e-9);
     close(row.interval.level, 1 - 0.05 / m);
-    const mde = round3(minimumDetectableChange({ n: c.n, alpha: r.q / m, power: r.power, method }));
+    // The limit at the observed discordance (rise + fall) / n (STATS.md, "Limits").
+    const mde = round3(minimumDetectableChange({ n: c.n, alpha: r.q / m, power: r.power, method, discordance: (c.rise + c.fall) / c.n }));
+    expect(row.discordance).toBe((c.rise + c.fall) / c.n);
     const before = (c.both + c.fall) / c.n;
     expect(row.limit_rise).toBe(mde <= 1 - before ? mde : 'no room');
     expect(row.limit_fall).toBe(mde <= before ? mde : 'no room');
@@ -129,6 +131,8 @@ describe('diffRuns on hand-built stores with known tables', () => {
     checkAgainstStats(r);
     expect(r.rows.map((x) => x.counts_toward_verdict)).toEqual([false, false, false]);
     expect(r.rows.map((x) => x.flagged)).toEqual([true, true, true]);
+    // Read against the default threshold 0.99: every limit (at the observed discordance) is below it and
+    // every interval lies inside [-0.99, 0.99].
     expect(r.verdict).toBe('no significant change');
     expect(r.rows.every((x) => x.verdict === 'unchanged')).toBe(true);
   });
@@ -146,7 +150,8 @@ describe('diffRuns on hand-built stores with known tables', () => {
     expect(r.threshold_note).toBe('the larger of the two recorded at sweep time: 0.500 before, 0.700 after');
     expect(r.verdict).toBe('inconclusive');
     expect(r.rows[0]?.verdict).toBe('inconclusive');
-    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown a change of 0.700: the largest limit it read is 0.801/);
+    expect(r.rows[0]?.held_back_by).toEqual(['limit']);
+    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown a change of 0.700 \(held back by a limit above 0.700 in 1\): the largest limit it read is 0.801/);
   });
 
   it('counts truncated episodes and bounds the change they could hide (--full)', async () => {
@@ -189,7 +194,7 @@ describe('diffRuns on hand-built stores with known tables', () => {
     const r = await diffRuns(store, '#2', '#1');
     expect(r.method.paired).toBe(false);
     expect(r.method.test).toBe('fisher-exact');
-    expect(r.method.description).toMatch(/^two-sample test \(Fisher's exact test; Newcombe's hybrid score intervals; limits by the normal approximation for two independent proportions\), because the runs are not paired: the runs were swept with different salts \(salt-a before, salt-b after\)/);
+    expect(r.method.description).toMatch(/^two-sample test \(Fisher's exact test; Newcombe's hybrid score intervals; limits from the exact power of Fisher's test\), because the runs are not paired: the runs were swept with different salts \(salt-a before, salt-b after\)/);
     expect(r.sentence).toMatch(/\(two-sample test: the runs do not share seeds\)$/);
     const row = r.rows[0] as DiffRow;
     expect(row.counts).toBeNull();
@@ -198,8 +203,9 @@ describe('diffRuns on hand-built stores with known tables', () => {
     const nw = newcombeInterval({ x1: 20, n1: 32, x2: 6, n2: 32, level: 0.95 });
     close(row.interval.lower, nw.lower, 1e-9);
     close(row.interval.upper, nw.upper, 1e-9);
-    const rise = round3(unpairedMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'rise' }));
-    const fall = round3(unpairedMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'fall' }));
+    // Limits from the exact power of the Fisher test the diff applies (STATS.md, "The unpaired fallback").
+    const rise = round3(fisherMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'rise' }));
+    const fall = round3(fisherMinimumDetectableChange({ n1: 32, n2: 32, p1: 20 / 32, alpha: 0.05, power: 0.8, direction: 'fall' }));
     expect(row.limit_rise).toBe(rise <= 1 - 20 / 32 ? rise : 'no room');
     expect(row.limit_fall).toBe(fall);
     expect(row.verdict).toBe('lower');

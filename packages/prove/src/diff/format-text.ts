@@ -77,8 +77,9 @@ function fullSections(r: DiffReport): string[] {
 /**
  * The diff report as text, shaped like the seed's: the verdict and its sentence; the `method`,
  * `threshold`, `before`, `after`, `verdict rule`, `limits`, `intervals`, `fragility` and `truncated`
- * lines (and `dropped` when pairs were); the table `condition event before after change verdict rise
- * fall`; the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
+ * lines (and `dropped` when pairs were); the table `condition event before after change interval
+ * verdict rise fall` (the simultaneous interval beside the verdict, and after an `inconclusive` what held
+ * it back: limit, no room, interval); the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
  * hint; and the `next:` line.
  *
  * @param report - a report from {@link diffEpisodes} or {@link diffRuns}.
@@ -103,11 +104,22 @@ export function formatDiffText(report: DiffReport): string {
   out.push(line('intervals', r.intervals_rule));
   out.push(line('fragility', r.fragility.count === null ? r.fragility.description : `${r.fragility.count} outcome${r.fragility.count === 1 ? '' : 's'} would change the word: ${r.fragility.description}`));
   out.push(line('truncated', `${r.truncated} (episodes the horizon cut short, in either run)`));
+  if (r.events_inferred && r.planned_tests !== null) {
+    const c = r.rows.length / Math.max(1, r.events.length);
+    out.push(line('tests', `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`));
+  }
+  if (r.planned_discordance !== null && r.method.paired) {
+    const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
+    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
+  }
   for (const w of r.warnings) out.push(line('warning', w));
   if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
   out.push('');
-  const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'verdict', 'rise', 'fall']];
-  for (const row of r.rows) rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), row.verdict, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+  const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
+  for (const row of r.rows) {
+    const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
+    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), interval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+  }
   out.push(...textTable(rows));
   if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
   if (r.full) out.push(...fullSections(r));

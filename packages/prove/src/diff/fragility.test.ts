@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from './__fixtures__/independent-runs.js';
 import { fragility, fragilityConditions, type FragilityContext } from './fragility.js';
 import type { ConditionPairs } from './pairing.js';
-import { limitsOf, pValueOf } from './row-stats.js';
+import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import type { TestMethod } from './stats.js';
 import { pairedTable, unpairedTable } from './tables.js';
 import type { VerdictWord } from './types.js';
@@ -22,7 +23,7 @@ function conditionPairs(conds: readonly Cond[]): ConditionPairs[] {
 }
 
 function contextOf(q: number, threshold: number, method: TestMethod, m: number): FragilityContext {
-  return { q, threshold, method, limits: { alpha: q / m, power: 0.8, method }, memo: new Map() };
+  return { q, threshold, method, limits: { alpha: q / m, power: 0.8, method }, memo: new Map(), level: 1 - 0.05 / m };
 }
 
 /** The verdict word recomputed from the labels, as the diff does (tables, p-values, limits, Holm). */
@@ -32,7 +33,7 @@ function wordOf(conds: readonly Cond[], events: readonly string[], paired: boole
       const t = paired ? pairedTable(c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })), ev) : unpairedTable(c.a, c.b, ev);
       const lim = limitsOf(t, ctx.limits, ctx.memo);
       const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
-      return { p: pValueOf(t, ctx.method), limit: lim.limit, change };
+      return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level) };
     }),
   );
   return decide(scored, ctx.q, ctx.threshold).word;
@@ -79,17 +80,8 @@ function bruteForce(conds: readonly Cond[], events: readonly string[], paired: b
   return best;
 }
 
-/** mulberry32, a small seeded generator. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, a small seeded generator (the fixture's). */
+const rng = mulberry32;
 
 describe('fragility', () => {
   it("finds the seed's 2 (two of A's passes made failures)", () => {

@@ -1,6 +1,7 @@
-import type { LimitContext } from './limits.js';
+import type { LimitContext, LimitMemo } from './limits.js';
 import type { ConditionPairs } from './pairing.js';
-import { limitsOf, pValueOf } from './row-stats.js';
+import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import { heldBackBy } from './verdict.js';
 import type { TestMethod } from './stats.js';
 import type { Table } from './tables.js';
 import type { Fragility, Limit, VerdictWord } from './types.js';
@@ -21,7 +22,9 @@ export type FragilityContext = {
   readonly threshold: number;
   readonly method: TestMethod;
   readonly limits: LimitContext;
-  readonly memo?: Map<number, number>;
+  readonly memo?: LimitMemo;
+  /** The level of each test's simultaneous interval (1 - 0.05 / m). */
+  readonly level: number;
 };
 
 /**
@@ -315,16 +318,21 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  * fragility.test.ts against every subset of every direction, with every new label, on random small
  * diffs):
  * 1. The word is "significant change" exactly when some test has min(1, m p) <= q (Holm's smallest
- *    adjusted p-value is m times the smallest p); otherwise it depends only on the limits, and a limit
- *    depends only on the counts of the event in the runs (the before rate and n).
+ *    adjusted p-value is m times the smallest p); otherwise it depends only on whether each test is
+ *    within the threshold: its limit (a function of the before rate, n and, paired, the discordant count
+ *    rise + fall) and its simultaneous interval (of rise, fall and n).
  * 2. Fix k, the direction and x, the number of the k changes that involve the other event F (from F for
  *    "into E", to F for "out of E"). Then every table's counts per run — hence every limit, and every
  *    difference rise - fall — are fixed; the changed episodes' other-run outcomes (the columns) only set
  *    how many pairs are discordant. Every McNemar p-value (exact, mid-p, asymptotic with or without
- *    correction) is non-decreasing in the number of discordant pairs at a fixed difference, and the
- *    column orders in {@link candidate} reach the fewest discordant pairs of E and of F together ('min')
- *    and the most together ('max'). So if any choice at (k, x) is significant, 'min' is; if any is not,
- *    'max' is not, with the same limits: the two extremes reach every word (k, x) can.
+ *    correction), the limit at the observed discordance and the width of Tango's interval are
+ *    non-decreasing in the number of discordant pairs at a fixed difference, and the column orders in
+ *    {@link candidate} reach the fewest discordant pairs of E and of F together ('min') and the most
+ *    together ('max'). So if any choice at (k, x) is significant, or within the threshold, 'min' is; if
+ *    any is not, 'max' is not. Since the limit and the interval joined the discordant count (issue 10),
+ *    one move is no longer covered by this argument: from "inconclusive" to "no significant change" at a
+ *    choice between the extremes (not significant, yet within the threshold). The brute-force tests below
+ *    still find no case where the search misses one; that part is checked, not proved.
  * 3. Over x: E's limit and sign depend on k alone; F's on x alone, so a word change that F's p-value or
  *    limit brings about at x is found at k' = x (all x changes involving F) first. E's smallest p over x
  *    is reached at x = clamp(cross[F][E]) or clamp(k - cross[0][E]) (E's concordant-pair count is concave
@@ -358,21 +366,22 @@ export function fragility(conditions: readonly FragilityCondition[], events: rea
   const e = events.length;
   const m = conditions.length * e;
   const sig = (p: number): boolean => Math.min(1, m * p) <= ctx.q;
-  const ok = (l: Limit): boolean => typeof l === 'number' && l <= ctx.threshold;
+  // A test that does not count reads `unchanged` only when its limit and its interval both allow it.
+  const ok = (l: Limit, t: Table): boolean => heldBackBy(l, intervalOf(t, ctx.level), ctx.threshold).length === 0;
   const views = conditions.map(viewsOf);
   // Memos per condition: p by table, limit by table (both functions of a few counts).
   const pMemo = conditions.map(() => new Map<string, number>());
-  const lMemo = conditions.map(() => new Map<string, Limit>());
+  const lMemo = conditions.map(() => new Map<string, boolean>());
   const key = (t: Table): string => (t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}` : `${t.beforeEvents},${t.afterEvents}`);
   const score = (ci: number, t: Table): { sig: boolean; ok: boolean } => {
     const kk = key(t);
     const pm = pMemo[ci] as Map<string, number>;
     let p = pm.get(kk);
     if (p === undefined) pm.set(kk, (p = pValueOf(t, ctx.method)));
-    const lm = lMemo[ci] as Map<string, Limit>;
-    let l = lm.get(kk);
-    if (l === undefined) lm.set(kk, (l = limitsOf(t, ctx.limits, ctx.memo).limit));
-    return { sig: sig(p), ok: ok(l) };
+    const lm = lMemo[ci] as Map<string, boolean>;
+    let good = lm.get(kk);
+    if (good === undefined) lm.set(kk, (good = ok(limitsOf(t, ctx.limits, ctx.memo).limit, t)));
+    return { sig: sig(p), ok: good };
   };
   // The family as it stands: per test, significant (alone enough for the word) and within the threshold.
   const base = views.map(([va], ci) =>

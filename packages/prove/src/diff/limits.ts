@@ -5,6 +5,12 @@ import type { Limit } from './types.js';
 /** What a limit is computed at: alpha = q / m, the power, and the test whose rejection rule counts. */
 export type LimitContext = { readonly alpha: number; readonly power: number; readonly method: TestMethod };
 
+/**
+ * A memo of limits by what they depend on: paired MDEs by n and the discordant count, unpaired ones by the
+ * before count and both sizes. One memo serves one diff (one alpha, power and method).
+ */
+export type LimitMemo = Map<string, number>;
+
 /** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
 export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
 
@@ -33,27 +39,42 @@ export function limitsFromMde(mdeRise: number, mdeFall: number, before: number):
 }
 
 /**
- * The limits of a paired condition (STATS.md, "Limits"): MDE(n, alpha, power) under the model where
- * each of the n seeds flips one way with probability d (K ~ Binomial(n, d), exact McNemar rejects when
- * K >= k*), rounded to 3 decimals ({@link roundLimit}), then held against the room from the before rate.
+ * The observed discordance psi^ = (rise + fall) / n of a paired table: the share of its pairs whose two
+ * outcomes disagree (0 for an empty table).
+ */
+export function observedDiscordance(t: PairedTable): number {
+  const n = tableSize(t);
+  return n === 0 ? 0 : (t.rise + t.fall) / n;
+}
+
+/**
+ * The limits of a paired condition (STATS.md, "Limits"): MDE(n, alpha, power, psi^), the smallest change d
+ * whose exact power reaches the power when each of the n pairs is discordant with probability
+ * max(psi^, d), psi^ = (rise + fall) / n observed, a discordant pair going the change's way with
+ * probability (psi + d) / (2 psi); rounded to 3 decimals ({@link roundLimit}), then held against the room
+ * from the before rate. With psi^ = 0 (no pair disagrees) it is the one-way MDE, P(Binomial(n, d) >= k*).
  *
  * @param t - the paired table.
  * @param ctx - alpha = q / m, power, method.
- * @param mde - a memo of MDE by n (the MDE depends on n, not on the table's cells).
+ * @param memo - a memo of MDEs by n and discordant count ({@link LimitMemo}).
  * @returns `{ limit_rise, limit_fall, limit }`, each a number or "no room".
  * @example
  * ```ts
  * pairedLimits({ kind: 'paired', both: 8, rise: 0, fall: 0, neither: 0 }, { alpha: 0.05, power: 0.8, method: 'exact' });
  * // { limit_rise: 'no room', limit_fall: 0.801, limit: 0.801 }
+ * pairedLimits({ kind: 'paired', both: 51, rise: 51, fall: 49, neither: 49 }, { alpha: 0.05, power: 0.8, method: 'exact' });
+ * // limit 0.143 (psi^ = 0.5; the one-way model would say 0.039)
  * ```
  * @see STATS.md, "Limits: the smallest change a condition could have shown".
  */
-export function pairedLimits(t: PairedTable, ctx: LimitContext, mde?: Map<number, number>): Limits {
+export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
   const n = tableSize(t);
-  let d = mde?.get(n);
+  const k = t.rise + t.fall;
+  const key = `p:${n}:${k}`;
+  let d = memo?.get(key);
   if (d === undefined) {
-    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method);
-    mde?.set(n, d);
+    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, k / n);
+    memo?.set(key, d);
   }
   const { before } = rates(t);
   return limitsFromMde(d, d, Number.isNaN(before) ? 0 : before);

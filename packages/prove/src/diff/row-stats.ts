@@ -1,4 +1,4 @@
-import { pairedLimits, type LimitContext, type Limits } from './limits.js';
+import { pairedLimits, type LimitContext, type LimitMemo, type Limits } from './limits.js';
 import { mcnemarP, tango, type TestMethod } from './stats.js';
 import { tableSize, type Table } from './tables.js';
 import { unpairedInterval, unpairedLimits, unpairedP } from './unpaired.js';
@@ -9,9 +9,9 @@ export function pValueOf(t: Table, method: TestMethod): number {
   return unpairedP(t);
 }
 
-/** The limits of one table: the paired flip model when paired, the normal approximation when not. */
-export function limitsOf(t: Table, ctx: LimitContext, memo?: Map<number, number>): Limits {
-  return t.kind === 'paired' ? pairedLimits(t, ctx, memo) : unpairedLimits(t, ctx);
+/** The limits of one table: at the observed discordance when paired, from Fisher's exact power when not. */
+export function limitsOf(t: Table, ctx: LimitContext, memo?: LimitMemo): Limits {
+  return t.kind === 'paired' ? pairedLimits(t, ctx, memo) : unpairedLimits(t, ctx, memo);
 }
 
 /** The interval on one table's change: Tango's score interval when paired, Newcombe's hybrid score when not. */

@@ -1,4 +1,4 @@
-import type { DiffMethod, DiffRow, Limit, VerdictWord } from './types.js';
+import type { DiffMethod, DiffRow, HeldBack, Limit, VerdictWord } from './types.js';
 
 /** Formats a rate or limit to 3 decimals ("no room" as is). */
 export function fmt3(x: Limit | number): string {
@@ -51,9 +51,25 @@ export function largestLimitWords(rows: readonly Pick<DiffRow, 'limit'>[]): stri
 }
 
 /**
+ * Which of the two conditions of "no significant change" held the inconclusive conditions back, counted
+ * by condition: "held back by a limit above 0.050 in 1, an interval reaching past ±0.050 in 1".
+ */
+export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_back_by'>[], thr: string): string {
+  const conditionsWith = (why: HeldBack): number => new Set(rows.filter((r) => r.held_back_by.includes(why)).map((r) => r.condition)).size;
+  const words: [HeldBack, string][] = [
+    ['limit', `a limit above ${thr}`],
+    ['no room', 'no room for its limit'],
+    ['interval', `an interval reaching past ±${thr}`],
+  ];
+  const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
+  return `held back by ${parts.join(', ')}`;
+}
+
+/**
  * The report's sentence (STATS.md, "The verdict word"): the threshold, the largest limit read, the
  * method, the rule (Holm q over m tests), the power in words, and per event the count of conditions
- * lower and higher.
+ * lower and higher. When conditions are inconclusive it says which held them back: a limit above the
+ * threshold, no room, or an interval reaching past the threshold.
  *
  * @example
  * ```ts
@@ -82,7 +98,13 @@ export function verdictSentence(args: {
   if (counted > 0) parts.push(`${counted} of ${m} test${m === 1 ? '' : 's'} count${counted === 1 ? 's' : ''} at the family-wise level`);
   if (notCounted.length > 0) {
     if (inconclusive === 0) parts.push(`every condition that did not count could have shown a change of ${thr}`);
-    else parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count could not have shown a change of ${thr}`);
+    else {
+      const held = notCounted.filter((r) => r.verdict === 'inconclusive');
+      const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room'));
+      const byInterval = held.some((r) => r.held_back_by.includes('interval'));
+      const could = byLimit && byInterval ? 'could not have shown, or could not rule out,' : byLimit ? 'could not have shown' : 'could not rule out';
+      parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${could} a change of ${thr} (${heldBackWords(held, thr)})`);
+    }
   }
   const rule = `${testWords(method.test)}, Holm q ${q} over ${m} tests, ${powerWords(power)}`;
   const perEvent = args.events

@@ -5,18 +5,18 @@ import {
   benjaminiHochberg,
   clusterRobustMeanDifference,
   fisherExact,
+  fisherMinimumDetectableChange,
   holm,
-  MCNEMAR_METHODS,
   mcnemar,
   meanScoreInterval,
   minimumDetectableChange,
   newcombeInterval,
   pairedScoreDifference,
   tangoInterval,
-  unpairedMinimumDetectableChange,
   wilsonInterval,
 } from 'poisson-stats';
-import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats';
+import type { PairedCounts, WilsonInterval } from 'poisson-stats';
+import { TEST_METHODS, type TestMethod } from '../internal/mde.js';
 
 /**
  * The test of the paired table (STATS.md, "McNemar's test"): `exact` (the default), `midp`,
@@ -25,10 +25,10 @@ import type { McnemarMethod, PairedCounts, WilsonInterval } from 'poisson-stats'
  * continuity correction, max(|rise - fall| - 1, 0)^2 / k; R's `mcnemar.test(correct = TRUE)`, its
  * default). Limits use each method's own rejection rule (its k*).
  */
-export type TestMethod = McnemarMethod;
+export type { TestMethod };
 
 /** The methods a diff accepts, in the order the CLI lists them. */
-export const TEST_METHODS: readonly TestMethod[] = MCNEMAR_METHODS;
+export { TEST_METHODS };
 
 /** An interval with its level. */
 export type Interval = { readonly lower: number; readonly upper: number; readonly level: number };
@@ -54,9 +54,12 @@ export function tango(counts: PairedCounts, level: number): Interval {
   return { lower: i.lower, upper: i.upper, level: i.level };
 }
 
-/** MDE(n, alpha, power) under the one-way flip model (poisson-stats `minimumDetectableChange`). */
-export function pairedMde(n: number, alpha: number, power: number, method: TestMethod): number {
-  return minimumDetectableChange({ n, alpha, power, method });
+/**
+ * MDE(n, alpha, power, psi^) at the discordance psi^ (poisson-stats `minimumDetectableChange`); psi^ = 0
+ * is the one-way flip model.
+ */
+export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number): number {
+  return minimumDetectableChange({ n, alpha, power, method, discordance });
 }
 
 /** Fisher's exact test, two-sided as R's fisher.test, on [[a, b], [c, d]] (poisson-stats `fisherExact`). */
@@ -79,11 +82,11 @@ export function wilson(x: number, n: number, level: number): Wilson {
 }
 
 /**
- * The unpaired limit in one direction from the before rate p0 (poisson-stats
- * `unpairedMinimumDetectableChange`, normal approximation for two independent proportions).
+ * The unpaired limit in one direction from the before rate p0: the smallest change at which the exact
+ * power of the Fisher test the diff applies reaches `power` (poisson-stats `fisherMinimumDetectableChange`).
  */
 export function unpairedMde(p0: number, n0: number, n1: number, alpha: number, power: number, direction: 1 | -1): number {
-  return unpairedMinimumDetectableChange({ n1: n0, n2: n1, p1: p0, alpha, power, direction: direction > 0 ? 'rise' : 'fall' });
+  return fisherMinimumDetectableChange({ n1: n0, n2: n1, p1: p0, alpha, power, direction: direction > 0 ? 'rise' : 'fall' });
 }
 
 /** A paired t comparison of scores (poisson-stats `pairedScoreDifference`), in the diff's snake_case. */

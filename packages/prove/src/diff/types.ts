@@ -71,6 +71,9 @@ export type DiffSamples = {
 /** A limit: a change in (0, 1], or "no room" when none could be shown in that direction. */
 export type Limit = number | 'no room';
 
+/** What keeps a test that does not count from reading `unchanged`: its limit, its interval, or no room. */
+export type HeldBack = 'limit' | 'interval' | 'no room';
+
 /** The per-row verdict. */
 export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
 
@@ -98,7 +101,17 @@ export type DiffRow = {
   readonly limit_rise: Limit;
   readonly limit_fall: Limit;
   readonly limit: Limit;
+  /**
+   * The observed discordance psi^ = (rise + fall) / n the limits were read at (paired runs); null when
+   * the runs are not paired.
+   */
+  readonly discordance: number | null;
   readonly verdict: RowVerdict;
+  /**
+   * Why an `inconclusive` row is not `unchanged`: `'limit'` (above the threshold), `'no room'`, and/or
+   * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]); empty otherwise.
+   */
+  readonly held_back_by: readonly HeldBack[];
 };
 
 /** The method of a diff, as data and as the report's sentence. */
@@ -110,7 +123,7 @@ export type DiffMethod = {
   readonly unpaired_reason: string | null;
   readonly interval: 'tango' | 'newcombe';
   /** The model the limits assume. */
-  readonly limits: 'paired flips (exact)' | 'two independent proportions (normal approximation)';
+  readonly limits: 'paired flips at the observed discordance (exact)' | "two independent proportions (exact power of Fisher's test)";
   /** The `method` line of the report. */
   readonly description: string;
 };
@@ -190,9 +203,19 @@ export type DiffReport = {
   readonly power: number;
   /** m, the number of tests (conditions x events). */
   readonly tests: number;
+  /**
+   * m as the before run's sweep planned it: its conditions x its declared events (x 1 when it declared
+   * none); null when its manifest does not list its conditions. The text report prints it beside `tests`
+   * when the events were inferred.
+   */
+  readonly planned_tests: number | null;
   readonly events: readonly string[];
-  /** Whether the events were named (`--event`) or inferred. */
+  /** Whether the events were inferred from the outcomes (neither named with `--event` nor declared in the spec). */
   readonly events_inferred: boolean;
+  /** Whether the events are the ones the runs' specs declared (`events = [...]`), the default when no `--event` is given. */
+  readonly events_declared: boolean;
+  /** The expected discordance the sweep's power gate planned with (`--discordance`), or null when it used the one-way model. */
+  readonly planned_discordance: number | null;
   /** Things the reader should know that do not stop the diff (a named event neither run holds). */
   readonly warnings: readonly string[];
   readonly fragility: Fragility;

@@ -1,4 +1,4 @@
-import { limitsFromMde, type LimitContext, type Limits } from './limits.js';
+import { limitsFromMde, type LimitContext, type LimitMemo, type Limits } from './limits.js';
 import { fisherP, newcombe, unpairedMde } from './stats.js';
 import type { UnpairedTable } from './tables.js';
 
@@ -26,15 +26,24 @@ export function unpairedInterval(t: UnpairedTable, level: number): { lower: numb
 }
 
 /**
- * The unpaired limits: for each direction, the smallest change from the before rate that a two-sided
- * two-proportion test at alpha = q / m detects with the given power, by the normal approximation
- * (Fleiss, Levin & Paik 2003, section 4.2, without continuity correction); "no room" when none within
- * the room does.
+ * The unpaired limits (STATS.md, "The unpaired fallback"): for each direction, the smallest change d from
+ * the before rate at which the exact power of the Fisher test the diff applies (two-sided, alpha = q / m,
+ * the runs' own sizes, after rate = before rate +- d) reaches the power, so "4 times in 5" holds for the
+ * test actually applied; "no room" when none within the room does.
+ *
+ * @see poisson-stats `fisherMinimumDetectableChange`.
  */
-export function unpairedLimits(t: UnpairedTable, ctx: LimitContext): Limits {
+export function unpairedLimits(t: UnpairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
   if (t.beforeN === 0 || t.afterN === 0) return limitsFromMde(Infinity, Infinity, 0);
   const p0 = t.beforeEvents / t.beforeN;
-  const rise = unpairedMde(p0, t.beforeN, t.afterN, ctx.alpha, ctx.power, 1);
-  const fall = unpairedMde(p0, t.beforeN, t.afterN, ctx.alpha, ctx.power, -1);
-  return limitsFromMde(rise, fall, p0);
+  const mde = (direction: 1 | -1): number => {
+    const key = `u:${t.beforeEvents}:${t.beforeN}:${t.afterN}:${direction}`;
+    let d = memo?.get(key);
+    if (d === undefined) {
+      d = unpairedMde(p0, t.beforeN, t.afterN, ctx.alpha, ctx.power, direction);
+      memo?.set(key, d);
+    }
+    return d;
+  };
+  return limitsFromMde(mde(1), mde(-1), p0);
 }

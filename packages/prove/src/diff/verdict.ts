@@ -1,8 +1,13 @@
 import { bhAdjust, holmAdjust } from './stats.js';
-import type { Limit, RowVerdict, VerdictWord } from './types.js';
+import type { HeldBack, Limit, RowVerdict, VerdictWord } from './types.js';
 
-/** What the verdict reads of one test: its p-value, its limit and the sign of its change. */
-export type Scored = { readonly p: number; readonly limit: Limit; readonly change: number };
+/** What the verdict reads of one test: its p-value, its limit, its simultaneous interval and its change. */
+export type Scored = {
+  readonly p: number;
+  readonly limit: Limit;
+  readonly change: number;
+  readonly interval: { readonly lower: number; readonly upper: number };
+};
 
 /** The verdict over a family of tests, and each test's part in it. */
 export type Decision = {
@@ -12,19 +17,36 @@ export type Decision = {
   readonly counts: readonly boolean[];
   readonly flagged: readonly boolean[];
   readonly verdicts: readonly RowVerdict[];
+  /** Per test, what keeps it from `unchanged` (empty when it is `unchanged`, or counts). */
+  readonly held_back_by: readonly (readonly HeldBack[])[];
 };
+
+/**
+ * What keeps a test that does not count from reading `unchanged` (STATS.md, "The verdict word"):
+ * `'no room'` when neither direction has room for its limit, `'limit'` when its limit is above the
+ * threshold (it could not have shown a change that large), `'interval'` when its simultaneous interval
+ * reaches past [-threshold, +threshold] (it does not rule one out). Empty when it reads `unchanged`.
+ */
+export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number): HeldBack[] {
+  const out: HeldBack[] = [];
+  if (limit === 'no room') out.push('no room');
+  else if (!(limit <= threshold)) out.push('limit');
+  if (!(interval.lower >= -threshold && interval.upper <= threshold)) out.push('interval');
+  return out;
+}
 
 /**
  * The verdict word (STATS.md, "The verdict word"). With m tests, Holm-adjusted p-values decide which
  * tests count (adj <= q) and Benjamini-Hochberg's which are flagged (adj <= q).
  * - a test that counts is `higher` or `lower` by the sign of its change;
- * - one that does not is `unchanged` when its limit is a number <= threshold, else `inconclusive`;
+ * - one that does not is `unchanged` when its limit is a number <= threshold and its simultaneous
+ *   interval lies inside [-threshold, +threshold], else `inconclusive` ({@link heldBackBy} says why);
  * - the word is `significant change` when any test counts, else `inconclusive` when any test is, else
  *   `no significant change`.
  *
- * @param rows - each test's p-value, limit and change.
+ * @param rows - each test's p-value, limit, interval and change.
  * @param q - the rate both adjustments are held to.
- * @param threshold - the largest limit a non-counting test may have and still read `unchanged`.
+ * @param threshold - the largest change a non-counting test must both be able to show and rule out.
  * @returns the word and the per-test figures, in the order given.
  * @see Holm (1979), Scand. J. Statist. 6:65; Benjamini & Hochberg (1995), JRSS B 57:289.
  */
@@ -34,14 +56,15 @@ export function decide(rows: readonly Scored[], q: number, threshold: number): D
   const p_bh = bhAdjust(ps);
   const counts = p_holm.map((p) => p <= q);
   const flagged = p_bh.map((p) => p <= q);
+  const held_back_by = rows.map((r, i) => (counts[i] ? [] : heldBackBy(r.limit, r.interval, threshold)));
   const verdicts: RowVerdict[] = rows.map((r, i) => {
     if (counts[i]) return r.change < 0 ? 'lower' : 'higher';
-    return typeof r.limit === 'number' && r.limit <= threshold ? 'unchanged' : 'inconclusive';
+    return (held_back_by[i] as HeldBack[]).length === 0 ? 'unchanged' : 'inconclusive';
   });
   const word: VerdictWord = counts.some(Boolean)
     ? 'significant change'
     : verdicts.includes('inconclusive')
       ? 'inconclusive'
       : 'no significant change';
-  return { word, p_holm, p_bh, counts, flagged, verdicts };
+  return { word, p_holm, p_bh, counts, flagged, verdicts, held_back_by };
 }

@@ -36,6 +36,27 @@ describe('sweep: the power gate', () => {
   });
 });
 
+describe('sweep: discordance and declared events (issue 10)', () => {
+  it('plans with --discordance and records it, with the declared events, in the manifest', async () => {
+    const spec = ONE.replace('replicates = 8\n', 'replicates = 8\nevents = ["passed"]\n');
+    const run = await sweep({ spec, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 's', discordance: 0.25 });
+    expect(run.discordance).toBe(0.25);
+    expect(run.events).toEqual(['passed']);
+    const plain = await sweep({ spec: ONE, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 's' });
+    expect('discordance' in plain).toBe(false);
+    expect('events' in plain).toBe(false);
+  });
+
+  it('counts m = conditions x declared events at the gate, and refuses at the expected discordance', async () => {
+    const two = SPEC.replace('replicates = 8\n', 'replicates = 8\nevents = ["passed", "failed"]\n');
+    const plan = await planSweep({ spec: two, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
+    expect([plan.gate.conditions, plan.gate.events, plan.gate.tests]).toEqual([2, 2, 4]);
+    const err = await sweep({ spec: ONE.replace('replicates = 8', 'replicates = 60'), target: `${TARGETS}:coin`, store: join(dir, 'x'), maxMde: 0.1, discordance: 0.5 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GateError);
+    expect((err as GateError).message).toMatch(/at discordance 0\.5; --max-mde 0\.1 needs at least/);
+  });
+});
+
 describe('sweep: the local backend', () => {
   it('runs every (condition, replicate) once with concurrency, every condition on the same seeds', async () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:tick`, store: dir, maxMde: 0.99, salt: 'abc', concurrency: 5, partRows: 3 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import TOML from '@iarna/toml';
-import { assertGate, powerGate, type GateResult, type TestMethod } from '../gate.js';
+import { assertGate, powerGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
@@ -36,6 +36,12 @@ export type SweepOptions = RunOptions & {
   power?: number;
   /** Default 'exact'. */
   method?: TestMethod;
+  /**
+   * The expected discordance, the share of pairs whose outcomes will disagree between two runs (a target
+   * sampled at temperature > 0), in [0, 1]: the power gate plans with it and the manifest records it.
+   * Absent, the gate assumes seeds that never disagree (the one-way model) and says so.
+   */
+  discordance?: number;
   /** The run's creation time (tests); default now. */
   now?: Date;
   /** Called once the run exists in the store, before any episode runs. */
@@ -86,6 +92,20 @@ function checkMaxMde(maxMde: unknown): number {
   return maxMde;
 }
 
+/** The power gate's input for a spec: m = conditions x declared events, at the expected discordance if given. */
+export function gateInput(spec: SweepSpec, conditions: number, maxMde: number, opts: Pick<SweepOptions, 'q' | 'power' | 'method' | 'discordance'>): GateInput {
+  return {
+    conditions,
+    replicates: spec.replicates,
+    maxMde,
+    ...(spec.events !== undefined ? { events: spec.events.length } : {}),
+    ...(opts.discordance !== undefined ? { discordance: opts.discordance } : {}),
+    ...(opts.q !== undefined ? { q: opts.q } : {}),
+    ...(opts.power !== undefined ? { power: opts.power } : {}),
+    ...(opts.method !== undefined ? { method: opts.method } : {}),
+  };
+}
+
 /** A fresh salt: 16 random hex digits. */
 export function randomSalt(): string {
   return randomBytes(8).toString('hex');
@@ -106,7 +126,7 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
   const { spec, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
   const conditions = conditionsOf(spec);
-  const gate = powerGate({ conditions: conditions.length, replicates: spec.replicates, maxMde, q: opts.q, power: opts.power, method: opts.method });
+  const gate = powerGate(gateInput(spec, conditions.length, maxMde, opts));
   const salt = opts.salt ?? randomSalt();
   const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
   const cwd = opts.cwd ?? process.cwd();
@@ -180,7 +200,7 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
   const q = opts.q ?? 0.05;
   const power = opts.power ?? 0.8;
   const method = opts.method ?? 'exact';
-  assertGate({ conditions: conditions.length, replicates: spec.replicates, maxMde, q, power, method });
+  assertGate(gateInput(spec, conditions.length, maxMde, opts));
   const cwd = opts.cwd ?? process.cwd();
   const backend = pickBackend(opts.backend, cwd);
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
@@ -205,6 +225,7 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     q,
     power,
     method,
+    ...(opts.discordance !== undefined ? { discordance: opts.discordance } : {}),
     backend: backend.name,
     command: opts.command,
     now: opts.now,

@@ -33,7 +33,7 @@ describe('parseSweepSpec', () => {
     ['invalid TOML', 'target_id = ', /^the spec is not valid TOML \(line 1, column \d+\): .+; fix the syntax/],
     ['a missing key', 't_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^missing key "target_id": add target_id = "\.\.\." \(a string\)\.$/],
     ['a mistyped key', 'target_id = 3\nt_unit = "turns"\nreplicates = 8\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"target_id" must be a string, got a number \(3\); quote it\.$/],
-    ['an unknown top-level key', `${HEAD}seed = 1\n[axes.a]\ntype = "continuous"\nvalues = [1]\n`, /^unknown key "seed": a spec has only target_id, t_unit, replicates and \[axes\.NAME\] tables; remove it\.$/],
+    ['an unknown top-level key', `${HEAD}seed = 1\n[axes.a]\ntype = "continuous"\nvalues = [1]\n`, /^unknown key "seed": a spec has only target_id, t_unit, replicates, events and \[axes\.NAME\] tables; remove it\.$/],
     ['an unknown axis key', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1]\nunits = "s"\n`, /^axis "a" has an unknown key "units"/],
     ['an unknown axis type', `${HEAD}[axes.a]\ntype = "ordinal"\nvalues = [1]\n`, /^axis "a" has type "ordinal": use "continuous" \(numbers\) or "categorical" \(strings\)\.$/],
     ['strings on a continuous axis', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1, "two"]\n`, /^axis "a" is continuous but has values that are not finite numbers: "two"/],
@@ -64,7 +64,7 @@ describe('parseSweepSpec', () => {
   it('reports every problem at once, one sentence each', () => {
     const list = problems('t_unit = 5\nreplicates = -1\nextra = true\n[axes.outcome]\ntype = "continuous"\nvalues = []\n[axes.b]\ntype = "nominal"\nvalues = ["x"]\n');
     expect(list).toEqual([
-      'unknown key "extra": a spec has only target_id, t_unit, replicates and [axes.NAME] tables; remove it.',
+      'unknown key "extra": a spec has only target_id, t_unit, replicates, events and [axes.NAME] tables; remove it.',
       'missing key "target_id": add target_id = "..." (a string).',
       '"t_unit" must be a string, got a number (5); quote it.',
       '"replicates" is -1, below 1; a sweep needs at least one replicate per condition.',
@@ -82,5 +82,19 @@ describe('parseSweepSpec', () => {
 
   it('refuses a non-string argument with a TypeError', () => {
     expect(() => parseSweepSpec(undefined as unknown as string)).toThrow(TypeError);
+  });
+
+  it('reads a declared events list (issue 10) and names bad ones', () => {
+    const spec = parseSweepSpec(`${HEAD}events = ["passed", "failed"]\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n`);
+    expect(spec.events).toEqual(['passed', 'failed']);
+    expect(Object.isFrozen(spec.events)).toBe(true);
+    expect(parseSweepSpec(`${HEAD}[axes.slack]\ntype = "continuous"\nvalues = [4]\n`).events).toBeUndefined();
+    expect(problems(`${HEAD}events = []\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n`)).toEqual([
+      '"events" must be a non-empty array of outcome labels, got an array ([]); write e.g. events = ["passed"], or leave it out.',
+    ]);
+    expect(problems(`${HEAD}events = ["passed", " x", "passed"]\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n`)).toEqual([
+      '"events" holds " x": each event is an outcome label, a non-empty string without surrounding whitespace; rewrite it.',
+      '"events" repeats "passed"; list each event once.',
+    ]);
   });
 });

@@ -15,6 +15,12 @@ export type SweepSpec = {
   readonly t_unit: string;
   readonly replicates: number;
   readonly axes: Readonly<Record<string, Axis>>;
+  /**
+   * The events (outcome labels) the sweep is designed to compare, when declared (`events = ["passed"]`):
+   * the power gate counts m = conditions x events, the manifest records them and the diff tests them by
+   * default (STATS.md, "Events, and the number of tests m"). Absent when not declared.
+   */
+  readonly events?: readonly string[];
 };
 
 /** The episode columns an axis may not be named after (PROVE.md, "The store"). */
@@ -31,7 +37,7 @@ export const EPISODE_COLUMNS = Object.freeze([
   'duration_ms',
 ] as const);
 
-const TOP_KEYS = ['target_id', 't_unit', 'replicates', 'axes'];
+const TOP_KEYS = ['target_id', 't_unit', 'replicates', 'axes', 'events'];
 const AXIS_KEYS = ['type', 'values'];
 const AXIS_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names JavaScript objects give a meaning to; an axis may not have them. */
@@ -93,8 +99,8 @@ function kind(v: unknown): string {
  * Parses and validates a sweep spec written in TOML, reporting every problem at once.
  *
  * Rules: the keys `target_id` (non-empty string), `t_unit` (non-empty string), `replicates` (an integer
- * >= 1, written as one: `8`, not `8.0`) and `[axes.NAME]` tables (at least one) are required and no
- * other key is allowed; `target_id` starts every run name, so it holds only ASCII letters, digits, `-`,
+ * >= 1, written as one: `8`, not `8.0`) and `[axes.NAME]` tables (at least one) are required; `events`
+ * (a non-empty array of distinct outcome labels) is optional; no other key is allowed; `target_id` starts every run name, so it holds only ASCII letters, digits, `-`,
  * `_`, `.` and spaces inside, does not start with `.`, and has at most 100 characters; each axis has
  * exactly `type` and `values`; `type` is `continuous` (values are finite numbers) or `categorical`
  * (values are strings, each non-empty, without control characters, leading or trailing whitespace, or
@@ -129,7 +135,7 @@ export function parseSweepSpec(text: string): SweepSpec {
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {
     if (!TOP_KEYS.includes(key)) {
-      problems.push(`unknown key "${key}": a spec has only target_id, t_unit, replicates and [axes.NAME] tables; remove it.`);
+      problems.push(`unknown key "${key}": a spec has only target_id, t_unit, replicates, events and [axes.NAME] tables; remove it.`);
     }
   }
   for (const key of ['target_id', 't_unit'] as const) {
@@ -151,6 +157,18 @@ export function parseSweepSpec(text: string): SweepSpec {
   else {
     const literal = replicatesWrittenAsFloat(text);
     if (literal !== null) problems.push(`"replicates" must be an integer like ${reps}, not ${literal}; write replicates = ${reps}.`);
+  }
+
+  const events = doc['events'];
+  if (events !== undefined) {
+    if (!Array.isArray(events) || events.length === 0) {
+      problems.push(`"events" must be a non-empty array of outcome labels, got ${kind(events)} (${show(events)}); write e.g. events = ["passed"], or leave it out.`);
+    } else {
+      const bad = events.filter((e) => typeof e !== 'string' || e.trim() === '' || e.trim() !== e || CONTROL.test(e));
+      if (bad.length > 0) problems.push(`"events" holds ${bad.map(show).join(', ')}: each event is an outcome label, a non-empty string without surrounding whitespace; rewrite ${bad.length > 1 ? 'them' : 'it'}.`);
+      const dups = events.filter((e, i) => events.indexOf(e) !== i);
+      if (dups.length > 0) problems.push(`"events" repeats ${[...new Set(dups)].map(show).join(', ')}; list each event once.`);
+    }
   }
 
   const axes = new Map<string, Axis>();
@@ -237,5 +255,6 @@ export function parseSweepSpec(text: string): SweepSpec {
     t_unit: doc['t_unit'] as string,
     replicates: reps as number,
     axes: Object.freeze(Object.fromEntries(axes)),
+    ...(events !== undefined ? { events: Object.freeze([...(events as string[])]) } : {}),
   });
 }

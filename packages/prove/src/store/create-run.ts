@@ -27,6 +27,8 @@ export type RunInit = {
   q?: number;
   power?: number;
   method?: TestMethod;
+  /** The expected discordance the gate planned with (`--discordance`); recorded when given. */
+  discordance?: number;
   /** Default 'local'. */
   backend?: string;
   /** The command line to record; default []. */
@@ -170,6 +172,8 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
     q: init.q ?? 0.05,
     power: init.power ?? 0.8,
     method: init.method ?? 'exact',
+    ...(init.discordance !== undefined ? { discordance: init.discordance } : {}),
+    ...(spec.events !== undefined ? { events: [...spec.events] } : {}),
     created: now.toISOString(),
     finished: null,
     counts: emptyCounts(),

@@ -94,6 +94,13 @@ export type RunManifest = {
   q: number;
   power: number;
   method: TestMethod;
+  /**
+   * The expected discordance the power gate planned with (`sweep --discordance P`); absent when the gate
+   * used the one-way model (seeds that never disagree).
+   */
+  discordance?: number | null;
+  /** The events the spec declares (`events = [...]`); absent when it declares none. */
+  events?: string[] | null;
   /** ISO 8601 UTC, with milliseconds. */
   created: string;
   finished: string | null;

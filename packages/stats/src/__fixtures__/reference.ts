@@ -42,9 +42,18 @@ export type StatsmodelsReference = {
   multipletests: Array<{ p: number[]; holm: number[]; BH: number[]; bonferroni: number[] }>;
 };
 
+/** discordant-power.json, written by discordant-power.gen.R. */
+export type DiscordantReference = {
+  rVersion: string;
+  power: Array<{ n: number; change: number; discordance: number; alpha: number; method: 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc'; power: number }>;
+  mde: Array<{ n: number; discordance: number; alpha: number; power: number; method: 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc'; mde: JsonNumber }>;
+  fisherPower: Array<{ n1: number; n2: number; p1: number; p2: number; alpha: number; power: number }>;
+};
+
 function load<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./${name}`, import.meta.url), 'utf8')) as T;
 }
 
 export const R: RReference = load<RReference>('r-reference.json');
 export const STATSMODELS: StatsmodelsReference = load<StatsmodelsReference>('statsmodels-reference.json');
+export const R_DISCORDANT: DiscordantReference = load<DiscordantReference>('discordant-power.json');

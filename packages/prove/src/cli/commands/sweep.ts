@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { assertGate } from '../../gate.js';
+import { assertGate, type GateInput } from '../../gate.js';
+import { TEST_METHODS } from '../../internal/mde.js';
 import { callPlanCsv, checkCallBudget, type CallPlan } from '../../executor/call-plan.js';
 import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
@@ -24,6 +25,12 @@ function callPlanText(calls: CallPlan, budget: number | null): string[] {
   return rows;
 }
 
+/** The gate's input as the plan computed it (m = conditions x declared events, its discordance). */
+function gateOf(plan: SweepPlan): GateInput {
+  const g = plan.gate;
+  return { conditions: g.conditions, events: g.events, replicates: g.replicates, maxMde: g.maxMde, q: g.q, power: g.power, method: g.method, ...(g.discordance !== null ? { discordance: g.discordance } : {}) };
+}
+
 function planText(plan: SweepPlan, store: string): string {
   const g = plan.gate;
   const seeds = plan.seeds.length > 4 ? `${plan.seeds.slice(0, 4).join(', ')}, ... (${plan.seeds.length})` : plan.seeds.join(', ');
@@ -33,8 +40,9 @@ function planText(plan: SweepPlan, store: string): string {
     `  store       ${store}`,
     `  salt        ${plan.salt}`,
     `  seeds       ${seeds}`,
-    `  gate        ${g.sentence} (m ${g.conditions}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
+    `  gate        ${g.sentence} (m ${g.tests}${g.events > 1 ? ` = ${g.conditions} conditions x ${g.events} events` : ''}, alpha ${Number(g.alpha.toPrecision(4))}, power ${g.power}, ${g.method})`,
   ];
+  rows.push(`  model       the gate ${g.assumption}`);
   if (plan.only) rows.push(`  only        ${Object.entries(plan.only).map(([k, vs]) => `${k}=${vs.join(',')}`).join(' ')} (a narrowed spec)`);
   if (plan.estimate) rows.push(`  estimate    ${plan.estimate.calls} calls, ${plan.estimate.tokens} tokens`);
   if (plan.calls) rows.push(...callPlanText(plan.calls, plan.budget_tokens));
@@ -46,7 +54,7 @@ export const sweepCommand = defineCommand({
   name: 'sweep',
   summary: 'Run a target over a spec\'s conditions x replicates on shared seeds into a new run of the store.',
   description:
-    'The power gate runs first: with m conditions, alpha = q/m and n replicates, the best change a condition can show, MDE(n, alpha, power), must not exceed --max-mde, or nothing is written. ' +
+    'The power gate runs first: with m = conditions x the spec\'s declared events (events = [...]; x 1 when none), alpha = q/m and n replicates, the best change a condition can show, MDE(n, alpha, power), must not exceed --max-mde, or nothing is written. It assumes seeds that never disagree between runs unless --discordance P gives the share of pairs expected to disagree (then the limit is read at that discordance, as the diff reads it at the observed one). ' +
     'Seeds are seed(salt, r) = the first 4 bytes, big-endian, of sha256("<salt>:<r>"). On a terminal the sweep asks for confirmation unless --yes; without one it needs --yes. Declining writes nothing and exits 2. ' +
     'With --dry-run the plan is printed (with --json, as one JSON document on stdout) even when the gate or the token budget refuses it; the refusal is then on stderr and the exit code is 2. ' +
     'An error a target throws outside its episodes (from a timer, or a promise it did not await) stops the run as SIGINT does (interrupted, exit 1); run such targets with --backend threads. ' +
@@ -64,7 +72,14 @@ export const sweepCommand = defineCommand({
     only: { type: 'string', valueName: 'AXIS=V1,V2', multiple: true, description: 'Narrow an axis of the spec to these values (repeatable), for a smoke run; the power gate is computed on the narrowed design and the manifest records the narrowing (`only`).' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The false discovery rate of the gate (alpha = q/m).', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the gate.', default: '0.8' },
-    method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic'], description: 'The paired test whose rejection rule defines the gate\'s limit.', default: 'exact' },
+    method: { type: 'string', valueName: 'M', choices: [...TEST_METHODS], description: 'The paired test whose rejection rule defines the gate\'s limit (asymptotic-cc: with Edwards\' continuity correction).', default: 'exact' },
+    discordance: {
+      type: 'string',
+      valueName: 'P',
+      number: { min: 0, max: 1 },
+      description:
+        'The share of pairs expected to disagree between two runs of the target, in [0, 1] (a model sampled at temperature > 0 disagrees with itself; two independent runs at pass rate p disagree about 2p(1 - p) of the time). The gate plans with it and the manifest records it; without it the gate assumes seeds that never disagree.',
+    },
     ...EXECUTION_OPTIONS,
     ...MODEL_RUN_OPTIONS,
   },
@@ -78,7 +93,8 @@ export const sweepCommand = defineCommand({
     const maxMde = v.number('max-mde');
     const q = v.number('q');
     const power = v.number('power');
-    const method = v.choice('method', ['exact', 'midp', 'asymptotic'] as const);
+    const method = v.choice('method', TEST_METHODS);
+    const discordance = v.number('discordance');
     const exec = executionOptions(v);
     const model = modelRunOptions(v);
     const dist = bullmqExecution(v, io);
@@ -122,6 +138,7 @@ export const sweepCommand = defineCommand({
       ...(q !== undefined ? { q } : {}),
       ...(power !== undefined ? { power } : {}),
       ...(method !== undefined ? { method } : {}),
+      ...(discordance !== undefined ? { discordance } : {}),
       ...exec,
       ...model,
       ...(only ? { only } : {}),
@@ -140,11 +157,11 @@ export const sweepCommand = defineCommand({
       // The plan is printed even when the gate or the budget refuses it; the refusal is then on stderr
       // and the exit code is 2 (with --json too: stdout keeps the plan, plan.gate.passes is false).
       io.stdout.write(asJson ? json(plan) : `${planText(plan, store)}${planFile !== undefined ? `  plan        ${planFile}\n` : ''}`);
-      if (!plan.gate.passes) assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+      if (!plan.gate.passes) assertGate(gateOf(plan));
       if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
       return 0;
     }
-    assertGate({ conditions: plan.conditions.length, replicates: plan.replicates, maxMde: maxMde as number, q, power, method });
+    assertGate(gateOf(plan));
     if (plan.calls && model.budgetTokens !== undefined) checkCallBudget(plan.calls, model.budgetTokens);
     await dist?.check();
     if (!v.flag('yes')) {

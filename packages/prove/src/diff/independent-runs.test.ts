@@ -1,0 +1,67 @@
+// Issue 10: two runs whose outcomes are independent (rise 51, fall 49 of 200) with --max-mde 0.05. The
+// one-way limit (0.039) said "no significant change"; at the observed discordance the limit is 0.143
+// and the simultaneous interval reaches past the threshold, so the diff reads `inconclusive`.
+import { describe, expect, it } from 'vitest';
+import { independentRuns } from './__fixtures__/independent-runs.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { formatDiffText } from './format-text.js';
+
+describe('two independent runs at p = 0.4, 200 replicates, --max-mde 0.05', () => {
+  const { before, after } = independentRuns();
+  const report = diffEpisodes(before, after);
+  const row = report.rows[0]!;
+
+  it('is the issue\'s table: rise 51, fall 49, interval [-0.088, +0.108]', () => {
+    expect(report.events).toEqual(['failed']);
+    expect(row.counts).toMatchObject({ rise: 51, fall: 49, n: 200 });
+    expect(row.interval.lower.toFixed(3)).toBe('-0.088');
+    expect(row.interval.upper.toFixed(3)).toBe('0.108');
+  });
+
+  it('reads its limit at the observed discordance 0.5: 0.143, not the one-way 0.039', () => {
+    expect(row.discordance).toBe(0.5);
+    expect(row.limit).toBe(0.143);
+  });
+
+  it('reads inconclusive, and the sentence names the limit and the interval that held it back', () => {
+    expect(report.verdict).toBe('inconclusive');
+    expect(row.verdict).toBe('inconclusive');
+    expect(row.held_back_by).toEqual(['limit', 'interval']);
+    expect(report.sentence).toMatch(/^1 condition that did not count could not have shown, or could not rule out, a change of 0\.050 \(held back by a limit above 0\.050 in 1, an interval reaching past ±0\.050 in 1\)/);
+  });
+
+  it('shows the change and the interval beside the verdict in the text report', () => {
+    const text = formatDiffText(report);
+    expect(text).toMatch(/temperature 1 +failed +[0-9.]+ +[0-9.]+ +\+0\.010 +\[-0\.088, \+0\.108\] +inconclusive/);
+  });
+});
+
+describe('the design the runs recorded: declared events, planned m, planned discordance', () => {
+  const { before, after } = independentRuns();
+  const withManifest = (run: typeof before, extra: Record<string, unknown>): typeof before => ({ ...run, manifest: { ...run.manifest, conditions: ['temperature 1'], ...extra } });
+
+  it('tests the declared events by default, not the inferred ones', () => {
+    const r = diffEpisodes(withManifest(before, { events: ['passed'] }), withManifest(after, { events: ['passed'] }));
+    expect(r.events).toEqual(['passed']);
+    expect(r.events_declared).toBe(true);
+    expect(r.events_inferred).toBe(false);
+    expect(r.planned_tests).toBe(1);
+  });
+
+  it('prints the m it used beside the m the sweep planned when the events were inferred', () => {
+    const r = diffEpisodes(withManifest(before, {}), withManifest(after, {}));
+    expect(r.events_inferred).toBe(true);
+    expect([r.tests, r.planned_tests]).toEqual([1, 1]);
+    expect(formatDiffText(r)).toContain('tests         m = 1 used (1 condition x 1 inferred event); the sweep planned for m = 1\n');
+    // A run with an extra label: two events inferred, m = 2 against the planned 1.
+    const odd = { ...after, rows: after.rows.map((x, i) => (i === 0 ? { ...x, outcome: 'truncated' } : x)) };
+    const r2 = diffEpisodes(withManifest(before, {}), withManifest(odd, {}));
+    expect(formatDiffText(r2)).toContain('m = 2 used (1 condition x 2 inferred events); the sweep planned for m = 1 (declare events = [...] in the spec, or pass --event, to read the tests it planned)');
+  });
+
+  it('prints the planned discordance beside the observed one', () => {
+    const r = diffEpisodes(withManifest(before, { discordance: 0.48 }), withManifest(after, { discordance: 0.48 }));
+    expect(r.planned_discordance).toBe(0.48);
+    expect(formatDiffText(r)).toContain("discordance   observed up to 0.500 (pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.480 at sweep time (--discordance)");
+  });
+});

@@ -1,0 +1,113 @@
+// The discordance model of STATS.md, "Limits": power and limits when seeds disagree both ways, checked
+// against R (__fixtures__/discordant-power.gen.R: the power summed over every k, c_k from binom.test's
+// p-value or the method's own; the limit by uniroot).
+import { describe, expect, it } from 'vitest';
+import { R_DISCORDANT } from './__fixtures__/reference.js';
+import { num } from './__fixtures__/reference.js';
+import { binomialCdf, binomialPmf } from './internal/binomial.js';
+import { discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds } from './internal/discordant-power.js';
+import { expectClose } from './internal/expect-close.js';
+import { mcnemarPower } from './mcnemar-power.js';
+import { mcnemarPValue } from './mcnemar.js';
+import { minimumDetectableChange } from './minimum-detectable-change.js';
+
+describe('mcnemarPower with discordance', () => {
+  it(`has at least 20 reference cases (${R_DISCORDANT.power.length})`, () => expect(R_DISCORDANT.power.length).toBeGreaterThanOrEqual(20));
+  it(`matches R's sum over k on ${R_DISCORDANT.power.length} cases (every method, n up to 20000) to 1e-9`, () => {
+    for (const r of R_DISCORDANT.power) {
+      const got = mcnemarPower({ n: r.n, change: r.change, alpha: r.alpha, discordance: r.discordance, method: r.method });
+      expectClose(got, r.power, { rtol: 0, atol: 1e-9, label: `n ${r.n}, d ${r.change}, psi ${r.discordance}, alpha ${r.alpha}, ${r.method}` });
+    }
+  });
+  it('gives STATS.md\'s check values: the power at 0.14339 (n 200, psi 0.5) and 0.19464 (n 64, psi 0.3) is 0.8', () => {
+    expectClose(mcnemarPower({ n: 200, change: 0.14339, alpha: 0.05, discordance: 0.5 }), 0.8, { atol: 1e-4 });
+    expectClose(mcnemarPower({ n: 64, change: 0.19464, alpha: 0.05, discordance: 0.3 }), 0.8, { atol: 1e-4 });
+  });
+  it('is the one-way power, bit for bit, with discordance 0, absent, or at most the change', () => {
+    for (const [n, d] of [[8, 0.5], [64, 0.12073], [200, 0.039], [1000, 0.01]] as const) {
+      const oneWay = mcnemarPower({ n, change: d, alpha: 0.05 });
+      expect(mcnemarPower({ n, change: d, alpha: 0.05, discordance: 0 })).toBe(oneWay);
+      expect(mcnemarPower({ n, change: d, alpha: 0.05, discordance: d })).toBe(oneWay);
+    }
+  });
+  it('is lower at a larger discordance (the one-way model overstates what the runs can show)', () => {
+    const d = minimumDetectableChange({ n: 200, alpha: 0.05 }); // 0.0391..., the one-way limit
+    const oneWay = mcnemarPower({ n: 200, change: d, alpha: 0.05 });
+    const both = mcnemarPower({ n: 200, change: d, alpha: 0.05, discordance: 0.48 });
+    expect(oneWay).toBeGreaterThanOrEqual(0.8);
+    expect(both).toBeLessThan(0.15);
+  });
+  it('names a bad discordance', () => {
+    expect(() => mcnemarPower({ n: 10, change: 0.1, alpha: 0.05, discordance: 1.2 })).toThrow(/options\.discordance .* got 1\.2/);
+  });
+});
+
+describe('minimumDetectableChange with discordance', () => {
+  it(`matches R's uniroot on the full power sum in ${R_DISCORDANT.mde.length} cases to 1e-8`, () => {
+    for (const r of R_DISCORDANT.mde) {
+      const got = minimumDetectableChange({ n: r.n, alpha: r.alpha, power: r.power, discordance: r.discordance, method: r.method });
+      expectClose(got, num(r.mde), { rtol: 0, atol: 1e-8, label: `n ${r.n}, psi ${r.discordance}, ${r.method}` });
+    }
+  });
+  it('gives STATS.md\'s check values: 0.14339 (one-way 0.039) and 0.19464 (one-way 0.12073)', () => {
+    expect(minimumDetectableChange({ n: 200, alpha: 0.05, discordance: 0.5 }).toFixed(5)).toBe('0.14339');
+    expect(minimumDetectableChange({ n: 200, alpha: 0.05 }).toFixed(3)).toBe('0.039');
+    expect(minimumDetectableChange({ n: 64, alpha: 0.05, discordance: 0.3 }).toFixed(5)).toBe('0.19464');
+    expect(minimumDetectableChange({ n: 64, alpha: 0.05 }).toFixed(5)).toBe('0.12073');
+  });
+  it("keeps the seed's one-way 0.801 with discordance 0, bit for bit", () => {
+    const seed = minimumDetectableChange({ n: 8, alpha: 0.05 });
+    expect(minimumDetectableChange({ n: 8, alpha: 0.05, discordance: 0 })).toBe(seed);
+    expectClose(seed, 0.8014034528708301, { atol: 1e-8 });
+  });
+  it('has power >= the target at the limit it returns, and below it 1e-6 lower', () => {
+    for (const [n, psi] of [[32, 0.48], [128, 0.48], [200, 0.5], [1000, 0.2]] as const) {
+      const d = minimumDetectableChange({ n, alpha: 0.05, discordance: psi });
+      expect(mcnemarPower({ n, change: d, alpha: 0.05, discordance: psi })).toBeGreaterThanOrEqual(0.8);
+      expect(mcnemarPower({ n, change: d - 1e-6, alpha: 0.05, discordance: psi })).toBeLessThan(0.8);
+    }
+  });
+  it('works at n = 10^6 (psi 0.5): a limit of about 0.002 with power 0.8 there', () => {
+    const d = minimumDetectableChange({ n: 1_000_000, alpha: 0.05, discordance: 0.5 });
+    expect(d).toBeGreaterThan(0.0019);
+    expect(d).toBeLessThan(0.0021);
+    expect(mcnemarPower({ n: 1_000_000, change: d, alpha: 0.05, discordance: 0.5 })).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('the window of discordant counts', () => {
+  it('leaves out at most POWER_TRUNCATION (1e-12) of Binomial(n, psi), up to n = 10^6', () => {
+    for (const [n, psi] of [[50, 0.5], [1000, 0.01], [1000, 0.999], [100_000, 0.3], [1_000_000, 0.5], [1_000_000, 1e-5]] as const) {
+      const w = powerWindow(n, psi);
+      expect(w.leftOut).toBeLessThanOrEqual(POWER_TRUNCATION);
+      const direct = (w.lo > 0 ? binomialCdf(w.lo - 1, n, psi) : 0) + (w.hi < n ? 1 - binomialCdf(w.hi, n, psi) : 0);
+      expect(Math.abs(direct - w.leftOut)).toBeLessThan(1e-13);
+    }
+  });
+  it('gives the full sum over every k to within the bound (n = 3000, psi 0.4; every k summed directly here)', () => {
+    const n = 3000;
+    const psi = 0.4;
+    const bounds = new RejectionBounds(0.01, 'exact');
+    for (const d of [0.01, 0.05, 0.1]) {
+      const theta = (psi + d) / (2 * psi);
+      let full = 0;
+      for (let k = 0; k <= n; k++) {
+        const c = bounds.at(k);
+        if (c < 0) continue;
+        full += binomialPmf(k, n, psi) * (binomialCdf(c, k, theta) + binomialCdf(c, k, 1 - theta));
+      }
+      const windowed = discordantPower(n, d, psi, bounds);
+      expect(Math.abs(windowed - full)).toBeLessThanOrEqual(POWER_TRUNCATION + 1e-12);
+    }
+  });
+  it("reads c_k from the test's own p-value: the largest c < k/2 with p <= alpha", () => {
+    for (const method of ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const) {
+      const b = new RejectionBounds(0.05, method);
+      for (let k = 1; k <= 300; k++) {
+        const c = b.at(k);
+        if (c >= 0) expect(mcnemarPValue(c, k - c, method)).toBeLessThanOrEqual(0.05);
+        if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(0.05);
+      }
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { R_DISCORDANT } from './__fixtures__/reference.js';
+import { expectClose } from './internal/expect-close.js';
+import { fisherMinimumDetectableChange, fisherPower } from './fisher-power.js';
+import { unpairedMinimumDetectableChange } from './unpaired-power.js';
+
+describe('fisherPower', () => {
+  it(`has at least 20 reference cases (${R_DISCORDANT.fisherPower.length})`, () => expect(R_DISCORDANT.fisherPower.length).toBeGreaterThanOrEqual(20));
+  it(`matches R (every table's fisher.test p-value, summed over both binomials) on ${R_DISCORDANT.fisherPower.length} cases to 1e-9`, () => {
+    for (const r of R_DISCORDANT.fisherPower) {
+      expectClose(fisherPower(r), r.power, { rtol: 0, atol: 1e-9, label: `${r.n1} vs ${r.n2}, ${r.p1} -> ${r.p2}, alpha ${r.alpha}` });
+    }
+  });
+  it("gives STATS.md's check: 100 vs 100 from 0.5 has power 0.761 at d = 0.193 (the normal approximation's limit)", () => {
+    const normal = unpairedMinimumDetectableChange({ n1: 100, n2: 100, p1: 0.5, alpha: 0.05 });
+    expect(normal.toFixed(3)).toBe('0.193');
+    expect(fisherPower({ n1: 100, n2: 100, p1: 0.5, p2: 0.693, alpha: 0.05 }).toFixed(3)).toBe('0.761');
+  });
+  it('names every bad argument', () => {
+    expect(() => fisherPower({ n1: 0, n2: 10, p1: 0.5, p2: 2, alpha: 0.05 })).toThrow(/options\.n1 .*; options\.p2 /);
+  });
+});
+
+describe('fisherMinimumDetectableChange', () => {
+  it('is above the normal approximation for 100 vs 100 from 0.5, with power >= 0.8 at it', () => {
+    const d = fisherMinimumDetectableChange({ n1: 100, n2: 100, p1: 0.5, alpha: 0.05 });
+    expect(d).toBeGreaterThan(0.193);
+    expect(fisherPower({ n1: 100, n2: 100, p1: 0.5, p2: 0.5 + d, alpha: 0.05 })).toBeGreaterThanOrEqual(0.8);
+    expect(fisherPower({ n1: 100, n2: 100, p1: 0.5, p2: 0.5 + d - 1e-6, alpha: 0.05 })).toBeLessThan(0.8);
+  });
+  it('keeps its promise in both directions and unequal sizes: power at the limit >= the target', () => {
+    for (const [n1, n2, p1, alpha, power, direction] of [
+      [60, 90, 0.3, 0.05, 0.8, 'rise'],
+      [200, 150, 0.8, 0.01, 0.9, 'fall'],
+      [32, 32, 0.5, 0.05 / 3, 0.8, 'fall'],
+    ] as const) {
+      const d = fisherMinimumDetectableChange({ n1, n2, p1, alpha, power, direction });
+      const p2 = direction === 'rise' ? p1 + d : p1 - d;
+      expect(fisherPower({ n1, n2, p1, p2, alpha })).toBeGreaterThanOrEqual(power);
+    }
+  });
+  it('is Infinity when even the whole room falls short', () => {
+    expect(fisherMinimumDetectableChange({ n1: 8, n2: 8, p1: 0.9, alpha: 0.05 })).toBe(Infinity);
+    expect(fisherMinimumDetectableChange({ n1: 8, n2: 8, p1: 0, alpha: 0.05, direction: 'fall' })).toBe(Infinity);
+  });
+});
