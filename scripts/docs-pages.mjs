@@ -34,4 +34,5 @@ export const PAGES = {
   'models.md': { path: 'docs/models.md', setup: mockModel },
   'tasks.md': { path: 'docs/tasks.md' },
   'store.md': { path: 'docs/store.md' },
+  'view.md': { path: 'docs/view.md' },
 };

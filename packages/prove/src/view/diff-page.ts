@@ -49,6 +49,7 @@ function conditionRow(r: DiffRow): string {
     ['bh', r.p_bh],
     ['limit-rise', limitSort(r.limit_rise)],
     ['limit-fall', limitSort(r.limit_fall)],
+    ['discordance', r.discordance ?? ''],
   ]
     .map(([k, v]) => `data-${k}="${h(v)}"`)
     .join(' ');
@@ -65,9 +66,10 @@ function conditionRow(r: DiffRow): string {
     `<td class="num">${h(fmtP(r.p))}</td>`,
     `<td class="num">${h(fmtP(r.p_holm))}</td>`,
     `<td class="num">${h(fmtP(r.p_bh))}${r.flagged ? ' *' : ''}</td>`,
-    `<td class="${cls}">${h(r.verdict)}${r.counts_toward_verdict ? ' (counts)' : ''}</td>`,
+    `<td class="${cls}">${h(r.verdict)}${r.counts_toward_verdict ? ' (counts)' : ''}${(r.held_back_by ?? []).length > 0 ? `<br><span class="note">held back by ${h((r.held_back_by ?? []).join(', '))}</span>` : ''}</td>`,
     `<td class="num">${h(limitText(r.limit_rise))}</td>`,
     `<td class="num">${h(limitText(r.limit_fall))}</td>`,
+    `<td class="num">${typeof r.discordance === 'number' ? r.discordance.toFixed(3) : '-'}</td>`,
   ];
   return `<tr class="cond" ${attrs}>${cells.join('')}</tr>`;
 }
@@ -88,6 +90,7 @@ const HEADS: readonly [string, string, boolean][] = [
   ['verdict', 'verdict', false],
   ['limit-rise', 'limit rise', true],
   ['limit-fall', 'limit fall', true],
+  ['discordance', 'discordance', true],
 ];
 
 /**
@@ -118,6 +121,8 @@ export function renderDiffPage(input: DiffPageInput): string {
     ['fragility', d.fragility.description],
     ['truncated', String(d.truncated)],
   ];
+  if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
+  if (typeof d.planned_discordance === 'number') lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)`]);
   if (d.dropped > 0) lines.push(['dropped', `${d.dropped} pairs without an outcome in one run, left out of the tables`]);
   for (const w of d.warnings) lines.push(['warning', w]);
   const body: string[] = [];
