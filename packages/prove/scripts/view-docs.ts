@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sweep, viewDiff, viewRun } from '../src/index.js';
+import { sweep, viewDiff, viewRun, type TargetConfig } from '../src/index.js';
 import { before, mixed } from '../../../examples/diff_demo/targets.js';
 import { openBrowser } from '../test/browser.js';
 
@@ -19,8 +19,9 @@ console.log(`store: ${store}`);
 // (the same seeds, so the same pairs, as the page's console blocks).
 const spec = readFileSync(join(ROOT, 'examples', 'diff_demo', 'sweep.toml'), 'utf8');
 const common = { spec, store, salt: 'demo-salt', maxMde: 0.35 };
-const a = await sweep({ ...common, target: before });
-const b = await sweep({ ...common, target: mixed });
+const as = (t: typeof before) => (cfg: TargetConfig) => t({ seed: cfg.seed, slack: cfg['slack'] as number, strictness: String(cfg['strictness']) });
+const a = await sweep({ ...common, target: as(before) });
+const b = await sweep({ ...common, target: as(mixed) });
 const demo = await viewDiff(store, a.run_id, b.run_id);
 console.log(`demo: ${demo.report.verdict}: ${demo.report.sentence}`);
 const pages: [string, string, string | null][] = [];
