@@ -35,4 +35,6 @@ export const PAGES = {
   'tasks.md': { path: 'docs/tasks.md' },
   'store.md': { path: 'docs/store.md' },
   'view.md': { path: 'docs/view.md' },
+  'tutorial.md': { path: 'docs/tutorial.md' },
+  depth_effect: { path: 'examples/depth_effect/README.md' },
 };

@@ -2,7 +2,7 @@
 // user runs it — `tsx examples/prove_sweep/run.ts` in a subprocess against the built packages — on a
 // temporary store, then the store it wrote read back through the CLI and through DuckDB.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +93,19 @@ describe('the scripted path (examples/prove_sweep/run.ts)', () => {
         'passed: 0 lower, 0 higher (paired test on shared seeds)',
     );
     expect(out).toContain('  truncated 0  (episodes the horizon cut short)');
+  });
+
+  it('prints every line the README quotes from it, in that order', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /The example prints, among the rest[^]*?\n```\n([^]*?)\n```/.exec(readme)?.[1];
+    expect(block, 'the README quotes the example').toBeDefined();
+    const lines = out.split('\n');
+    let at = 0;
+    for (const quoted of block!.split('\n').filter((l) => l !== '[…]')) {
+      const found = lines.indexOf(quoted, at);
+      expect(found, `README line not printed (in this order) by the example: ${quoted}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
   });
 
   it('leaves an ordinary store: runs lists a, b, c newest first and #3 is the oldest', () => {

@@ -6,3 +6,4 @@ export { canonicalJson } from './canonical-json.js';
 export { readPriceTable } from './price-table.js';
 export type { ModelPrice, PriceTable, PriceTableReading } from './price-table.js';
 export { shown } from './shown.js';
+export { tomlSyntaxProblem } from './toml-syntax-problem.js';

@@ -1,4 +1,5 @@
 import TOML from '@iarna/toml';
+import { tomlSyntaxProblem } from './toml-syntax-problem.js';
 
 /** USD per million tokens for one model. */
 export interface ModelPrice {
@@ -39,7 +40,8 @@ export function readPriceTable(text: string): PriceTableReading {
   try {
     doc = (text.trimStart().startsWith('{') ? JSON.parse(text) : TOML.parse(text)) as Record<string, unknown>;
   } catch (err) {
-    const why = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
+    const json = text.trimStart().startsWith('{');
+    const why = json ? (err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err)) : tomlSyntaxProblem(err, text);
     return { ok: false, problems: [`the price table is neither valid TOML nor valid JSON (${why}); fix its syntax.`] };
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {

@@ -85,6 +85,17 @@ weight = 1
       expect((e as RubricTaskError).message).toMatch(/^The rubric task bad.toml has 11 problems/);
     }
   });
+
+  it('gives a TOML syntax error its position once, with the offending line quoted', () => {
+    try {
+      parseRubricTask('id = "t"\ntitle = "T"\npass_mark = 0.5 0.6\n', 'bad.toml');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as RubricTaskError).problems).toEqual([
+        'it is not valid TOML: line 3, column 17, in "pass_mark = 0.5 0.6": Unexpected character, expected only whitespace or comments till end of line; fix the syntax.',
+      ]);
+    }
+  });
 });
 
 describe('gradeRubricAnswer', () => {

@@ -1,4 +1,5 @@
 import { parse as parseToml } from '@iarna/toml';
+import { tomlSyntaxProblem } from 'poisson-core';
 import { RubricTaskError } from './errors.js';
 import { DEFAULT_NEGATION_WINDOW } from './claim-match.js';
 import { sha256Hex } from './internal/canonical-json.js';
@@ -139,8 +140,7 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (error) {
-    const line = (error as { line?: number }).line;
-    throw new RubricTaskError(source, [`it is not valid TOML${line === undefined ? '' : ` (line ${line + 1})`}: fix the syntax.`]);
+    throw new RubricTaskError(source, [`it is not valid TOML: ${tomlSyntaxProblem(error, text)}; fix the syntax.`]);
   }
   const problems: string[] = [];
   for (const key of Object.keys(doc)) if (!TOP_KEYS.has(key)) problems.push(`unknown key "${key}" (known: ${[...TOP_KEYS].join(', ')}).`);

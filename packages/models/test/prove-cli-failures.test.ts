@@ -167,7 +167,7 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const m = JSON.parse(r.stdout) as Manifest;
     expect(m.status).toBe('complete');
     expect(m.counts).toMatchObject({ rows: REPLICATES, rows_without_outcome: REPLICATES });
-    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove inspect ${m.run_id} for the errors.`);
+    expect(r.stderr).toContain(`error: every episode ended without an outcome; see poisson-prove --store ${join(dir, 'all-fail')} inspect ${m.run_id} for the errors.`);
     expect(mock.requests.length - before).toBe(REPLICATES * MAX_ATTEMPTS);
     const rows = await episodes(join(dir, 'all-fail'), m.run_id);
     expect(new Set(rows.map((row) => row.replicate_index))).toEqual(new Set(Array.from({ length: REPLICATES }, (_, i) => i)));

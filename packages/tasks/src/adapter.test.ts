@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadRegistry, PinMismatchError } from './adapter.js';
 import { generatorHash } from './generator-hash.js';
 import { noisyPolicy } from './noisy-policy.js';
+import { perCallNoisyPolicy } from './per-call-noisy-policy.js';
+import { referencePolicy } from './reference-policy.js';
 import { PreregistrationError, RegistrationHashError } from './preregistration-error.js';
 import { SEED_REGISTRATION, SEED_REGISTRATION_SHA256 } from './__fixtures__/registration.js';
 
@@ -154,11 +156,40 @@ describe('loadRegistry', () => {
     expect(() => loadRegistry(bad, { sha256: digest })).toThrow('depth:d3 needs its control depth:d1+h3');
   });
 
-  it('builds targets for other policies too, named after them', async () => {
-    const r = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [noisyPolicy({ p: 1, name: 'noisy' })] });
-    expect(Object.keys(r.targets).sort()).toEqual(['noisy_depth_d1', 'noisy_depth_d1_h3', 'noisy_depth_d3']);
+  it('policies adds targets to the reference ones, named after each policy (docs/tasks.md)', async () => {
+    const r = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [noisyPolicy({ p: 1, name: 'noisy' }), perCallNoisyPolicy({ e: 1 })] });
+    expect(Object.keys(r.targets).sort()).toEqual([
+      'noisy_depth_d1',
+      'noisy_depth_d1_h3',
+      'noisy_depth_d3',
+      'per_call_depth_d1',
+      'per_call_depth_d1_h3',
+      'per_call_depth_d3',
+      'reference_depth_d1',
+      'reference_depth_d1_h3',
+      'reference_depth_d3',
+    ]);
     const cfg = { seed: 1, replicate_index: 0, slack: 4, horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') };
     await expect(r.targets['noisy_depth_d3']!(cfg)).resolves.toMatchObject({ outcome: 'failed', t: 4 });
+    await expect(r.targets['per_call_depth_d1_h3']!(cfg)).resolves.toMatchObject({ outcome: 'failed', t: 2 });
+    await expect(r.targets['reference_depth_d3']!(cfg)).resolves.toMatchObject({ outcome: 'passed', t: 4 });
+  });
+
+  it('builds the reference once when it is listed, and refuses two policies of one name', () => {
+    const r = loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [referencePolicy] });
+    expect(Object.keys(r.targets).sort()).toEqual(['reference_depth_d1', 'reference_depth_d1_h3', 'reference_depth_d3']);
+    expect(() => loadRegistry(path, { sha256: SEED_REGISTRATION_SHA256, policies: [noisyPolicy({ p: 0.5, name: 'reference' })] })).toThrow(
+      "two policies make the target name reference_depth_d1: give the policies distinct names (the reference policy's targets are always built, as reference_*)",
+    );
+  });
+
+  it('exports the policies where poisson-tasks does, so a registry module needs one import', async () => {
+    const adapter = await import('./adapter.js');
+    const main = await import('./index.js');
+    for (const name of ['referencePolicy', 'noisyPolicy', 'perCallNoisyPolicy'] as const) {
+      expect(adapter[name], name).toBeDefined();
+      expect(adapter[name], name).toBe(main[name]);
+    }
   });
 });
 

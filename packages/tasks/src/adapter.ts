@@ -23,13 +23,24 @@ export { taskEpisodeMeta } from './task-episode-meta.js';
 export type { TaskEpisodeMetaInput } from './task-episode-meta.js';
 export { targetName } from './arm-id.js';
 export { checkPins } from './pins.js';
+// The policies, exported here as from 'poisson-tasks', so that a registry module needs one import.
+export { referencePolicy } from './reference-policy.js';
+export { noisyPolicy } from './noisy-policy.js';
+export type { NoisyPolicyOptions } from './noisy-policy.js';
+export { perCallNoisyPolicy } from './per-call-noisy-policy.js';
+export type { PerCallNoisyPolicyOptions } from './per-call-noisy-policy.js';
+export type { Policy, PolicyAction, PolicyContext, CallRecord } from './policy.js';
 export type { RegistrationPins } from './pins.js';
 
 /** Options of {@link loadRegistry}. */
 export interface LoadRegistryOptions {
   /** The sha256 (64 hex digits) the registration file was registered under. */
   readonly sha256: string;
-  /** The policies to build targets for, one target per policy and arm. Default `[referencePolicy]`. */
+  /**
+   * More policies to build targets for, one target per policy and arm, added to the reference policy's
+   * (`reference_*` targets are always built). Each policy needs its own name; the reference policy itself
+   * may be listed and is built once.
+   */
   readonly policies?: readonly Policy[];
 }
 
@@ -47,8 +58,9 @@ export interface Registry {
   /** The generator hash of the registration's generator version. */
   readonly generatorHash: string;
   /**
-   * One target per policy and arm, named `<policy>_<arm id with each run of non-alphanumerics as one _>`,
-   * e.g. `reference_depth_d1`, `reference_depth_d3`, `reference_depth_d1_h3`. A plain object, so a
+   * One target per policy (the reference, then `options.policies`) and arm, named `<policy>_<arm id with
+   * each run of non-alphanumerics as one _>`, e.g. `reference_depth_d1`, `reference_depth_d3`,
+   * `reference_depth_d1_h3`, and `per_call_depth_d3` with `policies: [perCallNoisyPolicy({ e: 0.15 })]`. A plain object, so a
    * registry module can `export const { reference_depth_d1 } = REGISTRY.targets` or
    * `export default REGISTRY.targets`.
    */
@@ -66,7 +78,8 @@ export interface Registry {
  * ```
  *
  * Steps: read the bytes; refuse them when `sha256(bytes)` differs from `options.sha256`; parse and
- * validate ({@link validatePreregistration}); build one target per policy and arm with {@link createTarget}.
+ * validate ({@link validatePreregistration}); build one target per arm for the reference policy and for each
+ * of `options.policies`, with {@link createTarget}.
  *
  * @param path - the registration file
  * @param options - {@link LoadRegistryOptions}: `{ sha256, policies? }`
@@ -92,12 +105,15 @@ export function loadRegistry(path: string, options: LoadRegistryOptions): Regist
   const actual = sha256Hex(bytes);
   if (actual !== expected.toLowerCase()) throw new RegistrationHashError(path, expected.toLowerCase(), actual);
   const registration = validatePreregistration(parseRegistration(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
-  const policies = options.policies ?? [referencePolicy];
+  // The reference targets are always there; `policies` adds to them (the reference listed again is built once).
+  const policies = [referencePolicy, ...(options.policies ?? []).filter((p) => p !== referencePolicy)];
   const targets: Record<string, Target> = {};
   for (const policy of policies) {
     for (const arm of registration.arms) {
       const name = targetName(policy.name, armId(arm));
-      if (name in targets) throw new RangeError(`two policies make the target name ${name}: give the policies distinct names`);
+      if (name in targets) {
+        throw new RangeError(`two policies make the target name ${name}: give the policies distinct names (the reference policy's targets are always built, as reference_*)`);
+      }
       targets[name] = createTarget({ arm, registration, registrationSha256: actual, policy, name });
     }
   }

@@ -23,6 +23,8 @@ export type { CallRecord, Policy, PolicyAction, PolicyContext } from './policy.j
 export { referenceMessages, referencePolicy } from './reference-policy.js';
 export { noisyPolicy } from './noisy-policy.js';
 export type { NoisyPolicyOptions } from './noisy-policy.js';
+export { perCallNoisyPolicy } from './per-call-noisy-policy.js';
+export type { PerCallNoisyPolicyOptions } from './per-call-noisy-policy.js';
 export { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
 export { armCard, armCardMarkdown } from './arm-card.js';
 export type { ArmCard, LengthMatch, SampleSummary } from './arm-card.js';

@@ -3,6 +3,7 @@ import type { Task } from './task.js';
 import { keyedRng, randomInt } from './internal/rng.js';
 import { WORDS } from './internal/relay-data.js';
 import { shown } from './internal/shown.js';
+import { wrongWord } from './internal/wrong-word.js';
 
 /** Options of {@link noisyPolicy}. */
 export interface NoisyPolicyOptions {
@@ -34,12 +35,6 @@ function plan(task: Task, p: number, error: 'call' | 'answer' | 'either', salt: 
   const callIndex = randomInt(rng, task.route.length);
   const wrongPick = randomInt(rng, WORDS.length - 1);
   return { corrupted, kind, callIndex, wrongPick };
-}
-
-/** A word other than `right`, chosen by `pick` in [0, WORDS.length - 1). */
-function wrongWord(right: string, pick: number): string {
-  const others = WORDS.filter((w) => w !== right);
-  return others[pick % others.length] as string;
 }
 
 /**

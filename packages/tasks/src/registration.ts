@@ -4,6 +4,7 @@ import { armId, parseArmId } from './arm-id.js';
 import { PreregistrationError } from './preregistration-error.js';
 import { preregistrationProblems, validatePreregistration } from './validate-preregistration.js';
 import { maxTurns } from './turns.js';
+import { tomlSyntaxProblem } from 'poisson-core';
 
 /** A validated, normalized registration. */
 export interface Registration {
@@ -101,8 +102,7 @@ export function parseRegistration(text: string): Record<string, unknown> {
   try {
     doc = TOML.parse(text) as Record<string, unknown>;
   } catch (e) {
-    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new PreregistrationError([`the registration is not valid TOML (${why}): fix its syntax, one key = value per line`]);
+    throw new PreregistrationError([`the registration is not valid TOML: ${tomlSyntaxProblem(e, text)}; fix its syntax, one key = value per line`]);
   }
   return plain(doc) as Record<string, unknown>;
 }

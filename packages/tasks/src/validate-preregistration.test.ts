@@ -115,7 +115,13 @@ describe('validatePreregistration', () => {
 
   it('refuses text that is not TOML, and a document that is not a table', () => {
     expect(() => parseRegistration('knob = \n')).toThrow(PreregistrationError);
-    expect(() => parseRegistration('knob = \n')).toThrow(/the registration is not valid TOML \(.*\): fix its syntax, one key = value per line/);
+    expect(() => parseRegistration('knob = \n')).toThrow(
+      'the registration is not valid TOML: line 1, column 9, in "knob =": Unexpected character, expecting string, number, datetime, boolean, inline array or inline table; fix its syntax, one key = value per line',
+    );
+    // The position once, the offending line quoted (issue 17: it was given twice, and the line not at all).
+    expect(() => parseRegistration('knob = "depth"\nslack = 4\narms = ["depth:d1" "depth:d3"]\n')).toThrow(
+      'the registration is not valid TOML: line 3, column 20, in "arms = [\\"depth:d1\\" \\"depth:d3\\"]": Invalid character, expected whitespace, comma (,) or close bracket (]); fix its syntax, one key = value per line',
+    );
     expect(() => validatePreregistration([1])).toThrow(
       'the registration must be a table of keys (knob, strictness, split, generator_version, slack, horizon, arms), got [1]: write it as TOML key = value lines',
     );

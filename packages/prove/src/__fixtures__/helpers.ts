@@ -54,7 +54,7 @@ export async function listTree(dir: string): Promise<string[]> {
 }
 
 /** An in-memory CliIo; `out()` and `err()` return what was written. */
-export function memoryIo(opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean; signal?: AbortSignal; confirm?: (q: string) => Promise<boolean> }): CliIo & { out(): string; err(): string } {
+export function memoryIo(opts: { cwd: string; env?: Record<string, string>; isTTY?: boolean; signal?: AbortSignal; confirm?: (q: string) => Promise<boolean>; now?: () => number }): CliIo & { out(): string; err(): string } {
   let stdout = '';
   let stderr = '';
   return {
@@ -65,6 +65,7 @@ export function memoryIo(opts: { cwd: string; env?: Record<string, string>; isTT
     cwd: opts.cwd,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.confirm ? { confirm: opts.confirm } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
     out: () => stdout,
     err: () => stderr,
   } as CliIo & { out(): string; err(): string };
@@ -77,4 +78,32 @@ export function normalize(text: string, dirs: Record<string, string> = {}): stri
   return s
     .replace(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, '<run-id>')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>');
+}
+
+/**
+ * Splits a command line as a POSIX shell does for the words the CLI suggests: blanks separate words;
+ * double quotes group, with `\\` escaping `"`, `\\`, `$` and a backquote inside them; nothing else is
+ * special (a word the CLI prints is quoted whenever it needs more).
+ */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === '"') {
+      word ??= '';
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === '\\' && /["\\$`]/.test(line[i + 1] ?? '')) i++;
+        word += line[i];
+      }
+      if (i >= line.length) throw new Error(`unterminated quote in ${line}`);
+    } else if (c === ' ') {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === '#' && word === null) {
+      break; // a comment, as the shell reads it
+    } else word = (word ?? '') + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
 }

@@ -38,6 +38,8 @@ export type CliIo = {
   readonly cwd: string;
   /** Aborted on SIGINT/SIGTERM (main.ts wires it). */
   readonly signal?: AbortSignal;
+  /** A clock in milliseconds for progress status lines (default `performance.now`); tests inject one. */
+  readonly now?: () => number;
   /** Asks a yes/no question (default: a line read from stdin). */
   readonly confirm?: (question: string) => Promise<boolean>;
 };

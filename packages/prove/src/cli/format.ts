@@ -1,4 +1,10 @@
+import { resolve } from 'node:path';
+import { conditionsOf } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
+import type { CliIo } from './define.js';
+import { shellRef } from '../internal/shell-word.js';
+
+export { shellRef };
 
 /** Pads columns to their widths, two spaces apart. */
 export function columns(rows: readonly (readonly string[])[]): string {
@@ -22,24 +28,58 @@ export function outcomeSummary(counts: RunManifest['counts']): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-/** Quotes a run name for a shell command line when it has spaces. */
-export function shellRef(s: string): string {
-  return /^[A-Za-z0-9._#:-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+/** Builds a `poisson-prove ...` command line that works when pasted where the command ran. */
+export type ProveCommand = (...words: string[]) => string;
+
+/**
+ * The {@link ProveCommand} of a context: `poisson-prove [--store DIR] WORDS...`, each word quoted by
+ * {@link shellRef}, with `--store` (the absolute store) only when the store differs from the one a command
+ * pasted in the same directory and environment would use ($POISSON_STORE, else ./store).
+ */
+export function proveCommand(ctx: { readonly store: string; readonly io: CliIo }): ProveCommand {
+  const env = ctx.io.env['POISSON_STORE'];
+  const fallback = resolve(ctx.io.cwd, env !== undefined && env !== '' ? env : 'store');
+  const store = ctx.store === fallback ? [] : ['--store', ctx.store];
+  return (...words) => ['poisson-prove', ...[...store, ...words].map(shellRef)].join(' ');
 }
 
-/** The last lines of a sweep, resume or extend in text form. */
-export function runSummary(verb: string, m: RunManifest): string {
+/** The plain {@link ProveCommand}, for the default store. */
+export const plainProveCommand: ProveCommand = (...words) => ['poisson-prove', ...words.map(shellRef)].join(' ');
+
+/** Whether the run stopped because its token budget is spent. */
+export function spentBudget(m: RunManifest): boolean {
+  return Boolean(m.budget_tokens && m.usage && m.usage.billed_tokens >= m.budget_tokens);
+}
+
+/**
+ * The command that resumes a run stopped by its token budget, with a total that should finish it: what the
+ * run billed per stored episode, for every episode, plus 20% (rounded up), followed by how it was reckoned.
+ */
+export function resumeWithBudget(m: RunManifest, command: ProveCommand): string {
+  const billed = m.usage?.billed_tokens ?? 0;
+  const episodes = conditionsOf(m).length * m.replicates;
+  const perEpisode = m.counts.rows > 0 ? billed / m.counts.rows : 0;
+  const total = Math.max(billed + 1, Math.ceil(perEpisode * episodes * 1.2));
+  return (
+    `${command('resume', m.run_id, '--budget-tokens', String(total))} ` +
+    `(${billed} tokens billed for ${m.counts.rows} of ${episodes} episodes; ${total} is that rate for all of them, plus 20%)`
+  );
+}
+
+/** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command. */
+export function runSummary(verb: string, m: RunManifest, command: ProveCommand = plainProveCommand): string {
   const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
   if (m.usage) {
     const u = m.usage;
     const budget = m.budget_tokens ? ` of a budget of ${m.budget_tokens}` : '';
     lines.push(`usage: ${u.calls} calls (${u.cache_hits} from the cache), ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens; billed ${u.billed_tokens} tokens${budget} (run total)`);
-    if (m.status === 'interrupted' && m.budget_tokens && u.billed_tokens >= m.budget_tokens) {
+    if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }
   }
-  if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: poisson-prove resume ${m.run_id}`);
-  else lines.push(`next: poisson-prove inspect ${shellRef(m.name)}`);
+  if (m.status === 'interrupted' && spentBudget(m)) lines.push(`next: ${resumeWithBudget(m, command)}`);
+  else if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: ${command('resume', m.run_id)}`);
+  else lines.push(`next: ${command('inspect', m.name)}`);
   return `${lines.join('\n')}\n`;
 }
 

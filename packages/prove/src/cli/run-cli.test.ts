@@ -5,7 +5,7 @@ import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from '../store/create-run.js';
 import { inspectRun } from '../store/inspect-run.js';
 import { listRuns } from '../store/list-runs.js';
-import { SPEC, SPEC_FILE, TARGETS, listTree, memoryIo, normalize, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { SPEC, SPEC_FILE, TARGETS, listTree, memoryIo, normalize, removeDir, shellWords, tempDir } from '../__fixtures__/helpers.js';
 import { commands } from './commands/index.js';
 import { runCli } from './run-cli.js';
 
@@ -43,6 +43,17 @@ describe('poisson-prove sweep', () => {
     expect((await listRuns(join(dir, 'env-store'))).length).toBe(1);
   });
 
+  it('without a terminal: a status line at the end on stderr (done/total, rate, rows without an outcome); none with --quiet or --json', async () => {
+    const r = await cli([...SWEEP, '--yes'], { now: () => 0 });
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 4 without an outcome\n$/);
+    expect(r.out).toMatch(/^ok fixture/);
+    const quiet = await cli([...SWEEP, '--yes', '--quiet']);
+    expect([quiet.code, quiet.err]).toEqual([0, '']);
+    const asJson = await cli([...SWEEP, '--yes', '--json']);
+    expect([asJson.code, asJson.err]).toEqual([0, '']);
+  });
+
   it('draws a progress bar with rate and ETA on stderr only when stderr is a terminal and not --json', async () => {
     let drawn = '';
     const tty = { write: (s: string | Uint8Array) => ((drawn += String(s)), true), isTTY: true, columns: 120 };
@@ -55,6 +66,8 @@ describe('poisson-prove sweep', () => {
     expect(await runCli([...SWEEP, '--yes', '--json'], quiet)).toBe(0);
     expect(drawn).toBe('');
     expect(JSON.parse(quiet.out())).toMatchObject({ status: 'complete' });
+    expect(await runCli([...SWEEP, '--yes', '--quiet'], { ...memoryIo({ cwd: dir }), stderr: tty })).toBe(0);
+    expect(drawn).toBe('');
   });
 
   it('refuses without a terminal and without --yes (exit 2), writing nothing', async () => {
@@ -195,7 +208,11 @@ describe('poisson-prove sweep', () => {
   it('exits 1 when every episode failed', async () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors\.\n$/);
+    // The command it names works when pasted, and shows the errors.
+    const pasted = await cli(shellWords(/see (.*) for the errors/.exec(r.err)?.[1] ?? '').slice(1));
+    expect(pasted.code).toBe(0);
+    expect(pasted.out).toContain('16 without an outcome');
   });
 });
 
@@ -291,9 +308,13 @@ describe('poisson-prove runs and inspect', () => {
     await seedStore();
     const r = await cli(['inspect', '../secret']);
     expect(r).toMatchObject({ code: 2, out: '' });
-    expect(r.err).toBe('error: "../secret" is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store\'s runs.\n');
+    expect(r.err).toBe(`error: "../secret" is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove --store ${join(dir, 'store')} runs for this store's runs.\n`);
     const u = await cli(['inspect', 'nope']);
     expect(u.err).toMatch(/^error: no run in .* matches "nope": tried #N/);
+    // The command it names lists this store's runs when pasted, wherever it is pasted.
+    const pasted = await cli(shellWords(/see (.*) for the runs there/.exec(u.err)?.[1] ?? '').slice(1), { cwd: '/' });
+    expect([pasted.code, pasted.err]).toEqual([0, '']);
+    expect(pasted.out).toMatch(/^ok 2 runs in /);
   });
 });
 
@@ -306,9 +327,34 @@ describe('poisson-prove resume and extend', () => {
     expect(JSON.parse(e.out)).toMatchObject({ replicates: 10, counts: { rows: 20 }, extensions: [{ from_index: 8, to_index: 9 }] });
     const r = await cli(['resume', id]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^ok fixture .* resume: 20 episodes;/);
+    // Nothing was missing: it says so, and writes nothing (no status line either: no episode ran).
+    expect(normalize(r.out)).toMatch(
+      /^nothing to do: run <run-id> \("fixture \d{4}-\d{2}-\d{2} a"\) is complete, with all 20 episodes \(2 conditions x 10 replicates\); nothing was run or written\.\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a", or poisson-prove extend <run-id> --replicates 10 for more replicates\n$/,
+    );
+    expect(r.err).toBe('');
+    expect(JSON.parse(await readFile(join(dir, 'store', id, 'run.json'), 'utf8'))).toMatchObject({ counts: { rows: 20 }, resumes: [] });
     const bad = await cli(['extend', id]);
     expect(bad.err).toBe('error: --replicates is required: How many replicates to add per condition.\n');
+  });
+
+  it('the commands it suggests name the store when it is not the default, and work when pasted', async () => {
+    const s = await cli(['--store', 'elsewhere', ...SWEEP, '--yes', '--quiet']);
+    expect(s.code).toBe(0);
+    const next = /^next: (.*)$/m.exec(s.out)?.[1] ?? '';
+    expect(next).toMatch(new RegExp(`^poisson-prove --store ${join(dir, 'elsewhere')} inspect "fixture \\d{4}-\\d{2}-\\d{2} a"$`));
+    const inspected = await cli(shellWords(next).slice(1));
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(s.out)?.[1] as string;
+    const r = await cli(['--store', 'elsewhere', 'resume', id]);
+    const [inspect, extend] = (/^next: (.*), or (.*) for more replicates$/m.exec(r.out) ?? []).slice(1) as [string, string];
+    expect(extend).toBe(`poisson-prove --store ${join(dir, 'elsewhere')} extend ${id} --replicates 8`);
+    expect((await cli(shellWords(inspect).slice(1))).code).toBe(0);
+    const extended = await cli([...shellWords(extend).slice(1), '--quiet']);
+    expect(extended.code).toBe(0);
+    expect(extended.out).toMatch(/^ok fixture .* extend: 32 episodes;/);
+    // With the store in $POISSON_STORE, a pasted command finds it without --store.
+    const env = await cli(['resume', id], { env: { POISSON_STORE: 'elsewhere' } });
+    expect(env.out).toContain(`or poisson-prove extend ${id} --replicates 16 for more replicates`);
   });
 });
 

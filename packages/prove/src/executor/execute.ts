@@ -25,6 +25,8 @@ export type SweepProgress = {
   readonly rate: number;
   /** Estimated milliseconds left (NaN before the first episode). */
   readonly eta_ms: number;
+  /** Tokens billed in this call so far, as the target's `usage()` reports them; null when it reports none. */
+  readonly billed_tokens: number | null;
 };
 
 /** The backend to run on: `local` (in process), `threads` (worker threads), or a {@link Backend}. */
@@ -185,8 +187,19 @@ export async function execute(
       if (opts.onProgress) {
         const elapsed = now - start;
         const rate = elapsed > 0 ? (done / elapsed) * 1000 : 0;
+        let billed: number | null = null;
+        for (const u of usages.values()) billed = (billed ?? 0) + u.billed_tokens;
         opts.onProgress(
-          Object.freeze({ run_id: runId, done, total, rows_without_outcome: failed, elapsed_ms: elapsed, rate, eta_ms: rate > 0 ? ((total - done) / rate) * 1000 : Number.NaN }),
+          Object.freeze({
+            run_id: runId,
+            done,
+            total,
+            rows_without_outcome: failed,
+            elapsed_ms: elapsed,
+            rate,
+            eta_ms: rate > 0 ? ((total - done) / rate) * 1000 : Number.NaN,
+            billed_tokens: billed,
+          }),
         );
       }
       if (now - lastYield > 50) {

@@ -92,6 +92,9 @@ export function localBackend(): Backend {
           drained = null;
           drainPromise = null;
           d?.();
+          // The target's usage so far, so that progress can show the tokens billed while the run goes on.
+          const soFar = started.usage();
+          if (soFar !== null) ctx.usage?.('local', soFar);
           yield out;
           continue;
         }

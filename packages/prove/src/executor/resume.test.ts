@@ -108,7 +108,7 @@ describe('extend', () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, signal: ac.signal, onCreated: () => ac.abort() });
     expect(run.status).toBe('interrupted');
     expect(run.counts.rows).toBe(0);
-    await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(/lacks 16 of its episodes; run poisson-prove resume .* first/);
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(`lacks 16 of its episodes; run poisson-prove --store ${dir} resume ${run.run_id} first, then extend it.`);
     await expect(extend({ store: dir, ref: run.run_id, replicates: 0 })).rejects.toThrow(RangeError);
   });
 });

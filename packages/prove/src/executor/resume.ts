@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { hostname } from 'node:os';
 import { ProveError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
+import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { openRunWriter } from '../store/create-run.js';
@@ -186,7 +187,7 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
     const ex = await existing(opts.store, manifest, lock);
     const conditions = conditionsOf(manifest);
     if (ex.have.size < conditions.length * manifest.replicates) {
-      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run poisson-prove resume ${manifest.run_id} first, then extend it.`);
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first, then extend it.`);
     }
     const from = manifest.replicates;
     const to = from + k;

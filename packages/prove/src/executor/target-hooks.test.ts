@@ -5,6 +5,7 @@ import { episodes } from '../store/read-episodes.js';
 import { FIXTURES, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { callPlanCsv } from './call-plan.js';
 import { extend, resume } from './resume.js';
+import type { SweepProgress } from './execute.js';
 import { planSweep, sweep } from './sweep.js';
 
 // @ts-expect-error: a plain JS fixture without types
@@ -57,6 +58,19 @@ describe('target hooks: configure, plan, usage, signal', () => {
     expect(rows.map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const more = await extend({ store, ref: run.run_id, replicates: 2 });
     expect(more.usage).toEqual({ calls: 10, cache_hits: 0, prompt_tokens: 60, completion_tokens: 40, billed_tokens: 100 });
+  });
+
+  it('progress carries the tokens billed so far (local backend), and null for a target without usage()', async () => {
+    const store = join(dir, 's');
+    const seenProgress: SweepProgress[] = [];
+    const run = await sweep({ spec: SPEC, target: HOOKS, store, maxMde: 1, salt: 'x', onProgress: (p) => seenProgress.push(p) });
+    expect(run.status).toBe('complete');
+    expect(seenProgress.length).toBeGreaterThan(0);
+    for (const p of seenProgress) expect(p.billed_tokens).toBeGreaterThanOrEqual(10 * p.done);
+    expect(seenProgress.at(-1)).toMatchObject({ done: 8, total: 8, billed_tokens: 80 });
+    const plain: SweepProgress[] = [];
+    await sweep({ spec: SPEC, target: () => ({ outcome: 'passed', t: 1 }), store, maxMde: 1, salt: 'x', onProgress: (p) => plain.push(p) });
+    expect(plain.at(-1)).toMatchObject({ done: 8, billed_tokens: null });
   });
 
   it('threads: each worker thread configures its own target with its share of the budget; a spent share stops the run', async () => {

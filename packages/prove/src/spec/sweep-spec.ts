@@ -1,4 +1,5 @@
 import TOML from '@iarna/toml';
+import { tomlSyntaxProblem } from 'poisson-core';
 import { SpecError } from '../errors.js';
 
 /** One axis of a sweep: `continuous` axes take numbers, `categorical` axes take strings. */
@@ -124,13 +125,11 @@ export function parseSweepSpec(text: string): SweepSpec {
   try {
     doc = TOML.parse(text) as Record<string, unknown>;
   } catch (err) {
-    const e = err as { message?: string; line?: number; col?: number };
-    const first = (e.message ?? String(err)).split('\n')[0] ?? '';
-    const where = typeof e.line === 'number' ? ` (line ${e.line + 1}, column ${(e.col ?? 0) + 1})` : '';
+    const problem = tomlSyntaxProblem(err, text);
     // @iarna/toml trips over tables named after Object.prototype's members (`[axes.constructor]`).
     const member = /^\s*\[[^\]]*\b(constructor|__proto__|prototype|toString|valueOf|hasOwnProperty|isPrototypeOf)\b[^\]]*\]/m.exec(text)?.[1];
-    const hint = member !== undefined && first.includes('redefine') ? ` (a table named "${member}" cannot be read; rename it)` : '';
-    throw new SpecError([`the spec is not valid TOML${where}: ${first.trim()}${hint}; fix the syntax and try again.`]);
+    const hint = member !== undefined && problem.includes('redefine') ? ` (a table named "${member}" cannot be read; rename it)` : '';
+    throw new SpecError([`the spec is not valid TOML: ${problem}${hint}; fix the syntax and try again.`]);
   }
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {

@@ -64,7 +64,7 @@ describe('listRuns and resolveRun', () => {
 
   it('names what was tried for an unknown ref', async () => {
     expect((await refused('20991231T000000Z-ffff')).message).toBe(
-      `no run in ${store} matches "20991231T000000Z-ffff": tried #N (not of that form), an exact run id, a unique id prefix, an exact run name; see poisson-prove runs for the runs there.`,
+      `no run in ${store} matches "20991231T000000Z-ffff": tried #N (not of that form), an exact run id, a unique id prefix, an exact run name; see poisson-prove --store ${store} runs for the runs there.`,
     );
     expect((await refused('nope')).message).toMatch(/tried #N \(not of that form\), an exact run id \(not of the form YYYYMMDDTHHMMSSZ-xxxx\), a unique id prefix, an exact run name/);
   });

@@ -1,4 +1,5 @@
 import { RefError } from '../errors.js';
+import { proveCommandLine } from '../internal/shell-word.js';
 import { listRuns } from './list-runs.js';
 import type { RunManifest } from './manifest.js';
 import { RUN_ID_RE } from './layout.js';
@@ -25,7 +26,7 @@ const ID_CHARS = /^[0-9A-Za-z-]+$/;
 export async function resolveRun(store: string, ref: string): Promise<RunManifest> {
   if (typeof ref !== 'string') throw new TypeError(`resolveRun: ref must be a string, got ${typeof ref}`);
   const shown = JSON.stringify(ref);
-  if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see poisson-prove runs).`);
+  if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see ${proveCommandLine(store, 'runs')}).`);
   const runs = await listRuns(store);
   const hash = /^#(\d+)$/.exec(ref);
   if (hash) {
@@ -33,7 +34,7 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
     const run = runs[n - 1];
     if (n >= 1 && run) return run;
     if (runs.length === 0) throw new RefError(ref, `${shown}: the store ${store} has 0 runs; sweep first, or pass --store with the store that holds the run.`);
-    throw new RefError(ref, `${shown}: the store ${store} has ${runs.length} run${runs.length === 1 ? '' : 's'}, so #N must be between 1 and ${runs.length}; see poisson-prove runs.`);
+    throw new RefError(ref, `${shown}: the store ${store} has ${runs.length} run${runs.length === 1 ? '' : 's'}, so #N must be between 1 and ${runs.length}; see ${proveCommandLine(store, 'runs')}.`);
   }
   const exact = runs.find((r) => r.run_id === ref);
   if (exact) return exact;
@@ -48,7 +49,7 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   const named = runs.find((r) => r.name === ref);
   if (named) return named;
   if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
-    throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see poisson-prove runs for this store's runs.`);
+    throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see ${proveCommandLine(store, 'runs')} for this store's runs.`);
   }
   const tried = [
     '#N (not of that form)',
@@ -56,5 +57,5 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
     'a unique id prefix',
     'an exact run name',
   ];
-  throw new RefError(ref, `no run in ${store} matches ${shown}: tried ${tried.join(', ')}; see poisson-prove runs for the runs there.`);
+  throw new RefError(ref, `no run in ${store} matches ${shown}: tried ${tried.join(', ')}; see ${proveCommandLine(store, 'runs')} for the runs there.`);
 }

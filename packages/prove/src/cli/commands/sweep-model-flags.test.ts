@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURES, TARGETS, listTree, memoryIo, removeDir, tempDir } from '../../__fixtures__/helpers.js';
+import { FIXTURES, TARGETS, listTree, memoryIo, removeDir, shellWords, tempDir } from '../../__fixtures__/helpers.js';
 import { runCli } from '../run-cli.js';
 
 // The model-run flags of sweep/resume on a fixture target with the run hooks (no model involved; the
@@ -65,9 +65,13 @@ describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
     expect(r.out).toContain('usage: 5 calls (0 from the cache), 30 prompt + 20 completion tokens; billed 50 tokens of a budget of 45 (run total)\n');
     expect(r.out).toContain('stopped: the token budget is spent; resume with --budget-tokens N, N > 50');
     const id = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.out)?.[1] as string;
-    expect(r.err).toContain(`poisson-prove resume ${id} --budget-tokens N (a larger total) runs the rest.`);
-    const again = await cli(['--store', 's', 'resume', id, '--budget-tokens', '500', '--json']);
+    // 10 tokens an episode so far, 16 episodes: 160, plus 20%.
+    const suggested = `poisson-prove --store ${join(dir, 's')} resume ${id} --budget-tokens 192`;
+    expect(r.out).toContain(`next: ${suggested} (50 tokens billed for 5 of 16 episodes; 192 is that rate for all of them, plus 20%)\n`);
+    expect(r.err).toContain(`interrupted: 5 episodes stored; the token budget is spent; ${suggested} (50 tokens billed`);
+    // Pasted as printed, it finishes the run.
+    const again = await cli([...shellWords(suggested).slice(1), '--json']);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.out)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 }, budget_tokens: 500, usage: { billed_tokens: 160 } });
+    expect(JSON.parse(again.out)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 }, budget_tokens: 192, usage: { billed_tokens: 160 } });
   });
 });

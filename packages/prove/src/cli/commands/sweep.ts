@@ -7,9 +7,9 @@ import { parseOnly } from '../../executor/narrow-spec.js';
 import { planSweep, sweep, type SweepPlan } from '../../executor/sweep.js';
 import { parsePrices, type PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, runExitCode, runSummary, shellRef } from '../format.js';
+import { json, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget } from '../format.js';
 import { UsageError } from '../parse.js';
-import { progressBar } from '../progress.js';
+import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
@@ -58,7 +58,8 @@ export const sweepCommand = defineCommand({
     'Seeds are seed(salt, r) = the first 4 bytes, big-endian, of sha256("<salt>:<r>"). On a terminal the sweep asks for confirmation unless --yes; without one it needs --yes. Declining writes nothing and exits 2. ' +
     'With --dry-run the plan is printed (with --json, as one JSON document on stdout) even when the gate or the token budget refuses it; the refusal is then on stderr and the exit code is 2. ' +
     'An error a target throws outside its episodes (from a timer, or a promise it did not await) stops the run as SIGINT does (interrupted, exit 1); run such targets with --backend threads. ' +
-    'SIGINT/SIGTERM finish the episodes in flight and the part in hand and mark the run interrupted (resume it with poisson-prove resume).',
+    'SIGINT/SIGTERM finish the episodes in flight and the part in hand and mark the run interrupted (resume it with poisson-prove resume). ' +
+    'Progress goes to stderr: on a terminal a bar (done/total, rate, ETA, rows without an outcome); elsewhere (a log file, CI) a status line at most every 10 s and one at the end, with the tokens billed when the target reports them; none with --quiet or --json.',
   positionals: [{ name: 'SPEC', description: 'The sweep spec (TOML): target_id, t_unit, replicates, [axes.NAME].', required: true }],
   options: {
     target: { type: 'string', valueName: 'FILE:NAME', required: true, description: 'The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).' },
@@ -66,6 +67,7 @@ export const sweepCommand = defineCommand({
     salt: { type: 'string', valueName: 'S', description: 'The seeds\' salt; two runs with the same salt are paired by seed.', default: '16 random hex digits, recorded' },
     yes: { type: 'boolean', description: 'Do not ask for confirmation.' },
     json: { type: 'boolean', description: 'Print the run\'s manifest (or, with --dry-run, the plan) as one JSON document on stdout.' },
+    quiet: QUIET_OPTION,
     'dry-run': { type: 'boolean', description: 'Print the plan (conditions, replicates, seeds, episodes, the gate\'s figure, calls and tokens when the target estimates them, the call totals when it plans them) and write nothing in the store.' },
     plan: { type: 'string', valueName: 'FILE.csv', description: 'With --dry-run: write the planned call matrix, one row per episode (condition, replicate_index, seed, model, calls, cache_hit, est_prompt_tokens, max_output_tokens, billable_tokens, and est_cost_usd with --prices), for targets with a plan hook.' },
     prices: { type: 'string', valueName: 'FILE', description: 'A price table (TOML or JSON): ["provider:model"] input_usd_per_million = X, output_usd_per_million = Y. The plan then shows the cost of the uncached calls (output at its cap: an upper bound).' },
@@ -89,6 +91,7 @@ export const sweepCommand = defineCommand({
     'poisson-prove sweep matrix.toml --target targets.ts:skill_matrix --max-mde 1 --only model=poe:GPT-5.2 --dry-run --plan plan.csv --prices prices.toml --budget-tokens 400000',
   ],
   async run({ positionals, options, store, io, argv }) {
+    const command = proveCommand({ store, io });
     const v = new Values(options);
     const maxMde = v.number('max-mde');
     const q = v.number('q');
@@ -174,21 +177,21 @@ export const sweepCommand = defineCommand({
         return 2;
       }
     }
-    const bar = progressBar(io, !asJson);
+    const bar = progressReporter(io, 'sweep', !asJson && !v.flag('quiet'));
     let manifest;
     try {
       manifest = await sweep({ ...base, salt: plan.salt, ...(dist ? { backend: dist.backend } : {}), command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
     } finally {
       bar.stop();
     }
-    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest));
+    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, command));
     dist?.report(manifest);
     const code = runExitCode(manifest);
     if (code !== 0 && manifest.status === 'complete') {
-      io.stderr.write(`error: every episode ended without an outcome; see poisson-prove inspect ${shellRef(manifest.run_id)} for the errors.\n`);
+      io.stderr.write(`error: every episode ended without an outcome; see ${command('inspect', manifest.run_id)} for the errors.\n`);
     } else if (manifest.status === 'interrupted') {
-      const spent = manifest.budget_tokens && manifest.usage && manifest.usage.billed_tokens >= manifest.budget_tokens;
-      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; poisson-prove resume ${manifest.run_id}${spent ? ' --budget-tokens N (a larger total)' : ''} runs the rest.\n`);
+      const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, command)} runs the rest` : `${command('resume', manifest.run_id)} runs the rest`;
+      io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; ${rest}.\n`);
     }
     return code;
   },
