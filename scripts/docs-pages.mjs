@@ -35,6 +35,7 @@ export const PAGES = {
   'tasks.md': { path: 'docs/tasks.md' },
   'store.md': { path: 'docs/store.md' },
   'import.md': { path: 'docs/import.md' },
+  'view.md': { path: 'docs/view.md' },
   'tutorial.md': { path: 'docs/tutorial.md' },
   depth_effect: { path: 'examples/depth_effect/README.md' },
 };

@@ -25,3 +25,8 @@ export const before = noisyTarget(() => 0.45);
 
 /** As `before`, except 15% in slack 2 · strictness strict. */
 export const after = noisyTarget((cfg) => (Number(cfg.slack) === 2 && cfg.strictness === 'strict' ? 0.15 : 0.45));
+
+/** As `after`, and worse in slack 8 · strictness lenient (0.7): docs/view.md's diff with a change each way. */
+export const mixed = noisyTarget((cfg) =>
+  Number(cfg.slack) === 2 && cfg.strictness === 'strict' ? 0.15 : Number(cfg.slack) === 8 && cfg.strictness === 'lenient' ? 0.7 : 0.45,
+);

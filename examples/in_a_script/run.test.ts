@@ -1,6 +1,6 @@
 // The README's "In a script" example, run as a user runs it (tsx, against the built packages).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ it('sweeps two paired arms through the library and reads the seed verdict', () =
     const day = new Date().toISOString().slice(0, 10);
     expect(done.stdout).toContain(`in-a-script ${day} a -> in-a-script ${day} b: no significant change, truncated 0`);
     expect(done.stdout).toMatch(/passed\s+1\.000\s+1\.000\s+0\.000\s+\[-0\.324, \+0\.324\]\s+unchanged\s+no room\s+0\.801/);
+    expect(done.stdout).toContain(`page: ${join(dir, 'diff.html')}`);
+    expect(readFileSync(join(dir, 'diff.html'), 'utf8')).toContain('<span class="word no-significant-change">no significant change</span>');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

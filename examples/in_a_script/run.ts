@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { diffRuns, formatDiffText, sweep } from 'poisson-prove';
+import { diffRuns, formatDiffText, sweep, viewDiff } from 'poisson-prove';
 import { generate, parseArmId, registrationText } from 'poisson-tasks';
 import { loadRegistry } from 'poisson-tasks/adapter';
 
@@ -50,3 +50,6 @@ const b = await sweep({ ...common, target: registry.targets.reference_depth_d3! 
 const report = await diffRuns(store, a.run_id, b.run_id, { events: ['passed'] });
 console.log(`${a.name} -> ${b.name}: ${report.verdict}, truncated ${report.truncated}`);
 console.log(formatDiffText(report));
+// The same diff as a self-contained page (docs/view.md): open it in a browser.
+writeFileSync(join(dir, 'diff.html'), (await viewDiff(store, a.run_id, b.run_id, { events: ['passed'] })).html);
+console.log(`page: ${join(dir, 'diff.html')}`);

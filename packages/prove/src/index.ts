@@ -68,6 +68,16 @@ export { reportPanels, formatPanelsText, renderPanelsSvg } from './diff/report-p
 export type { ReportPanels } from './diff/report-panels.js';
 export type { ClusteredGrid, ClusteredCell } from './diff/cluster-grid.js';
 export type { ClusteredRates, ClusteredRate } from './diff/cluster-export.js';
+export { riseIsGood } from './diff/direction.js';
+export { discordantPairs } from './diff/pairs.js';
+export type { DiscordantPairs, DiscordantGroup, DiscordantPair, PairSide, DiscordantOptions } from './diff/pairs.js';
+export { readDiscordantPairs } from './diff/read-pairs.js';
+export type { ReadPairsOptions } from './diff/read-pairs.js';
+export { formatPairsText } from './diff/format-pairs.js';
+export { viewDiff, viewRun } from './view/view-diff.js';
+export type { ViewDiffOptions, DiffView, RunView } from './view/view-diff.js';
+export { serveView } from './view/serve.js';
+export type { ServeOptions, ViewServer } from './view/serve.js';
 export { aggregateRuns, exportRuns, formatExportCsv, formatExportMarkdown } from './diff/export.js';
 export type { ExportTable, ExportRow, ExportOutcome, ExportOptions } from './diff/export.js';
 export { aggregateScores, formatScoreCsv, formatScoreMarkdown } from './diff/score-export.js';

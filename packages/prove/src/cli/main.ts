@@ -4,12 +4,13 @@ import { runCli, verbOf } from './run-cli.js';
 
 const argv = process.argv.slice(2);
 const debug = argv.includes('--debug');
+const runsTargets = ['sweep', 'resume', 'extend', 'worker'].includes(verbOf(argv) ?? '');
 const controller = new AbortController();
 let signals = 0;
 const onSignal = (sig: NodeJS.Signals): void => {
   signals++;
   if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
-  process.stderr.write(`\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n`);
+  process.stderr.write(runsTargets ? `\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n` : `\n${sig}: stopping (again to quit at once)\n`);
   controller.abort();
 };
 // Only the verbs that write (or serve) finish what is in hand on a signal. The others keep the default

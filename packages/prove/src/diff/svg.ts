@@ -1,8 +1,11 @@
+import { goodness, riseIsGood } from './direction.js';
 import type { ReportGrid } from './report-grid.js';
 import { fmtChange } from './text-table.js';
 
-// ColorBrewer's RdBu diverging scheme (Brewer, colorbrewer2.org), 7 classes: red for a fall in the
-// event's rate, blue for a rise, near-white for no change. The legend says so in words, per event.
+// ColorBrewer's RdBu diverging scheme (Brewer, colorbrewer2.org), 7 classes: red for a change for the
+// worse, blue for a change for the better, near-white for no change. Better or worse is the event's
+// (direction.ts: passed rising is better, a failure event rising is worse), not the change's sign; the
+// legend says so in words, per event.
 const RDBU: readonly [number, number, number][] = [
   [178, 24, 43],
   [239, 138, 98],
@@ -13,7 +16,7 @@ const RDBU: readonly [number, number, number][] = [
   [33, 102, 172],
 ];
 
-/** The colour of a change t in [-1, 1] (relative to the scale's end), interpolated along RdBu. */
+/** The colour of t in [-1, 1] (-1 the scale's worst end, +1 its best), interpolated along RdBu. */
 export function divergingColour(t: number): string {
   const u = (Math.max(-1, Math.min(1, Number.isFinite(t) ? t : 0)) + 1) / 2;
   const pos = u * (RDBU.length - 1);
@@ -59,7 +62,8 @@ function label(x: number, y: number, shown: string, full: string, attrs: string)
 
 /**
  * The grid as an SVG heatmap: one cell per x and y value, filled on a diverging scale (ColorBrewer
- * RdBu: red a fall in the event's rate, blue a rise — the legend says so for the event) with the change,
+ * RdBu: red a change for the worse, blue for the better, by the event's direction of improvement —
+ * `passed` rising is better, a failure event rising is worse; the legend says so for the event) with the change,
  * its simultaneous interval and its verdict written in it; cells whose change counts toward the verdict
  * get a heavy outline, drawn after every cell so no neighbour covers it. Axis values longer than 16
  * characters are abbreviated to 12 and an ellipsis, with the full value as a tooltip; the margins,
@@ -98,10 +102,11 @@ export function renderGridSvg(grid: ReportGrid): string {
   const yLabelW = Math.max(0, ...ys.map((y) => textWidth(y.shown, 12)));
   const left = pad + yTitleW + yLabelW + 12;
   const top = headerH + 58;
-  const legendTitle = `colour: the change in the rate of ${grid.event} (after - before): red, it fell; blue, it rose; grey, no pairs`;
+  const good = riseIsGood(grid.event);
+  const legendTitle = `colour: better or worse, not the sign: ${grid.event} ${good ? 'rising is better' : 'rising is worse'}; blue, better; red, worse; grey, no pairs`;
   const lw = 300;
   // The legend starts under the grid, but far enough right for its end labels to fit.
-  const lx = Math.max(left, pad + Math.ceil(textWidth(`${fmtChange(-end)} fell`, 11) / 2));
+  const lx = Math.max(left, pad + Math.ceil(textWidth(`${fmtChange(-end)} worse`, 11) / 2));
   const legendW = lx + Math.max(lw + 40, textWidth(legendTitle, 11));
   const gridW = left + nx * cw + pad;
   const width = Math.max(gridW, legendW + pad, ...lines.map(([t, size, bold]) => pad + textWidth(t, size, bold) + pad), left + textWidth(grid.x, 12, true) + pad);
@@ -131,7 +136,7 @@ export function renderGridSvg(grid: ReportGrid): string {
       const x0 = left + i * cw;
       const y0 = top + j * ch;
       const dy = (ch - 78) / 2; // the cell's three lines, centred in a taller row
-      const fill = row === null ? '#e0e0e0' : divergingColour(row.change / end);
+      const fill = row === null ? '#e0e0e0' : divergingColour(goodness(grid.event, row.change) / end);
       const strong = row !== null && Math.abs(row.change / end) > 0.6;
       const ink = strong ? '#ffffff' : '#111111';
       out.push(`<rect x="${x0}" y="${y0}" width="${cw}" height="${ch}" fill="${fill}" stroke="#ffffff" stroke-width="1"/>`);
@@ -147,7 +152,8 @@ export function renderGridSvg(grid: ReportGrid): string {
     });
   });
   out.push(...outlines);
-  // Legend: a gradient bar from -end to +end, with what the colours mean for this event.
+  // Legend: a gradient bar from worse (left) to better (right), ticks labelled with the change each end
+  // stands for under this event's direction.
   const ly = top + ny * ch + 34;
   out.push('<defs><linearGradient id="scale" x1="0" x2="1" y1="0" y2="0">');
   for (let k = 0; k <= 12; k++) out.push(`<stop offset="${(k / 12).toFixed(4)}" stop-color="${divergingColour((k / 12) * 2 - 1)}"/>`);
@@ -155,9 +161,9 @@ export function renderGridSvg(grid: ReportGrid): string {
   out.push(`<text x="${lx}" y="${ly - 10}" font-size="11">${esc(legendTitle)}</text>`);
   out.push(`<rect x="${lx}" y="${ly}" width="${lw}" height="14" fill="url(#scale)" stroke="#999"/>`);
   const ticks: [number, string][] = [
-    [-end, `${fmtChange(-end)} fell`],
+    [-end, `${fmtChange(good ? -end : end)} worse`],
     [0, '0'],
-    [end, `${fmtChange(end)} rose`],
+    [end, `${fmtChange(good ? end : -end)} better`],
   ];
   for (const [v, text] of ticks) {
     const tx = lx + ((v / end + 1) / 2) * lw;

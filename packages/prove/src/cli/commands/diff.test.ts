@@ -3,22 +3,8 @@ import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixt
 import { buildScoreRun } from '../../diff/__fixtures__/score-runs.js';
 import { diffRuns } from '../../diff/diff-runs.js';
 import { runCli } from '../run-cli.js';
+import { capture } from '../__fixtures__/capture.js';
 
-function capture(cwd: string) {
-  let out = '';
-  let err = '';
-  return {
-    io: {
-      stdout: { write: (s: string) => ((out += s), true) },
-      stderr: { write: (s: string) => ((err += s), true) },
-      isTTY: false,
-      env: {},
-      cwd,
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('poisson-prove diff', () => {
   let store: string;

@@ -28,8 +28,11 @@ export const diffCommand = defineCommand({
     'fail-on': { type: 'string', valueName: 'EVENT:DIRECTION', multiple: true, description: 'Exit 1 when the verdict finds this change (a row of EVENT counting toward the verdict, in DIRECTION rise, fall or any): a CI gate. Repeat for several.' },
     cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
     sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n.' },
+    show: { type: 'string', valueName: 'WHAT', choices: ['pairs'], description: 'pairs: add the discordant pairs per condition x event (seed, replicate, outcome and t in A and B, error, meta); in --json as `pairs`.' },
+    limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'With --show pairs: at most N pairs listed per condition x event.', default: '20' },
+    private: { type: 'boolean', description: 'With --show pairs: add private details, the cached model answer of each listed episode whose meta holds a cache_key.' },
   },
-  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#1" "#2" "#3" "#4" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task'],
+  examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#1" "#2" "#3" "#4" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task', 'poisson-prove diff "#2" "#1" --show pairs --limit 5'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const events = v.list('event');
@@ -40,6 +43,10 @@ export const diffCommand = defineCommand({
     const scores = v.flag('scores');
     const gates = parseFailOn(v.list('fail-on'));
     const sequential = v.flag('sequential');
+    const show = v.choice('show', ['pairs'] as const);
+    const limit = v.number('limit');
+    if (show === undefined && limit !== undefined) v.problem('--limit counts the pairs of --show pairs; add --show pairs, or leave out --limit.');
+    if (show === undefined && v.flag('private')) v.problem('--private adds private details to the pairs of --show pairs; add --show pairs, or leave out --private.');
     v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
@@ -62,7 +69,12 @@ export const diffCommand = defineCommand({
     const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial: v.flag('partial') });
     const hits = failOnHits(report, gates);
-    io.stdout.write(v.flag('json') ? json(report) : withReadNotes(formatDiffText(report), report));
+    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(report) : withReadNotes(formatDiffText(report), report));
+    else {
+      const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
+      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), ...(limit !== undefined ? { limit } : {}) });
+      io.stdout.write(v.flag('json') ? json({ ...report, pairs }) : `${withReadNotes(formatDiffText(report), report)}\n${formatPairsText(pairs)}`);
+    }
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
     return hits.length > 0 ? 1 : 0;
   },

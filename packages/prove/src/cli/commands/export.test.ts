@@ -5,16 +5,8 @@ import { buildRun, seedSpecText, tempStore } from '../../diff/__fixtures__/build
 import { exportRuns } from '../../diff/export.js';
 import { wilsonInterval } from '../../diff/wilson.js';
 import { runCli } from '../run-cli.js';
+import { capture } from '../__fixtures__/capture.js';
 
-function capture(cwd: string) {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: (s: string) => ((err += s), true) }, isTTY: false, env: {}, cwd },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 describe('poisson-prove export', () => {
   let store: string;

@@ -11,6 +11,7 @@ import { runsCommand } from './runs.js';
 import { sweepCommand } from './sweep.js';
 import { verifyCommand } from './verify.js';
 import { queueCommand } from './queue.js';
+import { viewCommand } from './view.js';
 import { workerCommand } from './worker.js';
 
 /**
@@ -29,6 +30,7 @@ export const commands: readonly CommandDef[] = [
   verifyCommand,
   gcCommand,
   importCommand,
+  viewCommand,
   workerCommand,
   queueCommand,
 ];

@@ -5,17 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixtures__/build-run.js';
 import { readRunForDiff } from '../../diff/read-run.js';
 import { reportGrid } from '../../diff/report-grid.js';
+import { divergingColour } from '../../diff/svg.js';
 import { runCli } from '../run-cli.js';
+import { capture } from '../__fixtures__/capture.js';
 
-function capture(cwd: string) {
-  let out = '';
-  let err = '';
-  return {
-    io: { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: (s: string) => ((err += s), true) }, isTTY: false, env: {}, cwd },
-    out: () => out,
-    err: () => err,
-  };
-}
 
 /** Every text line of the SVG lies inside the image, by the same 0.6 em per character estimate. */
 function expectInside(svg: string): void {
@@ -80,7 +73,11 @@ describe('poisson-prove report', () => {
     expect(svg).toContain('stroke="#000" stroke-width="3"');
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
     // The legend says what the colours mean for the event; the caption names the family.
-    expect(svg).toContain('colour: the change in the rate of failed (after - before): red, it fell; blue, it rose; grey, no pairs');
+    expect(svg).toContain('colour: better or worse, not the sign: failed rising is worse; blue, better; red, worse; grey, no pairs');
+    // Colour by good/bad: failed fell by 0.5 (better) in slack 4, so that cell is blue, not red.
+    const cell = svg.split('\n').find((l) => l.startsWith('<rect') && l.includes('stroke="#ffffff"') && !l.includes('#f7f7f7') && !l.includes('#e0e0e0'));
+    expect(cell).toContain(`fill="${divergingColour(0.5 / 0.5)}"`);
+    expect(cell).toContain('#2166ac');
     expect(svg).toContain("The family is this grid's 2 cells");
   });
 

@@ -1,0 +1,49 @@
+import type { DiscordantPairs, PairSide } from './pairs.js';
+import { textTable } from './text-table.js';
+
+function tText(t: number | null): string {
+  return t === null ? '-' : String(t);
+}
+
+function metaLine(s: PairSide): string {
+  return s.meta === null || s.meta === undefined ? '-' : JSON.stringify(s.meta);
+}
+
+/**
+ * The discordant pairs as text (`diff --show pairs`): per condition x event, the counts, then one line
+ * per listed pair (replicate, seed, outcome and t in A and in B, error) and each side's meta as compact
+ * JSON on the lines below it; the cached answers only when they were read (`--private`).
+ *
+ * @param pairs - from `readDiscordantPairs`.
+ * @returns the text, ending in a newline.
+ */
+export function formatPairsText(pairs: DiscordantPairs): string {
+  const out: string[] = [];
+  const head = `discordant pairs  the seeds whose event happened in one run only (rise: after, not before; fall: before, not after); at most ${pairs.limit} listed per condition x event${pairs.private ? '; cached answers included (--private)' : ''}`;
+  out.push(head);
+  if (!pairs.paired) {
+    out.push(`none: the runs are not paired (${pairs.unpaired_reason ?? 'they do not share seeds'})`);
+    return `${out.join('\n')}\n`;
+  }
+  for (const g of pairs.groups) {
+    out.push('');
+    out.push(`${g.condition}  ${g.event}: ${g.rise} rise, ${g.fall} fall${g.truncated ? ` (first ${g.pairs.length} listed)` : ''}`);
+    if (g.pairs.length === 0) continue;
+    const rows: string[][] = [['', 'replicate', 'seed', 'A', 'B', 't A', 't B', 'error A', 'error B']];
+    for (const p of g.pairs) {
+      rows.push([p.direction, String(p.replicate_index), p.seed, p.before.outcome, p.after.outcome, tText(p.before.t), tText(p.after.t), p.before.error ?? '-', p.after.error ?? '-']);
+    }
+    const lines = textTable(rows);
+    out.push(`  ${lines[0] ?? ''}`);
+    g.pairs.forEach((p, i) => {
+      out.push(`  ${lines[i + 1] ?? ''}`);
+      out.push(`      meta A  ${metaLine(p.before)}`);
+      out.push(`      meta B  ${metaLine(p.after)}`);
+      if (pairs.private) {
+        out.push(`      answer A  ${p.before.answer == null ? '-' : JSON.stringify(p.before.answer)}`);
+        out.push(`      answer B  ${p.after.answer == null ? '-' : JSON.stringify(p.after.answer)}`);
+      }
+    });
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,150 @@
+import { pairRuns } from './pairing.js';
+import type { DiffEpisode, DiffRun } from './types.js';
+
+/** One side of a discordant pair: the episode of one run. */
+export type PairSide = {
+  readonly outcome: string;
+  readonly t: number | null;
+  /** The episode's error (null unless it crashed; a pair needs an outcome on both sides, so mostly null). */
+  readonly error: string | null;
+  /** The episode's meta, parsed (null when not read). */
+  readonly meta: unknown;
+  /**
+   * The model's answer from the response cache (`meta.cache_key` looked up under `<store>/.cache/chat`),
+   * present only when private details were asked for and the cache holds the entry.
+   */
+  readonly answer?: string | null;
+};
+
+/** One pair whose two episodes disagree on the event: it happened in one run only. */
+export type DiscordantPair = {
+  readonly condition: string;
+  readonly event: string;
+  /** `rise`: the event happened after but not before; `fall`: before but not after. */
+  readonly direction: 'rise' | 'fall';
+  readonly replicate_index: number;
+  /** The shared seed (a decimal string: seeds are 64-bit). */
+  readonly seed: string;
+  readonly before: PairSide;
+  readonly after: PairSide;
+};
+
+/** The discordant pairs of one condition x event: how many, and the first `limit` by replicate. */
+export type DiscordantGroup = {
+  readonly condition: string;
+  readonly event: string;
+  readonly rise: number;
+  readonly fall: number;
+  /** The pairs listed (at most the limit, by replicate index). */
+  readonly pairs: readonly DiscordantPair[];
+  /** True when more pairs exist than are listed. */
+  readonly truncated: boolean;
+};
+
+/** The discordant pairs of a diff: per condition x event, as {@link discordantPairs} lists them. */
+export type DiscordantPairs = {
+  readonly before: { readonly run_id: string; readonly name: string };
+  readonly after: { readonly run_id: string; readonly name: string };
+  readonly paired: boolean;
+  /** Why there are no pairs (the runs do not share seeds), else null. */
+  readonly unpaired_reason: string | null;
+  /** At most this many pairs listed per condition x event. */
+  readonly limit: number;
+  /** Whether private details (cached model answers) were asked for. */
+  readonly private: boolean;
+  readonly groups: readonly DiscordantGroup[];
+};
+
+/** Options of {@link discordantPairs}. */
+export type DiscordantOptions = {
+  /** The events (outcome labels) whose discordant pairs to list (a diff report's `events`). */
+  readonly events: readonly string[];
+  /** At most this many pairs per condition x event, by replicate index; default 20. */
+  readonly limit?: number;
+};
+
+function num(x: unknown): number | null {
+  return typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : null;
+}
+
+function side(e: DiffEpisode): PairSide {
+  const meta = e['meta'];
+  let parsed: unknown = meta ?? null;
+  if (typeof meta === 'string') {
+    try {
+      parsed = JSON.parse(meta);
+    } catch {
+      parsed = meta;
+    }
+  }
+  const error = e['error'];
+  return { outcome: e.outcome as string, t: num(e.t), error: typeof error === 'string' ? error : null, meta: parsed };
+}
+
+/**
+ * The discordant pairs of two paired runs: per condition x event, the pairs (same condition, same
+ * replicate index, same seed, an outcome in both runs) where the event happened in one run only — the
+ * `rise` and `fall` counts of the diff's paired table (STATS.md, "The paired table"), listed. The
+ * episodes' `t`, `error` and `meta` are taken from the rows when present (read them with
+ * `readDiscordantPairs` for a store).
+ *
+ * @param before - run A.
+ * @param after - run B.
+ * @param options - `{ events, limit? = 20 }`.
+ * @returns the groups, frozen; none (and the reason) when the runs do not share seeds.
+ * @example
+ * ```ts
+ * const p = discordantPairs(a, b, { events: ['failed'] });
+ * p.groups[0].rise; // equals the diff row's counts.rise
+ * ```
+ */
+export function discordantPairs(before: DiffRun, after: DiffRun, options: DiscordantOptions): DiscordantPairs {
+  const limit = options.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`discordantPairs: limit must be an integer >= 0, got ${String(limit)}`);
+  const pairing = pairRuns(before, after);
+  const index = (run: DiffRun): Map<string, DiffEpisode> => new Map(run.rows.map((r) => [`${r.condition}\u0000${Number(r.replicate_index)}`, r]));
+  const A = pairing.paired ? index(before) : new Map<string, DiffEpisode>();
+  const B = pairing.paired ? index(after) : new Map<string, DiffEpisode>();
+  const groups: DiscordantGroup[] = [];
+  if (pairing.paired) {
+    for (const c of pairing.conditions) {
+      for (const event of options.events) {
+        let rise = 0;
+        let fall = 0;
+        const listed: DiscordantPair[] = [];
+        for (const p of c.pairs) {
+          const inA = p.a === event;
+          const inB = p.b === event;
+          if (inA === inB) continue;
+          if (inB) rise++;
+          else fall++;
+          if (listed.length >= limit) continue;
+          const key = `${c.label}\u0000${p.replicate_index}`;
+          const ea = A.get(key) as DiffEpisode;
+          const eb = B.get(key) as DiffEpisode;
+          listed.push(
+            Object.freeze({
+              condition: c.label,
+              event,
+              direction: inB ? 'rise' : 'fall',
+              replicate_index: p.replicate_index,
+              seed: String(ea.seed),
+              before: Object.freeze(side(ea)),
+              after: Object.freeze(side(eb)),
+            }),
+          );
+        }
+        groups.push(Object.freeze({ condition: c.label, event, rise, fall, pairs: Object.freeze(listed), truncated: rise + fall > listed.length }));
+      }
+    }
+  }
+  return Object.freeze({
+    before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
+    after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
+    paired: pairing.paired,
+    unpaired_reason: pairing.reason,
+    limit,
+    private: false,
+    groups: Object.freeze(groups),
+  });
+}

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readEpisodes } from '../store/read-episodes.js';
+import { discordantPairs, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
+import { readRunForDiff } from './read-run.js';
+import type { DiffReport, DiffRun } from './types.js';
+
+/** Options of {@link readDiscordantPairs}. */
+export type ReadPairsOptions = {
+  /** At most this many pairs per condition x event; default 20. */
+  readonly limit?: number;
+  /**
+   * Add private details: for an episode whose meta holds a `cache_key` (a model target's), the answer
+   * the response cache holds under `<store>/.cache/chat`. Default false: nothing but the stored
+   * outcome, t, error and meta.
+   */
+  readonly private?: boolean;
+  /** The two runs as already read by `readRunForDiff` (saves reading them again). */
+  readonly runs?: { readonly before: DiffRun; readonly after: DiffRun };
+};
+
+const keyOf = (condition: string, replicate: number): string => `${condition}\u0000${replicate}`;
+
+/**
+ * A model answer from the response cache of a store (`<store>/.cache/chat/<key[0..2]>/<key>.json`, the
+ * layout poisson-models' ResponseCache writes), or null when the key is not a cache key or the cache
+ * does not hold it.
+ */
+export async function cachedAnswer(store: string, meta: unknown): Promise<string | null> {
+  if (meta === null || typeof meta !== 'object') return null;
+  const key = (meta as Record<string, unknown>)['cache_key'];
+  if (typeof key !== 'string' || !/^[0-9a-f]{64}$/.test(key)) return null;
+  try {
+    const entry = JSON.parse(await readFile(join(store, '.cache', 'chat', key.slice(0, 2), `${key}.json`), 'utf8')) as { key?: unknown; completion?: { content?: unknown } };
+    if (entry.key !== key) return null;
+    const content = entry.completion?.content;
+    return typeof content === 'string' ? content : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored error and meta of the listed episodes of one run, read with a filter (one part in memory at a time). */
+async function details(store: string, runId: string, keys: ReadonlySet<string>): Promise<Map<string, { error: string | null; meta: unknown }>> {
+  const out = new Map<string, { error: string | null; meta: unknown }>();
+  if (keys.size === 0) return out;
+  const table = await readEpisodes(store, runId, {
+    columns: ['condition', 'replicate_index', 'error', 'meta'],
+    where: (r) => keys.has(keyOf(r.condition, Number(r.replicate_index))),
+  });
+  for (let i = 0; i < table.numRows; i++) {
+    const row = table.get(i)?.toJSON() as { condition: string; replicate_index: number; error: string | null; meta: string | null };
+    let meta: unknown = row.meta;
+    if (typeof meta === 'string') {
+      try {
+        meta = JSON.parse(meta);
+      } catch {
+        // kept as the stored text
+      }
+    }
+    out.set(keyOf(row.condition, Number(row.replicate_index)), { error: row.error ?? null, meta: meta ?? null });
+  }
+  return out;
+}
+
+/**
+ * Adds the stored error and meta (and with `private`, the cached answer) to listed pairs.
+ *
+ * @param store - the store directory.
+ * @param pairs - from {@link discordantPairs}.
+ * @param options - `{ private? = false }`.
+ * @returns the pairs with details, frozen.
+ */
+export async function addPairDetails(store: string, pairs: DiscordantPairs, options: { readonly private?: boolean } = {}): Promise<DiscordantPairs> {
+  const keys = new Set(pairs.groups.flatMap((g) => g.pairs.map((p) => keyOf(p.condition, p.replicate_index))));
+  const [a, b] = await Promise.all([details(store, pairs.before.run_id, keys), details(store, pairs.after.run_id, keys)]);
+  const priv = options.private === true;
+  const fill = async (s: PairSide, d: { error: string | null; meta: unknown } | undefined): Promise<PairSide> => {
+    const base: PairSide = { ...s, error: d?.error ?? s.error, meta: d?.meta ?? s.meta };
+    return Object.freeze(priv ? { ...base, answer: await cachedAnswer(store, base.meta) } : base);
+  };
+  const groups: DiscordantGroup[] = [];
+  for (const g of pairs.groups) {
+    const listed: DiscordantPair[] = [];
+    for (const p of g.pairs) {
+      const k = keyOf(p.condition, p.replicate_index);
+      listed.push(Object.freeze({ ...p, before: await fill(p.before, a.get(k)), after: await fill(p.after, b.get(k)) }));
+    }
+    groups.push(Object.freeze({ ...g, pairs: Object.freeze(listed) }));
+  }
+  return Object.freeze({ ...pairs, private: priv, groups: Object.freeze(groups) });
+}
+
+/**
+ * The discordant pairs behind a diff report, read from the store: per condition x event of the report,
+ * the pairs whose event happened in one run only, each with its seed, replicate, both outcomes, `t`,
+ * `error` and `meta` (what `diff --show pairs` prints and the view page lists). Cached model answers are
+ * added only with `private: true`.
+ *
+ * @param store - the store directory.
+ * @param report - from `diffRuns` on the same store.
+ * @param options - `{ limit? = 20, private? = false, runs? }`.
+ * @returns the {@link DiscordantPairs}, frozen.
+ * @throws RefError when a run of the report is no longer in the store.
+ * @example
+ * ```ts
+ * const report = await diffRuns('store', '#2', '#1');
+ * const pairs = await readDiscordantPairs('store', report, { limit: 5 });
+ * pairs.groups[0].pairs[0].seed; // '638467426'
+ * ```
+ */
+export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
+  const runs = options.runs ?? {
+    before: await readRunForDiff(store, report.before.run_id),
+    after: await readRunForDiff(store, report.after.run_id),
+  };
+  const listed = discordantPairs(runs.before, runs.after, { events: report.events, ...(options.limit !== undefined ? { limit: options.limit } : {}) });
+  return addPairDetails(store, listed, { private: options.private === true });
+}

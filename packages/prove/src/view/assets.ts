@@ -1,0 +1,189 @@
+/**
+ * The page's style sheet, inlined in every page (no file, no network).
+ */
+export const PAGE_CSS = `
+*{box-sizing:border-box}
+body{font-family:Helvetica,Arial,sans-serif;font-size:14px;color:#111;margin:0;background:#fff}
+header{padding:16px 24px;border-bottom:1px solid #ddd;background:#fafafa}
+main{padding:8px 24px 40px}
+h1{font-size:20px;margin:0 0 6px}
+h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #eee;padding-bottom:4px}
+h3{font-size:14px;margin:16px 0 6px}
+.verdict{font-size:15px;line-height:1.45;margin:6px 0 0;max-width:1100px}
+.word{font-weight:bold;padding:1px 6px;border-radius:3px;background:#eee}
+.word.significant-change{background:#fde0c5}
+.word.no-significant-change{background:#e3efe3}
+.word.inconclusive{background:#eee6f5}
+.meta-lines{color:#444;font-size:13px;margin:8px 0 0;max-width:1100px}
+.meta-lines div{margin:2px 0;display:grid;grid-template-columns:110px 1fr;gap:0 8px}
+.meta-lines b{font-weight:600;color:#333}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:13px}
+th,td{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+th{background:#f4f4f4;position:sticky;top:0}
+th.sortable{cursor:pointer;user-select:none}
+th.sortable:after{content:' \\2195';color:#aaa}
+th.sorted-asc:after{content:' \\2191';color:#333}
+th.sorted-desc:after{content:' \\2193';color:#333}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.cond{cursor:pointer}
+tr.cond:hover td{background:#f5f8fc}
+tr.cond.selected td{background:#e4eefa}
+.better{color:#2166ac}
+.worse{color:#b2182b}
+.controls{display:flex;gap:12px;align-items:center;margin:8px 0}
+.controls input{padding:4px 6px;width:280px}
+.forest .forest-row{cursor:pointer}
+.forest .forest-row:hover .hit,.forest .forest-row.selected .hit{fill:#e4eefa}
+.heatmaps img{max-width:100%;border:1px solid #eee;margin:4px 0}
+#pairs{border:1px solid #ddd;border-radius:4px;padding:8px 12px;min-height:48px;background:#fcfcfc}
+#pairs .none{color:#666}
+pre{background:#f6f6f6;border:1px solid #eee;padding:6px 8px;margin:4px 0;max-height:320px;overflow:auto;font-size:12px;white-space:pre-wrap;word-break:break-word}
+.sides{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.bar{display:flex;height:14px;min-width:160px;border:1px solid #ccc}
+.bar span{display:block;height:100%}
+.note{color:#555;font-size:12px}
+footer{color:#777;font-size:12px;padding:12px 24px;border-top:1px solid #eee}
+`;
+
+/**
+ * The page's script, inlined: sorting and filtering of the conditions table, and the discordant pairs
+ * of the condition clicked (from the data embedded in the page, or with `--serve` fetched from the
+ * server on demand). Every value from the data reaches the page through textContent, never as markup.
+ */
+export const PAGE_JS = `
+(function () {
+  'use strict';
+  var dataEl = document.getElementById('poisson-data');
+  var data = dataEl ? JSON.parse(dataEl.textContent) : {};
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  // Sorting: a click on a header sorts by its column (numbers numerically), again to reverse.
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+    var heads = table.querySelectorAll('th.sortable');
+    Array.prototype.forEach.call(heads, function (th, col) {
+      th.addEventListener('click', function () {
+        var asc = !th.classList.contains('sorted-asc');
+        Array.prototype.forEach.call(heads, function (h) { h.classList.remove('sorted-asc', 'sorted-desc'); });
+        th.classList.add(asc ? 'sorted-asc' : 'sorted-desc');
+        var key = th.getAttribute('data-key');
+        var numeric = th.classList.contains('num');
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = a.getAttribute('data-' + key), y = b.getAttribute('data-' + key);
+          var c;
+          if (numeric) {
+            var fx = parseFloat(x), fy = parseFloat(y);
+            if (isNaN(fx)) fx = Infinity;
+            if (isNaN(fy)) fy = Infinity;
+            c = fx - fy;
+          } else c = x < y ? -1 : x > y ? 1 : 0;
+          return asc ? c : -c;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+  // Filtering: text (in the condition or event) and verdict.
+  var filter = document.getElementById('filter');
+  var verdictFilter = document.getElementById('verdict-filter');
+  var shown = document.getElementById('shown');
+  function applyFilter() {
+    var table = document.getElementById('conditions');
+    if (!table) return;
+    var text = filter ? filter.value.trim().toLowerCase() : '';
+    var verdict = verdictFilter ? verdictFilter.value : '';
+    var n = 0;
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
+      var hay = (r.getAttribute('data-condition') + ' ' + (r.getAttribute('data-event') || '')).toLowerCase();
+      var ok = (text === '' || hay.indexOf(text) >= 0) && (verdict === '' || r.getAttribute('data-verdict') === verdict);
+      r.hidden = !ok;
+      if (ok) n++;
+    });
+    if (shown) shown.textContent = String(n);
+  }
+  if (filter) filter.addEventListener('input', applyFilter);
+  if (verdictFilter) verdictFilter.addEventListener('change', applyFilter);
+  // The discordant pairs of a condition.
+  var panel = document.getElementById('pairs');
+  function side(label, s) {
+    var box = el('div');
+    box.appendChild(el('h4', label + ': ' + s.outcome + (s.t === null ? '' : ', t ' + s.t)));
+    if (s.error !== null && s.error !== undefined) { box.appendChild(el('div', 'error')); box.appendChild(el('pre', s.error, 'error')); }
+    box.appendChild(el('div', 'meta'));
+    box.appendChild(el('pre', s.meta === null || s.meta === undefined ? '-' : JSON.stringify(s.meta, null, 2), 'meta'));
+    if (s.answer !== undefined) { box.appendChild(el('div', 'answer (from the response cache)')); box.appendChild(el('pre', s.answer === null ? '(not in the cache)' : s.answer, 'answer')); }
+    return box;
+  }
+  function renderPairs(condition, pairs) {
+    panel.textContent = '';
+    panel.appendChild(el('h3', condition));
+    if (!pairs) { panel.appendChild(el('p', 'No pairs: this page was written without them.', 'none')); return; }
+    if (!pairs.paired) { panel.appendChild(el('p', 'No discordant pairs: the runs are not paired (' + (pairs.unpaired_reason || '') + ').', 'none')); return; }
+    var groups = pairs.groups.filter(function (g) { return g.condition === condition; });
+    groups.forEach(function (g) {
+      var head = g.event + ': ' + g.rise + ' rise, ' + g.fall + ' fall' + (g.truncated ? ' (the first ' + g.pairs.length + ' listed)' : '');
+      var h = el('div', head, 'group');
+      h.setAttribute('data-event', g.event);
+      panel.appendChild(h);
+      if (g.pairs.length === 0) { panel.appendChild(el('p', 'No discordant pairs: every pair agrees on ' + g.event + '.', 'none')); return; }
+      var t = el('table', null, 'pairs');
+      var hr = t.createTHead().insertRow();
+      ['', 'replicate', 'seed', 'A (before)', 'B (after)', 't A', 't B', 'error A', 'error B'].forEach(function (c) { hr.appendChild(el('th', c)); });
+      var body = t.createTBody();
+      g.pairs.forEach(function (p) {
+        var r = body.insertRow();
+        r.className = 'pair';
+        [p.direction, p.replicate_index, p.seed, p.before.outcome, p.after.outcome, p.before.t, p.after.t, p.before.error || '-', p.after.error || '-'].forEach(function (c) { r.appendChild(el('td', c === null ? '-' : c)); });
+        var d = body.insertRow();
+        var cell = el('td');
+        cell.colSpan = 9;
+        var det = el('details');
+        det.appendChild(el('summary', 'replicate ' + p.replicate_index + ', seed ' + p.seed + ': meta' + (pairs.private ? ' and answers' : '')));
+        var sides = el('div', null, 'sides');
+        sides.appendChild(side('A', p.before));
+        sides.appendChild(side('B', p.after));
+        det.appendChild(sides);
+        cell.appendChild(det);
+        d.appendChild(cell);
+      });
+      panel.appendChild(t);
+    });
+    if (groups.length === 0) panel.appendChild(el('p', 'No rows for this condition.', 'none'));
+  }
+  var cache = {};
+  function select(condition) {
+    if (!panel) return;
+    Array.prototype.forEach.call(document.querySelectorAll('tr.cond'), function (r) { r.classList.toggle('selected', r.getAttribute('data-condition') === condition); });
+    Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
+      var row = data.rows && data.rows[Number(g.getAttribute('data-row'))];
+      g.classList.toggle('selected', !!row && row.condition === condition);
+    });
+    if (!data.serve) { renderPairs(condition, data.pairs); return; }
+    if (cache[condition]) { renderPairs(condition, cache[condition]); return; }
+    panel.textContent = '';
+    panel.appendChild(el('p', 'reading the pairs of ' + condition + ' ...', 'none'));
+    fetch('pairs?condition=' + encodeURIComponent(condition)).then(function (res) {
+      if (!res.ok) return res.text().then(function (t) { throw new Error(t); });
+      return res.json();
+    }).then(function (p) { cache[condition] = p; renderPairs(condition, p); }, function (err) {
+      panel.textContent = '';
+      panel.appendChild(el('p', 'could not read the pairs: ' + err.message, 'none'));
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('tr.cond'), function (r) {
+    r.addEventListener('click', function () { select(r.getAttribute('data-condition')); });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
+    function go() { var row = data.rows[Number(g.getAttribute('data-row'))]; if (row) select(row.condition); }
+    g.addEventListener('click', go);
+    g.addEventListener('keydown', function (e) { if (e.key === 'Enter') go(); });
+  });
+  document.documentElement.setAttribute('data-ready', 'true');
+})();
+`;

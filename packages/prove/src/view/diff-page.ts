@@ -1,0 +1,167 @@
+import type { DiscordantPairs } from '../diff/pairs.js';
+import { fmtChange, fmtP } from '../diff/text-table.js';
+import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
+import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
+import { escapeHtml as h } from './escape.js';
+import { pageShell } from './shell.js';
+
+/** One heatmap of the page: the event, and the SVG of `report`'s grid (or why there is none). */
+export type PageHeatmap = { readonly event: string; readonly svg: string | null; readonly note: string };
+
+/** What {@link renderDiffPage} draws. */
+export type DiffPageInput = {
+  readonly report: DiffReport;
+  /** The discordant pairs to embed; null when the page fetches them (`serve`) or was written without. */
+  readonly pairs: DiscordantPairs | null;
+  readonly heatmaps: readonly PageHeatmap[];
+  /** True when the page is served: pairs are fetched from `pairs?condition=...` on the same origin. */
+  readonly serve?: boolean;
+};
+
+function limitText(l: Limit): string {
+  return typeof l === 'number' ? l.toFixed(3) : l;
+}
+
+function limitSort(l: Limit): string {
+  return typeof l === 'number' ? String(l) : '';
+}
+
+function word(verdict: string): string {
+  return `<span class="word ${h(verdict.replace(/[^a-z]+/g, '-'))}">${h(verdict)}</span>`;
+}
+
+function conditionRow(r: DiffRow): string {
+  const c = r.counts;
+  const n = c ? c.n : r.samples.before.n;
+  const cls = changeColour(r) === FOREST_COLOURS.better ? 'better' : changeColour(r) === FOREST_COLOURS.worse ? 'worse' : '';
+  const attrs = [
+    ['condition', r.condition],
+    ['event', r.event],
+    ['verdict', r.verdict],
+    ['n', n],
+    ['rise', c ? c.rise : ''],
+    ['fall', c ? c.fall : ''],
+    ['before', r.before],
+    ['after', r.after],
+    ['change', r.change],
+    ['p', r.p],
+    ['holm', r.p_holm],
+    ['bh', r.p_bh],
+    ['limit-rise', limitSort(r.limit_rise)],
+    ['limit-fall', limitSort(r.limit_fall)],
+    ['discordance', r.discordance ?? ''],
+  ]
+    .map(([k, v]) => `data-${k}="${h(v)}"`)
+    .join(' ');
+  const cells = [
+    `<td>${h(r.condition)}</td>`,
+    `<td>${h(r.event)}</td>`,
+    `<td class="num">${n}</td>`,
+    `<td class="num">${c ? c.rise : '-'}</td>`,
+    `<td class="num">${c ? c.fall : '-'}</td>`,
+    `<td class="num">${r.before.toFixed(3)}</td>`,
+    `<td class="num">${r.after.toFixed(3)}</td>`,
+    `<td class="num ${cls}">${h(fmtChange(r.change))}</td>`,
+    `<td class="num">[${h(fmtChange(r.interval.lower))}, ${h(fmtChange(r.interval.upper))}]</td>`,
+    `<td class="num">${h(fmtP(r.p))}</td>`,
+    `<td class="num">${h(fmtP(r.p_holm))}</td>`,
+    `<td class="num">${h(fmtP(r.p_bh))}${r.flagged ? ' *' : ''}</td>`,
+    `<td class="${cls}">${h(r.verdict)}${r.counts_toward_verdict ? ' (counts)' : ''}${(r.held_back_by ?? []).length > 0 ? `<br><span class="note">held back by ${h((r.held_back_by ?? []).join(', '))}</span>` : ''}</td>`,
+    `<td class="num">${h(limitText(r.limit_rise))}</td>`,
+    `<td class="num">${h(limitText(r.limit_fall))}</td>`,
+    `<td class="num">${typeof r.discordance === 'number' ? r.discordance.toFixed(3) : '-'}</td>`,
+  ];
+  return `<tr class="cond" ${attrs}>${cells.join('')}</tr>`;
+}
+
+const HEADS: readonly [string, string, boolean][] = [
+  ['condition', 'condition', false],
+  ['event', 'event', false],
+  ['n', 'pairs', true],
+  ['rise', 'rise', true],
+  ['fall', 'fall', true],
+  ['before', 'before', true],
+  ['after', 'after', true],
+  ['change', 'change', true],
+  ['', 'interval', false],
+  ['p', 'p', true],
+  ['holm', 'Holm', true],
+  ['bh', 'BH', true],
+  ['verdict', 'verdict', false],
+  ['limit-rise', 'limit rise', true],
+  ['limit-fall', 'limit fall', true],
+  ['discordance', 'discordance', true],
+];
+
+/**
+ * The diff page: the verdict word and sentence with the report's rule lines, a forest plot of every
+ * condition's change, the heatmaps (`report`'s grid per event), the conditions table (sortable and
+ * filterable), and the discordant pairs of the condition clicked. Every value from the data is escaped
+ * (labels, meta and errors reach the page as text, never markup); the data the script reads is JSON
+ * inside `<script type="application/json">` with `<`, `>` and `&` escaped. The page loads nothing: a
+ * Content-Security-Policy allows only its own inline style and script and `data:` images (and, served,
+ * requests to its own origin).
+ *
+ * @param input - {@link DiffPageInput}.
+ * @returns the HTML document.
+ */
+export function renderDiffPage(input: DiffPageInput): string {
+  const d = input.report;
+  const serve = input.serve === true;
+  const title = `${d.verdict}: ${d.after.name} against ${d.before.name}`;
+  const verdicts = [...new Set(d.rows.map((r) => r.verdict))].sort();
+  const lines: [string, string][] = [
+    ['method', d.method.description],
+    ['threshold', `${d.threshold.toFixed(3)} (${d.threshold_note})`],
+    ['before (A)', `${d.before.name} (${d.before.run_id})`],
+    ['after (B)', `${d.after.name} (${d.after.run_id})`],
+    ['verdict rule', d.verdict_rule],
+    ['limits', d.limits_rule],
+    ['intervals', d.intervals_rule],
+    ['fragility', d.fragility.description],
+    ['truncated', String(d.truncated)],
+  ];
+  if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
+  if (typeof d.planned_discordance === 'number') lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)`]);
+  if (d.dropped > 0) lines.push(['dropped', `${d.dropped} pairs without an outcome in one run, left out of the tables`]);
+  for (const w of d.warnings) lines.push(['warning', w]);
+  const body: string[] = [];
+  body.push('<header>');
+  body.push(`<h1>${h(d.after.name)} against ${h(d.before.name)}</h1>`);
+  body.push(`<p class="verdict" id="verdict">${word(d.verdict)} ${h(d.sentence)}</p>`);
+  body.push(`<div class="meta-lines">${lines.map(([k, v]) => `<div><b>${h(k)}</b> ${h(v)}</div>`).join('')}</div>`);
+  body.push('</header><main>');
+  body.push('<h2>Change per condition</h2>');
+  body.push(`<p class="note">Click a line, or a row of the table below, for its discordant pairs.</p>`);
+  body.push(`<div class="scroll">${renderForestSvg(d)}</div>`);
+  body.push('<h2>Heatmap</h2><div class="heatmaps">');
+  for (const m of input.heatmaps) {
+    body.push(`<h3>${h(m.event)}</h3>`);
+    if (m.svg !== null) body.push(`<img alt="${h(`heatmap of the change in ${m.event}`)}" src="data:image/svg+xml;base64,${Buffer.from(m.svg, 'utf8').toString('base64')}">`);
+    body.push(`<p class="note">${h(m.note)}</p>`);
+  }
+  body.push('</div>');
+  body.push('<h2>Conditions</h2>');
+  body.push('<div class="controls">');
+  body.push('<label>filter <input id="filter" type="search" placeholder="condition or event"></label>');
+  body.push(`<label>verdict <select id="verdict-filter"><option value="">any</option>${verdicts.map((v) => `<option value="${h(v)}">${h(v)}</option>`).join('')}</select></label>`);
+  body.push(`<span class="note"><span id="shown">${d.rows.length}</span> of ${d.rows.length} rows; * flagged by Benjamini-Hochberg; (counts): counts toward the verdict (Holm)</span>`);
+  body.push('</div>');
+  body.push('<div class="scroll"><table id="conditions" class="sortable"><thead><tr>');
+  for (const [key, label, num] of HEADS) body.push(`<th${key ? ` data-key="${key}" class="sortable${num ? ' num' : ''}"` : ''}>${h(label)}</th>`);
+  body.push('</tr></thead><tbody>');
+  for (const r of d.rows) body.push(conditionRow(r));
+  body.push('</tbody></table></div>');
+  body.push('<h2>Discordant pairs</h2>');
+  const limitNote = input.pairs ? `at most ${input.pairs.limit} per condition x event` : serve ? 'read from the store when asked' : '';
+  body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${input.pairs?.private ? ' Cached model answers included (--private).' : ' No private details (cached model answers need --private).'}</p>`);
+  body.push('<div id="pairs"><p class="none">Click a condition.</p></div>');
+  body.push('</main>');
+  const data = {
+    kind: 'diff',
+    serve,
+    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event })),
+    pairs: input.pairs,
+  };
+  return pageShell({ title, body: body.join('\n'), data, serve });
+}

@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
+import { diffRuns } from '../diff/diff-runs.js';
+import { EVIL_ERROR, EVIL_META, EVIL_VALUE, PRIVATE_ANSWER, viewStore } from './__fixtures__/view-store.js';
+import { escapeHtml, jsonForScript } from './escape.js';
+import { serveView } from './serve.js';
+import { viewDiff, viewRun } from './view-diff.js';
+import { capture } from '../cli/__fixtures__/capture.js';
+
+
+/** The page with its one JSON data element and its inline script taken out (both checked separately). */
+function markupOf(html: string): string {
+  return html.replace(/<script type="application\/json" id="poisson-data">[\s\S]*?<\/script>/, '').replace(/<script>[\s\S]*?<\/script>/, '');
+}
+
+describe('escaping', () => {
+  it('escapes markup in text and keeps JSON from ending its script element', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    const j = jsonForScript({ s: '</script><!-- & \u2028' });
+    expect(j).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(j)).toEqual({ s: '</script><!-- & \u2028' });
+  });
+});
+
+describe('viewDiff', () => {
+  let store: string;
+  beforeAll(async () => {
+    store = await viewStore();
+  });
+
+  it('writes the page from the same report diffRuns returns: verdict, sentence, every row, a forest line per row', async () => {
+    const view = await viewDiff(store, '#3', '#2');
+    const report = await diffRuns(store, '#3', '#2');
+    expect(JSON.parse(JSON.stringify(view.report))).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(report.verdict).toBe('significant change');
+    expect(view.html).toContain(`<p class="verdict" id="verdict"><span class="word significant-change">significant change</span> ${escapeHtml(report.sentence)}</p>`);
+    expect(view.html.match(/<tr class="cond" /g)).toHaveLength(report.rows.length);
+    expect(view.html.match(/<g class="forest-row" /g)).toHaveLength(report.rows.length);
+    // The heatmap is report's SVG, inlined as a data: image.
+    expect(view.html).toMatch(/<img alt="heatmap of the change in failed" src="data:image\/svg\+xml;base64,/);
+    // The counted row is coloured better (failed fell), by the event's direction.
+    expect(view.html).toMatch(/<td class="num better">-0\.625<\/td>/);
+  });
+
+  it('is self-contained: no external reference, and a policy that loads nothing', async () => {
+    const { html } = await viewDiff(store, '#3', '#2');
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; img-src data:; style-src &#39;unsafe-inline&#39;; script-src &#39;unsafe-inline&#39;; connect-src &#39;none&#39;;`);
+    expect(html).not.toMatch(/<link\b|<script\s+src|\bsrc="(?!data:)|url\(|@import|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  });
+
+  it('escapes a malicious condition label, meta and error everywhere in the page', async () => {
+    const { html } = await viewDiff(store, '#3', '#1', { limit: 50 });
+    const markup = markupOf(html);
+    expect(markup).toContain(escapeHtml(EVIL_VALUE));
+    expect(markup).not.toContain(EVIL_VALUE);
+    expect(html.match(/<script/g)).toHaveLength(2); // the data and the page's own script, nothing else
+    expect(html).not.toContain(EVIL_META);
+    expect(html).not.toContain('<b onmouseover');
+    const run = await viewRun(store, '#1');
+    expect(run.html).toContain(escapeHtml(`${EVIL_ERROR} #0`));
+    expect(run.html).not.toContain(EVIL_ERROR);
+    expect(run.html).not.toContain(EVIL_META);
+    expect(run.html).not.toContain(EVIL_VALUE);
+  });
+
+  it('writes no private detail by default; the cached answer only with private', async () => {
+    const plain = await viewDiff(store, '#3', '#2');
+    expect(plain.html).not.toContain(PRIVATE_ANSWER);
+    expect(plain.pairs?.private).toBe(false);
+    const priv = await viewDiff(store, '#3', '#2', { private: true });
+    expect(priv.html).toContain(PRIVATE_ANSWER);
+    expect(priv.pairs?.groups.some((g) => g.pairs.some((p) => p.after.answer === PRIVATE_ANSWER))).toBe(true);
+    // The CLI likewise.
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'view', '#3', '#2', '--out', 'plain.html'], c.io)).toBe(0);
+    expect(await readFile(join(store, 'plain.html'), 'utf8')).not.toContain(PRIVATE_ANSWER);
+    expect(await runCli(['--store', store, 'view', '#3', '#2', '--out', 'private.html', '--private'], c.io)).toBe(0);
+    expect(await readFile(join(store, 'private.html'), 'utf8')).toContain(PRIVATE_ANSWER);
+  });
+
+  it('embeds the discordant pairs of every condition, at most limit per condition x event', async () => {
+    const view = await viewDiff(store, '#3', '#2', { limit: 4 });
+    const data = JSON.parse((view.html.match(/<script type="application\/json" id="poisson-data">([\s\S]*?)<\/script>/) as RegExpMatchArray)[1] as string) as {
+      pairs: { groups: { condition: string; rise: number; fall: number; truncated: boolean; pairs: unknown[] }[] };
+    };
+    const first = data.pairs.groups[0];
+    expect(first).toMatchObject({ rise: 0, fall: 10, truncated: true });
+    expect(first?.pairs).toHaveLength(4);
+    expect(JSON.stringify(data.pairs)).toEqual(JSON.stringify(view.pairs));
+  });
+
+  it('the run page shows outcomes by condition, the episodes without an outcome with their errors, and the manifest', async () => {
+    const { html, run } = await viewRun(store, '#1');
+    expect(run.matching).toBe(3);
+    expect(html.match(/<pre>&lt;b onmouseover=alert\(2\)&gt;boom&lt;\/b&gt; #\d<\/pre>/g)).toHaveLength(3);
+    for (const k of ['max_mde', 'salt', 'spec_sha256', 'Provenance', 'Gate', 'Design', 'command']) expect(html).toContain(k);
+    expect(html).toContain(`<th>salt</th><td>${run.manifest.salt}</td>`);
+    expect(html.match(/<tr data-condition=/g)).toHaveLength(4);
+  });
+
+  it('view exits 2 for a bad --out or --port without --serve, and writes nothing', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'view', '#3', '#2', '--out', 'page.txt'], c.io)).toBe(2);
+    expect(c.err()).toBe('error: --out page.txt must name an .html file, e.g. --out diff.html.\n');
+    const d = capture(store);
+    expect(await runCli(['--store', store, 'view', '#3', '--port', '8080'], d.io)).toBe(2);
+    expect(d.err()).toBe('error: --port is the port of --serve; add --serve, or leave out --port.\n');
+    await expect(readFile(join(store, 'page.txt'))).rejects.toThrow();
+  });
+});
+
+describe('serveView', () => {
+  let store: string;
+  beforeAll(async () => {
+    store = await viewStore();
+  });
+
+  it('serves the page on 127.0.0.1 and reads one condition\'s pairs on demand', async () => {
+    const server = await serveView(store, '#3', '#2', { limit: 3 });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const page = await (await fetch(server.url)).text();
+      expect(page).toContain('connect-src &#39;self&#39;');
+      expect(page).toContain('"serve":true,');
+      expect(page).toContain('"pairs":null');
+      const report = await diffRuns(store, '#3', '#2');
+      const condition = report.rows[0]?.condition as string;
+      const res = await fetch(`${server.url}pairs?condition=${encodeURIComponent(condition)}`);
+      expect(res.status).toBe(200);
+      const pairs = (await res.json()) as { groups: { condition: string; fall: number; pairs: { before: { meta: unknown } }[] }[]; private: boolean };
+      expect(pairs.groups.map((g) => g.condition)).toEqual([condition]);
+      expect(pairs.groups[0]?.fall).toBe(10);
+      expect(pairs.groups[0]?.pairs).toHaveLength(3);
+      expect(pairs.groups[0]?.pairs[0]?.before.meta).toMatchObject({ which: 'A', c: 0 });
+      expect(JSON.stringify(pairs)).not.toContain(PRIVATE_ANSWER);
+      expect((await fetch(`${server.url}pairs?condition=nope`)).status).toBe(404);
+      // Another Host (a page of another site rebinding its name to 127.0.0.1) is refused.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        request(server.url, { headers: { host: 'evil.example:80' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(status).toBe(403);
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it('view --serve prints its URL and stops cleanly when the signal aborts', async () => {
+    const controller = new AbortController();
+    const c = capture(store, controller.signal);
+    const done = runCli(['--store', store, 'view', '#1', '--serve'], c.io);
+    const [, url] = await c.until(/serving (http:\/\/127\.0\.0\.1:\d+\/) /);
+    const page = await (await fetch(url as string)).text();
+    expect(page).toContain('Episodes without an outcome');
+    controller.abort();
+    expect(await done).toBe(0);
+    expect(c.out()).toMatch(/stopped\n$/);
+    await expect(fetch(url as string)).rejects.toThrow();
+  });
+});

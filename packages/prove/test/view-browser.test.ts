@@ -1,0 +1,175 @@
+// The view page in a real headless Chromium (Debian's package, driven by playwright-core; .ci/run
+// installs it when missing): what a reader sees and clicks.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diffRuns } from '../src/diff/diff-runs.js';
+import { readDiscordantPairs } from '../src/diff/read-pairs.js';
+import type { DiffReport } from '../src/diff/types.js';
+import { EVIL_VALUE, viewStore } from '../src/view/__fixtures__/view-store.js';
+import { serveView } from '../src/view/serve.js';
+import { viewDiff, viewRun } from '../src/view/view-diff.js';
+import { haveChromium, openBrowser, type BrowserSession } from './browser.js';
+
+/** Counts the pixels of a PNG that differ from its top-left pixel, decoded by the browser itself. */
+async function inkedPixels(s: BrowserSession, png: Buffer): Promise<{ width: number; inked: number; colours: number }> {
+  const page = await s.context.newPage();
+  try {
+    // Browser-side code as text: this file is compiled without the DOM library.
+    const js = `(async () => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,${png.toString('base64')}';
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, img.width, img.height).data;
+      let inked = 0;
+      const colours = new Set();
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) inked++;
+        if (colours.size < 1000) colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+      }
+      return { width: img.width, inked, colours: colours.size };
+    })()`;
+    return (await page.evaluate(js)) as { width: number; inked: number; colours: number };
+  } finally {
+    await page.close();
+  }
+}
+
+// Skipped only outside CI when the browser is missing; in CI (CI=true) a missing browser fails.
+describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page in Chromium', () => {
+  let store: string;
+  let report: DiffReport;
+  let diffFile: string;
+  let s: BrowserSession;
+  let dialogs: string[];
+  beforeAll(async () => {
+    store = await viewStore();
+    report = await diffRuns(store, '#3', '#2');
+    diffFile = join(store, 'diff.html');
+    await writeFile(diffFile, (await viewDiff(store, '#3', '#2')).html);
+    await writeFile(join(store, 'run.html'), (await viewRun(store, '#1')).html);
+    s = await openBrowser();
+    dialogs = [];
+    s.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    // Offline: the page must load with the network off.
+    await s.context.setOffline(true);
+    await s.page.goto(pathToFileURL(diffFile).href);
+    await s.page.waitForSelector('html[data-ready="true"]');
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('loads offline from file:// with no request but itself and no console error', () => {
+    expect(s.requests).toEqual([pathToFileURL(diffFile).href]);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('shows the verdict word and its sentence', async () => {
+    const text = (await s.page.textContent('#verdict')) ?? '';
+    expect(text).toBe(`${report.verdict} ${report.sentence}`);
+  });
+
+  it('clicking a condition shows its discordant pairs, with their seeds', async () => {
+    const pairs = await readDiscordantPairs(store, report);
+    const group = pairs.groups[0];
+    expect(group?.fall).toBe(10);
+    const row = s.page.locator('tr.cond').first();
+    await row.click();
+    await s.page.waitForSelector('#pairs tr.pair');
+    expect(await s.page.locator('#pairs tr.pair').count()).toBe(group?.pairs.length);
+    const panel = (await s.page.textContent('#pairs')) ?? '';
+    expect(panel).toContain(group?.condition);
+    expect(panel).toContain('failed: 0 rise, 10 fall');
+    for (const p of group?.pairs ?? []) expect(panel).toContain(p.seed);
+    expect(await row.getAttribute('class')).toContain('selected');
+    // The meta is there, pretty-printed, behind a details element.
+    await s.page.locator('#pairs details summary').first().click();
+    const meta = (await s.page.locator('#pairs pre.meta').first().textContent()) ?? '';
+    expect(meta).toContain('"which": "A"');
+    // A line of the forest plot selects its condition too.
+    await s.page.locator('g.forest-row').nth(2).click();
+    expect(await s.page.textContent('#pairs h3')).toBe(report.rows[2]?.condition);
+  });
+
+  it('filters the table by text and by verdict, and sorts by a column', async () => {
+    await s.page.fill('#filter', 'slack 8');
+    const visible = async (): Promise<number> => s.page.locator('tr.cond:visible').count();
+    const want = report.rows.filter((r) => `${r.condition} ${r.event}`.toLowerCase().includes('slack 8')).length;
+    expect(want).toBe(2);
+    expect(await visible()).toBe(want);
+    expect(await s.page.textContent('#shown')).toBe(String(want));
+    await s.page.fill('#filter', '');
+    await s.page.selectOption('#verdict-filter', 'lower');
+    expect(await visible()).toBe(report.rows.filter((r) => r.verdict === 'lower').length);
+    await s.page.selectOption('#verdict-filter', '');
+    expect(await visible()).toBe(report.rows.length);
+    await s.page.click('th[data-key="change"]');
+    const changes = await s.page.locator('tr.cond').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-change'))));
+    expect(changes).toEqual([...changes].sort((a, b) => a - b));
+    expect(changes[0]).toBe(Math.min(...report.rows.map((r) => r.change)));
+  });
+
+  it('shows a malicious label as text and runs none of it', async () => {
+    expect(dialogs).toEqual([]);
+    expect(await s.page.evaluate('typeof window.__pwned')).toBe('undefined');
+    expect(await s.page.locator('img[src="x"]').count()).toBe(0);
+    const evilRow = s.page.locator('tr.cond').filter({ hasText: EVIL_VALUE }).first();
+    expect(await evilRow.count()).toBe(1);
+    await evilRow.click();
+    expect(await s.page.textContent('#pairs h3')).toContain(EVIL_VALUE);
+    expect(dialogs).toEqual([]);
+    expect(s.errors).toEqual([]);
+  });
+
+  it('takes a screenshot whose pixels are not blank', async () => {
+    const png = await s.page.screenshot({ fullPage: true });
+    const { width, inked, colours } = await inkedPixels(s, png);
+    expect(width).toBe(1280);
+    expect(inked).toBeGreaterThan(10_000);
+    expect(colours).toBeGreaterThan(20);
+  });
+
+  it('the run page loads offline, without console errors, and lists the episodes without an outcome', async () => {
+    const page = await s.context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(join(store, 'run.html')).href);
+    await page.waitForSelector('html[data-ready="true"]');
+    expect(await page.locator('#errors tbody tr').count()).toBe(3);
+    await page.fill('#filter', 'slack 4');
+    expect(await page.locator('#conditions tbody tr:visible').count()).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('served, it reads a condition\'s pairs from the store when clicked', async () => {
+    await s.context.setOffline(false);
+    const server = await serveView(store, '#3', '#2', { limit: 5 });
+    const page = await s.context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => (m.type() === 'error' ? errors.push(m.text()) : undefined));
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.locator('tr.cond').first().click();
+      await page.waitForSelector('#pairs tr.pair');
+      expect(await page.locator('#pairs tr.pair').count()).toBe(5);
+      expect(await page.textContent('#pairs')).toContain('failed: 0 rise, 10 fall (the first 5 listed)');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+});
