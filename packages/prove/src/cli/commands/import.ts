@@ -1,4 +1,4 @@
-import { importRun, type ImportResult } from '../../import/import-run.js';
+import type { ImportResult } from '../../import/import-run.js';
 import type { ImportFormat } from '../../import/imported-sample.js';
 import { defineCommand } from '../define.js';
 import { json, outcomeSummary, shellRef } from '../format.js';
@@ -46,6 +46,7 @@ export const importCommand = defineCommand({
     const asJson = v.flag('json');
     v.done();
     const format = positionals['FORMAT'] as string;
+    const { importRun } = await import('../../import/import-run.js');
     const r = await importRun(store, {
       format: format as ImportFormat,
       files: positionals['FILE'] as string[],

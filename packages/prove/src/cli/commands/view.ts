@@ -4,8 +4,6 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { StoreError } from '../../errors.js';
-import { serveView } from '../../view/serve.js';
-import { viewDiff, viewRun } from '../../view/view-diff.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
 import { Values } from '../values.js';
@@ -70,6 +68,7 @@ export const viewCommand = defineCommand({
       private: priv,
     };
     if (serve) {
+      const { serveView } = await import('../../view/serve.js');
       const server = await serveView(store, a, b ?? null, { ...diffOptions, ...(port !== undefined ? { port } : {}) }).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'EADDRINUSE' || err.code === 'EACCES') throw new UsageError([`cannot listen on 127.0.0.1:${port ?? 0} (${err.code}); pass another --port, or --port 0 for a free one.`]);
         throw err;
@@ -88,10 +87,12 @@ export const viewCommand = defineCommand({
     let html: string;
     let name: string;
     if (b === undefined) {
+      const { viewRun } = await import('../../view/view-diff.js');
       const view = await viewRun(store, a, limit !== undefined ? { limit } : {});
       html = view.html;
       name = `view-${view.run.manifest.run_id}.html`;
     } else {
+      const { viewDiff } = await import('../../view/view-diff.js');
       const view = await viewDiff(store, a, b, diffOptions);
       html = view.html;
       name = `view-${view.report.before.run_id}-${view.report.after.run_id}.html`;
