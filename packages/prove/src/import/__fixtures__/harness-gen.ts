@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import yazl from 'yazl';
+import { mulberry32 } from '../../diff/__fixtures__/independent-runs.js';
 
 /** One sample of one run: its outcome (null: an error, no score), its input, or absent. */
 export type Cell = { readonly present: boolean; readonly outcome: 'passed' | 'failed' | null; readonly input: string; readonly difficulty: string };
@@ -14,17 +15,8 @@ export type Cell = { readonly present: boolean; readonly outcome: 'passed' | 'fa
 /** Two runs x tasks x n samples. `cells[run][task][i]`. */
 export type Truth = { readonly tasks: readonly string[]; readonly n: number; readonly cells: readonly (readonly (readonly Cell[])[])[] };
 
-/** mulberry32: a small seeded PRNG, so the files are the same on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the diff fixtures' generator), so the files are the same on every machine. */
+const prng = mulberry32;
 
 /**
  * The truth: task `arith` does not change (fails 30% before; after, a failure stays one with
