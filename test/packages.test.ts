@@ -1,0 +1,48 @@
+// What each package may depend on is part of its design (../shared/spec/README.md, "Packages";
+// docs/architecture.md): one table for the five packages, and the one-way direction of our own imports.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** The runtime dependencies each package may have (everything else is a devDependency or a mistake). */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: ['@iarna/toml'],
+  // jstat's normal quantile was measured off by 1.2e-2 (relative) at p = 1e-20 (docs/statistics.md,
+  // "Numerical notes"), so the distributions are our own and poisson-stats has no runtime dependency.
+  stats: [],
+  tasks: ['@iarna/toml', 'gpt-tokenizer', 'poisson-core', 'seedrandom'],
+  prove: ['@iarna/toml', 'apache-arrow', 'bullmq', 'cli-progress', 'hyparquet', 'hyparquet-writer', 'ioredis', 'poisson-core', 'poisson-stats', 'tsx', 'yauzl'],
+  models: ['@iarna/toml', 'gpt-tokenizer', 'openai', 'poisson-core', 'poisson-stats', 'poisson-tasks'],
+};
+
+type Pkg = { name: string; type: string; sideEffects: boolean; exports: Record<string, Record<string, string>>; dependencies?: Record<string, string> };
+const pkgOf = (dir: string): Pkg => JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as Pkg;
+
+describe('the packages', () => {
+  for (const [dir, allowed] of Object.entries(ALLOWED)) {
+    const pkg = pkgOf(dir);
+    it(`${pkg.name} is ESM with an exports map whose entries name source, types and default`, () => {
+      expect(pkg.type).toBe('module');
+      expect(pkg.sideEffects).toBe(false);
+      for (const entry of Object.values(pkg.exports)) expect(Object.keys(entry)).toEqual(['source', 'types', 'default']);
+    });
+    it(`${pkg.name} pins every dependency exactly and depends only on what the design allows`, () => {
+      const deps = pkg.dependencies ?? {};
+      for (const version of Object.values(deps)) expect(version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(Object.keys(deps).sort()).toEqual([...allowed].sort());
+    });
+  }
+
+  it('lists every package of packages/', () => {
+    expect(readdirSync(join(ROOT, 'packages')).sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it('poisson-core imports no other Poisson package: it is the bottom of the graph', () => {
+    const dir = join(ROOT, 'packages/core/src');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/from 'poisson-/);
+    }
+  });
+});
