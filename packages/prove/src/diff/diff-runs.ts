@@ -35,8 +35,9 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
   if (pairsByIdentity(ma) && pairsByIdentity(mb)) {
     // Two imports pair sample by sample on their identity (docs/import.md): read as rows and aligned.
     const read = { hardFailure: diffOptions.scores !== false, partial: partial === true };
-    const [rb, ra] = await settled(readRunForDiff(store, a, read), readRunForDiff(store, b, read));
-    return withReadCoverage(computeDiff(rb, ra, diffOptions), [rb.coverage, ra.coverage].filter((c): c is RunCoverage => c !== undefined), unmatchedPairs(rb, ra));
+    const [before, after] = await settled(readRunForDiff(store, a, read), readRunForDiff(store, b, read));
+    const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
+    return withReadCoverage(computeDiff(before, after, diffOptions), coverage, unmatchedPairs(before, after));
   }
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));
