@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { seedFor } from '../spec/seed-for.js';
 import { partRanges } from './create-run.js';
-import { episodesDir } from './layout.js';
+import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
 import { DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
@@ -48,7 +48,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   const retryFrom = Math.min(...(manifest.retries ?? []).map((r) => r.from_part));
   const outcomes = new Map<string, string | null>();
   for (const part of parts) {
-    const index = Number(/(\d+)/.exec(part.file)?.[1] ?? -1);
+    const index = Number(PART_RE.exec(part.file)?.[1] ?? -1);
     let bytes: Uint8Array;
     let rows: Record<string, unknown>[];
     try {
