@@ -142,7 +142,7 @@ describe('fragility', () => {
     expect(fragile).toBeGreaterThan(100);
   }, 60_000);
 
-  it('gives the results pinned before the search was split (fragility-golden.json: 600 seeded diffs, 1-4 events, n <= 40)', () => {
+  it('gives the results pinned before the search was split (fragility-golden.json: 400 seeded diffs, 1-4 events, n <= 40)', () => {
     const golden = JSON.parse(readFileSync(new URL('./__fixtures__/fragility-golden.json', import.meta.url), 'utf8')) as [string, number | null, string][];
     const cases = fragilityCases(GOLDEN_SEED, GOLDEN_COUNT);
     expect(golden.length).toBe(cases.length);

@@ -81,4 +81,4 @@ export function fragilityCases(seed: number, count: number): FragilityCase[] {
 
 /** The seed and size of the cases fragility-golden.json pins. */
 export const GOLDEN_SEED = 20261203;
-export const GOLDEN_COUNT = 600;
+export const GOLDEN_COUNT = 400;
