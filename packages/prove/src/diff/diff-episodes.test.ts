@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffEpisodes, reportAxes } from './diff-episodes.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { reportAxes } from './next-command.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { pairedLimits } from './limits.js';

@@ -15,9 +15,6 @@ import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } f
 import { countsOf, samplesOf } from './tables.js';
 import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, ScoreComparison } from './types.js';
 
-export { INTERVAL_FAMILY_LEVEL } from './diff-rows.js';
-export { reportAxes } from './next-command.js';
-
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
  * `family` sets m, the number of tests the limits (alpha = q/m), the simultaneous intervals and the rules
