@@ -39,9 +39,6 @@ const KNOWN: Record<string, string[]> = {
   EpisodeContext: ['packages/core/src/target.ts', 'packages/models/src/target-types.ts'],
   // poisson-tasks' is poisson-core's Target specialised: a pinned registration's target with its hooks.
   Target: ['packages/core/src/target.ts', 'packages/tasks/src/target.ts'],
-  // poisson-prove's import identity keeps its own copy, which writes `undefined` in an array as null
-  // (poisson-core's refuses it); harness files are parsed JSON, so both give the same text for them.
-  canonicalJson: ['packages/core/src/canonical-json.ts', 'packages/prove/src/import/identity.ts'],
   // Two meanings: poisson-tasks grades an answer against a goal (boolean); poisson-prove's import grades
   // a harness's score value into an outcome.
   grade: ['packages/prove/src/import/imported-sample.ts', 'packages/tasks/src/grader.ts'],
