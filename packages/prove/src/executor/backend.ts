@@ -14,11 +14,13 @@ export type WorkItem = {
 
 /**
  * How a backend reaches the target: a function in this process, or a module file and export name that a
- * worker (thread, process or machine) imports itself.
+ * worker (thread, process or machine) imports itself. `configured`: `fn` was configured for this run
+ * in this process already (a sweep configures it while planning, `planSweep`), so a backend that
+ * runs episodes on `fn` itself does not call `configure` again.
  */
 export type TargetSource =
-  | { readonly kind: 'function'; readonly fn: Target; readonly label: string }
-  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target };
+  | { readonly kind: 'function'; readonly fn: Target; readonly label: string; readonly configured?: boolean }
+  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target; readonly configured?: boolean };
 
 /** What a backend is told besides the items. */
 export type BackendContext = {

@@ -16,21 +16,31 @@ export type StartedTarget = {
 };
 
 /**
- * Configures a target before its first episode in this process or thread: calls `configure(runtime)`
- * (when both exist), then reads `target.signal` and combines it with the backend's (AbortSignal.any);
- * `onStop` is called when the target's signal aborts.
+ * Calls a target's `configure(runtime)` hook with `signal` as the runtime's, when it has one: the one
+ * call of an invocation in this process or thread.
+ *
+ * @throws {@link TargetError} when `configure` throws (the message names the target's reason).
+ */
+export async function configureTarget(fn: Target, runtime: RuntimeInit, signal: AbortSignal | undefined): Promise<void> {
+  if (typeof fn.configure !== 'function') return;
+  try {
+    await fn.configure({ ...runtime, signal });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new TargetError(`the target's configure hook failed: ${msg}`);
+  }
+}
+
+/**
+ * Starts a target before its first episode in this process or thread: configures it
+ * ({@link configureTarget}; not when `runtime` is undefined, e.g. a target the sweep configured while
+ * planning), then reads `target.signal` and combines it with the backend's (AbortSignal.any); `onStop`
+ * is called when the target's signal aborts.
  *
  * @throws {@link TargetError} when `configure` throws (the message names the target's reason).
  */
 export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, signal: AbortSignal | undefined, onStop: (() => void) | undefined): Promise<StartedTarget> {
-  if (runtime !== undefined && typeof fn.configure === 'function') {
-    try {
-      await fn.configure({ ...runtime, signal });
-    } catch (err) {
-      const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new TargetError(`the target's configure hook failed: ${msg}`);
-    }
-  }
+  if (runtime !== undefined) await configureTarget(fn, runtime, signal);
   const own = fn.signal;
   const signals = [signal, own].filter((s): s is AbortSignal => s instanceof AbortSignal);
   let dispose = (): void => undefined;
