@@ -54,7 +54,8 @@ export type BackendContext = {
  * the error, never a thrown error; a backend throws only when it cannot run at all. When the signal
  * aborts it stops taking items and returns after yielding the rows of the items in flight; an episode
  * whose target throws after the stop is not yielded (resume runs it again). A backend that runs the
- * target calls its hooks: `configure(runtime)` once per process or thread before the first episode, then
+ * target calls its hooks: `configure(runtime)` once per process or thread before the first episode (not
+ * when `ctx.target.configured`: the sweep configured that very copy while planning), then
  * watches `target.signal` (calling `ctx.stop()` when it aborts) and reports `target.usage()` to
  * `ctx.usage`.
  *

@@ -283,6 +283,12 @@ export type RunSweepOptions = Pick<SweepOptions, 'onProgress' | 'onCreated'>;
  * @returns the run's final manifest.
  * @throws {@link GateError}, ProveError `E_BUDGET`, `E_ABORTED`, before anything is written; TypeError
  *   for a plan that did not come from planSweep, was made with `dryRun`, or has run already.
+ * @example
+ * ```ts
+ * const plan = await planSweep({ spec: text, target: './targets.mjs:coin', store: 'store', maxMde: 0.99 });
+ * const run = await runSweep(plan, { onProgress: (p) => bar.update(p) });
+ * run.seeds; // plan.seeds
+ * ```
  * @see PROVE.md, "The executor".
  */
 export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {}): Promise<RunManifest> {
