@@ -1,8 +1,8 @@
 // A fixture target that counts how often each of its hooks is called in this process (issue 18: a sweep
 // is planned once and run once). Every hook only counts; `failing(true)` makes every fourth replicate
-// throw (rows without an outcome, for `resume --retry-errors`).
+// throw (rows without an outcome, for `resume --retry-errors`); `reset(false, message)` makes configure throw.
 
-const state = { counts: {}, runtimes: [], failing: false };
+const state = { counts: {}, runtimes: [], failing: false, refuse: null };
 
 function bump(hook) {
   state.counts[hook] = (state.counts[hook] ?? 0) + 1;
@@ -17,6 +17,7 @@ function run(cfg) {
 export const counting = Object.assign(run, {
   configure(runtime) {
     bump('configure');
+    if (state.refuse !== null) throw new Error(state.refuse);
     state.runtimes.push({ dryRun: runtime.dryRun, budgetTokens: runtime.budgetTokens, signal: runtime.signal === undefined ? 'none' : 'given' });
   },
   plan() {
@@ -43,9 +44,10 @@ export function runtimes() {
   return state.runtimes.slice();
 }
 
-/** Forgets the counts; `failing` sets whether every fourth replicate throws. */
-export function reset(failing = false) {
+/** Forgets the counts; `failing` sets whether every fourth replicate throws, `refuse` the error configure throws (null: none). */
+export function reset(failing = false, refuse = null) {
   state.counts = {};
   state.runtimes = [];
   state.failing = failing;
+  state.refuse = refuse;
 }

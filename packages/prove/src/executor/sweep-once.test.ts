@@ -2,6 +2,7 @@
 // --budget-tokens, the CLI's sweep called `configure` 3 times and `plan` 32 times (planSweep, then
 // sweep's own budget check, then the backend); every hook is now called once per invocation in the
 // sweeping process (`plan`/`estimate` once per episode, `check` once per condition).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
@@ -13,7 +14,7 @@ import { planSweep, runSweep, sweep } from './sweep.js';
 import { counts as countsOf, reset as resetCounts, runtimes as runtimesOf } from '../__fixtures__/counting-target.mjs';
 
 const counts = countsOf as () => Record<string, number>;
-const reset = resetCounts as (failing?: boolean) => void;
+const reset = resetCounts as (failing?: boolean, refuse?: string | null) => void;
 const runtimes = runtimesOf as () => Array<{ dryRun: boolean; budgetTokens: number | null; signal: string }>;
 
 const TARGET = `${join(FIXTURES, 'counting-target.mjs')}:counting`;
@@ -178,6 +179,25 @@ describe('resume and extend call each target hook once', () => {
     expect(more.counts.rows).toBe(EPISODES + 4);
     expect(counts()).toEqual({ configure: 1, episode: 4 });
     expect(runtimes()).toEqual([{ dryRun: false, budgetTokens: null, signal: 'given' }]);
+  });
+
+  it('a configure that throws refuses the sweep, the resume and the extension before anything is written', async () => {
+    reset(false, 'no API key for provider "fixture"');
+    await expect(sweep({ spec: SPEC, target: TARGET, store, maxMde: 0.99, salt: 's' })).rejects.toThrow(/the target's configure hook failed: no API key/);
+    expect(await listTree(dir)).toEqual([]);
+    const id = await failedRun();
+    const before = await listTree(dir);
+    const manifest = await readFile(join(store, id, 'run.json'), 'utf8');
+    for (const go of [() => resume({ store, ref: id, retryErrors: true }), () => extend({ store, ref: id, replicates: 2 })]) {
+      reset(false, 'no API key for provider "fixture"');
+      await expect(go()).rejects.toThrow(/the target's configure hook failed: no API key/);
+      expect(counts()).toEqual({ configure: 1 });
+      // The run is left as it was: not marked failed, no resume or extension recorded, its lock released.
+      expect(await listTree(dir)).toEqual(before);
+      expect(await readFile(join(store, id, 'run.json'), 'utf8')).toBe(manifest);
+    }
+    reset();
+    expect((await resume({ store, ref: id, retryErrors: true })).counts.rows_without_outcome).toBe(0);
   });
 
   it('resume --retry-errors and extend (CLI): configure once each', async () => {

@@ -13,7 +13,7 @@ import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js'
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { defaultExecution } from './default-execution.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
-import { checkConditions, configureTarget } from './target-hooks.js';
+import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 import type { Backend, RuntimeInit, TargetSource } from './backend.js';
 
@@ -138,7 +138,8 @@ type Prepared = {
   readonly source: TargetSource;
   readonly path: string | null;
   readonly runtime: RuntimeInit;
-  readonly targetStop: AbortController;
+  /** What the target's own stop aborts, when it was configured for the run here. */
+  readonly targetStop: AbortController | undefined;
   ran: boolean;
 };
 
@@ -178,11 +179,11 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   // sweep() asks `plan` only to check a budget, and never `estimate`.
   const asksPlan = !refuse || budget !== null;
   const runtime = runtimeOf(opts, opts.store, budget, false);
-  const targetStop = new AbortController();
+  let targetStop: AbortController | undefined;
   if (fn && runsHere) {
     // Configured first, so that `check`, `estimate` and `plan` see the run's output cap.
-    await configureTarget(fn, runtime, opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal);
-  } else if (fn && (!refuse || (budget !== null && typeof fn.plan === 'function'))) {
+    targetStop = await configureForRun(fn, runtime, opts.signal);
+  } else if (fn && (!refuse || (asksPlan && typeof fn.plan === 'function'))) {
     // A copy that runs no episode is configured only to be asked `estimate` / `plan`, for planning only.
     await configureTarget(fn, { ...runtime, dryRun: true }, undefined);
   }

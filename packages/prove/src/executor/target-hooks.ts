@@ -32,6 +32,21 @@ export async function configureTarget(fn: Target, runtime: RuntimeInit, signal: 
 }
 
 /**
+ * Configures a target for a run in this process before anything is written (sweep, resume and extend
+ * on the local backend, which then runs its episodes on this copy without configuring it again): the
+ * runtime's signal is the run's, `signal` combined with the returned controller, which the target's
+ * own stop aborts once the run executes (execute's `targetStop` option).
+ *
+ * @returns the controller to hand the executor as `targetStop`.
+ * @throws {@link TargetError} when `configure` throws: the run is then refused, nothing written.
+ */
+export async function configureForRun(fn: Target, runtime: RuntimeInit, signal: AbortSignal | undefined): Promise<AbortController> {
+  const targetStop = new AbortController();
+  await configureTarget(fn, runtime, signal ? AbortSignal.any([signal, targetStop.signal]) : targetStop.signal);
+  return targetStop;
+}
+
+/**
  * Starts a target before its first episode in this process or thread: configures it
  * ({@link configureTarget}; not when `runtime` is undefined, e.g. a target the sweep configured while
  * planning), then reads `target.signal` and combines it with the backend's (AbortSignal.any); `onStop`
