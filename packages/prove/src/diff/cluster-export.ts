@@ -39,13 +39,14 @@ export function clusteredRates(runs: readonly RunColumns[], labels: readonly str
     if (!axes.includes(axis)) throw new DiffError('E_DIFF', `--cluster ${axis} names no axis of run ${run.manifest.name} (it has ${axes.join(', ') || 'none'}); name one of them, e.g. --cluster ${axes[0] ?? 'task'}.`);
     // The episodes with an outcome, in stored order: their outcome codes and their axis values (by reference).
     const column = run.axes.get(axis);
+    const texts = column === undefined ? [] : column.values.map(String);
     const outcomes: number[] = [];
     const clusters: string[] = [];
     for (let i = 0; i < run.length; i++) {
       const o = run.outcome[i] as number;
       if (o === NO_OUTCOME) continue;
       outcomes.push(o);
-      clusters.push(column === undefined ? 'null' : (column.values[column.codes[i] as number] as string));
+      clusters.push(column === undefined ? 'null' : (texts[column.codes[i] as number] as string));
     }
     const distinct = new Set(clusters).size;
     if (distinct < 2) {

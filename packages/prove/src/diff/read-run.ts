@@ -83,7 +83,7 @@ export function identityOf(meta: unknown): { identity: string | null; input_hash
  * A part's seed column as numbers without one BigInt per value: an int64 column comes as a
  * BigInt64Array, read here through its two 32-bit halves (exact below 2^53; seeds are below 2^32).
  */
-function seedsOf(column: Column, rows: number): Float64Array {
+export function seedsOf(column: Column, rows: number): Float64Array {
   const out = new Float64Array(rows);
   if (column instanceof BigInt64Array) {
     const lo = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);

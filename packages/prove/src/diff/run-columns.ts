@@ -5,12 +5,12 @@ import type { PartColumns } from '../store/parquet.js';
 import { eachOpenPart, runParts, type OpenPart } from '../store/verify-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { assertComplete, coverageOfPairs, type RunCoverage } from './partial.js';
-import { hardFailureOf } from './read-run.js';
+import { hardFailureOf, seedsOf } from './read-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, type OutcomeCodes } from './run-index.js';
 import type { DiffManifest, DiffRun } from './types.js';
 
-/** An axis column: its distinct values as text (`String(value)`), and each episode's index into them. */
-export type AxisColumn = { readonly values: readonly string[]; readonly codes: Uint32Array };
+/** An axis column: its distinct values (as stored; bigint as a number, null where absent), and each episode's index into them. */
+export type AxisColumn = { readonly values: readonly unknown[]; readonly codes: Uint32Array };
 
 /**
  * A run's episodes as columns, in stored order (part order, then row order); in a retried run the newest
@@ -29,6 +29,8 @@ export type RunColumns = {
   readonly outcome: Uint16Array;
   readonly t: Float64Array;
   readonly score: Float64Array;
+  /** The seeds, when read (`seed: true`). */
+  readonly seed: Float64Array | null;
   /** `meta.hard_failure` codes (HARD_NONE, HARD_FALSE, HARD_TRUE), when read ({@link readHardFlags}). */
   readonly hard: Uint8Array | null;
   /** The axis columns read, by axis name. */
@@ -76,7 +78,8 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
   let score = new Float64Array(0);
   let raw = 0;
   let rawPos = new Int32Array(0);
-  const axes = axisNames.map((name) => ({ name, values: [] as string[], index: new Map<string, number>(), codes: new Uint32Array(0) }));
+  let seed: Float64Array | null = null;
+  const axes = axisNames.map((name) => ({ name, values: [] as unknown[], index: new Map<unknown, number>(), codes: new Uint32Array(0) }));
   return {
     conditionOf(label: string): number {
       let c = conditionCode.get(label);
@@ -89,7 +92,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
       return c;
     },
     /** Adds one stored row; `axisValue(k)` gives the row's value of the k-th axis read. */
-    add(c: number, r: number, o: unknown, tv: number, sv: number, axisValue: (k: number) => unknown): void {
+    add(c: number, r: number, o: unknown, tv: number, sv: number, axisValue: (k: number) => unknown, seedValue?: number): void {
       let at = n;
       if (retried) {
         const seen = (placed[c] as Map<number, number>).get(r);
@@ -107,6 +110,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
           outcome = grown(outcome, n);
           t = grown(t, n);
           score = grown(score, n);
+          if (seedValue !== undefined) seed = grown(seed ?? new Float64Array(0), n);
           for (const a of axes) a.codes = grown(a.codes, n);
         }
       }
@@ -115,13 +119,14 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
       outcome[at] = typeof o === 'string' ? codeOf(codes, o) : NO_OUTCOME;
       t[at] = tv;
       score[at] = sv;
+      if (seed !== null) seed[at] = seedValue as number;
       for (const [k, a] of axes.entries()) {
-        const text = String(axisValue(k));
-        let code = a.index.get(text);
+        const v = axisValue(k);
+        let code = a.index.get(v);
         if (code === undefined) {
           code = a.values.length;
-          a.values.push(text);
-          a.index.set(text, code);
+          a.values.push(v);
+          a.index.set(v, code);
         }
         a.codes[at] = code;
       }
@@ -139,6 +144,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
         outcome: outcome.subarray(0, n),
         t: t.subarray(0, n),
         score: score.subarray(0, n),
+        seed: seed === null ? null : seed.subarray(0, n),
         hard: null,
         axes: new Map(axes.map((a) => [a.name, { values: a.values, codes: a.codes.subarray(0, n) }])),
         codes,
@@ -157,7 +163,7 @@ export function columnsOfRows(run: DiffRun, codes: OutcomeCodes, axisNames: read
   const b = columnsBuilder(run.manifest, codes, axisNames, false);
   const hard = new Uint8Array(run.rows.length);
   for (const [i, e] of run.rows.entries()) {
-    b.add(b.conditionOf(e.condition), Number(e.replicate_index), e.outcome, numeric(e.t), numeric(e.score), (k) => e[axisNames[k] as string]);
+    b.add(b.conditionOf(e.condition), Number(e.replicate_index), e.outcome, numeric(e.t), numeric(e.score), (k) => e[axisNames[k] as string], Number(e.seed as number | bigint));
     hard[i] = hardCodeOf(e.hard_failure);
   }
   const { rawPos: _r, ...cols } = b.finish(run.coverage);
@@ -177,6 +183,8 @@ export type ReadColumnsOptions = {
   readonly partial?: boolean;
   /** The verb named in the refusal. */
   readonly verb?: string;
+  /** Also read the seed column. */
+  readonly seed?: boolean;
 };
 
 /**
@@ -200,7 +208,9 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
   const b = columnsBuilder(manifest, codes, axes, retried);
   await eachPart(store, manifest, async (file) => {
-    const part: PartColumns = await file.columns(['condition', 'replicate_index', 'outcome', 't', 'score', ...axes]);
+    const withSeed = options.seed === true;
+    const part: PartColumns = await file.columns(['condition', 'replicate_index', 'outcome', 't', 'score', ...(withSeed ? ['seed'] : []), ...axes]);
+    const seed = withSeed ? seedsOf(part.columns['seed'] as Column, part.rows) : null;
     const condition = part.columns['condition'] as Column;
     const replicate = part.columns['replicate_index'] as Column;
     const outcome = part.columns['outcome'] as Column;
@@ -217,7 +227,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
         lastLabel = label;
         c = b.conditionOf(String(value(label)));
       }
-      b.add(c, numeric(replicate?.[i]), value(outcome?.[i]), numeric(t?.[i]), numeric(score?.[i]), axisValue);
+      b.add(c, numeric(replicate?.[i]), value(outcome?.[i]), numeric(t?.[i]), numeric(score?.[i]), axisValue, seed === null ? undefined : (seed[i] as number));
     }
   });
   const pre = b.finish();

@@ -149,7 +149,7 @@ function byGroups(run: RunColumns, axes: readonly string[]): { readonly group: U
     if (g === undefined) {
       const label = axes.map((a, k) => {
         const c = cols[k];
-        return `${a} ${c === undefined ? 'undefined' : (c.values[c.codes[i] as number] as string)}`;
+        return `${a} ${c === undefined ? 'undefined' : String(c.values[c.codes[i] as number])}`;
       }).join(' · ');
       g = labelIndex.get(label);
       if (g === undefined) {
