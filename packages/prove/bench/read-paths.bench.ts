@@ -4,7 +4,7 @@
 // own), interleaved poisson-prove then DuckDB, BENCH_READ_PROCESSES times (default 2), each child timing
 // BENCH_READ_ROUNDS rounds (default 2) in process; the figure is the best round, the RSS the larger.
 //   export: exportRuns of both runs and its CSV  /  DuckDB: count, sum(t), count(t) GROUP BY run, condition, outcome
-//   report: both runs read, reportGrid per slack x model for `failed`, its text  /  DuckDB: the paired counts per cell
+//   report: both runs read (readReportRuns, as the CLI), reportGrid per slack x model for `failed`, its text  /  DuckDB: the paired counts per cell
 //   inspect: inspectRun of one run, counts per condition, the first 20 `truncated`  /  DuckDB: the counts and the 20 rows
 // Module loading and DuckDB's start-up are not timed. The benchmark checks that both engines' figures agree.
 // Run: npm run bench -- prove/bench/read-paths   (BENCH_READ_EPISODES=100000,1000000 to choose sizes;

@@ -1,7 +1,7 @@
 // One point of the read-paths benchmark (bench/read-paths.bench.ts), in its own process so that its
 // peak RSS is its own:
 //   node --conditions=source --import tsx bench/read-point.ts ENGINE STORE ROUNDS
-// ENGINE: export (exportRuns of both runs and its CSV), report (both runs read by readRunForDiff,
+// ENGINE: export (exportRuns of both runs and its CSV), report (both runs read by readReportRuns, as the CLI does,
 // reportGrid per slack x model for `failed`, its text), inspect (inspectRun of the newer run, the
 // first 20 `truncated` episodes), or duckdb-export / duckdb-report / duckdb-inspect: the same figures
 // in DuckDB SQL over the same parts (all threads). Prints one JSON line: every round's milliseconds,
@@ -33,10 +33,9 @@ if (engine === 'export') {
     for (const r of t.rows) for (const o of r.outcomes) digest[`${r.run_id}|${r.condition}|${o.outcome}`] = o.count;
   });
 } else if (engine === 'report') {
-  const { readRunForDiff } = await import('../src/diff/read-run.js');
-  const { formatGridText, reportGrid } = await import('../src/diff/report-grid.js');
+  const { formatGridText, readReportRuns, reportGrid } = await import('../src/diff/report-grid.js');
   await time(async () => {
-    const [a, b] = await Promise.all(['#2', '#1'].map((r) => readRunForDiff(store, r, { verb: 'report' })));
+    const [a, b] = await readReportRuns(store, ['#2', '#1'], { verb: 'report' });
     const g = reportGrid(a!, b!, { x: 'slack', y: 'model', event: 'failed' });
     formatGridText(g);
     digest = {};

@@ -1,5 +1,5 @@
 // export, report and inspect give, byte for byte, what the row-based readers gave (read-paths.json,
-// written by __fixtures__/gen-read-paths.ts at commit 3a58736, before the columnar export and inspect):
+// written by __fixtures__/gen-read-paths.ts at commit 3a58736, before the columnar export, report and inspect):
 // on runs with retried (superseded) rows, scores with gaps, hard failures, a partial run and imports.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,11 +9,15 @@ import { pinOutputs, readPathOutputs, writeReadPathRuns, type PinnedOutput } fro
 
 let dir: string;
 let outputs: Record<string, PinnedOutput>;
+let rowOutputs: Record<string, PinnedOutput>;
 let pinned: Record<string, PinnedOutput>;
 beforeAll(async () => {
   dir = await tempStore();
   const store = join(dir, 'store');
-  outputs = pinOutputs(await readPathOutputs(store, await writeReadPathRuns(store)));
+  const runs = await writeReadPathRuns(store);
+  // The CLI's reads (report's columnar read), and report given rows through the library (readRunForDiff).
+  outputs = pinOutputs(await readPathOutputs(store, runs, { report: 'columns' }));
+  rowOutputs = pinOutputs(await readPathOutputs(store, runs, { report: 'rows' }));
   pinned = JSON.parse(await readFile(new URL('./__fixtures__/read-paths.json', import.meta.url), 'utf8')) as Record<string, PinnedOutput>;
 }, 60_000);
 afterAll(async () => {
@@ -31,5 +35,6 @@ describe('export, report and inspect outputs are unchanged', () => {
     expect(now).toBeDefined();
     if (then?.text !== undefined) expect(now?.text).toBe(then.text);
     expect({ chars: now?.chars, sha256: now?.sha256 }).toEqual({ chars: then?.chars, sha256: then?.sha256 });
+    expect(rowOutputs[name]).toEqual(then);
   });
 });

@@ -302,3 +302,41 @@ export function positionsBy(group: Uint32Array, groups: number): { readonly star
   }
   return { start, positions };
 }
+
+/**
+ * Groups a run's episodes by their values of `axes` (an axis the run does not hold reads as undefined,
+ * as a row without that column did): each distinct tuple of values is named by `labelOf`, once, and
+ * tuples with the same name are one group.
+ *
+ * @returns each episode's group (an index into `labels`) and the groups' names, in order of first episode.
+ */
+export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (values: readonly unknown[]) => string): { readonly codes: Uint32Array; readonly labels: string[] } {
+  const cols = axes.map((a) => run.axes.get(a));
+  // One key per distinct tuple of axis-value codes (mixed radix; a text key past 2^52 tuples).
+  const radix = cols.map((c) => (c?.values.length ?? 0) + 1);
+  const numeric = radix.reduce((p, r) => p * r, 1) < 2 ** 52;
+  const tuple = new Map<number | string, number>();
+  const byLabel = new Map<string, number>();
+  const labels: string[] = [];
+  const codes = new Uint32Array(run.length);
+  for (let i = 0; i < run.length; i++) {
+    let key: number | string = numeric ? 0 : '';
+    for (const [k, c] of cols.entries()) {
+      const code = c === undefined ? 0 : (c.codes[i] as number) + 1;
+      key = numeric ? (key as number) * (radix[k] as number) + code : `${key as string}${code},`;
+    }
+    let g = tuple.get(key);
+    if (g === undefined) {
+      const label = labelOf(cols.map((c) => (c === undefined ? undefined : c.values[c.codes[i] as number])));
+      g = byLabel.get(label);
+      if (g === undefined) {
+        g = labels.length;
+        labels.push(label);
+        byLabel.set(label, g);
+      }
+      tuple.set(key, g);
+    }
+    codes[i] = g;
+  }
+  return { codes, labels };
+}

@@ -2,7 +2,7 @@ import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { DiffError } from './diff-error.js';
 import { axisNames } from './pairing.js';
 import { meanT } from './stats.js';
-import { columnsOfRows, positionsBy, type RunColumns } from './run-columns.js';
+import { columnsOfRows, groupByAxes, positionsBy, type RunColumns } from './run-columns.js';
 import { HARD_NONE, HARD_TRUE, NO_OUTCOME, outcomeCodes } from './run-index.js';
 import type { DiffManifest, DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
@@ -129,41 +129,6 @@ export function conditionOrder(run: RunColumns): { readonly label: string; reado
   return order.map((label) => ({ label, code: code.get(label) ?? -1 }));
 }
 
-/** The groups of a `--by` grouping: each episode's group, and the groups' labels (`axis value · axis value`). */
-function byGroups(run: RunColumns, axes: readonly string[]): { readonly group: Uint32Array; readonly labels: string[] } {
-  const cols = axes.map((a) => run.axes.get(a));
-  // One key per distinct tuple of axis-value codes (mixed radix), the label built once per tuple.
-  const radix = cols.map((c) => Math.max(1, c?.values.length ?? 1) + 1);
-  const numeric = radix.reduce((p, r) => p * r, 1) < 2 ** 52;
-  const tuple = new Map<number | string, number>();
-  const labelIndex = new Map<string, number>();
-  const labels: string[] = [];
-  const group = new Uint32Array(run.length);
-  for (let i = 0; i < run.length; i++) {
-    let key: number | string = numeric ? 0 : '';
-    for (const [k, c] of cols.entries()) {
-      const code = c === undefined ? 0 : (c.codes[i] as number) + 1;
-      key = numeric ? (key as number) * (radix[k] as number) + code : `${key as string}${code},`;
-    }
-    let g = tuple.get(key);
-    if (g === undefined) {
-      const label = axes.map((a, k) => {
-        const c = cols[k];
-        return `${a} ${c === undefined ? 'undefined' : String(c.values[c.codes[i] as number])}`;
-      }).join(' · ');
-      g = labelIndex.get(label);
-      if (g === undefined) {
-        g = labels.length;
-        labels.push(label);
-        labelIndex.set(label, g);
-      }
-      tuple.set(key, g);
-    }
-    group[i] = g;
-  }
-  return { group, labels };
-}
-
 /**
  * The public score aggregates of runs (MODELS.md, `export`): per run x condition, and per run x value
  * of each `--by` grouping, the mean score with a one-sample t interval, the pass rate (outcome
@@ -234,7 +199,7 @@ export function aggregateScoreColumns(runs: readonly RunColumns[], options: { re
         .map(({ label, code }) => [label, byCondition.start[code] as number, byCondition.start[code + 1] as number] as [string, number, number]),
     );
     for (const axes of groupings) {
-      const { group, labels } = byGroups(run, axes);
+      const { codes: group, labels } = groupByAxes(run, axes, (values) => axes.map((a, k) => `${a} ${String(values[k])}`).join(' · '));
       const by = positionsBy(group, labels.length);
       const groups = labels.map((label, g) => [label, by.start[g] as number, by.start[g + 1] as number] as [string, number, number]);
       emit(run, axes.join(' x '), by.positions, groups.sort(([a], [b]) => byCodePoint(a, b)));

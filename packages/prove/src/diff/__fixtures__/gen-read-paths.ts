@@ -1,5 +1,5 @@
 // Writes read-paths.json: the outputs of export, report and inspect on the runs of read-paths.ts, as the
-// row-based readers gave them (commit 3a58736, before the columnar export and inspect).
+// row-based readers gave them (commit 3a58736, before the columnar export, report and inspect).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -22,7 +22,7 @@ import { seedFor } from '../../spec/seed-for.js';
 import { parseSweepSpec } from '../../spec/sweep-spec.js';
 import { exportRuns, formatExportCsv, formatExportMarkdown, type ExportOptions } from '../export.js';
 import { readRunForDiff } from '../read-run.js';
-import { formatGridText, reportGrid, type ReportOptions } from '../report-grid.js';
+import { formatGridText, readReportRuns, reportGrid, type ReportOptions } from '../report-grid.js';
 import { formatPanelsText, renderPanelsSvg, reportPanels } from '../report-panels.js';
 import { renderGridSvg } from '../svg.js';
 
@@ -143,7 +143,7 @@ async function attempt(f: () => Promise<string>): Promise<string> {
  * The outputs of export (JSON, CSV, Markdown), report (text, SVG, JSON) and inspect (JSON) on the runs,
  * by case name, with stable names for the ids and the store.
  */
-export async function readPathOutputs(store: string, runs: ReadPathRuns): Promise<Record<string, string>> {
+export async function readPathOutputs(store: string, runs: ReadPathRuns, read: { readonly report?: 'rows' | 'columns' } = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const exports: [string, string[], ExportOptions][] = [
     ['export A B', [runs.a, runs.b], {}],
@@ -180,8 +180,8 @@ export async function readPathOutputs(store: string, runs: ReadPathRuns): Promis
   for (const [name, base, cands, opts, partial] of reports) {
     out[name] = stable(
       await attempt(async () => {
-        const read = { partial, verb: 'report' };
-        const [b0, ...cs] = await Promise.all([base, ...cands].map((r) => readRunForDiff(store, r, read)));
+        const opts0 = { partial, verb: 'report' };
+        const [b0, ...cs] = read.report === 'columns' ? await readReportRuns(store, [base, ...cands], opts0) : await Promise.all([base, ...cands].map((r) => readRunForDiff(store, r, opts0)));
         if (cs.length > 1) {
           const p = reportPanels(b0!, cs, opts);
           return `${formatPanelsText(p)}--- svg\n${renderPanelsSvg(p)}--- json\n${json(p)}`;
