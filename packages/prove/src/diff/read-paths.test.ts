@@ -29,7 +29,7 @@ describe('export, report and inspect outputs are unchanged', () => {
     expect(Object.keys(outputs).sort()).toEqual(Object.keys(pinned).sort());
     expect(Object.keys(pinned).length).toBeGreaterThan(20);
   });
-  it.each(['export A B', 'export B', 'export B by', 'export A B by', 'export A B cluster', 'export B cluster', 'export A C partial', 'export B C partial by', 'export C refused', 'export A bad by', 'export I1 I2', 'export I1 I2 by', 'report A B slack strictness', 'report A B task', 'report A B slack cluster', 'report A B no event', 'report A B C panels', 'report I1 I2', 'inspect A', 'inspect A failed', 'inspect A none', 'inspect B truncated', 'inspect C', 'inspect I1', 'runs'])('%s', (name) => {
+  it.each(['export A B', 'export B', 'export B by', 'export A B by', 'export A B cluster', 'export B cluster', 'export A C partial', 'export B C partial by', 'export C refused', 'export A bad by', 'export I1 I2', 'export I1 I2 by', 'report A B slack strictness', 'report A B task', 'report A B slack cluster', 'report A B no event', 'report A B C panels', 'report I1 I2', 'report A D unpaired', 'report B D unpaired cluster', 'inspect A', 'inspect A failed', 'inspect A none', 'inspect B truncated', 'inspect C', 'inspect I1', 'runs'])('%s', (name) => {
     const now = outputs[name];
     const then = pinned[name];
     expect(now).toBeDefined();

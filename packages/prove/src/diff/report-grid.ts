@@ -108,7 +108,9 @@ function indexColumns(
   manifests: readonly [DiffManifest, DiffManifest],
   labelOf: (run: RunColumns, i: number) => string,
   replicateOf: (run: RunColumns, i: number) => number,
+  localSlot: ((run: RunColumns, i: number) => number) | null = null,
 ): [RunIndex, RunIndex] {
+  if (localSlot !== null) return indexWithSlots(runs, manifests, labelOf, null, localSlot);
   const total = runs[0].length + runs[1].length;
   const dense = Math.min(2 ** 26, 4 * total + 1024);
   let fits = true;
@@ -128,15 +130,27 @@ function indexColumns(
   }
   const slotOf = (r: number): number => {
     if (slots === null) return r;
+    const sorted = slots;
     let lo = 0;
-    let hi = slots.length;
+    let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((slots[mid] as number) < r) lo = mid + 1;
+      if ((sorted[mid] as number) < r) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
+  return indexWithSlots(runs, manifests, labelOf, slots, (run, i) => slotOf(replicateOf(run, i)));
+}
+
+/** {@link indexColumns} with each episode's slot given (`replicates`: the replicate of each slot, or null). */
+function indexWithSlots(
+  runs: readonly [RunColumns, RunColumns],
+  manifests: readonly [DiffManifest, DiffManifest],
+  labelOf: (run: RunColumns, i: number) => string,
+  slots: Float64Array | null,
+  slotOf: (run: RunColumns, i: number) => number,
+): [RunIndex, RunIndex] {
   const codes = outcomeCodes();
   const one = (run: RunColumns, manifest: DiffManifest, which: 'before' | 'after'): RunIndex => {
     const b = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: true }, slots);
@@ -159,11 +173,71 @@ function indexColumns(
         code = codeOf(codes, run.codes.labels[o - 2]);
         remap[o] = code;
       }
-      b.add(c, slotOf(replicateOf(run, i)), run.seed === null ? Number.NaN : (run.seed[i] as number), code, run.score[i] as number, run.hard === null ? HARD_NONE : (run.hard[i] as number));
+      b.add(c, slotOf(run, i), run.seed === null ? Number.NaN : (run.seed[i] as number), code, run.score[i] as number, run.hard === null ? HARD_NONE : (run.hard[i] as number));
     }
     return b.finish();
   };
   return [one(runs[0], manifests[0], 'before'), one(runs[1], manifests[1], 'after')];
+}
+
+/**
+ * Slots numbered within each cell: a cell's episodes keep the order of their pair keys (original
+ * condition's ordinal, then replicate) with the slots of other cells left out, so each cell's typed
+ * arrays hold its own pairs only (the pooled keys of {@link indexColumns} give every cell arrays as long
+ * as all cells together). Walking a cell's slots meets its pairs in the same order, so every count and
+ * statistic is the same. Null (keep the pooled slots, whose replicate numbers the messages quote) when a
+ * seed differs between the runs, a run holds a pair twice, a replicate is not an integer in [0, 2^26),
+ * or a condition falls in two cells.
+ */
+function cellSlots(
+  runs: readonly [RunColumns, RunColumns],
+  cellOf: (run: RunColumns, i: number) => number,
+  cellLabels: (run: RunColumns) => readonly string[],
+  ordinalOf: (run: RunColumns, i: number) => number,
+): ((run: RunColumns, i: number) => number) | null {
+  let ordinals = 0;
+  for (const run of runs) for (let i = 0; i < run.length; i++) ordinals = Math.max(ordinals, ordinalOf(run, i) + 1);
+  const maxR = new Float64Array(ordinals).fill(-1);
+  const cellOfOrdinal: (string | undefined)[] = new Array<string | undefined>(ordinals);
+  for (const run of runs) {
+    const labels = cellLabels(run);
+    for (let i = 0; i < run.length; i++) {
+      const r = run.replicate[i] as number;
+      if (!(Number.isInteger(r) && r >= 0 && r < 2 ** 26)) return null;
+      const o = ordinalOf(run, i);
+      const cell = labels[cellOf(run, i)] as string;
+      if (cellOfOrdinal[o] === undefined) cellOfOrdinal[o] = cell;
+      else if (cellOfOrdinal[o] !== cell) return null;
+      if (r > (maxR[o] as number)) maxR[o] = r;
+    }
+  }
+  // Per ordinal: its first slot within its cell (ordinals ascending), and its place in the seed table.
+  const offset = new Float64Array(ordinals);
+  const next = new Map<string, number>();
+  const base = new Float64Array(ordinals + 1);
+  for (let o = 0; o < ordinals; o++) {
+    const cell = cellOfOrdinal[o];
+    const width = (maxR[o] as number) + 1;
+    base[o + 1] = (base[o] as number) + width;
+    if (cell === undefined) continue;
+    const at = next.get(cell) ?? 0;
+    offset[o] = at;
+    next.set(cell, at + width);
+  }
+  const seen = [new Uint8Array(base[ordinals] as number), new Uint8Array(base[ordinals] as number)];
+  const seeds = new Float64Array(base[ordinals] as number);
+  for (const [k, run] of runs.entries()) {
+    const held = seen[k] as Uint8Array;
+    for (let i = 0; i < run.length; i++) {
+      const j = (base[ordinalOf(run, i)] as number) + (run.replicate[i] as number);
+      if (held[j] === 1) return null;
+      held[j] = 1;
+      const seed = run.seed === null ? Number.NaN : (run.seed[i] as number);
+      if (k === 0) seeds[j] = seed;
+      else if ((seen[0] as Uint8Array)[j] === 1 && seeds[j] !== seed) return null;
+    }
+  }
+  return (run, i) => (offset[ordinalOf(run, i)] as number) + (run.replicate[i] as number);
 }
 
 /** A run's manifest with the report's cells as its conditions (the x and y axes only). */
@@ -230,7 +304,8 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     return cells.labels[cells.codes[i] as number] as string;
   };
   const replicate = (run: RunColumns, i: number): number => ((cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number) * 2 ** 26 + (run.replicate[i] as number);
-  const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate);
+  const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
+  const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
   const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
   const xValues = valuesOf(A.manifest, x, original);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(A.manifest, y, original);

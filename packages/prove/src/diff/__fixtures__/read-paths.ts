@@ -5,6 +5,7 @@
 //      on some episodes, non-integer t, crashes, then `resume --retry-errors` (superseded rows);
 //   B: the same design, other outcomes, no scores, no retries;
 //   C: the same design, interrupted after half its episodes (read with `partial`);
+//   D: B's target on another salt (a report of A or B and D is unpaired);
 //   I1, I2: two lm-eval imports (pairing by identity).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { seedFor } from '../../spec/seed-for.js';
 import { parseSweepSpec } from '../../spec/sweep-spec.js';
 import { exportRuns, formatExportCsv, formatExportMarkdown, type ExportOptions } from '../export.js';
 import { readRunForDiff } from '../read-run.js';
-import { formatGridText, readReportRuns, reportGrid, type ReportOptions } from '../report-grid.js';
+import { formatGridText, reportGrid, type ReportOptions } from '../report-grid.js';
 import { formatPanelsText, renderPanelsSvg, reportPanels } from '../report-panels.js';
 import { renderGridSvg } from '../svg.js';
 
@@ -76,7 +77,7 @@ async function targetB(cfg: TargetConfig): Promise<TargetResult> {
 }
 
 /** The refs of the runs written by {@link writeReadPathRuns}. */
-export type ReadPathRuns = { readonly a: string; readonly b: string; readonly c: string; readonly i1: string; readonly i2: string };
+export type ReadPathRuns = { readonly a: string; readonly b: string; readonly c: string; readonly d: string; readonly i1: string; readonly i2: string };
 
 /** Writes runs A, B, C, I1, I2 into `store` (see the top of this file). */
 export async function writeReadPathRuns(store: string): Promise<ReadPathRuns> {
@@ -85,6 +86,8 @@ export async function writeReadPathRuns(store: string): Promise<ReadPathRuns> {
   state.down = false;
   await resume({ store, ref: a.run_id, target: targetA(state), retryErrors: true });
   const b = await sweep({ spec: READ_PATHS_SPEC, target: targetB, store, salt: SALT, maxMde: 0.99, partRows: 64, now: new Date(Date.UTC(2026, 0, 1, 10, 0, 1)) });
+  // D: B's target on another salt (its seeds differ from A's: a report of A and D is unpaired).
+  const d = await sweep({ spec: READ_PATHS_SPEC, target: targetB, store, salt: 'feedfacefeedface', maxMde: 0.99, partRows: 100, now: new Date(Date.UTC(2026, 0, 1, 10, 0, 5)) });
   // C: interrupted after half its pairs (written through the store API).
   const spec = parseSweepSpec(READ_PATHS_SPEC);
   const w = await createRun(store, { spec, specText: READ_PATHS_SPEC, target: 'test:read-paths', salt: SALT, maxMde: 0.99, now: new Date(Date.UTC(2026, 0, 1, 10, 0, 2)) });
@@ -106,7 +109,7 @@ export async function writeReadPathRuns(store: string): Promise<ReadPathRuns> {
   const files2 = await writeLmEval(join(store, '..', `${store.split('/').pop() ?? 'x'}-lm1`), truth, 1);
   const i1 = await importRun(store, { format: 'lm-eval', files: files1, now: new Date(Date.UTC(2026, 0, 1, 10, 0, 3)) });
   const i2 = await importRun(store, { format: 'lm-eval', files: files2, now: new Date(Date.UTC(2026, 0, 1, 10, 0, 4)) });
-  return { a: a.run_id, b: b.run_id, c: w.manifest.run_id, i1: i1.runs[0]?.run_id as string, i2: i2.runs[0]?.run_id as string };
+  return { a: a.run_id, b: b.run_id, c: w.manifest.run_id, d: d.run_id, i1: i1.runs[0]?.run_id as string, i2: i2.runs[0]?.run_id as string };
 }
 
 /** Replaces the run ids and the store path by stable names. */
@@ -176,12 +179,17 @@ export async function readPathOutputs(store: string, runs: ReadPathRuns, read: {
     ['report A B no event', runs.a, [runs.b], { x: 'slack' }, false],
     ['report A B C panels', runs.a, [runs.b, runs.c], { x: 'task', y: 'slack', event: 'failed' }, true],
     ['report I1 I2', runs.i1, [runs.i2], { x: 'task', event: 'failed' }, false],
+    ['report A D unpaired', runs.a, [runs.d], { x: 'slack', y: 'task', event: 'failed' }, false],
+    ['report B D unpaired cluster', runs.b, [runs.d], { x: 'slack', event: 'failed', cluster: 'task' }, false],
   ];
   for (const [name, base, cands, opts, partial] of reports) {
     out[name] = stable(
       await attempt(async () => {
         const opts0 = { partial, verb: 'report' };
-        const [b0, ...cs] = read.report === 'columns' ? await readReportRuns(store, [base, ...cands], opts0) : await Promise.all([base, ...cands].map((r) => readRunForDiff(store, r, opts0)));
+        // (imported when asked for: the generator runs on the code before readReportRuns existed)
+        const [b0, ...cs] = read.report === 'columns'
+          ? await (await import('../report-grid.js')).readReportRuns(store, [base, ...cands], opts0)
+          : await Promise.all([base, ...cands].map((r) => readRunForDiff(store, r, opts0)));
         if (cs.length > 1) {
           const p = reportPanels(b0!, cs, opts);
           return `${formatPanelsText(p)}--- svg\n${renderPanelsSvg(p)}--- json\n${json(p)}`;
