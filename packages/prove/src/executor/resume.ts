@@ -7,7 +7,7 @@ import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { MAX_REPLICATES } from '../spec/sweep-spec.js';
-import { openRunWriter } from '../store/create-run.js';
+import { openRunWriter, partLimits } from '../store/run-writer.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
@@ -201,7 +201,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
   };
   await writeManifest(opts.store, next);
-  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows, partBytes: opts.partBytes, lock }) };
+  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, limits: partLimits(opts), lock }) };
 }
 
 /**
