@@ -1,5 +1,5 @@
-// One run's episodes as the export reads them: typed columns in stored order, conditions and axis values
-// interned to small integers, outcomes as codes. No row object per episode.
+// One run's episodes as export and report read them: typed columns in stored order, conditions and axis
+// values interned to small integers, outcomes as codes. No row object per episode.
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
 import { eachOpenPart, runParts, type OpenPart } from '../store/verify-parts.js';
@@ -39,6 +39,11 @@ export type RunColumns = {
   readonly codes: OutcomeCodes;
   /** Whether any episode has a finite score. */
   readonly hasScores: boolean;
+  /**
+   * A retried run's stored rows: the episode each one was read into (a superseded row and its newest
+   * share one), so a later pass over the parts ({@link readHardFlags}) lands where the first did.
+   */
+  readonly rawPos?: Int32Array | null;
 };
 
 type Column = ArrayLike<unknown> | undefined;
@@ -131,7 +136,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
         a.codes[at] = code;
       }
     },
-    finish(coverage?: RunCoverage): RunColumns & { readonly rawPos: Int32Array | null } {
+    finish(coverage?: RunCoverage): RunColumns {
       let hasScores = false;
       for (let i = 0; i < n && !hasScores; i++) hasScores = Number.isFinite(score[i]);
       return {
@@ -166,8 +171,7 @@ export function columnsOfRows(run: DiffRun, codes: OutcomeCodes, axisNames: read
     b.add(b.conditionOf(e.condition), Number(e.replicate_index), e.outcome, numeric(e.t), numeric(e.score), (k) => e[axisNames[k] as string], Number(e.seed as number | bigint));
     hard[i] = hardCodeOf(e.hard_failure);
   }
-  const { rawPos: _r, ...cols } = b.finish(run.coverage);
-  return { ...cols, hard };
+  return { ...b.finish(run.coverage), hard };
 }
 
 /** Streams a run's parts, one in memory at a time ({@link eachOpenPart}). */
@@ -245,7 +249,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
  * @returns the run with `hard` filled.
  */
 export async function readHardFlags(store: string, run: RunColumns): Promise<RunColumns> {
-  const rawPos = (run as { readonly rawPos?: Int32Array | null }).rawPos ?? null;
+  const rawPos = run.rawPos ?? null;
   const hard = new Uint8Array(run.length);
   let g = 0;
   await eachPart(store, run.manifest as unknown as RunManifest, async (file) => {
