@@ -37,8 +37,8 @@ export type { CallPlan, CallPlanRow, CallPlanTotals } from './executor/call-plan
 export { narrowSpec, parseOnly } from './executor/narrow-spec.js';
 export type { OnlySelection } from './executor/narrow-spec.js';
 export type { ModelRunOptions, RunOptions } from './executor/runtime.js';
-export { sweep, planSweep, randomSalt } from './executor/sweep.js';
-export type { SweepOptions, SweepPlan } from './executor/sweep.js';
+export { sweep, planSweep, runSweep, randomSalt } from './executor/sweep.js';
+export type { PlanSweepOptions, RunSweepOptions, SweepOptions, SweepPlan } from './executor/sweep.js';
 export { resume, extend } from './executor/resume.js';
 export type { ResumeOptions, RetryOptions } from './executor/resume.js';
 export type { SweepProgress, BackendChoice } from './executor/execute.js';

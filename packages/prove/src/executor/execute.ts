@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ProveError } from '../errors.js';
+import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
 import { partLimitProblems, type RunWriter } from '../store/run-writer.js';
@@ -40,6 +40,11 @@ export type ExecOptions = {
   signal?: AbortSignal | undefined;
   /** What the target's `configure` hook is told (execute adds nothing else). */
   runtime?: RuntimeInit | undefined;
+  /**
+   * What the target's own stop (a spent budget) aborts; default a new one. A sweep makes it when it
+   * configures the target while planning, so that the target's runtime signal is the run's.
+   */
+  targetStop?: AbortController | undefined;
 };
 
 /**
@@ -94,6 +99,7 @@ export async function targetSource(
   backend: Backend,
 ): Promise<{ source: TargetSource; label: string; path: string | null; fn: Target | null }> {
   if (typeof target === 'function') {
+    if (backend.importsTarget !== undefined) throw new TargetError(backend.importsTarget);
     const label = target.name || 'anonymous target';
     return { source: { kind: 'function', fn: target, label }, label, path: null, fn: target };
   }
@@ -154,7 +160,7 @@ export async function execute(
   const concurrency = opts.concurrency ?? 1;
   const timeoutMs = opts.timeoutMs ?? null;
   // The target's own stop (a spent budget) ends the run as SIGINT does.
-  const targetStop = new AbortController();
+  const targetStop = opts.targetStop ?? new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
   let pending: { jobs: number; where: string; at: string } | null = null;
