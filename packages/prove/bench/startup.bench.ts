@@ -4,9 +4,12 @@
 //   process and the reads between) against the same three sweeps and diff run in one process through
 //   the library (same registry module, same spec, same salt, same store layout).
 // Uses the build (dist/): run `npm run build` first. Each figure is the best of ROUNDS interleaved rounds.
+// Beside the wall-clock time it prints the CPU time (user + system) the command's processes used, read
+// from /proc/self/stat (the children's times, which include their own waited-for children): on a machine
+// other jobs share, CPU time moves far less than wall time.
 // Run: npm run bench -- prove/bench/startup   (BENCH_ROUNDS, default 7 for the commands, 3 for the paths)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +20,39 @@ if (!existsSync(join(root, 'packages/prove/dist/cli/main.js'))) throw new Error(
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-function time(args: string[], env: Record<string, string> = {}): number {
+/** CPU time (ms) used so far by this process's waited-for children and theirs (Linux), else NaN. */
+function childrenCpu(): number {
+  try {
+    // Fields after the command name: state is field 3; cutime and cstime are fields 16 and 17, in ticks.
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
+}
+
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+function time(args: string[], env: Record<string, string> = {}): Timing {
+  const c0 = childrenCpu();
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
-  const ms = performance.now() - t0;
+  const wall = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  return { wall, cpu: childrenCpu() - c0 };
+}
+
+/** Each figure's best over the rounds, wall and CPU separately. */
+function best(a: Timing, b: Timing): Timing {
+  return { wall: Math.min(a.wall, b.wall), cpu: Math.min(a.cpu, b.cpu) };
+}
+
+function line(label: string, width: number, t: Timing, base: Timing): string {
+  const ms = (x: number): string => x.toFixed(0).padStart(6);
+  return `${label.padEnd(width)} ${ms(t.wall)} ms  ${(t.wall / base.wall).toFixed(2)}x   cpu ${ms(t.cpu)} ms  ${(t.cpu / base.cpu).toFixed(2)}x`;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'prove-startup-'));
@@ -38,20 +68,19 @@ try {
     ['poisson-prove --help', [bin, '--help']],
     ['poisson-prove runs (3 runs)', [bin, '--store', store, 'runs']],
   ];
-  const best = cmds.map(() => Infinity);
-  for (let r = 0; r < ROUNDS; r++) for (const [i, [, args]] of cmds.entries()) best[i] = Math.min(best[i] as number, time(args));
-  const base = best[0] as number;
-  for (const [i, [label]] of cmds.entries()) console.log(`${label.padEnd(30)} ${(best[i] as number).toFixed(0).padStart(6)} ms  ${((best[i] as number) / base).toFixed(2)}x`);
+  const NONE: Timing = { wall: Infinity, cpu: Infinity };
+  const cbest = cmds.map(() => NONE);
+  for (let r = 0; r < ROUNDS; r++) for (const [i, [, args]] of cmds.entries()) cbest[i] = best(cbest[i] as Timing, time(args));
+  for (const [i, [label]] of cmds.entries()) console.log(line(label, 30, cbest[i] as Timing, cbest[0] as Timing));
 
   const PATH_ROUNDS = Math.min(3, ROUNDS);
-  const paths: [string, () => number][] = [
+  const paths: [string, () => Timing][] = [
     ['three sweeps + diff in one process (baseline)', () => time(['--import', 'tsx', join(root, 'packages/prove/bench/example-in-process.ts'), example, join(dir, `inproc-${Math.random().toString(16).slice(2)}`)])],
     ['scripted path (examples/prove_sweep/run.ts)', () => time(['--import', 'tsx', join(root, 'examples/prove_sweep/run.ts'), '--store', join(dir, `ex-${Math.random().toString(16).slice(2)}`)])],
   ];
-  const pbest = paths.map(() => Infinity);
-  for (let r = 0; r < PATH_ROUNDS; r++) for (const [i, [, run]] of paths.entries()) pbest[i] = Math.min(pbest[i] as number, run());
-  const pbase = pbest[0] as number;
-  for (const [i, [label]] of paths.entries()) console.log(`${label.padEnd(48)} ${(pbest[i] as number).toFixed(0).padStart(6)} ms  ${((pbest[i] as number) / pbase).toFixed(2)}x`);
+  const pbest = paths.map(() => NONE);
+  for (let r = 0; r < PATH_ROUNDS; r++) for (const [i, [, run]] of paths.entries()) pbest[i] = best(pbest[i] as Timing, run());
+  for (const [i, [label]] of paths.entries()) console.log(line(label, 48, pbest[i] as Timing, pbest[0] as Timing));
   console.log(`load average at the end ${load()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,17 @@
 // What a process loads: importing poisson-prove, or running a verb that needs no queue, loads neither
 // bullmq nor ioredis (issue 18, item 3; issue 13); --help and `runs` load no Arrow and no parquet
-// writer either. Each case runs in a child process with src/__fixtures__/loaded-modules.mjs, which lists
+// writer either; a sweep of poisson-tasks' reference target counts its prompt tokens without compiling
+// gpt-tokenizer's o200k rank array (issue 13: ~150 ms of every sweep process). Each case runs in a child process with src/__fixtures__/loaded-modules.mjs, which lists
 // every module file the process loaded (ES modules and CommonJS). Uses the build (dist/).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { generate, registrationText, type ArmSpec } from 'poisson-tasks';
 import { FIXTURES, MAIN } from './helpers.js';
 
 /** The package's folder: there 'poisson-prove' resolves to itself (its exports map). */
@@ -60,5 +63,38 @@ describe('the module graph', () => {
     // Nothing listens on port 1: the worker's first PING fails at once (exit 2), through ioredis.
     const g = await loaded([MAIN, 'worker', '--redis', 'redis://127.0.0.1:1'], 'worker', 2);
     expect(g.packages.has('ioredis')).toBe(true);
+  });
+
+  it("a sweep of poisson-tasks' reference target counts prompt tokens without gpt-tokenizer's rank array or encoder", async () => {
+    // The example's set-up, one arm: a registration, a registry module loading it under its sha256, a spec.
+    const arm: ArmSpec = { knob: 'depth', level: 1, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
+    const registration = join(dir, 'registration.toml');
+    writeFileSync(
+      registration,
+      registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: [arm] }),
+    );
+    const sha256 = createHash('sha256').update(readFileSync(registration)).digest('hex');
+    const registry = join(dir, 'registry.mjs');
+    writeFileSync(
+      registry,
+      // The built adapter (under vitest, import.meta.resolve would give the TypeScript source).
+      `import { loadRegistry } from ${JSON.stringify(new URL('../../tasks/dist/adapter.js', import.meta.url).href)};\n` +
+        `export default loadRegistry(${JSON.stringify(registration)}, { sha256: ${JSON.stringify(sha256)} }).targets;\n`,
+    );
+    const spec = join(dir, 'sweep.toml');
+    writeFileSync(
+      spec,
+      'target_id = "graph"\nt_unit = "turns"\nreplicates = 8\n' +
+        '[axes.slack]\ntype = "continuous"\nvalues = [4]\n[axes.horizon]\ntype = "continuous"\nvalues = [6]\n' +
+        '[axes.strictness]\ntype = "categorical"\nvalues = ["strict"]\n' +
+        `[axes.generator_hash]\ntype = "categorical"\nvalues = ["${generate(arm, 0).generatorHash}"]\n`,
+    );
+    const args = [MAIN, '--store', join(dir, 'sweep-store'), 'sweep', spec, '--target', `${registry}:reference_depth_d1`];
+    const g = await loaded([...args, '--max-mde', '0.99', '--yes', '--json'], 'sweep');
+    // The count happened (tokens.js and the split pattern were loaded) ...
+    expect(g.files.some((f) => f.endsWith('/packages/tasks/dist/tokens.js'))).toBe(true);
+    expect(g.files.some((f) => f.endsWith('/gpt-tokenizer/cjs/encodingParams/constants.js'))).toBe(true);
+    // ... from the rank table file, not from gpt-tokenizer's 2.4 MB rank array and its encoder.
+    expect(g.files.filter((f) => /gpt-tokenizer\/cjs\/(bpeRanks|BytePairEncodingCore|GptEncoding)/.test(f))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ArmSpec } from './arm-spec.js';
 import { generate } from './generate.js';
@@ -14,6 +15,65 @@ describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
     expect(countTokens('')).toBe(0);
     // A special-token string is counted as text, not refused.
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+
+  // countTokens computes the count itself from gpt-tokenizer's split pattern and ranks (held as a sorted
+  // byte table); gpt-tokenizer's own encoder is the reference it must equal on every input.
+  const reference = (text: string): number => encode(text, { disallowedSpecial: new Set() }).length;
+
+  it("equals gpt-tokenizer's count on the vocabulary's own entries, alone and repeated", () => {
+    const ranks = (createRequire(import.meta.url)('gpt-tokenizer/bpeRanks/o200k_base') as { default: (string | number[])[] })
+      .default;
+    const utf8 = new TextDecoder();
+    let checked = 0;
+    // Every 7th entry (a byte-array entry decodes with U+FFFD where it is not UTF-8).
+    for (let rank = 0; rank < ranks.length; rank += 7) {
+      const v = ranks[rank];
+      if (v === undefined) continue;
+      const text = typeof v === 'string' ? v : utf8.decode(Uint8Array.from(v));
+      for (const s of [text, `${text}${text} ${text}\n`]) {
+        expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50_000);
+  });
+
+  it("equals gpt-tokenizer's count on seeded random text: byte-order marks, lone surrogates, scripts, digits, spaces", () => {
+    // Pieces chosen for the lookups' edge cases: U+FEFF (the decoder drops a leading one), lone surrogates
+    // (no whole-piece match; UTF-8 turns them into U+FFFD), combining marks, astral characters, contractions.
+    const parts = ['a', 'Z', ' ', '  ', '\n', '\r\n', '\t', '/', '\uFEFF', '\uD800', '\uDC00', '😀', '中文', 'é', 'e\u0301',
+      '1', '234', "'s", "'LL", '!', '...', '\u00A0', '\u200B', 'ß', 'İ', '\u0000', '\x7f', '\u0080', '<|endoftext|>', 'ﬁ',
+      'ǅ', '\uFFFD', '𝔘', 'Привет', 'مرحبا', '👩‍💻'];
+    let x = 12345;
+    const next = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return Math.floor((x / 2 ** 32) * n);
+    };
+    for (let k = 0; k < 20_000; k++) {
+      let s = '';
+      for (let j = 0, n = 1 + next(20); j < n; j++) s += parts[next(parts.length)];
+      expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+    }
+    for (let k = 0; k < 5_000; k++) {
+      // Any UTF-16 code units, surrogates included.
+      let s = '';
+      for (let j = 0, n = 1 + next(12); j < n; j++) s += String.fromCharCode(next(0x10000));
+      expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+    }
+  });
+
+  it("equals gpt-tokenizer's count on the rendered prompts and contexts of every fixture arm", () => {
+    const arms: ArmSpec[] = [D1, D3, D1H3, { ...D3, level: 8 }, { ...D1, knob: 'width', level: 4 }];
+    for (let seed = 0; seed < 20; seed++) {
+      for (const arm of arms) {
+        const t = generate(arm, seed);
+        for (const m of [t.messages, referenceMessages(t, t.solution.length)]) {
+          const text = renderContext(t.tools, m);
+          expect(countTokens(text)).toBe(reference(text));
+        }
+      }
+    }
   });
 });
 
