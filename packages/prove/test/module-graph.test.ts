@@ -37,12 +37,20 @@ async function loaded(args: string[], name: string, status = 0, cwd = dir): Prom
   return { packages, files };
 }
 
+/** True when the process loaded the parquet libraries: from node_modules, or the build's bundle of them. */
+function parquetLibs(g: { packages: Set<string>; files: string[] }): boolean {
+  return g.packages.has('hyparquet') || g.packages.has('hyparquet-writer') || g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'));
+}
+
 describe('the module graph', () => {
   it("import('poisson-prove') loads neither bullmq nor ioredis", async () => {
     const g = await loaded(['--input-type=module', '-e', "await import('poisson-prove')"], 'import', 0, PACKAGE);
-    // The list is real: it holds the package itself and the parquet reader it imports.
+    // The list is real: it holds the package itself and the parquet libraries it imports, bundled by the
+    // build into one file (none of hyparquet's own 51 files).
     expect(g.files.some((f) => f.endsWith('/packages/prove/dist/index.js'))).toBe(true);
-    expect(g.packages.has('hyparquet')).toBe(true);
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'))).toBe(true);
+    expect(g.packages.has('hyparquet')).toBe(false);
+    expect(g.packages.has('hyparquet-writer')).toBe(false);
     expect(g.packages.has('bullmq')).toBe(false);
     expect(g.packages.has('ioredis')).toBe(false);
   });
@@ -51,12 +59,14 @@ describe('the module graph', () => {
     const g = await loaded([MAIN, '--help'], 'help');
     expect(g.files.some((f) => f.endsWith('/packages/prove/dist/cli/main.js'))).toBe(true);
     for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
+    expect(parquetLibs(g)).toBe(false);
   });
 
   it('poisson-prove runs loads no queue, no Arrow, no parquet reader or writer', async () => {
     mkdirSync(join(dir, 'store'), { recursive: true }); // runs on a store that does not exist exits 2
     const g = await loaded([MAIN, '--store', join(dir, 'store'), 'runs'], 'runs');
     for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
+    expect(parquetLibs(g)).toBe(false);
   });
 
   it('a bullmq worker does load the Redis client (the check sees a package when it is loaded)', async () => {
@@ -96,5 +106,8 @@ describe('the module graph', () => {
     expect(g.files.some((f) => f.endsWith('/gpt-tokenizer/cjs/encodingParams/constants.js'))).toBe(true);
     // ... from the rank table file, not from gpt-tokenizer's 2.4 MB rank array and its encoder.
     expect(g.files.filter((f) => /gpt-tokenizer\/cjs\/(bpeRanks|BytePairEncodingCore|GptEncoding)/.test(f))).toEqual([]);
+    // It wrote its parts through the one-file bundle of the parquet libraries, not their 51 files.
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'))).toBe(true);
+    expect(g.files.filter((f) => /node_modules\/hyparquet/.test(f))).toEqual([]);
   });
 });
