@@ -1,4 +1,4 @@
-// Writes dist/internal/o200k-ranks.bin: the o200k_base ranks as the sorted byte table countTokens searches
+// Writes dist/o200k-ranks.bin: the o200k_base ranks as the sorted byte table countTokens searches
 // (src/internal/o200k-ranks.ts), so that a process loads them with one read instead of compiling
 // gpt-tokenizer's rank array and building its Map. Run by `npm run build` after tsc; skips a current file.
 // Without the file, countTokens builds the same table in memory from gpt-tokenizer (slower, same counts).

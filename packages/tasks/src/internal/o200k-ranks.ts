@@ -9,7 +9,7 @@ import { endianness } from 'node:os';
 // it: about 150 ms per process (90 ms to compile the literal, 45 ms for the Map), paid by every sweep
 // process whose target counts prompt tokens. This table holds the same entries sorted by their bytes
 // (a blob, the offsets into it, each entry's rank and kind), so a process that has the table as a file
-// (`npm run build` writes it beside the built module, see scripts/write-o200k-ranks.mjs) loads it with one
+// (`npm run build` writes it as dist/o200k-ranks.bin, see scripts/write-o200k-ranks.mjs) loads it with one
 // read and no parsing; without the file (running from source) it is built from gpt-tokenizer's array.
 //
 // The kinds reproduce how gpt-tokenizer 4.0.0 looks a byte string up (BytePairEncodingCore
@@ -38,7 +38,9 @@ export interface RankTable {
 
 const require = createRequire(import.meta.url);
 const MAGIC = 0x6b303032; // "200k" as a little-endian u32, the first word of the file
-const FILE = new URL('./o200k-ranks.bin', import.meta.url);
+// dist/o200k-ranks.bin: one folder up from this module both in dist/internal/ and in the build's bundle
+// (dist/bundle/, scripts/bundle-dist.mjs at the repository's root).
+const FILE = new URL('../o200k-ranks.bin', import.meta.url);
 const LONE_SURROGATE = /\p{Cs}/u; // in a u-mode regex a surrogate pair is one code point, so only lone ones match
 
 /** The installed gpt-tokenizer's version: a table from another version is not used. */
@@ -165,7 +167,7 @@ export function loadRankTable(): RankTable {
   return table !== undefined && table.source === tokenizerVersion() ? table : buildRankTable();
 }
 
-/** The file {@link loadRankTable} reads: `o200k-ranks.bin` beside this module. */
+/** The file {@link loadRankTable} reads: `dist/o200k-ranks.bin`. */
 export const RANK_TABLE_FILE: URL = FILE;
 
 /**
