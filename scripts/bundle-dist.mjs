@@ -5,13 +5,14 @@
 // --conditions=source keep the modules themselves).
 //   packages/prove/dist/vendor/parquet-libs.js  hyparquet + hyparquet-writer (51 files), `#parquet-libs`
 //                                               in packages/prove/package.json "imports"
-//   packages/{core,stats,tasks}/dist/bundle/    each package's own modules (7, 25 and 30 files), the
-//                                               "default" of its package.json "exports"; their
+//   packages/*/dist/bundle/                     each package's own modules (core 7, stats 25, tasks 30,
+//                                               prove ~200 files), the "default" of its package.json
+//                                               "exports" (and prove's bin, bundle/main.js); their
 //                                               dependencies stay where they are (external), and the
 //                                               entries of one package share chunks, so each class
 //                                               exists once in a process
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,10 +54,19 @@ await bundle(
 // Our packages: the entries of each package's "exports" (dist/<entry>.js) into dist/bundle/<entry>.js.
 // The bundles sit one folder below dist/ as dist/internal/ does, so paths relative to a module
 // (`../../package.json`, `../o200k-ranks.bin`) name the same files from either.
-for (const [pkg, entries] of [['core', ['index']], ['stats', ['index']], ['tasks', ['index', 'adapter']]]) {
+// poisson-prove's entries are its library, its CLI and the worker threads' entry (which the worker
+// backend finds beside itself, ./worker-entry.js); its lazy imports (a verb's modules, the bullmq
+// backend, Arrow) stay lazy as chunks of their own.
+for (const [pkg, entries] of [
+  ['core', ['index']],
+  ['stats', ['index']],
+  ['tasks', ['index', 'adapter']],
+  ['prove', ['index', 'cli/main', 'executor/worker-entry']],
+]) {
   const dir = join(root, 'packages', pkg, 'dist');
+  rmSync(join(dir, 'bundle'), { recursive: true, force: true }); // no chunk of an earlier build left over
   await build({
-    entryPoints: Object.fromEntries(entries.map((e) => [e, join(dir, `${e}.js`)])),
+    entryPoints: Object.fromEntries(entries.map((e) => [e.replace(/^.*\//, ''), join(dir, `${e}.js`)])),
     outdir: join(dir, 'bundle'),
     bundle: true,
     splitting: true,

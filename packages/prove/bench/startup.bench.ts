@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'packages/prove/bin/poisson-prove.js');
-if (!existsSync(join(root, 'packages/prove/dist/cli/main.js'))) throw new Error('run npm run build first');
+if (!existsSync(join(root, 'packages/prove/dist/bundle/main.js'))) throw new Error('run npm run build first');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 

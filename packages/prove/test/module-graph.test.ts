@@ -37,18 +37,27 @@ async function loaded(args: string[], name: string, status = 0, cwd = dir): Prom
   return { packages, files };
 }
 
-/** True when the process loaded the parquet libraries: from node_modules, or the build's bundle of them. */
+/**
+ * True when the process loaded the parquet libraries: hyparquet's own files, or the build's one-file bundle
+ * of them (dist/vendor/parquet-libs.js), alone or inlined into a chunk of poisson-prove's bundle (esbuild
+ * marks each inlined module with a `// <path>` comment).
+ */
 function parquetLibs(g: { packages: Set<string>; files: string[] }): boolean {
-  return g.packages.has('hyparquet') || g.packages.has('hyparquet-writer') || g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'));
+  if (g.packages.has('hyparquet') || g.packages.has('hyparquet-writer')) return true;
+  return g.files.some(
+    (f) =>
+      f.endsWith('/packages/prove/dist/vendor/parquet-libs.js') ||
+      (f.includes('/packages/prove/dist/bundle/') && readFileSync(f, 'utf8').includes('// packages/prove/dist/vendor/parquet-libs.js')),
+  );
 }
 
 describe('the module graph', () => {
   it("import('poisson-prove') loads neither bullmq nor ioredis", async () => {
     const g = await loaded(['--input-type=module', '-e', "await import('poisson-prove')"], 'import', 0, PACKAGE);
-    // The list is real: it holds the package itself and the parquet libraries it imports, bundled by the
-    // build into one file (none of hyparquet's own 51 files).
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/index.js'))).toBe(true);
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'))).toBe(true);
+    // The list is real: it holds the package itself (the build's bundle) and the parquet libraries it
+    // imports, bundled by the build (none of hyparquet's own 51 files).
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/bundle/index.js'))).toBe(true);
+    expect(parquetLibs(g)).toBe(true);
     expect(g.packages.has('hyparquet')).toBe(false);
     expect(g.packages.has('hyparquet-writer')).toBe(false);
     expect(g.packages.has('bullmq')).toBe(false);
@@ -57,7 +66,7 @@ describe('the module graph', () => {
 
   it('poisson-prove --help loads no queue, no Arrow, no parquet writer, no progress bar', async () => {
     const g = await loaded([MAIN, '--help'], 'help');
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/cli/main.js'))).toBe(true);
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/bundle/main.js'))).toBe(true);
     for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
     expect(parquetLibs(g)).toBe(false);
   });
@@ -109,12 +118,12 @@ describe('the module graph', () => {
     expect(g.files.some((f) => f.endsWith('/gpt-tokenizer/cjs/encodingParams/constants.js'))).toBe(true);
     // ... from the rank table file, not from gpt-tokenizer's 2.4 MB rank array and its encoder.
     expect(g.files.filter((f) => /gpt-tokenizer\/cjs\/(bpeRanks|BytePairEncodingCore|GptEncoding)/.test(f))).toEqual([]);
-    // It wrote its parts through the one-file bundle of the parquet libraries, not their 51 files.
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/vendor/parquet-libs.js'))).toBe(true);
+    // It wrote its parts through the bundled parquet libraries, not their 51 files.
+    expect(parquetLibs(g)).toBe(true);
     expect(g.files.filter((f) => /node_modules\/hyparquet/.test(f))).toEqual([]);
-    // poisson-core, poisson-stats (the power gate) and poisson-tasks (the target) as the build's bundles
-    // (dist/bundle/), not their 62 modules.
-    for (const pkg of ['core', 'stats', 'tasks']) {
+    // poisson-prove, poisson-core, poisson-stats (the power gate) and poisson-tasks (the target) as the
+    // build's bundles (dist/bundle/), not their ~260 modules.
+    for (const pkg of ['prove', 'core', 'stats', 'tasks']) {
       const files = g.files.filter((f) => f.includes(`/packages/${pkg}/dist/`));
       expect(files.length, pkg).toBeGreaterThan(0);
       expect(files.filter((f) => !f.includes(`/packages/${pkg}/dist/bundle/`)), pkg).toEqual([]);
