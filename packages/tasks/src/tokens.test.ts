@@ -4,8 +4,18 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ArmSpec } from './arm-spec.js';
 import { generate } from './generate.js';
 import { referenceMessages } from './reference-policy.js';
+import { asciiPattern } from './internal/ascii-split.js';
 import { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
 import { D1, D1H3, D3 } from './__fixtures__/arms.js';
+
+/** A seeded generator of integers in [0, n) (a linear congruential generator; fixed inputs, not luck). */
+function seeded(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return Math.floor((x / 2 ** 32) * n);
+  };
+}
 
 describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
   it('counts with the o200k_base encoding', () => {
@@ -45,11 +55,7 @@ describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
     const parts = ['a', 'Z', ' ', '  ', '\n', '\r\n', '\t', '/', '\uFEFF', '\uD800', '\uDC00', '😀', '中文', 'é', 'e\u0301',
       '1', '234', "'s", "'LL", '!', '...', '\u00A0', '\u200B', 'ß', 'İ', '\u0000', '\x7f', '\u0080', '<|endoftext|>', 'ﬁ',
       'ǅ', '\uFFFD', '𝔘', 'Привет', 'مرحبا', '👩‍💻'];
-    let x = 12345;
-    const next = (n: number): number => {
-      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      return Math.floor((x / 2 ** 32) * n);
-    };
+    const next = seeded(12345);
     for (let k = 0; k < 20_000; k++) {
       let s = '';
       for (let j = 0, n = 1 + next(20); j < n; j++) s += parts[next(parts.length)];
@@ -120,5 +126,30 @@ describe('the control arm is length-matched', () => {
     const d3 = generate(D3, 0);
     const last = contextTokens(d3.tools, referenceMessages(d3, 2));
     expect(promptTokens(generate(D1, 0)) / last).toBeLessThan(0.97);
+  });
+});
+
+describe('the split of ASCII text', () => {
+  it("narrows o200k's pattern to ASCII and splits ASCII text exactly as the full pattern does", async () => {
+    const { O200K_TOKEN_SPLIT_REGEX: full } = await import('gpt-tokenizer/encodingParams/constants');
+    const ascii = asciiPattern(full.source);
+    // The narrowed pattern has no Unicode class left (else countTokens would use the full one throughout).
+    expect(ascii).not.toBeNull();
+    const narrow = new RegExp(ascii!, 'g');
+    const pieces = (re: RegExp, s: string): string[] => [...s.matchAll(re)].map((m) => m[0]);
+    // Seeded: every ASCII character, with letters, digits, apostrophes, spaces and line ends weighted up.
+    const chars = [...Array(128).keys()].map((c) => String.fromCharCode(c));
+    const weighted = [...chars, ...'aAzZeEsStTlLvVrRdDmM'.repeat(4), ..."''''  \n\n\r\t//0123456789", ...'    '];
+    const next = seeded(7);
+    for (let k = 0; k < 50_000; k++) {
+      let s = '';
+      for (let j = 0, n = 1 + next(24); j < n; j++) s += weighted[next(weighted.length)];
+      expect.soft(pieces(narrow, s), JSON.stringify(s)).toEqual(pieces(full, s));
+    }
+  });
+
+  it('is not used for text with a character beyond ASCII', () => {
+    // 'é' is a letter to the full pattern and to nothing in the ASCII one: the count must still match.
+    for (const s of ["caf\u00e9's", 'na\u00efve  \u00a0x', 'A\u0301b']) expect(countTokens(s)).toBe(encode(s, { disallowedSpecial: new Set() }).length);
   });
 });

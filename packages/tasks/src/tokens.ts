@@ -1,16 +1,30 @@
 import { isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
+import { asciiPattern } from './internal/ascii-split.js';
 import { BYTES_ENTRY, findRank, loadRankTable, STRING_ENTRY, type RankTable } from './internal/o200k-ranks.js';
 import type { ChatMessage, ToolDefinition } from './messages.js';
 import type { Task } from './task.js';
 
 // The o200k_base count is gpt-tokenizer 4.0.0's (`encode(text, { disallowedSpecial: new Set() }).length`),
-// computed here from its split pattern and its ranks held as a sorted byte table (internal/o200k-ranks.ts):
+// computed here from its split pattern and its ranks, both held in a sorted byte table (internal/o200k-ranks.ts):
 // loading gpt-tokenizer's encoder takes ~150 ms per process, the table a few. The table is loaded by the
 // first count, not on import. tokens.test.ts checks the counts against gpt-tokenizer's.
 
 let table: RankTable | null = null;
 let split: RegExp | null = null;
+let asciiSplit: RegExp | null = null;
+const ASCII_TEXT = /^[\0-\x7f]*$/;
+
+/** The split of a text: the pattern narrowed to ASCII (internal/ascii-split.ts) on ASCII text, else the full one. */
+function splitter(t: RankTable, text: string): RegExp {
+  if (ASCII_TEXT.test(text)) {
+    if (asciiSplit === null) {
+      const ascii = asciiPattern(t.pattern);
+      asciiSplit = ascii === null ? (split ??= new RegExp(t.pattern, 'gu')) : new RegExp(ascii, 'g');
+    }
+    return asciiSplit;
+  }
+  return (split ??= new RegExp(t.pattern, 'gu')); // gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX (flags gu)
+}
 const utf8 = new TextEncoder();
 const LONE_SURROGATE = /\p{Cs}/u; // in a u-mode regex a surrogate pair is one code point: only lone ones match
 
@@ -83,10 +97,8 @@ function pieceTokens(t: RankTable, piece: string): number {
  */
 export function countTokens(text: string): number {
   table ??= loadRankTable();
-  split ??= (createRequire(import.meta.url)('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp })
-    .O200K_TOKEN_SPLIT_REGEX;
   let n = 0;
-  for (const [piece] of text.matchAll(split)) n += pieceTokens(table, piece);
+  for (const [piece] of text.matchAll(splitter(table, text))) n += pieceTokens(table, piece);
   return n;
 }
 

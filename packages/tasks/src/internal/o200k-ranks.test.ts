@@ -4,6 +4,12 @@ import { buildRankTable, BYTES_ENTRY, findRank, parseRankTable, serializeRankTab
 describe('the o200k_base rank table', () => {
   const table = buildRankTable();
 
+  it("holds gpt-tokenizer's split pattern", async () => {
+    const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants');
+    expect(table.pattern).toBe(O200K_TOKEN_SPLIT_REGEX.source);
+    expect(O200K_TOKEN_SPLIT_REGEX.flags).toBe('gu');
+  });
+
   it('holds every rank once, sorted by bytes, each found by its bytes and kind', () => {
     const n = table.ranks.length;
     expect(new Set(table.ranks).size).toBe(n);
@@ -29,6 +35,7 @@ describe('the o200k_base rank table', () => {
     const bytes = serializeRankTable(table);
     const back = parseRankTable(bytes);
     expect(back?.source).toBe(table.source);
+    expect(back?.pattern).toBe(table.pattern);
     expect(Buffer.from(back!.blob).equals(Buffer.from(table.blob))).toBe(true);
     expect([...back!.ranks]).toEqual([...table.ranks]);
     expect([...back!.offsets]).toEqual([...table.offsets]);

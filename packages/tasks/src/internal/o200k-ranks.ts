@@ -26,6 +26,8 @@ export const BYTES_ENTRY = 1;
 export interface RankTable {
   /** The version of gpt-tokenizer the ranks were taken from. */
   readonly source: string;
+  /** The o200k_base split pattern (gpt-tokenizer's `O200K_TOKEN_SPLIT_REGEX` source, flags `gu`). */
+  readonly pattern: string;
   /** Every entry's bytes, concatenated in sorted order. */
   readonly blob: Uint8Array;
   /** Entry i is `blob[offsets[i] .. offsets[i + 1])`; length n + 1. */
@@ -37,7 +39,7 @@ export interface RankTable {
 }
 
 const require = createRequire(import.meta.url);
-const MAGIC = 0x6b303032; // "200k" as a little-endian u32, the first word of the file
+const MAGIC = 0x32303032; // "200" then "2" (the format's second version) as a little-endian u32
 // dist/o200k-ranks.bin: one folder up from this module both in dist/internal/ and in the build's bundle
 // (dist/bundle/, scripts/bundle-dist.mjs at the repository's root).
 const FILE = new URL('../o200k-ranks.bin', import.meta.url);
@@ -45,7 +47,8 @@ const LONE_SURROGATE = /\p{Cs}/u; // in a u-mode regex a surrogate pair is one c
 
 /** The installed gpt-tokenizer's version: a table from another version is not used. */
 export function tokenizerVersion(): string {
-  return (require('gpt-tokenizer/package.json') as { version: string }).version;
+  // Read, not required: resolving is cheap, loading through require is not (a process pays it once).
+  return (JSON.parse(readFileSync(require.resolve('gpt-tokenizer/package.json'), 'utf8')) as { version: string }).version;
 }
 
 function compare(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
@@ -98,6 +101,7 @@ export function buildRankTable(): RankTable {
   order.forEach((rank, i) => blob.write(keys[rank]!, offsets[i]!, 'latin1'));
   return {
     source: tokenizerVersion(),
+    pattern: (require('gpt-tokenizer/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp }).O200K_TOKEN_SPLIT_REGEX.source,
     blob,
     offsets,
     ranks: order,
@@ -106,8 +110,9 @@ export function buildRankTable(): RankTable {
 }
 
 /**
- * The table as bytes: a header of four little-endian u32 (magic, entry count, blob size, length of the
- * source version), the version (UTF-8, padded to 4 bytes), the ranks, the offsets, the kinds, the blob.
+ * The table as bytes: a header of five little-endian u32 (magic, entry count, blob size, byte lengths of
+ * the source version and of the split pattern), the version and the pattern (UTF-8, padded to 4 bytes),
+ * the ranks, the offsets, the kinds, the blob.
  *
  * @param table - the table
  * @returns the file's bytes
@@ -115,11 +120,13 @@ export function buildRankTable(): RankTable {
 export function serializeRankTable(table: RankTable): Uint8Array {
   if (endianness() !== 'LE') throw new Error('the o200k_base rank file is written on little-endian machines only');
   const source = new TextEncoder().encode(table.source);
+  const pattern = new TextEncoder().encode(table.pattern);
   const n = table.ranks.length;
-  const head = 16 + Math.ceil(source.length / 4) * 4;
+  const head = 20 + Math.ceil((source.length + pattern.length) / 4) * 4;
   const out = new Uint8Array(head + 4 * n + 4 * (n + 1) + n + table.blob.length);
-  new Uint32Array(out.buffer, 0, 4).set([MAGIC, n, table.blob.length, source.length]);
-  out.set(source, 16);
+  new Uint32Array(out.buffer, 0, 5).set([MAGIC, n, table.blob.length, source.length, pattern.length]);
+  out.set(source, 20);
+  out.set(pattern, 20 + source.length);
   out.set(new Uint8Array(table.ranks.buffer, table.ranks.byteOffset, 4 * n), head);
   out.set(new Uint8Array(table.offsets.buffer, table.offsets.byteOffset, 4 * (n + 1)), head + 4 * n);
   out.set(table.kinds, head + 8 * n + 4);
@@ -134,15 +141,17 @@ export function serializeRankTable(table: RankTable): Uint8Array {
  * @returns the table, or undefined when the bytes are not such a table (or this machine is big-endian)
  */
 export function parseRankTable(bytes: Uint8Array): RankTable | undefined {
-  if (endianness() !== 'LE' || bytes.length < 16) return undefined;
+  if (endianness() !== 'LE' || bytes.length < 20) return undefined;
   const data = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const header = new Uint32Array(data.buffer, data.byteOffset, 4);
-  const [magic, n, blobSize, sourceSize] = [header[0]!, header[1]!, header[2]!, header[3]!];
+  const header = new Uint32Array(data.buffer, data.byteOffset, 5);
+  const [magic, n, blobSize, sourceSize, patternSize] = [header[0]!, header[1]!, header[2]!, header[3]!, header[4]!];
   if (magic !== MAGIC) return undefined;
-  const head = 16 + Math.ceil(sourceSize / 4) * 4;
+  const head = 20 + Math.ceil((sourceSize + patternSize) / 4) * 4;
   if (data.length !== head + 9 * n + 4 + blobSize) return undefined;
+  const text = new TextDecoder();
   return {
-    source: new TextDecoder().decode(data.subarray(16, 16 + sourceSize)),
+    source: text.decode(data.subarray(20, 20 + sourceSize)),
+    pattern: text.decode(data.subarray(20 + sourceSize, 20 + sourceSize + patternSize)),
     ranks: new Uint32Array(data.buffer, data.byteOffset + head, n),
     offsets: new Uint32Array(data.buffer, data.byteOffset + head + 4 * n, n + 1),
     kinds: data.subarray(head + 8 * n + 4, head + 9 * n + 4),
