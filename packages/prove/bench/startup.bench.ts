@@ -7,7 +7,11 @@
 // Beside the wall-clock time it prints the CPU time (user + system) the command's processes used, read
 // from /proc/self/stat (the children's times, which include their own waited-for children): on a machine
 // other jobs share, CPU time moves far less than wall time.
-// Run: npm run bench -- prove/bench/startup   (BENCH_ROUNDS, default 7 for the commands, 3 for the paths)
+// - the first o200k count of a process (what each sweep of the example pays once): gpt-tokenizer's
+//   encoder loaded and used, against poisson-tasks' countTokens (the build's rank table file);
+// - how many module files each command loads.
+// Run: npm run bench -- prove/bench/startup   (BENCH_ROUNDS, default 7 for the commands, 3 for the paths;
+// BENCH_PATH_ROUNDS overrides the 3)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -73,7 +77,39 @@ try {
   for (let r = 0; r < ROUNDS; r++) for (const [i, [, args]] of cmds.entries()) cbest[i] = best(cbest[i] as Timing, time(args));
   for (const [i, [label]] of cmds.entries()) console.log(line(label, 30, cbest[i] as Timing, cbest[0] as Timing));
 
-  const PATH_ROUNDS = Math.min(3, ROUNDS);
+  // The first count in a fresh process, timed inside it (the import of the module excluded).
+  const tasksBundle = join(root, 'packages/tasks/dist/bundle/index.js');
+  const firstCount: [string, string][] = [
+    ["gpt-tokenizer's o200k encoder: load + first encode", "import { createRequire } from 'node:module'; const r = createRequire(" + JSON.stringify(tasksBundle) + "); const t = performance.now(); r('gpt-tokenizer/encoding/o200k_base').encode('hello world', { disallowedSpecial: new Set() }); console.log(performance.now() - t);"],
+    ["poisson-tasks countTokens: table file + first count", `const { countTokens } = await import(${JSON.stringify(tasksBundle)}); const t = performance.now(); countTokens('hello world'); console.log(performance.now() - t);`],
+  ];
+  const fbest = firstCount.map(() => Infinity);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [i, [, code]] of firstCount.entries()) {
+      const out = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+      if (out.status !== 0) throw new Error(out.stderr);
+      fbest[i] = Math.min(fbest[i] as number, Number(out.stdout));
+    }
+  }
+  for (const [i, [label]] of firstCount.entries()) console.log(`${label.padEnd(52)} ${(fbest[i] as number).toFixed(1).padStart(7)} ms`);
+
+  // Module files loaded (src/__fixtures__/loaded-modules.mjs), by command.
+  const fixture = join(root, 'packages/prove/src/__fixtures__/loaded-modules.mjs');
+  const sweepArgs = [bin, '--store', join(dir, 'count-store'), 'sweep', join(example, 'sweep.toml'), '--target', `${join(example, 'modules', 'registry.mjs')}:reference_depth_d3`, '--max-mde', '0.99', '--yes', '--json'];
+  const counted: [string, string[]][] = [
+    ['--help', [bin, '--help']],
+    ['runs', [bin, '--store', store, 'runs']],
+    ['sweep (the example, depth 3)', sweepArgs],
+    ['diff (the example)', [bin, '--store', store, 'diff', '#1', '#2', '--event', 'passed', '--json']],
+  ];
+  const counts = counted.map(([label, args]) => {
+    const list = join(dir, 'modules.txt');
+    time(['--import', fixture, ...args], { LOADED_MODULES_OUT: list });
+    return `${label} ${readFileSync(list, 'utf8').trim().split('\n').length}`;
+  });
+  console.log(`module files loaded: ${counts.join(', ')}`);
+
+  const PATH_ROUNDS = Number(process.env['BENCH_PATH_ROUNDS'] ?? Math.min(3, ROUNDS));
   const paths: [string, () => Timing][] = [
     ['three sweeps + diff in one process (baseline)', () => time(['--import', 'tsx', join(root, 'packages/prove/bench/example-in-process.ts'), example, join(dir, `inproc-${Math.random().toString(16).slice(2)}`)])],
     ['scripted path (examples/prove_sweep/run.ts)', () => time(['--import', 'tsx', join(root, 'examples/prove_sweep/run.ts'), '--store', join(dir, `ex-${Math.random().toString(16).slice(2)}`)])],

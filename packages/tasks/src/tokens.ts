@@ -75,12 +75,22 @@ function mergedParts(t: RankTable, piece: Uint8Array): number {
   return starts.length - 1;
 }
 
+// Pieces repeat (words, punctuation, indentation): their counts are kept, as gpt-tokenizer keeps its
+// merges, so that a piece costs one Map lookup after its first time.
+const MAX_PIECE_MEMO = 100_000;
+const pieceMemo = new Map<string, number>();
+
 /** The tokens of one piece of the split: one when the piece is a token, else what merging leaves. */
 function pieceTokens(t: RankTable, piece: string): number {
-  const bytes = utf8.encode(piece);
-  // gpt-tokenizer looks the piece up as a string first; a string with a lone surrogate is no token.
-  if (!LONE_SURROGATE.test(piece) && findRank(t, bytes, 0, bytes.length, STRING_ENTRY) >= 0) return 1;
-  return mergedParts(t, bytes);
+  let n = pieceMemo.get(piece);
+  if (n === undefined) {
+    const bytes = utf8.encode(piece);
+    // gpt-tokenizer looks the piece up as a string first; a string with a lone surrogate is no token.
+    n = !LONE_SURROGATE.test(piece) && findRank(t, bytes, 0, bytes.length, STRING_ENTRY) >= 0 ? 1 : mergedParts(t, bytes);
+    if (pieceMemo.size >= MAX_PIECE_MEMO) pieceMemo.clear();
+    pieceMemo.set(piece, n);
+  }
+  return n;
 }
 
 /**
