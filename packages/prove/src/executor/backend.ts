@@ -67,5 +67,11 @@ export type Backend = {
   readonly name: string;
   /** Plain data recorded in the manifest as `backend_options` (e.g. the bullmq backend's redacted Redis URL and queue); absent for the local backends. */
   readonly options?: Readonly<Record<string, string | number | boolean | null>>;
+  /**
+   * Set when the backend imports the target itself, in its own threads or processes, so the target must be
+   * a module given as FILE:NAME: a sweep with a function target is refused with this text before the run
+   * exists.
+   */
+  readonly importsTarget?: string;
   run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]>;
 };

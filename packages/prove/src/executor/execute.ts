@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { ProveError } from '../errors.js';
+import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
 import { partLimitProblems, type RunWriter } from '../store/run-writer.js';
@@ -99,6 +99,7 @@ export async function targetSource(
   backend: Backend,
 ): Promise<{ source: TargetSource; label: string; path: string | null; fn: Target | null }> {
   if (typeof target === 'function') {
+    if (backend.importsTarget !== undefined) throw new TargetError(backend.importsTarget);
     const label = target.name || 'anonymous target';
     return { source: { kind: 'function', fn: target, label }, label, path: null, fn: target };
   }
