@@ -8,6 +8,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
+import { importedByIdentity } from './pairing.js';
 import type { RunIndex } from './run-index.js';
 import { looksOf, looksWords } from './sequential.js';
 import { compareScores } from './score-diff.js';
@@ -62,7 +63,9 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
   const { before, after, pairing, events, identity } = input;
   const { q, power, method } = options;
   const { m, rows } = family;
-  const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential);
+  // Imports pair on their samples' identity, whether aligned here or before (a report's cells).
+  const imported = importedByIdentity(before.manifest) && importedByIdentity(after.manifest);
+  const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential, imported);
   const looks = Object.freeze({ before: looksOf(before.manifest), after: looksOf(after.manifest) });
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
   return {

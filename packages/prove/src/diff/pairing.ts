@@ -280,10 +280,15 @@ function outcomesOf(c: ConditionIndex, labels: readonly string[]): string[] {
   return out;
 }
 
-/** True for a run made by `poisson-prove import` (its rows pair on the sample's identity, the seed). */
-export function pairsByIdentity(manifest: DiffManifest): boolean {
+/** True for a run made by `poisson-prove import`: its rows pair on the sample's identity (the seed). */
+export function importedByIdentity(manifest: DiffManifest): boolean {
   const imp = manifest['import'];
-  return manifest['aligned_by_identity'] !== true && typeof imp === 'object' && imp !== null && (imp as { pairing?: unknown }).pairing === 'identity';
+  return typeof imp === 'object' && imp !== null && (imp as { pairing?: unknown }).pairing === 'identity';
+}
+
+/** True for an imported run ({@link importedByIdentity}) not yet aligned by {@link alignByIdentity}. */
+export function pairsByIdentity(manifest: DiffManifest): boolean {
+  return manifest['aligned_by_identity'] !== true && importedByIdentity(manifest);
 }
 
 /**

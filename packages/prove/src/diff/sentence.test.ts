@@ -4,6 +4,8 @@ import { diffMethod, intervalsRule, limitsRule, verdictRule } from './sentence.j
 describe("the report's rule lines and method (sentence.ts)", () => {
   it('names the paired test and why, the sequential one, and the two-sample fallback with its reason', () => {
     expect(diffMethod(true, null, 'exact').description).toBe('paired test on shared seeds (McNemar), the default for runs paired at sweep time');
+    expect(diffMethod(true, null, 'exact', false, true).description).toBe("paired test on shared seeds (McNemar), the default for imported runs, paired on each sample's identity");
+    expect(diffMethod(true, null, 'midp', false, true).description).toBe('paired test on shared seeds (McNemar, mid-p), as asked with --method midp');
     expect(diffMethod(true, null, 'midp')).toMatchObject({ test: 'mcnemar-midp', interval: 'tango', description: 'paired test on shared seeds (McNemar, mid-p), as asked with --method midp' });
     expect(diffMethod(true, null, 'exact', true).test).toBe('mcnemar-sequential');
     expect(diffMethod(false, 'the runs were swept with different salts', 'exact')).toMatchObject({ test: 'fisher-exact', paired: false, interval: 'newcombe', unpaired_reason: 'the runs were swept with different salts' });

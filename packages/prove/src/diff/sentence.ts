@@ -140,8 +140,10 @@ const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
  * @param reason - why they do not (null when they do).
  * @param method - the paired test.
  * @param sequential - whether the anytime-valid test was asked for.
+ * @param identity - whether the runs are imports, paired on their samples' identity (the seed is its hash),
+ *   not at sweep time.
  */
-export function diffMethod(paired: boolean, reason: string | null, method: TestMethod, sequential = false): DiffMethod {
+export function diffMethod(paired: boolean, reason: string | null, method: TestMethod, sequential = false, identity = false): DiffMethod {
   if (paired && sequential) {
     return Object.freeze({
       test: 'mcnemar-sequential',
@@ -153,7 +155,7 @@ export function diffMethod(paired: boolean, reason: string | null, method: TestM
     });
   }
   if (paired) {
-    const why = method === 'exact' ? 'the default for runs paired at sweep time' : `as asked with --method ${method}`;
+    const why = method !== 'exact' ? `as asked with --method ${method}` : identity ? 'the default for imported runs, paired on each sample\'s identity' : 'the default for runs paired at sweep time';
     return Object.freeze({
       test: `mcnemar-${method}` as DiffMethod['test'],
       paired: true,

@@ -1,5 +1,6 @@
 // Writes read-paths.json: the outputs of export, report and inspect on the runs of read-paths.ts, as the
-// row-based readers gave them (commit 3a58736, before the columnar export, report and inspect).
+// row-based readers gave them (commit 3a58736, before the columnar export, report and inspect); "report I1 I2"
+// re-pinned when the method line of imported runs began to name their pairing by identity.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
