@@ -270,7 +270,8 @@ export function openRunWriter(
     let registration = manifest.registration_sha256;
     for (const row of rows) {
       countRow(counts, row.outcome);
-      if (row.meta.includes('registration_sha256') && !(registration !== null && row.meta.includes(registration))) {
+      // The recorded registration is looked for first: one search per row once it is known.
+      if (!(registration !== null && row.meta.includes(registration)) && row.meta.includes('registration_sha256')) {
         const r = registrationOf(row.meta);
         if (registration === null) registration = r;
         else if (r !== null && r !== registration) {

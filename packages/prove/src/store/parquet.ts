@@ -1,12 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
-import { parquetWriteBuffer } from 'hyparquet-writer';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 import { partName } from './layout.js';
+import { encodePart, type PartColumnData } from './part-encoder.js';
 
 // The store's one parquet module: the only place that knows the parquet libraries (hyparquet-writer
 // to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
@@ -74,6 +74,11 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
   return { name: column, type: kind, data, nullable, ...(column === 'meta' || column === 'error' ? { statistics: false } : {}) };
 }
 
+/** A part's columns in file order, as hyparquet-writer takes them (internal; {@link writePart} encodes them). */
+export function partColumnData(axes: AxisTypes, rows: readonly EpisodeRow[]): PartColumnData {
+  return columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows));
+}
+
 /**
  * Writes one part whole, as the first free part number from `index` on: encoded in memory, written to a
  * temporary file unique to this call (`part-NNNNN.parquet.<random>.tmp`), fsynced, then hard-linked to its
@@ -94,16 +99,12 @@ export async function writePart(
   rows: readonly EpisodeRow[],
   beforeLink?: () => Promise<void>,
 ): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
-  const buffer = parquetWriteBuffer({
-    columnData: columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows)),
-    rowGroupSize: Math.max(1, rows.length),
-    createdBy: 'poisson-prove',
-  } as Parameters<typeof parquetWriteBuffer>[0]);
-  const sha256 = createHash('sha256').update(new Uint8Array(buffer)).digest('hex');
+  // Encoded and hashed on the encoder thread for a large part (part-encoder.ts): the same bytes.
+  const { bytes: buffer, sha256 } = await encodePart(partColumnData(axes, rows), rows.length);
   const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {
-    await fh.writeFile(new Uint8Array(buffer));
+    await fh.writeFile(buffer);
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => undefined);
