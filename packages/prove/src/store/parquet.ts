@@ -90,6 +90,7 @@ export function partColumnData(axes: AxisTypes, rows: readonly EpisodeRow[]): Pa
  * @param index - the first part number to try.
  * @param beforeLink - called after the data is durable and before each attempt to put it in place
  *   (the writer checks there that it still holds the run's lock); a throw abandons the part.
+ * @param encode - `thread`: where the part is encoded ({@link encodePart}); default by its size.
  * @returns the part number written, its file name, and the sha256 (hex) and size of its bytes.
  */
 export async function writePart(
@@ -98,9 +99,10 @@ export async function writePart(
   axes: AxisTypes,
   rows: readonly EpisodeRow[],
   beforeLink?: () => Promise<void>,
+  encode: { thread?: boolean } = {},
 ): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
   // Encoded and hashed on the encoder thread for a large part (part-encoder.ts): the same bytes.
-  const { bytes: buffer, sha256 } = await encodePart(partColumnData(axes, rows), rows.length);
+  const { bytes: buffer, sha256 } = await encodePart(partColumnData(axes, rows), rows.length, encode);
   const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {
