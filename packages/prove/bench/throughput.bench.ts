@@ -7,7 +7,8 @@
 // Beside the wall time, the CPU time of the main thread (Linux: /proc/self/task/PID/stat) and of the
 // whole process (every thread: the encoder thread, worker threads, GC helpers), which move much less
 // than the wall time on a shared machine.
-// Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000)
+// Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000, BENCH_ROUNDS=R the 3
+// rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,18 +157,29 @@ async function measure(best: Map<string, Figure>, key: string, fn: () => Promise
   const old = best.get(key);
   best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu) } : f);
 }
-const baselines = [
-  ["user's loop (baseline)", usersLoop],
-  ['registry target, plain loop', plainLoop],
-  ["registry target, the engine's rows kept", () => targetRows(false)],
-  ['  ... and written as parquet parts', () => targetRows(true)],
-] as const;
-const configs = [
-  ['engine, one process, concurrency 1', 'local', 1],
-  ['engine, one process, concurrency 8', 'local', 8],
-  ['engine, 1 worker thread', 'threads', 1],
-  ['engine, 2 worker threads', 'threads', 2],
-] as const;
+// BENCH_ONLY=plain,rows,parquet,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
+const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
+const keep = (key: string): boolean => only === undefined || key === 'user' || only.includes(key);
+const baselines = (
+  [
+    ['user', "user's loop (baseline)", usersLoop],
+    ['plain', 'registry target, plain loop', plainLoop],
+    ['rows', "registry target, the engine's rows kept", () => targetRows(false)],
+    ['parquet', '  ... and written as parquet parts', () => targetRows(true)],
+  ] as const
+)
+  .filter(([key]) => keep(key))
+  .map(([, label, fn]) => [label, fn] as const);
+const configs = (
+  [
+    ['local1', 'engine, one process, concurrency 1', 'local', 1],
+    ['local8', 'engine, one process, concurrency 8', 'local', 8],
+    ['threads1', 'engine, 1 worker thread', 'threads', 1],
+    ['threads2', 'engine, 2 worker threads', 'threads', 2],
+  ] as const
+)
+  .filter(([key]) => keep(key))
+  .map(([, label, backend, c]) => [label, backend, c] as const);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`${N.toLocaleString('en-US')} episodes of poisson-tasks' reference_depth_d3; node ${process.version}, ${availableParallelism()} cores (shared); best of ${ROUNDS} interleaved rounds; load average ${load()}`);
 await usersLoop(); // warm up the JIT and the task generator's caches on the same seeds
