@@ -33,7 +33,7 @@ import {
   TokenBudget,
   type ModelsError,
 } from 'poisson-models';
-import { episodes as readEpisodeRows, planSweep, sweep } from 'poisson-prove';
+import { episodes as readEpisodeRows, planSweep, runSweep } from 'poisson-prove';
 import { clusterRobustMeanDifference, pairedScoreDifference } from 'poisson-stats';
 import { startMockModel, type MockModel } from './mock-model.js';
 
@@ -113,14 +113,8 @@ async function main(): Promise<number> {
       `replicates = ${replicates}`,
       ...Object.entries(axes).flatMap(([name, vals]) => [`[axes.${name}]`, 'type = "categorical"', `values = ${JSON.stringify(vals)}`]),
     ].join('\n');
-    const gate = (await planSweep({ spec, target, store, salt, maxMde: Number(flags['max-mde']) })).gate;
-    console.log(`power gate: ${gate.sentence} (${gate.passes ? 'passes' : 'refuses'})`);
-    if (budget) checkPlanBudget(plan, budget.limit);
-    if (flags['dry-run']) return gate.passes ? 0 : 1;
-
-
-    // 2. The sweep: an ordinary poisson-prove run; the budget's signal stops it cleanly (interrupted).
-    const manifest = await sweep({
+    // Planned once (a dry run's plan only looks); runSweep below runs this very plan.
+    const sweepPlan = await planSweep({
       spec,
       target,
       store,
@@ -129,7 +123,16 @@ async function main(): Promise<number> {
       concurrency: Number(flags.concurrency),
       command: process.argv.slice(1),
       ...(budget ? { signal: budget.signal } : {}),
+      ...(flags['dry-run'] ? { dryRun: true } : {}),
     });
+    const gate = sweepPlan.gate;
+    console.log(`power gate: ${gate.sentence} (${gate.passes ? 'passes' : 'refuses'})`);
+    if (budget) checkPlanBudget(plan, budget.limit);
+    if (flags['dry-run']) return gate.passes ? 0 : 1;
+
+
+    // 2. The sweep: an ordinary poisson-prove run; the budget's signal stops it cleanly (interrupted).
+    const manifest = await runSweep(sweepPlan);
     const usage = { run_id: manifest.run_id, usage: session.usage(), by_model: session.usageByModel() };
     await writeFile(join(store, manifest.run_id, 'model-usage.json'), `${JSON.stringify(usage, null, 2)}\n`);
     console.log(`run ${manifest.name} (${manifest.run_id}): ${manifest.status}; tokens billed ${usage.usage.billed_tokens}, cache hits ${usage.usage.cache_hits}`);

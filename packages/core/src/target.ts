@@ -101,8 +101,11 @@ export type TargetUsage = {
  * - `configure(runtime)`: called once per sweep, resume or extend in each process that runs episodes
  *   (the sweeping process for the local backend; each worker thread for `threads`; each
  *   `poisson-prove worker` process, before its first job of that invocation, for `bullmq`), before the
- *   first episode and before `plan` ({@link TargetRuntime}). A target that is configured again starts
- *   afresh (new usage, new budget).
+ *   first episode and before `plan` ({@link TargetRuntime}). A sweep on the local backend configures
+ *   its copy once, while planning (before `check` and `plan`), and runs the episodes on it; a process
+ *   that runs no episode but asks `plan` or `estimate` (`--dry-run`, or the sweeping process of
+ *   `threads` and `bullmq`) configures its copy once with `dryRun: true`. A target that is configured again starts afresh (new usage, new
+ *   budget).
  * - `usage()`: what the target spent since `configure` ({@link TargetUsage}), cumulative; read when the
  *   episodes are done (bullmq workers: after each job, returning the difference with the job's rows)
  *   and added to the manifest's `usage` (summed over resumes and extensions).

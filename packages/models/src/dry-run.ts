@@ -89,8 +89,13 @@ export interface PlanCost {
   readonly per_model: Readonly<Record<string, { readonly input_usd: number; readonly output_usd_max: number }>>;
 }
 
-/** The planned call matrix of a run. */
-export interface CallPlan {
+/**
+ * The dry run of a model matrix: per planned episode, the calls its model target would make (from
+ * `planCalls`), how many the session's cache holds, the o200k_base prompt estimate and the output cap;
+ * with prices, the cost bound per model. Not poisson-prove's `CallPlan` (a sweep's plan, read from any
+ * target's `plan` hook, one `EpisodeCallPlan` per episode): this one counts every call itself.
+ */
+export interface ModelCallPlan {
   readonly method: 'dry run (o200k_base estimate)';
   readonly rows: readonly PlanRow[];
   readonly totals: PlanTotals;
@@ -103,7 +108,7 @@ export interface CallPlan {
  * price table, the cost of the uncached calls (input at the estimate, output at its cap).
  *
  * @param options - `{ target, episodes, session, prices? }`; the session is used for its cache only.
- * @returns the frozen {@link CallPlan}.
+ * @returns the frozen {@link ModelCallPlan}.
  * @throws PriceTableError when `prices` lacks a model of the plan; what `target.planCalls` throws.
  * @example
  * ```ts
@@ -118,7 +123,7 @@ export async function planModelCalls(options: {
   readonly episodes: readonly PlannedEpisode[];
   readonly session: Pick<ModelSession, 'isCached'>;
   readonly prices?: PriceTable;
-}): Promise<CallPlan> {
+}): Promise<ModelCallPlan> {
   const rows: PlanRow[] = [];
   const perModel = new Map<string, { input: number; output: number }>();
   for (const { condition, cfg } of options.episodes) {
@@ -192,7 +197,7 @@ function csvCell(v: string | number | boolean): string {
  * ```
  * @see planModelCalls
  */
-export function planCsv(plan: CallPlan): string {
+export function planCsv(plan: ModelCallPlan): string {
   const cols = ['condition', 'model', 'replicate_index', 'seed', 'calls', 'cache_hit', 'cached_calls', 'prompt_tokens_est', 'max_output_tokens', 'budget_tokens'] as const;
   const lines = [cols.join(',')];
   for (const r of plan.rows) lines.push(cols.map((c) => csvCell(r[c])).join(','));
@@ -210,7 +215,7 @@ export function planCsv(plan: CallPlan): string {
  * ```
  * @see planModelCalls
  */
-export function planSummary(plan: CallPlan): string {
+export function planSummary(plan: ModelCallPlan): string {
   const t = plan.totals;
   const lines = [
     `episodes ${t.episodes} · calls ${t.calls} (cached ${t.cached_calls}, to call ${t.uncached_calls})`,
@@ -233,7 +238,7 @@ export function planSummary(plan: CallPlan): string {
  * ```
  * @see TokenBudget
  */
-export function checkPlanBudget(plan: CallPlan, budgetTokens: number): void {
+export function checkPlanBudget(plan: ModelCallPlan, budgetTokens: number): void {
   if (!Number.isInteger(budgetTokens) || budgetTokens <= 0) throw new RangeError(`budgetTokens must be a positive integer; got ${budgetTokens}.`);
   if (plan.totals.budget_tokens > budgetTokens) throw new BudgetExceededError(plan.totals.budget_tokens, budgetTokens);
 }

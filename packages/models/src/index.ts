@@ -43,6 +43,6 @@ export type { EpisodeCallPlan, ModelRunTarget, RunRuntime, RunUsageTotals } from
 export { parsePriceTable } from './price-table.js';
 export type { ModelPrice, PriceTable } from './price-table.js';
 export { checkPlanBudget, matrixEpisodes, planCsv, planModelCalls, planSummary } from './dry-run.js';
-export type { CallPlan, PlanCost, PlannedEpisode, PlanRow, PlanTotals } from './dry-run.js';
+export type { ModelCallPlan, PlanCost, PlannedEpisode, PlanRow, PlanTotals } from './dry-run.js';
 export { matrixCsv, matrixEpisodeFromRow, matrixMarkdown, summarizeModelMatrix } from './model-matrix-report.js';
 export type { MatrixCell, MatrixEpisode, MatrixReport } from './model-matrix-report.js';

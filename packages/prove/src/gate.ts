@@ -169,7 +169,17 @@ export function powerGate(input: GateInput): GateResult {
  * @see PROVE.md, "The power gate".
  */
 export function assertGate(input: GateInput): GateResult {
-  const g = powerGate(input);
+  return refuseGate(powerGate(input));
+}
+
+/**
+ * Throws when a gate result computed earlier ({@link powerGate}) does not pass, without computing it
+ * again (a sweep's plan carries its gate; internal to prove).
+ *
+ * @returns the result when it passes.
+ * @throws {@link GateError} as {@link assertGate}.
+ */
+export function refuseGate(g: GateResult): GateResult {
   if (!g.passes) {
     const extra = g.tests > 1 ? ` (${g.conditions} conditions${g.events > 1 ? ` x ${g.events} events` : ''}, alpha = q/m = ${g.alpha.toPrecision(3)})` : '';
     throw new GateError(

@@ -32,15 +32,42 @@ const levelList = (levels: readonly number[]): string => {
   return levels.every((l, i) => l === lo + i) ? `from ${lo} to ${hi}` : `one of ${levels.join(', ')}`;
 };
 
+/** A registration document: a table of keys. */
+type Doc = Readonly<Record<string, unknown>>;
+
 /**
  * @internal Every problem of a registration document, and the normalized registration when there are none.
+ * The groups are checked in this order, each listing all of its problems: the keys, the scalars (knob,
+ * strictness, split, generator_version, slack), the arms, their controls, the horizon.
  */
 export function preregistrationProblems(doc: unknown): { problems: string[]; registration: Registration | null } {
-  const problems: string[] = [];
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     return { problems: [`the registration must be a table of keys (${REGISTRATION_KEYS.join(', ')}), got ${show(doc)}: write it as TOML key = value lines`], registration: null };
   }
-  const d = doc as Record<string, unknown>;
+  const d = doc as Doc;
+  const scalars = scalarProblems(d);
+  const arms = armProblems(d, scalars.knobOk);
+  const horizon = horizonProblems(d, arms.ok ? arms.arms : null, scalars.slackOk ? (d['slack'] as number) : null);
+  const problems = [...keyProblems(d), ...scalars.problems, ...arms.problems, ...controlProblems(arms.arms), ...horizon];
+  if (problems.length > 0) return { problems, registration: null };
+  return {
+    problems,
+    registration: Object.freeze({
+      knob: d['knob'] as KnobName,
+      strictness: d['strictness'] as Strictness,
+      split: d['split'] as Split,
+      generatorVersion: d['generator_version'] as string,
+      slack: d['slack'] as number,
+      horizon: d['horizon'] as number,
+      arms: Object.freeze(arms.arms),
+      armIds: Object.freeze(arms.arms.map(armId)),
+    }),
+  };
+}
+
+/** Keys: none but {@link REGISTRATION_KEYS}, and each of them (the horizon is the horizon check's). */
+function keyProblems(d: Doc): string[] {
+  const problems: string[] = [];
   for (const key of Object.keys(d)) {
     if (!REGISTRATION_KEYS.includes(key)) {
       problems.push(`unknown key ${JSON.stringify(key)}: a registration has only the keys ${REGISTRATION_KEYS.join(', ')}; remove ${JSON.stringify(key)}`);
@@ -49,7 +76,12 @@ export function preregistrationProblems(doc: unknown): { problems: string[]; reg
   for (const key of REGISTRATION_KEYS) {
     if (key !== 'horizon' && !(key in d)) problems.push(`missing key ${JSON.stringify(key)}: add it, e.g. ${EXAMPLES[key] as string}`);
   }
+  return problems;
+}
 
+/** The scalars, where given: a known knob, strictness, split and generator version; a non-negative integer slack. */
+function scalarProblems(d: Doc): { problems: string[]; knobOk: boolean; slackOk: boolean } {
+  const problems: string[] = [];
   const knob = d['knob'];
   const knobOk = isKnobName(knob);
   if ('knob' in d && !knobOk) problems.push(`knob ${show(knob)} is not a known knob: use ${quoteList(Object.keys(KNOBS))}`);
@@ -68,68 +100,77 @@ export function preregistrationProblems(doc: unknown): { problems: string[]; reg
   if ('slack' in d && !slackOk) {
     problems.push(`slack ${show(slack)} is not a non-negative integer: state the turns allowed beyond those an arm needs as a whole number, e.g. slack = 4`);
   }
+  return { problems, knobOk, slackOk };
+}
 
-  // Arms: each parsed, checked against the knob's declaration, duplicates counted.
+/**
+ * The arms: a non-empty list, each well formed, of the registration's knob (when that is known), at a
+ * declared level, a control only where the knob declares it, and listed once. `arms` are the distinct
+ * arms that passed (in the registration's context); `ok` says every arm did.
+ */
+function armProblems(d: Doc, knobOk: boolean): { problems: string[]; arms: ArmSpec[]; ok: boolean } {
+  const problems: string[] = [];
   const rawArms = d['arms'];
   const arms: ArmSpec[] = [];
-  let armsOk = Array.isArray(rawArms) && rawArms.length > 0;
-  if ('arms' in d && !armsOk) problems.push(`arms must be a non-empty list of arm ids, e.g. ${EXAMPLES['arms'] as string}`);
+  let ok = Array.isArray(rawArms) && rawArms.length > 0;
+  if ('arms' in d && !ok) problems.push(`arms must be a non-empty list of arm ids, e.g. ${EXAMPLES['arms'] as string}`);
   const counts = new Map<string, number>();
-  for (const raw of armsOk ? (rawArms as unknown[]) : []) {
+  for (const raw of ok ? (rawArms as unknown[]) : []) {
     const parts = typeof raw === 'string' ? armIdParts(raw) : null;
     if (parts === null) {
       problems.push(`arm ${show(raw)} is malformed: write "<knob>:d<level>" or "<knob>:d<level>+h<history>", e.g. "depth:d3" or "depth:d1+h3"`);
-      armsOk = false;
+      ok = false;
       continue;
     }
     const id = raw as string;
     counts.set(id, (counts.get(id) ?? 0) + 1);
     if ((counts.get(id) as number) > 1) continue;
-    if (!isKnobName(parts.knob)) {
-      problems.push(`arm ${JSON.stringify(id)} names the unknown knob ${JSON.stringify(parts.knob)}: use ${quoteList(Object.keys(KNOBS))}`);
-      armsOk = false;
-      continue;
-    }
-    if (knobOk && parts.knob !== knob) {
-      problems.push(
-        `arm ${JSON.stringify(id)} belongs to the ${parts.knob} knob, not to this registration's knob ${JSON.stringify(knob)}: register it separately or remove it`,
-      );
-      armsOk = false;
-      continue;
-    }
-    const decl = KNOBS[parts.knob];
-    if (!decl.levels.includes(parts.level)) {
-      problems.push(
-        `arm ${JSON.stringify(id)} asks for level ${parts.level}, which the ${decl.name} knob does not declare: use a level ${levelList(decl.levels)}`,
-      );
-      armsOk = false;
-      continue;
-    }
-    if (parts.controlHistory !== null && decl.controlShape(parts.level, parts.controlHistory) === null) {
-      const declared = decl.levels.flatMap((l) => decl.controls(l)).map((c) => armId({ knob: decl.name, ...c }));
-      problems.push(
-        declared.length === 0
-          ? `arm ${JSON.stringify(id)} is a control, but the ${decl.name} knob declares no control arms: remove it`
-          : `arm ${JSON.stringify(id)} is not a control the ${decl.name} knob declares (${declared.map((x) => JSON.stringify(x)).join(', ')}): fix the id or remove it`,
-      );
-      armsOk = false;
+    const problem = armProblem(id, parts, knobOk ? (d['knob'] as KnobName) : null);
+    if (problem !== null) {
+      problems.push(problem);
+      ok = false;
       continue;
     }
     arms.push(
       Object.freeze({
-        knob: parts.knob,
+        knob: parts.knob as KnobName,
         level: parts.level,
         controlHistory: parts.controlHistory,
-        strictness: strictness as Strictness,
-        split: split as Split,
-        generatorVersion: version as string,
+        strictness: d['strictness'] as Strictness,
+        split: d['split'] as Split,
+        generatorVersion: d['generator_version'] as string,
       }),
     );
   }
   for (const [id, n] of counts) if (n > 1) problems.push(`arm ${JSON.stringify(id)} is listed ${n} times: list each arm once`);
+  return { problems, arms, ok };
+}
 
-  // Controls, read from the knob's declaration: every deeper arm needs its length-matched control, and
-  // every control needs its deeper partner.
+/** The problem of one well-formed arm id (its first), or null: a known knob, the registration's, a declared level and control. */
+function armProblem(id: string, parts: NonNullable<ReturnType<typeof armIdParts>>, knob: KnobName | null): string | null {
+  if (!isKnobName(parts.knob)) return `arm ${JSON.stringify(id)} names the unknown knob ${JSON.stringify(parts.knob)}: use ${quoteList(Object.keys(KNOBS))}`;
+  if (knob !== null && parts.knob !== knob) {
+    return `arm ${JSON.stringify(id)} belongs to the ${parts.knob} knob, not to this registration's knob ${JSON.stringify(knob)}: register it separately or remove it`;
+  }
+  const decl = KNOBS[parts.knob];
+  if (!decl.levels.includes(parts.level)) {
+    return `arm ${JSON.stringify(id)} asks for level ${parts.level}, which the ${decl.name} knob does not declare: use a level ${levelList(decl.levels)}`;
+  }
+  if (parts.controlHistory !== null && decl.controlShape(parts.level, parts.controlHistory) === null) {
+    const declared = decl.levels.flatMap((l) => decl.controls(l)).map((c) => armId({ knob: decl.name, ...c }));
+    return declared.length === 0
+      ? `arm ${JSON.stringify(id)} is a control, but the ${decl.name} knob declares no control arms: remove it`
+      : `arm ${JSON.stringify(id)} is not a control the ${decl.name} knob declares (${declared.map((x) => JSON.stringify(x)).join(', ')}): fix the id or remove it`;
+  }
+  return null;
+}
+
+/**
+ * Controls, read from the knob's declaration: every deeper arm needs its length-matched control, and
+ * every control needs its deeper partner.
+ */
+function controlProblems(arms: readonly ArmSpec[]): string[] {
+  const problems: string[] = [];
   const ids = new Set(arms.map(armId));
   for (const arm of arms) {
     const decl = KNOBS[arm.knob];
@@ -137,27 +178,27 @@ export function preregistrationProblems(doc: unknown): { problems: string[]; reg
       for (const c of decl.controls(arm.level)) {
         const cid = armId({ knob: arm.knob, ...c });
         if (!ids.has(cid)) {
-          problems.push(
-            `${armId(arm)} needs its control ${cid}: ${decl.describeControl(c)} — leaving it out is a pre-registration error; add ${JSON.stringify(cid)} to arms`,
-          );
+          problems.push(`${armId(arm)} needs its control ${cid}: ${decl.describeControl(c)} — leaving it out is a pre-registration error; add ${JSON.stringify(cid)} to arms`);
         }
       }
     } else {
       const partner = armId({ knob: arm.knob, level: arm.controlHistory, controlHistory: null });
       if (!ids.has(partner)) {
-        problems.push(
-          `${armId(arm)} is the control of ${partner}, which is not among the arms: add ${JSON.stringify(partner)} or remove ${JSON.stringify(armId(arm))}`,
-        );
+        problems.push(`${armId(arm)} is the control of ${partner}, which is not among the arms: add ${JSON.stringify(partner)} or remove ${JSON.stringify(armId(arm))}`);
       }
     }
   }
+  return problems;
+}
 
-  // The horizon (N17): stated, and equal to the largest turn budget of the arms at this slack.
-  const horizon = d['horizon'];
-  const canCompute = armsOk && slackOk && arms.length > 0;
+/**
+ * The horizon (N17): stated, a positive integer, and equal to the largest turn budget of the arms at this
+ * slack, computed when every arm and the slack passed (`arms` and `slack` are null otherwise).
+ */
+function horizonProblems(d: Doc, arms: readonly ArmSpec[] | null, slack: number | null): string[] {
   let computed: number | null = null;
   let widest = '';
-  if (canCompute) {
+  if (arms !== null && slack !== null) {
     for (const arm of arms) {
       const m = maxTurns(arm, slack);
       if (computed === null || m > computed) {
@@ -167,30 +208,13 @@ export function preregistrationProblems(doc: unknown): { problems: string[]; reg
     }
   }
   const state = computed === null ? 'state the largest maxTurns of the arms at this slack' : `state horizon = ${computed}`;
-  if (!('horizon' in d)) {
-    problems.push(`missing key "horizon": ${state}`);
-  } else if (typeof horizon !== 'number' || !Number.isInteger(horizon) || horizon < 1) {
-    problems.push(`horizon ${show(horizon)} is not a positive integer: ${state}`);
-  } else if (computed !== null && horizon !== computed) {
-    problems.push(
-      `horizon = ${horizon} differs from the largest maxTurns of these arms at slack ${slack as number}, which is ${computed} (${widest}): state horizon = ${computed}`,
-    );
+  const horizon = d['horizon'];
+  if (!('horizon' in d)) return [`missing key "horizon": ${state}`];
+  if (typeof horizon !== 'number' || !Number.isInteger(horizon) || horizon < 1) return [`horizon ${show(horizon)} is not a positive integer: ${state}`];
+  if (computed !== null && horizon !== computed) {
+    return [`horizon = ${horizon} differs from the largest maxTurns of these arms at slack ${slack as number}, which is ${computed} (${widest}): state horizon = ${computed}`];
   }
-
-  if (problems.length > 0) return { problems, registration: null };
-  return {
-    problems,
-    registration: Object.freeze({
-      knob: knob as KnobName,
-      strictness: strictness as Strictness,
-      split: split as Split,
-      generatorVersion: version as string,
-      slack: slack as number,
-      horizon: horizon as number,
-      arms: Object.freeze(arms),
-      armIds: Object.freeze(arms.map(armId)),
-    }),
-  };
+  return [];
 }
 
 /**

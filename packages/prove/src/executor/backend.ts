@@ -14,11 +14,13 @@ export type WorkItem = {
 
 /**
  * How a backend reaches the target: a function in this process, or a module file and export name that a
- * worker (thread, process or machine) imports itself.
+ * worker (thread, process or machine) imports itself. `configured`: `fn` was configured for this run
+ * in this process already (a sweep configures it while planning, `planSweep`), so a backend that
+ * runs episodes on `fn` itself does not call `configure` again.
  */
 export type TargetSource =
-  | { readonly kind: 'function'; readonly fn: Target; readonly label: string }
-  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target };
+  | { readonly kind: 'function'; readonly fn: Target; readonly label: string; readonly configured?: boolean }
+  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target; readonly configured?: boolean };
 
 /** What a backend is told besides the items. */
 export type BackendContext = {
@@ -52,7 +54,8 @@ export type BackendContext = {
  * the error, never a thrown error; a backend throws only when it cannot run at all. When the signal
  * aborts it stops taking items and returns after yielding the rows of the items in flight; an episode
  * whose target throws after the stop is not yielded (resume runs it again). A backend that runs the
- * target calls its hooks: `configure(runtime)` once per process or thread before the first episode, then
+ * target calls its hooks: `configure(runtime)` once per process or thread before the first episode (not
+ * when `ctx.target.configured`: the sweep configured that very copy while planning), then
  * watches `target.signal` (calling `ctx.stop()` when it aborts) and reports `target.usage()` to
  * `ctx.usage`.
  *
@@ -64,5 +67,11 @@ export type Backend = {
   readonly name: string;
   /** Plain data recorded in the manifest as `backend_options` (e.g. the bullmq backend's redacted Redis URL and queue); absent for the local backends. */
   readonly options?: Readonly<Record<string, string | number | boolean | null>>;
+  /**
+   * Set when the backend imports the target itself, in its own threads or processes, so the target must be
+   * a module given as FILE:NAME: a sweep with a function target is refused with this text before the run
+   * exists.
+   */
+  readonly importsTarget?: string;
   run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]>;
 };

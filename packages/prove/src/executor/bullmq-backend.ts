@@ -118,6 +118,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   const target: RedisTarget = { url: opts.redis, tls: opts.tls };
   return {
     name: 'bullmq',
+    importsTarget: 'the bullmq backend runs the target in worker processes, which import it themselves; pass the target as FILE:NAME (a module file and its export), not a function.',
     url,
     queue: queueName,
     chunkSize,

@@ -36,7 +36,12 @@ export type CallPlanTotals = {
   readonly est_cost_usd: number | null;
 };
 
-/** The planned call matrix of a sweep (`sweep --dry-run --plan FILE.csv`), from the target's `plan` hook. */
+/**
+ * The planned call matrix of a sweep (`sweep --dry-run --plan FILE.csv`, `--prices`, the `--budget-tokens`
+ * check), one row per episode from the target's `plan` hook ({@link EpisodePlan}); any target with the
+ * hook has one. poisson-models' `ModelCallPlan` is another thing: a model matrix's dry run, counted call
+ * by call from a model target outside a sweep.
+ */
 export type CallPlan = { readonly method: 'target plan'; readonly rows: readonly CallPlanRow[]; readonly totals: CallPlanTotals };
 
 /**

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { ProveError } from '../errors.js';
+import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
-import type { RunWriter } from '../store/create-run.js';
+import { partLimitProblems, type RunWriter } from '../store/run-writer.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import type { Backend, RuntimeInit, TargetSource, WorkItem } from './backend.js';
@@ -40,6 +40,11 @@ export type ExecOptions = {
   signal?: AbortSignal | undefined;
   /** What the target's `configure` hook is told (execute adds nothing else). */
   runtime?: RuntimeInit | undefined;
+  /**
+   * What the target's own stop (a spent budget) aborts; default a new one. A sweep makes it when it
+   * configures the target while planning, so that the target's runtime signal is the run's.
+   */
+  targetStop?: AbortController | undefined;
 };
 
 /**
@@ -61,10 +66,7 @@ export function checkExecOptions(opts: {
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${String(c)}`);
   const t = opts.timeoutMs;
   if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${String(t)}`);
-  const p = opts.partRows;
-  if (p !== undefined && !(typeof p === 'number' && Number.isInteger(p) && p >= 1)) problems.push(`partRows must be an integer >= 1, got ${String(p)}`);
-  const b = opts.partBytes;
-  if (b !== undefined && !(typeof b === 'number' && Number.isInteger(b) && b >= 1)) problems.push(`partBytes must be an integer >= 1, got ${String(b)}`);
+  problems.push(...partLimitProblems(opts));
   const bad = problems.length > 0 ? problems.join('; ') : null;
   if (bad !== null) throw new RangeError(bad);
   if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') throw new TypeError(`onProgress must be a function, got ${typeof opts.onProgress}`);
@@ -97,6 +99,7 @@ export async function targetSource(
   backend: Backend,
 ): Promise<{ source: TargetSource; label: string; path: string | null; fn: Target | null }> {
   if (typeof target === 'function') {
+    if (backend.importsTarget !== undefined) throw new TargetError(backend.importsTarget);
     const label = target.name || 'anonymous target';
     return { source: { kind: 'function', fn: target, label }, label, path: null, fn: target };
   }
@@ -157,7 +160,7 @@ export async function execute(
   const concurrency = opts.concurrency ?? 1;
   const timeoutMs = opts.timeoutMs ?? null;
   // The target's own stop (a spent budget) ends the run as SIGINT does.
-  const targetStop = new AbortController();
+  const targetStop = opts.targetStop ?? new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
   let pending: { jobs: number; where: string; at: string } | null = null;

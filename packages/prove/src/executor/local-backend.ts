@@ -37,7 +37,8 @@ export function localBackend(): Backend {
     name: 'local',
     async *run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncGenerator<EpisodeRow[]> {
       const fn = await targetFunction(ctx);
-      const started = await startTarget(fn, ctx.runtime, ctx.signal, ctx.stop);
+      // A target the sweep configured while planning is not configured again (one call per invocation).
+      const started = await startTarget(fn, ctx.target.configured === true ? undefined : ctx.runtime, ctx.signal, ctx.stop);
       const stop = started.signal;
       const it = items[Symbol.iterator]();
       const concurrency = Math.max(1, Math.floor(ctx.concurrency));

@@ -7,7 +7,7 @@ import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { MAX_REPLICATES } from '../spec/sweep-spec.js';
-import { openRunWriter } from '../store/create-run.js';
+import { openRunWriter, partLimits } from '../store/run-writer.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
@@ -21,6 +21,7 @@ import type { Target } from '../target/target.js';
 import { gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
+import { configureForRun } from './target-hooks.js';
 
 /**
  * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
@@ -185,9 +186,13 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
-  const { source } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
+  const { source, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
   const runtime = runtimeOf(opts, opts.store, budget.left, false);
   assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
+  // On the local backend the target is configured here, once, before the manifest is written (a configure
+  // that throws leaves the run as it was), and the backend runs the episodes on this copy.
+  const targetStop = fn && backend.name === 'local' ? await configureForRun(fn, runtime, opts.signal) : undefined;
+  const target = targetStop ? { source: { ...source, configured: true }, targetStop } : { source };
   const next: RunManifest = {
     ...manifest,
     ...changes,
@@ -201,7 +206,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
   };
   await writeManifest(opts.store, next);
-  return { backend, source, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, partRows: opts.partRows, partBytes: opts.partBytes, lock }) };
+  return { backend, ...target, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, limits: partLimits(opts), lock }) };
 }
 
 /**
@@ -233,7 +238,10 @@ async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest,
  * @param opts - {@link ResumeOptions}.
  * @returns the run's manifest after the resume (unchanged when nothing was missing).
  * The run's writer lock ({@link lockRun}) is taken first and the manifest read again under it; it is
- * held until the run is closed, and released on every early exit.
+ * held until the run is closed, and released on every early exit. The target is loaded once; on the
+ * local backend it is configured once, before the manifest is written (a `configure` that throws leaves
+ * the run as it was), and its episodes run on that copy; other backends configure their own copies.
+ * `check`, `estimate` and `plan` are not called.
  *
  * @throws {@link RefError}; ProveError `E_LOCKED` (exit 1) when another writer holds the run; `E_RESUME`
  *   when the run is still running in a live process, or its target was a function and none is given;
@@ -268,8 +276,8 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });
   if (ready.done !== null) return ready.done;
-  const { backend, source, writer, runtime } = ready.reopened;
-  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime });
+  const { backend, source, writer, runtime, targetStop } = ready.reopened;
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime, targetStop });
 }
 
 /**
@@ -279,7 +287,9 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
  *
  * @param opts - {@link ResumeOptions} and `replicates`, the number to add (an integer >= 1).
  * @returns the run's manifest after the extension.
- * @throws RangeError for a bad `replicates` or option; ProveError `E_LOCKED` (exit 1) when another writer
+ * The target's hooks are called as by {@link resume}.
+ * @throws {@link TargetError} when the target cannot be loaded or its `configure` throws (nothing is
+ *   written); RangeError for a bad `replicates` or option; ProveError `E_LOCKED` (exit 1) when another writer
  *   holds the run (two extends at once: one runs, the other gets this); `E_RESUME` when the run lacks pairs
  *   or is running; `E_ABORTED` as {@link resume}.
  * @example
@@ -312,6 +322,6 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
     });
     return { reopened, items: workItems(conditions, from, to, reopened.writer.manifest.seeds), total: conditions.length * k };
   });
-  const { backend, source, writer, runtime } = ready.reopened;
-  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime });
+  const { backend, source, writer, runtime, targetStop } = ready.reopened;
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime, targetStop });
 }

@@ -195,3 +195,15 @@ describe('planSweep', () => {
     expect(await listTree(dir)).toEqual([]);
   });
 });
+
+describe('sweep: a function target on a backend that imports its target', () => {
+  it('refuses it before the run exists: worker threads need FILE:NAME, and the store stays empty', async () => {
+    const { workerBackend } = await import('./worker-backend.js');
+    const fn: Target = () => ({ outcome: 'passed', t: 1 });
+    const store = join(dir, 'store');
+    const err = await sweep({ spec: ONE, target: fn, store, maxMde: 0.99, backend: workerBackend(), concurrency: 2 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetError);
+    expect((err as TargetError).message).toMatch(/worker threads import the target themselves: give it as FILE:NAME/);
+    expect(await listTree(dir)).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import TOML from '@iarna/toml';
-import { assertGate, powerGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
+import { powerGate, refuseGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
@@ -13,8 +13,9 @@ import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js'
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { defaultExecution } from './default-execution.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
-import { checkConditions, startTarget } from './target-hooks.js';
+import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
+import type { Backend, RuntimeInit, TargetSource } from './backend.js';
 
 /** Options of {@link sweep} and {@link planSweep}. */
 export type SweepOptions = RunOptions & {
@@ -113,32 +114,82 @@ export function randomSalt(): string {
   return randomBytes(8).toString('hex');
 }
 
+/** Options of {@link planSweep}: a sweep's, and whether the plan is for a dry run. */
+export type PlanSweepOptions = SweepOptions & {
+  /**
+   * A plan to look at only (`sweep --dry-run`): the target is configured with `dryRun: true` and the
+   * plan cannot be run ({@link runSweep} refuses it). Default false: the target is configured for the
+   * run.
+   */
+  dryRun?: boolean;
+};
+
+/** What {@link runSweep} needs besides the printed plan: kept out of the plan object (its JSON is pinned). */
+type Prepared = {
+  readonly opts: PlanSweepOptions;
+  readonly spec: SweepSpec;
+  readonly text: string;
+  readonly only: Record<string, Array<string | number>> | null;
+  readonly maxMde: number;
+  readonly conditions: ReturnType<typeof conditionsOf>;
+  readonly backend: Backend;
+  /** The concurrency the defaults chose, when neither backend nor concurrency was named. */
+  readonly concurrency: number | undefined;
+  readonly source: TargetSource;
+  readonly path: string | null;
+  readonly runtime: RuntimeInit;
+  /** What the target's own stop aborts, when it was configured for the run here. */
+  readonly targetStop: AbortController | undefined;
+  ran: boolean;
+};
+
+/** The plans {@link planSweep} made in this process and what running each needs. */
+const prepared = new WeakMap<SweepPlan, Prepared>();
+
 /**
- * The plan of a sweep without running or writing anything: conditions, replicates, seeds, episodes, the
- * power gate's figures (whether or not it passes) and, when the target has `estimate`, calls and tokens;
- * when it has a `plan` hook, the call matrix (`calls`, after `configure` with `dryRun: true`; with
- * `prices`, its cost). `only` narrows the spec first (the gate is the narrowed design's).
- *
- * @param opts - as {@link sweep}; `store` is not touched.
- * @returns the {@link SweepPlan}.
- * @throws {@link SpecError}, {@link TargetError}, RangeError as {@link sweep} does (but not GateError).
- * @see PROVE.md, "The power gate" (`--dry-run`).
+ * Everything a sweep does before it writes, once: parse the spec, compute the gate (with `refuse`,
+ * throw when it does not pass, before the target is loaded), load the target, configure it once,
+ * ask `check` once per condition, then `estimate` and `plan` once per episode (with `refuse`: `plan`
+ * only for a budget, which it then checks; no `estimate`).
  */
-export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
-  const { spec, only } = specOf(opts);
+async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPlan> {
+  checkExecOptions(opts);
+  if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
+  const { spec, text, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
   const conditions = conditionsOf(spec);
   const gate = powerGate(gateInput(spec, conditions.length, maxMde, opts));
-  const salt = opts.salt ?? randomSalt();
-  const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
+  if (refuse) refuseGate(gate);
   const cwd = opts.cwd ?? process.cwd();
-  const backend = pickBackend(opts.backend, cwd);
-  const { label, fn } = await targetSource(opts.target, cwd, backend);
-  // Configured first (as a dry run), so that `estimate` and `plan` both see the run's output cap.
-  if (fn && (typeof fn.plan === 'function' || typeof fn.configure === 'function')) await startTarget(fn, runtimeOf(opts, opts.store, opts.budgetTokens ?? null, true), undefined, undefined);
+  // Neither backend nor concurrency named: the faster on this machine (defaultExecution says how it decides).
+  const auto =
+    opts.backend === undefined && opts.concurrency === undefined
+      ? defaultExecution({ cores: availableParallelism(), episodes: conditions.length * spec.replicates, moduleTarget: typeof opts.target === 'string', budget: opts.budgetTokens != null })
+      : null;
+  const backend = pickBackend(opts.backend ?? auto?.backend, cwd);
+  const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
+  const salt = opts.salt ?? randomSalt();
+  if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
+  const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
+  const budget = opts.budgetTokens ?? null;
+  const dryRun = opts.dryRun === true;
+  // The local backend runs the episodes on this very copy: it is configured for the run, here, once.
+  // Other backends configure their own copies (each worker thread or process); this one only plans.
+  const runsHere = backend.name === 'local' && !dryRun;
+  // sweep() asks `plan` only to check a budget, and never `estimate`.
+  const asksPlan = !refuse || budget !== null;
+  const runtime = runtimeOf(opts, opts.store, budget, false);
+  let targetStop: AbortController | undefined;
+  if (fn && runsHere) {
+    // Configured first, so that `check`, `estimate` and `plan` see the run's output cap.
+    targetStop = await configureForRun(fn, runtime, opts.signal);
+  } else if (fn && (!refuse || (asksPlan && typeof fn.plan === 'function'))) {
+    // A copy that runs no episode is configured only to be asked `estimate` / `plan`, for planning only.
+    await configureTarget(fn, { ...runtime, dryRun: true }, undefined);
+  }
   checkConditions(fn, conditions, seeds[0] ?? 0);
   let estimate: SweepPlan['estimate'] = null;
-  if (fn && typeof fn.estimate === 'function') {
+  if (!refuse && fn && typeof fn.estimate === 'function') {
     let calls = 0;
     let tokens = 0;
     for (const item of workItems(conditions, 0, spec.replicates, seeds)) {
@@ -149,10 +200,12 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
     estimate = Object.freeze({ calls, tokens });
   }
   let calls: CallPlan | null = null;
-  if (fn && typeof fn.plan === 'function') {
-    calls = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds), opts.prices);
+  if (fn && typeof fn.plan === 'function' && asksPlan) {
+    calls = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds), refuse ? undefined : opts.prices);
+    // Refuse a plan over the budget before anything is written.
+    if (refuse && calls && budget !== null) checkCallBudget(calls, budget);
   }
-  return Object.freeze({
+  const plan: SweepPlan = Object.freeze({
     target: label,
     target_id: spec.target_id,
     conditions: Object.freeze(conditions.map((c) => c.label)),
@@ -164,83 +217,110 @@ export async function planSweep(opts: SweepOptions): Promise<SweepPlan> {
     estimate,
     calls,
     only,
-    budget_tokens: opts.budgetTokens ?? null,
+    budget_tokens: budget,
   });
+  prepared.set(plan, {
+    opts,
+    spec,
+    text,
+    only,
+    maxMde,
+    conditions,
+    backend,
+    concurrency: auto?.concurrency,
+    source: runsHere ? { ...source, configured: true } : source,
+    path,
+    runtime,
+    targetStop,
+    ran: false,
+  });
+  return plan;
 }
 
 /**
- * Sweeps a target over a spec's conditions x replicates into a new run of the store.
+ * The plan of a sweep, made once, without writing anything: conditions, replicates, seeds, episodes,
+ * the power gate's figures (whether or not it passes) and, when the target has `estimate`, calls and
+ * tokens; when it has a `plan` hook, the call matrix (`calls`; with `prices`, its cost). `only` narrows
+ * the spec first (the gate is the narrowed design's). {@link runSweep} runs it.
  *
- * Order: parse the spec, run the power gate (m = conditions, alpha = q/m, n = replicates; refuse when
- * MDE(n, alpha, power) > maxMde), load the target — all before anything is written — then create the
- * run, run every (condition, replicate) with seed = seedFor(salt, r) on the backend, stream rows into
- * parquet parts, and close the run `complete` (or `interrupted` when the signal aborted, `failed` when
- * the backend or the store failed).
+ * The target is loaded and its hooks are called once each in this process: `configure` once (before
+ * the others), `check` once per condition, `estimate` and `plan` once per episode. On the local backend
+ * `configure` is the run's (`dryRun: false`, the budget, the run's signal) and the episodes run on this
+ * copy without configuring it again; with `dryRun`, or on another backend (worker threads, bullmq,
+ * whose workers configure their own copies), this copy is configured with `dryRun: true`, for planning
+ * only.
  *
- * @param opts - {@link SweepOptions}.
- * @returns the run's final manifest.
- * With `only`, the spec's axes are narrowed first and the manifest records `only`. With `budgetTokens`
- * and a target with a `plan` hook, a plan that may bill more is refused (ProveError `E_BUDGET`) before
- * anything is written; the target is then configured with the budget, and when its `signal` aborts the
- * run ends `interrupted`. The target's `usage()` goes into the manifest's `usage`.
+ * The returned object is plain, frozen data (printed as is by `sweep --dry-run --json`); what running it
+ * needs (the parsed spec, the loaded and configured target, the backend) is held for it in this process.
  *
- * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET`,
- *   `E_ABORTED` (the signal aborted before the run was created), RangeError/TypeError for bad options:
- *   all before anything is written. When `onCreated` throws, the run is closed `failed` and the error
- *   rethrown.
+ * @param opts - as {@link sweep}, and `dryRun`; `store` is not touched.
+ * @returns the {@link SweepPlan}.
+ * @throws {@link SpecError}, {@link TargetError}, ProveError `E_ONLY` / `E_CHECK`, RangeError/TypeError
+ *   as {@link sweep} does (but not GateError or `E_BUDGET`: the plan shows what they would refuse).
  * @example
  * ```ts
- * const run = await sweep({ spec: text, target: './targets.mjs:coin', store: 'store', salt: '0123456789abcdef', maxMde: 0.99 });
- * run.status; // 'complete'
+ * const plan = await planSweep({ spec: text, target: './targets.mjs:coin', store: 'store', maxMde: 0.99 });
+ * plan.gate.passes; // true
+ * (await runSweep(plan)).status; // 'complete'
+ * ```
+ * @see PROVE.md, "The power gate" (`--dry-run`).
+ */
+export async function planSweep(opts: PlanSweepOptions): Promise<SweepPlan> {
+  return prepare(opts, false);
+}
+
+/** What {@link runSweep} may add to a plan's options: observers only (the run's set-up is the plan's). */
+export type RunSweepOptions = Pick<SweepOptions, 'onProgress' | 'onCreated'>;
+
+/**
+ * Runs a plan {@link planSweep} made, once: refuses it when its gate does not pass or its call plan
+ * may bill more than its `budgetTokens` (nothing is written; nothing is computed again), then creates
+ * the run, runs every (condition, replicate) on the plan's backend with the plan's target (on the local
+ * backend, as configured while planning: `configure` is not called again) and closes the run as
+ * {@link sweep} does.
+ *
+ * @param plan - a plan {@link planSweep} returned in this process, not made with `dryRun` and not run yet.
+ * @param observers - `onProgress` / `onCreated`, replacing the plan's.
+ * @returns the run's final manifest.
+ * @throws {@link GateError}, ProveError `E_BUDGET`, `E_ABORTED`, before anything is written; TypeError
+ *   for a plan that did not come from planSweep, was made with `dryRun`, or has run already.
+ * @example
+ * ```ts
+ * const plan = await planSweep({ spec: text, target: './targets.mjs:coin', store: 'store', maxMde: 0.99 });
+ * const run = await runSweep(plan, { onProgress: (p) => bar.update(p) });
+ * run.seeds; // plan.seeds
  * ```
  * @see PROVE.md, "The executor".
  */
-export async function sweep(opts: SweepOptions): Promise<RunManifest> {
+export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {}): Promise<RunManifest> {
+  const p = typeof plan === 'object' && plan !== null ? prepared.get(plan) : undefined;
+  if (p === undefined) throw new TypeError('runSweep runs a plan that planSweep returned in this process; make one with planSweep (a copy or a parsed JSON plan carries no target).');
+  if (p.opts.dryRun === true) throw new TypeError('runSweep: the plan was made with dryRun: true (its target is configured for planning only); make it again without dryRun to run it.');
+  if (p.ran) throw new TypeError('runSweep: the plan has run already (a plan is run once); make a new plan with planSweep for another run.');
+  const opts: SweepOptions = { ...p.opts, ...observers };
   checkExecOptions(opts);
   if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
-  const { spec, text, only } = specOf(opts);
-  const maxMde = checkMaxMde(opts.maxMde);
-  const conditions = conditionsOf(spec);
-  const q = opts.q ?? 0.05;
-  const power = opts.power ?? 0.8;
-  const method = opts.method ?? 'exact';
-  assertGate(gateInput(spec, conditions.length, maxMde, opts));
-  const cwd = opts.cwd ?? process.cwd();
-  // Neither backend nor concurrency named: the faster on this machine (defaultExecution says how it decides).
-  const auto =
-    opts.backend === undefined && opts.concurrency === undefined
-      ? defaultExecution({ cores: availableParallelism(), episodes: conditions.length * spec.replicates, moduleTarget: typeof opts.target === 'string', budget: opts.budgetTokens != null })
-      : null;
-  const backend = pickBackend(opts.backend ?? auto?.backend, cwd);
-  const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
-  const salt = opts.salt ?? randomSalt();
-  if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
-  checkConditions(fn, conditions, seedFor(salt, 0));
-  const budget = opts.budgetTokens ?? null;
-  if (budget !== null && fn && typeof fn.plan === 'function') {
-    // Refuse a plan over the budget before anything is written.
-    await startTarget(fn, runtimeOf(opts, opts.store, budget, true), undefined, undefined);
-    const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
-    const plan = await planTargetCalls(fn, workItems(conditions, 0, spec.replicates, seeds));
-    if (plan) checkCallBudget(plan, budget);
-  }
-  const runtime = runtimeOf(opts, opts.store, budget, false);
+  refuseGate(plan.gate);
+  if (plan.calls !== null && plan.budget_tokens !== null) checkCallBudget(plan.calls, plan.budget_tokens);
   assertNotAborted(opts.signal, 'the sweep');
+  p.ran = true;
+  const { spec, text, only, backend, conditions } = p;
+  const budget = plan.budget_tokens;
   const writer = await createRun(opts.store, {
     spec,
     specText: text,
-    target: label,
-    salt,
-    maxMde,
-    q,
-    power,
-    method,
+    target: plan.target,
+    salt: plan.salt,
+    maxMde: p.maxMde,
+    q: opts.q ?? 0.05,
+    power: opts.power ?? 0.8,
+    method: opts.method ?? 'exact',
     ...(opts.discordance !== undefined ? { discordance: opts.discordance } : {}),
     backend: backend.name,
     command: opts.command,
     now: opts.now,
-    cwd,
-    targetPath: path,
+    cwd: opts.cwd ?? process.cwd(),
+    targetPath: p.path,
     partRows: opts.partRows,
     partBytes: opts.partBytes,
     recorded:
@@ -256,5 +336,47 @@ export async function sweep(opts: SweepOptions): Promise<RunManifest> {
     throw err;
   }
   const total = conditions.length * spec.replicates;
-  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, source, { ...opts, ...(auto !== null ? { concurrency: auto.concurrency } : {}), runtime });
+  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, p.source, {
+    ...opts,
+    ...(p.concurrency !== undefined ? { concurrency: p.concurrency } : {}),
+    runtime: p.runtime,
+    targetStop: p.targetStop,
+  });
+}
+
+/**
+ * Sweeps a target over a spec's conditions x replicates into a new run of the store: {@link planSweep}
+ * and {@link runSweep} in one, refusing as early as it can.
+ *
+ * Order: parse the spec, run the power gate (m = conditions, alpha = q/m, n = replicates; refuse when
+ * MDE(n, alpha, power) > maxMde), load the target, configure it once, ask its `check` hook — all before
+ * anything is written — then create the run, run every (condition, replicate) with seed =
+ * seedFor(salt, r) on the backend, stream rows into parquet parts, and close the run `complete` (or
+ * `interrupted` when the signal aborted, `failed` when the backend or the store failed).
+ *
+ * @param opts - {@link SweepOptions}.
+ * @returns the run's final manifest.
+ * With `only`, the spec's axes are narrowed first and the manifest records `only`. With `budgetTokens`
+ * and a target with a `plan` hook, a plan that may bill more is refused (ProveError `E_BUDGET`) before
+ * anything is written (`plan` is called once per episode, and only then); the target is configured with
+ * the budget, and when its `signal` aborts the run ends `interrupted`. The target's `usage()` goes into
+ * the manifest's `usage`. Each hook is called at most once per sweep in this process (see
+ * {@link planSweep}): `configure`, then `check` per condition and, with a budget, `plan` per episode;
+ * `estimate` is not called. On worker threads or bullmq this process configures its copy (with
+ * `dryRun: true`) only when it plans for a budget; the workers configure their own.
+ *
+ * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET` /
+ *   `E_CHECK`, `E_ABORTED` (the signal aborted before the run was created), RangeError/TypeError for bad
+ *   options: all before anything is written. When `onCreated` throws, the run is closed `failed` and the
+ *   error rethrown.
+ * @example
+ * ```ts
+ * const run = await sweep({ spec: text, target: './targets.mjs:coin', store: 'store', salt: '0123456789abcdef', maxMde: 0.99 });
+ * run.status; // 'complete'
+ * ```
+ * @see PROVE.md, "The executor".
+ */
+export async function sweep(opts: SweepOptions): Promise<RunManifest> {
+  // A sweep is never a dry run, whatever an untyped caller passes.
+  return runSweep(await prepare({ ...opts, dryRun: false }, true));
 }

@@ -16,21 +16,46 @@ export type StartedTarget = {
 };
 
 /**
- * Configures a target before its first episode in this process or thread: calls `configure(runtime)`
- * (when both exist), then reads `target.signal` and combines it with the backend's (AbortSignal.any);
- * `onStop` is called when the target's signal aborts.
+ * Calls a target's `configure(runtime)` hook with `signal` as the runtime's, when it has one: the one
+ * call of an invocation in this process or thread.
+ *
+ * @throws {@link TargetError} when `configure` throws (the message names the target's reason).
+ */
+export async function configureTarget(fn: Target, runtime: RuntimeInit, signal: AbortSignal | undefined): Promise<void> {
+  if (typeof fn.configure !== 'function') return;
+  try {
+    await fn.configure({ ...runtime, signal });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new TargetError(`the target's configure hook failed: ${msg}`);
+  }
+}
+
+/**
+ * Configures a target for a run in this process before anything is written (sweep, resume and extend
+ * on the local backend, which then runs its episodes on this copy without configuring it again): the
+ * runtime's signal is the run's, `signal` combined with the returned controller, which the target's
+ * own stop aborts once the run executes (execute's `targetStop` option).
+ *
+ * @returns the controller to hand the executor as `targetStop`.
+ * @throws {@link TargetError} when `configure` throws: the run is then refused, nothing written.
+ */
+export async function configureForRun(fn: Target, runtime: RuntimeInit, signal: AbortSignal | undefined): Promise<AbortController> {
+  const targetStop = new AbortController();
+  await configureTarget(fn, runtime, signal ? AbortSignal.any([signal, targetStop.signal]) : targetStop.signal);
+  return targetStop;
+}
+
+/**
+ * Starts a target before its first episode in this process or thread: configures it
+ * ({@link configureTarget}; not when `runtime` is undefined, e.g. a target the sweep configured while
+ * planning), then reads `target.signal` and combines it with the backend's (AbortSignal.any); `onStop`
+ * is called when the target's signal aborts.
  *
  * @throws {@link TargetError} when `configure` throws (the message names the target's reason).
  */
 export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, signal: AbortSignal | undefined, onStop: (() => void) | undefined): Promise<StartedTarget> {
-  if (runtime !== undefined && typeof fn.configure === 'function') {
-    try {
-      await fn.configure({ ...runtime, signal });
-    } catch (err) {
-      const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new TargetError(`the target's configure hook failed: ${msg}`);
-    }
-  }
+  if (runtime !== undefined) await configureTarget(fn, runtime, signal);
   const own = fn.signal;
   const signals = [signal, own].filter((s): s is AbortSignal => s instanceof AbortSignal);
   let dispose = (): void => undefined;

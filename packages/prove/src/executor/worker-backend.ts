@@ -88,6 +88,9 @@ function findEntry(): { file: string | URL; eval: boolean; execArgv?: string[] }
   };
 }
 
+/** Why worker threads refuse a function target (a sweep says it before the run exists). */
+const THREADS_IMPORT = 'worker threads import the target themselves: give it as FILE:NAME (a module file and export name), not as a function.';
+
 /**
  * The worker-thread local backend for CPU-bound targets: `concurrency` worker threads, each importing
  * the target module itself (so the target must be given as FILE:NAME, not as a function), running the
@@ -106,6 +109,7 @@ function findEntry(): { file: string | URL; eval: boolean; execArgv?: string[] }
 export function workerBackend(opts: WorkerBackendOptions = {}): Backend {
   return {
     name: 'local-threads',
+    importsTarget: THREADS_IMPORT,
     run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]> {
       return runThreads(items, ctx, opts);
     },
@@ -115,7 +119,7 @@ export function workerBackend(opts: WorkerBackendOptions = {}): Backend {
 async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts: WorkerBackendOptions): AsyncGenerator<EpisodeRow[]> {
   const t = ctx.target;
   if (t.kind !== 'module') {
-    throw new TargetError('worker threads import the target themselves: give it as FILE:NAME (a module file and export name), not as a function.');
+    throw new TargetError(THREADS_IMPORT);
   }
   const all = Array.isArray(items) ? (items as WorkItem[]) : null;
   const n = Math.max(1, Math.floor(ctx.concurrency));

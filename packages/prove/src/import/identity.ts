@@ -1,20 +1,11 @@
 import { createHash } from 'node:crypto';
 
+/** Canonical JSON of a harness's parsed value: poisson-core's, the one the whole project hashes with. */
+export { canonicalJson } from 'poisson-core';
+
 /** sha256 hex of a UTF-8 text. */
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/**
- * JSON with object keys sorted at every level (arrays keep their order), so that equal values give equal
- * texts whatever order the harness wrote their keys in. `undefined` members are left out, as JSON.stringify does.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
 /**

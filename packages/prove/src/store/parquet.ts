@@ -5,46 +5,21 @@ import { Worker } from 'node:worker_threads';
 import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
+import { columnOrder, columnType, NULLABLE_COLUMNS, type AxisTypes, type ColumnType } from './episode-schema.js';
 import { partName } from './layout.js';
 import { encodePart, type PartColumnData } from './part-encoder.js';
 
-// The store's one parquet module: the only place that knows the parquet libraries (hyparquet-writer
+// The store's one parquet module: with part-encoder.ts (which runs hyparquet-writer's encoder, on a
+// thread of its own for large parts), the only place that knows the parquet libraries (hyparquet-writer
 // to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
-// them means replacing this file.
-
-/** Axis name to its type, as recorded in the manifest. */
-export type AxisTypes = Readonly<Record<string, 'continuous' | 'categorical'>>;
-
-const FIXED_HEAD = ['run_id', 'condition'] as const;
-const FIXED_TAIL = ['replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms'] as const;
-const NULLABLE = new Set(['outcome', 'score', 'error']);
-
-/** The columns of a run's episodes, in file order: run_id, condition, the axes in name order, then the rest. */
-export function columnOrder(axes: AxisTypes): string[] {
-  return [...FIXED_HEAD, ...Object.keys(axes).sort(), ...FIXED_TAIL];
-}
+// them means replacing these two files.
 
 type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
-
-function kindOf(column: string, axes: AxisTypes): Kind {
-  const axis = axes[column];
-  if (axis !== undefined) return axis === 'continuous' ? 'DOUBLE' : 'STRING';
-  switch (column) {
-    case 'replicate_index':
-      return 'INT32';
-    case 'seed':
-      return 'INT64';
-    case 't':
-    case 'score':
-    case 'duration_ms':
-      return 'DOUBLE';
-    default:
-      return 'STRING';
-  }
-}
+const KIND: Readonly<Record<ColumnType, Kind>> = { utf8: 'STRING', double: 'DOUBLE', int32: 'INT32', int64: 'INT64' };
+const kindOf = (column: string, axes: AxisTypes): Kind => KIND[columnType(column, axes)];
 
 function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
-  const nullable = NULLABLE.has(column);
+  const nullable = NULLABLE_COLUMNS.has(column);
   const n = rows.length;
   if (kind === 'INT32') {
     const data = new Int32Array(n);
@@ -211,7 +186,7 @@ export async function readPart(bytes: Uint8Array, name: string, columns?: readon
 /** Rows as hyparquet gives them, made plain as {@link readPart} makes them. */
 function plainRows(rows: Record<string, unknown>[], columns: readonly string[] | undefined): Record<string, unknown>[] {
   for (const row of rows) {
-    for (const c of NULLABLE) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
+    for (const c of NULLABLE_COLUMNS) if ((!columns || columns.includes(c)) && row[c] === undefined) row[c] = null;
     if (typeof row['seed'] === 'bigint') row['seed'] = Number(row['seed']);
   }
   return rows;

@@ -5,9 +5,8 @@ type Arrow = typeof import('apache-arrow');
 const loadArrow = (): Promise<Arrow> => import('apache-arrow');
 import type { EpisodeRow } from './episode-row.js';
 import { readManifest, type RunManifest } from './manifest.js';
-import { columnOrder } from './parquet.js';
+import { axisTypes, columnOrder, columnType } from './episode-schema.js';
 import { readRunPart, runParts } from './verify-parts.js';
-import { axisTypes } from './create-run.js';
 import { newestRowFilter } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
@@ -20,20 +19,15 @@ export type ReadEpisodesOptions = {
 };
 
 function arrowType(arrow: Arrow, column: string, manifest: RunManifest): DataType {
-  const { Float64, Int32, Int64, Utf8 } = arrow;
-  const axis = manifest.axes[column];
-  if (axis) return axis.type === 'continuous' ? new Float64() : new Utf8();
-  switch (column) {
-    case 'replicate_index':
-      return new Int32();
-    case 'seed':
-      return new Int64();
-    case 't':
-    case 'score':
-    case 'duration_ms':
-      return new Float64();
-    default:
-      return new Utf8();
+  switch (columnType(column, axisTypes(manifest.axes))) {
+    case 'double':
+      return new arrow.Float64();
+    case 'int32':
+      return new arrow.Int32();
+    case 'int64':
+      return new arrow.Int64();
+    case 'utf8':
+      return new arrow.Utf8();
   }
 }
 

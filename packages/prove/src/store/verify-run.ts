@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { seedFor } from '../spec/seed-for.js';
-import { partRanges } from './create-run.js';
+import { partRanges } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';

@@ -113,7 +113,7 @@ export const sweepCommand = defineCommand({
       for (const p of (err as { problems?: readonly string[] }).problems ?? [String(err)]) v.problem(p);
     }
     v.done();
-    const [{ assertGate }, { callPlanCsv, checkCallBudget }, { planSweep, sweep }, { parsePrices }] = await Promise.all([
+    const [{ assertGate }, { callPlanCsv, checkCallBudget }, { planSweep, runSweep }, { parsePrices }] = await Promise.all([
       import('../../gate.js'),
       import('../../executor/call-plan.js'),
       import('../../executor/sweep.js'),
@@ -154,12 +154,20 @@ export const sweepCommand = defineCommand({
       ...(only ? { only } : {}),
       cwd: io.cwd,
     };
-    const plan = await planSweep({ ...base, ...(prices ? { prices } : {}) });
+    // Planned once: the spec parsed, the gate computed, the target loaded and configured (for the run, or
+    // with --dry-run for planning only), its check, estimate and plan hooks asked; runSweep runs this plan.
+    const dryRun = v.flag('dry-run');
+    const plan = await planSweep({
+      ...base,
+      ...(prices ? { prices } : {}),
+      ...(dist ? { backend: dist.backend } : {}),
+      ...(dryRun ? { dryRun } : { command: recordedCommand(argv), signal: dist?.signal ?? io.signal }),
+    });
     const asJson = v.flag('json');
     if (planFile !== undefined && plan.calls === null) {
       throw new UsageError([`--plan needs a target with a plan hook (plan(cfg) -> { calls, cache_hit, prompt_tokens, max_output_tokens }); ${plan.target} has none.`]);
     }
-    if (v.flag('dry-run')) {
+    if (dryRun) {
       if (planFile !== undefined && plan.calls) {
         const file = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
         await writeFile(file, callPlanCsv(plan.calls));
@@ -187,7 +195,7 @@ export const sweepCommand = defineCommand({
     const bar = progressReporter(io, 'sweep', !asJson && !v.flag('quiet'));
     let manifest;
     try {
-      manifest = await sweep({ ...base, salt: plan.salt, ...(dist ? { backend: dist.backend } : {}), command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
+      manifest = await runSweep(plan, { onProgress: (p) => bar.update(p) });
     } finally {
       bar.stop();
     }

@@ -1,0 +1,102 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseSweepSpec } from '../spec/sweep-spec.js';
+import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import type { EpisodeRow } from './episode-row.js';
+import { createRun } from './create-run.js';
+import { readManifest } from './manifest.js';
+import { episodes } from './read-episodes.js';
+import { lockRun, type RunLock } from './run-lock.js';
+import { openRunWriter } from './run-writer.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const spec = parseSweepSpec(SPEC);
+
+function row(runId: string, r: number, outcome: string): EpisodeRow {
+  return { run_id: runId, condition: 'slack 4 · strictness strict', slack: 4, strictness: 'strict', replicate_index: r, seed: 1000 + r, outcome, t: 2, score: null, error: null, meta: '{}', duration_ms: 0.5 };
+}
+
+/** A closed run (status interrupted) to reopen. */
+async function closedRun() {
+  const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+  return w.close('interrupted');
+}
+
+describe('openRunWriter: a writer holds its run lock', () => {
+  it('refuses to open a writer without the run lock, with E_LOCKED and the fix', async () => {
+    const m = await closedRun();
+    // No lock: a plain-JS caller, or one that casts the options.
+    const open = () => openRunWriter(dir, m, { nextPart: 0 } as unknown as Parameters<typeof openRunWriter>[2]);
+    expect(open).toThrow(expect.objectContaining({ code: 'E_LOCKED' }));
+    expect(open).toThrow(/needs the run's lock.*lockRun\(store, runId\)/);
+  });
+
+  it("refuses another run's lock", async () => {
+    const a = await closedRun();
+    const b = await closedRun();
+    const lockB = await lockRun(dir, b.run_id);
+    try {
+      expect(() => openRunWriter(dir, a, { nextPart: 0, lock: lockB })).toThrow(expect.objectContaining({ code: 'E_LOCKED' }));
+      expect(() => openRunWriter(dir, a, { nextPart: 0, lock: lockB })).toThrow(new RegExp(`the lock of run ${b.run_id}, not of run ${a.run_id}`));
+    } finally {
+      await lockB.release();
+    }
+  });
+
+  it('keeps no state between writers: a refused lock-less open leaves the writer holding the lock writing', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    // Today's fallback handed the lock to a lock-less writer of the same run and disabled this one.
+    expect(() => openRunWriter(dir, w.manifest, { nextPart: 0 } as unknown as Parameters<typeof openRunWriter>[2])).toThrow(expect.objectContaining({ code: 'E_LOCKED' }));
+    await w.append([row(id, 0, 'passed')]);
+    const m = await w.close('complete');
+    expect(m.counts.rows).toBe(1);
+    expect(await readdir(join(dir, id))).not.toContain('.lock');
+  });
+
+  it('writes two runs from one process side by side, each with its own parts, counts and lock', async () => {
+    const a = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 'a', maxMde: 0.99, partRows: 2 });
+    const b = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 'b', maxMde: 0.99, partRows: 3 });
+    const ia = a.manifest.run_id;
+    const ib = b.manifest.run_id;
+    for (let r = 0; r < 6; r++) {
+      await Promise.all([a.append([row(ia, r, 'passed')]), b.append([row(ib, r, r % 2 === 0 ? 'failed' : 'passed')])]);
+    }
+    await Promise.all([a.close('complete'), b.close('complete')]);
+    expect(await readdir(join(dir, ia, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet']);
+    expect(await readdir(join(dir, ib, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet']);
+    expect((await readManifest(dir, ia)).counts.outcomes).toEqual({ passed: 6 });
+    expect((await readManifest(dir, ib)).counts.outcomes).toEqual({ failed: 3, passed: 3 });
+    expect((await episodes(dir, ib)).map((r) => r.run_id)).toEqual(Array(6).fill(ib));
+    expect(await readdir(join(dir, ia))).not.toContain('.lock');
+    expect(await readdir(join(dir, ib))).not.toContain('.lock');
+  });
+
+  it('releases its lock once on close; a writer on a released lock cannot place a part', async () => {
+    const m = await closedRun();
+    const lock: RunLock = await lockRun(dir, m.run_id);
+    const first = openRunWriter(dir, m, { nextPart: 0, lock });
+    const closed = await first.close('interrupted');
+    const second = openRunWriter(dir, closed, { nextPart: 0, lock });
+    await second.append([row(m.run_id, 0, 'passed')]);
+    await expect(second.flush()).rejects.toMatchObject({ code: 'E_LOCKED' });
+    expect(await readdir(join(dir, m.run_id, 'episodes'))).toEqual([]);
+  });
+});
+
+describe('part limits', () => {
+  it('lists every bad part limit at once, before anything is written', async () => {
+    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 0, partBytes: 2.5 })).rejects.toThrow(
+      new RangeError('partRows must be an integer >= 1, got 0; partBytes must be an integer >= 1, got 2.5'),
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,265 @@
+import { ProveError } from '../errors.js';
+import type { EpisodeRow } from './episode-row.js';
+import { axisTypes, type AxisTypes } from './episode-schema.js';
+import { episodesDir, RUN_ID_RE } from './layout.js';
+import { countRow, type PartRecord, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
+import { writePart } from './parquet.js';
+import { lostLock } from './part-temps.js';
+import { lockKey, type RunLock } from './run-lock.js';
+
+/**
+ * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
+ * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered, or
+ * when the buffered rows' `meta` and `error` reach `partBytes` characters (memory stays flat in the
+ * number of episodes and bounded by their size); `flush` writes what is buffered as a part; `close` flushes,
+ * sets the status, `finished` and the counts, rewrites the manifest atomically and releases the run's
+ * lock. When that last flush fails, `close` still rewrites the manifest, with status `failed` and the
+ * counts of the parts on disk, releases the lock, and rethrows the flush's error. A part is committed
+ * when the manifest records it ({@link PartRecord}: file, sha256, bytes, rows, ranges): the manifest is
+ * rewritten atomically after every part.
+ */
+export type RunWriter = {
+  /** The manifest as last written. */
+  readonly manifest: RunManifest;
+  /** The run's writer lock this writer holds and releases on close. */
+  readonly lock: RunLock;
+  append(rows: readonly EpisodeRow[]): Promise<void>;
+  flush(): Promise<void>;
+  /**
+   * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
+   * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
+   */
+  close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest>;
+};
+
+/** When a writer writes a part: at `rows` rows buffered, or at `bytes` characters of their `meta` and `error`. */
+export type PartLimits = { readonly rows: number; readonly bytes: number };
+
+const DEFAULT_PART_ROWS = 10_000;
+const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The problems of the part-size options (`partRows`, `partBytes`: integers >= 1 when given), one
+ * sentence each; the one rule that sweep, resume, extend and createRun check (internal).
+ */
+export function partLimitProblems(opts: { partRows?: unknown; partBytes?: unknown }): string[] {
+  const problems: string[] = [];
+  for (const [name, v] of [['partRows', opts.partRows], ['partBytes', opts.partBytes]] as const) {
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1)) problems.push(`${name} must be an integer >= 1, got ${String(v)}`);
+  }
+  return problems;
+}
+
+/**
+ * The part limits of `partRows` and `partBytes`, the defaults (10,000 rows; 64 Mi = 67,108,864
+ * characters) where not given (internal).
+ *
+ * @throws RangeError listing every bad option ({@link partLimitProblems}).
+ */
+export function partLimits(opts: { partRows?: number | undefined; partBytes?: number | undefined }): PartLimits {
+  const problems = partLimitProblems(opts);
+  if (problems.length > 0) throw new RangeError(problems.join('; '));
+  return Object.freeze({ rows: opts.partRows ?? DEFAULT_PART_ROWS, bytes: opts.partBytes ?? DEFAULT_PART_BYTES });
+}
+
+/**
+ * A writer on a run whose lock the caller holds (createRun's new run; resume and extend): parts continue
+ * from `nextPart` (the first free number from there on); for an existing run the caller rewrites the
+ * manifest with status `running` before episodes are appended. Internal to prove.
+ *
+ * `lock` is the run's lock ({@link lockRun}), taken by the caller before it read which parts exist; the
+ * writer checks it still holds it before putting each part in place, and releases it on close. Each
+ * writer keeps its own state: writers of different runs in one process share nothing.
+ *
+ * @param store - the store directory.
+ * @param initial - the run's manifest as written.
+ * @param opts - `nextPart`; `lock`, required; `limits` ({@link partLimits}; default 10,000 rows, 64 Mi characters).
+ * @returns a {@link RunWriter}.
+ * @throws ProveError `E_LOCKED` (exit 1) without `lock`, or with the lock of another run; RangeError for
+ *   a manifest whose run_id is not a run id.
+ * @example
+ * ```ts
+ * const lock = await lockRun(store, manifest.run_id);
+ * const w = openRunWriter(store, manifest, { nextPart: 3, lock });
+ * await w.append(rows); await w.close('complete'); // releases the lock
+ * ```
+ * @see docs/store.md, "Writers and the run lock".
+ */
+export function openRunWriter(store: string, initial: RunManifest, opts: { nextPart: number; lock: RunLock; limits?: PartLimits | undefined }): RunWriter {
+  const runId: unknown = initial.run_id;
+  if (typeof runId !== 'string' || !RUN_ID_RE.test(runId)) {
+    throw new RangeError(`openRunWriter: the manifest's run_id must be a run id (YYYYMMDDTHHMMSSZ-xxxx), got ${JSON.stringify(runId)}`);
+  }
+  const lock = opts.lock as RunLock | undefined;
+  if (lock === undefined || lock === null) {
+    throw new ProveError('E_LOCKED', `a writer of run ${runId} needs the run's lock: take it with lockRun(store, runId) before reading which parts the run has, and pass it as lock.`, 1);
+  }
+  if (lock.runId !== runId || lockKey(lock.store, lock.runId) !== lockKey(store, runId)) {
+    throw new ProveError('E_LOCKED', `the lock given (${lock.path}) is the lock of run ${lock.runId}, not of run ${runId} in the store ${store}; pass the lock lockRun(store, runId) returned for this run.`, 1);
+  }
+  return new LockedRunWriter(store, initial, opts.nextPart, opts.limits ?? partLimits({}), lock);
+}
+
+/** A {@link RunWriter}: its buffer, next part number and manifest are its own; its lock is required. */
+class LockedRunWriter implements RunWriter {
+  readonly lock: RunLock;
+  #manifest: RunManifest;
+  readonly #store: string;
+  readonly #limits: PartLimits;
+  readonly #axes: AxisTypes;
+  readonly #dir: string;
+  #next: number;
+  #buffer: EpisodeRow[] = [];
+  /** Characters of `meta` and `error` in the buffer. */
+  #bufferedBytes = 0;
+  /** The operations in flight, one after another. */
+  #chain: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock) {
+    this.lock = lock;
+    this.#manifest = manifest;
+    this.#store = store;
+    this.#limits = limits;
+    this.#axes = axisTypes(manifest.axes);
+    this.#dir = episodesDir(store, manifest.run_id);
+    this.#next = nextPart;
+  }
+
+  get manifest(): RunManifest {
+    return this.#manifest;
+  }
+
+  append(rows: readonly EpisodeRow[]): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('RunWriter.append: the writer is closed'));
+    return this.#serial(async () => {
+      for (const row of rows) {
+        this.#buffer.push(row);
+        this.#bufferedBytes += (typeof row.meta === 'string' ? row.meta.length : 0) + (typeof row.error === 'string' ? row.error.length : 0);
+        if (this.#buffer.length >= this.#limits.rows || this.#bufferedBytes >= this.#limits.bytes) await this.#writeBuffered();
+      }
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.#serial(() => this.#writeBuffered());
+  }
+
+  close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest> {
+    if (this.#closed) return Promise.reject(new Error('RunWriter.close: the writer is already closed'));
+    this.#closed = true;
+    return this.#serial(async () => {
+      try {
+        try {
+          await this.#writeBuffered();
+        } catch (err) {
+          await this.#recordFailed(update);
+          throw err;
+        }
+        await this.#checkLock(); // never rewrite a manifest another writer owns now
+        this.#manifest = { ...this.#manifest, status, finished: new Date().toISOString() };
+        if (update) this.#manifest = update(this.#manifest);
+        await writeManifest(this.#store, this.#manifest);
+        return this.#manifest;
+      } finally {
+        await this.lock.release();
+      }
+    });
+  }
+
+  /** Runs `fn` after every operation before it, whether they succeeded or not. */
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#chain.then(fn);
+    this.#chain = p.catch(() => undefined);
+    return p;
+  }
+
+  async #checkLock(): Promise<void> {
+    if (!(await this.lock.held())) throw lostLock(this.lock);
+  }
+
+  /**
+   * After the last flush failed: the run is not left `running`, but recorded failed with the counts of the
+   * parts on disk, unless another writer owns it now.
+   */
+  async #recordFailed(update: ((m: RunManifest) => RunManifest) | undefined): Promise<void> {
+    if (!(await this.lock.held().catch(() => false))) return;
+    this.#manifest = { ...this.#manifest, status: 'failed', finished: new Date().toISOString() };
+    try {
+      if (update) this.#manifest = update(this.#manifest);
+    } catch {
+      // keep the failed manifest as it is
+    }
+    await writeManifest(this.#store, this.#manifest).catch(() => undefined);
+  }
+
+  async #writeBuffered(): Promise<void> {
+    if (this.#buffer.length === 0) return;
+    const rows = this.#buffer;
+    this.#buffer = [];
+    this.#bufferedBytes = 0;
+    const { counts, registration } = tally(this.#manifest, rows);
+    const written = await writePart(this.#dir, this.#next, this.#axes, rows, () => this.#checkLock());
+    this.#next = written.index + 1;
+    const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: rows.length, ...partRanges(this.#manifest.conditions, rows) };
+    // The part is committed when the manifest records it: rewritten after every part.
+    this.#manifest = { ...this.#manifest, counts, registration_sha256: registration, parts: [...(this.#manifest.parts ?? []), record] };
+    await writeManifest(this.#store, this.#manifest);
+  }
+}
+
+/**
+ * The run's counts and registration with `rows` added; checked before the part is written, so that a run
+ * never holds episodes of two registrations.
+ *
+ * @throws ProveError `E_RESUME` when a row was run under another registration than the run's.
+ */
+function tally(manifest: RunManifest, rows: readonly EpisodeRow[]): { counts: RunCounts; registration: string | null } {
+  const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
+  let registration = manifest.registration_sha256;
+  let pinned = registration === null ? null : `registration_sha256":"${registration}"`;
+  for (const row of rows) {
+    countRow(counts, row.outcome);
+    // One search per row: a meta that names a registration is parsed unless it names the recorded one
+    // right there (as JSON.stringify writes it); searching for the 64 hex digits anywhere cost ~3 µs a row.
+    const at = row.meta.indexOf('registration_sha256');
+    if (at !== -1 && !(pinned !== null && row.meta.startsWith(pinned, at))) {
+      const r = registrationOf(row.meta);
+      if (registration === null) {
+        registration = r;
+        pinned = r === null ? null : `registration_sha256":"${r}"`;
+      } else if (r !== null && r !== registration) {
+        throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+      }
+    }
+  }
+  return { counts, registration };
+}
+
+function registrationOf(meta: string): string | null {
+  try {
+    const m = JSON.parse(meta) as { pin?: { registration_sha256?: unknown } };
+    const v = m.pin?.registration_sha256;
+    return typeof v === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The [first, last] condition index (into `conditions`) and [lowest, highest] replicate index of a part's rows. */
+export function partRanges(conditions: readonly string[], rows: readonly { condition: string; replicate_index: number }[]): Pick<PartRecord, 'conditions' | 'replicates'> {
+  if (rows.length === 0) return { conditions: null, replicates: null };
+  const index = new Map(conditions.map((c, i) => [c, i]));
+  let c0 = Infinity;
+  let c1 = -Infinity;
+  let r0 = Infinity;
+  let r1 = -Infinity;
+  for (const row of rows) {
+    const c = index.get(row.condition) ?? -1;
+    c0 = Math.min(c0, c);
+    c1 = Math.max(c1, c);
+    r0 = Math.min(r0, row.replicate_index);
+    r1 = Math.max(r1, row.replicate_index);
+  }
+  return { conditions: [c0, c1], replicates: [r0, r1] };
+}
