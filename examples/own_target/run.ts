@@ -29,5 +29,5 @@ for (const row of report.rows) {
       `[${lower.toFixed(3)}, ${upper.toFixed(3)}]  p_holm ${row.p_holm.toPrecision(2)}  ${row.verdict}`,
   );
 }
-// The whole report as the CLI prints it: console.log(formatDiffText(report)); `report` itself is what
-// `poisson-prove diff --json` prints.
+// The whole report as the CLI prints it, bar its last line (`next:`): console.log(formatDiffText(report));
+// `report` itself is what `poisson-prove diff --json` prints (`next` there written as the command line).

@@ -7,21 +7,28 @@
 // fragility); "duckdb" is the SQL join and GROUP BY on all the machine's threads; "duckdb-1" on one
 // thread. Module loading and DuckDB's instance start-up are not timed; peak RSS includes them, and
 // "idle" is a child that only loads both (its RSS is the floor under each figure).
-// Run: npm run bench -- prove/bench/diff   (BENCH_DIFF_EPISODES=10000,100000,1000000 to choose sizes)
+// Run: npm run bench -- prove/bench/diff   (BENCH_DIFF_EPISODES=10000,100000,1000000 to choose sizes;
+// BENCH_DIFF_PROCESSES and BENCH_DIFF_ROUNDS, default 2 and 3, the processes per engine and the rounds
+// in each; BENCH_DIFF_STORE=DIR keeps the built stores in DIR/N and reuses them. The 10^7 point:
+// BENCH_DIFF_EPISODES=10000000 BENCH_DIFF_PROCESSES=1 BENCH_DIFF_ROUNDS=1 BENCH_DIFF_STORE=/tmp/diff-bench,
+// about 4 minutes to build 2 x 10^7 episodes (740 MB) the first time)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const here = new URL('.', import.meta.url).pathname;
 const sizes = (process.env['BENCH_DIFF_EPISODES'] ?? '10000,100000,1000000').split(',').map(Number);
+const processes = Number(process.env['BENCH_DIFF_PROCESSES'] ?? 2);
+const rounds = Number(process.env['BENCH_DIFF_ROUNDS'] ?? 3);
+const keep = process.env['BENCH_DIFF_STORE'];
 const node = (args: string[]): string => {
   const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 };
 type Point = { engine: string; times: number[]; best: number; rss_mb: number; counts: Record<string, number[]> };
-const point = (engine: string, store: string): Point => JSON.parse(node([join(here, 'diff-point.ts'), engine, store, '3']).trim().split('\n').pop() as string) as Point;
+const point = (engine: string, store: string): Point => JSON.parse(node([join(here, 'diff-point.ts'), engine, store, String(rounds)]).trim().split('\n').pop() as string) as Point;
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 const ARROW_MAX = Number(process.env['BENCH_READ_ARROW_MAX'] ?? 100_000);
@@ -30,12 +37,15 @@ const idle = point('idle', tmpdir());
 console.log(`idle child (loads poisson-prove's diff and DuckDB, reads nothing): peak RSS ${idle.rss_mb.toFixed(0)} MB`);
 console.log('episodes/run  prove diff        DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
 for (const n of sizes) {
-  const store = mkdtempSync(join(tmpdir(), 'prove-diff-bench-'));
+  const store = keep !== undefined ? join(keep, String(n)) : mkdtempSync(join(tmpdir(), 'prove-diff-bench-'));
   try {
-    node([join(here, 'diff-data.ts'), store, String(n)]);
+    if (keep === undefined || !existsSync(store)) {
+      mkdirSync(store, { recursive: true });
+      node([join(here, 'diff-data.ts'), store, String(n)]);
+    }
     const before = load();
     const best: Record<string, Point> = {};
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < processes; i++) {
       for (const engine of ['prove', 'duckdb', 'duckdb-1']) {
         const p = point(engine, store);
         const prev = best[engine];
@@ -53,9 +63,9 @@ for (const n of sizes) {
     const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
     console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
   } finally {
-    rmSync(store, { recursive: true, force: true });
+    if (keep === undefined) rmSync(store, { recursive: true, force: true });
   }
 }
-console.log('(time: best of 2 processes x 3 rounds; RSS: the larger of the two processes; paired counts checked equal)');
-console.log(`\nreading both runs' condition, replicate_index, seed and outcome (one process each, best of 3 rounds; Arrow up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
+console.log(`(time: best of ${processes} process(es) x ${rounds} round(s); RSS: the larger of the processes; paired counts checked equal)`);
+console.log(`\nreading both runs' condition, replicate_index, seed and outcome (one process each, best of ${rounds} round(s); Arrow up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
 for (const l of readLines) console.log(l);

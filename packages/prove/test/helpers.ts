@@ -1,9 +1,10 @@
-// Helpers for the end-to-end tests that run the built CLI (dist/cli/main.js) as a subprocess.
+// Helpers for the end-to-end tests that run the built CLI as a subprocess: bin/poisson-prove.js, the command
+// npm links, which loads the build's bundle (dist/bundle/main.js, scripts/bundle-dist.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../bin/poisson-prove.js', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../src/__fixtures__/', import.meta.url));
 
 export type Done = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };

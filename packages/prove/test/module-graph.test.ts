@@ -1,14 +1,18 @@
 // What a process loads: importing poisson-prove, or running a verb that needs no queue, loads neither
 // bullmq nor ioredis (issue 18, item 3; issue 13); --help and `runs` load no Arrow and no parquet
-// writer either. Each case runs in a child process with src/__fixtures__/loaded-modules.mjs, which lists
+// writer either; a sweep of poisson-tasks' reference target counts its prompt tokens without compiling
+// gpt-tokenizer's o200k rank array (issue 13: ~150 ms of every sweep process). Each case runs in a child process with src/__fixtures__/loaded-modules.mjs, which lists
 // every module file the process loaded (ES modules and CommonJS). Uses the build (dist/).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
+import { episodes } from 'poisson-prove';
+import { generate, registrationText, type ArmSpec } from 'poisson-tasks';
 import { FIXTURES, MAIN } from './helpers.js';
 
 /** The package's folder: there 'poisson-prove' resolves to itself (its exports map). */
@@ -34,31 +38,99 @@ async function loaded(args: string[], name: string, status = 0, cwd = dir): Prom
   return { packages, files };
 }
 
+/**
+ * True when the process loaded the parquet libraries: hyparquet's own files, or the build's one-file bundle
+ * of them (dist/vendor/parquet-libs.js), alone or inlined into a chunk of poisson-prove's bundle (esbuild
+ * marks each inlined module with a `// <path>` comment).
+ */
+function parquetLibs(g: { packages: Set<string>; files: string[] }): boolean {
+  if (g.packages.has('hyparquet') || g.packages.has('hyparquet-writer')) return true;
+  return g.files.some(
+    (f) =>
+      f.endsWith('/packages/prove/dist/vendor/parquet-libs.js') ||
+      (f.includes('/packages/prove/dist/bundle/') && readFileSync(f, 'utf8').includes('// packages/prove/dist/vendor/parquet-libs.js')),
+  );
+}
+
 describe('the module graph', () => {
   it("import('poisson-prove') loads neither bullmq nor ioredis", async () => {
     const g = await loaded(['--input-type=module', '-e', "await import('poisson-prove')"], 'import', 0, PACKAGE);
-    // The list is real: it holds the package itself and the parquet reader it imports.
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/index.js'))).toBe(true);
-    expect(g.packages.has('hyparquet')).toBe(true);
+    // The list is real: it holds the package itself (the build's bundle) and the parquet libraries it
+    // imports, bundled by the build (none of hyparquet's own 51 files).
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/bundle/index.js'))).toBe(true);
+    expect(parquetLibs(g)).toBe(true);
+    expect(g.packages.has('hyparquet')).toBe(false);
+    expect(g.packages.has('hyparquet-writer')).toBe(false);
     expect(g.packages.has('bullmq')).toBe(false);
     expect(g.packages.has('ioredis')).toBe(false);
   });
 
   it('poisson-prove --help loads no queue, no Arrow, no parquet writer, no progress bar', async () => {
     const g = await loaded([MAIN, '--help'], 'help');
-    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/cli/main.js'))).toBe(true);
+    expect(g.files.some((f) => f.endsWith('/packages/prove/dist/bundle/main.js'))).toBe(true);
     for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
+    expect(parquetLibs(g)).toBe(false);
   });
 
   it('poisson-prove runs loads no queue, no Arrow, no parquet reader or writer', async () => {
     mkdirSync(join(dir, 'store'), { recursive: true }); // runs on a store that does not exist exits 2
     const g = await loaded([MAIN, '--store', join(dir, 'store'), 'runs'], 'runs');
     for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
+    expect(parquetLibs(g)).toBe(false);
   });
 
   it('a bullmq worker does load the Redis client (the check sees a package when it is loaded)', async () => {
     // Nothing listens on port 1: the worker's first PING fails at once (exit 2), through ioredis.
     const g = await loaded([MAIN, 'worker', '--redis', 'redis://127.0.0.1:1'], 'worker', 2);
     expect(g.packages.has('ioredis')).toBe(true);
+  });
+
+  it("a sweep of poisson-tasks' reference target counts prompt tokens without loading gpt-tokenizer", async () => {
+    // The example's set-up, one arm: a registration, a registry module loading it under its sha256, a spec.
+    const arm: ArmSpec = { knob: 'depth', level: 1, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
+    const registration = join(dir, 'registration.toml');
+    writeFileSync(
+      registration,
+      registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: [arm] }),
+    );
+    const sha256 = createHash('sha256').update(readFileSync(registration)).digest('hex');
+    // The built adapter, as its package's exports name it outside the source condition (under vitest,
+    // import.meta.resolve would give the TypeScript source).
+    const tasksPkg = new URL('../../tasks/package.json', import.meta.url);
+    const exportsMap = (JSON.parse(readFileSync(tasksPkg, 'utf8')) as { exports: Record<string, { default: string }> }).exports;
+    const builtAdapter = new URL(exportsMap['./adapter']!.default, tasksPkg).href;
+    const registry = join(dir, 'registry.mjs');
+    writeFileSync(
+      registry,
+      `import { loadRegistry } from ${JSON.stringify(builtAdapter)};\n` +
+        `export default loadRegistry(${JSON.stringify(registration)}, { sha256: ${JSON.stringify(sha256)} }).targets;\n`,
+    );
+    const spec = join(dir, 'sweep.toml');
+    writeFileSync(
+      spec,
+      'target_id = "graph"\nt_unit = "turns"\nreplicates = 8\n' +
+        '[axes.slack]\ntype = "continuous"\nvalues = [4]\n[axes.horizon]\ntype = "continuous"\nvalues = [6]\n' +
+        '[axes.strictness]\ntype = "categorical"\nvalues = ["strict"]\n' +
+        `[axes.generator_hash]\ntype = "categorical"\nvalues = ["${generate(arm, 0).generatorHash}"]\n`,
+    );
+    const args = [MAIN, '--store', join(dir, 'sweep-store'), 'sweep', spec, '--target', `${registry}:reference_depth_d1`];
+    const g = await loaded([...args, '--max-mde', '0.99', '--yes', '--json'], 'sweep');
+    // The count happened: every episode's meta has its prompt tokens ...
+    const rows = await episodes(join(dir, 'sweep-store'), '#1');
+    expect(rows).toHaveLength(8);
+    for (const row of rows) expect((JSON.parse(row.meta) as { prompt_tokens: unknown }).prompt_tokens).toBeGreaterThan(600);
+    // ... from the rank table file (ranks and split pattern), without loading any of gpt-tokenizer's modules
+    // (its 2.4 MB rank array and its encoder took ~150 ms).
+    expect(g.files.filter((f) => f.includes('/gpt-tokenizer/'))).toEqual([]);
+    // It wrote its parts through the bundled parquet libraries, not their 51 files.
+    expect(parquetLibs(g)).toBe(true);
+    expect(g.files.filter((f) => /node_modules\/hyparquet/.test(f))).toEqual([]);
+    // poisson-prove, poisson-core, poisson-stats (the power gate) and poisson-tasks (the target) as the
+    // build's bundles (dist/bundle/), not their ~260 modules.
+    for (const pkg of ['prove', 'core', 'stats', 'tasks']) {
+      const files = g.files.filter((f) => f.includes(`/packages/${pkg}/dist/`));
+      expect(files.length, pkg).toBeGreaterThan(0);
+      expect(files.filter((f) => !f.includes(`/packages/${pkg}/dist/bundle/`)), pkg).toEqual([]);
+    }
   });
 });

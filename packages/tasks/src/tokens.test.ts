@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ArmSpec } from './arm-spec.js';
 import { generate } from './generate.js';
 import { referenceMessages } from './reference-policy.js';
+import { asciiPattern } from './internal/ascii-split.js';
 import { contextTokens, countTokens, promptTokens, renderContext } from './tokens.js';
 import { D1, D1H3, D3 } from './__fixtures__/arms.js';
+
+/** A seeded generator of integers in [0, n) (a linear congruential generator; fixed inputs, not luck). */
+function seeded(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return Math.floor((x / 2 ** 32) * n);
+  };
+}
 
 describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
   it('counts with the o200k_base encoding', () => {
@@ -14,6 +25,61 @@ describe('countTokens (o200k_base, shipped with gpt-tokenizer)', () => {
     expect(countTokens('')).toBe(0);
     // A special-token string is counted as text, not refused.
     expect(countTokens('<|endoftext|>')).toBeGreaterThan(1);
+  });
+
+  // countTokens computes the count itself from gpt-tokenizer's split pattern and ranks (held as a sorted
+  // byte table); gpt-tokenizer's own encoder is the reference it must equal on every input.
+  const reference = (text: string): number => encode(text, { disallowedSpecial: new Set() }).length;
+
+  it("equals gpt-tokenizer's count on the vocabulary's own entries, alone and repeated", () => {
+    const ranks = (createRequire(import.meta.url)('gpt-tokenizer/bpeRanks/o200k_base') as { default: (string | number[])[] })
+      .default;
+    const utf8 = new TextDecoder();
+    let checked = 0;
+    // Every 7th entry (a byte-array entry decodes with U+FFFD where it is not UTF-8).
+    for (let rank = 0; rank < ranks.length; rank += 7) {
+      const v = ranks[rank];
+      if (v === undefined) continue;
+      const text = typeof v === 'string' ? v : utf8.decode(Uint8Array.from(v));
+      for (const s of [text, `${text}${text} ${text}\n`]) {
+        expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50_000);
+  });
+
+  it("equals gpt-tokenizer's count on seeded random text: byte-order marks, lone surrogates, scripts, digits, spaces", () => {
+    // Pieces chosen for the lookups' edge cases: U+FEFF (the decoder drops a leading one), lone surrogates
+    // (no whole-piece match; UTF-8 turns them into U+FFFD), combining marks, astral characters, contractions.
+    const parts = ['a', 'Z', ' ', '  ', '\n', '\r\n', '\t', '/', '\uFEFF', '\uD800', '\uDC00', '😀', '中文', 'é', 'e\u0301',
+      '1', '234', "'s", "'LL", '!', '...', '\u00A0', '\u200B', 'ß', 'İ', '\u0000', '\x7f', '\u0080', '<|endoftext|>', 'ﬁ',
+      'ǅ', '\uFFFD', '𝔘', 'Привет', 'مرحبا', '👩‍💻'];
+    const next = seeded(12345);
+    for (let k = 0; k < 20_000; k++) {
+      let s = '';
+      for (let j = 0, n = 1 + next(20); j < n; j++) s += parts[next(parts.length)];
+      expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+    }
+    for (let k = 0; k < 5_000; k++) {
+      // Any UTF-16 code units, surrogates included.
+      let s = '';
+      for (let j = 0, n = 1 + next(12); j < n; j++) s += String.fromCharCode(next(0x10000));
+      expect.soft(countTokens(s), JSON.stringify(s)).toBe(reference(s));
+    }
+  });
+
+  it("equals gpt-tokenizer's count on the rendered prompts and contexts of every fixture arm", () => {
+    const arms: ArmSpec[] = [D1, D3, D1H3, { ...D3, level: 8 }, { ...D1, knob: 'width', level: 4 }];
+    for (let seed = 0; seed < 20; seed++) {
+      for (const arm of arms) {
+        const t = generate(arm, seed);
+        for (const m of [t.messages, referenceMessages(t, t.solution.length)]) {
+          const text = renderContext(t.tools, m);
+          expect(countTokens(text)).toBe(reference(text));
+        }
+      }
+    }
   });
 });
 
@@ -79,5 +145,30 @@ describe('the control arm is length-matched', () => {
     const d3 = generate(D3, 0);
     const last = contextTokens(d3.tools, referenceMessages(d3, 2));
     expect(promptTokens(generate(D1, 0)) / last).toBeLessThan(0.97);
+  });
+});
+
+describe('the split of ASCII text', () => {
+  it("narrows o200k's pattern to ASCII and splits ASCII text exactly as the full pattern does", async () => {
+    const { O200K_TOKEN_SPLIT_REGEX: full } = await import('gpt-tokenizer/encodingParams/constants');
+    const ascii = asciiPattern(full.source);
+    // The narrowed pattern has no Unicode class left (else countTokens would use the full one throughout).
+    expect(ascii).not.toBeNull();
+    const narrow = new RegExp(ascii!, 'g');
+    const pieces = (re: RegExp, s: string): string[] => [...s.matchAll(re)].map((m) => m[0]);
+    // Seeded: every ASCII character, with letters, digits, apostrophes, spaces and line ends weighted up.
+    const chars = [...Array(128).keys()].map((c) => String.fromCharCode(c));
+    const weighted = [...chars, ...'aAzZeEsStTlLvVrRdDmM'.repeat(4), ..."''''  \n\n\r\t//0123456789", ...'    '];
+    const next = seeded(7);
+    for (let k = 0; k < 50_000; k++) {
+      let s = '';
+      for (let j = 0, n = 1 + next(24); j < n; j++) s += weighted[next(weighted.length)];
+      expect.soft(pieces(narrow, s), JSON.stringify(s)).toEqual(pieces(full, s));
+    }
+  });
+
+  it('is not used for text with a character beyond ASCII', () => {
+    // 'é' is a letter to the full pattern and to nothing in the ASCII one: the count must still match.
+    for (const s of ["caf\u00e9's", 'na\u00efve  \u00a0x', 'A\u0301b']) expect(countTokens(s)).toBe(encode(s, { disallowedSpecial: new Set() }).length);
   });
 });

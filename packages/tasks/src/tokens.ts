@@ -1,21 +1,97 @@
-import { createRequire } from 'node:module';
+import { isUtf8 } from 'node:buffer';
+import { asciiPattern } from './internal/ascii-split.js';
+import { BYTES_ENTRY, findRank, loadRankTable, STRING_ENTRY, type RankTable } from './internal/o200k-ranks.js';
 import type { ChatMessage, ToolDefinition } from './messages.js';
 import type { Task } from './task.js';
 
-// The o200k_base encoding comes from gpt-tokenizer, which ships its ranks inside the package: nothing
-// is fetched at run time. Its tables take most of a second to load, so they are loaded by the first
-// count, not on import: a process that never counts (a sweep's parent, a CLI) never pays for them.
+// The o200k_base count is gpt-tokenizer 4.0.0's (`encode(text, { disallowedSpecial: new Set() }).length`),
+// computed here from its split pattern and its ranks, both held in a sorted byte table (internal/o200k-ranks.ts):
+// loading gpt-tokenizer's encoder takes ~150 ms per process, the table a few. The table is loaded by the
+// first count, not on import. tokens.test.ts checks the counts against gpt-tokenizer's.
 
-type Encode = typeof import('gpt-tokenizer/encoding/o200k_base').encode;
-let encoder: Encode | null = null;
+let table: RankTable | null = null;
+let split: RegExp | null = null;
+let asciiSplit: RegExp | null = null;
+const ASCII_TEXT = /^[\0-\x7f]*$/;
 
-/** gpt-tokenizer's o200k_base `encode`, loaded on first use (its CommonJS build, so the load is synchronous). */
-function encode(...args: Parameters<Encode>): ReturnType<Encode> {
-  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { encode: Encode }).encode;
-  return encoder(...args);
+/** The split of a text: the pattern narrowed to ASCII (internal/ascii-split.ts) on ASCII text, else the full one. */
+function splitter(t: RankTable, text: string): RegExp {
+  if (ASCII_TEXT.test(text)) {
+    if (asciiSplit === null) {
+      const ascii = asciiPattern(t.pattern);
+      asciiSplit = ascii === null ? (split ??= new RegExp(t.pattern, 'gu')) : new RegExp(ascii, 'g');
+    }
+    return asciiSplit;
+  }
+  return (split ??= new RegExp(t.pattern, 'gu')); // gpt-tokenizer's O200K_TOKEN_SPLIT_REGEX (flags gu)
+}
+const utf8 = new TextEncoder();
+const LONE_SURROGATE = /\p{Cs}/u; // in a u-mode regex a surrogate pair is one code point: only lone ones match
+
+/** The rank of the byte pair `piece[start .. end)` as gpt-tokenizer looks it up, or Infinity. */
+function pairRank(t: RankTable, piece: Uint8Array, start: number, end: number): number {
+  let rank: number;
+  if (isUtf8(piece.subarray(start, end))) {
+    // Valid UTF-8 is decoded and looked up as a string; the decoder drops one leading byte-order mark.
+    const bom = end - start >= 3 && piece[start] === 0xef && piece[start + 1] === 0xbb && piece[start + 2] === 0xbf;
+    rank = findRank(t, piece, bom ? start + 3 : start, end, STRING_ENTRY);
+  } else {
+    rank = findRank(t, piece, start, end, BYTES_ENTRY);
+  }
+  return rank < 0 ? Infinity : rank;
 }
 
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() } as const;
+/**
+ * The number of tokens byte-pair merging leaves of a piece (tiktoken's `byte_pair_merge`): start from
+ * single bytes, repeatedly merge the adjacent pair of lowest rank (the leftmost on a tie) until no pair
+ * has a rank.
+ */
+function mergedParts(t: RankTable, piece: Uint8Array): number {
+  const starts: number[] = [];
+  const ranks: number[] = [];
+  for (let i = 0; i <= piece.length; i++) {
+    starts.push(i);
+    ranks.push(i < piece.length - 1 ? pairRank(t, piece, i, i + 2) : Infinity);
+  }
+  const rankAt = (i: number): number => {
+    const end = starts[i + 2];
+    return end === undefined ? Infinity : pairRank(t, piece, starts[i]!, end);
+  };
+  while (starts.length > 1) {
+    let lowest = Infinity;
+    let at = -1;
+    for (let i = 0; i < ranks.length - 1; i++) {
+      if (ranks[i]! < lowest) {
+        lowest = ranks[i]!;
+        at = i;
+      }
+    }
+    if (at === -1) break;
+    starts.splice(at + 1, 1);
+    ranks.splice(at, 1);
+    ranks[at] = rankAt(at);
+    if (at > 0) ranks[at - 1] = rankAt(at - 1);
+  }
+  return starts.length - 1;
+}
+
+// Pieces repeat (words, punctuation, indentation): their counts are kept, as gpt-tokenizer keeps its
+// merges, so that a piece costs one Map lookup after its first time.
+const MAX_PIECE_MEMO = 100_000;
+const pieceMemo = new Map<string, number>();
+
+/** The tokens of one piece of the split: one when the piece is a token, else what merging leaves. */
+function pieceTokens(t: RankTable, piece: string): number {
+  let n = pieceMemo.get(piece);
+  if (n === undefined) {
+    const bytes = utf8.encode(piece);
+    // gpt-tokenizer looks the piece up as a string first; a string with a lone surrogate is no token.
+    n = !LONE_SURROGATE.test(piece) && findRank(t, bytes, 0, bytes.length, STRING_ENTRY) >= 0 ? 1 : mergedParts(t, bytes);
+    if (pieceMemo.size >= MAX_PIECE_MEMO) pieceMemo.clear();
+    pieceMemo.set(piece, n);
+  }
+  return n;
+}
 
 /**
  * The number of o200k_base tokens in a text (the encoding of GPT-4o and later), with special-token
@@ -27,10 +103,13 @@ const NO_SPECIAL = { disallowedSpecial: new Set<string>() } as const;
  * ```ts
  * countTokens('hello world'); // 2
  * ```
- * @see gpt-tokenizer 4.0.0, `gpt-tokenizer/encoding/o200k_base`
+ * @see gpt-tokenizer 4.0.0, `gpt-tokenizer/encoding/o200k_base` (the same count; its split pattern and ranks)
  */
 export function countTokens(text: string): number {
-  return encode(text, NO_SPECIAL).length;
+  table ??= loadRankTable();
+  let n = 0;
+  for (const [piece] of text.matchAll(splitter(table, text))) n += pieceTokens(table, piece);
+  return n;
 }
 
 /**

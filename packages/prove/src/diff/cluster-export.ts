@@ -3,7 +3,8 @@ import { DiffError } from './diff-error.js';
 import { mdCell } from '../internal/csv-cell.js';
 import { axisNames } from './pairing.js';
 import { clusteredMean } from './stats.js';
-import type { DiffRun } from './types.js';
+import type { RunColumns } from './run-columns.js';
+import { NO_OUTCOME } from './run-index.js';
 
 /** One run x outcome: the rate over every episode with an outcome, with its CR1 interval by the axis. */
 export type ClusteredRate = {
@@ -31,19 +32,30 @@ export type ClusteredRates = { readonly cluster_axis: string; readonly level: nu
  * @throws {@link DiffError} (E_DIFF, exit 2) when a run lacks the axis or its episodes fall in fewer than 2 values.
  * @see Cameron & Miller (2015); Miller (2024) arXiv:2411.00640; poisson-stats `clusterRobustMean`.
  */
-export function clusteredRates(runs: readonly DiffRun[], labels: readonly string[], axis: string, level: number): ClusteredRates {
+export function clusteredRates(runs: readonly RunColumns[], labels: readonly string[], axis: string, level: number): ClusteredRates {
   const rows: ClusteredRate[] = [];
   for (const run of runs) {
     const axes = axisNames(run.manifest);
     if (!axes.includes(axis)) throw new DiffError('E_DIFF', `--cluster ${axis} names no axis of run ${run.manifest.name} (it has ${axes.join(', ') || 'none'}); name one of them, e.g. --cluster ${axes[0] ?? 'task'}.`);
-    const eps = run.rows.filter((e) => typeof e.outcome === 'string');
-    const clusters = eps.map((e) => String(e[axis]));
-    if (new Set(clusters).size < 2) {
-      throw new DiffError('E_DIFF', `--cluster ${axis}: run ${run.manifest.name}'s episodes fall in ${new Set(clusters).size} value of ${axis}, and a cluster-robust interval needs at least 2; cluster by an axis with several values, or leave --cluster out.`);
+    // The episodes with an outcome, in stored order: their outcome codes and their axis values (by reference).
+    const column = run.axes.get(axis);
+    const texts = column === undefined ? [] : column.values.map(String);
+    const outcomes: number[] = [];
+    const clusters: string[] = [];
+    for (let i = 0; i < run.length; i++) {
+      const o = run.outcome[i] as number;
+      if (o === NO_OUTCOME) continue;
+      outcomes.push(o);
+      clusters.push(column === undefined ? 'null' : (texts[column.codes[i] as number] as string));
+    }
+    const distinct = new Set(clusters).size;
+    if (distinct < 2) {
+      throw new DiffError('E_DIFF', `--cluster ${axis}: run ${run.manifest.name}'s episodes fall in ${distinct} value of ${axis}, and a cluster-robust interval needs at least 2; cluster by an axis with several values, or leave --cluster out.`);
     }
     for (const outcome of labels) {
-      const r = clusteredMean(eps.map((e) => (e.outcome === outcome ? 1 : 0)), clusters, level);
-      rows.push(Object.freeze({ run_id: run.manifest.run_id, run_name: run.manifest.name, outcome, clusters: r.clusters, n: eps.length, rate: r.mean, standard_error: r.standard_error, lower: r.interval.lower, upper: r.interval.upper }));
+      const code = run.codes.codes.get(outcome);
+      const r = clusteredMean(outcomes.map((o) => (o === code ? 1 : 0)), clusters, level);
+      rows.push(Object.freeze({ run_id: run.manifest.run_id, run_name: run.manifest.name, outcome, clusters: r.clusters, n: outcomes.length, rate: r.mean, standard_error: r.standard_error, lower: r.interval.lower, upper: r.interval.upper }));
     }
   }
   return Object.freeze({ cluster_axis: axis, level, method: `each run's rate over all its conditions, cluster-robust (CR1) interval by ${axis}, t on G - 1 df`, rows: Object.freeze(rows) });

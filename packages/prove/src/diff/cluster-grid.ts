@@ -1,10 +1,11 @@
 // `report --cluster AXIS`: each cell of the grid read with the clustered McNemar test.
 import { checkBinaryCluster, clusteredRows } from './cluster-binary.js';
 import { DiffError } from './diff-error.js';
-import { pairRuns } from './pairing.js';
+import { pairIndexes } from './pairing.js';
 import type { ReportGrid } from './report-grid.js';
 import { fmtChange, fmtP, textTable } from './text-table.js';
-import type { ClusteredEventRow, DiffRun } from './types.js';
+import type { RunIndex } from './run-index.js';
+import type { ClusteredEventRow } from './types.js';
 
 /** One cell's clustered reading (null when its pairs fall in fewer than 2 clusters). */
 export type ClusteredCell = { readonly x: string | number; readonly y: string | number | null; readonly row: ClusteredEventRow | null };
@@ -19,16 +20,16 @@ export type ClusteredGrid = {
 /**
  * Reads each cell of a report grid clustered by `axis`: the cell's pairs (every condition with the cell's
  * x and y values) grouped by their value of `axis`, Durkalski's clustered McNemar and the CR1 interval
- * of the change, simultaneous (Bonferroni, 95%) over the cells with a test, Holm over them at q.
+ * of the change, simultaneous (Bonferroni, 95%) over the cells with a test, Holm over them at q. The runs
+ * come indexed by their own conditions (`indexRows`, or the report's columnar index).
  *
  * @throws {@link DiffError} (E_DIFF) when the runs are not paired, or `axis` is no axis of theirs or has one value.
  */
 export function clusteredGrid(
-  before: DiffRun,
-  after: DiffRun,
+  [before, after]: readonly [RunIndex, RunIndex],
   o: { x: string; y: string | null; event: string; axis: string; q: number; xValues: readonly (string | number)[]; yValues: readonly (string | number | null)[] },
 ): ClusteredGrid {
-  const pairing = pairRuns(before, after);
+  const pairing = pairIndexes(before, after);
   if (!pairing.paired) throw new DiffError('E_DIFF', `--cluster ${o.axis} needs paired runs, and ${before.manifest.name} and ${after.manifest.name} are not (${pairing.reason ?? ''}); leave --cluster out.`);
   checkBinaryCluster(o.axis, pairing.axes, pairing.conditions);
   const keys: { x: string | number; y: string | number | null }[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffEpisodes, reportAxes } from './diff-episodes.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { reportAxes } from './next-command.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { pairedLimits } from './limits.js';
@@ -56,7 +57,7 @@ describe('diffEpisodes (in memory)', () => {
     expect(r.tests).toBe(4);
     expect(r.truncated).toBe(1);
     expect(r.rows.map((x) => `${x.condition}/${x.event}`)).toEqual(['slack 4/failed', 'slack 4/truncated', 'slack 8/failed', 'slack 8/truncated']);
-    expect(r.next).toBe('poisson-prove report "run a" "run b" --x slack --event failed');
+    expect(r.next).toEqual(['report', 'run a', 'run b', '--x', 'slack', '--event', 'failed']);
   });
 });
 
@@ -113,7 +114,7 @@ describe('the next: line and the sentence', () => {
     expect(reportAxes(['generator_hash', 'horizon', 'slack'], valuesOf)).toEqual(['slack']);
     expect(reportAxes(['generator_hash', 'horizon'], valuesOf)).toEqual(['generator_hash', 'horizon']);
     const a = run('a', { 'slack 4': ['failed', 'passed'], 'slack 8': ['passed', 'passed'] });
-    expect(diffEpisodes(a, a).next).toBe('poisson-prove report "run a" "run a" --x slack');
+    expect(diffEpisodes(a, a).next).toEqual(['report', 'run a', 'run a', '--x', 'slack']);
   });
 
   it('counts conditions, not tests, that could not have shown a change', () => {

@@ -1,165 +1,19 @@
 import { createHash } from 'node:crypto';
 import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
-import { resolveEvents } from './events.js';
+import { checkOptions, diffInput, diffThreshold, plannedDiscordance, plannedTests, type CheckedOptions, type DiffInput } from './diff-input.js';
+import { diffFamily, INTERVAL_FAMILY_LEVEL, type DiffFamily } from './diff-rows.js';
 import { clusterBinary } from './cluster-binary.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
-import { observedDiscordance, type LimitContext, type LimitMemo } from './limits.js';
+import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
-import { pairIndexes } from './pairing.js';
-import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
-import { looksOf, looksWords, SEQUENTIAL_TEST_NAME, sequentialLimits, sequentialPValue } from './sequential.js';
-import { alignByIdentity, identityWarnings } from './pairing.js';
-import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import type { RunIndex } from './run-index.js';
+import { looksOf, looksWords } from './sequential.js';
 import { compareScores } from './score-diff.js';
-import { fmt3, pairingWords, powerWords, testWords, verdictSentence } from './sentence.js';
-import { TEST_METHODS } from './stats.js';
-import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
-import type { DiffMethod, DiffOptions, DiffReport, DiffRow, DiffRun, EventTable, Fragility, TestMethod } from './types.js';
-import { decide } from './verdict.js';
-
-/** The family-wise level of the reported intervals: 95%, shared by the m tests (Bonferroni). */
-export const INTERVAL_FAMILY_LEVEL = 0.95;
-
-
-function checkOptions(options: DiffOptions): { q: number; power: number; method: TestMethod } {
-  const q = options.q ?? 0.05;
-  const power = options.power ?? 0.8;
-  const method = options.method ?? 'exact';
-  if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`diffEpisodes: options.q must be a number in (0, 1), got ${String(q)}`);
-  if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`diffEpisodes: options.power must be a number in (0, 1), got ${String(power)}`);
-  if (!TEST_METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${String(method)}`);
-  if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
-  if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
-  if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
-  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
-  return { q, power, method };
-}
-
-function threshold(before: RunIndex, after: RunIndex): { value: number; note: string } {
-  const a = before.manifest.max_mde;
-  const b = after.manifest.max_mde;
-  const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-  if (ok(a) && ok(b)) {
-    if (a === b) return { value: a, note: 'recorded at sweep time by the runs' };
-    return { value: Math.max(a, b), note: `the larger of the two recorded at sweep time: ${fmt3(a)} before, ${fmt3(b)} after` };
-  }
-  if (ok(a)) return { value: a, note: 'recorded at sweep time by the before run; the after run recorded none' };
-  if (ok(b)) return { value: b, note: 'recorded at sweep time by the after run; the before run recorded none' };
-  throw new DiffError(
-    'E_DIFF',
-    `Neither run ${before.manifest.name} nor ${after.manifest.name} recorded a --max-mde at sweep time, so the diff has no threshold to read its limits against; compare runs made by poisson-prove sweep, which records it.`,
-  );
-}
-
-const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string') ? [...(x as string[])] : null);
-
-/**
- * The events the runs' specs declared (`events = [...]`, recorded in the manifests): the diff's default
- * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
- * sets are tested and a warning says so.
- */
-function declaredEvents(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): { events: string[] | null; warnings: string[] } {
-  const a = stringArray(before.manifest['events']);
-  const b = stringArray(after.manifest['events']);
-  if (a === null || b === null) return { events: a ?? b, warnings: [] };
-  if (a.length === b.length && a.every((e, i) => e === b[i])) return { events: a, warnings: [] };
-  const union = [...a, ...b.filter((e) => !a.includes(e))];
-  return { events: union, warnings: [`the runs declared different events (${a.join(', ')} before; ${b.join(', ')} after): all of them are tested`] };
-}
-
-/** m as the sweep planned it (its conditions x its declared events, x 1 when none), from a run's manifest; null when the manifest lacks its conditions. */
-function plannedTests(run: Pick<DiffRun, 'manifest'>): number | null {
-  const conditions = run.manifest['conditions'];
-  if (!Array.isArray(conditions)) return null;
-  return conditions.length * (stringArray(run.manifest['events'])?.length ?? 1);
-}
-
-/** The expected discordance a run's gate planned with (`--discordance`), or null. */
-function plannedDiscordance(run: Pick<DiffRun, 'manifest'>): number | null {
-  const d = run.manifest['discordance'];
-  return typeof d === 'number' && Number.isFinite(d) ? d : null;
-}
-
-/** How the method line names each paired test. */
-const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
-  exact: 'McNemar',
-  midp: 'McNemar, mid-p',
-  asymptotic: 'McNemar, asymptotic chi-square, without continuity correction',
-  'asymptotic-cc': "McNemar, asymptotic chi-square, with Edwards' continuity correction",
-};
-
-function methodOf(paired: boolean, reason: string | null, method: TestMethod, sequential = false): DiffMethod {
-  if (paired && sequential) {
-    return Object.freeze({
-      test: 'mcnemar-sequential',
-      paired: true,
-      unpaired_reason: null,
-      interval: 'tango',
-      limits: 'paired flips at the observed discordance (e-process at the final n)',
-      description: `${pairingWords(true)} (${SEQUENTIAL_TEST_NAME}), as asked with --sequential: valid however often the runs were extended and read`,
-    });
-  }
-  if (paired) {
-    const test = `mcnemar-${method}` as DiffMethod['test'];
-    const named = PAIRED_TEST_NAMES[method];
-    const why = method === 'exact' ? 'the default for runs paired at sweep time' : `as asked with --method ${method}`;
-    return Object.freeze({
-      test,
-      paired: true,
-      unpaired_reason: null,
-      interval: 'tango',
-      limits: 'paired flips at the observed discordance (exact)',
-      description: `${pairingWords(true)} (${named}), ${why}`,
-    });
-  }
-  return Object.freeze({
-    test: 'fisher-exact',
-    paired: false,
-    unpaired_reason: reason,
-    interval: 'newcombe',
-    limits: "two independent proportions (exact power of Fisher's test)",
-    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits from the exact power of Fisher's test), because the runs are not paired: ${reason ?? ''}`,
-  });
-}
-
-function shortHash(label: string): string {
-  return createHash('sha256').update(label, 'utf8').digest('hex').slice(0, 8);
-}
-
-function pct(level: number): string {
-  const p = level * 100;
-  return `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
-}
-
-function quote(s: string): string {
-  return /^[A-Za-z0-9_.:#-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
-/**
- * Which axes the `next:` line's report command names: the first two (name order) with more than one
- * value; only `--x` (a one-row grid) when one axis varies; when none does, the first two axes, as the
- * seed's `--x generator_hash --y horizon`.
- */
-export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number): string[] {
-  const varying = axes.filter((a) => valuesOf(a) > 1);
-  if (varying.length >= 2) return varying.slice(0, 2);
-  if (varying.length === 1) return varying;
-  return axes.slice(0, 2);
-}
-
-/**
- * The `limits` line: what a limit means (STATS.md, "Limits"). For paired runs whose seeds disagreed
- * somewhere it adds "with its seeds disagreeing as often as they did" and the largest observed discordance;
- * where no pair disagrees (psi^ = 0) the limit is the one-way MDE and the line reads as it always has.
- */
-function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: number, power: number): string {
-  const psi = Math.max(0, ...rows.map((r) => r.discordance ?? 0));
-  const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
-  const seq = dm.test === 'mcnemar-sequential' ? ', read by its rejection region at the final n (a lower bound on its power)' : '';
-  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}${seq}, q ${q} over ${m} tests)`;
-}
+import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
+import { countsOf, samplesOf } from './tables.js';
+import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, ScoreComparison } from './types.js';
 
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
@@ -168,149 +22,91 @@ function limitsRule(rows: readonly DiffRow[], dm: DiffMethod, q: number, m: numb
  */
 export type ComputeSwitches = { readonly fragility?: boolean; readonly family?: number };
 
+/** What a diff reads beside the binary tests: the threshold, the score section and the clustered reading. */
+type Readings = {
+  readonly threshold: { readonly value: number; readonly note: string };
+  readonly scores: ScoreComparison | undefined;
+  readonly clustered: ClusteredEvents | undefined;
+  readonly sequential: boolean;
+};
+
 /**
- * The diff of two runs given in memory (see {@link diffEpisodes}), as row objects or already indexed
- * ({@link RunIndex}, as {@link diffRuns} reads them from the store, with shared outcome codes);
- * `switches.fragility` false skips the fragility search (the report then says "not searched").
+ * The score section (with scores, `scores`, or `cluster`), the threshold, the clustered binary reading
+ * of paired runs under `cluster` (a warning when not paired), and the check that `sequential` reads
+ * paired runs; in that order, as each may refuse.
  */
-export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
-  const { q, power, method } = checkOptions(options);
-  const full = options.full === true;
-  // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows.
-  const aligned = isRunIndex(beforeRun) || isRunIndex(afterRun) ? { before: beforeRun, after: afterRun, identity: null } : alignByIdentity(beforeRun, afterRun);
-  const identity = aligned.identity;
-  const [before, after] = indexBoth(aligned.before, aligned.after);
-  const pairing = pairIndexes(before, after);
-  if (pairing.conditions.length === 0) {
-    throw new DiffError(
-      'E_DIFF',
-      `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
-    );
-  }
-  const declared = declaredEvents(before, after);
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
-  const warnings = [...declared.warnings, ...eventWarnings, ...(identity !== null ? identityWarnings(identity) : [])];
-  if (pairing.only_before.length > 0 || pairing.only_after.length > 0) {
-    // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
-    warnings.push(
-      `the runs' condition sets differ (${pairing.only_before.length} condition${pairing.only_before.length === 1 ? '' : 's'} only in before, ${pairing.only_after.length} only in after, e.g. a run narrowed by --only): the verdict covers the ${pairing.conditions.length} shared condition${pairing.conditions.length === 1 ? '' : 's'} only; --full lists the others`,
-    );
-  }
-  // --cluster adds the score section's pooled difference when there are scores (or --scores), and the
-  // clustered binary reading (below) of paired runs.
+function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: CheckedOptions): Readings {
+  const { before, after, pairing, events } = input;
   const withScores = options.scores ?? (before.hasScores && after.hasScores);
-  const scores = withScores
-    ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) })
-    : undefined;
-  const thr = threshold(before, after);
-  const paired = pairing.paired;
-  const clustered = options.cluster !== undefined && paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
-  if (options.cluster !== undefined && !paired) warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
+  const scores = withScores ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) }) : undefined;
+  const threshold = diffThreshold(before, after);
+  const clustered = options.cluster !== undefined && pairing.paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
+  if (options.cluster !== undefined && !pairing.paired) input.warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
   const sequential = options.sequential === true;
-  if (sequential && !paired) {
+  if (sequential && !pairing.paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
   }
-  const m = switches.family ?? pairing.conditions.length * events.length;
-  const ctx: LimitContext = { alpha: q / m, power, method };
-  const memo: LimitMemo = new Map();
-  const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
+  return { threshold, scores, clustered, sequential };
+}
 
-  const tests: { condition: string; event: string; table: Table; pairs: (typeof pairing.conditions)[number]['pairs'] }[] = [];
-  for (const c of pairing.conditions) {
-    for (const event of events) {
-      tests.push({
-        condition: c.label,
-        event,
-        pairs: c.pairs,
-        table: conditionTable(c, event, paired),
-      });
-    }
-  }
-  const seqMemo = new Map<string, number>();
-  const scored = tests.map((t) => {
-    const seq = sequential && t.table.kind === 'paired';
-    const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
-    const interval = Object.freeze(intervalOf(t.table, level));
-    return { p: seq ? sequentialPValue(t.pairs, t.event) : pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
-  });
-  const decision = decide(scored, q, thr.value);
-  const rows: DiffRow[] = tests.map((t, i) => {
-    const s = scored[i] as (typeof scored)[number];
-    const r = rates(t.table);
-    return Object.freeze({
-      condition: t.condition,
-      event: t.event,
-      before: r.before,
-      after: r.after,
-      change: r.change,
-      counts: countsOf(t.table),
-      samples: samplesOf(t.table),
-      p: s.p,
-      p_holm: decision.p_holm[i] as number,
-      p_bh: decision.p_bh[i] as number,
-      counts_toward_verdict: decision.counts[i] as boolean,
-      flagged: decision.flagged[i] as boolean,
-      interval: s.interval,
-      limit_rise: s.limits.limit_rise,
-      limit_fall: s.limits.limit_fall,
-      limit: s.limits.limit,
-      discordance: t.table.kind === 'paired' ? observedDiscordance(t.table) : null,
-      verdict: decision.verdicts[i] as DiffRow['verdict'],
-      held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
-    });
-  });
-  const dm = methodOf(paired, pairing.reason, method, sequential);
+/** The fragility search, or why it was not run (switched off; `sequential`, whose tests it cannot recompute). */
+function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, { q, method }: CheckedOptions, switches: ComputeSwitches): Fragility {
+  if (switches.fragility === false) return Object.freeze({ count: null, description: 'not searched' });
+  if (readings.sequential) return Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
+  const { pairing, events } = input;
+  return fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level });
+}
+
+/** The report (without `--full`'s sections): the statistics' rows and word, in the words of sentence.ts. */
+function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility): DiffReport {
+  const { before, after, pairing, events, identity } = input;
+  const { q, power, method } = options;
+  const { m, rows } = family;
+  const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential);
   const looks = Object.freeze({ before: looksOf(before.manifest), after: looksOf(after.manifest) });
-  const sentence = verdictSentence({ word: decision.word, rows, events, threshold: thr.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, sequential) });
-
-  let frag: Fragility;
-  if (switches.fragility === false) frag = Object.freeze({ count: null, description: 'not searched' });
-  else if (sequential) frag = Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
-  else {
-    frag = fragility(fragilityConditions(pairing.conditions, events, paired), events, decision.word, { q, threshold: thr.value, method, limits: ctx, memo, level });
-  }
-
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
-  const [x, y] = reportAxes(pairing.axes, valuesOf);
-  const nextParts = ['poisson-prove report', quote(before.manifest.name), quote(after.manifest.name)];
-  if (x !== undefined) nextParts.push('--x', x);
-  if (y !== undefined) nextParts.push('--y', y);
-  if (!inferred || events.length > 1) nextParts.push('--event', quote(events[0] as string));
-
-  const report: DiffReport = {
-    verdict: decision.word,
-    sentence,
+  return {
+    verdict: family.word,
+    sentence: verdictSentence({ word: family.word, rows, events, threshold: readings.threshold.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, readings.sequential) }),
     truncated: pairing.truncated,
-    threshold: thr.value,
-    threshold_note: thr.note,
+    threshold: readings.threshold.value,
+    threshold_note: readings.threshold.note,
     method: dm,
     q,
     power,
     tests: m,
     planned_tests: plannedTests(before),
     events: Object.freeze([...events]),
-    events_inferred: inferred,
-    events_declared: options.events === undefined && declared.events !== null,
+    events_inferred: input.inferred,
+    events_declared: input.declared,
     planned_discordance: plannedDiscordance(before) ?? plannedDiscordance(after),
-    warnings: Object.freeze(warnings),
-    fragility: frag,
+    warnings: Object.freeze(input.warnings),
+    fragility: fragile,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
     looks,
-    sequential,
+    sequential: readings.sequential,
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
-    verdict_rule: `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`,
+    verdict_rule: verdictRule(q, m),
     limits_rule: limitsRule(rows, dm, q, m, power),
-    intervals_rule: `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(INTERVAL_FAMILY_LEVEL)}, simultaneous (Bonferroni) over the ${m} tests`,
+    intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),
     rows: Object.freeze(rows),
-    next: nextParts.join(' '),
-    full,
-    ...(scores !== undefined ? { scores } : {}),
-    ...(clustered !== undefined ? { clustered } : {}),
+    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred }),
+    full: false,
+    ...(readings.scores !== undefined ? { scores: readings.scores } : {}),
+    ...(readings.clustered !== undefined ? { clustered: readings.clustered } : {}),
     ...(identity !== null ? { identity } : {}),
   };
-  if (!full) return Object.freeze(report);
-  const tables: EventTable[] = tests.map((t) =>
+}
+
+function shortHash(label: string): string {
+  return createHash('sha256').update(label, 'utf8').digest('hex').slice(0, 8);
+}
+
+/** The report with `--full`'s sections: per-event tables by hash, coverage, omnibus, fault lines and the bound. */
+function withFullSections(report: DiffReport, input: DiffInput, family: DiffFamily, method: CheckedOptions['method']): DiffReport {
+  const { pairing, events } = input;
+  const tables: EventTable[] = family.tests.map((t) =>
     Object.freeze({ hash: shortHash(t.condition), condition: t.condition, event: t.event, counts: countsOf(t.table), samples: samplesOf(t.table) }),
   );
   return Object.freeze({
@@ -321,17 +117,27 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
       only_before: Object.freeze([...pairing.only_before]),
       only_after: Object.freeze([...pairing.only_after]),
     }),
-    omnibus: Object.freeze(omnibus(pairing.conditions, events, paired)),
-    fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, paired, method)),
-    bound: Object.freeze(truncationBound(pairing.conditions, events, paired)),
+    omnibus: Object.freeze(omnibus(pairing.conditions, events, pairing.paired)),
+    fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, pairing.paired, method)),
+    bound: Object.freeze(truncationBound(pairing.conditions, events, pairing.paired)),
   });
 }
 
-/** Both runs as indexes with shared outcome codes (rows are indexed here; indexes pass through). */
-function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunIndex, RunIndex] {
-  if (isRunIndex(before) && isRunIndex(after) && before.codes === after.codes && before.replicates === after.replicates) return [before, after];
-  if (isRunIndex(before) || isRunIndex(after)) throw new TypeError('computeDiff: give both runs as rows, or both as indexes sharing their outcome codes');
-  return indexRows(before, after);
+/**
+ * The diff of two runs given in memory (see {@link diffEpisodes}), as row objects or already indexed
+ * ({@link RunIndex}, as {@link diffRuns} reads them from the store, with shared outcome codes);
+ * `switches.fragility` false skips the fragility search (the report then says "not searched"). The
+ * phases: the input (diff-input.ts), the other readings, the statistics (diff-rows.ts), the fragility,
+ * and the report in the words of sentence.ts, with the `next:` command as data (next-command.ts).
+ */
+export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+  const checked = checkOptions(options);
+  const input = diffInput(beforeRun, afterRun, options);
+  const readings = readingsOf(input, options, checked);
+  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family });
+  const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches));
+  if (options.full !== true) return Object.freeze(report);
+  return withFullSections({ ...report, full: true }, input, family, checked.method);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { partialLine, partialRuns, type RunCoverage } from './partial.js';
 import { clusteredRates, formatClusteredRatesMarkdown, type ClusteredRates } from './cluster-export.js';
-import { readRunForDiff } from './read-run.js';
-import { hasScores } from './score-diff.js';
-import { aggregateScores, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
+import { columnsOfRows, readHardFlags, readRunColumns, type RunColumns } from './run-columns.js';
+import { NO_OUTCOME, outcomeCodes } from './run-index.js';
+import { aggregateScoreColumns, byAxes, conditionOrder, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
 import type { DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
 
@@ -73,33 +73,61 @@ export type ExportOptions = {
  * @see Wilson (1927); {@link wilsonInterval}.
  */
 export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions = {}): ExportTable {
+  const codes = outcomeCodes();
+  const axes = wantedAxes(options);
+  return aggregateColumns(runs.map((r) => columnsOfRows(r, codes, axes)), options);
+}
+
+/** The axis columns an export reads: the `by` axes and the `cluster` axis. */
+function wantedAxes(options: ExportOptions): string[] {
+  return [...new Set([...byAxes(options.by ?? []), ...(options.cluster !== undefined ? [options.cluster] : [])])];
+}
+
+/** {@link aggregateRuns} of runs read as columns (one pass per run over typed arrays). */
+function aggregateColumns(runs: readonly RunColumns[], options: ExportOptions): ExportTable {
   const level = 0.95;
-  const labels = [...new Set(runs.flatMap((r) => r.rows.map((e) => e.outcome).filter((o): o is string => typeof o === 'string')))].sort();
+  const labels = [...new Set(runs.flatMap((r) => labelsOf(r)))].sort();
   const rows: ExportRow[] = [];
   for (const run of runs) {
-    const order: string[] = [];
-    const declared = run.manifest.conditions;
-    if (Array.isArray(declared)) for (const c of declared as unknown[]) if (typeof c === 'string') order.push(c);
-    for (const e of run.rows) if (!order.includes(e.condition)) order.push(e.condition);
-    for (const condition of order) {
-      const eps = run.rows.filter((e) => e.condition === condition);
-      if (eps.length === 0) continue;
-      const withOutcome = eps.filter((e) => typeof e.outcome === 'string');
-      const n = withOutcome.length;
-      const ts = withOutcome.map((e) => e.t).filter((t): t is number => typeof t === 'number' && Number.isFinite(t));
+    // Per condition code: episodes, episodes with an outcome, the sum and count of finite t (summed in
+    // stored order, as the row path did), and per outcome code its count.
+    const k = run.conditions.length;
+    const width = run.codes.labels.length + 2;
+    const episodes = new Float64Array(k);
+    const n = new Float64Array(k);
+    const tSum = new Float64Array(k);
+    const tCount = new Float64Array(k);
+    const counts = new Float64Array(k * width);
+    for (let i = 0; i < run.length; i++) {
+      const c = run.condition[i] as number;
+      const o = run.outcome[i] as number;
+      (episodes[c] as number)++;
+      if (o === NO_OUTCOME) continue;
+      (n[c] as number)++;
+      (counts[c * width + o] as number)++;
+      const t = run.t[i] as number;
+      if (Number.isFinite(t)) {
+        tSum[c] = (tSum[c] as number) + t;
+        (tCount[c] as number)++;
+      }
+    }
+    for (const { label: condition, code: c } of conditionOrder(run)) {
+      if (c < 0) continue;
+      const m = n[c] as number;
       rows.push(
         Object.freeze({
           run_id: run.manifest.run_id,
           run_name: run.manifest.name,
           condition,
-          episodes: eps.length,
-          without_outcome: eps.length - n,
-          mean_t: ts.length > 0 ? ts.reduce((s, t) => s + t, 0) / ts.length : Number.NaN,
+          episodes: episodes[c] as number,
+          without_outcome: (episodes[c] as number) - m,
+          mean_t: (tCount[c] as number) > 0 ? (tSum[c] as number) / (tCount[c] as number) : Number.NaN,
           outcomes: Object.freeze(
             labels.map((outcome) => {
-              const count = withOutcome.filter((e) => e.outcome === outcome).length;
-              const w = n > 0 ? wilsonInterval(count, n, level) : null;
-              return Object.freeze({ outcome, count, rate: n > 0 ? count / n : Number.NaN, lower: w?.lower ?? Number.NaN, upper: w?.upper ?? Number.NaN });
+              const code = run.codes.codes.get(outcome);
+              const count = code === undefined ? 0 : (counts[c * width + code] as number);
+              const w = m > 0 ? wilsonInterval(count, m, level) : null;
+              return Object.freeze({ outcome, count, rate: m > 0 ? count / m : Number.NaN, lower: w?.lower ?? Number.NaN, upper: w?.upper ?? Number.NaN });
             }),
           ),
         }),
@@ -107,13 +135,22 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
     }
   }
   const by = options.by ?? [];
-  const scores = runs.some(hasScores) || by.length > 0 ? aggregateScores(runs, { by, level }) : undefined;
+  const scores = runs.some((r) => r.hasScores) || by.length > 0 ? aggregateScoreColumns(runs, { by, level }) : undefined;
   const clustered = options.cluster === undefined ? undefined : clusteredRates(runs, labels, options.cluster, level);
   return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}), ...(clustered !== undefined ? { clustered } : {}) });
 }
 
+/** The outcome labels a run's episodes hold. */
+function labelsOf(run: RunColumns): string[] {
+  const seen = new Uint8Array(run.codes.labels.length + 2);
+  for (const o of run.outcome) seen[o] = 1;
+  return run.codes.labels.filter((_, k) => seen[k + 2] === 1);
+}
+
 /**
- * Reads runs from a store and aggregates them ({@link aggregateRuns}).
+ * Reads runs from a store and aggregates them ({@link aggregateRuns}), column by column: the condition,
+ * replicate, outcome, `t` and `score` columns, the `by` and `cluster` axes, and `meta` (for its boolean
+ * `hard_failure` only) only when a run holds a score or `by` is given. No row object per episode.
  *
  * @param store - the store directory.
  * @param refs - run refs (`#N`, id, unique id prefix or name), at least one.
@@ -124,8 +161,11 @@ export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions =
  */
 export async function exportRuns(store: string, refs: readonly string[], options: ExportOptions = {}): Promise<ExportTable> {
   if (refs.length === 0) throw new RangeError('exportRuns: refs must name at least one run, got none');
-  const runs = await Promise.all(refs.map((r) => readRunForDiff(store, r, { hardFailure: true, partial: options.partial === true, verb: 'export' })));
-  const table = aggregateRuns(runs, options);
+  const codes = outcomeCodes();
+  const read = { axes: wantedAxes(options), partial: options.partial === true, verb: 'export' };
+  let runs = await Promise.all(refs.map((r) => readRunColumns(store, r, codes, read)));
+  if (runs.some((r) => r.hasScores) || (options.by ?? []).length > 0) runs = await Promise.all(runs.map((r) => readHardFlags(store, r)));
+  const table = aggregateColumns(runs, options);
   const partial = partialRuns(runs);
   return partial.length > 0 ? Object.freeze({ ...table, partial: Object.freeze(partial) }) : table;
 }

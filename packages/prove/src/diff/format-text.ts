@@ -20,59 +20,74 @@ function cells(c: DiffCounts | null, s: DiffSamples): string[] {
     : [String(c.both), String(c.rise), String(c.fall), String(c.neither), String(c.n)];
 }
 
-function fullSections(r: DiffReport): string[] {
-  const out: string[] = [];
+/** The per-event tables by the condition's hash, with each test's p-values and interval. */
+function tablesSection(r: DiffReport, tables: NonNullable<DiffReport['tables']>): string[] {
+  const out = ['', 'tables        per condition x event, by the condition\'s hash (rise and fall count discordant pairs)'];
   const hashes = new Map<string, string>();
-  if (r.tables !== undefined) {
-    out.push('', 'tables        per condition x event, by the condition\'s hash (rise and fall count discordant pairs)');
-    const rows: string[][] = [['  hash', 'event', 'both', 'rise', 'fall', 'neither', 'n', 'p', 'p_holm', 'p_bh', 'interval']];
-    r.tables.forEach((t, i) => {
-      hashes.set(t.hash, t.condition);
-      const row = r.rows[i];
-      rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? interval(row.interval) : '-']);
-    });
-    out.push(...textTable(rows));
-    for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
-  }
-  if (r.coverage !== undefined) {
-    out.push('', 'coverage      episodes per condition, pairs with an outcome in both runs, pairs dropped (an episode without an outcome)');
-    const rows: string[][] = [['  condition', 'before', 'after', 'pairs', 'dropped', 'only before', 'only after', 'seed mismatches']];
-    for (const c of r.coverage.conditions) {
-      rows.push([`  ${c.condition}`, String(c.before_episodes), String(c.after_episodes), String(c.pairs), String(c.dropped), String(c.unmatched_before), String(c.unmatched_after), String(c.seed_mismatches)]);
-    }
-    out.push(...textTable(rows));
-    if (r.coverage.only_before.length > 0) out.push(`  not compared, only in before: ${r.coverage.only_before.join('; ')}`);
-    if (r.coverage.only_after.length > 0) out.push(`  not compared, only in after: ${r.coverage.only_after.join('; ')}`);
-  }
-  if (r.omnibus !== undefined) {
-    out.push('', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}`);
-    const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
-    for (const o of r.omnibus) rows.push([`  ${o.event}`, fmt3(o.before), fmt3(o.after), fmtChange(o.change), ...cells(o.counts, o.samples), fmtP(o.p)]);
-    out.push(...textTable(rows));
-  }
-  if (r.fault_lines !== undefined) {
-    out.push('', 'fault lines   the change per value of each axis with more than one value (pooled, unadjusted)');
-    if (r.fault_lines.length === 0) out.push('  no axis has more than one value');
-    else {
-      const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
-      for (const f of r.fault_lines) {
-        for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmt3(v.before), fmt3(v.after), fmtChange(v.change), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
-      }
-      out.push(...textTable(rows));
-    }
-  }
-  if (r.bound !== undefined) {
-    out.push('', 'bound         the change had the truncated episodes ended in the event: all of them, none, and the extremes');
-    if (r.bound.length === 0) out.push('  no event to bound');
-    else {
-      const rows: string[][] = [['  condition', 'event', 'truncated before', 'truncated after', 'change', 'if all', 'if none', 'range']];
-      for (const b of r.bound) {
-        rows.push([`  ${b.condition}`, b.event, String(b.truncated_before), String(b.truncated_after), fmtChange(b.change), fmtChange(b.if_all), fmtChange(b.if_none), `[${fmtChange(b.lower)}, ${fmtChange(b.upper)}]`]);
-      }
-      out.push(...textTable(rows));
-    }
-  }
+  const rows: string[][] = [['  hash', 'event', 'both', 'rise', 'fall', 'neither', 'n', 'p', 'p_holm', 'p_bh', 'interval']];
+  tables.forEach((t, i) => {
+    hashes.set(t.hash, t.condition);
+    const row = r.rows[i];
+    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? interval(row.interval) : '-']);
+  });
+  out.push(...textTable(rows));
+  for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
   return out;
+}
+
+/** Episodes, pairs and drops per condition, and the conditions only one run has. */
+function coverageSection(coverage: NonNullable<DiffReport['coverage']>): string[] {
+  const out = ['', 'coverage      episodes per condition, pairs with an outcome in both runs, pairs dropped (an episode without an outcome)'];
+  const rows: string[][] = [['  condition', 'before', 'after', 'pairs', 'dropped', 'only before', 'only after', 'seed mismatches']];
+  for (const c of coverage.conditions) {
+    rows.push([`  ${c.condition}`, String(c.before_episodes), String(c.after_episodes), String(c.pairs), String(c.dropped), String(c.unmatched_before), String(c.unmatched_after), String(c.seed_mismatches)]);
+  }
+  out.push(...textTable(rows));
+  if (coverage.only_before.length > 0) out.push(`  not compared, only in before: ${coverage.only_before.join('; ')}`);
+  if (coverage.only_after.length > 0) out.push(`  not compared, only in after: ${coverage.only_after.join('; ')}`);
+  return out;
+}
+
+/** One pooled test per event. */
+function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus']>): string[] {
+  const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}`];
+  const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
+  for (const o of omnibus) rows.push([`  ${o.event}`, fmt3(o.before), fmt3(o.after), fmtChange(o.change), ...cells(o.counts, o.samples), fmtP(o.p)]);
+  out.push(...textTable(rows));
+  return out;
+}
+
+/** The change per value of each axis with more than one value. */
+function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>): string[] {
+  const out = ['', 'fault lines   the change per value of each axis with more than one value (pooled, unadjusted)'];
+  if (faultLines.length === 0) return [...out, '  no axis has more than one value'];
+  const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
+  for (const f of faultLines) {
+    for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmt3(v.before), fmt3(v.after), fmtChange(v.change), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
+  }
+  return [...out, ...textTable(rows)];
+}
+
+/** The change had the truncated episodes ended in the event. */
+function boundSection(bound: NonNullable<DiffReport['bound']>): string[] {
+  const out = ['', 'bound         the change had the truncated episodes ended in the event: all of them, none, and the extremes'];
+  if (bound.length === 0) return [...out, '  no event to bound'];
+  const rows: string[][] = [['  condition', 'event', 'truncated before', 'truncated after', 'change', 'if all', 'if none', 'range']];
+  for (const b of bound) {
+    rows.push([`  ${b.condition}`, b.event, String(b.truncated_before), String(b.truncated_after), fmtChange(b.change), fmtChange(b.if_all), fmtChange(b.if_none), `[${fmtChange(b.lower)}, ${fmtChange(b.upper)}]`]);
+  }
+  return [...out, ...textTable(rows)];
+}
+
+/** `--full`'s sections, each when the report has it. */
+function fullSections(r: DiffReport): string[] {
+  return [
+    ...(r.tables !== undefined ? tablesSection(r, r.tables) : []),
+    ...(r.coverage !== undefined ? coverageSection(r.coverage) : []),
+    ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus) : []),
+    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines) : []),
+    ...(r.bound !== undefined ? boundSection(r.bound) : []),
+  ];
 }
 
 /**
@@ -81,7 +96,7 @@ function fullSections(r: DiffReport): string[] {
  * lines (and `dropped` when pairs were); the table `condition event before after change interval
  * verdict rise fall` (the simultaneous interval beside the verdict, and after an `inconclusive` what held
  * it back: limit, no room, interval); the `scores` section when the report has one; with `full`, the per-event tables, coverage, omnibus, fault lines and bound, else the `more`
- * hint; and the `next:` line.
+ * hint. The CLI adds the `next:` line after it, written from `report.next` (cli/diff-output.ts).
  *
  * @param report - a report from {@link diffEpisodes} or {@link diffRuns}.
  * @returns the text, lines joined by "\n", ending in a newline.
@@ -129,7 +144,5 @@ export function formatDiffText(report: DiffReport): string {
     out.push('');
     out.push(line('more', '--full prints the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound'));
   }
-  out.push('');
-  out.push(`next: ${r.next}`);
   return `${out.join('\n')}\n`;
 }

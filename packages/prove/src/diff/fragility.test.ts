@@ -1,39 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { conditionPairs, contextOf, fragilityCases, GOLDEN_COUNT, GOLDEN_SEED, wordOf, type Cond } from './__fixtures__/fragility-cases.js';
 import { mulberry32 } from './__fixtures__/independent-runs.js';
 import { fragility, fragilityConditions, type FragilityContext } from './fragility.js';
-import { pairCountsOf, type ConditionPairs } from './pairing.js';
-import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
-import type { TestMethod } from './stats.js';
-import { pairedTable, unpairedTable } from './tables.js';
-import type { VerdictWord } from './types.js';
-import { decide } from './verdict.js';
-
-/** One condition's outcomes: A's and B's labels (paired by index when the case is paired). */
-type Cond = { a: string[]; b: string[] };
-
-function conditionPairs(conds: readonly Cond[]): ConditionPairs[] {
-  return conds.map((c, i) => {
-    const pairs = c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string }));
-    return { label: `c${i}`, values: {}, counts: pairCountsOf(pairs, c.a, c.b), pairs, beforeOutcomes: c.a, afterOutcomes: c.b, coverage: undefined as never };
-  });
-}
-
-function contextOf(q: number, threshold: number, method: TestMethod, m: number): FragilityContext {
-  return { q, threshold, method, limits: { alpha: q / m, power: 0.8, method }, memo: new Map(), level: 1 - 0.05 / m };
-}
-
-/** The verdict word recomputed from the labels, as the diff does (tables, p-values, limits, Holm). */
-function wordOf(conds: readonly Cond[], events: readonly string[], paired: boolean, ctx: FragilityContext): VerdictWord {
-  const scored = conds.flatMap((c) =>
-    events.map((ev) => {
-      const t = paired ? pairedTable(c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })), ev) : unpairedTable(c.a, c.b, ev);
-      const lim = limitsOf(t, ctx.limits, ctx.memo);
-      const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
-      return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level) };
-    }),
-  );
-  return decide(scored, ctx.q, ctx.threshold).word;
-}
 
 /**
  * Brute force: for each condition, run, tested event E and direction, every subset of the episodes that
@@ -171,5 +140,19 @@ describe('fragility', () => {
       if (want !== null) fragile++;
     }
     expect(fragile).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('gives the results pinned before the search was split (fragility-golden.json: 400 seeded diffs, 1-4 events, n <= 40)', () => {
+    const golden = JSON.parse(readFileSync(new URL('./__fixtures__/fragility-golden.json', import.meta.url), 'utf8')) as [string, number | null, string][];
+    const cases = fragilityCases(GOLDEN_SEED, GOLDEN_COUNT);
+    expect(golden.length).toBe(cases.length);
+    cases.forEach((c, i) => {
+      const f = fragility(c.conditions, c.events, c.word, c.ctx);
+      expect([c.word, f.count, f.description], `case ${i}`).toEqual(golden[i]);
+    });
+    // The pinned cases reach every word, finite and infinite fragilities, and changes involving two events.
+    expect(new Set(golden.map(([w]) => w)).size).toBe(3);
+    expect(golden.filter(([, k]) => k === null).length).toBeGreaterThan(50);
+    expect(golden.filter(([, , d]) => / \(\d+ (of them )?(had ended )?in /.test(d)).length).toBeGreaterThan(20);
   }, 60_000);
 });

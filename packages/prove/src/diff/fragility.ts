@@ -1,20 +1,13 @@
 import type { LimitContext, LimitMemo } from './limits.js';
-import type { ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { heldBackBy } from './verdict.js';
+import { searchSpace, type Candidate, type Standing } from './fragility-space.js';
+import { changedTables, tableAsIs, viewsOf, type FragilityCondition, type View } from './fragility-tables.js';
 import type { TestMethod } from './stats.js';
 import type { Table } from './tables.js';
-import type { Fragility, Limit, VerdictWord } from './types.js';
+import type { Fragility, VerdictWord } from './types.js';
 
-/**
- * One condition as fragility searches it. Outcomes are reduced to classes: 0 is any outcome that is not a
- * tested event ("otherwise": `passed`, or an untested label), i (1..e) is `events[i - 1]`.
- * - paired: `cross[s][u]` = the pairs whose before outcome is class s and after outcome class u;
- * - unpaired: `before[s]`, `after[s]` = how many of each run's outcomes are class s.
- */
-export type FragilityCondition =
-  | { readonly condition: string; readonly kind: 'paired'; readonly cross: readonly (readonly number[])[] }
-  | { readonly condition: string; readonly kind: 'unpaired'; readonly before: readonly number[]; readonly after: readonly number[] };
+export { fragilityConditions, type FragilityCondition } from './fragility-tables.js';
 
 /** What a verdict is recomputed with. */
 export type FragilityContext = {
@@ -27,287 +20,100 @@ export type FragilityContext = {
   readonly level: number;
 };
 
-/**
- * The conditions of a diff reduced to outcome classes (see {@link FragilityCondition}).
- *
- * @param conditions - the paired conditions of the diff.
- * @param events - the tested events; class i is events[i - 1].
- * @param paired - whether the diff pairs episodes (else each run's outcomes are counted).
- */
-export function fragilityConditions(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): FragilityCondition[] {
-  const e = events.length;
-  const cls = (label: string): number => events.indexOf(label) + 1;
-  return conditions.map((c) => {
-    const { labels, cross: cells } = c.counts;
-    const K = labels.length;
-    const classes = labels.map(cls);
-    if (paired) {
-      const cross = Array.from({ length: e + 1 }, () => new Array<number>(e + 1).fill(0));
-      for (let i = 0; i < K; i++) {
-        const r = cross[classes[i] as number] as number[];
-        for (let j = 0; j < K; j++) r[classes[j] as number] = (r[classes[j] as number] as number) + (cells[i * K + j] as number);
-      }
-      return { condition: c.label, kind: 'paired', cross };
-    }
-    const count = (byLabel: Float64Array): number[] => {
-      const v = new Array<number>(e + 1).fill(0);
-      for (let k = 0; k < K; k++) v[classes[k] as number] = (v[classes[k] as number] as number) + (byLabel[k] as number);
-      return v;
-    };
-    return { condition: c.label, kind: 'unpaired', before: count(c.counts.before), after: count(c.counts.after) };
-  });
-}
-
-type Run = 'A' | 'B';
-type Extreme = 'min' | 'max';
-
-/** One condition seen from the run whose outcomes change: rows are its classes, columns the other run's. */
-type View = {
-  readonly run: Run;
-  readonly paired: boolean;
-  /** paired: moved-run class x fixed-run class counts; unpaired: empty. */
-  readonly cross: readonly (readonly number[])[];
-  /** Per class, the moved run's count and the fixed run's count. */
-  readonly row: readonly number[];
-  readonly col: readonly number[];
-  readonly n: number;
-  readonly nFixed: number;
-};
-
-function viewsOf(c: FragilityCondition): [View, View] {
-  if (c.kind === 'paired') {
-    const a = c.cross.map((r) => [...r]);
-    const b = a.map((_, u) => a.map((r) => r[u] as number));
-    const sum = (v: readonly number[]): number => v.reduce((s, x) => s + x, 0);
-    const rows = (m: number[][]): number[] => m.map(sum);
-    const n = sum(rows(a));
-    return [
-      { run: 'A', paired: true, cross: a, row: rows(a), col: rows(b), n, nFixed: n },
-      { run: 'B', paired: true, cross: b, row: rows(b), col: rows(a), n, nFixed: n },
-    ];
-  }
-  const nb = c.before.reduce((s, x) => s + x, 0);
-  const na = c.after.reduce((s, x) => s + x, 0);
-  return [
-    { run: 'A', paired: false, cross: [], row: c.before, col: c.after, n: nb, nFixed: na },
-    { run: 'B', paired: false, cross: [], row: c.after, col: c.before, n: na, nFixed: nb },
-  ];
-}
-
-/** The table of event class g when the moved run holds `rowG` of it, `diagG` of them paired with g too. */
-function tableOf(v: View, g: number, rowG: number, diagG: number): Table {
-  if (!v.paired) {
-    const [be, bn, ae, an] = v.run === 'A' ? [rowG, v.n, v.col[g] as number, v.nFixed] : [v.col[g] as number, v.nFixed, rowG, v.n];
-    return { kind: 'unpaired', beforeEvents: be, beforeN: bn, afterEvents: ae, afterN: an };
-  }
-  const movedOnly = rowG - diagG;
-  const fixedOnly = (v.col[g] as number) - diagG;
-  const neither = v.n - diagG - movedOnly - fixedOnly;
-  return v.run === 'A'
-    ? { kind: 'paired', both: diagG, rise: fixedOnly, fall: movedOnly, neither }
-    : { kind: 'paired', both: diagG, rise: movedOnly, fall: fixedOnly, neither };
-}
-
-/** Takes `count` episodes from `avail` (per column; decremented) in column order; returns what each column gave. */
-function take(avail: number[], order: readonly number[], count: number): number[] {
-  const got = new Array<number>(avail.length).fill(0);
-  let left = count;
-  for (const u of order) {
-    if (left === 0) break;
-    const t = Math.min(left, avail[u] as number);
-    got[u] = t;
-    avail[u] = (avail[u] as number) - t;
-    left -= t;
-  }
-  return got;
-}
+const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant change', inc: 'inconclusive', none: 'no significant change' };
 
 /**
- * A candidate: k episodes of the moved run changed in one direction for event class `ev` — out of it
- * (`dir` 'out': x of them made to end in event class `f`, the rest otherwise) or into it (`dir` 'in': x of
- * them taken from class `f`, the rest from class 0) — with the columns chosen to give every changed test
- * its smallest p-value (`min`) or its largest (`max`). Returns the changed tables of `ev` and `f`.
+ * The family of tests as fragility reads it: each test's standing as it stands, and the word after a
+ * condition's tables change. A test's p-value and its limit are memoized per condition by its counts.
  */
-function candidate(v: View, ev: number, f: number | null, dir: 'in' | 'out', k: number, x: number, ext: Extreme): { e: Table; f: Table | null } {
-  const rowE = v.row[ev] as number;
-  if (!v.paired) {
-    const e = tableOf(v, ev, dir === 'in' ? rowE + k : rowE - k, 0);
-    if (f === null) return { e, f: null };
-    return { e, f: tableOf(v, f, (v.row[f] as number) + (dir === 'in' ? -x : x), 0) };
+class Family {
+  private readonly m: number;
+  private readonly memos: Map<string, Standing>[];
+  /** Per condition, per class (0 unused), the test's standing as it stands. */
+  private readonly base: Standing[][];
+  private readonly sigIn: number[];
+  private readonly incIn: number[];
+  private readonly sigAll: number;
+  private readonly incAll: number;
+
+  constructor(views: readonly (readonly [View, View])[], e: number, private readonly ctx: FragilityContext) {
+    this.m = views.length * e;
+    this.memos = views.map(() => new Map<string, Standing>());
+    this.base = views.map(([va], ci) => Array.from({ length: e + 1 }, (_, g) => (g === 0 ? { sig: false, ok: true } : this.score(ci, tableAsIs(va, g)))));
+    this.sigIn = this.base.map((b) => b.filter((s) => s.sig).length);
+    this.incIn = this.base.map((b) => b.filter((s) => !s.ok).length);
+    this.sigAll = this.sigIn.reduce((s, x) => s + x, 0);
+    this.incAll = this.incIn.reduce((s, x) => s + x, 0);
   }
-  const cols = v.col.length;
-  const others = Array.from({ length: cols }, (_, u) => u).filter((u) => u !== ev && u !== f);
-  const diagE = (v.cross[ev] as number[])[ev] as number;
-  let zE: number; // changed episodes whose other-run outcome is ev
-  let yF = 0; // changed episodes whose other-run outcome is f, on f's side
-  if (dir === 'in') {
-    const nonE = others.concat(f === null ? [] : [f]);
-    if (f !== null) {
-      const fromF = take([...(v.cross[f] as number[])], ext === 'min' ? [ev, ...others, f] : [f, ...others, ev], x);
-      zE = fromF[ev] as number;
-      yF = fromF[f] as number;
-    } else zE = 0;
-    const fromO = take([...(v.cross[0] as number[])], ext === 'min' ? [ev, ...nonE] : [...nonE, ev], k - x);
-    zE += fromO[ev] as number;
-  } else {
-    const avail = [...(v.cross[ev] as number[])];
-    if (f !== null) {
-      const toF = take(avail, ext === 'min' ? [f, ...others, ev] : [ev, ...others, f], x);
-      yF = toF[f] as number;
-      zE = toF[ev] as number;
-    } else zE = 0;
-    const rest = f === null ? others : ext === 'min' ? [...others, f] : [f, ...others];
-    const toO = take(avail, ext === 'min' ? [...rest, ev] : [ev, ...rest], k - x);
-    zE += toO[ev] as number;
+
+  /** Significant: Holm's smallest adjusted p-value, min(1, m p) <= q; ok: the limit and the interval both allow "unchanged". */
+  private score(ci: number, t: Table): Standing {
+    const key = t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}` : `${t.beforeEvents},${t.afterEvents}`;
+    const memo = this.memos[ci] as Map<string, Standing>;
+    let s = memo.get(key);
+    if (s === undefined) {
+      const p = pValueOf(t, this.ctx.method);
+      const ok = heldBackBy(limitsOf(t, this.ctx.limits, this.ctx.memo).limit, intervalOf(t, this.ctx.level), this.ctx.threshold).length === 0;
+      memo.set(key, (s = { sig: Math.min(1, this.m * p) <= this.ctx.q, ok }));
+    }
+    return s;
   }
-  const e = dir === 'in' ? tableOf(v, ev, rowE + k, diagE + zE) : tableOf(v, ev, rowE - k, diagE - zE);
-  if (f === null) return { e, f: null };
-  const rowF = v.row[f] as number;
-  const diagF = (v.cross[f] as number[])[f] as number;
-  return { e, f: dir === 'in' ? tableOf(v, f, rowF - x, diagF - yF) : tableOf(v, f, rowF + x, diagF + yF) };
+
+  /** Test g of condition ci with table t (undefined: as it stands). */
+  standing(ci: number, g: number, t: Table | undefined): Standing {
+    return t === undefined ? ((this.base[ci] as Standing[])[g] as Standing) : this.score(ci, t);
+  }
+
+  /** Whether a test outside condition ci is significant (so no change inside it moves "significant change"). */
+  sigBeyond(ci: number): boolean {
+    return this.sigAll - (this.sigIn[ci] as number) > 0;
+  }
+
+  /** Whether a test outside condition ci is held back. */
+  incBeyond(ci: number): boolean {
+    return this.incAll - (this.incIn[ci] as number) > 0;
+  }
+
+  /** The word when condition ci's tables are `tables` (per class; undefined where unchanged). */
+  wordAfter(ci: number, tables: readonly (Table | undefined)[]): VerdictWord {
+    let anySig = this.sigBeyond(ci);
+    let anyInc = this.incBeyond(ci);
+    for (let g = 1; g < tables.length; g++) {
+      const s = this.standing(ci, g, tables[g]);
+      anySig ||= s.sig;
+      anyInc ||= !s.ok;
+    }
+    return anySig ? WORDS.sig : anyInc ? WORDS.inc : WORDS.none;
+  }
 }
 
-/**
- * A candidate with several other events at once (three or more tested events): `xs[g]` of the k changes
- * come from (in) or go to (out) event class g, the rest from or to class 0. Returns the changed table of
- * every class (undefined where unchanged). Into E, each source row is drawn from on its own, so the
- * extremes are joint as with one other event; out of E, the targets share E's row and are served
- * greedily (own column last for 'max', first for 'min').
- */
-function candidateVec(v: View, ev: number, dir: 'in' | 'out', k: number, xs: readonly number[], ext: Extreme): (Table | undefined)[] {
-  const classes = v.row.length;
-  const out: (Table | undefined)[] = new Array<Table | undefined>(classes).fill(undefined);
-  const sumX = xs.reduce((a, b) => a + b, 0);
-  const rowE = v.row[ev] as number;
-  if (!v.paired) {
-    out[ev] = tableOf(v, ev, dir === 'in' ? rowE + k : rowE - k, 0);
-    for (let g = 1; g < classes; g++) if (g !== ev && (xs[g] ?? 0) > 0) out[g] = tableOf(v, g, (v.row[g] as number) + (dir === 'in' ? -(xs[g] as number) : (xs[g] as number)), 0);
-    return out;
-  }
-  const all = Array.from({ length: classes }, (_, u) => u);
-  const diag = (g: number): number => (v.cross[g] as number[])[g] as number;
-  let zE = 0;
-  const y = new Array<number>(classes).fill(0);
-  if (dir === 'in') {
-    for (let g = 1; g < classes; g++) {
-      const x = xs[g] ?? 0;
-      if (g === ev || x === 0) continue;
-      const others = all.filter((u) => u !== ev && u !== g);
-      const got = take([...(v.cross[g] as number[])], ext === 'min' ? [ev, ...others, g] : [g, ...others, ev], x);
-      zE += got[ev] as number;
-      y[g] = got[g] as number;
-    }
-    const nonE = all.filter((u) => u !== ev);
-    zE += take([...(v.cross[0] as number[])], ext === 'min' ? [ev, ...nonE] : [...nonE, ev], k - sumX)[ev] as number;
-  } else {
-    const avail = [...(v.cross[ev] as number[])];
-    const nonE = all.filter((u) => u !== ev);
-    const rest = new Array<number>(classes).fill(0);
-    for (let g = 1; g < classes; g++) {
-      const x = xs[g] ?? 0;
-      if (g === ev || x === 0) continue;
-      if (ext === 'min') {
-        y[g] = take(avail, [g], x)[g] as number;
-        rest[g] = x - (y[g] as number);
-      } else {
-        const got = take(avail, [ev, ...nonE.filter((u) => u !== g), g], x);
-        zE += got[ev] as number;
-        y[g] = got[g] as number;
-      }
-    }
-    const left = k - sumX + rest.reduce((a, b) => a + b, 0);
-    zE += take(avail, ext === 'min' ? [...nonE, ev] : [ev, ...nonE], left)[ev] as number;
-  }
-  out[ev] = dir === 'in' ? tableOf(v, ev, rowE + k, diag(ev) + zE) : tableOf(v, ev, rowE - k, diag(ev) - zE);
-  for (let g = 1; g < classes; g++) {
-    const x = xs[g] ?? 0;
-    if (g === ev || x === 0) continue;
-    out[g] = dir === 'in' ? tableOf(v, g, (v.row[g] as number) - x, diag(g) - (y[g] as number)) : tableOf(v, g, (v.row[g] as number) + x, diag(g) + (y[g] as number));
-  }
-  return out;
-}
-
-/**
- * Per other event, the values x (0..cap) whose count after the change passes `good`, as intervals; then
- * a vector with one value per event whose sum lies in [lo, hi], or null when there is none (sums tracked
- * as reachable sets, an interval at a time).
- */
-function pickVector(caps: readonly number[], good: (g: number, x: number) => boolean, lo: number, hi: number): number[] | null {
-  const classes = caps.length;
-  const stages: Uint8Array[] = [];
-  let reach = new Uint8Array(hi + 1);
-  reach[0] = 1;
-  const intervals: [number, number][][] = [];
-  for (let g = 0; g < classes; g++) {
-    const cap = Math.min(caps[g] as number, hi);
-    const iv: [number, number][] = [];
-    for (let x = 0; x <= cap; x++) {
-      if (!good(g, x)) continue;
-      const last = iv[iv.length - 1];
-      if (last !== undefined && last[1] === x - 1) last[1] = x;
-      else iv.push([x, x]);
-    }
-    intervals.push(iv);
-    stages.push(reach);
-    const diff = new Int32Array(hi + 2);
-    for (let sIdx = 0; sIdx <= hi; sIdx++) {
-      if (!reach[sIdx]) continue;
-      for (const [a, b] of iv) {
-        if (sIdx + a > hi) break;
-        diff[sIdx + a] = (diff[sIdx + a] as number) + 1;
-        diff[Math.min(hi, sIdx + b) + 1] = (diff[Math.min(hi, sIdx + b) + 1] as number) - 1;
-      }
-    }
-    const next = new Uint8Array(hi + 1);
-    let run = 0;
-    for (let t = 0; t <= hi; t++) {
-      run += diff[t] as number;
-      next[t] = run > 0 ? 1 : 0;
-    }
-    reach = next;
-  }
-  let target = -1;
-  for (let t = lo; t <= hi; t++) if (reach[t]) { target = t; break; }
-  if (target < 0) return null;
-  const xs = new Array<number>(classes).fill(0);
-  for (let g = classes - 1; g >= 0; g--) {
-    const prev = stages[g] as Uint8Array;
-    let done = false;
-    for (const [a, b] of intervals[g] as [number, number][]) {
-      for (let x = a; x <= b && !done; x++) {
-        if (target - x >= 0 && prev[target - x]) {
-          xs[g] = x;
-          target -= x;
-          done = true;
-        }
-      }
-      if (done) break;
-    }
-    if (!done) return null;
-  }
-  return xs;
-}
-
-function describeVec(k: number, run: Run, condition: string, event: string, dir: 'in' | 'out', events: readonly string[], xs: readonly number[]): string {
-  const runs = `${k} run${k === 1 ? '' : 's'} of ${run} in ${condition}`;
-  const parts = xs.map((x, g) => (g > 0 && x > 0 ? `${x} ${dir === 'in' ? 'had ended' : ''} in ${events[g - 1] as string}`.replace('  ', ' ') : '')).filter((x) => x !== '');
-  const tail = parts.length > 0 ? ` (${parts.join(', ')})` : '';
-  return dir === 'out' ? `${runs} that ended in ${event} made to end otherwise${tail}` : `${runs} that did not end in ${event} made to end in ${event}${tail}`;
-}
-
-function describe(k: number, run: Run, condition: string, event: string, dir: 'in' | 'out', other: string | null, x: number, e: number): string {
-  const runs = `${k} run${k === 1 ? '' : 's'} of ${run} in ${condition}`;
+/** A candidate changing events with at most one other event: "... (x of them in F)". */
+function describeOne(c: Candidate, condition: string, events: readonly string[]): string {
+  const { k, view, ev, dir } = c.move;
+  const f = c.xs.findIndex((x) => x > 0);
+  const x = f < 0 ? 0 : (c.xs[f] as number);
+  const other = f < 0 ? null : (events[f - 1] as string);
+  const event = events[ev - 1] as string;
+  const runs = `${k} run${k === 1 ? '' : 's'} of ${view.run} in ${condition}`;
   if (dir === 'out') {
-    if (other === null || x === 0) return `${runs} that ended in ${event} made to end otherwise`;
+    if (other === null) return `${runs} that ended in ${event} made to end otherwise`;
     if (x === k) return `${runs} that ended in ${event} made to end in ${other}`;
     return `${runs} that ended in ${event} made to end otherwise (${x} of them in ${other})`;
   }
-  if (other === null || x === 0) return e === 1 ? `${runs} that did not end in ${event} made to end in ${event}` : `${runs} that ended in none of the tested events made to end in ${event}`;
+  if (other === null) return events.length === 1 ? `${runs} that did not end in ${event} made to end in ${event}` : `${runs} that ended in none of the tested events made to end in ${event}`;
   if (x === k) return `${runs} that ended in ${other} made to end in ${event}`;
   return `${runs} that did not end in ${event} made to end in ${event} (${x} of them had ended in ${other})`;
 }
 
-const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant change', inc: 'inconclusive', none: 'no significant change' };
+/** A candidate changing several other events at once: "... (x in F, y in G)". */
+function describeSeveral(c: Candidate, condition: string, events: readonly string[]): string {
+  const { k, view, ev, dir } = c.move;
+  const event = events[ev - 1] as string;
+  const runs = `${k} run${k === 1 ? '' : 's'} of ${view.run} in ${condition}`;
+  const parts = c.xs.map((x, g) => (g > 0 && x > 0 ? `${x} ${dir === 'in' ? 'had ended' : ''} in ${events[g - 1] as string}`.replace('  ', ' ') : '')).filter((x) => x !== '');
+  const tail = parts.length > 0 ? ` (${parts.join(', ')})` : '';
+  return dir === 'out' ? `${runs} that ended in ${event} made to end otherwise${tail}` : `${runs} that did not end in ${event} made to end in ${event}${tail}`;
+}
 
 /**
  * Fragility (STATS.md, "Fragility"): the fewest episode outcomes that, changed, would change the verdict
@@ -330,7 +136,7 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  *    how many pairs are discordant. Every McNemar p-value (exact, mid-p, asymptotic with or without
  *    correction), the limit at the observed discordance and the width of Tango's interval are
  *    non-decreasing in the number of discordant pairs at a fixed difference, and the column orders in
- *    {@link candidate} reach the fewest discordant pairs of E and of F together ('min') and the most
+ *    {@link changedTables} reach the fewest discordant pairs of E and of F together ('min') and the most
  *    together ('max'). So if any choice at (k, x) is significant, or within the threshold, 'min' is; if
  *    any is not, 'max' is not. Since the limit and the interval joined the discordant count (issue 10),
  *    one move is no longer covered by this argument: from "inconclusive" to "no significant change" at a
@@ -346,9 +152,13 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  * search then also tries: into E, the k changes drawn from every other class with pairs whose other
  * outcome is E first (E's smallest p, and every k up to the whole pool); and, when all of the condition's
  * tests must move together, a vector whose every entry alone keeps its event within the threshold (or not
- * significant), found over the reachable sums ({@link pickVector}). Out of E the targets share E's row and
+ * significant), found over the reachable sums (`pickVector`). Out of E the targets share E's row and
  * are served greedily, so for three or more events this is checked (fragility.test.ts: brute force on 200
  * random diffs, and 1200 more while writing it, all equal), not proved.
+ *
+ * The search space (fragility-space.ts) is one iterator over the moves (k, condition, event, run,
+ * direction) and, per move, each strategy's candidates in one encoding (changes per event class, an
+ * extreme), each once; the first candidate whose word differs is the answer.
  *
  * @param conditions - the diff's conditions reduced to classes ({@link fragilityConditions}).
  * @param events - the tested events, in the order of the diff's rows (condition-major, event-minor).
@@ -366,141 +176,23 @@ const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant c
  *   controlled trial results is frequently fragile", J Clin Epidemiol 67:622 (the fragility index).
  */
 export function fragility(conditions: readonly FragilityCondition[], events: readonly string[], word: VerdictWord, ctx: FragilityContext): Fragility {
-  const e = events.length;
-  const m = conditions.length * e;
-  const sig = (p: number): boolean => Math.min(1, m * p) <= ctx.q;
-  // A test that does not count reads `unchanged` only when its limit and its interval both allow it.
-  const ok = (l: Limit, t: Table): boolean => heldBackBy(l, intervalOf(t, ctx.level), ctx.threshold).length === 0;
   const views = conditions.map(viewsOf);
-  // Memos per condition: p by table, limit by table (both functions of a few counts).
-  const pMemo = conditions.map(() => new Map<string, number>());
-  const lMemo = conditions.map(() => new Map<string, boolean>());
-  const key = (t: Table): string => (t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}` : `${t.beforeEvents},${t.afterEvents}`);
-  const score = (ci: number, t: Table): { sig: boolean; ok: boolean } => {
-    const kk = key(t);
-    const pm = pMemo[ci] as Map<string, number>;
-    let p = pm.get(kk);
-    if (p === undefined) pm.set(kk, (p = pValueOf(t, ctx.method)));
-    const lm = lMemo[ci] as Map<string, boolean>;
-    let good = lm.get(kk);
-    if (good === undefined) lm.set(kk, (good = ok(limitsOf(t, ctx.limits, ctx.memo).limit, t)));
-    return { sig: sig(p), ok: good };
-  };
-  // The family as it stands: per test, significant (alone enough for the word) and within the threshold.
-  const base = views.map(([va], ci) =>
-    Array.from({ length: e + 1 }, (_, g) => (g === 0 ? { sig: false, ok: true } : score(ci, tableOf(va, g, va.row[g] as number, va.paired ? ((va.cross[g] as number[])[g] as number) : 0)))),
-  );
-  const sigIn = base.map((b) => b.filter((s) => s.sig).length);
-  const incIn = base.map((b) => b.filter((s) => !s.ok).length);
-  const sigAll = sigIn.reduce((s, x) => s + x, 0);
-  const incAll = incIn.reduce((s, x) => s + x, 0);
-  const wordOf = (ci: number, ev: number, f: number | null, se: { sig: boolean; ok: boolean }, sf: { sig: boolean; ok: boolean } | null): VerdictWord => {
-    const b = base[ci] as { sig: boolean; ok: boolean }[];
-    const be = b[ev] as { sig: boolean; ok: boolean };
-    const bf = f === null ? null : (b[f] as { sig: boolean; ok: boolean });
-    const restSig = sigAll - Number(be.sig) - Number(bf?.sig ?? false) > 0;
-    if (restSig || se.sig || (sf?.sig ?? false)) return WORDS.sig;
-    const restInc = incAll - Number(!be.ok) - Number(bf !== null && !bf.ok) > 0;
-    return restInc || !se.ok || (sf !== null && !sf.ok) ? WORDS.inc : WORDS.none;
-  };
-  const maxK = Math.max(0, ...views.flat().map((v) => v.n));
-  const found = (k: number, v: View, ci: number, ev: number, dir: 'in' | 'out', f: number | null, x: number): Fragility =>
-    Object.freeze({ count: k, description: describe(k, v.run, (conditions[ci] as FragilityCondition).condition, events[ev - 1] as string, dir, f === null ? null : (events[f - 1] as string), x, e) });
-
-  for (let k = 1; k <= maxK; k++) {
-    for (let ci = 0; ci < conditions.length; ci++) {
-      // Holm's smallest adjusted p-value outside this condition keeps the word significant whatever it does.
-      if (word === WORDS.sig && sigAll - (sigIn[ci] as number) > 0) continue;
-      const needAllOk = word === WORDS.inc && incAll - (incIn[ci] as number) === 0;
-      for (let ev = 1; ev <= e; ev++) {
-        for (const v of views[ci] as [View, View]) {
-          for (const dir of ['out', 'in'] as const) {
-            const rowE = v.row[ev] as number;
-            if ((dir === 'out' ? rowE : v.n - rowE) < k) continue;
-            const partners: (number | null)[] = e === 1 ? [null] : Array.from({ length: e }, (_, i) => i + 1).filter((g) => g !== ev);
-            for (const f of partners) {
-              // x: how many of the k changes come from (in) or go to (out) class f; the rest from/to class 0.
-              const lo = f === null ? 0 : dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0;
-              const hi = f === null ? 0 : dir === 'in' ? Math.min(k, v.row[f] as number) : k;
-              if (lo > hi) continue;
-              const clamp = (x: number): number => Math.min(hi, Math.max(lo, x));
-              const xs = new Set<number>([lo, hi]);
-              if (f !== null && dir === 'in' && v.paired) {
-                xs.add(clamp((v.cross[f] as number[])[ev] as number));
-                xs.add(clamp(k - ((v.cross[0] as number[])[ev] as number)));
-              }
-              const tryAt = (x: number, ext: Extreme): boolean => {
-                const c = candidate(v, ev, f, dir, k, x, ext);
-                return wordOf(ci, ev, f, score(ci, c.e), c.f === null ? null : score(ci, c.f)) !== word;
-              };
-              for (const x of xs) {
-                if (tryAt(x, 'min') || tryAt(x, 'max')) return found(k, v, ci, ev, dir, f, x);
-              }
-              // Cases that need every test of the condition at once: scan x.
-              if (f !== null && e === 2 && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
-                for (let x = lo; x <= hi; x++) {
-                  if (xs.has(x)) continue;
-                  if (tryAt(x, word === WORDS.sig ? 'max' : 'min')) return found(k, v, ci, ev, dir, f, x);
-                }
-              }
-            }
-            const evalVec = (vec: readonly number[], ext: Extreme): boolean => {
-              const tables = candidateVec(v, ev, dir, k, vec, ext);
-              const b = base[ci] as { sig: boolean; ok: boolean }[];
-              let anySig = sigAll - (sigIn[ci] as number) > 0;
-              let anyInc = incAll - (incIn[ci] as number) > 0;
-              for (let g = 1; g <= e; g++) {
-                const t = tables[g];
-                const sc = t === undefined ? (b[g] as { sig: boolean; ok: boolean }) : score(ci, t);
-                anySig ||= sc.sig;
-                anyInc ||= !sc.ok;
-              }
-              return (anySig ? WORDS.sig : anyInc ? WORDS.inc : WORDS.none) !== word;
-            };
-            const foundVec = (vec: readonly number[]): Fragility =>
-              Object.freeze({ count: k, description: describeVec(k, v.run, (conditions[ci] as FragilityCondition).condition, events[ev - 1] as string, dir, events, vec) });
-            // Three or more events, into E: the k changes drawn from every other class at once, pairs whose
-            // other outcome is E first (E's fewest discordant pairs: its smallest p), which also reaches
-            // every k up to the whole pool (E's limit).
-            if (e >= 3 && dir === 'in') {
-              const vec = new Array<number>(v.row.length).fill(0);
-              let left = k;
-              const order = Array.from({ length: v.row.length }, (_, g) => g).filter((g) => g !== ev);
-              const used = new Array<number>(v.row.length).fill(0);
-              for (const g of order) {
-                const t = Math.min(left, v.paired ? ((v.cross[g] as number[])[ev] as number) : 0);
-                used[g] = t;
-                left -= t;
-              }
-              for (const g of order) {
-                const t = Math.min(left, (v.row[g] as number) - (used[g] as number));
-                used[g] = (used[g] as number) + t;
-                left -= t;
-              }
-              for (const g of order) if (g !== 0) vec[g] = used[g] as number;
-              if (left === 0 && (evalVec(vec, 'min') || evalVec(vec, 'max'))) return foundVec(vec);
-            }
-            // Three or more events: the cases that need every test at once, with changes from or to
-            // several other events together (a vector x per event).
-            if (e >= 3 && (word === WORDS.sig || (needAllOk && v.run === 'A'))) {
-              const caps = v.row.map((r, g) => (g === 0 || g === ev ? 0 : dir === 'in' ? Math.min(k, r) : k));
-              const lo = dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0;
-              const ext: Extreme = word === WORDS.sig ? 'max' : 'min';
-              // Each other event's own test after x of the changes involve it (at the chosen extreme).
-              const alone = (g: number, x: number): { sig: boolean; ok: boolean } => {
-                const vec = new Array<number>(v.row.length).fill(0);
-                vec[g] = x;
-                const t = candidateVec(v, ev, dir, Math.max(k, x), vec, ext)[g];
-                return t === undefined ? (base[ci] as { sig: boolean; ok: boolean }[])[g] as { sig: boolean; ok: boolean } : score(ci, t);
-              };
-              const good = (g: number, x: number): boolean => (caps[g] === 0 ? x === 0 : word === WORDS.sig ? !alone(g, x).sig : alone(g, x).ok);
-              const vec = pickVector(caps, good, lo, k);
-              if (vec !== null && evalVec(vec, ext)) return foundVec(vec);
-            }
-          }
-        }
-      }
-    }
+  const family = new Family(views, events.length, ctx);
+  const significant = word === WORDS.sig;
+  const space = searchSpace({
+    views,
+    events: events.length,
+    significant,
+    // Holm's smallest adjusted p-value outside a condition keeps the word significant whatever it does.
+    fixedBeyond: (ci) => significant && family.sigBeyond(ci),
+    heldOnlyIn: (ci) => word === WORDS.inc && !family.incBeyond(ci),
+    standing: (ci, g, t) => family.standing(ci, g, t),
+  });
+  for (const c of space) {
+    const { k, ci, view, ev, dir } = c.move;
+    if (family.wordAfter(ci, changedTables(view, ev, dir, k, c.xs, c.ext)) === word) continue;
+    const condition = (conditions[ci] as FragilityCondition).condition;
+    return Object.freeze({ count: k, description: c.wording === 'one' ? describeOne(c, condition, events) : describeSeveral(c, condition, events) });
   }
   return Object.freeze({ count: null, description: "no change of one run's outcomes in one condition changes the word" });
 }

@@ -39,14 +39,24 @@ export function runCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 'sta
   for (const e of rows) if (conditions.has(e.condition) && e.replicate_index >= 0 && e.replicate_index < replicates) held.add(keyOf(e));
   // An import's design is what its files held (tasks of different sizes leave slots of the grid empty):
   // nothing is missing that a resume could run.
-  const design = isImport(manifest) ? held.size : conditions.size * replicates;
+  return coverageOfPairs(manifest, held.size);
+}
+
+/**
+ * The {@link RunCoverage} of a run holding `held` distinct (condition, replicate) pairs within its
+ * design (the manifest's conditions x replicates; an import's design is what it holds).
+ */
+export function coverageOfPairs(manifest: Pick<RunManifest, 'run_id' | 'name' | 'status' | 'conditions' | 'replicates'>, held: number): RunCoverage {
+  const conditions = new Set(Array.isArray(manifest.conditions) ? manifest.conditions : []);
+  const replicates = Number(manifest.replicates) || 0;
+  const design = isImport(manifest) ? held : conditions.size * replicates;
   return Object.freeze({
     run_id: manifest.run_id,
     name: manifest.name,
     status: String(manifest.status),
-    pairs: held.size,
+    pairs: held,
     design,
-    complete: manifest.status === 'complete' && held.size === design,
+    complete: manifest.status === 'complete' && held === design,
   });
 }
 
@@ -70,7 +80,7 @@ export function assertComplete(c: RunCoverage, partial: boolean, verb: string): 
 }
 
 /** The runs read partially (incomplete, read with --partial), for an output's "partial" line. */
-export function partialRuns(runs: readonly DiffRun[]): RunCoverage[] {
+export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]): RunCoverage[] {
   return runs.map((r) => r.coverage).filter((c): c is RunCoverage => c !== undefined && !c.complete);
 }
 
@@ -118,8 +128,7 @@ export function indexCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 's
     if (!c) continue;
     for (let r = 0; r < Math.min(replicates, c.size); r++) if (c.outcome[r] !== NO_EPISODE) held++;
   }
-  const design = isImport(manifest) ? held : conditions.length * replicates;
-  return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: String(manifest.status), pairs: held, design, complete: manifest.status === 'complete' && held === design });
+  return coverageOfPairs(manifest, held);
 }
 
 /** {@link unmatchedPairs} of two runs read into {@link RunIndex}es (slot r is replicate r). */

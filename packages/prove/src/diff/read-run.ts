@@ -1,7 +1,7 @@
 import { assertComplete, runCoverage } from './partial.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
-import { openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
+import { eachOpenPart, openRunPart, runParts } from '../store/verify-parts.js';
 import { newestPerPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
@@ -83,7 +83,7 @@ export function identityOf(meta: unknown): { identity: string | null; input_hash
  * A part's seed column as numbers without one BigInt per value: an int64 column comes as a
  * BigInt64Array, read here through its two 32-bit halves (exact below 2^53; seeds are below 2^32).
  */
-function seedsOf(column: Column, rows: number): Float64Array {
+export function seedsOf(column: Column, rows: number): Float64Array {
   const out = new Float64Array(rows);
   if (column instanceof BigInt64Array) {
     const lo = new Uint32Array(column.buffer, column.byteOffset, column.length * 2);
@@ -107,15 +107,7 @@ async function eachPart(
   onPart: (part: PartColumns, axes: PartColumns | null) => void,
 ): Promise<void> {
   const axes = Object.keys(manifest.axes ?? {});
-  const parts = await runParts(store, manifest);
-  // The next part is read from disk (and its checksum checked) while this one is decoded.
-  let next: Promise<OpenPart> | null = parts.length > 0 ? openRunPart(manifest, parts[0]!) : null;
-  // A rejected prefetch is awaited in the next round; until then it must not count as unhandled.
-  next?.catch(() => {});
-  for (let k = 0; k < parts.length; k++) {
-    const file = await (next as Promise<OpenPart>);
-    next = k + 1 < parts.length ? openRunPart(manifest, parts[k + 1]!) : null;
-    next?.catch(() => {});
+  await eachOpenPart(manifest, await runParts(store, manifest), async (file) => {
     const part = await file.columns(columns);
     const condition = part.columns['condition'];
     let fresh = false;
@@ -129,7 +121,7 @@ async function eachPart(
       }
     }
     onPart(part, fresh ? await file.columns(axes) : null);
-  }
+  });
 }
 
 /**

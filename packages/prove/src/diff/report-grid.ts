@@ -4,8 +4,12 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { alignByIdentity, axisNames } from './pairing.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { readRunForDiff } from './read-run.js';
+import { columnsOfRows, groupByAxes, readRunColumns, type RunColumns } from './run-columns.js';
+import { codeOf, HARD_NONE, NO_OUTCOME, outcomeCodes, runIndexBuilder, type ConditionIndex, type RunIndex } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
-import type { DiffEpisode, DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
+import type { DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
 
 /** Options of {@link reportGrid}. */
 export type ReportOptions = {
@@ -39,10 +43,25 @@ export type ReportGrid = {
   readonly clustered?: ClusteredGrid;
 };
 
-function valuesOf(manifest: DiffManifest, axis: string, rows: readonly DiffEpisode[]): (string | number)[] {
+/** The values of an axis, the declared ones first (those the runs hold), then the others as first met. */
+function valuesOf(manifest: DiffManifest, axis: string, runs: readonly RunColumns[]): (string | number)[] {
   const axes = manifest.axes as Record<string, { values?: unknown }> | undefined;
   const declared = axes?.[axis]?.values;
-  const seen = new Set(rows.map((r) => r[axis] as string | number));
+  // The values in the order the episodes hold them (before's, then after's).
+  const seen = new Set<string | number>();
+  for (const run of runs) {
+    const column = run.axes.get(axis);
+    if (column === undefined) {
+      if (run.length > 0) seen.add(undefined as unknown as string);
+      continue;
+    }
+    const met = new Uint8Array(column.values.length);
+    for (const code of column.codes) {
+      if (met[code] === 1) continue;
+      met[code] = 1;
+      seen.add(column.values[code] as string | number);
+    }
+  }
   const out: (string | number)[] = [];
   if (Array.isArray(declared)) for (const v of declared as (string | number)[]) if (seen.has(v)) out.push(v);
   for (const v of seen) if (!out.includes(v)) out.push(v);
@@ -53,22 +72,178 @@ function cellLabel(x: string, xv: unknown, y: string | null, yv: unknown): strin
   return y === null ? `${x} ${String(xv)}` : [`${x} ${String(xv)}`, `${y} ${String(yv)}`].sort().join(' · ');
 }
 
-function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap<string, number>): DiffRun {
-  const axes = run.manifest.axes as Record<string, unknown> | undefined;
-  const manifest: DiffManifest = {
-    ...run.manifest,
-    axes: y === null ? { [x]: axes?.[x] } : { [x]: axes?.[x], [y]: axes?.[y] },
-    conditions: undefined,
+/** Every axis a run's manifest names (the columns the report reads besides the counts). */
+function runAxes(manifest: DiffManifest): string[] {
+  return Object.keys((manifest.axes as Record<string, unknown> | undefined) ?? {});
+}
+
+/**
+ * The runs of a report as columns: rows given in memory (imported runs aligned by identity first) are
+ * turned into columns; runs read by {@link readReportRuns} are columns already.
+ */
+function asColumns(before: DiffRun | RunColumns, after: DiffRun | RunColumns, extra: readonly string[]): { readonly aligned: [RunColumns, RunColumns]; readonly original: [RunColumns, RunColumns] } {
+  if (!isRows(before) && !isRows(after)) return { aligned: [before, after], original: [before, after] };
+  if (!isRows(before) || !isRows(after)) throw new TypeError('reportGrid: give both runs as rows, or both as read by readReportRuns');
+  const codes = outcomeCodes();
+  const axesOf = (r: DiffRun): string[] => [...new Set([...runAxes(r.manifest), ...axisNames(r.manifest), ...extra])];
+  const original: [RunColumns, RunColumns] = [columnsOfRows(before, codes, axesOf(before)), columnsOfRows(after, codes, axesOf(after))];
+  // Imported runs pair by identity within their own conditions, before the cells pool them.
+  const a = alignByIdentity(before, after);
+  if (a.before === before && a.after === after) return { aligned: original, original };
+  return { aligned: [columnsOfRows(a.before, codes, axesOf(a.before)), columnsOfRows(a.after, codes, axesOf(a.after))], original };
+}
+
+function isRows(run: DiffRun | RunColumns): run is DiffRun {
+  return Array.isArray((run as DiffRun).rows);
+}
+
+/**
+ * Two runs indexed for the diff from their columns, as `indexRows` indexes rows: each episode's
+ * condition is `labelOf(run, i)` and its replicate `replicateOf(run, i)`; the outcome codes are shared
+ * and interned in stored order (before's episodes, then after's), and the replicate slots are the
+ * replicates themselves when they are small integers, else the sorted distinct replicates of both runs.
+ */
+function indexColumns(
+  runs: readonly [RunColumns, RunColumns],
+  manifests: readonly [DiffManifest, DiffManifest],
+  labelOf: (run: RunColumns, i: number) => string,
+  replicateOf: (run: RunColumns, i: number) => number,
+  localSlot: ((run: RunColumns, i: number) => number) | null = null,
+): [RunIndex, RunIndex] {
+  if (localSlot !== null) return indexWithSlots(runs, manifests, labelOf, null, localSlot);
+  const total = runs[0].length + runs[1].length;
+  const dense = Math.min(2 ** 26, 4 * total + 1024);
+  let fits = true;
+  for (const run of runs) for (let i = 0; i < run.length && fits; i++) {
+    const r = replicateOf(run, i);
+    fits = Number.isInteger(r) && r >= 0 && r < dense;
+  }
+  let slots: Float64Array | null = null;
+  if (!fits) {
+    const all = new Float64Array(total);
+    let k = 0;
+    for (const run of runs) for (let i = 0; i < run.length; i++) all[k++] = replicateOf(run, i);
+    all.sort();
+    let u = 0;
+    for (let j = 0; j < all.length; j++) if (j === 0 || all[j] !== all[u - 1]) all[u++] = all[j] as number;
+    slots = all.slice(0, u);
+  }
+  const slotOf = (r: number): number => {
+    if (slots === null) return r;
+    const sorted = slots;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as number) < r) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
-  // A cell pools the conditions that share its x and y values; a replicate index then recurs across
-  // them, so the pair key becomes (cell, original condition's ordinal x 2^26 + replicate index), the
-  // same in both runs.
-  const rows = run.rows.map((r) => ({
-    ...r,
-    condition: cellLabel(x, r[x], y, y === null ? null : r[y]),
-    replicate_index: (ordinal.get(r.condition) ?? 0) * 2 ** 26 + Number(r.replicate_index),
-  }));
-  return { manifest, rows };
+  return indexWithSlots(runs, manifests, labelOf, slots, (run, i) => slotOf(replicateOf(run, i)));
+}
+
+/** {@link indexColumns} with each episode's slot given (`replicates`: the replicate of each slot, or null). */
+function indexWithSlots(
+  runs: readonly [RunColumns, RunColumns],
+  manifests: readonly [DiffManifest, DiffManifest],
+  labelOf: (run: RunColumns, i: number) => string,
+  slots: Float64Array | null,
+  slotOf: (run: RunColumns, i: number) => number,
+): [RunIndex, RunIndex] {
+  const codes = outcomeCodes();
+  const one = (run: RunColumns, manifest: DiffManifest, which: 'before' | 'after'): RunIndex => {
+    const b = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: true }, slots);
+    // The run's outcome codes as the index's, interned in the order the episodes meet them.
+    const remap = new Int32Array(run.codes.labels.length + 2).fill(-1);
+    remap[NO_OUTCOME] = NO_OUTCOME;
+    const axes = [...run.axes];
+    let last: ConditionIndex | null = null;
+    for (let i = 0; i < run.length; i++) {
+      const label = labelOf(run, i);
+      const c: ConditionIndex = last !== null && last.label === label ? last : b.condition(label, () => {
+        const sample: Record<string, unknown> = {};
+        for (const [name, col] of axes) sample[name] = col.values[col.codes[i] as number];
+        return sample;
+      });
+      last = c;
+      const o = run.outcome[i] as number;
+      let code = remap[o] as number;
+      if (code < 0) {
+        code = codeOf(codes, run.codes.labels[o - 2]);
+        remap[o] = code;
+      }
+      b.add(c, slotOf(run, i), run.seed === null ? Number.NaN : (run.seed[i] as number), code, run.score[i] as number, run.hard === null ? HARD_NONE : (run.hard[i] as number));
+    }
+    return b.finish();
+  };
+  return [one(runs[0], manifests[0], 'before'), one(runs[1], manifests[1], 'after')];
+}
+
+/**
+ * Slots numbered within each cell: a cell's episodes keep the order of their pair keys (original
+ * condition's ordinal, then replicate) with the slots of other cells left out, so each cell's typed
+ * arrays hold its own pairs only (the pooled keys of {@link indexColumns} give every cell arrays as long
+ * as all cells together). Walking a cell's slots meets its pairs in the same order, so every count and
+ * statistic is the same. Null (keep the pooled slots, whose replicate numbers the messages quote) when a
+ * seed differs between the runs, a run holds a pair twice, a replicate is not an integer in [0, 2^26),
+ * or a condition falls in two cells.
+ */
+function cellSlots(
+  runs: readonly [RunColumns, RunColumns],
+  cellOf: (run: RunColumns, i: number) => number,
+  cellLabels: (run: RunColumns) => readonly string[],
+  ordinalOf: (run: RunColumns, i: number) => number,
+): ((run: RunColumns, i: number) => number) | null {
+  let ordinals = 0;
+  for (const run of runs) for (let i = 0; i < run.length; i++) ordinals = Math.max(ordinals, ordinalOf(run, i) + 1);
+  const maxR = new Float64Array(ordinals).fill(-1);
+  const cellOfOrdinal: (string | undefined)[] = new Array<string | undefined>(ordinals);
+  for (const run of runs) {
+    const labels = cellLabels(run);
+    for (let i = 0; i < run.length; i++) {
+      const r = run.replicate[i] as number;
+      if (!(Number.isInteger(r) && r >= 0 && r < 2 ** 26)) return null;
+      const o = ordinalOf(run, i);
+      const cell = labels[cellOf(run, i)] as string;
+      if (cellOfOrdinal[o] === undefined) cellOfOrdinal[o] = cell;
+      else if (cellOfOrdinal[o] !== cell) return null;
+      if (r > (maxR[o] as number)) maxR[o] = r;
+    }
+  }
+  // Per ordinal: its first slot within its cell (ordinals ascending), and its place in the seed table.
+  const offset = new Float64Array(ordinals);
+  const next = new Map<string, number>();
+  const base = new Float64Array(ordinals + 1);
+  for (let o = 0; o < ordinals; o++) {
+    const cell = cellOfOrdinal[o];
+    const width = (maxR[o] as number) + 1;
+    base[o + 1] = (base[o] as number) + width;
+    if (cell === undefined) continue;
+    const at = next.get(cell) ?? 0;
+    offset[o] = at;
+    next.set(cell, at + width);
+  }
+  const seen = [new Uint8Array(base[ordinals] as number), new Uint8Array(base[ordinals] as number)];
+  const seeds = new Float64Array(base[ordinals] as number);
+  for (const [k, run] of runs.entries()) {
+    const held = seen[k] as Uint8Array;
+    for (let i = 0; i < run.length; i++) {
+      const j = (base[ordinalOf(run, i)] as number) + (run.replicate[i] as number);
+      if (held[j] === 1) return null;
+      held[j] = 1;
+      const seed = run.seed === null ? Number.NaN : (run.seed[i] as number);
+      if (k === 0) seeds[j] = seed;
+      else if ((seen[0] as Uint8Array)[j] === 1 && seeds[j] !== seed) return null;
+    }
+  }
+  return (run, i) => (offset[ordinalOf(run, i)] as number) + (run.replicate[i] as number);
+}
+
+/** A run's manifest with the report's cells as its conditions (the x and y axes only). */
+function cellManifest(manifest: DiffManifest, x: string, y: string | null): DiffManifest {
+  const axes = manifest.axes as Record<string, unknown> | undefined;
+  return { ...manifest, axes: y === null ? { [x]: axes?.[x] } : { [x]: axes?.[x], [y]: axes?.[y] }, conditions: undefined };
 }
 
 /**
@@ -77,8 +252,8 @@ function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap
  * other axes have one value each) — so each cell has the change, its Tango interval (simultaneous over
  * the cells), its p-values over the cells, its limits and its verdict.
  *
- * @param before - run A.
- * @param after - run B.
+ * @param before - run A: rows (`readRunForDiff`), or columns (`readReportRuns`).
+ * @param after - run B, as A.
  * @param options - `{ x, y?, event?, q?, power?, method? }`.
  * @returns the grid, frozen.
  * @throws {@link DiffError} (exit 2) for an axis neither run has, or when the event is not given and
@@ -90,19 +265,19 @@ function regroup(run: DiffRun, x: string, y: string | null, ordinal: ReadonlyMap
  * ```
  * @see PROVE.md, "The CLI" (`report`).
  */
-export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptions): ReportGrid {
-  // Imported runs pair by identity within their own conditions, before the cells pool them.
-  const aligned = alignByIdentity(before, after);
+export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunColumns, options: ReportOptions): ReportGrid {
+  const { aligned, original } = asColumns(before, after, [options.x, ...(options.y !== undefined ? [options.y] : []), ...(options.cluster !== undefined ? [options.cluster] : [])]);
+  const [A, B] = original;
   const x = options.x;
   const y = options.y ?? null;
-  const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])];
+  const axes = [...new Set([...axisNames(A.manifest), ...axisNames(B.manifest)])];
   const problems: string[] = [];
   for (const [flag, axis] of [['--x', x], ['--y', y]] as const) {
     if (axis !== null && !axes.includes(axis)) problems.push(`${flag} ${axis} is not an axis of these runs${didYouMean(axis, axes)}; their axes are ${axes.join(', ') || 'none'}.`);
   }
   if (y !== null && y === x) problems.push(`--x and --y are both ${x}; name two different axes, or leave out --y for one row.`);
   if (problems.length > 0) throw new DiffError('E_DIFF', problems);
-  const labels = [...new Set([...before.rows, ...after.rows].map((r) => r.outcome).filter((o): o is string => typeof o === 'string'))].sort();
+  const labels = [...new Set([...labelsHeld(A), ...labelsHeld(B)])].sort();
   const { events } = resolveEvents(labels, options.event === undefined ? undefined : [options.event]);
   if (events.length > 1) {
     throw new DiffError(
@@ -111,16 +286,61 @@ export function reportGrid(before: DiffRun, after: DiffRun, options: ReportOptio
     );
   }
   const event = events[0] as string;
-  const conditions = [...new Set([...before.rows, ...after.rows].map((r) => r.condition))].sort();
+  const conditions = [...new Set([...A.conditions, ...B.conditions])].sort();
   const ordinal = new Map(conditions.map((c, i) => [c, i]));
-  const diff = computeDiff(regroup(aligned.before, x, y, ordinal), regroup(aligned.after, x, y, ordinal), { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
-  const xValues = valuesOf(before.manifest, x, [...before.rows, ...after.rows]);
-  const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(before.manifest, y, [...before.rows, ...after.rows]);
+  // A cell pools the conditions that share its x and y values; a replicate index then recurs across
+  // them, so the pair key becomes (cell, original condition's ordinal x 2^26 + replicate index), the
+  // same in both runs.
+  type Cells = { readonly codes: Uint32Array; readonly labels: string[] };
+  const cellOf = new Map<RunColumns, { cells: Cells; ordinals: Float64Array }>();
+  for (const run of aligned) {
+    const ordinals = new Float64Array(run.conditions.length);
+    run.conditions.forEach((c, k) => (ordinals[k] = ordinal.get(c) ?? 0));
+    const cells = groupByAxes(run, y === null ? [x] : [x, y], ([xv, yv]) => cellLabel(x, xv, y, y === null ? null : yv));
+    cellOf.set(run, { cells, ordinals });
+  }
+  const label = (run: RunColumns, i: number): string => {
+    const { cells } = cellOf.get(run) as { cells: Cells };
+    return cells.labels[cells.codes[i] as number] as string;
+  };
+  const replicate = (run: RunColumns, i: number): number => ((cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number) * 2 ** 26 + (run.replicate[i] as number);
+  const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
+  const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
+  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
+  const xValues = valuesOf(A.manifest, x, original);
+  const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(A.manifest, y, original);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));
   const cells: ReportCell[] = [];
   for (const yv of yValues) for (const xv of xValues) cells.push(Object.freeze({ x: xv, y: yv, row: byLabel.get(cellLabel(x, xv, y, yv)) ?? null }));
-  const clustered = options.cluster === undefined ? undefined : clusteredGrid(before, after, { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
+  const clustered = options.cluster === undefined
+    ? undefined
+    : clusteredGrid(indexColumns(original, [A.manifest, B.manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
   return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}) });
+}
+
+/**
+ * Reads runs for {@link reportGrid}, column by column: condition, replicate, seed, outcome, t, score
+ * and the axes, with no row object per episode. Imported runs (which pair by the samples' identity) are
+ * read as rows (`readRunForDiff`), and then all of them are.
+ *
+ * @param store - the store directory.
+ * @param refs - run refs.
+ * @param read - `{ partial?, verb? }` as `readRunForDiff`.
+ * @returns the runs, in the order of `refs`.
+ * @throws RefError, DamagedRunError, ProveError `E_PARTIAL` (exit 2) as `readRunForDiff`.
+ */
+export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<(DiffRun | RunColumns)[]> {
+  const manifests = await Promise.all(refs.map((r) => resolveRun(store, r)));
+  if (manifests.some((m) => m.import?.pairing === 'identity')) return Promise.all(refs.map((r) => readRunForDiff(store, r, read)));
+  const codes = outcomeCodes();
+  return Promise.all(manifests.map((m) => readRunColumns(store, m.run_id, codes, { ...read, axes: runAxes(m), seed: true, verb: read.verb ?? 'report' })));
+}
+
+/** The outcome labels a run's episodes hold. */
+function labelsHeld(run: RunColumns): string[] {
+  const seen = new Uint8Array(run.codes.labels.length + 2);
+  for (const o of run.outcome) seen[o] = 1;
+  return run.codes.labels.filter((_, k) => seen[k + 2] === 1);
 }
 
 /**

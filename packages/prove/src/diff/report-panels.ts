@@ -1,6 +1,7 @@
 // `report BASE CAND1 CAND2 ...`: one grid, and one heatmap panel, per candidate.
 import { formatGridText, reportGrid, type ReportGrid, type ReportOptions } from './report-grid.js';
 import { renderGridSvg } from './svg.js';
+import type { RunColumns } from './run-columns.js';
 import type { DiffRun } from './types.js';
 
 /** The grids of one baseline against several candidates, one per candidate, in the order given. */
@@ -12,7 +13,7 @@ export type ReportPanels = { readonly panels: readonly ReportGrid[] };
  *
  * @throws RangeError when no candidate is given; DiffError as {@link reportGrid}.
  */
-export function reportPanels(base: DiffRun, candidates: readonly DiffRun[], options: ReportOptions): ReportPanels {
+export function reportPanels(base: DiffRun | RunColumns, candidates: readonly (DiffRun | RunColumns)[], options: ReportOptions): ReportPanels {
   if (candidates.length === 0) throw new RangeError('reportPanels: candidates must name at least one run, got none');
   return Object.freeze({ panels: Object.freeze(candidates.map((c) => reportGrid(base, c, options))) });
 }

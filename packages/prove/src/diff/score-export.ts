@@ -2,7 +2,9 @@ import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { DiffError } from './diff-error.js';
 import { axisNames } from './pairing.js';
 import { meanT } from './stats.js';
-import type { DiffEpisode, DiffRun } from './types.js';
+import { columnsOfRows, groupByAxes, positionsBy, type RunColumns } from './run-columns.js';
+import { HARD_NONE, HARD_TRUE, NO_OUTCOME, outcomeCodes } from './run-index.js';
+import type { DiffManifest, DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
 
 /** One score aggregate: a run x group (x replicate index). Counts, rates, means and intervals only. */
@@ -47,14 +49,12 @@ export type ScoreExport = {
   readonly rows: readonly ScoreExportRow[];
 };
 
-const finite = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-
 function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Parses `--by` values: each is one axis or several joined by commas (one joint grouping). */
-function parseBy(by: readonly string[], runs: readonly DiffRun[]): string[][] {
+function parseBy(by: readonly string[], runs: readonly { readonly manifest: DiffManifest }[]): string[][] {
   const problems: string[] = [];
   const groupings: string[][] = [];
   for (const b of by) {
@@ -73,19 +73,33 @@ function parseBy(by: readonly string[], runs: readonly DiffRun[]): string[][] {
   return groupings;
 }
 
-function aggregate(key: Omit<ScoreExportRow, 'episodes' | 'without_outcome' | 'scored' | 'mean_score' | 'score_lower' | 'score_upper' | 'passed' | 'pass_rate' | 'pass_lower' | 'pass_upper' | 'hard_failures' | 'hard_failure_rate' | 'hard_lower' | 'hard_upper'>, eps: readonly DiffEpisode[], level: number, hard: boolean): ScoreExportRow {
-  const withOutcome = eps.filter((e) => typeof e.outcome === 'string');
-  const n = withOutcome.length;
-  const scores = eps.map((e) => e.score).filter(finite);
+type ScoreKey = Omit<ScoreExportRow, 'episodes' | 'without_outcome' | 'scored' | 'mean_score' | 'score_lower' | 'score_upper' | 'passed' | 'pass_rate' | 'pass_lower' | 'pass_upper' | 'hard_failures' | 'hard_failure_rate' | 'hard_lower' | 'hard_upper'>;
+
+/** One aggregate over the episodes at `positions[from..to)` of a run, in that order. */
+function aggregate(key: ScoreKey, run: RunColumns, positions: ArrayLike<number>, from: number, to: number, level: number, hard: boolean): ScoreExportRow {
+  const passedCode = run.codes.codes.get('passed');
+  let n = 0;
+  let passed = 0;
+  let h = 0;
+  const scores: number[] = [];
+  for (let k = from; k < to; k++) {
+    const i = positions[k] as number;
+    const s = run.score[i] as number;
+    if (Number.isFinite(s)) scores.push(s);
+    const o = run.outcome[i] as number;
+    if (o === NO_OUTCOME) continue;
+    n++;
+    if (o === passedCode) passed++;
+    if (hard && run.hard?.[i] === HARD_TRUE) h++;
+  }
+  const episodes = to - from;
   const m = scores.length > 0 ? meanT(scores, level) : null;
-  const passed = withOutcome.filter((e) => e.outcome === 'passed').length;
   const pw = n > 0 ? wilsonInterval(passed, n, level) : null;
-  const h = hard ? withOutcome.filter((e) => e.hard_failure === true).length : null;
-  const hw = h !== null && n > 0 ? wilsonInterval(h, n, level) : null;
+  const hw = hard && n > 0 ? wilsonInterval(h, n, level) : null;
   return Object.freeze({
     ...key,
-    episodes: eps.length,
-    without_outcome: eps.length - n,
+    episodes,
+    without_outcome: episodes - n,
     scored: scores.length,
     mean_score: m?.mean ?? null,
     score_lower: m?.interval?.lower ?? null,
@@ -94,19 +108,25 @@ function aggregate(key: Omit<ScoreExportRow, 'episodes' | 'without_outcome' | 's
     pass_rate: n > 0 ? passed / n : null,
     pass_lower: pw?.lower ?? null,
     pass_upper: pw?.upper ?? null,
-    hard_failures: h,
-    hard_failure_rate: h !== null && n > 0 ? h / n : null,
+    hard_failures: hard ? h : null,
+    hard_failure_rate: hard && n > 0 ? h / n : null,
     hard_lower: hw?.lower ?? null,
     hard_upper: hw?.upper ?? null,
   });
 }
 
-function conditionOrder(run: DiffRun): string[] {
+/**
+ * A run's conditions in the order the export lists them: the manifest's, then any other in the order
+ * of its first episode; each with the code of its episodes in `run.conditions` (-1: none).
+ */
+export function conditionOrder(run: RunColumns): { readonly label: string; readonly code: number }[] {
   const order: string[] = [];
   const declared = run.manifest.conditions;
   if (Array.isArray(declared)) for (const c of declared as unknown[]) if (typeof c === 'string') order.push(c);
-  for (const e of run.rows) if (!order.includes(e.condition)) order.push(e.condition);
-  return order;
+  const listed = new Set(order);
+  for (const c of run.conditions) if (!listed.has(c)) order.push(c);
+  const code = new Map(run.conditions.map((c, k) => [c, k]));
+  return order.map((label) => ({ label, code: code.get(label) ?? -1 }));
 }
 
 /**
@@ -130,36 +150,59 @@ function conditionOrder(run: DiffRun): string[] {
  * @see Wilson (1927); Student (1908); poisson-stats `meanScoreInterval`; MODELS.md (repeat-level variance).
  */
 export function aggregateScores(runs: readonly DiffRun[], options: { readonly by?: readonly string[]; readonly level?: number } = {}): ScoreExport {
+  const codes = outcomeCodes();
+  const axes = byAxes(options.by ?? []);
+  return aggregateScoreColumns(runs.map((r) => columnsOfRows(r, codes, axes)), options);
+}
+
+/** The axes named by `--by` values (`model,prompt_variant` names two). */
+export function byAxes(by: readonly string[]): string[] {
+  return [...new Set(by.flatMap((b) => b.split(',').map((x) => x.trim())).filter((a) => a !== ''))];
+}
+
+/**
+ * {@link aggregateScores} of runs read as columns (`readRunColumns` with the `--by` axes, then
+ * `readHardFlags`): the same rows, in the same order, with the same arithmetic.
+ *
+ * @throws {@link DiffError} (`E_SCORES`, exit 2) naming every `--by` axis a run lacks.
+ */
+export function aggregateScoreColumns(runs: readonly RunColumns[], options: { readonly by?: readonly string[]; readonly level?: number } = {}): ScoreExport {
   const level = options.level ?? 0.95;
   if (typeof level !== 'number' || !(level > 0 && level < 1)) throw new RangeError(`aggregateScores: options.level must be in (0, 1), got ${String(level)}`);
   const groupings = parseBy(options.by ?? [], runs);
-  const hard = runs.some((r) => r.rows.some((e) => typeof e.hard_failure === 'boolean'));
+  const hard = runs.some((r) => r.hard !== null && r.hard.some((x) => x !== HARD_NONE));
   const rows: ScoreExportRow[] = [];
-  const emit = (run: DiffRun, grouping: string, groups: readonly [string, DiffEpisode[]][]): void => {
+  // groups: [label, start, end) into `positions` (each group's episodes in stored order).
+  const emit = (run: RunColumns, grouping: string, positions: Int32Array, groups: readonly [string, number, number][]): void => {
     const base = { run_id: run.manifest.run_id, run_name: run.manifest.name, grouping };
-    for (const [group, eps] of groups) rows.push(aggregate({ ...base, group, replicate_index: null }, eps, level, hard));
-    for (const [group, eps] of groups) {
-      const reps = [...new Set(eps.map((e) => Number(e.replicate_index)))].sort((a, b) => a - b);
-      for (const r of reps) rows.push(aggregate({ ...base, group, replicate_index: r }, eps.filter((e) => Number(e.replicate_index) === r), level, hard));
+    for (const [group, from, to] of groups) rows.push(aggregate({ ...base, group, replicate_index: null }, run, positions, from, to, level, hard));
+    for (const [group, from, to] of groups) {
+      // The group's episodes by replicate index, each replicate's in stored order.
+      const byReplicate = positions.slice(from, to).sort((x, y) => (run.replicate[x] as number) - (run.replicate[y] as number) || x - y);
+      for (let k = 0; k < byReplicate.length; ) {
+        const r = run.replicate[byReplicate[k] as number] as number;
+        let e = k + 1;
+        while (e < byReplicate.length && run.replicate[byReplicate[e] as number] === r) e++;
+        rows.push(aggregate({ ...base, group, replicate_index: r }, run, byReplicate, k, e, level, hard));
+        k = e;
+      }
     }
   };
   for (const run of runs) {
+    const byCondition = positionsBy(run.condition, run.conditions.length);
     emit(
       run,
       'condition',
+      byCondition.positions,
       conditionOrder(run)
-        .map((c) => [c, run.rows.filter((e) => e.condition === c)] as [string, DiffEpisode[]])
-        .filter(([, eps]) => eps.length > 0),
+        .filter(({ code }) => code >= 0)
+        .map(({ label, code }) => [label, byCondition.start[code] as number, byCondition.start[code + 1] as number] as [string, number, number]),
     );
     for (const axes of groupings) {
-      const groups = new Map<string, DiffEpisode[]>();
-      for (const e of run.rows) {
-        const label = axes.map((a) => `${a} ${String(e[a])}`).join(' · ');
-        const list = groups.get(label);
-        if (list) list.push(e);
-        else groups.set(label, [e]);
-      }
-      emit(run, axes.join(' x '), [...groups].sort(([a], [b]) => byCodePoint(a, b)));
+      const { codes: group, labels } = groupByAxes(run, axes, (values) => axes.map((a, k) => `${a} ${String(values[k])}`).join(' · '));
+      const by = positionsBy(group, labels.length);
+      const groups = labels.map((label, g) => [label, by.start[g] as number, by.start[g + 1] as number] as [string, number, number]);
+      emit(run, axes.join(' x '), by.positions, groups.sort(([a], [b]) => byCodePoint(a, b)));
     }
   }
   return Object.freeze({

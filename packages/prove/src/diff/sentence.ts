@@ -1,4 +1,5 @@
-import type { DiffMethod, DiffRow, HeldBack, Limit, VerdictWord } from './types.js';
+import { SEQUENTIAL_TEST_NAME } from './sequential.js';
+import type { DiffMethod, DiffRow, HeldBack, Limit, TestMethod, VerdictWord } from './types.js';
 
 /** Formats a rate or limit to 3 decimals ("no room" as is). */
 export function fmt3(x: Limit | number): string {
@@ -121,4 +122,81 @@ export function verdictSentence(args: {
     .join('; ');
   const looks = args.looks ? `; ${args.looks}` : '';
   return `${parts.join('; ')}: ${largestLimitWords(rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${looks}`;
+}
+
+/** How the method line names each paired test. */
+const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
+  exact: 'McNemar',
+  midp: 'McNemar, mid-p',
+  asymptotic: 'McNemar, asymptotic chi-square, without continuity correction',
+  'asymptotic-cc': "McNemar, asymptotic chi-square, with Edwards' continuity correction",
+};
+
+/**
+ * The report's `method`: the test, its interval and limits, and the line that names them and says why
+ * (paired by default, the `--method` or `--sequential` asked for, or why the runs are not paired).
+ *
+ * @param paired - whether the runs pair on shared seeds.
+ * @param reason - why they do not (null when they do).
+ * @param method - the paired test.
+ * @param sequential - whether the anytime-valid test was asked for.
+ */
+export function diffMethod(paired: boolean, reason: string | null, method: TestMethod, sequential = false): DiffMethod {
+  if (paired && sequential) {
+    return Object.freeze({
+      test: 'mcnemar-sequential',
+      paired: true,
+      unpaired_reason: null,
+      interval: 'tango',
+      limits: 'paired flips at the observed discordance (e-process at the final n)',
+      description: `${pairingWords(true)} (${SEQUENTIAL_TEST_NAME}), as asked with --sequential: valid however often the runs were extended and read`,
+    });
+  }
+  if (paired) {
+    const why = method === 'exact' ? 'the default for runs paired at sweep time' : `as asked with --method ${method}`;
+    return Object.freeze({
+      test: `mcnemar-${method}` as DiffMethod['test'],
+      paired: true,
+      unpaired_reason: null,
+      interval: 'tango',
+      limits: 'paired flips at the observed discordance (exact)',
+      description: `${pairingWords(true)} (${PAIRED_TEST_NAMES[method]}), ${why}`,
+    });
+  }
+  return Object.freeze({
+    test: 'fisher-exact',
+    paired: false,
+    unpaired_reason: reason,
+    interval: 'newcombe',
+    limits: "two independent proportions (exact power of Fisher's test)",
+    description: `two-sample test (Fisher's exact test; Newcombe's hybrid score intervals; limits from the exact power of Fisher's test), because the runs are not paired: ${reason ?? ''}`,
+  });
+}
+
+/** A level as a percentage: 95%, 99.5%. */
+function pct(level: number): string {
+  const p = level * 100;
+  return `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
+}
+
+/** The `verdict rule` line: Holm for the verdict, Benjamini-Hochberg for the flags, at q over m tests. */
+export function verdictRule(q: number, m: number): string {
+  return `the verdict counts changes at the family-wise level (Holm, q ${q} over ${m} tests); a condition's flag is Benjamini-Hochberg's, at the false discovery rate q ${q} over ${m} tests`;
+}
+
+/**
+ * The `limits` line: what a limit means (STATS.md, "Limits"). For paired runs whose seeds disagreed
+ * somewhere it adds "with its seeds disagreeing as often as they did" and the largest observed discordance;
+ * where no pair disagrees (psi^ = 0) the limit is the one-way MDE and the line reads as it always has.
+ */
+export function limitsRule(rows: readonly Pick<DiffRow, 'discordance'>[], dm: DiffMethod, q: number, m: number, power: number): string {
+  const psi = Math.max(0, ...rows.map((r) => r.discordance ?? 0));
+  const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
+  const seq = dm.test === 'mcnemar-sequential' ? ', read by its rejection region at the final n (a lower bound on its power)' : '';
+  return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}${seq}, q ${q} over ${m} tests)`;
+}
+
+/** The `intervals` line: Tango's (paired) or Newcombe's interval at the family level, simultaneous over m tests. */
+export function intervalsRule(paired: boolean, familyLevel: number, m: number): string {
+  return `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(familyLevel)}, simultaneous (Bonferroni) over the ${m} tests`;
 }

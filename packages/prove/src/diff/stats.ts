@@ -37,9 +37,19 @@ export { TEST_METHODS };
 /** An interval with its level. */
 export type Interval = { readonly lower: number; readonly upper: number; readonly level: number };
 
+/** A poisson-stats interval as the diff's {@link Interval}: its bounds and level, nothing more. */
+function intervalOf(i: { readonly lower: number; readonly upper: number; readonly level: number }): Interval {
+  return { lower: i.lower, upper: i.upper, level: i.level };
+}
+
+/** The four cells of a paired table, as poisson-stats reads them (whatever else the diff's table holds). */
+function pairedCounts(c: PairedCounts): PairedCounts {
+  return { both: c.both, fall: c.fall, rise: c.rise, neither: c.neither };
+}
+
 /** McNemar's p-value (poisson-stats `mcnemar`). */
 export function mcnemarP(counts: PairedCounts, method: TestMethod): number {
-  return mcnemar({ both: counts.both, fall: counts.fall, rise: counts.rise, neither: counts.neither }, { method }).pValue;
+  return mcnemar(pairedCounts(counts), { method }).pValue;
 }
 
 /** Holm's adjusted p-values (poisson-stats `holm`, as R's p.adjust "holm"). */
@@ -54,8 +64,7 @@ export function bhAdjust(p: readonly number[]): number[] {
 
 /** Tango's score interval for (rise - fall) / n at `level` (poisson-stats `tangoInterval`). */
 export function tango(counts: PairedCounts, level: number): Interval {
-  const i = tangoInterval({ both: counts.both, fall: counts.fall, rise: counts.rise, neither: counts.neither }, { level });
-  return { lower: i.lower, upper: i.upper, level: i.level };
+  return intervalOf(tangoInterval(pairedCounts(counts), { level }));
 }
 
 /**
@@ -73,8 +82,7 @@ export function fisherP(a: number, b: number, c: number, d: number): number {
 
 /** Newcombe's hybrid score interval for after rate - before rate (poisson-stats `newcombeInterval`). */
 export function newcombe(afterEvents: number, afterN: number, beforeEvents: number, beforeN: number, level: number): Interval {
-  const i = newcombeInterval({ x1: beforeEvents, n1: beforeN, x2: afterEvents, n2: afterN, level });
-  return { lower: i.lower, upper: i.upper, level: i.level };
+  return intervalOf(newcombeInterval({ x1: beforeEvents, n1: beforeN, x2: afterEvents, n2: afterN, level }));
 }
 
 /** A Wilson interval for one proportion x / n (poisson-stats `wilsonInterval`). */
@@ -120,7 +128,7 @@ export function pairedT(before: readonly number[], after: readonly number[], lev
     df: r.df,
     t: r.statistic,
     p: r.pValue,
-    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+    interval: intervalOf(r.interval),
   };
 }
 
@@ -151,14 +159,14 @@ export function clusteredDifference(before: readonly number[], after: readonly n
     df: r.df,
     t: r.statistic,
     p: r.pValue,
-    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+    interval: intervalOf(r.interval),
   };
 }
 
 /** The mean score with a one-sample t interval (poisson-stats `meanScoreInterval`); interval null when n = 1. */
 export function meanT(scores: readonly number[], level: number): { readonly mean: number; readonly interval: Interval | null } {
   const r = meanScoreInterval(scores, { level });
-  return { mean: r.mean, interval: r.interval === null ? null : { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
+  return { mean: r.mean, interval: r.interval === null ? null : intervalOf(r.interval) };
 }
 
 /** The anytime-valid p-value of discordant pairs in order, true = a rise (poisson-stats `sequentialMcnemar`). */
@@ -201,12 +209,12 @@ export function clusteredBinary(tables: readonly PairedCounts[], level: number):
     p: r.pValue,
     standard_error: r.standardError,
     standard_error_iid: r.standardErrorIid,
-    interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level },
+    interval: intervalOf(r.interval),
   };
 }
 
 /** A mean with its CR1 interval over clusters (poisson-stats `clusterRobustMean`, t on G - 1 df). */
 export function clusteredMean(values: readonly number[], clusters: readonly string[], level: number): { readonly clusters: number; readonly mean: number; readonly standard_error: number; readonly interval: Interval } {
   const r = clusterRobustMean(values, clusters, { level });
-  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, interval: { lower: r.interval.lower, upper: r.interval.upper, level: r.interval.level } };
+  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, interval: intervalOf(r.interval) };
 }

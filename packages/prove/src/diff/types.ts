@@ -254,8 +254,12 @@ export type DiffReport = {
   readonly limits_rule: string;
   readonly intervals_rule: string;
   readonly rows: readonly DiffRow[];
-  /** The `report` command that draws this diff as a grid. */
-  readonly next: string;
+  /**
+   * The `report` command that draws this diff as a grid, as its words after `poisson-prove`, unquoted:
+   * `['report', BEFORE, AFTER, '--x', X, ...]`. The CLI's text and `--json` write it as one shell-quoted
+   * line (`next: poisson-prove report "..." ...`).
+   */
+  readonly next: readonly string[];
   readonly full: boolean;
   readonly coverage?: Coverage;
   readonly omnibus?: readonly PooledTest[];

@@ -1,7 +1,7 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
-import { countRow, emptyCounts, type RunCounts, type RunManifest } from './manifest.js';
-import { openRunPart, runParts } from './verify-parts.js';
-import { newestRowFilter } from './newest-rows.js';
+import type { RunManifest } from './manifest.js';
+import { eachOpenPart, runParts } from './verify-parts.js';
+import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
 /** Outcome counts of one condition. */
@@ -49,8 +49,21 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${String(limit)}`);
   const event = opts.event ?? null;
   const manifest = await resolveRun(store, ref);
-  const counts = new Map<string, RunCounts>();
-  for (const c of manifest.conditions) counts.set(c, emptyCounts());
+  // Per condition (in the manifest's order, then as first met): rows, rows without an outcome, and per
+  // outcome label its count, the labels in the order first met (as the counts' keys were added).
+  type Tally = { rows: number; without: number; counts: number[]; order: number[] };
+  const labels: string[] = [];
+  const labelCode = new Map<string, number>();
+  const tallies = new Map<string, Tally>();
+  const tallyOf = (condition: string): Tally => {
+    let t = tallies.get(condition);
+    if (t === undefined) {
+      t = { rows: 0, without: 0, counts: [], order: [] };
+      tallies.set(condition, t);
+    }
+    return t;
+  };
+  for (const c of manifest.conditions) tallyOf(c);
   // Only the first `limit` matching rows (by condition, then replicate) are kept while the parts stream
   // by: memory is one part plus `limit` rows, whatever the run's size.
   const order = new Map(manifest.conditions.map((c, i) => [c, i]));
@@ -65,25 +78,48 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
   const parts = await runParts(store, manifest);
   // The newest row per pair (rows superseded by `resume --retry-errors` are skipped); null: no retries.
-  const newest = await newestRowFilter(manifest, parts);
-  for (const [k, p] of parts.entries()) {
-    // Counts from three columns; the whole rows of a part are read only when one of them is shown.
-    const opened = await openRunPart(manifest, p);
+  const newest = await newestPartOfPair(manifest, parts);
+  await eachOpenPart(manifest, parts, async (opened, k) => {
+    // Counts from three columns, conditions and outcomes looked up once per run of equal values; the
+    // whole rows of a part are read only when one of them is shown.
     const part = await opened.columns(['condition', 'outcome', 'replicate_index']);
     const condition = part.columns['condition'] ?? [];
     const outcome = part.columns['outcome'] ?? [];
     const replicate = part.columns['replicate_index'] ?? [];
     const picks: number[] = [];
+    let lastCondition: unknown;
+    let label: string | undefined;
+    let tally: Tally | undefined;
+    let lastOutcome: unknown;
+    let code = -1;
     for (let i = 0; i < part.rows; i++) {
-      const label = String(condition[i]);
-      if (newest && !newest(k, { condition: label, replicate_index: replicate[i] })) continue; // superseded
-      const o = (outcome[i] ?? null) as string | null;
-      let c = counts.get(label);
-      if (!c) {
-        c = emptyCounts();
-        counts.set(label, c);
+      const c = condition[i];
+      if (label === undefined || c !== lastCondition) {
+        lastCondition = c;
+        label = String(c);
+        tally = undefined;
       }
-      countRow(c, o);
+      if (newest && !newest(k, label, Number(replicate[i] ?? null))) continue; // superseded
+      tally ??= tallyOf(label);
+      const o = (outcome[i] ?? null) as string | null;
+      tally.rows++;
+      if (o === null) tally.without++;
+      else {
+        if (o !== lastOutcome || code < 0) {
+          lastOutcome = o;
+          code = labelCode.get(o) ?? -1;
+          if (code < 0) {
+            code = labels.length;
+            labels.push(o);
+            labelCode.set(o, code);
+          }
+        }
+        if (tally.counts[code] === undefined) {
+          tally.counts[code] = 0;
+          tally.order.push(code);
+        }
+        (tally.counts[code] as number)++;
+      }
       if (o === event) {
         matching++;
         if (limit > 0) picks.push(i);
@@ -96,8 +132,13 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
       for (const i of wanted) chosen.push(rows[i] as EpisodeRow);
     }
     keep();
-  }
+  });
   keep();
+  const conditions = [...tallies].map(([condition, t]) => {
+    const outcomes: Record<string, number> = {};
+    for (const c of t.order) outcomes[labels[c] as string] = t.counts[c] as number;
+    return Object.freeze({ condition, rows: t.rows, rows_without_outcome: t.without, outcomes });
+  });
   const shown = chosen.map((r) => {
     let meta: unknown;
     try {
@@ -109,7 +150,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   });
   return Object.freeze({
     manifest,
-    conditions: Object.freeze([...counts].map(([condition, c]) => Object.freeze({ condition, ...c }))),
+    conditions: Object.freeze(conditions),
     event,
     matching,
     limit,

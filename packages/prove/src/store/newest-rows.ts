@@ -1,5 +1,5 @@
 import type { RunManifest } from './manifest.js';
-import { readRunPart, type RunPart } from './verify-parts.js';
+import { eachOpenPart, type RunPart } from './verify-parts.js';
 
 // "The newest row per pair": a run's parts are append-only, and `resume --retry-errors` appends a new
 // row for a (condition, replicate) whose row had no outcome, in a later part. The older row is kept
@@ -46,10 +46,40 @@ export function newestPerPair<R extends { readonly condition: string; readonly r
  * @param files - the run's part files in order (`partFiles`).
  */
 export async function newestRowFilter(manifest: RunManifest, parts: readonly RunPart[]): Promise<((part: number, row: { readonly condition: unknown; readonly replicate_index: unknown }) => boolean) | null> {
+  const newest = await newestPartOfPair(manifest, parts);
+  return newest === null ? null : (part, row) => newest(part, String(row.condition), Number(row.replicate_index));
+}
+
+/**
+ * {@link newestRowFilter} for the columnar readers: a predicate on (part index, condition, replicate)
+ * that holds when no later part has a row of that pair; null when the run has no retries. Reads the
+ * condition and replicate_index columns of every part once (no row objects).
+ *
+ * @param manifest - the run's manifest.
+ * @param parts - the run's parts in order.
+ */
+export async function newestPartOfPair(manifest: RunManifest, parts: readonly RunPart[]): Promise<((part: number, condition: string, replicate: number) => boolean) | null> {
   if (!manifest.retries || manifest.retries.length === 0) return null;
-  const last = new Map<string, number>();
-  for (const [i, part] of parts.entries()) {
-    for (const r of await readRunPart(manifest, part, ['condition', 'replicate_index'])) last.set(pairKey(String(r['condition']), Number(r['replicate_index'])), i);
-  }
-  return (part, row) => last.get(pairKey(String(row.condition), Number(row.replicate_index))) === part;
+  const last = new Map<string, Map<number, number>>();
+  await eachOpenPart(manifest, parts, async (file, k) => {
+    const part = await file.columns(['condition', 'replicate_index']);
+    const condition = part.columns['condition'];
+    const replicate = part.columns['replicate_index'];
+    let label: unknown;
+    let byReplicate: Map<number, number> | undefined;
+    for (let i = 0; i < part.rows; i++) {
+      const c = condition?.[i] ?? null;
+      if (byReplicate === undefined || c !== label) {
+        label = c;
+        const name = String(c);
+        byReplicate = last.get(name);
+        if (byReplicate === undefined) {
+          byReplicate = new Map();
+          last.set(name, byReplicate);
+        }
+      }
+      byReplicate.set(Number(replicate?.[i] ?? null), k);
+    }
+  });
+  return (part, condition, replicate) => last.get(condition)?.get(replicate) === part;
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
+// hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
+import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from '#parquet-libs';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 import { columnOrder, columnType, NULLABLE_COLUMNS, type AxisTypes, type ColumnType } from './episode-schema.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { parquetWriteBuffer } from 'hyparquet-writer';
+// hyparquet-writer as bundled by the build (./parquet-libs.ts); the encoder thread imports the package itself.
+import { parquetWriteBuffer } from '#parquet-libs';
 
 // Encodes a part's columns as parquet bytes and hashes them, on a thread of its own for large parts, so
 // that the thread running episodes does not stop for the encoding. Internal to the store (parquet.ts).
@@ -30,8 +31,8 @@ export function encodeInline(columnData: PartColumnData, rows: number): EncodedP
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-// The encoder thread: imports hyparquet-writer by its resolved URL (the same module the calling thread
-// uses) and encodes and hashes the columns it is sent, exactly as encodeInline does.
+// The encoder thread: imports hyparquet-writer by its resolved URL (the package the calling thread's
+// bundle was made from, the same version) and encodes and hashes the columns it is sent, exactly as encodeInline does.
 const ENCODER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');

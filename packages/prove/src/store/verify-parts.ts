@@ -251,3 +251,24 @@ function columnsOfRows(rows: readonly Record<string, unknown>[], cols: readonly 
   for (const c of present) out[c] = rows.map((r) => r[c] ?? null);
   return { rows: rows.length, columns: out };
 }
+
+/**
+ * Opens a run's parts in order ({@link openRunPart}), one in hand at a time, the next one read from
+ * disk (and its checksum checked) while `onPart` decodes this one.
+ *
+ * @param manifest - the run.
+ * @param parts - its parts ({@link runParts}).
+ * @param onPart - called with each opened part and its index, awaited before the next.
+ * @throws {@link DamagedRunError} as {@link openRunPart}.
+ */
+export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void): Promise<void> {
+  let next: Promise<OpenPart> | null = parts.length > 0 ? openRunPart(manifest, parts[0]!) : null;
+  // A rejected prefetch is awaited in the next round; until then it must not count as unhandled.
+  next?.catch(() => {});
+  for (let k = 0; k < parts.length; k++) {
+    const file = await (next as Promise<OpenPart>);
+    next = k + 1 < parts.length ? openRunPart(manifest, parts[k + 1]!) : null;
+    next?.catch(() => {});
+    await onPart(file, k);
+  }
+}

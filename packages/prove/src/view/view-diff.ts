@@ -1,4 +1,5 @@
-import { diffEpisodes, reportAxes } from '../diff/diff-episodes.js';
+import { diffEpisodes } from '../diff/diff-episodes.js';
+import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { readDiscordantPairs } from '../diff/read-pairs.js';

@@ -4,6 +4,7 @@ import { buildScoreRun } from '../../diff/__fixtures__/score-runs.js';
 import { diffRuns } from '../../diff/diff-runs.js';
 import { runCli } from '../run-cli.js';
 import { capture } from '../__fixtures__/capture.js';
+import { diffReportJson } from '../diff-output.js';
 
 
 describe('poisson-prove diff', () => {
@@ -43,12 +44,12 @@ describe('poisson-prove diff', () => {
     `);
   });
 
-  it('--json prints exactly the library\'s object', async () => {
+  it('--json prints exactly the library\'s object, its next: command written as the line', async () => {
     const c = capture(store);
     const code = await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'passed', '--json', '--full'], c.io);
     expect(code).toBe(0);
     const lib = await diffRuns(store, '#2', '#1', { events: ['passed'], full: true });
-    expect(JSON.parse(c.out())).toEqual(JSON.parse(JSON.stringify(lib)));
+    expect(JSON.parse(c.out())).toEqual(JSON.parse(JSON.stringify(diffReportJson(lib))));
     expect(JSON.parse(c.out())).toMatchObject({ verdict: 'no significant change', truncated: 0, tests: 1, fragility: { count: 2 } });
   });
 
@@ -91,7 +92,7 @@ describe('poisson-prove diff', () => {
     expect(await runCli(['--store', s, 'diff', '#2', '#1', '--json', '--method', 'midp', '--q', '0.1', '--power', '0.9'], c.io)).toBe(0);
     const lib = await diffRuns(s, '#2', '#1', { method: 'midp', q: 0.1, power: 0.9 });
     const got = JSON.parse(c.out()) as typeof lib;
-    expect(got).toEqual(JSON.parse(JSON.stringify(lib)));
+    expect(got).toEqual(JSON.parse(JSON.stringify(diffReportJson(lib))));
     expect(got.method.test).toBe('mcnemar-midp');
     expect(got.sentence).toContain('Holm q 0.1 over 2 tests, 9 times in 10');
   });
@@ -107,7 +108,7 @@ describe('poisson-prove diff', () => {
     const j = capture(s);
     expect(await runCli(['--store', s, 'diff', '#2', '#1', '--event', 'passed', '--cluster', 'task', '--json'], j.io)).toBe(0);
     const lib = await diffRuns(s, '#2', '#1', { events: ['passed'], cluster: 'task' });
-    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(lib)));
+    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(diffReportJson(lib))));
     expect(lib.scores?.pooled?.clusters).toBe(3);
     const off = capture(s);
     expect(await runCli(['--store', s, 'diff', '#2', '#1', '--event', 'passed', '--cluster', 'nope'], off.io)).toBe(2);

@@ -2,6 +2,7 @@ import { failOnHits, parseFailOn } from '../../diff/fail-on.js';
 import { partialLine, unmatchedLine } from '../../diff/partial.js';
 import type { DiffReport } from '../../diff/types.js';
 import { defineCommand } from '../define.js';
+import { diffReportJson, multiDiffReportJson, nextLine } from '../diff-output.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
@@ -18,7 +19,7 @@ export const diffCommand = defineCommand({
   ],
   options: {
     event: { type: 'string', valueName: 'E', multiple: true, description: 'An outcome label to compare (repeat for several).', default: 'the labels other than passed in either run' },
-    json: { type: 'boolean', description: 'Print the report as one JSON document (the object diffRuns returns).' },
+    json: { type: 'boolean', description: 'Print the report as one JSON document (the object diffRuns returns, its next command written as one line).' },
     full: { type: 'boolean', description: 'Add the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm (the verdict) and Benjamini-Hochberg (the flags) are held to.', default: '0.05' },
     power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
@@ -63,17 +64,18 @@ export const diffCommand = defineCommand({
     if (more.length > 0) {
       const { compareRuns, formatMultiDiffText } = await import('../../diff/compare-runs.js');
       const multi = await compareRuns(store, positionals['A'] as string, [positionals['B'] as string, ...more], opts);
-      io.stdout.write(v.flag('json') ? json(multi) : formatMultiDiffText(multi));
+      io.stdout.write(v.flag('json') ? json(multiDiffReportJson(multi)) : formatMultiDiffText(multi));
       return 0;
     }
     const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial: v.flag('partial') });
     const hits = failOnHits(report, gates);
-    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(report) : withReadNotes(formatDiffText(report), report));
+    const text = (): string => withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report)}\n`, report);
+    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report)) : text());
     else {
       const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
       const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), ...(limit !== undefined ? { limit } : {}) });
-      io.stdout.write(v.flag('json') ? json({ ...report, pairs }) : `${withReadNotes(formatDiffText(report), report)}\n${formatPairsText(pairs)}`);
+      io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
     }
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
     return hits.length > 0 ? 1 : 0;

@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { partialLine, partialRuns } from '../../diff/partial.js';
-import type { DiffRun } from '../../diff/types.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -43,15 +42,14 @@ export const reportCommand = defineCommand({
     v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
-    const [{ readRunForDiff }, { formatGridText, reportGrid }, { renderGridSvg }, { formatPanelsText, renderPanelsSvg, reportPanels }] = await Promise.all([
-      import('../../diff/read-run.js'),
+    const [{ formatGridText, readReportRuns, reportGrid }, { renderGridSvg }, { formatPanelsText, renderPanelsSvg, reportPanels }] = await Promise.all([
       import('../../diff/report-grid.js'),
       import('../../diff/svg.js'),
       import('../../diff/report-panels.js'),
     ]);
     const read = { partial: v.flag('partial'), verb: 'report' };
-    const [a, b, ...rest] = await Promise.all([positionals['A'] as string, positionals['B'] as string, ...more].map((r) => readRunForDiff(store, r, read)));
-    const partial = partialRuns([a as DiffRun, b as DiffRun, ...rest]);
+    const [a, b, ...rest] = await readReportRuns(store, [positionals['A'] as string, positionals['B'] as string, ...more], read);
+    const partial = partialRuns([a!, b!, ...rest]);
     const note = partialLine(partial);
     const opts = {
       x,
@@ -69,13 +67,13 @@ export const reportCommand = defineCommand({
       });
     };
     if (rest.length > 0) {
-      const panels = reportPanels(a as DiffRun, [b as DiffRun, ...rest], opts);
+      const panels = reportPanels(a!, [b!, ...rest], opts);
       await writeSvg(renderPanelsSvg(panels));
       if (v.flag('json')) io.stdout.write(json(panels));
       else io.stdout.write(`${formatPanelsText(panels)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
       return 0;
     }
-    const grid = reportGrid(a as DiffRun, b as DiffRun, opts);
+    const grid = reportGrid(a!, b!, opts);
     await writeSvg(renderGridSvg(grid));
     if (v.flag('json')) io.stdout.write(json(partial.length > 0 ? { ...grid, partial } : grid));
     else io.stdout.write(`${note !== null ? `${note}\n` : ''}${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);

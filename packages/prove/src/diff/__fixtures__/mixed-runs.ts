@@ -9,7 +9,8 @@ import { conditionsOf } from '../../spec/conditions.js';
 import { seedFor } from '../../spec/seed-for.js';
 import { parseSweepSpec } from '../../spec/sweep-spec.js';
 import { diffRuns } from '../diff-runs.js';
-import type { DiffOptions } from '../types.js';
+import { diffReportJson } from '../../cli/diff-output.js';
+import type { DiffOptions, DiffReport } from '../types.js';
 
 function specText(slack: readonly number[], replicates: number): string {
   return [
@@ -96,9 +97,10 @@ export async function mixedReports(store: string, ids: readonly string[]): Promi
 /**
  * The fields of a report that columnar-diff.json pins: the report without what later changes added on
  * top of the fields the row path had (the store's coverage: `partial`, `unmatched`; looks and the
- * sequential reading: `looks`, `sequential`; the clustered binary reading: `clustered`).
+ * sequential reading: `looks`, `sequential`; the clustered binary reading: `clustered`), as `diff --json`
+ * writes it (`next` as the command line).
  */
-export function pinnedFields(report: object): Record<string, unknown> {
-  const { partial: _p, unmatched: _u, looks: _l, sequential: _s, clustered: _c, ...rest } = report as Record<string, unknown>;
+export function pinnedFields(report: DiffReport): Record<string, unknown> {
+  const { partial: _p, unmatched: _u, looks: _l, sequential: _s, clustered: _c, ...rest } = diffReportJson(report) as Record<string, unknown>;
   return rest;
 }

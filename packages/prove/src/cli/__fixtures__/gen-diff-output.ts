@@ -1,0 +1,9 @@
+// Writes diff-output.json: what `poisson-prove diff` printed for diff-outputs.ts's cases before the diff's
+// statistics, prose and `next:` line were split apart (issue 18; commit 3a58736):
+//   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
+import { rm, writeFile } from 'node:fs/promises';
+import { diffOutputs, diffOutputStores } from './diff-outputs.js';
+
+const stores = await diffOutputStores();
+await writeFile(process.argv[2] ?? 'diff-output.json', `${JSON.stringify(await diffOutputs(stores), null, 1)}\n`);
+for (const s of Object.values(stores)) await rm(s.dir, { recursive: true, force: true });

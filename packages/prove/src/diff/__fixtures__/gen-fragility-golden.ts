@@ -1,0 +1,12 @@
+// Writes fragility-golden.json: fragility()'s result on each of fragility-cases.ts's seeded cases, as the
+// search gave them before it was split into an iterator and strategies (issue 18; commit 3a58736):
+//   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-fragility-golden.ts OUT.json
+import { writeFile } from 'node:fs/promises';
+import { fragility } from '../fragility.js';
+import { fragilityCases, GOLDEN_COUNT, GOLDEN_SEED } from './fragility-cases.js';
+
+const results = fragilityCases(GOLDEN_SEED, GOLDEN_COUNT).map((c) => {
+  const f = fragility(c.conditions, c.events, c.word, c.ctx);
+  return [c.word, f.count, f.description];
+});
+await writeFile(process.argv[2] ?? 'fragility-golden.json', `[\n${results.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);

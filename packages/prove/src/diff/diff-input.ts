@@ -1,0 +1,124 @@
+// What a diff reads before any statistic: its options checked, the runs indexed and paired, the events
+// resolved, the threshold, and the warnings about what was paired (PROVE.md, "The diff report").
+import { DiffError } from './diff-error.js';
+import { resolveEvents } from './events.js';
+import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './pairing.js';
+import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
+import { fmt3 } from './sentence.js';
+import { TEST_METHODS } from './stats.js';
+import type { DiffOptions, DiffRun, IdentityPairing, TestMethod } from './types.js';
+
+/** The checked options: q, power and the paired test's method, with their defaults. */
+export type CheckedOptions = { readonly q: number; readonly power: number; readonly method: TestMethod };
+
+/** Checks the options a diff takes; RangeError or TypeError naming the first bad one. */
+export function checkOptions(options: DiffOptions): CheckedOptions {
+  const q = options.q ?? 0.05;
+  const power = options.power ?? 0.8;
+  const method = options.method ?? 'exact';
+  if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`diffEpisodes: options.q must be a number in (0, 1), got ${String(q)}`);
+  if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`diffEpisodes: options.power must be a number in (0, 1), got ${String(power)}`);
+  if (!TEST_METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${String(method)}`);
+  if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
+  if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
+  if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
+  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
+  return { q, power, method };
+}
+
+/** The threshold the limits are read against: the runs' recorded `max_mde` (the larger when they differ). */
+export function diffThreshold(before: RunIndex, after: RunIndex): { value: number; note: string } {
+  const a = before.manifest.max_mde;
+  const b = after.manifest.max_mde;
+  const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  if (ok(a) && ok(b)) {
+    if (a === b) return { value: a, note: 'recorded at sweep time by the runs' };
+    return { value: Math.max(a, b), note: `the larger of the two recorded at sweep time: ${fmt3(a)} before, ${fmt3(b)} after` };
+  }
+  if (ok(a)) return { value: a, note: 'recorded at sweep time by the before run; the after run recorded none' };
+  if (ok(b)) return { value: b, note: 'recorded at sweep time by the after run; the before run recorded none' };
+  throw new DiffError(
+    'E_DIFF',
+    `Neither run ${before.manifest.name} nor ${after.manifest.name} recorded a --max-mde at sweep time, so the diff has no threshold to read its limits against; compare runs made by poisson-prove sweep, which records it.`,
+  );
+}
+
+const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.length > 0 && x.every((e) => typeof e === 'string') ? [...(x as string[])] : null);
+
+/**
+ * The events the runs' specs declared (`events = [...]`, recorded in the manifests): the diff's default
+ * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
+ * sets are tested and a warning says so.
+ */
+function declaredEvents(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): { events: string[] | null; warnings: string[] } {
+  const a = stringArray(before.manifest['events']);
+  const b = stringArray(after.manifest['events']);
+  if (a === null || b === null) return { events: a ?? b, warnings: [] };
+  if (a.length === b.length && a.every((e, i) => e === b[i])) return { events: a, warnings: [] };
+  const union = [...a, ...b.filter((e) => !a.includes(e))];
+  return { events: union, warnings: [`the runs declared different events (${a.join(', ')} before; ${b.join(', ')} after): all of them are tested`] };
+}
+
+/** m as the sweep planned it (its conditions x its declared events, x 1 when none), from a run's manifest; null when the manifest lacks its conditions. */
+export function plannedTests(run: Pick<DiffRun, 'manifest'>): number | null {
+  const conditions = run.manifest['conditions'];
+  if (!Array.isArray(conditions)) return null;
+  return conditions.length * (stringArray(run.manifest['events'])?.length ?? 1);
+}
+
+/** The expected discordance a run's gate planned with (`--discordance`), or null. */
+export function plannedDiscordance(run: Pick<DiffRun, 'manifest'>): number | null {
+  const d = run.manifest['discordance'];
+  return typeof d === 'number' && Number.isFinite(d) ? d : null;
+}
+
+/** Both runs as indexes with shared outcome codes (rows are indexed here; indexes pass through). */
+function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunIndex, RunIndex] {
+  if (isRunIndex(before) && isRunIndex(after) && before.codes === after.codes && before.replicates === after.replicates) return [before, after];
+  if (isRunIndex(before) || isRunIndex(after)) throw new TypeError('computeDiff: give both runs as rows, or both as indexes sharing their outcome codes');
+  return indexRows(before, after);
+}
+
+/** A diff's input: the runs indexed and paired, the events and the warnings so far. */
+export type DiffInput = {
+  readonly before: RunIndex;
+  readonly after: RunIndex;
+  readonly identity: IdentityPairing | null;
+  readonly pairing: Pairing;
+  readonly events: readonly string[];
+  readonly inferred: boolean;
+  /** Whether the events are the ones the runs declared (no `events` option given). */
+  readonly declared: boolean;
+  /** Warnings about the events, the identities and the condition sets (the caller may add its own). */
+  readonly warnings: string[];
+};
+
+/**
+ * Indexes and pairs the runs, resolves the events, and collects the warnings.
+ *
+ * @throws DiffError when the runs share no condition, or no event can be inferred.
+ */
+export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions): DiffInput {
+  // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows.
+  const aligned = isRunIndex(beforeRun) || isRunIndex(afterRun) ? { before: beforeRun, after: afterRun, identity: null } : alignByIdentity(beforeRun, afterRun);
+  const identity = aligned.identity;
+  const [before, after] = indexBoth(aligned.before, aligned.after);
+  const pairing = pairIndexes(before, after);
+  if (pairing.conditions.length === 0) {
+    throw new DiffError(
+      'E_DIFF',
+      `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
+    );
+  }
+  const declared = declaredEvents(before, after);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
+  const warnings = [...declared.warnings, ...eventWarnings, ...(identity !== null ? identityWarnings(identity) : [])];
+  const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
+  if (onlyB > 0 || onlyA > 0) {
+    // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
+    warnings.push(
+      `the runs' condition sets differ (${onlyB} condition${onlyB === 1 ? '' : 's'} only in before, ${onlyA} only in after, e.g. a run narrowed by --only): the verdict covers the ${shared} shared condition${shared === 1 ? '' : 's'} only; --full lists the others`,
+    );
+  }
+  return { before, after, identity, pairing, events, inferred, declared: options.events === undefined && declared.events !== null, warnings };
+}

@@ -1,0 +1,102 @@
+// The statistics phase of a diff (STATS.md): per condition x event its table, test, limits and
+// simultaneous interval, the family's decision (Holm for the verdict, Benjamini-Hochberg for the flags),
+// and the report's rows. No prose: the words are sentence.ts's.
+import type { CheckedOptions } from './diff-input.js';
+import { observedDiscordance, type LimitContext, type LimitMemo, type Limits } from './limits.js';
+import type { ConditionPairs } from './pairing.js';
+import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import { sequentialLimits, sequentialPValue } from './sequential.js';
+import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
+import type { DiffRow } from './types.js';
+import { decide, type Decision, type Scored } from './verdict.js';
+
+/** A test scored: what the verdict reads, and both limits. */
+type ScoredTest = Scored & { readonly p: number; readonly limits: Limits; readonly interval: DiffRow['interval'] };
+
+/** The family-wise level of the reported intervals: 95%, shared by the m tests (Bonferroni). */
+export const INTERVAL_FAMILY_LEVEL = 0.95;
+
+/** One test of the family: a condition x event and its table. */
+export type DiffTest = { readonly condition: string; readonly event: string; readonly table: Table; readonly pairs: ConditionPairs['pairs'] };
+
+/** The family of a diff's tests, read. */
+export type DiffFamily = {
+  readonly tests: readonly DiffTest[];
+  readonly rows: readonly DiffRow[];
+  readonly word: Decision['word'];
+  /** m, the number of tests the limits, the intervals and the rules count. */
+  readonly m: number;
+  /** The limits' context (alpha = q / m) and memo, which fragility reuses. */
+  readonly limits: LimitContext;
+  readonly memo: LimitMemo;
+  /** Each test's simultaneous interval level, 1 - 0.05 / m. */
+  readonly level: number;
+};
+
+/** Per condition, per event: the test's table (paired or two-sample). */
+function testsOf(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): DiffTest[] {
+  return conditions.flatMap((c) => events.map((event) => ({ condition: c.label, event, pairs: c.pairs, table: conditionTable(c, event, paired) })));
+}
+
+/** A row of the report from its test, its scores and the family's decision at index i. */
+function rowOf(t: DiffTest, s: ScoredTest, decision: Decision, i: number): DiffRow {
+  const r = rates(t.table);
+  return Object.freeze({
+    condition: t.condition,
+    event: t.event,
+    before: r.before,
+    after: r.after,
+    change: r.change,
+    counts: countsOf(t.table),
+    samples: samplesOf(t.table),
+    p: s.p,
+    p_holm: decision.p_holm[i] as number,
+    p_bh: decision.p_bh[i] as number,
+    counts_toward_verdict: decision.counts[i] as boolean,
+    flagged: decision.flagged[i] as boolean,
+    interval: s.interval,
+    limit_rise: s.limits.limit_rise,
+    limit_fall: s.limits.limit_fall,
+    limit: s.limits.limit,
+    discordance: t.table.kind === 'paired' ? observedDiscordance(t.table) : null,
+    verdict: decision.verdicts[i] as DiffRow['verdict'],
+    held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
+  });
+}
+
+/** Each test's p-value (the anytime-valid one under `sequential`), limits and simultaneous interval. */
+function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method'], ctx: LimitContext, memo: LimitMemo, level: number, sequential: boolean): ScoredTest[] {
+  const seqMemo = new Map<string, number>();
+  return tests.map((t) => {
+    const seq = sequential && t.table.kind === 'paired';
+    const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
+    const interval = Object.freeze(intervalOf(t.table, level));
+    return { p: seq ? sequentialPValue(t.pairs, t.event) : pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
+  });
+}
+
+/**
+ * The statistics of a diff: every condition x event tested, its limits read at alpha = q / m and its
+ * interval at 1 - 0.05 / m, decided over the family against the threshold.
+ *
+ * @param conditions - the paired conditions.
+ * @param events - the tested events.
+ * @param args - whether the runs are paired, the checked options, the threshold, `sequential`, and
+ *   `family` (m when the tests are part of a larger family; default conditions x events).
+ */
+export function diffFamily(
+  conditions: readonly ConditionPairs[],
+  events: readonly string[],
+  args: { readonly paired: boolean; readonly options: CheckedOptions; readonly threshold: number; readonly sequential: boolean; readonly family?: number | undefined },
+): DiffFamily {
+  const { q, power, method } = args.options;
+  const m = args.family ?? conditions.length * events.length;
+  const limits: LimitContext = { alpha: q / m, power, method };
+  const memo: LimitMemo = new Map();
+  const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
+  const tests = testsOf(conditions, events, args.paired);
+  const scored = scoreTests(tests, method, limits, memo, level, args.sequential);
+  const decision = decide(scored, q, args.threshold);
+  const rows = tests.map((t, i) => rowOf(t, scored[i] as ScoredTest, decision, i));
+  return { tests, rows, word: decision.word, m, limits, memo, level };
+}

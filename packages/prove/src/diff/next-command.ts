@@ -1,0 +1,41 @@
+// The command a diff suggests next, as data: the `report` command that draws it as a grid. The CLI writes
+// it as one shell-quoted line (cli/diff-json.ts); the library never quotes it.
+
+/**
+ * Which axes the `next:` line's report command names: the first two (name order) with more than one
+ * value; only `--x` (a one-row grid) when one axis varies; when none does, the first two axes, as the
+ * seed's `--x generator_hash --y horizon`.
+ */
+export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number): string[] {
+  const varying = axes.filter((a) => valuesOf(a) > 1);
+  if (varying.length >= 2) return varying.slice(0, 2);
+  if (varying.length === 1) return varying;
+  return axes.slice(0, 2);
+}
+
+/**
+ * The words after `poisson-prove` of the `report` command that draws a diff as a grid, unquoted:
+ * `report BEFORE AFTER [--x X [--y Y]] [--event E]`, the axes by {@link reportAxes} and `--event` (the
+ * first tested event) when the events were named or declared, or more than one was inferred.
+ *
+ * @example
+ * ```ts
+ * reportCommand({ before: 'run a', after: 'run b', axes: ['slack'], valuesOf: () => 2, events: ['failed'], inferred: false });
+ * // ['report', 'run a', 'run b', '--x', 'slack', '--event', 'failed']
+ * ```
+ */
+export function reportCommand(args: {
+  readonly before: string;
+  readonly after: string;
+  readonly axes: readonly string[];
+  readonly valuesOf: (axis: string) => number;
+  readonly events: readonly string[];
+  readonly inferred: boolean;
+}): readonly string[] {
+  const [x, y] = reportAxes(args.axes, args.valuesOf);
+  const words = ['report', args.before, args.after];
+  if (x !== undefined) words.push('--x', x);
+  if (y !== undefined) words.push('--y', y);
+  if (!args.inferred || args.events.length > 1) words.push('--event', args.events[0] as string);
+  return Object.freeze(words);
+}

@@ -1,0 +1,346 @@
+// One run's episodes as export and report read them: typed columns in stored order, conditions and axis
+// values interned to small integers, outcomes as codes. No row object per episode.
+import type { RunManifest } from '../store/manifest.js';
+import type { PartColumns } from '../store/parquet.js';
+import { eachOpenPart, runParts, type OpenPart } from '../store/verify-parts.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { assertComplete, coverageOfPairs, type RunCoverage } from './partial.js';
+import { hardFailureOf, seedsOf } from './read-run.js';
+import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, type OutcomeCodes } from './run-index.js';
+import type { DiffManifest, DiffRun } from './types.js';
+
+/** An axis column: its distinct values (as stored; bigint as a number, null where absent), and each episode's index into them. */
+export type AxisColumn = { readonly values: readonly unknown[]; readonly codes: Uint32Array };
+
+/**
+ * A run's episodes as columns, in stored order (part order, then row order); in a retried run the newest
+ * row of a (condition, replicate) pair takes the place of its first row, as `newestPerPair` keeps them.
+ * Episode `i` is `conditions[condition[i]]`, `replicate[i]`, outcome code `outcome[i]` (of `codes`:
+ * {@link NO_OUTCOME} or a label's code), `t[i]` and `score[i]` (NaN where not a number).
+ */
+export type RunColumns = {
+  readonly manifest: DiffManifest;
+  readonly coverage?: RunCoverage;
+  readonly length: number;
+  /** The condition labels, in order of their first episode. */
+  readonly conditions: readonly string[];
+  readonly condition: Uint32Array;
+  readonly replicate: Float64Array;
+  readonly outcome: Uint16Array;
+  readonly t: Float64Array;
+  readonly score: Float64Array;
+  /** The seeds, when read (`seed: true`). */
+  readonly seed: Float64Array | null;
+  /** `meta.hard_failure` codes (HARD_NONE, HARD_FALSE, HARD_TRUE), when read ({@link readHardFlags}). */
+  readonly hard: Uint8Array | null;
+  /** The axis columns read, by axis name. */
+  readonly axes: ReadonlyMap<string, AxisColumn>;
+  /** The outcome codes, shared by the runs read together. */
+  readonly codes: OutcomeCodes;
+  /** Whether any episode has a finite score. */
+  readonly hasScores: boolean;
+  /**
+   * A retried run's stored rows: the episode each one was read into (a superseded row and its newest
+   * share one), so a later pass over the parts ({@link readHardFlags}) lands where the first did.
+   */
+  readonly rawPos?: Int32Array | null;
+};
+
+type Column = ArrayLike<unknown> | undefined;
+
+/** A stored value as the row readers give it: bigint as a number, undefined as null. */
+const value = (x: unknown): unknown => (x === undefined ? null : typeof x === 'bigint' ? Number(x) : x);
+
+/** A column's value as a number, or NaN when it is not one (the row path's `typeof x === 'number'`). */
+const numeric = (x: unknown): number => {
+  const v = value(x);
+  return typeof v === 'number' ? v : Number.NaN;
+};
+
+/** Grows a typed array to at least `need` elements. */
+function grown<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array | Int32Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  let cap = Math.max(1024, a.length);
+  while (cap < need) cap *= 2;
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  return b;
+}
+
+/**
+ * Builds {@link RunColumns} row by row (internal to the readers): `add` per stored row, `finish` once.
+ * With `retried`, a later row of a (condition, replicate) pair replaces the earlier one in place.
+ */
+function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: readonly string[], retried: boolean) {
+  const conditions: string[] = [];
+  const conditionCode = new Map<string, number>();
+  const placed: Map<number, number>[] = [];
+  let n = 0;
+  let condition = new Uint32Array(0);
+  let replicate = new Float64Array(0);
+  let outcome = new Uint16Array(0);
+  let t = new Float64Array(0);
+  let score = new Float64Array(0);
+  let raw = 0;
+  let rawPos = new Int32Array(0);
+  let seed: Float64Array | null = null;
+  const axes = axisNames.map((name) => ({ name, values: [] as unknown[], index: new Map<unknown, number>(), codes: new Uint32Array(0) }));
+  return {
+    conditionOf(label: string): number {
+      let c = conditionCode.get(label);
+      if (c === undefined) {
+        c = conditions.length;
+        conditions.push(label);
+        conditionCode.set(label, c);
+        placed.push(new Map());
+      }
+      return c;
+    },
+    /** Adds one stored row; `axisValue(k)` gives the row's value of the k-th axis read. */
+    add(c: number, r: number, o: unknown, tv: number, sv: number, axisValue: (k: number) => unknown, seedValue?: number): void {
+      let at = n;
+      if (retried) {
+        const seen = (placed[c] as Map<number, number>).get(r);
+        if (seen === undefined) (placed[c] as Map<number, number>).set(r, n);
+        else at = seen;
+        rawPos = grown(rawPos, raw + 1);
+        rawPos[raw] = at;
+      }
+      raw++;
+      if (at === n) {
+        n++;
+        if (n > condition.length) {
+          condition = grown(condition, n);
+          replicate = grown(replicate, n);
+          outcome = grown(outcome, n);
+          t = grown(t, n);
+          score = grown(score, n);
+          if (seedValue !== undefined) seed = grown(seed ?? new Float64Array(0), n);
+          for (const a of axes) a.codes = grown(a.codes, n);
+        }
+      }
+      condition[at] = c;
+      replicate[at] = r;
+      outcome[at] = typeof o === 'string' ? codeOf(codes, o) : NO_OUTCOME;
+      t[at] = tv;
+      score[at] = sv;
+      if (seed !== null) seed[at] = seedValue as number;
+      for (const [k, a] of axes.entries()) {
+        const v = axisValue(k);
+        let code = a.index.get(v);
+        if (code === undefined) {
+          code = a.values.length;
+          a.values.push(v);
+          a.index.set(v, code);
+        }
+        a.codes[at] = code;
+      }
+    },
+    finish(coverage?: RunCoverage): RunColumns {
+      let hasScores = false;
+      for (let i = 0; i < n && !hasScores; i++) hasScores = Number.isFinite(score[i]);
+      return {
+        manifest,
+        ...(coverage !== undefined ? { coverage } : {}),
+        length: n,
+        conditions,
+        condition: condition.subarray(0, n),
+        replicate: replicate.subarray(0, n),
+        outcome: outcome.subarray(0, n),
+        t: t.subarray(0, n),
+        score: score.subarray(0, n),
+        seed: seed === null ? null : seed.subarray(0, n),
+        hard: null,
+        axes: new Map(axes.map((a) => [a.name, { values: a.values, codes: a.codes.subarray(0, n) }])),
+        codes,
+        hasScores,
+        rawPos: retried ? rawPos.subarray(0, raw) : null,
+      };
+    },
+  };
+}
+
+/**
+ * A run given as row objects (`aggregateRuns`' input) as {@link RunColumns}, with the hard-failure flag
+ * and the axes named.
+ */
+export function columnsOfRows(run: DiffRun, codes: OutcomeCodes, axisNames: readonly string[]): RunColumns {
+  const b = columnsBuilder(run.manifest, codes, axisNames, false);
+  const hard = new Uint8Array(run.rows.length);
+  for (const [i, e] of run.rows.entries()) {
+    b.add(b.conditionOf(e.condition), Number(e.replicate_index), e.outcome, numeric(e.t), numeric(e.score), (k) => e[axisNames[k] as string], Number(e.seed as number | bigint));
+    hard[i] = hardCodeOf(e.hard_failure);
+  }
+  return { ...b.finish(run.coverage), hard };
+}
+
+/** Streams a run's parts, one in memory at a time ({@link eachOpenPart}). */
+async function eachPart(store: string, manifest: RunManifest, onPart: (file: OpenPart) => Promise<void>): Promise<void> {
+  await eachOpenPart(manifest, await runParts(store, manifest), onPart);
+}
+
+/** Options of {@link readRunColumns}. */
+export type ReadColumnsOptions = {
+  /** The axis columns to read (those the run lacks are left out). */
+  readonly axes?: readonly string[];
+  /** Read a run that is not complete; else it is refused (`E_PARTIAL`). */
+  readonly partial?: boolean;
+  /** The verb named in the refusal. */
+  readonly verb?: string;
+  /** Also read the seed column. */
+  readonly seed?: boolean;
+};
+
+/**
+ * Reads one run's condition, replicate_index, outcome, t and score columns (and the axis columns asked
+ * for) into {@link RunColumns}: no prompt, answer, error or meta, and no row object per episode. The
+ * parts are checked (size, sha256, footer) before a column is decoded; a retried run's superseded rows
+ * are replaced by the newest row of their pair.
+ *
+ * @param store - the store directory.
+ * @param ref - a run ref (`#N`, id, unique id prefix or name).
+ * @param codes - the outcome codes shared with the other runs read.
+ * @param options - `{ axes?, partial?, verb? }`.
+ * @returns the run's columns, with its coverage.
+ * @throws RefError (exit 2) for a ref that names no run; DamagedRunError (exit 2) when a part does not
+ *   match the manifest; ProveError `E_PARTIAL` (exit 2) for an incomplete run without `partial`.
+ */
+export async function readRunColumns(store: string, ref: string, codes: OutcomeCodes, options: ReadColumnsOptions = {}): Promise<RunColumns> {
+  const manifest = await resolveRun(store, ref);
+  const own = Object.keys(manifest.axes ?? {});
+  const axes = (options.axes ?? []).filter((a, i, all) => own.includes(a) && all.indexOf(a) === i);
+  const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
+  const b = columnsBuilder(manifest, codes, axes, retried);
+  await eachPart(store, manifest, async (file) => {
+    const withSeed = options.seed === true;
+    const part: PartColumns = await file.columns(['condition', 'replicate_index', 'outcome', 't', 'score', ...(withSeed ? ['seed'] : []), ...axes]);
+    const seed = withSeed ? seedsOf(part.columns['seed'] as Column, part.rows) : null;
+    const condition = part.columns['condition'] as Column;
+    const replicate = part.columns['replicate_index'] as Column;
+    const outcome = part.columns['outcome'] as Column;
+    const t = part.columns['t'] as Column;
+    const score = part.columns['score'] as Column;
+    const axisColumns = axes.map((a) => part.columns[a] as Column);
+    let lastLabel: unknown;
+    let c = -1;
+    let i = 0;
+    const axisValue = (k: number): unknown => value(axisColumns[k]?.[i]);
+    for (; i < part.rows; i++) {
+      const label = condition?.[i];
+      if (c < 0 || label !== lastLabel) {
+        lastLabel = label;
+        c = b.conditionOf(String(value(label)));
+      }
+      b.add(c, numeric(replicate?.[i]), value(outcome?.[i]), numeric(t?.[i]), numeric(score?.[i]), axisValue, seed === null ? undefined : (seed[i] as number));
+    }
+  });
+  const pre = b.finish();
+  const coverage = columnsCoverage(manifest, pre);
+  assertComplete(coverage, options.partial === true, options.verb ?? 'export');
+  return { ...pre, coverage };
+}
+
+/**
+ * Adds `meta.hard_failure` (as a boolean; nothing else of meta is kept) to a run read by
+ * {@link readRunColumns}: reads the parts' meta column once more.
+ *
+ * @param store - the store directory.
+ * @param run - from {@link readRunColumns}.
+ * @returns the run with `hard` filled.
+ */
+export async function readHardFlags(store: string, run: RunColumns): Promise<RunColumns> {
+  const rawPos = run.rawPos ?? null;
+  const hard = new Uint8Array(run.length);
+  let g = 0;
+  await eachPart(store, run.manifest as unknown as RunManifest, async (file) => {
+    const part = await file.columns(['meta']);
+    const meta = part.columns['meta'] as Column;
+    for (let i = 0; i < part.rows; i++, g++) {
+      // Stored order again: a later row of a pair overwrites the earlier one's flag, as it did its outcome.
+      const at = rawPos === null ? g : (rawPos[g] as number);
+      const code = meta === undefined ? HARD_NONE : hardCodeOf(hardFailureOf(meta[i]));
+      hard[at] = code;
+    }
+  });
+  return { ...run, hard };
+}
+
+/** {@link runCoverage} of a run read into {@link RunColumns}. */
+function columnsCoverage(manifest: RunManifest, run: RunColumns): RunCoverage {
+  const replicates = Number(manifest.replicates) || 0;
+  const declared = new Set(Array.isArray(manifest.conditions) ? manifest.conditions : []);
+  let held = 0;
+  const seen = new Map<number, Uint8Array>();
+  for (let i = 0; i < run.length; i++) {
+    const c = run.condition[i] as number;
+    const r = run.replicate[i] as number;
+    if (!(r >= 0 && r < replicates) || !declared.has(run.conditions[c] as string)) continue;
+    let bits = seen.get(c);
+    if (bits === undefined) {
+      bits = new Uint8Array(replicates);
+      seen.set(c, bits);
+    }
+    // Replicate indices are integers in the store; a fractional one counts as its own pair, as a key would.
+    if (!Number.isInteger(r)) {
+      held++;
+      continue;
+    }
+    if (bits[r] === 0) {
+      bits[r] = 1;
+      held++;
+    }
+  }
+  return coverageOfPairs(manifest, held);
+}
+
+/** The episodes' positions grouped by `group[i]` (0..groups-1), each group's in stored order. */
+export function positionsBy(group: Uint32Array, groups: number): { readonly start: Int32Array; readonly positions: Int32Array } {
+  const start = new Int32Array(groups + 1);
+  for (const gi of group) (start[gi + 1] as number)++;
+  for (let k = 0; k < groups; k++) start[k + 1] = (start[k + 1] as number) + (start[k] as number);
+  const fill = start.slice(0, groups);
+  const positions = new Int32Array(group.length);
+  for (let i = 0; i < group.length; i++) {
+    const gi = group[i] as number;
+    positions[(fill[gi] as number)++] = i;
+  }
+  return { start, positions };
+}
+
+/**
+ * Groups a run's episodes by their values of `axes` (an axis the run does not hold reads as undefined,
+ * as a row without that column did): each distinct tuple of values is named by `labelOf`, once, and
+ * tuples with the same name are one group.
+ *
+ * @returns each episode's group (an index into `labels`) and the groups' names, in order of first episode.
+ */
+export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (values: readonly unknown[]) => string): { readonly codes: Uint32Array; readonly labels: string[] } {
+  const cols = axes.map((a) => run.axes.get(a));
+  // One key per distinct tuple of axis-value codes (mixed radix; a text key past 2^52 tuples).
+  const radix = cols.map((c) => (c?.values.length ?? 0) + 1);
+  const numeric = radix.reduce((p, r) => p * r, 1) < 2 ** 52;
+  const tuple = new Map<number | string, number>();
+  const byLabel = new Map<string, number>();
+  const labels: string[] = [];
+  const codes = new Uint32Array(run.length);
+  for (let i = 0; i < run.length; i++) {
+    let key: number | string = numeric ? 0 : '';
+    for (const [k, c] of cols.entries()) {
+      const code = c === undefined ? 0 : (c.codes[i] as number) + 1;
+      key = numeric ? (key as number) * (radix[k] as number) + code : `${key as string}${code},`;
+    }
+    let g = tuple.get(key);
+    if (g === undefined) {
+      const label = labelOf(cols.map((c) => (c === undefined ? undefined : c.values[c.codes[i] as number])));
+      g = byLabel.get(label);
+      if (g === undefined) {
+        g = labels.length;
+        labels.push(label);
+        byLabel.set(label, g);
+      }
+      tuple.set(key, g);
+    }
+    codes[i] = g;
+  }
+  return { codes, labels };
+}
