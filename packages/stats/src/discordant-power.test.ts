@@ -43,6 +43,39 @@ describe('mcnemarPower with discordance', () => {
 });
 
 describe('minimumDetectableChange with discordance', () => {
+  it(`with decimals: 3, rounds as R's uniroot MDE does in all ${R_DISCORDANT.mde.length} cases`, () => {
+    for (const r of R_DISCORDANT.mde) {
+      const got = minimumDetectableChange({ n: r.n, alpha: r.alpha, power: r.power, discordance: r.discordance, method: r.method, decimals: 3 });
+      const want = num(r.mde);
+      if (!Number.isFinite(want)) expect(got).toBe(want);
+      else expect(Math.round(got * 1000), `n ${r.n}, psi ${r.discordance}, ${r.method}`).toBe(Math.round(want * 1000));
+    }
+  });
+  it('with decimals, rounds as the full-precision MDE on 300 seeded designs, and stops early (a coarser bracket) on most', () => {
+    let state = 0x1234abcd;
+    const rand = (): number => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const methods = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;
+    let early = 0;
+    for (let i = 0; i < 300; i++) {
+      const design = { n: 5 + Math.floor(rand() * 3000), alpha: 0.001 + rand() * 0.1, power: 0.5 + rand() * 0.45, discordance: rand() < 0.2 ? 0 : rand(), method: methods[i % 4]! };
+      const full = minimumDetectableChange(design);
+      for (const decimals of [2, 3, 4]) {
+        const fast = minimumDetectableChange({ ...design, decimals });
+        const scale = 10 ** decimals;
+        expect(Math.round(fast * scale), JSON.stringify({ ...design, decimals })).toBe(Math.round(full * scale));
+        if (decimals === 3 && Math.abs(fast - full) > 1e-8) early++;
+      }
+    }
+    expect(early).toBeGreaterThan(200);
+  });
+  it('names a bad decimals', () => {
+    expect(() => minimumDetectableChange({ n: 10, alpha: 0.05, decimals: 2.5 })).toThrow(/options\.decimals must be an integer from 0 to 15; got 2\.5/);
+  });
   it(`matches R's uniroot on the full power sum in ${R_DISCORDANT.mde.length} cases to 1e-8`, () => {
     for (const r of R_DISCORDANT.mde) {
       const got = minimumDetectableChange({ n: r.n, alpha: r.alpha, power: r.power, discordance: r.discordance, method: r.method });

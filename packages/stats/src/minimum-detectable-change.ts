@@ -16,6 +16,13 @@ export type MinimumDetectableChangeOptions = {
    */
   readonly discordance?: number;
   readonly method?: McnemarMethod;
+  /**
+   * For a caller that reports the MDE rounded to this many decimals (the diff's limits: 3): the bisection
+   * stops as soon as every d in its bracket rounds to the same value, so the result rounds exactly as
+   * the full-precision MDE does (`Math.round(mde * 10^decimals)` is the same) in about a third of the
+   * power evaluations. An integer in [0, 15]; default: full precision ({@link MDE_TOLERANCE}).
+   */
+  readonly decimals?: number;
 };
 
 /** Bisection stops when the bracket is narrower than this. */
@@ -49,22 +56,34 @@ export const MDE_TOLERANCE = 1e-9;
  */
 export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
   requireObject('options', options);
-  const [n, alpha, power, method, discordance] = collectProblems([
+  const [n, alpha, power, method, discordance, decimals] = collectProblems([
     () => requireCount('options.n', options.n),
     () => requireOpenUnit('options.alpha', options.alpha),
     () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
     () => checkMcnemarMethod('options.method', options.method),
     () => (options.discordance === undefined ? 0 : requireClosedUnit('options.discordance', options.discordance)),
+    () => (options.decimals === undefined ? null : requireDecimals('options.decimals', options.decimals)),
   ]);
   const kStar = criticalDiscordantUnchecked(alpha, method);
   if (n < kStar) return Infinity;
   const bounds = new RejectionBounds(alpha, method);
-  return bisectIncreasing((d) => powerAtDiscordance(n, d, discordance, kStar, bounds), power, 0, 1, MDE_TOLERANCE);
+  const f = (d: number): number => powerAtDiscordance(n, d, discordance, kStar, bounds);
+  if (decimals === null) return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE);
+  const scale = 10 ** decimals;
+  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, (a, b) => Math.round(a * scale) === Math.round(b * scale));
+}
+
+function requireDecimals(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 15) {
+    throw new RangeError(`${name} must be an integer from 0 to 15; got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 /**
  * For f non-decreasing with f(lo) < target <= f(hi), the upper end of a bracket [a, b] of width
- * <= tol with f(a) < target <= f(b).
+ * <= tol with f(a) < target <= f(b); or of the first bracket for which `settled(a, b)` holds (the
+ * root is in (a, b], so a property every point of the bracket shares is the root's).
  */
 export function bisectIncreasing(
   f: (x: number) => number,
@@ -72,10 +91,11 @@ export function bisectIncreasing(
   lo: number,
   hi: number,
   tol: number,
+  settled?: (a: number, b: number) => boolean,
 ): number {
   let a = lo;
   let b = hi;
-  while (b - a > tol) {
+  while (b - a > tol && settled?.(a, b) !== true) {
     const mid = 0.5 * (a + b);
     if (mid <= a || mid >= b) break;
     if (f(mid) >= target) b = mid;

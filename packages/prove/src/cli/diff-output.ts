@@ -1,6 +1,8 @@
 // The diff at the CLI's edge: the `next:` line written from the report's `next` words, and the one
 // mapping from the library's report to what `diff --json` prints (the same object, `next` as that line).
 import type { MultiDiffReport } from '../diff/compare-runs.js';
+import type { ReportGrid } from '../diff/report-grid.js';
+import type { ReportPanels } from '../diff/report-panels.js';
 import type { DiffReport } from '../diff/types.js';
 import { plainProveCommand } from './format.js';
 
@@ -31,4 +33,14 @@ export function diffReportJson(report: DiffReport): DiffReportJson {
 /** The several-candidate report as `diff --json` prints it: each candidate's report mapped by {@link diffReportJson}. */
 export function multiDiffReportJson(report: MultiDiffReport): MultiDiffReportJson {
   return { ...report, candidates: report.candidates.map(diffReportJson) };
+}
+
+/** A report grid as `report --json` prints it: its diff mapped by {@link diffReportJson}. */
+export function reportGridJson(grid: ReportGrid): Omit<ReportGrid, 'diff'> & { readonly diff: DiffReportJson } {
+  return { ...grid, diff: diffReportJson(grid.diff) };
+}
+
+/** Several report grids (`report BASE C1 C2 ... --json`): each grid mapped by {@link reportGridJson}. */
+export function reportPanelsJson(p: ReportPanels): { readonly panels: ReturnType<typeof reportGridJson>[] } {
+  return { ...p, panels: p.panels.map(reportGridJson) };
 }

@@ -14,6 +14,9 @@ export type LimitMemo = Map<string, number>;
 /** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
 export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
 
+/** The decimals limits are reported and compared at ({@link roundLimit}). */
+export const LIMIT_DECIMALS = 3;
+
 /**
  * Rounds a limit to the nearest third decimal, the precision limits are reported (and compared with the
  * threshold) at, as the sweep's power gate does. The seed's 0.801 is MDE = 0.80140 rounded: at exactly
@@ -21,7 +24,8 @@ export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; r
  * (calibration.md measures it; docs/diff.md says so). Rounding up would keep the power but print 0.802.
  */
 export function roundLimit(x: number): number {
-  return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x;
+  const scale = 10 ** LIMIT_DECIMALS;
+  return Number.isFinite(x) ? Math.round(x * scale) / scale : x;
 }
 
 /**
@@ -73,7 +77,7 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
   const key = `p:${n}:${k}`;
   let d = memo?.get(key);
   if (d === undefined) {
-    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, k / n);
+    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, k / n, LIMIT_DECIMALS);
     memo?.set(key, d);
   }
   const { before } = rates(t);

@@ -69,10 +69,11 @@ export function tango(counts: PairedCounts, level: number): Interval {
 
 /**
  * MDE(n, alpha, power, psi^) at the discordance psi^ (poisson-stats `minimumDetectableChange`); psi^ = 0
- * is the one-way flip model.
+ * is the one-way flip model. With `decimals`, found only as far as it rounds to that many decimals
+ * (the value rounds exactly as the full-precision MDE does).
  */
-export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number): number {
-  return minimumDetectableChange({ n, alpha, power, method, discordance });
+export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number, decimals?: number): number {
+  return minimumDetectableChange({ n, alpha, power, method, discordance, ...(decimals === undefined ? {} : { decimals }) });
 }
 
 /** Fisher's exact test, two-sided as R's fisher.test, on [[a, b], [c, d]] (poisson-stats `fisherExact`). */

@@ -6,6 +6,7 @@ import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixt
 import { readRunForDiff } from '../../diff/read-run.js';
 import { reportGrid } from '../../diff/report-grid.js';
 import { divergingColour } from '../../diff/svg.js';
+import { reportGridJson } from '../diff-output.js';
 import { runCli } from '../run-cli.js';
 import { capture } from '../__fixtures__/capture.js';
 
@@ -103,11 +104,12 @@ describe('poisson-prove report', () => {
     expectInside(await readFile(out, 'utf8'));
   });
 
-  it('--json prints exactly the library\'s grid', async () => {
+  it('--json prints exactly the library\'s grid, its diff\'s next: command written as the line', async () => {
     const c = capture(store);
     expect(await runCli(['--store', store, 'report', '#2', '#1', '--x', 'slack', '--json'], c.io)).toBe(0);
     const grid = reportGrid(await readRunForDiff(store, '#2'), await readRunForDiff(store, '#1'), { x: 'slack' });
-    expect(JSON.parse(c.out())).toEqual(JSON.parse(JSON.stringify(grid)));
+    expect(JSON.parse(c.out())).toEqual(JSON.parse(JSON.stringify(reportGridJson(grid))));
+    expect(typeof (JSON.parse(c.out()) as { diff: { next: unknown } }).diff.next).toBe('string');
     expect(grid.cells.map((x) => x.row?.change)).toEqual([-0.5, 0]);
   });
 

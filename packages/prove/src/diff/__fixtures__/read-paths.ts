@@ -23,6 +23,7 @@ import { seedFor } from '../../spec/seed-for.js';
 import { parseSweepSpec } from '../../spec/sweep-spec.js';
 import { exportRuns, formatExportCsv, formatExportMarkdown, type ExportOptions } from '../export.js';
 import { readRunForDiff } from '../read-run.js';
+import { reportGridJson, reportPanelsJson } from '../../cli/diff-output.js';
 import { formatGridText, reportGrid, type ReportOptions } from '../report-grid.js';
 import { formatPanelsText, renderPanelsSvg, reportPanels } from '../report-panels.js';
 import { renderGridSvg } from '../svg.js';
@@ -192,10 +193,10 @@ export async function readPathOutputs(store: string, runs: ReadPathRuns, read: {
           : await Promise.all([base, ...cands].map((r) => readRunForDiff(store, r, opts0)));
         if (cs.length > 1) {
           const p = reportPanels(b0!, cs, opts);
-          return `${formatPanelsText(p)}--- svg\n${renderPanelsSvg(p)}--- json\n${json(p)}`;
+          return `${formatPanelsText(p)}--- svg\n${renderPanelsSvg(p)}--- json\n${json(reportPanelsJson(p))}`;
         }
         const g = reportGrid(b0!, cs[0]!, opts);
-        return `${formatGridText(g)}--- svg\n${renderGridSvg(g)}--- json\n${json(g)}`;
+        return `${formatGridText(g)}--- svg\n${renderGridSvg(g)}--- json\n${json(reportGridJson(g))}`;
       }),
       store,
       runs,
