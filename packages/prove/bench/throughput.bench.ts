@@ -1,14 +1,21 @@
 // Throughput of the executor against the loop a user would write without it (the baseline): N episodes
 // of the depth-3 reference policy of poisson-tasks (a cheap CPU-bound target) generated, played and
-// their rows kept in an array; the engine writes every row to parquet. Also shown: the registry target
-// awaited in a plain loop, nothing kept (the old floor).
-// Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000)
-import { mkdtempSync, rmSync } from 'node:fs';
+// their rows kept in an array; the engine writes every row to parquet. Also shown, as fairer yardsticks
+// for what the engine stores: the registry target awaited in a plain loop, nothing kept (the old floor);
+// the registry target's rows (meta as JSON, the engine's rows) kept in an array; and those rows also
+// written as the engine writes them (parquet parts of 10,000 rows, fsynced, in the loop's thread).
+// Beside the wall time, the CPU time of the main thread (Linux: /proc/self/task/PID/stat) and of the
+// whole process (every thread: the encoder thread, worker threads, GC helpers), which move much less
+// than the wall time on a shared machine.
+// Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000, BENCH_ROUNDS=R the 3
+// rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
-import { seedFor, sweep } from '../src/index.js';
+import { seedFor, sweep, type EpisodeRow } from '../src/index.js';
+import { writePart } from '../src/store/parquet.js';
 import { reference_depth_d3, registry } from './reference-target.js';
 
 const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
@@ -54,6 +61,45 @@ async function plainLoop(): Promise<number> {
   return ms;
 }
 
+const CONDITION = Object.entries(AXES)
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([k, v]) => `${k} ${v}`)
+  .join(' · ');
+const AXIS_TYPES = { generator_hash: 'categorical', horizon: 'continuous', slack: 'continuous', strictness: 'categorical' } as const;
+
+/**
+ * The registry target in a loop keeping the rows the engine stores (meta as JSON, the duration); with
+ * `write`, every 10,000 rows are also written as the engine writes a part (the store's writePart,
+ * encoded in this thread, fsynced).
+ */
+async function targetRows(write: boolean): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'prove-bench-rows-'));
+  mkdirSync(join(dir, 'episodes'));
+  try {
+    let rows: EpisodeRow[] = [];
+    let part = 0;
+    let kept = 0;
+    const t0 = performance.now();
+    for (let r = 0; r < N; r++) {
+      const seed = seedFor(SALT, r);
+      const start = performance.now();
+      const res = await target!({ ...AXES, seed, replicate_index: r });
+      rows.push({ run_id: '20261203T000000Z-0000', condition: CONDITION, ...AXES, replicate_index: r, seed, outcome: res.outcome, t: res.t, score: null, error: null, meta: JSON.stringify(res.meta), duration_ms: performance.now() - start });
+      if (write && rows.length === 10_000) {
+        await writePart(join(dir, 'episodes'), part++, AXIS_TYPES, rows, undefined, { thread: false });
+        kept += rows.length;
+        rows = [];
+      }
+    }
+    if (write && rows.length > 0) await writePart(join(dir, 'episodes'), part++, AXIS_TYPES, rows, undefined, { thread: false });
+    const ms = performance.now() - t0;
+    if (kept + rows.length !== N) throw new Error('rows lost');
+    return ms;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Steady-state rate of the last engine run: from its first stored row to its end (start-up excluded). */
 const steady = new Map<string, number>();
 
@@ -88,33 +134,71 @@ async function engine(backend: 'local' | 'threads', concurrency: number): Promis
   }
 }
 
-const rate = (ms: number): string => `${Math.round((N / ms) * 1000).toLocaleString('en-US')} episodes/s`;
+const rate = (ms: number): string => Math.round((N / ms) * 1000).toLocaleString('en-US');
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
-const configs = [
-  ['engine, one process, concurrency 1', 'local', 1],
-  ['engine, one process, concurrency 8', 'local', 8],
-  ['engine, 1 worker thread           ', 'threads', 1],
-  ['engine, 2 worker threads          ', 'threads', 2],
-] as const;
+/** CPU milliseconds of the main thread (user + system, 10 ms ticks; Linux), or NaN elsewhere. */
+function mainThreadCpu(): number {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+type Figure = { wall: number; main: number; cpu: number };
+/** Runs `fn`, keeping the best wall time and the best CPU times seen under `key`. */
+async function measure(best: Map<string, Figure>, key: string, fn: () => Promise<number>): Promise<void> {
+  const main0 = mainThreadCpu();
+  const cpu0 = process.cpuUsage();
+  const wall = await fn();
+  const cpu = process.cpuUsage(cpu0);
+  const f = { wall, main: mainThreadCpu() - main0, cpu: (cpu.user + cpu.system) / 1000 };
+  const old = best.get(key);
+  best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu) } : f);
+}
+// BENCH_ONLY=plain,rows,parquet,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
+const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
+const keep = (key: string): boolean => only === undefined || key === 'user' || only.includes(key);
+const baselines = (
+  [
+    ['user', "user's loop (baseline)", usersLoop],
+    ['plain', 'registry target, plain loop', plainLoop],
+    ['rows', "registry target, the engine's rows kept", () => targetRows(false)],
+    ['parquet', '  ... and written as parquet parts', () => targetRows(true)],
+  ] as const
+)
+  .filter(([key]) => keep(key))
+  .map(([, label, fn]) => [label, fn] as const);
+const configs = (
+  [
+    ['local1', 'engine, one process, concurrency 1', 'local', 1],
+    ['local8', 'engine, one process, concurrency 8', 'local', 8],
+    ['threads1', 'engine, 1 worker thread', 'threads', 1],
+    ['threads2', 'engine, 2 worker threads', 'threads', 2],
+  ] as const
+)
+  .filter(([key]) => keep(key))
+  .map(([, label, backend, c]) => [label, backend, c] as const);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`${N.toLocaleString('en-US')} episodes of poisson-tasks' reference_depth_d3; node ${process.version}, ${availableParallelism()} cores (shared); best of ${ROUNDS} interleaved rounds; load average ${load()}`);
 await usersLoop(); // warm up the JIT and the task generator's caches on the same seeds
 await plainLoop();
-let base = Infinity;
-let floor = Infinity;
-const best = configs.map(() => Infinity);
+const best = new Map<string, Figure>();
 for (let round = 0; round < ROUNDS; round++) {
-  base = Math.min(base, await usersLoop());
-  floor = Math.min(floor, await plainLoop());
-  for (const [i, [, backend, c]] of configs.entries()) best[i] = Math.min(best[i] as number, await engine(backend, c));
+  for (const [label, fn] of baselines) await measure(best, label, fn);
+  for (const [label, backend, c] of configs) await measure(best, label, () => engine(backend, c));
+  console.log(`round ${round + 1} of ${ROUNDS} done; load average ${load()}`);
 }
-console.log(`user's loop (baseline)             ${(base / 1000).toFixed(2)} s  ${rate(base)}  1.00`);
-console.log(`registry target, plain loop        ${(floor / 1000).toFixed(2)} s  ${rate(floor)}  ${(base / floor).toFixed(2)}`);
-for (const [i, [label]] of configs.entries()) {
-  const ms = best[i] as number;
-  const [, backend, c] = configs[i] as (typeof configs)[number];
-  const st = steady.get(`${backend}-${c}`) ?? 0;
-  console.log(`${label} ${(ms / 1000).toFixed(2)} s  ${rate(ms)}  ${(base / ms).toFixed(2)} of the baseline; after start-up ${Math.round(st).toLocaleString('en-US')} episodes/s, ${((st * base) / 1000 / N).toFixed(2)} of the baseline`);
+const base = best.get("user's loop (baseline)") as Figure;
+const cell = (x: number, b: number): string => `${(x / 1000).toFixed(2).padStart(6)} s ${(b / x).toFixed(2)}`;
+console.log('| | wall time, of the baseline | episodes/s | main thread CPU, of the baseline | process CPU, of the baseline | after start-up |');
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const [label] of [...baselines, ...configs]) {
+  const f = best.get(label) as Figure;
+  const cfg = configs.find(([l]) => l === label);
+  const st = cfg ? (steady.get(`${cfg[1]}-${cfg[2]}`) ?? 0) : 0;
+  const after = cfg ? `${Math.round(st).toLocaleString('en-US')} episodes/s, ${((st * base.wall) / 1000 / N).toFixed(2)}` : '';
+  console.log(`| ${label} | ${cell(f.wall, base.wall)} | ${rate(f.wall)} | ${cell(f.main, base.main)} | ${cell(f.cpu, base.cpu)} | ${after} |`);
 }
 console.log(`load average at the end ${load()}`);

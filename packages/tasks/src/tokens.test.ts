@@ -103,6 +103,25 @@ describe('contextTokens', () => {
     ] as const;
     expect(contextTokens([], messages)).toBe(countTokens(renderContext([], messages)));
   });
+
+  it('stays exact on random texts of newlines, spaces (Unicode ones too), "/" and letters, over several messages', () => {
+    const alphabet = ['a', 'b', '\n', '\n', ' ', '/', '\t', '\r', '\u00a0', '\u2028', '\u3000', 'é', '!', '🎲'];
+    let x = 12345;
+    const next = (): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0; // a fixed LCG: the same texts every run
+      return x >>> 8;
+    };
+    const text = (): string => Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
+    for (let i = 0; i < 300; i++) {
+      const messages = [
+        { role: 'system', content: text() },
+        { role: 'user', content: text() },
+        { role: 'assistant', content: i % 3 === 0 ? null : text(), ...(i % 2 === 0 ? { tool_calls: [{ id: 'c', type: 'function', function: { name: 'stage_a', arguments: text() } }] } : {}) },
+        { role: 'tool', tool_call_id: 'c', content: text() },
+      ] as const;
+      expect(contextTokens([], messages as never)).toBe(countTokens(renderContext([], messages as never)));
+    }
+  });
 });
 
 describe('the control arm is length-matched', () => {

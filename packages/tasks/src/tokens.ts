@@ -147,23 +147,37 @@ function renderMessage(m: ChatMessage): string {
 // run on past a newline are whitespace runs and punctuation runs ending in [\r\n/]*). So the count of a
 // text is the sum of the counts of its segments split at those points, and each segment can be memoized:
 // the segments of relay prompts repeat across seeds ("Start token: vorn", "call stage_amber ...").
-const SAFE_SPLIT = /(?<=\n)(?=[^\s/])/;
 const MAX_MEMO = 200_000;
 const memo = new Map<string, number>();
 const toolsMemo = new WeakMap<readonly ToolDefinition[], number>();
+const SPACE = /\s/;
 
+/** Whether a UTF-16 code unit is one the split may not precede: whitespace (as the regex `\s`) or "/". */
+function noSplitBefore(c: number): boolean {
+  if (c === 47 || c === 32 || (c >= 9 && c <= 13)) return true;
+  return c >= 128 && SPACE.test(String.fromCharCode(c));
+}
+
+function segmentCount(segment: string): number {
+  let n = memo.get(segment);
+  if (n === undefined) {
+    n = countTokens(segment);
+    if (memo.size >= MAX_MEMO) memo.clear();
+    memo.set(segment, n);
+  }
+  return n;
+}
+
+/** The count of a text as the sum of its segments' counts: split after each "\n" followed by a character that is neither whitespace nor "/" (the points of the regex `(?<=\n)(?=[^\s/])`, found with indexOf). */
 function segmentTokens(text: string): number {
   let total = 0;
-  for (const segment of text.split(SAFE_SPLIT)) {
-    let n = memo.get(segment);
-    if (n === undefined) {
-      n = countTokens(segment);
-      if (memo.size >= MAX_MEMO) memo.clear();
-      memo.set(segment, n);
-    }
-    total += n;
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
+    if (noSplitBefore(text.charCodeAt(nl + 1))) continue;
+    total += segmentCount(text.slice(start, nl + 1));
+    start = nl + 1;
   }
-  return total;
+  return total + segmentCount(text.slice(start));
 }
 
 /**
@@ -185,8 +199,11 @@ export function contextTokens(tools: readonly ToolDefinition[], messages: readon
     toolCount = countTokens(renderTools(tools));
     toolsMemo.set(tools, toolCount);
   }
-  // renderTools ends in "\n" followed by a role name, a safe split point, so the parts add up.
-  return toolCount + segmentTokens(messages.map(renderMessage).join(''));
+  // renderTools and every rendered message end in "\n", and every message starts with its role name: each
+  // boundary is a split point, so the parts add up, message by message.
+  let total = toolCount;
+  for (const m of messages) total += segmentTokens(renderMessage(m));
+  return total;
 }
 
 /**

@@ -13,37 +13,41 @@ export type DefaultExecutionInput = {
 /** The backend and concurrency of a run that named neither. */
 export type DefaultExecution = { readonly backend: 'local' | 'threads'; readonly concurrency: number };
 
-/** Cores from which worker threads are chosen: the main thread keeps one core to itself. */
-export const THREADS_FROM_CORES = 4;
+/** Cores from which worker threads are chosen: on one core they only add hand-offs. */
+export const THREADS_FROM_CORES = 2;
 /** Episodes from which worker threads are chosen: below, their start-up is not paid back. */
 export const THREADS_FROM_EPISODES = 20_000;
 
 /**
  * The backend a sweep (or an extension) runs on when neither `backend` nor `concurrency` is given.
- * Worker threads, `cores - 1` of them (at most 8), when all of these hold: the machine has at least
- * {@link THREADS_FROM_CORES} cores, the run has at least {@link THREADS_FROM_EPISODES} episodes, the
- * target is a module given as FILE:NAME, and the run has no token budget. Otherwise in process,
- * concurrency 1.
+ * Worker threads, `cores - 1` of them but at least 2 and at most 8, when all of these hold: the machine
+ * has at least {@link THREADS_FROM_CORES} cores, the run has at least {@link THREADS_FROM_EPISODES}
+ * episodes, the target is a module given as FILE:NAME, and the run has no token budget. Otherwise in
+ * process, concurrency 1.
  *
- * Why (docs/performance.md, "Executor throughput"): on a 2-core machine, 2 worker threads ran the
- * depth-3 reference target slower than one process, because the main thread receives every row (a
- * structured clone) and encodes the parquet, which takes most of a core; with one core left for it and
- * at least two for workers, threads pay back their start-up (each imports the target: 0.2 to 0.6 s)
- * over tens of thousands of episodes. An I/O-bound target (one that waits on a model) wants the local
- * backend with a higher `concurrency`, which the caller names.
+ * Why (docs/performance.md, "Executor throughput", `npm run bench -- prove/bench/throughput`, 100,000
+ * episodes of the depth-3 reference target on 2 cores): 2 worker threads were faster than one process
+ * in every run, on a quiet machine (0.96 of the user's loop against 0.73, before the part encoder got a
+ * thread of its own) and with up to 8 other jobs on the same 2 cores (0.65 against 0.53 after it, wall
+ * time). The main thread's share (receiving the rows, the writer; the parquet encoding runs on the
+ * encoder thread) is a few percent of a core, so on 2 cores both run episodes; from 4 cores one core is
+ * left to the main thread and the encoder. The start-up of a thread (it imports the target: 0.2 to
+ * 0.6 s) is paid back over tens of thousands of episodes. An I/O-bound target (one that waits on a
+ * model) wants the local backend with a higher `concurrency`, which the caller names.
  *
  * @param input - {@link DefaultExecutionInput}.
  * @returns the backend and concurrency.
  * @example
  * ```ts
- * defaultExecution({ cores: 2, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'local', concurrency: 1 }
+ * defaultExecution({ cores: 1, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'local', concurrency: 1 }
+ * defaultExecution({ cores: 2, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'threads', concurrency: 2 }
  * defaultExecution({ cores: 8, episodes: 100_000, moduleTarget: true, budget: false }); // { backend: 'threads', concurrency: 7 }
  * ```
  */
 export function defaultExecution(input: DefaultExecutionInput): DefaultExecution {
   const { cores, episodes, moduleTarget, budget } = input;
   if (cores >= THREADS_FROM_CORES && episodes >= THREADS_FROM_EPISODES && moduleTarget && !budget) {
-    return Object.freeze({ backend: 'threads', concurrency: Math.min(8, cores - 1) });
+    return Object.freeze({ backend: 'threads', concurrency: Math.min(8, Math.max(2, cores - 1)) });
   }
   return Object.freeze({ backend: 'local', concurrency: 1 });
 }

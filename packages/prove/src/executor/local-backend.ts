@@ -7,7 +7,7 @@ import { runEpisode } from './run-episode.js';
 import { startTarget } from './target-hooks.js';
 
 /** Rows a backend may hold before its episodes wait for the consumer (keeps memory flat). */
-const HIGH_WATER = 2048;
+const HIGH_WATER = 8192;
 /** The consumer is woken when this many rows wait, or when the last wake is older than WAKE_MS. */
 const WAKE_ROWS = 256;
 const WAKE_MS = 20;

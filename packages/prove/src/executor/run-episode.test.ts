@@ -38,3 +38,50 @@ describe('runEpisode: a strange result is a row with outcome null and the proble
     expect((await run(() => ({ outcome: null, t: 0, score: -0 }))).score).toBe(-0);
   });
 });
+
+describe('runEpisode: the episode signal', () => {
+  it('is not made for a target that never reads it (no AbortController per episode)', async () => {
+    const Real = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Real {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const row = await runEpisode((async () => ({ outcome: 'passed', t: 1 })) as Target, ITEM, '20261106T231318Z-cdf9', 1000);
+      expect(row.outcome).toBe('passed');
+      expect(made).toBe(0);
+    } finally {
+      globalThis.AbortController = Real;
+    }
+  });
+
+  it('aborts at the timeout with a TimeoutError for a target that reads it, the same signal on each read', async () => {
+    let seen: AbortSignal | null = null;
+    const target = ((_cfg: unknown, ctx: { signal: AbortSignal }) => {
+      seen = ctx.signal;
+      expect(ctx.signal).toBe(seen);
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ outcome: 'late', t: 1 })));
+    }) as unknown as Target;
+    const row = await runEpisode(target, ITEM, '20261106T231318Z-cdf9', 30);
+    expect(row.error).toBe('TimeoutError: the target ran longer than the timeout of 30 ms');
+    const signal = seen as AbortSignal | null;
+    expect(signal?.aborted).toBe(true);
+    expect((signal?.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('is already aborted when a target first reads it after the timeout', async () => {
+    let later: Promise<AbortSignal> | null = null;
+    const target = ((_cfg: unknown, ctx: { signal: AbortSignal }) => {
+      later = new Promise((resolve) => setTimeout(() => resolve(ctx.signal), 60));
+      return later.then(() => ({ outcome: 'late', t: 1 }));
+    }) as unknown as Target;
+    const row = await runEpisode(target, ITEM, '20261106T231318Z-cdf9', 20);
+    expect(row.error).toBe('TimeoutError: the target ran longer than the timeout of 20 ms');
+    const signal = await (later as unknown as Promise<AbortSignal>);
+    expect(signal.aborted).toBe(true);
+    expect((signal.reason as Error).message).toBe('the episode ran longer than the timeout of 20 ms');
+  });
+});

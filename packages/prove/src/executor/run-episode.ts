@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { EpisodeRow } from '../store/episode-row.js';
-import type { Target, TargetConfig } from '../target/target.js';
+import type { EpisodeContext, Target, TargetConfig } from '../target/target.js';
 import type { WorkItem } from './backend.js';
 import { shown } from 'poisson-core';
 
@@ -24,13 +24,33 @@ function timeoutReason(ms: number): Error {
   return e;
 }
 
+/**
+ * The episode's second argument ({@link EpisodeContext}): its `signal` is made when the target first
+ * reads it (most targets never do, and an AbortController per episode cost ~3% of a sweep of a cheap
+ * target), and aborts at the timeout, or at once when read after it.
+ */
+class EpisodeSignal {
+  #abort: AbortController | null = null;
+  #reason: Error | null = null;
+  get signal(): AbortSignal {
+    const a = (this.#abort ??= new AbortController());
+    if (this.#reason !== null && !a.signal.aborted) a.abort(this.#reason);
+    return a.signal;
+  }
+  /** Aborts the signal (when made) with the timeout's reason; a signal made later is born aborted. */
+  timeout(ms: number): void {
+    this.#reason = timeoutReason(ms);
+    this.#abort?.abort(this.#reason);
+  }
+}
+
 /** Races the target against the timeout; at the timeout, aborts the episode's signal (the target's calls). */
-function withTimeout<T>(p: Promise<T>, ms: number, abort: AbortController): Promise<T | TimeoutSignal> {
+function withTimeout<T>(p: Promise<T>, ms: number, ctx: EpisodeSignal): Promise<T | TimeoutSignal> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const t = new Promise<TimeoutSignal>((resolve) => {
     timer = setTimeout(() => {
       resolve(new TimeoutSignal(ms));
-      abort.abort(timeoutReason(ms));
+      ctx.timeout(ms);
     }, ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
@@ -76,16 +96,16 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
   const cfg: TargetConfig = { ...item.values, seed: item.seed, replicate_index: item.replicate_index };
   const start = performance.now();
   // Aborted at the timeout: a target that passes it on aborts its calls and frees what they hold.
-  const abort = new AbortController();
+  const ctx = new EpisodeSignal();
   let result: unknown;
   try {
-    const r = fn(cfg, { signal: abort.signal }) as unknown;
+    const r = fn(cfg, ctx) as unknown;
     if (r !== null && typeof r === 'object' && typeof (r as { then?: unknown }).then === 'function') {
       if (timeoutMs === null) result = await r;
       else {
         const p = r as Promise<unknown>;
         p.catch(() => undefined); // a target that rejects after its timeout (its aborted call) is not an unhandled rejection
-        result = await withTimeout(p, timeoutMs, abort);
+        result = await withTimeout(p, timeoutMs, ctx);
       }
     } else result = r;
   } catch (err) {
@@ -117,12 +137,22 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
       return failedRow(item, runId, `TypeError: the target's meta is not JSON (JSON.stringify gave ${meta === undefined ? 'undefined' : typeof meta}, e.g. from a toJSON that returns undefined); return meta as plain data`, duration);
     }
     // The values read once above are the ones checked again and stored (a getter may answer differently).
-    const again = checkResult({ outcome, t, score, meta: {} });
+    const again = checkFields(outcome, t, score);
     if (again !== null) return failedRow(item, runId, `TypeError: the target returned ${again}`, duration);
     return episodeRow(item, runId, { outcome, t, score, error: null, meta }, duration);
   } catch (err) {
     return failedRow(item, runId, `TypeError: the target's result could not be read (${describe(err)})`, duration);
   }
+}
+
+/** The problem with an outcome, t and score as read (each read once), or null. */
+function checkFields(outcome: unknown, t: unknown, s: unknown): string | null {
+  if (!(typeof outcome === 'string' || outcome === null)) return `outcome ${shown(outcome)} (not a string or null)`;
+  if (typeof t !== 'number') return `t ${shown(t)} (not a number)`;
+  if (!Number.isFinite(t) || t < 0) return `t ${shown(t)} (not a finite number >= 0)`;
+  if (!(s === undefined || s === null || typeof s === 'number')) return `score ${shown(s)} (not a number or null)`;
+  if (typeof s === 'number' && !(Number.isFinite(s) && s >= 0 && s <= 1)) return `score ${shown(s)} (not a finite number in [0, 1] or null)`;
+  return null;
 }
 
 function checkResult(r: unknown): string | null {

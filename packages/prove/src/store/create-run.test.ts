@@ -91,6 +91,17 @@ describe('createRun', () => {
     expect(outside.manifest.provenance.git).toBeNull();
   });
 
+  it('refuses a row of another registration even when its meta names the recorded one elsewhere', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 1 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 4, 'passed', JSON.stringify({ pin: { registration_sha256: 'ab'.repeat(32) } }))]);
+    expect(w.manifest.registration_sha256).toBe('ab'.repeat(32));
+    const other = JSON.stringify({ echo: 'ab'.repeat(32), pin: { registration_sha256: 'cd'.repeat(32) } });
+    await expect(w.append([row(id, 0, 8, 'passed', other)])).rejects.toMatchObject({ code: 'E_RESUME' });
+    expect(await readdir(join(dir, id, 'episodes'))).toEqual(['part-00000.parquet']);
+    await w.close('interrupted').catch(() => undefined);
+  });
+
   it('writes parts of partRows rows whole, counts outcomes, takes the registration sha256 from meta.pin, and closes', async () => {
     const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 3 });
     const id = w.manifest.run_id;

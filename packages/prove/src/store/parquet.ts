@@ -1,17 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 // hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
-import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, parquetWriteBuffer } from '#parquet-libs';
+import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from '#parquet-libs';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 import { columnOrder, columnType, NULLABLE_COLUMNS, type AxisTypes, type ColumnType } from './episode-schema.js';
 import { partName } from './layout.js';
+import { encodePart, type PartColumnData } from './part-encoder.js';
 
-// The store's one parquet module: the only place that knows the parquet libraries (hyparquet-writer
+// The store's one parquet module: with part-encoder.ts (which runs hyparquet-writer's encoder, on a
+// thread of its own for large parts), the only place that knows the parquet libraries (hyparquet-writer
 // to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
-// them means replacing this file.
+// them means replacing these two files.
 
 type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
 const KIND: Readonly<Record<ColumnType, Kind>> = { utf8: 'STRING', double: 'DOUBLE', int32: 'INT32', int64: 'INT64' };
@@ -48,6 +50,11 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
   return { name: column, type: kind, data, nullable, ...(column === 'meta' || column === 'error' ? { statistics: false } : {}) };
 }
 
+/** A part's columns in file order, as hyparquet-writer takes them (internal; {@link writePart} encodes them). */
+export function partColumnData(axes: AxisTypes, rows: readonly EpisodeRow[]): PartColumnData {
+  return columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows));
+}
+
 /**
  * Writes one part whole, as the first free part number from `index` on: encoded in memory, written to a
  * temporary file unique to this call (`part-NNNNN.parquet.<random>.tmp`), fsynced, then hard-linked to its
@@ -59,6 +66,7 @@ function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
  * @param index - the first part number to try.
  * @param beforeLink - called after the data is durable and before each attempt to put it in place
  *   (the writer checks there that it still holds the run's lock); a throw abandons the part.
+ * @param encode - `thread`: where the part is encoded ({@link encodePart}); default by its size.
  * @returns the part number written, its file name, and the sha256 (hex) and size of its bytes.
  */
 export async function writePart(
@@ -67,17 +75,14 @@ export async function writePart(
   axes: AxisTypes,
   rows: readonly EpisodeRow[],
   beforeLink?: () => Promise<void>,
+  encode: { thread?: boolean } = {},
 ): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
-  const buffer = parquetWriteBuffer({
-    columnData: columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows)),
-    rowGroupSize: Math.max(1, rows.length),
-    createdBy: 'poisson-prove',
-  } as Parameters<typeof parquetWriteBuffer>[0]);
-  const sha256 = createHash('sha256').update(new Uint8Array(buffer)).digest('hex');
+  // Encoded and hashed on the encoder thread for a large part (part-encoder.ts): the same bytes.
+  const { bytes: buffer, sha256 } = await encodePart(partColumnData(axes, rows), rows.length, encode);
   const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {
-    await fh.writeFile(new Uint8Array(buffer));
+    await fh.writeFile(buffer);
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => undefined);

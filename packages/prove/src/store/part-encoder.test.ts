@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { sha256Hex } from './create-run.js';
+import type { EpisodeRow } from './episode-row.js';
+import { partColumnData, readPart, writePart } from './parquet.js';
+import { encodeInline, encodePart, THREAD_MIN_ROWS } from './part-encoder.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const AXES = { horizon: 'continuous', slack: 'continuous', strictness: 'categorical' } as const;
+
+/** Rows with everything the columns may hold: nulls where allowed, -0, a crash, non-ASCII meta. */
+function rows(n: number): EpisodeRow[] {
+  return Array.from({ length: n }, (_, r) => {
+    const crashed = r % 97 === 0;
+    return {
+      run_id: '20261106T231318Z-cdf9',
+      condition: `horizon 8 · slack ${r % 3} · strictness strict`,
+      horizon: 8,
+      slack: r % 3,
+      strictness: 'strict',
+      replicate_index: r,
+      seed: (r * 2654435761) % 2 ** 32,
+      outcome: crashed ? null : r % 5 === 0 ? 'failed' : 'passed',
+      t: crashed ? 0 : r % 7 === 0 ? -0 : 1 + (r % 4),
+      score: r % 11 === 0 ? null : (r % 100) / 100,
+      error: crashed ? `Error: boom on ${r} — ünïcode` : null,
+      meta: crashed ? '{}' : JSON.stringify({ scenario_id: r.toString(16), note: 'π ≈ 3.14 🎲', calls: r % 9 }),
+      duration_ms: (r % 1000) / 7,
+    };
+  });
+}
+
+describe('encodePart: a part encoded on the encoder thread', () => {
+  it('has the same bytes and sha256 as one encoded in the calling thread', async () => {
+    const part = rows(THREAD_MIN_ROWS + 501);
+    const columns = partColumnData(AXES, part);
+    const inline = encodeInline(columns, part.length);
+    const threaded = await encodePart(columns, part.length, { thread: true });
+    expect(threaded.sha256).toBe(inline.sha256);
+    expect(Buffer.from(threaded.bytes).equals(Buffer.from(inline.bytes))).toBe(true);
+    expect(sha256Hex(threaded.bytes)).toBe(threaded.sha256);
+    // Several parts in flight at once come back each to its own caller.
+    const small = rows(40);
+    const both = await Promise.all([encodePart(partColumnData(AXES, small), 40, { thread: true }), encodePart(columns, part.length, { thread: true })]);
+    expect(both[0].sha256).toBe(encodeInline(partColumnData(AXES, small), 40).sha256);
+    expect(both[1].sha256).toBe(inline.sha256);
+  });
+
+  it('is what writePart puts in place for a large part, and reads back as the rows written', async () => {
+    const part = rows(THREAD_MIN_ROWS * 2);
+    const written = await writePart(dir, 0, AXES, part);
+    const bytes = await readFile(join(dir, written.file));
+    const inline = encodeInline(partColumnData(AXES, part), part.length);
+    expect(written.sha256).toBe(inline.sha256);
+    expect(bytes.equals(Buffer.from(inline.bytes))).toBe(true);
+    const back = await readPart(bytes, written.file);
+    expect(back).toHaveLength(part.length);
+    expect(back[97]).toMatchObject({ outcome: null, error: 'Error: boom on 97 — ünïcode', meta: '{}', score: 0.97 });
+  });
+});

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+// hyparquet-writer as bundled by the build (./parquet-libs.ts); the encoder thread imports the package itself.
+import { parquetWriteBuffer } from '#parquet-libs';
+
+// Encodes a part's columns as parquet bytes and hashes them, on a thread of its own for large parts, so
+// that the thread running episodes does not stop for the encoding. Internal to the store (parquet.ts).
+
+/** The columns of one part as hyparquet-writer's `columnData` takes them. */
+export type PartColumnData = readonly { readonly name: string; readonly type: string; readonly data: ArrayLike<unknown>; readonly nullable: boolean; readonly statistics?: boolean }[];
+
+/** A part's bytes and their sha256 (hex). */
+export type EncodedPart = { readonly bytes: Uint8Array; readonly sha256: string };
+
+/**
+ * Parts of at least this many rows are encoded on the encoder thread (when the machine has more than one
+ * core): below it, the thread's start-up (~30 ms, once per process) and the copy of the columns cost more
+ * than they free; the scripted path's parts and the tests' are encoded in the calling thread.
+ */
+export const THREAD_MIN_ROWS = 2_000;
+
+/** The parquet bytes of `columnData` as one row group, and their sha256, in the calling thread. */
+export function encodeInline(columnData: PartColumnData, rows: number): EncodedPart {
+  const buffer = parquetWriteBuffer({
+    columnData,
+    rowGroupSize: Math.max(1, rows),
+    createdBy: 'poisson-prove',
+  } as unknown as Parameters<typeof parquetWriteBuffer>[0]);
+  const bytes = new Uint8Array(buffer);
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+// The encoder thread: imports hyparquet-writer by its resolved URL (the package the calling thread's
+// bundle was made from, the same version) and encodes and hashes the columns it is sent, exactly as encodeInline does.
+const ENCODER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const writer = import(workerData.writer);
+parentPort.on('message', (msg) => {
+  writer.then((w) => {
+    const buffer = w.parquetWriteBuffer({ columnData: msg.columnData, rowGroupSize: Math.max(1, msg.rows), createdBy: 'poisson-prove' });
+    const bytes = new Uint8Array(buffer);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    parentPort.postMessage({ id: msg.id, buffer, sha256 }, [buffer]);
+  }).catch((e) => parentPort.postMessage({ id: msg.id, error: String((e && e.message) || e) }));
+});
+`;
+
+type Waiting = { resolve: (p: EncodedPart | null) => void };
+
+/** The process's encoder thread, started on first use; null once it failed (parts are then encoded inline). */
+let encoder: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | null = null;
+let encoderBroken = false;
+
+function startEncoder(): NonNullable<typeof encoder> {
+  const worker = new Worker(ENCODER, { eval: true, workerData: { writer: import.meta.resolve('hyparquet-writer') } });
+  const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
+  worker.unref(); // an idle encoder never keeps the process alive
+  const fail = (): void => {
+    encoderBroken = true;
+    if (encoder === state) encoder = null;
+    for (const w of state.waiting.values()) w.resolve(null);
+    state.waiting.clear();
+    void worker.terminate();
+  };
+  worker.on('message', (msg: { id: number; buffer?: ArrayBuffer; sha256?: string; error?: string }) => {
+    const w = state.waiting.get(msg.id);
+    if (w === undefined) return;
+    state.waiting.delete(msg.id);
+    if (state.waiting.size === 0) worker.unref();
+    // An encoding error is reported by encoding again inline, where it is thrown as itself.
+    w.resolve(msg.buffer !== undefined && msg.sha256 !== undefined ? { bytes: new Uint8Array(msg.buffer), sha256: msg.sha256 } : null);
+  });
+  worker.on('error', fail);
+  worker.on('exit', fail);
+  return state;
+}
+
+/**
+ * Encodes a part (see {@link encodeInline}) on the encoder thread when it has at least
+ * {@link THREAD_MIN_ROWS} rows and the machine more than one core; otherwise, or when the thread fails
+ * or reports an error, in the calling thread. The bytes are the same either way (the same encoder, the
+ * same columns: typed arrays and strings survive the structured clone unchanged).
+ *
+ * @param columnData - the part's columns.
+ * @param rows - its number of rows.
+ * @param opts - `thread: false` to encode in the calling thread, `true` to use the thread at any size
+ *   (tests); default: by size and cores.
+ */
+export async function encodePart(columnData: PartColumnData, rows: number, opts: { thread?: boolean } = {}): Promise<EncodedPart> {
+  const thread = opts.thread ?? (rows >= THREAD_MIN_ROWS && availableParallelism() > 1);
+  if (!thread || encoderBroken) return encodeInline(columnData, rows);
+  let out: EncodedPart | null = null;
+  try {
+    const enc = (encoder ??= startEncoder());
+    const id = enc.nextId++;
+    const done = new Promise<EncodedPart | null>((resolve) => enc.waiting.set(id, { resolve }));
+    enc.worker.ref(); // a part in the thread keeps the process alive until it comes back
+    enc.worker.postMessage({ id, columnData, rows });
+    out = await done;
+  } catch {
+    encoderBroken = true; // the thread cannot start here
+    out = null;
+  }
+  return out ?? encodeInline(columnData, rows);
+}
