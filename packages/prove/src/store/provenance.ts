@@ -19,9 +19,9 @@ function git(cwd: string, args: string[]): Promise<string | null> {
  * fast.
  */
 export async function gitState(cwd: string): Promise<{ commit: string; dirty: boolean } | null> {
-  const commit = await git(cwd, ['rev-parse', 'HEAD']);
+  // Both asked at once (two git processes side by side, not one after the other).
+  const [commit, status] = await Promise.all([git(cwd, ['rev-parse', 'HEAD']), git(cwd, ['status', '--porcelain', '--untracked-files=normal'])]);
   if (commit === null) return null;
-  const status = await git(cwd, ['status', '--porcelain', '--untracked-files=normal']);
   return { commit: commit.trim(), dirty: status === null ? true : status.trim() !== '' };
 }
 

@@ -199,8 +199,10 @@ export const sweepCommand = defineCommand({
     } finally {
       bar.stop();
     }
-    // The resume it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
-    const next = (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
+    // The resume it suggests must work when pasted: with --trust-store when the module lies outside the working
+    // tree. Asked of git only when a command is printed (not for --json of a run that ended complete).
+    const suggests = !asJson || manifest.status === 'interrupted';
+    const next = suggests && (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
     dist?.report(manifest);
     const allowed = allowedNoOutcome(v);
