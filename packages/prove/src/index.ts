@@ -51,6 +51,7 @@ export type { BullmqBackend, BullmqBackendOptions } from './executor/bullmq-back
 export { runWorker } from './executor/bullmq-worker.js';
 export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './executor/bullmq-worker.js';
 export { RedisError, redactRedisUrl } from './executor/bullmq-redis.js';
+export type { RedisTarget } from './executor/bullmq-redis.js';
 export { queueStatus, drainQueue, cleanQueue } from './executor/bullmq-queue.js';
 export type { QueueOptions, QueueStatus, QueueRunStatus, QueueChange } from './executor/bullmq-queue.js';
 export { inspectRun } from './store/inspect-run.js';

@@ -33,6 +33,7 @@ export {
   sequentialMcnemar,
   sequentialMinimumDetectableChange,
   sequentialPower,
+  SEQUENTIAL_MCNEMAR_METHOD,
 } from './sequential-mcnemar.js';
 export type { SequentialMcnemarResult, SequentialPowerOptions } from './sequential-mcnemar.js';
 export { clusteredMcnemar } from './clustered-mcnemar.js';
