@@ -72,6 +72,18 @@ describe('runEpisode: the episode signal', () => {
     expect((signal?.reason as Error).name).toBe('TimeoutError');
   });
 
+  it('survives a spread: a wrapper passing { ...ctx, extra } on gives its inner call the signal, aborted at the timeout', async () => {
+    let inner: AbortSignal | undefined;
+    const call = (_cfg: unknown, ctx: { signal?: AbortSignal; extra: number }): Promise<unknown> => {
+      inner = ctx.signal;
+      return new Promise((resolve) => ctx.signal?.addEventListener('abort', () => resolve({ outcome: 'late', t: 1 })));
+    };
+    const target = ((cfg: unknown, ctx: { signal: AbortSignal }) => call(cfg, { ...ctx, extra: 1 })) as unknown as Target;
+    const row = await runEpisode(target, ITEM, '20261106T231318Z-cdf9', 30);
+    expect(row.error).toBe('TimeoutError: the target ran longer than the timeout of 30 ms');
+    expect(inner?.aborted).toBe(true);
+  });
+
   it('is already aborted when a target first reads it after the timeout', async () => {
     let later: Promise<AbortSignal> | null = null;
     const target = ((_cfg: unknown, ctx: { signal: AbortSignal }) => {

@@ -24,33 +24,41 @@ function timeoutReason(ms: number): Error {
   return e;
 }
 
+/** The episode's context and the timeout that aborts its signal. */
+type EpisodeSignal = { readonly ctx: EpisodeContext; timeout(ms: number): void };
+
 /**
  * The episode's second argument ({@link EpisodeContext}): its `signal` is made when the target first
  * reads it (most targets never do, and an AbortController per episode cost ~3% of a sweep of a cheap
- * target), and aborts at the timeout, or at once when read after it.
+ * target), and aborts at the timeout, or at once when read after it. The getter is an own, enumerable
+ * property of a plain object, so a wrapper that passes `{ ...ctx, extra }` on passes the signal too.
  */
-class EpisodeSignal {
-  #abort: AbortController | null = null;
-  #reason: Error | null = null;
-  get signal(): AbortSignal {
-    const a = (this.#abort ??= new AbortController());
-    if (this.#reason !== null && !a.signal.aborted) a.abort(this.#reason);
-    return a.signal;
-  }
-  /** Aborts the signal (when made) with the timeout's reason; a signal made later is born aborted. */
-  timeout(ms: number): void {
-    this.#reason = timeoutReason(ms);
-    this.#abort?.abort(this.#reason);
-  }
+function episodeSignal(): EpisodeSignal {
+  let abort: AbortController | null = null;
+  let reason: Error | null = null;
+  const ctx = {
+    get signal(): AbortSignal {
+      abort ??= new AbortController();
+      if (reason !== null && !abort.signal.aborted) abort.abort(reason);
+      return abort.signal;
+    },
+  };
+  return {
+    ctx,
+    timeout(ms: number): void {
+      reason = timeoutReason(ms);
+      abort?.abort(reason);
+    },
+  };
 }
 
 /** Races the target against the timeout; at the timeout, aborts the episode's signal (the target's calls). */
-function withTimeout<T>(p: Promise<T>, ms: number, ctx: EpisodeSignal): Promise<T | TimeoutSignal> {
+function withTimeout<T>(p: Promise<T>, ms: number, episode: EpisodeSignal): Promise<T | TimeoutSignal> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const t = new Promise<TimeoutSignal>((resolve) => {
     timer = setTimeout(() => {
       resolve(new TimeoutSignal(ms));
-      ctx.timeout(ms);
+      episode.timeout(ms);
     }, ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
@@ -96,16 +104,16 @@ export async function runEpisode(fn: Target, item: WorkItem, runId: string, time
   const cfg: TargetConfig = { ...item.values, seed: item.seed, replicate_index: item.replicate_index };
   const start = performance.now();
   // Aborted at the timeout: a target that passes it on aborts its calls and frees what they hold.
-  const ctx = new EpisodeSignal();
+  const episode = episodeSignal();
   let result: unknown;
   try {
-    const r = fn(cfg, ctx) as unknown;
+    const r = fn(cfg, episode.ctx) as unknown;
     if (r !== null && typeof r === 'object' && typeof (r as { then?: unknown }).then === 'function') {
       if (timeoutMs === null) result = await r;
       else {
         const p = r as Promise<unknown>;
         p.catch(() => undefined); // a target that rejects after its timeout (its aborted call) is not an unhandled rejection
-        result = await withTimeout(p, timeoutMs, ctx);
+        result = await withTimeout(p, timeoutMs, episode);
       }
     } else result = r;
   } catch (err) {
