@@ -104,8 +104,10 @@ export type TargetUsage = {
  *   first episode and before `plan` ({@link TargetRuntime}). A sweep on the local backend configures
  *   its copy once, while planning (before `check` and `plan`), and runs the episodes on it; a process
  *   that runs no episode but asks `plan` or `estimate` (`--dry-run`, or the sweeping process of
- *   `threads` and `bullmq`) configures its copy once with `dryRun: true`. A target that is configured again starts afresh (new usage, new
- *   budget).
+ *   `threads` and `bullmq`) configures its copy once with `dryRun: true`, and so does a sweep the power
+ *   gate refuses. A sweep refused later (over its `--budget-tokens`, or declined at the CLI's prompt)
+ *   has configured its copy for the run and ran no episode: configure should not spend. A target that is
+ *   configured again starts afresh (new usage, new budget).
  * - `usage()`: what the target spent since `configure` ({@link TargetUsage}), cumulative; read when the
  *   episodes are done (bullmq workers: after each job, returning the difference with the job's rows)
  *   and added to the manifest's `usage` (summed over resumes and extensions).

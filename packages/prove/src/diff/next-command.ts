@@ -1,5 +1,5 @@
 // The command a diff suggests next, as data: the `report` command that draws it as a grid. The CLI writes
-// it as one shell-quoted line (cli/diff-json.ts); the library never quotes it.
+// it as one shell-quoted line (cli/diff-output.ts); the library never quotes it.
 
 /**
  * Which axes the `next:` line's report command names: the first two (name order) with more than one

@@ -119,6 +119,18 @@ describe('planSweep, then runSweep', () => {
     expect(counts()).toMatchObject({ configure: 2, episode: EPISODES });
   });
 
+  it('a plan whose run could not be created (the store is a file) may be run again, still with one configure', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    const blocked = join(dir, 'blocked');
+    await writeFile(blocked, 'not a directory');
+    const plan = await planSweep({ spec: SPEC, target: TARGET, store: join(blocked, 'store'), maxMde: 0.99, salt: 's' });
+    await expect(runSweep(plan)).rejects.toThrow();
+    await import('node:fs/promises').then((fs) => fs.rm(blocked));
+    const run = await runSweep(plan);
+    expect(run.status).toBe('complete');
+    expect(counts()).toMatchObject({ configure: 1, episode: EPISODES });
+  });
+
   it('refuses a plan the gate or the budget refuses, from the plan\'s figures, writing nothing', async () => {
     const gated = await planSweep({ spec: SPEC, target: TARGET, store, maxMde: 0.05 });
     expect(gated.gate.passes).toBe(false);
@@ -147,6 +159,15 @@ describe('sweep calls each target hook once (CLI)', () => {
     expect(JSON.parse(r.out)).toMatchObject({ episodes: EPISODES, budget_tokens: 1000, calls: { totals: { billable_tokens: 2 * EPISODES } } });
     expect(counts()).toEqual({ configure: 1, check: CONDITIONS, plan: EPISODES, estimate: EPISODES });
     expect(runtimes()).toEqual([{ dryRun: true, budgetTokens: 1000, signal: 'none' }]);
+    expect(await listTree(dir)).toEqual([]);
+  });
+
+  it('a sweep the gate refuses configures its target for planning only (dryRun), never for a run, and writes nothing', async () => {
+    const r = await cli('sweep', specFile, '--target', TARGET, '--max-mde', '0.05', '--yes');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--max-mde 0\.05 needs at least/);
+    expect(counts()).toMatchObject({ configure: 1 });
+    expect(runtimes().map((x) => x.dryRun)).toEqual([true]);
     expect(await listTree(dir)).toEqual([]);
   });
 

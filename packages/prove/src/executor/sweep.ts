@@ -140,6 +140,8 @@ type Prepared = {
   readonly runtime: RuntimeInit;
   /** What the target's own stop aborts, when it was configured for the run here. */
   readonly targetStop: AbortController | undefined;
+  /** The directory the target was resolved against: the run's provenance (git state) is read there too. */
+  readonly cwd: string;
   ran: boolean;
 };
 
@@ -174,8 +176,9 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   const budget = opts.budgetTokens ?? null;
   const dryRun = opts.dryRun === true;
   // The local backend runs the episodes on this very copy: it is configured for the run, here, once.
-  // Other backends configure their own copies (each worker thread or process); this one only plans.
-  const runsHere = backend.name === 'local' && !dryRun;
+  // Other backends configure their own copies (each worker thread or process); this one only plans. A
+  // plan the gate refuses can never run: its target is configured for planning only.
+  const runsHere = backend.name === 'local' && !dryRun && gate.passes;
   // sweep() asks `plan` only to check a budget, and never `estimate`.
   const asksPlan = !refuse || budget !== null;
   const runtime = runtimeOf(opts, opts.store, budget, false);
@@ -232,6 +235,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
     path,
     runtime,
     targetStop,
+    cwd,
     ran: false,
   });
   return plan;
@@ -297,13 +301,13 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
   if (p === undefined) throw new TypeError('runSweep runs a plan that planSweep returned in this process; make one with planSweep (a copy or a parsed JSON plan carries no target).');
   if (p.opts.dryRun === true) throw new TypeError('runSweep: the plan was made with dryRun: true (its target is configured for planning only); make it again without dryRun to run it.');
   if (p.ran) throw new TypeError('runSweep: the plan has run already (a plan is run once); make a new plan with planSweep for another run.');
-  const opts: SweepOptions = { ...p.opts, ...observers };
+  const opts: SweepOptions = { ...p.opts, ...observers, cwd: p.cwd };
   checkExecOptions(opts);
   if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
   refuseGate(plan.gate);
   if (plan.calls !== null && plan.budget_tokens !== null) checkCallBudget(plan.calls, plan.budget_tokens);
   assertNotAborted(opts.signal, 'the sweep');
-  p.ran = true;
+  p.ran = true; // before the await: a second runSweep of the plan meanwhile is refused
   const { spec, text, only, backend, conditions } = p;
   const budget = plan.budget_tokens;
   const writer = await createRun(opts.store, {
@@ -319,7 +323,7 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
     backend: backend.name,
     command: opts.command,
     now: opts.now,
-    cwd: opts.cwd ?? process.cwd(),
+    cwd: p.cwd,
     targetPath: p.path,
     partRows: opts.partRows,
     partBytes: opts.partBytes,
@@ -327,6 +331,9 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
       only !== null || budget !== null || backend.options !== undefined
         ? { only, budget_tokens: budget, ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}) }
         : undefined,
+  }).catch((err: unknown) => {
+    p.ran = false; // no run was made: the plan (its configured target) may be run again
+    throw err;
   });
   try {
     opts.onCreated?.(writer.manifest);
