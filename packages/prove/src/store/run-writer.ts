@@ -75,7 +75,7 @@ export function partLimits(opts: { partRows?: number | undefined; partBytes?: nu
  * @param initial - the run's manifest as written.
  * @param opts - `nextPart`; `lock`, required; `limits` ({@link partLimits}; default 10,000 rows, 64 Mi characters).
  * @returns a {@link RunWriter}.
- * @throws ProveError `E_LOCKED` (exit 1) without `lock`, or with the lock of another run; RangeError for
+ * @throws TypeError without `lock`; ProveError `E_LOCKED` (exit 1) with the lock of another run; RangeError for
  *   a manifest whose run_id is not a run id.
  * @example
  * ```ts
@@ -92,7 +92,8 @@ export function openRunWriter(store: string, initial: RunManifest, opts: { nextP
   }
   const lock = opts.lock as RunLock | undefined;
   if (lock === undefined || lock === null) {
-    throw new ProveError('E_LOCKED', `a writer of run ${runId} needs the run's lock: take it with lockRun(store, runId) before reading which parts the run has, and pass it as lock.`, 1);
+    // A caller's mistake, not a run another writer holds: a TypeError, as for any missing argument.
+    throw new TypeError(`openRunWriter: a writer of run ${runId} needs the run's lock: take it with lockRun(store, runId) before reading which parts the run has, and pass it as opts.lock.`);
   }
   if (lock.runId !== runId || lockKey(lock.store, lock.runId) !== lockKey(store, runId)) {
     throw new ProveError('E_LOCKED', `the lock given (${lock.path}) is the lock of run ${lock.runId}, not of run ${runId} in the store ${store}; pass the lock lockRun(store, runId) returned for this run.`, 1);
