@@ -18,9 +18,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** Where the notice of a package without a LICENSE file stands (seedrandom's main, index.js, has none). */
+const NOTICE_FILE = { seedrandom: 'seedrandom.js' };
+
 /**
  * The name, version and license text of an installed package, for the banner of a bundle that inlines it:
- * its LICENSE file, else the first block comment of its main file when that holds the notice (seedrandom).
+ * its LICENSE file, else the first block comment of its notice file ({@link NOTICE_FILE}, or its main).
  */
 function notice(name, from) {
   let dir = dirname(fileURLToPath(import.meta.resolve(name, from)));
@@ -29,7 +32,7 @@ function notice(name, from) {
   let text;
   if (existsSync(join(dir, 'LICENSE'))) text = readFileSync(join(dir, 'LICENSE'), 'utf8');
   else {
-    const head = /^\/\*([\s\S]*?)\*\//.exec(readFileSync(join(dir, main === 'index.js' ? 'seedrandom.js' : main), 'utf8'))?.[1] ?? '';
+    const head = /^\/\*([\s\S]*?)\*\//.exec(readFileSync(join(dir, NOTICE_FILE[name] ?? main), 'utf8'))?.[1] ?? '';
     if (!/Copyright/.test(head)) throw new Error(`${name}: no LICENSE file and no notice at the top of its main file`);
     text = head;
   }
