@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildRankTable, BYTES_ENTRY, findRank, parseRankTable, serializeRankTable, STRING_ENTRY } from './o200k-ranks.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildRankTable, BYTES_ENTRY, findRank, loadRankTable, parseRankTable, serializeRankTable, STRING_ENTRY } from './o200k-ranks.js';
 
 describe('the o200k_base rank table', () => {
   const table = buildRankTable();
@@ -43,4 +46,27 @@ describe('the o200k_base rank table', () => {
     expect(parseRankTable(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
     expect(parseRankTable(new Uint8Array(64))).toBeUndefined();
   });
+
+  it('loads the table from its file (the build\'s path), and builds it afresh when the file is of another gpt-tokenizer or missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'o200k-'));
+    try {
+      const file = join(dir, 'o200k-ranks.bin');
+      // A table whose first rank is marked: what loadRankTable returns shows whether it read the file.
+      const marked = Uint32Array.from(table.ranks);
+      marked[0] = 999_999;
+      writeFileSync(file, serializeRankTable({ ...table, ranks: marked }));
+      const read = loadRankTable(file);
+      expect(read.ranks[0]).toBe(999_999);
+      expect([...read.ranks.subarray(1)]).toEqual([...table.ranks.subarray(1)]);
+      expect(Buffer.from(read.blob).equals(Buffer.from(table.blob))).toBe(true);
+      const other = join(dir, 'other.bin');
+      writeFileSync(other, serializeRankTable({ ...table, ranks: marked, source: '0.0.0' }));
+      const rebuilt = loadRankTable(other);
+      expect(rebuilt.source).toBe(table.source);
+      expect([...rebuilt.ranks]).toEqual([...table.ranks]); // the marked file was not used
+      expect(loadRankTable(join(dir, 'missing.bin')).source).toBe(table.source);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

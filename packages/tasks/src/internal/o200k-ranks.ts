@@ -163,12 +163,13 @@ export function parseRankTable(bytes: Uint8Array): RankTable | undefined {
  * The table: from the file beside this module when it is there and was written from the installed
  * gpt-tokenizer, else built from gpt-tokenizer's array.
  *
+ * @param file - the table file; default {@link RANK_TABLE_FILE} (tests name another)
  * @returns the table
  */
-export function loadRankTable(): RankTable {
+export function loadRankTable(file: URL | string = FILE): RankTable {
   let bytes: Uint8Array | undefined;
   try {
-    bytes = readFileSync(FILE);
+    bytes = readFileSync(file);
   } catch {
     bytes = undefined;
   }
