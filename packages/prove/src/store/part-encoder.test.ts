@@ -45,6 +45,7 @@ describe('encodePart: a part encoded on the encoder thread', () => {
     const columns = partColumnData(AXES, part);
     const inline = encodeInline(columns, part.length);
     const threaded = await encodePart(columns, part.length, { thread: true });
+    expect([inline.where, threaded.where]).toEqual(['inline', 'thread']); // not the inline fallback
     expect(threaded.sha256).toBe(inline.sha256);
     expect(Buffer.from(threaded.bytes).equals(Buffer.from(inline.bytes))).toBe(true);
     expect(sha256Hex(threaded.bytes)).toBe(threaded.sha256);
@@ -53,6 +54,7 @@ describe('encodePart: a part encoded on the encoder thread', () => {
     const both = await Promise.all([encodePart(partColumnData(AXES, small), 40, { thread: true }), encodePart(columns, part.length, { thread: true })]);
     expect(both[0].sha256).toBe(encodeInline(partColumnData(AXES, small), 40).sha256);
     expect(both[1].sha256).toBe(inline.sha256);
+    expect(both.map((e) => e.where)).toEqual(['thread', 'thread']);
   });
 
   it('is what writePart puts in place for a large part, and reads back as the rows written', async () => {

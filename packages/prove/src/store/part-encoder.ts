@@ -10,8 +10,8 @@ import { parquetWriteBuffer } from '#parquet-libs';
 /** The columns of one part as hyparquet-writer's `columnData` takes them. */
 export type PartColumnData = readonly { readonly name: string; readonly type: string; readonly data: ArrayLike<unknown>; readonly nullable: boolean; readonly statistics?: boolean }[];
 
-/** A part's bytes and their sha256 (hex). */
-export type EncodedPart = { readonly bytes: Uint8Array; readonly sha256: string };
+/** A part's bytes and their sha256 (hex), and where they were encoded (the encoder thread or the caller's). */
+export type EncodedPart = { readonly bytes: Uint8Array; readonly sha256: string; readonly where: 'thread' | 'inline' };
 
 /**
  * Parts of at least this many rows are encoded on the encoder thread (when the machine has more than one
@@ -28,7 +28,7 @@ export function encodeInline(columnData: PartColumnData, rows: number): EncodedP
     createdBy: 'poisson-prove',
   } as unknown as Parameters<typeof parquetWriteBuffer>[0]);
   const bytes = new Uint8Array(buffer);
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), where: 'inline' };
 }
 
 // The encoder thread: imports hyparquet-writer by its resolved URL (the package the calling thread's
@@ -70,7 +70,7 @@ function startEncoder(): NonNullable<typeof encoder> {
     state.waiting.delete(msg.id);
     if (state.waiting.size === 0) worker.unref();
     // An encoding error is reported by encoding again inline, where it is thrown as itself.
-    w.resolve(msg.buffer !== undefined && msg.sha256 !== undefined ? { bytes: new Uint8Array(msg.buffer), sha256: msg.sha256 } : null);
+    w.resolve(msg.buffer !== undefined && msg.sha256 !== undefined ? { bytes: new Uint8Array(msg.buffer), sha256: msg.sha256, where: 'thread' } : null);
   });
   worker.on('error', fail);
   worker.on('exit', fail);
