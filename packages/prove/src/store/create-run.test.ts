@@ -98,6 +98,9 @@ describe('createRun', () => {
     expect(w.manifest.registration_sha256).toBe('ab'.repeat(32));
     const other = JSON.stringify({ echo: 'ab'.repeat(32), pin: { registration_sha256: 'cd'.repeat(32) } });
     await expect(w.append([row(id, 0, 8, 'passed', other)])).rejects.toMatchObject({ code: 'E_RESUME' });
+    // The recorded one under the same key first, outside the pin: the pin's is still the one checked.
+    const shadow = JSON.stringify({ registration_sha256: 'ab'.repeat(32), pin: { registration_sha256: 'cd'.repeat(32) } });
+    await expect(w.append([row(id, 0, 9, 'passed', shadow)])).rejects.toMatchObject({ code: 'E_RESUME' });
     expect(await readdir(join(dir, id, 'episodes'))).toEqual(['part-00000.parquet']);
     await w.close('interrupted').catch(() => undefined);
   });
