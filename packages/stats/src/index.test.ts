@@ -31,6 +31,7 @@ describe('poisson-stats barrel', () => {
         'sequentialMcnemar',
         'sequentialMinimumDetectableChange',
         'sequentialPower',
+        'SEQUENTIAL_MCNEMAR_METHOD',
         'clusteredMcnemar',
       ].sort(),
     );
