@@ -1,5 +1,6 @@
 // The diff of two runs read as columns: imports aligned by identity first, then indexed and computed.
 import { computeDiff, type ComputeSwitches } from './diff-episodes.js';
+import { checkOptions } from './diff-input.js';
 import { alignColumnsByIdentity, readIdentities } from './identity-columns.js';
 import { indexRunColumns } from './index-columns.js';
 import { pairsByIdentity } from './pairing.js';
@@ -18,6 +19,7 @@ import type { DiffOptions, DiffReport, IdentityPairing } from './types.js';
  * @returns the report, frozen.
  */
 export function diffColumns(before: RunColumns, after: RunColumns, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+  checkOptions(options); // before the runs are indexed, as computeDiff checks them before it indexes rows
   const x = indexForDiff(before, after);
   return computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
 }
