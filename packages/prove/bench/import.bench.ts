@@ -4,14 +4,16 @@
 // keeps each sample's identity, hashes, outcome and score, checks for duplicate ids, hashes the file,
 // and writes the run (parquet parts of 10,000 rows, fsync, manifest); the reading alone is shown too.
 // Best of 3 interleaved rounds.
+// Then two imported runs read back (diff, report, view), rows against columns (bench/rows-columns.ts).
 // Run: npm run bench -- prove/bench/import   (BENCH_ROWS to change the 100,000)
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { importRun } from '../src/index.js';
 import { readLmEvalSamples } from '../src/import/lm-eval-log.js';
 import { lmEvalLine } from '../src/import/__fixtures__/harness-gen.js';
+import { ROWS_COLUMNS_HEADER, rowsAgainstColumns } from './rows-columns.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 100_000);
 const ROUNDS = 3;
@@ -59,6 +61,35 @@ async function engine(round: number): Promise<number> {
   return ms;
 }
 
+/**
+ * The imported runs read back: this file imported, and a second run of the same samples (every 11th
+ * outcome flipped, every 97th input reworded, every 101st sample missing), then diff, report and the
+ * view of the two, as rows (how they were read before) against columns (now), each in its own process.
+ */
+async function readImports(): Promise<void> {
+  const store = join(dir, 'store-read');
+  const second = join(dir, 'b', 'samples_arc_easy_2025-06-02T10-00-00.000000.jsonl');
+  mkdirSync(join(dir, 'b'));
+  const out = createWriteStream(second);
+  for (let i = 0; i < ROWS; i++) {
+    if (i % 101 === 100) continue;
+    const was = i % 13 === 0 ? 'failed' : 'passed';
+    const outcome = i % 11 === 0 ? (was === 'failed' ? 'passed' : 'failed') : was;
+    const input = `arc question ${i}: which of these conducts electricity best? (A) wood (B) copper (C) glass (D) rubber${i % 97 === 0 ? ' (reworded)' : ''}`;
+    if (!out.write(`${lmEvalLine(i, input, outcome)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(r));
+  const a = (await importRun(store, { format: 'lm-eval', files: [file], cwd: dir })).runs[0]?.run_id as string;
+  const b = (await importRun(store, { format: 'lm-eval', files: [second], cwd: dir })).runs[0]?.run_id as string;
+  const processes = Number(process.env['BENCH_IMPORT_PROCESSES'] ?? 1);
+  const rounds = Number(process.env['BENCH_IMPORT_ROUNDS'] ?? 2);
+  console.log(`\ntwo imported runs of ${ROWS.toLocaleString('en-US')} samples read back, rows against columns (best of ${rounds} rounds x ${processes} process${processes === 1 ? '' : 'es'}):`);
+  console.log(ROWS_COLUMNS_HEADER);
+  rowsAgainstColumns('diff A B (JSON)', 'diff', store, a, b, 'task', processes, rounds);
+  rowsAgainstColumns('report A B --x task --event failed (text)', 'report', store, a, b, 'task', processes, rounds);
+  rowsAgainstColumns('view A B (the page)', 'view', store, a, b, 'task', processes, rounds);
+}
+
 try {
   await writeSamples();
   const bytes = statSync(file).size;
@@ -81,6 +112,7 @@ try {
   console.log(`| the import's reading alone (readLmEvalSamples: parse, identity, outcome) | ${f(p)} | ${Math.round(ROWS / (p / 1000)).toLocaleString('en-US')} | ${(p / b).toFixed(2)}x the time |`);
   console.log(`| importRun (lm-eval), store written | ${f(e)} | ${Math.round(ROWS / (e / 1000)).toLocaleString('en-US')} | ${(e / b).toFixed(2)}x the time |`);
   console.log(`rounds: floor ${base.map(f).join(', ')}; reading ${parse.map(f).join(', ')}; import ${imp.map(f).join(', ')}`);
+  await readImports();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
