@@ -38,8 +38,11 @@ export function indexForDiff(before: RunColumns, after: RunColumns): { readonly 
 
 /** What {@link readDiffColumns} reads besides the counts. */
 export type DiffColumnsRead = {
-  /** Also read `meta.hard_failure` (nothing else of meta, but an import's identity). */
-  readonly hardFailure?: boolean;
+  /**
+   * Also read `meta.hard_failure` (nothing else of meta, but an import's identity); `imports`: only for
+   * an import, whose identity pass reads meta anyway.
+   */
+  readonly hardFailure?: boolean | 'imports';
   /** Read a run that is not complete; else it is refused (`E_PARTIAL`). */
   readonly partial?: boolean;
   /** The verb named in the refusal (default `diff`). */
@@ -68,6 +71,6 @@ export async function readDiffColumns(store: string, ref: string, codes: Outcome
     partial: read.partial === true,
     verb: read.verb ?? 'diff',
   });
-  if (pairsByIdentity(run.manifest)) return readIdentities(store, run, { hardFailure: read.hardFailure === true });
+  if (pairsByIdentity(run.manifest)) return readIdentities(store, run, { hardFailure: read.hardFailure === true || read.hardFailure === 'imports' });
   return read.hardFailure === true ? readHardFlags(store, run) : run;
 }

@@ -4,7 +4,7 @@ import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
 import { reportGrid } from '../diff/report-grid.js';
-import type { RunColumns } from '../diff/run-columns.js';
+import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
 import { outcomeCodes } from '../diff/run-index.js';
 import { renderGridSvg } from '../diff/svg.js';
 import type { DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
@@ -108,9 +108,14 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
  * @returns the runs' columns and the report.
  */
 export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
-  const read = { hardFailure: options.scores !== false || options.cluster !== undefined };
   const codes = outcomeCodes();
-  const [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
+  // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
+  const read = { hardFailure: options.scores !== false || options.cluster !== undefined ? ('imports' as const) : false };
+  let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
+  // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other
+  // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
+  const scores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
+  if (scores) [before, after] = await Promise.all([before, after].map((r) => (r.hard === null && r.identities == null ? readHardFlags(store, r) : r)) as [Promise<RunColumns>, Promise<RunColumns>]);
   return { before, after, report: diffColumns(before, after, options) };
 }
 
