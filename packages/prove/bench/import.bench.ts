@@ -62,28 +62,38 @@ async function engine(round: number): Promise<number> {
 }
 
 /**
- * The imported runs read back: this file imported, and a second run of the same samples (every 11th
- * outcome flipped, every 97th input reworded, every 101st sample missing), then diff, report and the
- * view of the two, as rows (how they were read before) against columns (now), each in its own process.
+ * Two imported runs read back: ROWS samples in 100 tasks, and a second run of the same samples (every
+ * 11th outcome flipped, every 97th input reworded, every 101st sample missing), then diff, report and
+ * the view of the two, as rows (how they were read before) against columns (now), each in its own process.
  */
 async function readImports(): Promise<void> {
   const store = join(dir, 'store-read');
-  const second = join(dir, 'b', 'samples_arc_easy_2025-06-02T10-00-00.000000.jsonl');
-  mkdirSync(join(dir, 'b'));
-  const out = createWriteStream(second);
-  for (let i = 0; i < ROWS; i++) {
-    if (i % 101 === 100) continue;
-    const was = i % 13 === 0 ? 'failed' : 'passed';
-    const outcome = i % 11 === 0 ? (was === 'failed' ? 'passed' : 'failed') : was;
-    const input = `arc question ${i}: which of these conducts electricity best? (A) wood (B) copper (C) glass (D) rubber${i % 97 === 0 ? ' (reworded)' : ''}`;
-    if (!out.write(`${lmEvalLine(i, input, outcome)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((r) => out.end(r));
-  const a = (await importRun(store, { format: 'lm-eval', files: [file], cwd: dir })).runs[0]?.run_id as string;
-  const b = (await importRun(store, { format: 'lm-eval', files: [second], cwd: dir })).runs[0]?.run_id as string;
+  // 100 tasks of ROWS/100 samples each (a condition per task, as a multi-task lm-eval run has; the diff's
+  // exact fragility search over one condition of 100,000 pairs alone would take minutes).
+  const files = async (run: number): Promise<string[]> => {
+    const at = join(dir, `read-${run}`);
+    mkdirSync(at);
+    const out: string[] = [];
+    for (let task = 0; task < 100; task++) {
+      const name = join(at, `samples_t${String(task).padStart(2, '0')}_2025-06-0${run + 1}T10-00-00.000000.jsonl`);
+      const w = createWriteStream(name);
+      for (let i = 0; i < ROWS / 100; i++) {
+        if (run === 1 && i % 101 === 100) continue;
+        const was = (i + task) % 13 === 0 ? 'failed' : 'passed';
+        const outcome = run === 1 && (i + task) % 11 === 0 ? (was === 'failed' ? 'passed' : 'failed') : was;
+        const input = `question ${i} of task ${task}: which of these conducts electricity best? (A) wood (B) copper (C) glass (D) rubber${run === 1 && i % 97 === 0 ? ' (reworded)' : ''}`;
+        if (!w.write(`${lmEvalLine(i, input, outcome)}\n`)) await new Promise<void>((r) => w.once('drain', () => r()));
+      }
+      await new Promise<void>((r) => w.end(r));
+      out.push(name);
+    }
+    return out;
+  };
+  const a = (await importRun(store, { format: 'lm-eval', files: await files(0), cwd: dir })).runs[0]?.run_id as string;
+  const b = (await importRun(store, { format: 'lm-eval', files: await files(1), cwd: dir })).runs[0]?.run_id as string;
   const processes = Number(process.env['BENCH_IMPORT_PROCESSES'] ?? 1);
   const rounds = Number(process.env['BENCH_IMPORT_ROUNDS'] ?? 2);
-  console.log(`\ntwo imported runs of ${ROWS.toLocaleString('en-US')} samples read back, rows against columns (best of ${rounds} rounds x ${processes} process${processes === 1 ? '' : 'es'}):`);
+  console.log(`\ntwo imported runs of ${ROWS.toLocaleString('en-US')} samples (100 tasks) read back, rows against columns (best of ${rounds} rounds x ${processes} process${processes === 1 ? '' : 'es'}):`);
   console.log(ROWS_COLUMNS_HEADER);
   rowsAgainstColumns('diff A B (JSON)', 'diff', store, a, b, 'task', processes, rounds);
   rowsAgainstColumns('report A B --x task --event failed (text)', 'report', store, a, b, 'task', processes, rounds);
