@@ -46,7 +46,7 @@ export type RunColumns = {
   readonly rawPos?: Int32Array | null;
   /**
    * An imported run's `meta.identity` and `meta.input_hash` per episode (null where meta holds none),
-   * when read ({@link readIdentities} in identity-columns.ts): what pairs two imports sample by sample.
+   * when read (`readReportRuns` reads them for an import): what pairs two imports sample by sample.
    */
   readonly identities?: IdentityColumns | null;
 };
