@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { R_DISCORDANT } from './__fixtures__/reference.js';
 import { num } from './__fixtures__/reference.js';
 import { binomialCdf, binomialPmf } from './internal/binomial.js';
-import { discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds } from './internal/discordant-power.js';
+import { clearSharedRejectionBounds, DiscordantDesign, discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds, sharedRejectionBounds } from './internal/discordant-power.js';
 import { expectClose } from './internal/expect-close.js';
 import { mcnemarPower } from './mcnemar-power.js';
 import { mcnemarPValue } from './mcnemar.js';
-import { minimumDetectableChange } from './minimum-detectable-change.js';
+import { criticalDiscordantUnchecked } from './critical-discordant.js';
+import { bisectIncreasing, MDE_TOLERANCE, minimumDetectableChange } from './minimum-detectable-change.js';
+import { powerUnchecked } from './mcnemar-power.js';
 
 describe('mcnemarPower with discordance', () => {
   it(`has at least 20 reference cases (${R_DISCORDANT.power.length})`, () => expect(R_DISCORDANT.power.length).toBeGreaterThanOrEqual(20));
@@ -142,5 +144,80 @@ describe('the window of discordant counts', () => {
         if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(0.05);
       }
     }
+  });
+});
+
+// The generator of the seeded designs below (mulberry32).
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const METHODS = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;
+const ALPHAS = [0.05, 0.01, 0.001, 0.05 / 200, 1e-6] as const;
+
+describe('the fast path: weights, bounds and recurrences once per design', () => {
+  it('agrees with the direct evaluation (every point probability by the saddle point) on 200 seeded designs, n up to 10^5, to 1e-12 relative', () => {
+    const rand = seeded(0x5eed1234);
+    let largest = 0;
+    for (let i = 0; i < 200; i++) {
+      const n = Math.max(1, Math.floor(10 ** (1 + rand() * 4)));
+      const psi = i % 10 === 0 ? rand() * 0.01 : i % 10 === 1 ? 1 - rand() * 0.01 : rand();
+      const alpha = ALPHAS[i % ALPHAS.length] as number;
+      const method = METHODS[i % METHODS.length] as (typeof METHODS)[number];
+      const bounds = new RejectionBounds(alpha, method);
+      const fast = new DiscordantDesign(n, psi, bounds);
+      const direct = new DiscordantDesign(n, psi, bounds, true);
+      for (const share of [0, 0.05, 0.3, 0.7, 0.99, 0.999999]) {
+        const d = psi * share;
+        const want = direct.power(d);
+        const got = fast.power(d);
+        expectClose(got, want, { rtol: 1e-12, atol: 1e-300, label: `n ${n}, psi ${psi}, d ${d}, alpha ${alpha}, ${method}` });
+        largest = Math.max(largest, Math.abs(got - want));
+      }
+    }
+    expect(largest).toBeGreaterThan(0); // the two paths really differ (in rounding), so the check compares two computations
+  });
+  it("gives R's power (the sum over every k) at the diff benchmark's designs: n = 9833, psi^ 0.378 and 0.078, alpha 0.05/200", () => {
+    const cases = R_DISCORDANT.power.filter((r) => r.n === 9833);
+    expect(cases.length).toBe(3);
+    for (const r of cases) {
+      const got = mcnemarPower({ n: r.n, change: r.change, alpha: r.alpha, discordance: r.discordance, method: r.method });
+      expectClose(got, r.power, { rtol: 1e-10, label: `n ${r.n}, d ${r.change}, psi ${r.discordance}, ${r.method}` });
+    }
+  });
+  it('gives the same MDE, bit for bit, as bisection from [0, 1] over the direct evaluation (120 seeded designs, full precision and 3 decimals)', () => {
+    const rand = seeded(0x0ddba11);
+    for (let i = 0; i < 120; i++) {
+      const n = 5 + Math.floor(10 ** (rand() * 4));
+      const alpha = ALPHAS[i % ALPHAS.length] as number;
+      const method = METHODS[i % METHODS.length] as (typeof METHODS)[number];
+      const power = 0.5 + rand() * 0.45;
+      const discordance = i % 7 === 0 ? 0 : rand();
+      const kStar = criticalDiscordantUnchecked(alpha, method);
+      const bounds = new RejectionBounds(alpha, method);
+      const direct = (d: number): number => (d >= discordance ? powerUnchecked(n, d, kStar) : discordantPower(n, d, discordance, bounds, true));
+      const label = JSON.stringify({ n, alpha, power, discordance, method });
+      const settled = (a: number, b: number): boolean => Math.round(a * 1000) === Math.round(b * 1000);
+      const want = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE);
+      const want3 = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE, settled);
+      expect(minimumDetectableChange({ n, alpha, power, discordance, method }), label).toBe(want);
+      expect(minimumDetectableChange({ n, alpha, power, discordance, method, decimals: 3 }), label).toBe(want3);
+    }
+  });
+  it('shares c_k between calls with the same alpha and method, and the result does not depend on what was computed before', () => {
+    expect(sharedRejectionBounds(0.01, 'midp')).toBe(sharedRejectionBounds(0.01, 'midp'));
+    expect(sharedRejectionBounds(0.01, 'midp')).not.toBe(sharedRejectionBounds(0.01, 'exact'));
+    const design = { n: 5000, alpha: 0.05 / 200, discordance: 0.37, decimals: 3 };
+    clearSharedRejectionBounds();
+    const cold = minimumDetectableChange(design);
+    for (const psi of [0.3, 0.36, 0.38, 0.45]) minimumDetectableChange({ ...design, discordance: psi });
+    expect(minimumDetectableChange(design)).toBe(cold);
+    const fresh = new RejectionBounds(design.alpha, 'exact');
+    for (let k = 1500; k <= 2200; k++) expect(sharedRejectionBounds(design.alpha, 'exact').at(k)).toBe(fresh.at(k));
   });
 });
