@@ -7,6 +7,7 @@ import { num } from './__fixtures__/reference.js';
 import { binomialCdf, binomialPmf } from './internal/binomial.js';
 import { clearSharedRejectionBounds, DiscordantDesign, discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds, sharedRejectionBounds } from './internal/discordant-power.js';
 import { expectClose } from './internal/expect-close.js';
+import { mulberry32 } from './internal/mulberry32.js';
 import { mcnemarPower } from './mcnemar-power.js';
 import { mcnemarPValue } from './mcnemar.js';
 import { criticalDiscordantUnchecked } from './critical-discordant.js';
@@ -147,22 +148,12 @@ describe('the window of discordant counts', () => {
   });
 });
 
-// The generator of the seeded designs below (mulberry32).
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const METHODS = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;
 const ALPHAS = [0.05, 0.01, 0.001, 0.05 / 200, 1e-6] as const;
 
 describe('the fast path: weights, bounds and recurrences once per design', () => {
   it('agrees with the direct evaluation (every point probability by the saddle point) on 200 seeded designs, n up to 10^5, to 1e-12 relative', () => {
-    const rand = seeded(0x5eed1234);
+    const rand = mulberry32(0x5eed1234);
     let largest = 0;
     for (let i = 0; i < 200; i++) {
       const n = Math.max(1, Math.floor(10 ** (1 + rand() * 4)));
@@ -191,7 +182,7 @@ describe('the fast path: weights, bounds and recurrences once per design', () =>
     }
   });
   it('gives the same MDE, bit for bit, as bisection from [0, 1] over the direct evaluation (120 seeded designs, full precision and 3 decimals)', () => {
-    const rand = seeded(0x0ddba11);
+    const rand = mulberry32(0x0ddba11);
     for (let i = 0; i < 120; i++) {
       const n = 5 + Math.floor(10 ** (rand() * 4));
       const alpha = ALPHAS[i % ALPHAS.length] as number;

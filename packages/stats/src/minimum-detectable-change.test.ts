@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { R, num } from './__fixtures__/reference.js';
 import { expectClose } from './internal/expect-close.js';
+import { mulberry32 } from './internal/mulberry32.js';
 import { mcnemarPower } from './mcnemar-power.js';
 import { bisectIncreasing, minimumDetectableChange } from './minimum-detectable-change.js';
 
@@ -36,14 +37,7 @@ describe('minimumDetectableChange', () => {
 });
 
 describe('bisectIncreasing from a guess', () => {
-  // mulberry32, for the seeded cases below.
-  let state = 0x2b1dface;
-  const rand = (): number => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(0x2b1dface);
   const settled3 = (a: number, b: number): boolean => Math.round(a * 1000) === Math.round(b * 1000);
 
   it('returns what bisection from [0, 1] returns, bit for bit, whatever the guess (500 seeded roots, steps and curves, with and without settled)', () => {
