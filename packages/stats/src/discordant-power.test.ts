@@ -146,6 +146,27 @@ describe('the window of discordant counts', () => {
       }
     }
   });
+  it('finds the same c_k whatever order the k come in (ascending, descending, jumping), at alpha 0.05, 0.05/200 and 1e-6', () => {
+    for (const method of ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const) {
+      for (const alpha of [0.05, 0.05 / 200, 1e-6]) {
+        const ks = Array.from({ length: 400 }, (_, i) => 1 + i * 37);
+        const up = new RejectionBounds(alpha, method);
+        const want = ks.map((k) => up.at(k));
+        const down = new RejectionBounds(alpha, method);
+        expect([...ks].reverse().map((k) => down.at(k)).reverse()).toEqual(want);
+        const jumping = new RejectionBounds(alpha, method);
+        const order = ks.map((_, i) => (i * 151) % ks.length); // 151 is prime to 400: every index once
+        const got = new Array<number>(ks.length);
+        for (const i of order) got[i] = jumping.at(ks[i] as number);
+        expect(got).toEqual(want);
+        for (const [i, k] of ks.entries()) {
+          const c = want[i] as number;
+          if (c >= 0) expect(mcnemarPValue(c, k - c, method)).toBeLessThanOrEqual(alpha);
+          if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(alpha);
+        }
+      }
+    }
+  });
 });
 
 const METHODS = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;

@@ -2,6 +2,7 @@
 // discordant count k ~ Binomial(n, psi) inside a window whose left-out mass is bounded.
 import { mcnemarPValue, type McnemarMethod } from '../mcnemar.js';
 import { binomialCdf, binomialPmf, binomialSurvival } from './binomial.js';
+import { normalUpperQuantile } from './normal.js';
 
 /**
  * The largest mass of Binomial(n, psi) the window leaves out (both tails together). The power sum is a
@@ -30,27 +31,39 @@ const TINY_POINT = 1e-280;
  */
 export class RejectionBounds {
   private memo = new Map<number, number>();
-  private last: { k: number; c: number } | null = null;
+  // The last k asked for and its c_k, the start for the next k (c_k moves by about 1/2 per k).
+  private lastK = -1;
+  private lastC = -1;
+  // z_{alpha/2}: c_k is about k/2 - z sqrt(k)/2 (the normal approximation), the start for a k far from lastK.
+  private readonly z: number;
   constructor(
     readonly alpha: number,
     readonly method: McnemarMethod,
-  ) {}
+  ) {
+    this.z = normalUpperQuantile(alpha / 2);
+  }
 
   at(k: number): number {
     const hit = this.memo.get(k);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      this.lastK = k;
+      this.lastC = hit;
+      return hit;
+    }
     const top = Math.ceil(k / 2) - 1;
-    // Start from the nearest bound known (c_k moves by about 1/2 per k) or the normal approximation.
+    // Start from the nearest bound known or the normal approximation; the two searches below end on
+    // the same c from any start.
     let c: number;
-    if (this.last !== null && Math.abs(this.last.k - k) < 64) c = this.last.c + Math.round((k - this.last.k) / 2);
-    else c = Math.floor(k / 2 - 0.5 * 1.959963984540054 * Math.sqrt(k));
+    if (this.lastK >= 0 && Math.abs(this.lastK - k) < 64) c = this.lastC + Math.round((k - this.lastK) / 2);
+    else c = Math.floor(k / 2 - 0.5 * this.z * Math.sqrt(k));
     c = Math.min(top, Math.max(-1, c));
     const rejects = (x: number): boolean => mcnemarPValue(x, k - x, this.method) <= this.alpha;
     while (c >= 0 && !rejects(c)) c--;
     while (c + 1 <= top && rejects(c + 1)) c++;
     if (this.memo.size >= MEMO_LIMIT) this.memo = new Map();
     this.memo.set(k, c);
-    this.last = { k, c };
+    this.lastK = k;
+    this.lastC = c;
     return c;
   }
 }
