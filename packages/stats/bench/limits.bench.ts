@@ -6,7 +6,7 @@
 //     (discordantPower with direct = true), bisection from [0, 1] without a guess -- the baseline;
 //   - cold: minimumDetectableChange with the shared rejection bounds emptied first (a new process);
 //   - warm: minimumDetectableChange again (the bounds c_k of this alpha already known).
-// Prints milliseconds per 200 MDEs (median of 3 passes) and each as a ratio to the baseline, and checks
+// Prints milliseconds per 200 MDEs (median of 5 interleaved passes after one warm-up pass of each) and each as a ratio to the baseline, and checks
 // that all three give the same MDE to 3 decimals (and reports the largest full-precision difference).
 // Run: npm run bench -- stats/bench/limits
 import { readFileSync } from 'node:fs';
@@ -42,10 +42,11 @@ const direct: number[] = [];
 const cold: number[] = [];
 const warm: number[] = [];
 let outs: number[][] = [];
-for (let r = 0; r < 3; r++) {
+for (let r = 0; r <= 5; r++) {
   const a = pass(directMde);
   const b = pass(fastMde, clearSharedRejectionBounds);
   const c = pass(fastMde);
+  if (r === 0) continue; // warm-up
   direct.push(a.ms);
   cold.push(b.ms);
   warm.push(c.ms);

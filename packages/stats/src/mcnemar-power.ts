@@ -34,6 +34,9 @@ export type McnemarPowerOptions = {
  * Otherwise the sum runs over a window of k around n psi that leaves out at most 1e-12 of
  * Binomial(n, psi)'s mass (`POWER_TRUNCATION`), so the result is below the full sum by at most 1e-12
  * (plus rounding); the window has about 15 sqrt(n psi (1 - psi)) terms, so n = 10^6 takes milliseconds.
+ * The terms are carried from k to k + 1 by the exact recurrences of the binomial point probabilities
+ * and tails, re-anchored by a direct (saddle-point, Loader 2000) evaluation every 256 terms (every 32
+ * for the weights); they agree with a direct evaluation of every term to about 1e-14.
  *
  * 0 when n < k* (no table of n pairs can be significant).
  *

@@ -41,6 +41,13 @@ export const MDE_TOLERANCE = 1e-9;
  * (the default) this is the one-way MDE, min { d : P(Binomial(n, d) >= k*) >= power }, unchanged.
  * `Infinity` when n < k*: no change can be shown. Report it to three decimals.
  *
+ * Cost: the bisection starts near Connor's normal approximation of the MDE and finds the bracket it
+ * would have reached after 11 halvings in two or three evaluations (the result is the plain
+ * bisection's, bit for bit; {@link bisectIncreasing}); the power sum's window, weights and bounds c_k
+ * are built once per call, each evaluation is one pass of recurrences, and c_k are shared by every call
+ * with the same alpha and method (internal/discordant-power.ts). The diff's 200 limits at n = 10^4
+ * take tens of milliseconds (docs/statistics.md, "Limits").
+ *
  * @param options - n (non-negative integer), alpha (in (0, 1)), power (in (0, 1), default 0.8),
  *   discordance (in [0, 1], default 0), method (default `'exact'`).
  * @returns the MDE in (0, 1], or `Infinity`.
