@@ -68,16 +68,18 @@ export class RejectionBounds {
   }
 }
 
-// At most this many c_k per (alpha, method) are remembered (a memo that reaches it starts again empty),
-// and at most SHARED_LIMIT (alpha, method) pairs: about 10 MB at most, whatever the caller does.
-const MEMO_LIMIT = 1 << 17;
-const SHARED_LIMIT = 16;
+// At most this many c_k per (alpha, method) are remembered (a memo that reaches it starts again empty;
+// a window at n = 10^7 has about 25,000 k), and at most SHARED_LIMIT (alpha, method) pairs: a Map of
+// small integers takes about 28 bytes an entry (measured on Node 20), so about 2 MB a pair and 15 MB at
+// most, whatever the caller does.
+const MEMO_LIMIT = 1 << 16;
+const SHARED_LIMIT = 8;
 const shared = new Map<string, RejectionBounds>();
 
 /**
  * The {@link RejectionBounds} of (alpha, method), shared by every caller in the process: c_k depends on k,
  * alpha and the method alone, so the limits of a diff's conditions (one alpha, one method, windows of k
- * that overlap) compute each c_k once. The oldest pair is dropped beyond 16 pairs.
+ * that overlap) compute each c_k once. The oldest pair is dropped beyond 8 pairs.
  */
 export function sharedRejectionBounds(alpha: number, method: McnemarMethod): RejectionBounds {
   const key = `${method} ${alpha}`;
