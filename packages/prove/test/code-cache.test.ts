@@ -53,6 +53,20 @@ describe("the CLI's code cache", () => {
     expect(r.stdout.trim()).toBe('false');
   });
 
+  it('runs the script by default, and the ES module bundle under --enable-source-maps (whose stacks name src/)', () => {
+    const store = join(dir, 'maps-store');
+    const args = ['--debug', '--store', store, 'diff', '#1', '#2'];
+    expect(cli(['--store', store, 'sweep', join(FIXTURES, 'spec.toml'), '--target', `${join(FIXTURES, 'targets.mjs')}:coin`, '--max-mde', '0.99', '--yes'], undefined).status).toBe(0);
+    const env = { ...process.env };
+    delete env['POISSON_PROVE_CODE_CACHE'];
+    const plain = spawnSync(process.execPath, [MAIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    const mapped = spawnSync(process.execPath, ['--enable-source-maps', MAIN, ...args], { cwd: dir, encoding: 'utf8', env });
+    expect([plain.status, mapped.status]).toEqual([2, 2]);
+    expect(plain.stderr).toContain('/dist/bundle/cli-script.js:');
+    expect(mapped.stderr).toMatch(/\/src\/store\/resolve-run\.ts:\d+/);
+    expect(mapped.stderr.split('\n')[0]).toBe(plain.stderr.split('\n')[0]);
+  });
+
   it('a stale, damaged or missing cache changes nothing the CLI prints, writes or exits with', async () => {
     const good = readFileSync(buildCache());
     // Another build's cache: the script's id differs (V8 alone would take it, the length being the same).
