@@ -11,6 +11,9 @@
 //                                               dependencies stay where they are (external), and the
 //                                               entries of one package share chunks, so each class
 //                                               exists once in a process
+//   packages/prove/dist/bundle/cli-script.js    the CLI once more as one script, with its V8 code cache
+//                                               (cli-script.<v8>-<arch>.cache), which bin/poisson-prove.js
+//                                               runs when the cache is this Node's (see below)
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
