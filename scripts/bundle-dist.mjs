@@ -173,7 +173,8 @@ const RESERVED = new Set(['arguments', 'await', 'break', 'case', 'catch', 'class
     plugins: [external],
     logOverride: { 'direct-eval': 'silent' }, // @iarna/toml's eval("require('util').inspect"), in poisson-core's bundle: `require` is the script's
     define: { 'import.meta.url': '__import_meta_url', 'import.meta.resolve': '__import_meta_resolve' },
-    sourcemap: true, // composed with tsc's maps, as the bundles' (the wrapper shifts only line 1's columns)
+    // No source map: Node 20 maps no vm.Script's stack traces, and under --enable-source-maps the bin
+    // runs the ES module bundle, whose maps go down to src/.
     banner: {
       js: comment(
         [
