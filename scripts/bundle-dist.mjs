@@ -132,8 +132,10 @@ const scriptFile = join(proveDist, 'bundle', 'cli-script.js');
 const proveRequire = createRequire(join(root, 'packages', 'prove', 'package.json'));
 const RESERVED = new Set(['arguments', 'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'delete', 'do', 'else', 'enum', 'eval', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'implements', 'import', 'in', 'instanceof', 'interface', 'let', 'new', 'null', 'package', 'private', 'protected', 'public', 'return', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield']);
 {
-  // poisson-core and poisson-stats inlined too (their functions keep no state and define no class that
-  // crosses to a target): a target that imports poisson-tasks still loads poisson-core's bundle itself.
+  // poisson-core and poisson-stats inlined too: they define no class that crosses to a target, and keep
+  // no state but poisson-stats' memo of rejection bounds (a cache: a second copy, in a target that imports
+  // poisson-stats itself, gives the same values). A target that imports poisson-tasks still loads
+  // poisson-core's bundle itself.
   const inline = (p) => [...INLINE, 'poisson-core', 'poisson-stats'].some((d) => p === d || p.startsWith(`${d}/`));
   const errorsModule = join(proveDist, 'errors.js');
   const external = {
