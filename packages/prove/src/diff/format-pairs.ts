@@ -1,8 +1,14 @@
-import type { DiscordantPairs, PairSide } from './pairs.js';
+import type { DiscordantPair, DiscordantPairs, PairSide } from './pairs.js';
 import { textTable } from './text-table.js';
 
 function tText(t: number | null): string {
   return t === null ? '-' : String(t);
+}
+
+/** The pair's replicate index; for two imports whose sample B holds at another index, `A/B`. */
+function replicateText(p: DiscordantPair): string {
+  const b = p.after.replicate_index;
+  return b === undefined || b === p.replicate_index ? String(p.replicate_index) : `${p.replicate_index}/${b}`;
 }
 
 function metaLine(s: PairSide): string {
@@ -12,7 +18,8 @@ function metaLine(s: PairSide): string {
 /**
  * The discordant pairs as text (`diff --show pairs`): per condition x event, the counts, then one line
  * per listed pair (replicate, seed, outcome and t in A and in B, error) and each side's meta as compact
- * JSON on the lines below it; the cached answers only when they were read (`--private`).
+ * JSON on the lines below it (two imports pair by sample identity: the replicate reads `A/B` when run B
+ * holds the sample at another index, and each meta names the sample); the cached answers only when they were read (`--private`).
  *
  * @param pairs - from `readDiscordantPairs`.
  * @returns the text, ending in a newline.
@@ -31,7 +38,7 @@ export function formatPairsText(pairs: DiscordantPairs): string {
     if (g.pairs.length === 0) continue;
     const rows: string[][] = [['', 'replicate', 'seed', 'A', 'B', 't A', 't B', 'error A', 'error B']];
     for (const p of g.pairs) {
-      rows.push([p.direction, String(p.replicate_index), p.seed, p.before.outcome, p.after.outcome, tText(p.before.t), tText(p.after.t), p.before.error ?? '-', p.after.error ?? '-']);
+      rows.push([p.direction, replicateText(p), p.seed, p.before.outcome, p.after.outcome, tText(p.before.t), tText(p.after.t), p.before.error ?? '-', p.after.error ?? '-']);
     }
     const lines = textTable(rows);
     out.push(`  ${lines[0] ?? ''}`);

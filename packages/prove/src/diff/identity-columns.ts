@@ -64,6 +64,19 @@ function bySeed(run: RunColumns, which: string): Map<string, Map<number, number>
   return out;
 }
 
+/** Two imports aligned by {@link alignColumnsByIdentity}. */
+export type AlignedColumns = {
+  readonly before: RunColumns;
+  readonly after: RunColumns;
+  readonly identity: IdentityPairing;
+  /**
+   * Each aligned episode's position in the run given (`before.positions[k]`: where the k-th episode of
+   * the aligned before run is in the before run read): what finds a listed pair's stored episode, whose
+   * replicate index the alignment renumbered.
+   */
+  readonly positions: { readonly before: Int32Array; readonly after: Int32Array };
+};
+
 /**
  * Two imported runs read as columns (with seeds and {@link readIdentities}) matched sample by sample,
  * exactly as `alignByIdentity` matches them as rows: within each condition, the episodes of equal seed
@@ -73,11 +86,12 @@ function bySeed(run: RunColumns, which: string): Map<string, Map<number, number>
  *
  * @param before - run A.
  * @param after - run B.
- * @returns the aligned runs (their manifests marked `aligned_by_identity`) and the identity pairing, or null.
+ * @returns the aligned runs (their manifests marked `aligned_by_identity`), the identity pairing, and
+ *   each aligned episode's position in the run given; or null.
  * @throws {@link DiffError} when a run holds one identity twice in a condition (before first).
  * @throws TypeError when a run was read without its seeds or identities.
  */
-export function alignColumnsByIdentity(before: RunColumns, after: RunColumns): { before: RunColumns; after: RunColumns; identity: IdentityPairing } | null {
+export function alignColumnsByIdentity(before: RunColumns, after: RunColumns): AlignedColumns | null {
   if (!pairsByIdentity(before.manifest) || !pairsByIdentity(after.manifest)) return null;
   for (const r of [before, after]) if (r.seed === null || r.identities == null) throw new TypeError('alignColumnsByIdentity: read both runs with their seeds and identities (readIdentities)');
   const A = bySeed(before, 'before');
@@ -122,10 +136,12 @@ export function alignColumnsByIdentity(before: RunColumns, after: RunColumns): {
       repB.push(next++);
     }
   }
+  const positions = { before: Int32Array.from(orderA), after: Int32Array.from(orderB) };
   // Marked, so that aligning them again (the report's regrouped cells) leaves them as they are.
   return {
-    before: reorderedColumns(before, { ...before.manifest, aligned_by_identity: true }, Int32Array.from(orderA), Float64Array.from(repA)),
-    after: reorderedColumns(after, { ...after.manifest, aligned_by_identity: true }, Int32Array.from(orderB), Float64Array.from(repB)),
+    before: reorderedColumns(before, { ...before.manifest, aligned_by_identity: true }, positions.before, Float64Array.from(repA)),
+    after: reorderedColumns(after, { ...after.manifest, aligned_by_identity: true }, positions.after, Float64Array.from(repB)),
     identity: Object.freeze({ matched, input_mismatches: Object.freeze(mismatches), only_before: onlyBefore, only_after: onlyAfter }),
+    positions,
   };
 }

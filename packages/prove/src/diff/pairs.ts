@@ -1,5 +1,6 @@
+import { alignColumnsByIdentity } from './identity-columns.js';
 import { indexRunColumns } from './index-columns.js';
-import { pairIndexes, pairRuns, type Pairing } from './pairing.js';
+import { alignByIdentity, pairIndexes, pairRuns, pairsByIdentity, type Pairing } from './pairing.js';
 import type { RunColumns } from './run-columns.js';
 import type { RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffManifest, DiffRun } from './types.js';
@@ -17,6 +18,12 @@ export type PairSide = {
    * present only when private details were asked for and the cache holds the entry.
    */
   readonly answer?: string | null;
+  /**
+   * The episode's stored replicate index, present only when it is not the pair's `replicate_index`:
+   * two imports pair by the samples' identity (docs/import.md, "Pairing"), and run B may hold a sample
+   * at another index than run A.
+   */
+  readonly replicate_index?: number;
 };
 
 /** One pair whose two episodes disagree on the event: it happened in one run only. */
@@ -25,8 +32,12 @@ export type DiscordantPair = {
   readonly event: string;
   /** `rise`: the event happened after but not before; `fall`: before but not after. */
   readonly direction: 'rise' | 'fall';
+  /**
+   * The replicate index (run A's stored index; for two imports, paired by sample identity, run B's is
+   * `after.replicate_index` when it differs).
+   */
   readonly replicate_index: number;
-  /** The shared seed (a decimal string: seeds are 64-bit). */
+  /** The shared seed (a decimal string: seeds are 64-bit; for an import, the hash of the sample's identity). */
   readonly seed: string;
   readonly before: PairSide;
   readonly after: PairSide;
@@ -66,6 +77,9 @@ export type DiscordantOptions = {
   readonly limit?: number;
 };
 
+/** The key under which {@link discordantPairs} keeps an imported row's stored replicate index while aligned. */
+const STORED = '\u0000stored_replicate_index';
+
 function num(x: unknown): number | null {
   return typeof x === 'number' ? x : typeof x === 'bigint' ? Number(x) : null;
 }
@@ -86,8 +100,9 @@ function side(e: DiffEpisode): PairSide {
 
 /**
  * The discordant pairs of two paired runs: per condition x event, the pairs (same condition, same
- * replicate index, same seed, an outcome in both runs) where the event happened in one run only — the
- * `rise` and `fall` counts of the diff's paired table (STATS.md, "The paired table"), listed. The
+ * replicate index, same seed, an outcome in both runs; for two imports, the same sample, paired by
+ * identity as the diff pairs them: docs/import.md, "Pairing") where the event happened in one run only —
+ * the `rise` and `fall` counts of the diff's paired table (STATS.md, "The paired table"), listed. The
  * episodes' `t`, `error` and `meta` are taken from the rows when present (read them with
  * `readDiscordantPairs` for a store).
  *
@@ -103,13 +118,17 @@ function side(e: DiffEpisode): PairSide {
  */
 export function discordantPairs(before: DiffRun, after: DiffRun, options: DiscordantOptions): DiscordantPairs {
   const limit = checkedLimit(options);
-  const pairing = pairRuns(before, after);
+  // Two imports pair sample by sample, as the diff pairs them: each row keeps its stored replicate index.
+  const byIdentity = pairsByIdentity(before.manifest) && pairsByIdentity(after.manifest);
+  const keep = (run: DiffRun): DiffRun => ({ ...run, rows: run.rows.map((r) => ({ ...r, [STORED]: Number(r.replicate_index) })) });
+  const aligned = byIdentity ? alignByIdentity(keep(before), keep(after)) : { before, after };
+  const pairing = pairRuns(aligned.before, aligned.after);
   const index = (run: DiffRun): Map<string, DiffEpisode> => new Map(run.rows.map((r) => [`${r.condition}\u0000${Number(r.replicate_index)}`, r]));
-  const A = pairing.paired ? index(before) : new Map<string, DiffEpisode>();
-  const B = pairing.paired ? index(after) : new Map<string, DiffEpisode>();
+  const A = pairing.paired ? index(aligned.before) : new Map<string, DiffEpisode>();
+  const B = pairing.paired ? index(aligned.after) : new Map<string, DiffEpisode>();
   return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
     const e = (which === 'before' ? A : B).get(`${condition}\u0000${replicate}`) as DiffEpisode;
-    return { seed: String(e.seed), side: side(e) };
+    return { seed: String(e.seed), side: side(e), ...(byIdentity ? { replicate: e[STORED] as number } : {}) };
   });
 }
 
@@ -143,7 +162,12 @@ export function discordantPairsOfColumns(before: RunColumns, after: RunColumns, 
  * @returns a function listing the pairs for `options`.
  */
 export function columnsPairLister(before: RunColumns, after: RunColumns): (options: DiscordantColumnsOptions) => DiscordantPairs {
-  const [A0, B0] = indexRunColumns(before, after);
+  // Two imports pair sample by sample, as the diff pairs them (alignColumnsByIdentity): listed on the
+  // aligned runs, each pair's episodes found back at their stored positions.
+  const aligned = alignColumnsByIdentity(before, after);
+  const runA = aligned?.before ?? before;
+  const runB = aligned?.after ?? after;
+  const [A0, B0] = indexRunColumns(runA, runB);
   // A listed pair's episode, found through its condition's replicates (indexed when first asked for).
   const found = new Map<RunColumns, Map<string, Map<number, number>>>();
   const positionOf = (run: RunColumns, condition: string, replicate: number): number => {
@@ -170,14 +194,16 @@ export function columnsPairLister(before: RunColumns, after: RunColumns): (optio
     }
     const pairing = pairIndexes(A, B);
     return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
-      const run = which === 'before' ? before : after;
+      const run = which === 'before' ? runA : runB;
       const i = positionOf(run, condition, replicate);
       const t = run.t[i] as number;
       const o = run.outcome[i] as number;
-      return {
-        seed: String((run.seed as Float64Array)[i]),
-        side: { outcome: run.codes.labels[o - 2] as string, t: Number.isNaN(t) ? null : t, error: null, meta: null },
-      };
+      const side: PairSide = { outcome: run.codes.labels[o - 2] as string, t: Number.isNaN(t) ? null : t, error: null, meta: null };
+      if (aligned === null) return { seed: String((run.seed as Float64Array)[i]), side };
+      // The stored episode: its replicate index is the import's own, not the alignment's.
+      const stored = (which === 'before' ? aligned.positions.before : aligned.positions.after)[i] as number;
+      const given = which === 'before' ? before : after;
+      return { seed: String((run.seed as Float64Array)[i]), side, replicate: given.replicate[stored] as number };
     });
   };
 }
@@ -198,7 +224,7 @@ function listPairs(
   after: DiffManifest,
   events: readonly string[],
   limit: number,
-  episode: (which: 'before' | 'after', condition: string, replicate: number) => { readonly seed: string; readonly side: PairSide },
+  episode: (which: 'before' | 'after', condition: string, replicate: number) => { readonly seed: string; readonly side: PairSide; readonly replicate?: number },
 ): DiscordantPairs {
   const groups: DiscordantGroup[] = [];
   if (pairing.paired) {
@@ -216,15 +242,18 @@ function listPairs(
           if (listed.length >= limit) continue;
           const ea = episode('before', c.label, p.replicate_index);
           const eb = episode('after', c.label, p.replicate_index);
+          // An import's pair: A's stored replicate index, and B's beside its side when it is another.
+          const replicate = ea.replicate ?? p.replicate_index;
+          const otherB = eb.replicate !== undefined && eb.replicate !== replicate;
           listed.push(
             Object.freeze({
               condition: c.label,
               event,
               direction: inB ? 'rise' : 'fall',
-              replicate_index: p.replicate_index,
+              replicate_index: replicate,
               seed: ea.seed,
               before: Object.freeze(ea.side),
-              after: Object.freeze(eb.side),
+              after: Object.freeze(otherB ? { ...eb.side, replicate_index: eb.replicate as number } : eb.side),
             }),
           );
         }

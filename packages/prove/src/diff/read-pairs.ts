@@ -4,6 +4,8 @@ import { newestPartOfPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { eachOpenPart, runParts } from '../store/verify-parts.js';
 import { discordantPairs, discordantPairsOfColumns, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
+import { readIdentities } from './identity-columns.js';
+import { pairsByIdentity } from './pairing.js';
 import { readRunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffReport, DiffRun } from './types.js';
@@ -99,13 +101,18 @@ async function details(store: string, runId: string, keys: ReadonlyMap<string, R
  * @returns the pairs with details, frozen.
  */
 export async function addPairDetails(store: string, pairs: DiscordantPairs, options: { readonly private?: boolean } = {}): Promise<DiscordantPairs> {
-  const keys = new Map<string, Set<number>>();
-  for (const g of pairs.groups) for (const p of g.pairs) {
-    let reps = keys.get(p.condition);
-    if (reps === undefined) keys.set(p.condition, (reps = new Set()));
-    reps.add(p.replicate_index);
-  }
-  const [a, b] = await Promise.all([details(store, pairs.before.run_id, keys), details(store, pairs.after.run_id, keys)]);
+  // Each side's stored episode: run B's replicate index is its side's when it differs (two imports, paired by identity).
+  const replicateOf = (p: DiscordantPair, which: 'before' | 'after'): number => p[which].replicate_index ?? p.replicate_index;
+  const keysOf = (which: 'before' | 'after'): Map<string, Set<number>> => {
+    const keys = new Map<string, Set<number>>();
+    for (const g of pairs.groups) for (const p of g.pairs) {
+      let reps = keys.get(p.condition);
+      if (reps === undefined) keys.set(p.condition, (reps = new Set()));
+      reps.add(replicateOf(p, which));
+    }
+    return keys;
+  };
+  const [a, b] = await Promise.all([details(store, pairs.before.run_id, keysOf('before')), details(store, pairs.after.run_id, keysOf('after'))]);
   const priv = options.private === true;
   const fill = async (s: PairSide, d: { error: string | null; meta: unknown } | undefined): Promise<PairSide> => {
     const base: PairSide = { ...s, error: d?.error ?? s.error, meta: d?.meta ?? s.meta };
@@ -115,8 +122,8 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
   for (const g of pairs.groups) {
     const listed: DiscordantPair[] = [];
     for (const p of g.pairs) {
-      const k = keyOf(p.condition, p.replicate_index);
-      listed.push(Object.freeze({ ...p, before: await fill(p.before, a.get(k)), after: await fill(p.after, b.get(k)) }));
+      const before = await fill(p.before, a.get(keyOf(p.condition, replicateOf(p, 'before'))));
+      listed.push(Object.freeze({ ...p, before, after: await fill(p.after, b.get(keyOf(p.condition, replicateOf(p, 'after')))) }));
     }
     groups.push(Object.freeze({ ...g, pairs: Object.freeze(listed) }));
   }
@@ -149,8 +156,10 @@ export async function readDiscordantPairs(store: string, report: DiffReport, opt
     // Column by column: condition, replicate, seed, outcome and t (no row object per episode).
     const codes = outcomeCodes();
     const read = { seed: true, verb: 'diff' };
-    const before = await readRunColumns(store, report.before.run_id, codes, read);
-    const after = await readRunColumns(store, report.after.run_id, codes, read);
+    let before = await readRunColumns(store, report.before.run_id, codes, read);
+    let after = await readRunColumns(store, report.after.run_id, codes, read);
+    // Two imports pair by the samples' identity, as the diff paired them: their identities read too.
+    if (pairsByIdentity(before.manifest) && pairsByIdentity(after.manifest)) [before, after] = [await readIdentities(store, before), await readIdentities(store, after)];
     listed = discordantPairsOfColumns(before, after, list);
   }
   return addPairDetails(store, listed, { private: options.private === true });

@@ -1,0 +1,152 @@
+// The discordant pairs listed for two imports (the view page's, `view --serve`'s and `diff --show
+// pairs`') are the pairs the diff counts: paired by the samples' identity (docs/import.md, "Pairing"),
+// not by stored replicate index. The second import's file holds the samples in another order (the
+// import stores them in id order), lacks one (so every later sample is stored at an index one lower),
+// and one sample's input differs (not a pair). On the code before this test, all three listings said
+// the runs were not paired, while the diff paired 10 samples.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lmEvalLine } from '../import/__fixtures__/harness-gen.js';
+import { importRun } from '../import/import-run.js';
+import { serveView } from '../view/serve.js';
+import { viewDiff } from '../view/view-diff.js';
+import { tempStore } from './__fixtures__/build-run.js';
+import { diffRuns } from './diff-runs.js';
+import type { DiscordantPairs } from './pairs.js';
+import { formatPairsText } from './format-pairs.js';
+import { readDiscordantPairs } from './read-pairs.js';
+import { readRunForDiff } from './read-run.js';
+import type { DiffReport } from './types.js';
+
+type Sample = { readonly doc: number; readonly outcome: 'passed' | 'failed'; readonly input?: string };
+
+// Run A: docs 0..11 in order. Run B: the same docs reversed, doc 4 absent, doc 7's input reworded, and
+// outcomes changed on docs 1, 2, 6, 7, 9 and 10.
+const A: Sample[] = Array.from({ length: 12 }, (_, doc) => ({ doc, outcome: doc % 3 === 0 ? 'failed' : 'passed' }));
+const flipped = new Set([1, 2, 6, 7, 9, 10]);
+const B: Sample[] = A.filter((s) => s.doc !== 4)
+  .map((s) => ({ doc: s.doc, outcome: flipped.has(s.doc) ? (s.outcome === 'failed' ? 'passed' : 'failed') : s.outcome, ...(s.doc === 7 ? { input: 'question 7 (reworded)' } : {}) }) as Sample)
+  .reverse();
+
+async function writeRun(dir: string, samples: readonly Sample[], day: number): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const date = `2025-06-0${day}T10-00-00.000000`;
+  const file = join(dir, `samples_arith_${date}.jsonl`);
+  await writeFile(file, `${samples.map((s) => lmEvalLine(s.doc, s.input ?? `question ${s.doc}`, s.outcome)).join('\n')}\n`);
+  const results = {
+    results: { arith: { alias: 'arith', 'acc,none': 0.5 } },
+    configs: { arith: { task: 'arith', num_fewshot: 0, metric_list: [{ metric: 'acc' }] } },
+    versions: { arith: 1.0 },
+    'n-shot': { arith: 0 },
+    config: { model: 'hf', model_args: 'pretrained=EleutherAI/pythia-160m', batch_size: 1 },
+    model_name: 'EleutherAI/pythia-160m',
+    lm_eval_version: '0.4.8',
+    date: 1748772000 + day,
+  };
+  await writeFile(join(dir, `results_${date}.json`), JSON.stringify(results));
+  return [file];
+}
+
+/** The pairs the truth above makes: same doc, same input, outcomes that differ, by event. */
+function expected(event: string): { doc: number; direction: 'rise' | 'fall'; before: string; after: string }[] {
+  const out: { doc: number; direction: 'rise' | 'fall'; before: string; after: string }[] = [];
+  for (const a of A) {
+    const b = B.find((s) => s.doc === a.doc);
+    if (b === undefined || b.input !== undefined || a.outcome === b.outcome) continue;
+    out.push({ doc: a.doc, direction: b.outcome === event ? 'rise' : 'fall', before: a.outcome, after: b.outcome });
+  }
+  return out;
+}
+
+let dir: string;
+let store: string;
+let a: string;
+let b: string;
+let report: DiffReport;
+const EVENTS = ['failed', 'passed'];
+beforeAll(async () => {
+  dir = await tempStore();
+  store = join(dir, 'store');
+  const at = (s: number): Date => new Date(Date.UTC(2026, 0, 2, 10, 0, s));
+  a = (await importRun(store, { format: 'lm-eval', files: await writeRun(join(dir, 'lm0'), A, 1), now: at(0) })).runs[0]?.run_id as string;
+  b = (await importRun(store, { format: 'lm-eval', files: await writeRun(join(dir, 'lm1'), B, 2), now: at(1) })).runs[0]?.run_id as string;
+  report = await diffRuns(store, a, b, { events: EVENTS });
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The doc id a listed side names, from its stored meta's identity. */
+function docOf(meta: unknown): number {
+  const identity = (meta as { identity?: unknown } | null)?.identity;
+  expect(typeof identity).toBe('string');
+  const m = /doc_id (\d+)/.exec(identity as string) ?? /(\d+)/.exec(identity as string);
+  return Number(m?.[1]);
+}
+
+function checkPairs(pairs: DiscordantPairs | null): void {
+  expect(pairs?.paired).toBe(true);
+  const groups = pairs?.groups ?? [];
+  expect(groups.length).toBe(report.rows.length);
+  for (const row of report.rows) {
+    const g = groups.find((x) => x.condition === row.condition && x.event === row.event);
+    expect(g, `${row.condition} ${row.event}`).toBeDefined();
+    // The listed counts are the diff's.
+    expect({ rise: g?.rise, fall: g?.fall }).toEqual({ rise: row.counts?.rise, fall: row.counts?.fall });
+    const want = expected(row.event);
+    expect(want.filter((w) => w.direction === 'rise').length).toBe(row.counts?.rise);
+    expect(want.filter((w) => w.direction === 'fall').length).toBe(row.counts?.fall);
+    // Each listed pair: one sample on both sides, its outcomes in A and in B.
+    const got = (g?.pairs ?? []).map((p) => {
+      const doc = docOf(p.before.meta);
+      expect(docOf(p.after.meta), `pair of doc ${doc}`).toBe(doc);
+      expect(p.before.meta).toMatchObject({ identity: (p.after.meta as { identity: string }).identity });
+      return { doc, direction: p.direction, before: p.before.outcome, after: p.after.outcome };
+    });
+    expect(got.sort((x, y) => x.doc - y.doc)).toEqual(want);
+  }
+}
+
+describe('the listed pairs of two imports are the pairs the diff counts (paired by identity)', () => {
+  it('the diff pairs the samples by identity: the absent doc and the reworded one are not pairs', () => {
+    expect(report.identity).toMatchObject({ matched: 10, only_before: 1, only_after: 0 });
+    expect(report.identity?.input_mismatches.length).toBe(1);
+  });
+  it('diff --show pairs (readDiscordantPairs)', async () => {
+    checkPairs(await readDiscordantPairs(store, report));
+  });
+  it('readDiscordantPairs given the runs as rows (readRunForDiff)', async () => {
+    const runs = { before: await readRunForDiff(store, a), after: await readRunForDiff(store, b) };
+    checkPairs(await readDiscordantPairs(store, report, { runs }));
+  });
+  it('diff --show pairs text: run B holds the sample at another index, shown as A/B', async () => {
+    const pairs = await readDiscordantPairs(store, report);
+    const text = formatPairsText(pairs);
+    const all = pairs.groups.flatMap((g) => g.pairs);
+    // The import stores a condition's samples in id order: doc 9 at index 9 in A, at 8 in B (doc 4 absent).
+    const p = all.find((x) => docOf(x.before.meta) === 9);
+    expect({ a: p?.replicate_index, b: p?.after.replicate_index }).toEqual({ a: 9, b: 8 });
+    expect(text).toMatch(/\n {2}(rise|fall) +9\/8 /);
+    // Doc 1, before the absent one, is at index 1 in both: one index, no after.replicate_index.
+    const q = all.find((x) => docOf(x.before.meta) === 1);
+    expect({ a: q?.replicate_index, b: q?.after.replicate_index }).toEqual({ a: 1, b: undefined });
+  });
+  it('the view page (viewDiff(...).pairs)', async () => {
+    checkPairs((await viewDiff(store, a, b, { events: EVENTS })).pairs);
+  });
+  it('view --serve (GET /pairs?condition=...)', async () => {
+    const server = await serveView(store, a, b, { events: EVENTS });
+    try {
+      const groups = [];
+      for (const c of new Set(report.rows.map((r) => r.condition))) {
+        const res = await fetch(`${server.url}pairs?condition=${encodeURIComponent(c)}`);
+        expect(res.status).toBe(200);
+        groups.push(...((await res.json()) as DiscordantPairs).groups);
+      }
+      checkPairs({ ...((await (await fetch(`${server.url}pairs?condition=${encodeURIComponent(report.rows[0]?.condition ?? '')}`)).json()) as DiscordantPairs), groups });
+    } finally {
+      await server.close();
+    }
+  });
+});
