@@ -257,25 +257,39 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
     }
     const sampleAt = fresh ? await axisSampler(file, axes) : null;
     const meta = hard ? ((await file.columns(['meta'])).columns['meta'] as Column) : undefined;
-    // Per code + 1: the condition, and the outcome's code in the run index (-1 until first seen).
-    const byCondition: (ConditionIndex | null)[] = new Array<ConditionIndex | null>(conditions.length + 1).fill(null);
+    // Per row its outcome's code in the run index (interned in row order), and its hard-failure code.
     const byOutcome = new Int32Array(outcomes.length + 1).fill(-1);
+    const codeAt = new Uint16Array(rows);
     for (let i = 0; i < rows; i++) {
-      const ck = (condition[i] as number) + 1;
-      let c = byCondition[ck] as ConditionIndex | null;
-      if (c === null) {
-        const name = labelAt(ck - 1);
-        seen.add(name);
-        c = builder.condition(name, () => (sampleAt === null ? Object.fromEntries(axes.map((a) => [a, null])) : sampleAt(i)));
-        byCondition[ck] = c;
-      }
       const ok = (outcome[i] as number) + 1;
       let code = byOutcome[ok] as number;
       if (code < 0) {
         code = ok === 0 ? NO_OUTCOME : codeOf(codes, outcomes[ok - 1]);
         byOutcome[ok] = code;
       }
-      builder.add(c, replicate[i] as number, seed[i] as number, code, score[i] as number, meta === undefined ? HARD_NONE : hardCodeOf(hardFailureOf(meta[i])));
+      codeAt[i] = code;
+    }
+    let hardAt: Uint8Array | null = null;
+    if (meta !== undefined) {
+      hardAt = new Uint8Array(rows);
+      for (let i = 0; i < rows; i++) hardAt[i] = hardCodeOf(hardFailureOf(meta[i]));
+    }
+    // Per condition code + 1, the condition; the rows stored run by run of one condition.
+    const byCondition: (ConditionIndex | null)[] = new Array<ConditionIndex | null>(conditions.length + 1).fill(null);
+    for (let i = 0; i < rows; ) {
+      const k = condition[i] as number;
+      let end = i + 1;
+      while (end < rows && condition[end] === k) end++;
+      let c = byCondition[k + 1] as ConditionIndex | null;
+      if (c === null) {
+        const name = labelAt(k);
+        seen.add(name);
+        const row = i;
+        c = builder.condition(name, () => (sampleAt === null ? Object.fromEntries(axes.map((a) => [a, null])) : sampleAt(row)));
+        byCondition[k + 1] = c;
+      }
+      builder.addMany(c, i, end, replicate, seed, codeAt, score, hardAt);
+      i = end;
     }
   }, { flat: INDEX_COLUMNS, ...(options.thread !== undefined ? { thread: options.thread } : {}) });
   return builder.finish();
