@@ -87,6 +87,22 @@ describe('the read thread', () => {
     expect(plain(threaded)).toEqual(plain(inline));
   });
 
+  it('refuses a run holding two episodes of one condition and replicate, with or without the thread', async () => {
+    const at = join(dir, 'twice');
+    const spec = parseSweepSpec(SPEC);
+    const w = await createRun(at, { spec, specText: SPEC, target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99, partRows: 40 });
+    const label = conditionsOf(spec)[0]?.label as string;
+    const row = (r: number): EpisodeRow => ({ run_id: w.manifest.run_id, condition: label, slack: 1, strictness: 'strict', replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome: 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 1 });
+    // Replicates 0-49, then 3, 7, 11 and 20 again (in a later part).
+    await w.append([...Array.from({ length: 50 }, (_, r) => row(r)), row(3), row(7), row(11), row(20)]);
+    await w.close('partial');
+    const m = await resolveRun(at, w.manifest.run_id);
+    for (const thread of [false, true]) {
+      const err = await readRunIndex(at, m, 'after', outcomeCodes(), { thread }).then(() => null, (e: unknown) => e);
+      expect((err as Error).message).toBe(`Run ${m.name} (after) holds two episodes for ${label}, replicate 3; ${label}, replicate 7; ${label}, replicate 11 and 1 more; a run has one episode per condition and replicate, so check the store for a run written twice into.`);
+    }
+  });
+
   /** A copy of the store whose part `k` is changed by `damage`; the manifest edited by `edit`. */
   async function damagedCopy(name: string, k: number, damage: (b: Buffer) => Buffer, edit?: (m: RunManifest, bytes: Buffer) => void): Promise<string> {
     const copy = join(dir, name);
