@@ -18,6 +18,9 @@ export type FlatNumbers = { readonly kind: 'numbers'; readonly values: Float64Ar
 /** One column of a part, decoded flat. */
 export type FlatColumn = FlatStrings | FlatNumbers;
 
+/** Buffers the decoder reuses from call to call for what it decodes and drops: pages, levels, dictionary indices. */
+export type FlatScratch = { bytes: Uint8Array; levels: Uint8Array; indices: Int32Array };
+
 /** A data reader as hyparquet's page functions take it. */
 type Reader = { view: DataView; offset: number };
 
@@ -155,10 +158,12 @@ export function snappyInflate(input: Uint8Array, output: Uint8Array): void {
  * @param buffer - the part's bytes.
  * @param meta - its footer ({@link footerOf}).
  * @param names - the columns wanted.
+ * @param scratch - buffers for the pages being decoded, grown as needed and kept by the caller for the
+ *   next call (nothing returned points into them).
  * @returns per name its column (null: absent), or null when declined.
  * @throws Error when a page cannot be decoded (a damaged part).
  */
-export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileMetaData, names: readonly string[]): (FlatColumn | null)[] | null {
+export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileMetaData, names: readonly string[], scratch: FlatScratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) }): (FlatColumn | null)[] | null {
   const rows = Number(meta.num_rows);
   if (meta.row_groups.length !== 1 || Number(meta.row_groups[0]?.num_rows) !== rows) return rows === 0 && meta.row_groups.length === 0 ? names.map(() => null) : null;
   const group = meta.row_groups[0]!;
@@ -207,7 +212,8 @@ export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileM
     const reader: Reader = { view: new DataView(buffer, start, Number(chunk.total_compressed_size)), offset: 0 };
     const inflate = (page: Uint8Array, size: number): Uint8Array => {
       if (codec === 'UNCOMPRESSED') return page;
-      const to = new Uint8Array(size);
+      if (scratch.bytes.byteLength < size) scratch.bytes = new Uint8Array(Math.max(size, 2 * scratch.bytes.byteLength));
+      const to = scratch.bytes.subarray(0, size);
       lib.snappyUncompress(page, to);
       return to;
     };
@@ -255,7 +261,8 @@ export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileM
         nulls = h.num_nulls;
         const levels = h.definition_levels_byte_length;
         if (optional && levels > 0) {
-          defined = new Uint8Array(count);
+          if (scratch.levels.length < count) scratch.levels = new Uint8Array(Math.max(count, 2 * scratch.levels.length));
+          defined = scratch.levels.subarray(0, count);
           lib.readRleBitPackedHybrid({ view: new DataView(raw.buffer, raw.byteOffset, levels), offset: 0 }, 1, defined, levels);
         } else if (optional ? levels !== 0 || nulls !== 0 : levels !== 0) return null;
         const body = raw.subarray(levels);
@@ -274,7 +281,9 @@ export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileM
       let plain: ArrayLike<unknown> | null = null;
       if (encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY') {
         if (dictionary === null) throw new Error(`column ${name} has dictionary-encoded values and no dictionary`);
-        indices = new Int32Array(present);
+        if (scratch.indices.length < present) scratch.indices = new Int32Array(Math.max(present, 2 * scratch.indices.length));
+        indices = scratch.indices.subarray(0, present);
+        indices.fill(0);
         if (present > 0) {
           const width = values.view.getUint8(values.offset++);
           if (width > 0) lib.readRleBitPackedHybrid(values, width, indices, values.view.byteLength - values.offset);

@@ -47,6 +47,7 @@ const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, colu
   readPlain: plain.readPlain,
   readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
 }));
+const scratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) };
 function read(lib, job) {
   let data;
   try {
@@ -61,7 +62,7 @@ function read(lib, job) {
   if (sha256 !== job.sha256) return [{ id: job.id, bytes: buffer, size, sha256 }, [buffer]];
   const moved = new Set([buffer]);
   try {
-    const flat = decodeFlatColumns(lib, buffer, footerOf(lib.parquetMetadata, buffer, job.file, job.rows), job.columns);
+    const flat = decodeFlatColumns(lib, buffer, footerOf(lib.parquetMetadata, buffer, job.file, job.rows), job.columns, scratch);
     for (const c of flat || []) if (c) moved.add(c.kind === 'strings' ? c.codes.buffer : c.values.buffer);
     return [{ id: job.id, bytes: buffer, size, sha256, flat }, [...moved]];
   } catch (e) {

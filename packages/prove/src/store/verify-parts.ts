@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import type { PartRecord, RunManifest } from './manifest.js';
-import { decodeFlatColumns, type FlatColumn } from './flat-columns.js';
+import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
 import { readOnThread, useReadThread } from './read-thread.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
@@ -213,6 +213,9 @@ export type OpenPart = {
   flat(columns: readonly string[]): FlatPart | null;
 };
 
+/** The flat decoder's buffers in this thread (it runs synchronously: one part at a time). */
+const SCRATCH: FlatScratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) };
+
 /** Some columns of one part decoded flat: per column asked for, its values (null: the part lacks it). */
 export type FlatPart = { readonly rows: number; readonly columns: readonly (FlatColumn | null)[] };
 
@@ -296,7 +299,7 @@ export function openCheckedPart(
       if (decoded !== null && same(cols)) return decoded.flat === null ? null : Object.freeze({ rows: expected, columns: decoded.flat });
       const f = footerOfPart();
       try {
-        const columns = decodeFlatColumns(FLAT_LIB, buffer, f, cols);
+        const columns = decodeFlatColumns(FLAT_LIB, buffer, f, cols, SCRATCH);
         return columns === null ? null : Object.freeze({ rows: expected, columns });
       } catch (err) {
         throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
