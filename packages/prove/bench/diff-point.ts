@@ -2,7 +2,8 @@
 //   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
 // ENGINE: prove (diffRuns, the whole report), duckdb (the paired counts in SQL, all threads),
 // duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing
-// else, both runs at once as diffRuns reads them, on the read thread too at >= 100,000 rows per run),
+// else, both runs at once as diffRuns reads them; on the read thread too at >= 100,000 rows per run
+// when the machine has a core to spare),
 // read-columns-1 (the same in the calling thread alone), read-duckdb (DuckDB as the read engine: each
 // run's part files hashed as readRunIndex hashes them, then its condition, replicate_index, seed,
 // outcome and score read by DuckDB with conditions and outcomes numbered in SQL, into the typed arrays

@@ -26,7 +26,8 @@ export type ReadRunOptions = {
   readonly verb?: string;
   /**
    * {@link readRunIndex}: read the parts on the read thread too (true), or in the calling thread only
-   * (false); default: a run of at least 100,000 rows on a machine of more than one core.
+   * (false); default: a run of at least 100,000 rows on a machine with a core to spare (more than one
+   * core, and a load average below their number).
    */
   readonly thread?: boolean;
 };

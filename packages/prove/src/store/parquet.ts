@@ -13,9 +13,11 @@ import { footerOf, snappyInflate, type FlatLib } from './flat-columns.js';
 import { encodePart, type PartColumnData } from './part-encoder.js';
 
 // The store's one parquet module: with part-encoder.ts (which runs hyparquet-writer's encoder, on a
-// thread of its own for large parts), the only place that knows the parquet libraries (hyparquet-writer
-// to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
-// them means replacing these two files.
+// thread of its own for large parts), flat-columns.ts (which decodes the store's own parts with
+// hyparquet's page-level functions) and read-thread.ts (which runs that decoder on a thread of its
+// own), the only place that knows the parquet libraries (hyparquet-writer to write, hyparquet to read;
+// docs/performance.md says why they replaced parquetjs-lite). Replacing them means replacing these four
+// files.
 
 type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
 const KIND: Readonly<Record<ColumnType, Kind>> = { utf8: 'STRING', double: 'DOUBLE', int32: 'INT32', int64: 'INT64' };

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { decodeFlatColumns, footerOf, snappyInflate, type FlatColumn } from './flat-columns.js';
 
@@ -113,10 +113,16 @@ function startThread(): NonNullable<typeof thread> {
 
 /**
  * Whether a run of `rows` rows is read on the read thread too: `thread` when given (tests), else when
- * it has at least {@link THREAD_MIN_ROWS} rows and the machine more than one core.
+ * it has at least {@link THREAD_MIN_ROWS} rows and the machine a core to spare: more than one core, and
+ * a load average over the last minute below their number. On a machine whose cores are all busy the
+ * second thread only adds its own work (docs/performance.md, "Reading": under a load average of 6 to 8
+ * on 2 cores the read took longer with it than without).
  */
 export function useReadThread(rows: number, thread: boolean | undefined): boolean {
-  return !threadBroken && (thread ?? (rows >= THREAD_MIN_ROWS && availableParallelism() > 1));
+  if (threadBroken) return false;
+  if (thread !== undefined) return thread;
+  const cores = availableParallelism();
+  return rows >= THREAD_MIN_ROWS && cores > 1 && (loadavg()[0] ?? 0) < cores;
 }
 
 /**

@@ -345,7 +345,8 @@ const THREAD_DEPTH = 2;
 /**
  * Opens a run's parts in order ({@link openRunPart}), one in hand at a time, the next one read from
  * disk (and its checksum checked) while `onPart` decodes this one. With `flat` and a large run on a
- * machine of more than one core, parts are also read on the read thread ({@link openPartOnThread}):
+ * machine with a core to spare (read-thread.ts, `useReadThread`), parts are also read on the read
+ * thread ({@link openPartOnThread}):
  * it is kept {@link THREAD_DEPTH} parts ahead, and while the part whose turn it is is still there, the
  * next part not yet started is read here, so both threads read until the last part; `onPart` still
  * sees the parts in order.
