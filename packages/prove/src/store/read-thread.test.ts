@@ -95,7 +95,7 @@ describe('the read thread', () => {
     const row = (r: number): EpisodeRow => ({ run_id: w.manifest.run_id, condition: label, slack: 1, strictness: 'strict', replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome: 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 1 });
     // Replicates 0-49, then 3, 7, 11 and 20 again (in a later part).
     await w.append([...Array.from({ length: 50 }, (_, r) => row(r)), row(3), row(7), row(11), row(20)]);
-    await w.close('partial');
+    await w.close('complete');
     const m = await resolveRun(at, w.manifest.run_id);
     for (const thread of [false, true]) {
       const err = await readRunIndex(at, m, 'after', outcomeCodes(), { thread }).then(() => null, (e: unknown) => e);
