@@ -103,6 +103,20 @@ describe('the read thread', () => {
     }
   });
 
+  it('gives the same index through hyparquet when a part is not decoded flat (a run written before checksums)', async () => {
+    // Without `parts` in its manifest the run's parts are parsed whole, on a bounded worker, and the
+    // diff's columns are taken from hyparquet's values (readRunIndex's other path), not decoded flat.
+    const at = await damagedCopy('no-checksums', 0, (b) => b, (m) => {
+      delete (m as { parts?: unknown }).parts;
+    });
+    const m = await resolveRun(at, manifest.run_id);
+    const part = (await runParts(at, m))[0];
+    expect(part?.record).toBeNull();
+    expect((await openRunPart(m, part as NonNullable<typeof part>)).flat(['condition'])).toBeNull();
+    expect(plain(await read(at, false, true))).toEqual(plain(await read(store, false, true)));
+    expect(plain(await read(at, true))).toEqual(plain(await read(store, false)));
+  });
+
   /** A copy of the store whose part `k` is changed by `damage`; the manifest edited by `edit`. */
   async function damagedCopy(name: string, k: number, damage: (b: Buffer) => Buffer, edit?: (m: RunManifest, bytes: Buffer) => void): Promise<string> {
     const copy = join(dir, name);
