@@ -10,7 +10,8 @@ import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import { parquetWriteBuffer } from '#parquet-libs';
 import type { EpisodeRow } from './episode-row.js';
 import { columnOrder } from './episode-schema.js';
-import { decodeFlatColumns, snappyInflate, type FlatColumn } from './flat-columns.js';
+import { decodeFlatColumns, snappyInto, type FlatColumn } from './flat-columns.js';
+import { snappyUncompressor } from 'hysnappy';
 import { checkFooter, FLAT_LIB, readPartColumns, writePart } from './parquet.js';
 
 let dir: string;
@@ -96,7 +97,9 @@ describe('decodeFlatColumns', () => {
   });
 });
 
-describe('snappyInflate', () => {
+describe('snappyInto (hysnappy behind a length check)', () => {
+  const un = snappyUncompressor();
+  const snappyInflate = (input: Uint8Array, output: Uint8Array): void => snappyInto(un, input, output);
   /** Bytes with literals, short and long repeats and overlapping runs, from a fixed seed. */
   function sample(n: number, seed: number): Uint8Array {
     const out = new Uint8Array(n);
@@ -128,6 +131,8 @@ describe('snappyInflate', () => {
     expect(() => snappyInflate(packed.subarray(0, packed.length - 7), new Uint8Array(5000))).toThrow(/snappy/);
     expect(() => snappyInflate(packed, new Uint8Array(4999))).toThrow(/snappy data of 5000 bytes where 4999 were expected/);
     // Length 8, then a copy (1-byte offset) of 4 bytes from offset 1 with nothing written yet.
-    expect(() => snappyInflate(Uint8Array.from([8, 0b001, 1]), new Uint8Array(8))).toThrow(/snappy copy from offset 1 at 0/);
+    expect(() => snappyInflate(Uint8Array.from([8, 0b001, 1]), new Uint8Array(8))).toThrow(/snappy data that cannot be decompressed/);
+    // A length header that never ends.
+    expect(() => snappyInflate(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80, 0x80]), new Uint8Array(8))).toThrow(/invalid snappy length header/);
   });
 });

@@ -10,3 +10,5 @@ export { parquetHeader } from 'hyparquet/src/column.js';
 export { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 export { readPlain } from 'hyparquet/src/plain.js';
 export { parquetWriteBuffer } from 'hyparquet-writer';
+// hysnappy's WebAssembly snappy decoder, for the flat decoder's pages (faster than hyparquet's own).
+export { snappyUncompressor } from 'hysnappy';

@@ -3,13 +3,13 @@ import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 // hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
-import { parquetHeader, parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, readPlain, readRleBitPackedHybrid } from '#parquet-libs';
+import { parquetHeader, parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, readPlain, readRleBitPackedHybrid, snappyUncompressor } from '#parquet-libs';
 import type { FileMetaData } from 'hyparquet';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 import { columnOrder, columnType, NULLABLE_COLUMNS, type AxisTypes, type ColumnType } from './episode-schema.js';
 import { partName } from './layout.js';
-import { footerOf, snappyInflate, type FlatLib } from './flat-columns.js';
+import { footerOf, snappyInto, type FlatLib } from './flat-columns.js';
 import { encodePart, type PartColumnData } from './part-encoder.js';
 
 // The store's one parquet module: with part-encoder.ts (which runs hyparquet-writer's encoder, on a
@@ -140,8 +140,17 @@ export function checkFooter(bytes: Uint8Array, name: string, expectedRows: numbe
   return footerOf(parquetMetadata, (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer, name, expectedRows);
 }
 
-/** hyparquet's functions as the flat decoder takes them (with its own snappy decoder: {@link snappyInflate}). */
-export const FLAT_LIB: FlatLib = { parquetMetadata, parquetHeader, readPlain, readRleBitPackedHybrid, snappyUncompress: snappyInflate } as unknown as FlatLib;
+// hysnappy's decoder, its WebAssembly instantiated at the first page decoded (not on import).
+let uncompress: ((input: Uint8Array, outputLength: number) => Uint8Array) | null = null;
+
+/** hyparquet's functions as the flat decoder takes them, with hysnappy's snappy decoder ({@link snappyInto}). */
+export const FLAT_LIB: FlatLib = {
+  parquetMetadata,
+  parquetHeader,
+  readPlain,
+  readRleBitPackedHybrid,
+  snappyUncompress: (input: Uint8Array, output: Uint8Array) => snappyInto((uncompress ??= snappyUncompressor()), input, output),
+} as unknown as FlatLib;
 
 /**
  * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32), from

@@ -1,6 +1,6 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { decodeFlatColumns, footerOf, snappyInflate, type FlatColumn } from './flat-columns.js';
+import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
 
 // The read thread: reads a part's file, checks its size and sha256 against the manifest's record, and
 // only then checks its footer and decodes the columns asked for flat (flat-columns.ts), on a thread of
@@ -39,10 +39,10 @@ const { readFileSync } = require('node:fs');
 const __name = (f) => f;
 const footerOf = (${footerOf.toString()});
 const decodeFlatColumns = (${decodeFlatColumns.toString()});
-const snappyInflate = (${snappyInflate.toString()});
-const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, column, plain, encoding]) => ({
+const snappyInto = (${snappyInto.toString()});
+const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, column, plain, encoding, snappy]) => ({
   parquetMetadata: h.parquetMetadata,
-  snappyUncompress: snappyInflate,
+  snappyUncompress: ((u) => (input, output) => snappyInto(u, input, output))(snappy.snappyUncompressor()),
   parquetHeader: column.parquetHeader,
   readPlain: plain.readPlain,
   readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
@@ -85,7 +85,7 @@ let thread: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | 
 let threadBroken = false;
 
 function startThread(): NonNullable<typeof thread> {
-  const modules = ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js'].map((m) => import.meta.resolve(m));
+  const modules = ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
   const worker = new Worker(PROGRAM, { eval: true, workerData: { modules } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle read thread never keeps the process alive
