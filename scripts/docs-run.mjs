@@ -68,7 +68,7 @@ function sandbox() {
   const bin = join(dir, '.bin');
   mkdirSync(bin);
   const shim = join(bin, 'poisson-prove');
-  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'packages/prove/dist/cli/main.js')}" "$@"\n`);
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'packages/prove/bin/poisson-prove.js')}" "$@"\n`);
   chmodSync(shim, 0o755);
   return { dir, bin };
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), 'poisson-walkthrough-'));
 const store = join(work, 'runs');
-const cli = join(root, 'packages/prove/dist/cli/main.js');
+const cli = join(root, 'packages/prove/bin/poisson-prove.js');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
 
 /** Run a command, return its output with the temporary folder shown as `example-store`. */

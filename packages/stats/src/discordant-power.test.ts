@@ -5,11 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { R_DISCORDANT } from './__fixtures__/reference.js';
 import { num } from './__fixtures__/reference.js';
 import { binomialCdf, binomialPmf } from './internal/binomial.js';
-import { discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds } from './internal/discordant-power.js';
+import { clearSharedRejectionBounds, DiscordantDesign, discordantPower, POWER_TRUNCATION, powerWindow, RejectionBounds, sharedRejectionBounds } from './internal/discordant-power.js';
 import { expectClose } from './internal/expect-close.js';
+import { mulberry32 } from './internal/mulberry32.js';
 import { mcnemarPower } from './mcnemar-power.js';
 import { mcnemarPValue } from './mcnemar.js';
-import { minimumDetectableChange } from './minimum-detectable-change.js';
+import { criticalDiscordantUnchecked } from './critical-discordant.js';
+import { bisectIncreasing, MDE_TOLERANCE, minimumDetectableChange } from './minimum-detectable-change.js';
+import { powerUnchecked } from './mcnemar-power.js';
 
 describe('mcnemarPower with discordance', () => {
   it(`has at least 20 reference cases (${R_DISCORDANT.power.length})`, () => expect(R_DISCORDANT.power.length).toBeGreaterThanOrEqual(20));
@@ -142,5 +145,91 @@ describe('the window of discordant counts', () => {
         if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(0.05);
       }
     }
+  });
+  it('finds the same c_k whatever order the k come in (ascending, descending, jumping), at alpha 0.05, 0.05/200 and 1e-6', () => {
+    for (const method of ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const) {
+      for (const alpha of [0.05, 0.05 / 200, 1e-6]) {
+        const ks = Array.from({ length: 400 }, (_, i) => 1 + i * 37);
+        const up = new RejectionBounds(alpha, method);
+        const want = ks.map((k) => up.at(k));
+        const down = new RejectionBounds(alpha, method);
+        expect([...ks].reverse().map((k) => down.at(k)).reverse()).toEqual(want);
+        const jumping = new RejectionBounds(alpha, method);
+        const order = ks.map((_, i) => (i * 151) % ks.length); // 151 is prime to 400: every index once
+        const got = new Array<number>(ks.length);
+        for (const i of order) got[i] = jumping.at(ks[i] as number);
+        expect(got).toEqual(want);
+        for (const [i, k] of ks.entries()) {
+          const c = want[i] as number;
+          if (c >= 0) expect(mcnemarPValue(c, k - c, method)).toBeLessThanOrEqual(alpha);
+          if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(alpha);
+        }
+      }
+    }
+  });
+});
+
+const METHODS = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;
+const ALPHAS = [0.05, 0.01, 0.001, 0.05 / 200, 1e-6] as const;
+
+describe('the fast path: weights, bounds and recurrences once per design', () => {
+  it('agrees with the direct evaluation (every point probability by the saddle point) on 200 seeded designs, n up to 10^5, to 1e-12 relative', () => {
+    const rand = mulberry32(0x5eed1234);
+    let largest = 0;
+    for (let i = 0; i < 200; i++) {
+      const n = Math.max(1, Math.floor(10 ** (1 + rand() * 4)));
+      const psi = i % 10 === 0 ? rand() * 0.01 : i % 10 === 1 ? 1 - rand() * 0.01 : rand();
+      const alpha = ALPHAS[i % ALPHAS.length] as number;
+      const method = METHODS[i % METHODS.length] as (typeof METHODS)[number];
+      const bounds = new RejectionBounds(alpha, method);
+      const fast = new DiscordantDesign(n, psi, bounds);
+      const direct = new DiscordantDesign(n, psi, bounds, true);
+      for (const share of [0, 0.05, 0.3, 0.7, 0.99, 0.999999]) {
+        const d = psi * share;
+        const want = direct.power(d);
+        const got = fast.power(d);
+        expectClose(got, want, { rtol: 1e-12, atol: 1e-300, label: `n ${n}, psi ${psi}, d ${d}, alpha ${alpha}, ${method}` });
+        largest = Math.max(largest, Math.abs(got - want));
+      }
+    }
+    expect(largest).toBeGreaterThan(0); // the two paths really differ (in rounding), so the check compares two computations
+  });
+  it("gives R's power (the sum over every k) at the diff benchmark's designs: n = 9833, psi^ 0.378 and 0.078, alpha 0.05/200", () => {
+    const cases = R_DISCORDANT.power.filter((r) => r.n === 9833);
+    expect(cases.length).toBe(3);
+    for (const r of cases) {
+      const got = mcnemarPower({ n: r.n, change: r.change, alpha: r.alpha, discordance: r.discordance, method: r.method });
+      expectClose(got, r.power, { rtol: 1e-10, label: `n ${r.n}, d ${r.change}, psi ${r.discordance}, ${r.method}` });
+    }
+  });
+  it('gives the same MDE, bit for bit, as bisection from [0, 1] over the direct evaluation (120 seeded designs, full precision and 3 decimals)', () => {
+    const rand = mulberry32(0x0ddba11);
+    for (let i = 0; i < 120; i++) {
+      const n = 5 + Math.floor(10 ** (rand() * 4));
+      const alpha = ALPHAS[i % ALPHAS.length] as number;
+      const method = METHODS[i % METHODS.length] as (typeof METHODS)[number];
+      const power = 0.5 + rand() * 0.45;
+      const discordance = i % 7 === 0 ? 0 : rand();
+      const kStar = criticalDiscordantUnchecked(alpha, method);
+      const bounds = new RejectionBounds(alpha, method);
+      const direct = (d: number): number => (d >= discordance ? powerUnchecked(n, d, kStar) : discordantPower(n, d, discordance, bounds, true));
+      const label = JSON.stringify({ n, alpha, power, discordance, method });
+      const settled = (a: number, b: number): boolean => Math.round(a * 1000) === Math.round(b * 1000);
+      const want = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE);
+      const want3 = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE, settled);
+      expect(minimumDetectableChange({ n, alpha, power, discordance, method }), label).toBe(want);
+      expect(minimumDetectableChange({ n, alpha, power, discordance, method, decimals: 3 }), label).toBe(want3);
+    }
+  });
+  it('shares c_k between calls with the same alpha and method, and the result does not depend on what was computed before', () => {
+    expect(sharedRejectionBounds(0.01, 'midp')).toBe(sharedRejectionBounds(0.01, 'midp'));
+    expect(sharedRejectionBounds(0.01, 'midp')).not.toBe(sharedRejectionBounds(0.01, 'exact'));
+    const design = { n: 5000, alpha: 0.05 / 200, discordance: 0.37, decimals: 3 };
+    clearSharedRejectionBounds();
+    const cold = minimumDetectableChange(design);
+    for (const psi of [0.3, 0.36, 0.38, 0.45]) minimumDetectableChange({ ...design, discordance: psi });
+    expect(minimumDetectableChange(design)).toBe(cold);
+    const fresh = new RejectionBounds(design.alpha, 'exact');
+    for (let k = 1500; k <= 2200; k++) expect(sharedRejectionBounds(design.alpha, 'exact').at(k)).toBe(fresh.at(k));
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { R, num } from './__fixtures__/reference.js';
 import { expectClose } from './internal/expect-close.js';
+import { mulberry32 } from './internal/mulberry32.js';
 import { mcnemarPower } from './mcnemar-power.js';
-import { minimumDetectableChange } from './minimum-detectable-change.js';
+import { bisectIncreasing, minimumDetectableChange } from './minimum-detectable-change.js';
 
 describe('minimumDetectableChange', () => {
   it(`has at least 20 reference cases (${R.mde.length})`, () => expect(R.mde.length).toBeGreaterThanOrEqual(20));
@@ -32,5 +33,48 @@ describe('minimumDetectableChange', () => {
           'options.method must be one of "exact", "midp", "asymptotic", "asymptotic-cc"; got "x"',
       ),
     );
+  });
+});
+
+describe('bisectIncreasing from a guess', () => {
+  const rand = mulberry32(0x2b1dface);
+  const settled3 = (a: number, b: number): boolean => Math.round(a * 1000) === Math.round(b * 1000);
+
+  it('returns what bisection from [0, 1] returns, bit for bit, whatever the guess (500 seeded roots, steps and curves, with and without settled)', () => {
+    for (let i = 0; i < 500; i++) {
+      const root = i % 50 === 0 ? [0, 1e-12, 1 - 1e-12, 0.5, 0.25][i / 50 % 5] as number : rand();
+      const f =
+        i % 3 === 0
+          ? (x: number): number => (x >= root ? 1 : 0) // a step: the target is crossed at root exactly
+          : i % 3 === 1
+            ? (x: number): number => Math.min(1, Math.max(0, 0.8 + 3 * (x - root))) // a line through 0.8 at root
+            : (x: number): number => Math.floor(40 * (x - root)) / 40 + 0.8; // a staircase
+      const guesses = [root, root + (rand() - 0.5) * 1e-3, rand(), -3, 7, Number.NaN, root + 0.3];
+      for (const guess of guesses) {
+        for (const settled of [undefined, settled3]) {
+          const tol = i % 2 === 0 ? 1e-9 : 1e-4;
+          const plain = bisectIncreasing(f, 0.8, 0, 1, tol, settled);
+          expect(bisectIncreasing(f, 0.8, 0, 1, tol, settled, guess), `root ${root}, guess ${guess}, tol ${tol}, settled ${settled !== undefined}`).toBe(plain);
+        }
+      }
+    }
+  });
+  it('needs 8 fewer evaluations when the guess is within 3e-4 of the root: at most 3 to reach the bracket of width 2^-11 where bisection from [0, 1] spends 11', () => {
+    let saved = 0;
+    for (let i = 0; i < 200; i++) {
+      const root = 0.01 + rand() * 0.9;
+      let calls = 0;
+      const f = (x: number): number => {
+        calls++;
+        return x >= root ? 1 : 0;
+      };
+      bisectIncreasing(f, 0.8, 0, 1, 1e-9, settled3);
+      const plain = calls;
+      calls = 0;
+      bisectIncreasing(f, 0.8, 0, 1, 1e-9, settled3, root + (rand() - 0.5) * 6e-4);
+      expect(calls, `root ${root}`).toBeLessThanOrEqual(Math.max(3, plain - 8));
+      saved += plain - calls;
+    }
+    expect(saved / 200).toBeGreaterThan(8);
   });
 });

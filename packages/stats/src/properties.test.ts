@@ -10,18 +10,7 @@ import { minimumDetectableChange } from './minimum-detectable-change.js';
 import { newcombeInterval } from './newcombe-interval.js';
 import { tangoInterval } from './tango-interval.js';
 import type { PairedCounts } from './paired-counts.js';
-
-/** mulberry32: a tiny 32-bit PRNG (Tommy Ettinger), enough for test-case generation. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './internal/mulberry32.js';
 
 function randomTable(rand: () => number): PairedCounts {
   const sizes = [1, 2, 5, 8, 20, 100, 1000, 100_000];

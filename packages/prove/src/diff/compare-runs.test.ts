@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { benjaminiHochberg, holm, minimumDetectableChange } from 'poisson-stats';
 import { diffReportJson, multiDiffReportJson, nextLine } from '../cli/diff-output.js';
+import { proveCommandLine } from '../internal/shell-word.js';
 import { runCli } from '../cli/run-cli.js';
 import { buildRun, fromTables, seedSpecText, tempStore } from './__fixtures__/build-run.js';
 import { compareEpisodes, compareRuns, formatMultiDiffText } from './compare-runs.js';
@@ -75,6 +76,8 @@ describe('poisson-prove diff BASE CAND1 CAND2 (CLI) and compareRuns', () => {
     await buildRun(store, { specText: spec, maxMde: 0.5, outcomes: t.after });
     await buildRun(store, { specText: spec, maxMde: 0.5, outcomes: t.before });
   });
+  // The CLI runs from / with no $POISSON_STORE: its next: lines name the store it read.
+  const here = (...words: string[]): string => proveCommandLine(store, ...words);
   const io = () => {
     let out = '';
     let err = '';
@@ -84,19 +87,19 @@ describe('poisson-prove diff BASE CAND1 CAND2 (CLI) and compareRuns', () => {
     const lib = await compareRuns(store, '#3', ['#2', '#1'], { events: ['failed'] });
     const j = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '#1', '--event', 'failed', '--json'], j.io)).toBe(0);
-    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(multiDiffReportJson(lib))));
+    expect(JSON.parse(j.out())).toEqual(JSON.parse(JSON.stringify(multiDiffReportJson(lib, here))));
     const t = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '#1', '--event', 'failed'], t.io)).toBe(0);
     expect(t.out()).toBe(formatMultiDiffText(lib));
     const two = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '--event', 'failed'], two.io)).toBe(0);
     const r = await diffRuns(store, '#3', '#2', { events: ['failed'], full: false });
-    expect(two.out()).toBe(`${formatDiffText(r)}\nnext: ${nextLine(r)}\n`);
+    expect(two.out()).toBe(`${formatDiffText(r)}\nnext: ${nextLine(r, here)}\n`);
   });
   it('diff --sequential and export --cluster on the CLI print the library objects', async () => {
     const seq = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '--event', 'failed', '--sequential', '--json'], seq.io)).toBe(0);
-    expect(JSON.parse(seq.out())).toEqual(JSON.parse(JSON.stringify(diffReportJson(await diffRuns(store, '#3', '#2', { events: ['failed'], full: false, sequential: true })))));
+    expect(JSON.parse(seq.out())).toEqual(JSON.parse(JSON.stringify(diffReportJson(await diffRuns(store, '#3', '#2', { events: ['failed'], full: false, sequential: true }), here))));
     expect(JSON.parse(seq.out()).method.test).toBe('mcnemar-sequential');
     const exp = io();
     expect(await runCli(['--store', store, 'export', '#2', '--cluster', 'slack', '--json'], exp.io)).toBe(0);

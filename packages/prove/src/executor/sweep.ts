@@ -316,9 +316,10 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
     target: plan.target,
     salt: plan.salt,
     maxMde: p.maxMde,
-    q: opts.q ?? 0.05,
-    power: opts.power ?? 0.8,
-    method: opts.method ?? 'exact',
+    // The gate's own figures (it applied the defaults): the run records what the gate planned with.
+    q: plan.gate.q,
+    power: plan.gate.power,
+    method: plan.gate.method,
     ...(opts.discordance !== undefined ? { discordance: opts.discordance } : {}),
     backend: backend.name,
     command: opts.command,

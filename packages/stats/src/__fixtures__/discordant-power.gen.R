@@ -72,7 +72,12 @@ power_cases <- list(
   list(150, 0.1, 0.3, 0.05, "midp"), list(150, 0.1, 0.3, 0.05, "asymptotic"),
   list(150, 0.1, 0.3, 0.05, "asymptotic-cc"), list(40, 0.25, 0.6, 0.01, "midp"),
   list(40, 0.25, 0.6, 0.01, "asymptotic"), list(40, 0.25, 0.6, 0.01, "asymptotic-cc"),
-  list(1000, 0.04, 0.25, 0.05 / 6, "asymptotic-cc")
+  list(1000, 0.04, 0.25, 0.05 / 6, "asymptotic-cc"),
+  # The diff benchmark's designs (packages/stats/bench/diff-designs.json: 100 conditions x 2 events of
+  # about 9,800 pairs, alpha = 0.05 / 200), where the fast path (weights, bounds and recurrences once per
+  # design) matters most, and one at n = 10^5.
+  list(9833, 0.028, 3721 / 9833, 0.05 / 200, "exact"), list(9833, 0.013, 767 / 9833, 0.05 / 200, "exact"),
+  list(9833, 0.02, 3721 / 9833, 0.05 / 200, "midp"), list(100000, 0.008, 0.3, 0.001, "exact")
 )
 power_rows <- lapply(power_cases, function(cs) {
   n <- cs[[1]]; d <- cs[[2]]; psi <- cs[[3]]; alpha <- cs[[4]]; method <- cs[[5]]
@@ -87,7 +92,8 @@ mde_cases <- list(
   list(100, 0.1, 0.05, 0.9, "exact"), list(400, 0.2, 0.01, 0.8, "exact"),
   list(1000, 0.05, 0.05 / 6, 0.8, "exact"), list(50, 0.6, 0.05, 0.8, "midp"),
   list(50, 0.6, 0.05, 0.8, "asymptotic"), list(50, 0.6, 0.05, 0.8, "asymptotic-cc"),
-  list(5, 0.5, 0.05, 0.8, "exact"), list(3000, 0.35, 0.05 / 4, 0.8, "exact")
+  list(5, 0.5, 0.05, 0.8, "exact"), list(3000, 0.35, 0.05 / 4, 0.8, "exact"),
+  list(9833, 3721 / 9833, 0.05 / 200, 0.8, "exact"), list(9833, 767 / 9833, 0.05 / 200, 0.8, "exact")
 )
 mde_rows <- lapply(mde_cases, function(cs) {
   list(n = cs[[1]], discordance = cs[[2]], alpha = cs[[3]], power = cs[[4]], method = cs[[5]],

@@ -27,3 +27,13 @@ export function capture(cwd: string, signal?: AbortSignal) {
       }),
   };
 }
+
+/**
+ * {@link capture} run from `store` with $POISSON_STORE set to it: the store a bare command would read, so
+ * the `next:` lines name no `--store` (as the scripted path's, run beside ./store, do).
+ */
+export function captureStore(store: string, signal?: AbortSignal) {
+  const c = capture(store, signal);
+  (c.io.env as Record<string, string>)['POISSON_STORE'] = store;
+  return c;
+}

@@ -55,6 +55,8 @@ export async function diffOutputs(stores: Record<'mixed' | 'complete', { dir: st
     const anonymous = (s: string): string => ids.reduce((t, id, i) => t.split(id).join(`RUN${i + 1}`), s);
     for (const json of [false, true]) {
       const io = capture(dir);
+      // The store is $POISSON_STORE, so the next: lines name no --store (as before they could).
+      (io.io.env as Record<string, string>)['POISSON_STORE'] = dir;
       const code = await runCli(['--store', dir, 'diff', ...c.args, ...(json ? ['--json'] : [])], io.io);
       result[`${c.name}${json ? ' --json' : ''}`] = { code, out: anonymous(io.out()), err: anonymous(io.err()) };
     }

@@ -3,7 +3,7 @@ import { buildRun, fromTables, seedSpecText, tempStore } from '../../diff/__fixt
 import { buildScoreRun } from '../../diff/__fixtures__/score-runs.js';
 import { diffRuns } from '../../diff/diff-runs.js';
 import { runCli } from '../run-cli.js';
-import { capture } from '../__fixtures__/capture.js';
+import { captureStore as capture } from '../__fixtures__/capture.js';
 import { diffReportJson } from '../diff-output.js';
 
 

@@ -3,7 +3,7 @@ import { partialLine, unmatchedLine } from '../../diff/partial.js';
 import type { DiffReport } from '../../diff/types.js';
 import { defineCommand } from '../define.js';
 import { diffReportJson, multiDiffReportJson, nextLine } from '../diff-output.js';
-import { json } from '../format.js';
+import { json, proveCommand } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 
@@ -35,6 +35,7 @@ export const diffCommand = defineCommand({
   },
   examples: ['poisson-prove --store example-store/runs diff "#3" "#2" --event passed', 'poisson-prove diff "#1" "#2" "#3" "#4" --event passed', 'poisson-prove diff "#2" "#1" --fail-on failed:rise', 'poisson-prove diff "#2" "#1" --partial', 'poisson-prove diff "#2" "#1" --json --full', 'poisson-prove diff "#2" "#1" --event passed --cluster task', 'poisson-prove diff "#2" "#1" --show pairs --limit 5'],
   async run({ positionals, options, store, io }) {
+    const command = proveCommand({ store, io });
     const v = new Values(options);
     const events = v.list('event');
     const q = v.number('q');
@@ -64,18 +65,18 @@ export const diffCommand = defineCommand({
     if (more.length > 0) {
       const { compareRuns, formatMultiDiffText } = await import('../../diff/compare-runs.js');
       const multi = await compareRuns(store, positionals['A'] as string, [positionals['B'] as string, ...more], opts);
-      io.stdout.write(v.flag('json') ? json(multiDiffReportJson(multi)) : formatMultiDiffText(multi));
+      io.stdout.write(v.flag('json') ? json(multiDiffReportJson(multi, command)) : formatMultiDiffText(multi));
       return 0;
     }
     const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial: v.flag('partial') });
     const hits = failOnHits(report, gates);
-    const text = (): string => withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report)}\n`, report);
-    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report)) : text());
+    const text = (): string => withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report);
+    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : text());
     else {
       const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
       const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), ...(limit !== undefined ? { limit } : {}) });
-      io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
+      io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report, command), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
     }
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
     return hits.length > 0 ? 1 : 0;

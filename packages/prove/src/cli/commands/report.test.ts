@@ -8,7 +8,7 @@ import { reportGrid } from '../../diff/report-grid.js';
 import { divergingColour } from '../../diff/svg.js';
 import { reportGridJson } from '../diff-output.js';
 import { runCli } from '../run-cli.js';
-import { capture } from '../__fixtures__/capture.js';
+import { captureStore as capture } from '../__fixtures__/capture.js';
 
 
 /** Every text line of the SVG lies inside the image, by the same 0.6 em per character estimate. */

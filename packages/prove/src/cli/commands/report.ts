@@ -4,7 +4,7 @@ import { partialLine, partialRuns } from '../../diff/partial.js';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { reportGridJson, reportPanelsJson } from '../diff-output.js';
-import { json } from '../format.js';
+import { json, proveCommand } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 
@@ -70,13 +70,13 @@ export const reportCommand = defineCommand({
     if (rest.length > 0) {
       const panels = reportPanels(a!, [b!, ...rest], opts);
       await writeSvg(renderPanelsSvg(panels));
-      if (v.flag('json')) io.stdout.write(json(reportPanelsJson(panels)));
+      if (v.flag('json')) io.stdout.write(json(reportPanelsJson(panels, proveCommand({ store, io }))));
       else io.stdout.write(`${formatPanelsText(panels)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
       return 0;
     }
     const grid = reportGrid(a!, b!, opts);
     await writeSvg(renderGridSvg(grid));
-    if (v.flag('json')) io.stdout.write(json(partial.length > 0 ? { ...reportGridJson(grid), partial } : reportGridJson(grid)));
+    if (v.flag('json')) io.stdout.write(json(partial.length > 0 ? { ...reportGridJson(grid, proveCommand({ store, io })), partial } : reportGridJson(grid, proveCommand({ store, io }))));
     else io.stdout.write(`${note !== null ? `${note}\n` : ''}${formatGridText(grid)}${out !== undefined ? `\nwrote ${out}\n` : ''}`);
     return 0;
   },
