@@ -225,7 +225,7 @@ const EMPTY_SEEDS = '\n  "seeds": []';
 
 /**
  * A manifest's text: `JSON.stringify(manifest, null, 2)` and a newline, byte for byte (internal). The
- * manifest is rewritten after every part and its seeds are one line each (100,000 replicates: 1.3 MB of
+ * manifest is rewritten after every part and its seeds are one line each (100,000 replicates: 1.6 MB of
  * text each time), so the text of a frozen seeds list (a sweep's, which never changes) is made once and
  * kept for that list (a WeakMap: another list, another run's, has its own), and put in the place of the
  * top-level key; a list that is not frozen is written as it is.
