@@ -11,10 +11,17 @@
 //                                               dependencies stay where they are (external), and the
 //                                               entries of one package share chunks, so each class
 //                                               exists once in a process
+//   packages/prove/dist/bundle/cli-script.js    the CLI once more as one script, with its V8 code cache
+//                                               (cli-script.<v8>-<arch>.cache), which bin/poisson-prove.js
+//                                               runs when the cache is this Node's (see below)
 import { build } from 'esbuild';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -76,7 +83,7 @@ for (const [pkg, entries] of [
   ['core', ['index']],
   ['stats', ['index']],
   ['tasks', ['index', 'adapter']],
-  ['prove', ['index', 'cli/main', 'executor/worker-entry']],
+  ['prove', ['index', 'cli/main', 'executor/worker-entry', 'errors', 'cli/code-cache']],
 ]) {
   const dir = join(root, 'packages', pkg, 'dist');
   const { dependencies = {}, optionalDependencies = {}, peerDependencies = {} } = JSON.parse(
@@ -105,3 +112,137 @@ for (const [pkg, entries] of [
     banner: { js: `${comment(banner)}\nimport { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);` },
   });
 }
+
+// The CLI once more, as one classic script with a V8 code cache (Node 20 has no compile cache for ES
+// modules, and each `poisson-prove` process compiled ~40 files cold; a code cache needs a vm.Script):
+//   packages/prove/dist/bundle/cli-script.js              dist/cli/main.js and every module it reaches,
+//                                                         in the body of an async function (its top-level
+//                                                         await), with no import statement
+//   packages/prove/dist/bundle/cli-script.<v8>-<arch>.cache   V8's code cache of it, written by running
+//                                                         the CLI a few times (see trainCache)
+// bin/poisson-prove.js runs the script with the cache when this Node's V8 made it, else the ES module
+// bundle (dist/bundle/main.js) as before. Inside the script a dependency or Node built-in is
+// `__ext(name)` (the bin passes require: Node >= 20.19 requires ES modules too), poisson-prove's own
+// errors module is the ES module bundle's (dist/bundle/errors.js), so ProveError is one class in a
+// process whether a target imports it from 'poisson-prove' or the CLI throws it, every dynamic import()
+// is `__load(...)` (the bin's import(); a vm.Script compiled from a cache cannot import in Node 20), and
+// import.meta.url / import.meta.resolve are the bin's values for the script's file.
+const proveDist = join(root, 'packages', 'prove', 'dist');
+const scriptFile = join(proveDist, 'bundle', 'cli-script.js');
+const proveRequire = createRequire(join(root, 'packages', 'prove', 'package.json'));
+const RESERVED = new Set(['arguments', 'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'delete', 'do', 'else', 'enum', 'eval', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'implements', 'import', 'in', 'instanceof', 'interface', 'let', 'new', 'null', 'package', 'private', 'protected', 'public', 'return', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield']);
+{
+  // poisson-core and poisson-stats inlined too: they define no class that crosses to a target, and keep
+  // no state but poisson-stats' memo of rejection bounds (a cache: a second copy, in a target that imports
+  // poisson-stats itself, gives the same values). A target that imports poisson-tasks still loads
+  // poisson-core's bundle itself.
+  const inline = (p) => [...INLINE, 'poisson-core', 'poisson-stats'].some((d) => p === d || p.startsWith(`${d}/`));
+  const errorsModule = join(proveDist, 'errors.js');
+  const external = {
+    name: 'cli-script-externals',
+    setup(b) {
+      b.onResolve({ filter: /^[^./#]/ }, (a) => {
+        if (inline(a.path)) return undefined;
+        if (a.kind === 'dynamic-import') return { path: a.path, external: true }; // becomes __load(...)
+        return { path: a.path, namespace: 'ext' };
+      });
+      b.onResolve({ filter: /errors\.js$/ }, (a) =>
+        join(a.resolveDir, a.path) === errorsModule ? { path: './errors.js', namespace: 'ext' } : undefined,
+      );
+      // An ES module of the names the module exports (read by importing it here), each read once from
+      // __ext(name): esbuild's CommonJS interop would copy every property at every importing module.
+      b.onLoad({ filter: /.*/, namespace: 'ext' }, async (a) => {
+        const url =
+          a.path === './errors.js' ? pathToFileURL(join(proveDist, 'bundle', 'errors.js')).href : isBuiltin(a.path) ? a.path : pathToFileURL(proveRequire.resolve(a.path)).href;
+        const names = Object.keys(await import(url)).filter((n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n) && !RESERVED.has(n));
+        const contents = [
+          `const m = __ext(${JSON.stringify(a.path)});`,
+          "export default m != null && m[Symbol.toStringTag] === 'Module' ? m.default : m;",
+          ...names.map((n) => `export const ${n} = m.${n};`),
+        ].join('\n');
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+  await build({
+    entryPoints: [join(proveDist, 'cli', 'main.js')],
+    outfile: scriptFile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: [external],
+    logOverride: { 'direct-eval': 'silent' }, // @iarna/toml's eval("require('util').inspect"), in poisson-core's bundle: `require` is the script's
+    define: { 'import.meta.url': '__import_meta_url', 'import.meta.resolve': '__import_meta_resolve' },
+    // No source map: Node 20 maps no vm.Script's stack traces, and under --enable-source-maps the bin
+    // runs the ES module bundle, whose maps go down to src/.
+    banner: {
+      js: comment(
+        [
+          "poisson-prove's CLI as one script for bin/poisson-prove.js, by scripts/bundle-dist.mjs (its own modules,",
+          'poisson-core, poisson-stats, and the libraries below).',
+          ...['@iarna/toml', 'hyparquet', 'hyparquet-writer'].map((d) => `\n${notice(d, prove)}`),
+        ].join('\n'),
+      ),
+    },
+  });
+  // Every dynamic import() (found by TypeScript's parser, so none inside a string is touched) becomes
+  // __load(), the same length, so the columns of the lines stay as esbuild wrote them.
+  const ts = (await import('typescript')).default;
+  const text = readFileSync(scriptFile, 'utf8').replace(/^#!.*/, '');
+  const sf = ts.createSourceFile(scriptFile, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const at = [];
+  const visit = (n) => {
+    if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) at.push(n.expression.getStart(sf));
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  let out = text;
+  for (const p of at.sort((x, y) => y - x)) out = `${out.slice(0, p)}__load${out.slice(p + 'import'.length)}`;
+  if (/^\s*(import|export)\s[^(]/m.test(out)) throw new Error(`${scriptFile}: an import or export statement is left`);
+  // Its id, the last line: the cache file starts with it (src/cli/code-cache.ts), so no cache of another
+  // build is used.
+  writeFileSync(scriptFile, `${out}// cli-script ${createHash('sha256').update(out).digest('hex')}\n`);
+}
+
+/**
+ * Writes the script's code cache by running the CLI through bin/poisson-prove.js on a small store: each
+ * run starts from the cache the previous one wrote and adds the functions it compiled (V8 caches the
+ * compiled functions of a script, not only its top level), so the cache holds what --help, sweep, runs,
+ * diff and report run. The runs use a fixture target in a temporary folder, removed after.
+ */
+async function trainCache() {
+  const bin = join(root, 'packages', 'prove', 'bin', 'poisson-prove.js');
+  const { cacheFileName } = await import(pathToFileURL(join(proveDist, 'bundle', 'code-cache.js')).href);
+  const cache = join(proveDist, 'bundle', cacheFileName(process.versions.v8, process.arch));
+  const work = mkdtempSync(join(tmpdir(), 'poisson-code-cache-'));
+  try {
+    rmSync(cache, { force: true });
+    const target = join(work, 'target.mjs');
+    writeFileSync(target, "export const coin = (cfg) => ({ outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: cfg.seed % 5, meta: { note: 'coin' } });\n");
+    const spec = join(work, 'sweep.toml');
+    writeFileSync(spec, 'target_id = "cache"\nt_unit = "turns"\nreplicates = 8\n[axes.slack]\ntype = "continuous"\nvalues = [4]\n');
+    const store = join(work, 'runs');
+    const sweep = ['--store', store, 'sweep', spec, '--target', `${target}:coin`, '--max-mde', '0.99', '--salt', '0123456789abcdef', '--yes'];
+    for (const args of [
+      ['--help'],
+      [...sweep, '--json'],
+      sweep,
+      ['--store', store, 'runs'],
+      ['--store', store, 'diff', '#1', '#2', '--json'],
+      ['--store', store, 'diff', '#1', '#2'],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, ...args], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { ...process.env, POISSON_PROVE_CODE_CACHE: cache, POISSON_PROVE_CODE_CACHE_WRITE: '1' },
+      });
+      if (r.status !== 0) throw new Error(`poisson-prove ${args.join(' ')} exited ${r.status} while writing the code cache:\n${r.stderr}`);
+    }
+    if (!existsSync(cache)) throw new Error(`no code cache written at ${cache}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+await trainCache();

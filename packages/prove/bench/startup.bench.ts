@@ -10,6 +10,9 @@
 // - the first o200k count of a process (what each sweep of the example pays once): gpt-tokenizer's
 //   encoder loaded and used, against poisson-tasks' countTokens (the build's rank table file);
 // - how many module files each command loads.
+// Each command and the scripted path run twice: as they run (the CLI compiled from the build's code
+// cache, bin/poisson-prove.js) and with the CLI as the ES module bundle (POISSON_PROVE_CODE_CACHE naming
+// a missing file), so what the code cache saves is measured in the same run.
 // Run: npm run bench -- prove/bench/startup   (BENCH_ROUNDS, default 7 for the commands, 3 for the paths;
 // BENCH_PATH_ROUNDS overrides the 3)
 import { spawnSync } from 'node:child_process';
@@ -67,14 +70,25 @@ try {
   const store = join(example, 'runs');
 
   console.log(`node ${process.version}; best of ${ROUNDS} interleaved rounds; load average ${load()}`);
-  const cmds: [string, string[]][] = [
+  // Each command as it runs (the CLI compiled from the build's code cache) and, indented, with the CLI
+  // as the ES module bundle (the cache it is told of missing): a sweep and a diff of the example too.
+  const esm = { POISSON_PROVE_CODE_CACHE: join(dir, 'no-such.cache') };
+  const sweepOnce = (): string[] => [bin, '--store', join(dir, 'sweep-store'), 'sweep', join(example, 'sweep.toml'), '--target', `${join(example, 'modules', 'registry.mjs')}:reference_depth_d3`, '--max-mde', '0.99', '--salt', '0123456789abcdef', '--yes', '--json'];
+  const diffOnce = [bin, '--store', store, 'diff', '#1', '#2', '--event', 'passed', '--json'];
+  const cmds: [string, string[], Record<string, string>?][] = [
     ['node -e 0 (baseline)', ['-e', '0']],
     ['poisson-prove --help', [bin, '--help']],
+    ['  ES module bundle', [bin, '--help'], esm],
     ['poisson-prove runs (3 runs)', [bin, '--store', store, 'runs']],
+    ['  ES module bundle', [bin, '--store', store, 'runs'], esm],
+    ['a sweep of the example (d3)', sweepOnce()],
+    ['  ES module bundle', sweepOnce(), esm],
+    ['the diff of the example', diffOnce],
+    ['  ES module bundle', diffOnce, esm],
   ];
   const NONE: Timing = { wall: Infinity, cpu: Infinity };
   const cbest = cmds.map(() => NONE);
-  for (let r = 0; r < ROUNDS; r++) for (const [i, [, args]] of cmds.entries()) cbest[i] = best(cbest[i] as Timing, time(args));
+  for (let r = 0; r < ROUNDS; r++) for (const [i, [, args, env]] of cmds.entries()) cbest[i] = best(cbest[i] as Timing, time(args, env));
   for (const [i, [label]] of cmds.entries()) console.log(line(label, 30, cbest[i] as Timing, cbest[0] as Timing));
 
   // The first count in a fresh process, timed inside it (the import of the module excluded).
@@ -102,17 +116,27 @@ try {
     ['sweep (the example, depth 3)', sweepArgs],
     ['diff (the example)', [bin, '--store', store, 'diff', '#1', '#2', '--event', 'passed', '--json']],
   ];
-  const counts = counted.map(([label, args]) => {
-    const list = join(dir, 'modules.txt');
-    time(['--import', fixture, ...args], { LOADED_MODULES_OUT: list });
-    return `${label} ${readFileSync(list, 'utf8').trim().split('\n').length}`;
-  });
-  console.log(`module files loaded: ${counts.join(', ')}`);
+  // Code cache form: the script is read, not loaded as a module; the files are the bin, its loader, the
+  // errors module, the dependencies and the target's modules.
+  for (const [form, env] of [['code cache', {}], ['ES module bundle', esm]] as const) {
+    const counts = counted.map(([label, args]) => {
+      const list = join(dir, 'modules.txt');
+      time(['--import', fixture, ...args], { ...env, LOADED_MODULES_OUT: list });
+      return `${label} ${readFileSync(list, 'utf8').trim().split('\n').length}`;
+    });
+    console.log(`module files loaded (${form}): ${counts.join(', ')}`);
+  }
 
   const PATH_ROUNDS = Number(process.env['BENCH_PATH_ROUNDS'] ?? Math.min(3, ROUNDS));
   const paths: [string, () => Timing][] = [
     ['three sweeps + diff in one process (baseline)', () => time(['--import', 'tsx', join(root, 'packages/prove/bench/example-in-process.ts'), example, join(dir, `inproc-${Math.random().toString(16).slice(2)}`)])],
     ['scripted path (examples/prove_sweep/run.ts)', () => time(['--import', 'tsx', join(root, 'examples/prove_sweep/run.ts'), '--store', join(dir, `ex-${Math.random().toString(16).slice(2)}`)])],
+    // The same, with the CLI as the ES module bundle (bin/poisson-prove.js falls back to it when the code
+    // cache it is told of is missing): what the code cache saves.
+    [
+      '  the same, CLI from the ES module bundle',
+      () => time(['--import', 'tsx', join(root, 'examples/prove_sweep/run.ts'), '--store', join(dir, `exm-${Math.random().toString(16).slice(2)}`)], { POISSON_PROVE_CODE_CACHE: join(dir, 'no-such.cache') }),
+    ],
   ];
   const pbest = paths.map(() => NONE);
   for (let r = 0; r < PATH_ROUNDS; r++) for (const [i, [, run]] of paths.entries()) pbest[i] = best(pbest[i] as Timing, run());

@@ -2,6 +2,8 @@
 // 100,000 episodes), from navigation to interactive (the page's script has run) and to a click's
 // discordant pairs on screen; the target is under 2 s. The baseline, measured in the same run and the
 // same browser, is a blank page; the ratio is the view's time over it.
+// Before the browser, writing the page (viewDiff) is timed against the row path the view took before
+// (bench/rows-columns.ts), each in its own process.
 // Run: npm run bench -- prove/bench/view   (BENCH_REPLICATES to change the 1,000)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { buildRun } from '../src/diff/__fixtures__/build-run.js';
 import { viewDiff } from '../src/view/view-diff.js';
 import { haveChromium, openBrowser, CHROMIUM } from '../test/browser.js';
+import { ROWS_COLUMNS_HEADER, rowsAgainstColumns } from './rows-columns.js';
 
 const REPLICATES = Number(process.env['BENCH_REPLICATES'] ?? 1000);
 const ROUNDS = 5;
+const ROW_ROUNDS = Number(process.env['BENCH_VIEW_ROUNDS'] ?? 2);
+const ROW_PROCESSES = Number(process.env['BENCH_VIEW_PROCESSES'] ?? 1);
 if (!haveChromium()) {
   console.error(`no browser at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM)`);
   process.exit(2);
@@ -57,6 +62,12 @@ try {
   t = performance.now();
   const view = await viewDiff(dir, '#2', '#1');
   const write = performance.now() - t;
+  // Writing the page: the row path the view took before against the columnar read it takes now (each
+  // in its own process, the same bytes checked), best of BENCH_VIEW_ROUNDS rounds in each of
+  // BENCH_VIEW_PROCESSES interleaved processes (default 2 and 1).
+  console.log(`writing the page, rows against columns (best of ${ROW_ROUNDS} rounds x ${ROW_PROCESSES} process${ROW_PROCESSES === 1 ? '' : 'es'}):`);
+  console.log(ROWS_COLUMNS_HEADER);
+  rowsAgainstColumns(`viewDiff, 2 x ${(100 * REPLICATES).toLocaleString('en-US')} episodes`, 'view', dir, '#2', '#1', 'slack', ROW_PROCESSES, ROW_ROUNDS);
   const file = join(dir, 'view.html');
   writeFileSync(file, view.html);
   const blank = join(dir, 'blank.html');

@@ -62,7 +62,7 @@ export { DiffError } from './diff/diff-error.js';
 export type { DiffErrorCode } from './diff/diff-error.js';
 export { formatDiffText } from './diff/format-text.js';
 export { reportGrid, formatGridText, readReportRuns } from './diff/report-grid.js';
-export type { RunColumns, AxisColumn } from './diff/run-columns.js';
+export type { RunColumns, AxisColumn, IdentityColumns } from './diff/run-columns.js';
 export type { OutcomeCodes } from './diff/run-index.js';
 export type { ReportGrid, ReportCell, ReportOptions } from './diff/report-grid.js';
 export { renderGridSvg } from './diff/svg.js';

@@ -1,5 +1,5 @@
 // Helpers for the end-to-end tests that run the built CLI as a subprocess: bin/poisson-prove.js, the command
-// npm links, which loads the build's bundle (dist/bundle/main.js, scripts/bundle-dist.mjs).
+// npm links, which runs the build's CLI (dist/bundle/cli-script.js from its code cache, else dist/bundle/main.js; scripts/bundle-dist.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,6 +3,11 @@
 // writer either; a sweep of poisson-tasks' reference target counts its prompt tokens without compiling
 // gpt-tokenizer's o200k rank array (issue 13: ~150 ms of every sweep process). Each case runs in a child process with src/__fixtures__/loaded-modules.mjs, which lists
 // every module file the process loaded (ES modules and CommonJS). Uses the build (dist/).
+// The CLI runs in one of two forms (bin/poisson-prove.js): the ES module bundle (dist/bundle/main.js and
+// its chunks) or, when the build's code cache is there, the same modules as one script compiled from
+// that cache (dist/bundle/cli-script.js), whose modules are not files. The cases below pin the ES module
+// bundle (a cache file that does not exist), where each lazy import is a file the list shows; the last
+// describe runs the script form, where the dependencies it loads are still files.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,11 +30,19 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** The packages (node_modules names) and the number of files a child process loaded. */
-async function loaded(args: string[], name: string, status = 0, cwd = dir): Promise<{ packages: Set<string>; files: string[] }> {
+async function loaded(
+  args: string[],
+  name: string,
+  status = 0,
+  cwd = dir,
+  form: 'modules' | 'script' = 'modules',
+): Promise<{ packages: Set<string>; files: string[] }> {
   const out = join(dir, `${name}.txt`);
+  // The ES module bundle: bin/poisson-prove.js falls back to it when the code cache it is told of is missing.
+  const cache = form === 'modules' ? { POISSON_PROVE_CODE_CACHE: join(dir, 'no-such.cache') } : {};
   const r = spawnSync(process.execPath, ['--import', join(FIXTURES, 'loaded-modules.mjs'), ...args], {
     cwd,
-    env: { ...process.env, LOADED_MODULES_OUT: out },
+    env: { ...process.env, ...cache, LOADED_MODULES_OUT: out },
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(status);
@@ -50,6 +63,38 @@ function parquetLibs(g: { packages: Set<string>; files: string[] }): boolean {
       f.endsWith('/packages/prove/dist/vendor/parquet-libs.js') ||
       (f.includes('/packages/prove/dist/bundle/') && readFileSync(f, 'utf8').includes('// packages/prove/dist/vendor/parquet-libs.js')),
   );
+}
+
+/** A sweep of poisson-tasks' reference target as the example runs one (one arm), into `store`: its CLI arguments. */
+function referenceSweep(store: string): string[] {
+  // The example's set-up, one arm: a registration, a registry module loading it under its sha256, a spec.
+  const arm: ArmSpec = { knob: 'depth', level: 1, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
+  const registration = join(dir, 'registration.toml');
+  writeFileSync(
+    registration,
+    registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: [arm] }),
+  );
+  const sha256 = createHash('sha256').update(readFileSync(registration)).digest('hex');
+  // The built adapter, as its package's exports name it outside the source condition (under vitest,
+  // import.meta.resolve would give the TypeScript source).
+  const tasksPkg = new URL('../../tasks/package.json', import.meta.url);
+  const exportsMap = (JSON.parse(readFileSync(tasksPkg, 'utf8')) as { exports: Record<string, { default: string }> }).exports;
+  const builtAdapter = new URL(exportsMap['./adapter']!.default, tasksPkg).href;
+  const registry = join(dir, 'registry.mjs');
+  writeFileSync(
+    registry,
+    `import { loadRegistry } from ${JSON.stringify(builtAdapter)};\n` +
+      `export default loadRegistry(${JSON.stringify(registration)}, { sha256: ${JSON.stringify(sha256)} }).targets;\n`,
+  );
+  const spec = join(dir, 'sweep.toml');
+  writeFileSync(
+    spec,
+    'target_id = "graph"\nt_unit = "turns"\nreplicates = 8\n' +
+      '[axes.slack]\ntype = "continuous"\nvalues = [4]\n[axes.horizon]\ntype = "continuous"\nvalues = [6]\n' +
+      '[axes.strictness]\ntype = "categorical"\nvalues = ["strict"]\n' +
+      `[axes.generator_hash]\ntype = "categorical"\nvalues = ["${generate(arm, 0).generatorHash}"]\n`,
+  );
+  return [MAIN, '--store', store, 'sweep', spec, '--target', `${registry}:reference_depth_d1`, '--max-mde', '0.99', '--yes', '--json'];
 }
 
 describe('the module graph', () => {
@@ -86,35 +131,7 @@ describe('the module graph', () => {
   });
 
   it("a sweep of poisson-tasks' reference target counts prompt tokens without loading gpt-tokenizer", async () => {
-    // The example's set-up, one arm: a registration, a registry module loading it under its sha256, a spec.
-    const arm: ArmSpec = { knob: 'depth', level: 1, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
-    const registration = join(dir, 'registration.toml');
-    writeFileSync(
-      registration,
-      registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: [arm] }),
-    );
-    const sha256 = createHash('sha256').update(readFileSync(registration)).digest('hex');
-    // The built adapter, as its package's exports name it outside the source condition (under vitest,
-    // import.meta.resolve would give the TypeScript source).
-    const tasksPkg = new URL('../../tasks/package.json', import.meta.url);
-    const exportsMap = (JSON.parse(readFileSync(tasksPkg, 'utf8')) as { exports: Record<string, { default: string }> }).exports;
-    const builtAdapter = new URL(exportsMap['./adapter']!.default, tasksPkg).href;
-    const registry = join(dir, 'registry.mjs');
-    writeFileSync(
-      registry,
-      `import { loadRegistry } from ${JSON.stringify(builtAdapter)};\n` +
-        `export default loadRegistry(${JSON.stringify(registration)}, { sha256: ${JSON.stringify(sha256)} }).targets;\n`,
-    );
-    const spec = join(dir, 'sweep.toml');
-    writeFileSync(
-      spec,
-      'target_id = "graph"\nt_unit = "turns"\nreplicates = 8\n' +
-        '[axes.slack]\ntype = "continuous"\nvalues = [4]\n[axes.horizon]\ntype = "continuous"\nvalues = [6]\n' +
-        '[axes.strictness]\ntype = "categorical"\nvalues = ["strict"]\n' +
-        `[axes.generator_hash]\ntype = "categorical"\nvalues = ["${generate(arm, 0).generatorHash}"]\n`,
-    );
-    const args = [MAIN, '--store', join(dir, 'sweep-store'), 'sweep', spec, '--target', `${registry}:reference_depth_d1`];
-    const g = await loaded([...args, '--max-mde', '0.99', '--yes', '--json'], 'sweep');
+    const g = await loaded(referenceSweep(join(dir, 'sweep-store')), 'sweep');
     // The count happened: every episode's meta has its prompt tokens ...
     const rows = await episodes(join(dir, 'sweep-store'), '#1');
     expect(rows).toHaveLength(8);
@@ -128,6 +145,36 @@ describe('the module graph', () => {
     // poisson-prove, poisson-core, poisson-stats (the power gate) and poisson-tasks (the target) as the
     // build's bundles (dist/bundle/), not their ~260 modules.
     for (const pkg of ['prove', 'core', 'stats', 'tasks']) {
+      const files = g.files.filter((f) => f.includes(`/packages/${pkg}/dist/`));
+      expect(files.length, pkg).toBeGreaterThan(0);
+      expect(files.filter((f) => !f.includes(`/packages/${pkg}/dist/bundle/`)), pkg).toEqual([]);
+    }
+  });
+});
+
+describe('the module graph of the CLI as one script (the build\'s code cache)', () => {
+  it('--help loads none of bullmq, ioredis, Arrow, the parquet libraries or the progress bar, and none of the ES module bundle but its errors', async () => {
+    const g = await loaded([MAIN, '--help'], 'script-help', 0, dir, 'script');
+    for (const p of ['bullmq', 'ioredis', 'apache-arrow', 'hyparquet', 'hyparquet-writer', 'cli-progress']) expect(g.packages.has(p), p).toBe(false);
+    // The CLI's code came from the script: of poisson-prove's files only the errors module (ProveError is
+    // the library's class) and what it imports, no main.js and no verb's chunk.
+    const prove = g.files.filter((f) => f.includes('/packages/prove/dist/'));
+    expect(prove.some((f) => f.endsWith('/packages/prove/dist/bundle/errors.js'))).toBe(true);
+    expect(prove.filter((f) => f.endsWith('/main.js') || f.endsWith('/index.js'))).toEqual([]);
+    expect(prove.length).toBeLessThanOrEqual(3);
+  });
+
+  it("a sweep of poisson-tasks' reference target counts prompt tokens without gpt-tokenizer or the parquet libraries' files", async () => {
+    const store = join(dir, 'script-sweep-store');
+    const g = await loaded(referenceSweep(store), 'script-sweep', 0, dir, 'script');
+    const rows = await episodes(store, '#1');
+    expect(rows).toHaveLength(8);
+    for (const row of rows) expect((JSON.parse(row.meta) as { prompt_tokens: unknown }).prompt_tokens).toBeGreaterThan(600);
+    expect(g.files.filter((f) => f.includes('/gpt-tokenizer/'))).toEqual([]);
+    expect(g.files.filter((f) => /node_modules\/(hyparquet|apache-arrow|bullmq|ioredis)/.test(f))).toEqual([]);
+    expect(g.files.filter((f) => f.includes('/packages/prove/dist/') && f.endsWith('/main.js'))).toEqual([]);
+    // poisson-tasks (the target's registry) as its bundle, which loads poisson-core's.
+    for (const pkg of ['core', 'tasks']) {
       const files = g.files.filter((f) => f.includes(`/packages/${pkg}/dist/`));
       expect(files.length, pkg).toBeGreaterThan(0);
       expect(files.filter((f) => !f.includes(`/packages/${pkg}/dist/bundle/`)), pkg).toEqual([]);

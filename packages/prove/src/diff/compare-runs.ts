@@ -1,11 +1,14 @@
 // One baseline against several candidates: `diff BASE CAND1 CAND2 ...` and compareRuns.
-import { computeDiff } from './diff-episodes.js';
+import { computeDiff, type ComputeSwitches } from './diff-episodes.js';
+import { indexForDiff, readDiffColumns } from './diff-columns.js';
 import { DiffError } from './diff-error.js';
-import { readRunForDiff } from './read-run.js';
+import { checkOptions } from './diff-input.js';
+import type { RunColumns } from './run-columns.js';
+import { outcomeCodes } from './run-index.js';
 import { fmt3, verdictSentence } from './sentence.js';
 import { bhAdjust, holmAdjust } from './stats.js';
 import { fmtChange, textTable } from './text-table.js';
-import type { DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
+import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { heldBackBy } from './verdict.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
@@ -44,10 +47,19 @@ function wordOf(rows: readonly DiffRow[]): VerdictWord {
  */
 export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], options: DiffOptions = {}): MultiDiffReport {
   if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
+  return compareFamily(base.manifest, candidates.length, (k, switches) => computeDiff(base, candidates[k] as DiffRun, options, switches));
+}
+
+/**
+ * The family of a baseline and `count` candidates, each candidate's diff computed by `diffOf(k, switches)`
+ * (once for the family's size, once within the family).
+ */
+function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, switches: ComputeSwitches) => DiffReport): MultiDiffReport {
+  const ks = Array.from({ length: count }, (_, k) => k);
   // First pass: each candidate's family size; the family is their sum.
-  const sizes = candidates.map((c) => computeDiff(base, c, options, { fragility: false }).tests);
+  const sizes = ks.map((k) => diffOf(k, { fragility: false }).tests);
   const total = sizes.reduce((s, x) => s + x, 0);
-  const reports = candidates.map((c) => computeDiff(base, c, options, { fragility: false, family: total }));
+  const reports = ks.map((k) => diffOf(k, { fragility: false, family: total }));
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
   const pHolm = holmAdjust(all.map((r) => r.p));
@@ -81,7 +93,7 @@ export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], o
   return Object.freeze({
     verdict,
     sentence,
-    base: Object.freeze({ run_id: base.manifest.run_id, name: base.manifest.name }),
+    base: Object.freeze({ run_id: base.run_id, name: base.name }),
     tests: total,
     q,
     power: reports[0]?.power ?? 0.8,
@@ -113,11 +125,19 @@ export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], o
 export async function compareRuns(store: string, base: string, candidates: readonly string[], options: DiffOptions = {}): Promise<MultiDiffReport> {
   if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
   const read = { hardFailure: options.scores !== false || options.cluster !== undefined };
-  const [b, ...cs] = await Promise.all([base, ...candidates].map((r) => readRunForDiff(store, r, read)));
-  const baseRun = b as DiffRun;
+  // Read as columns (imports with the identity and input hash of meta), no row object per episode.
+  const codes = outcomeCodes();
+  const [b, ...cs] = await Promise.all([base, ...candidates].map((r) => readDiffColumns(store, r, codes, read)));
+  const baseRun = b as RunColumns;
   const same = cs.filter((c) => c.manifest.run_id === baseRun.manifest.run_id);
   if (same.length > 0) throw new DiffError('E_DIFF', `The baseline ${baseRun.manifest.name} is also given as a candidate; name each candidate once, and not the baseline.`);
-  return compareEpisodes(baseRun, cs, options);
+  // Each candidate indexed when its diff is first computed (its errors in the order the rows gave them).
+  const indexed: (ReturnType<typeof indexForDiff> | undefined)[] = [];
+  return compareFamily(baseRun.manifest, cs.length, (k, switches) => {
+    checkOptions(options);
+    const x = (indexed[k] ??= indexForDiff(baseRun, cs[k] as RunColumns));
+    return computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
+  });
 }
 
 /**

@@ -14,14 +14,19 @@ import { looksOf, looksWords } from './sequential.js';
 import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
-import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, ScoreComparison } from './types.js';
+import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, IdentityPairing, ScoreComparison } from './types.js';
 
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
  * `family` sets m, the number of tests the limits (alpha = q/m), the simultaneous intervals and the rules
  * count, when the diff is one part of a larger family (compareRuns: candidates x conditions x events).
  */
-export type ComputeSwitches = { readonly fragility?: boolean; readonly family?: number };
+export type ComputeSwitches = {
+  readonly fragility?: boolean;
+  readonly family?: number;
+  /** Runs given as indexes that were aligned by identity before (two imports read as columns): what was paired. */
+  readonly identity?: IdentityPairing | null;
+};
 
 /** What a diff reads beside the binary tests: the threshold, the score section and the clustered reading. */
 type Readings = {
@@ -135,7 +140,7 @@ function withFullSections(report: DiffReport, input: DiffInput, family: DiffFami
  */
 export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
   const checked = checkOptions(options);
-  const input = diffInput(beforeRun, afterRun, options);
+  const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   const readings = readingsOf(input, options, checked);
   const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family });
   const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches));

@@ -94,13 +94,15 @@ export type DiffInput = {
 };
 
 /**
- * Indexes and pairs the runs, resolves the events, and collects the warnings.
+ * Indexes and pairs the runs, resolves the events, and collects the warnings. Runs given as indexes
+ * that were aligned by identity before (imports read as columns) come with their `identityPairing`.
  *
  * @throws DiffError when the runs share no condition, or no event can be inferred.
  */
-export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions): DiffInput {
-  // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows.
-  const aligned = isRunIndex(beforeRun) || isRunIndex(afterRun) ? { before: beforeRun, after: afterRun, identity: null } : alignByIdentity(beforeRun, afterRun);
+export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions, identityPairing: IdentityPairing | null = null): DiffInput {
+  // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows
+  // here, or before they were indexed (`identityPairing`, from alignColumnsByIdentity).
+  const aligned = isRunIndex(beforeRun) || isRunIndex(afterRun) ? { before: beforeRun, after: afterRun, identity: identityPairing } : alignByIdentity(beforeRun, afterRun);
   const identity = aligned.identity;
   const [before, after] = indexBoth(aligned.before, aligned.after);
   const pairing = pairIndexes(before, after);

@@ -1,8 +1,9 @@
 import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
-import { assertComplete, indexCoverage, indexUnmatched, unmatchedPairs, type RunCoverage, type Unmatched } from './partial.js';
+import { diffColumns, readDiffColumns } from './diff-columns.js';
+import { assertComplete, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
-import { readHardFailures, readRunForDiff, readRunIndex } from './read-run.js';
+import { readHardFailures, readRunIndex } from './read-run.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffOptions, DiffReport } from './types.js';
 
@@ -33,11 +34,13 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
   const { partial, ...diffOptions } = options;
   const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
   if (pairsByIdentity(ma) && pairsByIdentity(mb)) {
-    // Two imports pair sample by sample on their identity (docs/import.md): read as rows and aligned.
+    // Two imports pair sample by sample on their identity (docs/import.md): read as columns with the
+    // identity and input hash of meta, and aligned.
     const read = { hardFailure: diffOptions.scores !== false, partial: partial === true };
-    const [before, after] = await settled(readRunForDiff(store, a, read), readRunForDiff(store, b, read));
+    const shared = outcomeCodes();
+    const [before, after] = await settled(readDiffColumns(store, ma.run_id, shared, read), readDiffColumns(store, mb.run_id, shared, read));
     const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
-    return withReadCoverage(computeDiff(before, after, diffOptions), coverage, unmatchedPairs(before, after));
+    return withReadCoverage(diffColumns(before, after, diffOptions), coverage, columnsUnmatched(before, after));
   }
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));

@@ -1,5 +1,8 @@
-import { pairRuns } from './pairing.js';
-import type { DiffEpisode, DiffRun } from './types.js';
+import { indexRunColumns } from './index-columns.js';
+import { pairIndexes, pairRuns, type Pairing } from './pairing.js';
+import type { RunColumns } from './run-columns.js';
+import type { RunIndex } from './run-index.js';
+import type { DiffEpisode, DiffManifest, DiffRun } from './types.js';
 
 /** One side of a discordant pair: the episode of one run. */
 export type PairSide = {
@@ -99,16 +102,108 @@ function side(e: DiffEpisode): PairSide {
  * ```
  */
 export function discordantPairs(before: DiffRun, after: DiffRun, options: DiscordantOptions): DiscordantPairs {
-  const limit = options.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`discordantPairs: limit must be an integer >= 0, got ${String(limit)}`);
+  const limit = checkedLimit(options);
   const pairing = pairRuns(before, after);
   const index = (run: DiffRun): Map<string, DiffEpisode> => new Map(run.rows.map((r) => [`${r.condition}\u0000${Number(r.replicate_index)}`, r]));
   const A = pairing.paired ? index(before) : new Map<string, DiffEpisode>();
   const B = pairing.paired ? index(after) : new Map<string, DiffEpisode>();
+  return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
+    const e = (which === 'before' ? A : B).get(`${condition}\u0000${replicate}`) as DiffEpisode;
+    return { seed: String(e.seed), side: side(e) };
+  });
+}
+
+/** Options of {@link discordantPairsOfColumns}: {@link DiscordantOptions}, and one condition only. */
+export type DiscordantColumnsOptions = DiscordantOptions & {
+  /** List this condition's pairs only (the runs paired on it alone, as if they held nothing else). */
+  readonly condition?: string;
+};
+
+/**
+ * {@link discordantPairs} of two runs read as columns (`readRunColumns` with seeds), with no row object
+ * per episode: the same groups, counts and listed pairs (each side's outcome and `t`; `error` and `meta`
+ * null until `addPairDetails` reads them for the listed pairs). A `t` that is not a number reads as null.
+ *
+ * @param before - run A's columns.
+ * @param after - run B's.
+ * @param options - `{ events, limit? = 20, condition? }`.
+ * @returns the groups, frozen; none (and the reason) when the runs do not share seeds.
+ */
+export function discordantPairsOfColumns(before: RunColumns, after: RunColumns, options: DiscordantColumnsOptions): DiscordantPairs {
+  checkedLimit(options);
+  return columnsPairLister(before, after)(options);
+}
+
+/**
+ * {@link discordantPairsOfColumns} for several listings of the same two runs (the view server's, one
+ * condition per request): the runs are indexed once.
+ *
+ * @param before - run A's columns.
+ * @param after - run B's.
+ * @returns a function listing the pairs for `options`.
+ */
+export function columnsPairLister(before: RunColumns, after: RunColumns): (options: DiscordantColumnsOptions) => DiscordantPairs {
+  const [A0, B0] = indexRunColumns(before, after);
+  // A listed pair's episode, found through its condition's replicates (indexed when first asked for).
+  const found = new Map<RunColumns, Map<string, Map<number, number>>>();
+  const positionOf = (run: RunColumns, condition: string, replicate: number): number => {
+    let byCondition = found.get(run);
+    if (byCondition === undefined) found.set(run, (byCondition = new Map()));
+    let reps = byCondition.get(condition);
+    if (reps === undefined) {
+      reps = new Map();
+      const code = run.conditions.indexOf(condition);
+      for (let i = 0; i < run.length; i++) if (run.condition[i] === code) reps.set(run.replicate[i] as number, i);
+      byCondition.set(condition, reps);
+    }
+    return reps.get(replicate) as number;
+  };
+  return (options) => {
+    const limit = checkedLimit(options);
+    let [A, B] = [A0, B0];
+    if (options.condition !== undefined) {
+      const only = (x: RunIndex, label: string): RunIndex => {
+        const c = x.conditions.get(label);
+        return { ...x, conditions: new Map(c === undefined ? [] : [[label, c]]) };
+      };
+      [A, B] = [only(A, options.condition), only(B, options.condition)];
+    }
+    const pairing = pairIndexes(A, B);
+    return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
+      const run = which === 'before' ? before : after;
+      const i = positionOf(run, condition, replicate);
+      const t = run.t[i] as number;
+      const o = run.outcome[i] as number;
+      return {
+        seed: String((run.seed as Float64Array)[i]),
+        side: { outcome: run.codes.labels[o - 2] as string, t: Number.isNaN(t) ? null : t, error: null, meta: null },
+      };
+    });
+  };
+}
+
+function checkedLimit(options: DiscordantOptions): number {
+  const limit = options.limit ?? 20;
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`discordantPairs: limit must be an integer >= 0, got ${String(limit)}`);
+  return limit;
+}
+
+/**
+ * The groups of a pairing: per condition x event, the rise and fall counts and the first `limit` pairs,
+ * each episode taken from `episode(which, condition, replicate)`.
+ */
+function listPairs(
+  pairing: Pairing,
+  before: DiffManifest,
+  after: DiffManifest,
+  events: readonly string[],
+  limit: number,
+  episode: (which: 'before' | 'after', condition: string, replicate: number) => { readonly seed: string; readonly side: PairSide },
+): DiscordantPairs {
   const groups: DiscordantGroup[] = [];
   if (pairing.paired) {
     for (const c of pairing.conditions) {
-      for (const event of options.events) {
+      for (const event of events) {
         let rise = 0;
         let fall = 0;
         const listed: DiscordantPair[] = [];
@@ -119,18 +214,17 @@ export function discordantPairs(before: DiffRun, after: DiffRun, options: Discor
           if (inB) rise++;
           else fall++;
           if (listed.length >= limit) continue;
-          const key = `${c.label}\u0000${p.replicate_index}`;
-          const ea = A.get(key) as DiffEpisode;
-          const eb = B.get(key) as DiffEpisode;
+          const ea = episode('before', c.label, p.replicate_index);
+          const eb = episode('after', c.label, p.replicate_index);
           listed.push(
             Object.freeze({
               condition: c.label,
               event,
               direction: inB ? 'rise' : 'fall',
               replicate_index: p.replicate_index,
-              seed: String(ea.seed),
-              before: Object.freeze(side(ea)),
-              after: Object.freeze(side(eb)),
+              seed: ea.seed,
+              before: Object.freeze(ea.side),
+              after: Object.freeze(eb.side),
             }),
           );
         }
@@ -139,8 +233,8 @@ export function discordantPairs(before: DiffRun, after: DiffRun, options: Discor
     }
   }
   return Object.freeze({
-    before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
-    after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
+    before: Object.freeze({ run_id: before.run_id, name: before.name }),
+    after: Object.freeze({ run_id: after.run_id, name: after.name }),
     paired: pairing.paired,
     unpaired_reason: pairing.reason,
     limit,

@@ -2,6 +2,7 @@ import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 import { NO_EPISODE, type RunIndex } from './run-index.js';
+import type { RunColumns } from './run-columns.js';
 
 // Incomplete runs are read only on purpose (docs/store.md, "Incomplete runs"): diff, report and export
 // refuse a run that is not `complete` or whose (condition, replicate) pairs do not cover its design,
@@ -148,6 +149,35 @@ export function indexUnmatched(before: RunIndex, after: RunIndex): Unmatched {
       else if (x) onlyA++;
       else if (y) onlyB++;
     }
+  }
+  return Object.freeze({ before: onlyA, after: onlyB, compared: both });
+}
+
+/** {@link unmatchedPairs} of two runs read as columns ({@link RunColumns}), by condition label and replicate. */
+export function columnsUnmatched(before: RunColumns, after: RunColumns): Unmatched {
+  const held = (run: RunColumns): Map<string, Set<number>> => {
+    const out = new Map<string, Set<number>>();
+    for (let i = 0; i < run.length; i++) {
+      const label = run.conditions[run.condition[i] as number] as string;
+      let s = out.get(label);
+      if (s === undefined) out.set(label, (s = new Set()));
+      s.add(run.replicate[i] as number);
+    }
+    return out;
+  };
+  const a = held(before);
+  const b = held(after);
+  let onlyA = 0;
+  let onlyB = 0;
+  let both = 0;
+  for (const [label, reps] of a) {
+    const other = b.get(label);
+    for (const r of reps) if (other?.has(r) === true) both++;
+    else onlyA++;
+  }
+  for (const [label, reps] of b) {
+    const other = a.get(label);
+    for (const r of reps) if (other?.has(r) !== true) onlyB++;
   }
   return Object.freeze({ before: onlyA, after: onlyB, compared: both });
 }

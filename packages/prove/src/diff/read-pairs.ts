@@ -1,8 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readEpisodes } from '../store/read-episodes.js';
-import { discordantPairs, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
-import { readRunForDiff } from './read-run.js';
+import { newestPartOfPair } from '../store/newest-rows.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { eachOpenPart, runParts } from '../store/verify-parts.js';
+import { discordantPairs, discordantPairsOfColumns, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
+import { readRunColumns } from './run-columns.js';
+import { outcomeCodes } from './run-index.js';
 import type { DiffReport, DiffRun } from './types.js';
 
 /** Options of {@link readDiscordantPairs}. */
@@ -40,26 +43,50 @@ export async function cachedAnswer(store: string, meta: unknown): Promise<string
   }
 }
 
-/** The stored error and meta of the listed episodes of one run, read with a filter (one part in memory at a time). */
-async function details(store: string, runId: string, keys: ReadonlySet<string>): Promise<Map<string, { error: string | null; meta: unknown }>> {
+/**
+ * The stored error and meta of the listed episodes of one run: per part, the condition and replicate
+ * columns find them, and the error and meta columns are read only of the parts that hold one (one part
+ * in memory at a time; a retried pair's superseded rows left out).
+ */
+async function details(store: string, runId: string, keys: ReadonlyMap<string, ReadonlySet<number>>): Promise<Map<string, { error: string | null; meta: unknown }>> {
   const out = new Map<string, { error: string | null; meta: unknown }>();
   if (keys.size === 0) return out;
-  const table = await readEpisodes(store, runId, {
-    columns: ['condition', 'replicate_index', 'error', 'meta'],
-    where: (r) => keys.has(keyOf(r.condition, Number(r.replicate_index))),
-  });
-  for (let i = 0; i < table.numRows; i++) {
-    const row = table.get(i)?.toJSON() as { condition: string; replicate_index: number; error: string | null; meta: string | null };
-    let meta: unknown = row.meta;
-    if (typeof meta === 'string') {
-      try {
-        meta = JSON.parse(meta);
-      } catch {
-        // kept as the stored text
+  const manifest = await resolveRun(store, runId);
+  const parts = await runParts(store, manifest);
+  const newest = await newestPartOfPair(manifest, parts);
+  await eachOpenPart(manifest, parts, async (file, k) => {
+    const part = await file.columns(['condition', 'replicate_index']);
+    const condition = part.columns['condition'];
+    const replicate = part.columns['replicate_index'];
+    const picks: number[] = [];
+    let last: unknown;
+    let wanted: ReadonlySet<number> | undefined;
+    for (let i = 0; i < part.rows; i++) {
+      const c = condition?.[i];
+      if (i === 0 || c !== last) {
+        last = c;
+        wanted = keys.get(String(c ?? null));
       }
+      if (wanted === undefined) continue;
+      const r = Number(replicate?.[i] ?? null);
+      if (!wanted.has(r) || (newest !== null && !newest(k, String(c ?? null), r))) continue;
+      picks.push(i);
     }
-    out.set(keyOf(row.condition, Number(row.replicate_index)), { error: row.error ?? null, meta: meta ?? null });
-  }
+    if (picks.length === 0) return;
+    const more = await file.columns(['error', 'meta']);
+    for (const i of picks) {
+      const error = more.columns['error']?.[i] ?? null;
+      let meta: unknown = more.columns['meta']?.[i] ?? null;
+      if (typeof meta === 'string') {
+        try {
+          meta = JSON.parse(meta);
+        } catch {
+          // kept as the stored text
+        }
+      }
+      out.set(keyOf(String(condition?.[i] ?? null), Number(replicate?.[i] ?? null)), { error: (error as string | null) ?? null, meta: meta ?? null });
+    }
+  });
   return out;
 }
 
@@ -72,7 +99,12 @@ async function details(store: string, runId: string, keys: ReadonlySet<string>):
  * @returns the pairs with details, frozen.
  */
 export async function addPairDetails(store: string, pairs: DiscordantPairs, options: { readonly private?: boolean } = {}): Promise<DiscordantPairs> {
-  const keys = new Set(pairs.groups.flatMap((g) => g.pairs.map((p) => keyOf(p.condition, p.replicate_index))));
+  const keys = new Map<string, Set<number>>();
+  for (const g of pairs.groups) for (const p of g.pairs) {
+    let reps = keys.get(p.condition);
+    if (reps === undefined) keys.set(p.condition, (reps = new Set()));
+    reps.add(p.replicate_index);
+  }
   const [a, b] = await Promise.all([details(store, pairs.before.run_id, keys), details(store, pairs.after.run_id, keys)]);
   const priv = options.private === true;
   const fill = async (s: PairSide, d: { error: string | null; meta: unknown } | undefined): Promise<PairSide> => {
@@ -110,10 +142,16 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
  * ```
  */
 export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
-  const runs = options.runs ?? {
-    before: await readRunForDiff(store, report.before.run_id),
-    after: await readRunForDiff(store, report.after.run_id),
-  };
-  const listed = discordantPairs(runs.before, runs.after, { events: report.events, ...(options.limit !== undefined ? { limit: options.limit } : {}) });
+  const list = { events: report.events, ...(options.limit !== undefined ? { limit: options.limit } : {}) };
+  let listed: DiscordantPairs;
+  if (options.runs !== undefined) listed = discordantPairs(options.runs.before, options.runs.after, list);
+  else {
+    // Column by column: condition, replicate, seed, outcome and t (no row object per episode).
+    const codes = outcomeCodes();
+    const read = { seed: true, verb: 'diff' };
+    const before = await readRunColumns(store, report.before.run_id, codes, read);
+    const after = await readRunColumns(store, report.after.run_id, codes, read);
+    listed = discordantPairsOfColumns(before, after, list);
+  }
   return addPairDetails(store, listed, { private: options.private === true });
 }

@@ -4,10 +4,11 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { alignByIdentity, axisNames } from './pairing.js';
-import { resolveRun } from '../store/resolve-run.js';
-import { readRunForDiff } from './read-run.js';
-import { columnsOfRows, groupByAxes, readRunColumns, type RunColumns } from './run-columns.js';
-import { codeOf, HARD_NONE, NO_OUTCOME, outcomeCodes, runIndexBuilder, type ConditionIndex, type RunIndex } from './run-index.js';
+import { readDiffColumns } from './diff-columns.js';
+import { alignColumnsByIdentity } from './identity-columns.js';
+import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
+import { indexColumns } from './index-columns.js';
+import { outcomeCodes } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
 
@@ -82,7 +83,11 @@ function runAxes(manifest: DiffManifest): string[] {
  * turned into columns; runs read by {@link readReportRuns} are columns already.
  */
 function asColumns(before: DiffRun | RunColumns, after: DiffRun | RunColumns, extra: readonly string[]): { readonly aligned: [RunColumns, RunColumns]; readonly original: [RunColumns, RunColumns] } {
-  if (!isRows(before) && !isRows(after)) return { aligned: [before, after], original: [before, after] };
+  if (!isRows(before) && !isRows(after)) {
+    // Imported runs (read with their identities) pair by identity within their own conditions, as rows do.
+    const a = alignColumnsByIdentity(before, after);
+    return { aligned: a === null ? [before, after] : [a.before, a.after], original: [before, after] };
+  }
   if (!isRows(before) || !isRows(after)) throw new TypeError('reportGrid: give both runs as rows, or both as read by readReportRuns');
   const codes = outcomeCodes();
   const axesOf = (r: DiffRun): string[] => [...new Set([...runAxes(r.manifest), ...axisNames(r.manifest), ...extra])];
@@ -95,89 +100,6 @@ function asColumns(before: DiffRun | RunColumns, after: DiffRun | RunColumns, ex
 
 function isRows(run: DiffRun | RunColumns): run is DiffRun {
   return Array.isArray((run as DiffRun).rows);
-}
-
-/**
- * Two runs indexed for the diff from their columns, as `indexRows` indexes rows: each episode's
- * condition is `labelOf(run, i)` and its replicate `replicateOf(run, i)`; the outcome codes are shared
- * and interned in stored order (before's episodes, then after's), and the replicate slots are the
- * replicates themselves when they are small integers, else the sorted distinct replicates of both runs.
- */
-function indexColumns(
-  runs: readonly [RunColumns, RunColumns],
-  manifests: readonly [DiffManifest, DiffManifest],
-  labelOf: (run: RunColumns, i: number) => string,
-  replicateOf: (run: RunColumns, i: number) => number,
-  localSlot: ((run: RunColumns, i: number) => number) | null = null,
-): [RunIndex, RunIndex] {
-  if (localSlot !== null) return indexWithSlots(runs, manifests, labelOf, null, localSlot);
-  const total = runs[0].length + runs[1].length;
-  const dense = Math.min(2 ** 26, 4 * total + 1024);
-  let fits = true;
-  for (const run of runs) for (let i = 0; i < run.length && fits; i++) {
-    const r = replicateOf(run, i);
-    fits = Number.isInteger(r) && r >= 0 && r < dense;
-  }
-  let slots: Float64Array | null = null;
-  if (!fits) {
-    const all = new Float64Array(total);
-    let k = 0;
-    for (const run of runs) for (let i = 0; i < run.length; i++) all[k++] = replicateOf(run, i);
-    all.sort();
-    let u = 0;
-    for (let j = 0; j < all.length; j++) if (j === 0 || all[j] !== all[u - 1]) all[u++] = all[j] as number;
-    slots = all.slice(0, u);
-  }
-  const slotOf = (r: number): number => {
-    if (slots === null) return r;
-    const sorted = slots;
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((sorted[mid] as number) < r) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return indexWithSlots(runs, manifests, labelOf, slots, (run, i) => slotOf(replicateOf(run, i)));
-}
-
-/** {@link indexColumns} with each episode's slot given (`replicates`: the replicate of each slot, or null). */
-function indexWithSlots(
-  runs: readonly [RunColumns, RunColumns],
-  manifests: readonly [DiffManifest, DiffManifest],
-  labelOf: (run: RunColumns, i: number) => string,
-  slots: Float64Array | null,
-  slotOf: (run: RunColumns, i: number) => number,
-): [RunIndex, RunIndex] {
-  const codes = outcomeCodes();
-  const one = (run: RunColumns, manifest: DiffManifest, which: 'before' | 'after'): RunIndex => {
-    const b = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: true }, slots);
-    // The run's outcome codes as the index's, interned in the order the episodes meet them.
-    const remap = new Int32Array(run.codes.labels.length + 2).fill(-1);
-    remap[NO_OUTCOME] = NO_OUTCOME;
-    const axes = [...run.axes];
-    let last: ConditionIndex | null = null;
-    for (let i = 0; i < run.length; i++) {
-      const label = labelOf(run, i);
-      const c: ConditionIndex = last !== null && last.label === label ? last : b.condition(label, () => {
-        const sample: Record<string, unknown> = {};
-        for (const [name, col] of axes) sample[name] = col.values[col.codes[i] as number];
-        return sample;
-      });
-      last = c;
-      const o = run.outcome[i] as number;
-      let code = remap[o] as number;
-      if (code < 0) {
-        code = codeOf(codes, run.codes.labels[o - 2]);
-        remap[o] = code;
-      }
-      b.add(c, slotOf(run, i), run.seed === null ? Number.NaN : (run.seed[i] as number), code, run.score[i] as number, run.hard === null ? HARD_NONE : (run.hard[i] as number));
-    }
-    return b.finish();
-  };
-  return [one(runs[0], manifests[0], 'before'), one(runs[1], manifests[1], 'after')];
 }
 
 /**
@@ -320,8 +242,8 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
 
 /**
  * Reads runs for {@link reportGrid}, column by column: condition, replicate, seed, outcome, t, score
- * and the axes, with no row object per episode. Imported runs (which pair by the samples' identity) are
- * read as rows (`readRunForDiff`), and then all of them are.
+ * and the axes, with no row object per episode; an imported run (which pairs by the samples' identity)
+ * also the identity and input hash of its meta (`readIdentities`), nothing else of meta.
  *
  * @param store - the store directory.
  * @param refs - run refs.
@@ -329,11 +251,9 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
  * @returns the runs, in the order of `refs`.
  * @throws RefError, DamagedRunError, ProveError `E_PARTIAL` (exit 2) as `readRunForDiff`.
  */
-export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<(DiffRun | RunColumns)[]> {
-  const manifests = await Promise.all(refs.map((r) => resolveRun(store, r)));
-  if (manifests.some((m) => m.import?.pairing === 'identity')) return Promise.all(refs.map((r) => readRunForDiff(store, r, read)));
+export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<RunColumns[]> {
   const codes = outcomeCodes();
-  return Promise.all(manifests.map((m) => readRunColumns(store, m.run_id, codes, { ...read, axes: runAxes(m), seed: true, verb: read.verb ?? 'report' })));
+  return Promise.all(refs.map((r) => readDiffColumns(store, r, codes, { partial: read.partial === true, verb: read.verb ?? 'report' })));
 }
 
 /** The outcome labels a run's episodes hold. */

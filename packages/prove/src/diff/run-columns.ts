@@ -44,7 +44,15 @@ export type RunColumns = {
    * share one), so a later pass over the parts ({@link readHardFlags}) lands where the first did.
    */
   readonly rawPos?: Int32Array | null;
+  /**
+   * An imported run's `meta.identity` and `meta.input_hash` per episode (null where meta holds none),
+   * when read (`readReportRuns` reads them for an import): what pairs two imports sample by sample.
+   */
+  readonly identities?: IdentityColumns | null;
 };
+
+/** Per episode of an imported run: its sample's identity and its input hash, from meta (null when absent). */
+export type IdentityColumns = { readonly identity: readonly (string | null)[]; readonly inputHash: readonly (string | null)[] };
 
 type Column = ArrayLike<unknown> | undefined;
 
@@ -174,6 +182,69 @@ export function columnsOfRows(run: DiffRun, codes: OutcomeCodes, axisNames: read
   return { ...b.finish(run.coverage), hard };
 }
 
+/**
+ * A run's episodes taken in another order, with new replicate indices, as {@link columnsOfRows} would
+ * read the same rows so reordered: conditions and axis values interned again in the new order.
+ *
+ * @param run - the run's columns (with seeds).
+ * @param manifest - the manifest the result carries.
+ * @param order - the positions of `run`'s episodes, in the new order.
+ * @param replicate - each new episode's replicate index.
+ * @returns the columns, without coverage, identities or stored positions.
+ */
+export function reorderedColumns(run: RunColumns, manifest: DiffManifest, order: Int32Array, replicate: Float64Array): RunColumns {
+  const n = order.length;
+  const conditions: string[] = [];
+  const conditionCode = new Int32Array(run.conditions.length).fill(-1);
+  const condition = new Uint32Array(n);
+  const outcome = new Uint16Array(n);
+  const t = new Float64Array(n);
+  const score = new Float64Array(n);
+  const seed = run.seed === null ? null : new Float64Array(n);
+  const hard = run.hard === null ? null : new Uint8Array(n);
+  const axes = [...run.axes].map(([name, col]) => ({ name, col, values: [] as unknown[], remap: new Int32Array(col.values.length).fill(-1), codes: new Uint32Array(n) }));
+  let hasScores = false;
+  for (let k = 0; k < n; k++) {
+    const i = order[k] as number;
+    const c = run.condition[i] as number;
+    if (conditionCode[c] === -1) {
+      conditionCode[c] = conditions.length;
+      conditions.push(run.conditions[c] as string);
+    }
+    condition[k] = conditionCode[c] as number;
+    outcome[k] = run.outcome[i] as number;
+    t[k] = run.t[i] as number;
+    score[k] = run.score[i] as number;
+    if (Number.isFinite(score[k])) hasScores = true;
+    if (seed !== null) seed[k] = (run.seed as Float64Array)[i] as number;
+    if (hard !== null) hard[k] = (run.hard as Uint8Array)[i] as number;
+    for (const a of axes) {
+      const v = a.col.codes[i] as number;
+      if (a.remap[v] === -1) {
+        a.remap[v] = a.values.length;
+        a.values.push(a.col.values[v]);
+      }
+      a.codes[k] = a.remap[v] as number;
+    }
+  }
+  return {
+    manifest,
+    length: n,
+    conditions,
+    condition,
+    replicate,
+    outcome,
+    t,
+    score,
+    seed,
+    hard,
+    axes: new Map(axes.map((a) => [a.name, { values: a.values, codes: a.codes }])),
+    codes: run.codes,
+    hasScores,
+    rawPos: null,
+  };
+}
+
 /** Streams a run's parts, one in memory at a time ({@link eachOpenPart}). */
 async function eachPart(store: string, manifest: RunManifest, onPart: (file: OpenPart) => Promise<void>): Promise<void> {
   await eachOpenPart(manifest, await runParts(store, manifest), onPart);
@@ -181,8 +252,8 @@ async function eachPart(store: string, manifest: RunManifest, onPart: (file: Ope
 
 /** Options of {@link readRunColumns}. */
 export type ReadColumnsOptions = {
-  /** The axis columns to read (those the run lacks are left out). */
-  readonly axes?: readonly string[];
+  /** The axis columns to read (those the run lacks are left out); `all`: every axis of the run. */
+  readonly axes?: readonly string[] | 'all';
   /** Read a run that is not complete; else it is refused (`E_PARTIAL`). */
   readonly partial?: boolean;
   /** The verb named in the refusal. */
@@ -208,7 +279,7 @@ export type ReadColumnsOptions = {
 export async function readRunColumns(store: string, ref: string, codes: OutcomeCodes, options: ReadColumnsOptions = {}): Promise<RunColumns> {
   const manifest = await resolveRun(store, ref);
   const own = Object.keys(manifest.axes ?? {});
-  const axes = (options.axes ?? []).filter((a, i, all) => own.includes(a) && all.indexOf(a) === i);
+  const axes = options.axes === 'all' ? own : (options.axes ?? []).filter((a, i, all) => own.includes(a) && all.indexOf(a) === i);
   const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
   const b = columnsBuilder(manifest, codes, axes, retried);
   await eachPart(store, manifest, async (file) => {

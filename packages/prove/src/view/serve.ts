@@ -1,11 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { diffEpisodes } from '../diff/diff-episodes.js';
-import { discordantPairs } from '../diff/pairs.js';
+import { columnsPairLister } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
-import { readRunForDiff } from '../diff/read-run.js';
 import { renderDiffPage } from './diff-page.js';
-import { diffHeatmaps, viewRun, type ViewDiffOptions } from './view-diff.js';
+import { diffHeatmaps, readViewDiff, viewRun, type ViewDiffOptions } from './view-diff.js';
 
 /** Options of {@link serveView}. */
 export type ServeOptions = Omit<ViewDiffOptions, 'serve'> & {
@@ -51,15 +49,15 @@ export async function serveView(store: string, a: string, b: string | null, opti
   if (b === null) {
     page = (await viewRun(store, a)).html;
   } else {
-    const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined };
-    const [before, after] = await Promise.all([readRunForDiff(store, a, read), readRunForDiff(store, b, read)]);
-    const report = diffEpisodes(before, after, diffOptions);
+    const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
     page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method), serve: true });
     const conditions = new Set(report.rows.map((r) => r.condition));
+    // The runs stay as columns, indexed once; a request lists one condition's pairs, paired on it alone.
+    let lister: ReturnType<typeof columnsPairLister> | null = null;
     pairsOf = async (condition) => {
       if (!conditions.has(condition)) return null;
-      const only = (run: typeof before): typeof before => ({ manifest: run.manifest, rows: run.rows.filter((r) => r.condition === condition) });
-      const listed = discordantPairs(only(before), only(after), { events: report.events, limit: pairLimit });
+      lister ??= columnsPairLister(before, after);
+      const listed = lister({ events: report.events, limit: pairLimit, condition });
       return addPairDetails(store, listed, { private: priv === true });
     };
   }

@@ -1,10 +1,11 @@
-import { diffEpisodes } from '../diff/diff-episodes.js';
+import { diffColumns, readDiffColumns } from '../diff/diff-columns.js';
 import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
-import type { DiscordantPairs } from '../diff/pairs.js';
-import { readDiscordantPairs } from '../diff/read-pairs.js';
-import { readRunForDiff } from '../diff/read-run.js';
+import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
+import { addPairDetails } from '../diff/read-pairs.js';
 import { reportGrid } from '../diff/report-grid.js';
+import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
+import { outcomeCodes } from '../diff/run-index.js';
 import { renderGridSvg } from '../diff/svg.js';
 import type { DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
 import { inspectRun, type RunInspection } from '../store/inspect-run.js';
@@ -35,11 +36,22 @@ export type DiffView = {
  * The heatmaps of a diff: per tested event, `report`'s grid over the axes its `next:` line names (the
  * first two with more than one value), drawn by `renderGridSvg`.
  */
-export function diffHeatmaps(before: DiffRun, after: DiffRun, report: DiffReport, method?: TestMethod): PageHeatmap[] {
+export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunColumns, report: DiffReport, method?: TestMethod): PageHeatmap[] {
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort();
   if (axes.length === 0) return report.events.map((event) => ({ event, svg: null, note: 'The runs have no axes, so there is no grid to draw.' }));
-  const rows = [...before.rows, ...after.rows];
-  const [x, y] = reportAxes(axes, (a) => new Set(rows.map((r) => String(r[a]))).size);
+  const [x, y] = reportAxes(axes, (a) => {
+    const seen = new Set<string>();
+    for (const run of [before, after]) {
+      if (!isColumns(run)) for (const r of run.rows) seen.add(String(r[a]));
+      else if (run.length > 0) {
+        // The values an axis takes in a run read as columns (a run without that axis: undefined, as a row reads it).
+        const column = run.axes.get(a);
+        if (column === undefined) seen.add(String(undefined));
+        else for (const v of column.values) seen.add(String(v));
+      }
+    }
+    return seen.size;
+  });
   return report.events.map((event) => {
     try {
       const grid = reportGrid(before, after, {
@@ -78,12 +90,37 @@ export function diffHeatmaps(before: DiffRun, after: DiffRun, report: DiffReport
  */
 export async function viewDiff(store: string, a: string, b: string, options: ViewDiffOptions = {}): Promise<DiffView> {
   const { limit, private: priv, serve, ...diffOptions } = options;
-  const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined };
-  const [before, after] = await Promise.all([readRunForDiff(store, a, read), readRunForDiff(store, b, read)]);
-  const report = diffEpisodes(before, after, diffOptions);
-  const pairs = serve === true ? null : await readDiscordantPairs(store, report, { runs: { before, after }, private: priv === true, ...(limit !== undefined ? { limit } : {}) });
+  const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
+  const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
   const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method), serve: serve === true });
   return Object.freeze({ html, report, pairs });
+}
+
+/**
+ * The two runs of a diff page read column by column (condition, replicate, seed, outcome, t, score,
+ * the axes; `meta.hard_failure` unless scores are left out; an import's identity and input hash), and
+ * the report computed from them: the one `diffEpisodes` computes from the same runs read as rows.
+ *
+ * @param store - the store directory.
+ * @param a - run A (before).
+ * @param b - run B (after).
+ * @param options - the diff's options.
+ * @returns the runs' columns and the report.
+ */
+export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
+  const codes = outcomeCodes();
+  // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
+  const read = { hardFailure: options.scores !== false || options.cluster !== undefined ? ('imports' as const) : false };
+  let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
+  // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other
+  // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
+  const scores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
+  if (scores) [before, after] = await Promise.all([before, after].map((r) => (r.hard === null && r.identities == null ? readHardFlags(store, r) : r)) as [Promise<RunColumns>, Promise<RunColumns>]);
+  return { before, after, report: diffColumns(before, after, options) };
+}
+
+function isColumns(run: DiffRun | RunColumns): run is RunColumns {
+  return !Array.isArray((run as DiffRun).rows);
 }
 
 /** A run page and the inspection it was written from. */

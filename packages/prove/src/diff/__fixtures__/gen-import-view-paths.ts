@@ -1,0 +1,18 @@
+// Writes import-view-paths.json: the outputs of import-view-paths.ts as the row readers gave them (the
+// imports read by readRunForDiff, the view page from rows), before imports and the view read columns.
+//   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importViewOutputs, writeImportViewRuns } from './import-view-paths.js';
+import { pinOutputs } from './read-paths.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'prove-import-view-'));
+try {
+  const store = join(dir, 'store');
+  const runs = await writeImportViewRuns(store);
+  const out = await importViewOutputs(store, runs);
+  await writeFile(new URL(process.argv[2] ?? './import-view-paths.json', import.meta.url), `${JSON.stringify(pinOutputs(out), null, 1)}\n`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,45 @@
+// Imported runs (inspect_ai, lm-evaluation-harness, promptfoo) diffed, compared, reported, exported and
+// inspected, and the view page (its HTML, listed pairs and served pairs), give byte for byte what the row
+// readers gave (import-view-paths.json, written by __fixtures__/gen-import-view-paths.ts on the code
+// before imports and the view read columns).
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempStore } from './__fixtures__/build-run.js';
+import { importViewOutputs, writeImportViewRuns } from './__fixtures__/import-view-paths.js';
+import { pinOutputs, type PinnedOutput } from './__fixtures__/read-paths.js';
+
+let dir: string;
+let outputs: Record<string, PinnedOutput>;
+let pinned: Record<string, PinnedOutput>;
+beforeAll(async () => {
+  dir = await tempStore();
+  const store = join(dir, 'store');
+  outputs = pinOutputs(await importViewOutputs(store, await writeImportViewRuns(store)));
+  pinned = JSON.parse(await readFile(new URL('./__fixtures__/import-view-paths.json', import.meta.url), 'utf8')) as Record<string, PinnedOutput>;
+}, 120_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const HARNESSES = ['lm-eval', 'inspect', 'promptfoo', 'inspect real popularity', 'inspect real formats'];
+const CASES = [
+  ...HARNESSES.flatMap((h) => [`diff ${h}`, `diff ${h} full failed`, `diff ${h} scores`, `compare ${h}`, `pairs ${h}`, `export ${h}`, `inspect ${h} before`, `inspect ${h} after`]),
+  'report lm-eval filter task', 'report lm-eval task', 'report inspect task', 'report promptfoo task topic', 'report promptfoo topic', 'report inspect real popularity task', 'report inspect real formats task',
+  'view A B', 'view A B full limit', 'view B A no scores', 'view A B cluster', 'view B D unpaired', 'view A C partial', 'view lm-eval', 'view inspect', 'view promptfoo', 'view inspect real popularity',
+  'serve A B', 'serve lm-eval', 'serve promptfoo', 'view evil 3 2', 'view evil 3 1 private',
+];
+
+describe('imports and the view page: outputs unchanged', () => {
+  it('covers the same cases as the pinned outputs', () => {
+    expect(Object.keys(outputs).sort()).toEqual([...CASES].sort());
+    expect(Object.keys(pinned).sort()).toEqual([...CASES].sort());
+  });
+  it.each(CASES)('%s', (name) => {
+    const now = outputs[name];
+    const then = pinned[name];
+    expect(then).toBeDefined();
+    if (then?.text !== undefined) expect(now?.text).toBe(then.text);
+    expect({ chars: now?.chars, sha256: now?.sha256 }).toEqual({ chars: then?.chars, sha256: then?.sha256 });
+  });
+});
