@@ -3,7 +3,7 @@
 // so a sweep process that loaded ~230 of them spent more time loading than sweeping. Run by
 // `npm run build`; the packages map to the bundles outside the "source" condition (tests and tsx with
 // --conditions=source keep the modules themselves).
-//   packages/prove/dist/vendor/parquet-libs.js  hyparquet + hyparquet-writer (51 files), `#parquet-libs`
+//   packages/prove/dist/vendor/parquet-libs.js  hyparquet + hyparquet-writer (51 files) + hysnappy, `#parquet-libs`
 //                                               in packages/prove/package.json "imports"
 //   packages/*/dist/bundle/                     each package's own modules (core 7, stats 25, tasks 30,
 //                                               prove ~200 files), the "default" of its package.json
@@ -68,7 +68,7 @@ const prove = new URL('../packages/prove/dist/store/parquet.js', import.meta.url
 await bundle(
   'packages/prove/dist/store/parquet-libs.js',
   'packages/prove/dist/vendor/parquet-libs.js',
-  `Bundled by scripts/bundle-dist.mjs from:\n\n${['hyparquet', 'hyparquet-writer'].map((n) => notice(n, prove)).join('\n\n')}`,
+  `Bundled by scripts/bundle-dist.mjs from:\n\n${['hyparquet', 'hyparquet-writer', 'hysnappy'].map((n) => notice(n, prove)).join('\n\n')}`,
 );
 // Our packages: the entries of each package's "exports" (dist/<entry>.js) into dist/bundle/<entry>.js.
 // The bundles sit one folder below dist/ as dist/internal/ does, so paths relative to a module
@@ -182,7 +182,7 @@ const RESERVED = new Set(['arguments', 'await', 'break', 'case', 'catch', 'class
         [
           "poisson-prove's CLI as one script for bin/poisson-prove.js, by scripts/bundle-dist.mjs (its own modules,",
           'poisson-core, poisson-stats, and the libraries below).',
-          ...['@iarna/toml', 'hyparquet', 'hyparquet-writer'].map((d) => `\n${notice(d, prove)}`),
+          ...['@iarna/toml', 'hyparquet', 'hyparquet-writer', 'hysnappy'].map((d) => `\n${notice(d, prove)}`),
         ].join('\n'),
       ),
     },

@@ -2,7 +2,13 @@
 //   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
 // ENGINE: prove (diffRuns, the whole report), duckdb (the paired counts in SQL, all threads),
 // duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing
-// else), read-arrow (readEpisodes of the same four columns of both runs, as Arrow tables), idle (imports poisson-prove and DuckDB, reads nothing).
+// else, both runs at once as diffRuns reads them; on the read thread too at >= 100,000 rows per run
+// when the machine has a core to spare),
+// read-columns-1 (the same in the calling thread alone), read-duckdb (DuckDB as the read engine: each
+// run's part files hashed as readRunIndex hashes them, then its condition, replicate_index, seed,
+// outcome and score read by DuckDB with conditions and outcomes numbered in SQL, into the typed arrays
+// the index keeps; DuckDB's instance start-up is not timed), read-arrow (readEpisodes of the same four
+// columns of both runs, as Arrow tables), idle (imports poisson-prove and DuckDB, reads nothing).
 // Prints one JSON line: best and every round's milliseconds, peak RSS, and the paired counts per
 // condition and event (so the parent checks that both engines counted the same pairs).
 import { readdirSync } from 'node:fs';
@@ -55,16 +61,52 @@ if (engine === 'prove') {
     }
   }
   con.closeSync();
-} else if (engine === 'read-columns') {
+} else if (engine === 'read-columns' || engine === 'read-columns-1') {
   const { readRunIndex } = await import('../src/diff/read-run.js');
   const { outcomeCodes } = await import('../src/diff/run-index.js');
   const { resolveRun } = await import('../src/store/resolve-run.js');
+  const thread = engine === 'read-columns-1' ? { thread: false } : {};
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
     const codes = outcomeCodes();
-    for (const ref of ['#2', '#1']) await readRunIndex(store, await resolveRun(store, ref), ref === '#2' ? 'before' : 'after', codes);
+    const [a, b] = [await resolveRun(store, '#2'), await resolveRun(store, '#1')];
+    await Promise.all([readRunIndex(store, a, 'before', codes, thread), readRunIndex(store, b, 'after', codes, thread)]);
     times.push(performance.now() - t0);
   }
+} else if (engine === 'read-duckdb') {
+  const { createHash } = await import('node:crypto');
+  const { readFile } = await import('node:fs/promises');
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const con = await db.connect();
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    for (const run of readdirSync(store).filter((d) => /^\d{8}T/.test(d)).sort()) {
+      const dir = join(store, run, 'episodes');
+      const files = readdirSync(dir).sort().map((f) => `'${join(dir, f)}'`).join(', ');
+      for (const f of readdirSync(dir)) createHash('sha256').update(await readFile(join(dir, f))).digest('hex');
+      const parts = `read_parquet([${files}])`;
+      const result = await con.run(`SELECT c.k::INTEGER AS ck, replicate_index, seed::DOUBLE AS seed, o.k::INTEGER AS ok, score FROM ${parts} p
+        JOIN (SELECT condition, row_number() OVER () AS k FROM (SELECT DISTINCT condition FROM ${parts})) c USING (condition)
+        LEFT JOIN (SELECT outcome, row_number() OVER () AS k FROM (SELECT DISTINCT outcome FROM ${parts} WHERE outcome IS NOT NULL)) o USING (outcome)`);
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (chunk === null || chunk.rowCount === 0) break;
+        const cols = chunk.getColumns();
+        const n = chunk.rowCount;
+        const [ck, rep, seed, ok, score] = [new Int32Array(n), new Float64Array(n), new Float64Array(n), new Int32Array(n), new Float64Array(n)];
+        for (let r = 0; r < n; r++) {
+          ck[r] = Number(cols[0]?.[r]);
+          rep[r] = Number(cols[1]?.[r]);
+          seed[r] = Number(cols[2]?.[r]);
+          ok[r] = cols[3]?.[r] == null ? -1 : Number(cols[3]?.[r]);
+          score[r] = typeof cols[4]?.[r] === 'number' ? (cols[4]?.[r] as number) : Number.NaN;
+        }
+      }
+    }
+    times.push(performance.now() - t0);
+  }
+  con.closeSync();
 } else if (engine === 'read-arrow') {
   const { readEpisodes } = await import('../src/store/read-episodes.js');
   for (let i = 0; i < rounds; i++) {

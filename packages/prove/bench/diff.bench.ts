@@ -58,7 +58,7 @@ for (const n of sizes) {
     const same = keys.length === Object.keys(p!.counts).length && keys.every((k) => JSON.stringify(d!.counts[k]) === JSON.stringify(p!.counts[k]));
     if (!same) throw new Error(`at ${n} episodes the engines' paired counts differ`);
     // The read alone: the diff's columnar read, and readEpisodes' Arrow tables of the same columns.
-    const reads: Point[] = [point('read-columns', store), ...(n <= ARROW_MAX ? [point('read-arrow', store)] : [])];
+    const reads: Point[] = [point('read-columns', store), point('read-columns-1', store), point('read-duckdb', store), ...(n <= ARROW_MAX ? [point('read-arrow', store)] : [])];
     readLines.push(`${n.toLocaleString('en-US').padEnd(13)} ${reads.map((r) => `${r.engine} ${(r.best / 1000).toFixed(3)} s ${r.rss_mb.toFixed(0)} MB`).join('   ')}   DuckDB's whole query ${(d!.best / 1000).toFixed(3)} s`);
     const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
     console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
@@ -67,5 +67,5 @@ for (const n of sizes) {
   }
 }
 console.log(`(time: best of ${processes} process(es) x ${rounds} round(s); RSS: the larger of the processes; paired counts checked equal)`);
-console.log(`\nreading both runs' condition, replicate_index, seed and outcome (one process each, best of ${rounds} round(s); Arrow up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
+console.log(`\nreading both runs' condition, replicate_index, seed, outcome and score (one process each, best of ${rounds} round(s); read-columns: with the read thread at >= 100,000 rows a run and a load average below the cores, read-columns-1: the calling thread alone, read-duckdb: DuckDB reading into the same typed arrays; Arrow (four columns) up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
 for (const l of readLines) console.log(l);

@@ -66,34 +66,50 @@ export interface RegistrationPins {
  */
 export function checkPins(cfg: TargetConfig, pins: RegistrationPins, target: string): void {
   if (cfg === null || typeof cfg !== 'object') throw new TypeError(`cfg must be an object with seed and replicate_index, got ${shown(cfg)}`);
-  // The pinned axes a sweep must carry, with the axis type its spec declares them as.
-  const required: ReadonlyArray<readonly [string, number | string, 'continuous' | 'categorical']> = [
-    ['slack', pins.slack, 'continuous'],
-    ['horizon', pins.horizon, 'continuous'],
-    ['strictness', pins.strictness, 'categorical'],
-    ['generator_hash', pins.generatorHash, 'categorical'],
+  // Each pinned axis read once (an own property, else absent); a cfg that keeps every pin returns here,
+  // before anything is allocated (a sweep checks every episode).
+  const slack = has(cfg, 'slack') ? cfg['slack'] : undefined;
+  const horizon = has(cfg, 'horizon') ? cfg['horizon'] : undefined;
+  const strictness = has(cfg, 'strictness') ? cfg['strictness'] : undefined;
+  const generatorHash = has(cfg, 'generator_hash') ? cfg['generator_hash'] : undefined;
+  const split = has(cfg, 'split') ? cfg['split'] : undefined;
+  const generatorVersion = has(cfg, 'generator_version') ? cfg['generator_version'] : undefined;
+  if (
+    slack === pins.slack &&
+    horizon === pins.horizon &&
+    strictness === pins.strictness &&
+    generatorHash === pins.generatorHash &&
+    (split === undefined || split === pins.split) &&
+    (generatorVersion === undefined || generatorVersion === pins.generatorVersion)
+  ) {
+    return;
+  }
+  // The pinned axes a sweep must carry, the value given, and the axis type its spec declares them as.
+  const required: ReadonlyArray<readonly [string, unknown, number | string, 'continuous' | 'categorical']> = [
+    ['slack', slack, pins.slack, 'continuous'],
+    ['horizon', horizon, pins.horizon, 'continuous'],
+    ['strictness', strictness, pins.strictness, 'categorical'],
+    ['generator_hash', generatorHash, pins.generatorHash, 'categorical'],
   ];
   // Axes a sweep need not carry, checked when it does.
-  const optional: ReadonlyArray<readonly [string, string]> = [
-    ['split', pins.split],
-    ['generator_version', pins.generatorVersion],
+  const optional: ReadonlyArray<readonly [string, unknown, string]> = [
+    ['split', split, pins.split],
+    ['generator_version', generatorVersion, pins.generatorVersion],
   ];
   const problems: string[] = [];
   const mismatch = (key: string, given: unknown, value: number | string): string =>
     `${key} is ${shown(given)} but the registration pins ${typeof value === 'number' ? 'the number' : 'the string'} ${JSON.stringify(value)}`;
-  for (const [key, value, type] of required) {
-    const given = has(cfg, key) ? cfg[key] : undefined;
+  for (const [key, given, value, type] of required) {
     if (given === undefined) {
       problems.push(`the sweep has no axis ${key}: add [axes.${key}] type = "${type}" values = [${JSON.stringify(value)}] to the sweep spec`);
     } else if (given !== value) {
       problems.push(mismatch(key, given, value));
     }
   }
-  for (const [key, value] of optional) {
-    const given = has(cfg, key) ? cfg[key] : undefined;
+  for (const [key, given, value] of optional) {
     if (given !== undefined && given !== value) problems.push(mismatch(key, given, value));
   }
-  if (problems.length > 0) throw new PinMismatchError(target, problems, required.map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', '));
+  if (problems.length > 0) throw new PinMismatchError(target, problems, required.map(([k, , v]) => `${k} = ${JSON.stringify(v)}`).join(', '));
 }
 
 /**

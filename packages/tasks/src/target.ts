@@ -7,7 +7,7 @@ import type { Policy } from './policy.js';
 import type { Registration } from './registration.js';
 import { maxTurns } from './turns.js';
 import { checkPins, pinProblems, type RegistrationPins } from './pins.js';
-import { taskEpisodeMeta } from './task-episode-meta.js';
+import { taskEpisodeMetaBuilder } from './task-episode-meta.js';
 
 import type { TargetConfig, TargetResult } from 'poisson-core';
 
@@ -47,7 +47,8 @@ export interface CreateTargetOptions {
 /**
  * Build a sweep target for one arm of a registration. Per call it checks the pin, generates the arm's
  * task on `cfg.seed`, plays one episode with the arm's turn budget `maxTurns(arm, slack)`, and returns
- * `{ outcome, t, meta }`, the meta built by {@link taskEpisodeMeta} (the fields TASKS.md fixes).
+ * `{ outcome, t, meta }`, the meta as `taskEpisodeMeta` builds it (the fields TASKS.md fixes; its
+ * arm id and frozen `pin` made once per target).
  *
  * The pin: `cfg` must carry `slack` and `horizon` equal to the registration's numbers, and `strictness`
  * and `generator_hash` equal to the registration's strings (the generator hash of its generator version);
@@ -88,11 +89,14 @@ export function createTarget(options: CreateTargetOptions): Target {
     throw new TypeError(`registrationSha256 must be the registration's sha256 as 64 lower-case hex digits, got ${JSON.stringify(registrationSha256)}`);
   }
 
+  // The meta's constant part (arm id, pin) made once for this arm and registration.
+  const metaOf = taskEpisodeMetaBuilder(arm, registrationSha256);
+
   const play = async (cfg: TargetConfig): Promise<TargetResult> => {
     checkPins(cfg, pins, name);
     const task = generate(arm, cfg.seed);
     const result = await runEpisode(task, policy, { maxTurns: budget });
-    const meta = taskEpisodeMeta({ arm, task, registrationSha256, sampledCalls: result.calls.length });
+    const meta = metaOf(task, result.calls.length);
     return { outcome: result.outcome, t: result.t, meta: meta as unknown as Record<string, unknown> };
   };
   return Object.assign(play, { check: (cfg: TargetConfig) => pinProblems(cfg, pins, name) });

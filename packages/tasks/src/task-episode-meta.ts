@@ -70,18 +70,71 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export function taskEpisodeMeta(input: TaskEpisodeMetaInput): TaskTargetMeta {
   const { arm, task, registrationSha256, sampledCalls } = input;
   const id = armId(arm);
+  checkTask(id, arm, task);
+  checkRegistrationSha256(registrationSha256);
+  checkSampledCalls(sampledCalls);
+  return metaOf(id, arm, task, pinOf(arm, registrationSha256), sampledCalls);
+}
+
+/**
+ * The meta builder of one arm under one registration (internal): what {@link taskEpisodeMeta} returns for
+ * `{ arm, task, registrationSha256, sampledCalls }`, with the arm id, the registration's check and the
+ * frozen `pin` made once, when the builder is made, instead of per episode. A target (`createTarget`)
+ * makes one for its arm and registration, so its episodes' metas share one `pin` object (frozen, equal
+ * field by field to a fresh one) and never see another arm's or registration's. The task and the count
+ * are checked per call as taskEpisodeMeta checks them.
+ *
+ * @param arm - the arm whose tasks the builder is given
+ * @param registrationSha256 - the registration's sha256, 64 lower-case hex digits
+ * @returns `(task, sampledCalls) => meta`, the frozen {@link TaskTargetMeta}
+ * @throws TypeError when `registrationSha256` is not 64 lower-case hex digits (when made); RangeError and
+ *   TypeError from the call as {@link taskEpisodeMeta} throws them
+ */
+export function taskEpisodeMetaBuilder(arm: ArmSpec, registrationSha256: string): (task: Task, sampledCalls: number) => TaskTargetMeta {
+  checkRegistrationSha256(registrationSha256);
+  const id = armId(arm);
+  const pin = pinOf(arm, registrationSha256);
+  return (task: Task, sampledCalls: number): TaskTargetMeta => {
+    checkTask(id, arm, task);
+    checkSampledCalls(sampledCalls);
+    return metaOf(id, arm, task, pin, sampledCalls);
+  };
+}
+
+/** The task must be the arm's: generated for its arm id, split, strictness and generator version. */
+function checkTask(id: string, arm: ArmSpec, task: Task): void {
   if (task.armId !== id || task.split !== arm.split || task.strictness !== arm.strictness || task.generatorVersion !== arm.generatorVersion) {
     throw new RangeError(
       `task must be generated for arm ${id} (${arm.strictness}, ${arm.split}, version ${arm.generatorVersion}); ` +
         `got a task of arm ${task.armId} (${task.strictness}, ${task.split}, version ${task.generatorVersion}): pass generate(arm, seed)`,
     );
   }
+}
+
+function checkRegistrationSha256(registrationSha256: string): void {
   if (typeof registrationSha256 !== 'string' || !SHA256.test(registrationSha256)) {
     throw new TypeError(`registrationSha256 must be the registration's sha256 as 64 lower-case hex digits, got ${JSON.stringify(registrationSha256)}`);
   }
+}
+
+function checkSampledCalls(sampledCalls: number): void {
   if (!Number.isInteger(sampledCalls) || sampledCalls < 0) {
     throw new TypeError(`sampledCalls must be a non-negative integer (the policy's tool calls), got ${JSON.stringify(sampledCalls)}`);
   }
+}
+
+/** The frozen `pin` of an arm's metas under a registration. */
+function pinOf(arm: ArmSpec, registrationSha256: string): TaskTargetMeta['pin'] {
+  return Object.freeze({
+    generator_version: arm.generatorVersion,
+    generator_hash: generatorHash(arm.generatorVersion),
+    registration_sha256: registrationSha256,
+    package_version: PACKAGE_VERSION,
+  });
+}
+
+/** The meta, its keys in the order TASKS.md fixes (the stored JSON follows it). */
+function metaOf(id: string, arm: ArmSpec, task: Task, pin: TaskTargetMeta['pin'], sampledCalls: number): TaskTargetMeta {
   return Object.freeze({
     arm_id: id,
     knob: arm.knob,
@@ -91,12 +144,7 @@ export function taskEpisodeMeta(input: TaskEpisodeMetaInput): TaskTargetMeta {
     task_id: task.taskId,
     split: arm.split,
     strictness: arm.strictness,
-    pin: Object.freeze({
-      generator_version: arm.generatorVersion,
-      generator_hash: generatorHash(arm.generatorVersion),
-      registration_sha256: registrationSha256,
-      package_version: PACKAGE_VERSION,
-    }),
+    pin,
     sampled_calls: sampledCalls,
     prompt_tokens: promptTokens(task),
   });

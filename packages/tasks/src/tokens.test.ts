@@ -104,6 +104,25 @@ describe('contextTokens', () => {
     expect(contextTokens([], messages)).toBe(countTokens(renderContext([], messages)));
   });
 
+  it('counts a line the same whether it ends a message or not, and each role by its own header (the memos of the last segment and the role)', () => {
+    const line = 'Route: stage_amber -> stage_dune';
+    const contexts = [
+      [{ role: 'user', content: line }],
+      [{ role: 'user', content: `${line}\n${line}` }],
+      [{ role: 'tool', content: line }],
+      [{ role: 'user', content: `${line}\n` }],
+      [{ role: 'user', content: `x\n${line}` }],
+      [{ role: 'system', content: line }, { role: 'user', content: line }],
+      [{ role: 'us\ner', content: line }],
+      [{ role: 'user', content: ` ${line}` }],
+      [{ role: 'user', content: '' }],
+    ] as const;
+    // Twice over, so that the second pass is answered from the memos the first filled.
+    for (let pass = 0; pass < 2; pass++) {
+      for (const messages of contexts) expect(contextTokens([], messages as never)).toBe(countTokens(renderContext([], messages as never)));
+    }
+  });
+
   it('stays exact on random texts of newlines, spaces (Unicode ones too), "/" and letters, over several messages', () => {
     const alphabet = ['a', 'b', '\n', '\n', ' ', '/', '\t', '\r', '\u00a0', '\u2028', '\u3000', 'é', '!', '🎲'];
     let x = 12345;

@@ -180,6 +180,53 @@ function segmentTokens(text: string): number {
   return total + segmentCount(text.slice(start));
 }
 
+// The last segment of a rendered message is its content's last segment and the "\n" renderMessage ends it
+// with: memoized by the segment without that "\n" (so the content's own string is the key of a one-line
+// message, without a copy); and "<role>:\n", the first segment of most messages, by the role.
+const tailMemo = new Map<string, number>();
+const headerMemo = new Map<string, number>();
+
+/** The count of `tail + "\n"`. */
+function tailCount(tail: string): number {
+  let n = tailMemo.get(tail);
+  if (n === undefined) {
+    n = countTokens(`${tail}\n`);
+    if (tailMemo.size >= MAX_MEMO) tailMemo.clear();
+    tailMemo.set(tail, n);
+  }
+  return n;
+}
+
+function headerCount(role: string): number {
+  let n = headerMemo.get(role);
+  if (n === undefined) {
+    n = countTokens(`${role}:\n`);
+    if (headerMemo.size >= MAX_MEMO) headerMemo.clear();
+    headerMemo.set(role, n);
+  }
+  return n;
+}
+
+/**
+ * The count of a rendered message, `segmentTokens(renderMessage(m))`, without rendering it when it is
+ * `<role>:\n<content>\n` with a content that starts where the split may fall: then "<role>:\n" is a
+ * segment, the content's segments follow, and the last of them ends with the message's "\n" (no split
+ * point falls before that "\n", nor after it).
+ */
+function messageTokens(m: ChatMessage): number {
+  if (m.role === 'assistant' && m.tool_calls !== undefined && m.tool_calls.length > 0) return segmentTokens(renderMessage(m));
+  const content = m.content ?? '';
+  if (content.length === 0 || noSplitBefore(content.charCodeAt(0)) || m.role.includes('\n')) return segmentTokens(renderMessage(m));
+  let total = headerCount(m.role);
+  let start = 0;
+  for (let nl = content.indexOf('\n'); nl !== -1 && nl + 1 < content.length; nl = content.indexOf('\n', nl + 1)) {
+    if (noSplitBefore(content.charCodeAt(nl + 1))) continue;
+    total += segmentCount(content.slice(start, nl + 1));
+    start = nl + 1;
+  }
+  return total + tailCount(start === 0 ? content : content.slice(start));
+}
+
 /**
  * The o200k_base token count of a context's canonical text ({@link renderContext}): exactly
  * `countTokens(renderContext(tools, messages))`, computed from memoized segments so that counting a
@@ -202,7 +249,7 @@ export function contextTokens(tools: readonly ToolDefinition[], messages: readon
   // renderTools and every rendered message end in "\n", and every message starts with its role name: each
   // boundary is a split point, so the parts add up, message by message.
   let total = toolCount;
-  for (const m of messages) total += segmentTokens(renderMessage(m));
+  for (const m of messages) total += messageTokens(m);
   return total;
 }
 

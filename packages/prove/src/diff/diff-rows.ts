@@ -35,7 +35,17 @@ export type DiffFamily = {
 
 /** Per condition, per event: the test's table (paired or two-sample). */
 function testsOf(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): DiffTest[] {
-  return conditions.flatMap((c) => events.map((event) => ({ condition: c.label, event, pairs: c.pairs, table: conditionTable(c, event, paired) })));
+  // The pairs as objects only when asked for (the sequential test walks them): built once per condition.
+  return conditions.flatMap((c) =>
+    events.map((event) => ({
+      condition: c.label,
+      event,
+      get pairs() {
+        return c.pairs;
+      },
+      table: conditionTable(c, event, paired),
+    })),
+  );
 }
 
 /** A row of the report from its test, its scores and the family's decision at index i. */

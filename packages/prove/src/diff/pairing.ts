@@ -157,9 +157,10 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
     let unmatchedB = 0;
     let seedMismatches = 0;
     const size = Math.max(a.size, b.size);
+    const [aOutcome, bOutcome, aSeed, bSeed, aSize, bSize] = [a.outcome, b.outcome, a.seed, b.seed, a.size, b.size];
     for (let r = 0; r < size; r++) {
-      const oa = r < a.size ? (a.outcome[r] as number) : NO_EPISODE;
-      const ob = r < b.size ? (b.outcome[r] as number) : NO_EPISODE;
+      const oa = r < aSize ? (aOutcome[r] as number) : NO_EPISODE;
+      const ob = r < bSize ? (bOutcome[r] as number) : NO_EPISODE;
       if (oa === NO_EPISODE) {
         if (ob !== NO_EPISODE) unmatchedB++;
         continue;
@@ -168,8 +169,8 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
         unmatchedA++;
         continue;
       }
-      const sa = a.seed[r] as number;
-      const sb = b.seed[r] as number;
+      const sa = aSeed[r] as number;
+      const sb = bSeed[r] as number;
       if (sa !== sb) {
         seedMismatches++;
         if (mismatches === 0) firstMismatch = `${label}, replicate ${rep(r)}: seed ${String(sa)} before, ${String(sb)} after`;
@@ -229,8 +230,9 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
   const truncatedCode = A.codes.codes.get('truncated') ?? -1;
   for (const run of [A, B]) {
     for (const c of run.conditions.values()) {
+      const outcome = c.outcome;
       for (let r = 0; r < c.size; r++) {
-        const o = c.outcome[r] as number;
+        const o = outcome[r] as number;
         seen[o] = 1;
         if (o === truncatedCode) truncated++;
       }
@@ -252,8 +254,9 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
 /** A condition's episodes per outcome code - 2 (nulls left out). */
 function countsOf(c: ConditionIndex, K: number): Float64Array {
   const out = new Float64Array(K);
+  const outcome = c.outcome;
   for (let r = 0; r < c.size; r++) {
-    const o = c.outcome[r] as number;
+    const o = outcome[r] as number;
     if (o >= 2) out[o - 2] = (out[o - 2] as number) + 1;
   }
   return out;

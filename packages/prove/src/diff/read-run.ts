@@ -1,7 +1,7 @@
 import { assertComplete, runCoverage } from './partial.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
-import { eachOpenPart, openRunPart, runParts } from '../store/verify-parts.js';
+import { eachOpenPart, openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
 import { newestPerPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
@@ -24,6 +24,12 @@ export type ReadRunOptions = {
   readonly partial?: boolean;
   /** The verb named in the refusal (default `diff`). */
   readonly verb?: string;
+  /**
+   * {@link readRunIndex}: read the parts on the read thread too (true), or in the calling thread only
+   * (false); default: a run of at least 100,000 rows on a machine with a core to spare (more than one
+   * core, and a load average below their number).
+   */
+  readonly thread?: boolean;
 };
 
 /**
@@ -96,38 +102,131 @@ export function seedsOf(column: Column, rows: number): Float64Array {
 }
 
 /**
- * Streams a run's parts as columns (one part in memory at a time), reading the axis columns only of the
- * parts where a condition first appears: the diff needs the axis values of one episode per condition.
+ * The columns the diff indexes of one part, as codes and doubles: conditions and outcomes as a
+ * dictionary of the part's distinct values and per row its index (-1: null), replicate indices, seeds
+ * and scores as numbers (a null score NaN).
  */
-async function eachPart(
-  store: string,
-  manifest: RunManifest,
-  columns: readonly string[],
-  isNew: (label: string) => boolean,
-  onPart: (part: PartColumns, axes: PartColumns | null) => void,
-): Promise<void> {
-  const axes = Object.keys(manifest.axes ?? {});
-  await eachOpenPart(manifest, await runParts(store, manifest), async (file) => {
-    const part = await file.columns(columns);
-    const condition = part.columns['condition'];
-    let fresh = false;
-    if (condition !== undefined && axes.length > 0) {
-      let last: unknown;
-      for (let i = 0; i < part.rows && !fresh; i++) {
-        const c = condition[i];
-        if (c === last) continue;
-        last = c;
-        fresh = isNew(String(c));
-      }
+type IndexPart = {
+  readonly rows: number;
+  readonly conditions: readonly unknown[];
+  readonly condition: Int32Array;
+  readonly replicate: Float64Array;
+  readonly seed: Float64Array;
+  readonly outcomes: readonly unknown[];
+  readonly outcome: Int32Array;
+  readonly score: Float64Array;
+};
+
+/** The columns {@link readRunIndex} reads of every part, in the order {@link indexPartOf} takes them. */
+const INDEX_COLUMNS = ['condition', 'replicate_index', 'seed', 'outcome', 'score'] as const;
+
+/** Values interned in row order: the distinct values, and per row the index of its value (-1 for null and undefined, unless `keepNull`). */
+function interned(column: Column, rows: number, keepNull: boolean): { values: unknown[]; codes: Int32Array } {
+  const values: unknown[] = [];
+  const at = new Map<unknown, number>();
+  const codes = new Int32Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const v = column?.[i];
+    if (!keepNull && (v === null || v === undefined)) {
+      codes[i] = -1;
+      continue;
     }
-    onPart(part, fresh ? await file.columns(axes) : null);
-  });
+    const key = keepNull ? String(v) : v;
+    let k = at.get(key);
+    if (k === undefined) {
+      k = values.length;
+      values.push(key);
+      at.set(key, k);
+    }
+    codes[i] = k;
+  }
+  return { values, codes };
+}
+
+/**
+ * One part's {@link IndexPart}: decoded flat when the part is in the store's own shape (no string or
+ * BigInt per row), else from its columns as hyparquet reads them, to the same values (a condition is
+ * its value as a string, a replicate index and a seed `Number` of the value, a score the number or NaN).
+ */
+async function indexPartOf(file: OpenPart): Promise<IndexPart> {
+  const flat = file.flat(INDEX_COLUMNS);
+  if (flat !== null) {
+    const [condition, replicate, seed, outcome, score] = flat.columns;
+    // The decoded shape the diff takes as it is; anything else (a null replicate index or seed, numbers
+    // where strings are expected) is read below, where each value is converted as it always was.
+    if (
+      (condition === null || condition?.kind === 'strings') &&
+      replicate?.kind === 'numbers' && replicate.nulls === 0 &&
+      seed?.kind === 'numbers' && seed.nulls === 0 &&
+      (outcome === null || outcome?.kind === 'strings') &&
+      (score === null || score?.kind === 'numbers')
+    ) {
+      const rows = flat.rows;
+      return {
+        rows,
+        // An absent condition column is String(undefined) for every row, as it always was.
+        conditions: condition === null ? ['undefined'] : condition.dictionary,
+        condition: condition === null ? new Int32Array(rows) : condition.codes,
+        replicate: replicate.values,
+        seed: seed.values,
+        outcomes: outcome === null ? [] : outcome.dictionary,
+        outcome: outcome === null ? new Int32Array(rows).fill(-1) : outcome.codes,
+        score: score === null ? new Float64Array(rows).fill(Number.NaN) : score.values,
+      };
+    }
+  }
+  const part = await file.columns(INDEX_COLUMNS);
+  const rows = part.rows;
+  const condition = interned(part.columns['condition'] as Column, rows, true);
+  const outcome = interned(part.columns['outcome'] as Column, rows, false);
+  const replicateColumn = part.columns['replicate_index'] as Column;
+  const replicate = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) replicate[i] = Number(replicateColumn?.[i]);
+  const scoreColumn = part.columns['score'] as Column;
+  const score = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) score[i] = scoreOf(scoreColumn?.[i]);
+  return {
+    rows,
+    conditions: condition.values,
+    condition: condition.codes,
+    replicate,
+    seed: seedsOf(part.columns['seed'] as Column, rows),
+    outcomes: outcome.values,
+    outcome: outcome.codes,
+    score,
+  };
+}
+
+/**
+ * The axis values of a part's row (an episode's sample, as the pairing takes it), decoded flat when
+ * the part is in the store's own shape, else as hyparquet reads them (a null value null).
+ */
+async function axisSampler(file: OpenPart, axes: readonly string[]): Promise<(row: number) => Record<string, unknown>> {
+  const flat = file.flat(axes);
+  if (flat !== null && flat.columns.every((c) => c === null || c.kind === 'strings' || c.nulls === 0)) {
+    return (row) => {
+      const sample: Record<string, unknown> = {};
+      axes.forEach((a, k) => {
+        const c = flat.columns[k] ?? null;
+        sample[a] = c === null ? null : c.kind === 'numbers' ? c.values[row] : (c.codes[row] as number) < 0 ? null : c.dictionary[c.codes[row] as number];
+      });
+      return sample;
+    };
+  }
+  const part = await file.columns(axes);
+  return (row) => {
+    const sample: Record<string, unknown> = {};
+    for (const a of axes) sample[a] = nullish(part.columns[a]?.[row]);
+    return sample;
+  };
 }
 
 /**
  * Reads one run for the diff, column by column, into a {@link RunIndex}: per condition, the outcome
  * codes, seeds and scores in typed arrays indexed by replicate (no row object per episode), and with
  * `hardFailure` the boolean `meta.hard_failure` (the meta text is read part by part and dropped).
+ * Conditions and outcomes are interned once per part, not per row; the axis columns are read only of
+ * the parts where a condition first appears (the diff needs the axis values of one episode per condition).
  *
  * @param store - the store directory.
  * @param manifest - the run, resolved.
@@ -141,46 +240,59 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
   const hard = options.hardFailure === true;
   const builder = runIndexBuilder(manifest, which, codes, { scores: true, hardFailure: hard }, null, manifest.replicates);
   const axes = Object.keys(manifest.axes ?? {});
-  const columns = ['condition', 'replicate_index', 'seed', 'outcome', 'score', ...(hard ? ['meta'] : [])];
   const seen = new Set<string>();
-  await eachPart(store, manifest, columns, (label) => !seen.has(label), (part, axisPart) => {
-    const condition = part.columns['condition'] as Column;
-    const replicate = part.columns['replicate_index'] as Column;
-    const seed = seedsOf(part.columns['seed'] as Column, part.rows);
-    const outcome = part.columns['outcome'] as Column;
-    const score = part.columns['score'] as Column;
-    const meta = hard ? (part.columns['meta'] as Column) : undefined;
-    let lastLabel: unknown = undefined;
-    let c: ConditionIndex | null = null;
-    let lastOutcome: unknown = undefined;
-    let lastCode = NO_OUTCOME;
-    for (let i = 0; i < part.rows; i++) {
-      const label = condition?.[i];
-      if (c === null || label !== lastLabel) {
-        lastLabel = label;
-        const name = String(label);
-        seen.add(name);
-        c = builder.condition(name, () => {
-          const sample: Record<string, unknown> = {};
-          for (const a of axes) sample[a] = nullish(axisPart?.columns[a]?.[i]);
-          return sample;
-        });
+  await eachOpenPart(manifest, await runParts(store, manifest), async (file) => {
+    const part = await indexPartOf(file);
+    const { rows, conditions, condition, replicate, seed, outcomes, outcome, score } = part;
+    // A condition's label by its code (-1: a null condition, `String(null)` as it always was).
+    const labelAt = (k: number): string => (k < 0 ? 'null' : String(conditions[k]));
+    let fresh = false;
+    if (axes.length > 0) {
+      let last = -2;
+      for (let i = 0; i < rows && !fresh; i++) {
+        const k = condition[i] as number;
+        if (k === last) continue;
+        last = k;
+        fresh = !seen.has(labelAt(k));
       }
-      const o = outcome?.[i];
-      if (o !== lastOutcome || i === 0) {
-        lastOutcome = o;
-        lastCode = codeOf(codes, o);
-      }
-      builder.add(
-        c,
-        Number(replicate?.[i]),
-        seed[i] as number,
-        lastCode,
-        scoreOf(score?.[i]),
-        meta === undefined ? HARD_NONE : hardCodeOf(hardFailureOf(meta[i])),
-      );
     }
-  });
+    const sampleAt = fresh ? await axisSampler(file, axes) : null;
+    const meta = hard ? ((await file.columns(['meta'])).columns['meta'] as Column) : undefined;
+    // Per row its outcome's code in the run index (interned in row order), and its hard-failure code.
+    const byOutcome = new Int32Array(outcomes.length + 1).fill(-1);
+    const codeAt = new Uint16Array(rows);
+    for (let i = 0; i < rows; i++) {
+      const ok = (outcome[i] as number) + 1;
+      let code = byOutcome[ok] as number;
+      if (code < 0) {
+        code = ok === 0 ? NO_OUTCOME : codeOf(codes, outcomes[ok - 1]);
+        byOutcome[ok] = code;
+      }
+      codeAt[i] = code;
+    }
+    let hardAt: Uint8Array | null = null;
+    if (meta !== undefined) {
+      hardAt = new Uint8Array(rows);
+      for (let i = 0; i < rows; i++) hardAt[i] = hardCodeOf(hardFailureOf(meta[i]));
+    }
+    // Per condition code + 1, the condition; the rows stored run by run of one condition.
+    const byCondition: (ConditionIndex | null)[] = new Array<ConditionIndex | null>(conditions.length + 1).fill(null);
+    for (let i = 0; i < rows; ) {
+      const k = condition[i] as number;
+      let end = i + 1;
+      while (end < rows && condition[end] === k) end++;
+      let c = byCondition[k + 1] as ConditionIndex | null;
+      if (c === null) {
+        const name = labelAt(k);
+        seen.add(name);
+        const row = i;
+        c = builder.condition(name, () => (sampleAt === null ? Object.fromEntries(axes.map((a) => [a, null])) : sampleAt(row)));
+        byCondition[k + 1] = c;
+      }
+      builder.addMany(c, i, end, replicate, seed, codeAt, score, hardAt);
+      i = end;
+    }
+  }, { flat: INDEX_COLUMNS, ...(options.thread !== undefined ? { thread: options.thread } : {}) });
   return builder.finish();
 }
 

@@ -107,6 +107,12 @@ export type RunIndexBuilder = {
   condition(label: string, sample: () => Readonly<Record<string, unknown>> | null): ConditionIndex;
   /** Stores one episode; `score` NaN and `hard` {@link HARD_NONE} when absent. */
   add(c: ConditionIndex, replicate: number, seed: number, outcome: number, score: number, hard: number): void;
+  /**
+   * Stores the episodes `from` to `to - 1` of a part, all of condition `c`, as `add` would one by one:
+   * per row its replicate index, seed, outcome code, score (NaN: none) and hard-failure code (`hard`
+   * null: none).
+   */
+  addMany(c: ConditionIndex, from: number, to: number, replicate: Float64Array, seed: Float64Array, outcome: Uint16Array, score: Float64Array, hard: Uint8Array | null): void;
   finish(): RunIndex;
 };
 
@@ -139,6 +145,8 @@ export function runIndexBuilder(
   let duplicateCount = 0;
   let hasScores = false;
   let hasHardFailure = false;
+  const badReplicate = (c: ConditionIndex, r: number): DiffError =>
+    new DiffError('E_DIFF', `Run ${manifest.name} (${which}) holds an episode of ${c.label} with replicate index ${String(r)}; replicate indices are integers from 0 (to ${MAX_REPLICATE}), so check the rows given to the diff.`);
   return {
     condition(label, sample) {
       let c = conditions.get(label);
@@ -158,9 +166,7 @@ export function runIndexBuilder(
       return c;
     },
     add(c, r, seed, outcome, score, hard) {
-      if (!(Number.isInteger(r) && r >= 0 && r <= MAX_REPLICATE)) {
-        throw new DiffError('E_DIFF', `Run ${manifest.name} (${which}) holds an episode of ${c.label} with replicate index ${String(r)}; replicate indices are integers from 0 (to ${MAX_REPLICATE}), so check the rows given to the diff.`);
-      }
+      if (!(Number.isInteger(r) && r >= 0 && r <= MAX_REPLICATE)) throw badReplicate(c, r);
       if (r >= c.outcome.length) grow(c, r + 1);
       const again = c.outcome[r] !== NO_EPISODE;
       if (again && !retried) {
@@ -179,6 +185,42 @@ export function runIndexBuilder(
       }
       if (!again || !retried) c.episodes++;
       if (r >= c.size) c.size = r + 1;
+    },
+    addMany(c, from, to, replicate, seed, outcome, score, hard) {
+      let max = -1;
+      for (let i = from; i < to; i++) {
+        const r = replicate[i] as number;
+        if (!(Number.isInteger(r) && r >= 0 && r <= MAX_REPLICATE)) throw badReplicate(c, r);
+        if (r > max) max = r;
+      }
+      if (max >= c.outcome.length) grow(c, max + 1);
+      const [outcomes, seeds, scores, hards] = [c.outcome, c.seed, c.score, c.hard];
+      let episodes = c.episodes;
+      let size = c.size;
+      for (let i = from; i < to; i++) {
+        const r = replicate[i] as number;
+        const again = outcomes[r] !== NO_EPISODE;
+        if (again && !retried) {
+          if (duplicates.length < 3) duplicates.push(`${c.label}, replicate ${replicateOf(r)}`);
+          duplicateCount++;
+        }
+        outcomes[r] = outcome[i] as number;
+        seeds[r] = seed[i] as number;
+        if (scores !== null) {
+          const x = score[i] as number;
+          scores[r] = x;
+          if (!hasScores && Number.isFinite(x)) hasScores = true;
+        }
+        if (hards !== null) {
+          const x = hard === null ? HARD_NONE : (hard[i] as number);
+          hards[r] = x;
+          if (x !== HARD_NONE) hasHardFailure = true;
+        }
+        if (!again || !retried) episodes++;
+        if (r >= size) size = r + 1;
+      }
+      c.episodes = episodes;
+      c.size = size;
     },
     finish() {
       if (duplicateCount > 0) {

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import TOML from '@iarna/toml';
 import { powerGate, refuseGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
 import { conditionsOf } from '../spec/conditions.js';
-import { seedFor } from '../spec/seed-for.js';
+import { seedList } from '../spec/seed-list.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from '../store/create-run.js';
 import type { RunManifest } from '../store/manifest.js';
@@ -172,7 +172,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
   const salt = opts.salt ?? randomSalt();
   if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
-  const seeds = Array.from({ length: spec.replicates }, (_, r) => seedFor(salt, r));
+  const seeds = seedList(salt, spec.replicates);
   const budget = opts.budgetTokens ?? null;
   const dryRun = opts.dryRun === true;
   // The local backend runs the episodes on this very copy: it is configured for the run, here, once.

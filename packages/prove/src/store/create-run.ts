@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { conditionsOf } from '../spec/conditions.js';
-import { seedFor } from '../spec/seed-for.js';
+import { seedList } from '../spec/seed-list.js';
 import type { SweepSpec } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
 import { StoreError } from '../errors.js';
@@ -130,7 +130,8 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
     axes: JSON.parse(JSON.stringify(spec.axes)) as RunManifest['axes'],
     conditions: conditionsOf(spec).map((c) => c.label),
     salt: init.salt,
-    seeds: Array.from({ length: spec.replicates }, (_, r) => seedFor(init.salt, r)),
+    // Frozen (the list seedList made): the manifest's text keeps its rendering between rewrites (manifestText).
+    seeds: seedList(init.salt, spec.replicates) as number[],
     max_mde: init.maxMde,
     q: init.q ?? 0.05,
     power: init.power ?? 0.8,

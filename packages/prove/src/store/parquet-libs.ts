@@ -5,4 +5,10 @@
 // from source, dist/vendor/parquet-libs.js (written by scripts/bundle-dist.mjs after tsc) from
 // the build.
 export { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
+// hyparquet's page-level functions, for the flat decoder of the store's own parts (./flat-columns.ts).
+export { parquetHeader } from 'hyparquet/src/column.js';
+export { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+export { readPlain } from 'hyparquet/src/plain.js';
 export { parquetWriteBuffer } from 'hyparquet-writer';
+// hysnappy's WebAssembly snappy decoder, for the flat decoder's pages (faster than hyparquet's own).
+export { snappyUncompressor } from 'hysnappy';

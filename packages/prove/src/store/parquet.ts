@@ -3,17 +3,21 @@ import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 // hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
-import { parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects } from '#parquet-libs';
+import { parquetHeader, parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, readPlain, readRleBitPackedHybrid, snappyUncompressor } from '#parquet-libs';
+import type { FileMetaData } from 'hyparquet';
 import { syncDir } from '../internal/atomic.js';
 import type { EpisodeRow } from './episode-row.js';
 import { columnOrder, columnType, NULLABLE_COLUMNS, type AxisTypes, type ColumnType } from './episode-schema.js';
 import { partName } from './layout.js';
+import { footerOf, snappyInto, type FlatLib } from './flat-columns.js';
 import { encodePart, type PartColumnData } from './part-encoder.js';
 
 // The store's one parquet module: with part-encoder.ts (which runs hyparquet-writer's encoder, on a
-// thread of its own for large parts), the only place that knows the parquet libraries (hyparquet-writer
-// to write, hyparquet to read; docs/performance.md says why they replaced parquetjs-lite). Replacing
-// them means replacing these two files.
+// thread of its own for large parts), flat-columns.ts (which decodes the store's own parts with
+// hyparquet's page-level functions) and read-thread.ts (which runs that decoder on a thread of its
+// own), the only place that knows the parquet libraries (hyparquet-writer to write, hyparquet to read;
+// docs/performance.md says why they replaced parquetjs-lite). Replacing them means replacing these four
+// files.
 
 type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
 const KIND: Readonly<Record<ColumnType, Kind>> = { utf8: 'STRING', double: 'DOUBLE', int32: 'INT32', int64: 'INT64' };
@@ -123,43 +127,30 @@ async function placeExclusive(tmp: string, file: string): Promise<boolean> {
   return true;
 }
 
-/** Upper bounds on what one part may ask the reader to do (a part is written with at most a few 10,000s of rows). */
-const MAX_PART_ROWS = 50_000_000;
-
 /**
  * Checks a part's footer before the parquet reader walks it, so that a damaged part that was not
  * verified by a checksum (a run written before checksums) fails at once instead of sending the reader
- * into unbounded work: the magic bytes at both ends, a footer inside the file, one row group at most
- * as many rows as `expectedRows` (when known) and {@link MAX_PART_ROWS}, and every column chunk inside
- * the file.
+ * into unbounded work ({@link footerOf} lists the checks).
  *
+ * @returns the parsed footer (the readers pass it on instead of parsing it again).
  * @throws Error naming what is wrong.
  */
-export function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): void {
-  const n = bytes.byteLength;
-  const magic = (at: number): boolean => bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
-  if (n < 12 || !magic(0) || !magic(n - 4)) throw new Error(`the part ${name} is not a parquet file (its magic bytes are missing)`);
-  const footer = (bytes[n - 8] ?? 0) | ((bytes[n - 7] ?? 0) << 8) | ((bytes[n - 6] ?? 0) << 16) | ((bytes[n - 5] ?? 0) << 24);
-  if (footer <= 0 || footer > n - 12) throw new Error(`the part ${name} has a footer of ${footer} bytes in a file of ${n}`);
-  const ab = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + n) as ArrayBuffer;
-  const meta = parquetMetadata(ab);
-  const rows = Number(meta.num_rows);
-  if (!(rows >= 0 && rows <= MAX_PART_ROWS) || (expectedRows !== null && rows !== expectedRows)) {
-    throw new Error(`the part ${name} claims ${String(meta.num_rows)} rows${expectedRows !== null ? `, and the manifest records ${expectedRows}` : ''}`);
-  }
-  for (const rg of meta.row_groups) {
-    if (Number(rg.num_rows) > rows) throw new Error(`the part ${name} has a row group of ${String(rg.num_rows)} rows in a file of ${rows}`);
-    for (const col of rg.columns) {
-      const md = col.meta_data;
-      if (!md) continue;
-      const start = Number(md.dictionary_page_offset ?? md.data_page_offset);
-      const end = start + Number(md.total_compressed_size);
-      if (!(start >= 4 && end <= n - 8 - footer && Number(md.num_values) <= rows)) {
-        throw new Error(`the part ${name} has a column chunk (${md.path_in_schema.join('.')}) outside its data`);
-      }
-    }
-  }
+export function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): FileMetaData {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return footerOf(parquetMetadata, (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer, name, expectedRows);
 }
+
+// hysnappy's decoder, its WebAssembly instantiated at the first page decoded (not on import).
+let uncompress: ((input: Uint8Array, outputLength: number) => Uint8Array) | null = null;
+
+/** hyparquet's functions as the flat decoder takes them, with hysnappy's snappy decoder ({@link snappyInto}). */
+export const FLAT_LIB: FlatLib = {
+  parquetMetadata,
+  parquetHeader,
+  readPlain,
+  readRleBitPackedHybrid,
+  snappyUncompress: (input: Uint8Array, output: Uint8Array) => snappyInto((uncompress ??= snappyUncompressor()), input, output),
+} as unknown as FlatLib;
 
 /**
  * Reads one part's rows as plain objects with nulls as null and `seed` as a number (it is < 2^32), from
@@ -263,14 +254,15 @@ export type PartColumns = {
  *
  * @param file - the part file.
  * @param columns - the columns wanted; those the part lacks are left out of the result.
+ * @param footer - the part's footer when already parsed ({@link checkFooter}), else parsed here.
  * @returns {@link PartColumns}.
  * @throws Error naming the part when it cannot be read as parquet.
  */
-export async function readPartColumns(file: string | PartBytes, columns: readonly string[]): Promise<PartColumns> {
+export async function readPartColumns(file: string | PartBytes, columns: readonly string[], footer?: FileMetaData): Promise<PartColumns> {
   const bytes = typeof file === 'string' ? await readPartBytes(file) : file;
   try {
     const buffer = bytes.buffer;
-    const metadata = await parquetMetadataAsync(buffer);
+    const metadata = footer ?? (await parquetMetadataAsync(buffer));
     const rows = Number(metadata.num_rows);
     const present = new Set(metadata.schema.map((s) => s.name));
     const wanted = columns.filter((c) => present.has(c));

@@ -57,6 +57,25 @@ describe('encodePart: a part encoded on the encoder thread', () => {
     expect(both.map((e) => e.where)).toEqual(['thread', 'thread']);
   });
 
+  it('has the same bytes when whole columns hold one value (sent as that value) or differ in one row only', async () => {
+    const n = THREAD_MIN_ROWS + 7;
+    const base = rows(n).map((r) => ({ ...r, condition: 'horizon 8 · slack 1 · strictness strict', slack: 1, outcome: 'passed', score: null, error: null, meta: '{"same":true}' }));
+    const variants: EpisodeRow[][] = [
+      base,
+      base.map((r, i) => (i === n - 1 ? { ...r, condition: 'horizon 8 · slack 2 · strictness strict' } : r)),
+      base.map((r, i) => (i === 0 ? { ...r, outcome: null, error: 'Error: only the first' } : r)),
+      // 0 and -0 are kept apart when sent (Object.is): the bytes are the encoder's either way.
+      base.map((r, i) => ({ ...r, score: i === 3 ? -0 : 0 })),
+      base.map((r) => ({ ...r, score: 0 })),
+    ];
+    for (const part of variants) {
+      const columns = partColumnData(AXES, part);
+      const threaded = await encodePart(columns, part.length, { thread: true });
+      expect(threaded.where).toBe('thread');
+      expect(threaded.sha256).toBe(encodeInline(columns, part.length).sha256);
+    }
+  });
+
   it('is what writePart puts in place for a large part, and reads back as the rows written', async () => {
     const part = rows(THREAD_MIN_ROWS * 2);
     const written = await writePart(dir, 0, AXES, part);

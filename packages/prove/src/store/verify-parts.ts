@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import type { PartRecord, RunManifest } from './manifest.js';
-import { checkFooter, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
+import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
+import { readOnThread, useReadThread } from './read-thread.js';
+import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
 // The one place a run's parts are listed and opened for reading. Every reader (readEpisodes,
 // episodeBatches, episodes, inspect, the diff/report/export reader, resume and extend) gets its parts
@@ -152,18 +154,33 @@ async function specProblem(store: string, manifest: RunManifest): Promise<string
  */
 export async function loadPart(manifest: RunManifest, part: RunPart): Promise<Uint8Array> {
   const bytes = await readFile(part.path).catch((err: NodeJS.ErrnoException) => {
-    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} cannot be read (${err.code ?? err.message}).`]);
+    throw unreadablePart(manifest, part, err.code ?? err.message);
   });
+  checkPartBytes(manifest, part, bytes.byteLength, () => createHash('sha256').update(bytes).digest('hex'));
+  return bytes;
+}
+
+/** The error of a part that cannot be read (`why`: the system's error code). */
+export function unreadablePart(manifest: RunManifest, part: RunPart, why: string): DamagedRunError {
+  return new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} cannot be read (${why}).`]);
+}
+
+/**
+ * Checks a part's bytes, as read, against the manifest's record: their size, then their sha256
+ * (`sha256` is called only when the size matches). A part without a record passes unchecked.
+ *
+ * @throws {@link DamagedRunError} naming the run, the part and what differs.
+ */
+export function checkPartBytes(manifest: RunManifest, part: RunPart, byteLength: number, sha256: () => string): void {
   const r = part.record;
-  if (r === null) return bytes;
-  if (bytes.byteLength !== r.bytes) {
-    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} has ${bytes.byteLength} bytes and the manifest records ${r.bytes} (truncated or changed); ${fix(manifest)}.`]);
+  if (r === null) return;
+  if (byteLength !== r.bytes) {
+    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} has ${byteLength} bytes and the manifest records ${r.bytes} (truncated or changed); ${fix(manifest)}.`]);
   }
-  const sha = createHash('sha256').update(bytes).digest('hex');
+  const sha = sha256();
   if (sha !== r.sha256) {
     throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${r.sha256.slice(0, 12)}…); ${fix(manifest)}.`]);
   }
-  return bytes;
 }
 
 /**
@@ -188,7 +205,19 @@ export type OpenPart = {
   columns(columns: readonly string[]): Promise<PartColumns>;
   /** Rows as plain objects, as {@link readRunPart} gives them. */
   rows(columns?: readonly string[]): Promise<Record<string, unknown>[]>;
+  /**
+   * Only these columns, decoded flat ({@link decodeFlatColumns}: numbers in Float64Arrays, strings as
+   * a dictionary and codes), or null when the part is not in a shape the flat decoder reads (then
+   * {@link OpenPart.columns} reads it).
+   */
+  flat(columns: readonly string[]): FlatPart | null;
 };
+
+/** The flat decoder's buffers in this thread (it runs synchronously: one part at a time). */
+const SCRATCH: FlatScratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) };
+
+/** Some columns of one part decoded flat: per column asked for, its values (null: the part lacks it). */
+export type FlatPart = { readonly rows: number; readonly columns: readonly (FlatColumn | null)[] };
 
 /**
  * Loads one part for the columnar readers (the diff, report, inspect): its bytes are read whole and
@@ -199,35 +228,60 @@ export type OpenPart = {
  * @throws {@link DamagedRunError} naming the run, the part and what differs.
  */
 export async function openRunPart(manifest: RunManifest, part: RunPart): Promise<OpenPart> {
-  const damaged = (err: unknown): DamagedRunError =>
-    err instanceof DamagedRunError ? err : new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
   const bytes = await loadPart(manifest, part);
   if (part.record === null) {
     let all: Record<string, unknown>[];
     try {
       all = await readPartIsolated(bytes, part.file);
     } catch (err) {
-      throw damaged(err);
+      throw damagedPart(manifest, part, err);
     }
     return Object.freeze({
       part,
       columns: (cols: readonly string[]) => Promise.resolve(columnsOfRows(all, cols)),
       rows: (cols?: readonly string[]) => Promise.resolve(cols ? all.map((r) => Object.fromEntries(cols.filter((c) => c in r).map((c) => [c, r[c]]))) : all),
+      flat: () => null,
     });
   }
-  try {
-    checkFooter(bytes, part.file, part.record.rows);
-  } catch (err) {
-    throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
-  }
+  return openCheckedPart(manifest, part, bytes, null);
+}
+
+/** A part's error as a {@link DamagedRunError} naming the run (a DamagedRunError as it is). */
+function damagedPart(manifest: RunManifest, part: RunPart, err: unknown): DamagedRunError {
+  return err instanceof DamagedRunError ? err : new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
+}
+
+/**
+ * A part with a record whose bytes passed {@link checkPartBytes}, opened: its footer checked (at once,
+ * or, when the read thread checked it and decoded `decoded`, on first use), the flat columns
+ * `decoded.columns` served from `decoded` (what the read thread decoded from these bytes).
+ */
+export function openCheckedPart(
+  manifest: RunManifest,
+  part: RunPart,
+  bytes: Uint8Array,
+  decoded: { readonly columns: readonly string[]; readonly flat: readonly (FlatColumn | null)[] | null } | null,
+): OpenPart {
+  const damaged = (err: unknown): DamagedRunError => damagedPart(manifest, part, err);
+  const expected = (part.record as PartRecord).rows;
+  let footer: ReturnType<typeof checkFooter> | null = null;
+  const footerOfPart = (): ReturnType<typeof checkFooter> => {
+    try {
+      return (footer ??= checkFooter(bytes, part.file, expected));
+    } catch (err) {
+      throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+    }
+  };
+  if (decoded === null) footerOfPart();
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const buffer = (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
-  const expected = part.record.rows;
+  const same = (cols: readonly string[]): boolean => decoded !== null && cols.length === decoded.columns.length && cols.every((c, k) => c === decoded.columns[k]);
   return Object.freeze({
     part,
     columns: async (cols: readonly string[]) => {
+      const f = footerOfPart();
       try {
-        const c = await readPartColumns({ file: part.path, buffer }, cols);
+        const c = await readPartColumns({ file: part.path, buffer }, cols, f);
         if (c.rows !== expected) throw new Error(`the part ${part.file} holds ${c.rows} rows, and the manifest records ${expected}`);
         return c;
       } catch (err) {
@@ -239,6 +293,16 @@ export async function openRunPart(manifest: RunManifest, part: RunPart): Promise
         return await readPart(bytes, part.file, cols, expected);
       } catch (err) {
         throw damaged(err);
+      }
+    },
+    flat: (cols: readonly string[]) => {
+      if (decoded !== null && same(cols)) return decoded.flat === null ? null : Object.freeze({ rows: expected, columns: decoded.flat });
+      const f = footerOfPart();
+      try {
+        const columns = decodeFlatColumns(FLAT_LIB, buffer, f, cols, SCRATCH);
+        return columns === null ? null : Object.freeze({ rows: expected, columns });
+      } catch (err) {
+        throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
       }
     },
   });
@@ -253,15 +317,94 @@ function columnsOfRows(rows: readonly Record<string, unknown>[], cols: readonly 
 }
 
 /**
+ * Opens a part on the read thread (read-thread.ts): read, its size and sha256 checked, its footer
+ * checked and `columns` decoded flat there; the size and sha256 checked again here by
+ * {@link checkPartBytes}, so that the part is refused exactly as {@link openRunPart} refuses it.
+ *
+ * @returns the opened part, or null when the thread is not available (open it with openRunPart).
+ * @throws {@link DamagedRunError} as {@link openRunPart}.
+ */
+export async function openPartOnThread(manifest: RunManifest, part: RunPart, columns: readonly string[]): Promise<OpenPart | null> {
+  const r = part.record;
+  if (r === null) return null;
+  const got = await readOnThread({ path: part.path, file: part.file, bytes: r.bytes, sha256: r.sha256, rows: r.rows, columns });
+  if (got === null) return null;
+  if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
+  const bytes = got.bytes as Uint8Array;
+  checkPartBytes(manifest, part, got.size ?? bytes.byteLength, () => got.sha256 ?? '');
+  if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
+  return openCheckedPart(manifest, part, bytes, { columns, flat: got.flat ?? null });
+}
+
+/** How {@link eachOpenPart} reads: `flat`, the columns the caller will ask of every part flat; `thread`, whether to use the read thread (default: by the run's size). */
+export type EachPartOptions = { readonly flat?: readonly string[]; readonly thread?: boolean };
+
+/** Parts a reader has on the read thread at once (the thread reads the next while this one travels back). */
+const THREAD_DEPTH = 2;
+
+/**
  * Opens a run's parts in order ({@link openRunPart}), one in hand at a time, the next one read from
- * disk (and its checksum checked) while `onPart` decodes this one.
+ * disk (and its checksum checked) while `onPart` decodes this one. With `flat` and a large run on a
+ * machine with a core to spare (read-thread.ts, `useReadThread`), parts are also read on the read
+ * thread ({@link openPartOnThread}):
+ * it is kept {@link THREAD_DEPTH} parts ahead, and while the part whose turn it is is still there, the
+ * next part not yet started is read here, so both threads read until the last part; `onPart` still
+ * sees the parts in order.
  *
  * @param manifest - the run.
  * @param parts - its parts ({@link runParts}).
  * @param onPart - called with each opened part and its index, awaited before the next.
+ * @param options - {@link EachPartOptions}.
  * @throws {@link DamagedRunError} as {@link openRunPart}.
  */
-export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void): Promise<void> {
+export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void, options: EachPartOptions = {}): Promise<void> {
+  const flat = options.flat;
+  const rows = parts.reduce((n, p) => n + (p.record?.rows ?? 0), 0);
+  if (flat === undefined || !useReadThread(rows, options.thread)) return eachPartInline(manifest, parts, onPart);
+  const opened: (Promise<OpenPart> | undefined)[] = new Array<Promise<OpenPart> | undefined>(parts.length);
+  // Per part: 1 once its read on the thread has come back (or failed).
+  const back = new Uint8Array(parts.length);
+  let next = 0;
+  let onThread = 0;
+  const feed = (): void => {
+    while (onThread < THREAD_DEPTH && next < parts.length && parts[next]?.record != null) {
+      const k = next++;
+      const part = parts[k] as RunPart;
+      onThread++;
+      const p = openPartOnThread(manifest, part, flat)
+        .then((open) => open ?? openRunPart(manifest, part))
+        .finally(() => {
+          back[k] = 1;
+          onThread--;
+          feed();
+        });
+      // A rejected read is awaited in its turn; until then it must not count as unhandled.
+      p.catch(() => {});
+      opened[k] = p;
+    }
+  };
+  /** Starts reading the next part not yet started here (one at a time ahead of the thread's). */
+  let ahead = -1;
+  const readHere = (): void => {
+    const k = next++;
+    const p = openRunPart(manifest, parts[k] as RunPart);
+    p.catch(() => {});
+    opened[k] = p;
+    ahead = k;
+  };
+  for (let k = 0; k < parts.length; k++) {
+    feed();
+    if (opened[k] === undefined) readHere();
+    // While this part is still on the thread, this thread reads the next one not yet started.
+    else if (back[k] === 0 && ahead < k && next < parts.length) readHere();
+    const file = await (opened[k] as Promise<OpenPart>);
+    opened[k] = undefined;
+    await onPart(file, k);
+  }
+}
+
+/** {@link eachOpenPart} in the calling thread alone. */
+async function eachPartInline(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void): Promise<void> {
   let next: Promise<OpenPart> | null = parts.length > 0 ? openRunPart(manifest, parts[0]!) : null;
   // A rejected prefetch is awaited in the next round; until then it must not count as unhandled.
   next?.catch(() => {});
