@@ -2,7 +2,8 @@
 // values interned to small integers, outcomes as codes. No row object per episode.
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
-import { eachOpenPart, runParts, type OpenPart } from '../store/verify-parts.js';
+import type { FlatColumn } from '../store/flat-columns.js';
+import { eachOpenPart, runParts, type FlatPart, type OpenPart } from '../store/verify-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { assertComplete, coverageOfPairs, type RunCoverage } from './partial.js';
 import { hardFailureOf, seedsOf } from './read-run.js';
@@ -104,8 +105,35 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
       }
       return c;
     },
+    /** The code of `v` among the k-th axis's values, interned when new (in order of first use). */
+    axisCodeOf(k: number, v: unknown): number {
+      const a = axes[k] as (typeof axes)[number];
+      let code = a.index.get(v);
+      if (code === undefined) {
+        code = a.values.length;
+        a.values.push(v);
+        a.index.set(v, code);
+      }
+      return code;
+    },
+    /** Room for `rows` more stored rows at once (the arrays otherwise grow by doubling). */
+    reserve(rows: number): void {
+      const need = n + rows;
+      if (need <= condition.length) return;
+      condition = grown(condition, need);
+      replicate = grown(replicate, need);
+      outcome = grown(outcome, need);
+      t = grown(t, need);
+      score = grown(score, need);
+      if (seed !== null) seed = grown(seed, need);
+      for (const a of axes) a.codes = grown(a.codes, need);
+    },
     /** Adds one stored row; `axisValue(k)` gives the row's value of the k-th axis read. */
     add(c: number, r: number, o: unknown, tv: number, sv: number, axisValue: (k: number) => unknown, seedValue?: number): void {
+      this.addCoded(c, r, o, tv, sv, (k) => this.axisCodeOf(k, axisValue(k)), seedValue);
+    },
+    /** {@link add} with the row's axis values given as their codes (`axisCodeOf`). */
+    addCoded(c: number, r: number, o: unknown, tv: number, sv: number, axisCode: (k: number) => number, seedValue?: number): void {
       let at = n;
       if (retried) {
         const seen = (placed[c] as Map<number, number>).get(r);
@@ -127,22 +155,14 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
           for (const a of axes) a.codes = grown(a.codes, n);
         }
       }
+      if (seedValue !== undefined && seed === null) seed = new Float64Array(condition.length);
       condition[at] = c;
       replicate[at] = r;
       outcome[at] = typeof o === 'string' ? codeOf(codes, o) : NO_OUTCOME;
       t[at] = tv;
       score[at] = sv;
       if (seed !== null) seed[at] = seedValue as number;
-      for (const [k, a] of axes.entries()) {
-        const v = axisValue(k);
-        let code = a.index.get(v);
-        if (code === undefined) {
-          code = a.values.length;
-          a.values.push(v);
-          a.index.set(v, code);
-        }
-        a.codes[at] = code;
-      }
+      for (let k = 0; k < axes.length; k++) (axes[k] as (typeof axes)[number]).codes[at] = axisCode(k);
     },
     finish(coverage?: RunCoverage): RunColumns {
       let hasScores = false;
@@ -263,6 +283,61 @@ export type ReadColumnsOptions = {
 };
 
 /**
+ * Adds a part decoded flat (the store's own parts, store/flat-columns.ts) to the builder, the same
+ * values as the hyparquet path below gives: a null condition is `'null'`, a null outcome none, a null
+ * number NaN. Returns false, adding nothing, when a column's shape would read otherwise through
+ * hyparquet (a number column with nulls among the seed or the axes, where hyparquet gives null, not
+ * NaN; a seed or a condition that is not what the store writes): the caller then reads it that way.
+ */
+function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withSeed: boolean, axisCount: number): boolean {
+  const [condition, replicate, outcome, t, score] = flat.columns as (FlatColumn | null)[];
+  const seedColumn = withSeed ? (flat.columns[5] ?? null) : null;
+  const axisColumns = flat.columns.slice(withSeed ? 6 : 5, (withSeed ? 6 : 5) + axisCount);
+  if (condition == null || condition.kind !== 'strings') return false;
+  if (withSeed && (seedColumn === null || seedColumn.kind !== 'numbers' || seedColumn.nulls > 0)) return false;
+  if (axisColumns.some((c) => c != null && c.kind === 'numbers' && c.nulls > 0)) return false;
+  const rows = flat.rows;
+  const numbers = (c: FlatColumn | null | undefined): Float64Array | null => (c != null && c.kind === 'numbers' ? c.values : null);
+  const [rep, tv, sv] = [numbers(replicate), numbers(t), numbers(score)];
+  const seed = seedColumn !== null && seedColumn.kind === 'numbers' ? seedColumn.values : undefined;
+  // Per dictionary entry (index 0: a null condition), the condition's code, interned at its first row
+  // (the run's conditions are in order of their first episode).
+  const conditionCodes = new Int32Array(condition.dictionary.length + 1).fill(-1);
+  const outcomeCodes = outcome != null && outcome.kind === 'strings' ? outcome.codes : null;
+  const outcomeLabels = outcome != null && outcome.kind === 'strings' ? outcome.dictionary : null;
+  let i = 0;
+  // A string axis's codes per dictionary entry (index 0: null), interned at first use as the row path does.
+  const axisCodes = axisColumns.map((c) => (c != null && c.kind === 'strings' ? new Int32Array(c.dictionary.length + 1).fill(-1) : null));
+  const axisCode = (k: number): number => {
+    const c = axisColumns[k];
+    if (c == null) return b.axisCodeOf(k, null);
+    if (c.kind === 'numbers') return b.axisCodeOf(k, c.values[i]);
+    const d = (c.codes[i] as number) + 1;
+    const table = axisCodes[k] as Int32Array;
+    let code = table[d] as number;
+    if (code < 0) table[d] = code = b.axisCodeOf(k, d === 0 ? null : c.dictionary[d - 1]);
+    return code;
+  };
+  b.reserve(rows);
+  for (; i < rows; i++) {
+    const k = (condition.codes[i] as number) + 1;
+    let c = conditionCodes[k] as number;
+    if (c < 0) conditionCodes[k] = c = b.conditionOf(k === 0 ? 'null' : (condition.dictionary[k - 1] as string));
+    const o = outcomeCodes === null ? -1 : (outcomeCodes[i] as number);
+    b.addCoded(
+      c,
+      rep === null ? Number.NaN : (rep[i] as number),
+      o < 0 ? null : (outcomeLabels as readonly string[])[o],
+      tv === null ? Number.NaN : (tv[i] as number),
+      sv === null ? Number.NaN : (sv[i] as number),
+      axisCode,
+      seed === undefined ? undefined : (seed[i] as number),
+    );
+  }
+  return true;
+}
+
+/**
  * Reads one run's condition, replicate_index, outcome, t and score columns (and the axis columns asked
  * for) into {@link RunColumns}: no prompt, answer, error or meta, and no row object per episode. The
  * parts are checked (size, sha256, footer) before a column is decoded; a retried run's superseded rows
@@ -282,9 +357,12 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   const axes = options.axes === 'all' ? own : (options.axes ?? []).filter((a, i, all) => own.includes(a) && all.indexOf(a) === i);
   const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
   const b = columnsBuilder(manifest, codes, axes, retried);
+  const withSeed = options.seed === true;
+  const names = ['condition', 'replicate_index', 'outcome', 't', 'score', ...(withSeed ? ['seed'] : []), ...axes];
   await eachPart(store, manifest, async (file) => {
-    const withSeed = options.seed === true;
-    const part: PartColumns = await file.columns(['condition', 'replicate_index', 'outcome', 't', 'score', ...(withSeed ? ['seed'] : []), ...axes]);
+    const flat = file.flat(names);
+    if (flat !== null && addFlatPart(b, flat, withSeed, axes.length)) return;
+    const part: PartColumns = await file.columns(names);
     const seed = withSeed ? seedsOf(part.columns['seed'] as Column, part.rows) : null;
     const condition = part.columns['condition'] as Column;
     const replicate = part.columns['replicate_index'] as Column;
