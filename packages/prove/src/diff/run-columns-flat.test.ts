@@ -28,12 +28,12 @@ beforeAll(async () => {
   const spec = parseSweepSpec(SPEC);
   const w = await createRun(store, { spec, specText: SPEC, target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99, partRows: 55 });
   const rows: EpisodeRow[] = [];
-  // Conditions interleaved across parts, outcomes null / three labels, scores and t with nulls.
+  // Conditions interleaved across parts, outcomes null / three labels, scores with nulls, t with NaNs.
   for (let r = 0; r < spec.replicates; r++) {
     conditionsOf(spec).forEach((c, ci) => {
       const k = (ci * 7 + r * 13) % 17;
       const outcome = k === 0 ? null : k < 6 ? 'failed' : k < 8 ? 'truncated' : 'passed';
-      rows.push({ run_id: w.manifest.run_id, condition: c.label, ...c.values, replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome, t: k % 5 === 0 ? null : k, score: k % 3 === 0 ? null : k / 17, error: outcome === null ? 'target crashed' : null, meta: '{}', duration_ms: 1 });
+      rows.push({ run_id: w.manifest.run_id, condition: c.label, ...c.values, replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome, t: k % 5 === 0 ? Number.NaN : k, score: k % 3 === 0 ? null : k / 17, error: outcome === null ? 'target crashed' : null, meta: '{}', duration_ms: 1 });
     });
   }
   await w.append(rows);
