@@ -132,6 +132,62 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
 }
 
 /**
+ * One condition's pairs counted into `cross` (K x K, before's code x after's), and each run's episodes
+ * with an outcome by outcome into `before` and `after` (every slot of each run, paired or not): per
+ * replicate slot, an episode in both runs pairs, with equal seeds or not (a mismatch is counted, and the
+ * first slot kept), dropped when either has no outcome. Returns [paired, dropped, unmatched before,
+ * unmatched after, seed mismatches, the first mismatched slot].
+ */
+function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: Float64Array, before: Float64Array, after: Float64Array): Float64Array {
+  const out = new Float64Array(6);
+  const aOutcome = a.outcome;
+  const bOutcome = b.outcome;
+  const aSeed = a.seed;
+  const bSeed = b.seed;
+  const aSize = a.size;
+  const bSize = b.size;
+  const size = aSize > bSize ? aSize : bSize;
+  let paired = 0;
+  let dropped = 0;
+  let unmatchedA = 0;
+  let unmatchedB = 0;
+  let seedMismatches = 0;
+  let first = -1;
+  for (let r = 0; r < size; r++) {
+    const oa = r < aSize ? (aOutcome[r] as number) : NO_EPISODE;
+    const ob = r < bSize ? (bOutcome[r] as number) : NO_EPISODE;
+    if (oa >= 2) before[oa - 2] = (before[oa - 2] as number) + 1;
+    if (ob >= 2) after[ob - 2] = (after[ob - 2] as number) + 1;
+    if (oa === NO_EPISODE) {
+      if (ob !== NO_EPISODE) unmatchedB++;
+      continue;
+    }
+    if (ob === NO_EPISODE) {
+      unmatchedA++;
+      continue;
+    }
+    if (aSeed[r] !== bSeed[r]) {
+      if (seedMismatches === 0) first = r;
+      seedMismatches++;
+    }
+    if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
+      dropped++;
+      continue;
+    }
+    const cell = (oa - 2) * K + (ob - 2);
+    cross[cell] = (cross[cell] as number) + 1;
+    paired++;
+  }
+  out[0] = paired;
+  out[1] = dropped;
+  out[2] = unmatchedA;
+  out[3] = unmatchedB;
+  out[4] = seedMismatches;
+  out[5] = first;
+  return out;
+}
+
+/**
  * {@link pairRuns} over two runs already indexed with shared outcome codes ({@link RunIndex}): walks
  * each shared condition's replicate slots once.
  */
@@ -151,38 +207,16 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
     const b = B.conditions.get(label) as ConditionIndex;
     const K = labelsOf.length;
     const cross = new Float64Array(K * K);
-    let paired = 0;
-    let dropped = 0;
-    let unmatchedA = 0;
-    let unmatchedB = 0;
-    let seedMismatches = 0;
-    const size = Math.max(a.size, b.size);
-    const [aOutcome, bOutcome, aSeed, bSeed, aSize, bSize] = [a.outcome, b.outcome, a.seed, b.seed, a.size, b.size];
-    for (let r = 0; r < size; r++) {
-      const oa = r < aSize ? (aOutcome[r] as number) : NO_EPISODE;
-      const ob = r < bSize ? (bOutcome[r] as number) : NO_EPISODE;
-      if (oa === NO_EPISODE) {
-        if (ob !== NO_EPISODE) unmatchedB++;
-        continue;
-      }
-      if (ob === NO_EPISODE) {
-        unmatchedA++;
-        continue;
-      }
-      const sa = aSeed[r] as number;
-      const sb = bSeed[r] as number;
-      if (sa !== sb) {
-        seedMismatches++;
-        if (mismatches === 0) firstMismatch = `${label}, replicate ${rep(r)}: seed ${String(sa)} before, ${String(sb)} after`;
-        mismatches++;
-      }
-      if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
-        dropped++;
-        continue;
-      }
-      const cell = (oa - 2) * K + (ob - 2);
-      cross[cell] = (cross[cell] as number) + 1;
-      paired++;
+    // The per-replicate loop in a function of its own (tallyCondition), which V8 optimizes after a few
+    // conditions and keeps optimized from one diff to the next.
+    const beforeCounts = new Float64Array(K);
+    const afterCounts = new Float64Array(K);
+    const t = tallyCondition(a, b, K, cross, beforeCounts, afterCounts);
+    const [paired, dropped, unmatchedA, unmatchedB, seedMismatches] = [t[0] as number, t[1] as number, t[2] as number, t[3] as number, t[4] as number];
+    if (seedMismatches > 0) {
+      const r = t[5] as number;
+      if (mismatches === 0) firstMismatch = `${label}, replicate ${rep(r)}: seed ${String(a.seed[r])} before, ${String(b.seed[r])} after`;
+      mismatches += seedMismatches;
     }
     const sample = a.sample ?? b.sample;
     const parsed = parseLabel(label);
@@ -197,7 +231,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
     conditions.push({
       label,
       values: Object.freeze(values),
-      counts: Object.freeze({ labels: labelsOf, cross, before: countsOf(a, K), after: countsOf(b, K) }),
+      counts: Object.freeze({ labels: labelsOf, cross, before: beforeCounts, after: afterCounts }),
       get pairs() {
         return (pairs ??= pairsOf(a, b, labelsOf, rep));
       },
@@ -249,17 +283,6 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
     truncated,
     labels: labels.sort(byCodePoint),
   };
-}
-
-/** A condition's episodes per outcome code - 2 (nulls left out). */
-function countsOf(c: ConditionIndex, K: number): Float64Array {
-  const out = new Float64Array(K);
-  const outcome = c.outcome;
-  for (let r = 0; r < c.size; r++) {
-    const o = outcome[r] as number;
-    if (o >= 2) out[o - 2] = (out[o - 2] as number) + 1;
-  }
-  return out;
 }
 
 /** A condition's pairs with an outcome on both sides, by replicate index. */
