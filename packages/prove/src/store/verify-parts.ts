@@ -345,7 +345,12 @@ export async function openPartOnThread(manifest: RunManifest, part: RunPart, col
 }
 
 /** How {@link eachOpenPart} reads: `flat`, the columns the caller will ask of every part flat; `thread`, whether to use the read thread (default: by the run's size). */
-export type EachPartOptions = { readonly flat?: readonly string[]; readonly thread?: boolean };
+export type EachPartOptions = {
+  readonly flat?: readonly string[];
+  readonly thread?: boolean;
+  /** Called when a part's read starts (its index), on either thread: tests check how far ahead the reads run. */
+  readonly started?: (index: number) => void;
+};
 
 /** Parts a reader has on the read thread at once (the thread reads the next while this one travels back). */
 const THREAD_DEPTH = 2;
@@ -357,7 +362,8 @@ const THREAD_DEPTH = 2;
  * thread ({@link openPartOnThread}):
  * it is kept {@link THREAD_DEPTH} parts ahead, and while the part whose turn it is is still there, the
  * next part not yet started is read here, so both threads read until the last part; `onPart` still
- * sees the parts in order.
+ * sees the parts in order. No read starts more than THREAD_DEPTH + 1 parts beyond the one `onPart` is
+ * at (those read and not consumed are held in memory), and none after the loop has thrown.
  *
  * @param manifest - the run.
  * @param parts - its parts ({@link runParts}).
@@ -374,10 +380,15 @@ export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPar
   const back = new Uint8Array(parts.length);
   let next = 0;
   let onThread = 0;
+  // The part `onPart` is at: no read starts more than THREAD_DEPTH + 1 parts beyond it (the parts read
+  // and not yet consumed are held in memory), and none once the loop has ended or thrown.
+  let at = 0;
+  let stopped = false;
   const feed = (): void => {
-    while (onThread < THREAD_DEPTH && next < parts.length && parts[next]?.record != null) {
+    while (!stopped && onThread < THREAD_DEPTH && next < parts.length && next <= at + THREAD_DEPTH && parts[next]?.record != null) {
       const k = next++;
       const part = parts[k] as RunPart;
+      options.started?.(k);
       onThread++;
       const p = openPartOnThread(manifest, part, flat)
         .then((open) => open ?? openRunPart(manifest, part))
@@ -395,19 +406,25 @@ export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPar
   let ahead = -1;
   const readHere = (): void => {
     const k = next++;
+    options.started?.(k);
     const p = openRunPart(manifest, parts[k] as RunPart);
     p.catch(() => {});
     opened[k] = p;
     ahead = k;
   };
-  for (let k = 0; k < parts.length; k++) {
-    feed();
-    if (opened[k] === undefined) readHere();
-    // While this part is still on the thread, this thread reads the next one not yet started.
-    else if (back[k] === 0 && ahead < k && next < parts.length) readHere();
-    const file = await (opened[k] as Promise<OpenPart>);
-    opened[k] = undefined;
-    await onPart(file, k);
+  try {
+    for (let k = 0; k < parts.length; k++) {
+      at = k;
+      feed();
+      if (opened[k] === undefined) readHere();
+      // While this part is still on the thread, this thread reads the next one not yet started.
+      else if (back[k] === 0 && ahead < k && next < parts.length && next <= k + THREAD_DEPTH) readHere();
+      const file = await (opened[k] as Promise<OpenPart>);
+      opened[k] = undefined;
+      await onPart(file, k);
+    }
+  } finally {
+    stopped = true; // a damaged part or a throwing onPart: the parts after it are not read
   }
 }
 

@@ -1,0 +1,83 @@
+// eachOpenPart with the read thread keeps its reads a bounded number of parts ahead of the part being
+// consumed (the parts read and not consumed are held in memory), and starts none once it has thrown.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempStore } from '../diff/__fixtures__/build-run.js';
+import { seedFor } from '../spec/seed-for.js';
+import { parseSweepSpec } from '../spec/sweep-spec.js';
+import { createRun } from './create-run.js';
+import type { EpisodeRow } from './episode-row.js';
+import { episodesDir } from './layout.js';
+import type { RunManifest } from './manifest.js';
+import { eachOpenPart, runParts } from './verify-parts.js';
+
+const SPEC = ['target_id = "t"', 't_unit = "turns"', 'replicates = 400', '[axes.slack]', 'type = "continuous"', 'values = [1]', ''].join('\n');
+const COLUMNS = ['condition', 'replicate_index', 'seed', 'outcome'];
+/** THREAD_DEPTH (2) parts on the thread, and one read here, beyond the part being consumed. */
+const AHEAD = 3;
+
+let dir: string;
+let store: string;
+let manifest: RunManifest;
+beforeAll(async () => {
+  dir = await tempStore();
+  store = join(dir, 'store');
+  const spec = parseSweepSpec(SPEC);
+  const w = await createRun(store, { spec, specText: SPEC, target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99, partRows: 10 });
+  const rows: EpisodeRow[] = [];
+  for (let r = 0; r < spec.replicates; r++) {
+    rows.push({ run_id: w.manifest.run_id, condition: 'slack 1', slack: 1, replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome: r % 3 === 0 ? 'failed' : 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 1 });
+  }
+  await w.append(rows);
+  manifest = await w.close('complete');
+}, 60_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('eachOpenPart on the read thread', () => {
+  it('starts no read more than THREAD_DEPTH + 1 parts ahead of a slow consumer (it read the whole run ahead before)', async () => {
+    const parts = await runParts(store, manifest);
+    expect(parts.length).toBe(40);
+    let highest = -1;
+    const seen: number[] = [];
+    await eachOpenPart(
+      manifest,
+      parts,
+      async (_file, k) => {
+        expect(highest).toBeLessThanOrEqual(k + AHEAD);
+        seen.push(k);
+        // A consumer slower than the reads (a diff that also reads meta, a page that renders).
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        expect(highest).toBeLessThanOrEqual(k + AHEAD);
+      },
+      { flat: COLUMNS, thread: true, started: (k) => (highest = Math.max(highest, k)) },
+    );
+    expect(seen).toEqual(parts.map((_, k) => k));
+  });
+
+  it('starts no read after a damaged part has stopped it', async () => {
+    const parts = await runParts(store, manifest);
+    const file = join(episodesDir(store, manifest.run_id), parts[3]?.file as string);
+    const bytes = await readFile(file);
+    const damaged = Buffer.from(bytes);
+    damaged[100] = (damaged[100] as number) ^ 0xff;
+    await writeFile(file, damaged);
+    try {
+      const started: number[] = [];
+      const err = await eachOpenPart(manifest, parts, () => undefined, { flat: COLUMNS, thread: true, started: (k) => started.push(k) }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect((err as Error).message).toMatch(/was changed/);
+      const atFailure = started.length;
+      expect(Math.max(...started)).toBeLessThanOrEqual(3 + AHEAD);
+      // Whatever was in flight comes back; nothing new is started after it (the old loop went on to the last part).
+      await eachOpenPart(manifest, parts.slice(0, 1), () => undefined, { flat: COLUMNS, thread: true });
+      expect(started.length).toBe(atFailure);
+    } finally {
+      await writeFile(file, bytes);
+    }
+  });
+});
