@@ -69,6 +69,22 @@ describe('compileCliScript', () => {
   });
 });
 
+describe('compileCliScript and an edited script', () => {
+  it('ignores the cache of a script edited without its last line (same length, the recorded id kept): the edit runs', async () => {
+    // The build's script, its cache, then one character of its body changed and the id line left as it was.
+    const text = source('edit');
+    const cache = compileCliScript(FILE, text, undefined).createCache();
+    const swapped = text.replace("__import_meta_resolve('./x.js')", "__import_meta_resolve('./z.js')");
+    expect(swapped.length).toBe(text.length);
+    expect(scriptId(swapped)).toBe(scriptId(text));
+    const script = compileCliScript(`/edited${FILE}`, swapped, cache);
+    expect(script.rejected).toBe(true);
+    const runs: unknown[][] = [];
+    await script.run(bindings(runs));
+    expect(runs).toEqual([['required a', 'file:///pkg/dist/bundle/cli-script.js', 'resolved ./z.js', 'loaded y']]);
+  });
+});
+
 describe('scriptId', () => {
   it("reads the build's last line, and nothing from a script without one", () => {
     const text = source('id');

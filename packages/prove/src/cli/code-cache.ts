@@ -74,7 +74,7 @@ const HEADER = 128;
  * Compiles the CLI's script, from its code cache when one is given, made for this script, whole, and V8
  * accepts it; else from the source (a stale or damaged cache costs only the compile it would have
  * saved). A cache file is the script's id ({@link scriptId}), the sha256 of V8's bytes (both in hex), and
- * V8's bytes. Both are checked here because V8 (Node 20's, in a release build) checks neither: it takes a
+ * V8's bytes. Both are checked here, and the id against the sha256 of the script's text, because V8 (Node 20's, in a release build) checks neither: it takes a
  * cache of another script of the same length and runs that script's code, and it aborts the process on
  * damaged bytes. The source is wrapped on its first line, so the script's line numbers stay its own.
  *
@@ -91,6 +91,9 @@ export function compileCliScript(file: string, source: string, cache: Buffer | u
     data !== undefined &&
     data.length > 0 &&
     cache.toString('latin1', 0, 64) === id &&
+    // The text is the one its id was made of (~1 ms for the 1 MB script): a script edited by hand and
+    // left at its length would otherwise run the cache's code, not the edit.
+    createHash('sha256').update(source.slice(0, source.lastIndexOf('// cli-script '))).digest('hex') === id &&
     cache.toString('latin1', 64, HEADER) === createHash('sha256').update(data).digest('hex');
   const wrapped = `(async function (require, __ext, __load, __import_meta_url, __import_meta_resolve) {${source.replace(/^#!.*/, '')}\n})`;
   const script = new Script(wrapped, { filename: file, ...(ours ? { cachedData: data } : {}) });
