@@ -39,7 +39,7 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
       given.add(tok.name);
       if (!d) {
         const near = closestName(tok.name, Object.keys(defs));
-        problems.push(`unknown option ${flag} for ${cmd.name}${near !== null ? ` (did you mean --${near}?)` : ''}; see poisson-prove ${cmd.name} --help.`);
+        problems.push(`unknown option ${flag} for ${cmd.name}${near !== null ? ` (did you mean --${near}?)` : ''}; see ${cmd.name === 'poisson-prove' ? cmd.name : `poisson-prove ${cmd.name}`} --help.`);
         continue;
       }
       if (d.type === 'boolean') {

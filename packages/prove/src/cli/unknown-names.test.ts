@@ -27,6 +27,9 @@ describe('did you mean', () => {
     const r = await cli(['diff', '#2', '#1', '--evnt', 'failed']);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^error: unknown option --evnt for diff \(did you mean --event\?\); see poisson-prove diff --help\.\n/);
+    // Before any verb: the help to see is the top level's (it said "see poisson-prove poisson-prove --help").
+    const top = await cli(['--bogus']);
+    expect(top).toEqual({ code: 2, out: '', err: expect.stringMatching(/^error: unknown option --bogus for poisson-prove; see poisson-prove --help\.\n/) });
     const m = await cli(['diff', '#2', '#1', '--method', 'exactt']);
     expect(m.code).toBe(2);
     expect(m.err).toContain('--method must be one of exact, midp, asymptotic, asymptotic-cc, got "exactt" (did you mean "exact"?).');
