@@ -20,6 +20,8 @@ export type ReadPairsOptions = {
    * outcome, t, error and meta.
    */
   readonly private?: boolean;
+  /** Read runs that are not complete, as `diffRuns(..., { partial: true })` did for the report; else such a run is refused (E_PARTIAL). */
+  readonly partial?: boolean;
   /** The two runs as already read by `readRunForDiff` (saves reading them again). */
   readonly runs?: { readonly before: DiffRun; readonly after: DiffRun };
 };
@@ -155,7 +157,7 @@ export async function readDiscordantPairs(store: string, report: DiffReport, opt
   else {
     // Column by column: condition, replicate, seed, outcome and t (no row object per episode).
     const codes = outcomeCodes();
-    const read = { seed: true, verb: 'diff' };
+    const read = { seed: true, verb: 'diff', partial: options.partial === true };
     let before = await readRunColumns(store, report.before.run_id, codes, read);
     let after = await readRunColumns(store, report.after.run_id, codes, read);
     // Two imports pair by the samples' identity, as the diff paired them: their identities read too.

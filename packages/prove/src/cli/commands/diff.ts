@@ -49,8 +49,9 @@ export const diffCommand = defineCommand({
     const limit = v.number('limit');
     if (show === undefined && limit !== undefined) v.problem('--limit counts the pairs of --show pairs; add --show pairs, or leave out --limit.');
     if (show === undefined && v.flag('private')) v.problem('--private adds private details to the pairs of --show pairs; add --show pairs, or leave out --private.');
-    v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    if (more.length > 0 && v.flag('partial')) v.problem('--partial reads two runs as they are; with several candidates diff each one against the baseline on its own (poisson-prove diff A B --partial).');
+    v.done();
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
     const opts = {
       ...(events.length > 0 ? { events } : {}),
@@ -75,7 +76,7 @@ export const diffCommand = defineCommand({
     if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : text());
     else {
       const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
-      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), ...(limit !== undefined ? { limit } : {}) });
+      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), partial: v.flag('partial'), ...(limit !== undefined ? { limit } : {}) });
       io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report, command), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
     }
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
