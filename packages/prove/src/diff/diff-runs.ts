@@ -1,6 +1,7 @@
 import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
 import { diffColumns, readDiffColumns } from './diff-columns.js';
+import { alignColumnsByIdentity } from './identity-columns.js';
 import { assertComplete, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
@@ -40,7 +41,11 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
     const shared = outcomeCodes();
     const [before, after] = await settled(readDiffColumns(store, ma.run_id, shared, read), readDiffColumns(store, mb.run_id, shared, read));
     const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
-    return withReadCoverage(diffColumns(before, after, diffOptions), coverage, columnsUnmatched(before, after));
+    // The pairs compared and left out, counted as the diff pairs them: by identity (the stored positions
+    // of two imports say nothing of which samples pair).
+    const aligned = alignColumnsByIdentity(before, after);
+    const unmatched = aligned === null ? columnsUnmatched(before, after) : columnsUnmatched(aligned.before, aligned.after);
+    return withReadCoverage(diffColumns(before, after, diffOptions), coverage, unmatched);
   }
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));

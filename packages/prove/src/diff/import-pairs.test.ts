@@ -150,3 +150,12 @@ describe('the listed pairs of two imports are the pairs the diff counts (paired 
     }
   });
 });
+
+describe('the coverage of two imports', () => {
+  it('counts pairs by sample identity, as the identity section does (it counted stored positions: 11 compared)', () => {
+    // A: docs 0..11; B: no doc 4, doc 7's input differs. Paired: 10 samples; only in A: doc 4 and A's doc 7;
+    // only in B: B's doc 7.
+    expect((report as DiffReport & { identity?: { matched: number } }).identity?.matched).toBe(10);
+    expect(report.unmatched).toEqual({ before: 2, after: 1, compared: 10 });
+  });
+});
