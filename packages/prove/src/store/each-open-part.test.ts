@@ -3,11 +3,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempStore } from '../diff/__fixtures__/build-run.js';
-import { seedFor } from '../spec/seed-for.js';
-import { parseSweepSpec } from '../spec/sweep-spec.js';
-import { createRun } from './create-run.js';
-import type { EpisodeRow } from './episode-row.js';
+import { buildRun, tempStore } from '../diff/__fixtures__/build-run.js';
 import { episodesDir } from './layout.js';
 import type { RunManifest } from './manifest.js';
 import { eachOpenPart, runParts } from './verify-parts.js';
@@ -23,14 +19,7 @@ let manifest: RunManifest;
 beforeAll(async () => {
   dir = await tempStore();
   store = join(dir, 'store');
-  const spec = parseSweepSpec(SPEC);
-  const w = await createRun(store, { spec, specText: SPEC, target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99, partRows: 10 });
-  const rows: EpisodeRow[] = [];
-  for (let r = 0; r < spec.replicates; r++) {
-    rows.push({ run_id: w.manifest.run_id, condition: 'slack 1', slack: 1, replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome: r % 3 === 0 ? 'failed' : 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 1 });
-  }
-  await w.append(rows);
-  manifest = await w.close('complete');
+  manifest = await buildRun(store, { specText: SPEC, partRows: 10, outcomes: (_c, r) => (r % 3 === 0 ? 'failed' : 'passed') });
 }, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

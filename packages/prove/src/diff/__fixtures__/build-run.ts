@@ -47,6 +47,8 @@ export async function buildRun(
     salt?: string;
     maxMde?: number;
     now?: Date;
+    /** Rows per parquet part (createRun's `partRows`). */
+    partRows?: number;
     outcomes: (condition: number, r: number) => string | null;
     seedOf?: (r: number) => number;
     /** Overrides per episode (outcome, score, meta, error), given the condition's axis values. */
@@ -55,7 +57,7 @@ export async function buildRun(
 ): Promise<RunManifest> {
   const spec = parseSweepSpec(opts.specText);
   const salt = opts.salt ?? '0123456789abcdef';
-  const w = await createRun(store, { spec, specText: opts.specText, target: 'test:fixture', salt, maxMde: opts.maxMde ?? 0.99, now: opts.now });
+  const w = await createRun(store, { spec, specText: opts.specText, target: 'test:fixture', salt, maxMde: opts.maxMde ?? 0.99, now: opts.now, ...(opts.partRows !== undefined ? { partRows: opts.partRows } : {}) });
   const rows: EpisodeRow[] = [];
   conditionsOf(spec).forEach((c, ci) => {
     for (let r = 0; r < spec.replicates; r++) {
