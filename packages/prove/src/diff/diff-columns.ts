@@ -28,12 +28,17 @@ export function diffColumns(before: RunColumns, after: RunColumns, options: Diff
  * Two runs' columns indexed as {@link diffColumns} indexes them (imports aligned by identity first), for
  * a caller that computes several diffs of them.
  *
- * @returns the two indexes and the identity pairing (null unless both runs are imports).
+ * @returns the two indexes, the identity pairing (null unless both runs are imports), and the columns
+ *   indexed (two imports' aligned, so that a pair shares one replicate index).
  */
-export function indexForDiff(before: RunColumns, after: RunColumns): { readonly before: RunIndex; readonly after: RunIndex; readonly identity: IdentityPairing | null } {
+export function indexForDiff(
+  before: RunColumns,
+  after: RunColumns,
+): { readonly before: RunIndex; readonly after: RunIndex; readonly identity: IdentityPairing | null; readonly columns: { readonly before: RunColumns; readonly after: RunColumns } } {
   const aligned = alignColumnsByIdentity(before, after);
-  const [a, b] = indexRunColumns(aligned?.before ?? before, aligned?.after ?? after);
-  return { before: a, after: b, identity: aligned?.identity ?? null };
+  const columns = { before: aligned?.before ?? before, after: aligned?.after ?? after };
+  const [a, b] = indexRunColumns(columns.before, columns.after);
+  return { before: a, after: b, identity: aligned?.identity ?? null, columns };
 }
 
 /** What {@link readDiffColumns} reads besides the counts. */

@@ -1,7 +1,7 @@
 import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
-import { diffColumns, readDiffColumns } from './diff-columns.js';
-import { alignColumnsByIdentity } from './identity-columns.js';
+import { indexForDiff, readDiffColumns } from './diff-columns.js';
+import { checkOptions } from './diff-input.js';
 import { assertComplete, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
@@ -41,11 +41,12 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
     const shared = outcomeCodes();
     const [before, after] = await settled(readDiffColumns(store, ma.run_id, shared, read), readDiffColumns(store, mb.run_id, shared, read));
     const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
-    // The pairs compared and left out, counted as the diff pairs them: by identity (the stored positions
-    // of two imports say nothing of which samples pair).
-    const aligned = alignColumnsByIdentity(before, after);
-    const unmatched = aligned === null ? columnsUnmatched(before, after) : columnsUnmatched(aligned.before, aligned.after);
-    return withReadCoverage(diffColumns(before, after, diffOptions), coverage, unmatched);
+    // Aligned once: the pairs compared and left out are counted as the diff pairs them, by identity (the
+    // stored positions of two imports say nothing of which samples pair).
+    checkOptions(diffOptions); // before the runs are indexed, as diffColumns does
+    const x = indexForDiff(before, after);
+    const report = computeDiff(x.before, x.after, diffOptions, { identity: x.identity });
+    return withReadCoverage(report, coverage, columnsUnmatched(x.columns.before, x.columns.after));
   }
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));
