@@ -4,7 +4,7 @@ import type { PartColumns } from '../store/parquet.js';
 import { eachOpenPart, openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
 import { newestPerPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
-import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type RunIndex } from './run-index.js';
+import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type PartOutcomeCodes, type RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 
 /** The columns the diff, report and export read (the axes are added per run). */
@@ -104,7 +104,7 @@ export function seedsOf(column: Column, rows: number): Float64Array {
 /**
  * The columns the diff indexes of one part, as codes and doubles: conditions and outcomes as a
  * dictionary of the part's distinct values and per row its index (-1: null), replicate indices, seeds
- * and scores as numbers (a null score NaN).
+ * and scores as numbers (a null score NaN; null when the part holds no score column).
  */
 type IndexPart = {
   readonly rows: number;
@@ -114,7 +114,8 @@ type IndexPart = {
   readonly seed: Float64Array;
   readonly outcomes: readonly unknown[];
   readonly outcome: Int32Array;
-  readonly score: Float64Array;
+  /** Null: the part holds no score column. */
+  readonly score: Float64Array | null;
 };
 
 /** The columns {@link readRunIndex} reads of every part, in the order {@link indexPartOf} takes them. */
@@ -171,7 +172,7 @@ async function indexPartOf(file: OpenPart): Promise<IndexPart> {
         seed: seed.values,
         outcomes: outcome === null ? [] : outcome.dictionary,
         outcome: outcome === null ? new Int32Array(rows).fill(-1) : outcome.codes,
-        score: score === null ? new Float64Array(rows).fill(Number.NaN) : score.values,
+        score: score === null ? null : score.values,
       };
     }
   }
@@ -257,24 +258,13 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
       }
     }
     const sampleAt = fresh ? await axisSampler(file, axes) : null;
-    const meta = hard ? ((await file.columns(['meta'])).columns['meta'] as Column) : undefined;
-    // Per row its outcome's code in the run index (interned in row order), and its hard-failure code.
-    const byOutcome = new Int32Array(outcomes.length + 1).fill(-1);
-    const codeAt = new Uint16Array(rows);
-    for (let i = 0; i < rows; i++) {
-      const ok = (outcome[i] as number) + 1;
-      let code = byOutcome[ok] as number;
-      if (code < 0) {
-        code = ok === 0 ? NO_OUTCOME : codeOf(codes, outcomes[ok - 1]);
-        byOutcome[ok] = code;
-      }
-      codeAt[i] = code;
-    }
-    let hardAt: Uint8Array | null = null;
-    if (meta !== undefined) {
-      hardAt = new Uint8Array(rows);
-      for (let i = 0; i < rows; i++) hardAt[i] = hardCodeOf(hardFailureOf(meta[i]));
-    }
+    // The part's outcomes coded for the run index as rows first show them (in row order).
+    const table = new Int32Array(outcomes.length + 1).fill(-1);
+    const outcomeCode: PartOutcomeCodes = {
+      table,
+      resolve: (slot) => (table[slot] = slot === 0 ? NO_OUTCOME : codeOf(codes, outcomes[slot - 1])),
+    };
+    const hardAt = hard ? await hardFailuresOf(file, rows) : null;
     // Per condition code + 1, the condition; the rows stored run by run of one condition.
     const byCondition: (ConditionIndex | null)[] = new Array<ConditionIndex | null>(conditions.length + 1).fill(null);
     for (let i = 0; i < rows; ) {
@@ -289,11 +279,33 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
         c = builder.condition(name, () => (sampleAt === null ? Object.fromEntries(axes.map((a) => [a, null])) : sampleAt(row)));
         byCondition[k + 1] = c;
       }
-      builder.addMany(c, i, end, replicate, seed, codeAt, score, hardAt);
+      builder.addMany(c, i, end, replicate, seed, outcome, outcomeCode, score, hardAt);
       i = end;
     }
-  }, { flat: INDEX_COLUMNS, ...(options.thread !== undefined ? { thread: options.thread } : {}) });
+  }, { flat: [...INDEX_COLUMNS, ...axes, ...(hard ? ['meta'] : [])], ...(options.thread !== undefined ? { thread: options.thread } : {}) });
   return builder.finish();
+}
+
+/**
+ * Per row of a part, the code of its `meta.hard_failure` ({@link hardCodeOf}): from the meta column
+ * decoded flat (each distinct meta text parsed once), else as hyparquet reads it.
+ */
+async function hardFailuresOf(file: OpenPart, rows: number): Promise<Uint8Array> {
+  const out = new Uint8Array(rows);
+  const meta = file.flat(['meta'])?.columns[0];
+  if (meta != null && meta.kind === 'strings') {
+    const byText = Uint8Array.from(meta.dictionary, (text) => hardCodeOf(hardFailureOf(text)));
+    const none = hardCodeOf(null);
+    for (let i = 0; i < rows; i++) {
+      const k = meta.codes[i] as number;
+      out[i] = k < 0 ? none : (byText[k] as number);
+    }
+    return out;
+  }
+  if (meta === null) return out.fill(hardCodeOf(null));
+  const column = (await file.columns(['meta'])).columns['meta'] as Column;
+  for (let i = 0; i < rows; i++) out[i] = hardCodeOf(hardFailureOf(column?.[i]));
+  return out;
 }
 
 /**

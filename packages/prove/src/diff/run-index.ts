@@ -52,7 +52,10 @@ export type ConditionIndex = {
   outcome: Uint16Array;
   /** Per replicate: the seed (as a number; seeds are below 2^32). */
   seed: Float64Array;
-  /** Per replicate: the score (NaN where there is none), when scores are read. */
+  /**
+   * Per replicate: the score (NaN where there is none), when scores are read and at least one episode of
+   * the condition has one (null until then: a run without scores keeps no array of NaN per condition).
+   */
   score: Float64Array | null;
   /** Per replicate: {@link HARD_NONE}, {@link HARD_FALSE} or {@link HARD_TRUE}, when the flag is read. */
   hard: Uint8Array | null;
@@ -73,6 +76,13 @@ export type RunIndex = {
   readonly hasScores: boolean;
   readonly hasHardFailure: boolean;
 };
+
+/**
+ * A part's outcomes as the run index codes them: `table[k + 1]` the code of the part's outcome k (k = -1:
+ * no outcome), -1 until `resolve(k + 1)` has coded it (and set it). Outcomes are coded as rows first
+ * show them, in row order, so that codes are given in the order the rows hold them.
+ */
+export type PartOutcomeCodes = { readonly table: Int32Array; readonly resolve: (slot: number) => number };
 
 /** The largest replicate index the diff indexes (2^26 - 1: far above any sweep's replicates). */
 const MAX_REPLICATE = 2 ** 26 - 1;
@@ -109,10 +119,11 @@ export type RunIndexBuilder = {
   add(c: ConditionIndex, replicate: number, seed: number, outcome: number, score: number, hard: number): void;
   /**
    * Stores the episodes `from` to `to - 1` of a part, all of condition `c`, as `add` would one by one:
-   * per row its replicate index, seed, outcome code, score (NaN: none) and hard-failure code (`hard`
-   * null: none).
+   * per row its replicate index, seed, outcome (the part's code: an index into its outcomes, -1 for
+   * none, coded for the index by `outcomeCode`), score (NaN: none; `score` null: none in the part) and
+   * hard-failure code (`hard` null: none).
    */
-  addMany(c: ConditionIndex, from: number, to: number, replicate: Float64Array, seed: Float64Array, outcome: Uint16Array, score: Float64Array, hard: Uint8Array | null): void;
+  addMany(c: ConditionIndex, from: number, to: number, replicate: Float64Array, seed: Float64Array, outcome: Int32Array, outcomeCode: PartOutcomeCodes, score: Float64Array | null, hard: Uint8Array | null): void;
   finish(): RunIndex;
 };
 
@@ -158,7 +169,7 @@ export function runIndexBuilder(
           size: 0,
           outcome: new Uint16Array(initial),
           seed: new Float64Array(initial),
-          score: read.scores ? new Float64Array(initial).fill(Number.NaN) : null,
+          score: null,
           hard: read.hardFailure ? new Uint8Array(initial) : null,
         };
         conditions.set(label, c);
@@ -175,8 +186,9 @@ export function runIndexBuilder(
       }
       c.outcome[r] = outcome;
       c.seed[r] = seed;
-      if (c.score !== null) {
-        c.score[r] = score;
+      if (read.scores) {
+        if (c.score === null && !Number.isNaN(score)) c.score = new Float64Array(c.outcome.length).fill(Number.NaN);
+        if (c.score !== null) c.score[r] = score;
         if (Number.isFinite(score)) hasScores = true;
       }
       if (c.hard !== null) {
@@ -186,31 +198,35 @@ export function runIndexBuilder(
       if (!again || !retried) c.episodes++;
       if (r >= c.size) c.size = r + 1;
     },
-    addMany(c, from, to, replicate, seed, outcome, score, hard) {
-      let max = -1;
-      for (let i = from; i < to; i++) {
-        const r = replicate[i] as number;
-        if (!(Number.isInteger(r) && r >= 0 && r <= MAX_REPLICATE)) throw badReplicate(c, r);
-        if (r > max) max = r;
-      }
-      if (max >= c.outcome.length) grow(c, max + 1);
-      const [outcomes, seeds, scores, hards] = [c.outcome, c.seed, c.score, c.hard];
+    addMany(c, from, to, replicate, seed, outcome, outcomeCode, score, hard) {
+      let [outcomes, seeds, scores, hards] = [c.outcome, c.seed, c.score, c.hard];
       let episodes = c.episodes;
       let size = c.size;
+      // One pass over the rows: each checked, its outcome coded, and stored in its replicate's slot.
       for (let i = from; i < to; i++) {
         const r = replicate[i] as number;
+        if (!(r >= 0 && r <= MAX_REPLICATE && Math.floor(r) === r)) throw badReplicate(c, r);
+        if (r >= outcomes.length) {
+          c.episodes = episodes;
+          c.size = size;
+          grow(c, r + 1);
+          [outcomes, seeds, scores, hards] = [c.outcome, c.seed, c.score, c.hard];
+        }
         const again = outcomes[r] !== NO_EPISODE;
         if (again && !retried) {
           if (duplicates.length < 3) duplicates.push(`${c.label}, replicate ${replicateOf(r)}`);
           duplicateCount++;
         }
-        outcomes[r] = outcome[i] as number;
+        const k = (outcome[i] as number) + 1;
+        const code = outcomeCode.table[k] as number;
+        outcomes[r] = code >= 0 ? code : outcomeCode.resolve(k);
         seeds[r] = seed[i] as number;
-        if (scores !== null) {
+        if (score !== null && read.scores) {
           const x = score[i] as number;
-          scores[r] = x;
+          if (scores === null && !Number.isNaN(x)) scores = c.score = new Float64Array(outcomes.length).fill(Number.NaN);
+          if (scores !== null) scores[r] = x;
           if (!hasScores && Number.isFinite(x)) hasScores = true;
-        }
+        } else if (scores !== null) scores[r] = Number.NaN;
         if (hards !== null) {
           const x = hard === null ? HARD_NONE : (hard[i] as number);
           hards[r] = x;

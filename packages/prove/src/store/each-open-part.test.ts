@@ -46,6 +46,38 @@ describe('eachOpenPart on the read thread', () => {
     expect(seen).toEqual(parts.map((_, k) => k));
   });
 
+  it.each([true, false])('keeps no part\'s bytes (thread %s): the flat columns are decoded as it is read, and anything else asked of it reads it again, checked again', async (thread) => {
+    const parts = await runParts(store, manifest);
+    const file = join(episodesDir(store, manifest.run_id), parts[2]?.file as string);
+    const bytes = await readFile(file);
+    const damaged = Buffer.from(bytes);
+    damaged[100] = (damaged[100] as number) ^ 0xff;
+    try {
+      const asked: unknown[] = [];
+      await eachOpenPart(
+        manifest,
+        parts.slice(0, 4),
+        async (opened, k) => {
+          if (k !== 2) return;
+          // The part changes on disk after it was read and checked.
+          await writeFile(file, damaged);
+          // What was decoded as it was read is what was checked: served as read (in any order of the columns).
+          const flat = opened.flat(['outcome', 'condition']);
+          expect(flat?.rows).toBe(10);
+          expect(flat?.columns.map((c) => c?.kind)).toEqual(['strings', 'strings']);
+          // Anything else reads the part again, and the changed bytes are refused.
+          asked.push(await opened.columns(['meta']).then(() => 'read', (e: unknown) => e));
+          asked.push(await opened.rows().then(() => 'read', (e: unknown) => e));
+        },
+        { flat: COLUMNS, thread },
+      );
+      expect(asked).toHaveLength(2);
+      for (const e of asked) expect((e as Error).message).toMatch(/part-00002\.parquet was changed \(sha256/);
+    } finally {
+      await writeFile(file, bytes);
+    }
+  });
+
   it('starts no read after a damaged part has stopped it', async () => {
     const parts = await runParts(store, manifest);
     const file = join(episodesDir(store, manifest.run_id), parts[3]?.file as string);

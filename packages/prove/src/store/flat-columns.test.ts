@@ -67,8 +67,14 @@ describe('decodeFlatColumns', () => {
     const buffer = await partOf(data);
     const names = columnOrder(AXES);
     const meta = checkFooter(new Uint8Array(buffer), name, data.length);
-    const flat = decodeFlatColumns(FLAT_LIB, buffer, meta, [...names, 'no_such_column']);
+    const flat = decodeFlatColumns(FLAT_LIB, new Uint8Array(buffer), meta, [...names, 'no_such_column']);
     expect(flat).not.toBeNull();
+    // The same bytes inside a larger buffer (a reader's reused read buffer), at an odd offset, with
+    // other bytes around them: the same columns, read from the view alone.
+    const inside = new Uint8Array(buffer.byteLength + 64).fill(0xa5);
+    inside.set(new Uint8Array(buffer), 13);
+    const view = inside.subarray(13, 13 + buffer.byteLength);
+    expect(decodeFlatColumns(FLAT_LIB, view, checkFooter(view, name, data.length), [...names, 'no_such_column'])).toEqual(flat);
     const ref = await readPartColumns({ file: name, buffer }, names);
     if (data.length > 1) {
       // Both kinds of string pages are read: dictionary codes (run_id) and plain values (meta, distinct per row).
@@ -93,7 +99,7 @@ describe('decodeFlatColumns', () => {
     } as unknown as Parameters<typeof parquetWriteBuffer>[0]);
     const meta = checkFooter(new Uint8Array(buffer), 'two-groups', 4);
     expect(meta.row_groups.length).toBe(2);
-    expect(decodeFlatColumns(FLAT_LIB, buffer, meta, ['replicate_index'])).toBeNull();
+    expect(decodeFlatColumns(FLAT_LIB, new Uint8Array(buffer), meta, ['replicate_index'])).toBeNull();
   });
 });
 

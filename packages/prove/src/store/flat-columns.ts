@@ -26,7 +26,7 @@ type Reader = { view: DataView; offset: number };
 
 /** The hyparquet functions the decoder calls, passed in (the read thread imports its own copy). */
 export type FlatLib = {
-  readonly parquetMetadata: (buffer: ArrayBuffer) => FileMetaData;
+  readonly parquetMetadata: (bytes: Uint8Array) => FileMetaData;
   readonly parquetHeader: (reader: Reader) => unknown;
   readonly readPlain: (reader: Reader, type: string, count: number, fixedLength: number | undefined) => ArrayLike<unknown>;
   readonly readRleBitPackedHybrid: (reader: Reader, width: number, output: ArrayLike<number>, length?: number) => void;
@@ -40,20 +40,19 @@ export type FlatLib = {
  * column chunk inside the file.
  *
  * @param parse - hyparquet's parquetMetadata.
- * @param buffer - the part's bytes (the whole ArrayBuffer).
+ * @param bytes - the part's bytes (a view of exactly the file: it may lie in a larger, reused buffer).
  * @param name - the part's file name (for messages).
  * @param expectedRows - the rows the manifest records, or null.
  * @returns the parsed footer.
  * @throws Error naming what is wrong.
  */
-export function footerOf(parse: (buffer: ArrayBuffer) => FileMetaData, buffer: ArrayBuffer, name: string, expectedRows: number | null): FileMetaData {
-  const bytes = new Uint8Array(buffer);
+export function footerOf(parse: (bytes: Uint8Array) => FileMetaData, bytes: Uint8Array, name: string, expectedRows: number | null): FileMetaData {
   const n = bytes.byteLength;
   const magic = (at: number): boolean => bytes[at] === 0x50 && bytes[at + 1] === 0x41 && bytes[at + 2] === 0x52 && bytes[at + 3] === 0x31;
   if (n < 12 || !magic(0) || !magic(n - 4)) throw new Error(`the part ${name} is not a parquet file (its magic bytes are missing)`);
   const footer = (bytes[n - 8] ?? 0) | ((bytes[n - 7] ?? 0) << 8) | ((bytes[n - 6] ?? 0) << 16) | ((bytes[n - 5] ?? 0) << 24);
   if (footer <= 0 || footer > n - 12) throw new Error(`the part ${name} has a footer of ${footer} bytes in a file of ${n}`);
-  const meta = parse(buffer);
+  const meta = parse(bytes);
   const rows = Number(meta.num_rows);
   // Upper bound on what one part may ask the reader to do (a part is written with at most a few 10,000s of rows).
   if (!(rows >= 0 && rows <= 50_000_000) || (expectedRows !== null && rows !== expectedRows)) {
@@ -113,7 +112,7 @@ export function snappyInto(uncompress: (input: Uint8Array, outputLength: number)
  * whole answer is null and the caller reads the part through hyparquet.
  *
  * @param lib - hyparquet's page-level functions ({@link FlatLib}).
- * @param buffer - the part's bytes.
+ * @param bytes - the part's bytes (a view of exactly the file; nothing returned points into it).
  * @param meta - its footer ({@link footerOf}).
  * @param names - the columns wanted.
  * @param scratch - buffers for the pages being decoded, grown as needed and kept by the caller for the
@@ -121,7 +120,7 @@ export function snappyInto(uncompress: (input: Uint8Array, outputLength: number)
  * @returns per name its column (null: absent), or null when declined.
  * @throws Error when a page cannot be decoded (a damaged part).
  */
-export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileMetaData, names: readonly string[], scratch: FlatScratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) }): (FlatColumn | null)[] | null {
+export function decodeFlatColumns(lib: FlatLib, bytes: Uint8Array, meta: FileMetaData, names: readonly string[], scratch: FlatScratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) }): (FlatColumn | null)[] | null {
   const rows = Number(meta.num_rows);
   if (meta.row_groups.length !== 1 || Number(meta.row_groups[0]?.num_rows) !== rows) return rows === 0 && meta.row_groups.length === 0 ? names.map(() => null) : null;
   const group = meta.row_groups[0]!;
@@ -167,7 +166,7 @@ export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileM
       return c;
     };
     const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset);
-    const reader: Reader = { view: new DataView(buffer, start, Number(chunk.total_compressed_size)), offset: 0 };
+    const reader: Reader = { view: new DataView(bytes.buffer, bytes.byteOffset + start, Number(chunk.total_compressed_size)), offset: 0 };
     const inflate = (page: Uint8Array, size: number): Uint8Array => {
       if (codec === 'UNCOMPRESSED') return page;
       if (scratch.bytes.byteLength < size) scratch.bytes = new Uint8Array(Math.max(size, 2 * scratch.bytes.byteLength));
@@ -186,7 +185,7 @@ export function decodeFlatColumns(lib: FlatLib, buffer: ArrayBuffer, meta: FileM
         dictionary_page_header?: { num_values: number; encoding: string };
         data_page_header_v2?: { num_values: number; num_nulls: number; num_rows: number; encoding: string; definition_levels_byte_length: number; repetition_levels_byte_length: number; is_compressed: boolean };
       };
-      const raw = new Uint8Array(buffer, start + reader.offset, header.compressed_page_size);
+      const raw = new Uint8Array(bytes.buffer, bytes.byteOffset + start + reader.offset, header.compressed_page_size);
       reader.offset += header.compressed_page_size;
       if (header.type === 'DICTIONARY_PAGE') {
         const dph = header.dictionary_page_header;

@@ -136,8 +136,7 @@ async function placeExclusive(tmp: string, file: string): Promise<boolean> {
  * @throws Error naming what is wrong.
  */
 export function checkFooter(bytes: Uint8Array, name: string, expectedRows: number | null): FileMetaData {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return footerOf(parquetMetadata, (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer, name, expectedRows);
+  return footerOf(parquetMetadata, bytes, name, expectedRows);
 }
 
 // hysnappy's decoder, its WebAssembly instantiated at the first page decoded (not on import).

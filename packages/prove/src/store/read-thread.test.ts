@@ -15,6 +15,7 @@ import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, manifestPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
 import { resolveRun } from './resolve-run.js';
+import { spareCore } from './read-thread.js';
 import { DamagedRunError, openPartOnThread, openRunPart, runParts } from './verify-parts.js';
 
 const SPEC = ['target_id = "t"', 't_unit = "turns"', 'replicates = 50', '[axes.slack]', 'type = "continuous"', 'values = [1, 2, 3]', '[axes.strictness]', 'type = "categorical"', 'values = ["strict", "lax"]', ''].join('\n');
@@ -168,5 +169,21 @@ describe('the read thread', () => {
     expect(threaded).toBeInstanceOf(DamagedRunError);
     expect((threaded as Error).message).toMatch(/part-00003\.parquet cannot be read as parquet: the part part-00003\.parquet is not a parquet file/);
     expect((threaded as Error).message).toBe((inline as Error).message);
+  });
+});
+
+describe('spareCore (whether the read thread is used)', () => {
+  it('counts the tasks runnable now besides the caller where they are known, not its own load', () => {
+    // A script that diffs run after run raised the load average to 2 on 2 cores by itself: with nothing
+    // else runnable now the second core is free (the load average alone said it was not).
+    expect(spareCore(2, 0, 2.1)).toBe(true);
+    expect(spareCore(2, 1, 2.1)).toBe(true);
+    expect(spareCore(2, 2, 0.3)).toBe(false);
+    expect(spareCore(8, 7, 9)).toBe(true);
+  });
+  it('falls back to the load average where the runnable tasks are not known, and never uses a thread on one core', () => {
+    expect(spareCore(2, null, 1.9)).toBe(true);
+    expect(spareCore(2, null, 2.1)).toBe(false);
+    expect(spareCore(1, 0, 0)).toBe(false);
   });
 });

@@ -1,15 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
+import { readFileInto } from './read-into.js';
 
 // The read thread: reads a part's file, checks its size and sha256 against the manifest's record, and
 // only then checks its footer and decodes the columns asked for flat (flat-columns.ts), on a thread of
 // its own, so that on a machine with two cores a large run is read, hashed and decoded on both (the
 // diff's reader hands it every other part it has not yet started: verify-parts.ts, eachOpenPart). The
 // thread runs the very functions the calling thread runs (their source text), on the same hyparquet.
-// It answers with the bytes (moved, not copied), the size, the sha256 and the decoded columns; the
-// calling thread checks the size and sha256 with the same function as for a part it reads itself, so
-// a part read here is refused exactly as one read there. Internal to the store.
+// It reads every part into one buffer it keeps (read-into.ts) and answers with the size, the sha256 and
+// the decoded columns (moved, not copied), not the bytes; the calling thread checks the size and sha256
+// with the same function as for a part it reads itself, so a part read here is refused exactly as one
+// read there. Internal to the store.
 
 /** A run of at least this many rows (by its manifest's parts) is read on the read thread too. */
 export const THREAD_MIN_ROWS = 100_000;
@@ -18,8 +21,7 @@ export const THREAD_MIN_ROWS = 100_000;
 export type ThreadRead = {
   /** The system's error code when the file could not be read (nothing else is set). */
   readonly unreadable?: string;
-  /** The file's bytes, its size, and its sha256 when its size is the recorded one. */
-  readonly bytes?: Uint8Array;
+  /** The file's size, and its sha256 when its size is the recorded one. */
   readonly size?: number;
   readonly sha256?: string;
   /** When the bytes match the record: the footer's or the decoder's error, or the columns decoded (null: declined). */
@@ -35,11 +37,12 @@ type Job = { id: number; path: string; file: string; bytes: number; sha256: stri
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { readFileSync } = require('node:fs');
+const fs = require('node:fs');
 const __name = (f) => f;
 const footerOf = (${footerOf.toString()});
 const decodeFlatColumns = (${decodeFlatColumns.toString()});
 const snappyInto = (${snappyInto.toString()});
+const readFileInto = (${readFileInto.toString()});
 const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, column, plain, encoding, snappy]) => ({
   parquetMetadata: h.parquetMetadata,
   snappyUncompress: ((u) => (input, output) => snappyInto(u, input, output))(snappy.snappyUncompressor()),
@@ -48,25 +51,25 @@ const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, colu
   readRleBitPackedHybrid: encoding.readRleBitPackedHybrid,
 }));
 const scratch = { bytes: new Uint8Array(0), levels: new Uint8Array(0), indices: new Int32Array(0) };
+const into = { bytes: new Uint8Array(0) };
 function read(lib, job) {
-  let data;
+  let got;
   try {
-    data = readFileSync(job.path);
+    got = readFileInto(fs, job.path, job.bytes, into);
   } catch (e) {
     return [{ id: job.id, unreadable: String((e && (e.code || e.message)) || e) }, []];
   }
-  const buffer = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data.buffer : data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
-  const size = buffer.byteLength;
-  if (size !== job.bytes) return [{ id: job.id, bytes: buffer, size }, [buffer]];
-  const sha256 = createHash('sha256').update(new Uint8Array(buffer)).digest('hex');
-  if (sha256 !== job.sha256) return [{ id: job.id, bytes: buffer, size, sha256 }, [buffer]];
-  const moved = new Set([buffer]);
+  const { size, bytes } = got;
+  if (bytes === null) return [{ id: job.id, size }, []];
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== job.sha256) return [{ id: job.id, size, sha256 }, []];
+  const moved = new Set();
   try {
-    const flat = decodeFlatColumns(lib, buffer, footerOf(lib.parquetMetadata, buffer, job.file, job.rows), job.columns, scratch);
+    const flat = decodeFlatColumns(lib, bytes, footerOf(lib.parquetMetadata, bytes, job.file, job.rows), job.columns, scratch);
     for (const c of flat || []) if (c) moved.add(c.kind === 'strings' ? c.codes.buffer : c.values.buffer);
-    return [{ id: job.id, bytes: buffer, size, sha256, flat }, [...moved]];
+    return [{ id: job.id, size, sha256, flat }, [...moved]];
   } catch (e) {
-    return [{ id: job.id, bytes: buffer, size, sha256, error: String((e && e.message) || e) }, [buffer]];
+    return [{ id: job.id, size, sha256, error: String((e && e.message) || e) }, []];
   }
 }
 parentPort.on('message', (job) => {
@@ -77,7 +80,7 @@ parentPort.on('message', (job) => {
 });
 `;
 
-type Answer = Omit<ThreadRead, 'bytes'> & { id: number; bytes?: ArrayBuffer; failed?: string };
+type Answer = ThreadRead & { id: number; failed?: string };
 type Waiting = { resolve: (a: ThreadRead | null) => void };
 
 /** The process's read thread, started on first use; null once it failed (parts are then read inline). */
@@ -103,8 +106,8 @@ function startThread(): NonNullable<typeof thread> {
     if (state.waiting.size === 0) worker.unref();
     // The thread could not run at all (its modules did not load): the part is read inline instead.
     if (msg.failed !== undefined) return w.resolve(null);
-    const { id: _id, failed: _failed, bytes, ...rest } = msg;
-    w.resolve({ ...rest, ...(bytes !== undefined ? { bytes: new Uint8Array(bytes) } : {}) });
+    const { id: _id, failed: _failed, ...rest } = msg;
+    w.resolve(rest);
   });
   worker.on('error', fail);
   worker.on('exit', fail);
@@ -113,16 +116,63 @@ function startThread(): NonNullable<typeof thread> {
 
 /**
  * Whether a run of `rows` rows is read on the read thread too: `thread` when given (tests), else when
- * it has at least {@link THREAD_MIN_ROWS} rows and the machine a core to spare: more than one core, and
- * a load average over the last minute below their number. On a machine whose cores are all busy the
- * second thread only adds its own work (docs/performance.md, "Reading": under a load average of 6 to 8
- * on 2 cores the read took longer with it than without).
+ * it has at least {@link THREAD_MIN_ROWS} rows and the machine a core to spare ({@link spareCore}). On
+ * a machine whose cores are all busy the second thread only adds its own work (docs/performance.md,
+ * "Reading": under a load average of 6 to 8 on 2 cores the read took longer with it than without).
  */
 export function useReadThread(rows: number, thread: boolean | undefined): boolean {
   if (threadBroken) return false;
   if (thread !== undefined) return thread;
-  const cores = availableParallelism();
-  return rows >= THREAD_MIN_ROWS && cores > 1 && (loadavg()[0] ?? 0) < cores;
+  return rows >= THREAD_MIN_ROWS && spareCore(availableParallelism(), runnableNow(), loadavg()[0] ?? 0);
+}
+
+/**
+ * Whether a machine of `cores` cores has one to spare for the read thread: more than one core, and fewer
+ * other tasks than cores wanting one. What is busy is counted as the tasks runnable now besides the
+ * caller's own threads (`othersNow`, from Linux's /proc) where that is known, else the load average over
+ * the last minute (`load1`). The load average alone counted the caller's own work: a script that diffs run after
+ * run (or a benchmark) raised it to 2 on 2 cores by itself, and from then on read every run on one
+ * thread, 1.5x as long, on a machine with nothing else to do.
+ *
+ * @param cores - the cores (`os.availableParallelism()`).
+ * @param othersNow - the tasks runnable now besides the caller, or null where it is not known.
+ * @param load1 - the load average over the last minute.
+ * @example
+ * ```ts
+ * spareCore(2, 0, 2.1); // true: the load was this process's own
+ * spareCore(2, 2, 0.5); // false: two other tasks want both cores now
+ * spareCore(2, null, 2.1); // false
+ * ```
+ */
+export function spareCore(cores: number, othersNow: number | null, load1: number): boolean {
+  return cores > 1 && (othersNow ?? load1) < cores;
+}
+
+/**
+ * The tasks runnable on the machine now besides this process's own (Linux: /proc/loadavg's fourth
+ * field, less this process's threads that are running, /proc/self/task), or null where it is not known.
+ * The process's own threads are not counted: the second run of a diff is opened while the first one's
+ * read thread is busy, and that thread must not count as another task wanting the core.
+ */
+function runnableNow(): number | null {
+  try {
+    const running = Number(/^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'latin1'))?.[1]);
+    if (!Number.isInteger(running)) return null;
+    let own = 0;
+    for (const task of readdirSync('/proc/self/task')) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/self/task/${task}/stat`, 'latin1');
+      } catch {
+        continue; // the thread ended meanwhile
+      }
+      // "tid (name) state ...": the state follows the last parenthesis (a name may hold one).
+      if (stat[stat.lastIndexOf(')') + 2] === 'R') own++;
+    }
+    return Math.max(0, running - Math.max(own, 1));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import type { PartRecord, RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
+import { readFileInto, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
@@ -154,6 +155,11 @@ async function specProblem(store: string, manifest: RunManifest): Promise<string
  * @throws {@link DamagedRunError} naming the run, the part and what differs.
  */
 export async function loadPart(manifest: RunManifest, part: RunPart): Promise<Uint8Array> {
+  return loadPartSync(manifest, part);
+}
+
+/** {@link loadPart}, in one synchronous step. */
+function loadPartSync(manifest: RunManifest, part: RunPart): Uint8Array {
   // Read in one call: a part is a few 100 KB, and fs/promises' readFile (open, fstat, reads, close as
   // separate trips through the thread pool) took 1.5 to 4x as long over a 10^6-episode run's 200 parts
   // (docs/performance.md, "Reading"); the read thread reads its parts in parallel meanwhile.
@@ -251,7 +257,7 @@ export async function openRunPart(manifest: RunManifest, part: RunPart): Promise
       flat: () => null,
     });
   }
-  return openCheckedPart(manifest, part, bytes, null);
+  return openCheckedPart(manifest, part, bytes);
 }
 
 /** A part's error as a {@link DamagedRunError} naming the run (a DamagedRunError as it is). */
@@ -260,36 +266,20 @@ function damagedPart(manifest: RunManifest, part: RunPart, err: unknown): Damage
 }
 
 /**
- * A part with a record whose bytes passed {@link checkPartBytes}, opened: its footer checked (at once,
- * or, when the read thread checked it and decoded `decoded`, on first use), the flat columns
- * `decoded.columns` served from `decoded` (what the read thread decoded from these bytes).
+ * A part with a record whose bytes passed {@link checkPartBytes}, opened: its footer checked at once,
+ * its bytes kept for the columns asked of it.
  */
-export function openCheckedPart(
-  manifest: RunManifest,
-  part: RunPart,
-  bytes: Uint8Array,
-  decoded: { readonly columns: readonly string[]; readonly flat: readonly (FlatColumn | null)[] | null } | null,
-): OpenPart {
+export function openCheckedPart(manifest: RunManifest, part: RunPart, bytes: Uint8Array): OpenPart {
   const damaged = (err: unknown): DamagedRunError => damagedPart(manifest, part, err);
   const expected = (part.record as PartRecord).rows;
-  let footer: ReturnType<typeof checkFooter> | null = null;
-  const footerOfPart = (): ReturnType<typeof checkFooter> => {
-    try {
-      return (footer ??= checkFooter(bytes, part.file, expected));
-    } catch (err) {
-      throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
-    }
-  };
-  if (decoded === null) footerOfPart();
+  const footer = footerOfBytes(manifest, part, bytes);
   const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   const buffer = (whole ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
-  const same = (cols: readonly string[]): boolean => decoded !== null && cols.length === decoded.columns.length && cols.every((c, k) => c === decoded.columns[k]);
   return Object.freeze({
     part,
     columns: async (cols: readonly string[]) => {
-      const f = footerOfPart();
       try {
-        const c = await readPartColumns({ file: part.path, buffer }, cols, f);
+        const c = await readPartColumns({ file: part.path, buffer }, cols, footer);
         if (c.rows !== expected) throw new Error(`the part ${part.file} holds ${c.rows} rows, and the manifest records ${expected}`);
         return c;
       } catch (err) {
@@ -303,17 +293,87 @@ export function openCheckedPart(
         throw damaged(err);
       }
     },
+    flat: (cols: readonly string[]) => decodeFlat(manifest, part, bytes, footer, cols),
+  });
+}
+
+/** A checked part's footer ({@link checkFooter}), its error a {@link DamagedRunError}. */
+function footerOfBytes(manifest: RunManifest, part: RunPart, bytes: Uint8Array): ReturnType<typeof checkFooter> {
+  try {
+    return checkFooter(bytes, part.file, (part.record as PartRecord).rows);
+  } catch (err) {
+    throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+  }
+}
+
+/** Some columns of a checked part decoded flat ({@link decodeFlatColumns}), its error a {@link DamagedRunError}. */
+function decodeFlat(manifest: RunManifest, part: RunPart, bytes: Uint8Array, footer: ReturnType<typeof checkFooter>, cols: readonly string[]): FlatPart | null {
+  try {
+    const columns = decodeFlatColumns(FLAT_LIB, bytes, footer, cols, SCRATCH);
+    return columns === null ? null : Object.freeze({ rows: (part.record as PartRecord).rows, columns });
+  } catch (err) {
+    throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+  }
+}
+
+/** Some columns of a part, decoded flat when it was read ({@link decodeFlatColumns}; `flat` null: declined). */
+type Decoded = { readonly columns: readonly string[]; readonly flat: readonly (FlatColumn | null)[] | null };
+
+/**
+ * A part read, checked and decoded (`decoded`) by a reader that then dropped its bytes: the columns it
+ * decoded are served from `decoded` (any of them, in any order); anything else asked of it reads the
+ * part again, checked again ({@link loadPart}), and keeps those bytes for what is asked next.
+ */
+function openDecodedPart(manifest: RunManifest, part: RunPart, decoded: Decoded): OpenPart {
+  let again: OpenPart | null = null;
+  const reopened = (): OpenPart => (again ??= openCheckedPart(manifest, part, loadPartSync(manifest, part)));
+  const at = (cols: readonly string[]): number[] | null => {
+    const ks = cols.map((c) => decoded.columns.indexOf(c));
+    return ks.every((k) => k >= 0) ? ks : null;
+  };
+  return Object.freeze({
+    part,
+    columns: async (cols: readonly string[]) => reopened().columns(cols),
+    rows: async (cols?: readonly string[]) => reopened().rows(cols),
     flat: (cols: readonly string[]) => {
-      if (decoded !== null && same(cols)) return decoded.flat === null ? null : Object.freeze({ rows: expected, columns: decoded.flat });
-      const f = footerOfPart();
-      try {
-        const columns = decodeFlatColumns(FLAT_LIB, buffer, f, cols, SCRATCH);
-        return columns === null ? null : Object.freeze({ rows: expected, columns });
-      } catch (err) {
-        throw damaged(new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
-      }
+      const ks = at(cols);
+      if (ks === null) return reopened().flat(cols);
+      const flat = decoded.flat;
+      // Declined as a whole (one of the columns is in a shape the decoder does not read): these columns
+      // alone may be decodable; the part is read again for them.
+      if (flat === null) return reopened().flat(cols);
+      return Object.freeze({ rows: (part.record as PartRecord).rows, columns: ks.map((k) => flat[k] as FlatColumn | null) });
     },
   });
+}
+
+/** The calling thread's read buffer ({@link readFileInto}): a part is read, checked and decoded in one synchronous step. */
+const READ: ReadBuffer = { bytes: new Uint8Array(0) };
+const FS: FileFns = { openSync, fstatSync, readSync, closeSync } as unknown as FileFns;
+
+/**
+ * Opens a part for a reader that needs only `columns` decoded flat: reads it into the calling thread's
+ * read buffer, checks its size and sha256 ({@link checkPartBytes}) and its footer, decodes `columns`
+ * and drops the bytes (no buffer per part: {@link readFileInto}); whatever else is asked of the part
+ * reads it again, checked again. A part without a record is opened as {@link openRunPart} opens it.
+ *
+ * @throws {@link DamagedRunError} as {@link openRunPart}.
+ */
+export async function openPartFlat(manifest: RunManifest, part: RunPart, columns: readonly string[]): Promise<OpenPart> {
+  const r = part.record;
+  if (r === null) return openRunPart(manifest, part);
+  let got: { size: number; bytes: Uint8Array | null };
+  try {
+    got = readFileInto(FS, part.path, r.bytes, READ);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw unreadablePart(manifest, part, err.code ?? err.message);
+  }
+  const bytes = got.bytes;
+  checkPartBytes(manifest, part, got.size, () => createHash('sha256').update(bytes as Uint8Array).digest('hex'));
+  const view = bytes as Uint8Array;
+  const flat = decodeFlat(manifest, part, view, footerOfBytes(manifest, part, view), columns);
+  return openDecodedPart(manifest, part, { columns: [...columns], flat: flat === null ? null : flat.columns });
 }
 
 /** Rows as columns (for parts parsed row-wise). */
@@ -326,10 +386,11 @@ function columnsOfRows(rows: readonly Record<string, unknown>[], cols: readonly 
 
 /**
  * Opens a part on the read thread (read-thread.ts): read, its size and sha256 checked, its footer
- * checked and `columns` decoded flat there; the size and sha256 checked again here by
- * {@link checkPartBytes}, so that the part is refused exactly as {@link openRunPart} refuses it.
+ * checked and `columns` decoded flat there, and its bytes dropped there (as {@link openPartFlat}
+ * drops them); the size and sha256 checked again here by {@link checkPartBytes}, so that the part is
+ * refused exactly as {@link openRunPart} refuses it.
  *
- * @returns the opened part, or null when the thread is not available (open it with openRunPart).
+ * @returns the opened part, or null when the thread is not available (open it with openPartFlat).
  * @throws {@link DamagedRunError} as {@link openRunPart}.
  */
 export async function openPartOnThread(manifest: RunManifest, part: RunPart, columns: readonly string[]): Promise<OpenPart | null> {
@@ -338,13 +399,16 @@ export async function openPartOnThread(manifest: RunManifest, part: RunPart, col
   const got = await readOnThread({ path: part.path, file: part.file, bytes: r.bytes, sha256: r.sha256, rows: r.rows, columns });
   if (got === null) return null;
   if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
-  const bytes = got.bytes as Uint8Array;
-  checkPartBytes(manifest, part, got.size ?? bytes.byteLength, () => got.sha256 ?? '');
+  checkPartBytes(manifest, part, got.size ?? -1, () => got.sha256 ?? '');
   if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
-  return openCheckedPart(manifest, part, bytes, { columns, flat: got.flat ?? null });
+  return openDecodedPart(manifest, part, { columns: [...columns], flat: got.flat ?? null });
 }
 
-/** How {@link eachOpenPart} reads: `flat`, the columns the caller will ask of every part flat; `thread`, whether to use the read thread (default: by the run's size). */
+/**
+ * How {@link eachOpenPart} reads: `flat`, the columns the caller will ask of every part flat (decoded as
+ * the part is read; its bytes are not kept); `thread`, whether to use the read thread (default: by the
+ * run's size).
+ */
 export type EachPartOptions = {
   readonly flat?: readonly string[];
   readonly thread?: boolean;
@@ -357,7 +421,9 @@ const THREAD_DEPTH = 2;
 
 /**
  * Opens a run's parts in order ({@link openRunPart}), one in hand at a time, the next one read from
- * disk (and its checksum checked) while `onPart` decodes this one. With `flat` and a large run on a
+ * disk (and its checksum checked) while `onPart` decodes this one. With `flat`, each part's `flat`
+ * columns are decoded as it is read and its bytes dropped ({@link openPartFlat}): anything else asked
+ * of it reads it again. With `flat` and a large run on a
  * machine with a core to spare (read-thread.ts, `useReadThread`), parts are also read on the read
  * thread ({@link openPartOnThread}):
  * it is kept {@link THREAD_DEPTH} parts ahead, and while the part whose turn it is is still there, the
@@ -374,7 +440,7 @@ const THREAD_DEPTH = 2;
 export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void, options: EachPartOptions = {}): Promise<void> {
   const flat = options.flat;
   const rows = parts.reduce((n, p) => n + (p.record?.rows ?? 0), 0);
-  if (flat === undefined || !useReadThread(rows, options.thread)) return eachPartInline(manifest, parts, onPart);
+  if (flat === undefined || !useReadThread(rows, options.thread)) return eachPartInline(manifest, parts, onPart, flat);
   const opened: (Promise<OpenPart> | undefined)[] = new Array<Promise<OpenPart> | undefined>(parts.length);
   // Per part: 1 once its read on the thread has come back (or failed).
   const back = new Uint8Array(parts.length);
@@ -391,7 +457,7 @@ export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPar
       options.started?.(k);
       onThread++;
       const p = openPartOnThread(manifest, part, flat)
-        .then((open) => open ?? openRunPart(manifest, part))
+        .then((open) => open ?? openPartFlat(manifest, part, flat))
         .finally(() => {
           back[k] = 1;
           onThread--;
@@ -407,7 +473,7 @@ export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPar
   const readHere = (): void => {
     const k = next++;
     options.started?.(k);
-    const p = openRunPart(manifest, parts[k] as RunPart);
+    const p = openPartFlat(manifest, parts[k] as RunPart, flat);
     p.catch(() => {});
     opened[k] = p;
     ahead = k;
@@ -429,13 +495,14 @@ export async function eachOpenPart(manifest: RunManifest, parts: readonly RunPar
 }
 
 /** {@link eachOpenPart} in the calling thread alone. */
-async function eachPartInline(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void): Promise<void> {
-  let next: Promise<OpenPart> | null = parts.length > 0 ? openRunPart(manifest, parts[0]!) : null;
+async function eachPartInline(manifest: RunManifest, parts: readonly RunPart[], onPart: (file: OpenPart, index: number) => Promise<void> | void, flat: readonly string[] | undefined): Promise<void> {
+  const open = (part: RunPart): Promise<OpenPart> => (flat === undefined ? openRunPart(manifest, part) : openPartFlat(manifest, part, flat));
+  let next: Promise<OpenPart> | null = parts.length > 0 ? open(parts[0]!) : null;
   // A rejected prefetch is awaited in the next round; until then it must not count as unhandled.
   next?.catch(() => {});
   for (let k = 0; k < parts.length; k++) {
     const file = await (next as Promise<OpenPart>);
-    next = k + 1 < parts.length ? openRunPart(manifest, parts[k + 1]!) : null;
+    next = k + 1 < parts.length ? open(parts[k + 1]!) : null;
     next?.catch(() => {});
     await onPart(file, k);
   }
