@@ -173,6 +173,11 @@ describe('the module graph of the CLI as one script (the build\'s code cache)', 
     expect(g.files.filter((f) => f.includes('/gpt-tokenizer/'))).toEqual([]);
     expect(g.files.filter((f) => /node_modules\/(hyparquet|apache-arrow|bullmq|ioredis)/.test(f))).toEqual([]);
     expect(g.files.filter((f) => f.includes('/packages/prove/dist/') && f.endsWith('/main.js'))).toEqual([]);
+    // The list holds the built-ins the process loaded (node:crypto hashes the parts), and not readline:
+    // with --yes no question is asked. (worker_threads, loaded lazily too, cannot be seen here: the
+    // helper's own resolve hook runs on a thread, which loads it first.)
+    expect(g.files).toContain('node:crypto');
+    expect(g.files.filter((f) => f === 'node:readline')).toEqual([]);
     // poisson-tasks (the target's registry) as its bundle, which loads poisson-core's.
     for (const pkg of ['core', 'tasks']) {
       const files = g.files.filter((f) => f.includes(`/packages/${pkg}/dist/`));

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { performance } from 'node:perf_hooks';
 import type { SweepProgress } from '../executor/execute.js';
 import type { CliIo, OptionDef } from './define.js';
 

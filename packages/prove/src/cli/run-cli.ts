@@ -1,5 +1,4 @@
 import { isAbsolute, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { commands } from './commands/index.js';
@@ -30,13 +29,13 @@ export function verbOf(rawArgs: readonly string[]): string | undefined {
 }
 
 function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
-  return (question) =>
-    new Promise((resolveAnswer) => {
-      if (!io.stdin) {
-        resolveAnswer(false);
-        return;
-      }
-      const rl = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
+  return async (question) => {
+    if (!io.stdin) return false;
+    // Loaded only when a command asks (most runs pass --yes or are not asked).
+    const { createInterface } = await import('node:readline');
+    const stdin = io.stdin;
+    return new Promise((resolveAnswer) => {
+      const rl = createInterface({ input: stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
       io.stderr.write(question);
       let answered = false;
       rl.once('line', (line) => {
@@ -48,6 +47,7 @@ function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
         if (!answered) resolveAnswer(false);
       });
     });
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { EpisodeContext, Target, TargetConfig } from '../target/target.js';
 import type { WorkItem } from './backend.js';

@@ -2,7 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../internal/worker-threads.js';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { TargetUsage } from '../target/target.js';
@@ -122,6 +123,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     throw new TargetError(THREADS_IMPORT);
   }
   const all = Array.isArray(items) ? (items as WorkItem[]) : null;
+  const { Worker } = workerThreads();
   const n = Math.max(1, Math.floor(ctx.concurrency));
   const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? 2048) / (8 * n))));
   const it = items[Symbol.iterator]();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { workerThreads } from '../internal/worker-threads.js';
 // hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
 import { parquetHeader, parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, readPlain, readRleBitPackedHybrid, snappyUncompressor } from '#parquet-libs';
 import type { FileMetaData } from 'hyparquet';
@@ -210,6 +210,7 @@ export async function readPartIsolated(bytes: Uint8Array, name: string, columns?
   own.set(bytes);
   const copy = own.buffer;
   const deadline = 2000 + Math.ceil(bytes.byteLength / 1_000_000) * 1000;
+  const { Worker } = workerThreads();
   const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
     const worker = new Worker(ISOLATED_WORKER, {
       eval: true,

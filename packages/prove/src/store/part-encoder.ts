@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../internal/worker-threads.js';
 // hyparquet-writer as bundled by the build (./parquet-libs.ts); the encoder thread imports the package itself.
 import { parquetWriteBuffer } from '#parquet-libs';
 
@@ -73,7 +74,7 @@ type Waiting = { resolve: (p: EncodedPart | null) => void };
 let encoder: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | null = null;
 let encoderBroken = false;
 
-function startEncoder(): NonNullable<typeof encoder> {
+function startEncoder(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof encoder> {
   const worker = new Worker(ENCODER, { eval: true, workerData: { writer: import.meta.resolve('hyparquet-writer') } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle encoder never keeps the process alive
@@ -113,7 +114,8 @@ export async function encodePart(columnData: PartColumnData, rows: number, opts:
   if (!thread || encoderBroken) return encodeInline(columnData, rows);
   let out: EncodedPart | null = null;
   try {
-    const enc = (encoder ??= startEncoder());
+    const { Worker } = workerThreads();
+    const enc = (encoder ??= startEncoder(Worker));
     const id = enc.nextId++;
     const done = new Promise<EncodedPart | null>((resolve) => enc.waiting.set(id, { resolve }));
     enc.worker.ref(); // a part in the thread keeps the process alive until it comes back

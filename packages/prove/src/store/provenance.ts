@@ -12,13 +12,44 @@ function git(cwd: string, args: string[]): Promise<string | null> {
   });
 }
 
+/** A git state asked ahead of its use ({@link prefetchGitState}). */
+let ahead: { cwd: string; at: number; state: Promise<GitState> } | null = null;
+
+/** How long a git state asked ahead stays the one a run records (ms). */
+export const GIT_AHEAD_MS = 2000;
+
+/** A work tree's commit and whether it is dirty (see {@link gitState}); null outside a git work tree. */
+export type GitState = { commit: string; dirty: boolean } | null;
+
 /**
  * The commit and dirty flag of the git work tree containing `cwd`, or null when there is none. Dirty means
  * a tracked file changed or a file git does not ignore is untracked (a new target file makes the run
  * dirty); `--untracked-files=normal` lists an untracked directory once without walking it, so this stays
- * fast.
+ * fast. A state asked ahead for the same directory ({@link prefetchGitState}) at most
+ * {@link GIT_AHEAD_MS} ago is taken instead (once); any other call asks git.
  */
-export async function gitState(cwd: string): Promise<{ commit: string; dirty: boolean } | null> {
+export async function gitState(cwd: string): Promise<GitState> {
+  const a = ahead;
+  ahead = null;
+  if (a !== null && a.cwd === cwd && Date.now() - a.at <= GIT_AHEAD_MS) return a.state;
+  return askGit(cwd);
+}
+
+/**
+ * Asks git for the state of `cwd` now, for the next {@link gitState} of the same directory (within
+ * {@link GIT_AHEAD_MS}): the CLI's sweep asks as it starts, so that the two git processes run while the
+ * target loads instead of after it (about 15 ms of each sweep process, docs/performance.md). The state
+ * recorded is then the one before the target was loaded and configured.
+ *
+ * @returns the state asked (it never rejects: git's failures are a null or dirty state).
+ */
+export function prefetchGitState(cwd: string): Promise<GitState> {
+  const state = askGit(cwd);
+  ahead = { cwd, at: Date.now(), state };
+  return state;
+}
+
+async function askGit(cwd: string): Promise<GitState> {
   // Both asked at once (two git processes side by side, not one after the other).
   const [commit, status] = await Promise.all([git(cwd, ['rev-parse', 'HEAD']), git(cwd, ['status', '--porcelain', '--untracked-files=normal'])]);
   if (commit === null) return null;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreads } from '../internal/worker-threads.js';
 import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
 import { readFileInto } from './read-into.js';
 
@@ -87,7 +88,7 @@ type Waiting = { resolve: (a: ThreadRead | null) => void };
 let thread: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | null = null;
 let threadBroken = false;
 
-function startThread(): NonNullable<typeof thread> {
+function startThread(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof thread> {
   const modules = ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
   const worker = new Worker(PROGRAM, { eval: true, workerData: { modules } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
@@ -184,7 +185,8 @@ function runnableNow(): number | null {
 export async function readOnThread(job: Omit<Job, 'id'>): Promise<ThreadRead | null> {
   if (threadBroken) return null;
   try {
-    const t = (thread ??= startThread());
+    const { Worker } = workerThreads();
+    const t = (thread ??= startThread(Worker));
     const id = t.nextId++;
     const done = new Promise<ThreadRead | null>((resolve) => t.waiting.set(id, { resolve }));
     t.worker.ref(); // a part in the thread keeps the process alive until it comes back
