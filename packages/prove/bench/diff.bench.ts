@@ -67,5 +67,5 @@ for (const n of sizes) {
   }
 }
 console.log(`(time: best of ${processes} process(es) x ${rounds} round(s); RSS: the larger of the processes; paired counts checked equal)`);
-console.log(`\nreading both runs' condition, replicate_index, seed, outcome and score (one process each, best of ${rounds} round(s); read-columns: with the read thread at >= 100,000 rows a run and a load average below the cores, read-columns-1: the calling thread alone, read-duckdb: DuckDB reading into the same typed arrays; Arrow (four columns) up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
+console.log(`\nreading both runs' condition, replicate_index, seed, outcome and score (one process each, best of ${rounds} round(s); read-columns: with the read thread at >= 100,000 rows a run and a core to spare, read-columns-1: the calling thread alone, read-duckdb: DuckDB reading into the same typed arrays; Arrow (four columns) up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
 for (const l of readLines) console.log(l);
