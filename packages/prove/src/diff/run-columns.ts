@@ -130,10 +130,14 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
     },
     /** Adds one stored row; `axisValue(k)` gives the row's value of the k-th axis read. */
     add(c: number, r: number, o: unknown, tv: number, sv: number, axisValue: (k: number) => unknown, seedValue?: number): void {
-      this.addCoded(c, r, o, tv, sv, (k) => this.axisCodeOf(k, axisValue(k)), seedValue);
+      this.addCoded(c, r, this.outcomeCodeOf(o), tv, sv, (k) => this.axisCodeOf(k, axisValue(k)), seedValue);
     },
-    /** {@link add} with the row's axis values given as their codes (`axisCodeOf`). */
-    addCoded(c: number, r: number, o: unknown, tv: number, sv: number, axisCode: (k: number) => number, seedValue?: number): void {
+    /** The code of a stored outcome (a label's, interned when new; {@link NO_OUTCOME} for anything not a string). */
+    outcomeCodeOf(o: unknown): number {
+      return typeof o === 'string' ? codeOf(codes, o) : NO_OUTCOME;
+    },
+    /** {@link add} with the row's outcome as its code ({@link outcomeCodeOf}) and its axis values as theirs (`axisCodeOf`). */
+    addCoded(c: number, r: number, o: number, tv: number, sv: number, axisCode: (k: number) => number, seedValue?: number): void {
       let at = n;
       if (retried) {
         const seen = (placed[c] as Map<number, number>).get(r);
@@ -158,7 +162,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
       if (seedValue !== undefined && seed === null) seed = new Float64Array(condition.length);
       condition[at] = c;
       replicate[at] = r;
-      outcome[at] = typeof o === 'string' ? codeOf(codes, o) : NO_OUTCOME;
+      outcome[at] = o;
       t[at] = tv;
       score[at] = sv;
       if (seed !== null) seed[at] = seedValue as number;
@@ -265,9 +269,12 @@ export function reorderedColumns(run: RunColumns, manifest: DiffManifest, order:
   };
 }
 
-/** Streams a run's parts, one in memory at a time ({@link eachOpenPart}). */
-async function eachPart(store: string, manifest: RunManifest, onPart: (file: OpenPart) => Promise<void>): Promise<void> {
-  await eachOpenPart(manifest, await runParts(store, manifest), onPart);
+/**
+ * Streams a run's parts, one in memory at a time ({@link eachOpenPart}); with `flat`, those columns are
+ * decoded as each part is read and its bytes dropped (and a large run is read on the read thread too).
+ */
+async function eachPart(store: string, manifest: RunManifest, onPart: (file: OpenPart) => Promise<void>, flat?: readonly string[]): Promise<void> {
+  await eachOpenPart(manifest, await runParts(store, manifest), onPart, flat === undefined ? {} : { flat });
 }
 
 /** Options of {@link readRunColumns}. */
@@ -305,6 +312,8 @@ function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withS
   const conditionCodes = new Int32Array(condition.dictionary.length + 1).fill(-1);
   const outcomeCodes = outcome != null && outcome.kind === 'strings' ? outcome.codes : null;
   const outcomeLabels = outcome != null && outcome.kind === 'strings' ? outcome.dictionary : null;
+  // Per dictionary entry (index 0: no outcome), the outcome's code, interned at its first row as the row path does.
+  const outcomeTable = new Int32Array((outcomeLabels?.length ?? 0) + 1).fill(-1);
   let i = 0;
   // A string axis's codes per dictionary entry (index 0: null), interned at first use as the row path does.
   const axisCodes = axisColumns.map((c) => (c != null && c.kind === 'strings' ? new Int32Array(c.dictionary.length + 1).fill(-1) : null));
@@ -323,11 +332,13 @@ function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withS
     const k = (condition.codes[i] as number) + 1;
     let c = conditionCodes[k] as number;
     if (c < 0) conditionCodes[k] = c = b.conditionOf(k === 0 ? 'null' : (condition.dictionary[k - 1] as string));
-    const o = outcomeCodes === null ? -1 : (outcomeCodes[i] as number);
+    const o = (outcomeCodes === null ? -1 : (outcomeCodes[i] as number)) + 1;
+    let oc = outcomeTable[o] as number;
+    if (oc < 0) outcomeTable[o] = oc = b.outcomeCodeOf(o === 0 ? null : (outcomeLabels as readonly string[])[o - 1]);
     b.addCoded(
       c,
       rep === null ? Number.NaN : (rep[i] as number),
-      o < 0 ? null : (outcomeLabels as readonly string[])[o],
+      oc,
       tv === null ? Number.NaN : (tv[i] as number),
       sv === null ? Number.NaN : (sv[i] as number),
       axisCode,
@@ -357,6 +368,9 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   const axes = options.axes === 'all' ? own : (options.axes ?? []).filter((a, i, all) => own.includes(a) && all.indexOf(a) === i);
   const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
   const b = columnsBuilder(manifest, codes, axes, retried);
+  // Room for the stored rows at once (the parts' rows as the manifest records them, up to 2^25: the
+  // record is checked only as each part is read), not by doubling.
+  b.reserve(Math.min(2 ** 25, (manifest.parts ?? []).reduce((n, p) => n + (Number.isInteger(p?.rows) && p.rows > 0 ? p.rows : 0), 0)));
   const withSeed = options.seed === true;
   const names = ['condition', 'replicate_index', 'outcome', 't', 'score', ...(withSeed ? ['seed'] : []), ...axes];
   await eachPart(store, manifest, async (file) => {
@@ -382,7 +396,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
       }
       b.add(c, numeric(replicate?.[i]), value(outcome?.[i]), numeric(t?.[i]), numeric(score?.[i]), axisValue, seed === null ? undefined : (seed[i] as number));
     }
-  });
+  }, names);
   const pre = b.finish();
   const coverage = columnsCoverage(manifest, pre);
   assertComplete(coverage, options.partial === true, options.verb ?? 'export');
