@@ -19,6 +19,16 @@ export type FileFns = {
 export type ReadBuffer = { bytes: Uint8Array };
 
 /**
+ * Lets go of a read buffer grown past 16 MiB (a part with a large meta column), so that a long-lived
+ * process does not keep the largest part it ever read; a buffer of ordinary parts (a few 100 KB) is kept
+ * for the next. Call it when the bytes read into it are no longer used. (The limit is written out: the
+ * read thread runs this function from its source text.)
+ */
+export function releaseLarge(into: ReadBuffer): void {
+  if (into.bytes.byteLength > 16 * 1024 * 1024) into.bytes = new Uint8Array(0);
+}
+
+/**
  * Reads the file at `path` into `into` when its size is `expected`: its bytes are a view of the start of
  * `into.bytes`, valid until the next read into the same buffer. A file of another size is not read
  * (the caller refuses it by its size). A file that shrinks while it is read gives the bytes read, and

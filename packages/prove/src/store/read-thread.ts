@@ -3,7 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../internal/worker-threads.js';
 import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
-import { readFileInto } from './read-into.js';
+import { readFileInto, releaseLarge } from './read-into.js';
 
 // The read thread: reads a part's file, checks its size and sha256 against the manifest's record, and
 // only then checks its footer and decodes the columns asked for flat (flat-columns.ts), on a thread of
@@ -44,6 +44,7 @@ const footerOf = (${footerOf.toString()});
 const decodeFlatColumns = (${decodeFlatColumns.toString()});
 const snappyInto = (${snappyInto.toString()});
 const readFileInto = (${readFileInto.toString()});
+const releaseLarge = (${releaseLarge.toString()});
 const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, column, plain, encoding, snappy]) => ({
   parquetMetadata: h.parquetMetadata,
   snappyUncompress: ((u) => (input, output) => snappyInto(u, input, output))(snappy.snappyUncompressor()),
@@ -76,6 +77,7 @@ function read(lib, job) {
 parentPort.on('message', (job) => {
   lib.then((l) => {
     const [answer, transfer] = read(l, job);
+    releaseLarge(into);
     parentPort.postMessage(answer, transfer);
   }).catch((e) => parentPort.postMessage({ id: job.id, failed: String((e && e.message) || e) }));
 });

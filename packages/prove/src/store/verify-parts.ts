@@ -6,7 +6,7 @@ import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import type { PartRecord, RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
-import { readFileInto, type FileFns, type ReadBuffer } from './read-into.js';
+import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
@@ -370,9 +370,14 @@ export async function openPartFlat(manifest: RunManifest, part: RunPart, columns
     throw unreadablePart(manifest, part, err.code ?? err.message);
   }
   const bytes = got.bytes;
-  checkPartBytes(manifest, part, got.size, () => createHash('sha256').update(bytes as Uint8Array).digest('hex'));
-  const view = bytes as Uint8Array;
-  const flat = decodeFlat(manifest, part, view, footerOfBytes(manifest, part, view), columns);
+  let flat: FlatPart | null;
+  try {
+    checkPartBytes(manifest, part, got.size, () => createHash('sha256').update(bytes as Uint8Array).digest('hex'));
+    const view = bytes as Uint8Array;
+    flat = decodeFlat(manifest, part, view, footerOfBytes(manifest, part, view), columns);
+  } finally {
+    releaseLarge(READ);
+  }
   return openDecodedPart(manifest, part, { columns: [...columns], flat: flat === null ? null : flat.columns });
 }
 
