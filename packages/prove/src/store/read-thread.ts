@@ -45,7 +45,8 @@ const decodeFlatColumns = (${decodeFlatColumns.toString()});
 const snappyInto = (${snappyInto.toString()});
 const readFileInto = (${readFileInto.toString()});
 const releaseLarge = (${releaseLarge.toString()});
-const lib = Promise.all(workerData.modules.map((m) => import(m))).then(([h, column, plain, encoding, snappy]) => ({
+// One module (the build's bundle of the parquet libraries) or hyparquet's and hysnappy's own (from source).
+const lib = Promise.all(workerData.modules.map((m) => import(m))).then((ms) => (ms.length === 1 ? [ms[0], ms[0], ms[0], ms[0], ms[0]] : ms)).then(([h, column, plain, encoding, snappy]) => ({
   parquetMetadata: h.parquetMetadata,
   snappyUncompress: ((u) => (input, output) => snappyInto(u, input, output))(snappy.snappyUncompressor()),
   parquetHeader: column.parquetHeader,
@@ -91,7 +92,13 @@ let thread: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | 
 let threadBroken = false;
 
 function startThread(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof thread> {
-  const modules = ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
+  // The build's one-file bundle of the parquet libraries (dist/vendor/parquet-libs.js: one module to
+  // load where hyparquet's own are ~20, most of the thread's start); from source (the tests), where
+  // `#parquet-libs` is TypeScript, hyparquet's and hysnappy's own modules.
+  const vendored = import.meta.resolve('#parquet-libs');
+  const modules = vendored.endsWith('.js')
+    ? [vendored]
+    : ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
   const worker = new Worker(PROGRAM, { eval: true, workerData: { modules } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle read thread never keeps the process alive
