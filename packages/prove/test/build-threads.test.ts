@@ -30,49 +30,57 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
  * inherit that flag and read its own CommonJS program as a module) in a child Node with the build's
  * store modules at `DIST`; its stdout as JSON.
  */
-async function child(code: string): Promise<unknown> {
+async function child(code: string, how: 'file' | 'eval' = 'file'): Promise<unknown> {
   const file = join(dir, `child-${Math.random().toString(16).slice(2)}.mjs`);
   await writeFile(file, code);
-  const r = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, DIST } });
+  const args = how === 'file' ? [file] : ['--input-type=module', '-e', code];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, DIST } });
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
 
+/** A script opening each part of the run on the read thread: per part, what it decoded there (null: no answer, its modules did not load). */
+const read = (): string => `
+  const dist = process.env.DIST;
+  const { resolveRun } = await import(dist + 'resolve-run.js');
+  const { runParts, openPartOnThread } = await import(dist + 'verify-parts.js');
+  const m = await resolveRun(${JSON.stringify(store)}, ${JSON.stringify(manifest.run_id)});
+  const out = [];
+  for (const part of await runParts(${JSON.stringify(store)}, m)) {
+    const open = await openPartOnThread(m, part, ['condition', 'replicate_index', 'outcome']);
+    const flat = open === null ? null : open.flat(['outcome', 'replicate_index']);
+    out.push(flat === null ? null : { rows: flat.rows, kinds: flat.columns.map((c) => c && c.kind) });
+  }
+  console.log(JSON.stringify(out));
+`;
+const PARTS = [
+  { rows: 30, kinds: ['strings', 'numbers'] },
+  { rows: 30, kinds: ['strings', 'numbers'] },
+  { rows: 20, kinds: ['strings', 'numbers'] },
+];
+
+const ENCODE = `
+  const { encodePart } = await import(process.env.DIST + 'part-encoder.js');
+  const columnData = [
+    { name: 'replicate_index', type: 'INT32', data: Int32Array.from([0, 1, 2]) },
+    { name: 'outcome', type: 'STRING', data: ['passed', null, 'failed'] },
+  ];
+  const there = await encodePart(columnData, 3, { thread: true });
+  const here = await encodePart(columnData, 3, { thread: false });
+  console.log(JSON.stringify({ where: there.where, same: there.sha256 === here.sha256 }));
+`;
+
 describe("the build's threads", () => {
   it('read: the read thread answers for each part, with its columns decoded there', async () => {
-    const got = (await child(`
-      const dist = process.env.DIST;
-      const { resolveRun } = await import(dist + 'resolve-run.js');
-      const { runParts, openPartOnThread } = await import(dist + 'verify-parts.js');
-      const m = await resolveRun(${JSON.stringify(store)}, ${JSON.stringify(manifest.run_id)});
-      const out = [];
-      for (const part of await runParts(${JSON.stringify(store)}, m)) {
-        const open = await openPartOnThread(m, part, ['condition', 'replicate_index', 'outcome']);
-        const flat = open === null ? null : open.flat(['outcome', 'replicate_index']);
-        out.push(flat === null ? null : { rows: flat.rows, kinds: flat.columns.map((c) => c && c.kind) });
-      }
-      console.log(JSON.stringify({ parts: out }));
-    `)) as { parts: unknown[] };
-    // null would be a part the thread did not answer for (its modules did not load).
-    expect(got.parts).toHaveLength(3);
-    expect(got.parts).toEqual([
-      { rows: 30, kinds: ['strings', 'numbers'] },
-      { rows: 30, kinds: ['strings', 'numbers'] },
-      { rows: 20, kinds: ['strings', 'numbers'] },
-    ]);
+    expect(await child(read())).toEqual(PARTS);
   });
 
   it('encode: the encoder thread encodes a part to the same bytes as the calling thread', async () => {
-    const got = await child(`
-      const { encodePart } = await import(process.env.DIST + 'part-encoder.js');
-      const columnData = [
-        { name: 'replicate_index', type: 'INT32', data: Int32Array.from([0, 1, 2]) },
-        { name: 'outcome', type: 'STRING', data: ['passed', null, 'failed'] },
-      ];
-      const there = await encodePart(columnData, 3, { thread: true });
-      const here = await encodePart(columnData, 3, { thread: false });
-      console.log(JSON.stringify({ where: there.where, same: there.sha256 === here.sha256 }));
-    `);
-    expect(got).toEqual({ where: 'thread', same: true });
+    expect(await child(ENCODE)).toEqual({ where: 'thread', same: true });
+  });
+
+  it('start in a process run as `node --input-type=module -e` (a worker inherits the flag: its CommonJS program failed, and every part was encoded and read inline)', async () => {
+    expect(await child(ENCODE, 'eval')).toEqual({ where: 'thread', same: true });
+    expect(await child(read(), 'eval')).toEqual(PARTS);
   });
 });

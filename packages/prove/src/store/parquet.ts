@@ -214,6 +214,7 @@ export async function readPartIsolated(bytes: Uint8Array, name: string, columns?
   const rows = await new Promise<Record<string, unknown>[]>((resolve, reject) => {
     const worker = new Worker(ISOLATED_WORKER, {
       eval: true,
+      execArgv: [], // none of this process's flags (`--input-type=module` would break the CommonJS program)
       workerData: { bytes: copy, columns: columns ? [...columns] : undefined, hyparquet: import.meta.resolve('hyparquet') },
       transferList: [copy],
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },

@@ -77,8 +77,9 @@ let encoderBroken = false;
 function startEncoder(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof encoder> {
   // The build's one-file bundle of the parquet libraries (one module where hyparquet-writer and the
   // hyparquet modules it imports are ~50); from source (the tests), where it is TypeScript, hyparquet-writer.
+  // No flags of this process (`--input-type=module` would make the CommonJS program a module that fails).
   const vendored = import.meta.resolve('#parquet-libs');
-  const worker = new Worker(ENCODER, { eval: true, workerData: { writer: vendored.endsWith('.js') ? vendored : import.meta.resolve('hyparquet-writer') } });
+  const worker = new Worker(ENCODER, { eval: true, execArgv: [], workerData: { writer: vendored.endsWith('.js') ? vendored : import.meta.resolve('hyparquet-writer') } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle encoder never keeps the process alive
   const fail = (): void => {

@@ -99,7 +99,8 @@ function startThread(Worker: typeof import('node:worker_threads').Worker): NonNu
   const modules = vendored.endsWith('.js')
     ? [vendored]
     : ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { modules } });
+  // No flags of this process (`--input-type=module` would make the CommonJS program a module that fails).
+  const worker = new Worker(PROGRAM, { eval: true, execArgv: [], workerData: { modules } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle read thread never keeps the process alive
   const fail = (): void => {
