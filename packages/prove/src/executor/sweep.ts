@@ -7,6 +7,7 @@ import { seedList } from '../spec/seed-list.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from '../store/create-run.js';
 import type { RunManifest } from '../store/manifest.js';
+import { prefetchGitState } from '../store/provenance.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
@@ -163,6 +164,9 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   const gate = powerGate(gateInput(spec, conditions.length, maxMde, opts));
   if (refuse) refuseGate(gate);
   const cwd = opts.cwd ?? process.cwd();
+  // The run records the work tree's git state: asked now, its two git processes run while the target
+  // loads (a sweep waited 10 to 35 ms for them after it; store/provenance.ts).
+  if (opts.dryRun !== true && gate.passes) void prefetchGitState(cwd);
   // Neither backend nor concurrency named: the faster on this machine (defaultExecution says how it decides).
   const auto =
     opts.backend === undefined && opts.concurrency === undefined

@@ -37,9 +37,10 @@ export async function gitState(cwd: string): Promise<GitState> {
 
 /**
  * Asks git for the state of `cwd` now, for the next {@link gitState} of the same directory (within
- * {@link GIT_AHEAD_MS}): the CLI's sweep asks as it starts, so that the two git processes run while the
- * target loads instead of after it (about 15 ms of each sweep process, docs/performance.md). The state
- * recorded is then the one before the target was loaded and configured.
+ * {@link GIT_AHEAD_MS}): a sweep asks as it is planned, before it loads its target, so that the two git
+ * processes run while the target loads instead of after it (10 to 35 ms of each sweep,
+ * docs/performance.md). The state recorded is then the work tree's as the target loaded (git reads it
+ * while the module loads), and before the target was configured or ran.
  *
  * @returns the state asked (it never rejects: git's failures are a null or dirty state).
  */

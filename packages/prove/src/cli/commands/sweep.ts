@@ -10,7 +10,6 @@ import { defineCommand } from '../define.js';
 import { json, noOutcomeMessage, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
-import { prefetchGitState } from '../../store/provenance.js';
 import { Values } from '../values.js';
 import { bullmqExecution, recordedCommand } from './bullmq-options.js';
 import { allowedNoOutcome, executionOptions, EXECUTION_OPTIONS, MODEL_RUN_OPTIONS, modelRunOptions } from './shared.js';
@@ -114,8 +113,6 @@ export const sweepCommand = defineCommand({
       for (const p of (err as { problems?: readonly string[] }).problems ?? [String(err)]) v.problem(p);
     }
     v.done();
-    // The run records the work tree's git state: asked now, it comes back while the target loads.
-    if (!v.flag('dry-run')) void prefetchGitState(io.cwd);
     const [{ assertGate }, { callPlanCsv, checkCallBudget }, { planSweep, runSweep }, { parsePrices }] = await Promise.all([
       import('../../gate.js'),
       import('../../executor/call-plan.js'),
