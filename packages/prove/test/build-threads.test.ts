@@ -1,4 +1,4 @@
-// The build's threads (the read thread and the part encoder) load the build's one-file bundle of the
+// The build's threads (the read thread, the part encoder and the bounded parse) load the build's one-file bundle of the
 // parquet libraries (dist/vendor/parquet-libs.js, what `#parquet-libs` resolves to outside the source
 // condition), not hyparquet's and hyparquet-writer's ~50 files; from source (every other test) they load
 // those files. This runs the build's modules (dist/store/, plain Node) in a child process and checks that
@@ -77,6 +77,18 @@ describe("the build's threads", () => {
 
   it('encode: the encoder thread encodes a part to the same bytes as the calling thread', async () => {
     expect(await child(ENCODE)).toEqual({ where: 'thread', same: true });
+  });
+
+  it('parse: the bounded parse (a part no checksum vouches for) reads its rows on its thread', async () => {
+    const got = await child(`
+      const { readFileSync, readdirSync } = await import('node:fs');
+      const { readPartIsolated } = await import(process.env.DIST + 'parquet.js');
+      const dir = ${JSON.stringify(join(store, manifest.run_id, 'episodes'))};
+      const file = readdirSync(dir).sort()[0];
+      const rows = await readPartIsolated(readFileSync(dir + '/' + file), file, ['replicate_index', 'outcome']);
+      console.log(JSON.stringify({ rows: rows.length, first: rows[0] }));
+    `);
+    expect(got).toEqual({ rows: 30, first: { replicate_index: 0, outcome: 'failed' } });
   });
 
   it('start in a process run as `node --input-type=module -e` (a worker inherits the flag: its CommonJS program failed, and every part was encoded and read inline)', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { workerThreads } from '../internal/worker-threads.js';
+import { bundledParquetLibs } from './bundled-parquet-libs.js';
 // hyparquet and hyparquet-writer, bundled into one file by the build (./parquet-libs.ts says why).
 import { parquetHeader, parquetMetadata, parquetMetadataAsync, parquetRead, parquetReadObjects, readPlain, readRleBitPackedHybrid, snappyUncompressor } from '#parquet-libs';
 import type { FileMetaData } from 'hyparquet';
@@ -183,7 +184,8 @@ function plainRows(rows: Record<string, unknown>[], columns: readonly string[] |
   return rows;
 }
 
-// The isolated reader's worker: imports hyparquet by its resolved URL and parses the bytes it is given.
+// The isolated reader's worker: imports hyparquet by its resolved URL (the build's bundle of the parquet
+// libraries, store/bundled-parquet-libs.ts) and parses the bytes it is given.
 const ISOLATED_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.hyparquet)
@@ -215,7 +217,7 @@ export async function readPartIsolated(bytes: Uint8Array, name: string, columns?
     const worker = new Worker(ISOLATED_WORKER, {
       eval: true,
       execArgv: [], // none of this process's flags (`--input-type=module` would break the CommonJS program)
-      workerData: { bytes: copy, columns: columns ? [...columns] : undefined, hyparquet: import.meta.resolve('hyparquet') },
+      workerData: { bytes: copy, columns: columns ? [...columns] : undefined, hyparquet: bundledParquetLibs() ?? import.meta.resolve('hyparquet') },
       transferList: [copy],
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
     });

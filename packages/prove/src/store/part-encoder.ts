@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../internal/worker-threads.js';
+import { bundledParquetLibs } from './bundled-parquet-libs.js';
 // hyparquet-writer as bundled by the build (./parquet-libs.ts); the encoder thread imports the package itself.
 import { parquetWriteBuffer } from '#parquet-libs';
 
@@ -75,11 +76,9 @@ let encoder: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } |
 let encoderBroken = false;
 
 function startEncoder(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof encoder> {
-  // The build's one-file bundle of the parquet libraries (one module where hyparquet-writer and the
-  // hyparquet modules it imports are ~50); from source (the tests), where it is TypeScript, hyparquet-writer.
-  // No flags of this process (`--input-type=module` would make the CommonJS program a module that fails).
-  const vendored = import.meta.resolve('#parquet-libs');
-  const worker = new Worker(ENCODER, { eval: true, execArgv: [], workerData: { writer: vendored.endsWith('.js') ? vendored : import.meta.resolve('hyparquet-writer') } });
+  // The build's one-file bundle of the parquet libraries, else hyparquet-writer; and no flags of this
+  // process (`--input-type=module` would make the CommonJS program a module that fails).
+  const worker = new Worker(ENCODER, { eval: true, execArgv: [], workerData: { writer: bundledParquetLibs() ?? import.meta.resolve('hyparquet-writer') } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
   worker.unref(); // an idle encoder never keeps the process alive
   const fail = (): void => {

@@ -3,6 +3,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { workerThreads } from '../internal/worker-threads.js';
 import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
+import { bundledParquetLibs } from './bundled-parquet-libs.js';
 import { readFileInto, releaseLarge } from './read-into.js';
 
 // The read thread: reads a part's file, checks its size and sha256 against the manifest's record, and
@@ -92,13 +93,10 @@ let thread: { worker: Worker; waiting: Map<number, Waiting>; nextId: number } | 
 let threadBroken = false;
 
 function startThread(Worker: typeof import('node:worker_threads').Worker): NonNullable<typeof thread> {
-  // The build's one-file bundle of the parquet libraries (dist/vendor/parquet-libs.js: one module to
-  // load where hyparquet's own are ~20, most of the thread's start); from source (the tests), where
-  // `#parquet-libs` is TypeScript, hyparquet's and hysnappy's own modules.
-  const vendored = import.meta.resolve('#parquet-libs');
-  const modules = vendored.endsWith('.js')
-    ? [vendored]
-    : ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
+  // The build's one-file bundle of the parquet libraries (loading hyparquet's ~20 modules was most of the
+  // thread's start); from source, hyparquet's and hysnappy's own modules.
+  const bundled = bundledParquetLibs();
+  const modules = bundled !== null ? [bundled] : ['hyparquet', 'hyparquet/src/column.js', 'hyparquet/src/plain.js', 'hyparquet/src/encoding.js', 'hysnappy'].map((m) => import.meta.resolve(m));
   // No flags of this process (`--input-type=module` would make the CommonJS program a module that fails).
   const worker = new Worker(PROGRAM, { eval: true, execArgv: [], workerData: { modules } });
   const state = { worker, waiting: new Map<number, Waiting>(), nextId: 0 };
