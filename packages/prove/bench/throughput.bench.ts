@@ -8,7 +8,8 @@
 // whole process (every thread: the encoder thread, worker threads, GC helpers), which move much less
 // than the wall time on a shared machine.
 // Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000, BENCH_ROUNDS=R the 3
-// rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline)
+// rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline; `const` is the engine with
+// a target that returns at once: its own cost per episode)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +101,32 @@ async function targetRows(write: boolean): Promise<number> {
   }
 }
 
+/**
+ * The engine's own cost per episode: `sweep()` at concurrency 1 of a target that returns at once, with
+ * a meta shaped like the reference target's (its JSON, the row and the row's part are the engine's work).
+ */
+async function engineConstant(): Promise<number> {
+  const store = mkdtempSync(join(tmpdir(), 'prove-bench-const-'));
+  const meta = { arm_id: 'depth:d3', knob: 'depth', level: 3, control_history: null, split: 'eval', strictness: 'strict', pin: { generator_version: '0', generator_hash: registry.generatorHash, registration_sha256: 'ab'.repeat(32), package_version: '0.1.0' } };
+  try {
+    const t0 = performance.now();
+    const run = await sweep({
+      spec: SPEC,
+      target: (cfg) => Promise.resolve({ outcome: 'passed', t: 3, meta: { ...meta, scenario_id: cfg.seed.toString(16), task_id: (cfg.seed * 7).toString(16), sampled_calls: 3, prompt_tokens: 731 } }),
+      store,
+      salt: SALT,
+      maxMde: 0.99,
+      backend: 'local',
+      concurrency: 1,
+    });
+    const ms = performance.now() - t0;
+    if (run.counts.outcomes['passed'] !== N) throw new Error(`constant target: ${JSON.stringify(run.counts)}`);
+    return ms;
+  } finally {
+    rmSync(store, { recursive: true, force: true });
+  }
+}
+
 /** Steady-state rate of the last engine run: from its first stored row to its end (start-up excluded). */
 const steady = new Map<string, number>();
 
@@ -157,7 +184,7 @@ async function measure(best: Map<string, Figure>, key: string, fn: () => Promise
   const old = best.get(key);
   best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu) } : f);
 }
-// BENCH_ONLY=plain,rows,parquet,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
+// BENCH_ONLY=plain,rows,parquet,const,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
 const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
 const keep = (key: string): boolean => only === undefined || key === 'user' || only.includes(key);
 const baselines = (
@@ -166,6 +193,7 @@ const baselines = (
     ['plain', 'registry target, plain loop', plainLoop],
     ['rows', "registry target, the engine's rows kept", () => targetRows(false)],
     ['parquet', '  ... and written as parquet parts', () => targetRows(true)],
+    ['const', "engine, concurrency 1, a target that returns at once (the engine's own cost)", engineConstant],
   ] as const
 )
   .filter(([key]) => keep(key))
