@@ -1,5 +1,7 @@
 // eachOpenPart with the read thread keeps its reads a bounded number of parts ahead of the part being
-// consumed (the parts read and not consumed are held in memory), and starts none once it has thrown.
+// consumed (the parts read and not consumed are held in memory), and starts none once it has thrown;
+// with `flat`, on either thread, it keeps no part's bytes: anything else asked of a part reads it again
+// and checks it again.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
