@@ -10,6 +10,8 @@ const HIGH_WATER = 8192;
 /** The consumer is woken when this many rows wait, or when the last wake is older than WAKE_MS. */
 const WAKE_ROWS = 256;
 const WAKE_MS = 20;
+/** A slot lets the event loop run at least this often (ms), even when its target never waits. */
+const YIELD_MS = 10;
 
 /** The target function of a context, importing the module when only its file and name are known (internal). */
 async function targetFunction(ctx: BackendContext): Promise<Target> {
@@ -53,18 +55,28 @@ export function localBackend(): Backend {
         wake = null;
         w?.();
       };
+      /** Set when the iteration ends (the consumer stopped early, or every item ran): no new episode starts. */
+      let closed = false;
       const take = (): WorkItem | undefined => {
-        if (stop?.aborted || failure !== null) return undefined;
+        if (closed || stop?.aborted || failure !== null) return undefined;
         const n = it.next();
         return n.done ? undefined : n.value;
       };
+      let lastYield = lastWake;
       const slot = async (): Promise<void> => {
         for (let item = take(); item !== undefined; item = take()) {
           const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs, stop);
           if (row === null) continue; // cut short by the stop: resume runs it
           pending.push(row);
+          const now = performance.now();
           // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
-          if (pending.length >= WAKE_ROWS || performance.now() - lastWake > WAKE_MS) signalWake();
+          if (pending.length >= WAKE_ROWS || now - lastWake > WAKE_MS) signalWake();
+          if (now - lastYield > YIELD_MS) {
+            // Let I/O callbacks run (the writer's part on the encoder thread, its fsync and manifest) while
+            // the episodes go on, even when the target never waits: else they wait for HIGH_WATER rows.
+            await new Promise<void>((r) => setImmediate(r));
+            lastYield = performance.now();
+          }
           if (pending.length >= HIGH_WATER) {
             drainPromise ??= new Promise<void>((r) => {
               drained = r;
@@ -73,39 +85,52 @@ export function localBackend(): Backend {
           }
         }
       };
+      const slots: Promise<void>[] = [];
       for (let i = 0; i < concurrency; i++) {
-        slot()
-          .catch((err: unknown) => {
-            failure = err;
-          })
-          .finally(() => {
-            active--;
-            signalWake();
+        slots.push(
+          slot()
+            .catch((err: unknown) => {
+              failure = err;
+            })
+            .finally(() => {
+              active--;
+              signalWake();
+            }),
+        );
+      }
+      try {
+        for (;;) {
+          if (pending.length > 0) {
+            const out = pending;
+            pending = [];
+            lastWake = performance.now();
+            const d = drained as (() => void) | null;
+            drained = null;
+            drainPromise = null;
+            d?.();
+            // The target's usage so far, so that progress can show the tokens billed while the run goes on.
+            const soFar = started.usage();
+            if (soFar !== null) ctx.usage?.('local', soFar);
+            yield out;
+            continue;
+          }
+          if (active === 0) break;
+          await new Promise<void>((r) => {
+            wake = r;
           });
-      }
-      for (;;) {
-        if (pending.length > 0) {
-          const out = pending;
-          pending = [];
-          lastWake = performance.now();
-          const d = drained as (() => void) | null;
-          drained = null;
-          drainPromise = null;
-          d?.();
-          // The target's usage so far, so that progress can show the tokens billed while the run goes on.
-          const soFar = started.usage();
-          if (soFar !== null) ctx.usage?.('local', soFar);
-          yield out;
-          continue;
         }
-        if (active === 0) break;
-        await new Promise<void>((r) => {
-          wake = r;
-        });
+      } finally {
+        // Also when the consumer stopped early (it broke off, or its writer failed): no episode starts
+        // after this, the ones in flight end before it returns, and the target's usage is reported.
+        closed = true;
+        const d = drained as (() => void) | null;
+        drained = null;
+        d?.();
+        await Promise.all(slots);
+        started.dispose();
+        const usage = started.usage();
+        if (usage !== null) ctx.usage?.('local', usage);
       }
-      started.dispose();
-      const usage = started.usage();
-      if (usage !== null) ctx.usage?.('local', usage);
       if (failure !== null) throw failure;
     },
   };

@@ -67,6 +67,20 @@ export function timeoutMessage(ms: number): string {
   return `TimeoutError: the target ran longer than the timeout of ${ms} ms`;
 }
 
+/**
+ * The target's config of an item: its axis values, then `seed` and `replicate_index`, in that order.
+ * Copied key by key: `{ ...values, seed, replicate_index }` cost ~1.4 µs an episode in V8 (adding keys
+ * to a spread object's copied shape), the copy ~0.1 µs.
+ */
+export function targetConfig(item: WorkItem): TargetConfig {
+  const cfg: Record<string, string | number> = {};
+  const values = item.values;
+  for (const key in values) cfg[key] = values[key] as string | number;
+  cfg['seed'] = item.seed;
+  cfg['replicate_index'] = item.replicate_index;
+  return cfg as TargetConfig;
+}
+
 /** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields. */
 function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
   return {
@@ -100,7 +114,7 @@ export function failedRow(item: WorkItem, runId: string, error: string, duration
 export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null): Promise<EpisodeRow>;
 export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null, stop: AbortSignal | undefined): Promise<EpisodeRow | null>;
 export async function runEpisode(fn: Target, item: WorkItem, runId: string, timeoutMs: number | null, stop?: AbortSignal): Promise<EpisodeRow | null> {
-  const cfg: TargetConfig = { ...item.values, seed: item.seed, replicate_index: item.replicate_index };
+  const cfg = targetConfig(item);
   const start = performance.now();
   // Aborted at the timeout: a target that passes it on aborts its calls and frees what they hold.
   const episode = episodeSignal();

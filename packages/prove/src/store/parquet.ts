@@ -20,44 +20,60 @@ import { encodePart, type PartColumnData } from './part-encoder.js';
 // docs/performance.md says why they replaced parquetjs-lite). Replacing them means replacing these four
 // files.
 
-type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
+export type Kind = 'STRING' | 'DOUBLE' | 'INT32' | 'INT64';
 const KIND: Readonly<Record<ColumnType, Kind>> = { utf8: 'STRING', double: 'DOUBLE', int32: 'INT32', int64: 'INT64' };
 const kindOf = (column: string, axes: AxisTypes): Kind => KIND[columnType(column, axes)];
 
-function columnData(column: string, kind: Kind, rows: readonly EpisodeRow[]) {
+/**
+ * One column of a part as hyparquet-writer takes it, from the column's values in row order: int32 and
+ * double (not nullable) as typed arrays (the values coerced as typed arrays store them), int64 as a
+ * BigInt64Array (a value that is not an integer throws), the rest as an array where only the nullable
+ * columns may hold null. `values` is an array this call may keep (and change in place: undefined to null)
+ * when `owned`.
+ */
+export function columnData(column: string, kind: Kind, values: ArrayLike<unknown>, owned = false) {
   const nullable = NULLABLE_COLUMNS.has(column);
-  const n = rows.length;
+  const n = values.length;
   if (kind === 'INT32') {
     const data = new Int32Array(n);
-    for (let i = 0; i < n; i++) data[i] = rows[i]?.[column] as number;
+    for (let i = 0; i < n; i++) data[i] = values[i] as number;
     return { name: column, type: kind, data, nullable };
   }
   if (kind === 'INT64') {
     const data = new BigInt64Array(n);
-    for (let i = 0; i < n; i++) data[i] = BigInt(rows[i]?.[column] as number);
+    for (let i = 0; i < n; i++) data[i] = BigInt(values[i] as number);
     return { name: column, type: kind, data, nullable };
   }
   if (kind === 'DOUBLE' && !nullable) {
     const data = new Float64Array(n);
-    for (let i = 0; i < n; i++) data[i] = rows[i]?.[column] as number;
+    for (let i = 0; i < n; i++) data[i] = values[i] as number;
     return { name: column, type: kind, data, nullable };
   }
-  const data: unknown[] = new Array(n);
+  const data: unknown[] = owned && Array.isArray(values) ? values : new Array(n);
   for (let i = 0; i < n; i++) {
-    const v = rows[i]?.[column];
+    const v = values[i];
     if (v === undefined || v === null) {
       if (!nullable) throw new TypeError(`episode row ${i}: column ${column} is ${String(v)}, and only outcome, score and error may be null`);
       data[i] = null;
-    } else data[i] = v;
+    } else if (data !== values) data[i] = v;
   }
   // No min/max statistics for the free-text columns: nothing reads them, and comparing every meta text
   // to find them cost about 3% of a sweep of the reference target.
   return { name: column, type: kind, data, nullable, ...(column === 'meta' || column === 'error' ? { statistics: false } : {}) };
 }
 
+/** The parquet kind of each column of a part, in file order (internal; {@link PartBuffer} fills them). */
+export function partKinds(axes: AxisTypes): readonly { readonly name: string; readonly kind: Kind }[] {
+  return columnOrder(axes).map((name) => ({ name, kind: kindOf(name, axes) }));
+}
+
 /** A part's columns in file order, as hyparquet-writer takes them (internal; {@link writePart} encodes them). */
 export function partColumnData(axes: AxisTypes, rows: readonly EpisodeRow[]): PartColumnData {
-  return columnOrder(axes).map((c) => columnData(c, kindOf(c, axes), rows));
+  return partKinds(axes).map(({ name, kind }) => {
+    const values: unknown[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) values[i] = rows[i]?.[name];
+    return columnData(name, kind, values, true);
+  });
 }
 
 /**
@@ -82,8 +98,20 @@ export async function writePart(
   beforeLink?: () => Promise<void>,
   encode: { thread?: boolean } = {},
 ): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
+  return writePartColumns(dir, index, partColumnData(axes, rows), rows.length, beforeLink, encode);
+}
+
+/** {@link writePart} of a part's columns already made (a {@link PartBuffer}'s), `rows` rows long (internal). */
+export async function writePartColumns(
+  dir: string,
+  index: number,
+  columns: PartColumnData,
+  rows: number,
+  beforeLink?: () => Promise<void>,
+  encode: { thread?: boolean } = {},
+): Promise<{ index: number; file: string; sha256: string; bytes: number }> {
   // Encoded and hashed on the encoder thread for a large part (part-encoder.ts): the same bytes.
-  const { bytes: buffer, sha256 } = await encodePart(partColumnData(axes, rows), rows.length, encode);
+  const { bytes: buffer, sha256 } = await encodePart(columns, rows, encode);
   const tmp = join(dir, `${partName(index)}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {

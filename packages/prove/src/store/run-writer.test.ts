@@ -100,3 +100,33 @@ describe('part limits', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 });
+
+describe('the rows a writer refuses', () => {
+  // A backend of one's own may hand over a row whose meta is not the JSON text of the target's meta: the
+  // part holding it is not written, with an error that says what the row's meta should be (it was
+  // "row.meta.indexOf is not a function").
+  it('refuses the part of a row whose meta is not a JSON text, and writes nothing of it', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 'passed'), { ...row(id, 1, 'passed'), meta: { pin: 1 } as unknown as string }]);
+    await expect(w.flush()).rejects.toThrow(new TypeError("an episode row's meta is an object, not a JSON text; a backend's rows hold meta as JSON.stringify of the target's meta"));
+    const m = await w.close('failed');
+    expect(m.parts ?? []).toEqual([]);
+    expect(m.counts.rows).toBe(0);
+    expect(await readdir(join(dir, id, 'episodes'))).toEqual([]);
+  });
+
+  it('refuses the part of a row of another registration, and writes the parts before it', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    const pinned = (r: number, sha: string): EpisodeRow => ({ ...row(id, r, 'passed'), meta: JSON.stringify({ pin: { registration_sha256: sha } }) });
+    await w.append([pinned(0, 'a'.repeat(64))]);
+    await w.flush();
+    await w.append([pinned(1, 'a'.repeat(64)), pinned(2, 'b'.repeat(64))]);
+    await expect(w.flush()).rejects.toThrow(/holds episodes of the registration aaaaaaaaaaaa…, and the target now runs bbbbbbbbbbbb…/);
+    const m = await w.close('failed');
+    expect(m.registration_sha256).toBe('a'.repeat(64));
+    expect(m.counts.rows).toBe(1);
+    expect((m.parts ?? []).map((p) => p.rows)).toEqual([1]);
+  });
+});

@@ -3,7 +3,8 @@ import type { EpisodeRow } from './episode-row.js';
 import { axisTypes, type AxisTypes } from './episode-schema.js';
 import { episodesDir, RUN_ID_RE } from './layout.js';
 import { countRow, type PartRecord, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
-import { writePart } from './parquet.js';
+import { writePartColumns } from './parquet.js';
+import { PartBuffer } from './part-buffer.js';
 import { lostLock } from './part-temps.js';
 import { lockKey, type RunLock } from './run-lock.js';
 
@@ -110,9 +111,14 @@ class LockedRunWriter implements RunWriter {
   readonly #axes: AxisTypes;
   readonly #dir: string;
   #next: number;
-  #buffer: EpisodeRow[] = [];
-  /** Characters of `meta` and `error` in the buffer. */
-  #bufferedBytes = 0;
+  /** The rows of the next part, taken in as they are appended. */
+  readonly #buffer: PartBuffer;
+  /** The registration of the run's episodes so far (the manifest's, or the first a buffered row names). */
+  #registration: string | null;
+  /** `registration_sha256":"<#registration>"`, as JSON.stringify writes meta.pin's. */
+  #pinned: string | null;
+  /** The first row of the buffered part run under another registration: the part is refused when written. */
+  #refused: Error | null = null;
   /** The operations in flight, one after another. */
   #chain: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -125,6 +131,9 @@ class LockedRunWriter implements RunWriter {
     this.#axes = axisTypes(manifest.axes);
     this.#dir = episodesDir(store, manifest.run_id);
     this.#next = nextPart;
+    this.#buffer = new PartBuffer(this.#axes, manifest.conditions);
+    this.#registration = manifest.registration_sha256;
+    this.#pinned = pinnedText(this.#registration);
   }
 
   get manifest(): RunManifest {
@@ -134,10 +143,11 @@ class LockedRunWriter implements RunWriter {
   append(rows: readonly EpisodeRow[]): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('RunWriter.append: the writer is closed'));
     return this.#serial(async () => {
+      const buffer = this.#buffer;
       for (const row of rows) {
-        this.#buffer.push(row);
-        this.#bufferedBytes += (typeof row.meta === 'string' ? row.meta.length : 0) + (typeof row.error === 'string' ? row.error.length : 0);
-        if (this.#buffer.length >= this.#limits.rows || this.#bufferedBytes >= this.#limits.bytes) await this.#writeBuffered();
+        buffer.add(row);
+        this.#checkRegistration(row.meta);
+        if (buffer.rows >= this.#limits.rows || buffer.chars >= this.#limits.bytes) await this.#writeBuffered();
       }
     });
   }
@@ -194,52 +204,63 @@ class LockedRunWriter implements RunWriter {
     await writeManifest(this.#store, this.#manifest).catch(() => undefined);
   }
 
+  /**
+   * Checks the registration a row's meta names against the run's (the first one named becomes the
+   * run's), as the row is appended; a row of another registration refuses its part
+   * ({@link #writeBuffered}), so that a run never holds episodes of two registrations.
+   */
+  #checkRegistration(meta: unknown): void {
+    if (typeof meta !== 'string') {
+      this.#refused ??= new TypeError(`an episode row's meta is ${meta === null ? 'null' : typeof meta === 'object' ? 'an object' : typeof meta === 'undefined' ? 'undefined' : `a ${typeof meta}`}, not a JSON text; a backend's rows hold meta as JSON.stringify of the target's meta`);
+      return;
+    }
+    // A meta that names a registration is parsed unless it names it once, and the recorded one right
+    // there (as JSON.stringify writes meta.pin's); searching for the 64 hex digits anywhere cost ~3 µs a row.
+    const at = meta.indexOf(REGISTRATION_KEY);
+    if (at === -1) return;
+    const once = meta.indexOf(REGISTRATION_KEY, at + REGISTRATION_KEY.length) === -1;
+    if (once && this.#pinned !== null && meta.startsWith(this.#pinned, at)) return;
+    const r = registrationOf(meta);
+    if (this.#registration === null) {
+      this.#registration = r;
+      this.#pinned = pinnedText(r);
+    } else if (r !== null && r !== this.#registration && this.#refused === null) {
+      const m = this.#manifest;
+      this.#refused = new ProveError('E_RESUME', `run ${m.run_id} ("${m.name}") holds episodes of the registration ${this.#registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+    }
+  }
+
   async #writeBuffered(): Promise<void> {
-    if (this.#buffer.length === 0) return;
-    const rows = this.#buffer;
-    this.#buffer = [];
-    this.#bufferedBytes = 0;
-    const { counts, registration } = tally(this.#manifest, rows);
-    const written = await writePart(this.#dir, this.#next, this.#axes, rows, () => this.#checkLock());
+    if (this.#buffer.rows === 0) return;
+    const part = this.#buffer.take();
+    const refused = this.#refused;
+    this.#refused = null;
+    // A part with a row of another registration is not written (nor any part after it: the run fails).
+    if (refused !== null) throw refused;
+    const counts = addCounts(this.#manifest.counts, part.counts);
+    const written = await writePartColumns(this.#dir, this.#next, part.columns, part.rows, () => this.#checkLock());
     this.#next = written.index + 1;
-    const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: rows.length, ...partRanges(this.#manifest.conditions, rows) };
+    const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: part.rows, ...part.ranges };
     // The part is committed when the manifest records it: rewritten after every part.
-    this.#manifest = { ...this.#manifest, counts, registration_sha256: registration, parts: [...(this.#manifest.parts ?? []), record] };
+    this.#manifest = { ...this.#manifest, counts, registration_sha256: this.#registration, parts: [...(this.#manifest.parts ?? []), record] };
     await writeManifest(this.#store, this.#manifest);
   }
 }
 
+/** `registration_sha256":"<r>"`, the text a meta names the registration `r` with (JSON.stringify's), or null. */
+function pinnedText(r: string | null): string | null {
+  return r === null ? null : `registration_sha256":"${r}"`;
+}
+
+/** The counts `a` with `b`'s added (a new object; outcomes in `a`'s order, then `b`'s new ones). */
+function addCounts(a: RunCounts, b: RunCounts): RunCounts {
+  const outcomes = { ...a.outcomes };
+  for (const [k, n] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + n;
+  return { rows: a.rows + b.rows, rows_without_outcome: a.rows_without_outcome + b.rows_without_outcome, outcomes };
+}
+
 /** The key of meta.pin's registration hash. */
 const REGISTRATION_KEY = 'registration_sha256';
-
-/**
- * The run's counts and registration with `rows` added; checked before the part is written, so that a run
- * never holds episodes of two registrations.
- *
- * @throws ProveError `E_RESUME` when a row was run under another registration than the run's.
- */
-function tally(manifest: RunManifest, rows: readonly EpisodeRow[]): { counts: RunCounts; registration: string | null } {
-  const counts: RunCounts = { rows: manifest.counts.rows, rows_without_outcome: manifest.counts.rows_without_outcome, outcomes: { ...manifest.counts.outcomes } };
-  let registration = manifest.registration_sha256;
-  let pinned = registration === null ? null : `registration_sha256":"${registration}"`;
-  for (const row of rows) {
-    countRow(counts, row.outcome);
-    // A meta that names a registration is parsed unless it names it once, and the recorded one right
-    // there (as JSON.stringify writes meta.pin's); searching for the 64 hex digits anywhere cost ~3 µs a row.
-    const at = row.meta.indexOf(REGISTRATION_KEY);
-    const once = at !== -1 && row.meta.indexOf(REGISTRATION_KEY, at + REGISTRATION_KEY.length) === -1;
-    if (at !== -1 && !(once && pinned !== null && row.meta.startsWith(pinned, at))) {
-      const r = registrationOf(row.meta);
-      if (registration === null) {
-        registration = r;
-        pinned = r === null ? null : `registration_sha256":"${r}"`;
-      } else if (r !== null && r !== registration) {
-        throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
-      }
-    }
-  }
-  return { counts, registration };
-}
 
 function registrationOf(meta: string): string | null {
   try {

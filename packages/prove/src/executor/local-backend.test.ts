@@ -1,0 +1,88 @@
+import { stat } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import type { WorkItem } from './backend.js';
+import { localBackend } from './local-backend.js';
+
+/** A target that never waits: it holds its thread for `ms` and returns. */
+function busyTarget(ms: number) {
+  let runs = 0;
+  const fn = () => {
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      // busy
+    }
+    runs++;
+    return { outcome: 'passed', t: 1 };
+  };
+  return { fn, runs: () => runs };
+}
+
+function* items(n: number): Generator<WorkItem> {
+  for (let r = 0; r < n; r++) yield { condition: 'c', values: { x: 1 }, replicate_index: r, seed: r };
+}
+
+describe('localBackend', () => {
+  // While the consumer waits on I/O (the writer's part: the encoder thread, fsync, the manifest), a
+  // target that never waits must not keep that I/O from completing until the backend's high-water mark
+  // (8,192 rows) stops it: the slots let the event loop run every few milliseconds.
+  it('lets I/O complete while a target that never waits runs', async () => {
+    const target = busyTarget(0.1);
+    const run = localBackend().run(items(20_000), { runId: 'r', target: { kind: 'function', fn: target.fn, label: 't' }, concurrency: 1, timeoutMs: null });
+    let ranWhenDone = -1;
+    let batches = 0;
+    for await (const rows of run) {
+      batches++;
+      expect(rows.length).toBeGreaterThan(0);
+      if (batches === 1) {
+        // The consumer's I/O, as the writer's: the episodes run meanwhile, and it completes among them.
+        await stat(import.meta.dirname);
+        ranWhenDone = target.runs();
+        break;
+      }
+    }
+    // Before: the stat's callback ran only once 8,192 rows waited (the slot never left the microtask queue).
+    expect(ranWhenDone).toBeGreaterThan(0);
+    expect(ranWhenDone).toBeLessThan(4_096);
+  });
+
+  it('passes the target its config: the axis values in order, then seed and replicate_index', async () => {
+    const seen: string[][] = [];
+    const fn = (cfg: Record<string, unknown>) => {
+      seen.push(Object.keys(cfg));
+      return { outcome: 'passed', t: 1 };
+    };
+    const one: WorkItem = { condition: 'c', values: { slack: 4, horizon: 8, model: 'm' }, replicate_index: 3, seed: 7 };
+    for await (const rows of localBackend().run([one], { runId: 'r', target: { kind: 'function', fn, label: 't' }, concurrency: 1, timeoutMs: null })) {
+      expect(rows.map((r) => [r['slack'], r['horizon'], r['model'], r.seed, r.replicate_index])).toEqual([[4, 8, 'm', 7, 3]]);
+    }
+    expect(seen).toEqual([['slack', 'horizon', 'model', 'seed', 'replicate_index']]);
+  });
+
+  // A consumer that stops (its writer failed: a full disk, a lost lock) must not leave the slots running
+  // the target unobserved: a model target would pay for up to 8,192 more calls whose rows nobody keeps.
+  it('starts no episode once its consumer stops, and ends the ones in flight first', async () => {
+    for (const concurrency of [1, 4]) {
+      let started = 0;
+      let finished = 0;
+      const fn = async () => {
+        started++;
+        await new Promise<void>((r) => setImmediate(r));
+        finished++;
+        return { outcome: 'passed', t: 1 };
+      };
+      const run = localBackend().run(items(100_000), { runId: 'r', target: { kind: 'function', fn, label: 't' }, concurrency, timeoutMs: null });
+      for await (const rows of run) {
+        expect(rows.length).toBeGreaterThan(0);
+        break; // as execute does when the writer throws
+      }
+      const atStop = started;
+      expect(finished).toBe(started); // the return waited for the episodes in flight
+      // However long the event loop now runs, nothing more starts (before: every slot ran on to 8,192 rows).
+      await new Promise<void>((r) => setTimeout(r, 0));
+      await stat(import.meta.dirname);
+      expect(started).toBe(atStop);
+      expect(atStop).toBeLessThan(8_192);
+    }
+  });
+});
+
