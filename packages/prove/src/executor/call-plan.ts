@@ -3,6 +3,7 @@ import type { PriceTable } from '../target/price-table.js';
 import type { EpisodePlan, Target } from '../target/target.js';
 import type { WorkItem } from './backend.js';
 import { csvCell } from '../internal/csv-cell.js';
+import { targetConfig } from './run-episode.js';
 
 /** One planned episode of a dry run: a row of `--plan FILE.csv`. */
 export type CallPlanRow = {
@@ -66,7 +67,7 @@ export async function planTargetCalls(fn: Target, items: Iterable<WorkItem>, pri
   for (const item of items) {
     let p: EpisodePlan;
     try {
-      p = await fn.plan({ ...item.values, seed: item.seed, replicate_index: item.replicate_index });
+      p = await fn.plan(targetConfig(item));
     } catch (err) {
       // e.g. a missing API key: reported before anything is called or written.
       const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);

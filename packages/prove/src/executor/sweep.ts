@@ -17,6 +17,7 @@ import { narrowSpec, type OnlySelection } from './narrow-spec.js';
 import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 import type { Backend, RuntimeInit, TargetSource } from './backend.js';
+import { targetConfig } from './run-episode.js';
 
 /** Options of {@link sweep} and {@link planSweep}. */
 export type SweepOptions = RunOptions & {
@@ -200,7 +201,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
     let calls = 0;
     let tokens = 0;
     for (const item of workItems(conditions, 0, spec.replicates, seeds)) {
-      const e = fn.estimate({ ...item.values, seed: item.seed, replicate_index: item.replicate_index });
+      const e = fn.estimate(targetConfig(item));
       calls += e.calls ?? 0;
       tokens += e.tokens ?? 0;
     }
