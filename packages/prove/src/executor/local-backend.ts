@@ -85,18 +85,15 @@ export function localBackend(): Backend {
           }
         }
       };
-      const slots: Promise<void>[] = [];
       for (let i = 0; i < concurrency; i++) {
-        slots.push(
-          slot()
-            .catch((err: unknown) => {
-              failure = err;
-            })
-            .finally(() => {
-              active--;
-              signalWake();
-            }),
-        );
+        slot()
+          .catch((err: unknown) => {
+            failure = err;
+          })
+          .finally(() => {
+            active--;
+            signalWake();
+          });
       }
       try {
         for (;;) {
@@ -121,12 +118,12 @@ export function localBackend(): Backend {
         }
       } finally {
         // Also when the consumer stopped early (it broke off, or its writer failed): no episode starts
-        // after this, the ones in flight end before it returns, and the target's usage is reported.
+        // after this. The ones in flight end on their own (they are not awaited: a target that never
+        // returns would keep the failure from being reported), and the target's usage so far is reported.
         closed = true;
         const d = drained as (() => void) | null;
         drained = null;
         d?.();
-        await Promise.all(slots);
         started.dispose();
         const usage = started.usage();
         if (usage !== null) ctx.usage?.('local', usage);
