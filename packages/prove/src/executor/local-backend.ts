@@ -49,7 +49,8 @@ export function localBackend(): Backend {
       let drainPromise: Promise<void> | null = null;
       let active = concurrency;
       let failure: unknown = null;
-      let lastWake = performance.now();
+      // Date.now (ms) for these heuristics: performance.now cost ~0.15 µs a call in Node 20, three calls an episode.
+      let lastWake = Date.now();
       const signalWake = (): void => {
         const w = wake;
         wake = null;
@@ -68,14 +69,14 @@ export function localBackend(): Backend {
           const row = await runEpisode(fn, item, ctx.runId, ctx.timeoutMs, stop);
           if (row === null) continue; // cut short by the stop: resume runs it
           pending.push(row);
-          const now = performance.now();
+          const now = Date.now();
           // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
           if (pending.length >= WAKE_ROWS || now - lastWake > WAKE_MS) signalWake();
           if (now - lastYield > YIELD_MS) {
             // Let I/O callbacks run (the writer's part on the encoder thread, its fsync and manifest) while
             // the episodes go on, even when the target never waits: else they wait for HIGH_WATER rows.
             await new Promise<void>((r) => setImmediate(r));
-            lastYield = performance.now();
+            lastYield = Date.now();
           }
           if (pending.length >= HIGH_WATER) {
             drainPromise ??= new Promise<void>((r) => {
@@ -100,7 +101,7 @@ export function localBackend(): Backend {
           if (pending.length > 0) {
             const out = pending;
             pending = [];
-            lastWake = performance.now();
+            lastWake = Date.now();
             const d = drained as (() => void) | null;
             drained = null;
             drainPromise = null;

@@ -96,4 +96,37 @@ describe('runEpisode: the episode signal', () => {
     expect(signal.aborted).toBe(true);
     expect((signal.reason as Error).message).toBe('the episode ran longer than the timeout of 20 ms');
   });
+
+  it('is an own, enumerable property, read through a destructuring or a context used as a prototype; each episode has its own', async () => {
+    const seen: { keys: string[]; own: PropertyDescriptor | undefined; viaProto: AbortSignal; destructured: AbortSignal; direct: AbortSignal }[] = [];
+    const target = ((_cfg: unknown, ctx: { signal: AbortSignal }) => {
+      const { signal } = ctx;
+      const derived = Object.create(ctx) as { signal: AbortSignal };
+      seen.push({ keys: Object.keys(ctx), own: Object.getOwnPropertyDescriptor(ctx, 'signal'), viaProto: derived.signal, destructured: signal, direct: ctx.signal });
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ outcome: 'late', t: 1 })));
+    }) as unknown as Target;
+    const row = await runEpisode(target, ITEM, '20261106T231318Z-cdf9', 20);
+    expect(row.error).toBe('TimeoutError: the target ran longer than the timeout of 20 ms');
+    await runEpisode((async (_cfg: unknown, ctx: { signal: AbortSignal }) => {
+      seen.push({ keys: Object.keys(ctx), own: Object.getOwnPropertyDescriptor(ctx, 'signal'), viaProto: (Object.create(ctx) as { signal: AbortSignal }).signal, destructured: ctx.signal, direct: ctx.signal });
+      return { outcome: 'passed', t: 1 };
+    }) as unknown as Target, ITEM, '20261106T231318Z-cdf9', 1000);
+    const [first, second] = seen;
+    expect(first?.keys).toEqual(['signal']);
+    expect(first?.own?.enumerable).toBe(true);
+    expect(first?.viaProto).toBe(first?.direct);
+    expect(first?.destructured).toBe(first?.direct);
+    expect(first?.direct.aborted).toBe(true);
+    expect(second?.direct.aborted).toBe(false);
+    expect(second?.direct).not.toBe(first?.direct);
+  });
+});
+
+describe('runEpisode: the row', () => {
+  it('holds the run, the condition, the axis values in the item\'s order, the replicate and seed, then the episode\'s fields', async () => {
+    const item = { condition: 'b 1 · a x', values: { b: 1, a: 'x' }, replicate_index: 3, seed: 9 };
+    const row = await runEpisode((() => ({ outcome: 'passed', t: 2, score: 0.5, meta: { k: 'v' } })) as unknown as Target, item, '20261106T231318Z-cdf9', null);
+    expect(Object.keys(row)).toEqual(['run_id', 'condition', 'b', 'a', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms']);
+    expect(row).toMatchObject({ run_id: '20261106T231318Z-cdf9', condition: 'b 1 · a x', b: 1, a: 'x', replicate_index: 3, seed: 9, outcome: 'passed', t: 2, score: 0.5, error: null, meta: '{"k":"v"}' });
+  });
 });
