@@ -1,7 +1,7 @@
 import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
-import { partLimitProblems, type RunWriter } from '../store/run-writer.js';
+import { partLimitProblems, TAIL_ROWS, type RunWriter } from '../store/run-writer.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import type { Backend, RuntimeInit, TargetSource, WorkItem } from './backend.js';
@@ -150,6 +150,7 @@ export async function execute(
   let done = 0;
   let failed = 0;
   let lastYield = start;
+  let nearEnd = false;
   try {
     checkExecOptions(opts); // callers check before writing; a writer is never left running
   } catch (err) {
@@ -185,7 +186,15 @@ export async function execute(
     });
   try {
     for await (const rows of backend.run(items, ctx)) {
-      await writer.append(rows);
+      if (!nearEnd && total - done - rows.length <= TAIL_ROWS) {
+        // Once, where the last TAIL_ROWS rows begin (within this batch): the writer may write what it
+        // holds as a part then, so that the run's last part is small and its end does not wait long for it.
+        nearEnd = true;
+        const cut = Math.min(rows.length, Math.max(0, total - TAIL_ROWS - done));
+        if (cut > 0) await writer.append(cut === rows.length ? rows : rows.slice(0, cut));
+        await writer.nearEnd?.(total - done - cut);
+        if (cut < rows.length) await writer.append(cut === 0 ? rows : rows.slice(cut));
+      } else await writer.append(rows);
       done += rows.length;
       for (const r of rows) if (r.outcome === null) failed++;
       const now = performance.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedFor } from '../spec/seed-for.js';
-import { emptyCounts, manifestText, type RunManifest } from './manifest.js';
+import { emptyCounts, manifestBytes, manifestText, type RunManifest } from './manifest.js';
 
 /** A manifest shaped like a sweep's, with the keys in the order createRun writes them. */
 function manifest(seeds: number[], extra: Partial<RunManifest> = {}): RunManifest {
@@ -64,5 +64,19 @@ describe('manifestText: JSON.stringify(manifest, null, 2), the seeds of a frozen
     const other = manifest(b);
     expect(manifestText(other)).toBe(plain(other));
     expect(manifestText(other)).not.toContain(String(a[3]));
+  });
+});
+
+describe('manifestBytes: the UTF-8 bytes of manifestText, the seeds of a frozen list encoded once', () => {
+  it('is byte for byte Buffer.from(manifestText), for frozen and unfrozen lists, non-ASCII text and a list rewritten with new counts', () => {
+    for (const n of [0, 1, 1000]) {
+      const seeds = seedsOf('b', n);
+      const frozen = Object.freeze(seedsOf('b', n)) as number[];
+      for (const m of [manifest(seeds), manifest(frozen), { ...manifest(frozen), name: 'é ü — 汉字' } as RunManifest]) {
+        expect(Buffer.compare(manifestBytes(m), Buffer.from(plain(m), 'utf8'))).toBe(0);
+      }
+      const later = { ...manifest(frozen), counts: { rows: 3, rows_without_outcome: 0, outcomes: { passed: 3 } } } as RunManifest;
+      expect(manifestBytes(later).toString('utf8')).toBe(plain(later));
+    }
   });
 });
