@@ -74,8 +74,6 @@ describe('RunWriter.nearEnd: a large buffered part is written ahead of the last 
     const run = await sweep({ spec: text, target: target as never, store: dir, salt: 'tail', maxMde: 0.99, partRows: 4000 });
     const parts = run.parts?.map((p) => p.rows) ?? [];
     // Before: [4000, 4000, 4000], the sweep's end waiting for the encoding of the last 4,000.
-    expect(parts.slice(0, 2)).toEqual([4000, 4000]);
-    expect(parts.reduce((a, b) => a + b, 0)).toBe(12000);
     // A target that never waits: its rows come in batches of thousands; the batch is cut where the last 1,500 begin.
     expect(parts).toEqual([4000, 4000, 4000 - TAIL_ROWS, TAIL_ROWS]);
     const stored = await episodes(dir, run.run_id);
