@@ -1,6 +1,7 @@
 // poisson-core: the contracts every Poisson package speaks. It imports nothing of ours.
 export type { Target, TargetConfig, TargetResult, TargetRuntime, EpisodePlan, TargetUsage, EpisodeContext } from './target.js';
 export { seedFor } from './seed-for.js';
+export { sha256Hex } from './sha256-hex.js';
 export { conditionLabel } from './condition-label.js';
 export { canonicalJson } from './canonical-json.js';
 export { readPriceTable } from './price-table.js';

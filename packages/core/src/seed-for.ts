@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256-hex.js';
 
 /**
  * The seed of replicate `r` under `salt`: the first 4 bytes, big-endian, of SHA-256 of the UTF-8 text
@@ -22,5 +22,6 @@ import { createHash } from 'node:crypto';
 export function seedFor(salt: string, r: number): number {
   if (typeof salt !== 'string') throw new TypeError(`seedFor: salt must be a string, got ${typeof salt}`);
   if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`seedFor: r must be an integer >= 0, got ${String(r)}`);
-  return createHash('sha256').update(`${salt}:${r}`, 'utf8').digest().readUInt32BE(0);
+  // The first 8 hex digits are the first 4 bytes, big-endian (sha256Hex: the one-shot hash where node has it).
+  return Number.parseInt(sha256Hex(`${salt}:${r}`).slice(0, 8), 16);
 }
