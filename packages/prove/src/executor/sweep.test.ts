@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GateError, TargetError } from '../errors.js';
@@ -149,6 +150,20 @@ describe('sweep: the local backend', () => {
       expect((err as TargetError).message).toMatch(message);
     }
     expect(await listTree(dir)).toEqual([]);
+  });
+});
+
+describe('sweep: the default backend (neither backend nor concurrency named)', () => {
+  // defaultExecution's thresholds (default-execution.ts): threads from 50,000 episodes of a JavaScript
+  // module, from 100,000 of a TypeScript one, which each thread compiles through tsx.
+  const spec = ONE.replace('replicates = 8', 'replicates = 50000');
+  it('runs 50,000 episodes of a TypeScript module in process', async () => {
+    const run = await sweep({ spec, target: `${join(FIXTURES, 'targets.ts')}:typed`, store: dir, maxMde: 0.99, salt: 's' });
+    expect([run.backend, run.counts.rows]).toEqual(['local', 50_000]);
+  });
+  it.runIf(availableParallelism() >= 2)('runs 50,000 episodes of a JavaScript module on worker threads', async () => {
+    const run = await sweep({ spec, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 's' });
+    expect([run.backend, run.counts.rows]).toEqual(['local-threads', 50_000]);
   });
 });
 
