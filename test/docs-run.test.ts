@@ -42,6 +42,12 @@ describe('docs-run', () => {
     expect(firstDifference('x\ny', 'x\nz')).toContain('line 2');
   });
 
+  it('masks a date inside a percent-encoded file name (a run label with spaces in a claim file)', () => {
+    const a = 'store/.claims/in-a-script%202026-12-03%20a';
+    expect(mask(a)).toBe(mask('store/.claims/in-a-script%202026-12-04%20a'));
+    expect(mask(a)).not.toBe(mask('store/.claims/in-a-script%202026-12-03%20b'));
+  });
+
   for (const name of Object.keys(PAGES as Record<string, unknown>)) {
     it(`${name} shows what its commands print`, { timeout: 300_000 }, async () => {
       const { before, after } = (await renderPage(name)) as { before: string; after: string };
