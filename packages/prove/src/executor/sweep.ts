@@ -12,7 +12,7 @@ import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
 import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
-import { defaultExecution, isTypeScriptTarget } from './default-execution.js';
+import { defaultExecution } from './default-execution.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
 import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
@@ -171,7 +171,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   // Neither backend nor concurrency named: the faster on this machine (defaultExecution says how it decides).
   const auto =
     opts.backend === undefined && opts.concurrency === undefined
-      ? defaultExecution({ cores: availableParallelism(), episodes: conditions.length * spec.replicates, moduleTarget: typeof opts.target === 'string', budget: opts.budgetTokens != null, typescript: typeof opts.target === 'string' && isTypeScriptTarget(opts.target) })
+      ? defaultExecution({ cores: availableParallelism(), episodes: conditions.length * spec.replicates, moduleTarget: typeof opts.target === 'string', budget: opts.budgetTokens != null })
       : null;
   const backend = pickBackend(opts.backend ?? auto?.backend, cwd);
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
