@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { defaultExecution } from '../src/executor/default-execution.js';
-import { registry } from './reference-target.js';
+import { pinnedSpec } from './reference-target.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'packages/prove/bin/poisson-prove.js');
@@ -25,13 +25,6 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const SIZES = (process.env['BENCH_EPISODES_LIST'] ?? '20000,30000,50000,75000,100000').split(',').map(Number);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-const AXES = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };
-const specText = (n: number): string =>
-  [
-    `target_id = "bench"\nt_unit = "turns"\nreplicates = ${n}`,
-    ...Object.entries(AXES).map(([k, v]) => `[axes.${k}]\ntype = "${typeof v === 'number' ? 'continuous' : 'categorical'}"\nvalues = [${JSON.stringify(v)}]`),
-    '',
-  ].join('\n');
 
 // The JavaScript twin sits beside the TypeScript target (so that its bare imports resolve as the
 // target's do), in a folder removed at the end.
@@ -45,7 +38,7 @@ try {
     { label: '.mjs', file: jsTarget },
     { label: '.ts', file: tsTarget },
   ];
-  for (const n of SIZES) writeFileSync(join(work, `spec-${n}.toml`), specText(n));
+  for (const n of SIZES) writeFileSync(join(work, `spec-${n}.toml`), pinnedSpec(n));
 
   const best = new Map<string, number>();
   const sweep = (n: number, file: string, backend: 'local' | 'threads'): void => {

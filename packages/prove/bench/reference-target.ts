@@ -14,3 +14,15 @@ if (!existsSync(file)) writeFileSync(file, text);
 
 export const registry = loadRegistry(file, { sha256 });
 export const reference_depth_d3 = registry.targets['reference_depth_d3'];
+
+/** The registration's pinned axes (the target refuses a cfg without them): one condition. */
+export const PINNED_AXES = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };
+
+/** A sweep spec of one condition carrying {@link PINNED_AXES}, with `replicates` replicates. */
+export function pinnedSpec(replicates: number, targetId = 'bench'): string {
+  return [
+    `target_id = "${targetId}"\nt_unit = "turns"\nreplicates = ${replicates}`,
+    ...Object.entries(PINNED_AXES).map(([k, v]) => `[axes.${k}]\ntype = "${typeof v === 'number' ? 'continuous' : 'categorical'}"\nvalues = [${JSON.stringify(v)}]`),
+    '',
+  ].join('\n');
+}

@@ -17,17 +17,13 @@ import { fileURLToPath } from 'node:url';
 import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
 import { seedFor, sweep, type EpisodeRow } from '../src/index.js';
 import { writePart } from '../src/store/parquet.js';
-import { reference_depth_d3, registry } from './reference-target.js';
+import { PINNED_AXES, pinnedSpec, reference_depth_d3, registry } from './reference-target.js';
 
 const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
 const TARGET = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
 // The target checks its pin: the sweep carries the registration's slack, horizon, strictness and generator hash.
-const AXES = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };
-const SPEC = [
-  `target_id = "bench"\nt_unit = "turns"\nreplicates = ${N}`,
-  ...Object.entries(AXES).map(([k, v]) => `[axes.${k}]\ntype = "${typeof v === 'number' ? 'continuous' : 'categorical'}"\nvalues = [${JSON.stringify(v)}]`),
-  '',
-].join('\n');
+const AXES = PINNED_AXES;
+const SPEC = pinnedSpec(N);
 /**
  * The salt of the line being measured: a new one for every line of every round, so that no line reuses the
  * seeds another computed (a sweep keeps its last seed list and reuses it for the same salt, which saved a
