@@ -25,7 +25,6 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const SIZES = (process.env['BENCH_EPISODES_LIST'] ?? '20000,30000,50000,75000,100000').split(',').map(Number);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
-
 // The JavaScript twin sits beside the TypeScript target (so that its bare imports resolve as the
 // target's do), in a folder removed at the end.
 const tsTarget = fileURLToPath(new URL('./reference-target.ts', import.meta.url));
