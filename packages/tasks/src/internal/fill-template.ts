@@ -7,8 +7,8 @@ interface CompiledString {
 }
 
 // The templates are the generator's data (a few dozen strings), each cut once: filling one is then a few
-// concatenations instead of a regex replace with a callback (about 2 µs per call on node 20, two calls
-// per generated task).
+// concatenations instead of a regex replace with a callback (two calls per generated task; measured
+// together with sattoloCycle's counted loop, internal/rng.ts: `npm run bench -- tasks`, docs/performance.md).
 const MAX_COMPILED = 1_000;
 const compiled = new Map<string, CompiledString>();
 

@@ -33,8 +33,8 @@ export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
  * so no index maps to itself). Returns `next`, with `next[i]` the image of `i`.
  */
 export function sattoloCycle(rng: Rng, n: number): number[] {
-  // A counted loop, not Array.from({ length: n }, f): that costs ~3 µs for 48 items on node 20, a third of
-  // generate()'s time when it drew 8 cycles per task (packages/tasks/bench/tasks.bench.ts).
+  // A counted loop, not Array.from({ length: n }, f), V8's slow generic path for an array-like: with it,
+  // generate + episode ran 1.6x to 1.8x slower (`npm run bench -- tasks`; docs/performance.md).
   const next: number[] = [];
   for (let i = 0; i < n; i++) next.push(i);
   for (let i = n - 1; i > 0; i--) {
