@@ -2,6 +2,8 @@
 // each printing its own figures as ratios against a baseline measured in the same run. The machine's
 // load average (1, 5, 15 minutes) is printed before and after each, since other processes share it.
 // Usage: npm run bench [-- FILTER]   (FILTER: a substring of the benchmark's path)
+// BENCH_NODE_FLAGS: node or V8 flags for the benchmarks' processes (space-separated), e.g.
+// BENCH_NODE_FLAGS=--no-allocation-site-pretenuring (docs/performance.md, "Garbage collection").
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -21,11 +23,12 @@ if (files.length === 0) {
   console.error(`no benchmark matches "${filter}"`);
   process.exit(2);
 }
+const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
 let failed = 0;
 for (const file of files) {
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-  console.log(`\n=== ${file.slice(root.length)} === (${new Date().toISOString()}; ${availableParallelism()} cores; load average ${load()})`);
-  const res = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+  console.log(`\n=== ${file.slice(root.length)} === (${new Date().toISOString()}; ${availableParallelism()} cores; load average ${load()}${flags.length > 0 ? `; node ${flags.join(' ')}` : ''})`);
+  const res = spawnSync(process.execPath, [...flags, '--conditions=source', '--import', 'tsx', file], {
     stdio: 'inherit',
     cwd: root,
   });

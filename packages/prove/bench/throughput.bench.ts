@@ -6,7 +6,11 @@
 // written as the engine writes them (parquet parts of 10,000 rows, fsynced, in the loop's thread).
 // Beside the wall time, the CPU time of the main thread (Linux: /proc/self/task/PID/stat) and of the
 // whole process (every thread: the encoder thread, worker threads, GC helpers), which move much less
-// than the wall time on a shared machine.
+// than the wall time on a shared machine. And the main thread's garbage collection in the best round:
+// scavenges and mark-compacts, their count and pause time (node:perf_hooks 'gc' entries): V8's
+// allocation-site pretenuring, when it picks an episode's allocation sites, fills the old generation and
+// multiplies both (docs/performance.md, "Garbage collection"; BENCH_NODE_FLAGS=--no-allocation-site-pretenuring
+// runs this bench without it).
 // Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000, BENCH_ROUNDS=R the 3
 // rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline; `const` is the engine with
 // a target that returns at once: its own cost per episode)
@@ -14,10 +18,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
 import { seedFor, sweep, type EpisodeRow } from '../src/index.js';
 import { writePart } from '../src/store/parquet.js';
+import { gcBetween, gcSoFar, type GcCount } from './gc-count.js';
 import { PINNED_AXES, pinnedSpec, reference_depth_d3, registry } from './reference-target.js';
+import { usersLoop as usersLoopOf } from './users-loop.js';
 
 const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
 const TARGET = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
@@ -33,22 +38,8 @@ let salt = 'bench';
 const target = reference_depth_d3;
 if (!target) throw new Error('poisson-tasks has no reference_depth_d3 target');
 
-const D3: ArmSpec = { knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
-
 /** The user's loop: generate the task for each seed, play it with the reference policy, keep a row per episode. */
-async function usersLoop(): Promise<number> {
-  const budget = maxTurns(D3, registry.slack);
-  const rows: { replicate_index: number; seed: number; outcome: string; t: number; task_id: string }[] = [];
-  const t0 = performance.now();
-  for (let r = 0; r < N; r++) {
-    const seed = seedFor(salt, r);
-    const res = await runEpisode(generate(D3, seed), referencePolicy, { maxTurns: budget });
-    rows.push({ replicate_index: r, seed, outcome: res.outcome, t: res.t, task_id: res.taskId });
-  }
-  const ms = performance.now() - t0;
-  if (rows.filter((x) => x.outcome === 'passed').length !== N) throw new Error('the reference policy failed an episode');
-  return ms;
-}
+const usersLoop = (): Promise<number> => usersLoopOf(N, salt);
 
 async function plainLoop(): Promise<number> {
   const seeds = Array.from({ length: N }, (_, r) => seedFor(salt, r));
@@ -174,16 +165,19 @@ function mainThreadCpu(): number {
     return Number.NaN;
   }
 }
-type Figure = { wall: number; main: number; cpu: number };
-/** Runs `fn`, keeping the best wall time and the best CPU times seen under `key`. */
+type Figure = { wall: number; main: number; cpu: number; gc: GcCount };
+/** Runs `fn`, keeping the best wall time (with the garbage collection of that round) and the best CPU times seen under `key`. */
 async function measure(best: Map<string, Figure>, key: string, fn: () => Promise<number>): Promise<void> {
+  const gc0 = await gcSoFar();
   const main0 = mainThreadCpu();
   const cpu0 = process.cpuUsage();
   const wall = await fn();
   const cpu = process.cpuUsage(cpu0);
-  const f = { wall, main: mainThreadCpu() - main0, cpu: (cpu.user + cpu.system) / 1000 };
+  const main = mainThreadCpu() - main0;
+  const gc = gcBetween(gc0, await gcSoFar());
+  const f = { wall, main, cpu: (cpu.user + cpu.system) / 1000, gc };
   const old = best.get(key);
-  best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu) } : f);
+  best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu), gc: f.wall < old.wall ? f.gc : old.gc } : f);
 }
 // BENCH_ONLY=plain,rows,parquet,const,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
 const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
@@ -227,13 +221,14 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const base = best.get("user's loop (baseline)") as Figure;
 const cell = (x: number, b: number): string => `${(x / 1000).toFixed(2).padStart(6)} s ${(b / x).toFixed(2)}`;
-console.log('| | wall time, of the baseline | episodes/s | main thread CPU, of the baseline | process CPU, of the baseline | after start-up |');
-console.log('| --- | --- | --- | --- | --- | --- |');
+console.log('| | wall time, of the baseline | episodes/s | main thread CPU, of the baseline | process CPU, of the baseline | after start-up | main thread GC: scavenges, mark-compacts (pause) |');
+console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [label] of [...baselines, ...configs]) {
   const f = best.get(label) as Figure;
   const cfg = configs.find(([l]) => l === label);
   const st = cfg ? (steady.get(`${cfg[1]}-${cfg[2]}`) ?? 0) : 0;
   const after = cfg ? `${Math.round(st).toLocaleString('en-US')} episodes/s, ${((st * base.wall) / 1000 / N).toFixed(2)}` : '';
-  console.log(`| ${label} | ${cell(f.wall, base.wall)} | ${rate(f.wall)} | ${cell(f.main, base.main)} | ${cell(f.cpu, base.cpu)} | ${after} |`);
+  const gc = `${f.gc.minor} (${Math.round(f.gc.minorMs)} ms), ${f.gc.major} (${Math.round(f.gc.majorMs)} ms)`;
+  console.log(`| ${label} | ${cell(f.wall, base.wall)} | ${rate(f.wall)} | ${cell(f.main, base.main)} | ${cell(f.cpu, base.cpu)} | ${after} | ${gc} |`);
 }
 console.log(`load average at the end ${load()}`);

@@ -1,0 +1,29 @@
+// The loop a user would write without the engine, the baseline of the executor's benchmarks: for each
+// seed, generate poisson-tasks' depth-3 task, play it with the reference policy, keep a row.
+import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
+import { seedFor } from 'poisson-core';
+import { registry } from './reference-target.js';
+
+const D3: ArmSpec = { knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
+
+/**
+ * Generates the depth-3 task for `seedFor(salt, r)`, r = 0..n-1, plays it with `referencePolicy` through
+ * `runEpisode` (the registration's turn budget) and keeps a row (replicate, seed, outcome, t, task id) in
+ * an array. It computes no meta and writes nothing.
+ *
+ * @returns the loop's wall time in ms
+ * @throws Error when the reference policy fails an episode
+ */
+export async function usersLoop(n: number, salt: string): Promise<number> {
+  const budget = maxTurns(D3, registry.slack);
+  const rows: { replicate_index: number; seed: number; outcome: string; t: number; task_id: string }[] = [];
+  const t0 = performance.now();
+  for (let r = 0; r < n; r++) {
+    const seed = seedFor(salt, r);
+    const res = await runEpisode(generate(D3, seed), referencePolicy, { maxTurns: budget });
+    rows.push({ replicate_index: r, seed, outcome: res.outcome, t: res.t, task_id: res.taskId });
+  }
+  const ms = performance.now() - t0;
+  if (rows.filter((x) => x.outcome === 'passed').length !== n) throw new Error('the reference policy failed an episode');
+  return ms;
+}
