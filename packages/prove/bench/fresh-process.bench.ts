@@ -1,11 +1,13 @@
-// The user's loop and the engine (sweep() in process, concurrency 1), each in a fresh node process as a
-// user's script runs them (poisson-prove and poisson-tasks from the build), with V8's default and with
+// The user's loop and the engine (sweep() in process at concurrency 1, and on 2 worker threads, what a
+// sweep of this size runs on by default on 2 cores), each in a fresh node process as a user's script runs
+// them (poisson-prove and poisson-tasks from the build), with V8's default and with
 // --no-allocation-site-pretenuring: N depth-3 reference episodes (bench/fresh-point.ts). V8 pretenures an
 // allocation site when a scavenge finds most of its recent objects alive; an episode's sites picked so
-// (by chance, and for the rest of the process) fill the old generation with objects that die young, and
-// every scavenge and mark-compact gets slower. So the time of one process varies from process to process:
-// the median, best and slowest of R processes are printed, with the main thread's garbage collection of
-// the median one. The baseline is the user's loop under the same flags, in the same interleaved rounds.
+// (by chance, and until V8 takes the decision back) fill the old generation with objects that die young,
+// and every scavenge and mark-compact gets slower. So the time varies from process to process: the
+// median, best and slowest of R processes are printed, with the garbage collection of the median one's
+// main thread (with worker threads, the episodes are collected in the threads). The baseline is the
+// user's loop under the same flags, in the same interleaved rounds.
 // Run: npm run bench -- prove/bench/fresh-process   (after npm run build; BENCH_EPISODES=N to change the
 // 100,000, BENCH_ROUNDS=R the 5 rounds)
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,7 @@ const FLAGS = [
 const MODES = [
   { key: 'user', label: "user's loop (baseline)" },
   { key: 'engine', label: 'engine, one process, concurrency 1' },
+  { key: 'threads', label: 'engine, 2 worker threads' },
 ] as const;
 const points = new Map<string, Point[]>();
 
