@@ -3,7 +3,8 @@
 // load average (1, 5, 15 minutes) is printed before and after each, since other processes share it.
 // Usage: npm run bench [-- FILTER]   (FILTER: a substring of the benchmark's path)
 // BENCH_NODE_FLAGS: node or V8 flags for the benchmarks' processes (space-separated), e.g.
-// BENCH_NODE_FLAGS=--no-allocation-site-pretenuring (docs/performance.md, "Garbage collection").
+// BENCH_NODE_FLAGS=--no-allocation-site-pretenuring (docs/performance.md, Executor throughput, "Now
+// (second session of 2026-12-04)").
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';

@@ -1,6 +1,7 @@
 // The user's loop and the engine (sweep() in process at concurrency 1, and on 2 worker threads, what a
 // sweep of this size runs on by default on 2 cores), each in a fresh node process as a user's script runs
-// them (poisson-prove and poisson-tasks from the build), with V8's default and with
+// them (poisson-prove and poisson-tasks from the build; the target file, bench/reference-target.ts, through
+// tsx), with V8's default and with
 // --no-allocation-site-pretenuring: N depth-3 reference episodes (bench/fresh-point.ts). V8 pretenures an
 // allocation site when a scavenge finds most of its recent objects alive; an episode's sites picked so
 // (by chance, and until V8 takes the decision back) fill the old generation with objects that die young,

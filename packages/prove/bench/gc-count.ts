@@ -1,5 +1,5 @@
 // The main thread's garbage collections, counted for the executor's benchmarks from node:perf_hooks
-// 'gc' entries (delivered a tick or two after each collection: await settled() before reading).
+// 'gc' entries (delivered a tick or two after each collection: read them with gcSoFar, which waits for them).
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 /** Scavenges (minor) and mark-compacts (major): their count and their pause time in ms. */

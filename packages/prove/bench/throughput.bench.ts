@@ -9,8 +9,8 @@
 // than the wall time on a shared machine. And the main thread's garbage collection in the best round:
 // scavenges and mark-compacts, their count and pause time (node:perf_hooks 'gc' entries): V8's
 // allocation-site pretenuring, when it picks an episode's allocation sites, fills the old generation and
-// multiplies both (docs/performance.md, "Garbage collection"; BENCH_NODE_FLAGS=--no-allocation-site-pretenuring
-// runs this bench without it).
+// multiplies both (docs/performance.md, Executor throughput, "Now (second session of 2026-12-04)";
+// BENCH_NODE_FLAGS=--no-allocation-site-pretenuring runs this bench without it).
 // Run: npm run bench -- prove/bench/throughput   (BENCH_EPISODES=N to change the 100,000, BENCH_ROUNDS=R the 3
 // rounds, BENCH_ONLY=local1,threads2 to run only some lines beside the baseline; `const` is the engine with
 // a target that returns at once: its own cost per episode)
