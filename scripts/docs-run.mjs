@@ -123,7 +123,7 @@ export function mask(text) {
     .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z\b/g, '<time>')
     .replace(/\b20\d{2}-\d{2}-\d{2}\b/g, '<date>')
     // a date in a percent-encoded name (a label with spaces: "%202026-12-03%20"), where \b does not fall
-    .replace(/%20(20\d{2}-\d{2}-\d{2})\b/g, '%20<date>')
+    .replace(/%2020\d{2}-\d{2}-\d{2}\b/g, '%20<date>')
     .replace(/\b[0-9a-f]{12,64}\b/g, '<hash>')
     .replace(/\b[0-9a-f]{4}…[0-9a-f]{4}\b/g, '<hash>')
     .replace(/\b\d+(\.\d+)?\s?(ms|s|min)\b/g, '<duration>')
