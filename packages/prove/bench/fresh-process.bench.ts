@@ -9,8 +9,11 @@
 // median, best and slowest of R processes are printed, with the garbage collection of the median one's
 // main thread (with worker threads, the episodes are collected in the threads). The baseline is the
 // user's loop under the same flags, in the same interleaved rounds.
+// The engine runs the registry target (reference-target.ts: its pin check and provenance meta are work the
+// loop does not do), and also the loop's own body as its target (users-loop.ts:users_body): the engine's
+// own cost against the loop.
 // Run: npm run bench -- prove/bench/fresh-process   (after npm run build; BENCH_EPISODES=N to change the
-// 100,000, BENCH_ROUNDS=R the 5 rounds)
+// 100,000, BENCH_ROUNDS=R the 5 rounds, BENCH_V8=off or default to run under one of the two only)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -25,14 +28,19 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 type Point = { ms: number; minor: number; minorMs: number; major: number; majorMs: number };
-const FLAGS = [
-  { key: 'default', label: "V8's default", args: [] as string[] },
-  { key: 'off', label: '--no-allocation-site-pretenuring', args: ['--no-allocation-site-pretenuring'] },
-] as const;
+const FLAGS = (
+  [
+    { key: 'default', label: "V8's default", args: [] as string[] },
+    { key: 'off', label: '--no-allocation-site-pretenuring', args: ['--no-allocation-site-pretenuring'] },
+  ] as const
+).filter((f) => process.env['BENCH_V8'] === undefined || f.key === process.env['BENCH_V8']);
+if (FLAGS.length === 0) throw new Error(`BENCH_V8 must be default or off, got ${String(process.env['BENCH_V8'])}`);
 const MODES = [
   { key: 'user', label: "user's loop (baseline)" },
   { key: 'engine', label: 'engine, one process, concurrency 1' },
   { key: 'threads', label: 'engine, 2 worker threads' },
+  { key: 'body', label: "engine, concurrency 1, the user's loop body as its target" },
+  { key: 'body-threads', label: "engine, 2 worker threads, the user's loop body as its target" },
 ] as const;
 const points = new Map<string, Point[]>();
 

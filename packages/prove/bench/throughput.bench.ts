@@ -26,6 +26,8 @@ import { usersLoop as usersLoopOf } from './users-loop.js';
 
 const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
 const TARGET = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
+/** The user's loop's body as the target: the engine's own cost against the loop, without the registry target's pin check and meta. */
+const BODY = `${fileURLToPath(new URL('./users-loop.ts', import.meta.url))}:users_body`;
 // The target checks its pin: the sweep carries the registration's slack, horizon, strictness and generator hash.
 const AXES = PINNED_AXES;
 const SPEC = pinnedSpec(N);
@@ -122,14 +124,14 @@ async function engineConstant(): Promise<number> {
 /** Steady-state rate of the last engine run: from its first stored row to its end (start-up excluded). */
 const steady = new Map<string, number>();
 
-async function engine(backend: 'local' | 'threads', concurrency: number): Promise<number> {
+async function engine(backend: 'local' | 'threads', concurrency: number, target: string): Promise<number> {
   const store = mkdtempSync(join(tmpdir(), 'prove-bench-'));
   try {
     const t0 = performance.now();
     let first: { at: number; done: number } | null = null;
     const run = await sweep({
       spec: SPEC,
-      target: TARGET,
+      target,
       store,
       salt,
       maxMde: 0.99,
@@ -143,7 +145,7 @@ async function engine(backend: 'local' | 'threads', concurrency: number): Promis
     const f = first as { at: number; done: number } | null;
     if (f) {
       const rate = ((N - f.done) / (performance.now() - f.at)) * 1000;
-      const key = `${backend}-${concurrency}`;
+      const key = `${backend}-${concurrency}-${target}`;
       steady.set(key, Math.max(steady.get(key) ?? 0, rate));
     }
     if (run.counts.outcomes['passed'] !== N) throw new Error(`engine ${backend}: ${JSON.stringify(run.counts)}`);
@@ -179,7 +181,7 @@ async function measure(best: Map<string, Figure>, key: string, fn: () => Promise
   const old = best.get(key);
   best.set(key, old ? { wall: Math.min(old.wall, f.wall), main: Math.min(old.main, f.main), cpu: Math.min(old.cpu, f.cpu), gc: f.wall < old.wall ? f.gc : old.gc } : f);
 }
-// BENCH_ONLY=plain,rows,parquet,const,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
+// BENCH_ONLY=plain,rows,parquet,const,body1,body-threads2,local1,local8,threads1,threads2 (a comma list) runs only those beside the baseline.
 const only = process.env['BENCH_ONLY']?.split(',').map((x) => x.trim());
 const keep = (key: string): boolean => only === undefined || key === 'user' || only.includes(key);
 const baselines = (
@@ -195,14 +197,16 @@ const baselines = (
   .map(([, label, fn]) => [label, fn] as const);
 const configs = (
   [
-    ['local1', 'engine, one process, concurrency 1', 'local', 1],
-    ['local8', 'engine, one process, concurrency 8', 'local', 8],
-    ['threads1', 'engine, 1 worker thread', 'threads', 1],
-    ['threads2', 'engine, 2 worker threads', 'threads', 2],
+    ['body1', "engine, concurrency 1, the user's loop body as its target", 'local', 1, BODY],
+    ['body-threads2', "engine, 2 worker threads, the user's loop body as its target", 'threads', 2, BODY],
+    ['local1', 'engine, one process, concurrency 1', 'local', 1, TARGET],
+    ['local8', 'engine, one process, concurrency 8', 'local', 8, TARGET],
+    ['threads1', 'engine, 1 worker thread', 'threads', 1, TARGET],
+    ['threads2', 'engine, 2 worker threads', 'threads', 2, TARGET],
   ] as const
 )
   .filter(([key]) => keep(key))
-  .map(([, label, backend, c]) => [label, backend, c] as const);
+  .map(([, label, backend, c, target]) => [label, backend, c, target] as const);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`${N.toLocaleString('en-US')} episodes of poisson-tasks' reference_depth_d3; node ${process.version}, ${availableParallelism()} cores (shared); best of ${ROUNDS} interleaved rounds; load average ${load()}`);
 await usersLoop(); // warm up the JIT and the task generator's caches on the same seeds
@@ -213,9 +217,9 @@ for (let round = 0; round < ROUNDS; round++) {
     salt = `bench-${round}-${label}`;
     await measure(best, label, fn);
   }
-  for (const [label, backend, c] of configs) {
+  for (const [label, backend, c, t] of configs) {
     salt = `bench-${round}-${label}`;
-    await measure(best, label, () => engine(backend, c));
+    await measure(best, label, () => engine(backend, c, t));
   }
   console.log(`round ${round + 1} of ${ROUNDS} done; load average ${load()}`);
 }
@@ -226,7 +230,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const [label] of [...baselines, ...configs]) {
   const f = best.get(label) as Figure;
   const cfg = configs.find(([l]) => l === label);
-  const st = cfg ? (steady.get(`${cfg[1]}-${cfg[2]}`) ?? 0) : 0;
+  const st = cfg ? (steady.get(`${cfg[1]}-${cfg[2]}-${cfg[3]}`) ?? 0) : 0;
   const after = cfg ? `${Math.round(st).toLocaleString('en-US')} episodes/s, ${((st * base.wall) / 1000 / N).toFixed(2)}` : '';
   const gc = `${f.gc.minor} (${Math.round(f.gc.minorMs)} ms), ${f.gc.major} (${Math.round(f.gc.majorMs)} ms)`;
   console.log(`| ${label} | ${cell(f.wall, base.wall)} | ${rate(f.wall)} | ${cell(f.main, base.main)} | ${cell(f.cpu, base.cpu)} | ${after} | ${gc} |`);
