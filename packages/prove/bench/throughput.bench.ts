@@ -4,6 +4,8 @@
 // for what the engine stores: the registry target awaited in a plain loop, nothing kept (the old floor);
 // the registry target's rows (meta as JSON, the engine's rows) kept in an array; and those rows also
 // written as the engine writes them (parquet parts of 10,000 rows, fsynced, in the loop's thread).
+// The engine runs the registry target, and also the user's loop body as its target
+// (users-loop.ts:users_body, lines body1 and body-threads2): the engine's own cost against the loop.
 // Beside the wall time, the CPU time of the main thread (Linux: /proc/self/task/PID/stat) and of the
 // whole process (every thread: the encoder thread, worker threads, GC helpers), which move much less
 // than the wall time on a shared machine. And the main thread's garbage collection in the best round:
