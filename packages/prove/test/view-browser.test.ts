@@ -1,9 +1,11 @@
 // The view page in a real headless Chromium (Debian's package, driven by playwright-core; .ci/run
 // installs it when missing): what a reader sees and clicks.
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempStore } from '../src/diff/__fixtures__/build-run.js';
+import { EVENTS, importPairRuns } from '../src/diff/__fixtures__/import-pairs.js';
 import { diffRuns } from '../src/diff/diff-runs.js';
 import { readDiscordantPairs } from '../src/diff/read-pairs.js';
 import type { DiffReport } from '../src/diff/types.js';
@@ -171,5 +173,40 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
       await page.close();
       await server.close();
     }
+  });
+});
+
+// Two imports pair by sample identity: run B may hold a sample at another stored index than run A. The
+// page's pairs read `A/B` then, as `diff --show pairs` does (it showed A's index alone).
+describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page of two imports in Chromium', () => {
+  let dir: string;
+  let s: BrowserSession;
+  beforeAll(async () => {
+    dir = await tempStore();
+    const store = join(dir, 'store');
+    const { a, b } = await importPairRuns(dir, store);
+    const file = join(dir, 'imports.html');
+    await writeFile(file, (await viewDiff(store, a, b, { events: EVENTS })).html);
+    s = await openBrowser();
+    await s.context.setOffline(true);
+    await s.page.goto(pathToFileURL(file).href);
+    await s.page.waitForSelector('html[data-ready="true"]');
+  }, 60_000);
+  afterAll(async () => {
+    await s?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("shows a pair's replicate as A/B where run B holds the sample at another index", async () => {
+    await s.page.locator('tr.cond').first().click();
+    await s.page.waitForSelector('#pairs tr.pair');
+    // Doc 9 is at index 9 in A and at 8 in B (doc 4 is absent from B); doc 1 is at index 1 in both.
+    const replicates = await s.page.locator('#pairs tr.pair td:nth-child(2)').allTextContents();
+    expect(replicates).toContain('9/8');
+    expect(replicates).toContain('1');
+    const summaries = await s.page.locator('#pairs details summary').allTextContents();
+    expect(summaries.some((t) => t.startsWith('replicate 9/8, seed '))).toBe(true);
+    expect(await s.page.textContent('#pairs')).toContain('A/B: run B holds the sample at another stored index');
+    expect(s.errors).toEqual([]);
   });
 });

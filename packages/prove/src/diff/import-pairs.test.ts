@@ -4,49 +4,19 @@
 // import stores them in id order), lacks one (so every later sample is stored at an index one lower),
 // and one sample's input differs (not a pair). On the code before this test, all three listings said
 // the runs were not paired, while the diff paired 10 samples.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lmEvalLine } from '../import/__fixtures__/harness-gen.js';
-import { importRun } from '../import/import-run.js';
 import { serveView } from '../view/serve.js';
 import { viewDiff } from '../view/view-diff.js';
 import { tempStore } from './__fixtures__/build-run.js';
+import { A, B, EVENTS, importPairRuns } from './__fixtures__/import-pairs.js';
 import { diffRuns } from './diff-runs.js';
 import type { DiscordantPairs } from './pairs.js';
 import { formatPairsText } from './format-pairs.js';
 import { readDiscordantPairs } from './read-pairs.js';
 import { readRunForDiff } from './read-run.js';
 import type { DiffReport } from './types.js';
-
-type Sample = { readonly doc: number; readonly outcome: 'passed' | 'failed'; readonly input?: string };
-
-// Run A: docs 0..11 in order. Run B: the same docs reversed, doc 4 absent, doc 7's input reworded, and
-// outcomes changed on docs 1, 2, 6, 7, 9 and 10.
-const A: Sample[] = Array.from({ length: 12 }, (_, doc) => ({ doc, outcome: doc % 3 === 0 ? 'failed' : 'passed' }));
-const flipped = new Set([1, 2, 6, 7, 9, 10]);
-const B: Sample[] = A.filter((s) => s.doc !== 4)
-  .map((s) => ({ doc: s.doc, outcome: flipped.has(s.doc) ? (s.outcome === 'failed' ? 'passed' : 'failed') : s.outcome, ...(s.doc === 7 ? { input: 'question 7 (reworded)' } : {}) }) as Sample)
-  .reverse();
-
-async function writeRun(dir: string, samples: readonly Sample[], day: number): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
-  const date = `2025-06-0${day}T10-00-00.000000`;
-  const file = join(dir, `samples_arith_${date}.jsonl`);
-  await writeFile(file, `${samples.map((s) => lmEvalLine(s.doc, s.input ?? `question ${s.doc}`, s.outcome)).join('\n')}\n`);
-  const results = {
-    results: { arith: { alias: 'arith', 'acc,none': 0.5 } },
-    configs: { arith: { task: 'arith', num_fewshot: 0, metric_list: [{ metric: 'acc' }] } },
-    versions: { arith: 1.0 },
-    'n-shot': { arith: 0 },
-    config: { model: 'hf', model_args: 'pretrained=EleutherAI/pythia-160m', batch_size: 1 },
-    model_name: 'EleutherAI/pythia-160m',
-    lm_eval_version: '0.4.8',
-    date: 1748772000 + day,
-  };
-  await writeFile(join(dir, `results_${date}.json`), JSON.stringify(results));
-  return [file];
-}
 
 /** The pairs the truth above makes: same doc, same input, outcomes that differ, by event. */
 function expected(event: string): { doc: number; direction: 'rise' | 'fall'; before: string; after: string }[] {
@@ -64,13 +34,10 @@ let store: string;
 let a: string;
 let b: string;
 let report: DiffReport;
-const EVENTS = ['failed', 'passed'];
 beforeAll(async () => {
   dir = await tempStore();
   store = join(dir, 'store');
-  const at = (s: number): Date => new Date(Date.UTC(2026, 0, 2, 10, 0, s));
-  a = (await importRun(store, { format: 'lm-eval', files: await writeRun(join(dir, 'lm0'), A, 1), now: at(0) })).runs[0]?.run_id as string;
-  b = (await importRun(store, { format: 'lm-eval', files: await writeRun(join(dir, 'lm1'), B, 2), now: at(1) })).runs[0]?.run_id as string;
+  ({ a, b } = await importPairRuns(dir, store));
   report = await diffRuns(store, a, b, { events: EVENTS });
 }, 60_000);
 afterAll(async () => {

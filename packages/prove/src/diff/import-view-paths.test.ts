@@ -7,7 +7,10 @@
 // 0, 40) as a pair, and their rise counts are the diff's. Regenerated a second time for the coverage of two
 // imports counted by sample identity (import-pairs.test.ts): in the nine `diff` cases only `unmatched`
 // changed (compared 117 -> 115, 77 -> 76: the samples whose input differs are left out on both sides, as
-// the identity section says). Every other case is as the row readers gave it.
+// the identity section says). Regenerated a third time for the page's script, which writes a pair's
+// replicate as A/B when run B holds the sample at another index (test/view-browser.test.ts): the 14
+// `view` and `serve` pages changed in their script alone, the same 601 characters in each (checked by
+// diffing the pages of the code before and after). Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -120,6 +120,12 @@ export const PAGE_JS = `
     if (s.answer !== undefined) { box.appendChild(el('div', 'answer (from the response cache)')); box.appendChild(el('pre', s.answer === null ? '(not in the cache)' : s.answer, 'answer')); }
     return box;
   }
+  // A pair's replicate, as diff --show pairs writes it: A/B when run B holds the sample at another stored
+  // index (two imports pair by sample identity).
+  function replicateText(p) {
+    var b = p.after.replicate_index;
+    return b === undefined || b === p.replicate_index ? String(p.replicate_index) : p.replicate_index + '/' + b;
+  }
   function renderPairs(condition, pairs) {
     panel.textContent = '';
     panel.appendChild(el('h3', condition));
@@ -139,12 +145,12 @@ export const PAGE_JS = `
       g.pairs.forEach(function (p) {
         var r = body.insertRow();
         r.className = 'pair';
-        [p.direction, p.replicate_index, p.seed, p.before.outcome, p.after.outcome, p.before.t, p.after.t, p.before.error || '-', p.after.error || '-'].forEach(function (c) { r.appendChild(el('td', c === null ? '-' : c)); });
+        [p.direction, replicateText(p), p.seed, p.before.outcome, p.after.outcome, p.before.t, p.after.t, p.before.error || '-', p.after.error || '-'].forEach(function (c) { r.appendChild(el('td', c === null ? '-' : c)); });
         var d = body.insertRow();
         var cell = el('td');
         cell.colSpan = 9;
         var det = el('details');
-        det.appendChild(el('summary', 'replicate ' + p.replicate_index + ', seed ' + p.seed + ': meta' + (pairs.private ? ' and answers' : '')));
+        det.appendChild(el('summary', 'replicate ' + replicateText(p) + ', seed ' + p.seed + ': meta' + (pairs.private ? ' and answers' : '')));
         var sides = el('div', null, 'sides');
         sides.appendChild(side('A', p.before));
         sides.appendChild(side('B', p.after));
@@ -153,6 +159,9 @@ export const PAGE_JS = `
         d.appendChild(cell);
       });
       panel.appendChild(t);
+      if (g.pairs.some(function (p) { return replicateText(p) !== String(p.replicate_index); })) {
+        panel.appendChild(el('p', 'A/B: run B holds the sample at another stored index than run A (two imports are paired by sample identity).', 'none'));
+      }
     });
     if (groups.length === 0) panel.appendChild(el('p', 'No rows for this condition.', 'none'));
   }

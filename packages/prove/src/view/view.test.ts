@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { diffRuns } from '../diff/diff-runs.js';
 import { EVIL_ERROR, EVIL_META, EVIL_VALUE, PRIVATE_ANSWER, viewStore } from './__fixtures__/view-store.js';
+import { PAGE_JS } from './assets.js';
 import { escapeHtml, jsonForScript } from './escape.js';
 import { serveView } from './serve.js';
 import { viewDiff, viewRun } from './view-diff.js';
@@ -15,6 +16,12 @@ import { capture } from '../cli/__fixtures__/capture.js';
 function markupOf(html: string): string {
   return html.replace(/<script type="application\/json" id="poisson-data">[\s\S]*?<\/script>/, '').replace(/<script>[\s\S]*?<\/script>/, '');
 }
+
+describe('the page script', () => {
+  it('parses as JavaScript (a syntax error would leave the page blank; the browser tests skip without Chromium)', () => {
+    expect(() => new Function(PAGE_JS)).not.toThrow();
+  });
+});
 
 describe('escaping', () => {
   it('escapes markup in text and keeps JSON from ending its script element', () => {
