@@ -18,7 +18,7 @@ import { readDiscordantPairs } from './read-pairs.js';
 import { readRunForDiff } from './read-run.js';
 import type { DiffReport } from './types.js';
 
-/** The pairs the truth above makes: same doc, same input, outcomes that differ, by event. */
+/** The pairs the fixture's truth (A and B, __fixtures__/import-pairs.ts) makes: same doc, same input, outcomes that differ, by event. */
 function expected(event: string): { doc: number; direction: 'rise' | 'fall'; before: string; after: string }[] {
   const out: { doc: number; direction: 'rise' | 'fall'; before: string; after: string }[] = [];
   for (const a of A) {
