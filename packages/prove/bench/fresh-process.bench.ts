@@ -11,7 +11,8 @@
 // user's loop under the same flags, in the same interleaved rounds.
 // The engine runs the registry target (reference-target.ts: its pin check and provenance meta are work the
 // loop does not do), and also the loop's own body as its target (users-loop.ts:users_body): the engine's
-// own cost against the loop.
+// own cost against the loop; on worker threads also as a plain .mjs module, which the workers import
+// without tsx: what a TypeScript target file costs their start.
 // Run: npm run bench -- prove/bench/fresh-process   (after npm run build; BENCH_EPISODES=N to change the
 // 100,000, BENCH_ROUNDS=R the 5 rounds, BENCH_V8=off or default to run under one of the two only)
 import { spawnSync } from 'node:child_process';
@@ -41,6 +42,7 @@ const MODES = [
   { key: 'threads', label: 'engine, 2 worker threads' },
   { key: 'body', label: "engine, concurrency 1, the user's loop body as its target" },
   { key: 'body-threads', label: "engine, 2 worker threads, the user's loop body as its target" },
+  { key: 'body-js-threads', label: "engine, 2 worker threads, the same body as an .mjs target (no tsx in the workers)" },
 ] as const;
 const points = new Map<string, Point[]>();
 

@@ -4,8 +4,9 @@ import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'p
 import { seedFor } from 'poisson-core';
 import { registry } from './reference-target.js';
 
-const D3: ArmSpec = { knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
-const BUDGET = maxTurns(D3, registry.slack);
+export const D3: ArmSpec = { knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' };
+/** The registration's turn budget of a depth-3 episode. */
+export const BUDGET = maxTurns(D3, registry.slack);
 
 /**
  * Generates the depth-3 task for `seedFor(salt, r)`, r = 0..n-1, plays it with `referencePolicy` through
