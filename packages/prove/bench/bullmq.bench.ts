@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bullmqBackend, sweep, type Backend } from '../src/index.js';
 import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
-import { pinnedSpec } from './reference-target.js';
+import { pinnedSpec, REFERENCE_TARGET } from './reference-target.js';
 
 const FIX = fileURLToPath(new URL('../src/__fixtures__/', import.meta.url));
 const MAIN_SRC = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
@@ -125,7 +125,7 @@ try {
 
   // 3. The depth-3 reference policy: one condition carrying the registration's pinned axes (the target
   //    refuses a cfg without them), N replicates; the bullmq backend at its default chunk.
-  const ref = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
+  const ref = REFERENCE_TARGET;
   const refSpec = (episodes: number): string => pinnedSpec(episodes, 'bench-bullmq-reference');
   await timed(ref, 200, 'local', 1, refSpec); // warm up imports and the task generator
   const refRows: [string, number][] = [];

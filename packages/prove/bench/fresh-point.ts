@@ -7,11 +7,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sweep } from 'poisson-prove';
 import { gcBetween, gcSoFar } from './gc-count.js';
-import { pinnedSpec } from './reference-target.js';
-import { BUDGET, D3, usersLoop, users_body } from './users-loop.js';
+import { pinnedSpec, REFERENCE_TARGET } from './reference-target.js';
+import { BUDGET, D3, USERS_BODY_TARGET, usersLoop, users_body } from './users-loop.js';
 
 const n = Number(process.env['BENCH_EPISODES'] ?? 100_000);
 const salt = process.env['BENCH_SALT'] ?? 'fresh';
@@ -44,8 +43,8 @@ function jsBody(file: string): string {
   return `${file}:users_body`;
 }
 
-const REGISTRY = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
-const BODY = `${fileURLToPath(new URL('./users-loop.ts', import.meta.url))}:users_body`;
+const REGISTRY = REFERENCE_TARGET;
+const BODY = USERS_BODY_TARGET;
 const JS_BODY = join(tmpdir(), `poisson-bench-users-body-${process.pid}.mjs`);
 const ENGINES: Record<string, readonly ['local' | 'threads', () => string]> = {
   engine: ['local', () => REGISTRY],

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { registrationText } from 'poisson-tasks';
 import { loadRegistry } from 'poisson-tasks/adapter';
 
@@ -14,6 +15,8 @@ if (!existsSync(file)) writeFileSync(file, text);
 
 export const registry = loadRegistry(file, { sha256 });
 export const reference_depth_d3 = registry.targets['reference_depth_d3'];
+/** This module's reference target as FILE:NAME, for sweeps (worker threads import it by that). */
+export const REFERENCE_TARGET = `${fileURLToPath(import.meta.url)}:reference_depth_d3`;
 
 /** The registration's pinned axes (the target refuses a cfg without them): one condition. */
 export const PINNED_AXES = { slack: registry.slack, horizon: registry.horizon, strictness: 'strict', generator_hash: registry.generatorHash };

@@ -19,17 +19,16 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { seedFor, sweep, type EpisodeRow } from '../src/index.js';
 import { writePart } from '../src/store/parquet.js';
 import { gcBetween, gcSoFar, type GcCount } from './gc-count.js';
-import { PINNED_AXES, pinnedSpec, reference_depth_d3, registry } from './reference-target.js';
-import { usersLoop as usersLoopOf } from './users-loop.js';
+import { PINNED_AXES, pinnedSpec, REFERENCE_TARGET, reference_depth_d3, registry } from './reference-target.js';
+import { USERS_BODY_TARGET, usersLoop as usersLoopOf } from './users-loop.js';
 
 const N = Number(process.env['BENCH_EPISODES'] ?? 100_000);
-const TARGET = `${fileURLToPath(new URL('./reference-target.ts', import.meta.url))}:reference_depth_d3`;
+const TARGET = REFERENCE_TARGET;
 /** The user's loop's body as the target: the engine's own cost against the loop, without the registry target's pin check and meta. */
-const BODY = `${fileURLToPath(new URL('./users-loop.ts', import.meta.url))}:users_body`;
+const BODY = USERS_BODY_TARGET;
 // The target checks its pin: the sweep carries the registration's slack, horizon, strictness and generator hash.
 const AXES = PINNED_AXES;
 const SPEC = pinnedSpec(N);

@@ -1,6 +1,7 @@
 // The loop a user would write without the engine, the baseline of the executor's benchmarks: for each
 // seed, generate poisson-tasks' depth-3 task, play it with the reference policy, keep a row.
 import { generate, maxTurns, referencePolicy, runEpisode, type ArmSpec } from 'poisson-tasks';
+import { fileURLToPath } from 'node:url';
 import { seedFor } from 'poisson-core';
 import { registry } from './reference-target.js';
 
@@ -35,6 +36,9 @@ export async function usersLoop(n: number, salt: string): Promise<number> {
  * as meta). A sweep of it does the loop's work and the engine's, nothing else: the engine's own cost
  * against the loop, apart from what the registry target adds (its pin check and its meta).
  */
+/** {@link users_body} as FILE:NAME, for sweeps (worker threads import it by that). */
+export const USERS_BODY_TARGET = `${fileURLToPath(import.meta.url)}:users_body`;
+
 export async function users_body(cfg: { seed: number }): Promise<{ outcome: string; t: number; meta: { task_id: string } }> {
   const res = await runEpisode(generate(D3, cfg.seed), referencePolicy, { maxTurns: BUDGET });
   return { outcome: res.outcome, t: res.t, meta: { task_id: res.taskId } };
