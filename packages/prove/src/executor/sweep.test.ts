@@ -8,6 +8,7 @@ import { listRuns } from '../store/list-runs.js';
 import { FIXTURES, SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import type { Target } from '../target/target.js';
 import { planSweep, sweep } from './sweep.js';
+import { workerBackend } from './worker-backend.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -171,6 +172,27 @@ describe('sweep: worker threads', () => {
     const key = (r: { condition: string; replicate_index: number; outcome: string | null; t: number; meta: string; error: string | null }) =>
       JSON.stringify([r.condition, r.replicate_index, r.outcome, r.t, r.meta, r.error]);
     expect((await episodes(dir, threads.run_id)).map(key).sort()).toEqual((await episodes(dir, local.run_id)).map(key).sort());
+  });
+
+  it('stores the same rows as the local backend, column by column, for every kind of row (chunks of mixed conditions)', async () => {
+    // The rows cross from the workers as columns (chunk-wire.ts) and are made again on the main thread:
+    // every stored field but the run and the wall time must be what the local backend stores.
+    const spec = SPEC.replace('replicates = 8', 'replicates = 40');
+    const local = await sweep({ spec, target: `${join(FIXTURES, 'row-kinds-target.mjs')}:varied`, store: dir, maxMde: 0.99, salt: 'wire' });
+    const threads = await sweep({ spec, target: `${join(FIXTURES, 'row-kinds-target.mjs')}:varied`, store: dir, maxMde: 0.99, salt: 'wire', backend: workerBackend({ chunkSize: 7 }), concurrency: 2 });
+    const stored = async (id: string): Promise<Record<string, unknown>[]> =>
+      (await episodes(dir, id))
+        .map(({ run_id: _run, duration_ms: _ms, ...rest }) => rest)
+        .sort((a, b) => `${String(a['condition'])}|${String(a['replicate_index']).padStart(3, '0')}`.localeCompare(`${String(b['condition'])}|${String(b['replicate_index']).padStart(3, '0')}`));
+    const a = await stored(local.run_id);
+    const b = await stored(threads.run_id);
+    expect(b).toHaveLength(80);
+    expect(b).toEqual(a);
+    // Each kind of row is there: graded, ungraded, crashed, null outcome, not a TargetResult.
+    expect(new Set(b.map((r) => `${String(r['outcome'])}/${r['score'] === null ? 'null' : 'score'}/${r['error'] === null ? 'ok' : String(r['error']).split(':')[0]}`))).toEqual(
+      new Set(['passed/score/ok', 'failed/null/ok', 'null/null/Error', 'null/null/ok', 'null/null/TypeError']),
+    );
+    for (const run of [local, threads]) for (const r of await episodes(dir, run.run_id)) expect(r.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
   it('stops a synchronous target that runs past the timeout by replacing its worker, and goes on', async () => {

@@ -38,13 +38,18 @@ function newestSource(dir: string): number {
 }
 
 /**
- * The built worker entry when this module runs from source and the package's build is current (its
- * `dist/executor/worker-entry.js` is newer than every file of `src/`), else null.
+ * The built worker entry when this module runs from source and the package's build is current, else
+ * null. Current: the build's record (`dist/.tsbuildinfo`, written by every build that compiled
+ * anything) is newer than every file of `src/`. The entry's own file is not the test: tsc leaves an
+ * output it would write unchanged as it was, so after an edit of another file and a build the entry
+ * is older than the sources although the build is current.
  */
-function builtEntry(here: string): URL | null {
+export function builtEntry(here: string): URL | null {
   const built = new URL('../../dist/executor/worker-entry.js', here);
   try {
-    return statSync(built).mtimeMs >= newestSource(fileURLToPath(new URL('..', here))) ? built : null;
+    statSync(built);
+    const record = statSync(new URL('../../dist/.tsbuildinfo', here)).mtimeMs;
+    return record >= newestSource(fileURLToPath(new URL('..', here))) ? built : null;
   } catch {
     return null;
   }
@@ -186,7 +191,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     const from = `thread-${spawned++}`;
     const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false };
     slots.add(slot);
-    worker.on('message', (msg: { type: string; message?: string; rows?: EpisodeRow[]; done?: number; usage?: TargetUsage | null }) => {
+    worker.on('message', (msg: { type: string; message?: string; id?: number; rows?: EpisodeRow[]; done?: number; usage?: TargetUsage | null }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
         dispatch(slot);
@@ -195,7 +200,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
         notify();
       } else if (msg.type === 'target-stop') {
         ctx.stop?.();
-      } else if (msg.type === 'rows' && msg.rows) {
+      } else if (msg.type === 'rows' && msg.rows && slots.has(slot) && slot.chunk !== null && msg.id === slot.chunk.id) {
+        // Only the rows of the chunk this worker runs: a worker lost at a timeout may still deliver the
+        // rows of a chunk whose rest was sent again (they would be stored twice).
         if (msg.usage) ctx.usage?.(from, msg.usage);
         pending.push(...msg.rows);
         slot.chunk = null;

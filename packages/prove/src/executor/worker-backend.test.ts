@@ -1,0 +1,48 @@
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { builtEntry } from './worker-backend.js';
+
+// A package laid out as prove's: src/executor/worker-backend.ts (the module asking), dist/executor/worker-entry.js
+// and dist/.tsbuildinfo, with their modification times set (seconds since the epoch).
+let dir: string;
+beforeEach(async () => {
+  dir = await tempDir('prove-built-entry-');
+  mkdirSync(join(dir, 'src/executor'), { recursive: true });
+  mkdirSync(join(dir, 'dist/executor'), { recursive: true });
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+function file(rel: string, mtime: number): void {
+  writeFileSync(join(dir, rel), '');
+  utimesSync(join(dir, rel), mtime, mtime);
+}
+const here = (): string => pathToFileURL(join(dir, 'src/executor/worker-backend.ts')).href;
+
+describe('builtEntry (worker threads start from the build when it is current)', () => {
+  it('takes the build after an edit of another file and a build, though tsc left the entry as it was', () => {
+    file('src/executor/worker-backend.ts', 1_000);
+    file('src/executor/run-episode.ts', 3_000); // edited, then built: tsc rewrote run-episode.js and its record
+    file('dist/executor/worker-entry.js', 2_000); // unchanged output, not rewritten
+    file('dist/.tsbuildinfo', 3_500);
+    expect(builtEntry(here())?.href).toBe(pathToFileURL(join(dir, 'dist/executor/worker-entry.js')).href);
+  });
+
+  it('runs from source when a source is newer than the last build', () => {
+    file('src/executor/worker-backend.ts', 4_000);
+    file('dist/executor/worker-entry.js', 3_500);
+    file('dist/.tsbuildinfo', 3_500);
+    expect(builtEntry(here())).toBeNull();
+  });
+
+  it('runs from source when there is no build, or no record of one', () => {
+    file('src/executor/worker-backend.ts', 1_000);
+    expect(builtEntry(here())).toBeNull();
+    file('dist/executor/worker-entry.js', 2_000);
+    expect(builtEntry(here())).toBeNull();
+  });
+});
