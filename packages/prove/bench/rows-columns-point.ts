@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { diffRuns } from '../src/diff/diff-runs.js';
 import { diffEpisodes } from '../src/diff/diff-episodes.js';
 import { discordantPairs, type DiscordantPairs } from '../src/diff/pairs.js';
+import { alignByIdentity } from '../src/diff/pairing.js';
 import { unmatchedPairs } from '../src/diff/partial.js';
 import { readRunForDiff } from '../src/diff/read-run.js';
 import { formatGridText, readReportRuns, reportGrid } from '../src/diff/report-grid.js';
@@ -87,8 +88,10 @@ if (engine === 'view-columns') {
 } else if (engine === 'diff-rows') {
   await time(async () => {
     const [before, after] = await Promise.all([readRunForDiff(store, a, { hardFailure: true }), readRunForDiff(store, b, { hardFailure: true })]);
-    // As diffRuns read two imports before: the pairs without a partner in the other run stated.
-    const u = unmatchedPairs(before, after);
+    // As diffRuns read two imports before: the pairs without a partner in the other run stated, counted
+    // by sample identity (since 75da57e: a sample one import rewords or lacks has no partner).
+    const aligned = alignByIdentity(before, after);
+    const u = unmatchedPairs(aligned.before, aligned.after);
     return JSON.stringify({ ...diffEpisodes(before, after, {}), ...(u.before > 0 || u.after > 0 ? { unmatched: u } : {}) });
   });
 } else if (engine === 'report-columns') {
