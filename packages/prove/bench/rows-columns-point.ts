@@ -40,8 +40,10 @@ const time = async (f: () => Promise<string>): Promise<void> => {
 /** The listed pairs' error and meta as the view read them before: readEpisodes with a filter. */
 async function rowDetails(pairs: DiscordantPairs): Promise<DiscordantPairs> {
   const key = (c: string, r: number): string => `${c}\u0000${r}`;
-  const keys = new Set(pairs.groups.flatMap((g) => g.pairs.map((p) => key(p.condition, p.replicate_index))));
-  const details = async (runId: string): Promise<Map<string, { error: string | null; meta: unknown }>> => {
+  // Run B's stored index of a pair: another than A's when two imports hold the sample at other indices.
+  const bIndex = (p: DiscordantPairs['groups'][number]['pairs'][number]): number => p.after.replicate_index ?? p.replicate_index;
+  const keysOf = (which: 'before' | 'after'): Set<string> => new Set(pairs.groups.flatMap((g) => g.pairs.map((p) => key(p.condition, which === 'before' ? p.replicate_index : bIndex(p)))));
+  const details = async (runId: string, keys: Set<string>): Promise<Map<string, { error: string | null; meta: unknown }>> => {
     const m = new Map<string, { error: string | null; meta: unknown }>();
     if (keys.size === 0) return m;
     const table = await readEpisodes(store, runId, { columns: ['condition', 'replicate_index', 'error', 'meta'], where: (r) => keys.has(key(r.condition, Number(r.replicate_index))) });
@@ -59,15 +61,14 @@ async function rowDetails(pairs: DiscordantPairs): Promise<DiscordantPairs> {
     }
     return m;
   };
-  const [da, db] = await Promise.all([details(pairs.before.run_id), details(pairs.after.run_id)]);
+  const [da, db] = await Promise.all([details(pairs.before.run_id, keysOf('before')), details(pairs.after.run_id, keysOf('after'))]);
   return {
     ...pairs,
     groups: pairs.groups.map((g) => ({
       ...g,
       pairs: g.pairs.map((p) => {
-        const k = key(p.condition, p.replicate_index);
         const fill = (s: typeof p.before, d: { error: string | null; meta: unknown } | undefined) => Object.freeze({ ...s, error: d?.error ?? s.error, meta: d?.meta ?? s.meta });
-        return Object.freeze({ ...p, before: fill(p.before, da.get(k)), after: fill(p.after, db.get(k)) });
+        return Object.freeze({ ...p, before: fill(p.before, da.get(key(p.condition, p.replicate_index))), after: fill(p.after, db.get(key(p.condition, bIndex(p)))) });
       }),
     })),
   };
