@@ -7,7 +7,8 @@
 //  3. the depth-3 reference policy of poisson-tasks (reference-target.ts:reference_depth_d3, one condition
 //     with the registration's pinned axes): episodes per second of the local backend, and of the bullmq
 //     backend with 1 and 2 workers at the default chunk (25).
-// Run: npm run bench -- bullmq   (BENCH_EPISODES=N sets part 1's episodes, default 4000)
+// Run: npm run bench -- bullmq   (BENCH_EPISODES=N sets part 1's episodes, default 4000; BENCH_WAIT_EPISODES
+// part 2's, default 80)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,7 @@ try {
 
   // 2. A target that waits 50 ms per episode: the speed-up of N workers over one.
   const wait = `${join(FIX, 'bullmq-targets.mjs')}:wait50`;
-  const E = 80;
+  const E = Number(process.env['BENCH_WAIT_EPISODES'] ?? 80);
   const speed: [string, number][] = [];
   for (const [k, conc] of [
     [1, 1],
