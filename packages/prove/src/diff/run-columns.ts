@@ -488,7 +488,9 @@ export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (
   const codes = new Uint32Array(run.length);
   for (let i = 0; i < run.length; i++) {
     let key: number | string = numeric ? 0 : '';
-    for (const [k, c] of cols.entries()) {
+    // An indexed loop: `cols.entries()` made an iterator and a pair per axis per episode.
+    for (let k = 0; k < cols.length; k++) {
+      const c = cols[k];
       const code = c === undefined ? 0 : (c.codes[i] as number) + 1;
       key = numeric ? (key as number) * (radix[k] as number) + code : `${key as string}${code},`;
     }
