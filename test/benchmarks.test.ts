@@ -17,12 +17,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Each benchmark (packages/PKG/bench/NAME.bench.ts as PKG/NAME) and the environment that makes it small. */
 const SMALL: Record<string, Record<string, string>> = {
   'core/sha256': { BENCH_N: '2000' },
+  'prove/allocation': { BENCH_EPISODES: '2000', BENCH_CALLS: '5000' },
   'prove/bullmq': { BENCH_EPISODES: '200', BENCH_WAIT_EPISODES: '16' },
   'prove/default-backend': { BENCH_EPISODES_LIST: '2000', BENCH_ROUNDS: '1' },
   'prove/diff': { BENCH_DIFF_EPISODES: '10000', BENCH_DIFF_PROCESSES: '1', BENCH_DIFF_ROUNDS: '1' },
   'prove/fresh-process': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1', BENCH_V8: 'off' },
   // 202 samples a task, so that the second run lacks some (every 101st) and its stored indices shift.
   'prove/import': { BENCH_ROWS: '20200', BENCH_IMPORT_ROUNDS: '1' },
+  'prove/main-thread': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1' },
   'prove/memory': { BENCH_MEMORY_EPISODES: '20000' },
   'prove/read-paths': { BENCH_READ_EPISODES: '10000', BENCH_READ_PROCESSES: '1', BENCH_READ_ROUNDS: '1' },
   'prove/snappy': { BENCH_SNAPPY_EPISODES: '10000' },

@@ -95,8 +95,8 @@ export function targetConfig(item: WorkItem): TargetConfig {
   return cfg as TargetConfig;
 }
 
-/** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields. */
-function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
+/** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields (internal). */
+export function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
   // Key by key, as targetConfig (a spread of the values in the literal cost more).
   const row: Record<string, unknown> = { run_id: runId, condition: item.condition };
   const values = item.values;
