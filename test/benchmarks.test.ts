@@ -11,6 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { haveChromium } from '../packages/prove/test/browser.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,7 +42,7 @@ const SMALL: Record<string, Record<string, string>> = {
 /** What a benchmark needs that the machine may lack (the suite's other tests skip without it too). */
 const NEEDS: Record<string, { what: string; have: () => boolean }> = {
   'prove/bullmq': { what: 'redis-server', have: () => spawnSync('redis-server', ['--version']).status === 0 },
-  'prove/view': { what: 'chromium', have: () => existsSync(process.env['CHROMIUM'] ?? '/usr/bin/chromium') },
+  'prove/view': { what: 'chromium', have: haveChromium },
 };
 
 function benchmarks(): string[] {

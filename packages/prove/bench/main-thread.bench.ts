@@ -27,7 +27,8 @@ function partOf(frame: { functionName: string; url: string }): Part {
   if (frame.functionName === '(garbage collector)') return 'garbage collection';
   if (frame.functionName === '(idle)') return 'idle';
   const url = frame.url;
-  // poisson-tasks' code, and what it calls for its hashes and its random numbers.
+  // poisson-tasks' code, and what it calls for its hashes and its random numbers. Node's sha256 also
+  // serves the seeds (seedFor, once an episode in both lines), so those samples count here too.
   if (/\/packages\/tasks\/|\/poisson-tasks\/|\/seedrandom\/|node:internal\/crypto\/hash/.test(url)) return 'poisson-tasks';
   if (/\/packages\/prove\/(src|dist)\/|\/poisson-prove\//.test(url)) return 'poisson-prove';
   return 'the rest';
