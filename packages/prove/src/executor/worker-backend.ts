@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,22 +37,48 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** Whether a package's build is current: its record (`dist/.tsbuildinfo`) is newer than every file of its `src/`. */
+function buildIsCurrent(root: string): boolean {
+  return statSync(join(root, 'dist/.tsbuildinfo')).mtimeMs >= newestSource(join(root, 'src'));
+}
+
 /**
- * The built worker entry when this module runs from source and the package's build is current, else
- * null. Current: the build's record (`dist/.tsbuildinfo`, written by every build that compiled
- * anything) is newer than every file of `src/`. The entry's own file is not the test: tsc leaves an
- * output it would write unchanged as it was, so after an edit of another file and a build the entry
- * is older than the sources although the build is current.
+ * The built worker entry when this module runs from source and the builds the workers would run are
+ * current, else null. Current: the build's record (`dist/.tsbuildinfo`, written by every build that
+ * compiled anything) is newer than every file of `src/`, in this package and in each of `others` that
+ * has a `src/` (the workspace packages the built workers import from their builds: poisson-core,
+ * poisson-stats, poisson-tasks; a package installed without sources is not asked). The entry's own file
+ * is not the test: tsc leaves an output it would write unchanged as it was, so after an edit of another
+ * file and a build the entry is older than the sources although the build is current.
+ *
+ * @param here - this module's URL (`import.meta.url`).
+ * @param others - the root directories of the other packages the workers import.
  */
-export function builtEntry(here: string): URL | null {
+export function builtEntry(here: string, others: readonly string[] = []): URL | null {
   const built = new URL('../../dist/executor/worker-entry.js', here);
   try {
     statSync(built);
-    const record = statSync(new URL('../../dist/.tsbuildinfo', here)).mtimeMs;
-    return record >= newestSource(fileURLToPath(new URL('..', here))) ? built : null;
+    if (!buildIsCurrent(fileURLToPath(new URL('../..', here)))) return null;
+    for (const root of others) if (existsSync(join(root, 'src')) && !buildIsCurrent(root)) return null;
+    return built;
   } catch {
     return null;
   }
+}
+
+/**
+ * The root directories of the workspace packages prove's modules import (a built worker imports their
+ * builds): each found where Node looks for it from here (the node_modules directories up the tree; their
+ * `exports` do not expose package.json to resolve), with npm's workspace links followed.
+ */
+function importedPackages(here: string): string[] {
+  const lookups = createRequire(here).resolve.paths('poisson-core') ?? [];
+  const roots: string[] = [];
+  for (const name of ['poisson-core', 'poisson-stats', 'poisson-tasks']) {
+    const dir = lookups.map((d) => join(d, name)).find((d) => existsSync(join(d, 'package.json')));
+    if (dir !== undefined) roots.push(realpathSync(dir));
+  }
+  return roots;
 }
 
 /** Node options without the ones that load TypeScript sources (`--conditions=source`, `--import tsx`). */
@@ -82,7 +108,7 @@ function findEntry(): { file: string | URL; eval: boolean; execArgv?: string[] }
   if (!here.endsWith('.ts')) return { file: new URL('./worker-entry.js', here), eval: false };
   // Running from source (tests, benchmarks) with a current build: the workers start from the build, without
   // the options that make every import compile TypeScript (a .ts target is still loaded through tsx).
-  const built = builtEntry(here);
+  const built = builtEntry(here, importedPackages(here));
   if (built !== null) return { file: built, eval: false, execArgv: withoutSourceOptions(process.execArgv) };
   // Running from source without a build: register tsx in the worker, then import the TypeScript entry.
   const tsxPkg = createRequire(here).resolve('tsx/package.json');
