@@ -222,8 +222,9 @@ function checkPowerOptions(options: unknown, last: 'change' | 'power', check: (v
 }
 
 function powerAt(n: number, d: number, psiObserved: number, c: Int32Array): number {
-  if (d <= 0) return 0;
   const psi = Math.max(psiObserved, d);
+  // No discordant pair: nothing to reject on. With d = 0 < psi the sum below is the test's size.
+  if (psi <= 0) return 0;
   const r = Math.min(1, (psi + d) / (2 * psi));
   let total = 0;
   for (let k = 1; k <= n; k++) {
@@ -245,6 +246,9 @@ function powerAt(n: number, d: number, psiObserved: number, c: Int32Array): numb
  * min(R, F) <= c_k ({@link sequentialCriticalCounts}):
  *
  *   power = sum_k P(Binomial(n, psi) = k) · P(X <= c_k or X >= k - c_k), X ~ Binomial(k, (psi + d)/(2 psi)).
+ *
+ * At change 0 this is the chance of rejecting when nothing changed (the test's size under the model,
+ * as `mcnemarPower` gives it for the fixed-n test), and 0 when no pair is discordant (psi = 0).
  *
  * @param options - n, alpha, discordance (default 0) and `change` (d in [-1, 1]; its sign does not matter).
  * @returns the power, in [0, 1].

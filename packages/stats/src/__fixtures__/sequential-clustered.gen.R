@@ -56,8 +56,9 @@ crit <- function(n, alpha) {
   })
 }
 pow <- function(n, d, disc, alpha, cc) {
-  if (d <= 0) return(0)
-  psi <- max(disc, d); r <- min(1, (psi + d) / (2 * psi))
+  psi <- max(disc, d)
+  if (psi <= 0) return(0)  # no discordant pair: nothing to reject on (with d = 0 < disc, the test's size)
+  r <- min(1, (psi + d) / (2 * psi))
   tot <- 0
   for (k in 1:n) {
     ck <- cc[k + 1]
@@ -74,7 +75,9 @@ for (cfg in list(c(8, 0.05), c(32, 0.05), c(64, 0.0125), c(128, 0.05), c(200, 0.
   critical[[length(critical) + 1]] <- obj(n = num(n), alpha = num(alpha), c = arr(cc))
 }
 for (cfg in list(c(8, 0.05, 0, 0.9), c(32, 0.05, 0, 0.3), c(64, 0.05, 0.3, 0.2), c(64, 0.0125, 0.3, 0.25),
-                 c(128, 0.05, 0.5, 0.2), c(200, 0.05, 0.5, 0.15), c(100, 0.01, 0.1, 0.12), c(50, 0.05, 0.4, 0.05))) {
+                 c(128, 0.05, 0.5, 0.2), c(200, 0.05, 0.5, 0.15), c(100, 0.01, 0.1, 0.12), c(50, 0.05, 0.4, 0.05),
+                 # no change: the chance of rejecting when nothing changed (0 when no pair is discordant)
+                 c(60, 0.01, 1, 0), c(37, 0.01, 0.42, 0), c(200, 0.05, 0.3, 0), c(40, 0.05, 0, 0))) {
   n <- cfg[1]; alpha <- cfg[2]; disc <- cfg[3]; d <- cfg[4]
   power[[length(power) + 1]] <- obj(n = num(n), alpha = num(alpha), discordance = num(disc), change = num(d), power = num(pow(n, d, disc, alpha, crit(n, alpha))))
 }
