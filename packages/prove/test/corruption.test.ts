@@ -131,6 +131,25 @@ describe('the corruption suite: every read command errors, naming the run, the p
   });
 });
 
+describe("outcome counts in run.json that are not the rows' (the fifth session of 2026-12-04: inspect showed them as the run's, verify said verified)", () => {
+  it('inspect refuses (exit 2) and verify reports the run damaged (exit 1), naming both counts', async () => {
+    const m = await readManifest(store, a.run_id);
+    const outcomes = m.counts.outcomes as Record<string, number>;
+    const swapped = { passed: (outcomes['passed'] ?? 0) + 1, failed: (outcomes['failed'] ?? 0) - 1 }; // the same rows in all
+    await writeManifest(store, { ...m, counts: { ...m.counts, outcomes: swapped } });
+    const said = `its run.json counts the outcomes ${JSON.stringify(swapped)} and its rows hold`;
+    const i = await cli(['inspect', a.run_id]);
+    expect({ code: i.code, out: i.out }).toEqual({ code: 2, out: '' });
+    expect(i.err).toContain(said);
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(said);
+    await writeManifest(store, { ...m, counts: { ...m.counts, rows_without_outcome: 3 } });
+    expect((await cli(['verify', a.run_id])).out).toContain('its run.json counts 3 rows without an outcome and its rows hold 0');
+    expect((await cli(['inspect', a.run_id])).code).toBe(2);
+  });
+});
+
 describe('a bit flip at any offset of a part is an error at once, before the parquet reader sees it', () => {
   it('flips every 7th byte of a part: every read is a DamagedRunError (none hangs, none returns rows)', async () => {
     const original = pristine.get(`${a.run_id}/episodes/part-00001.parquet`) as Buffer;
@@ -255,6 +274,45 @@ describe('damaged and never-started runs are listed, not hidden', () => {
     } finally {
       await rm(extra, { recursive: true, force: true });
       await rm(never, { recursive: true, force: true });
+    }
+  });
+
+  // The fifth session of 2026-12-04: gc removed a run whose run.json was lost, with its checksummed parts
+  // (it listed the directory as never started), and verify said a store with damaged directories was fine.
+  it('a run directory without its run.json but with parts is damaged, not never started: gc keeps it, verify exits 1', async () => {
+    const extra = join(store, '20261106T120000Z-0ccc');
+    await mkdir(join(extra, 'episodes'), { recursive: true });
+    await copyFile(part(a.run_id, 0), join(extra, 'episodes', 'part-00000.parquet'));
+    await writeFile(join(extra, 'spec.toml'), SPEC);
+    try {
+      const r = await cli(['runs']);
+      expect(r.out).toMatch(/^ok 2 runs in .*; 1 damaged, 0 never started \(below\)\n/);
+      expect(r.out).toContain('  20261106T120000Z-0ccc  its run.json is missing, and its episodes hold 1 file (a run wrote them); restore its run.json, or remove the directory by hand');
+      const gc = await cli(['gc']);
+      expect(gc.code).toBe(0);
+      expect(gc.out).toBe('ok removed 0 run directories that never started\n');
+      expect(await readFile(join(extra, 'episodes', 'part-00000.parquet'))).toEqual(await readFile(part(a.run_id, 0)));
+      const v = await cli(['verify']);
+      expect(v.code).toBe(1);
+      expect(v.out).toContain('damaged: 20261106T120000Z-0ccc: its run.json is missing, and its episodes hold 1 file');
+      const j = JSON.parse((await cli(['verify', '--json'])).out) as { run_id: string; state: string }[];
+      expect(j.map((x) => [x.run_id, x.state])).toEqual([[a.run_id, 'verified'], [b.run_id, 'verified'], ['20261106T120000Z-0ccc', 'damaged']]);
+    } finally {
+      await rm(extra, { recursive: true, force: true });
+    }
+  });
+
+  it('verify names every damaged run directory of the store and exits 1 (it printed the readable runs and exit 0)', async () => {
+    const extra = join(store, '20261106T120000Z-0ddd');
+    await mkdir(join(extra, 'episodes'), { recursive: true });
+    await writeFile(join(extra, 'run.json'), '{');
+    try {
+      const v = await cli(['verify']);
+      expect(v.code).toBe(1);
+      expect(v.out).toMatch(/damaged: 20261106T120000Z-0ddd: its run.json is not readable JSON/);
+      expect(v.out).toMatch(new RegExp(`${a.run_id}\\s+complete\\s+verified`));
+    } finally {
+      await rm(extra, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,6 @@
-import { lstat, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { ProveError } from '../errors.js';
-import { manifestPath, runDir } from './layout.js';
+import { episodesDir, manifestPath, runDir } from './layout.js';
 import { scanRuns } from './list-runs.js';
 import { lockRun } from './run-lock.js';
 
@@ -14,7 +14,8 @@ export type GcResult = {
  * Removes the run directories that never started: a directory named like a run id without a run.json,
  * left by a sweep killed while it created the run. Each is locked first ({@link lockRun}): one whose
  * lock a live process holds (a run being created right now) is kept, and so is one that gained a
- * run.json meanwhile. Damaged runs (a run.json that cannot be read) are never removed: they are named
+ * run.json or files in its episodes meanwhile. Damaged runs (a run.json that cannot be read, or one lost
+ * from a directory whose episodes hold files) are never removed: they are named
  * by `poisson-prove runs` and repaired or removed by hand.
  *
  * @param store - the store directory.
@@ -44,6 +45,13 @@ export async function gcStore(store: string): Promise<GcResult> {
     if (hasManifest) {
       await lock.release();
       kept.push(Object.freeze({ dir, reason: 'it has a run.json now' }));
+      continue;
+    }
+    // Under the lock, again: a directory whose episodes hold files is a run that lost its run.json, never removed.
+    const files = await readdir(episodesDir(store, dir)).catch(() => [] as string[]);
+    if (files.length > 0) {
+      await lock.release();
+      kept.push(Object.freeze({ dir, reason: 'its episodes hold files: a run without its run.json (damaged)' }));
       continue;
     }
     await rm(runDir(store, dir), { recursive: true, force: true });

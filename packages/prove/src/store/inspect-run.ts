@@ -1,6 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
-import type { RunManifest } from './manifest.js';
-import { eachOpenPart, runParts } from './verify-parts.js';
+import { emptyCounts, type RunManifest } from './manifest.js';
+import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verify-parts.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
@@ -134,6 +134,15 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     keep();
   });
   keep();
+  // The run's counts as its run.json states them are shown with these: they must be the rows'.
+  const total = emptyCounts();
+  for (const t of tallies.values()) {
+    total.rows += t.rows;
+    total.rows_without_outcome += t.without;
+    for (const c of t.order) total.outcomes[labels[c] as string] = (total.outcomes[labels[c] as string] ?? 0) + (t.counts[c] as number);
+  }
+  const differ = countsProblems(manifest, total);
+  if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
   const conditions = [...tallies].map(([condition, t]) => {
     const outcomes: Record<string, number> = {};
     for (const c of t.order) outcomes[labels[c] as string] = t.counts[c] as number;

@@ -62,10 +62,28 @@ export async function scanRuns(store: string): Promise<StoreScan> {
   return { runs, skipped, neverStarted };
 }
 
+/**
+ * A run directory without a run.json: 'absent' (never started) when its episodes directory is absent or
+ * empty, as a sweep leaves it when killed while creating the run (the run.json is written before any
+ * part); else damaged: a run wrote those files, and its run.json was lost since.
+ */
+async function withoutManifest(store: string, dir: string): Promise<'absent' | string> {
+  let files: string[];
+  try {
+    files = await readdir(episodesDir(store, dir));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'absent';
+    return `its run.json is missing, and its episodes cannot be read as a directory (${code ?? String(err)}); remove the directory by hand`;
+  }
+  if (files.length === 0) return 'absent';
+  return `its run.json is missing, and its episodes hold ${files.length} file${files.length === 1 ? '' : 's'} (a run wrote them); restore its run.json, or remove the directory by hand`;
+}
+
 /** The run's manifest, 'absent' when it has no run.json yet, or why it is not a run. */
 async function problemOf(store: string, dir: string): Promise<RunManifest | string> {
   const st = await lstat(manifestPath(store, dir)).catch((err: NodeJS.ErrnoException) => err);
-  if (st instanceof Error) return st.code === 'ENOENT' ? 'absent' : `its run.json cannot be read (${st.code ?? st.message})`;
+  if (st instanceof Error) return st.code === 'ENOENT' ? withoutManifest(store, dir) : `its run.json cannot be read (${st.code ?? st.message})`;
   if (st.isSymbolicLink()) return 'its run.json is a symbolic link; a run holds its own files';
   if (!st.isFile()) return 'its run.json is not a regular file';
   const ep = await lstat(episodesDir(store, dir)).catch(() => null);

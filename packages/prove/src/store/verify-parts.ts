@@ -4,7 +4,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
-import type { PartRecord, RunManifest } from './manifest.js';
+import type { PartRecord, RunCounts, RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
@@ -62,6 +62,30 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
     throw new ProveError('E_STORE', `run ${runId}: the part${odd.length > 1 ? 's' : ''} ${odd.map((e) => e.name).join(', ')} ${odd.length > 1 ? 'are' : 'is'} not a regular file (a symbolic link?); a store reads only its own files; replace or remove ${odd.length > 1 ? 'them' : 'it'}.`);
   }
   return parts.map((e) => e.name).sort();
+}
+
+/**
+ * The problems of a complete run's outcome counts in its run.json against the counts of its rows (the
+ * newest row of each pair), as read by `verify` and `inspect`: rows without an outcome, and each
+ * outcome's count (an outcome counted 0 on one side and absent on the other is no difference). Empty
+ * for a run that is not complete (its counts follow the parts as they are recorded) or whose counts are
+ * not an object (the listing says so).
+ */
+export function countsProblems(manifest: RunManifest, rows: RunCounts): string[] {
+  const m = manifest.counts as RunCounts | null | undefined;
+  if (manifest.status !== 'complete' || m === null || typeof m !== 'object') return [];
+  const run = runLabel(manifest);
+  const out: string[] = [];
+  if (m.rows_without_outcome !== rows.rows_without_outcome) {
+    out.push(`${run}: its run.json counts ${String(m.rows_without_outcome)} rows without an outcome and its rows hold ${rows.rows_without_outcome}; the manifest was edited or damaged; ${fix(manifest)}.`);
+  }
+  const said = typeof m.outcomes === 'object' && m.outcomes !== null ? m.outcomes : {};
+  const labels = new Set([...Object.keys(said), ...Object.keys(rows.outcomes)]);
+  if ([...labels].some((k) => (said[k] ?? 0) !== (rows.outcomes[k] ?? 0))) {
+    const sorted = (o: Readonly<Record<string, number>>): string => JSON.stringify(Object.fromEntries(Object.entries(o).filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+    out.push(`${run}: its run.json counts the outcomes ${JSON.stringify(said)} and its rows hold ${sorted(rows.outcomes)}; the manifest was edited or damaged; ${fix(manifest)}.`);
+  }
+  return out;
 }
 
 /**

@@ -5,9 +5,10 @@ import { partRanges } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
-import { DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
+import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
 import { lostLock } from './part-temps.js';
 import type { RunLock } from './run-lock.js';
+import type { SkippedRun } from './list-runs.js';
 
 const KEY_COLUMNS = ['run_id', 'condition', 'replicate_index', 'seed', 'outcome'] as const;
 
@@ -144,6 +145,7 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
   if (scan.problems.length === 0 && manifest.status === 'complete' && scan.counts.rows !== manifest.counts?.rows && !problems.some((p) => p.includes('counts'))) {
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
+  if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
   const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
   return Object.freeze({
     run_id: manifest.run_id,
@@ -155,6 +157,28 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
     pairs: scan.have.size,
     design,
     problems: Object.freeze([...new Set(problems)]),
+  });
+}
+
+/**
+ * The {@link RunVerification} of a run directory the store's listing could not read as a run
+ * ({@link scanRuns}'s `skipped`: a run.json that is not this run's manifest, or lost with parts left):
+ * `damaged`, with the reason, its status `unreadable` and its name the directory's (no manifest names it).
+ *
+ * @param skipped - the directory and why it was skipped.
+ * @returns the frozen verification.
+ */
+export function unreadableRun(skipped: SkippedRun): RunVerification {
+  return Object.freeze({
+    run_id: skipped.dir,
+    name: skipped.dir,
+    status: 'unreadable',
+    state: 'damaged',
+    parts: 0,
+    rows: 0,
+    pairs: 0,
+    design: 0,
+    problems: Object.freeze([`${skipped.dir}: ${skipped.reason}.`]),
   });
 }
 

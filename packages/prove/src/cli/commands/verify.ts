@@ -1,5 +1,5 @@
 import { ProveError } from '../../errors.js';
-import { listRuns } from '../../store/list-runs.js';
+import { scanRuns } from '../../store/list-runs.js';
 import type { RunManifest } from '../../store/manifest.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import type { RunVerification } from '../../store/verify-run.js';
@@ -25,7 +25,7 @@ export const verifyCommand = defineCommand({
   name: 'verify',
   summary: 'Check runs against their manifests: every part\'s size and sha256, every row\'s run, condition, replicate and seed, no pair twice, the spec and the counts.',
   description:
-    'Without RUN, every run of the store. Each run is reported verified (every part matches the checksum its manifest committed), unverified (written before checksums; its rows were checked) or damaged (each problem named). Exit 0 when no run is damaged, 1 when one is. --adopt records the checksums of a run written before checksums (after checking its rows), under the run\'s lock.',
+    'Without RUN, every run of the store, and every run directory it cannot read as a run (damaged). Each run is reported verified (every part matches the checksum its manifest committed), unverified (written before checksums; its rows were checked) or damaged (each problem named). Exit 0 when no run is damaged, 1 when one is. --adopt records the checksums of a run written before checksums (after checking its rows), under the run\'s lock.',
   positionals: [{ name: 'RUN', description: 'Run refs: #N, run ids, unique id prefixes or run names.', variadic: true }],
   options: {
     json: { type: 'boolean', description: 'Print one JSON array: per run { run_id, name, status, state, parts, rows, pairs, design, problems }.' },
@@ -37,8 +37,10 @@ export const verifyCommand = defineCommand({
     v.done();
     const refs = (positionals['RUN'] as string[] | undefined) ?? [];
     if (refs.length === 0) await missingStore(store);
-    const [{ lockRun }, { adoptParts, verifyRun }] = await Promise.all([import('../../store/run-lock.js'), import('../../store/verify-run.js')]);
-    const manifests: RunManifest[] = refs.length === 0 ? await listRuns(store) : await Promise.all(refs.map((r) => resolveRun(store, r)));
+    const [{ lockRun }, { adoptParts, unreadableRun, verifyRun }] = await Promise.all([import('../../store/run-lock.js'), import('../../store/verify-run.js')]);
+    // The whole store: its runs, and after them every run directory it could not read (damaged).
+    const scan = refs.length === 0 ? await scanRuns(store) : null;
+    const manifests: RunManifest[] = scan !== null ? scan.runs : await Promise.all(refs.map((r) => resolveRun(store, r)));
     const adopted = new Map<string, readonly string[]>();
     const results: RunVerification[] = [];
     for (let m of manifests) {
@@ -57,6 +59,7 @@ export const verifyCommand = defineCommand({
       }
       results.push(await verifyRun(store, m));
     }
+    for (const skipped of scan?.skipped ?? []) results.push(unreadableRun(skipped));
     io.stdout.write(v.flag('json') ? json(results) : text(results, adopted));
     return results.some((r) => r.state === 'damaged') ? 1 : 0;
   },
