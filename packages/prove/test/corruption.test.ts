@@ -219,6 +219,32 @@ describe('incomplete runs are read only on purpose', () => {
     }
   });
 
+  // The fifth session of 2026-12-04: reading a run while its sweep wrote it said the run was damaged and
+  // told the user to remove the part the writer was committing; removing it lost its rows.
+  it('a part a live writer placed and has not recorded yet is its part, not damage: reads use the recorded parts', async () => {
+    const { lockRun } = await import('../src/store/run-lock.js');
+    const m = await readManifest(store, a.run_id);
+    const recorded = (m.parts ?? []).slice(0, 3); // part-00003 is in place, its record not yet written
+    await writeManifest(store, { ...m, status: 'running', parts: recorded, counts: { rows: 18, rows_without_outcome: 0, outcomes: {} } });
+    const lock = await lockRun(store, a.run_id); // the live writer
+    try {
+      const i = await cli(['inspect', a.run_id, '--json']);
+      expect(i.err).not.toMatch(/not committed|remove it/);
+      expect(i.code).toBe(0);
+      expect((JSON.parse(i.out) as { conditions: { rows: number }[] }).conditions.reduce((n, c) => n + c.rows, 0)).toBe(18);
+      const v = await cli(['verify', a.run_id, '--json']);
+      expect(JSON.parse(v.out)).toMatchObject([{ run_id: a.run_id, status: 'running', state: 'verified', parts: 3, rows: 18, problems: [] }]);
+      const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
+      expect(d.code).toBe(2);
+      expect(d.err).toMatch(/is running and holds 18 of the 24 \(condition, replicate\) pairs/);
+      expect(d.err).not.toMatch(/not committed|remove it/);
+    } finally {
+      await lock.release();
+    }
+    // No live writer: the same part is one a writer left unrecorded, and reads say so (resume adopts it).
+    expect((await cli(['inspect', a.run_id])).err).toMatch(/the part part-00003\.parquet was not committed \(a writer stopped between writing it and recording it\)/);
+  });
+
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
     const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held.`;

@@ -122,6 +122,23 @@ function describe(h: LockHolder | null): string {
 }
 
 /**
+ * The writer holding a run's lock now, without taking it: the holder when the lock file exists and its
+ * holder is not certainly gone ({@link isStaleHolder}; a holder on another host counts as live, and so
+ * does a lock file that cannot be parsed yet, as one being written), else null. Readers ask it to tell
+ * a part a live writer has placed and not recorded yet from one a dead writer left.
+ *
+ * @param store - the store directory.
+ * @param runId - the run's id.
+ * @returns the live holder (`pid: -1` for an unreadable lock file), or null.
+ */
+export async function liveWriter(store: string, runId: string): Promise<LockHolder | null> {
+  const found = await readHolder(lockPath(store, runId)).catch(() => null);
+  if (found === null) return null;
+  if (found.holder === null) return { pid: -1, host: '', boot_id: null, started: '', token: '' };
+  return isStaleHolder(found.holder) ? null : found.holder;
+}
+
+/**
  * Takes a run's writer lock: creates `<store>/<run_id>/.lock` exclusively, holding this process's pid,
  * host, boot id, the time and a random token. A lock whose holder is gone ({@link isStaleHolder}: same
  * host, process not alive) is taken over (moved aside atomically, checked, removed) and reported in

@@ -8,6 +8,7 @@ import type { PartRecord, RunCounts, RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
+import { liveWriter } from './run-lock.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
 // The one place a run's parts are listed and opened for reading. Every reader (readEpisodes,
@@ -153,7 +154,7 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
  * @see docs/store.md, "Checksums and verify".
  */
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
-  const onDisk = await partFilesOnDisk(store, manifest.run_id);
+  const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
   const problems = listingProblems(manifest, onDisk);
   const spec = await specProblem(store, manifest);
   if (spec !== null) problems.push(spec);
@@ -163,7 +164,21 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   return manifest.parts.map((record) => Object.freeze({ file: record.file, path: join(dir, record.file), record }));
 }
 
-/** Why spec.toml does not match the manifest, or null. */
+/**
+ * The part files on disk less the ones a live writer of the run has placed and not recorded yet: a run
+ * that is not complete whose lock a live process holds ({@link liveWriter}) commits its parts by placing
+ * each, then rewriting run.json with its record, so a reader may see a part before its record. Those
+ * are the writer's, not damage, and are not read (the reader's manifest does not record them). With no
+ * live writer, an unrecorded part is one a writer left when it stopped (`resume` adopts it).
+ */
+async function committedOnDisk(store: string, manifest: RunManifest, onDisk: string[]): Promise<string[]> {
+  if (manifest.status === 'complete' || !Array.isArray(manifest.parts)) return onDisk;
+  const recorded = new Set(manifest.parts.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
+  if (onDisk.every((f) => recorded.has(f))) return onDisk;
+  return (await liveWriter(store, manifest.run_id)) === null ? onDisk : onDisk.filter((f) => recorded.has(f));
+}
+
+/** Why spec.toml does not match the manifest, or null. *//** Why spec.toml does not match the manifest, or null. */
 async function specProblem(store: string, manifest: RunManifest): Promise<string | null> {
   const text = await readFile(specPath(store, manifest.run_id)).catch(() => null);
   if (text === null) return `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`;
