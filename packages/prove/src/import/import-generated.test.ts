@@ -5,6 +5,7 @@ import { diffRuns } from '../diff/diff-runs.js';
 import { readRunForDiff } from '../diff/read-run.js';
 import { reportGrid } from '../diff/report-grid.js';
 import { resolveRun } from '../store/resolve-run.js';
+import { verifyRun } from '../store/verify-run.js';
 import { expectedCounts, makeTruth, writeInspect, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
 import { importRun } from './import-run.js';
 
@@ -23,6 +24,14 @@ afterAll(async () => {
 });
 
 type Report = Awaited<ReturnType<typeof diffRuns>>;
+
+/** Every run verifies: state `verified`, no problem. */
+async function expectVerified(store: string, ids: readonly (string | undefined)[]): Promise<void> {
+  for (const id of ids) {
+    const v = await verifyRun(store, await resolveRun(store, id as string));
+    expect({ id, state: v.state, problems: v.problems }).toEqual({ id, state: 'verified', problems: [] });
+  }
+}
 
 function checkAgainstTruth(d: Report, label: (task: string) => string): void {
   expect(d.method.paired).toBe(true);
@@ -59,6 +68,7 @@ describe('imports of generated files: the diff counts what the truth says', () =
     checkAgainstTruth(d, (t) => `task ${t}`);
     expect(d.identity?.input_mismatches.map((m) => m.sample)).toEqual([1, 41, 81, 121, 161].map((i) => `id ${i} epoch 1`));
     expect(d.dropped).toBe(2);
+    await expectVerified(store, [a.runs[0]?.run_id, b.runs[0]?.run_id]);
   });
 
   it('inspect with --axis metadata.difficulty: four conditions, the pairs split between them', async () => {
@@ -93,6 +103,8 @@ describe('imports of generated files: the diff counts what the truth says', () =
     const cell = g.cells[0]?.row?.counts;
     const sum = (k: 'both' | 'rise' | 'fall' | 'neither' | 'n'): number => truth.tasks.reduce((s, t) => s + (want.counts[t]?.[k] ?? 0), 0);
     expect(cell).toEqual({ both: sum('both'), rise: sum('rise'), fall: sum('fall'), neither: sum('neither'), n: sum('n') });
+    // verify checks an import as any run (it called every import damaged: "records 0 seeds for 200 replicates").
+    await expectVerified(store, [a.runs[0]?.run_id, b.runs[0]?.run_id]);
   });
 
   it('promptfoo: one results.json per run, the tasks as --axis metadata.topic', async () => {
@@ -111,6 +123,7 @@ describe('imports of generated files: the diff counts what the truth says', () =
     const m = await resolveRun(store, a.runs[0]?.run_id as string);
     expect(JSON.stringify(m.import?.config)).not.toContain('sk-not-a-real-key');
     expect(JSON.stringify(m.import?.config)).toContain('"apiKey":"***"');
+    await expectVerified(store, [a.runs[0]?.run_id, b.runs[0]?.run_id]);
   });
 
   it('promptfoo: a file with 2 providers x 2 prompts becomes 4 runs; two providers on one prompt pair by testIdx', async () => {

@@ -48,6 +48,9 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   // that row supersedes the earlier one, and the counts are of the newest row per pair.
   const retryFrom = Math.min(...(manifest.retries ?? []).map((r) => r.from_part));
   const outcomes = new Map<string, string | null>();
+  // An imported run records no seeds: its rows' seeds are their samples' identities, not the salt's.
+  const imported = isImported(manifest);
+  const sampleSeeds = new Map<string, number>();
   for (const part of parts) {
     const index = Number(PART_RE.exec(part.file)?.[1] ?? -1);
     let bytes: Uint8Array;
@@ -69,7 +72,12 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       const r = Number(row['replicate_index']);
       if (!conditions.has(c)) bad.add(`it holds the condition "${c}", which the run does not have`);
       if (!(Number.isInteger(r) && r >= 0 && r < manifest.replicates)) bad.add(`it holds replicate ${r}, outside the run's ${manifest.replicates}`);
-      else if (row['seed'] !== manifest.seeds[r]) bad.add(`replicate ${r} has the seed ${String(row['seed'])}, not the run's ${String(manifest.seeds[r])}`);
+      else if (imported) {
+        // An import's seed is its sample's identity (identitySeed): one sample per seed in a condition.
+        const seedKey = `${c}\u0000${String(row['seed'])}`;
+        if (sampleSeeds.has(seedKey) && sampleSeeds.get(seedKey) !== r) bad.add(`the sample identity ${String(row['seed'])} is held by two replicates of "${c}"`);
+        sampleSeeds.set(seedKey, r);
+      } else if (row['seed'] !== manifest.seeds[r]) bad.add(`replicate ${r} has the seed ${String(row['seed'])}, not the run's ${String(manifest.seeds[r])}`);
       const key = `${c}\u0000${r}`;
       if (have.has(key) && !(index >= retryFrom)) doubled++;
       have.add(key);
@@ -93,11 +101,21 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   return { have, counts, problems, records };
 }
 
-/** Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique. */
+/** Whether a run was imported from another harness's files (its manifest's `import` record). */
+function isImported(manifest: RunManifest): boolean {
+  return typeof manifest.import === 'object' && manifest.import !== null;
+}
+
+/**
+ * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique.
+ * An imported run records no seeds (`seeds: []`; its rows carry their samples' identities instead).
+ */
 function manifestProblems(manifest: RunManifest): string[] {
   const run = runLabel(manifest);
   const out: string[] = [];
-  if (!Array.isArray(manifest.seeds) || manifest.seeds.length !== manifest.replicates) {
+  if (isImported(manifest)) {
+    if (!(Array.isArray(manifest.seeds) && manifest.seeds.length === 0)) out.push(`${run}: its run.json records seeds, and an imported run has none (its samples' identities are in its rows); the manifest was edited or damaged.`);
+  } else if (!Array.isArray(manifest.seeds) || manifest.seeds.length !== manifest.replicates) {
     out.push(`${run}: its run.json records ${Array.isArray(manifest.seeds) ? manifest.seeds.length : 'no'} seeds for ${String(manifest.replicates)} replicates; the manifest was edited or damaged.`);
   } else {
     const wrong = manifest.seeds.findIndex((s, r) => s !== seedFor(manifest.salt, r));
