@@ -333,12 +333,13 @@ export async function readHardFailures(store: string, index: RunIndex): Promise<
         lastLabel = label;
         c = index.conditions.get(String(label));
       }
-      const code = hardCodeOf(hardFailureOf(meta?.[i]));
-      if (c?.hard == null || code === HARD_NONE) continue;
-      c.hard[Number(replicate?.[i])] = code;
-      has = true;
+      if (c?.hard == null) continue;
+      // Every row's flag, none included: parts are read in order, and a later row of a pair (a retry)
+      // replaces the earlier one's flag as it replaced its outcome.
+      c.hard[Number(replicate?.[i])] = hardCodeOf(hardFailureOf(meta?.[i]));
     }
   }
+  for (const c of index.conditions.values()) if (c.hard?.some((x) => x !== HARD_NONE)) has = true;
   return Object.freeze({ ...index, hasHardFailure: has });
 }
 

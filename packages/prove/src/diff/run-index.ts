@@ -245,6 +245,16 @@ export function runIndexBuilder(
           `Run ${manifest.name} (${which}) holds two episodes for ${duplicates.join('; ')}${duplicateCount > 3 ? ` and ${duplicateCount - 3} more` : ''}; a run has one episode per condition and replicate, so check the store for a run written twice into.`,
         );
       }
+      if (retried) {
+        // A retry's row replaced the superseded one's score and flag: whether the run has scores or hard
+        // failures is asked of the newest rows only.
+        hasScores = false;
+        hasHardFailure = false;
+        for (const c of conditions.values()) {
+          if (c.score?.some((x) => Number.isFinite(x))) hasScores = true;
+          if (c.hard?.some((x) => x !== HARD_NONE)) hasHardFailure = true;
+        }
+      }
       return Object.freeze({ manifest, codes, conditions, replicates, hasScores, hasHardFailure });
     },
   };
