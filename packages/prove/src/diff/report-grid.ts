@@ -236,7 +236,8 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   for (const yv of yValues) for (const xv of xValues) cells.push(Object.freeze({ x: xv, y: yv, row: byLabel.get(cellLabel(x, xv, y, yv)) ?? null }));
   const clustered = options.cluster === undefined
     ? undefined
-    : clusteredGrid(indexColumns(original, [A.manifest, B.manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
+    : // The pairs the cells compare: imported runs aligned by their samples' identity, as above.
+      clusteredGrid(indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
   return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}) });
 }
 
