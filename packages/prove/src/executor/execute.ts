@@ -176,16 +176,24 @@ export async function execute(
     pending: (jobs: number, where: string) => void (pending = { jobs, where, at: new Date().toISOString() }),
   };
   // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.
+  // The run's usage before this invocation, and with this invocation's added: recorded as the run goes
+  // on (writer.recordUsage), and once more when it closes.
+  const before: TargetUsage | null = writer.manifest.usage ?? null;
+  const runUsage = (): TargetUsage | null => {
+    let usage = before;
+    for (const u of usages.values()) usage = addUsage(usage, u);
+    return usage;
+  };
   const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
     writer.close(status, (m) => {
       const withPending = pending !== null ? { ...m, pending_jobs: pending } : m;
       if (usages.size === 0) return withPending;
-      let usage: TargetUsage | null = m.usage ?? null;
-      for (const u of usages.values()) usage = addUsage(usage, u);
-      return { ...withPending, usage };
+      return { ...withPending, usage: runUsage() };
     });
   try {
     for await (const rows of backend.run(items, ctx)) {
+      // The usage billed so far, recorded while the run goes on (a run killed keeps it for resume's budget).
+      if (usages.size > 0) await writer.recordUsage?.(runUsage());
       if (!nearEnd && total - done - rows.length <= TAIL_ROWS) {
         // Once, where the last TAIL_ROWS rows begin (within this batch): the writer may write what it
         // holds as a part then, so that the run's last part is small and its end does not wait long for it.

@@ -60,6 +60,53 @@ describe('target hooks: configure, plan, usage, signal', () => {
     expect(more.usage).toEqual({ calls: 10, cache_hits: 0, prompt_tokens: 60, completion_tokens: 40, billed_tokens: 100 });
   });
 
+  // The fifth session of 2026-12-04: usage reached run.json only when the run closed, so a run killed
+  // (SIGKILL, a lost machine) recorded none, and resume granted the whole budget again (a review billed
+  // 112,000 tokens against a budget of 70,000). Now the writer records it while the run goes on.
+  it('run.json records the usage billed so far while the run goes on, and the final usage once', async () => {
+    const store = join(dir, 's');
+    let billed = 0;
+    const usageOnDisk = async (): Promise<number> => {
+      const { readdir, readFile } = await import('node:fs/promises');
+      const ids = (await readdir(store).catch(() => [] as string[])).filter((d) => /^\d{8}T/.test(d));
+      if (ids.length === 0) return 0;
+      const m = JSON.parse(await readFile(join(store, ids[0] as string, 'run.json'), 'utf8').catch(() => '{}')) as { usage?: { billed_tokens?: number } };
+      return m.usage?.billed_tokens ?? 0;
+    };
+    const seenOnDisk: number[] = [];
+    const target = Object.assign(
+      async (cfg: { replicate_index: number }) => {
+        if (cfg.replicate_index === 0) await new Promise((r) => setTimeout(r, 25)); // past the backend's 20 ms hand-over of rows
+        if (cfg.replicate_index === 1) {
+          // Waits on the file: run.json must come to show the first episode's tokens while this one runs.
+          let onDisk = await usageOnDisk();
+          while (onDisk < 10) {
+            await new Promise((r) => setTimeout(r, 5));
+            onDisk = await usageOnDisk();
+          }
+          seenOnDisk.push(onDisk);
+        }
+        billed += 10;
+        return { outcome: 'passed', t: 1 };
+      },
+      {
+        // The usage since the target was configured (each sweep, resume or extension configures it).
+        configure: () => {
+          billed = 0;
+        },
+        usage: () => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: billed / 2, completion_tokens: billed / 2, billed_tokens: billed }),
+      },
+    );
+    const run = await sweep({ spec: SPEC, target, store, maxMde: 1, salt: 'x' });
+    expect(seenOnDisk).toEqual([10]);
+    expect(run.usage).toEqual({ calls: 8, cache_hits: 0, prompt_tokens: 40, completion_tokens: 40, billed_tokens: 80 });
+    expect(await usageOnDisk()).toBe(80);
+    // An extension adds its own usage to the run's once, though it too records it as it goes.
+    const more = await extend({ store, ref: run.run_id, replicates: 2, target });
+    expect(more.usage?.billed_tokens).toBe(100);
+    expect(await usageOnDisk()).toBe(100);
+  });
+
   it('progress carries the tokens billed so far (local backend), and null for a target without usage()', async () => {
     const store = join(dir, 's');
     const seenProgress: SweepProgress[] = [];

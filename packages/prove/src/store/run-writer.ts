@@ -2,7 +2,7 @@ import { ProveError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
 import { axisTypes, type AxisTypes } from './episode-schema.js';
 import { episodesDir, RUN_ID_RE } from './layout.js';
-import { countRow, type PartRecord, type RunCounts, type RunManifest, type RunStatus, writeManifest } from './manifest.js';
+import { countRow, type PartRecord, type RunCounts, type RunManifest, type RunStatus, type RunUsage, writeManifest } from './manifest.js';
 import { writePartColumns } from './parquet.js';
 import { PartBuffer } from './part-buffer.js';
 import { THREAD_MIN_ROWS } from './part-encoder.js';
@@ -35,11 +35,21 @@ export type RunWriter = {
    */
   nearEnd?(rowsLeft: number): Promise<void>;
   /**
+   * The run's usage so far (summed over its sweep, resumes and extensions: what `--budget-tokens` counts),
+   * recorded in the manifest now when it changed and the manifest was not written in the last
+   * {@link USAGE_WRITE_MS} ms, else with the next part: a run killed before it closes then keeps the
+   * tokens it billed up to a few seconds before, and resume does not grant them again.
+   */
+  recordUsage?(usage: RunUsage | null): Promise<void>;
+  /**
    * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
    * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
    */
   close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest>;
 };
+
+/** A changed usage is written to the manifest at most this often (ms), besides with every part ({@link RunWriter.recordUsage}). */
+export const USAGE_WRITE_MS = 2_000;
 
 /** The rows left to append at or under which {@link RunWriter.nearEnd} writes a large buffered part ahead of the last rows. */
 export const TAIL_ROWS = 1_500;
@@ -133,6 +143,9 @@ class LockedRunWriter implements RunWriter {
   /** The operations in flight, one after another. */
   #chain: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** When the manifest was last written by this writer (Date.now()), 0 before; and the usage it then held. */
+  #writtenAt = 0;
+  #writtenUsage: string | null = null;
 
   constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock) {
     this.lock = lock;
@@ -165,6 +178,26 @@ class LockedRunWriter implements RunWriter {
 
   flush(): Promise<void> {
     return this.#serial(() => this.#writeBuffered());
+  }
+
+  recordUsage(usage: RunUsage | null): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    // Kept in the manifest at once (the next part's rewrite records it too); written now when it is due.
+    this.#manifest = { ...this.#manifest, usage };
+    if (JSON.stringify(usage) === this.#writtenUsage || Date.now() - this.#writtenAt < USAGE_WRITE_MS) return Promise.resolve();
+    return this.#serial(async () => {
+      if (this.#closed) return;
+      await this.#checkLock(); // never rewrite a manifest another writer owns now
+      await this.#write();
+    });
+  }
+
+  /** Rewrites the manifest as it is now, and notes when and with what usage. */
+  async #write(): Promise<void> {
+    const m = this.#manifest;
+    await writeManifest(this.#store, m);
+    this.#writtenAt = Date.now();
+    this.#writtenUsage = JSON.stringify(m.usage ?? null);
   }
 
   nearEnd(rowsLeft: number): Promise<void> {
@@ -263,7 +296,7 @@ class LockedRunWriter implements RunWriter {
     const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: part.rows, ...part.ranges };
     // The part is committed when the manifest records it: rewritten after every part.
     this.#manifest = { ...this.#manifest, counts, registration_sha256: this.#registration, parts: [...(this.#manifest.parts ?? []), record] };
-    if (rewrite) await writeManifest(this.#store, this.#manifest);
+    if (rewrite) await this.#write();
   }
 }
 
