@@ -79,6 +79,21 @@ function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunI
   return indexRows(before, after);
 }
 
+/** The scorer (or metric) an imported run's outcomes come from, as its import recorded it; undefined for a run that was not imported. */
+function scorerOf(run: RunIndex): string | null | undefined {
+  const record = run.manifest['import'];
+  if (typeof record !== 'object' || record === null) return undefined;
+  const scorer = (record as { scorer?: unknown }).scorer;
+  return typeof scorer === 'string' ? scorer : null;
+}
+
+/** Two imports graded by different scorers (or metrics): a change between them may be the scorers'. */
+function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
+  const [a, b] = [scorerOf(before), scorerOf(after)];
+  if (a === undefined || b === undefined || a === b) return [];
+  return [`the runs' outcomes come from different scorers (before: ${a ?? 'none recorded'}, after: ${b ?? 'none recorded'}), so a change may be the scorers', not the runs'; import both with the same --scorer to compare the runs`];
+}
+
 /** A diff's input: the runs indexed and paired, the events and the warnings so far. */
 export type DiffInput = {
   readonly before: RunIndex;
@@ -114,7 +129,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   }
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
-  const warnings = [...declared.warnings, ...eventWarnings, ...(identity !== null ? identityWarnings(identity) : [])];
+  const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.

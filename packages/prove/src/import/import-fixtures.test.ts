@@ -186,6 +186,34 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     await expectNothingWritten();
   });
 
+  // The fifth session of 2026-12-04: a log whose header names no scorer was graded, sample by sample, by
+  // each sample's first scorer (two scorers mixed in one run), and two imports graded by different
+  // scorers were compared with no word of it.
+  it('a log whose header names no scorer, with samples of two scorers: refused, --scorer picks one', async () => {
+    const log = JSON.parse(await readFile(join(INSPECT, '2025-05-12T20-28-26-04-00_security-guide.json'), 'utf8')) as { eval: { scorers?: unknown }; samples: { scores: Record<string, unknown> }[] };
+    delete log.eval.scorers;
+    log.samples.forEach((s, i) => {
+      s.scores = i === 1 ? { includes: { value: 'I' }, ...s.scores } : { ...s.scores, includes: { value: 'I' } };
+    });
+    await writeFile(join(dir, 'two.json'), JSON.stringify(log));
+    const r = await cliError(['inspect', 'two.json']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe('error: two.json: names no scorer in its header (eval.scorers), and its samples carry the scores of 2 (model_graded_fact, includes); pass --scorer NAME to say which gives the outcome.\n');
+    await expectNothingWritten();
+    const picked = await importRun(store, { format: 'inspect', files: [join(dir, 'two.json')], scorer: 'includes', name: 'includes' });
+    expect(picked.runs[0]?.outcomes).toEqual({ failed: 3 });
+    const other = await importRun(store, { format: 'inspect', files: [join(dir, 'two.json')], scorer: 'model_graded_fact', name: 'fact' });
+    expect(other.runs[0]?.outcomes).toEqual({ passed: 3 });
+    // The diff of the two says that their outcomes come from different scorers.
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'diff', other.runs[0]?.run_id as string, picked.runs[0]?.run_id as string], io)).toBe(0);
+    const warning = 'the runs\' outcomes come from different scorers (before: model_graded_fact, after: includes), so a change may be the scorers\', not the runs\'; import both with the same --scorer to compare the runs';
+    expect(io.out()).toMatch(/\nwarning +the runs' outcomes come from different scorers \(before: model_graded_fact, after: includes\)/);
+    const j = memoryIo({ cwd: dir });
+    await runCli(['--store', store, 'diff', other.runs[0]?.run_id as string, picked.runs[0]?.run_id as string, '--json'], j);
+    expect((JSON.parse(j.out()) as { warnings: string[] }).warnings).toContain(warning);
+  });
+
   it('logs of two models in one import', async () => {
     const r = await cliError(['inspect', join(INSPECT, 'log_read_sample.eval'), join(INSPECT, 'log_formats.json')]);
     expect(r.code).toBe(2);

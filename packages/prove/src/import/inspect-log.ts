@@ -91,11 +91,27 @@ function parseJson(text: string, file: string, place: string): unknown {
   }
 }
 
+/**
+ * The scorer of a log whose header names none (no `eval.scorers`) and no `--scorer` was given: the one
+ * scorer its samples carry, or null when they carry none. A run's outcomes come from one scorer, so
+ * samples of several are refused rather than each graded by its own first.
+ *
+ * @throws {@link ImportError} when the samples carry the scores of more than one scorer.
+ */
+function onlyScorer(samples: readonly { data: unknown }[], file: string): string | null {
+  const names = new Set<string>();
+  for (const s of samples) if (isObj(s.data) && isObj(s.data['scores'])) for (const n of Object.keys(s.data['scores'])) names.add(n);
+  if (names.size > 1) {
+    throw new ImportError(file, '', `names no scorer in its header (eval.scorers), and its samples carry the scores of ${names.size} (${[...names].join(', ')}); pass --scorer NAME to say which gives the outcome.`);
+  }
+  return names.size === 1 ? ([...names][0] as string) : null;
+}
+
 function logOf(header: Obj, samples: readonly { data: unknown; place: string }[], file: string, scorer: string | null): ParsedLog {
   const ev = header['eval'] as Obj;
   const task = ev['task'] as string;
   const scorers = Array.isArray(ev['scorers']) ? (ev['scorers'] as unknown[]).map((x) => (isObj(x) ? x['name'] : null)).filter((x): x is string => typeof x === 'string') : [];
-  const primary = scorer ?? scorers[0] ?? null;
+  const primary = scorer ?? scorers[0] ?? onlyScorer(samples, file);
   const status = typeof header['status'] === 'string' ? header['status'] : 'started';
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
   return {
