@@ -8,7 +8,9 @@ import type { RunColumns } from '../diff/run-columns.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { verifyRun } from '../store/verify-run.js';
 import { expectedCounts, makeTruth, writeInspect, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
+import { ImportError } from './import-error.js';
 import { importRun } from './import-run.js';
+import { listRuns } from '../store/list-runs.js';
 
 // Files generated in each format from a known truth (2 runs x 2 tasks x 200 samples: task logic fails
 // more after, task arith does not change; 5 samples of logic reworded after, 3 of arith missing after, 2
@@ -117,6 +119,23 @@ describe('imports of generated files: the diff counts what the truth says', () =
     }
     // verify checks an import as any run (it called every import damaged: "records 0 seeds for 200 replicates").
     await expectVerified(store, [a.runs[0]?.run_id, b.runs[0]?.run_id]);
+  });
+
+  // The fifth session of 2026-12-04: one named results file was taken for every samples file, whatever its
+  // date, so the samples of another model's run went in under this one's model.
+  it('lm-eval: a named results file is the samples files of its date only; another date is refused, nothing written', async () => {
+    const store = join(dir, 'lm-dates');
+    const a = await writeLmEval(join(dir, 'lm-dates', 'a'), truth, 0);
+    const b = await writeLmEval(join(dir, 'lm-dates', 'b'), truth, 1);
+    const arith = a.find((f) => f.includes('samples_arith')) as string;
+    const results = join(dir, 'lm-dates', 'a', 'results_2025-06-01T10-00-00.000000.json'); // written beside a's samples
+    const logicOfB = b.find((f) => f.includes('samples_logic')) as string;
+    const err = await importRun(store, { format: 'lm-eval', files: [arith, results, logicOfB] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(
+      `${logicOfB}: is of the run of 2025-06-02T10-00-00.000000, and the results file named (results_2025-06-01T10-00-00.000000.json) is of 2025-06-01T10-00-00.000000; name the results file of each samples file's date (results_2025-06-02T10-00-00.000000.json), or leave results files out to read the ones beside the samples.`,
+    );
+    expect(await listRuns(store)).toEqual([]);
   });
 
   it('promptfoo: one results.json per run, the tasks as --axis metadata.topic', async () => {

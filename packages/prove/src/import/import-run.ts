@@ -158,7 +158,21 @@ async function readSources(o: ImportOptions, cwd: string, keys: readonly string[
   const used = new Set<string>();
   for (const p of samples) {
     const { date } = lmEvalFileName(p.path);
-    let resultsPath: { shown: string; path: string } | null = named.find((r) => date !== null && basename(r.path) === `results_${date}.json`) ?? (named.length === 1 ? (named[0] as { shown: string; path: string }) : null);
+    // A named results file is the samples files' of its date; one of another date is another run's (its
+    // model may be another's), so it is refused rather than taken. Without a date, the one named is taken.
+    let resultsPath: { shown: string; path: string } | null = named.find((r) => date !== null && basename(r.path) === `results_${date}.json`) ?? null;
+    if (resultsPath === null && named.length > 0) {
+      if (date === null && named.length === 1) resultsPath = named[0] as { shown: string; path: string };
+      else if (date !== null) {
+        const names = named.map((r) => basename(r.path));
+        const dates = names.map((n) => n.slice('results_'.length, -'.json'.length));
+        throw new ImportError(
+          p.shown,
+          '',
+          `is of the run of ${date}, and the results file${names.length === 1 ? '' : 's'} named (${names.join(', ')}) ${names.length === 1 ? 'is' : 'are'} of ${dates.join(', ')}; name the results file of each samples file's date (results_${date}.json), or leave results files out to read the ones beside the samples.`,
+        );
+      }
+    }
     if (resultsPath === null && date !== null) {
       const beside = join(dirname(p.path), `results_${date}.json`);
       if ((await stat(beside).catch(() => null))?.isFile() === true) resultsPath = { shown: join(dirname(p.shown), `results_${date}.json`), path: beside };
