@@ -245,6 +245,34 @@ describe('incomplete runs are read only on purpose', () => {
     expect((await cli(['inspect', a.run_id])).err).toMatch(/the part part-00003\.parquet was not committed \(a writer stopped between writing it and recording it\)/);
   });
 
+  // The fifth session of 2026-12-04: resume ran what an edited run.json said. A condition added to its
+  // axes was swept (parts no read could place), a changed seed was run, and seeds fewer than the
+  // replicates crashed it ("internal error"), after writing parts, with the run left failed.
+  it('resume and extend refuse a run.json whose design was edited (E_DAMAGED, exit 2) and write nothing', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const edits: [string, (m: RunManifest) => RunManifest, RegExp][] = [
+      ['a condition added to the axes', (m) => ({ ...m, axes: { slack: { ...m.axes['slack'], values: [4, 8, 16] } } as RunManifest['axes'] }), /its axes give the conditions .*slack 16.*, and its run\.json records .*; the manifest was edited or damaged/],
+      ['a seed changed', (m) => ({ ...m, seeds: m.seeds.map((x, r) => (r === 5 ? 1 : x)) }), /records the seed 1 for replicate 5, and the salt gives \d+; the manifest was edited or damaged/],
+      ['seeds fewer than the replicates', (m) => ({ ...m, replicates: 14 }), /records 12 seeds for 14 replicates; the manifest was edited or damaged/],
+    ];
+    for (const [what, edit, said] of edits) {
+      await interrupt();
+      const m = edit(await readManifest(store, a.run_id));
+      await writeManifest(store, m);
+      const before = { manifest: await readFile(join(store, a.run_id, 'run.json'), 'utf8'), parts: await readdir(join(store, a.run_id, 'episodes')) };
+      for (const c of [['resume', a.run_id], ['extend', a.run_id, '--replicates', '2']]) {
+        const r = await cli(c);
+        expect({ what, c, code: r.code, out: r.out }).toEqual({ what, c, code: 2, out: '' });
+        expect(r.err, what).toMatch(said);
+        expect(r.err, what).not.toMatch(/internal error/);
+      }
+      expect({ manifest: await readFile(join(store, a.run_id, 'run.json'), 'utf8'), parts: await readdir(join(store, a.run_id, 'episodes')) }).toEqual(before);
+      // put the files back for the next edit
+      await writeFile(join(store, a.run_id, 'run.json'), pristine.get(`${a.run_id}/run.json`) as Buffer);
+      for (const n of [2, 3]) await writeFile(part(a.run_id, n), pristine.get(`${a.run_id}/episodes/part-0000${n}.parquet`) as Buffer);
+    }
+  });
+
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
     const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held.`;

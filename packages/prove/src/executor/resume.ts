@@ -12,8 +12,8 @@ import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
 import { removeStaleTemps } from '../store/part-temps.js';
-import { readRunPart, runParts } from '../store/verify-parts.js';
-import { adoptParts } from '../store/verify-run.js';
+import { DamagedRunError, readRunPart, runParts } from '../store/verify-parts.js';
+import { adoptParts, manifestProblems } from '../store/verify-run.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import { parseTargetRef } from '../target/load-target.js';
@@ -222,6 +222,9 @@ async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest,
   try {
     const manifest = await resolveRun(opts.store, first.run_id);
     assertNotRunning(manifest);
+    // The design it would run (conditions, replicates, seeds) is the manifest's: refused when edited.
+    const problems = manifestProblems(manifest);
+    if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems.map((p) => `${p.slice(0, -1)}; ${proveCommandLine(opts.store, 'verify', manifest.run_id)} lists everything that differs.`));
     return await work(manifest, lock);
   } catch (err) {
     await lock.release();

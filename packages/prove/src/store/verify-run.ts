@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { partRanges } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
@@ -107,10 +108,12 @@ function isImported(manifest: RunManifest): boolean {
 }
 
 /**
- * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique.
- * An imported run records no seeds (`seeds: []`; its rows carry their samples' identities instead).
+ * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique or
+ * not the ones its axes give. An imported run records no seeds (`seeds: []`; its rows carry their
+ * samples' identities instead). `verify` reports them; `resume` and `extend` refuse a run that has any,
+ * before they write (they would run what the edited manifest says).
  */
-function manifestProblems(manifest: RunManifest): string[] {
+export function manifestProblems(manifest: RunManifest): string[] {
   const run = runLabel(manifest);
   const out: string[] = [];
   if (isImported(manifest)) {
@@ -123,6 +126,18 @@ function manifestProblems(manifest: RunManifest): string[] {
   }
   if (!Array.isArray(manifest.conditions) || new Set(manifest.conditions).size !== manifest.conditions.length) {
     out.push(`${run}: its run.json's conditions are missing or repeat; the manifest was edited or damaged.`);
+  } else if (!isImported(manifest)) {
+    let labels: string[] | null;
+    try {
+      labels = conditionsOf(manifest).map((c) => c.label);
+    } catch {
+      labels = null;
+    }
+    const recorded = new Set(manifest.conditions);
+    if (labels === null || labels.length !== recorded.size || labels.some((l) => !recorded.has(l))) {
+      const shown = (xs: readonly string[]): string => xs.slice(0, 4).map((x) => JSON.stringify(x)).join(', ') + (xs.length > 4 ? `, and ${xs.length - 4} more` : '');
+      out.push(`${run}: its axes give the conditions ${labels === null ? '(none: the axes cannot be read)' : shown(labels)}, and its run.json records ${shown(manifest.conditions)}; the manifest was edited or damaged.`);
+    }
   }
   return out;
 }
