@@ -187,7 +187,9 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
   const { source, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
-  const runtime = runtimeOf(opts, opts.store, budget.left, false);
+  // The run's output cap, unless another is given: other calls would bill anew what the cache holds.
+  const cap = opts.maxOutputTokens ?? manifest.max_output_tokens ?? undefined;
+  const runtime = runtimeOf({ ...opts, maxOutputTokens: cap }, opts.store, budget.left, false);
   assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
   // On the local backend the target is configured here, once, before the manifest is written (a configure
   // that throws leaves the run as it was), and the backend runs the episodes on this copy.
@@ -197,6 +199,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     ...manifest,
     ...changes,
     ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
+    ...(cap !== undefined ? { max_output_tokens: cap } : {}),
     ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
     // The jobs an interrupt left running are collected by this invocation (bullmq) or run again.
     ...(manifest.pending_jobs ? { pending_jobs: null } : {}),

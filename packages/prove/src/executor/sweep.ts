@@ -334,8 +334,13 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
     partRows: opts.partRows,
     partBytes: opts.partBytes,
     recorded:
-      only !== null || budget !== null || backend.options !== undefined
-        ? { only, budget_tokens: budget, ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}) }
+      only !== null || budget !== null || backend.options !== undefined || opts.maxOutputTokens !== undefined
+        ? {
+            only,
+            budget_tokens: budget,
+            ...(opts.maxOutputTokens !== undefined ? { max_output_tokens: opts.maxOutputTokens } : {}),
+            ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
+          }
         : undefined,
   }).catch((err: unknown) => {
     p.ran = false; // no run was made: the plan (its configured target) may be run again

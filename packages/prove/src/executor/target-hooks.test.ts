@@ -49,15 +49,23 @@ describe('target hooks: configure, plan, usage, signal', () => {
     expect(run.counts).toEqual({ rows: 4, rows_without_outcome: 0, outcomes: expect.any(Object) });
     expect(run.usage).toEqual({ calls: 4, cache_hits: 0, prompt_tokens: 24, completion_tokens: 16, billed_tokens: 40 });
     expect(run.budget_tokens).toBe(35);
+    expect(run.max_output_tokens).toBe(9);
     await expect(resume({ store, ref: run.run_id })).rejects.toThrow(/has billed 40 tokens of its budget of 35/);
+    // The run's output cap carries over, as its budget does (resume ran with none: other calls, other
+    // cache keys, so episodes paid before a kill were paid again).
     const done = await resume({ store, ref: run.run_id, budgetTokens: 1000 });
-    expect(seen().at(-1)).toMatchObject({ budgetTokens: 960, maxOutputTokens: null });
+    expect(seen().at(-1)).toMatchObject({ budgetTokens: 960, maxOutputTokens: 9 });
     expect(done.status).toBe('complete');
     expect(done.usage?.billed_tokens).toBe(80);
     const rows = await episodes(store, run.run_id);
     expect(rows.map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const more = await extend({ store, ref: run.run_id, replicates: 2 });
+    expect(seen().at(-1)).toMatchObject({ maxOutputTokens: 9 });
     expect(more.usage).toEqual({ calls: 10, cache_hits: 0, prompt_tokens: 60, completion_tokens: 40, billed_tokens: 100 });
+    // One given replaces the recorded cap, and is recorded as the run's latest.
+    const again = await extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 12 });
+    expect(seen().at(-1)).toMatchObject({ maxOutputTokens: 12 });
+    expect(again.max_output_tokens).toBe(12);
   });
 
   // The fifth session of 2026-12-04: usage reached run.json only when the run closed, so a run killed

@@ -151,6 +151,11 @@ export type RunManifest = {
    * extensions (the latest given); null or absent without a budget.
    */
   budget_tokens?: number | null;
+  /**
+   * `--max-output-tokens`: the output cap per model call the run was run with (the latest given); resume
+   * and extend run with it unless given another. Absent without one.
+   */
+  max_output_tokens?: number | null;
   /** What the target reported spending ({@link RunUsage}); null or absent when it does not report. */
   usage?: RunUsage | null;
   /**
