@@ -214,6 +214,17 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     expect((JSON.parse(j.out()) as { warnings: string[] }).warnings).toContain(warning);
   });
 
+  // The fifth session of 2026-12-04: a log without samples imported as "ok" (0 samples), and the run it
+  // made crashed diff ("internal error") and failed verify.
+  it('a log without samples: refused, nothing written', async () => {
+    const log = JSON.parse(await readFile(join(INSPECT, '2025-05-12T20-28-26-04-00_security-guide.json'), 'utf8')) as { samples: unknown[] };
+    log.samples = [];
+    await writeFile(join(dir, 'empty.json'), JSON.stringify(log));
+    const r = await cliError(['inspect', 'empty.json']);
+    expect(r).toEqual({ code: 2, err: 'error: empty.json: holds no samples; there is nothing to import (pass the log of a run that scored samples).\n' });
+    await expectNothingWritten();
+  });
+
   it('logs of two models in one import', async () => {
     const r = await cliError(['inspect', join(INSPECT, 'log_read_sample.eval'), join(INSPECT, 'log_formats.json')]);
     expect(r.code).toBe(2);

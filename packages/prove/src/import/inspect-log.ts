@@ -108,6 +108,8 @@ function onlyScorer(samples: readonly { data: unknown }[], file: string): string
 }
 
 function logOf(header: Obj, samples: readonly { data: unknown; place: string }[], file: string, scorer: string | null): ParsedLog {
+  // A run of no sample has nothing to pair (the lm-eval and promptfoo readers refuse theirs too).
+  if (samples.length === 0) throw new ImportError(file, '', 'holds no samples; there is nothing to import (pass the log of a run that scored samples).');
   const ev = header['eval'] as Obj;
   const task = ev['task'] as string;
   const scorers = Array.isArray(ev['scorers']) ? (ev['scorers'] as unknown[]).map((x) => (isObj(x) ? x['name'] : null)).filter((x): x is string => typeof x === 'string') : [];
