@@ -20,6 +20,8 @@ export type RunCoverage = {
   readonly design: number;
   /** False when the status is not `complete` or `pairs < design`. */
   readonly complete: boolean;
+  /** The harness an imported run's files came from (`import.harness`); absent for a run swept here. */
+  readonly harness?: string;
 };
 
 /** The (condition, replicate) key of an episode. */
@@ -58,6 +60,7 @@ export function coverageOfPairs(manifest: Pick<RunManifest, 'run_id' | 'name' | 
     pairs: held,
     design,
     complete: manifest.status === 'complete' && held === design,
+    ...(isImport(manifest) ? { harness: String((manifest as unknown as { import: { harness?: unknown } }).import.harness) } : {}),
   });
 }
 
@@ -74,9 +77,12 @@ export function coverageWords(c: RunCoverage): string {
  */
 export function assertComplete(c: RunCoverage, partial: boolean, verb: string): void {
   if (c.complete || partial) return;
-  const how = c.status === 'running'
-    ? `it is still being written, or its process died: poisson-prove resume ${c.run_id} finishes it`
-    : `poisson-prove resume ${c.run_id} runs the missing pairs`;
+  // An import has no target to resume: the run it came from is finished in its own harness.
+  const how = c.harness !== undefined
+    ? `it was imported from the ${c.harness} log of a run that did not finish: finish that run in ${c.harness} and import its log again`
+    : c.status === 'running'
+      ? `it is still being written, or its process died: poisson-prove resume ${c.run_id} finishes it`
+      : `poisson-prove resume ${c.run_id} runs the missing pairs`;
   throw new ProveError('E_PARTIAL', `${coverageWords(c)}; ${how}; or pass --partial to ${verb} it as it is (every output then says partial).`);
 }
 
