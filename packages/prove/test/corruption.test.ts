@@ -356,6 +356,16 @@ describe('damaged and never-started runs are listed, not hidden', () => {
     }
   });
 
+  it('a part that is not a regular file: verify reports that run damaged and goes on with the others (it stopped, exit 2)', async () => {
+    await rm(part(a.run_id, 1));
+    await symlink(part(b.run_id, 1), part(a.run_id, 1));
+    const v = await cli(['verify', '--json']);
+    expect(v.code).toBe(1);
+    const j = JSON.parse(v.out) as { run_id: string; state: string; problems: string[] }[];
+    expect(j.map((x) => [x.run_id, x.state])).toEqual([[a.run_id, 'damaged'], [b.run_id, 'verified']]);
+    expect(j[0]?.problems.join('\n')).toMatch(/the part part-00001\.parquet is not a regular file/);
+  });
+
   it('verify names every damaged run directory of the store and exits 1 (it printed the readable runs and exit 0)', async () => {
     const extra = join(store, '20261106T120000Z-0ddd');
     await mkdir(join(extra, 'episodes'), { recursive: true });
@@ -423,6 +433,19 @@ describe('unknown names and exit codes on a store', () => {
       const io = memoryIo({ cwd: root });
       expect(await runCli(['--store', join(root, 'nowhere'), verb], io)).toBe(2);
       expect(io.err()).toBe(`error: the store ${join(root, 'nowhere')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n`);
+    }
+  });
+
+  it('a .lock that is not a file: resume, extend and verify --adopt exit 2 and say what to remove (resume printed "internal error: EISDIR")', async () => {
+    await mkdir(join(store, a.run_id, '.lock'));
+    try {
+      for (const c of [['resume', a.run_id], ['extend', a.run_id, '--replicates', '1'], ['verify', a.run_id, '--adopt']]) {
+        const r = await cli(c);
+        expect({ c, code: r.code }).toEqual({ c, code: 2 });
+        expect(r.err).toBe(`error: run ${a.run_id}: its lock ${join(store, a.run_id, '.lock')} is not a file (a directory, or another kind of file); a run's lock is a file its writer makes: if no writer is running, remove it by hand and try again.\n`);
+      }
+    } finally {
+      await rm(join(store, a.run_id, '.lock'), { recursive: true, force: true });
     }
   });
 

@@ -181,6 +181,10 @@ export async function lockRun(store: string, runId: string): Promise<RunLock> {
     } catch (err) {
       heldHere.delete(holder.token);
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const kind = await lstat(path).catch(() => null);
+      if (kind !== null && !kind.isFile()) {
+        throw new StoreError(`run ${runId}: its lock ${path} is not a file (a directory, or another kind of file); a run's lock is a file its writer makes: if no writer is running, remove it by hand and try again.`);
+      }
       const seen = await readHolder(path);
       if (seen === null) continue; // released meanwhile: try again
       if (seen.holder === null || !isStaleHolder(seen.holder)) {

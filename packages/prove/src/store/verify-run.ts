@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { ProveError } from '../errors.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { partRanges } from './run-writer.js';
@@ -163,6 +164,12 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
   try {
     parts = await runParts(store, manifest);
   } catch (err) {
+    // A part or episodes directory that is not a regular file (E_STORE): this run is damaged; verify
+    // goes on with the store's other runs. Its parts are not read (reading them would meet it again).
+    if (err instanceof ProveError && err.code === 'E_STORE') {
+      problems.push(`${runLabel(manifest)}: ${err.message.replace(/^run \S+: /, '')}`);
+      return verification(manifest, 'damaged', 0, 0, 0, problems);
+    }
     if (!(err instanceof DamagedRunError)) throw err;
     problems.push(...err.problems);
     // Go on with the parts that are both recorded and on disk, to report what else differs.
@@ -174,23 +181,18 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
   }
   const scan = await scanParts(manifest, parts);
   problems.push(...scan.problems);
-  const design = manifest.conditions.length * manifest.replicates;
   if (scan.problems.length === 0 && manifest.status === 'complete' && scan.counts.rows !== manifest.counts?.rows && !problems.some((p) => p.includes('counts'))) {
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
   if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
   const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
-  return Object.freeze({
-    run_id: manifest.run_id,
-    name: manifest.name,
-    status: manifest.status,
-    state,
-    parts: parts.length,
-    rows: scan.counts.rows,
-    pairs: scan.have.size,
-    design,
-    problems: Object.freeze([...new Set(problems)]),
-  });
+  return verification(manifest, state, parts.length, scan.counts.rows, scan.have.size, problems);
+}
+
+/** The frozen {@link RunVerification} of a run (its design is the manifest's conditions x replicates). */
+function verification(manifest: RunManifest, state: VerifyState, parts: number, rows: number, pairs: number, problems: readonly string[]): RunVerification {
+  const design = (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
+  return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: manifest.status, state, parts, rows, pairs, design, problems: Object.freeze([...new Set(problems)]) });
 }
 
 /**
