@@ -130,3 +130,37 @@ describe('the rows a writer refuses', () => {
     expect((m.parts ?? []).map((p) => p.rows)).toEqual([1]);
   });
 });
+
+// The fifth session of 2026-12-04: rows waited in the writer until 10,000 were buffered. For a model run
+// that is hours of paid episodes that a killed process loses (the bullmq coordinator had already taken
+// their jobs off the queue, so resume paid for them again). Buffered rows are now written as a part once
+// the oldest is `ageMs` old (10 s by default), whether or not more rows come.
+describe('a buffered part is written once its oldest row is ageMs old', () => {
+  it('writes the rows buffered as a part without more rows or a close, then goes on', async () => {
+    const run = await closedRun();
+    const lock = await lockRun(dir, run.run_id);
+    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock, limits: { rows: 1000, bytes: 1e9, ageMs: 30 } });
+    await w.append([row(run.run_id, 0, 'passed'), row(run.run_id, 1, 'failed')]);
+    // Waits on the file: the manifest on disk comes to record the part.
+    let m = await readManifest(dir, run.run_id);
+    while ((m.parts ?? []).length === 0) {
+      await new Promise((r) => setTimeout(r, 5));
+      m = await readManifest(dir, run.run_id);
+    }
+    expect(m.parts?.map((p) => p.rows)).toEqual([2]);
+    expect(m.counts).toEqual({ rows: 2, rows_without_outcome: 0, outcomes: { passed: 1, failed: 1 } });
+    await w.append([row(run.run_id, 2, 'passed')]);
+    const done = await w.close('complete');
+    expect(done.parts?.map((p) => p.rows)).toEqual([2, 1]);
+    expect((await episodes(dir, run.run_id)).map((r) => r.replicate_index)).toEqual([0, 1, 2]);
+  });
+
+  it('a part the timer could not write fails the next append (the rows are not dropped unseen)', async () => {
+    const run = await closedRun();
+    const lock = await lockRun(dir, run.run_id);
+    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock, limits: { rows: 1000, bytes: 1e9, ageMs: 20 } });
+    await w.append([row(run.run_id, 0, 'passed')]);
+    await lock.release(); // another writer may own the run now: the part is refused
+    await expect.poll(async () => w.append([]).then(() => 'ok', (e: unknown) => String(e)), { timeout: 5000, interval: 10 }).toMatch(/lock/);
+  });
+});

@@ -54,11 +54,17 @@ export const USAGE_WRITE_MS = 2_000;
 /** The rows left to append at or under which {@link RunWriter.nearEnd} writes a large buffered part ahead of the last rows. */
 export const TAIL_ROWS = 1_500;
 
-/** When a writer writes a part: at `rows` rows buffered, or at `bytes` characters of their `meta` and `error`. */
-export type PartLimits = { readonly rows: number; readonly bytes: number };
+/**
+ * When a writer writes a part: at `rows` rows buffered, at `bytes` characters of their `meta` and
+ * `error`, or once the oldest buffered row is `ageMs` old (default {@link PART_AGE_MS}; a slow run, such
+ * as a model run, then loses at most that much of its paid episodes to a kill).
+ */
+export type PartLimits = { readonly rows: number; readonly bytes: number; readonly ageMs?: number };
 
 const DEFAULT_PART_ROWS = 10_000;
 const DEFAULT_PART_BYTES = 64 * 1024 * 1024;
+/** Buffered rows are written as a part once the oldest is this old (ms), whether or not more rows come. */
+export const PART_AGE_MS = 10_000;
 
 /**
  * The problems of the part-size options (`partRows`, `partBytes`: integers >= 1 when given), one
@@ -143,6 +149,10 @@ class LockedRunWriter implements RunWriter {
   /** The operations in flight, one after another. */
   #chain: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** Writes the buffered rows once the oldest is the limits' age (set while rows are buffered). */
+  #ageTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Why a part the age timer started could not be written: the next append or close fails with it. */
+  #timerFailure: unknown = null;
   /** When the manifest was last written by this writer (Date.now()), 0 before; and the usage it then held. */
   #writtenAt = 0;
   #writtenUsage: string | null = null;
@@ -167,13 +177,33 @@ class LockedRunWriter implements RunWriter {
   append(rows: readonly EpisodeRow[]): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('RunWriter.append: the writer is closed'));
     return this.#serial(async () => {
+      this.#throwTimerFailure();
       const buffer = this.#buffer;
       for (const row of rows) {
         buffer.add(row);
         this.#checkRegistration(row.meta);
         if (buffer.rows >= this.#limits.rows || buffer.chars >= this.#limits.bytes) await this.#writeBuffered();
       }
+      if (buffer.rows > 0 && this.#ageTimer === null) {
+        // The oldest buffered row's age: its part is written then, whether or not more rows come.
+        this.#ageTimer = setTimeout(() => {
+          this.#ageTimer = null;
+          if (this.#closed) return;
+          this.#serial(() => this.#writeBuffered()).catch((err: unknown) => {
+            this.#timerFailure ??= err;
+          });
+        }, this.#limits.ageMs ?? PART_AGE_MS);
+        this.#ageTimer.unref?.();
+      }
     });
+  }
+
+  /** Rethrows (once) the failure of a part the age timer started. */
+  #throwTimerFailure(): void {
+    const err = this.#timerFailure;
+    if (err === null) return;
+    this.#timerFailure = null;
+    throw err;
   }
 
   flush(): Promise<void> {
@@ -213,6 +243,7 @@ class LockedRunWriter implements RunWriter {
     return this.#serial(async () => {
       try {
         try {
+          this.#throwTimerFailure();
           // The last part is recorded by the manifest written below, with the status: one rewrite, not two.
           await this.#writeBuffered(false);
         } catch (err) {
@@ -284,6 +315,10 @@ class LockedRunWriter implements RunWriter {
 
   /** Writes the buffered rows as a part and records it in the manifest, rewritten unless `rewrite` is false (close rewrites it). */
   async #writeBuffered(rewrite = true): Promise<void> {
+    if (this.#ageTimer !== null) {
+      clearTimeout(this.#ageTimer);
+      this.#ageTimer = null;
+    }
     if (this.#buffer.rows === 0) return;
     const part = this.#buffer.take();
     const refused = this.#refused;
