@@ -48,6 +48,8 @@ export type WorkerEvent =
   | { readonly type: 'configure'; readonly run_id: string; readonly target: string }
   | { readonly type: 'load-error'; readonly target: string; readonly message: string }
   | { readonly type: 'refused'; readonly job_id: string; readonly run_id: string; readonly message: string }
+  /** The job's lock was lost while the chunk ran (the worker was paused past it): the chunk stopped after `episodes`. */
+  | { readonly type: 'lost-lock'; readonly job_id: string; readonly run_id: string; readonly episodes: number }
   | { readonly type: 'error'; readonly message: string }
   | { readonly type: 'stopped'; readonly jobs: number; readonly episodes: number };
 
@@ -253,7 +255,21 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
 
   let jobs = 0;
   let episodes = 0;
-  const processor = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
+  /**
+   * True once the job's lock is not this worker's (`token`): a worker paused past the lock's duration
+   * (SIGSTOP, a long GC, a frozen VM) has lost the job, which another worker runs again; the rest of the
+   * chunk here would be paid for twice. False when Redis cannot tell (the lock renewal reports that).
+   */
+  const lockLost = async (job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined): Promise<boolean> => {
+    if (token === undefined) return false;
+    try {
+      return (await control.get(`${job.queueQualifiedName}:${String(job.id)}:lock`)) !== token;
+    } catch {
+      return false;
+    }
+  };
+
+  const processor = async (job: Job<ChunkJobData, ChunkJobResult>, token?: string): Promise<ChunkJobResult> => {
     const problems = chunkDataProblems(job.data);
     if (problems.length > 0) throw new Error(`job ${String(job.id)} is not a poisson-prove chunk job: ${problems.join('; ')}`);
     const data = job.data;
@@ -280,6 +296,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     let fn: Target | string = loaded;
     const rows: EpisodeRow[] = [];
     let failed = 0;
+    let lost = false;
     try {
       const started = conf === null ? null : await conf.ready;
       if (typeof started === 'string') fn = started;
@@ -310,6 +327,10 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
             cut = 'coordinator';
             break;
           }
+          if (await lockLost(job, token)) {
+            lost = true;
+            break;
+          }
         }
       }
       if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
@@ -320,6 +341,11 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     if (loadError !== null && !reportedLoadErrors.has(loadError)) {
       reportedLoadErrors.add(loadError);
       emit({ type: 'load-error', target: `${data.target.file}:${data.target.name}`, message: loadError });
+    }
+    if (lost) {
+      // The job is another worker's now (it runs the whole chunk): this one's rows would not be taken.
+      emit({ type: 'lost-lock', job_id: String(job.id), run_id: data.run_id, episodes: rows.length });
+      throw new Error(`job ${String(job.id)}: this worker lost the job's lock after ${rows.length} of its episodes (it was paused past --lock-duration); another worker runs the chunk`);
     }
     jobs++;
     episodes += rows.length;

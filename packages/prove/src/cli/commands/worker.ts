@@ -16,6 +16,8 @@ function line(e: WorkerEvent, verbose: boolean): string | null {
       return `error: ${e.message}\n`;
     case 'refused':
       return `error: ${e.message}\n`;
+    case 'lost-lock':
+      return `warning: job ${e.job_id} (run ${e.run_id}): this worker lost the job's lock after ${e.episodes} episodes (it was paused past --lock-duration) and stopped the chunk; another worker runs it\n`;
     case 'error':
       return `warning: ${e.message}\n`;
     case 'stopped':
