@@ -121,12 +121,25 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5) });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5) });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });
     expect(hit.cached).toBe(true);
     expect(s2.usage()).toMatchObject({ calls: 1, cache_hits: 1, http_calls: 0, billed_tokens: 0, total_tokens: prompt + 5 });
     expect(server.requests).toHaveLength(2);
+  });
+
+  // The fifth session of 2026-12-04: a retried attempt (a timeout the server still answered and billed, a
+  // 5xx) left no trace: the usage counted one HTTP call per answer. It now counts every request sent.
+  it('counts every HTTP request sent, retries included (http_attempts), for answered and failed calls', async () => {
+    server = await startMockChatServer((_req, i) => (i === 0 || i >= 2 ? { kind: 'status', status: 500 } : { kind: 'text', content: 'ok', completionTokens: 3 }));
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, maxAttempts: 2, sleep: async () => undefined });
+    const answered = await s.chat('local:m', request('a'), { replicateIndex: 0 });
+    expect(answered.attempts).toBe(2);
+    expect(s.usage()).toMatchObject({ calls: 1, http_calls: 1, http_attempts: 2, failed_calls: 0 });
+    await expect(s.chat('local:m', request('b'), { replicateIndex: 0 })).rejects.toThrow(/failed after 2 attempts/);
+    expect(s.usage()).toMatchObject({ calls: 1, http_calls: 1, http_attempts: 4, failed_calls: 1 });
+    expect(server.requests).toHaveLength(4);
   });
 });

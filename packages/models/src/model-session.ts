@@ -4,6 +4,7 @@ import { Limiter } from './internal/limiter.js';
 import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
 import { cacheKey, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
+import { ModelCallError } from './errors.js';
 
 /** Events of a session: the client's, plus cache hits. */
 export type ModelSessionEvent = ChatCallEvent | { readonly type: 'cache_hit'; readonly model: string; readonly key: string };
@@ -49,6 +50,12 @@ export interface UsageTotals {
   readonly calls: number;
   /** Calls answered over HTTP. */
   readonly http_calls: number;
+  /**
+   * HTTP requests sent, retries included (of answered calls and of calls that failed for good): more
+   * than `http_calls` when attempts timed out or failed and were retried. A provider may bill an attempt
+   * whose answer never arrived (a timeout); its tokens are in no count here, only the attempt is.
+   */
+  readonly http_attempts: number;
   readonly cache_hits: number;
   /** Calls that failed for good. */
   readonly failed_calls: number;
@@ -62,10 +69,11 @@ export interface UsageTotals {
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0 };
-  /** Adds an answered call. */
-  add(usage: ChatUsage, cached: boolean): void {
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0 };
+  /** Adds an answered call, and the HTTP requests it took (`attempts`; none from the cache). */
+  add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1): void {
     this.#t.calls += 1;
+    this.#t.http_attempts += attempts;
     if (cached) this.#t.cache_hits += 1;
     else {
       this.#t.http_calls += 1;
@@ -75,9 +83,10 @@ export class UsageMeter {
     this.#t.completion_tokens += usage.completion_tokens;
     this.#t.total_tokens += usage.total_tokens;
   }
-  /** Adds a call that failed for good. */
-  fail(): void {
+  /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`). */
+  fail(attempts = 0): void {
     this.#t.failed_calls += 1;
+    this.#t.http_attempts += attempts;
   }
   /** A frozen snapshot. */
   totals(): UsageTotals {
@@ -221,7 +230,9 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           return client.complete(ref.model, effective, signal ? { signal } : {});
         }, signal);
       } catch (error) {
-        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail();
+        // The requests a failed call sent (a call the budget or a stop refused before sending sent none).
+        const attempts = error instanceof ModelCallError ? error.attempts : 0;
+        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail(attempts);
         throw error;
       }
       if (cache !== null) {
@@ -235,7 +246,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           completion: result.completion,
         });
       }
-      for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(result.completion.usage, false);
+      for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(result.completion.usage, false, result.attempts);
       budget?.charge(result.completion.usage.total_tokens);
       return { completion: result.completion, cached: false, key, attempts: result.attempts };
     },
