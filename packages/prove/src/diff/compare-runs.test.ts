@@ -108,6 +108,23 @@ describe('poisson-prove diff BASE CAND1 CAND2 (CLI) and compareRuns', () => {
     expect(await runCli(['--store', store, 'export', '#2', '--cluster', 'nope'], bad.io)).toBe(2);
     expect(bad.err()).toContain('--cluster nope names no axis of run');
   });
+  // The fifth session of 2026-12-04: `diff A B C` left out the pairs one run holds and the other does not
+  // (after `extend`, say), which `diff A B` states in its coverage line and `unmatched`.
+  it('states per candidate the pairs it does not share with the baseline, as the two-run diff does', async () => {
+    const s2 = await tempStore();
+    const t = fromTables([{ both: 0, rise: 14, fall: 0, neither: 26 }, { both: 2, rise: 3, fall: 0, neither: 35 }]);
+    await buildRun(s2, { specText: seedSpecText(40, [4, 8]), maxMde: 0.5, outcomes: t.before, now: new Date('2026-11-06T10:00:00Z') });
+    await buildRun(s2, { specText: seedSpecText(40, [4, 8]), maxMde: 0.5, outcomes: t.after, now: new Date('2026-11-06T11:00:00Z') });
+    await buildRun(s2, { specText: seedSpecText(50, [4, 8]), maxMde: 0.5, outcomes: (c, r) => (r < 40 ? t.before(c, r) : 'passed'), now: new Date('2026-11-06T12:00:00Z') });
+    const lib = await compareRuns(s2, '#3', ['#2', '#1'], { events: ['failed'] });
+    const two = await diffRuns(s2, '#3', '#1', { events: ['failed'] });
+    expect(two.unmatched).toEqual({ before: 0, after: 20, compared: 80 });
+    expect(lib.candidates[0]?.unmatched).toBeUndefined();
+    expect(lib.candidates[1]?.unmatched).toEqual(two.unmatched);
+    const text = formatMultiDiffText(lib);
+    expect(text).toContain(`\ncoverage      ${lib.candidates[1]?.after.name}: 80 (condition, replicate) pairs are in both runs and compared; 20 of ${lib.candidates[1]?.after.name} have no partner in the other run and are not compared (--full lists them per condition).\n`);
+    expect(JSON.parse(JSON.stringify(multiDiffReportJson(lib))).candidates[1].unmatched).toEqual({ before: 0, after: 20, compared: 80 });
+  });
   it('refuses the baseline as its own candidate', async () => {
     const e = io();
     expect(await runCli(['--store', store, 'diff', '#3', '#2', '#3'], e.io)).toBe(2);

@@ -5,6 +5,7 @@ import { DiffError } from './diff-error.js';
 import { checkOptions } from './diff-input.js';
 import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
+import { columnsUnmatched, unmatchedLine } from './partial.js';
 import { fmt3, verdictSentence } from './sentence.js';
 import { bhAdjust, holmAdjust } from './stats.js';
 import { fmtChange, textTable } from './text-table.js';
@@ -136,7 +137,10 @@ export async function compareRuns(store: string, base: string, candidates: reado
   return compareFamily(baseRun.manifest, cs.length, (k, switches) => {
     checkOptions(options);
     const x = (indexed[k] ??= indexForDiff(baseRun, cs[k] as RunColumns));
-    return computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
+    const report = computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
+    // The pairs one of the two holds and the other does not, as the two-run diff states them.
+    const unmatched = columnsUnmatched(x.columns.before, x.columns.after);
+    return unmatched.before > 0 || unmatched.after > 0 ? Object.freeze({ ...report, unmatched }) : report;
   });
 }
 
@@ -159,6 +163,10 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
   out.push(`${pad('verdict rule')}${r.verdict_rule}`);
   out.push(`${pad('limits')}${first.limits_rule}`);
   out.push(`${pad('intervals')}${first.intervals_rule}`);
+  for (const c of r.candidates) {
+    const line = c.unmatched !== undefined ? unmatchedLine(c.unmatched, c.before.name, c.after.name) : null;
+    if (line !== null) out.push(`${pad('coverage')}${c.after.name}: ${line.replace(/^coverage: /, '')}`);
+  }
   for (const c of r.candidates) for (const w of c.warnings) out.push(`${pad('warning')}${c.after.name}: ${w}`);
   out.push('');
   const head = ['condition', 'event', ...r.candidates.map((c) => c.after.name)];

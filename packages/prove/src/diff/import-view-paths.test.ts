@@ -10,7 +10,10 @@
 // the identity section says). Regenerated a third time for the page's script, which writes a pair's
 // replicate as A/B when run B holds the sample at another index (test/view-browser.test.ts): the 14
 // `view` and `serve` pages changed in their script alone, the same 601 characters in each (checked by
-// diffing the pages of the code before and after). Every other case is as the row readers gave it.
+// diffing the pages of the code before and after). Regenerated a fourth time for `diff A B C`, which now
+// states each candidate's pairs without a partner as `diff A B` does: the `compare` cases of lm-eval,
+// inspect and promptfoo gained `unmatched` (the same figures as their `diff` cases) and a `coverage`
+// line, nothing else. Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
