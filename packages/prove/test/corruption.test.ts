@@ -273,6 +273,27 @@ describe('incomplete runs are read only on purpose', () => {
     }
   });
 
+  it('a reader whose run.json is older than a part committed since (an extend meanwhile) is not told the part is damage', async () => {
+    const { verifyRun } = await import('../src/store/verify-run.js');
+    const stale = await readManifest(store, a.run_id);
+    await extend({ store, ref: a.run_id, target: coin, replicates: 1 });
+    const v = await verifyRun(store, stale);
+    expect({ state: v.state, problems: v.problems, parts: v.parts }).toEqual({ state: 'verified', problems: [], parts: 4 });
+  });
+
+  it('an unrecorded part of a run that is not running, or whose lock cannot be read, is not hidden as a live writer\'s', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, status: 'interrupted', parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} } });
+    await writeFile(join(store, a.run_id, '.lock'), '{"pid":');
+    try {
+      const i = await cli(['inspect', a.run_id]);
+      expect(i.code).toBe(2);
+      expect(i.err).toMatch(/the part part-00003\.parquet was not committed/);
+    } finally {
+      await rm(join(store, a.run_id, '.lock'), { force: true });
+    }
+  });
+
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
     const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held.`;

@@ -91,7 +91,7 @@ function scorerOf(run: RunIndex): string | null | undefined {
 function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   const [a, b] = [scorerOf(before), scorerOf(after)];
   if (a === undefined || b === undefined || a === b) return [];
-  return [`the runs' outcomes come from different scorers (before: ${a ?? 'none recorded'}, after: ${b ?? 'none recorded'}), so a change may be the scorers', not the runs'; import both with the same --scorer to compare the runs`];
+  return [`the runs' outcomes come from different scorers (before: ${a ?? 'none recorded'}, after: ${b ?? 'none recorded'}), so a change may be the scorers', not the runs'; to compare the runs, compare imports graded by the same scorer (import --scorer NAME)`];
 }
 
 /** A diff's input: the runs indexed and paired, the events and the warnings so far. */

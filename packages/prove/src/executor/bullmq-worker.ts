@@ -333,7 +333,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
           }
         }
       }
-      if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
+      // A chunk this worker lost returns nothing: its usage goes with the next job's report (not dropped).
+      if (!lost && started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
     } finally {
       if (conf !== null) leave(conf);
     }

@@ -211,7 +211,7 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     // The diff of the two says that their outcomes come from different scorers.
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--store', store, 'diff', other.runs[0]?.run_id as string, picked.runs[0]?.run_id as string], io)).toBe(0);
-    const warning = 'the runs\' outcomes come from different scorers (before: model_graded_fact, after: includes), so a change may be the scorers\', not the runs\'; import both with the same --scorer to compare the runs';
+    const warning = 'the runs\' outcomes come from different scorers (before: model_graded_fact, after: includes), so a change may be the scorers\', not the runs\'; to compare the runs, compare imports graded by the same scorer (import --scorer NAME)';
     expect(io.out()).toMatch(/\nwarning +the runs' outcomes come from different scorers \(before: model_graded_fact, after: includes\)/);
     const j = memoryIo({ cwd: dir });
     await runCli(['--store', store, 'diff', other.runs[0]?.run_id as string, picked.runs[0]?.run_id as string, '--json'], j);

@@ -48,10 +48,10 @@ export async function gcStore(store: string): Promise<GcResult> {
       continue;
     }
     // Under the lock, again: a directory whose episodes hold files is a run that lost its run.json, never removed.
-    const files = await readdir(episodesDir(store, dir)).catch(() => [] as string[]);
-    if (files.length > 0) {
+    const files = await readdir(episodesDir(store, dir)).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : null));
+    if (files === null || files.length > 0) {
       await lock.release();
-      kept.push(Object.freeze({ dir, reason: 'its episodes hold files: a run without its run.json (damaged)' }));
+      kept.push(Object.freeze({ dir, reason: files === null ? 'its episodes cannot be read as a directory (damaged)' : 'its episodes hold files: a run without its run.json (damaged)' }));
       continue;
     }
     await rm(runDir(store, dir), { recursive: true, force: true });

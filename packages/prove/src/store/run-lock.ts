@@ -123,18 +123,18 @@ function describe(h: LockHolder | null): string {
 
 /**
  * The writer holding a run's lock now, without taking it: the holder when the lock file exists and its
- * holder is not certainly gone ({@link isStaleHolder}; a holder on another host counts as live, and so
- * does a lock file that cannot be parsed yet, as one being written), else null. Readers ask it to tell
- * a part a live writer has placed and not recorded yet from one a dead writer left.
+ * holder is not certainly gone ({@link isStaleHolder}; a holder on another host counts as live), else
+ * null, also for a lock file that cannot be parsed (lockRun writes it whole before linking it into place).
+ * Readers ask it to tell a part a live writer has placed and not recorded yet from one a dead writer left.
  *
  * @param store - the store directory.
  * @param runId - the run's id.
- * @returns the live holder (`pid: -1` for an unreadable lock file), or null.
+ * @returns the live holder, or null.
  */
 export async function liveWriter(store: string, runId: string): Promise<LockHolder | null> {
   const found = await readHolder(lockPath(store, runId)).catch(() => null);
-  if (found === null) return null;
-  if (found.holder === null) return { pid: -1, host: '', boot_id: null, started: '', token: '' };
+  // A lock file is written whole before it is linked into place: one that cannot be parsed is no writer's.
+  if (found === null || found.holder === null) return null;
   return isStaleHolder(found.holder) ? null : found.holder;
 }
 

@@ -164,3 +164,23 @@ describe('a buffered part is written once its oldest row is ageMs old', () => {
     await expect.poll(async () => w.append([]).then(() => 'ok', (e: unknown) => String(e)), { timeout: 5000, interval: 10 }).toMatch(/lock/);
   });
 });
+
+describe('recordUsage: the usage on disk is never more than USAGE_WRITE_MS behind', () => {
+  it('writes the first usage at once, and a change within the interval when it is past, with no rows or part', async () => {
+    const run = await closedRun();
+    const lock = await lockRun(dir, run.run_id);
+    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock });
+    const u = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: billed / 2, completion_tokens: billed / 2, billed_tokens: billed });
+    await w.recordUsage?.(u(10));
+    expect((await readManifest(dir, run.run_id)).usage?.billed_tokens).toBe(10);
+    await w.recordUsage?.(u(20));
+    // Waits on the file: the change reaches run.json once the interval is past, without another call.
+    let m = await readManifest(dir, run.run_id);
+    while (m.usage?.billed_tokens !== 20) {
+      await new Promise((r) => setTimeout(r, 20));
+      m = await readManifest(dir, run.run_id);
+    }
+    const done = await w.close('interrupted');
+    expect(done.usage?.billed_tokens).toBe(20);
+  });
+});

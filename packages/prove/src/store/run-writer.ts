@@ -13,7 +13,8 @@ import { lockKey, type RunLock } from './run-lock.js';
  * Writes a run's episodes into its store directory, in parquet parts of `partRows` rows written whole and
  * renamed into place. `append` buffers rows and writes a part each time `partRows` are buffered, or
  * when the buffered rows' `meta` and `error` reach `partBytes` characters (memory stays flat in the
- * number of episodes and bounded by their size); `flush` writes what is buffered as a part; `close` flushes,
+ * number of episodes and bounded by their size), or once the oldest buffered row is `ageMs` old
+ * ({@link PART_AGE_MS}: a kill loses at most that much of a slow run); `flush` writes what is buffered as a part; `close` flushes,
  * sets the status, `finished` and the counts, rewrites the manifest atomically and releases the run's
  * lock. When that last flush fails, `close` still rewrites the manifest, with status `failed` and the
  * counts of the parts on disk, releases the lock, and rethrows the flush's error. A part is committed
@@ -151,6 +152,8 @@ class LockedRunWriter implements RunWriter {
   #closed = false;
   /** Writes the buffered rows once the oldest is the limits' age (set while rows are buffered). */
   #ageTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Writes the manifest for a usage recorded within USAGE_WRITE_MS of the last write, once that is past. */
+  #usageTimer: ReturnType<typeof setTimeout> | null = null;
   /** Why a part the age timer started could not be written: the next append or close fails with it. */
   #timerFailure: unknown = null;
   /** When the manifest was last written by this writer (Date.now()), 0 before; and the usage it then held. */
@@ -212,14 +215,31 @@ class LockedRunWriter implements RunWriter {
 
   recordUsage(usage: RunUsage | null): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    // Kept in the manifest at once (the next part's rewrite records it too); written now when it is due.
+    // Kept in the manifest at once (the next part's rewrite records it too); written now when it is due,
+    // else when it falls due (a timer), so that what is on disk is never more than USAGE_WRITE_MS behind.
     this.#manifest = { ...this.#manifest, usage };
-    if (JSON.stringify(usage) === this.#writtenUsage || Date.now() - this.#writtenAt < USAGE_WRITE_MS) return Promise.resolve();
-    return this.#serial(async () => {
-      if (this.#closed) return;
-      await this.#checkLock(); // never rewrite a manifest another writer owns now
-      await this.#write();
-    });
+    if (JSON.stringify(usage) === this.#writtenUsage) return Promise.resolve();
+    const wait = USAGE_WRITE_MS - (Date.now() - this.#writtenAt);
+    if (wait > 0) {
+      if (this.#usageTimer === null) {
+        this.#usageTimer = setTimeout(() => {
+          this.#usageTimer = null;
+          this.#serial(() => this.#writeUsage()).catch((err: unknown) => {
+            this.#timerFailure ??= err;
+          });
+        }, wait);
+        this.#usageTimer.unref?.();
+      }
+      return Promise.resolve();
+    }
+    return this.#serial(() => this.#writeUsage());
+  }
+
+  /** Writes the manifest for its usage, unless closed or already written with it. */
+  async #writeUsage(): Promise<void> {
+    if (this.#closed || JSON.stringify(this.#manifest.usage ?? null) === this.#writtenUsage) return;
+    await this.#checkLock(); // never rewrite a manifest another writer owns now
+    await this.#write();
   }
 
   /** Rewrites the manifest as it is now, and notes when and with what usage. */
@@ -240,6 +260,10 @@ class LockedRunWriter implements RunWriter {
   close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest> {
     if (this.#closed) return Promise.reject(new Error('RunWriter.close: the writer is already closed'));
     this.#closed = true;
+    if (this.#usageTimer !== null) {
+      clearTimeout(this.#usageTimer); // close writes the final usage itself
+      this.#usageTimer = null;
+    }
     return this.#serial(async () => {
       try {
         try {

@@ -4,7 +4,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
-import type { PartRecord, RunCounts, RunManifest } from './manifest.js';
+import { readManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
@@ -165,20 +165,25 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
 }
 
 /**
- * The part files on disk less the ones a live writer of the run has placed and not recorded yet: a run
- * that is not complete whose lock a live process holds ({@link liveWriter}) commits its parts by placing
- * each, then rewriting run.json with its record, so a reader may see a part before its record. Those
- * are the writer's, not damage, and are not read (the reader's manifest does not record them). With no
- * live writer, an unrecorded part is one a writer left when it stopped (`resume` adopts it).
+ * The part files on disk less the ones committed since the caller read its run.json, or placed by a live
+ * writer and not recorded yet. A writer commits a part by placing it, then rewriting run.json with its
+ * record, so a reader may see a part before its record, or a part recorded after the reader's copy of
+ * run.json (an extend meanwhile): run.json is read again, and a part it records now is not damage. A part
+ * still unrecorded is a live writer's when the run is `running` and its lock names a live process
+ * ({@link liveWriter}). Either way it is left out of this read (the reader's manifest does not record it).
+ * Otherwise an unrecorded part is one a writer left when it stopped (`resume` adopts it).
  */
 async function committedOnDisk(store: string, manifest: RunManifest, onDisk: string[]): Promise<string[]> {
-  if (manifest.status === 'complete' || !Array.isArray(manifest.parts)) return onDisk;
-  const recorded = new Set(manifest.parts.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
+  if (!Array.isArray(manifest.parts)) return onDisk;
+  const filesOf = (m: RunManifest): Set<unknown> => new Set(Array.isArray(m.parts) ? m.parts.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)) : []);
+  const recorded = filesOf(manifest);
   if (onDisk.every((f) => recorded.has(f))) return onDisk;
-  return (await liveWriter(store, manifest.run_id)) === null ? onDisk : onDisk.filter((f) => recorded.has(f));
+  const fresh = await readManifest(store, manifest.run_id).catch(() => null);
+  const since = fresh !== null && fresh.run_id === manifest.run_id ? filesOf(fresh) : new Set<unknown>();
+  const live = fresh?.status === 'running' && (await liveWriter(store, manifest.run_id)) !== null;
+  return onDisk.filter((f) => recorded.has(f) || !(since.has(f) || live));
 }
 
-/** Why spec.toml does not match the manifest, or null. *//** Why spec.toml does not match the manifest, or null. */
 async function specProblem(store: string, manifest: RunManifest): Promise<string | null> {
   const text = await readFile(specPath(store, manifest.run_id)).catch(() => null);
   if (text === null) return `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`;
