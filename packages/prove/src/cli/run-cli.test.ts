@@ -351,6 +351,13 @@ describe('poisson-prove resume and extend', () => {
     );
     expect(r.err).toBe('');
     expect(JSON.parse(await readFile(join(dir, 'store', id, 'run.json'), 'utf8'))).toMatchObject({ counts: { rows: 20 }, resumes: [] });
+    // Its rows without an outcome give the same exit and message with or without --json (the text form
+    // said "nothing to do" and exit 0, the --json form exit 1; the fifth session of 2026-12-04).
+    const text = await cli(['resume', '--trust-store', id]);
+    const asJson = await cli(['resume', '--trust-store', id, '--json']);
+    expect([text.code, asJson.code]).toEqual([1, 1]);
+    expect(text.err).toBe(asJson.err);
+    expect(text.err).toMatch(/no outcome/);
     const bad = await cli(['extend', id]);
     expect(bad.err).toBe('error: --replicates is required: How many replicates to add per condition.\n');
   });

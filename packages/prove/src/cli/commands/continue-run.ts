@@ -61,12 +61,12 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   }
   // The commands it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
   const next = v.flag('trust-store') || (await (await import('../../executor/resume.js')).trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
-  if (before !== null && !asJson && m.status === 'complete' && (m.resumes ?? []).length === (before.resumes ?? []).length) {
-    io.stdout.write(nothingToDo(m, next));
-    return 0;
+  if (before !== null && !asJson && m.status === 'complete' && (m.resumes ?? []).length === (before.resumes ?? []).length) io.stdout.write(nothingToDo(m, next));
+  else {
+    io.stdout.write(asJson ? json(m) : runSummary(verb, m, next));
+    dist?.report(m);
   }
-  io.stdout.write(asJson ? json(m) : runSummary(verb, m, next));
-  dist?.report(m);
+  // Rows without an outcome give the same message and exit with or without --json, whether or not this ran anything.
   const none = noOutcomeMessage(m, allowed, command);
   if (none !== null) io.stderr.write(none);
   return runExitCode(m, allowed);
