@@ -13,7 +13,11 @@
 // diffing the pages of the code before and after). Regenerated a fourth time for `diff A B C`, which now
 // states each candidate's pairs without a partner as `diff A B` does: the `compare` cases of lm-eval,
 // inspect and promptfoo gained `unmatched` (the same figures as their `diff` cases) and a `coverage`
-// line, nothing else. Every other case is as the row readers gave it.
+// line, nothing else. Regenerated a fifth time for the view page, which now states the pairs one run
+// holds alone (a `coverage` line, and `unmatched` in its data) and writes "-" for a rate no pair gives
+// (it wrote NaN): checked by stripping those from the new pages, which then hash as pinned before (the
+// 5 view and serve pages of imports with unmatched pairs, and `view inspect real popularity`). Every
+// other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

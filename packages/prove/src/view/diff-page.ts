@@ -1,5 +1,6 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { fmtChange, fmtP } from '../diff/text-table.js';
+import { partialLine, unmatchedLine } from '../diff/partial.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -30,6 +31,11 @@ function word(verdict: string): string {
   return `<span class="word ${h(verdict.replace(/[^a-z]+/g, '-'))}">${h(verdict)}</span>`;
 }
 
+/** A rate with 3 decimals, or "-" when no pair gives it (NaN), as the text diff writes it. */
+function rate(x: number): string {
+  return Number.isFinite(x) ? x.toFixed(3) : '-';
+}
+
 function conditionRow(r: DiffRow): string {
   const c = r.counts;
   const n = c ? c.n : r.samples.before.n;
@@ -41,9 +47,9 @@ function conditionRow(r: DiffRow): string {
     ['n', n],
     ['rise', c ? c.rise : ''],
     ['fall', c ? c.fall : ''],
-    ['before', r.before],
-    ['after', r.after],
-    ['change', r.change],
+    ['before', Number.isFinite(r.before) ? r.before : ''],
+    ['after', Number.isFinite(r.after) ? r.after : ''],
+    ['change', Number.isFinite(r.change) ? r.change : ''],
     ['p', r.p],
     ['holm', r.p_holm],
     ['bh', r.p_bh],
@@ -59,8 +65,8 @@ function conditionRow(r: DiffRow): string {
     `<td class="num">${n}</td>`,
     `<td class="num">${c ? c.rise : '-'}</td>`,
     `<td class="num">${c ? c.fall : '-'}</td>`,
-    `<td class="num">${r.before.toFixed(3)}</td>`,
-    `<td class="num">${r.after.toFixed(3)}</td>`,
+    `<td class="num">${rate(r.before)}</td>`,
+    `<td class="num">${rate(r.after)}</td>`,
     `<td class="num ${cls}">${h(fmtChange(r.change))}</td>`,
     `<td class="num">[${h(fmtChange(r.interval.lower))}, ${h(fmtChange(r.interval.upper))}]</td>`,
     `<td class="num">${h(fmtP(r.p))}</td>`,
@@ -124,6 +130,11 @@ export function renderDiffPage(input: DiffPageInput): string {
   if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
   if (typeof d.planned_discordance === 'number') lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)`]);
   if (d.dropped > 0) lines.push(['dropped', `${d.dropped} pairs without an outcome in one run, left out of the tables`]);
+  // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.
+  const partial = partialLine(d.partial ?? []);
+  if (partial !== null) lines.unshift(['partial', partial.replace(/^partial: /, '')]);
+  const unmatched = d.unmatched !== undefined ? unmatchedLine(d.unmatched, d.before.name, d.after.name) : null;
+  if (unmatched !== null) lines.unshift(['coverage', unmatched.replace(/^coverage: /, '')]);
   for (const w of d.warnings) lines.push(['warning', w]);
   const body: string[] = [];
   body.push('<header>');

@@ -1,4 +1,7 @@
-import { diffColumns, readDiffColumns } from '../diff/diff-columns.js';
+import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
+import { computeDiff } from '../diff/diff-episodes.js';
+import { checkOptions } from '../diff/diff-input.js';
+import { columnsUnmatched } from '../diff/partial.js';
 import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
@@ -116,7 +119,12 @@ export async function readViewDiff(store: string, a: string, b: string, options:
   // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
   const scores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
   if (scores) [before, after] = await Promise.all([before, after].map((r) => (r.hard === null && r.identities == null ? readHardFlags(store, r) : r)) as [Promise<RunColumns>, Promise<RunColumns>]);
-  return { before, after, report: diffColumns(before, after, options) };
+  checkOptions(options); // before the runs are indexed, as diffColumns checks them
+  const x = indexForDiff(before, after);
+  const report = computeDiff(x.before, x.after, options, { identity: x.identity });
+  // The pairs one run holds alone, as diffRuns states them (the page's coverage line).
+  const unmatched = columnsUnmatched(x.columns.before, x.columns.after);
+  return { before, after, report: unmatched.before > 0 || unmatched.after > 0 ? Object.freeze({ ...report, unmatched }) : report };
 }
 
 function isColumns(run: DiffRun | RunColumns): run is RunColumns {

@@ -32,6 +32,54 @@ describe('escaping', () => {
   });
 });
 
+// The fifth session of 2026-12-04: a condition with no pair graded in both runs showed NaN rates on the
+// page (the text diff shows "-"), and the page said nothing of the pairs one run holds alone or of a
+// partial run, which the text diff states first.
+describe('renderDiffPage states what the text diff states', () => {
+  const runOf = (id: string, outcome: (c: string, r: number) => string | null, reps: number) => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, axes: { slack: { type: 'continuous', values: [] } } },
+    rows: ['slack 4', 'slack 8'].flatMap((condition) => Array.from({ length: reps }, (_, r) => ({ condition, replicate_index: r, seed: 1000 + r, outcome: outcome(condition, r), t: 1, slack: Number(condition.split(' ')[1]) }))),
+  });
+  it('shows "-" for a rate no pair gives, never NaN; and the coverage and partial lines', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderDiffPage } = await import('./diff-page.js');
+    const a = runOf('a', (c, r) => (c === 'slack 8' ? null : r % 2 === 0 ? 'passed' : 'failed'), 12);
+    const b = runOf('b', (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), 12);
+    const report = diffEpisodes(a, b, { events: ['failed'] });
+    expect(report.rows.find((r) => r.condition === 'slack 8')?.before).toBeNaN();
+    const unmatched = { before: 0, after: 8, compared: 24 };
+    const partial = [{ run_id: 'b', name: 'run b', status: 'interrupted', pairs: 24, design: 32, complete: false }];
+    const html = renderDiffPage({ report: { ...report, unmatched, partial }, pairs: null, heatmaps: [] });
+    expect(markupOf(html)).not.toContain('NaN');
+    expect(html).toMatch(/<tr class="cond" data-condition="slack 8"[^>]*><td>slack 8<\/td><td>failed<\/td><td class="num">0<\/td><td class="num">[^<]*<\/td><td class="num">[^<]*<\/td><td class="num">-<\/td><td class="num">-<\/td>/);
+    expect(html).toContain('<b>coverage</b> 24 (condition, replicate) pairs are in both runs and compared; 8 of run b have no partner in the other run and are not compared');
+    expect(html).toContain('<b>partial</b> run b (&quot;run b&quot;) is interrupted and holds 24 of the 32 (condition, replicate) pairs of its design; the figures use only the pairs held.');
+  });
+});
+
+describe('viewDiff of a run extended since: the report diffRuns gives, with its coverage', () => {
+  it('carries unmatched as diffRuns does, and the page says it', async () => {
+    const { tempDir, removeDir } = await import('../__fixtures__/helpers.js');
+    const { sweep } = await import('../executor/sweep.js');
+    const { extend } = await import('../executor/resume.js');
+    const dir = await tempDir('prove-view-extended-');
+    try {
+      const spec = 'target_id = "v"\nt_unit = "turns"\nreplicates = 12\n\n[axes.slack]\ntype = "continuous"\nvalues = [4, 8]\n';
+      const coin = (c: { seed: number }) => ({ outcome: c.seed % 2 === 0 ? 'passed' : 'failed', t: 1 });
+      const a = await sweep({ spec, target: coin, store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T10:00:00Z') });
+      const b = await sweep({ spec, target: coin, store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T11:00:00Z') });
+      await extend({ store: dir, ref: b.run_id, target: coin, replicates: 2 });
+      const report = await diffRuns(dir, a.run_id, b.run_id);
+      expect(report.unmatched).toEqual({ before: 0, after: 4, compared: 24 });
+      const view = await viewDiff(dir, a.run_id, b.run_id);
+      expect(JSON.parse(JSON.stringify(view.report))).toEqual(JSON.parse(JSON.stringify(report)));
+      expect(view.html).toContain('<b>coverage</b> 24 (condition, replicate) pairs are in both runs and compared; 4 of');
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});
+
 describe('viewDiff', () => {
   let store: string;
   beforeAll(async () => {
