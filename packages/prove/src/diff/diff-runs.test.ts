@@ -250,14 +250,3 @@ describe('diffRuns on hand-built stores with known tables', () => {
     expect(r.next).toEqual(['report', r.before.name, r.after.name, '--x', 'slack']);
   });
 });
-
-// The fifth session of 2026-12-04: `diff A A` compared a run with itself (every pair concordant) and
-// printed a verdict; `diff A B A` already refused the baseline as its own candidate.
-describe('diffRuns of a run with itself', () => {
-  it('is refused, naming the run and the fix', async () => {
-    const store = await tempStore();
-    const m = await buildRun(store, { specText: seedSpecText(8, [4]), outcomes: () => 'passed' });
-    await expect(diffRuns(store, m.run_id, '#1')).rejects.toThrow(new DiffError('E_DIFF', `Both runs are ${m.name} (${m.run_id}); a diff compares two runs: name the run to compare it with.`));
-  });
-});
-

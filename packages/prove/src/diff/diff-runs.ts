@@ -5,7 +5,6 @@ import { checkOptions } from './diff-input.js';
 import { assertComplete, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
-import { DiffError } from './diff-error.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffOptions, DiffReport } from './types.js';
 
@@ -35,7 +34,6 @@ import type { DiffOptions, DiffReport } from './types.js';
 export async function diffRuns(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean } = {}): Promise<DiffReport> {
   const { partial, ...diffOptions } = options;
   const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
-  if (ma.run_id === mb.run_id) throw new DiffError('E_DIFF', `Both runs are ${ma.name} (${ma.run_id}); a diff compares two runs: name the run to compare it with.`);
   if (pairsByIdentity(ma) && pairsByIdentity(mb)) {
     // Two imports pair sample by sample on their identity (docs/import.md): read as columns with the
     // identity and input hash of meta, and aligned.

@@ -1,7 +1,6 @@
 import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions } from '../diff/diff-input.js';
-import { DiffError } from '../diff/diff-error.js';
 import { columnsUnmatched } from '../diff/partial.js';
 import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
@@ -116,9 +115,6 @@ export async function readViewDiff(store: string, a: string, b: string, options:
   // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
   const read = { hardFailure: options.scores !== false || options.cluster !== undefined ? ('imports' as const) : false };
   let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
-  if (before.manifest.run_id === after.manifest.run_id) {
-    throw new DiffError('E_DIFF', `Both runs are ${String(before.manifest.name)} (${String(before.manifest.run_id)}); a diff compares two runs: name the run to compare it with.`);
-  }
   // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other
   // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
   const scores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
