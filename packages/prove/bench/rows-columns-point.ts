@@ -80,7 +80,10 @@ if (engine === 'view-columns') {
   await time(async () => {
     const read = { hardFailure: true };
     const [before, after] = await Promise.all([readRunForDiff(store, a, read), readRunForDiff(store, b, read)]);
-    const report = diffEpisodes(before, after, {});
+    // The page states the pairs without a partner, as diffRuns does (since the fifth session of 2026-12-04).
+    const aligned = alignByIdentity(before, after);
+    const u = unmatchedPairs(aligned.before, aligned.after);
+    const report = { ...diffEpisodes(before, after, {}), ...(u.before > 0 || u.after > 0 ? { unmatched: u } : {}) };
     const pairs = await rowDetails(discordantPairs(before, after, { events: report.events }));
     return renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report), serve: false });
   });
