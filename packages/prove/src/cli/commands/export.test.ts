@@ -37,6 +37,22 @@ describe('poisson-prove export', () => {
     expect(mdText).toContain(`| 8 | 1 | 2.00 | 2 (0.286, [${w.lower.toFixed(3)}, ${w.upper.toFixed(3)}]) | 5 (0.714,`);
   });
 
+  // The fifth session of 2026-12-04: with --md and --csv, the Markdown was written before the CSV's path
+  // was found unwritable (exit 2, half the output on disk), and one path for both wrote one over the other.
+  it('writes neither file when one cannot be written, and refuses one path for both (exit 2)', async () => {
+    const { existsSync } = await import('node:fs');
+    const md = join(store, 'half.md');
+    const bad = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1', '--md', md, '--csv', join(store, 'nodir', 'x.csv')], bad.io)).toBe(2);
+    expect(bad.err()).toMatch(/^error: cannot write .*nodir\/x\.csv \(ENOENT\); pass a writable path\.\n$/);
+    expect(existsSync(md)).toBe(false);
+    expect(existsSync(join(store, 'nodir'))).toBe(false);
+    const same = capture(store);
+    expect(await runCli(['--store', store, 'export', '#1', '--md', join(store, 'x.out'), '--csv', join(store, 'x.out')], same.io)).toBe(2);
+    expect(same.err()).toBe(`error: --md and --csv both name ${join(store, 'x.out')}; name two files.\n`);
+    expect(existsSync(join(store, 'x.out'))).toBe(false);
+  });
+
   it('prints Markdown without --md/--csv, and --json is the library object', async () => {
     const c = capture(store);
     expect(await runCli(['--store', store, 'export', '#1'], c.io)).toBe(0);

@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
@@ -11,7 +12,7 @@ export const exportCommand = defineCommand({
   summary: 'Aggregate tables of runs as Markdown and CSV: per condition, episodes, outcome rates with Wilson intervals, mean t; with scores, mean score (t interval), pass rate and hard failures per condition, per --by group and per replicate. Never prompts, answers or meta text.',
   positionals: [{ name: 'RUN', description: 'Run refs: #N, run ids, unique id prefixes or run names.', required: true, variadic: true }],
   options: {
-    md: { type: 'string', valueName: 'FILE', description: 'Write the Markdown tables to FILE.' },
+    md: { type: 'string', valueName: 'FILE', description: 'Write the Markdown tables to FILE (with --csv: both are written, or neither when one cannot be).' },
     csv: { type: 'string', valueName: 'FILE', description: 'Write the CSV to FILE: one line per run x condition x outcome, or, when the runs hold scores, one line per run x group x replicate of the score table.' },
     json: { type: 'boolean', description: 'Print the aggregate as one JSON document.' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the Markdown, CSV (a partial column) and JSON then say partial, with the coverage.' },
@@ -29,14 +30,27 @@ export const exportCommand = defineCommand({
     await noteUnverified(store, positionals['RUN'] as string[], io);
     const { exportRuns, formatExportCsv, formatExportMarkdown } = await import('../../diff/export.js');
     const table = await exportRuns(store, positionals['RUN'] as string[], { ...(by.length > 0 ? { by } : {}), ...(cluster !== undefined ? { cluster } : {}), partial: v.flag('partial') });
-    const write = async (file: string, text: string): Promise<void> => {
-      const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-      await writeFile(path, text).catch((err: NodeJS.ErrnoException) => {
-        throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass a writable path.`);
-      });
-    };
-    if (md !== undefined) await write(md, formatExportMarkdown(table));
-    if (csv !== undefined) await write(csv, formatExportCsv(table));
+    const pathOf = (file: string): string => resolve(io.cwd, file);
+    const outputs: [string, string][] = [];
+    if (md !== undefined) outputs.push([pathOf(md), formatExportMarkdown(table)]);
+    if (csv !== undefined) outputs.push([pathOf(csv), formatExportCsv(table)]);
+    if (outputs.length === 2 && outputs[0]?.[0] === outputs[1]?.[0]) throw new StoreError(`--md and --csv both name ${outputs[0]?.[0] ?? ''}; name two files.`);
+    // Each written beside its place first, then all put in place: a path that cannot be written leaves
+    // neither file (no half the output on disk).
+    const staged: [string, string][] = [];
+    try {
+      for (const [path, text] of outputs) {
+        const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+        await writeFile(tmp, text).catch((err: NodeJS.ErrnoException) => {
+          throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass a writable path.`);
+        });
+        staged.push([tmp, path]);
+      }
+      for (const [tmp, path] of staged) await rename(tmp, path);
+    } catch (err) {
+      for (const [tmp] of staged) await rm(tmp, { force: true });
+      throw err;
+    }
     if (v.flag('json')) io.stdout.write(json(table));
     else if (md === undefined && csv === undefined) io.stdout.write(formatExportMarkdown(table));
     else io.stdout.write(`ok ${table.rows.length} run x condition rows${md !== undefined ? `; wrote ${md}` : ''}${csv !== undefined ? `; wrote ${csv}` : ''}\n`);
