@@ -1,7 +1,7 @@
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { ProveError } from '../errors.js';
-import { episodesDir, manifestPath, runDir } from './layout.js';
-import { scanRuns } from './list-runs.js';
+import { manifestPath, runDir } from './layout.js';
+import { scanRuns, withoutManifest } from './list-runs.js';
 import { lockRun } from './run-lock.js';
 
 /** What {@link gcStore} removed and what it left, with why. */
@@ -47,11 +47,12 @@ export async function gcStore(store: string): Promise<GcResult> {
       kept.push(Object.freeze({ dir, reason: 'it has a run.json now' }));
       continue;
     }
-    // Under the lock, again: a directory whose episodes hold files is a run that lost its run.json, never removed.
-    const files = await readdir(episodesDir(store, dir)).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : null));
-    if (files === null || files.length > 0) {
+    // Under the lock, the listing's own rule again: a directory whose episodes hold files (or cannot be
+    // read) is a run that lost its run.json, damaged, never removed.
+    const why = await withoutManifest(store, dir);
+    if (why !== 'absent') {
       await lock.release();
-      kept.push(Object.freeze({ dir, reason: files === null ? 'its episodes cannot be read as a directory (damaged)' : 'its episodes hold files: a run without its run.json (damaged)' }));
+      kept.push(Object.freeze({ dir, reason: `damaged: ${why}` }));
       continue;
     }
     await rm(runDir(store, dir), { recursive: true, force: true });

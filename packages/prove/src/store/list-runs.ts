@@ -65,9 +65,10 @@ export async function scanRuns(store: string): Promise<StoreScan> {
 /**
  * A run directory without a run.json: 'absent' (never started) when its episodes directory is absent or
  * empty, as a sweep leaves it when killed while creating the run (the run.json is written before any
- * part); else damaged: a run wrote those files, and its run.json was lost since.
+ * part); else damaged: a run wrote those files, and its run.json was lost since. `gcStore` asks it again
+ * under the run's lock before it removes anything (internal).
  */
-async function withoutManifest(store: string, dir: string): Promise<'absent' | string> {
+export async function withoutManifest(store: string, dir: string): Promise<'absent' | string> {
   let files: string[];
   try {
     files = await readdir(episodesDir(store, dir));
