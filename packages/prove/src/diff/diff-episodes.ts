@@ -52,6 +52,11 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   if (sequential && !pairing.paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
   }
+  if (sequential && options.method !== undefined && options.method !== 'exact') {
+    // Asked for and not used by the verdict: said, not dropped silently.
+    const hard = scores !== undefined && scores.method.includes('on hard failures') ? ` (it still reads the scores section's hard failures)` : '';
+    input.warnings.push(`--method ${options.method} names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one${hard}; diff without --sequential for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
+  }
   return { threshold, scores, clustered, sequential };
 }
 

@@ -80,6 +80,15 @@ describe('diff --sequential (options.sequential)', () => {
     expect(formatDiffText(seq).split('\n')[1]).toMatch(/^method\s+paired test on shared seeds \(anytime-valid McNemar/);
     expect(seq.fragility.count).toBeNull();
   });
+  it('says that --method does not change the sequential tests, where it was asked for (it ignored midp silently)', () => {
+    const mid = diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'midp' });
+    expect(mid.rows.map((r) => r.p)).toEqual(seq.rows.map((r) => r.p));
+    expect(mid.warnings).toContain('--method midp names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one; diff without --sequential for mid-p, or leave --method out');
+    expect(formatDiffText(mid)).toContain('--method midp names a fixed-n test');
+    // The default, or exact said outright, is no request to warn about.
+    expect(seq.warnings.some((w) => w.includes('--method'))).toBe(false);
+    expect(diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'exact' }).warnings.some((w) => w.includes('--method'))).toBe(false);
+  });
   it('refuses unpaired runs, saying what to do', () => {
     const other = run('c', { 'slack 4': B, 'slack 8': B }, [], 'other-salt');
     expect(() => diffEpisodes(before, other, { events: ['failed'], sequential: true })).toThrow(DiffError);
