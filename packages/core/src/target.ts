@@ -12,7 +12,8 @@ export type EpisodeContext = {
 };
 
 /**
- * What a target returns for one episode: an outcome label (null when it has none), `t` in the spec's
+ * What a target returns for one episode: an outcome label (one line, not empty, no control character
+ * such as a newline or a tab; null when it has none), `t` in the spec's
  * `t_unit` (a finite number >= 0), optional `meta` (plain data, stored as JSON;
  * `meta.pin.registration_sha256`, when present, is recorded in the manifest) and an optional score (a
  * finite number in [0, 1], or null). A result that breaks these rules (or whose meta JSON.stringify

@@ -22,6 +22,10 @@ describe('runEpisode: a strange result is a row with outcome null and the proble
     ['score NaN', () => ({ outcome: 'passed', t: 1, score: Number.NaN }), /^TypeError: the target returned score NaN /],
     ['outcome 42', () => ({ outcome: 42, t: 1 }), /^TypeError: the target returned outcome 42 \(not a string or null\)/],
     ['a BigInt outcome', () => ({ outcome: 10n, t: 1 }), /^TypeError: the target returned outcome 10n \(not a string or null\)/],
+    // A label is one line: a newline broke the text summary, the tables and the Markdown export.
+    ['an outcome with a newline', () => ({ outcome: 'passed\nfailed', t: 1 }), /^TypeError: the target returned outcome "passed\\nfailed" \(a label with a control character; an outcome is a one-line label such as "passed" or "failed"\)/],
+    ['an outcome with a tab', () => ({ outcome: 'pass\tx', t: 1 }), /^TypeError: the target returned outcome "pass\\tx" \(a label with a control character;/],
+    ['an empty outcome', () => ({ outcome: '', t: 1 }), /^TypeError: the target returned outcome "" \(an empty label; return null for an episode without an outcome\)/],
     ['a thrown BigInt', () => { throw 10n; }, /^thrown: 10n$/],
     ['a thrown null', () => { throw null; }, /^thrown: null$/],
   ];
@@ -31,6 +35,10 @@ describe('runEpisode: a strange result is a row with outcome null and the proble
     expect(row.t).toBe(0);
     expect(row.meta).toBe('{}');
     expect(row.error).toMatch(message);
+  });
+
+  it('keeps a label with spaces, punctuation and letters beyond ASCII', async () => {
+    for (const outcome of ['tool error', 'wrong-answer', 'échec', 'a | b']) expect((await run(() => ({ outcome, t: 1 }))).outcome).toBe(outcome);
   });
 
   it('keeps a good result: t 2**80, score -0 and 1, meta as JSON', async () => {

@@ -193,9 +193,25 @@ function flatten(text: string): void {
   flattened = text.charCodeAt(0);
 }
 
+/** C0 and C1 control characters (a newline, a tab, a carriage return, DEL...). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * The problem with an outcome label, or null: a label is one line of text, not empty (it names an event
+ * in the diff's tables, the text summary and the Markdown export, which a newline or a tab would break).
+ */
+function labelProblem(outcome: string | null): string | null {
+  if (outcome === null) return null;
+  if (outcome === '') return 'outcome "" (an empty label; return null for an episode without an outcome)';
+  if (CONTROL.test(outcome)) return `outcome ${JSON.stringify(outcome)} (a label with a control character; an outcome is a one-line label such as "passed" or "failed")`;
+  return null;
+}
+
 /** The problem with an outcome, t and score as read (each read once), or null. */
 function checkFields(outcome: unknown, t: unknown, s: unknown): string | null {
   if (!(typeof outcome === 'string' || outcome === null)) return `outcome ${shown(outcome)} (not a string or null)`;
+  const label = labelProblem(outcome);
+  if (label !== null) return label;
   if (typeof t !== 'number') return `t ${shown(t)} (not a number)`;
   if (!Number.isFinite(t) || t < 0) return `t ${shown(t)} (not a finite number >= 0)`;
   if (!(s === undefined || s === null || typeof s === 'number')) return `score ${shown(s)} (not a number or null)`;
@@ -207,6 +223,8 @@ function checkResult(r: unknown): string | null {
   if (r === null || typeof r !== 'object') return r === null ? 'null' : `a ${typeof r}`;
   const o = r as Record<string, unknown>;
   if (!(typeof o['outcome'] === 'string' || o['outcome'] === null)) return `outcome ${shown(o['outcome'])} (not a string or null)`;
+  const label = labelProblem(o['outcome']);
+  if (label !== null) return label;
   const t = o['t'];
   if (typeof t !== 'number') return `t ${shown(t)} (not a number)`;
   if (!Number.isFinite(t) || t < 0) return `t ${shown(t)} (not a finite number >= 0)`;
