@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { diffRuns } from '../diff/diff-runs.js';
@@ -85,6 +86,15 @@ describe('imports of generated files: the diff counts what the truth says', () =
       expect(n).toBe(want.counts[task]?.n);
     }
     expect((await resolveRun(store, a.runs[0]?.run_id as string)).import?.axes_from).toEqual({ difficulty: 'metadata.difficulty' });
+  });
+
+  it('refuses --axis metadata.KEY that no sample has, naming the keys the samples do have, and writes nothing (it made an axis of one value, none)', async () => {
+    const store = join(dir, 'inspect-axis-typo-store');
+    const files = await writeInspect(join(dir, 'inspect-axis-typo'), truth, 0, true);
+    const refused = importRun(store, { format: 'inspect', files, axes: ['metadata.dificulty'] });
+    await expect(refused).rejects.toThrow(ImportError);
+    await expect(importRun(store, { format: 'inspect', files, axes: ['metadata.dificulty'] })).rejects.toThrow(/--axis metadata\.dificulty: no sample has a value for metadata\.dificulty; the samples' metadata holds difficulty/);
+    expect(await readdir(store).catch(() => [])).toEqual([]);
   });
 
   it('lm-eval: samples_<task>_<date>.jsonl per task with results_<date>.json beside them', async () => {

@@ -288,6 +288,23 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
   return { group, spec, cells, conditions, unscored };
 }
 
+/**
+ * Refuses an `--axis metadata.KEY` that no sample holds a value for (a misspelt key made an axis of one
+ * value, `none`, and the run looked split when it was not), naming the keys the samples' metadata holds.
+ *
+ * @throws {@link ImportError} (exit 2), before anything is written.
+ */
+function refuseAbsentAxes(axes: ReadonlyMap<string, string>, groups: readonly ImportGroup[], file: string): void {
+  const samples = groups.flatMap((g) => g.samples);
+  if (samples.length === 0) return;
+  for (const [name, flag] of axes) {
+    if (samples.some((s) => s.metadata[name] !== undefined && s.metadata[name] !== null)) continue;
+    const keys = [...new Set(samples.flatMap((s) => Object.keys(s.metadata)))].sort();
+    const held = keys.length === 0 ? 'no sample holds it (lm-eval: its doc)' : `the samples' metadata holds ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? `, and ${keys.length - 12} more` : ''}`;
+    throw new ImportError(file, '', `--axis ${flag}: no sample has a value for metadata.${name}; ${held}. Name one of those, or import without it.`);
+  }
+}
+
 function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string): string {
   const parts = [format, slug(model, 40), slug(tasks.join('+'), 30)];
   if (group.provider !== null) parts.push(slug(`${group.prompt ?? ''}`, 20));
@@ -334,6 +351,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
     options.format === 'promptfoo'
       ? [...(withSamples[0]?.log.groups ?? [])]
       : [{ provider: null, prompt: null, model, samples: withSamples.flatMap((s) => s.log.groups.flatMap((g) => g.samples)) }];
+  refuseAbsentAxes(axes, groups, withSamples[0]?.file.name ?? files[0]?.name ?? options.format);
   const plans = groups.map((g) => plan(options.format, g, axes));
   const config = redactSecrets(sources.length === 1 ? sources[0]?.log.config : Object.fromEntries(sources.map((s) => [s.file.name, s.log.config])));
   const now = options.now ?? new Date();
