@@ -144,6 +144,21 @@ describe('listRuns and resolveRun', () => {
     await expect(inspectRun(store, c.run_id)).rejects.toMatchObject({ code: 'E_STORE' });
   });
 
+  it('names a damaged run when the ref is its id or a unique prefix of it, with why and what to do (it said no run matches)', async () => {
+    const id = runs[1]!.run_id;
+    await writeFile(join(store, id, 'run.json'), '{ "run_id": "' + id + '", ');
+    for (const ref of [id, id.slice(0, 18)]) {
+      const e = await refused(ref);
+      expect(e.message).toMatch(new RegExp(`^run ${id} in ${store.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged and cannot be read: its run\\.json `));
+      expect(e.message).toContain('poisson-prove');
+      expect(e.message).toContain(' verify ');
+      expect(e.message).not.toContain('no run in');
+    }
+    // The readable runs are still found as before, and #N counts only them.
+    expect((await resolveRun(store, runs[0]!.run_id)).run_id).toBe(runs[0]!.run_id);
+    expect((await resolveRun(store, '#2')).run_id).toBe(runs[0]!.run_id);
+  });
+
   it('has no runs in a store that does not exist, and does not create it', async () => {
     const missing = join(root, 'missing');
     expect(await listRuns(missing)).toEqual([]);

@@ -1,6 +1,6 @@
 import { RefError } from '../errors.js';
 import { proveCommandLine } from '../internal/shell-word.js';
-import { listRuns } from './list-runs.js';
+import { scanRuns } from './list-runs.js';
 import type { RunManifest } from './manifest.js';
 import { RUN_ID_RE } from './layout.js';
 
@@ -11,7 +11,8 @@ const ID_CHARS = /^[0-9A-Za-z-]+$/;
  * exact run id, a unique run id prefix, or an exact run name, tried in that order. Only the store's own
  * listing ({@link listRuns}) is read and the ref is compared with it as a string, never opened: a name may
  * hold any character its target_id held (`org/x 2026-12-02 a`). A ref that matches nothing and looks like
- * a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused as such.
+ * a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused as such; one that is the id (or a
+ * unique id prefix) of a damaged run directory is refused with why it cannot be read.
  *
  * @param store - the store directory.
  * @param ref - the reference.
@@ -27,7 +28,8 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (typeof ref !== 'string') throw new TypeError(`resolveRun: ref must be a string, got ${typeof ref}`);
   const shown = JSON.stringify(ref);
   if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see ${proveCommandLine(store, 'runs')}).`);
-  const runs = await listRuns(store);
+  const scan = await scanRuns(store);
+  const runs = scan.runs;
   const hash = /^#(\d+)$/.exec(ref);
   if (hash) {
     const n = Number(hash[1]);
@@ -50,6 +52,13 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (named) return named;
   if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
     throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see ${proveCommandLine(store, 'runs')} for this store's runs.`);
+  }
+  // A damaged run directory (listed apart by `runs`, never numbered) named by its id or a unique prefix:
+  // why it cannot be read, not "no run matches".
+  const damaged = ID_CHARS.test(ref) ? scan.skipped.filter((d) => d.dir === ref || d.dir.startsWith(ref)) : [];
+  if (damaged.length === 1 && damaged[0]) {
+    const d = damaged[0];
+    throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore its run.json from a copy, or remove the directory.`);
   }
   const tried = [
     '#N (not of that form)',
