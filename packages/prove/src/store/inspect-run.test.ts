@@ -43,4 +43,20 @@ describe('inspectRun', () => {
     expect(all.episodes).toHaveLength(28);
     expect(all.episodes.at(-1)).toMatchObject({ condition: 'slack 8 · strictness strict', replicate_index: 39 });
   });
+
+  it('refuses an --event that is a misspelling of a label the run holds (it listed 0 episodes), and keeps an absent label that is no near miss', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    const rows: EpisodeRow[] = [];
+    for (let r = 0; r < 40; r++) for (const slack of [4, 8]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
+    await w.append(rows);
+    await w.close('complete');
+    for (const [typo, meant] of [['faild', 'failed'], ['Passed', 'passed'], ['failedd', 'failed']] as const) {
+      const refused = inspectRun(dir, id, { event: typo });
+      await expect(refused).rejects.toMatchObject({ code: 'E_EVENT', exitCode: 2 });
+      await expect(inspectRun(dir, id, { event: typo })).rejects.toThrow(`--event ${typo} is an outcome run ${w.manifest.name} does not hold (did you mean "${meant}"?); it holds failed, passed; name one of those, or an outcome it may hold that is no near miss of them (which lists 0 episodes).`);
+    }
+    // An outcome the run may hold and does not (no timeouts here): 0 episodes, as before.
+    for (const absent of ['truncated', 'timeout']) expect((await inspectRun(dir, id, { event: absent })).matching).toBe(0);
+  });
 });

@@ -3,6 +3,8 @@ import { emptyCounts, type RunManifest } from './manifest.js';
 import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verify-parts.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
+import { ProveError } from '../errors.js';
+import { didYouMean } from '../internal/did-you-mean.js';
 
 /** Outcome counts of one condition. */
 export type ConditionCounts = {
@@ -37,7 +39,9 @@ export type RunInspection = {
  * @param ref - a run ref ({@link resolveRun}).
  * @param opts - `event`: the outcome label to list; `limit`: at most this many episodes (default 20).
  * @returns the {@link RunInspection}, frozen.
- * @throws {@link RefError}; RangeError for a bad limit.
+ * @throws {@link RefError}; RangeError for a bad limit; ProveError `E_EVENT` (exit 2) for an `event` the run
+ *   does not hold that is a near miss of a label it holds (a misspelling: "did you mean"); another label it
+ *   does not hold lists 0 episodes.
  * @example
  * ```ts
  * (await inspectRun('store', '#1', { event: 'passed', limit: 3 })).episodes.length; // 3
@@ -143,6 +147,14 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   }
   const differ = countsProblems(manifest, total);
   if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
+  // An event the run does not hold is an answer (0 episodes), unless it is a near miss of a label it
+  // holds: then it is most likely a misspelling, and 0 would read as "none failed".
+  if (event !== null && !labelCode.has(event)) {
+    const near = didYouMean(event, labels);
+    if (near !== '') {
+      throw new ProveError('E_EVENT', `--event ${event} is an outcome run ${manifest.name} does not hold${near}; it holds ${[...labels].sort().join(', ')}; name one of those, or an outcome it may hold that is no near miss of them (which lists 0 episodes).`);
+    }
+  }
   const conditions = [...tallies].map(([condition, t]) => {
     const outcomes: Record<string, number> = {};
     for (const c of t.order) outcomes[labels[c] as string] = t.counts[c] as number;
