@@ -22,6 +22,17 @@ describe('--only', () => {
     expect(err?.problems[2]).toContain('names the axis "task" twice');
   });
 
+  it('selects a value that holds a comma, written with a backslash before it (no value with a comma could be named)', () => {
+    const spec = parseSweepSpec('target_id = "t"\nt_unit = "turns"\nreplicates = 4\n[axes.prompt]\ntype = "categorical"\nvalues = ["short, direct", "long", "a\\\\b"]\n');
+    expect(parseOnly(['prompt=short\\, direct,long'])).toEqual({ prompt: ['short, direct', 'long'] });
+    expect(narrowSpec(spec, parseOnly(['prompt=short\\, direct'])).only).toEqual({ prompt: ['short, direct'] });
+    // A backslash before anything else is itself; two are one.
+    expect(parseOnly(['prompt=a\\b'])).toEqual({ prompt: ['a\\b'] });
+    expect(parseOnly(['prompt=a\\\\b'])).toEqual({ prompt: ['a\\b'] });
+    // Unescaped, the comma splits, and the refusal says how to name the value.
+    expect(() => narrowSpec(spec, parseOnly(['prompt=short, direct']))).toThrow('--only prompt=short,direct: the axis "prompt" has no value "short", "direct"; its values are "short, direct", "long", "a\\\\b". A value that holds a comma is written with a backslash before it: --only \'prompt=short\\, direct\'.');
+  });
+
   it('narrows axes to the kept values in the spec\'s order, typed as the axis', () => {
     const { spec, only } = narrowSpec(SPEC, { task: ['c', 'a'], slack: ['8'] });
     expect(spec.axes['task']).toEqual({ type: 'categorical', values: ['a', 'c'] });

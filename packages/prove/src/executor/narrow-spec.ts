@@ -5,7 +5,9 @@ import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
 export type OnlySelection = Readonly<Record<string, readonly (string | number)[]>>;
 
 /**
- * Parses `--only AXIS=V1,V2` arguments (the flag may be repeated) into an {@link OnlySelection}.
+ * Parses `--only AXIS=V1,V2` arguments (the flag may be repeated) into an {@link OnlySelection}. The
+ * values are separated by commas; a value that holds a comma writes it `\,` (and a backslash before a
+ * comma or a backslash as `\\`); a backslash before anything else is itself.
  *
  * @param args - e.g. `['model=poe:gpt-5.5', 'task=a,b']`.
  * @returns axis name to values.
@@ -22,7 +24,7 @@ export function parseOnly(args: readonly string[]): Record<string, string[]> {
   for (const arg of args) {
     const at = arg.indexOf('=');
     const axis = at > 0 ? arg.slice(0, at).trim() : '';
-    const values = at > 0 ? arg.slice(at + 1).split(',').map((v) => v.trim()) : [];
+    const values = at > 0 ? splitValues(arg.slice(at + 1)).map((v) => v.trim()) : [];
     if (axis === '' || values.length === 0 || values.some((v) => v === '')) {
       problems.push(`--only ${JSON.stringify(arg)} is not AXIS=V1[,V2...]; name an axis of the spec and the values to keep, e.g. --only task=a,b.`);
       continue;
@@ -34,6 +36,25 @@ export function parseOnly(args: readonly string[]): Record<string, string[]> {
     out[axis] = values;
   }
   if (problems.length > 0) throw new ProveError('E_ONLY', problems);
+  return out;
+}
+
+/** The values of `V1,V2`: split at the commas without a backslash before them, `\,` and `\\` read as `,` and `\`. */
+function splitValues(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    const next = text[i + 1];
+    if (ch === '\\' && (next === ',' || next === '\\')) {
+      cur += next;
+      i++;
+    } else if (ch === ',') {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
   return out;
 }
 
@@ -65,7 +86,11 @@ export function narrowSpec(spec: SweepSpec, only: OnlySelection): { spec: SweepS
     const want = wanted.map(asAxis);
     const unknown = wanted.filter((_, i) => !values.includes(want[i] as string | number));
     if (unknown.length > 0) {
-      problems.push(`--only ${name}=${unknown.join(',')}: the axis "${name}" has no value ${unknown.map((v) => JSON.stringify(v)).join(', ')}; its values are ${values.map((v) => JSON.stringify(v)).join(', ')}.`);
+      // Values split at a comma that belonged to one value: say how to write it.
+      const joined = [wanted.map(String).join(', '), wanted.map(String).join(',')];
+      const meant = values.find((v) => typeof v === 'string' && joined.includes(v));
+      const hint = meant === undefined ? '' : ` A value that holds a comma is written with a backslash before it: --only '${name}=${String(meant).replace(/\\/g, '\\\\').replace(/,/g, '\\,')}'.`;
+      problems.push(`--only ${name}=${unknown.join(',')}: the axis "${name}" has no value ${unknown.map((v) => JSON.stringify(v)).join(', ')}; its values are ${values.map((v) => JSON.stringify(v)).join(', ')}.${hint}`);
       continue;
     }
     const keep = values.filter((v) => want.includes(v));
