@@ -212,6 +212,37 @@ describe('bullmq backend, end to end', () => {
     expect(jobLines.length).toBe(16); // resume collected the results from Redis: no chunk ran twice
   }, 30_000);
 
+  it('SIGKILL of the coordinator while collected rows wait in its writer (no part written yet), then resume: those jobs are collected from Redis, not run again', async () => {
+    // The default part of 10,000 rows: the chunks collected before the kill are in no part. Their jobs
+    // were removed from Redis once handed to the writer, so resume ran them again (18 jobs, not 16).
+    const marker = join(dir, 'coordinator-buffered.mark');
+    const gate = join(dir, 'coordinator-buffered.go');
+    const w1 = await worker('killb', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
+    const store = join(dir, 'killb');
+    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']);
+    await waitForFile(marker, s.done); // two chunks done and collected, the third held
+    s.child.kill('SIGKILL');
+    expect((await s.done).signal).toBe('SIGKILL');
+    const [runId] = await runDirs(store);
+    const before = JSON.parse(await readFile(join(store, runId as string, 'run.json'), 'utf8')) as RunManifest;
+    expect([before.status, before.counts.rows]).toEqual(['running', 0]);
+    await writeFile(gate, 'go\n');
+    const w2 = await worker('killb', {}, ['--verbose']);
+    const q = new Queue('killb', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
+    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']).done;
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout) as RunManifest;
+    expect([m.status, m.counts.rows]).toEqual(['complete', 400]);
+    await expectSameAsLocal(store, m.run_id);
+    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+    const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
+    expect(jobLines.length).toBe(16); // every chunk ran once: the collected ones were still in Redis
+    // And once the run's rows are in its parts, its jobs are gone from Redis.
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await q.close();
+  }, 30_000);
+
   it('a target that does not import on the worker: rows carry the error, the sweep reports it once', async () => {
     const w = await worker('broken', { POISSON_FIXTURE_BROKEN: '1' });
     const store = join(dir, 'broken');

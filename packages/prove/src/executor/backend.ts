@@ -46,6 +46,16 @@ export type BackendContext = {
    * their rows and usage wait to be collected (the bullmq backend: by the next `resume`).
    */
   readonly pending?: ((jobs: number, where: string) => void) | undefined;
+  /**
+   * How many of the rows this backend has yielded in this call the store holds now (in parts its run.json
+   * records; yielded rows are written in the order yielded). A backend whose results wait elsewhere until
+   * collected (bullmq: finished jobs in Redis) deletes them only once the store holds their rows, so that
+   * a coordinator killed meanwhile loses nothing that resume would run, and bill, again. Absent: every
+   * yielded row counts as held.
+   */
+  readonly committed?: (() => number) | undefined;
+  /** Writes the rows yielded so far as a part now, so that {@link BackendContext.committed} covers them all. */
+  readonly flush?: (() => Promise<void>) | undefined;
 };
 
 /**

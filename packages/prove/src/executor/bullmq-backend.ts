@@ -77,7 +77,10 @@ function positiveInt(name: string, v: unknown, def: number): number {
  * BullMQ's stalled-job recovery; each job is collected once per call (a job already in Redis when it is
  * enqueued — after a coordinator crash — is found by its id and its result collected, or waited for);
  * rows are filtered to the job's own (condition, replicate) pairs. A job that fails for good (it
- * stalled too often) gives rows with outcome null and the reason. Collected jobs are removed from Redis.
+ * stalled too often) gives rows with outcome null and the reason. A collected job is removed from Redis
+ * once the store holds its rows (a part its run.json records: `ctx.committed`), and at the end after the
+ * last rows are written as a part (`ctx.flush`): a coordinator killed before that leaves the job for
+ * resume to collect, so that its episodes are not run, and billed, again.
  *
  * The target's hooks: each job carries the runtime's `refreshCache` and `maxOutputTokens` and an id of
  * this invocation; a worker configures the target once per invocation and returns its usage with each
@@ -184,17 +187,17 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (row !== undefined && row.seed === item.seed) {
         foundBatch.push(row);
         if (foundBatch.length >= 500) {
-          ready.push(foundBatch);
+          ready.push({ rows: foundBatch, ids: [] });
           foundBatch = [];
         }
         continue;
       }
       yield item;
     }
-    if (foundBatch.length > 0) {
-      ready.push(foundBatch);
-      foundBatch = [];
-    }
+    // The finished jobs found in Redis go with the last of their rows: removed once the store holds them all
+    // (an empty batch when none is left to hand over, or none was used).
+    ready.push({ rows: foundBatch, ids: foundIds.splice(0, foundIds.length) });
+    foundBatch = [];
   }
   const chunks = chunkItems(needed(), s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
 
@@ -237,8 +240,14 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   let rateSet = false;
 
   const outstanding = new Map<string, Chunk>();
-  const ready: EpisodeRow[][] = [];
-  const removable: string[] = [];
+  /** Rows to hand over, each batch with the jobs whose rows it holds (removed from Redis once the store holds them). */
+  const ready: { rows: EpisodeRow[]; ids: string[] }[] = [];
+  /** Jobs whose rows were handed over: `upTo` is the rows handed over by then, `committed` counts against it. */
+  const handedOver: { id: string; upTo: number }[] = [];
+  /** Finished jobs of this run found in Redis before anything was enqueued (collectFinished). */
+  const foundIds: string[] = [];
+  /** Rows handed over to the caller so far in this call. */
+  let handed = 0;
   /** Jobs of an earlier invocation that it stopped: run again for this one (removed, then re-added). */
   const redo: Chunk[] = [];
   const notices = new Set<string>();
@@ -260,7 +269,6 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       return;
     }
     outstanding.delete(id);
-    removable.push(id);
     if (result?.cut === 'target') st.halt ??= 'target';
     const byIndex = new Map<number, EpisodeRow>();
     if (result && Array.isArray(result.rows)) {
@@ -282,7 +290,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       notices.add(le);
       s.onNotice?.(le);
     }
-    if (rows.length > 0) ready.push(rows);
+    // A job with no row to keep (cut short by a stop) is removed with the next batch; resume runs its pairs.
+    ready.push({ rows, ids: [id] });
     poke();
   };
 
@@ -353,7 +362,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
           if (!found.has(pairKey(item.condition, item.replicate_index))) found.set(pairKey(item.condition, item.replicate_index), failedRow(item, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
         }
       }
-      await queue.remove(id).catch(() => 0);
+      foundIds.push(id); // removed once the store holds the rows it answered (needed() hands them over)
     }
   };
 
@@ -397,8 +406,27 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     await queue.addBulk(again.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
   };
 
-  const removeCollected = async (): Promise<void> => {
-    const ids = removable.splice(0, removable.length);
+  /**
+   * The next batch to hand over (null when it holds no row: its jobs are then due at once); its jobs wait
+   * in `handedOver` until the store holds its rows.
+   */
+  const nextBatch = (): EpisodeRow[] | null => {
+    const b = ready.shift() as { rows: EpisodeRow[]; ids: string[] };
+    handed += b.rows.length;
+    for (const id of b.ids) handedOver.push({ id, upTo: handed });
+    return b.rows.length > 0 ? b.rows : null;
+  };
+  /**
+   * Removes from Redis the collected jobs whose rows the store holds (`ctx.committed`: the rows of this
+   * call in committed parts; without it, every row handed over counts as held). A job removed earlier
+   * (once handed over, its rows still in the writer's buffer) was lost with a killed coordinator, and
+   * resume ran and billed its episodes again; kept, resume collects it.
+   */
+  const removeCommitted = async (): Promise<void> => {
+    const held = ctx.committed?.() ?? Number.POSITIVE_INFINITY;
+    let n = 0;
+    while (n < handedOver.length && (handedOver[n] as { upTo: number }).upTo <= held) n++;
+    const ids = handedOver.splice(0, n).map((h) => h.id);
     for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
   };
 
@@ -432,8 +460,9 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         break;
       }
       if (ready.length > 0) {
-        yield ready.shift() as EpisodeRow[];
-        await removeCollected();
+        const rows = nextBatch();
+        if (rows !== null) yield rows;
+        await removeCommitted();
         continue;
       }
       if (st.halt !== null && !halted) {
@@ -467,7 +496,12 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         lastNews = Date.now();
       }
     }
-    while (ready.length > 0 && st.lost === null) yield ready.shift() as EpisodeRow[];
+    while (ready.length > 0 && st.lost === null) {
+      const rows = nextBatch();
+      if (rows !== null) yield rows;
+    }
+    // The rows handed over are written as a part now, so that the jobs holding them can go.
+    if (st.lost === null) await ctx.flush?.();
     // The run ends interrupted (resume runs the pairs left), as on SIGINT.
     if (halted && st.lost === null) ctx.stop?.();
   } catch (err) {
@@ -479,7 +513,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     }
   } finally {
     if (st.lost === null) {
-      await removeCollected().catch(() => undefined);
+      // Only the jobs whose rows the store holds: the others stay for the next resume to collect.
+      await removeCommitted().catch(() => undefined);
       if (rateSet) await queue.removeGlobalRateLimit().catch(() => undefined);
     }
     st.closing = true;
@@ -491,7 +526,10 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   const lost = st.lost;
   if (lost !== null) {
     // Rows already collected are the store's: hand them over before reporting the loss.
-    while (ready.length > 0) yield ready.shift() as EpisodeRow[];
+    while (ready.length > 0) {
+      const rows = nextBatch();
+      if (rows !== null) yield rows;
+    }
     if (s.onLost) s.onLost(lost);
     else throw lost;
   }

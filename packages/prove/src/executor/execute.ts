@@ -164,6 +164,8 @@ export async function execute(
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
   let pending: { jobs: number; where: string; at: string } | null = null;
+  // The rows the store held before this call: what it holds beyond them is this call's, in the order yielded.
+  const heldBefore = writer.manifest.counts.rows;
   const ctx = {
     runId,
     target: source,
@@ -174,6 +176,8 @@ export async function execute(
     stop: () => targetStop.abort(),
     usage: (from: string, u: TargetUsage) => void usages.set(from, u),
     pending: (jobs: number, where: string) => void (pending = { jobs, where, at: new Date().toISOString() }),
+    committed: () => writer.manifest.counts.rows - heldBefore,
+    flush: () => writer.flush(),
   };
   // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.
   // The run's usage before this invocation, and with this invocation's added: recorded as the run goes
