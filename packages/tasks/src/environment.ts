@@ -96,7 +96,7 @@ export function createEnvironment(task: Task, options: { readonly maxTurns: numb
  * function made in the constructor (`(action) => this.#step(action)`) it too kept finished environments
  * alive past minor GCs (755 to 1,340 bytes an episode promoted, against 334 to 346 bound), and in a
  * process that had allocated before its episodes V8 then pretenured their allocation sites: a loop of
- * reference episodes ran ~20% slower (docs/performance.md, Executor throughput, "Sixth session").
+ * reference episodes ran ~20% slower (docs/performance.md, Executor throughput, "First session of 2026-12-05").
  */
 class RelayEnvironment implements Environment {
   readonly task: Task;
