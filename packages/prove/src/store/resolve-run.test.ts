@@ -159,6 +159,16 @@ describe('listRuns and resolveRun', () => {
     expect((await resolveRun(store, '#2')).run_id).toBe(runs[0]!.run_id);
   });
 
+  it('refuses a prefix shared by a readable run and a damaged one, naming both (it took the readable one)', async () => {
+    const [a, b] = [runs[0]!.run_id, runs[1]!.run_id]; // 20261106T231318Z-…, 20261106T231321Z-…
+    await writeFile(join(store, b, 'run.json'), '{');
+    const e = await refused('20261106T2313');
+    expect(e.message).toContain(`is a prefix of 2 run directories (${a}, ${b}, damaged); give more of the id.`);
+    expect((await resolveRun(store, a.slice(0, 16))).run_id).toBe(a);
+    await writeFile(join(store, a, 'run.json'), '{');
+    expect((await refused('20261106T2313')).message).toContain(`is a prefix of 2 damaged run directories (${a}, ${b}), which cannot be read;`);
+  });
+
   it('has no runs in a store that does not exist, and does not create it', async () => {
     const missing = join(root, 'missing');
     expect(await listRuns(missing)).toEqual([]);

@@ -42,10 +42,16 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (exact) return exact;
   if (ID_CHARS.test(ref)) {
     const prefixed = runs.filter((r) => r.run_id.startsWith(ref));
-    if (prefixed.length === 1 && prefixed[0]) return prefixed[0];
+    // A damaged run directory with the prefix makes it ambiguous too: the reader may mean that run.
+    const damagedToo = scan.skipped.filter((d) => d.dir.startsWith(ref));
+    if (prefixed.length === 1 && prefixed[0] && damagedToo.length === 0) return prefixed[0];
     if (prefixed.length > 1) {
       const ids = prefixed.slice(0, 5).map((r) => r.run_id).join(', ');
       throw new RefError(ref, `${shown} is a prefix of ${prefixed.length} run ids (${ids}${prefixed.length > 5 ? ', ...' : ''}); give more of the id.`);
+    }
+    if (prefixed.length === 1 && damagedToo.length > 0) {
+      const dirs = [...prefixed.map((r) => r.run_id), ...damagedToo.map((d) => `${d.dir}, damaged`)].sort();
+      throw new RefError(ref, `${shown} is a prefix of ${dirs.length} run directories (${dirs.slice(0, 5).join(', ')}${dirs.length > 5 ? ', ...' : ''}); give more of the id.`);
     }
   }
   const named = runs.find((r) => r.name === ref);
@@ -59,6 +65,9 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (damaged.length === 1 && damaged[0]) {
     const d = damaged[0];
     throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore its run.json from a copy, or remove the directory.`);
+  }
+  if (damaged.length > 1) {
+    throw new RefError(ref, `${shown} is a prefix of ${damaged.length} damaged run directories (${damaged.slice(0, 5).map((d) => d.dir).join(', ')}${damaged.length > 5 ? ', ...' : ''}), which cannot be read; ${proveCommandLine(store, 'verify')} says why.`);
   }
   const tried = [
     '#N (not of that form)',
