@@ -54,7 +54,12 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   }
   if (sequential && options.method !== undefined && options.method !== 'exact') {
     // Asked for and not used by the verdict: said, not dropped silently.
-    const hard = scores !== undefined && scores.method.includes('on hard failures') ? ` (it still reads the scores section's hard failures)` : '';
+    // The fixed-n readings outside the verdict that still take the method.
+    const still = [
+      ...(scores !== undefined && scores.method.includes('on hard failures') ? ["the scores section's hard failures"] : []),
+      ...(options.full === true ? ['the fault lines of --full'] : []),
+    ];
+    const hard = still.length > 0 ? ` (it still reads ${still.join(' and ')}, which are fixed-n)` : '';
     input.warnings.push(`--method ${options.method} names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one${hard}; diff without --sequential for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
   }
   return { threshold, scores, clustered, sequential };
