@@ -128,7 +128,8 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
     );
   }
   const declared = declaredEvents(before, after);
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined);
+  const fromSpec = options.events === undefined && declared.events !== null;
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, fromSpec);
   const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {

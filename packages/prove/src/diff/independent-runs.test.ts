@@ -48,6 +48,19 @@ describe('the design the runs recorded: declared events, planned m, planned disc
     expect(r.planned_tests).toBe(1);
   });
 
+  it('tests a declared event that neither run holds as a table of none, not a refusal (the best outcome, no truncation, exited 2)', () => {
+    const declared = { events: ['failed', 'truncated'] };
+    const r = diffEpisodes(withManifest(before, declared), withManifest(after, declared));
+    expect(r.events).toEqual(['failed', 'truncated']);
+    expect([r.tests, r.planned_tests]).toEqual([2, 2]);
+    const t = r.rows.find((x) => x.event === 'truncated')!;
+    expect(t.counts).toMatchObject({ rise: 0, fall: 0, n: 200 });
+    expect([t.before, t.after, t.p, t.counts_toward_verdict]).toEqual([0, 0, 1, false]);
+    expect(t.limit_fall).toBe('no room');
+    // Named on the command line, a label neither run holds is still refused (most often a misspelling).
+    expect(() => diffEpisodes(withManifest(before, declared), withManifest(after, declared), { events: ['truncated'] })).toThrow(/--event truncated is an outcome neither run holds/);
+  });
+
   it('prints the m it used beside the m the sweep planned when the events were inferred', () => {
     const r = diffEpisodes(withManifest(before, {}), withManifest(after, {}));
     expect(r.events_inferred).toBe(true);

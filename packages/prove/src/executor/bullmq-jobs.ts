@@ -6,8 +6,11 @@ import type { WorkItem } from './backend.js';
 // The chunk jobs of the bullmq backend: what a job carries, its idempotent id, and the chunking of work
 // items. Internal to prove (the wire format between a coordinator and its workers).
 
-/** The version of the job format; a worker refuses jobs of another version. */
-export const CHUNK_JOB_VERSION = 2;
+/**
+ * The version of the job format; a worker refuses jobs of another version. 3: a worker refuses an outcome
+ * label with a control character or an empty one (a worker of version 2 stored it in the run).
+ */
+export const CHUNK_JOB_VERSION = 3;
 
 /** The default queue name of the coordinator and the workers. */
 export const DEFAULT_QUEUE = 'poisson-prove';
