@@ -95,6 +95,9 @@ describe('imports of generated files: the diff counts what the truth says', () =
     await expect(refused).rejects.toThrow(ImportError);
     await expect(importRun(store, { format: 'inspect', files, axes: ['metadata.dificulty'] })).rejects.toThrow(/--axis metadata\.dificulty: no sample has a value for metadata\.dificulty; the samples' metadata holds difficulty/);
     expect(await readdir(store).catch(() => [])).toEqual([]);
+    // lm-eval keeps only the doc fields asked for: the refusal names the fields the docs have.
+    const lm = await writeLmEval(join(dir, 'lm-axis-typo'), truth, 0);
+    await expect(importRun(store, { format: 'lm-eval', files: lm, axes: ['metadata.difficulty', 'metadata.dificulty'] })).rejects.toThrow(/--axis metadata\.dificulty: no sample has a value for metadata\.dificulty; the samples' docs hold answer, difficulty, question\. Name one of those/);
   });
 
   it('lm-eval: samples_<task>_<date>.jsonl per task with results_<date>.json beside them', async () => {

@@ -294,14 +294,17 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
  *
  * @throws {@link ImportError} (exit 2), before anything is written.
  */
-function refuseAbsentAxes(axes: ReadonlyMap<string, string>, groups: readonly ImportGroup[], file: string): void {
+function refuseAbsentAxes(axes: ReadonlyMap<string, string>, groups: readonly ImportGroup[], sources: readonly Source[], file: string): void {
   const samples = groups.flatMap((g) => g.samples);
   if (samples.length === 0) return;
+  // lm-eval keeps only the doc fields asked for: its reader lists the fields the docs have.
+  const listed = sources.some((s) => s.log.metadataKeys !== undefined);
+  const keys = listed ? [...new Set(sources.flatMap((s) => s.log.metadataKeys ?? []))].sort() : [...new Set(samples.flatMap((s) => Object.keys(s.metadata)))].sort();
+  const where = listed ? "the samples' docs hold" : "the samples' metadata holds";
   for (const [name, flag] of axes) {
     if (samples.some((s) => s.metadata[name] !== undefined && s.metadata[name] !== null)) continue;
-    const keys = [...new Set(samples.flatMap((s) => Object.keys(s.metadata)))].sort();
-    const held = keys.length === 0 ? 'no sample holds it (lm-eval: its doc)' : `the samples' metadata holds ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? `, and ${keys.length - 12} more` : ''}`;
-    throw new ImportError(file, '', `--axis ${flag}: no sample has a value for metadata.${name}; ${held}. Name one of those, or import without it.`);
+    const held = keys.length === 0 ? `no sample has any ${listed ? 'doc field' : 'metadata'}` : `${where} ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? `, and ${keys.length - 12} more` : ''}`;
+    throw new ImportError(file, '', `--axis ${flag}: no sample has a value for metadata.${name}; ${held}. ${keys.length === 0 ? 'Import without it.' : 'Name one of those, or import without it.'}`);
   }
 }
 
@@ -351,7 +354,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
     options.format === 'promptfoo'
       ? [...(withSamples[0]?.log.groups ?? [])]
       : [{ provider: null, prompt: null, model, samples: withSamples.flatMap((s) => s.log.groups.flatMap((g) => g.samples)) }];
-  refuseAbsentAxes(axes, groups, withSamples[0]?.file.name ?? files[0]?.name ?? options.format);
+  refuseAbsentAxes(axes, groups, withSamples, withSamples[0]?.file.name ?? files[0]?.name ?? options.format);
   const plans = groups.map((g) => plan(options.format, g, axes));
   const config = redactSecrets(sources.length === 1 ? sources[0]?.log.config : Object.fromEntries(sources.map((s) => [s.file.name, s.log.config])));
   const now = options.now ?? new Date();

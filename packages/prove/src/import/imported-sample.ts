@@ -59,6 +59,11 @@ export type ParsedLog = {
   /** The primary scorer or metric whose value gives the outcome. */
   readonly scorer: string | null;
   readonly groups: readonly ImportGroup[];
+  /**
+   * The keys `--axis metadata.KEY` could name, when the samples' `metadata` keeps only those asked for
+   * (lm-eval: the docs' fields, read when an axis is asked for); absent: the samples' `metadata` keys.
+   */
+  readonly metadataKeys?: readonly string[];
 };
 
 /** An outcome and score from a score value. */

@@ -107,6 +107,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   let firstMetric: string | null = null;
+  const docKeys = new Set<string>();
   for await (const text of lines) {
     n++;
     if (text.trim() === '') continue;
@@ -119,6 +120,8 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
     const s = sampleOf(line, task, metric, keys, shown, `line ${n}`);
+    // The doc's fields, named when an --axis names none of them (a doc keeps only the fields asked for).
+    if (keys.length > 0 && isObj(line['doc'])) for (const k of Object.keys(line['doc'])) docKeys.add(k);
     if (firstMetric === null) firstMetric = s.extra['metric'] as string | null;
     samples.push(s);
   }
@@ -134,5 +137,6 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     sourceStatus: null,
     scorer: metric ?? firstMetric,
     groups: [{ provider: null, prompt: null, model, samples }],
+    metadataKeys: [...docKeys].sort(),
   };
 }
