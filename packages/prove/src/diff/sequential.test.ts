@@ -38,7 +38,7 @@ describe('the sentence of a diff of an extended run', () => {
   });
   it('looksOf and looksWords read the manifest as extend writes it', () => {
     expect(looksOf({ run_id: 'x', name: 'x', salt: 's', max_mde: 0.5, replicates: 64, extensions: [{ from_index: 32, to_index: 63 }] })).toEqual({ extensions: 1, replicates: [32, 64] });
-    expect(looksWords({ extensions: 1, replicates: [32, 64] }, { extensions: 0, replicates: [64] }, true)).toBe('before was extended once (replicates 32, 64): read with anytime-valid p-values, so the looks do not raise the error rate');
+    expect(looksWords({ extensions: 1, replicates: [32, 64] }, { extensions: 0, replicates: [64] }, true)).toBe('before was extended once (replicates 32, 64): read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)');
   });
 });
 

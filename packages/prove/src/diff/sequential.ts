@@ -82,7 +82,7 @@ export function looksWords(before: RunLooks, after: RunLooks, sequential: boolea
   const parts = [one('before', before), one('after', after)].filter((s): s is string => s !== null);
   if (parts.length === 0) return null;
   const tail = sequential
-    ? 'read with anytime-valid p-values, so the looks do not raise the error rate'
+    ? 'read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)'
     : 'a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid';
   return `${parts.join(' and ')}: ${tail}`;
 }
