@@ -1,3 +1,4 @@
+import { looksWords } from './sequential.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
@@ -276,8 +277,11 @@ export function formatGridText(grid: ReportGrid): string {
   const head = [
     `${d.verdict}  change in the rate of ${grid.event}, ${d.after.name} against ${d.before.name}, per ${grid.x}${grid.y === null ? '' : ` x ${grid.y}`}`,
     `cells         change [interval] verdict; ${d.intervals_rule.replace(/^on each condition's change: /, 'intervals ')}; ${d.verdict_rule.replace(/^the verdict counts/, 'counted')}`,
-    '',
   ];
+  // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
+  const looks = looksWords(d.looks.before, d.looks.after, false);
+  if (looks !== null) head.push(`looks         ${looks.replace(/; --sequential reads it anytime-valid$/, '; diff --sequential reads it anytime-valid (report has no --sequential)')}`);
+  head.push('');
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
   for (const yv of grid.y_values) {
     const line = [yv === null ? grid.x : String(yv)];

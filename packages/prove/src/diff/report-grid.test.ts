@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formatGridText, reportGrid } from './report-grid.js';
+import type { DiffRun } from './types.js';
+
+/** An in-memory run over slack 4 and 8: per condition, the outcomes by replicate index; `extensions` as extend records them. */
+function run(id: string, outcomes: Record<string, readonly string[]>, extensions: { from_index: number; to_index: number }[] = []): DiffRun {
+  const rows = Object.entries(outcomes).flatMap(([condition, outs]) =>
+    outs.map((outcome, r) => ({ condition, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: Number(condition.split(' ')[1]) })),
+  );
+  const replicates = Math.max(...Object.values(outcomes).map((o) => o.length));
+  return { manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates, extensions, axes: { slack: { type: 'continuous', values: [4, 8] } } }, rows };
+}
+
+const A = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? 'failed' : 'passed'));
+const B = Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? 'failed' : 'passed'));
+
+describe('report of extended runs', () => {
+  it('says the runs were extended, as the diff does (it printed fixed-n verdicts per cell with no word of the looks)', () => {
+    const before = run('a', { 'slack 4': A, 'slack 8': A });
+    const after = run('b', { 'slack 4': B, 'slack 8': B }, [{ from_index: 20, to_index: 39 }]);
+    const g = reportGrid(before, after, { x: 'slack', event: 'failed' });
+    const text = formatGridText(g);
+    expect(text.split('\n')[2]).toBe('looks         after was extended once (replicates 20, 40): a diff read at each size and stopped at the first significant one overstates the evidence; diff --sequential reads it anytime-valid (report has no --sequential)');
+    // Runs never extended: no such line.
+    expect(formatGridText(reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' }))).not.toContain('looks ');
+  });
+});
