@@ -219,16 +219,22 @@ describe('bullmq backend, end to end', () => {
     const gate = join(dir, 'coordinator-buffered.go');
     const w1 = await worker('killb', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
     const store = join(dir, 'killb');
-    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']);
+    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']);
     await waitForFile(marker, s.done); // two chunks done and collected, the third held
+    const [runId] = await runDirs(store);
+    // Killed once the two chunks are finished in Redis. Before the fix, the coordinator had their usage in
+    // run.json within 2 s of collecting them (waiting for that, resume recorded 4,250 tokens for 4,000
+    // billed); now a job's usage is the run's only once the job leaves Redis, after its rows are in a part.
+    const manifest = join(store, runId as string, 'run.json');
+    const recorded = async (): Promise<RunManifest> => JSON.parse(await readFile(manifest, 'utf8')) as RunManifest;
+    const q = new Queue('killb', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    while ((await q.getJobCountByTypes('completed')) < 2) await new Promise((r) => setTimeout(r, 50));
     s.child.kill('SIGKILL');
     expect((await s.done).signal).toBe('SIGKILL');
-    const [runId] = await runDirs(store);
-    const before = JSON.parse(await readFile(join(store, runId as string, 'run.json'), 'utf8')) as RunManifest;
+    const before = await recorded();
     expect([before.status, before.counts.rows]).toEqual(['running', 0]);
     await writeFile(gate, 'go\n');
     const w2 = await worker('killb', {}, ['--verbose']);
-    const q = new Queue('killb', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
     while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
     const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']).done;
     expect(r.code).toBe(0);
@@ -238,6 +244,9 @@ describe('bullmq backend, end to end', () => {
     const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
     const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
     expect(jobLines.length).toBe(16); // every chunk ran once: the collected ones were still in Redis
+    // And each episode's tokens are recorded once: a job's usage is the run's when the job leaves Redis
+    // (its usage had reached run.json before the kill, and resume added it again when it collected the job).
+    expect(m.usage?.billed_tokens).toBe(400 * 10);
     // And once the run's rows are in its parts, its jobs are gone from Redis.
     expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
     await q.close();

@@ -34,6 +34,21 @@ export async function walk(cfg) {
   return { outcome, t: steps % 11, score: (steps % 5) / 4, meta: { cfg, steps } };
 }
 
+/** walk that bills 10 tokens an episode (6 prompt + 4 completion) through usage(), counted from its configure. */
+let billedCalls = 0;
+export const billedWalk = Object.assign(async (cfg) => {
+  const r = await walk(cfg);
+  billedCalls++;
+  return r;
+}, {
+  configure() {
+    billedCalls = 0;
+  },
+  usage() {
+    return { calls: billedCalls, cache_hits: 0, prompt_tokens: billedCalls * 6, completion_tokens: billedCalls * 4, billed_tokens: billedCalls * 10 };
+  },
+});
+
 /** Waits 50 ms, then passes on even seeds (a stand-in for a model call). */
 export async function wait50(cfg) {
   await new Promise((r) => setTimeout(r, 50));
