@@ -50,7 +50,7 @@ const stringArray = (x: unknown): string[] | null => (Array.isArray(x) && x.leng
  * events (STATS.md, "Events, and the number of tests m"). When the two runs declared different ones, both
  * sets are tested and a warning says so.
  */
-function declaredEvents(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): { events: string[] | null; warnings: string[] } {
+export function declaredEvents(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): { events: string[] | null; warnings: string[] } {
   const a = stringArray(before.manifest['events']);
   const b = stringArray(after.manifest['events']);
   if (a === null || b === null) return { events: a ?? b, warnings: [] };
@@ -128,8 +128,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
     );
   }
   const declared = declaredEvents(before, after);
-  const fromSpec = options.events === undefined && declared.events !== null;
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, fromSpec);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);
   const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {

@@ -7,8 +7,9 @@ import { DiffError } from './diff-error.js';
  *
  * @param labels - the outcome labels of both runs (nulls left out).
  * @param named - the events asked for (`--event`), if any.
- * @param declared - `named` are the events the runs' specs declared: one that neither run holds is tested
- *   (a table of none: p = 1), not refused.
+ * @param declared - the events the runs' specs declared: one of them that neither run holds is tested
+ *   (a table of none: p = 1), not refused, whether named by the spec or on the command line (it cannot be
+ *   a misspelling; view and report name it for each of the diff's events).
  * @returns the events, in the order named (or sorted when inferred), and whether they were inferred.
  * @returns also `warnings` (none at present; kept for the report's shape).
  * @throws {@link DiffError} (`E_EVENT`, exit 2) when none can be inferred (the message says why
@@ -20,7 +21,7 @@ import { DiffError } from './diff-error.js';
  * ```
  * @see PROVE.md, "The CLI" (`diff` without `--event`).
  */
-export function resolveEvents(labels: readonly string[], named?: readonly string[], declared = false): { events: string[]; inferred: boolean; warnings: string[] } {
+export function resolveEvents(labels: readonly string[], named?: readonly string[], declared: readonly string[] = []): { events: string[]; inferred: boolean; warnings: string[] } {
   const held = labels.length > 0 ? labels.join(', ') : 'none (no episode has an outcome)';
   if (named !== undefined && named.length > 0) {
     const problems: string[] = [];
@@ -30,7 +31,7 @@ export function resolveEvents(labels: readonly string[], named?: readonly string
       if (typeof e !== 'string' || e === '') problems.push(`An empty --event was given; name an outcome label the runs hold (${held}).`);
       else if (seen.has(e)) problems.push(`--event ${e} was given twice; name each event once.`);
       // A declared event (the spec's `events`) that no episode ended in is a table of none: tested, not refused.
-      else if (!labels.includes(e) && !declared) problems.push(`--event ${e} is an outcome neither run holds${didYouMean(e, labels)}; they hold ${held}; name one of those.`);
+      else if (!labels.includes(e) && !declared.includes(e)) problems.push(`--event ${e} is an outcome neither run holds${didYouMean(e, [...labels, ...declared])}; they hold ${held}; name one of those.`);
       seen.add(e);
     }
     if (problems.length > 0) throw new DiffError('E_EVENT', problems);

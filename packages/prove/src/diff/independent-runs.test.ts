@@ -57,8 +57,9 @@ describe('the design the runs recorded: declared events, planned m, planned disc
     expect(t.counts).toMatchObject({ rise: 0, fall: 0, n: 200 });
     expect([t.before, t.after, t.p, t.counts_toward_verdict]).toEqual([0, 0, 1, false]);
     expect(t.limit_fall).toBe('no room');
-    // Named on the command line, a label neither run holds is still refused (most often a misspelling).
-    expect(() => diffEpisodes(withManifest(before, declared), withManifest(after, declared), { events: ['truncated'] })).toThrow(/--event truncated is an outcome neither run holds/);
+    // Named on the command line, a declared event is tested as well (it is no misspelling); another label neither run holds is refused.
+    expect(diffEpisodes(withManifest(before, declared), withManifest(after, declared), { events: ['truncated'] }).events).toEqual(['truncated']);
+    expect(() => diffEpisodes(withManifest(before, declared), withManifest(after, declared), { events: ['truncatd'] })).toThrow(/--event truncatd is an outcome neither run holds \(did you mean "truncated"\?\)/);
   });
 
   it('prints the m it used beside the m the sweep planned when the events were inferred', () => {

@@ -25,3 +25,15 @@ describe('report of extended runs', () => {
     expect(formatGridText(reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' }))).not.toContain('looks ');
   });
 });
+
+describe('report of a declared event no episode ended in (review)', () => {
+  it('draws the grid as diff tests it (a table of none), not a refusal; view drew "No grid" for it', () => {
+    const before = run('a', { 'slack 4': A, 'slack 8': A });
+    const after = run('b', { 'slack 4': B, 'slack 8': B });
+    for (const r of [before, after]) (r.manifest as Record<string, unknown>)['events'] = ['failed', 'truncated'];
+    const g = reportGrid(before, after, { x: 'slack', event: 'truncated' });
+    expect(g.cells.map((c) => c.row?.change)).toEqual([0, 0]);
+    // Not declared: still refused.
+    expect(() => reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'truncated' })).toThrow(/neither run holds/);
+  });
+});

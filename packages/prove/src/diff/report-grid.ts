@@ -3,6 +3,7 @@ import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
+import { declaredEvents } from './diff-input.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { alignByIdentity, axisNames } from './pairing.js';
 import { readDiffColumns } from './diff-columns.js';
@@ -201,7 +202,9 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   if (y !== null && y === x) problems.push(`--x and --y are both ${x}; name two different axes, or leave out --y for one row.`);
   if (problems.length > 0) throw new DiffError('E_DIFF', problems);
   const labels = [...new Set([...labelsHeld(A), ...labelsHeld(B)])].sort();
-  const { events } = resolveEvents(labels, options.event === undefined ? undefined : [options.event]);
+  // An event the runs' specs declared is tested as a table of none when no episode ended in it (as diff
+  // tests it): view draws a heatmap for each of the diff's events, declared ones too.
+  const { events } = resolveEvents(labels, options.event === undefined ? undefined : [options.event], declaredEvents(A, B).events ?? []);
   if (events.length > 1) {
     throw new DiffError(
       'E_EVENT',
