@@ -165,7 +165,7 @@ export async function execute(
   const usages = new Map<string, TargetUsage>();
   let pending: { jobs: number; where: string; at: string } | null = null;
   // The rows the store held before this call: what it holds beyond them is this call's, in the order yielded.
-  const heldBefore = writer.manifest.counts.rows;
+  const heldBefore = writer.committedRows ?? writer.manifest.counts.rows;
   const ctx = {
     runId,
     target: source,
@@ -176,7 +176,8 @@ export async function execute(
     stop: () => targetStop.abort(),
     usage: (from: string, u: TargetUsage) => void usages.set(from, u),
     pending: (jobs: number, where: string) => void (pending = { jobs, where, at: new Date().toISOString() }),
-    committed: () => writer.manifest.counts.rows - heldBefore,
+    // What run.json records (a part whose file is written but not yet recorded does not count).
+    committed: () => (writer.committedRows ?? writer.manifest.counts.rows) - heldBefore,
     flush: () => writer.flush(),
   };
   // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.

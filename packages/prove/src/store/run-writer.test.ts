@@ -135,6 +135,23 @@ describe('the rows a writer refuses', () => {
 // that is hours of paid episodes that a killed process loses (the bullmq coordinator had already taken
 // their jobs off the queue, so resume paid for them again). Buffered rows are now written as a part once
 // the oldest is `ageMs` old (10 s by default), whether or not more rows come.
+describe('committedRows: the rows run.json records', () => {
+  it('counts a part once the manifest that records it is written, not while it is only buffered', async () => {
+    const run = await closedRun();
+    const lock = await lockRun(dir, run.run_id);
+    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock, limits: { rows: 3, bytes: 1e9 } });
+    expect(w.committedRows).toBe(0);
+    await w.append([row(run.run_id, 0, 'passed'), row(run.run_id, 1, 'failed')]);
+    expect(w.committedRows).toBe(0); // buffered only
+    await w.append([row(run.run_id, 2, 'passed'), row(run.run_id, 3, 'passed')]); // a part of 3 written, 1 buffered
+    expect(w.committedRows).toBe(3);
+    expect((await readManifest(dir, run.run_id)).counts.rows).toBe(w.committedRows);
+    await w.flush();
+    expect([w.committedRows, (await readManifest(dir, run.run_id)).counts.rows]).toEqual([4, 4]);
+    await w.close('complete');
+  });
+});
+
 describe('a buffered part is written once its oldest row is ageMs old', () => {
   it('writes the rows buffered as a part without more rows or a close, then goes on', async () => {
     const run = await closedRun();

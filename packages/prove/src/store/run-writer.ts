@@ -24,6 +24,12 @@ import { lockKey, type RunLock } from './run-lock.js';
 export type RunWriter = {
   /** The manifest as last written. */
   readonly manifest: RunManifest;
+  /**
+   * The rows the run.json on disk records (its `counts.rows` as this writer last wrote it, or as it was
+   * when the writer was opened): a part counts once the manifest that records it is written, not when
+   * its file is. What a backend may forget (bullmq's collected jobs) is measured against this.
+   */
+  readonly committedRows?: number;
   /** The run's writer lock this writer holds and releases on close. */
   readonly lock: RunLock;
   append(rows: readonly EpisodeRow[]): Promise<void>;
@@ -159,6 +165,8 @@ class LockedRunWriter implements RunWriter {
   /** When the manifest was last written by this writer (Date.now()), 0 before; and the usage it then held. */
   #writtenAt = 0;
   #writtenUsage: string | null = null;
+  /** The rows the manifest on disk records ({@link RunWriter.committedRows}). */
+  #committedRows: number;
 
   constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock) {
     this.lock = lock;
@@ -170,11 +178,16 @@ class LockedRunWriter implements RunWriter {
     this.#next = nextPart;
     this.#buffer = new PartBuffer(this.#axes, manifest.conditions);
     this.#registration = manifest.registration_sha256;
+    this.#committedRows = manifest.counts.rows;
     this.#pinned = pinnedText(this.#registration);
   }
 
   get manifest(): RunManifest {
     return this.#manifest;
+  }
+
+  get committedRows(): number {
+    return this.#committedRows;
   }
 
   append(rows: readonly EpisodeRow[]): Promise<void> {
@@ -246,6 +259,7 @@ class LockedRunWriter implements RunWriter {
   async #write(): Promise<void> {
     const m = this.#manifest;
     await writeManifest(this.#store, m);
+    this.#committedRows = m.counts.rows;
     this.#writtenAt = Date.now();
     this.#writtenUsage = JSON.stringify(m.usage ?? null);
   }
