@@ -414,6 +414,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
 
   const rerun = async (): Promise<void> => {
     const again = redo.splice(0, redo.length);
+    // The id is a new job's from here on: a removal still due for the old job under it (one collected at
+    // the start, say) must not take the new one.
+    const ids = new Set(again.map((c) => c.id));
+    const keep = (id: string): boolean => !ids.has(id);
+    foundIds.splice(0, foundIds.length, ...foundIds.filter(keep));
+    for (const b of ready) b.ids = b.ids.filter(keep);
+    handedOver.splice(0, handedOver.length, ...handedOver.filter((h) => keep(h.id)));
     for (const c of again) await queue.remove(c.id).catch(() => 0);
     if (st.halt !== null) {
       for (const c of again) outstanding.delete(c.id);
