@@ -59,4 +59,14 @@ describe('inspectRun', () => {
     // An outcome the run may hold and does not (no timeouts here): 0 episodes, as before.
     for (const absent of ['truncated', 'timeout']) expect((await inspectRun(dir, id, { event: absent })).matching).toBe(0);
   });
+
+  it('lists 0 episodes for an event the spec declared, even one close to a label the run holds (it cannot be a misspelling)', async () => {
+    const declared = parseSweepSpec(SPEC.replace('replicates = 8', 'replicates = 4\nevents = ["failed", "parsed"]'));
+    const w = await createRun(dir, { spec: declared, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.append([0, 1, 2, 3].map((r) => row(id, r, 4, 'passed')));
+    await w.close('complete');
+    expect((await inspectRun(dir, id, { event: 'parsed' })).matching).toBe(0);
+    await expect(inspectRun(dir, id, { event: 'pased' })).rejects.toMatchObject({ code: 'E_EVENT' });
+  });
 });

@@ -148,8 +148,9 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   const differ = countsProblems(manifest, total);
   if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
   // An event the run does not hold is an answer (0 episodes), unless it is a near miss of a label it
-  // holds: then it is most likely a misspelling, and 0 would read as "none failed".
-  if (event !== null && !labelCode.has(event)) {
+  // holds and not one its spec declared: then it is most likely a misspelling, and 0 would read as "none failed".
+  const declared = Array.isArray(manifest.events) ? (manifest.events as unknown[]) : [];
+  if (event !== null && !labelCode.has(event) && !declared.includes(event)) {
     const near = didYouMean(event, labels);
     if (near !== '') {
       throw new ProveError('E_EVENT', `--event ${event} is an outcome run ${manifest.name} does not hold${near}; it holds ${[...labels].sort().join(', ')}; name one of those, or an outcome it may hold that is no near miss of them (which lists 0 episodes).`);
