@@ -176,16 +176,6 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;
-  /**
-   * The usage reported to the run (ctx.usage): only that of jobs gone from Redis. A job still in Redis
-   * carries its usage for the next resume to collect, so counting it here as well counted it twice.
-   */
-  let reported: TargetUsage | null = null;
-  const jobUsage = new Map<string, TargetUsage>();
-  const report = (u: TargetUsage): void => {
-    reported = addUsage(reported, u);
-    if (reported !== null) ctx.usage?.('bullmq', reported);
-  };
   /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
   const found = new Map<string, EpisodeRow>();
   const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
@@ -267,24 +257,18 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     const chunk = outstanding.get(id);
     if (!chunk || redo.includes(chunk)) return;
     lastNews = Date.now();
-    // A job collectFinished found (its usage counted then) may be settled again under a chunk of the same id.
-    const seen = jobUsage.has(id);
-    if (result?.usage && !seen) {
+    if (result?.usage) {
       usage = addUsage(usage, result.usage);
+      if (usage !== null) ctx.usage?.('bullmq', usage);
       if (budgetLeft !== null && usage !== null && usage.billed_tokens >= budgetLeft) st.halt ??= 'budget';
     }
     if (result?.cut !== undefined && result.invocation !== invocation) {
-      // Cut short by an invocation that is over (a coordinator killed while it stopped): run it again
-      // (its job is removed now: its usage is the run's).
-      const u = jobUsage.get(id) ?? result.usage;
-      jobUsage.delete(id);
-      if (u) report(u);
+      // Cut short by an invocation that is over (a coordinator killed while it stopped): run it again.
       redo.push(chunk);
       poke();
       return;
     }
     outstanding.delete(id);
-    if (result?.usage) jobUsage.set(id, result.usage);
     if (result?.cut === 'target') st.halt ??= 'target';
     const byIndex = new Map<number, EpisodeRow>();
     if (result && Array.isArray(result.rows)) {
@@ -360,7 +344,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (state === 'completed' && result) {
         if (result.usage) {
           usage = addUsage(usage, result.usage);
-          jobUsage.set(id, result.usage);
+          if (usage !== null) ctx.usage?.('bullmq', usage);
         }
         for (const row of Array.isArray(result.rows) ? result.rows : []) {
           if (row && row.condition === job.data.condition && !found.has(pairKey(row.condition, row.replicate_index))) {
@@ -451,12 +435,6 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     while (n < handedOver.length && (handedOver[n] as { upTo: number }).upTo <= held) n++;
     const ids = handedOver.splice(0, n).map((h) => h.id);
     for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
-    // Gone from Redis: their usage is the run's now.
-    for (const id of ids) {
-      const u = jobUsage.get(id);
-      jobUsage.delete(id);
-      if (u !== undefined) report(u);
-    }
   };
 
   let exhausted = false;
