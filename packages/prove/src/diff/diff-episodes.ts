@@ -56,7 +56,7 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
     // Asked for and not used by the verdict: said, not dropped silently.
     // The fixed-n readings outside the verdict that still take the method.
     const still = [
-      ...(scores !== undefined && scores.method.includes('on hard failures') ? ["the scores section's hard failures"] : []),
+      ...(scores !== undefined && scores.hard_failure_tests > 0 ? ["the scores section's hard failures"] : []),
       ...(options.full === true ? ['the fault lines of --full'] : []),
     ];
     const hard = still.length > 0 ? ` (it still reads ${still.join(' and ')}, which are fixed-n)` : '';

@@ -282,8 +282,8 @@ export function formatGridText(grid: ReportGrid): string {
     `cells         change [interval] verdict; ${d.intervals_rule.replace(/^on each condition's change: /, 'intervals ')}; ${d.verdict_rule.replace(/^the verdict counts/, 'counted')}`,
   ];
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
-  const looks = looksWords(d.looks.before, d.looks.after, false);
-  if (looks !== null) head.push(`looks         ${looks.replace(/; --sequential reads it anytime-valid$/, '; diff --sequential reads it anytime-valid (report has no --sequential)')}`);
+  const looks = looksWords(d.looks.before, d.looks.after, false, 'diff --sequential reads it anytime-valid (report has no --sequential)');
+  if (looks !== null) head.push(`looks         ${looks}`);
   head.push('');
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
   for (const yv of grid.y_values) {

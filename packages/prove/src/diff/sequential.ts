@@ -74,15 +74,16 @@ export function looksOf(manifest: DiffManifest): RunLooks {
 
 /**
  * The clause the sentence adds when a run was extended: how many times, and its replicates at each look.
- * Null when neither run was.
+ * Null when neither run was. `anytime` names the anytime-valid reading (a verb without `--sequential`
+ * names diff's).
  */
-export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean): string | null {
+export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean, anytime = '--sequential reads it anytime-valid'): string | null {
   const one = (name: string, l: RunLooks): string | null =>
     l.extensions === 0 ? null : `${name} was extended ${l.extensions === 1 ? 'once' : `${l.extensions} times`} (replicates ${l.replicates.join(', ')})`;
   const parts = [one('before', before), one('after', after)].filter((s): s is string => s !== null);
   if (parts.length === 0) return null;
   const tail = sequential
     ? 'read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)'
-    : 'a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid';
+    : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;
   return `${parts.join(' and ')}: ${tail}`;
 }

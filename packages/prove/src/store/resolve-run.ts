@@ -40,17 +40,18 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   }
   const exact = runs.find((r) => r.run_id === ref);
   if (exact) return exact;
+  // The damaged run directories (listed apart by `runs`, never numbered) the ref is the id or a prefix of.
+  const damaged = ID_CHARS.test(ref) ? scan.skipped.filter((d) => d.dir.startsWith(ref)) : [];
   if (ID_CHARS.test(ref)) {
     const prefixed = runs.filter((r) => r.run_id.startsWith(ref));
     // A damaged run directory with the prefix makes it ambiguous too: the reader may mean that run.
-    const damagedToo = scan.skipped.filter((d) => d.dir.startsWith(ref));
-    if (prefixed.length === 1 && prefixed[0] && damagedToo.length === 0) return prefixed[0];
+    if (prefixed.length === 1 && prefixed[0] && damaged.length === 0) return prefixed[0];
     if (prefixed.length > 1) {
       const ids = prefixed.slice(0, 5).map((r) => r.run_id).join(', ');
       throw new RefError(ref, `${shown} is a prefix of ${prefixed.length} run ids (${ids}${prefixed.length > 5 ? ', ...' : ''}); give more of the id.`);
     }
-    if (prefixed.length === 1 && damagedToo.length > 0) {
-      const dirs = [...prefixed.map((r) => r.run_id), ...damagedToo.map((d) => `${d.dir}, damaged`)].sort();
+    if (prefixed.length === 1 && damaged.length > 0) {
+      const dirs = [...prefixed.map((r) => r.run_id), ...damaged.map((d) => `${d.dir}, damaged`)].sort();
       throw new RefError(ref, `${shown} is a prefix of ${dirs.length} run directories (${dirs.slice(0, 5).join(', ')}${dirs.length > 5 ? ', ...' : ''}); give more of the id.`);
     }
   }
@@ -59,9 +60,7 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
     throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see ${proveCommandLine(store, 'runs')} for this store's runs.`);
   }
-  // A damaged run directory (listed apart by `runs`, never numbered) named by its id or a unique prefix:
-  // why it cannot be read, not "no run matches".
-  const damaged = ID_CHARS.test(ref) ? scan.skipped.filter((d) => d.dir === ref || d.dir.startsWith(ref)) : [];
+  // A damaged run directory named by its id or a unique prefix: why it cannot be read, not "no run matches".
   if (damaged.length === 1 && damaged[0]) {
     const d = damaged[0];
     throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore its run.json from a copy, or remove the directory.`);
