@@ -56,6 +56,34 @@ describe('PartBuffer', () => {
     expect(next.counts).toEqual({ rows: 1, rows_without_outcome: 0, outcomes: { passed: 1 } });
   });
 
+  it('keeps every value as put, past its first capacity and whatever its type (-0, NaN, a number where a text goes, a text where a number goes)', () => {
+    // The buffer keeps numbers in Float64Arrays and repeated texts as codes; a value of another type turns
+    // that column into a plain array. What it hands over must still be exactly what the rows give.
+    const rows = Array.from({ length: 2500 }, (_, r) => {
+      const base = row(r);
+      if (r === 1500) return { ...base, slack: -0, score: -0 };
+      if (r === 1501) return { ...base, t: Number.NaN, duration_ms: -0 };
+      if (r === 1700) return { ...base, model: 7 }; // a number in a categorical axis
+      if (r === 2100) return { ...base, slack: '4' }; // a text in a continuous axis
+      if (r === 2200) return { ...base, run_id: '20261203T000000Z-ffff' };
+      return base;
+    }) as EpisodeRow[];
+    const buffer = new PartBuffer(AXES, CONDITIONS);
+    for (const r of rows) buffer.add(r);
+    const part = buffer.take();
+    expect(part.rows).toBe(2500);
+    expect(part.columns).toEqual(partColumnData(AXES, rows));
+    const slack = part.columns.find((c) => c.name === 'slack')?.data as ArrayLike<unknown>;
+    expect(Object.is(slack[1500], -0)).toBe(true);
+    expect(slack[2100]).toBe(4); // as partColumnData has it: the column is doubles
+    const model = part.columns.find((c) => c.name === 'model')?.data as ArrayLike<unknown>;
+    expect([model[1699], model[1700], model[1701]]).toEqual([row(1699).model, 7, row(1701).model]);
+    // A part of one value per column, after a part of many: the next part starts from nothing.
+    const same = Array.from({ length: 1100 }, () => row(0));
+    for (const r of same) buffer.add(r);
+    expect(buffer.take().columns).toEqual(partColumnData(AXES, same));
+  });
+
   it('refuses a null where none may be, as partColumnData does, and is empty afterwards', () => {
     const bad = { ...row(1), condition: null } as unknown as EpisodeRow;
     const buffer = new PartBuffer(AXES, CONDITIONS);
