@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Target } from '../target/target.js';
-import { runEpisode } from './run-episode.js';
+import { episodeRow, runEpisode, targetConfig } from './run-episode.js';
 
 const ITEM = { condition: 'slack 4', values: { slack: 4 }, replicate_index: 0, seed: 7 };
 const run = (fn: () => unknown) => runEpisode(fn as unknown as Target, ITEM, '20261106T231318Z-cdf9', null);
@@ -136,5 +136,37 @@ describe('runEpisode: the row', () => {
     const row = await runEpisode((() => ({ outcome: 'passed', t: 2, score: 0.5, meta: { k: 'v' } })) as unknown as Target, item, '20261106T231318Z-cdf9', null);
     expect(Object.keys(row)).toEqual(['run_id', 'condition', 'b', 'a', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms']);
     expect(row).toMatchObject({ run_id: '20261106T231318Z-cdf9', condition: 'b 1 · a x', b: 1, a: 'x', replicate_index: 3, seed: 9, outcome: 'passed', t: 2, score: 0.5, error: null, meta: '{"k":"v"}' });
+  });
+});
+
+describe('targetConfig and episodeRow: made from their condition\'s templates when its values are frozen', () => {
+  const values = { strictness: 'strict', horizon: 8, slack: 2 };
+  const frozen = Object.freeze({ ...values });
+  const item = (v: Record<string, string | number>, r: number, condition = 'horizon 8 · slack 2 · strictness strict') => ({ condition, values: v, replicate_index: r, seed: 1000 + r });
+  const fields = { outcome: 'passed', t: 3, score: null, error: null, meta: '{"k":1}' };
+
+  it('gives the same keys, in the same order, and the same values, for frozen values and for values that are not', () => {
+    for (let r = 0; r < 3; r++) {
+      const a = targetConfig(item(frozen, r));
+      const b = targetConfig(item({ ...values }, r));
+      expect(Object.entries(a)).toEqual(Object.entries(b));
+      expect(Object.keys(a)).toEqual(['strictness', 'horizon', 'slack', 'seed', 'replicate_index']);
+      expect(a).toMatchObject({ seed: 1000 + r, replicate_index: r });
+      const rowA = episodeRow(item(frozen, r), 'run-a', fields, 1.5);
+      const rowB = episodeRow(item({ ...values }, r), 'run-a', fields, 1.5);
+      expect(Object.entries(rowA)).toEqual(Object.entries(rowB));
+      expect(Object.keys(rowA)).toEqual(['run_id', 'condition', 'strictness', 'horizon', 'slack', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms']);
+    }
+    // Each is a new object: a target that changes its config changes no other episode's.
+    const first = targetConfig(item(frozen, 0));
+    first['slack'] = 99;
+    expect(targetConfig(item(frozen, 0))['slack']).toBe(2);
+  });
+
+  it('keeps each condition\'s label when a values object is shared by two conditions (a custom backend\'s items)', () => {
+    const shared = Object.freeze({ slack: 2 });
+    expect(episodeRow(item(shared, 0, 'slack 2'), 'r', fields, 0).condition).toBe('slack 2');
+    expect(episodeRow(item(shared, 1, 'slack two'), 'r', fields, 0).condition).toBe('slack two');
+    expect(episodeRow(item(shared, 2, 'slack 2'), 'r', fields, 0).condition).toBe('slack 2');
   });
 });

@@ -82,25 +82,50 @@ export function timeoutMessage(ms: number): string {
 }
 
 /**
- * The target's config of an item: its axis values, then `seed` and `replicate_index`, in that order.
- * Copied key by key: `{ ...values, seed, replicate_index }` cost ~1.4 µs an episode in V8 (adding keys
- * to a spread object's copied shape), the copy ~0.1 µs.
+ * The target's config and the stored row of the items of one condition, with every key in place: an
+ * episode's own are copies of them (`{ ...template }` keeps the template's shape, and its fields are then
+ * set where they are). Made once per condition. Adding the keys to every episode's new object cost
+ * ~0.17 µs and ~530 bytes an episode (V8 11.3: the objects grew their property stores as the keys came);
+ * the copies cost ~0.07 µs and ~220 bytes.
  */
-export function targetConfig(item: WorkItem): TargetConfig {
-  const cfg: Record<string, string | number> = {};
+type Templates = { readonly condition: string; readonly cfg: Record<string, unknown>; readonly row: Record<string, unknown> };
+
+/** The templates of each frozen values object seen (a sweep's items share their condition's). */
+const templatesOf = new WeakMap<object, Templates>();
+
+/**
+ * The templates of an item's condition, or null when its values object is not frozen (it could change
+ * between items: its config and row are then made key by key, as the templates are).
+ */
+function templates(item: WorkItem): Templates | null {
   const values = item.values;
-  for (const key in values) cfg[key] = values[key] as string | number;
-  cfg['seed'] = item.seed;
-  cfg['replicate_index'] = item.replicate_index;
-  return cfg as TargetConfig;
+  const known = templatesOf.get(values);
+  if (known !== undefined) return known.condition === item.condition ? known : null;
+  if (!Object.isFrozen(values)) return null;
+  const made = { condition: item.condition, cfg: configOf(item), row: rowOf(item, '', { outcome: null, t: 0, score: null, error: null, meta: '' }, 0) };
+  templatesOf.set(values, made);
+  return made;
 }
 
-/** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields (internal). */
-export function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
-  // Key by key, as targetConfig (a spread of the values in the literal cost more).
+function configOf(item: WorkItem): Record<string, unknown> {
+  const cfg: Record<string, unknown> = {};
+  const values = item.values;
+  for (const key in values) cfg[key] = values[key];
+  cfg['seed'] = item.seed;
+  cfg['replicate_index'] = item.replicate_index;
+  return cfg;
+}
+
+function rowOf(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): Record<string, unknown> {
   const row: Record<string, unknown> = { run_id: runId, condition: item.condition };
   const values = item.values;
   for (const key in values) row[key] = values[key];
+  return fillRow(row, item, runId, fields, durationMs);
+}
+
+/** Sets (a template's copy) or adds (a new row, after its axis values) the episode's own fields, in the row's order. */
+function fillRow(row: Record<string, unknown>, item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): Record<string, unknown> {
+  row['run_id'] = runId;
   row['replicate_index'] = item.replicate_index;
   row['seed'] = item.seed;
   row['outcome'] = fields.outcome;
@@ -109,7 +134,24 @@ export function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRo
   row['error'] = fields.error;
   row['meta'] = fields.meta;
   row['duration_ms'] = durationMs;
-  return row as EpisodeRow;
+  return row;
+}
+
+/** The target's config of an item: its axis values, then `seed` and `replicate_index`, in that order. */
+export function targetConfig(item: WorkItem): TargetConfig {
+  const t = templates(item);
+  if (t === null) return configOf(item) as TargetConfig;
+  const cfg = { ...t.cfg };
+  cfg['seed'] = item.seed;
+  cfg['replicate_index'] = item.replicate_index;
+  return cfg as TargetConfig;
+}
+
+/** The stored row of an item: its run, condition, axis values, replicate and seed, then the episode's fields (internal). */
+export function episodeRow(item: WorkItem, runId: string, fields: Pick<EpisodeRow, 'outcome' | 't' | 'score' | 'error' | 'meta'>, durationMs: number): EpisodeRow {
+  const t = templates(item);
+  if (t === null) return rowOf(item, runId, fields, durationMs) as EpisodeRow;
+  return fillRow({ ...t.row }, item, runId, fields, durationMs) as EpisodeRow;
 }
 
 /** A row for an item whose target failed (internal; also used by backends for lost episodes). */

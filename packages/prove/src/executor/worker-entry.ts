@@ -46,6 +46,8 @@ async function main(): Promise<void> {
 async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, stopped: AbortController): Promise<void> {
   const rows = [];
   let done = 0;
+  // Frozen, so that the items of a condition share its config's and row's templates (run-episode.ts).
+  for (const item of msg.items) Object.freeze(item.values);
   for (const item of msg.items) {
     if (Atomics.load(flags, 0) !== 0) stopped.abort();
     if (started.signal?.aborted) break;
