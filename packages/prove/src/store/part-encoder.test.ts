@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../__fixtures__/helpers.js';
@@ -74,6 +75,16 @@ describe('encodePart: a part encoded on the encoder thread', () => {
       expect(threaded.where).toBe('thread');
       expect(threaded.sha256).toBe(encodeInline(columns, part.length).sha256);
     }
+  });
+
+  it('encodes a small part on the thread too once the thread runs (a sweep\'s last part; its code there is warm, where the calling thread\'s is cold)', async () => {
+    await encodePart(partColumnData(AXES, rows(THREAD_MIN_ROWS)), THREAD_MIN_ROWS); // starts the thread where there is a core for it
+    const small = rows(40);
+    const encoded = await encodePart(partColumnData(AXES, small), 40);
+    expect(encoded.where).toBe(availableParallelism() > 1 ? 'thread' : 'inline');
+    expect(encoded.sha256).toBe(encodeInline(partColumnData(AXES, small), 40).sha256);
+    // Asked for the calling thread, it is encoded there.
+    expect((await encodePart(partColumnData(AXES, small), 40, { thread: false })).where).toBe('inline');
   });
 
   it('is what writePart puts in place for a large part, and reads back as the rows written', async () => {
