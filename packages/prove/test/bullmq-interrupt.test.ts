@@ -153,6 +153,45 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     await Promise.all(workers.map((w) => w.done));
   }, 120_000);
 
+  it('resume whose budget the jobs found in Redis already spent runs nothing more: it stores their rows and usage and stops interrupted', async () => {
+    // The jobs an interrupted coordinator left running finish on the workers and bill; a resume collects
+    // them first. When what they billed reaches what is left of the budget, no chunk may be enqueued (a
+    // review saw a resume run 4 to 7 more chunks past its budget).
+    const calls = join(dir, 'calls-budget.log');
+    const gate = join(dir, 'gate-budget');
+    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
+    const workers = [await worker('intr-budget', env), await worker('intr-budget', env)];
+    const store = join(dir, 'store-budget');
+    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
+    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i3', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr-budget', '--chunk-size', '1']);
+    await waitForLines(calls, 2);
+    coord.child.kill('SIGINT');
+    expect((await coord.done).code).toBe(1);
+    const runId = readdirRun(store);
+    await writeFile(gate, '');
+    const q = new Queue('intr-budget', { connection: { host: '127.0.0.1', port: redis.port } });
+    await idle(q);
+    expect(lines(calls)).toHaveLength(2); // the 2 jobs in flight finished: 20 tokens billed, not yet in the run
+    // 5 tokens left (nothing recorded yet): the 2 found jobs spent them.
+    const r = await cli(['--store', store, 'resume', runId, '--budget-tokens', '5', '--backend', 'bullmq', '--redis', redis.url, '--json', '--trust-store']).done;
+    expect(r.code).toBe(1);
+    const m = JSON.parse(r.stdout) as RunManifest;
+    expect([m.status, m.counts.rows, m.usage?.billed_tokens]).toEqual(['interrupted', 2, 20]);
+    expect(lines(calls)).toHaveLength(2); // nothing more ran, nothing more was billed
+    // The found jobs went once the store held their rows; nothing of the run waits in Redis.
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed', 'delayed')).toBe(0);
+    // A larger total finishes the run, every pair called once.
+    const done = await cli(['--store', store, 'resume', runId, '--budget-tokens', '10000', '--backend', 'bullmq', '--redis', redis.url, '--json', '--trust-store']).done;
+    expect(done.code).toBe(0);
+    const m2 = JSON.parse(done.stdout) as RunManifest;
+    expect([m2.status, m2.counts.rows, m2.usage?.billed_tokens]).toEqual(['complete', EPISODES, 10 * EPISODES]);
+    expect(new Set(lines(calls)).size).toBe(EPISODES);
+    expect(lines(calls)).toHaveLength(EPISODES);
+    await q.close();
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.done));
+  }, 120_000);
+
   it('a worker refuses a job whose target module is another version than the coordinator\'s (sha256)', async () => {
     const mod = join(dir, 'versioned.mjs');
     const ran = join(dir, 'versioned-ran.log');

@@ -88,7 +88,10 @@ function positiveInt(name: string, v: unknown, def: number): number {
  * and keeps the budget (`runtime.budgetTokens`, what is left of the run's): once the billed tokens reach
  * it, it enqueues nothing more, sets a stop key that makes workers skip this invocation's jobs, removes
  * the jobs not yet started, collects the rows and usage of those in flight, and ends the run
- * `interrupted` (resume runs the rest). The overshoot is at most the jobs in flight: billed < budget +
+ * `interrupted` (resume runs the rest). A resume counts the usage of the finished jobs it finds in Redis
+ * first: when they spent what is left, nothing is enqueued (their rows are stored, and they are removed).
+ * On any stop, the rows of every job found at the start are stored, not only those the items reached.
+ * The overshoot is at most the jobs in flight: billed < budget +
  * `window` x `chunkSize` x (the most tokens one episode bills); in practice the jobs the workers are
  * running (the sum of their `--concurrency`). The target's own signal aborting on a worker stops the run
  * the same way. The manifest records {@link BullmqBackend.options} as `backend_options`.
@@ -437,6 +440,15 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
   };
 
+  /**
+   * Reads the rest of the items without enqueuing any (the run stops): the rows of the finished jobs found
+   * at the start go to the store, and those jobs with their last rows. Else a stop before the items reach
+   * them left them in Redis, and the next resume collected them, and added their usage, again.
+   */
+  const drain = (): void => {
+    for (let n = chunks.next(); n.done !== true; n = chunks.next());
+  };
+
   let exhausted = false;
   let halted = false;
   try {
@@ -456,6 +468,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       rateSet = true;
     }
     await collectFinished();
+    // The jobs found may have billed what is left of the budget: then nothing is enqueued.
+    if (budgetLeft !== null && usage !== null && (usage as TargetUsage).billed_tokens >= budgetLeft) st.halt = 'budget';
     for (;;) {
       if (st.lost !== null) break;
       if (ctx.signal?.aborted) {
@@ -463,6 +477,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         // episode in flight; the jobs not started are removed. The jobs still running finish on the
         // workers; their rows and usage wait in Redis for the next resume, which collects them first.
         await obsolete();
+        drain();
         if (outstanding.size > 0) ctx.pending?.(outstanding.size, `queue ${s.queueName} on ${s.url}`);
         break;
       }
@@ -476,6 +491,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         halted = true;
         exhausted = true; // nothing more is enqueued
         await obsolete();
+        drain();
         continue;
       }
       if (redo.length > 0) {
