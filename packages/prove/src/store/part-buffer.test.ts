@@ -61,6 +61,7 @@ describe('PartBuffer', () => {
     // that column into a plain array. What it hands over must still be exactly what the rows give.
     const rows = Array.from({ length: 2500 }, (_, r) => {
       const base = row(r);
+      if (r === 0) return { ...base, error: undefined, outcome: 'passed' }; // a field missing (a custom backend's row), first
       if (r === 1500) return { ...base, slack: -0, score: -0 };
       if (r === 1501) return { ...base, t: Number.NaN, duration_ms: -0 };
       if (r === 1700) return { ...base, model: 7 }; // a number in a categorical axis
@@ -93,5 +94,11 @@ describe('PartBuffer', () => {
     expect(() => buffer.take()).toThrow('episode row 1: column condition is null, and only outcome, score and error may be null');
     expect(buffer.rows).toBe(0);
     expect(buffer.take().rows).toBe(0);
+    // A field missing from the first row, the same value in every other: still refused, not filled in.
+    const missing = { ...row(0), run_id: undefined } as unknown as EpisodeRow;
+    buffer.add(missing);
+    buffer.add(row(1));
+    expect(() => partColumnData(AXES, [missing, row(1)])).toThrow('episode row 0: column run_id is undefined');
+    expect(() => buffer.take()).toThrow('episode row 0: column run_id is undefined');
   });
 });

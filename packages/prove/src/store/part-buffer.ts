@@ -47,6 +47,9 @@ class NumberStore implements ColumnStore {
   }
 }
 
+/** What a coded column's last value is before its first. */
+const NOTHING: unique symbol = Symbol('nothing yet');
+
 /**
  * A column of few distinct texts (run_id, condition, a categorical axis, outcome, error, score's nulls)
  * kept as an Int32Array of codes into the texts seen: most rows repeat the previous row's value and
@@ -57,7 +60,8 @@ class CodedStore implements ColumnStore {
   #codes = new Int32Array(FIRST_CAPACITY);
   readonly #texts: (string | null)[] = [];
   readonly #code = new Map<string | null, number>();
-  #last: string | null | undefined = undefined;
+  /** The last value coded and its code (first, a value no row holds: an undefined first row is not code -1). */
+  #last: string | null | typeof NOTHING = NOTHING;
   #lastCode = -1;
   #plain: unknown[] | null = null;
 
