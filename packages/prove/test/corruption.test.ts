@@ -296,7 +296,7 @@ describe('incomplete runs are read only on purpose', () => {
 
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
-    const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held.`;
+    const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values).`;
     const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed', '--partial']);
     expect(d.code).toBe(0);
     expect(d.out.startsWith(`${line}\n`)).toBe(true);
@@ -306,8 +306,14 @@ describe('incomplete runs are read only on purpose', () => {
     const r = await cli(['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed', '--partial', '--out', svg]);
     expect(r.code).toBe(0);
     expect(r.out.startsWith(`${line}\n`)).toBe(true);
-    expect(await readFile(svg, 'utf8')).toContain(`<text x="8"`);
-    expect(await readFile(svg, 'utf8')).toContain('partial: run');
+    const drawn = await readFile(svg, 'utf8');
+    expect(drawn).toContain('partial: run');
+    // The line is wrapped to the canvas: every word of it, in order, on lines that fit the width.
+    const width = Number(/<svg [^>]*width="([\d.]+)"/.exec(drawn)?.[1]);
+    const noteLines = [...drawn.matchAll(/<text x="8" y="[\d.]+" fill="#b00020">([^<]*)<\/text>/g)].map((x) => (x[1] as string).replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    expect(noteLines.length).toBeGreaterThan(1);
+    expect(noteLines.join(' ')).toBe(line);
+    for (const l of noteLines) expect(l.length).toBeLessThanOrEqual(Math.floor((width - 16) / 6.5));
     const md = join(root, 'x.md');
     const csv = join(root, 'x.csv');
     expect((await cli(['export', a.run_id, b.run_id, '--partial', '--md', md, '--csv', csv])).code).toBe(0);

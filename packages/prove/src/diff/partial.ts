@@ -91,10 +91,24 @@ export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]
   return runs.map((r) => r.coverage).filter((c): c is RunCoverage => c !== undefined && !c.complete);
 }
 
-/** `partial: run X ... holds 50 of 100 ...; run Y ...`, or null when no run is partial. */
+/**
+ * What a partial read of a run swept here (one a resume or an extend can go on with) is for the verdict:
+ * a look (STATS.md, "Looks: runs extended after a diff"). A fixed-n verdict read again once the run
+ * goes on because of it no longer has its false-positive rate; anytime-valid p-values keep it under any
+ * number of looks. Only `extend` records looks in the manifest; a partial read leaves no trace, so it is
+ * said here, when it is made.
+ */
+export const PARTIAL_LOOK = 'reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values)';
+
+/**
+ * `partial: run X ... holds 50 of 100 ...; run Y ...; the figures use only the pairs held`, with
+ * {@link PARTIAL_LOOK} when a run read partially was swept here and has not ended (an import is finished
+ * in its own harness; a complete run missing pairs has ended); null when no run is partial.
+ */
 export function partialLine(covs: readonly RunCoverage[]): string | null {
   if (covs.length === 0) return null;
-  return `partial: ${covs.map(coverageWords).join('; ')}; the figures use only the pairs held.`;
+  const look = covs.some((c) => c.harness === undefined && c.status !== 'complete') ? `; ${PARTIAL_LOOK}` : '';
+  return `partial: ${covs.map(coverageWords).join('; ')}; the figures use only the pairs held${look}.`;
 }
 
 /** Episodes of one run without a partner (same condition and replicate) in the other. */

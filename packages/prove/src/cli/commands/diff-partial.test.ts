@@ -27,6 +27,15 @@ describe('diff --partial', () => {
     expect(out.pairs.groups.reduce((n, g) => n + g.rise, 0)).toBe(rise);
   });
 
+  it('says that reading a run before it ends is a look, and how to read the finished runs so that it does not raise the error rate', async () => {
+    // A partial diff, then a resume decided on what it showed, then the fixed-n diff of the finished
+    // runs: two looks, and nothing said so (only extend records looks in the manifest).
+    const io = captureStore(store);
+    expect(await runCli(['--store', store, 'diff', runs.a, runs.c, '--partial'], io.io)).toBe(0);
+    const line = io.out().split('\n').find((l) => l.startsWith('partial: ')) ?? '';
+    expect(line).toMatch(/the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential \(anytime-valid p-values\)\.$/);
+  });
+
   it('with several candidates is refused (exit 2) with the two-run command to use', async () => {
     const io = captureStore(store);
     expect(await runCli(['--store', store, 'diff', runs.a, runs.b, runs.c, '--partial'], io.io)).toBe(2);
