@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { sha256Hex } from './create-run.js';
@@ -86,6 +88,16 @@ describe('encodePart: a part encoded on the encoder thread', () => {
     // Asked for the calling thread, it is encoded there.
     expect((await encodePart(partColumnData(AXES, small), 40, { thread: false })).where).toBe('inline');
   });
+
+  it('a part the structured clone refuses is encoded inline (its own error); the thread stays on and lets the process exit', () => {
+    // It kept the thread referenced (the process never exited) and turned it off for the process.
+    const script = fileURLToPath(new URL('../__fixtures__/encoder-bad-part.ts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.signal).toBeNull(); // not killed at the timeout: it exited by itself
+    expect(r.status).toBe(0);
+    const where = availableParallelism() > 1 ? 'thread' : 'inline';
+    expect(JSON.parse(r.stdout.trim().split('\n').pop() ?? '[]')).toEqual([where, 'error: parquet expected Uint8Array value, got object', where]);
+  }, 60_000);
 
   it('is what writePart puts in place for a large part, and reads back as the rows written', async () => {
     const part = rows(THREAD_MIN_ROWS * 2);

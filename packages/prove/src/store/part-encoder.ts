@@ -118,18 +118,24 @@ function startEncoder(Worker: typeof import('node:worker_threads').Worker): NonN
 export async function encodePart(columnData: PartColumnData, rows: number, opts: { thread?: boolean } = {}): Promise<EncodedPart> {
   const thread = opts.thread ?? ((rows >= THREAD_MIN_ROWS || encoder !== null) && availableParallelism() > 1);
   if (!thread || encoderBroken) return encodeInline(columnData, rows);
-  let out: EncodedPart | null = null;
+  let enc: NonNullable<typeof encoder>;
   try {
     const { Worker } = workerThreads();
-    const enc = (encoder ??= startEncoder(Worker));
-    const id = enc.nextId++;
-    const done = new Promise<EncodedPart | null>((resolve) => enc.waiting.set(id, { resolve }));
-    enc.worker.ref(); // a part in the thread keeps the process alive until it comes back
-    enc.worker.postMessage({ id, columnData: sendable(columnData), rows });
-    out = await done;
+    enc = encoder ??= startEncoder(Worker);
   } catch {
     encoderBroken = true; // the thread cannot start here
-    out = null;
+    return encodeInline(columnData, rows);
   }
-  return out ?? encodeInline(columnData, rows);
+  const id = enc.nextId++;
+  try {
+    enc.worker.postMessage({ id, columnData: sendable(columnData), rows });
+  } catch {
+    // A value the structured clone refuses (a custom backend's row): this part is encoded here, where its
+    // own error is thrown; the thread stays on for the next parts, and nothing of this part holds it.
+    return encodeInline(columnData, rows);
+  }
+  // Registered once sent (the answer comes in a later task): a part in the thread keeps the process alive until it comes back.
+  const done = new Promise<EncodedPart | null>((resolve) => enc.waiting.set(id, { resolve }));
+  enc.worker.ref();
+  return (await done) ?? encodeInline(columnData, rows);
 }
