@@ -163,6 +163,20 @@ describe('targetConfig and episodeRow: made from their condition\'s templates wh
     expect(targetConfig(item(frozen, 0))['slack']).toBe(2);
   });
 
+  it('reads values that could change (a getter, another prototype) anew for every item, and takes values that are no object as before', () => {
+    let n = 0;
+    const counting = Object.freeze(Object.defineProperty({}, 'slack', { enumerable: true, get: () => ++n }));
+    expect([targetConfig(item(counting as Record<string, number>, 0))['slack'], targetConfig(item(counting as Record<string, number>, 1))['slack']]).toEqual([1, 2]);
+    const proto = { model: 'A' };
+    const inherits = Object.freeze(Object.create(proto) as Record<string, string>);
+    expect(episodeRow(item(inherits, 0), 'r', fields, 0)['model']).toBe('A');
+    proto.model = 'B';
+    expect(episodeRow(item(inherits, 1), 'r', fields, 0)['model']).toBe('B');
+    // A custom backend's item without values: a row with no axis values, as before (no throw).
+    const bare = { condition: 'c', values: undefined as unknown as Record<string, number>, replicate_index: 0, seed: 1 };
+    expect(Object.keys(episodeRow(bare, 'r', fields, 0))).toEqual(['run_id', 'condition', 'replicate_index', 'seed', 'outcome', 't', 'score', 'error', 'meta', 'duration_ms']);
+  });
+
   it('keeps each condition\'s label when a values object is shared by two conditions (a custom backend\'s items)', () => {
     const shared = Object.freeze({ slack: 2 });
     expect(episodeRow(item(shared, 0, 'slack 2'), 'r', fields, 0).condition).toBe('slack 2');

@@ -90,19 +90,32 @@ export function timeoutMessage(ms: number): string {
  */
 type Templates = { readonly condition: string; readonly cfg: Record<string, unknown>; readonly row: Record<string, unknown> };
 
-/** The templates of each frozen values object seen (a sweep's items share their condition's). */
-const templatesOf = new WeakMap<object, Templates>();
+/** The templates of each values object seen (a sweep's items share their condition's); null: it has none. */
+const templatesOf = new WeakMap<object, Templates | null>();
 
 /**
- * The templates of an item's condition, or null when its values object is not frozen (it could change
- * between items: its config and row are then made key by key, as the templates are).
+ * Whether a values object's config and row can be copied from templates: it is frozen, a plain object
+ * (its prototype Object.prototype or null), and every property is a plain value (a getter could answer
+ * differently from one item to the next).
+ */
+function fixedValues(values: object): boolean {
+  if (!Object.isFrozen(values)) return false;
+  const proto: unknown = Object.getPrototypeOf(values);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(Object.getOwnPropertyDescriptors(values)).every((d) => 'value' in d);
+}
+
+/**
+ * The templates of an item's condition, or null when its values could change between items (not
+ * frozen, a getter, another prototype) or are not an object: its config and row are then made key by
+ * key, as the templates are.
  */
 function templates(item: WorkItem): Templates | null {
-  const values = item.values;
+  const values: unknown = item.values;
+  if (values === null || typeof values !== 'object') return null;
   const known = templatesOf.get(values);
-  if (known !== undefined) return known.condition === item.condition ? known : null;
-  if (!Object.isFrozen(values)) return null;
-  const made = { condition: item.condition, cfg: configOf(item), row: rowOf(item, '', { outcome: null, t: 0, score: null, error: null, meta: '' }, 0) };
+  if (known !== undefined) return known !== null && known.condition === item.condition ? known : null;
+  const made = fixedValues(values) ? { condition: item.condition, cfg: configOf(item), row: rowOf(item, '', { outcome: null, t: 0, score: null, error: null, meta: '' }, 0) } : null;
   templatesOf.set(values, made);
   return made;
 }
