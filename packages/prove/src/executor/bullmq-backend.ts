@@ -446,6 +446,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * them left them in Redis, and the next resume collected them, and added their usage, again.
    */
   const drain = (): void => {
+    // Nothing found: nothing to hand over (the rest of a large sweep's items would cost ~1 s to read).
+    if (found.size === 0 && foundIds.length === 0) return;
     for (let n = chunks.next(); n.done !== true; n = chunks.next());
   };
 
