@@ -2,7 +2,7 @@
 // subprocesses of the BUILT CLI (`node dist/cli/main.js worker`), coordinators both as CLI subprocesses
 // and in process. Needs `npm run build` first (CI builds before testing) and Debian's redis-server.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -242,15 +242,56 @@ describe('bullmq backend, end to end', () => {
     const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
     const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
     expect(jobLines.length).toBe(16); // every chunk ran once: the collected ones were still in Redis
-    // Every token billed is recorded. A collected job's usage may reach run.json before the kill and be
-    // added again when resume collects the job from Redis (4,250 recorded for 4,000 billed when the kill
-    // waits for it): counted twice, never lost (docs/distributed.md).
-    expect(m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
-    expect(m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
+    // Every token billed is recorded, once: a job's usage goes into run.json with its rows.
+    expect(m.usage?.billed_tokens).toBe(400 * 10);
     // And once the run's rows are in its parts, its jobs are gone from Redis.
     expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
     await q.close();
   }, 30_000);
+
+  it('SIGKILL of the coordinator once run.json records usage, then resume: every token billed is recorded once', async () => {
+    // A collected job's usage reached run.json within 2 s, before its rows were in a part; resume then
+    // collected the job from Redis and added its usage again (4,500 recorded for 4,000 billed here). Now
+    // a job's usage is recorded in the run.json write that commits its last row: here the part the age
+    // timer writes (10 s) with the two chunks' 50 rows.
+    const marker = join(dir, 'coordinator-usage.mark');
+    const gate = join(dir, 'coordinator-usage.go');
+    const w1 = await worker('killu', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
+    const store = join(dir, 'killu');
+    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killu']);
+    await waitForFile(marker, s.done); // two chunks done, the third held
+    const [runId] = await runDirs(store);
+    const manifest = join(store, runId as string, 'run.json');
+    const usageOf = (): { billed: number; rows: number } => {
+      try {
+        const m = JSON.parse(readFileSync(manifest, 'utf8')) as RunManifest;
+        return { billed: m.usage?.billed_tokens ?? 0, rows: m.counts.rows };
+      } catch {
+        return { billed: 0, rows: 0 }; // between the writes of a rename
+      }
+    };
+    // Waits on the run's directory (run.json is replaced by a rename) until it records the two chunks' tokens.
+    expect(await waitForEntries(join(store, runId as string), () => usageOf().billed >= 2 * 25 * 10, s.done)).not.toBeNull();
+    const seen = usageOf();
+    // Never more recorded than the rows recorded cost (10 tokens an episode).
+    expect(seen.billed).toBeLessThanOrEqual(10 * seen.rows);
+    s.child.kill('SIGKILL');
+    expect((await s.done).signal).toBe('SIGKILL');
+    await writeFile(gate, 'go\n');
+    const w2 = await worker('killu', {}, ['--verbose']);
+    const q = new Queue('killu', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
+    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killu']).done;
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.stdout) as RunManifest;
+    expect([m.status, m.counts.rows]).toEqual(['complete', 400]);
+    await expectSameAsLocal(store, m.run_id);
+    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+    expect((`${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? []).length).toBe(16);
+    expect(m.usage?.billed_tokens).toBe(400 * 10);
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await q.close();
+  }, 60_000);
 
   it('a target that does not import on the worker: rows carry the error, the sweep reports it once', async () => {
     const w = await worker('broken', { POISSON_FIXTURE_BROKEN: '1' });
