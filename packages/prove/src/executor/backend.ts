@@ -56,14 +56,6 @@ export type BackendContext = {
   readonly committed?: (() => number) | undefined;
   /** Writes the rows yielded so far as a part now, so that {@link BackendContext.committed} covers them all. */
   readonly flush?: (() => Promise<void>) | undefined;
-  /**
-   * Records this call's usage with its rows instead of as {@link BackendContext.usage} reports it: each
-   * manifest write that commits a part records `usageAt(rows)`, the usage of what the first `rows` rows
-   * this backend yielded in this call cost (a bullmq job's once its last row is held). A coordinator
-   * killed before the part has then recorded neither the rows nor their usage, and resume, collecting
-   * the job again, counts it once. `usage` still feeds the progress line.
-   */
-  readonly usageWithRows?: ((usageAt: (rows: number) => TargetUsage | null) => void) | undefined;
 };
 
 /**

@@ -84,9 +84,8 @@ function positiveInt(name: string, v: unknown, def: number): number {
  *
  * The target's hooks: each job carries the runtime's `refreshCache` and `maxOutputTokens` and an id of
  * this invocation; a worker configures the target once per invocation and returns its usage with each
- * job's rows. The coordinator sums the usage (reported to the executor for its progress; the manifest
- * records a job's usage in the write that commits its last row, `BackendContext.usageWithRows`, so that a
- * resume after a kill counts it once) and keeps the budget (`runtime.budgetTokens`, what is left of the run's): once the billed tokens reach
+ * job's rows. The coordinator sums the usage (reported to the executor, which adds it to the manifest)
+ * and keeps the budget (`runtime.budgetTokens`, what is left of the run's): once the billed tokens reach
  * it, it enqueues nothing more, sets a stop key that makes workers skip this invocation's jobs, removes
  * the jobs not yet started, collects the rows and usage of those in flight, and ends the run
  * `interrupted` (resume runs the rest). A resume counts the usage of the finished jobs it finds in Redis
@@ -110,9 +109,6 @@ function positiveInt(name: string, v: unknown, def: number): number {
  * ```
  * @see PROVE.md, "Backends: beyond one machine"; docs/distributed.md.
  */
-/** A job whose rows were handed over (or are about to be): removed from Redis (`id`; null: not by this call) once the store holds them, its `usage` recorded with them. */
-type Handed = { readonly id: string | null; readonly usage: TargetUsage | null };
-
 export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   if (opts === null || typeof opts !== 'object') throw new TypeError(`bullmqBackend: options must be an object, got ${String(opts)}`);
   const url = checkRedisUrl(opts.redis);
@@ -183,26 +179,18 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;
-  /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair, with the job's id. */
-  const found = new Map<string, { readonly row: EpisodeRow; readonly job: string }>();
-  /** The usage of each finished job found, and the found jobs that answered a pair still to run. */
-  const foundUsage = new Map<string, TargetUsage>();
-  const foundUsed = new Set<string>();
-  /** Jobs whose usage this call has counted (a job re-added under its id by rerun is a new job). */
-  const counted = new Set<string>();
-  /** Ids re-added by rerun: the found job that had the id is not removed with its rows (the new job is). */
-  const rerunIds = new Set<string>();
+  /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
+  const found = new Map<string, EpisodeRow>();
   const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
   let foundBatch: EpisodeRow[] = [];
   // Pairs a finished job already answered are not enqueued again: their rows go straight to the store.
   function* needed(): Generator<WorkItem> {
     for (const item of items) {
-      const hit = found.get(pairKey(item.condition, item.replicate_index));
-      if (hit !== undefined && hit.row.seed === item.seed) {
-        foundBatch.push(hit.row);
-        foundUsed.add(hit.job);
+      const row = found.get(pairKey(item.condition, item.replicate_index));
+      if (row !== undefined && row.seed === item.seed) {
+        foundBatch.push(row);
         if (foundBatch.length >= 500) {
-          ready.push({ rows: foundBatch, jobs: [] });
+          ready.push({ rows: foundBatch, ids: [] });
           foundBatch = [];
         }
         continue;
@@ -210,14 +198,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       yield item;
     }
     // The finished jobs found in Redis go with the last of their rows: removed once the store holds them all
-    // (an empty batch when none is left to hand over, or none was used). A found job's usage is recorded
-    // with them when it answered a pair still to run, or has no row: one whose rows the store already
-    // holds had its usage recorded with them, by the invocation that stored them.
-    const jobs = foundIds.splice(0, foundIds.length).map((id) => ({
-      id: rerunIds.has(id) ? null : id,
-      usage: foundUsed.has(id) || !jobsWithRows.has(id) ? (foundUsage.get(id) ?? null) : null,
-    }));
-    ready.push({ rows: foundBatch, jobs });
+    // (an empty batch when none is left to hand over, or none was used).
+    ready.push({ rows: foundBatch, ids: foundIds.splice(0, foundIds.length) });
     foundBatch = [];
   }
   const chunks = chunkItems(needed(), s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
@@ -262,13 +244,9 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
 
   const outstanding = new Map<string, Chunk>();
   /** Rows to hand over, each batch with the jobs whose rows it holds (removed from Redis once the store holds them). */
-  const ready: { rows: EpisodeRow[]; jobs: Handed[] }[] = [];
+  const ready: { rows: EpisodeRow[]; ids: string[] }[] = [];
   /** Jobs whose rows were handed over: `upTo` is the rows handed over by then, `committed` counts against it. */
-  const handedOver: (Handed & { upTo: number })[] = [];
-  /** The usage of the jobs taken off `handedOver` (their rows held): part of every later {@link usageAt}. */
-  let heldUsage: TargetUsage | null = null;
-  /** Found jobs that returned at least one row. */
-  const jobsWithRows = new Set<string>();
+  const handedOver: { id: string; upTo: number }[] = [];
   /** Finished jobs of this run found in Redis before anything was enqueued (collectFinished). */
   const foundIds: string[] = [];
   /** Rows handed over to the caller so far in this call. */
@@ -282,18 +260,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     const chunk = outstanding.get(id);
     if (!chunk || redo.includes(chunk)) return;
     lastNews = Date.now();
-    // Counted once per job (a found job settled again through reconcile is not billed twice).
-    const billed = result?.usage && !counted.has(id) ? result.usage : null;
-    if (billed !== null) {
-      counted.add(id);
-      usage = addUsage(usage, billed);
+    if (result?.usage) {
+      usage = addUsage(usage, result.usage);
       if (usage !== null) ctx.usage?.('bullmq', usage);
       if (budgetLeft !== null && usage !== null && usage.billed_tokens >= budgetLeft) st.halt ??= 'budget';
     }
     if (result?.cut !== undefined && result.invocation !== invocation) {
       // Cut short by an invocation that is over (a coordinator killed while it stopped): run it again.
-      // What it billed is the run's all the same, recorded with the rows handed over by then.
-      if (billed !== null) ready.push({ rows: [], jobs: [{ id: null, usage: billed }] });
       redo.push(chunk);
       poke();
       return;
@@ -321,7 +294,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       s.onNotice?.(le);
     }
     // A job with no row to keep (cut short by a stop) is removed with the next batch; resume runs its pairs.
-    ready.push({ rows, jobs: [{ id, usage: billed }] });
+    ready.push({ rows, ids: [id] });
     poke();
   };
 
@@ -372,18 +345,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (job === undefined) continue;
       const result = job.returnvalue;
       if (state === 'completed' && result) {
-        if (result.usage && !counted.has(id)) {
-          // Counted for the budget now (its share already recorded, when the store holds all its rows, is
-          // counted again here only until the items show it: rare, a kill between a part and the job's removal).
-          counted.add(id);
-          foundUsage.set(id, result.usage);
+        if (result.usage) {
           usage = addUsage(usage, result.usage);
           if (usage !== null) ctx.usage?.('bullmq', usage);
         }
         for (const row of Array.isArray(result.rows) ? result.rows : []) {
           if (row && row.condition === job.data.condition && !found.has(pairKey(row.condition, row.replicate_index))) {
-            found.set(pairKey(row.condition, row.replicate_index), { row: { ...row, run_id: ctx.runId }, job: id });
-            jobsWithRows.add(id);
+            found.set(pairKey(row.condition, row.replicate_index), { ...row, run_id: ctx.runId });
           }
         }
         const le = result.load_error;
@@ -394,10 +362,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       } else if (state === 'failed' && job.data && Array.isArray(job.data.items)) {
         for (const it of job.data.items) {
           const item: WorkItem = { condition: job.data.condition, values: job.data.values, replicate_index: it.r, seed: it.seed };
-          if (!found.has(pairKey(item.condition, item.replicate_index))) {
-            found.set(pairKey(item.condition, item.replicate_index), { row: failedRow(item, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0), job: id });
-            jobsWithRows.add(id);
-          }
+          if (!found.has(pairKey(item.condition, item.replicate_index))) found.set(pairKey(item.condition, item.replicate_index), failedRow(item, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
         }
       }
       foundIds.push(id); // removed once the store holds the rows it answered (needed() hands them over)
@@ -439,14 +404,10 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     // The id is a new job's from here on: a removal still due for the old job under it (one collected at
     // the start, say) must not take the new one.
     const ids = new Set(again.map((c) => c.id));
-    // Their usage stays (it was billed); only their removal goes.
-    const unlink = <T extends Handed>(h: T): T => (h.id !== null && ids.has(h.id) ? { ...h, id: null } : h);
-    for (const id of ids) {
-      rerunIds.add(id);
-      counted.delete(id); // the job re-added under the id bills on its own
-    }
-    for (const b of ready) b.jobs = b.jobs.map(unlink);
-    handedOver.splice(0, handedOver.length, ...handedOver.map(unlink));
+    const keep = (id: string): boolean => !ids.has(id);
+    foundIds.splice(0, foundIds.length, ...foundIds.filter(keep));
+    for (const b of ready) b.ids = b.ids.filter(keep);
+    handedOver.splice(0, handedOver.length, ...handedOver.filter((h) => keep(h.id)));
     for (const c of again) await queue.remove(c.id).catch(() => 0);
     if (st.halt !== null) {
       for (const c of again) outstanding.delete(c.id);
@@ -460,9 +421,9 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * in `handedOver` until the store holds its rows.
    */
   const nextBatch = (): EpisodeRow[] | null => {
-    const b = ready.shift() as { rows: EpisodeRow[]; jobs: Handed[] };
+    const b = ready.shift() as { rows: EpisodeRow[]; ids: string[] };
     handed += b.rows.length;
-    for (const j of b.jobs) handedOver.push({ ...j, upTo: handed });
+    for (const id of b.ids) handedOver.push({ id, upTo: handed });
     return b.rows.length > 0 ? b.rows : null;
   };
   /**
@@ -471,28 +432,11 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * (once handed over, its rows still in the writer's buffer) was lost with a killed coordinator, and
    * resume ran and billed its episodes again; kept, resume collects it.
    */
-  /**
-   * The usage of the jobs whose rows are within the first `rows` rows handed over in this call (a job
-   * with no row once the rows handed over before it are): what a part that brings the store to `rows`
-   * rows records with them (BackendContext.usageWithRows).
-   */
-  const usageAt = (rows: number): TargetUsage | null => {
-    let total = heldUsage;
-    for (const h of handedOver) {
-      if (h.upTo > rows) break;
-      total = addUsage(total, h.usage);
-    }
-    return total;
-  };
-  ctx.usageWithRows?.(usageAt);
-
   const removeCommitted = async (): Promise<void> => {
     const held = ctx.committed?.() ?? Number.POSITIVE_INFINITY;
     let n = 0;
     while (n < handedOver.length && (handedOver[n] as { upTo: number }).upTo <= held) n++;
-    const done = handedOver.splice(0, n);
-    for (const h of done) heldUsage = addUsage(heldUsage, h.usage);
-    const ids = done.map((h) => h.id).filter((id): id is string => id !== null);
+    const ids = handedOver.splice(0, n).map((h) => h.id);
     for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
   };
 

@@ -166,12 +166,6 @@ export async function execute(
   let pending: { jobs: number; where: string; at: string } | null = null;
   // The rows the store held before this call: what it holds beyond them is this call's, in the order yielded.
   const heldBefore = writer.committedRows ?? writer.manifest.counts.rows;
-  // The run's usage before this invocation (summed over its sweep, resumes and extensions).
-  const before: TargetUsage | null = writer.manifest.usage ?? null;
-  /** Set when the backend's usage is recorded with its rows (BackendContext.usageWithRows), else null. */
-  let withRows: ((rows: number) => TargetUsage | null) | null = null;
-  /** The run's usage once it holds `rows` rows, from the backend's usage with its rows. */
-  const runUsageAt = (rows: number): TargetUsage | null => addUsage(before, withRows?.(rows - heldBefore) ?? null);
   const ctx = {
     runId,
     target: source,
@@ -185,14 +179,11 @@ export async function execute(
     // What run.json records (a part whose file is written but not yet recorded does not count).
     committed: () => (writer.committedRows ?? writer.manifest.counts.rows) - heldBefore,
     flush: () => writer.flush(),
-    usageWithRows: (usageAt: (rows: number) => TargetUsage | null) => {
-      withRows = usageAt;
-      writer.recordUsageWithRows?.(runUsageAt);
-    },
   };
   // The target's usage is added to the run's (summed over resumes and extensions) in the final manifest.
-  // The run's usage with this invocation's added: recorded as the run goes on (writer.recordUsage), and
-  // once more when it closes; or, for a backend whose usage goes with its rows, with the parts.
+  // The run's usage before this invocation, and with this invocation's added: recorded as the run goes
+  // on (writer.recordUsage), and once more when it closes.
+  const before: TargetUsage | null = writer.manifest.usage ?? null;
   const runUsage = (): TargetUsage | null => {
     let usage = before;
     for (const u of usages.values()) usage = addUsage(usage, u);
@@ -201,14 +192,13 @@ export async function execute(
   const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
     writer.close(status, (m) => {
       const withPending = pending !== null ? { ...m, pending_jobs: pending } : m;
-      if (withRows !== null) return { ...withPending, usage: runUsageAt(m.counts.rows) };
       if (usages.size === 0) return withPending;
       return { ...withPending, usage: runUsage() };
     });
   try {
     for await (const rows of backend.run(items, ctx)) {
       // The usage billed so far, recorded while the run goes on (a run killed keeps it for resume's budget).
-      if (usages.size > 0 && withRows === null) await writer.recordUsage?.(runUsage());
+      if (usages.size > 0) await writer.recordUsage?.(runUsage());
       if (!nearEnd && total - done - rows.length <= TAIL_ROWS) {
         // Once, where the last TAIL_ROWS rows begin (within this batch): the writer may write what it
         // holds as a part then, so that the run's last part is small and its end does not wait long for it.

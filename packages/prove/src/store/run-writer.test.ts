@@ -152,23 +152,6 @@ describe('committedRows: the rows run.json records', () => {
   });
 });
 
-describe('recordUsageWithRows: usage recorded with the rows that cost it', () => {
-  it('each manifest write that commits a part records the usage of the rows it then holds, and only then', async () => {
-    const run = await closedRun();
-    const lock = await lockRun(dir, run.run_id);
-    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock, limits: { rows: 3, bytes: 1e9 } });
-    const usageAt = (rows: number) => ({ calls: rows, cache_hits: 0, prompt_tokens: 6 * rows, completion_tokens: 4 * rows, billed_tokens: 10 * rows });
-    w.recordUsageWithRows?.(usageAt);
-    await w.append([row(run.run_id, 0, 'passed'), row(run.run_id, 1, 'failed')]);
-    expect((await readManifest(dir, run.run_id)).usage ?? null).toBeNull(); // buffered rows: no usage on disk
-    await w.append([row(run.run_id, 2, 'passed'), row(run.run_id, 3, 'passed')]); // a part of 3
-    const m = await readManifest(dir, run.run_id);
-    expect([m.counts.rows, m.usage?.billed_tokens]).toEqual([3, 30]);
-    const done = await w.close('complete', (x) => ({ ...x, usage: usageAt(x.counts.rows) }));
-    expect([done.counts.rows, done.usage?.billed_tokens]).toEqual([4, 40]);
-  });
-});
-
 describe('a buffered part is written once its oldest row is ageMs old', () => {
   it('writes the rows buffered as a part without more rows or a close, then goes on', async () => {
     const run = await closedRun();

@@ -49,14 +49,6 @@ export type RunWriter = {
    */
   recordUsage?(usage: RunUsage | null): Promise<void>;
   /**
-   * Records the run's usage with its rows instead: every manifest write that commits a part records
-   * `usageAt(rows)`, `rows` being the rows the run holds with that part. A backend whose results wait
-   * elsewhere until collected (bullmq) so records each job's usage in the very write that commits its
-   * last row: a coordinator killed before has recorded neither, and resume, collecting the job again,
-   * counts it once. {@link recordUsage} is then not called.
-   */
-  recordUsageWithRows?(usageAt: (rows: number) => RunUsage | null): void;
-  /**
    * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
    * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
    */
@@ -175,8 +167,6 @@ class LockedRunWriter implements RunWriter {
   #writtenUsage: string | null = null;
   /** The rows the manifest on disk records ({@link RunWriter.committedRows}). */
   #committedRows: number;
-  /** The run's usage with a number of rows held ({@link RunWriter.recordUsageWithRows}), or null. */
-  #usageAt: ((rows: number) => RunUsage | null) | null = null;
 
   constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock) {
     this.lock = lock;
@@ -234,10 +224,6 @@ class LockedRunWriter implements RunWriter {
 
   flush(): Promise<void> {
     return this.#serial(() => this.#writeBuffered());
-  }
-
-  recordUsageWithRows(usageAt: (rows: number) => RunUsage | null): void {
-    this.#usageAt = usageAt;
   }
 
   recordUsage(usage: RunUsage | null): Promise<void> {
@@ -382,9 +368,7 @@ class LockedRunWriter implements RunWriter {
     this.#next = written.index + 1;
     const record: PartRecord = { file: written.file, sha256: written.sha256, bytes: written.bytes, rows: part.rows, ...part.ranges };
     // The part is committed when the manifest records it: rewritten after every part.
-    // With the usage of the rows this part commits, when it is recorded with them (recordUsageWithRows).
-    const usage = this.#usageAt !== null ? { usage: this.#usageAt(counts.rows) } : {};
-    this.#manifest = { ...this.#manifest, counts, registration_sha256: this.#registration, parts: [...(this.#manifest.parts ?? []), record], ...usage };
+    this.#manifest = { ...this.#manifest, counts, registration_sha256: this.#registration, parts: [...(this.#manifest.parts ?? []), record] };
     if (rewrite) await this.#write();
   }
 }
