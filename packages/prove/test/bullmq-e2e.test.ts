@@ -110,6 +110,44 @@ async function runDirs(store: string): Promise<string[]> {
   return (await readdir(store).catch(() => [] as string[])).filter((n) => /^\d{8}T\d{6}Z-[0-9a-f]{4}$/.test(n));
 }
 
+/**
+ * A sweep of spec.toml on `queue` (the fixture `target`) whose coordinator is SIGKILLed once its worker
+ * has done two chunks and holds the third, and `killWhen` has resolved; then the held chunk finishes, a
+ * second worker runs the rest, and `resume` completes the run, whose rows must be the local backend's.
+ * Returns run.json just after the kill, the resumed manifest, the workers' job lines, and the queue
+ * (the caller closes it).
+ */
+async function killThenResume(
+  queue: string,
+  target: string,
+  extra: string[],
+  killWhen: (at: { manifest: string; done: Promise<Done>; q: Queue }) => Promise<void>,
+): Promise<{ before: RunManifest; m: RunManifest; jobs: number; q: Queue }> {
+  const marker = join(dir, `${queue}.mark`);
+  const gate = join(dir, `${queue}.go`);
+  const w1 = await worker(queue, { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
+  const store = join(dir, queue);
+  const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:${target}`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', ...extra, '--backend', 'bullmq', '--redis', redis.url, '--queue', queue]);
+  await waitForFile(marker, s.done); // two chunks done, the third held
+  const [runId] = await runDirs(store);
+  const manifest = join(store, runId as string, 'run.json');
+  const q = new Queue(queue, { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+  await killWhen({ manifest, done: s.done, q });
+  s.child.kill('SIGKILL');
+  expect((await s.done).signal).toBe('SIGKILL');
+  const before = JSON.parse(await readFile(manifest, 'utf8')) as RunManifest;
+  // With no coordinator, the workers finish the queued chunks; their results wait in Redis.
+  await writeFile(gate, 'go\n');
+  const w2 = await worker(queue, {}, ['--verbose']);
+  while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
+  const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', queue]).done;
+  expect(r.code).toBe(0);
+  const m = JSON.parse(r.stdout) as RunManifest;
+  await expectSameAsLocal(store, m.run_id);
+  const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
+  return { before, m, jobs: (`${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? []).length, q };
+}
+
 beforeAll(async () => {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build before these tests.`);
   redis = await startRedis({ password: PASSWORD });
@@ -185,113 +223,55 @@ describe('bullmq backend, end to end', () => {
   }, 30_000);
 
   it('SIGKILL of the coordinator mid-run, then resume: complete, exactly once, nothing lost or run twice', async () => {
-    const marker = join(dir, 'coordinator-killed.mark');
-    const gate = join(dir, 'coordinator-killed.go');
-    const w1 = await worker('killc', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
-    const store = join(dir, 'killc');
-    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--part-rows', '25', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']);
-    await waitForFile(marker, s.done); // two chunks done, the third held
-    s.child.kill('SIGKILL');
-    expect((await s.done).signal).toBe('SIGKILL');
-    const [runId] = await runDirs(store);
-    const before = JSON.parse(await readFile(join(store, runId as string, 'run.json'), 'utf8')) as RunManifest;
-    expect(before.status).toBe('running');
-    // With no coordinator, the workers finish the queued chunks; their results wait in Redis.
-    await writeFile(gate, 'go\n');
-    const w2 = await worker('killc', {}, ['--verbose']);
-    const q = new Queue('killc', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
-    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
-    await q.close();
-    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killc']).done;
-    expect(r.code).toBe(0);
-    const m = JSON.parse(r.stdout) as RunManifest;
-    expect([m.status, m.backend, m.counts.rows, m.resumes.length]).toEqual(['complete', 'bullmq', 400, 1]);
-    await expectSameAsLocal(store, m.run_id);
-    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
-    const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
-    expect(jobLines.length).toBe(16); // resume collected the results from Redis: no chunk ran twice
+    const k = await killThenResume('killc', 'walk', ['--part-rows', '25'], async () => undefined);
+    expect(k.before.status).toBe('running');
+    expect([k.m.status, k.m.backend, k.m.counts.rows, k.m.resumes.length]).toEqual(['complete', 'bullmq', 400, 1]);
+    expect(k.jobs).toBe(16); // resume collected the results from Redis: no chunk ran twice
+    await k.q.close();
   }, 30_000);
 
   it('SIGKILL of the coordinator while collected rows wait in its writer (no part written yet), then resume: those jobs are collected from Redis, not run again', async () => {
     // The default part of 10,000 rows: the chunks collected before the kill are in no part. Their jobs
     // were removed from Redis once handed to the writer, so resume ran them again (18 jobs, not 16).
-    const marker = join(dir, 'coordinator-buffered.mark');
-    const gate = join(dir, 'coordinator-buffered.go');
-    const w1 = await worker('killb', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
-    const store = join(dir, 'killb');
-    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']);
-    await waitForFile(marker, s.done); // two chunks done and collected, the third held
-    const [runId] = await runDirs(store);
     // Killed once the two chunks are finished in Redis (collected by the coordinator or not).
-    const manifest = join(store, runId as string, 'run.json');
-    const recorded = async (): Promise<RunManifest> => JSON.parse(await readFile(manifest, 'utf8')) as RunManifest;
-    const q = new Queue('killb', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
-    while ((await q.getJobCountByTypes('completed')) < 2) await new Promise((r) => setTimeout(r, 50));
-    s.child.kill('SIGKILL');
-    expect((await s.done).signal).toBe('SIGKILL');
-    const before = await recorded();
-    expect([before.status, before.counts.rows]).toEqual(['running', 0]);
-    await writeFile(gate, 'go\n');
-    const w2 = await worker('killb', {}, ['--verbose']);
-    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
-    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killb']).done;
-    expect(r.code).toBe(0);
-    const m = JSON.parse(r.stdout) as RunManifest;
-    expect([m.status, m.counts.rows]).toEqual(['complete', 400]);
-    await expectSameAsLocal(store, m.run_id);
-    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
-    const jobLines = `${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? [];
-    expect(jobLines.length).toBe(16); // every chunk ran once: the collected ones were still in Redis
+    const k = await killThenResume('killb', 'billedWalk', [], async ({ q }) => {
+      while ((await q.getJobCountByTypes('completed')) < 2) await new Promise((r) => setTimeout(r, 50));
+    });
+    expect([k.before.status, k.before.counts.rows]).toEqual(['running', 0]);
+    expect([k.m.status, k.m.counts.rows]).toEqual(['complete', 400]);
+    expect(k.jobs).toBe(16); // every chunk ran once: the collected ones were still in Redis
     // Every token billed is recorded. A collected job's usage may reach run.json before the kill and be
-    // added again when resume collects the job from Redis (4,250 recorded for 4,000 billed when the kill
-    // waits for it): counted twice, never lost (docs/distributed.md).
-    expect(m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
-    expect(m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
+    // added again when resume collects the job from Redis (the next case): counted twice, never lost
+    // (docs/distributed.md).
+    expect(k.m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
+    expect(k.m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
     // And once the run's rows are in its parts, its jobs are gone from Redis.
-    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
-    await q.close();
+    expect(await k.q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await k.q.close();
   }, 30_000);
 
   it('SIGKILL of the coordinator once run.json records usage, then resume: every token billed is recorded, none lost', async () => {
     // A collected job's usage reaches run.json within 2 s, before its rows are in a part: killed then, the
     // run has recorded it, and resume, collecting the job again from Redis, adds it again. Counted twice,
     // never lost (docs/distributed.md): what this case pins is that nothing billed goes unrecorded.
-    const marker = join(dir, 'coordinator-usage.mark');
-    const gate = join(dir, 'coordinator-usage.go');
-    const w1 = await worker('killu', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
-    const store = join(dir, 'killu');
-    const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killu']);
-    await waitForFile(marker, s.done); // two chunks done, the third held
-    const [runId] = await runDirs(store);
-    const manifest = join(store, runId as string, 'run.json');
-    const usageOf = (): { billed: number; rows: number } => {
-      try {
-        const m = JSON.parse(readFileSync(manifest, 'utf8')) as RunManifest;
-        return { billed: m.usage?.billed_tokens ?? 0, rows: m.counts.rows };
-      } catch {
-        return { billed: 0, rows: 0 }; // between the writes of a rename
-      }
-    };
-    // Waits on the run's directory (run.json is replaced by a rename) until it records the two chunks' tokens.
-    expect(await waitForEntries(join(store, runId as string), () => usageOf().billed >= 2 * 25 * 10, s.done)).not.toBeNull();
-    s.child.kill('SIGKILL');
-    expect((await s.done).signal).toBe('SIGKILL');
-    await writeFile(gate, 'go\n');
-    const w2 = await worker('killu', {}, ['--verbose']);
-    const q = new Queue('killu', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
-    while ((await q.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
-    const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killu']).done;
-    expect(r.code).toBe(0);
-    const m = JSON.parse(r.stdout) as RunManifest;
-    expect([m.status, m.counts.rows]).toEqual(['complete', 400]);
-    await expectSameAsLocal(store, m.run_id);
-    const [d1, d2] = await Promise.all([stop(w1), stop(w2)]);
-    expect((`${d1.stderr}${d2.stderr}`.match(/^job /gm) ?? []).length).toBe(16);
+    const k = await killThenResume('killu', 'billedWalk', [], async ({ manifest, done }) => {
+      const billed = (): number => {
+        try {
+          return (JSON.parse(readFileSync(manifest, 'utf8')) as RunManifest).usage?.billed_tokens ?? 0;
+        } catch {
+          return 0; // between the writes of a rename
+        }
+      };
+      // Waits on the run's directory (run.json is replaced by a rename) until it records the two chunks' tokens.
+      expect(await waitForEntries(join(manifest, '..'), () => billed() >= 2 * 25 * 10, done)).not.toBeNull();
+    });
+    expect([k.m.status, k.m.counts.rows]).toEqual(['complete', 400]);
+    expect(k.jobs).toBe(16);
     // Every token billed is recorded; the two jobs collected before the kill at most twice (4,500).
-    expect(m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
-    expect(m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
-    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
-    await q.close();
+    expect(k.m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
+    expect(k.m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
+    expect(await k.q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
+    await k.q.close();
   }, 30_000);
 
   it('a target that does not import on the worker: rows carry the error, the sweep reports it once', async () => {
