@@ -192,6 +192,40 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     await Promise.all(workers.map((w) => w.done));
   }, 120_000);
 
+  it('a chunk cut short by an interrupted coordinator and finished under the resume: its episodes run once, the rest of the chunk after them', async () => {
+    // The resume re-added the whole chunk, dropping the rows the cut job brought back: the episodes it
+    // had finished were called, and billed, twice.
+    const calls = join(dir, 'calls-cut.log');
+    const gate = join(dir, 'gate-cut');
+    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
+    const w = await worker('intr-cut', env);
+    const store = join(dir, 'store-cut');
+    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
+    // Chunks of 25 (the default): the worker holds the first episode of its first chunk until the gate opens.
+    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i4', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr-cut']);
+    await waitForLines(calls, 1);
+    coord.child.kill('SIGINT'); // the held job's worker will leave its chunk after the episode in flight
+    expect((await coord.done).code).toBe(1);
+    const runId = readdirRun(store);
+    const q = new Queue('intr-cut', { connection: { host: '127.0.0.1', port: redis.port } });
+    // The resume starts while the job is still held: it waits for that job (same id) and enqueues the rest.
+    const r = cli(['--store', store, 'resume', runId, '--backend', 'bullmq', '--redis', redis.url, '--json', '--trust-store']);
+    while ((await q.getJobCountByTypes('wait')) === 0) await new Promise((res) => setTimeout(res, 50)); // a re-check, not a wait for an outcome
+    await writeFile(gate, ''); // the held episode ends; its job comes back cut, with that one row
+    const done = await r.done;
+    expect(done.code).toBe(0);
+    const m = JSON.parse(done.stdout) as RunManifest;
+    expect([m.status, m.counts.rows]).toEqual(['complete', EPISODES]);
+    // Every pair called once: the cut job's row was kept, and only the rest of its chunk ran again.
+    expect(lines(calls)).toHaveLength(EPISODES);
+    expect(new Set(lines(calls)).size).toBe(EPISODES);
+    expect(m.usage?.billed_tokens).toBe(10 * EPISODES);
+    expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed', 'delayed')).toBe(0);
+    await q.close();
+    w.child.kill('SIGTERM');
+    await w.done;
+  }, 120_000);
+
   it('a worker refuses a job whose target module is another version than the coordinator\'s (sha256)', async () => {
     const mod = join(dir, 'versioned.mjs');
     const ran = join(dir, 'versioned-ran.log');

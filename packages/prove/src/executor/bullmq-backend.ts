@@ -91,6 +91,8 @@ function positiveInt(name: string, v: unknown, def: number): number {
  * `interrupted` (resume runs the rest). A resume counts the usage of the finished jobs it finds in Redis
  * first: when they spent what is left, nothing is enqueued (their rows are stored, and they are removed).
  * On any stop, the rows of every job found at the start are stored, not only those the items reached.
+ * A job cut short by an earlier invocation's stop keeps its rows; the rest of its chunk runs as a chunk
+ * of its own (the grid's id for those replicates), so no finished episode is run, or billed, twice.
  * The overshoot is at most the jobs in flight: billed < budget +
  * `window` x `chunkSize` x (the most tokens one episode bills); in practice the jobs the workers are
  * running (the sum of their `--concurrency`). The target's own signal aborting on a worker stops the run
@@ -253,6 +255,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   let handed = 0;
   /** Jobs of an earlier invocation that it stopped: run again for this one (removed, then re-added). */
   const redo: Chunk[] = [];
+  /** The rest of chunks an earlier invocation stopped after some of their episodes: enqueued as chunks of their own. */
+  const rest: Chunk[] = [];
   const notices = new Set<string>();
   let lastNews = Date.now();
 
@@ -265,14 +269,6 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (usage !== null) ctx.usage?.('bullmq', usage);
       if (budgetLeft !== null && usage !== null && usage.billed_tokens >= budgetLeft) st.halt ??= 'budget';
     }
-    if (result?.cut !== undefined && result.invocation !== invocation) {
-      // Cut short by an invocation that is over (a coordinator killed while it stopped): run it again.
-      redo.push(chunk);
-      poke();
-      return;
-    }
-    outstanding.delete(id);
-    if (result?.cut === 'target') st.halt ??= 'target';
     const byIndex = new Map<number, EpisodeRow>();
     if (result && Array.isArray(result.rows)) {
       for (const row of result.rows) {
@@ -280,14 +276,28 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       }
     }
     const rows: EpisodeRow[] = [];
+    const missing: WorkItem[] = [];
     for (const item of chunk.items) {
       const row = byIndex.get(item.replicate_index);
       if (row && row.seed === item.seed) rows.push(row);
       else if (result?.cut === undefined) {
         const why = failedReason !== null ? `WorkerError: job ${id} failed on the workers: ${failedReason}` : `WorkerError: job ${id} returned no row for replicate ${item.replicate_index}`;
         rows.push(failedRow(item, ctx.runId, why, 0));
-      } // else: the job was cut short (a stop): the pair is missing, and resume runs it
+      } else missing.push(item); // the job was cut short (a stop): the pair is missing
     }
+    if (result?.cut !== undefined && result.invocation !== invocation) {
+      // Cut short by an invocation that is over (a coordinator killed while it stopped). With no row, it
+      // runs again under its id. Else its rows are kept (their episodes were billed) and the rest of its
+      // chunk runs as a chunk of its own, under the grid's id for those replicates (the one a resume
+      // needing them makes): re-running the whole chunk called and billed those episodes twice.
+      if (rows.length === 0) {
+        redo.push(chunk);
+        poke();
+        return;
+      }
+      if (st.halt === null && !ctx.signal?.aborted) rest.push(...chunkItems(missing, s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime));
+    } else if (result?.cut === 'target') st.halt ??= 'target';
+    outstanding.delete(id);
     const le = result?.load_error;
     if (typeof le === 'string' && !notices.has(le)) {
       notices.add(le);
@@ -498,6 +508,15 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       }
       if (redo.length > 0) {
         await rerun();
+        continue;
+      }
+      if (rest.length > 0) {
+        const add = rest.splice(0, rest.length);
+        if (st.halt === null && !ctx.signal?.aborted) {
+          for (const c of add) outstanding.set(c.id, c);
+          await queue.addBulk(add.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+          await reconcile(add.map((c) => c.id)); // a job with that id may be in Redis already (an earlier resume's)
+        }
         continue;
       }
       if (!exhausted && outstanding.size < s.window) {
