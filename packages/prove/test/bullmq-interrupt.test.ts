@@ -210,9 +210,12 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     const q = new Queue('intr-cut', { connection: { host: '127.0.0.1', port: redis.port } });
     // The resume starts while the job is still held: it waits for that job (same id) and enqueues the rest.
     const r = cli(['--store', store, 'resume', runId, '--backend', 'bullmq', '--redis', redis.url, '--json', '--trust-store']);
-    while ((await q.getJobCountByTypes('wait')) === 0) await new Promise((res) => setTimeout(res, 50)); // a re-check, not a wait for an outcome
-    await writeFile(gate, ''); // the held episode ends; its job comes back cut, with that one row
+    let ended = false; // a resume that fails before it enqueues is reported below, not waited for
+    void r.done.then(() => (ended = true));
+    while (!ended && (await q.getJobCountByTypes('wait')) === 0) await new Promise((res) => setTimeout(res, 50)); // a re-check, not a wait for an outcome
+    await writeFile(gate, ''); // the held episode ends; its job comes back cut, with the rows it made
     const done = await r.done;
+    expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     const m = JSON.parse(done.stdout) as RunManifest;
     expect([m.status, m.counts.rows]).toEqual(['complete', EPISODES]);
