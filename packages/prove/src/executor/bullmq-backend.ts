@@ -337,10 +337,14 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (added.length >= 100) break;
     }
     if (added.length === 0) return false;
-    await queue.addBulk(added.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
-    // A job with the same id may have been there already (a resume after a coordinator crash): collect it if it finished.
-    await reconcile(added.map((c) => c.id));
+    await enqueue(added);
     return true;
+  };
+
+  /** Adds chunks (already in `outstanding`) as jobs; one whose id is in Redis already (a resume after a crash) is collected if it finished. */
+  const enqueue = async (added: readonly Chunk[]): Promise<void> => {
+    await queue.addBulk(added.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+    await reconcile(added.map((c) => c.id));
   };
 
   /**
@@ -514,8 +518,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         const add = rest.splice(0, rest.length);
         if (st.halt === null && !ctx.signal?.aborted) {
           for (const c of add) outstanding.set(c.id, c);
-          await queue.addBulk(add.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
-          await reconcile(add.map((c) => c.id)); // a job with that id may be in Redis already (an earlier resume's)
+          await enqueue(add);
         }
         continue;
       }
