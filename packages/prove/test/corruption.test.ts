@@ -313,7 +313,8 @@ describe('incomplete runs are read only on purpose', () => {
     const noteLines = [...drawn.matchAll(/<text x="8" y="[\d.]+" fill="#b00020">([^<]*)<\/text>/g)].map((x) => (x[1] as string).replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
     expect(noteLines.length).toBeGreaterThan(1);
     expect(noteLines.join(' ')).toBe(line);
-    for (const l of noteLines) expect(l.length).toBeLessThanOrEqual(Math.floor((width - 16) / 6.5));
+    // Each line fits as the grid measures its own 12 px text (0.6 em a character), within 8 px margins.
+    for (const l of noteLines) expect(l.length * 12 * 0.6).toBeLessThanOrEqual(width - 16);
     const md = join(root, 'x.md');
     const csv = join(root, 'x.csv');
     expect((await cli(['export', a.run_id, b.run_id, '--partial', '--md', md, '--csv', csv])).code).toBe(0);

@@ -173,3 +173,39 @@ export function renderGridSvg(grid: ReportGrid): string {
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
+
+/** The size of the "partial" line's text: the grid's own (renderGridSvg's root font-size). */
+const NOTE_FONT = 12;
+
+/**
+ * A report SVG (the grid's or the panels', both 12 px text) with a note drawn under it in red (report's "partial" line),
+ * wrapped to the canvas's width as the grid measures its own text ({@link textWidth}; the canvas grows
+ * by 16 px a line); or the SVG as it is when `note` is null or the SVG's size cannot be read.
+ */
+export function svgWithNote(svg: string, note: string | null): string {
+  if (note === null) return svg;
+  const m = /<svg [^>]*width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)" viewBox="0 0 [\d.]+ [\d.]+"/.exec(svg);
+  if (!m) return svg;
+  const w = Number(m[1]);
+  const h = Number(m[2]);
+  const lines = wrapWords(note, (line) => textWidth(line, NOTE_FONT) <= w - 16);
+  const grow = 8 + 16 * lines.length;
+  const head = m[0].replace(`height="${m[2]}"`, `height="${h + grow}"`).replace(/viewBox="0 0 ([\d.]+) [\d.]+"/, `viewBox="0 0 $1 ${h + grow}"`);
+  const text = lines.map((l, i) => `<text x="8" y="${h + 16 + 16 * i}" fill="#b00020">${esc(l)}</text>`).join('');
+  return svg.replace(m[0], head).replace('</svg>', `<rect y="${h}" width="${w}" height="${grow}" fill="#ffffff"/>${text}\n</svg>`);
+}
+
+/** `text` in lines that `fits`, broken at spaces (a word too long for a line stands alone). */
+function wrapWords(text: string, fits: (line: string) => boolean): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const longer = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && !fits(longer)) {
+      lines.push(line);
+      line = word;
+    } else line = longer;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}

@@ -43,7 +43,7 @@ export const reportCommand = defineCommand({
     v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
-    const [{ formatGridText, readReportRuns, reportGrid }, { renderGridSvg }, { formatPanelsText, renderPanelsSvg, reportPanels }] = await Promise.all([
+    const [{ formatGridText, readReportRuns, reportGrid }, { renderGridSvg, svgWithNote }, { formatPanelsText, renderPanelsSvg, reportPanels }] = await Promise.all([
       import('../../diff/report-grid.js'),
       import('../../diff/svg.js'),
       import('../../diff/report-panels.js'),
@@ -81,35 +81,3 @@ export const reportCommand = defineCommand({
     return 0;
   },
 });
-
-/**
- * The SVG with the "partial" line drawn under it, wrapped to the canvas's width (~6.5 px a character of
- * the default 11 px sans-serif; the canvas grows by 16 px a line), or as it is.
- */
-function svgWithNote(svg: string, note: string | null): string {
-  if (note === null) return svg;
-  const m = /<svg [^>]*width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)" viewBox="0 0 [\d.]+ [\d.]+"/.exec(svg);
-  if (!m) return svg;
-  const w = Number(m[1]);
-  const h = Number(m[2]);
-  const lines = wrapWords(note, Math.max(40, Math.floor((w - 16) / 6.5)));
-  const grow = 8 + 16 * lines.length;
-  const esc = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const head = m[0].replace(`height="${m[2]}"`, `height="${h + grow}"`).replace(/viewBox="0 0 ([\d.]+) [\d.]+"/, `viewBox="0 0 $1 ${h + grow}"`);
-  const text = lines.map((l, i) => `<text x="8" y="${h + 16 + 16 * i}" fill="#b00020">${esc(l)}</text>`).join('');
-  return svg.replace(m[0], head).replace('</svg>', `<rect y="${h}" width="${w}" height="${grow}" fill="#ffffff"/>${text}\n</svg>`);
-}
-
-/** `text` in lines of at most `width` characters, broken at spaces (a longer word stands alone). */
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
