@@ -94,19 +94,29 @@ afterAll(async () => {
   if (dir) await removeDir(dir);
 });
 
+/**
+ * A sweep of spec.toml through `queue` by `workers` workers (concurrency 1) running the fixture target
+ * `counted`, which logs each call and holds it until the gate file exists: SIGINT on the coordinator once
+ * `held` calls are in flight. The held calls go on until the caller writes the gate.
+ */
+async function interruptWhileHeld(queue: string, opts: { workers: number; held: number; salt: string; extra?: string[] }): Promise<{ calls: string; gate: string; store: string; workers: Child[]; swept: Done }> {
+  const calls = join(dir, `calls-${queue}.log`);
+  const gate = join(dir, `gate-${queue}`);
+  const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
+  const workers: Child[] = [];
+  for (let i = 0; i < opts.workers; i++) workers.push(await worker(queue, env));
+  const store = join(dir, `store-${queue}`);
+  const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
+  const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', opts.salt, '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', queue, ...(opts.extra ?? [])]);
+  await waitForLines(calls, opts.held);
+  coord.child.kill('SIGINT');
+  return { calls, gate, store, workers, swept: await coord.done };
+}
+
 describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, exactly once', () => {
   it('the issue\'s case scaled down: chunk size 1, SIGINT mid-run, resume without --chunk-size makes every call exactly once', async () => {
-    const calls = join(dir, 'calls.log');
-    const gate = join(dir, 'gate');
-    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
-    const workers = [await worker('intr', env), await worker('intr', env)];
-    const store = join(dir, 'store-1');
-    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
-    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr', '--chunk-size', '1']);
     // Each worker (concurrency 1) holds one call in flight until the gate opens: SIGINT comes then.
-    await waitForLines(calls, 2);
-    coord.child.kill('SIGINT');
-    const swept: Done = await coord.done;
+    const { calls, gate, store, workers, swept } = await interruptWhileHeld('intr', { workers: 2, held: 2, salt: 'i1', extra: ['--chunk-size', '1'] });
     expect(swept.code).toBe(1);
     expect(swept.stdout).toMatch(/^interrupted /);
     // What the manifest does not count yet, it says: the 2 jobs still running at the interrupt.
@@ -157,16 +167,8 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     // The jobs an interrupted coordinator left running finish on the workers and bill; a resume collects
     // them first. When what they billed reaches what is left of the budget, no chunk may be enqueued (a
     // review saw a resume run 4 to 7 more chunks past its budget).
-    const calls = join(dir, 'calls-budget.log');
-    const gate = join(dir, 'gate-budget');
-    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
-    const workers = [await worker('intr-budget', env), await worker('intr-budget', env)];
-    const store = join(dir, 'store-budget');
-    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
-    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i3', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr-budget', '--chunk-size', '1']);
-    await waitForLines(calls, 2);
-    coord.child.kill('SIGINT');
-    expect((await coord.done).code).toBe(1);
+    const { calls, gate, store, workers, swept } = await interruptWhileHeld('intr-budget', { workers: 2, held: 2, salt: 'i3', extra: ['--chunk-size', '1'] });
+    expect(swept.code).toBe(1);
     const runId = readdirRun(store);
     await writeFile(gate, '');
     const q = new Queue('intr-budget', { connection: { host: '127.0.0.1', port: redis.port } });
@@ -195,17 +197,10 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
   it('a chunk cut short by an interrupted coordinator and finished under the resume: its episodes run once, the rest of the chunk after them', async () => {
     // The resume re-added the whole chunk, dropping the rows the cut job brought back: the episodes it
     // had finished were called, and billed, twice.
-    const calls = join(dir, 'calls-cut.log');
-    const gate = join(dir, 'gate-cut');
-    const env = { POISSON_FIXTURE_CALL_LOG: calls, POISSON_FIXTURE_GATE: gate };
-    const w = await worker('intr-cut', env);
-    const store = join(dir, 'store-cut');
-    const target = `${join(FIXTURES, 'bullmq-hook-targets.mjs')}:counted`;
-    // Chunks of 25 (the default): the worker holds the first episode of its first chunk until the gate opens.
-    const coord = cli(['--store', store, 'sweep', specFile, '--target', target, '--max-mde', '1', '--salt', 'i4', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'intr-cut']);
-    await waitForLines(calls, 1);
-    coord.child.kill('SIGINT'); // the held job's worker will leave its chunk after the episode in flight
-    expect((await coord.done).code).toBe(1);
+    // Chunks of 25 (the default): the worker holds the first episode of its first chunk until the gate
+    // opens; after SIGINT it will leave its chunk after the episode in flight.
+    const { calls, gate, store, workers, swept } = await interruptWhileHeld('intr-cut', { workers: 1, held: 1, salt: 'i4' });
+    expect(swept.code).toBe(1);
     const runId = readdirRun(store);
     const q = new Queue('intr-cut', { connection: { host: '127.0.0.1', port: redis.port } });
     // The resume starts while the job is still held: it waits for that job (same id) and enqueues the rest.
@@ -225,8 +220,8 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     expect(m.usage?.billed_tokens).toBe(10 * EPISODES);
     expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed', 'delayed')).toBe(0);
     await q.close();
-    w.child.kill('SIGTERM');
-    await w.done;
+    for (const w of workers) w.child.kill('SIGTERM');
+    await Promise.all(workers.map((w) => w.done));
   }, 120_000);
 
   it('a worker refuses a job whose target module is another version than the coordinator\'s (sha256)', async () => {
