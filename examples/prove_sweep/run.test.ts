@@ -111,8 +111,7 @@ describe('the scripted path (examples/prove_sweep/run.ts)', () => {
   it('leaves an ordinary store: runs lists a, b, c newest first and #3 is the oldest', () => {
     const runs = prove('runs', '--json');
     expect(runs.status).toBe(0);
-    const list = JSON.parse(runs.stdout) as { runs: { name: string; run_id: string; status: string }[] } | { name: string; run_id: string; status: string }[];
-    const rows = Array.isArray(list) ? list : list.runs;
+    const rows = (JSON.parse(runs.stdout) as { runs: { name: string; run_id: string; status: string }[] }).runs;
     const day = new Date().toISOString().slice(0, 10);
     expect(rows.map((r) => r.name)).toEqual(
       ['c', 'b', 'a'].map((l) => `poisson-tasks-example ${day} ${l}`),

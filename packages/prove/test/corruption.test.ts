@@ -7,7 +7,7 @@ import { copyFile, mkdir, readFile, rm, symlink, truncate, writeFile } from 'nod
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
-import { episodes, extend, inspectRun, readEpisodes, resume, sweep, type RunManifest } from '../src/index.js';
+import { episodes, extend, inspectRun, readEpisodes, resume, scanRuns, sweep, type RunManifest } from '../src/index.js';
 import { memoryIo, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { readManifest, writeManifest } from '../src/store/manifest.js';
 import { DamagedRunError } from '../src/store/verify-parts.js';
@@ -349,6 +349,16 @@ describe('damaged and never-started runs are listed, not hidden', () => {
       expect(r.out).toMatch(/^ok 2 runs in .*; 1 damaged, 1 never started \(below\)\n/);
       expect(r.out).toContain('\ndamaged: 1 run directory that cannot be read (not numbered: #N counts only the runs above)\n  20261106T120000Z-0bbb  its run.json is not readable JSON');
       expect(r.out).toContain('\nnever started: 1 run directory without a run.json (a sweep killed while creating it); poisson-prove gc removes them\n  20261106T130000Z-0eee\n');
+      // --json is scanRuns' object: a script reading stdout sees the damaged and never-started
+      // directories too (they were named only on stderr, and the array held the readable runs alone).
+      const j = await cli(['runs', '--json']);
+      expect(j.code).toBe(0);
+      expect(j.err).toContain('note: damaged: 1 run directory');
+      const scan = JSON.parse(j.out) as { runs: { run_id: string }[]; skipped: { dir: string; reason: string }[]; neverStarted: string[] };
+      expect(scan).toEqual(JSON.parse(JSON.stringify(await scanRuns(store))));
+      expect(scan.runs).toHaveLength(2);
+      expect(scan.skipped).toEqual([{ dir: '20261106T120000Z-0bbb', reason: expect.stringMatching(/^its run\.json is not readable JSON/) }]);
+      expect(scan.neverStarted).toEqual(['20261106T130000Z-0eee']);
       const gc = await cli(['gc']);
       expect(gc.out).toBe('ok removed 1 run directory that never started\nremoved 20261106T130000Z-0eee\n');
       expect((await cli(['runs'])).out).toMatch(/^ok 2 runs in .*; 1 damaged, 0 never started \(below\)\n/);

@@ -31,7 +31,7 @@ export const runsCommand = defineCommand({
   summary: 'List the store\'s runs, newest first; #N in a run ref is the N-th row. Damaged runs and runs that never started are listed apart, unnumbered.',
   positionals: [],
   options: {
-    json: { type: 'boolean', description: 'Print the manifests (newest first) as one JSON array on stdout; damaged and never-started runs are named on stderr.' },
+    json: { type: 'boolean', description: 'Print the scan as one JSON object on stdout: `runs` (the manifests, newest first; #N is the N-th), `skipped` (the damaged run directories, each with its reason) and `neverStarted` (directories without a run.json); the last two are also named on stderr.' },
   },
   examples: ['poisson-prove --store example-store/runs runs'],
   async run({ options, store, io }) {
@@ -43,7 +43,8 @@ export const runsCommand = defineCommand({
     const runs = scan.runs;
     const extra = unreadableSections(scan);
     if (v.flag('json')) {
-      io.stdout.write(json(runs));
+      // The library's object (scanRuns): a script sees the damaged and never-started directories too.
+      io.stdout.write(json(scan));
       if (extra.length > 0) io.stderr.write(`${extra.filter((l) => l !== '').map((l) => `note: ${l.trim()}`).join('\n')}\n`);
       return 0;
     }
