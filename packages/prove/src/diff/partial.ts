@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { DiffEpisode, DiffRun } from './types.js';
@@ -68,6 +69,22 @@ export function coverageOfPairs(manifest: Pick<RunManifest, 'run_id' | 'name' | 
 export function coverageWords(c: RunCoverage): string {
   const state = c.status === 'complete' ? 'complete' : c.status;
   return `run ${c.run_id} ("${c.name}") is ${state} and holds ${c.pairs} of the ${c.design} (condition, replicate) pairs of its design`;
+}
+
+/**
+ * Refuses a run whose design holds no (condition, replicate) pair: a manifest without conditions, such as
+ * the import of a log without samples that builds before 3958f43 stored (imports refuse such logs now;
+ * a sweep's spec always has a condition). Nothing in it can be read or paired, with `--partial` or not;
+ * without this, the diff failed deep inside its pairing ("internal error") and export left it out silently.
+ *
+ * @param c - the run's coverage ({@link runCoverage}).
+ * @param store - the store directory (named in the fix).
+ * @throws ProveError `E_DIFF` (exit 2).
+ */
+export function assertHasDesign(c: RunCoverage, store: string): void {
+  if (c.design > 0) return;
+  const what = c.harness !== undefined ? 'it is the import of a log without samples, which older builds stored (imports refuse such logs now)' : 'its manifest lists no condition';
+  throw new ProveError('E_DIFF', `run ${c.run_id} ("${c.name}") holds no condition, so no episode: ${what}; there is nothing to read in it: leave it out, or remove its directory (${join(store, c.run_id)}).`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { assertComplete, runCoverage } from './partial.js';
+import { assertComplete, assertHasDesign, runCoverage } from './partial.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
 import { eachOpenPart, openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
@@ -381,6 +381,7 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   // A retried run (`resume --retry-errors`): the newest row of each pair supersedes the older ones.
   if (manifest.retries && manifest.retries.length > 0) rows.splice(0, rows.length, ...newestPerPair(rows));
   const coverage = runCoverage(manifest, rows);
+  assertHasDesign(coverage, store);
   assertComplete(coverage, options.partial === true, options.verb ?? 'diff');
   return { manifest, rows, coverage };
 }

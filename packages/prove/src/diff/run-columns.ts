@@ -5,7 +5,7 @@ import type { PartColumns } from '../store/parquet.js';
 import type { FlatColumn } from '../store/flat-columns.js';
 import { eachOpenPart, runParts, type FlatPart, type OpenPart } from '../store/verify-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
-import { assertComplete, coverageOfPairs, type RunCoverage } from './partial.js';
+import { assertComplete, assertHasDesign, coverageOfPairs, type RunCoverage } from './partial.js';
 import { hardFailureOf, seedsOf } from './read-run.js';
 import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, type OutcomeCodes } from './run-index.js';
 import type { DiffManifest, DiffRun } from './types.js';
@@ -399,6 +399,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   }, names);
   const pre = b.finish();
   const coverage = columnsCoverage(manifest, pre);
+  assertHasDesign(coverage, store);
   assertComplete(coverage, options.partial === true, options.verb ?? 'export');
   return { ...pre, coverage };
 }

@@ -1,9 +1,11 @@
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { runCli } from '../cli/run-cli.js';
+import { diffRuns } from '../diff/diff-runs.js';
 import { listRuns } from '../store/list-runs.js';
+import { writeManifest } from '../store/manifest.js';
 import { episodes } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { identitySeed } from './identity.js';
@@ -227,6 +229,37 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     const r = await cliError(['inspect', 'empty.json']);
     expect(r).toEqual({ code: 2, err: 'error: empty.json: holds no samples; there is nothing to import (pass the log of a run that scored samples).\n' });
     await expectNothingWritten();
+  });
+
+  // A run of no sample, as builds before 3958f43 imported such a log (its manifest's shape is what that
+  // build wrote: no condition, no axis, no part): diff said "internal error: TypeError:
+  // alignColumnsByIdentity ...", and export wrote the other run's table alone, saying nothing of it.
+  it('an empty import an older build stored: diff, report, export, view and the library refuse it by name (exit 2)', async () => {
+    const full = (await importRun(store, { format: 'inspect', files: [join(INSPECT, '2025-05-12T20-28-26-04-00_security-guide.json')] })).runs[0]!;
+    const made = (await importRun(store, { format: 'inspect', files: [join(INSPECT, '2025-05-12T20-28-13-04-00_popularity.json')] })).runs[0]!;
+    const old = await resolveRun(store, made.name);
+    await rm(join(store, old.run_id, 'episodes'), { recursive: true });
+    await mkdir(join(store, old.run_id, 'episodes'));
+    await writeManifest(store, { ...old, replicates: 1, axes: {}, conditions: [], parts: [], status: 'complete', counts: { rows: 0, rows_without_outcome: 0, outcomes: {} } });
+    const why = `run ${old.run_id} ("${old.name}") holds no condition, so no episode: it is the import of a log without samples, which older builds stored (imports refuse such logs now); there is nothing to read in it: leave it out, or remove its directory (${join(store, old.run_id)}).`;
+    const prove = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
+      const io = memoryIo({ cwd: dir });
+      const code = await runCli(['--store', store, ...args], io);
+      return { code, out: io.out(), err: io.err() };
+    };
+    for (const args of [
+      ['diff', old.run_id, full.name],
+      ['diff', full.name, old.run_id, '--partial'],
+      ['export', full.name, old.run_id, '--md', join(dir, 'x.md')],
+      ['report', full.name, old.run_id, '--x', 'task', '--out', join(dir, 'r.svg')],
+      ['view', full.name, old.run_id, '--out', join(dir, 'v.html')],
+    ]) {
+      expect(await prove(args), args.join(' ')).toEqual({ code: 2, out: '', err: `error: ${why}\n` });
+    }
+    await expect(diffRuns(store, full.name, old.run_id)).rejects.toMatchObject({ code: 'E_DIFF', message: why });
+    // inspect and verify read it as it is: no episode, nothing damaged.
+    expect((await prove(['inspect', old.run_id])).out).toContain('rows          0; none');
+    expect((await prove(['verify', old.run_id])).code).toBe(0);
   });
 
   it('logs of two models in one import', async () => {
