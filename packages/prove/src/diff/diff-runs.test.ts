@@ -1,5 +1,8 @@
 import { benjaminiHochberg, fisherExact, holm, mcnemar, minimumDetectableChange, newcombeInterval, tangoInterval, fisherMinimumDetectableChange } from 'poisson-stats';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readManifest, writeManifest } from '../store/manifest.js';
 import { buildRun, fromTables, seedSpecText, tempStore } from './__fixtures__/build-run.js';
 import { DiffError } from './diff-error.js';
 import { diffRuns } from './diff-runs.js';
@@ -90,6 +93,25 @@ describe('diffRuns on the seed\'s case (8 pairs, all passed in both runs)', () =
     expect((err as DiffError).exitCode).toBe(2);
     expect((err as DiffError).code).toBe('E_EVENT');
     expect((err as DiffError).message).toMatch(/ended in passed, so there is no failure event to infer; name the event to compare with --event/);
+  });
+});
+
+describe('diffRuns refuses a run whose manifest lists no condition', () => {
+  it('names the run and the fix (E_DIFF, exit 2), with --partial too', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText();
+    await buildRun(store, { specText: spec, outcomes: () => 'passed' });
+    const bare = await buildRun(store, { specText: spec, outcomes: () => 'passed' });
+    const m = await readManifest(store, bare.run_id);
+    // No condition and no part (a manifest with rows but no condition is damaged: E_DAMAGED says so).
+    await rm(join(store, m.run_id, 'episodes'), { recursive: true });
+    await mkdir(join(store, m.run_id, 'episodes'));
+    await writeManifest(store, { ...m, conditions: [], parts: [], counts: { rows: 0, rows_without_outcome: 0, outcomes: {} } });
+    const why = `run ${m.run_id} ("${m.name}") holds no condition, so no episode: its manifest lists no condition; there is nothing to read in it: leave it out, or remove its directory (${join(store, m.run_id)}).`;
+    for (const partial of [false, true]) {
+      const err = await diffRuns(store, '#2', '#1', { events: ['passed'], partial }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'E_DIFF', exitCode: 2, message: why });
+    }
   });
 });
 

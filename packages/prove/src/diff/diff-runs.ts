@@ -2,7 +2,7 @@ import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
 import { checkOptions } from './diff-input.js';
-import { assertComplete, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
+import { assertComplete, assertHasDesign, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
 import { outcomeCodes } from './run-index.js';
@@ -51,7 +51,10 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
   const codes = outcomeCodes();
   let [before, after] = await settled(readRunIndex(store, ma, 'before', codes), readRunIndex(store, mb, 'after', codes));
   const coverage = [indexCoverage(ma, before), indexCoverage(mb, after)];
-  for (const c of coverage) assertComplete(c, partial === true, 'diff');
+  for (const c of coverage) {
+    assertHasDesign(c, store);
+    assertComplete(c, partial === true, 'diff');
+  }
   // meta.hard_failure enters only the score comparison: meta (the widest column) is read only for it.
   const withScores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));
   if (withScores) [before, after] = await settled(readHardFailures(store, before), readHardFailures(store, after));
