@@ -4,7 +4,7 @@ import type { ConditionPairs } from './pairing.js';
 import { fmt3 } from './sentence.js';
 import { clusteredBinary, holmAdjust } from './stats.js';
 import { pairedTable, type PairedTable } from './tables.js';
-import { fmtChange, fmtP, textTable } from './text-table.js';
+import { fmtChange, fmtP, sectionLines, type ReportSection } from './text-table.js';
 import type { ClusteredEventRow, ClusteredEvents } from './types.js';
 
 /** The family-wise level of the clustered intervals: 95%, Bonferroni over the events. */
@@ -114,13 +114,12 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
   });
 }
 
-/** The clustered section of the text report. */
-export function formatClusteredLines(c: ClusteredEvents): string[] {
-  const out: string[] = ['', `clusters      ${c.method}`, `              ${c.rule}; intervals: ${c.intervals_rule}`];
-  const rows: string[][] = [['  event', 'clusters', 'pairs', 'before', 'after', 'change', 'interval', 'se (iid)', 'p', 'p_holm', 'verdict']];
+/** The clustered section of a diff as lines and a table ({@link ReportSection}); the text diff and the view page draw it. */
+export function clusteredSection(c: ClusteredEvents): ReportSection {
+  const table: string[][] = [['event', 'clusters', 'pairs', 'before', 'after', 'change', 'interval', 'se (iid)', 'p', 'p_holm', 'verdict']];
   for (const r of c.rows) {
-    rows.push([
-      `  ${r.event}`,
+    table.push([
+      r.event,
       String(r.clusters),
       String(r.n),
       fmt3(r.before),
@@ -133,6 +132,10 @@ export function formatClusteredLines(c: ClusteredEvents): string[] {
       r.verdict,
     ]);
   }
-  out.push(...textTable(rows));
-  return out;
+  return { lines: [['clusters', c.method], ['', `${c.rule}; intervals: ${c.intervals_rule}`]], table, numeric: [false, ...Array<boolean>(9).fill(true), false] };
+}
+
+/** The clustered section of the text report ({@link clusteredSection} as text, its table indented under the lines). */
+export function formatClusteredLines(c: ClusteredEvents): string[] {
+  return sectionLines(clusteredSection(c), { gap: false, indent: '  ' });
 }

@@ -2,7 +2,7 @@ import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
 import { checkOptions } from './diff-input.js';
-import { assertComplete, assertHasDesign, columnsUnmatched, indexCoverage, indexUnmatched, type RunCoverage, type Unmatched } from './partial.js';
+import { assertComplete, assertHasDesign, columnsUnmatched, indexCoverage, indexUnmatched, withReadCoverage, type RunCoverage } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
 import { outcomeCodes } from './run-index.js';
@@ -67,18 +67,4 @@ async function settled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
   if (x.status === 'rejected') throw x.reason;
   if (y.status === 'rejected') throw y.reason;
   return [x.value, y.value];
-}
-
-/**
- * The report with what was read stated: `partial` (the runs read with --partial, with their coverage)
- * and `unmatched` (pairs held by one run only, e.g. after `extend`), each present only when it applies.
- */
-function withReadCoverage(report: DiffReport, coverage: readonly RunCoverage[], unmatched: Unmatched): DiffReport {
-  const partial = coverage.filter((c) => !c.complete);
-  if (partial.length === 0 && unmatched.before === 0 && unmatched.after === 0) return report;
-  return Object.freeze({
-    ...report,
-    ...(partial.length > 0 ? { partial: Object.freeze(partial) } : {}),
-    ...(unmatched.before > 0 || unmatched.after > 0 ? { unmatched } : {}),
-  });
 }

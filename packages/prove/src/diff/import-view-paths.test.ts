@@ -16,8 +16,11 @@
 // line, nothing else. Regenerated a fifth time for the view page, which now states the pairs one run
 // holds alone (a `coverage` line, and `unmatched` in its data) and writes "-" for a rate no pair gives
 // (it wrote NaN): checked by stripping those from the new pages, which then hash as pinned before (the
-// 5 view and serve pages of imports with unmatched pairs, and `view inspect real popularity`). Every
-// other case is as the row readers gave it.
+// 5 view and serve pages of imports with unmatched pairs, and `view inspect real popularity`). Regenerated
+// a sixth time for the page's score comparison and clustered reading, and view's own verb in its E_PARTIAL
+// refusal: the 6 view and serve pages of runs with scores (and `view A B cluster`) hash as pinned before
+// once their new "Scores" and "Clustered by" sections are stripped, and `view A C partial` changed only
+// "to diff it" to "to view it". Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
-import type { DiffEpisode, DiffRun } from './types.js';
+import type { DiffEpisode, DiffReport, DiffRun } from './types.js';
 import { NO_EPISODE, type RunIndex } from './run-index.js';
 import type { RunColumns } from './run-columns.js';
 
@@ -222,4 +222,18 @@ export function columnsUnmatched(before: RunColumns, after: RunColumns): Unmatch
 /** A run made by `poisson-prove import` (its design is the samples its files held). */
 function isImport(manifest: object): boolean {
   return (manifest as { import?: unknown }).import !== undefined;
+}
+
+/**
+ * The report with what was read stated: `partial` (the runs read with --partial, with their coverage)
+ * and `unmatched` (pairs held by one run only, e.g. after `extend`), each present only when it applies.
+ */
+export function withReadCoverage(report: DiffReport, coverage: readonly RunCoverage[], unmatched: Unmatched): DiffReport {
+  const partial = coverage.filter((c) => !c.complete);
+  if (partial.length === 0 && unmatched.before === 0 && unmatched.after === 0) return report;
+  return Object.freeze({
+    ...report,
+    ...(partial.length > 0 ? { partial: Object.freeze(partial) } : {}),
+    ...(unmatched.before > 0 || unmatched.after > 0 ? { unmatched } : {}),
+  });
 }

@@ -1,12 +1,6 @@
 import { fmt3 } from './sentence.js';
-import { fmtChange, fmtP, textTable } from './text-table.js';
+import { fmtChange, fmtP, sectionLines, type ReportSection } from './text-table.js';
 import type { ScoreComparison, ScoreRow } from './types.js';
-
-const LABEL_WIDTH = 14;
-
-function line(label: string, text: string): string {
-  return `${label.padEnd(LABEL_WIDTH)}${text}`;
-}
 
 const num = (x: number | null): string => (x === null ? '-' : fmt3(x));
 const diff = (x: number | null): string => (x === null ? '-' : fmtChange(x));
@@ -19,40 +13,33 @@ function hardCell(r: ScoreRow): string {
 }
 
 /**
- * The `scores` section of the text diff: the method, rule, intervals and dropped lines, the pooled
- * cluster-robust line with `--cluster`, and the table `condition pairs before after difference interval
- * p p_holm verdict` (plus `hard failures`, before -> after with McNemar's p, when the runs' meta holds
- * the flag).
+ * The `scores` section of a diff as lines and a table ({@link ReportSection}): the method, rule, intervals
+ * and dropped lines, the pooled cluster-robust line with `--cluster`, and the table `condition pairs
+ * before after difference interval p p_holm verdict` (plus `hard failures`, before -> after with
+ * McNemar's p, when the runs' meta holds the flag). The text diff ({@link formatScoreLines}) and the view
+ * page draw it.
  *
  * @param s - the report's `scores`.
- * @returns the lines (no trailing newline), starting with an empty line.
- * @example
- * ```ts
- * formatScoreLines(report.scores).join('\n');
- * ```
- * @see PROVE.md, "The diff report"; {@link compareScores}.
+ * @returns the section.
  */
-export function formatScoreLines(s: ScoreComparison): string[] {
-  const out: string[] = [''];
-  out.push(line('scores', s.method));
-  out.push(line('score rule', s.rule));
-  out.push(line('score CIs', s.intervals_rule));
-  if (s.dropped > 0) out.push(line('score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (the target crashed), left out`));
-  if (s.seed_mismatches > 0) out.push(line('score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`));
+export function scoreSection(s: ScoreComparison): ReportSection {
+  const lines: [string, string][] = [];
+  lines.push(['scores', s.method]);
+  lines.push(['score rule', s.rule]);
+  lines.push(['score CIs', s.intervals_rule]);
+  if (s.dropped > 0) lines.push(['score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (the target crashed), left out`]);
+  if (s.seed_mismatches > 0) lines.push(['score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`]);
   const p = s.pooled;
   if (p !== undefined) {
-    out.push(
-      line(
-        'pooled',
-        `${fmtChange(p.difference)} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] over ${p.n} pairs (${fmt3(p.before)} -> ${fmt3(p.after)}), clustered by ${p.cluster_axis}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
-      ),
-    );
+    lines.push([
+      'pooled',
+      `${fmtChange(p.difference)} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] over ${p.n} pairs (${fmt3(p.before)} -> ${fmt3(p.after)}), clustered by ${p.cluster_axis}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
+    ]);
   }
-  out.push('');
   const withHard = s.hard_failure_tests > 0;
-  const rows: string[][] = [['condition', 'pairs', 'before', 'after', 'difference', 'interval', 'p', 'p_holm', 'verdict', ...(withHard ? ['hard failures'] : [])]];
+  const table: string[][] = [['condition', 'pairs', 'before', 'after', 'difference', 'interval', 'p', 'p_holm', 'verdict', ...(withHard ? ['hard failures'] : [])]];
   for (const r of s.rows) {
-    rows.push([
+    table.push([
       r.condition,
       String(r.n),
       num(r.before),
@@ -65,6 +52,20 @@ export function formatScoreLines(s: ScoreComparison): string[] {
       ...(withHard ? [hardCell(r)] : []),
     ]);
   }
-  out.push(...textTable(rows));
-  return out;
+  return { lines, table, numeric: [false, true, true, true, true, true, true, true, false, ...(withHard ? [false] : [])] };
+}
+
+/**
+ * The `scores` section of the text diff ({@link scoreSection} as text).
+ *
+ * @param s - the report's `scores`.
+ * @returns the lines (no trailing newline), starting with an empty line.
+ * @example
+ * ```ts
+ * formatScoreLines(report.scores).join('\n');
+ * ```
+ * @see PROVE.md, "The diff report"; {@link compareScores}.
+ */
+export function formatScoreLines(s: ScoreComparison): string[] {
+  return sectionLines(scoreSection(s));
 }

@@ -1,4 +1,15 @@
 /**
+ * A section of a diff report as the text diff and the view page both draw it: labelled lines (a label
+ * of '' continues the line above), then a table, its header row first; `numeric[i]` says whether column i
+ * holds figures (right-aligned on the page).
+ */
+export type ReportSection = {
+  readonly lines: readonly (readonly [label: string, text: string])[];
+  readonly table: readonly (readonly string[])[];
+  readonly numeric: readonly boolean[];
+};
+
+/**
  * Lays out rows of cells as left-aligned columns separated by two spaces (the last column unpadded).
  *
  * @param rows - the header row first, then the body; every row the same length.
@@ -28,4 +39,19 @@ export function fmtChange(x: number): string {
   const s = x.toFixed(3);
   if (s === '0.000' || s === '-0.000') return '0.000';
   return x > 0 ? `+${s}` : s;
+}
+
+/**
+ * A {@link ReportSection} as the text diff prints it: an empty line, its lines (labels padded to 14
+ * characters), then its table laid out by {@link textTable}.
+ *
+ * @param section - the section.
+ * @param layout - `gap` (default true): an empty line between the lines and the table; `indent`: put
+ *   before the table's first column (the clustered section's table sits under its lines, indented).
+ * @returns one string per line.
+ */
+export function sectionLines(section: ReportSection, layout: { readonly gap?: boolean; readonly indent?: string } = {}): string[] {
+  const indent = layout.indent ?? '';
+  const table = section.table.map((row) => row.map((cell, i) => (i === 0 ? indent + cell : cell)));
+  return ['', ...section.lines.map(([label, text]) => `${label.padEnd(14)}${text}`), ...(layout.gap === false ? [] : ['']), ...textTable(table)];
 }

@@ -1,5 +1,7 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
-import { fmtChange, fmtP } from '../diff/text-table.js';
+import { clusteredSection } from '../diff/cluster-binary.js';
+import { scoreSection } from '../diff/score-format.js';
+import { fmtChange, fmtP, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
@@ -78,6 +80,16 @@ function conditionRow(r: DiffRow): string {
     `<td class="num">${typeof r.discordance === 'number' ? r.discordance.toFixed(3) : '-'}</td>`,
   ];
   return `<tr class="cond" ${attrs}>${cells.join('')}</tr>`;
+}
+
+/** A report section ({@link ReportSection}): its labelled lines, then its table (figures right-aligned), every cell escaped. */
+function sectionHtml(section: ReportSection): string {
+  // A label of '' continues the line above: an empty label keeps its text in the text column.
+  const lines = section.lines.map(([label, text]) => `<div><b>${h(label)}</b> ${h(text)}</div>`).join('');
+  const cell = (tag: 'th' | 'td', text: string, i: number): string => `<${tag}${section.numeric[i] === true ? ' class="num"' : ''}>${h(text)}</${tag}>`;
+  const [head = [], ...rows] = section.table;
+  const table = `<table><thead><tr>${head.map((t, i) => cell('th', t, i)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((t, i) => cell('td', t, i)).join('')}</tr>`).join('')}</tbody></table>`;
+  return `<div class="meta-lines">${lines}</div><div class="scroll">${table}</div>`;
 }
 
 const HEADS: readonly [string, string, boolean][] = [
@@ -163,6 +175,9 @@ export function renderDiffPage(input: DiffPageInput): string {
   body.push('</tr></thead><tbody>');
   for (const r of d.rows) body.push(conditionRow(r));
   body.push('</tbody></table></div>');
+  // The paired score comparison and the clustered reading, as the text diff prints them (the same sections).
+  if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores)));
+  if (d.clustered !== undefined) body.push(`<h2>Clustered by ${h(d.clustered.cluster_axis)}</h2>`, sectionHtml(clusteredSection(d.clustered)));
   body.push('<h2>Discordant pairs</h2>');
   const limitNote = input.pairs ? `at most ${input.pairs.limit} per condition x event` : serve ? 'read from the store when asked' : '';
   body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${input.pairs?.private ? ' Cached model answers included (--private).' : ' No private details (cached model answers need --private).'}</p>`);

@@ -1,7 +1,7 @@
 import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions } from '../diff/diff-input.js';
-import { columnsUnmatched } from '../diff/partial.js';
+import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
 import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
@@ -23,6 +23,8 @@ export type ViewDiffOptions = DiffOptions & {
   readonly private?: boolean;
   /** Leave the pairs out of the page, which then fetches them from its server (`serveView`). */
   readonly serve?: boolean;
+  /** Read runs that are not complete, as `diffRuns` does with `partial`; the page then says partial. Default false. */
+  readonly partial?: boolean;
 };
 
 /** A diff page and what it was written from. */
@@ -110,21 +112,22 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
  * @param options - the diff's options.
  * @returns the runs' columns and the report.
  */
-export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
+export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean }): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
+  const { partial, ...diffOptions } = options;
   const codes = outcomeCodes();
   // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
-  const read = { hardFailure: options.scores !== false || options.cluster !== undefined ? ('imports' as const) : false };
+  const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined ? ('imports' as const) : false, partial: partial === true, verb: 'view' };
   let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
   // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other
   // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
-  const scores = options.cluster !== undefined || (options.scores ?? (before.hasScores && after.hasScores));
+  const scores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));
   if (scores) [before, after] = await Promise.all([before, after].map((r) => (r.hard === null && r.identities == null ? readHardFlags(store, r) : r)) as [Promise<RunColumns>, Promise<RunColumns>]);
-  checkOptions(options); // before the runs are indexed, as diffColumns checks them
+  checkOptions(diffOptions); // before the runs are indexed, as diffColumns checks them
   const x = indexForDiff(before, after);
-  const report = computeDiff(x.before, x.after, options, { identity: x.identity });
-  // The pairs one run holds alone, as diffRuns states them (the page's coverage line).
-  const unmatched = columnsUnmatched(x.columns.before, x.columns.after);
-  return { before, after, report: unmatched.before > 0 || unmatched.after > 0 ? Object.freeze({ ...report, unmatched }) : report };
+  const report = computeDiff(x.before, x.after, diffOptions, { identity: x.identity });
+  // What was read, as diffRuns states it: the runs read partially, and the pairs one run holds alone.
+  const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
+  return { before, after, report: withReadCoverage(report, coverage, columnsUnmatched(x.columns.before, x.columns.after)) };
 }
 
 function isColumns(run: DiffRun | RunColumns): run is RunColumns {

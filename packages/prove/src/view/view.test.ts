@@ -7,6 +7,7 @@ import { diffRuns } from '../diff/diff-runs.js';
 import { EVIL_ERROR, EVIL_META, EVIL_VALUE, PRIVATE_ANSWER, viewStore } from './__fixtures__/view-store.js';
 import { PAGE_JS } from './assets.js';
 import { escapeHtml, jsonForScript } from './escape.js';
+import { fmtChange } from '../diff/text-table.js';
 import { serveView } from './serve.js';
 import { viewDiff, viewRun } from './view-diff.js';
 import { capture } from '../cli/__fixtures__/capture.js';
@@ -219,5 +220,88 @@ describe('serveView', () => {
     expect(await done).toBe(0);
     expect(c.out()).toMatch(/stopped\n$/);
     await expect(fetch(url as string)).rejects.toThrow();
+  });
+});
+
+// The third session of 2026-12-05: `view A B` took --event, --q and --method only, so the page of
+// a diff read with --sequential, --power, --scores, --cluster or --partial could not be made, and the page
+// showed no score comparison even when diff printed one: the page a user looked at was not the verdict
+// diff gave them.
+describe('view takes the diff\'s reading options, and the page shows what the report holds', () => {
+  let dir: string;
+  let a: string;
+  let b: string;
+  let c: string;
+  beforeAll(async () => {
+    const { tempDir } = await import('../__fixtures__/helpers.js');
+    const { sweep } = await import('../executor/sweep.js');
+    const { extend } = await import('../executor/resume.js');
+    dir = await tempDir('prove-view-options-');
+    const spec = 'target_id = "v"\nt_unit = "turns"\nreplicates = 16\n\n[axes.slack]\ntype = "continuous"\nvalues = [4, 8]\n\n[axes.task]\ntype = "categorical"\nvalues = ["t0", "t1", "t2"]\n';
+    const mix = (s: number, k: number): number => (Math.imul((s ^ (k * 0x9e3779b9)) >>> 0, 2654435761) >>> 0) % 1000;
+    const target = (k: number) => (cfg: { seed: number }) => ({ outcome: mix(cfg.seed, k) < 400 ? 'failed' : 'passed', t: 1, score: (mix(cfg.seed, k + 10) % 101) / 100 });
+    a = (await sweep({ spec, target: target(1), store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T10:00:00Z') })).run_id;
+    b = (await sweep({ spec, target: target(2), store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T11:00:00Z') })).run_id;
+    await extend({ store: dir, ref: b, target: target(2), replicates: 4 });
+    // An interrupted run: the sweep is stopped after 40 of its 96 episodes.
+    const stop = new AbortController();
+    let n = 0;
+    const stopping = (cfg: { seed: number }) => {
+      if (++n === 40) stop.abort();
+      return target(3)(cfg);
+    };
+    c = (await sweep({ spec, target: stopping, store: dir, salt: 's', maxMde: 0.99, signal: stop.signal, now: new Date('2026-11-06T12:00:00Z') })).run_id;
+  });
+
+  const cases: { flags: string[]; options: Record<string, unknown>; runs: () => [string, string] }[] = [
+    { flags: ['--sequential', '--event', 'failed'], options: { sequential: true, events: ['failed'] }, runs: () => [a, b] },
+    { flags: ['--power', '0.9', '--event', 'failed'], options: { power: 0.9, events: ['failed'] }, runs: () => [a, b] },
+    { flags: ['--cluster', 'task', '--event', 'failed'], options: { cluster: 'task', events: ['failed'] }, runs: () => [a, b] },
+    { flags: ['--scores', '--event', 'failed'], options: { scores: true, events: ['failed'] }, runs: () => [a, b] },
+    { flags: ['--partial', '--event', 'failed'], options: { partial: true, events: ['failed'] }, runs: () => [a, c] },
+  ];
+  for (const k of cases) {
+    it(`view A B ${k.flags.join(' ')}: the page is viewDiff's, from the report diffRuns gives with the same options`, async () => {
+      const [x, y] = k.runs();
+      const report = await diffRuns(dir, x, y, k.options);
+      const view = await viewDiff(dir, x, y, k.options);
+      expect(JSON.parse(JSON.stringify(view.report))).toEqual(JSON.parse(JSON.stringify(report)));
+      const io = capture(dir);
+      expect(await runCli(['--store', dir, 'view', x, y, ...k.flags, '--out', 'page.html'], io.io), io.err()).toBe(0);
+      expect(await readFile(join(dir, 'page.html'), 'utf8')).toBe(view.html);
+      expect(view.html).toContain(escapeHtml(report.method.description));
+    });
+  }
+
+  it('without --partial an interrupted run is refused as diff refuses it (exit 2)', async () => {
+    const io = capture(dir);
+    expect(await runCli(['--store', dir, 'view', a, c, '--out', 'refused.html'], io.io)).toBe(2);
+    expect(io.err()).toMatch(/is interrupted and holds 40 of the 96 \(condition, replicate\) pairs of its design; poisson-prove resume .* runs the missing pairs; or pass --partial to view it as it is/);
+    await expect(readFile(join(dir, 'refused.html'))).rejects.toThrow();
+  });
+
+  it('shows the score comparison (each condition\'s row, as diff prints it) and, with --cluster, the pooled and clustered lines', async () => {
+    const report = await diffRuns(dir, a, b, { cluster: 'task', events: ['failed'] });
+    const scores = report.scores!;
+    const clustered = report.clustered!;
+    expect(scores.rows).toHaveLength(6);
+    const { html } = await viewDiff(dir, a, b, { cluster: 'task', events: ['failed'] });
+    expect(html).toContain('<h2>Scores</h2>');
+    expect(html).toContain(`<b>scores</b> ${escapeHtml(scores.method)}`);
+    expect(html).toContain(`<b>pooled</b> ${escapeHtml(fmtChange(scores.pooled!.difference))} [`);
+    for (const r of scores.rows) {
+      expect(html).toContain(`<tr><td>${escapeHtml(r.condition)}</td><td class="num">${r.n}</td><td class="num">${r.before === null ? '-' : r.before.toFixed(3)}</td><td class="num">${r.after === null ? '-' : r.after.toFixed(3)}</td><td class="num">${r.difference === null ? '-' : escapeHtml(fmtChange(r.difference))}</td>`);
+    }
+    expect(html).toContain('<h2>Clustered by task</h2>');
+    for (const r of clustered.rows) expect(html).toContain(`<tr><td>${escapeHtml(r.event)}</td><td class="num">${r.clusters}</td><td class="num">${r.n}</td>`);
+    // A diff without scores in either run has no such section.
+    const plain = await viewDiff(dir, a, b, { scores: false, events: ['failed'] });
+    expect(plain.html).not.toContain('<h2>Scores</h2>');
+  });
+
+  it('refuses the diff\'s options on a run page (one run), as it refuses --event', async () => {
+    const io = capture(dir);
+    expect(await runCli(['--store', dir, 'view', a, '--sequential', '--out', 'one.html'], io.io)).toBe(2);
+    expect(io.err()).toMatch(/apply to a diff page; name two runs \(view A B\), or leave them out for a run page/);
   });
 });

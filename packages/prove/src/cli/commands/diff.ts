@@ -5,6 +5,7 @@ import { defineCommand } from '../define.js';
 import { diffReportJson, multiDiffReportJson, nextLine } from '../diff-output.js';
 import { json, proveCommand } from '../format.js';
 import { Values } from '../values.js';
+import { DIFF_READING_OPTIONS, diffReadingOptions } from './shared.js';
 import { noteUnverified } from './unverified-note.js';
 
 export const diffCommand = defineCommand({
@@ -22,13 +23,13 @@ export const diffCommand = defineCommand({
     json: { type: 'boolean', description: 'Print the report as one JSON document (the object diffRuns returns, its next command written as one line).' },
     full: { type: 'boolean', description: 'Add the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound.' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm (the verdict) and Benjamini-Hochberg (the flags) are held to.', default: '0.05' },
-    power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
+    power: DIFF_READING_OPTIONS.power,
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test: exact conditional McNemar, mid-p, asymptotic chi-square without continuity correction, or asymptotic-cc (with it, as R\'s mcnemar.test default).', default: 'exact' },
-    scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
-    partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
+    scores: DIFF_READING_OPTIONS.scores,
+    partial: DIFF_READING_OPTIONS.partial,
     'fail-on': { type: 'string', valueName: 'EVENT:DIRECTION', multiple: true, description: 'Exit 1 when the verdict finds this change (a row of EVENT counting toward the verdict, in DIRECTION rise, fall or any): a CI gate. Repeat for several.' },
-    cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
-    sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n. It replaces the --method test (a --method other than exact is then said in a warning).' },
+    cluster: DIFF_READING_OPTIONS.cluster,
+    sequential: DIFF_READING_OPTIONS.sequential,
     show: { type: 'string', valueName: 'WHAT', choices: ['pairs'], description: 'pairs: add the discordant pairs per condition x event (seed, replicate, outcome and t in A and B, error, meta); in --json as `pairs`.' },
     limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'With --show pairs: at most N pairs listed per condition x event.', default: '20' },
     private: { type: 'boolean', description: 'With --show pairs: add private details, the cached model answer of each listed episode whose meta holds a cache_key.' },
@@ -39,29 +40,23 @@ export const diffCommand = defineCommand({
     const v = new Values(options);
     const events = v.list('event');
     const q = v.number('q');
-    const power = v.number('power');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
-    const cluster = v.string('cluster');
-    const scores = v.flag('scores');
+    const { partial, ...reading } = diffReadingOptions(v);
     const gates = parseFailOn(v.list('fail-on'));
-    const sequential = v.flag('sequential');
     const show = v.choice('show', ['pairs'] as const);
     const limit = v.number('limit');
     if (show === undefined && limit !== undefined) v.problem('--limit counts the pairs of --show pairs; add --show pairs, or leave out --limit.');
     if (show === undefined && v.flag('private')) v.problem('--private adds private details to the pairs of --show pairs; add --show pairs, or leave out --private.');
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
-    if (more.length > 0 && v.flag('partial')) v.problem('--partial reads two runs as they are; with several candidates diff each one against the baseline on its own (poisson-prove diff A B --partial).');
+    if (more.length > 0 && partial) v.problem('--partial reads two runs as they are; with several candidates diff each one against the baseline on its own (poisson-prove diff A B --partial).');
     v.done();
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
     const opts = {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
-      ...(power !== undefined ? { power } : {}),
       ...(method !== undefined ? { method } : {}),
       full: v.flag('full'),
-      ...(scores ? { scores: true } : {}),
-      ...(cluster !== undefined ? { cluster } : {}),
-      ...(sequential ? { sequential: true } : {}),
+      ...reading,
     };
     if (more.length > 0) {
       const { compareRuns, formatMultiDiffText } = await import('../../diff/compare-runs.js');
@@ -70,13 +65,13 @@ export const diffCommand = defineCommand({
       return 0;
     }
     const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
-    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial: v.flag('partial') });
+    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial });
     const hits = failOnHits(report, gates);
     const text = (): string => withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report);
     if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : text());
     else {
       const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
-      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), partial: v.flag('partial'), ...(limit !== undefined ? { limit } : {}) });
+      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), partial, ...(limit !== undefined ? { limit } : {}) });
       io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report, command), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
     }
     for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);

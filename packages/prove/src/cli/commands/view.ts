@@ -7,6 +7,8 @@ import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
 import { Values } from '../values.js';
+import { DIFF_READING_OPTIONS, diffReadingOptions } from './shared.js';
+import { noteUnverified } from './unverified-note.js';
 
 /** Opens a file or URL with the desktop's opener (xdg-open, open, or start); detached, errors ignored. */
 function openInBrowser(target: string): void {
@@ -24,7 +26,7 @@ export const viewCommand = defineCommand({
   name: 'view',
   summary: 'Write a diff (A B) or a run (A) as one self-contained HTML page, or serve it on 127.0.0.1.',
   description:
-    'With two runs: the verdict sentence, a forest plot of each condition\'s change with its simultaneous interval, the ±threshold band and the limits, report\'s heatmap per event, a sortable and filterable table of conditions (counts, p, Holm, BH, verdict), and for the condition clicked its discordant pairs (seed, replicate, outcome and t in A and B, error, meta). Colours say better (blue) or worse (red) by the event\'s direction: passed rising is better, a failure event rising is worse. With one run: outcomes by condition, the episodes without an outcome with their errors, and the manifest. The file inlines its style, script and data and loads nothing (it works from file://). Nothing private is written unless --private (cached model answers). --serve serves the page on 127.0.0.1 and reads the pairs from the store when a condition is clicked; Ctrl-C stops it.',
+    'With two runs: the verdict sentence, a forest plot of each condition\'s change with its simultaneous interval, the ±threshold band and the limits, report\'s heatmap per event, a sortable and filterable table of conditions (counts, p, Holm, BH, verdict), the score comparison and the clustered reading when the report holds them (as diff prints them), and for the condition clicked its discordant pairs (seed, replicate, outcome and t in A and B, error, meta). Colours say better (blue) or worse (red) by the event\'s direction: passed rising is better, a failure event rising is worse. With one run: outcomes by condition, the episodes without an outcome with their errors, and the manifest. The file inlines its style, script and data and loads nothing (it works from file://). Nothing private is written unless --private (cached model answers). --serve serves the page on 127.0.0.1 and reads the pairs from the store when a condition is clicked; Ctrl-C stops it.',
   positionals: [
     { name: 'A', description: 'The run before (or the one run to show).', required: true },
     { name: 'B', description: 'The run after; leave out for a run page.' },
@@ -36,11 +38,16 @@ export const viewCommand = defineCommand({
     port: { type: 'string', valueName: 'N', number: { min: 0, max: 65535, integer: true }, description: 'With --serve: the port (0 takes a free one).', default: '0' },
     event: { type: 'string', valueName: 'E', multiple: true, description: 'An outcome label to compare (repeat for several).', default: 'as diff' },
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate Holm and Benjamini-Hochberg are held to.', default: '0.05' },
+    power: DIFF_READING_OPTIONS.power,
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
+    scores: DIFF_READING_OPTIONS.scores,
+    partial: DIFF_READING_OPTIONS.partial,
+    cluster: DIFF_READING_OPTIONS.cluster,
+    sequential: DIFF_READING_OPTIONS.sequential,
     limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'At most N discordant pairs per condition x event in the page (with --serve, per request); for a run page, at most N episodes without an outcome.', default: '20 (100 served; 200 for a run page)' },
     private: { type: 'boolean', description: 'Add private details: the cached model answer of each listed episode whose meta holds a cache_key (from <store>/.cache/chat).' },
   },
-  examples: ['poisson-prove view "#3" "#2" --out diff.html', 'poisson-prove view "#1" --out run.html', 'poisson-prove view "#3" "#2" --serve --port 8787'],
+  examples: ['poisson-prove view "#3" "#2" --out diff.html', 'poisson-prove view "#1" --out run.html', 'poisson-prove view "#3" "#2" --serve --port 8787', 'poisson-prove view "#3" "#2" --sequential --out extended.html'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const a = positionals['A'] as string;
@@ -53,17 +60,21 @@ export const viewCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const limit = v.number('limit');
     const priv = v.flag('private');
+    const reading = diffReadingOptions(v);
+    const readingGiven = Object.keys(reading).length > 1 || reading.partial;
     if (out !== undefined && !/\.html?$/i.test(out)) v.problem(`--out ${out} must name an .html file, e.g. --out diff.html.`);
     if (out !== undefined && serve) v.problem('--out writes a file and --serve serves the page; give one of them.');
     if (port !== undefined && !serve) v.problem('--port is the port of --serve; add --serve, or leave out --port.');
-    if (b === undefined && (events.length > 0 || q !== undefined || method !== undefined || priv)) {
-      v.problem('--event, --q, --method and --private apply to a diff page; name two runs (view A B), or leave them out for a run page.');
+    if (b === undefined && (events.length > 0 || q !== undefined || method !== undefined || priv || readingGiven)) {
+      v.problem('--event, --q, --power, --method, --scores, --partial, --cluster, --sequential and --private apply to a diff page; name two runs (view A B), or leave them out for a run page.');
     }
     v.done();
+    if (b !== undefined) await noteUnverified(store, [a, b], io);
     const diffOptions = {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
       ...(method !== undefined ? { method } : {}),
+      ...reading,
       ...(limit !== undefined ? { limit } : {}),
       private: priv,
     };
