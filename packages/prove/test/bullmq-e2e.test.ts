@@ -240,20 +240,20 @@ describe('bullmq backend, end to end', () => {
     expect([k.before.status, k.before.counts.rows]).toEqual(['running', 0]);
     expect([k.m.status, k.m.counts.rows]).toEqual(['complete', 400]);
     expect(k.jobs).toBe(16); // every chunk ran once: the collected ones were still in Redis
-    // Every token billed is recorded. A collected job's usage may reach run.json before the kill and be
-    // added again when resume collects the job from Redis (the next case): counted twice, never lost
-    // (docs/distributed.md).
-    expect(k.m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
-    expect(k.m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
+    // Every token billed is recorded once: a collected job's usage that reached run.json before the kill
+    // is not added again when resume collects the job from Redis (the next case).
+    expect(k.m.usage?.billed_tokens).toBe(400 * 10);
+    expect(k.m.usage_jobs).toBeUndefined();
     // And once the run's rows are in its parts, its jobs are gone from Redis.
     expect(await k.q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
     await k.q.close();
   }, 30_000);
 
-  it('SIGKILL of the coordinator once run.json records usage, then resume: every token billed is recorded, none lost', async () => {
+  it('SIGKILL of the coordinator once run.json records usage, then resume: every token billed is recorded once, none lost, none twice', async () => {
     // A collected job's usage reaches run.json within 2 s, before its rows are in a part: killed then, the
-    // run has recorded it, and resume, collecting the job again from Redis, adds it again. Counted twice,
-    // never lost (docs/distributed.md): what this case pins is that nothing billed goes unrecorded.
+    // run has recorded it, and resume collects the job again from Redis. It added the job's usage again
+    // (4,500 tokens recorded for 4,000 billed); run.json now names the usage reports it counted
+    // (usage_jobs, written with the usage), and resume skips those (docs/distributed.md).
     const k = await killThenResume('killu', 'billedWalk', [], async ({ manifest, done }) => {
       const billed = (): number => {
         try {
@@ -267,9 +267,11 @@ describe('bullmq backend, end to end', () => {
     });
     expect([k.m.status, k.m.counts.rows]).toEqual(['complete', 400]);
     expect(k.jobs).toBe(16);
-    // Every token billed is recorded; the two jobs collected before the kill at most twice (4,500).
-    expect(k.m.usage?.billed_tokens).toBeGreaterThanOrEqual(400 * 10);
-    expect(k.m.usage?.billed_tokens).toBeLessThanOrEqual(400 * 10 + 2 * 25 * 10);
+    // Every token billed is recorded, once: the two jobs collected before the kill are not counted again.
+    expect(k.before.usage?.billed_tokens).toBeGreaterThanOrEqual(2 * 25 * 10);
+    expect(k.m.usage?.billed_tokens).toBe(400 * 10);
+    expect(k.before.usage_jobs?.length).toBeGreaterThanOrEqual(2);
+    expect(k.m.usage_jobs).toBeUndefined(); // every job is gone from Redis: none left to name
     expect(await k.q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
     await k.q.close();
   }, 30_000);

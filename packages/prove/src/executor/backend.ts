@@ -42,6 +42,19 @@ export type BackendContext = {
   /** Told the target's `usage()` of one process or thread (`from` names it; a later report replaces an earlier one). */
   readonly usage?: ((from: string, usage: TargetUsage) => void) | undefined;
   /**
+   * The usage reports of queued jobs that the run's usage counts already (the manifest's `usage_jobs`
+   * when this call began): a backend that collects one of those jobs again does not count its usage again.
+   */
+  readonly countedUsage?: readonly string[] | undefined;
+  /**
+   * Told, in the same turn as the {@link BackendContext.usage} report that counts them, the usage reports
+   * counted whose jobs may still be collected again (the bullmq backend's jobs still in Redis): recorded
+   * with the usage as `usage_jobs`, in the same manifest write. A later call replaces the list.
+   */
+  readonly countedJobs?: ((jobs: readonly string[]) => void) | undefined;
+  /** Writes the usage reported so far (and the jobs it counts) to the manifest now, not within seconds. */
+  readonly saveUsage?: (() => Promise<void>) | undefined;
+  /**
    * Told, when the run stops (SIGINT/SIGTERM), how many jobs were still running elsewhere and where
    * their rows and usage wait to be collected (the bullmq backend: by the next `resume`).
    */

@@ -181,6 +181,40 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;
+  /**
+   * The usage reports counted (`JOB_ID:REPORT_ID` -> job id) whose jobs may still be in Redis: those the
+   * run's usage counted before this call (run.json's usage_jobs), and this call's. Told to the executor
+   * with every usage report, so that run.json records them in the write that records the usage; a
+   * report listed is not counted again (a resume collecting its job from Redis once more). A job's
+   * entry goes once the job is removed from Redis.
+   */
+  const counted = new Map<string, string>((ctx.countedUsage ?? []).map((k) => [k, k.slice(0, k.lastIndexOf(':'))]));
+  const tellCounted = (): void => ctx.countedJobs?.([...counted.keys()]);
+  /** Adds a job's usage report, once (a report run.json already counts is skipped); true when it was added. */
+  const countUsage = (id: string, result: ChunkJobResult): boolean => {
+    if (!result.usage) return false;
+    const key = typeof result.usage_id === 'string' ? `${id}:${result.usage_id}` : null;
+    if (key !== null && counted.has(key)) return false;
+    usage = addUsage(usage, result.usage);
+    if (key !== null) counted.set(key, id);
+    // Both in this turn: the executor records the usage and the reports it counts in one write.
+    tellCounted();
+    if (usage !== null) ctx.usage?.('bullmq', usage);
+    return true;
+  };
+  /** Forgets the reports of jobs removed from Redis (they cannot be collected again). */
+  const uncount = (removed: readonly string[]): void => {
+    if (removed.length === 0 || counted.size === 0) return;
+    const gone = new Set(removed);
+    let changed = false;
+    for (const [key, id] of counted) {
+      if (gone.has(id)) {
+        counted.delete(key);
+        changed = true;
+      }
+    }
+    if (changed) tellCounted();
+  };
   /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
   const found = new Map<string, EpisodeRow>();
   const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
@@ -264,10 +298,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     const chunk = outstanding.get(id);
     if (!chunk || redo.includes(chunk)) return;
     lastNews = Date.now();
-    if (result?.usage) {
-      usage = addUsage(usage, result.usage);
-      if (usage !== null) ctx.usage?.('bullmq', usage);
-      if (budgetLeft !== null && usage !== null && usage.billed_tokens >= budgetLeft) st.halt ??= 'budget';
+    if (result !== null && countUsage(id, result)) {
+      if (budgetLeft !== null && usage !== null && (usage as TargetUsage).billed_tokens >= budgetLeft) st.halt ??= 'budget';
     }
     const byIndex = new Map<number, EpisodeRow>();
     if (result && Array.isArray(result.rows)) {
@@ -354,15 +386,16 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * the same id is waited for; the CLI refuses a chunk size that would give other ids.
    */
   const collectFinished = async (): Promise<void> => {
-    const finished = (await runJobs(cmd, queue, ctx.runId)).filter((j) => j.state === 'completed' || j.state === 'failed');
+    const all = await runJobs(cmd, queue, ctx.runId);
+    // The reports run.json counted whose jobs are gone from Redis cannot be collected again: forgotten.
+    const inRedis = new Set(all.map((j) => j.id));
+    uncount([...new Set(counted.values())].filter((id) => !inRedis.has(id)));
+    const finished = all.filter((j) => j.state === 'completed' || j.state === 'failed');
     for (const { id, state, job } of finished) {
       if (job === undefined) continue;
       const result = job.returnvalue;
       if (state === 'completed' && result) {
-        if (result.usage) {
-          usage = addUsage(usage, result.usage);
-          if (usage !== null) ctx.usage?.('bullmq', usage);
-        }
+        countUsage(id, result); // not again when run.json counted it already (usage_jobs)
         for (const row of Array.isArray(result.rows) ? result.rows : []) {
           if (row && row.condition === job.data.condition && !found.has(pairKey(row.condition, row.replicate_index))) {
             found.set(pairKey(row.condition, row.replicate_index), { ...row, run_id: ctx.runId });
@@ -422,7 +455,12 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     foundIds.splice(0, foundIds.length, ...foundIds.filter(keep));
     for (const b of ready) b.ids = b.ids.filter(keep);
     handedOver.splice(0, handedOver.length, ...handedOver.filter((h) => keep(h.id)));
-    for (const c of again) await queue.remove(c.id).catch(() => 0);
+    // Their usage was counted when they came back: on disk before the jobs go (a kill in between lost it).
+    await ctx.saveUsage?.();
+    const removed: string[] = [];
+    for (const c of again) if ((await queue.remove(c.id).catch(() => 0)) === 1) removed.push(c.id);
+    // The cut jobs' reports are counted; the jobs re-added under those ids report afresh (new report ids).
+    uncount(removed);
     if (st.halt !== null) {
       for (const c of again) outstanding.delete(c.id);
       return;
@@ -451,7 +489,14 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     let n = 0;
     while (n < handedOver.length && (handedOver[n] as { upTo: number }).upTo <= held) n++;
     const ids = handedOver.splice(0, n).map((h) => h.id);
-    for (let i = 0; i < ids.length; i += 100) await Promise.all(ids.slice(i, i + 100).map((id) => queue.remove(id).catch(() => 0)));
+    const removed: string[] = [];
+    for (let i = 0; i < ids.length; i += 100) {
+      const batch = ids.slice(i, i + 100);
+      const done = await Promise.all(batch.map((id) => queue.remove(id).catch(() => 0)));
+      batch.forEach((id, k) => done[k] === 1 && removed.push(id));
+    }
+    // Only those removed: a job left in Redis (its removal failed) may be collected again by a resume.
+    uncount(removed);
   };
 
   /**

@@ -66,6 +66,11 @@ export type ChunkJobResult = {
   readonly load_error: string | null;
   readonly invocation?: string;
   readonly usage?: TargetUsage | null;
+  /**
+   * A random id of this usage report (with `usage`): the coordinator counts a report once, and run.json
+   * names the reports it counted while their jobs are in Redis (`usage_jobs`). Absent from older workers.
+   */
+  readonly usage_id?: string;
   readonly cut?: 'target' | 'coordinator';
 };
 

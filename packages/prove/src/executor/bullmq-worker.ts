@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -351,7 +351,9 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     jobs++;
     episodes += rows.length;
     emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: rows.length, without_outcome: failed, skipped: false });
-    return { rows, host, load_error: loadError, invocation: data.invocation, usage, ...(cut !== null ? { cut } : {}) };
+    // A report id with the usage: the coordinator counts this report once, also when a resume collects
+    // the job again after run.json recorded it (usage_jobs).
+    return { rows, host, load_error: loadError, invocation: data.invocation, usage, ...(usage !== null ? { usage_id: randomUUID() } : {}), ...(cut !== null ? { cut } : {}) };
   };
 
   const connection = newRedis(Redis, target, { blocking: true, giveUpAfter: null });

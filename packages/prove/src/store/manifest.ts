@@ -159,6 +159,13 @@ export type RunManifest = {
   /** What the target reported spending ({@link RunUsage}); null or absent when it does not report. */
   usage?: RunUsage | null;
   /**
+   * The bullmq backend's usage reports that `usage` counts and whose jobs may still be in Redis (each
+   * `JOB_ID:REPORT_ID`, the report id a worker draws for each job it runs), written in the same write as
+   * the usage: a resume that collects such a job again does not count its usage again. A job's entry goes
+   * once the job is removed from Redis. Absent when none is left (and for other backends).
+   */
+  usage_jobs?: readonly string[];
+  /**
    * The options of the latest invocation (sweep, resume or extend) on a backend that has them; absent
    * otherwise. For `bullmq`: `{ redis, queue, chunk_size, rate }`, `redis` with its password replaced by
    * `***` (`redis://:***@HOST:PORT/DB`), `rate` null without one.

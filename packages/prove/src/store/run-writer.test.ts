@@ -200,4 +200,24 @@ describe('recordUsage: the usage on disk is never more than USAGE_WRITE_MS behin
     const done = await w.close('interrupted');
     expect(done.usage?.billed_tokens).toBe(20);
   });
+
+  it('records the jobs a usage counts in the same write (usage_jobs), at once with now, and drops the field when none is left', async () => {
+    const run = await closedRun();
+    const lock = await lockRun(dir, run.run_id);
+    const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock });
+    const u = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: billed / 2, completion_tokens: billed / 2, billed_tokens: billed });
+    await w.recordUsage?.(u(10), ['r.a:1']);
+    let m = await readManifest(dir, run.run_id);
+    expect([m.usage?.billed_tokens, m.usage_jobs]).toEqual([10, ['r.a:1']]);
+    // Within USAGE_WRITE_MS of that write: now writes both at once, never one without the other.
+    await w.recordUsage?.(u(30), ['r.a:1', 'r.b:2'], true);
+    m = await readManifest(dir, run.run_id);
+    expect([m.usage?.billed_tokens, m.usage_jobs]).toEqual([30, ['r.a:1', 'r.b:2']]);
+    // The same usage with fewer jobs (theirs removed from Redis) is a change too; none left: no field.
+    await w.recordUsage?.(u(30), [], true);
+    m = await readManifest(dir, run.run_id);
+    expect(m.usage?.billed_tokens).toBe(30);
+    expect('usage_jobs' in m).toBe(false);
+    await w.close('interrupted');
+  });
 });

@@ -45,15 +45,28 @@ export type RunWriter = {
    * The run's usage so far (summed over its sweep, resumes and extensions: what `--budget-tokens` counts),
    * recorded in the manifest now when it changed and the manifest was not written in the last
    * {@link USAGE_WRITE_MS} ms, else with the next part: a run killed before it closes then keeps the
-   * tokens it billed up to a few seconds before, and resume does not grant them again.
+   * tokens it billed up to a few seconds before, and resume does not grant them again. `jobs`, when
+   * given, is recorded with it as `usage_jobs` (absent when empty), in the same write. `now`: written
+   * at once, whenever the last write was (before a backend deletes what a resume would count again).
    */
-  recordUsage?(usage: RunUsage | null): Promise<void>;
+  recordUsage?(usage: RunUsage | null, jobs?: readonly string[], now?: boolean): Promise<void>;
   /**
    * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
    * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
    */
   close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest>;
 };
+
+/** The usage a manifest records and the jobs it counts, as one string (what a usage write changes). */
+function usageState(m: RunManifest): string {
+  return JSON.stringify([m.usage ?? null, m.usage_jobs ?? null]);
+}
+
+/** The manifest with `usage_jobs` set to `jobs`, or without the field when `jobs` is empty. */
+export function withUsageJobs(m: RunManifest, jobs: readonly string[]): RunManifest {
+  const { usage_jobs: _old, ...rest } = m;
+  return jobs.length > 0 ? { ...rest, usage_jobs: [...jobs] } : rest;
+}
 
 /** A changed usage is written to the manifest at most this often (ms), besides with every part ({@link RunWriter.recordUsage}). */
 export const USAGE_WRITE_MS = 2_000;
@@ -226,13 +239,14 @@ class LockedRunWriter implements RunWriter {
     return this.#serial(() => this.#writeBuffered());
   }
 
-  recordUsage(usage: RunUsage | null): Promise<void> {
+  recordUsage(usage: RunUsage | null, jobs?: readonly string[], now = false): Promise<void> {
     if (this.#closed) return Promise.resolve();
     // Kept in the manifest at once (the next part's rewrite records it too); written now when it is due,
     // else when it falls due (a timer), so that what is on disk is never more than USAGE_WRITE_MS behind.
-    this.#manifest = { ...this.#manifest, usage };
-    if (JSON.stringify(usage) === this.#writtenUsage) return Promise.resolve();
-    const wait = USAGE_WRITE_MS - (Date.now() - this.#writtenAt);
+    // The usage and the jobs it counts are set together: every write holds both as they were then.
+    this.#manifest = jobs === undefined ? { ...this.#manifest, usage } : withUsageJobs({ ...this.#manifest, usage }, jobs);
+    if (usageState(this.#manifest) === this.#writtenUsage) return Promise.resolve();
+    const wait = now ? 0 : USAGE_WRITE_MS - (Date.now() - this.#writtenAt);
     if (wait > 0) {
       if (this.#usageTimer === null) {
         this.#usageTimer = setTimeout(() => {
@@ -250,7 +264,7 @@ class LockedRunWriter implements RunWriter {
 
   /** Writes the manifest for its usage, unless closed or already written with it. */
   async #writeUsage(): Promise<void> {
-    if (this.#closed || JSON.stringify(this.#manifest.usage ?? null) === this.#writtenUsage) return;
+    if (this.#closed || usageState(this.#manifest) === this.#writtenUsage) return;
     await this.#checkLock(); // never rewrite a manifest another writer owns now
     await this.#write();
   }
@@ -261,7 +275,7 @@ class LockedRunWriter implements RunWriter {
     await writeManifest(this.#store, m);
     this.#committedRows = m.counts.rows;
     this.#writtenAt = Date.now();
-    this.#writtenUsage = JSON.stringify(m.usage ?? null);
+    this.#writtenUsage = usageState(m);
   }
 
   nearEnd(rowsLeft: number): Promise<void> {
