@@ -44,7 +44,7 @@ describe('poisson-prove export', () => {
     const md = join(store, 'half.md');
     const bad = capture(store);
     expect(await runCli(['--store', store, 'export', '#1', '--md', md, '--csv', join(store, 'nodir', 'x.csv')], bad.io)).toBe(2);
-    expect(bad.err()).toMatch(/^error: cannot write .*nodir\/x\.csv \(ENOENT\); pass a writable path\.\n$/);
+    expect(bad.err()).toMatch(/^error: cannot write .*nodir\/x\.csv \(ENOENT\); pass --csv with a writable path\.\n$/);
     expect(existsSync(md)).toBe(false);
     expect(existsSync(join(store, 'nodir'))).toBe(false);
     const same = capture(store);

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
+import { writeOutputs, type OutputFile } from '../write-output.js';
 import { noteUnverified } from './unverified-note.js';
 
 export const exportCommand = defineCommand({
@@ -31,26 +30,12 @@ export const exportCommand = defineCommand({
     const { exportRuns, formatExportCsv, formatExportMarkdown } = await import('../../diff/export.js');
     const table = await exportRuns(store, positionals['RUN'] as string[], { ...(by.length > 0 ? { by } : {}), ...(cluster !== undefined ? { cluster } : {}), partial: v.flag('partial') });
     const pathOf = (file: string): string => resolve(io.cwd, file);
-    const outputs: [string, string][] = [];
-    if (md !== undefined) outputs.push([pathOf(md), formatExportMarkdown(table)]);
-    if (csv !== undefined) outputs.push([pathOf(csv), formatExportCsv(table)]);
-    if (outputs.length === 2 && outputs[0]?.[0] === outputs[1]?.[0]) throw new StoreError(`--md and --csv both name ${outputs[0]?.[0] ?? ''}; name two files.`);
-    // Each written beside its place first, then all put in place: a path that cannot be written leaves
-    // neither file (no half the output on disk).
-    const staged: [string, string][] = [];
-    try {
-      for (const [path, text] of outputs) {
-        const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-        await writeFile(tmp, text).catch((err: NodeJS.ErrnoException) => {
-          throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass a writable path.`);
-        });
-        staged.push([tmp, path]);
-      }
-      for (const [tmp, path] of staged) await rename(tmp, path);
-    } catch (err) {
-      for (const [tmp] of staged) await rm(tmp, { force: true });
-      throw err;
-    }
+    const outputs: OutputFile[] = [];
+    if (md !== undefined) outputs.push({ option: '--md', given: md, path: pathOf(md), text: formatExportMarkdown(table), example: 'export.md' });
+    if (csv !== undefined) outputs.push({ option: '--csv', given: csv, path: pathOf(csv), text: formatExportCsv(table), example: 'export.csv' });
+    if (outputs.length === 2 && outputs[0]?.path === outputs[1]?.path) throw new StoreError(`--md and --csv both name ${outputs[0]?.path ?? ''}; name two files.`);
+    // Both whole or neither: a path that cannot be written leaves no file (not half the output on disk).
+    await writeOutputs(outputs);
     if (v.flag('json')) io.stdout.write(json(table));
     else if (md === undefined && csv === undefined) io.stdout.write(formatExportMarkdown(table));
     else io.stdout.write(`ok ${table.rows.length} run x condition rows${md !== undefined ? `; wrote ${md}` : ''}${csv !== undefined ? `; wrote ${csv}` : ''}\n`);

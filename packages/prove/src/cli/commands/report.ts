@@ -1,11 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { partialLine, partialRuns } from '../../diff/partial.js';
-import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { reportGridJson, reportPanelsJson } from '../diff-output.js';
 import { json, proveCommand } from '../format.js';
 import { Values } from '../values.js';
+import { writeOutputs } from '../write-output.js';
 import { noteUnverified } from './unverified-note.js';
 
 export const reportCommand = defineCommand({
@@ -62,10 +61,8 @@ export const reportCommand = defineCommand({
     };
     const writeSvg = async (svg: string): Promise<void> => {
       if (out === undefined) return;
-      const path = isAbsolute(out) ? out : resolve(io.cwd, out);
-      await writeFile(path, svgWithNote(svg, note)).catch((err: NodeJS.ErrnoException) => {
-        throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
-      });
+      // Whole or not at all (a temporary beside it, then a rename); a directory is refused by name.
+      await writeOutputs([{ option: '--out', given: out, path: isAbsolute(out) ? out : resolve(io.cwd, out), text: svgWithNote(svg, note), example: 'report.svg' }]);
     };
     if (rest.length > 0) {
       const panels = reportPanels(a!, [b!, ...rest], opts);

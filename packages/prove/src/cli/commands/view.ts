@@ -1,12 +1,10 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
 import { Values } from '../values.js';
+import { writeOutputs } from '../write-output.js';
 import { DIFF_READING_OPTIONS, diffReadingOptions } from './shared.js';
 import { noteUnverified } from './unverified-note.js';
 
@@ -110,13 +108,7 @@ export const viewCommand = defineCommand({
     }
     const path = out !== undefined && isAbsolute(out) ? out : resolve(io.cwd, out ?? name);
     // Written to a temporary name and renamed: a failed write leaves nothing half-written.
-    const tmp = `${path}.${randomUUID()}.tmp`;
-    await writeFile(tmp, html)
-      .then(() => rename(tmp, path))
-      .catch(async (err: NodeJS.ErrnoException) => {
-        await rm(tmp, { force: true });
-        throw new StoreError(`cannot write ${path} (${err.code ?? err.message}); pass --out with a writable path.`);
-      });
+    await writeOutputs([{ option: '--out', given: out ?? name, path, text: html, example: 'view.html' }]);
     io.stdout.write(`wrote ${out ?? name}\n`);
     if (v.flag('open')) openInBrowser(path);
     return 0;
