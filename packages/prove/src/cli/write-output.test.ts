@@ -2,7 +2,9 @@
 // "internal error: EISDIR ... rename" (export) or wrote nowhere sensible, and report wrote its SVG in
 // place, so a failed write could leave half a file. Each is now refused by name (exit 2), and nothing is
 // left behind: no file, no temporary beside it.
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRun, seedSpecText, tempStore } from '../diff/__fixtures__/build-run.js';
@@ -62,5 +64,42 @@ describe('an output path that names a directory', () => {
     expect(r.code).toBe(0);
     expect(await readFile(join(dir, 'grid.svg'), 'utf8')).toMatch(/^<svg[^]*<\/svg>\n?$/);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+// The third session of 2026-12-05: the temporary-and-rename write replaced what the path named when it
+// was not a regular file: `export --md /dev/full` (run as root) put a regular file in place of the
+// device, and a symbolic link to a file became a file; a path under a file (ENOTDIR) said "internal error".
+describe('an output path that is not a regular file', () => {
+  it('a FIFO (or a device such as /dev/stdout) is written into, not replaced', async () => {
+    const fifo = join(dir, 'out.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // Opened for reading first, without blocking: the command's write then goes into the pipe.
+    const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const r = await prove(['export', '#2', '#1', '--md', 'out.fifo']);
+      expect(r.code).toBe(0);
+      expect((await lstat(fifo)).isFIFO()).toBe(true);
+      const buf = Buffer.alloc(1 << 16);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      expect(buf.subarray(0, n).toString('utf8')).toMatch(/^## /);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('a symbolic link to a file stays a link; the file it names gets the output', async () => {
+    await writeFile(join(dir, 'real.md'), 'old\n');
+    await symlink('real.md', join(dir, 'link.md'));
+    const r = await prove(['export', '#2', '#1', '--md', 'link.md']);
+    expect(r.code).toBe(0);
+    expect((await lstat(join(dir, 'link.md'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(join(dir, 'real.md'), 'utf8')).toMatch(/^## /);
+  });
+
+  it('a path under a file: refused by name (exit 2), not an internal error', async () => {
+    await writeFile(join(dir, 'plain'), 'x');
+    const r = await prove(['view', '#2', '#1', '--out', 'plain/page.html']);
+    expect(r).toEqual({ code: 2, out: '', err: `error: cannot write ${join(dir, 'plain/page.html')} (ENOTDIR); pass --out with a writable path.\n` });
   });
 });
