@@ -186,7 +186,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * run's usage counted before this call (run.json's usage_jobs), and this call's. Told to the executor
    * with every usage report, so that run.json records them in the write that records the usage; a
    * report listed is not counted again (a resume collecting its job from Redis once more). A job's
-   * entry goes once the job is removed from Redis.
+   * entry goes once a coordinator removes the job from Redis.
    */
   const counted = new Map<string, string>((ctx.countedUsage ?? []).map((k) => [k, k.slice(0, k.lastIndexOf(':'))]));
   const tellCounted = (): void => ctx.countedJobs?.([...counted.keys()]);
@@ -386,11 +386,10 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
    * the same id is waited for; the CLI refuses a chunk size that would give other ids.
    */
   const collectFinished = async (): Promise<void> => {
-    const all = await runJobs(cmd, queue, ctx.runId);
-    // The reports run.json counted whose jobs are gone from Redis cannot be collected again: forgotten.
-    const inRedis = new Set(all.map((j) => j.id));
-    uncount([...new Set(counted.values())].filter((id) => !inRedis.has(id)));
-    const finished = all.filter((j) => j.state === 'completed' || j.state === 'failed');
+    // A report run.json lists whose job this Redis does not hold stays listed: another Redis (a resume
+    // given another --redis) may hold the job, and a resume there would count it again. Only a removal
+    // by a coordinator takes a report off the list.
+    const finished = (await runJobs(cmd, queue, ctx.runId)).filter((j) => j.state === 'completed' || j.state === 'failed');
     for (const { id, state, job } of finished) {
       if (job === undefined) continue;
       const result = job.returnvalue;
@@ -489,6 +488,9 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     let n = 0;
     while (n < handedOver.length && (handedOver[n] as { upTo: number }).upTo <= held) n++;
     const ids = handedOver.splice(0, n).map((h) => h.id);
+    // A job whose rows were written is counted in the write that committed them; one with no row handed
+    // over (cut, or found and not needed) may be counted in memory only: on disk before it leaves Redis.
+    if (ids.length > 0) await ctx.saveUsage?.();
     const removed: string[] = [];
     for (let i = 0; i < ids.length; i += 100) {
       const batch = ids.slice(i, i + 100);

@@ -263,3 +263,24 @@ describe('resume and extend keep the run identity (issue 14)', () => {
     expect(await readdir(join(dir, run.run_id, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet']);
   });
 });
+
+// A review of db2277c (third session of 2026-12-05): a run.json whose usage_jobs was not a list made
+// resume fail with "internal error: TypeError ... .map is not a function", left the run failed (every
+// later resume failed the same way), and verify called it verified.
+describe('a run.json whose usage_jobs cannot be read', () => {
+  it('resume refuses it as damaged before anything is written (the run stays as it was), and verify says why', async () => {
+    const coin = (cfg: { seed: number }) => ({ outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: 1 });
+    const run = await sweep({ spec: SPEC, target: coin, store: dir, maxMde: 0.99, salt: 'u' });
+    const bad = { ...(await readManifest(dir, run.run_id)), status: 'interrupted' as const, usage_jobs: 'x' as unknown as string[] };
+    await writeManifest(dir, bad);
+    const err = await resume({ store: dir, ref: run.run_id, target: coin }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProveError);
+    expect(err).toMatchObject({ code: 'E_DAMAGED', exitCode: 2 });
+    expect((err as Error).message).toContain(`its run.json's usage_jobs is not a list of JOB_ID:REPORT_ID texts (got "x")`);
+    expect((await readManifest(dir, run.run_id)).status).toBe('interrupted');
+    const { verifyRun } = await import('../store/verify-run.js');
+    const v = await verifyRun(dir, await readManifest(dir, run.run_id));
+    expect(v.state).toBe('damaged');
+    expect(v.problems.join('\n')).toContain('usage_jobs is not a list');
+  });
+});

@@ -140,6 +140,11 @@ export function manifestProblems(manifest: RunManifest): string[] {
       out.push(`${run}: its axes give the conditions ${labels === null ? '(none: the axes cannot be read)' : shown(labels)}, and its run.json records ${shown(manifest.conditions)}; the manifest was edited or damaged.`);
     }
   }
+  const jobs: unknown = (manifest as { usage_jobs?: unknown }).usage_jobs;
+  if (jobs !== undefined && !(Array.isArray(jobs) && jobs.every((j) => typeof j === 'string' && /^[^:]+:.+$/.test(j)))) {
+    // resume and extend skip the usage of the reports listed: a list they cannot read would count jobs twice.
+    out.push(`${run}: its run.json's usage_jobs is not a list of JOB_ID:REPORT_ID texts (got ${JSON.stringify(jobs).slice(0, 80)}); the manifest was edited or damaged.`);
+  }
   return out;
 }
 

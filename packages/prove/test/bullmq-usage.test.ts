@@ -1,0 +1,113 @@
+// The bullmq coordinator's usage record (run.json's `usage` and `usage_jobs`) against the jobs it removes
+// from Redis, in process, with a scripted BullMQ worker whose results are exact: a job's usage must be on
+// disk before the job leaves Redis (else a kill loses it), and a report run.json counts must stay listed
+// while its job may still be collected (else a resume counts it again). Found by a review of db2277c
+// (third session of 2026-12-05), which reproduced 3,750 tokens recorded for 4,000 billed and 4,500 for 4,000.
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Queue, Worker, type Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { bullmqBackend } from '../src/executor/bullmq-backend.js';
+import type { ChunkJobData, ChunkJobResult } from '../src/executor/bullmq-jobs.js';
+import { resume } from '../src/executor/resume.js';
+import { sweep } from '../src/executor/sweep.js';
+import type { RunManifest } from '../src/store/manifest.js';
+import { FIXTURES } from './helpers.js';
+
+const TARGET = join(FIXTURES, 'bullmq-targets.mjs');
+const SPEC = 'target_id = "bq-usage"\nt_unit = "turns"\nreplicates = 10\n\n[axes.slack]\ntype = "continuous"\nvalues = [4, 8]\n';
+const tokens = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: (billed * 3) / 5, completion_tokens: (billed * 2) / 5, billed_tokens: billed });
+
+let redis: TestRedis;
+let dir: string;
+beforeAll(async () => {
+  redis = await startRedis();
+  dir = await tempDir('prove-bullmq-usage-');
+}, 30_000);
+afterAll(async () => {
+  await redis?.stop();
+  if (dir) await removeDir(dir);
+});
+
+/** A scripted worker on `queue`: each job's result is `answer(job, n)` (n counts the jobs, from 1). */
+function scripted(queue: string, answer: (job: Job<ChunkJobData, ChunkJobResult>, n: number) => ChunkJobResult): Worker<ChunkJobData, ChunkJobResult> {
+  let n = 0;
+  return new Worker<ChunkJobData, ChunkJobResult>(queue, async (job) => answer(job, ++n), { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 });
+}
+
+/** Each job's rows as the target would give them (outcome passed, t 1), with `billed` tokens and a report id. */
+function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usageId: string): ChunkJobResult {
+  const rows = job.data.items.map((it) => ({
+    run_id: job.data.run_id,
+    condition: job.data.condition,
+    ...job.data.values,
+    replicate_index: it.r,
+    seed: it.seed,
+    outcome: 'passed',
+    t: 1,
+    score: null,
+    error: null,
+    meta: '{}',
+    duration_ms: 0,
+  }));
+  return { rows, host: 'scripted', load_error: null, invocation: job.data.invocation, usage: tokens(billed), usage_id: usageId } as unknown as ChunkJobResult;
+}
+
+describe('bullmq usage against the jobs removed from Redis', () => {
+  it('a job that comes back with no row (cut by the target) has its usage in run.json before it leaves Redis', async () => {
+    const queue = 'cut-usage';
+    const store = join(dir, queue);
+    // The first job is cut by the target with no row but 100 tokens billed; the others are skipped.
+    const w = scripted(queue, (job, n) =>
+      n === 1
+        ? ({ rows: [], host: 'scripted', load_error: null, invocation: job.data.invocation, usage: tokens(100), usage_id: 'u-cut', cut: 'target' } as unknown as ChunkJobResult)
+        : ({ rows: [], host: 'scripted', load_error: null, invocation: job.data.invocation, usage: null, cut: 'coordinator' } as unknown as ChunkJobResult),
+    );
+    // What run.json says of the usage at the moment each job is removed from Redis.
+    const atRemoval: (number | null)[] = [];
+    const remove = Queue.prototype.remove;
+    Queue.prototype.remove = async function (this: Queue, id: string, opts?: { removeChildren?: boolean }) {
+      const removed = await remove.call(this, id, opts);
+      if (removed === 1 && id.endsWith('.0-4')) {
+        const run = id.slice(0, id.indexOf('.'));
+        atRemoval.push((JSON.parse(readFileSync(join(store, run, 'run.json'), 'utf8')) as RunManifest).usage?.billed_tokens ?? null);
+      }
+      return removed;
+    } as typeof remove;
+    try {
+      const m = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-cut', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect(m.status).toBe('interrupted');
+      expect(m.usage?.billed_tokens).toBe(100);
+      // It was null: the job left Redis while its 100 tokens were only in the coordinator's memory.
+      expect(atRemoval.length).toBeGreaterThanOrEqual(1);
+      expect(atRemoval[0]).toBe(100);
+    } finally {
+      Queue.prototype.remove = remove;
+      await w.close();
+    }
+  }, 30_000);
+
+  it('a report run.json counts whose job this Redis does not hold stays listed (a resume on another Redis, then on the first, counted it twice)', async () => {
+    const queue = 'ghost-usage';
+    const store = join(dir, queue);
+    const w = scripted(queue, (job, n) => fullResult(job, 50, `u-${n}`));
+    try {
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-ghost', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect([m0.status, m0.counts.rows, m0.usage?.billed_tokens, m0.usage_jobs]).toEqual(['complete', 20, 200, undefined]);
+      // As a coordinator killed once run.json counted a job in another Redis leaves it: the job is listed.
+      const manifest = join(store, m0.run_id, 'run.json');
+      const ghost = `${m0.run_id}.elsewhere.0-4:u-ghost`;
+      const raw = JSON.parse(await readFile(manifest, 'utf8')) as RunManifest;
+      await writeFile(manifest, JSON.stringify({ ...raw, status: 'interrupted', usage_jobs: [ghost] }, null, 2));
+      const m = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect([m.status, m.usage?.billed_tokens]).toEqual(['complete', 200]);
+      // Dropped because this Redis did not hold the job; back on the Redis that does, it was counted again.
+      expect(m.usage_jobs).toEqual([ghost]);
+    } finally {
+      await w.close();
+    }
+  }, 30_000);
+});
