@@ -3,33 +3,23 @@
 // back — every episode paid twice (a review paid 33 requests for 22 pairs). It now checks the lock
 // between episodes and stops the chunk once the lock is not its own. Needs redis-server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
-import { removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
 import { sweep } from '../src/executor/sweep.js';
 import { episodes } from '../src/store/read-episodes.js';
-import { FIXTURES } from './helpers.js';
+import { FIXTURES, suiteRedis } from './helpers.js';
 
 const TARGET = `${join(FIXTURES, 'stalling-target.mjs')}:stalling`;
 const SPEC = 'target_id = "stall"\nt_unit = "turns"\nreplicates = 10\n\n[axes.arm]\ntype = "categorical"\nvalues = ["a"]\n';
 const calls = (): number => (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls ?? 0;
 
-let redis: TestRedis;
-let dir: string;
-beforeAll(async () => {
-  redis = await startRedis();
-  dir = await tempDir('prove-bullmq-stall-');
-}, 30_000);
-afterAll(async () => {
-  await redis?.stop();
-  if (dir) await removeDir(dir);
-});
+const suite = suiteRedis('prove-bullmq-stall-');
 
 describe('bullmq: a worker that lost its lock stops its chunk', () => {
   it('runs no episode of the chunk after its lock was taken (the job runs again, once, elsewhere)', async () => {
+    const { redis, dir } = suite;
     const queue = 'stall';
     const client = new Redis(redis.url);
     (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls = 0;

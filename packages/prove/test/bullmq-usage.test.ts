@@ -7,35 +7,24 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
-import { removeDir, tempDir } from '../src/__fixtures__/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
 import type { ChunkJobData, ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { resume } from '../src/executor/resume.js';
 import { sweep } from '../src/executor/sweep.js';
 import type { RunManifest } from '../src/store/manifest.js';
-import { FIXTURES } from './helpers.js';
+import { FIXTURES, suiteRedis } from './helpers.js';
 
 const TARGET = join(FIXTURES, 'bullmq-targets.mjs');
 const SPEC = 'target_id = "bq-usage"\nt_unit = "turns"\nreplicates = 10\n\n[axes.slack]\ntype = "continuous"\nvalues = [4, 8]\n';
 const tokens = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: (billed * 3) / 5, completion_tokens: (billed * 2) / 5, billed_tokens: billed });
 
-let redis: TestRedis;
-let dir: string;
-beforeAll(async () => {
-  redis = await startRedis();
-  dir = await tempDir('prove-bullmq-usage-');
-}, 30_000);
-afterAll(async () => {
-  await redis?.stop();
-  if (dir) await removeDir(dir);
-});
+const suite = suiteRedis('prove-bullmq-usage-');
 
 /** A scripted worker on `queue`: each job's result is `answer(job, n)` (n counts the jobs, from 1). */
 function scripted(queue: string, answer: (job: Job<ChunkJobData, ChunkJobResult>, n: number) => ChunkJobResult): Worker<ChunkJobData, ChunkJobResult> {
   let n = 0;
-  return new Worker<ChunkJobData, ChunkJobResult>(queue, async (job) => answer(job, ++n), { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 });
+  return new Worker<ChunkJobData, ChunkJobResult>(queue, async (job) => answer(job, ++n), { connection: { host: '127.0.0.1', port: suite.redis.port }, concurrency: 1 });
 }
 
 /** Each job's rows as the target would give them (outcome passed, t 1), with `billed` tokens and a report id. */
@@ -58,6 +47,7 @@ function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usag
 
 describe('bullmq usage against the jobs removed from Redis', () => {
   it('a job that comes back with no row (cut by the target) has its usage in run.json before it leaves Redis', async () => {
+    const { redis, dir } = suite;
     const queue = 'cut-usage';
     const store = join(dir, queue);
     // The first job is cut by the target with no row but 100 tokens billed; the others are skipped.
@@ -91,6 +81,7 @@ describe('bullmq usage against the jobs removed from Redis', () => {
   }, 30_000);
 
   it('a report run.json counts whose job this Redis does not hold stays listed (a resume on another Redis, then on the first, counted it twice)', async () => {
+    const { redis, dir } = suite;
     const queue = 'ghost-usage';
     const store = join(dir, queue);
     const w = scripted(queue, (job, n) => fullResult(job, 50, `u-${n}`));

@@ -3,6 +3,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { watch, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
+import { removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 
 export const MAIN = fileURLToPath(new URL('../bin/poisson-prove.js', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../src/__fixtures__/', import.meta.url));
@@ -62,4 +65,28 @@ export function waitForEntries(dir: string, test: (names: string[]) => boolean, 
       finish(null);
     });
   });
+}
+
+/**
+ * A suite's own redis-server (no password) and temporary directory: started before its tests, stopped
+ * and removed after them. Read `redis` and `dir` inside the tests (they are set by then).
+ */
+export function suiteRedis(prefix: string): { readonly redis: TestRedis; readonly dir: string } {
+  const state: { redis?: TestRedis; dir?: string } = {};
+  beforeAll(async () => {
+    state.redis = await startRedis();
+    state.dir = await tempDir(prefix);
+  }, 30_000);
+  afterAll(async () => {
+    await state.redis?.stop();
+    if (state.dir) await removeDir(state.dir);
+  });
+  return {
+    get redis(): TestRedis {
+      return state.redis as TestRedis;
+    },
+    get dir(): string {
+      return state.dir as string;
+    },
+  };
 }
