@@ -3,7 +3,7 @@ import { StoreError } from '../../errors.js';
 import { defineCommand } from '../define.js';
 import { json } from '../format.js';
 import { Values } from '../values.js';
-import { writeOutputs, type OutputFile } from '../write-output.js';
+import { namesStdout, writeOutputs, type OutputFile } from '../write-output.js';
 import { noteUnverified } from './unverified-note.js';
 
 export const exportCommand = defineCommand({
@@ -25,6 +25,10 @@ export const exportCommand = defineCommand({
     const csv = v.string('csv');
     const by = v.list('by');
     const cluster = v.string('cluster');
+    // With --json, stdout carries one JSON document and nothing else.
+    for (const [option, file] of [['--md', md], ['--csv', csv]] as const) {
+      if (v.flag('json') && file !== undefined && namesStdout(resolve(io.cwd, file))) v.problem(`${option} ${file} writes to stdout, where --json prints its one JSON document; write ${option} to a file, or leave out --json.`);
+    }
     v.done();
     await noteUnverified(store, positionals['RUN'] as string[], io);
     const { exportRuns, formatExportCsv, formatExportMarkdown } = await import('../../diff/export.js');
