@@ -9,7 +9,7 @@ export { powerGate, assertGate } from './gate.js';
 export type { GateInput, GateResult, TestMethod } from './gate.js';
 export { createRun } from './store/create-run.js';
 export type { RunInit } from './store/create-run.js';
-export type { RunWriter } from './store/run-writer.js';
+export type { RunWriter, UsageState } from './store/run-writer.js';
 export type { RunManifest, RunStatus, RunCounts, RunProvenance, RunExtension, RunResume, RunUsage, PartRecord, RunRetry, RunImport, ImportedFile } from './store/manifest.js';
 export { newestPerPair } from './store/newest-rows.js';
 export type { EpisodeFields, EpisodeRow } from './store/episode-row.js';

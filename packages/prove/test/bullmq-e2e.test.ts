@@ -276,6 +276,55 @@ describe('bullmq backend, end to end', () => {
     await k.q.close();
   }, 30_000);
 
+  it('a resume on another Redis, then an extend on the first: the reports run.json counted before the kill are not counted again', async () => {
+    // A review of 683312e (third session of 2026-12-05): the resume on Redis B ran the two listed jobs'
+    // chunks again under the same job ids and, removing them from B, took the reports of the jobs Redis A
+    // still held off the list; the extend on A collected those jobs and counted them again (9,000
+    // recorded for 8,500 billed). Only the report a coordinator read from the job it removed goes now.
+    const queue = 'tworedis';
+    const marker = join(dir, `${queue}.mark`);
+    const gate = join(dir, `${queue}.go`);
+    const other = await startRedis({ password: PASSWORD });
+    try {
+      const w1 = await worker(queue, { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '60', POISSON_FIXTURE_HOLD: gate }, ['--verbose']);
+      const store = join(dir, queue);
+      const s = cli(['--store', store, 'sweep', specFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', queue]);
+      await waitForFile(marker, s.done);
+      const [runId] = await runDirs(store);
+      const manifest = join(store, runId as string, 'run.json');
+      const listed = (): number => {
+        try {
+          return (JSON.parse(readFileSync(manifest, 'utf8')) as RunManifest).usage_jobs?.length ?? 0;
+        } catch {
+          return 0; // between the writes of a rename
+        }
+      };
+      expect(await waitForEntries(join(manifest, '..'), () => listed() >= 2, s.done)).not.toBeNull();
+      s.child.kill('SIGKILL');
+      await s.done;
+      // Redis A's workers finish every chunk; their results wait there.
+      await writeFile(gate, 'go\n');
+      const w2 = await worker(queue, {}, ['--verbose']);
+      const qa = new Queue(queue, { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+      while ((await qa.getJobCountByTypes('wait', 'active', 'delayed', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 50));
+      // The resume on Redis B runs all 16 chunks again there.
+      const wb = await worker(queue, {}, ['--verbose'], other.url);
+      const r = await cli(['--store', store, 'resume', '--trust-store', runId as string, '--json', '--backend', 'bullmq', '--redis', other.url, '--queue', queue]).done;
+      expect(r.code).toBe(0);
+      // Back on Redis A: extend collects A's 16 finished jobs (2 counted before the kill, 14 never) and runs 2 chunks more.
+      const x = await cli(['--store', store, 'extend', '--trust-store', runId as string, '--replicates', '25', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', queue]).done;
+      expect(x.code).toBe(0);
+      const m = JSON.parse(x.stdout) as RunManifest;
+      const [d1, d2, d3] = await Promise.all([stop(w1), stop(w2), stop(wb)]);
+      const jobs = (`${d1.stderr}${d2.stderr}${d3.stderr}`.match(/^job /gm) ?? []).length;
+      expect(jobs).toBe(16 + 16 + 2);
+      expect(m.usage?.billed_tokens).toBe(jobs * 25 * 10);
+      await qa.close();
+    } finally {
+      await other.stop();
+    }
+  }, 60_000);
+
   it('a target that does not import on the worker: rows carry the error, the sweep reports it once', async () => {
     const w = await worker('broken', { POISSON_FIXTURE_BROKEN: '1' });
     const store = join(dir, 'broken');

@@ -47,11 +47,12 @@ export type BackendContext = {
    */
   readonly countedUsage?: readonly string[] | undefined;
   /**
-   * Told, in the same turn as the {@link BackendContext.usage} report that counts them, the usage reports
-   * counted whose jobs may still be collected again (the bullmq backend's jobs still in Redis): recorded
-   * with the usage as `usage_jobs`, in the same manifest write. A later call replaces the list.
+   * Told, in the same turn as the {@link BackendContext.usage} report that counts them, that the usage
+   * reports counted whose jobs may still be collected again (the bullmq backend's jobs still in Redis)
+   * changed: `jobs` lists them as they are when called, and is called with the usage when run.json is
+   * written, so that one write holds both (`usage_jobs`). A later call replaces it.
    */
-  readonly countedJobs?: ((jobs: readonly string[]) => void) | undefined;
+  readonly countedJobs?: ((jobs: () => readonly string[]) => void) | undefined;
   /** Writes the usage reported so far (and the jobs it counts) to the manifest now, not within seconds. */
   readonly saveUsage?: (() => Promise<void>) | undefined;
   /**

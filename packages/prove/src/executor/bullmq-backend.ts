@@ -182,38 +182,46 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;
   /**
-   * The usage reports counted (`JOB_ID:REPORT_ID` -> job id) whose jobs may still be in Redis: those the
-   * run's usage counted before this call (run.json's usage_jobs), and this call's. Told to the executor
-   * with every usage report, so that run.json records them in the write that records the usage; a
-   * report listed is not counted again (a resume collecting its job from Redis once more). A job's
-   * entry goes once a coordinator removes the job from Redis.
+   * The usage reports counted (`JOB_ID:REPORT_ID`) whose jobs may still be in Redis: those the run's usage
+   * counted before this call (run.json's usage_jobs), and this call's. The executor reads them with the
+   * usage when it writes run.json (one write holds both); a report listed is not counted again (a resume
+   * collecting its job from Redis once more).
    */
-  const counted = new Map<string, string>((ctx.countedUsage ?? []).map((k) => [k, k.slice(0, k.lastIndexOf(':'))]));
-  const tellCounted = (): void => ctx.countedJobs?.([...counted.keys()]);
+  const counted = new Set<string>(ctx.countedUsage ?? []);
+  /**
+   * The report this call read from each job (counted now, or listed already), by job id: removing the job
+   * takes that report off the list and no other (a job of the same id in another Redis, or re-run under
+   * its id, holds another report).
+   */
+  const observed = new Map<string, string>();
+  /** Reports whose jobs this call removed: never counted again (a late event bringing a result back). */
+  const gone = new Set<string>();
+  const listCounted = (): readonly string[] => [...counted];
   /** Adds a job's usage report, once (a report run.json already counts is skipped); true when it was added. */
   const countUsage = (id: string, result: ChunkJobResult): boolean => {
     if (!result.usage) return false;
     const key = typeof result.usage_id === 'string' ? `${id}:${result.usage_id}` : null;
+    if (key !== null && gone.has(key)) return false;
+    if (key !== null) observed.set(id, key);
     if (key !== null && counted.has(key)) return false;
     usage = addUsage(usage, result.usage);
-    if (key !== null) counted.set(key, id);
+    if (key !== null) counted.add(key);
     // Both in this turn: the executor records the usage and the reports it counts in one write.
-    tellCounted();
+    ctx.countedJobs?.(listCounted);
     if (usage !== null) ctx.usage?.('bullmq', usage);
     return true;
   };
-  /** Forgets the reports of jobs removed from Redis (they cannot be collected again). */
+  /** Takes off the list the reports read from jobs this call removed from Redis (they cannot be collected again). */
   const uncount = (removed: readonly string[]): void => {
-    if (removed.length === 0 || counted.size === 0) return;
-    const gone = new Set(removed);
     let changed = false;
-    for (const [key, id] of counted) {
-      if (gone.has(id)) {
-        counted.delete(key);
-        changed = true;
-      }
+    for (const id of removed) {
+      const key = observed.get(id);
+      if (key === undefined) continue;
+      observed.delete(id);
+      gone.add(key);
+      if (counted.delete(key)) changed = true;
     }
-    if (changed) tellCounted();
+    if (changed) ctx.countedJobs?.(listCounted);
   };
   /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
   const found = new Map<string, EpisodeRow>();

@@ -1,7 +1,7 @@
 import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
-import { partLimitProblems, TAIL_ROWS, withUsageJobs, type RunWriter } from '../store/run-writer.js';
+import { partLimitProblems, TAIL_ROWS, withUsageJobs, type RunWriter, type UsageState } from '../store/run-writer.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import type { Backend, RuntimeInit, TargetSource, WorkItem } from './backend.js';
@@ -163,8 +163,10 @@ export async function execute(
   const targetStop = opts.targetStop ?? new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
-  /** The queued jobs' usage reports the usage counts (the bullmq backend's), recorded with it; null: never told. */
-  let counted: readonly string[] | null = null;
+  /** The queued jobs' usage reports the usage counts (the bullmq backend's), read with it; null: never told. */
+  let counted: (() => readonly string[]) | null = null;
+  /** Changes whenever the usage or the counted reports do: the writer writes a version once. */
+  let usageVersion = 0;
   let pending: { jobs: number; where: string; at: string } | null = null;
   // The rows the store held before this call: what it holds beyond them is this call's, in the order yielded.
   const heldBefore = writer.committedRows ?? writer.manifest.counts.rows;
@@ -176,11 +178,17 @@ export async function execute(
     signal: stop,
     runtime: opts.runtime,
     stop: () => targetStop.abort(),
-    usage: (from: string, u: TargetUsage) => void usages.set(from, u),
+    usage: (from: string, u: TargetUsage) => {
+      usages.set(from, u);
+      usageVersion++;
+    },
     countedUsage: writer.manifest.usage_jobs ?? [],
-    countedJobs: (jobs: readonly string[]) => void (counted = jobs),
+    countedJobs: (jobs: () => readonly string[]) => {
+      counted = jobs;
+      usageVersion++;
+    },
     saveUsage: async () => {
-      if (usages.size > 0 || counted !== null) await writer.recordUsage?.(runUsage(), counted ?? undefined, true);
+      if (usages.size > 0 || counted !== null) await writer.recordUsage?.(usageState, usageVersion, true);
     },
     pending: (jobs: number, where: string) => void (pending = { jobs, where, at: new Date().toISOString() }),
     // What run.json records (a part whose file is written but not yet recorded does not count).
@@ -196,17 +204,19 @@ export async function execute(
     for (const u of usages.values()) usage = addUsage(usage, u);
     return usage;
   };
+  // The usage and the reports it counts, read in one turn (at each manifest write).
+  const usageState = (): UsageState => ({ usage: runUsage(), ...(counted !== null ? { jobs: counted() } : {}) });
   const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
     writer.close(status, (m) => {
       const pendingSet = pending !== null ? { ...m, pending_jobs: pending } : m;
-      const withPending = counted !== null ? withUsageJobs(pendingSet, counted) : pendingSet;
+      const withPending = counted !== null ? withUsageJobs(pendingSet, counted()) : pendingSet;
       if (usages.size === 0) return withPending;
       return { ...withPending, usage: runUsage() };
     });
   try {
     for await (const rows of backend.run(items, ctx)) {
       // The usage billed so far, recorded while the run goes on (a run killed keeps it for resume's budget).
-      if (usages.size > 0 || counted !== null) await writer.recordUsage?.(runUsage(), ...(counted !== null ? [counted] : []));
+      if (usages.size > 0 || counted !== null) await writer.recordUsage?.(usageState, usageVersion);
       if (!nearEnd && total - done - rows.length <= TAIL_ROWS) {
         // Once, where the last TAIL_ROWS rows begin (within this batch): the writer may write what it
         // holds as a part then, so that the run's last part is small and its end does not wait long for it.

@@ -161,8 +161,9 @@ export type RunManifest = {
   /**
    * The bullmq backend's usage reports that `usage` counts and whose jobs may still be in Redis (each
    * `JOB_ID:REPORT_ID`, the report id a worker draws for each job it runs), written in the same write as
-   * the usage: a resume that collects such a job again does not count its usage again. A job's entry goes
-   * once the job is removed from Redis. Absent when none is left (and for other backends).
+   * the usage: a resume that collects such a job again does not count its usage again. A report goes
+   * when a coordinator removes the job it read it from (one removed just before a kill may stay listed,
+   * harmlessly: a report id is never seen again). Absent when none is listed (and for other backends).
    */
   usage_jobs?: readonly string[];
   /**

@@ -8,7 +8,7 @@ import { createRun } from './create-run.js';
 import { readManifest } from './manifest.js';
 import { episodes } from './read-episodes.js';
 import { lockRun, type RunLock } from './run-lock.js';
-import { openRunWriter } from './run-writer.js';
+import { openRunWriter, type UsageState } from './run-writer.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -188,9 +188,9 @@ describe('recordUsage: the usage on disk is never more than USAGE_WRITE_MS behin
     const lock = await lockRun(dir, run.run_id);
     const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock });
     const u = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: billed / 2, completion_tokens: billed / 2, billed_tokens: billed });
-    await w.recordUsage?.(u(10));
+    await w.recordUsage?.(() => ({ usage: u(10) }), 1);
     expect((await readManifest(dir, run.run_id)).usage?.billed_tokens).toBe(10);
-    await w.recordUsage?.(u(20));
+    await w.recordUsage?.(() => ({ usage: u(20) }), 2);
     // Waits on the file: the change reaches run.json once the interval is past, without another call.
     let m = await readManifest(dir, run.run_id);
     while (m.usage?.billed_tokens !== 20) {
@@ -201,20 +201,26 @@ describe('recordUsage: the usage on disk is never more than USAGE_WRITE_MS behin
     expect(done.usage?.billed_tokens).toBe(20);
   });
 
-  it('records the jobs a usage counts in the same write (usage_jobs), at once with now, and drops the field when none is left', async () => {
+  it('reads the usage and the jobs it counts together at each write (usage_jobs), at once with now, and drops the field when none is left', async () => {
     const run = await closedRun();
     const lock = await lockRun(dir, run.run_id);
     const w = openRunWriter(dir, { ...run, status: 'running' }, { nextPart: 0, lock });
     const u = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_tokens: billed / 2, completion_tokens: billed / 2, billed_tokens: billed });
-    await w.recordUsage?.(u(10), ['r.a:1']);
+    // The state as a backend holds it: read when the manifest is written, not when recordUsage is called.
+    let state: UsageState = { usage: u(10), jobs: ['r.a:1'] };
+    await w.recordUsage?.(() => state, 1);
     let m = await readManifest(dir, run.run_id);
     expect([m.usage?.billed_tokens, m.usage_jobs]).toEqual([10, ['r.a:1']]);
-    // Within USAGE_WRITE_MS of that write: now writes both at once, never one without the other.
-    await w.recordUsage?.(u(30), ['r.a:1', 'r.b:2'], true);
+    // Within USAGE_WRITE_MS of that write: now writes at once, the usage and its jobs as they are then.
+    state = { usage: u(30), jobs: ['r.a:1', 'r.b:2'] };
+    await w.recordUsage?.(() => state, 2, true);
     m = await readManifest(dir, run.run_id);
     expect([m.usage?.billed_tokens, m.usage_jobs]).toEqual([30, ['r.a:1', 'r.b:2']]);
-    // The same usage with fewer jobs (theirs removed from Redis) is a change too; none left: no field.
-    await w.recordUsage?.(u(30), [], true);
+    // A version written already is not written again; none left: no field.
+    state = { usage: u(30), jobs: [] };
+    await w.recordUsage?.(() => state, 2, true);
+    expect((await readManifest(dir, run.run_id)).usage_jobs).toEqual(['r.a:1', 'r.b:2']);
+    await w.recordUsage?.(() => state, 3, true);
     m = await readManifest(dir, run.run_id);
     expect(m.usage?.billed_tokens).toBe(30);
     expect('usage_jobs' in m).toBe(false);

@@ -44,12 +44,14 @@ export type RunWriter = {
   /**
    * The run's usage so far (summed over its sweep, resumes and extensions: what `--budget-tokens` counts),
    * recorded in the manifest now when it changed and the manifest was not written in the last
-   * {@link USAGE_WRITE_MS} ms, else with the next part: a run killed before it closes then keeps the
-   * tokens it billed up to a few seconds before, and resume does not grant them again. `jobs`, when
-   * given, is recorded with it as `usage_jobs` (absent when empty), in the same write. `now`: written
-   * at once, whenever the last write was (before a backend deletes what a resume would count again).
+   * {@link USAGE_WRITE_MS} ms, else when that is past or with the next part: a run killed before it closes
+   * then keeps the tokens it billed up to a few seconds before, and resume does not grant them again.
+   * `state` is read when the manifest is written (by this call, its timer, or a part), so that one write
+   * holds the usage and the queued jobs it counts (`usage_jobs`, absent when empty) as they are then;
+   * `version` changes whenever either does (a version written already is not written again). `now`:
+   * written at once, whenever the last write was (before a backend deletes what a resume would count again).
    */
-  recordUsage?(usage: RunUsage | null, jobs?: readonly string[], now?: boolean): Promise<void>;
+  recordUsage?(state: () => UsageState, version: number, now?: boolean): Promise<void>;
   /**
    * Flushes, records `status`, rewrites the manifest and releases the lock. `update`, when given, may add
    * to the final manifest (e.g. `usage`) before it is written, while the lock is still held.
@@ -57,15 +59,22 @@ export type RunWriter = {
   close(status: Exclude<RunStatus, 'running'>, update?: (m: RunManifest) => RunManifest): Promise<RunManifest>;
 };
 
-/** The usage a manifest records and the jobs it counts, as one string (what a usage write changes). */
-function usageState(m: RunManifest): string {
-  return JSON.stringify([m.usage ?? null, m.usage_jobs ?? null]);
-}
+/**
+ * A run's usage as it is now, and the usage reports of queued jobs it counts whose jobs may still be
+ * collected again (`usage_jobs`; absent: the backend tracks none), read together ({@link RunWriter.recordUsage}).
+ */
+export type UsageState = { readonly usage: RunUsage | null; readonly jobs?: readonly string[] };
 
 /** The manifest with `usage_jobs` set to `jobs`, or without the field when `jobs` is empty. */
 export function withUsageJobs(m: RunManifest, jobs: readonly string[]): RunManifest {
   const { usage_jobs: _old, ...rest } = m;
-  return jobs.length > 0 ? { ...rest, usage_jobs: [...jobs] } : rest;
+  return jobs.length > 0 ? { ...rest, usage_jobs: jobs } : rest;
+}
+
+/** The manifest with a usage state's usage and, when it tracks them, its jobs. */
+function withUsageState(m: RunManifest, s: UsageState): RunManifest {
+  const withUsage = { ...m, usage: s.usage };
+  return s.jobs === undefined ? withUsage : withUsageJobs(withUsage, s.jobs);
 }
 
 /** A changed usage is written to the manifest at most this often (ms), besides with every part ({@link RunWriter.recordUsage}). */
@@ -175,9 +184,12 @@ class LockedRunWriter implements RunWriter {
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   /** Why a part the age timer started could not be written: the next append or close fails with it. */
   #timerFailure: unknown = null;
-  /** When the manifest was last written by this writer (Date.now()), 0 before; and the usage it then held. */
+  /** When the manifest was last written by this writer (Date.now()), 0 before. */
   #writtenAt = 0;
-  #writtenUsage: string | null = null;
+  /** Where the usage is read at each write ({@link RunWriter.recordUsage}), its version then, and the version last written. */
+  #usageState: (() => UsageState) | null = null;
+  #usageVersion = -1;
+  #writtenVersion = -1;
   /** The rows the manifest on disk records ({@link RunWriter.committedRows}). */
   #committedRows: number;
 
@@ -239,13 +251,13 @@ class LockedRunWriter implements RunWriter {
     return this.#serial(() => this.#writeBuffered());
   }
 
-  recordUsage(usage: RunUsage | null, jobs?: readonly string[], now = false): Promise<void> {
+  recordUsage(state: () => UsageState, version: number, now = false): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    // Kept in the manifest at once (the next part's rewrite records it too); written now when it is due,
-    // else when it falls due (a timer), so that what is on disk is never more than USAGE_WRITE_MS behind.
-    // The usage and the jobs it counts are set together: every write holds both as they were then.
-    this.#manifest = jobs === undefined ? { ...this.#manifest, usage } : withUsageJobs({ ...this.#manifest, usage }, jobs);
-    if (usageState(this.#manifest) === this.#writtenUsage) return Promise.resolve();
+    // Read at each write (the next part's rewrite records it too); written now when it is due, else when
+    // it falls due (a timer), so that what is on disk is never more than USAGE_WRITE_MS behind.
+    this.#usageState = state;
+    this.#usageVersion = version;
+    if (version === this.#writtenVersion) return Promise.resolve();
     const wait = now ? 0 : USAGE_WRITE_MS - (Date.now() - this.#writtenAt);
     if (wait > 0) {
       if (this.#usageTimer === null) {
@@ -264,18 +276,21 @@ class LockedRunWriter implements RunWriter {
 
   /** Writes the manifest for its usage, unless closed or already written with it. */
   async #writeUsage(): Promise<void> {
-    if (this.#closed || usageState(this.#manifest) === this.#writtenUsage) return;
+    if (this.#closed || this.#usageVersion === this.#writtenVersion) return;
     await this.#checkLock(); // never rewrite a manifest another writer owns now
     await this.#write();
   }
 
-  /** Rewrites the manifest as it is now, and notes when and with what usage. */
+  /** Rewrites the manifest as it is now, with the usage as it is now (read with the jobs it counts, in one turn). */
   async #write(): Promise<void> {
+    if (this.#usageState !== null) {
+      this.#manifest = withUsageState(this.#manifest, this.#usageState());
+      this.#writtenVersion = this.#usageVersion;
+    }
     const m = this.#manifest;
     await writeManifest(this.#store, m);
     this.#committedRows = m.counts.rows;
     this.#writtenAt = Date.now();
-    this.#writtenUsage = usageState(m);
   }
 
   nearEnd(rowsLeft: number): Promise<void> {
