@@ -12,6 +12,7 @@ import { bullmqBackend } from '../src/executor/bullmq-backend.js';
 import type { ChunkJobData, ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { resume } from '../src/executor/resume.js';
 import { sweep } from '../src/executor/sweep.js';
+import { episodes } from '../src/store/read-episodes.js';
 import type { RunManifest } from '../src/store/manifest.js';
 import { FIXTURES, suiteRedis } from './helpers.js';
 
@@ -97,6 +98,52 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       expect([m.status, m.usage?.billed_tokens]).toEqual(['complete', 200]);
       // Dropped because this Redis did not hold the job; back on the Redis that does, it was counted again.
       expect(m.usage_jobs).toEqual([ghost]);
+    } finally {
+      await w.close();
+    }
+  }, 30_000);
+
+  it('resume --retry-errors runs the errors again when the jobs that returned them are still in Redis (the coordinator was killed before removing them)', async () => {
+    // A review of 683312e (third session of 2026-12-05): the resume collected the jobs, and their error
+    // rows answered the pairs being retried: no job ran, and 20 of 20 rows were still errors.
+    const { redis, dir } = suite;
+    const queue = 'retry-found';
+    const store = join(dir, queue);
+    let billed = 0;
+    let jobs = 0;
+    let failing = true;
+    const w = scripted(queue, (job, n) => {
+      jobs++;
+      billed += 50;
+      const r = fullResult(job, 50, `u-${n}`);
+      // The first chunk fails whole; the second has one error (the others do not fail).
+      const bad = (i: number): boolean => failing && (n === 1 || (n === 2 && i === 0));
+      return { ...r, rows: r.rows.map((row, i) => (bad(i) ? { ...row, outcome: null, t: 0, error: 'HTTP 429 scripted' } : row)) } as ChunkJobResult;
+    });
+    // Every removal fails, as a coordinator killed after its parts and before its removals leaves them.
+    const remove = Queue.prototype.remove;
+    Queue.prototype.remove = async function () {
+      return 0;
+    } as typeof remove;
+    let runId: string;
+    try {
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-retry', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect([m0.counts.rows, m0.counts.rows_without_outcome, jobs]).toEqual([20, 6, 4]);
+      runId = m0.run_id;
+    } finally {
+      Queue.prototype.remove = remove;
+    }
+    failing = false;
+    try {
+      const m = await resume({ store, ref: runId, target: `${TARGET}:billedWalk`, cwd: dir, retryErrors: true, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      // The whole failed chunk ran again under its id, and the one error of the second as a chunk of its own.
+      expect(jobs).toBe(6);
+      const newest = new Map<string, string | null>();
+      for (const r of await episodes(store, m.run_id)) newest.set(`${r.condition}/${r.replicate_index}`, r.outcome);
+      expect(newest.size).toBe(20);
+      expect([...newest.values()].filter((o) => o === null)).toHaveLength(0);
+      expect(m.usage?.billed_tokens).toBe(billed);
+      expect(m.retries?.[0]?.rows).toBe(6);
     } finally {
       await w.close();
     }

@@ -53,6 +53,12 @@ export type BackendContext = {
    * written, so that one write holds both (`usage_jobs`). A later call replaces it.
    */
   readonly countedJobs?: ((jobs: () => readonly string[]) => void) | undefined;
+  /**
+   * Set for a `resume --retry-errors`: a result an earlier invocation left (a bullmq job still in Redis)
+   * whose row has no outcome (and whose error contains `errorMatch`, when given) does not answer its
+   * pair: the pair runs again, as the retry asks.
+   */
+  readonly retryErrors?: { readonly errorMatch: string | null } | undefined;
   /** Writes the usage reported so far (and the jobs it counts) to the manifest now, not within seconds. */
   readonly saveUsage?: (() => Promise<void>) | undefined;
   /**

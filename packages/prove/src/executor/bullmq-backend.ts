@@ -227,11 +227,14 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   const found = new Map<string, EpisodeRow>();
   const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
   let foundBatch: EpisodeRow[] = [];
+  /** A found row that a `resume --retry-errors` runs again rather than stores (no outcome, its error matching). */
+  const retry = ctx.retryErrors;
+  const retried = (row: EpisodeRow): boolean => retry !== undefined && row.outcome === null && (retry.errorMatch === null || (row.error ?? '').includes(retry.errorMatch));
   // Pairs a finished job already answered are not enqueued again: their rows go straight to the store.
   function* needed(): Generator<WorkItem> {
     for (const item of items) {
       const row = found.get(pairKey(item.condition, item.replicate_index));
-      if (row !== undefined && row.seed === item.seed) {
+      if (row !== undefined && row.seed === item.seed && !retried(row)) {
         foundBatch.push(row);
         if (foundBatch.length >= 500) {
           ready.push({ rows: foundBatch, ids: [] });
@@ -398,28 +401,37 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     // given another --redis) may hold the job, and a resume there would count it again. Only a removal
     // by a coordinator takes a report off the list.
     const finished = (await runJobs(cmd, queue, ctx.runId)).filter((j) => j.state === 'completed' || j.state === 'failed');
+    /** Jobs every row of which a `resume --retry-errors` runs again: nothing of them is kept. */
+    const retriedWhole: string[] = [];
     for (const { id, state, job } of finished) {
       if (job === undefined) continue;
       const result = job.returnvalue;
+      let rows: EpisodeRow[] = [];
       if (state === 'completed' && result) {
         countUsage(id, result); // not again when run.json counted it already (usage_jobs)
-        for (const row of Array.isArray(result.rows) ? result.rows : []) {
-          if (row && row.condition === job.data.condition && !found.has(pairKey(row.condition, row.replicate_index))) {
-            found.set(pairKey(row.condition, row.replicate_index), { ...row, run_id: ctx.runId });
-          }
-        }
+        rows = (Array.isArray(result.rows) ? result.rows : []).filter((row) => row && row.condition === job.data.condition).map((row) => ({ ...row, run_id: ctx.runId }));
         const le = result.load_error;
         if (typeof le === 'string' && !notices.has(le)) {
           notices.add(le);
           s.onNotice?.(le);
         }
       } else if (state === 'failed' && job.data && Array.isArray(job.data.items)) {
-        for (const it of job.data.items) {
-          const item: WorkItem = { condition: job.data.condition, values: job.data.values, replicate_index: it.r, seed: it.seed };
-          if (!found.has(pairKey(item.condition, item.replicate_index))) found.set(pairKey(item.condition, item.replicate_index), failedRow(item, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
-        }
+        rows = job.data.items.map((it) => failedRow({ condition: job.data.condition, values: job.data.values, replicate_index: it.r, seed: it.seed }, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
       }
+      if (rows.length > 0 && rows.every(retried)) {
+        retriedWhole.push(id);
+        continue;
+      }
+      for (const row of rows) if (!found.has(pairKey(row.condition, row.replicate_index))) found.set(pairKey(row.condition, row.replicate_index), row);
       foundIds.push(id); // removed once the store holds the rows it answered (needed() hands them over)
+    }
+    if (retriedWhole.length > 0) {
+      // Removed now (their usage on disk first): the chunks that run their pairs again have their ids,
+      // and a job found under its id would be collected instead of run.
+      await ctx.saveUsage?.();
+      const removed: string[] = [];
+      for (const id of retriedWhole) if ((await queue.remove(id).catch(() => 0)) === 1) removed.push(id);
+      uncount(removed);
     }
   };
 

@@ -44,6 +44,10 @@ export type ExecOptions = {
    * configures the target while planning, so that the target's runtime signal is the run's.
    */
   targetStop?: AbortController | undefined;
+  /** A `resume --retry-errors` ({@link BackendContext.retryErrors}): the rows without an outcome run again. */
+  retryErrors?: boolean | undefined;
+  /** With `retryErrors`: only those whose error contains this text. */
+  errorMatch?: string | undefined;
 };
 
 /**
@@ -183,6 +187,7 @@ export async function execute(
       usageVersion++;
     },
     countedUsage: writer.manifest.usage_jobs ?? [],
+    retryErrors: opts.retryErrors === true ? { errorMatch: opts.errorMatch ?? null } : undefined,
     countedJobs: (jobs: () => readonly string[]) => {
       counted = jobs;
       usageVersion++;
