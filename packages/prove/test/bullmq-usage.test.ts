@@ -28,6 +28,20 @@ function scripted(queue: string, answer: (job: Job<ChunkJobData, ChunkJobResult>
   return new Worker<ChunkJobData, ChunkJobResult>(queue, async (job) => answer(job, ++n), { connection: { host: '127.0.0.1', port: suite.redis.port }, concurrency: 1 });
 }
 
+/**
+ * Puts `replace` in the place of every queue's `remove(id)` (it may call the original) until the returned
+ * function puts the original back: what a coordinator's removals do, observed or made to fail.
+ */
+function onRemove(replace: (remove: (id: string) => Promise<number>, id: string) => Promise<number>): () => void {
+  const original = Queue.prototype.remove;
+  Queue.prototype.remove = async function (this: Queue, id: string) {
+    return replace((jobId) => original.call(this, jobId), id);
+  } as typeof original;
+  return () => {
+    Queue.prototype.remove = original;
+  };
+}
+
 /** Each job's rows as the target would give them (outcome passed, t 1), with `billed` tokens and a report id. */
 function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usageId: string): ChunkJobResult {
   const rows = job.data.items.map((it) => ({
@@ -59,15 +73,14 @@ describe('bullmq usage against the jobs removed from Redis', () => {
     );
     // What run.json says of the usage at the moment each job is removed from Redis.
     const atRemoval: (number | null)[] = [];
-    const remove = Queue.prototype.remove;
-    Queue.prototype.remove = async function (this: Queue, id: string, opts?: { removeChildren?: boolean }) {
-      const removed = await remove.call(this, id, opts);
+    const restore = onRemove(async (remove, id) => {
+      const removed = await remove(id);
       if (removed === 1 && id.endsWith('.0-4')) {
         const run = id.slice(0, id.indexOf('.'));
         atRemoval.push((JSON.parse(readFileSync(join(store, run, 'run.json'), 'utf8')) as RunManifest).usage?.billed_tokens ?? null);
       }
       return removed;
-    } as typeof remove;
+    });
     try {
       const m = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-cut', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
       expect(m.status).toBe('interrupted');
@@ -76,7 +89,7 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       expect(atRemoval.length).toBeGreaterThanOrEqual(1);
       expect(atRemoval[0]).toBe(100);
     } finally {
-      Queue.prototype.remove = remove;
+      restore();
       await w.close();
     }
   }, 30_000);
@@ -121,17 +134,14 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       return { ...r, rows: r.rows.map((row, i) => (bad(i) ? { ...row, outcome: null, t: 0, error: 'HTTP 429 scripted' } : row)) } as ChunkJobResult;
     });
     // Every removal fails, as a coordinator killed after its parts and before its removals leaves them.
-    const remove = Queue.prototype.remove;
-    Queue.prototype.remove = async function () {
-      return 0;
-    } as typeof remove;
+    const restore = onRemove(async () => 0);
     let runId: string;
     try {
       const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-retry', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
       expect([m0.counts.rows, m0.counts.rows_without_outcome, jobs]).toEqual([20, 6, 4]);
       runId = m0.run_id;
     } finally {
-      Queue.prototype.remove = remove;
+      restore();
     }
     failing = false;
     try {
