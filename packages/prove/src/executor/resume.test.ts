@@ -1,6 +1,7 @@
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TargetConfig } from 'poisson-core';
 import { ProveError } from '../errors.js';
 import { seedFor } from '../spec/seed-for.js';
 import { episodes } from '../store/read-episodes.js';
@@ -283,4 +284,38 @@ describe('a run.json whose usage_jobs cannot be read', () => {
     expect(v.state).toBe('damaged');
     expect(v.problems.join('\n')).toContain('usage_jobs is not a list');
   });
+});
+
+// A review (third session of 2026-12-05): `resume --retry-errors` records the pairs it sets out to run
+// again (`retries[].rows`) before it runs them, and the listing check of a complete run required the
+// parts to hold exactly that many rows more than the counts; a retry interrupted after some of them left
+// a run that every reader, resume included, refused as damaged once another resume completed it.
+describe('an interrupted resume --retry-errors, then another resume', () => {
+  for (const second of ['resume', 'resume --retry-errors'] as const) {
+    it(`${second}: the run completes and reads (the newest row per pair), verify finds nothing wrong`, async () => {
+      let phase = 0;
+      const ac = new AbortController();
+      const target = (cfg: TargetConfig) => {
+        if (phase === 0 && cfg['slack'] === 4 && (cfg.replicate_index === 2 || cfg.replicate_index === 3)) throw new Error('HTTP 429 scripted');
+        if (phase === 1) ac.abort(); // the retry stops after its first episode
+        return { outcome: 'passed', t: 1 };
+      };
+      const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'rr' });
+      expect(m0.counts.rows_without_outcome).toBe(2);
+      phase = 1;
+      const m1 = await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, signal: ac.signal });
+      expect(m1.status).toBe('interrupted');
+      expect(m1.retries?.map((r) => r.rows)).toEqual([2]);
+      phase = 2;
+      const m2 = await resume({ store: dir, ref: m0.run_id, target, ...(second === 'resume --retry-errors' ? { retryErrors: true } : {}) });
+      expect(m2.status).toBe('complete');
+      const rows = await episodes(dir, m0.run_id);
+      expect(rows).toHaveLength(m2.counts.rows);
+      expect(rows.filter((r) => r.outcome === null)).toHaveLength(second === 'resume' ? 1 : 0);
+      const { verifyRun } = await import('../store/verify-run.js');
+      const v = await verifyRun(dir, m2);
+      expect(v.problems).toEqual([]);
+      expect(v.state).toBe('verified');
+    });
+  }
 });

@@ -133,9 +133,14 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
       );
     }
   }
-  // A retried run (`resume --retry-errors`) keeps the rows its retries superseded: one per pair run again.
-  const superseded = (manifest.retries ?? []).reduce((n, r) => n + (Number(r.rows) || 0), 0);
-  if (manifest.status === 'complete' && manifest.counts !== null && typeof manifest.counts === 'object' && manifest.counts.rows + superseded !== rows) {
+  // A retried run (`resume --retry-errors`) keeps the rows its retries superseded: one per pair run again,
+  // at most the pairs each retry set out to run (`rows`, recorded before it ran: a retry interrupted or
+  // stopped by its budget ran fewer, and a later resume completes the run without them).
+  const retries = manifest.retries ?? [];
+  const superseded = retries.reduce((n, r) => n + (Number(r.rows) || 0), 0);
+  const counts = manifest.counts;
+  const extra = counts !== null && typeof counts === 'object' ? rows - counts.rows : 0;
+  if (manifest.status === 'complete' && counts !== null && typeof counts === 'object' && (retries.length === 0 ? extra !== 0 : extra < 0 || extra > superseded)) {
     out.push(`${run}: its run.json counts ${String(manifest.counts.rows)} rows and its parts record ${rows}; the manifest was edited or damaged; ${fix(manifest)}.`);
   }
   return out;
