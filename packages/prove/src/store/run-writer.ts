@@ -283,12 +283,12 @@ class LockedRunWriter implements RunWriter {
 
   /** Rewrites the manifest as it is now, with the usage as it is now (read with the jobs it counts, in one turn). */
   async #write(): Promise<void> {
-    if (this.#usageState !== null) {
-      this.#manifest = withUsageState(this.#manifest, this.#usageState());
-      this.#writtenVersion = this.#usageVersion;
-    }
+    const version = this.#usageVersion;
+    if (this.#usageState !== null) this.#manifest = withUsageState(this.#manifest, this.#usageState());
     const m = this.#manifest;
     await writeManifest(this.#store, m);
+    // Only once on disk: a write that failed leaves the version to be written again.
+    if (this.#usageState !== null) this.#writtenVersion = version;
     this.#committedRows = m.counts.rows;
     this.#writtenAt = Date.now();
   }
