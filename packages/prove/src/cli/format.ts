@@ -69,9 +69,22 @@ export function resumeWithBudget(m: RunManifest, command: ProveCommand): string 
   const perEpisode = m.counts.rows > 0 ? billed / m.counts.rows : 0;
   const total = Math.max(billed + 1, Math.ceil(perEpisode * episodes * 1.2));
   return (
-    `${command('resume', m.run_id, '--budget-tokens', String(total))} ` +
+    `${command('resume', m.run_id, '--budget-tokens', String(total), ...unfinishedRetry(m))} ` +
     `(${billed} tokens billed for ${m.counts.rows} of ${episodes} episodes; ${total} is that rate for all of them, plus 20%)`
   );
+}
+
+/**
+ * The options that continue the run's last invocation when it was a `resume --retry-errors` that did not
+ * finish (its `resumes` and `retries` entries are one, the last of each): `--retry-errors` and its
+ * `--error-match`. A plain resume would finish the missing pairs only, leaving the errors not yet run
+ * again (and, on bullmq, dropping a retried job that finished after the interrupt). Empty otherwise.
+ */
+function unfinishedRetry(m: RunManifest): string[] {
+  const retry = (m.retries ?? []).at(-1);
+  const last = (m.resumes ?? []).at(-1);
+  if (retry === undefined || last === undefined || retry.at !== last.at) return [];
+  return ['--retry-errors', ...(retry.error_match !== null ? ['--error-match', retry.error_match] : [])];
 }
 
 /** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command. */
@@ -89,7 +102,7 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
     lines.push(`pending: ${m.pending_jobs.jobs} job${m.pending_jobs.jobs === 1 ? ' was' : 's were'} still running on the workers at the interrupt (${m.pending_jobs.where}); their rows and usage are not counted above until resume collects them`);
   }
   if (m.status === 'interrupted' && spentBudget(m)) lines.push(`next: ${resumeWithBudget(m, command)}`);
-  else if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: ${command('resume', m.run_id)}`);
+  else if (m.status === 'interrupted' || m.status === 'failed') lines.push(`next: ${command('resume', m.run_id, ...unfinishedRetry(m))}`);
   else lines.push(`next: ${command('inspect', m.name)}`);
   return `${lines.join('\n')}\n`;
 }
