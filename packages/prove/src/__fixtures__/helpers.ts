@@ -1,5 +1,6 @@
 // Test helpers: temporary stores and an in-memory CLI I/O. Not part of the package.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,4 +107,23 @@ export function shellWords(line: string): string[] {
   }
   if (word !== null) words.push(word);
   return words;
+}
+
+/**
+ * A temporary directory made before each test of the suite and removed after it: read `dir` inside
+ * the tests.
+ */
+export function eachTempDir(prefix?: string): { readonly dir: string } {
+  const state: { dir?: string } = {};
+  beforeEach(async () => {
+    state.dir = await tempDir(prefix);
+  });
+  afterEach(async () => {
+    if (state.dir) await removeDir(state.dir);
+  });
+  return {
+    get dir(): string {
+      return state.dir as string;
+    },
+  };
 }

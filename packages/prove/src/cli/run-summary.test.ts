@@ -3,22 +3,17 @@
 // run again stay errors, and on bullmq a retried job that finished after the interrupt (paid) is
 // dropped, its pair run and paid again by the next retry. It now suggests continuing the retry.
 import type { TargetConfig } from 'poisson-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { SPEC, eachTempDir } from '../__fixtures__/helpers.js';
 import { resume } from '../executor/resume.js';
 import { sweep } from '../executor/sweep.js';
 import { runSummary } from './format.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
+const temp = eachTempDir();
 
 describe('runSummary of an interrupted run', () => {
   it('after an interrupted retry: next continues the retry, with its --error-match; after a plain resume, a plain resume', async () => {
+    const { dir } = temp;
     let phase = 0;
     const ac = new AbortController();
     const target = (cfg: TargetConfig) => {

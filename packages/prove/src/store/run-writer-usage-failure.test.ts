@@ -3,9 +3,9 @@
 // fails in turn. A review (third session of 2026-12-05) saw the second write resolve without writing,
 // run.json still without the usage: the job could then leave Redis with its tokens only in memory.
 // (manifest.js's writeManifest fails on demand in this file.)
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
-import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { SPEC, eachTempDir } from '../__fixtures__/helpers.js';
 import { createRun } from './create-run.js';
 import { readManifest } from './manifest.js';
 import { lockRun } from './run-lock.js';
@@ -26,16 +26,11 @@ vi.mock('./manifest.js', async (original) => {
   };
 });
 
-let dir: string;
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
+const temp = eachTempDir();
 
 describe('recordUsage after a failed write', () => {
   it('writes the same version again: a failed write is not a written one', async () => {
+    const { dir } = temp;
     const spec = parseSweepSpec(SPEC);
     const run = await (await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 })).close('interrupted');
     const lock = await lockRun(dir, run.run_id);
