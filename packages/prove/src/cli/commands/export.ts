@@ -38,7 +38,7 @@ export const exportCommand = defineCommand({
     if (md !== undefined) outputs.push({ option: '--md', given: md, path: pathOf(md), text: formatExportMarkdown(table), example: 'export.md' });
     if (csv !== undefined) outputs.push({ option: '--csv', given: csv, path: pathOf(csv), text: formatExportCsv(table), example: 'export.csv' });
     if (outputs.length === 2 && outputs[0]?.path === outputs[1]?.path) throw new StoreError(`--md and --csv both name ${outputs[0]?.path ?? ''}; name two files.`);
-    // Both whole or neither: a path that cannot be written leaves no file (not half the output on disk).
+    // Both opened before either is written: a path that cannot be opened leaves every file as it was.
     await writeOutputs(outputs);
     if (v.flag('json')) io.stdout.write(json(table));
     else if (md === undefined && csv === undefined) io.stdout.write(formatExportMarkdown(table));

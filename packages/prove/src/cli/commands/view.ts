@@ -107,7 +107,7 @@ export const viewCommand = defineCommand({
       name = `view-${view.report.before.run_id}-${view.report.after.run_id}.html`;
     }
     const path = out !== undefined && isAbsolute(out) ? out : resolve(io.cwd, out ?? name);
-    // Written to a temporary name and renamed: a failed write leaves nothing half-written.
+    // Opened first, then written in place (writeOutputs): a path that cannot be opened is refused by name.
     await writeOutputs([{ option: '--out', given: out ?? name, path, text: html, example: 'view.html' }]);
     io.stdout.write(`wrote ${out ?? name}\n`);
     if (v.flag('open')) openInBrowser(path);
