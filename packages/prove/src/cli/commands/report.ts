@@ -61,7 +61,7 @@ export const reportCommand = defineCommand({
     };
     const writeSvg = async (svg: string): Promise<void> => {
       if (out === undefined) return;
-      // Whole or not at all (a temporary beside it, then a rename); a directory is refused by name.
+      // Opened first, then written in place (writeOutputs); a directory is refused by name.
       await writeOutputs([{ option: '--out', given: out, path: isAbsolute(out) ? out : resolve(io.cwd, out), text: svgWithNote(svg, note), example: 'report.svg' }]);
     };
     if (rest.length > 0) {
