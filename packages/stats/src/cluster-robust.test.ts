@@ -40,6 +40,21 @@ describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmode
     // With singleton clusters, V_CR1 = n/(n-1) * sum(u^2)/n^2 = s^2/n.
     expectClose(res.standardError, res.standardErrorIid, { rtol: 1e-12 });
   });
+  it("clusters whose mean differences agree up to rounding have SE 0 (R's t.test rule), not t 1.5e16", () => {
+    // Three identical clusters: every cluster's sum of deviations is 0 in exact arithmetic; in binary
+    // 0.5 - 0.3 and 0.2 - 0.1 leave ~1e-17, which gave SE 9.8e-18, t 1.5e16 and p 4.3e-33. The rule R's
+    // t.test applies ("essentially constant": SE < 10 * .Machine$double.eps * |mean|) makes it the
+    // documented degenerate answer: SE 0, a point interval. R's sandwich (and statsmodels) print the
+    // rounding noise as a test.
+    const res = clusterRobustMeanDifference([0.1, 0.3, 0.1, 0.3, 0.1, 0.3], [0.2, 0.5, 0.2, 0.5, 0.2, 0.5], ['a', 'a', 'b', 'b', 'c', 'c']);
+    expect(res.standardError).toBe(0);
+    expect(res.standardErrorCR0).toBe(0);
+    expect(res.statistic).toBe(Infinity);
+    expect(res.interval.lower).toBe(res.mean);
+    expect(res.interval.upper).toBe(res.mean);
+    // The pairs do vary within the clusters: the iid standard error is not 0.
+    expect(res.standardErrorIid).toBeGreaterThan(0.01);
+  });
   it('refuses fewer than two clusters and mismatched labels', () => {
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'a', 'a'])).toThrow(/at least 2 distinct clusters/);
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'b'])).toThrow(/one label per value/);

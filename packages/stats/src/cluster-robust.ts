@@ -1,5 +1,5 @@
 import { studentQuantile, studentTwoSidedP } from './paired-scores-student-t.js';
-import { checkScores, type ScoreInterval } from './paired-scores.js';
+import { checkScores, ESSENTIALLY_CONSTANT, type ScoreInterval } from './paired-scores.js';
 import { requireOpenUnit } from './internal/validate.js';
 
 /** Result of {@link clusterRobustMean} and {@link clusterRobustMeanDifference}. */
@@ -32,8 +32,11 @@ export interface ClusterRobustResult {
  * Formula (the sandwich estimator of an intercept-only regression): with u_i = x_i - x̄ and G clusters,
  * V_CR0 = Σ_g (Σ_{i∈g} u_i)² / n², V_CR1 = G/(G-1) · V_CR0 (statsmodels' and Stata's default factor
  * G/(G-1)·(n-1)/(n-k) with k = 1), SE = √V_CR1, t = x̄ / SE, interval x̄ ± t_{(1+level)/2, G-1} SE,
- * p = P(|T_{G-1}| ≥ |t|). Degenerate: SE = 0 gives [x̄, x̄] with t = 0, p = 1 when x̄ = 0, else ±Infinity,
- * p = 0.
+ * p = P(|T_{G-1}| ≥ |t|). Degenerate: SE = 0 (every cluster's mean equals x̄) gives [x̄, x̄] with t = 0,
+ * p = 1 when x̄ = 0, else ±Infinity, p = 0; a caller that draws a verdict should say "no test" (the
+ * clusters do not vary), as poisson-prove's diff does. An SE below rounding of the mean counts as 0, by
+ * the rule of R's t.test ("essentially constant": SE < 10 ε |x̄|): identical clusters of 0.5 - 0.3 and
+ * 0.2 - 0.1 leave ~1e-17 in each cluster's sum, which would give t ~ 1e16.
  *
  * @param values - the values (e.g. per-episode score differences).
  * @param clusters - one cluster label per value.
@@ -72,8 +75,10 @@ export function clusterRobustMean(
   let meat = 0;
   for (const s of sums.values()) meat += s * s;
   const v0 = meat / (n * n);
-  const se0 = Math.sqrt(v0);
-  const se = Math.sqrt((g / (g - 1)) * v0);
+  // R's t.test rule ("essentially constant"): a standard error below rounding of the mean is 0.
+  const constant = Math.sqrt((g / (g - 1)) * v0) < ESSENTIALLY_CONSTANT * Math.abs(m);
+  const se0 = constant ? 0 : Math.sqrt(v0);
+  const se = constant ? 0 : Math.sqrt((g / (g - 1)) * v0);
   let ss = 0;
   for (const v of x) ss += (v - m) * (v - m);
   const seIid = Math.sqrt(ss / (n - 1) / n);

@@ -42,6 +42,22 @@ describe('pairedScoreDifference against R t.test(paired = TRUE)', () => {
     expect(same.pValue).toBe(1);
     expect(same.interval.lower).toBe(0);
   });
+  it("treats differences equal up to rounding as constant, by R's rule (t.test: 'data are essentially constant')", () => {
+    // 0.3 - 0.1, 0.5 - 0.3, 0.7 - 0.5 and 0.4 - 0.2 are 0.2 in decimal but differ in the last bit in
+    // binary: the sample sd came out 3.6e-17, t 1.1e16 and p 1.6e-48. R's t.test(after, before, paired =
+    // TRUE) refuses these data ("data are essentially constant": stderr < 10 * .Machine$double.eps *
+    // |mean|); here they get the constant-difference answer above, with sd and SE 0.
+    const r = pairedScoreDifference([0.1, 0.3, 0.5, 0.2], [0.3, 0.5, 0.7, 0.4]);
+    expect(r.sdDifference).toBe(0);
+    expect(r.standardError).toBe(0);
+    expect(r.statistic).toBe(Infinity);
+    expect(r.interval.lower).toBe(r.meanDifference);
+    expect(r.interval.upper).toBe(r.meanDifference);
+    // Just above the rule: a real (tiny) spread is kept.
+    const spread = pairedScoreDifference([0.1, 0.3, 0.5, 0.2], [0.3, 0.5, 0.7, 0.4 + 1e-12]);
+    expect(spread.standardError).toBeGreaterThan(0);
+    expect(Number.isFinite(spread.statistic)).toBe(true);
+  });
   it('refuses bad input, naming the argument and its value', () => {
     expect(() => pairedScoreDifference([1], [1])).toThrow(/before must have at least 2/);
     expect(() => pairedScoreDifference([1, 2], [1, 2, 3])).toThrow(/equal lengths/);

@@ -57,6 +57,12 @@ export function checkScores(name: string, values: unknown, minLength: number): r
   return values as readonly number[];
 }
 
+/**
+ * R's t.test refuses data whose standard error is below `10 * .Machine$double.eps * abs(mean)` as
+ * "essentially constant": 10 ε, ε = 2^-52. Used by the paired t and the cluster-robust mean.
+ */
+export const ESSENTIALLY_CONSTANT = 10 * Number.EPSILON;
+
 function mean(xs: readonly number[]): number {
   let s = 0;
   for (const x of xs) s += x;
@@ -76,7 +82,10 @@ function sampleSd(xs: readonly number[], m: number): number {
  * Formula: d̄ = Σ d_i / n, s = sqrt(Σ (d_i - d̄)² / (n - 1)), SE = s / √n, t = d̄ / SE on n - 1 df,
  * interval d̄ ± t_{(1+level)/2, n-1} SE, p = P(|T_{n-1}| ≥ |t|).
  * Degenerate but valid: when every difference is equal (s = 0) the interval is [d̄, d̄], t is 0 with
- * p = 1 when d̄ = 0, else ±Infinity with p = 0 (R's t.test refuses such data as "essentially constant").
+ * p = 1 when d̄ = 0, else ±Infinity with p = 0 (R's t.test refuses such data as "essentially constant";
+ * a caller that draws a verdict should say "no test", as poisson-prove's diff does). Differences equal
+ * up to rounding count as equal, by R's rule: SE < 10 ε |d̄| (ε = 2^-52) gives s = SE = 0 (0.3 - 0.1 and
+ * 0.5 - 0.3 differ in the last bit; their "sd" of ~4e-17 would give t ~ 1e16).
  *
  * @param before - scores of the first run, paired by index with `after`.
  * @param after - scores of the second run.
@@ -104,7 +113,9 @@ export function pairedScoreDifference(
   const d = a.map((x, i) => x - (b[i] as number));
   const n = d.length;
   const md = mean(d);
-  const sd = sampleSd(d, md);
+  // R's t.test rule: a standard error below rounding of the mean ("data are essentially constant") is 0.
+  const essentiallyConstant = (sampleSd(d, md) / Math.sqrt(n)) < ESSENTIALLY_CONSTANT * Math.abs(md);
+  const sd = essentiallyConstant ? 0 : sampleSd(d, md);
   const se = sd / Math.sqrt(n);
   const df = n - 1;
   let statistic: number;

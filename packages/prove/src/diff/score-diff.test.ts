@@ -151,8 +151,9 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
     close(p?.standard_error, r.standard_error, 1e-12);
     close(p?.t, r.t, 1e-9);
     close(p?.p, r.p, 1e-9);
-    close(p?.interval.lower, r.lower, 1e-6);
-    close(p?.interval.upper, r.upper, 1e-6);
+    expect(p?.constant).toBe(false);
+    close(p?.interval?.lower, r.lower, 1e-6);
+    close(p?.interval?.upper, r.upper, 1e-6);
     const before: number[] = [];
     const after: number[] = [];
     const clusters: string[] = [];
@@ -165,7 +166,7 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
     const ref = clusterRobustMeanDifference(before, after, clusters);
     close(p?.standard_error_iid, ref.standardErrorIid, 1e-15);
     close(p?.standard_error_cr0, ref.standardErrorCR0, 1e-15);
-    close(p?.interval.lower, ref.interval.lower, 1e-15);
+    close(p?.interval?.lower, ref.interval.lower, 1e-15);
     expect(clustered.scores?.cluster_axis).toBe('task');
     // The per-condition rows do not change with --cluster.
     expect(clustered.scores?.rows).toEqual(report.scores?.rows);
@@ -232,6 +233,62 @@ describe('diff on scores: edge cases', () => {
     expect(row).toMatchObject({ n: 1, seed_mismatches: 1, dropped: 2, verdict: 'no test', p: null, difference: -0.5 });
     expect(r.method.paired).toBe(false);
     expect(formatDiffText(r)).toContain('score drops   1 pair with different seeds, left out');
+  });
+});
+
+describe('diff on scores: constant differences have no t test', () => {
+  // Every pair of a condition moving by the same amount has sd 0: the paired t test is undefined there (R's
+  // t.test(after, before, paired = TRUE) stops with "data are essentially constant"; with all differences
+  // 0 it gives p NaN). The diff used to print t Infinity, p 0 (two pairs of +0.25 read "higher" at the
+  // family-wise level) or, for differences equal up to rounding, t 1.1e16 and p 1.6e-48.
+  const before = [
+    [0.1, 0.3, 0.5, 0.2], // + 0.2 each, equal up to rounding
+    [0, 0.25, 0.5, 0.25], // + 0.25 each, exactly
+    [0.1, 0.2, 0.3, 0.4], // varied
+  ];
+  const after = [
+    [0.3, 0.5, 0.7, 0.4],
+    [0.25, 0.5, 0.75, 0.5],
+    [0.5, 0.2, 0.9, 0.4],
+  ];
+  const score = (table: number[][]) => (_v: unknown, c: number, r: number) => ({ score: table[c]?.[r] ?? null });
+
+  it('a condition whose pairs all differ by the same amount is "no test", outside the Holm family, and says why', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(4, [4, 8, 16]);
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: score(before) });
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: score(after) });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    const s = r.scores as ScoreComparison;
+    expect(s.tests).toBe(1);
+    const [c0, c1, c2] = s.rows as [ScoreRow, ScoreRow, ScoreRow];
+    for (const [row, d] of [[c0, 0.2], [c1, 0.25]] as const) {
+      expect(row).toMatchObject({ n: 4, verdict: 'no test', constant: true, sd_difference: 0, standard_error: 0, t: null, p: null, p_holm: null, p_bh: null, interval: null, significant: false, flagged: false });
+      close(row.difference, d, 1e-12);
+    }
+    const ref = pairedScoreDifference(before[2] as number[], after[2] as number[], { level: 0.95 });
+    expect(c2).toMatchObject({ constant: false, verdict: 'not significant' });
+    close(c2.p, ref.pValue, 1e-12);
+    // One test: p_holm is p itself.
+    close(c2.p_holm, ref.pValue, 1e-12);
+    const text = formatDiffText(r);
+    expect(text).toContain("score no test 2 conditions whose pairs all differ by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant); their difference is shown, untested");
+  });
+
+  it('--cluster: clusters whose mean differences are all equal give the pooled line no t, p or interval', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(4, [4, 8, 16]);
+    const same = [before[0], before[0], before[0]] as number[][];
+    const sameAfter = [after[0], after[0], after[0]] as number[][];
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: score(same) });
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: score(sameAfter) });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'], cluster: 'slack' });
+    const p = r.scores?.pooled;
+    expect(p).toMatchObject({ clusters: 3, n: 12, constant: true, standard_error: 0, t: null, p: null, interval: null });
+    close(p?.difference, 0.2, 1e-12);
+    const text = formatDiffText(r);
+    expect(text).toMatch(/pooled +\+0\.200 over 12 pairs \(0\.275 -> 0\.475\), clustered by slack: 3 clusters whose mean differences are all equal \(SE 0\): no test/);
+    expect(text).not.toContain('e+15');
   });
 });
 

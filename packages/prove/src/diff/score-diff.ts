@@ -95,6 +95,9 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
   }
   const r = clusteredDifference(before, after, clusters, SCORE_FAMILY_LEVEL);
   const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  // SE 0: every cluster's mean difference is the same (up to rounding); the clusters do not vary, and a
+  // t of ±Infinity with p 0 would claim a certainty G clusters cannot give: no test.
+  const constant = r.standard_error === 0;
   return Object.freeze({
     cluster_axis: axis,
     clusters: r.clusters,
@@ -106,9 +109,10 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
     standard_error_cr0: r.standard_error_cr0,
     standard_error_iid: r.standard_error_iid,
     df: r.df,
-    t: r.t,
-    p: r.p,
-    interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
+    constant,
+    t: constant ? null : r.t,
+    p: constant ? null : r.p,
+    interval: constant ? null : Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
   });
 }
 
@@ -155,7 +159,11 @@ export function compareScores(
   const collected = conditions.map((c) => collect(c, before.conditions.get(c.label), after.conditions.get(c.label), withHard));
   if (cluster !== undefined) checkCluster(cluster, axes, collected);
 
-  const tested = collected.map((c) => (c.before.length >= 2 ? c : null));
+  // A condition whose pairs all differ by the same amount (sd 0, up to rounding) has no paired t test:
+  // R's t.test refuses such data ("essentially constant"); t ±Infinity with p 0 would read "higher" from
+  // two pairs. It is left out of the family, as a condition with fewer than 2 pairs is.
+  const constant = collected.map((c) => c.before.length >= 2 && pairedT(c.before, c.after, SCORE_FAMILY_LEVEL).standard_error === 0);
+  const tested = collected.map((c, i) => (c.before.length >= 2 && constant[i] !== true ? c : null));
   const m = tested.filter((c) => c !== null).length;
   const level = m > 0 ? 1 - (1 - SCORE_FAMILY_LEVEL) / m : SCORE_FAMILY_LEVEL;
   const results = tested.map((c) => (c === null ? null : pairedT(c.before, c.after, level)));
@@ -208,9 +216,10 @@ export function compareScores(
       before: r?.mean_before ?? mb,
       after: r?.mean_after ?? ma,
       difference,
-      sd_difference: r?.sd_difference ?? null,
-      standard_error: r?.standard_error ?? null,
-      df: r?.df ?? null,
+      sd_difference: constant[i] === true ? 0 : (r?.sd_difference ?? null),
+      standard_error: constant[i] === true ? 0 : (r?.standard_error ?? null),
+      df: constant[i] === true ? n - 1 : (r?.df ?? null),
+      constant: constant[i] === true,
       t: r?.t ?? null,
       p: r?.p ?? null,
       p_holm,

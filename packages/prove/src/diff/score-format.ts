@@ -29,11 +29,19 @@ export function scoreSection(s: ScoreComparison): ReportSection {
   lines.push(['score CIs', s.intervals_rule]);
   if (s.dropped > 0) lines.push(['score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (the target crashed), left out`]);
   if (s.seed_mismatches > 0) lines.push(['score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`]);
+  const constant = s.rows.filter((r) => r.constant).length;
+  if (constant > 0) {
+    lines.push(['score no test', `${constant} condition${constant === 1 ? ' whose pairs all differ' : 's whose pairs all differ'} by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant); their difference is shown, untested`]);
+  }
   const p = s.pooled;
   if (p !== undefined) {
+    const head = `${fmtChange(p.difference)}`;
+    const over = `over ${p.n} pairs (${fmt3(p.before)} -> ${fmt3(p.after)}), clustered by ${p.cluster_axis}`;
     lines.push([
       'pooled',
-      `${fmtChange(p.difference)} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] over ${p.n} pairs (${fmt3(p.before)} -> ${fmt3(p.after)}), clustered by ${p.cluster_axis}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
+      p.t === null || p.p === null || p.interval === null
+        ? `${head} ${over}: ${p.clusters} clusters whose mean differences are all equal (SE 0): no test (the clusters do not vary; ${p.standard_error_iid.toPrecision(3)} if the pairs were independent)`
+        : `${head} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] ${over}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
     ]);
   }
   const withHard = s.hard_failure_tests > 0;

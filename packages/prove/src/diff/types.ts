@@ -363,11 +363,17 @@ export type ScoreRow = {
   readonly after: number | null;
   /** Mean of after - before (null when n = 0). */
   readonly difference: number | null;
-  /** The rest is null when n < 2 (no paired t): sample sd of the differences, its standard error, n - 1. */
+  /** Null when n < 2: sample sd of the differences, its standard error, n - 1 (0, 0, n - 1 when `constant`). */
   readonly sd_difference: number | null;
   readonly standard_error: number | null;
   readonly df: number | null;
-  /** The t statistic (±Infinity, printed null in JSON, when every difference is the same nonzero value). */
+  /**
+   * Every pair differs by the same amount (sd 0, up to rounding by R's rule): the paired t test is
+   * undefined (R's t.test refuses "essentially constant" data), so t, p and the interval are null, the
+   * verdict is "no test" and the condition is not in the family (`tests`).
+   */
+  readonly constant: boolean;
+  /** The t statistic (null when n < 2 or `constant`). */
   readonly t: number | null;
   /** Two-sided p of a zero mean difference, and its Holm and Benjamini-Hochberg adjustments over the tests. */
   readonly p: number | null;
@@ -398,9 +404,14 @@ export type ScorePooled = {
   readonly standard_error_iid: number;
   /** G - 1. */
   readonly df: number;
-  readonly t: number;
-  readonly p: number;
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
+  /**
+   * Every cluster's mean difference is the same (CR1 SE 0, up to rounding by R's t.test rule): the
+   * clusters do not vary, so there is no test (t, p and interval null), not a t of ±Infinity with p 0.
+   */
+  readonly constant: boolean;
+  readonly t: number | null;
+  readonly p: number | null;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' } | null;
 };
 
 /** The paired score comparison of a diff (`scores` in the report). */
@@ -410,7 +421,7 @@ export type ScoreComparison = {
   /** The axis named by `--cluster`, or null. */
   readonly cluster_axis: string | null;
   readonly q: number;
-  /** m: conditions with a paired t (n >= 2). */
+  /** m: conditions with a paired t (n >= 2, differences not all equal). */
   readonly tests: number;
   /** Conditions with a hard-failure test (0 when the runs' meta holds no flag). */
   readonly hard_failure_tests: number;

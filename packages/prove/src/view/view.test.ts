@@ -239,7 +239,9 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     dir = await tempDir('prove-view-options-');
     const spec = 'target_id = "v"\nt_unit = "turns"\nreplicates = 16\n\n[axes.slack]\ntype = "continuous"\nvalues = [4, 8]\n\n[axes.task]\ntype = "categorical"\nvalues = ["t0", "t1", "t2"]\n';
     const mix = (s: number, k: number): number => (Math.imul((s ^ (k * 0x9e3779b9)) >>> 0, 2654435761) >>> 0) % 1000;
-    const target = (k: number) => (cfg: { seed: number }) => ({ outcome: mix(cfg.seed, k) < 400 ? 'failed' : 'passed', t: 1, score: (mix(cfg.seed, k + 10) % 101) / 100 });
+    // The score depends on the task too: with scores of the seed alone every task (cluster) would hold the
+    // same differences, and the pooled clustered comparison would have no test (its SE is 0).
+    const target = (k: number) => (cfg: { seed: number; task?: string }) => ({ outcome: mix(cfg.seed, k) < 400 ? 'failed' : 'passed', t: 1, score: (mix(cfg.seed, k + 10 + Number(String(cfg.task ?? 't0').slice(1))) % 101) / 100 });
     a = (await sweep({ spec, target: target(1), store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T10:00:00Z') })).run_id;
     b = (await sweep({ spec, target: target(2), store: dir, salt: 's', maxMde: 0.99, now: new Date('2026-11-06T11:00:00Z') })).run_id;
     await extend({ store: dir, ref: b, target: target(2), replicates: 4 });

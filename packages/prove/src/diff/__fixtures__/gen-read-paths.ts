@@ -1,6 +1,9 @@
 // Writes read-paths.json: the outputs of export, report and inspect on the runs of read-paths.ts, as the
 // row-based readers gave them (commit 3a58736, before the columnar export, report and inspect); "report I1 I2"
-// re-pinned when the method line of imported runs began to name their pairing by identity.
+// re-pinned when the method line of imported runs began to name their pairing by identity; every case
+// re-pinned when score rows gained `constant` (fourth session of 2026-12-05), and "export A B cluster" and
+// "export B cluster" then hold a CR1 standard error of 0 (a point interval) where the groups' clusters
+// agree up to rounding, where they held ~1e-17 (R's t.test rule, poisson-stats clusterRobustMean).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -97,10 +97,18 @@ export async function mixedReports(store: string, ids: readonly string[]): Promi
 /**
  * The fields of a report that columnar-diff.json pins: the report without what later changes added on
  * top of the fields the row path had (the store's coverage: `partial`, `unmatched`; looks and the
- * sequential reading: `looks`, `sequential`; the clustered binary reading: `clustered`), as `diff --json`
+ * sequential reading: `looks`, `sequential`; the clustered binary reading: `clustered`; `constant` on
+ * the score rows and the pooled line), as `diff --json`
  * writes it (`next` as the command line).
  */
 export function pinnedFields(report: DiffReport): Record<string, unknown> {
   const { partial: _p, unmatched: _u, looks: _l, sequential: _s, clustered: _c, ...rest } = diffReportJson(report) as Record<string, unknown>;
+  // `constant` on each score row and the pooled line (a comparison whose differences do not vary has no
+  // test) came later too; none of these runs' comparisons is constant, so the rest is unchanged.
+  const scores = rest['scores'] as { rows: Record<string, unknown>[]; pooled?: Record<string, unknown> } | undefined;
+  if (scores !== undefined) {
+    const drop = ({ constant: _k, ...r }: Record<string, unknown>): Record<string, unknown> => r;
+    rest['scores'] = { ...scores, rows: scores.rows.map(drop), ...(scores.pooled !== undefined ? { pooled: drop(scores.pooled) } : {}) };
+  }
   return rest;
 }
