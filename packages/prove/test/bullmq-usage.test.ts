@@ -23,7 +23,7 @@ const tokens = (billed: number) => ({ calls: billed / 10, cache_hits: 0, prompt_
 const suite = suiteRedis('prove-bullmq-usage-');
 
 /** A scripted worker on `queue`: each job's result is `answer(job, n)` (n counts the jobs, from 1). */
-function scripted(queue: string, answer: (job: Job<ChunkJobData, ChunkJobResult>, n: number) => ChunkJobResult): Worker<ChunkJobData, ChunkJobResult> {
+function scripted(queue: string, answer: (job: Job<ChunkJobData, ChunkJobResult>, n: number) => ChunkJobResult | Promise<ChunkJobResult>): Worker<ChunkJobData, ChunkJobResult> {
   let n = 0;
   return new Worker<ChunkJobData, ChunkJobResult>(queue, async (job) => answer(job, ++n), { connection: { host: '127.0.0.1', port: suite.redis.port }, concurrency: 1 });
 }
@@ -155,6 +155,60 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       expect(m.usage?.billed_tokens).toBe(billed);
       expect(m.retries?.[0]?.rows).toBe(6);
     } finally {
+      await w.close();
+    }
+  }, 30_000);
+
+  it('a plain resume after an interrupted resume --retry-errors stores the retried job that finished late, and pays for nothing again', async () => {
+    // Until the fourth session of 2026-12-05 a plain resume collected that job (its usage counted) and
+    // dropped its rows (the pairs held their error rows): the results were paid for and lost, and the
+    // next --retry-errors ran and paid for those pairs again.
+    const { redis, dir } = suite;
+    const queue = 'retry-late';
+    const store = join(dir, queue);
+    let billed = 0;
+    let jobs = 0;
+    let failing = true;
+    let gate: (() => void) | null = null;
+    let started: (() => void) | null = null;
+    const inFlight = new Promise<void>((r) => (started = r));
+    const w = scripted(queue, async (job, n) => {
+      jobs++;
+      if (!failing) {
+        // The retry's job: it is in flight when its invocation is interrupted, and finishes afterwards.
+        started?.();
+        await new Promise<void>((r) => (gate = r));
+      }
+      billed += 50;
+      const r = fullResult(job, 50, `late-${n}`);
+      return { ...r, rows: r.rows.map((row) => (failing && n === 1 ? { ...row, outcome: null, t: 0, error: 'HTTP 429 scripted' } : row)) } as ChunkJobResult;
+    });
+    const backend = () => bullmqBackend({ redis: redis.url, queue, chunkSize: 5 });
+    try {
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-late', maxMde: 1, cwd: dir, backend: backend() });
+      expect([m0.counts.rows, m0.counts.rows_without_outcome, jobs]).toEqual([20, 5, 4]);
+      failing = false;
+      const stop = new AbortController();
+      void inFlight.then(() => stop.abort());
+      const m1 = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, retryErrors: true, signal: stop.signal, backend: backend() });
+      expect(m1.status).toBe('interrupted');
+      expect(m1.retries?.[0]?.rows).toBe(5);
+      const done = new Promise<void>((r) => w.once('completed', () => r()));
+      (gate as (() => void) | null)?.();
+      await done;
+      expect([jobs, billed]).toEqual([5, 250]);
+      const m2 = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, backend: backend() });
+      expect(m2.status).toBe('complete');
+      // No job ran again: the late job's rows answered the retried pairs.
+      expect(jobs).toBe(5);
+      expect(m2.counts.rows_without_outcome).toBe(0);
+      expect(m2.counts.rows).toBe(20);
+      const newest = new Map<string, string | null>();
+      for (const r of await episodes(store, m2.run_id)) newest.set(`${r.condition}/${r.replicate_index}`, r.outcome);
+      expect([...newest.values()].filter((o) => o === null)).toHaveLength(0);
+      expect(m2.usage?.billed_tokens).toBe(billed);
+    } finally {
+      (gate as (() => void) | null)?.();
       await w.close();
     }
   }, 30_000);

@@ -77,8 +77,8 @@ export function resumeWithBudget(m: RunManifest, command: ProveCommand): string 
 /**
  * The options that continue the run's last invocation when it was a `resume --retry-errors` that did not
  * finish (its `resumes` and `retries` entries are one, the last of each): `--retry-errors` and its
- * `--error-match`. A plain resume would finish the missing pairs only, leaving the errors not yet run
- * again (and, on bullmq, dropping a retried job that finished after the interrupt). Empty otherwise.
+ * `--error-match`, written out so that the `next:` line says what it runs (a plain resume continues such
+ * a retry too: continuedRetry in executor/resume.ts). Empty otherwise.
  */
 function unfinishedRetry(m: RunManifest): string[] {
   const retry = (m.retries ?? []).at(-1);

@@ -290,8 +290,10 @@ describe('a run.json whose usage_jobs cannot be read', () => {
 // again (`retries[].rows`) before it runs them, and the listing check of a complete run required the
 // parts to hold exactly that many rows more than the counts; a retry interrupted after some of them left
 // a run that every reader, resume included, refused as damaged once another resume completed it.
+// A plain resume continues the unfinished retry since the fourth session of 2026-12-05 (continuedRetry);
+// `retryErrors: false` still runs the missing pairs only, the case the listing check was found wrong on.
 describe('an interrupted resume --retry-errors, then another resume', () => {
-  for (const second of ['resume', 'resume --retry-errors'] as const) {
+  for (const second of ['resume', 'resume --retry-errors', 'resume, retryErrors: false'] as const) {
     it(`${second}: the run completes and reads (the newest row per pair), verify finds nothing wrong`, async () => {
       let phase = 0;
       const ac = new AbortController();
@@ -307,15 +309,43 @@ describe('an interrupted resume --retry-errors, then another resume', () => {
       expect(m1.status).toBe('interrupted');
       expect(m1.retries?.map((r) => r.rows)).toEqual([2]);
       phase = 2;
-      const m2 = await resume({ store: dir, ref: m0.run_id, target, ...(second === 'resume --retry-errors' ? { retryErrors: true } : {}) });
+      const m2 = await resume({ store: dir, ref: m0.run_id, target, ...(second === 'resume --retry-errors' ? { retryErrors: true } : second === 'resume' ? {} : { retryErrors: false }) });
       expect(m2.status).toBe('complete');
       const rows = await episodes(dir, m0.run_id);
       expect(rows).toHaveLength(m2.counts.rows);
-      expect(rows.filter((r) => r.outcome === null)).toHaveLength(second === 'resume' ? 1 : 0);
+      expect(rows.filter((r) => r.outcome === null)).toHaveLength(second === 'resume, retryErrors: false' ? 1 : 0);
+      // The plain resume continued the retry: recorded as a retry of the one pair left, with its error_match.
+      expect(m2.retries?.map((r) => [r.rows, r.error_match])).toEqual(second === 'resume, retryErrors: false' ? [[2, null]] : [[2, null], [1, null]]);
       const { verifyRun } = await import('../store/verify-run.js');
       const v = await verifyRun(dir, m2);
       expect(v.problems).toEqual([]);
       expect(v.state).toBe('verified');
     });
   }
+
+  it('a plain resume continues the retry with its --error-match: other errors stay as they are', async () => {
+    let phase = 0;
+    const ac = new AbortController();
+    const target = (cfg: TargetConfig) => {
+      if (phase === 0 && cfg['slack'] === 4 && (cfg.replicate_index === 2 || cfg.replicate_index === 3)) throw new Error('HTTP 429 scripted');
+      if (phase < 2 && cfg['slack'] === 8 && cfg.replicate_index === 1) throw new Error('KeyError scripted');
+      if (phase === 1) ac.abort();
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'rm' });
+    expect(m0.counts.rows_without_outcome).toBe(3);
+    phase = 1;
+    const m1 = await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, errorMatch: '429', signal: ac.signal });
+    expect(m1.status).toBe('interrupted');
+    phase = 2;
+    const m2 = await resume({ store: dir, ref: m0.run_id, target });
+    expect(m2.status).toBe('complete');
+    expect(m2.retries?.map((r) => [r.rows, r.error_match])).toEqual([[2, '429'], [1, '429']]);
+    const newest = new Map<string, string | null>();
+    for (const r of await episodes(dir, m0.run_id)) newest.set(`${String(r['slack'])}/${r.replicate_index}`, r.error);
+    expect([...newest.entries()].filter(([, e]) => e !== null)).toEqual([['8/1', 'Error: KeyError scripted']]);
+    // A third resume has nothing to do: the run is complete, so no retry is continued.
+    const m3 = await resume({ store: dir, ref: m0.run_id, target });
+    expect(m3.retries).toEqual(m2.retries);
+  });
 });

@@ -50,7 +50,9 @@ export type RetryOptions = {
   /**
    * Also run again the pairs whose newest row has no outcome (a timeout, persistent 429s, a missing
    * key, a target that threw). The old rows stay in the store, superseded by the new ones; the manifest
-   * records the retry in `retries`.
+   * records the retry in `retries`. Left out (undefined), a resume of a run whose last invocation was a
+   * retry that did not finish continues that retry, with its recorded `errorMatch` ({@link continuedRetry});
+   * `false` runs the missing pairs only.
    */
   retryErrors?: boolean;
   /** With `retryErrors`: only the rows whose error contains this text. */
@@ -236,10 +238,27 @@ async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest,
 }
 
 /**
+ * The retry a resume continues: the one asked for, or, when `retryErrors` is left out and the run's last
+ * invocation was a `resume --retry-errors` that did not finish (its `resumes` and `retries` entries are
+ * the last of each, and the run is not complete), that retry with its recorded `error_match`. A plain
+ * resume would otherwise finish the missing pairs only: the errors not yet run again would stay, and on
+ * bullmq a retried job that finished after the interrupt (paid for) would be collected and dropped, and
+ * paid for again by the next retry. Internal to prove.
+ */
+export function continuedRetry(manifest: RunManifest, opts: RetryOptions): RetryOptions {
+  if (opts.retryErrors !== undefined) return opts;
+  const retry = (manifest.retries ?? []).at(-1);
+  const last = (manifest.resumes ?? []).at(-1);
+  if (manifest.status === 'complete' || retry === undefined || last === undefined || retry.at !== last.at) return opts;
+  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}) };
+}
+
+/**
  * Finishes a run that stopped early (`interrupted`, `failed`, or `running` after its process died):
  * runs only the (condition, replicate) pairs it has no row for, with the run's own seeds, appending
  * parts after the last. A part a crash left half-written (`*.tmp`) is deleted first; counts are
- * recounted from the parts.
+ * recounted from the parts. With `retryErrors` it also runs again the pairs whose newest row has no
+ * outcome; left out, it continues a retry the run's last invocation left unfinished ({@link continuedRetry}).
  *
  * @param opts - {@link ResumeOptions}.
  * @returns the run's manifest after the resume (unchanged when nothing was missing).
@@ -264,8 +283,10 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
   if (opts.errorMatch !== undefined && (typeof opts.errorMatch !== 'string' || opts.errorMatch === '' || opts.retryErrors !== true)) {
     throw new RangeError(`errorMatch goes with retryErrors: true and is a non-empty text, got ${JSON.stringify(opts.errorMatch)}`);
   }
+  let retry: RetryOptions = opts;
   const ready = await withRunLock(opts, async (manifest, lock) => {
-    const ex = await existing(opts.store, manifest, lock, opts);
+    retry = continuedRetry(manifest, opts);
+    const ex = await existing(opts.store, manifest, lock, retry);
     manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     const missing = conditions.length * manifest.replicates - [...ex.have].filter((k) => Number(k.slice(k.indexOf('\u0000') + 1)) < manifest.replicates).length;
@@ -277,13 +298,13 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
     const command = [...(opts.command ?? [])];
     const reopened = await reopen(opts, manifest, ex, lock, {
       resumes: [...(manifest.resumes ?? []), { at: now, missing: missing - ex.retry, command, ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
-      ...(ex.retry > 0 ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: opts.errorMatch ?? null, from_part: ex.nextPart, command }] } : {}),
+      ...(ex.retry > 0 ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: retry.errorMatch ?? null, from_part: ex.nextPart, command }] } : {}),
     });
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });
   if (ready.done !== null) return ready.done;
   const { backend, source, writer, runtime, targetStop } = ready.reopened;
-  return execute(writer, ready.items, ready.total, backend, source, { ...opts, runtime, targetStop });
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, retryErrors: retry.retryErrors, errorMatch: retry.errorMatch, runtime, targetStop });
 }
 
 /**

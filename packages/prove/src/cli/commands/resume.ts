@@ -9,7 +9,8 @@ export const resumeCommand = defineCommand({
   description:
     'A run that lacks nothing is left as it is: resume says "nothing to do", names the run\'s episodes, and suggests inspect and extend (with --json it prints the manifest unchanged). Progress is as for sweep. ' +
     'With --retry-errors it also runs again the pairs whose newest row has no outcome (a timeout, persistent 429s, a missing key, a target that threw), or with --error-match TEXT only those whose error contains TEXT: ' +
-    'the new rows supersede the old ones, which stay in the store (readers, inspect and diff use the newest row per pair), and the manifest records the retry in retries.',
+    'the new rows supersede the old ones, which stay in the store (readers, inspect and diff use the newest row per pair), and the manifest records the retry in retries. ' +
+    'A retry that did not finish (the run\'s last invocation) is continued by the next resume, with its --error-match, whether or not --retry-errors is given.',
   options: {
     'retry-errors': { type: 'boolean', description: 'Also run again the pairs whose newest row has no outcome; the old rows are kept and superseded.' },
     'error-match': { type: 'string', valueName: 'TEXT', description: 'With --retry-errors: only the rows whose error contains TEXT (e.g. "HTTP 429", "TimeoutError").', default: 'every row without an outcome' },
