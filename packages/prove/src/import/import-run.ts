@@ -10,6 +10,7 @@ import { createRun } from '../store/create-run.js';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { ImportedFile, RunImport, RunManifest } from '../store/manifest.js';
 import { canonicalJson, identitySeed, sha256 } from './identity.js';
+import { checkScorerNamed, scorerLabel, selectEpoch } from './import-choices.js';
 import { ImportError } from './import-error.js';
 import { IMPORT_FORMATS, type ImportedSample, type ImportFormat, type ImportGroup, type ParsedLog } from './imported-sample.js';
 import { readInspectLog } from './inspect-log.js';
@@ -29,6 +30,11 @@ export type ImportOptions = {
   readonly axes?: readonly string[];
   /** The scorer (inspect) or metric (lm-eval) whose value gives the outcome; default the first the file names. */
   readonly scorer?: string;
+  /**
+   * inspect: the one epoch of each sample to import (1, 2, ...). Required when a log holds several epochs
+   * of a sample (they are not independent samples; see docs/import.md, "Epochs").
+   */
+  readonly epoch?: number;
   /** The threshold the diff reads its limits against (recorded as the run's max_mde); default 0.1. */
   readonly maxMde?: number;
   /** The command line to record in the manifest; default []. */
@@ -123,6 +129,10 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
   const maxMde = o.maxMde ?? 0.1;
   if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) problems.push(`--max-mde must be a number in (0, 1], got ${String(maxMde)}.`);
   if (o.scorer !== undefined && (typeof o.scorer !== 'string' || o.scorer === '')) problems.push('--scorer must name a scorer or metric.');
+  if (o.epoch !== undefined) {
+    if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
+    else if (o.format !== 'inspect' && IMPORT_FORMATS.includes(o.format)) problems.push(`--epoch is for inspect logs (${o.format} files have no epochs); leave it out.`);
+  }
   if (problems.length > 0) throw new ProveError('E_USAGE', problems);
   return { axes, maxMde };
 }
@@ -337,7 +347,11 @@ function targetId(format: ImportFormat, model: string, tasks: readonly string[],
 export async function importRun(store: string, options: ImportOptions): Promise<ImportResult> {
   const { axes, maxMde } = checkOptions(options);
   const cwd = options.cwd ?? process.cwd();
-  const sources = await readSources(options, cwd, [...axes.keys()]);
+  const read = await readSources(options, cwd, [...axes.keys()]);
+  // One epoch per sample (refused without --epoch when a log holds several), a --scorer that names one.
+  const sources = selectEpoch(read, options.epoch);
+  checkScorerNamed(sources, options.scorer, options.format);
+  const scorer = scorerLabel(sources, options.format);
   const withSamples = sources.filter((s) => s.log.groups.length > 0);
   const models = [...new Set(withSamples.map((s) => s.log.model))];
   if (options.format !== 'promptfoo' && models.length > 1) {
@@ -374,7 +388,8 @@ export async function importRun(store: string, options: ImportOptions): Promise<
       tasks,
       provider: p.group.provider,
       prompt: p.group.prompt,
-      scorer: withSamples[0]?.log.scorer ?? null,
+      scorer,
+      ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
       axes_from: Object.fromEntries(axes),
       config,
       complete,

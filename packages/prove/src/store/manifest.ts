@@ -206,8 +206,13 @@ export type RunImport = {
   /** promptfoo: the provider and prompt of this run (one run per provider x prompt); else null. */
   provider: string | null;
   prompt: string | null;
-  /** The scorer (inspect), metric (lm-eval) or `success` (promptfoo) whose value gave the outcome. */
+  /**
+   * The scorer (inspect), metric (lm-eval) or `success` (promptfoo) whose value gave the outcome; when
+   * the tasks were graded by different ones, `task: scorer` per task joined by `; `.
+   */
   scorer: string | null;
+  /** inspect: the one epoch of each sample imported (`--epoch N`), when the logs held several. */
+  epoch?: number;
   /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
   axes_from: Record<string, string>;
   /** The harness's configuration as the files record it (values under keys like api_key shown as `***`). */

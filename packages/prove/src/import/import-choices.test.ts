@@ -1,0 +1,134 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { runCli } from '../cli/run-cli.js';
+import { diffRuns } from '../diff/diff-runs.js';
+import { episodes } from '../store/read-episodes.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { ImportError } from './import-error.js';
+import { importRun } from './import-run.js';
+import { lmEvalLine } from './__fixtures__/harness-gen.js';
+
+// What an import must not choose silently (a review of the fourth session of 2026-12-05): the epochs of
+// one sample paired one by one as if independent (a log of 5 epochs read "significant change" where its
+// first epoch read "inconclusive"), a --scorer that names nothing (every sample without an outcome, exit
+// 1), and the scorer recorded from the first file only (a task graded by another scorer in another file
+// changed its rate with no warning).
+
+let dir: string;
+let store: string;
+beforeEach(async () => {
+  dir = await tempDir('import-choices-');
+  store = join(dir, 'store');
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+/** An inspect_ai .json log of `task`: samples 1..n, each in `epochs` epochs; `pass(id, epoch)` gives C or I. */
+async function inspectLog(name: string, task: string, n: number, epochs: number, pass: (id: number, epoch: number) => boolean, scorer = 'match'): Promise<string> {
+  const samples = [];
+  for (let id = 1; id <= n; id++) {
+    for (let e = 1; e <= epochs; e++) {
+      samples.push({ id, epoch: e, input: `question ${id}`, target: 'yes', messages: [], scores: { [scorer]: { value: pass(id, e) ? 'C' : 'I', answer: 'yes' } }, metadata: {}, error: null, total_time: 0.1 });
+    }
+  }
+  const header = {
+    version: 2,
+    status: 'success',
+    eval: { task, task_version: 0, model: 'mockllm/model', config: { epochs }, dataset: { name: task, samples: n }, scorers: [{ name: scorer, options: {}, metrics: [] }], packages: { inspect_ai: '0.3.95' } },
+    plan: { steps: [] },
+    results: { total_samples: n * epochs, completed_samples: n * epochs, scores: [] },
+    stats: {},
+  };
+  const file = join(dir, name);
+  await writeFile(file, JSON.stringify({ ...header, samples }));
+  return file;
+}
+
+describe('inspect logs with several epochs of each sample', () => {
+  it('are refused by name (exit 2, nothing written) unless --epoch N keeps one epoch per sample', async () => {
+    const file = await inspectLog('five.json', 'popularity', 10, 5, (id) => id > 3);
+    const err = await importRun(store, { format: 'inspect', files: [file] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('five.json: holds 5 epochs of each of its 10 samples (epochs 1 to 5 of task popularity)');
+    expect((err as Error).message).toContain('import one epoch per sample with --epoch N (e.g. --epoch 1)');
+    await expect(readdir(store)).rejects.toThrow();
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'import', 'inspect', file], io)).toBe(2);
+    expect(io.err()).toContain('holds 5 epochs of each of its 10 samples');
+    expect(io.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('--epoch N imports that epoch of each sample, records it, and pairs epoch N with epoch N', async () => {
+    const a = await inspectLog('a.json', 'popularity', 10, 3, (id, e) => id > 3 || e === 2);
+    const b = await inspectLog('b.json', 'popularity', 10, 3, (id) => id > 5);
+    const ra = await importRun(store, { format: 'inspect', files: [a], epoch: 2, name: 'a' });
+    const rb = await importRun(store, { format: 'inspect', files: [b], epoch: 2, name: 'b' });
+    expect(ra.runs[0]?.rows).toBe(10);
+    const m = await resolveRun(store, ra.runs[0]?.run_id as string);
+    expect(m.import?.epoch).toBe(2);
+    const rows = await episodes(store, m.run_id);
+    expect(new Set(rows.map((r) => (JSON.parse(r.meta as unknown as string) as { epoch: number }).epoch))).toEqual(new Set([2]));
+    expect(rows.filter((r) => r.outcome === 'passed')).toHaveLength(10);
+    const d = await diffRuns(store, ra.runs[0]?.run_id as string, rb.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d.rows[0]?.counts).toEqual({ both: 0, rise: 5, fall: 0, neither: 5, n: 10 });
+  });
+
+  it('--epoch N that no sample has, or on a format without epochs, is refused by name', async () => {
+    const file = await inspectLog('three.json', 'popularity', 4, 3, () => true);
+    const err = await importRun(store, { format: 'inspect', files: [file], epoch: 7 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('three.json: holds no sample of epoch 7 (its epochs are 1 to 3); pass --epoch 1 to 3.');
+    const lm = join(dir, 'samples_arith_2025-01-01T00-00-00.jsonl');
+    await writeFile(lm, `${lmEvalLine(0, 'q0', 'passed')}\n`);
+    const usage = await importRun(store, { format: 'lm-eval', files: [lm], epoch: 1 }).catch((e: unknown) => e);
+    expect(usage).toMatchObject({ code: 'E_USAGE' });
+    expect((usage as Error).message).toContain('--epoch is for inspect logs (lm-eval files have no epochs); leave it out.');
+    for (const bad of [0, 1.5, -1]) {
+      const e = await importRun(store, { format: 'inspect', files: [file], epoch: bad }).catch((x: unknown) => x);
+      expect((e as Error).message).toContain(`--epoch must be an integer >= 1, got ${bad}`);
+    }
+  });
+});
+
+describe('--scorer names a scorer the samples carry', () => {
+  it('inspect: a misspelt --scorer is refused (exit 2), naming the scorers the samples carry', async () => {
+    const file = await inspectLog('one.json', 'popularity', 4, 1, () => true);
+    const err = await importRun(store, { format: 'inspect', files: [file], scorer: 'nosuch' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('--scorer nosuch names no scorer of the samples (they carry match); pass one of them, or leave --scorer out for the first the file names.');
+    await expect(readdir(store)).rejects.toThrow();
+  });
+
+  it('lm-eval: a misspelt --scorer is refused, naming the metrics the lines carry', async () => {
+    const lm = join(dir, 'samples_arith_2025-01-01T00-00-00.jsonl');
+    await writeFile(lm, `${lmEvalLine(0, 'q0', 'passed')}\n${lmEvalLine(1, 'q1', 'failed')}\n`);
+    const err = await importRun(store, { format: 'lm-eval', files: [lm], scorer: 'acc_nrom' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toMatch(/--scorer acc_nrom names no metric of the samples \(they carry acc[^)]*\); pass one of them/);
+  });
+});
+
+describe('the scorer recorded is every task\'s', () => {
+  it('two tasks graded by different scorers are recorded per task, and the diff warns when one task\'s scorer changes', async () => {
+    const pop = await inspectLog('pop.json', 'popularity', 6, 1, (id) => id > 2);
+    const sec = await inspectLog('sec.json', 'security_guide', 6, 1, (id) => id > 3);
+    const secStrict = await inspectLog('sec-strict.json', 'security_guide', 6, 1, (id) => id > 5, 'strict');
+    const a = await importRun(store, { format: 'inspect', files: [pop, sec], name: 'a' });
+    const b = await importRun(store, { format: 'inspect', files: [pop, secStrict], name: 'b' });
+    expect((await resolveRun(store, a.runs[0]?.run_id as string)).import?.scorer).toBe('match');
+    expect((await resolveRun(store, b.runs[0]?.run_id as string)).import?.scorer).toBe('popularity: match; security_guide: strict');
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d.warnings.join('\n')).toContain("the runs' outcomes come from different scorers (before: match, after: popularity: match; security_guide: strict)");
+  });
+
+  it('one task graded by two scorers in two files is refused: its outcomes would mix them', async () => {
+    const sec = await inspectLog('sec.json', 'security_guide', 3, 1, () => true);
+    const more = await inspectLog('sec-more.json', 'security_guide', 3, 1, () => true, 'strict');
+    const err = await importRun(store, { format: 'inspect', files: [sec, more] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('task security_guide is graded by scorer match in sec.json and by strict in sec-more.json; a run\'s outcomes come from one scorer per task: pass --scorer NAME, or import the files separately.');
+  });
+});

@@ -1,0 +1,134 @@
+import { basename } from 'node:path';
+import { ImportError } from './import-error.js';
+import type { ImportedSample, ImportGroup, ParsedLog } from './imported-sample.js';
+
+// What an import reads from the samples beyond their rows and must not choose silently: which epoch of
+// each sample, whether `--scorer` names anything, and which scorer graded each task. Internal to the
+// import (import-run.ts).
+
+/** A log as the import read it, with the file it came from. */
+type Read = { readonly file: { readonly name: string }; readonly log: ParsedLog };
+
+/** The samples of a log, every group's. */
+function samplesOf(log: ParsedLog): ImportedSample[] {
+  return log.groups.flatMap((g) => g.samples);
+}
+
+/** A log with only the samples `keep` keeps. */
+function filtered(log: ParsedLog, keep: (s: ImportedSample) => boolean): ParsedLog {
+  return { ...log, groups: log.groups.map((g: ImportGroup) => ({ ...g, samples: g.samples.filter(keep) })) };
+}
+
+/**
+ * One epoch of each sample. An inspect_ai log run with `epochs > 1` holds each sample several times: the
+ * epochs of one sample are repeated answers to one input, not independent samples, and pairing them one
+ * by one (epoch e of A with epoch e of B) would count each sample E times: a log of 5 epochs read
+ * "significant change" where its first epoch alone read "inconclusive". Without `epoch`, such a log is
+ * refused, naming `--epoch N`; with it, only epoch N of each sample is kept.
+ *
+ * @param sources - the logs read (inspect's carry epochs; other formats' samples have epoch null).
+ * @param epoch - `--epoch N`, or undefined.
+ * @returns the logs, each with epoch N's samples only when `epoch` is given (as they were otherwise).
+ * @throws {@link ImportError} (exit 2) for a log with several epochs of a sample and no `epoch`, or a log
+ *   holding no sample of epoch N.
+ */
+export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number | undefined): S[] {
+  return sources.map((src) => {
+    const samples = samplesOf(src.log).filter((s) => s.epoch !== null);
+    if (samples.length === 0) return src;
+    const epochs = samples.map((s) => s.epoch as number);
+    const lo = Math.min(...epochs);
+    const hi = Math.max(...epochs);
+    if (epoch !== undefined) {
+      if (!epochs.includes(epoch)) throw new ImportError(src.file.name, '', `holds no sample of epoch ${epoch} (its epochs are ${lo} to ${hi}); pass --epoch ${lo}${hi > lo ? ` to ${hi}` : ''}.`);
+      return { ...src, log: filtered(src.log, (s) => s.epoch === null || s.epoch === epoch) };
+    }
+    // Distinct epochs per sample (a sample repeated under one epoch is refused later, as a duplicate).
+    const per = new Map<string, Set<number>>();
+    for (const s of samples) {
+      const key = `${s.task}\u0000${typeof s.sampleId}:${String(s.sampleId)}`;
+      let set = per.get(key);
+      if (set === undefined) per.set(key, (set = new Set()));
+      set.add(s.epoch as number);
+    }
+    const most = Math.max(...[...per.values()].map((e) => e.size));
+    if (most <= 1) return src;
+    const each = [...per.values()].every((e) => e.size === most);
+    const tasks = [...new Set(samples.map((s) => s.task))].sort();
+    throw new ImportError(
+      src.file.name,
+      '',
+      `holds ${most} epochs of ${each ? 'each' : 'some'} of its ${per.size} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}), and another epoch as another run to see how the model varies between epochs.`,
+    );
+  });
+}
+
+/** The scorer (inspect) or metric (lm-eval) names a sample carries values of. */
+function carried(s: ImportedSample): string[] {
+  const values = s.extra['scores'] ?? s.extra['metrics'];
+  return typeof values === 'object' && values !== null ? Object.keys(values) : [];
+}
+
+/**
+ * Refuses a `--scorer` that no sample carries (a misspelt name gave every sample no outcome, and the
+ * import exited 1 as if the log were unscored), naming the ones they do carry. Samples that carry no
+ * scores at all (every one an error) refuse nothing: they are listed as such.
+ *
+ * @throws {@link ImportError} (exit 2).
+ */
+export function checkScorerNamed(sources: readonly Read[], scorer: string | undefined, format: string): void {
+  if (scorer === undefined) return;
+  const names = new Set<string>();
+  for (const src of sources) for (const s of samplesOf(src.log)) for (const n of carried(s)) names.add(n);
+  if (names.size === 0 || names.has(scorer)) return;
+  const what = format === 'lm-eval' ? 'metric' : 'scorer';
+  const file = sources.find((s) => samplesOf(s.log).length > 0)?.file.name ?? '';
+  throw new ImportError(file, '', `--scorer ${scorer} names no ${what} of the samples (they carry ${[...names].sort().join(', ')}); pass one of them, or leave --scorer out for the first the file names.`);
+}
+
+/** The scorer that graded a sample: inspect's primary scorer, lm-eval's metric, promptfoo's `success`. */
+function scorerOf(s: ImportedSample, log: ParsedLog): string | null {
+  const own = s.extra['scorer'] ?? s.extra['metric'];
+  return typeof own === 'string' ? own : log.scorer;
+}
+
+/**
+ * The scorer a run's outcomes come from, as the manifest records it (the diff warns when two runs'
+ * differ): the one name when every task was graded by it, else `task: scorer` per task, in task order
+ * (`popularity: match; security_guide: strict`). Before, the first file's alone was recorded, and a task
+ * graded by another scorer in another file changed its rate with no warning.
+ *
+ * @returns the label, or null when no sample was graded.
+ * @throws {@link ImportError} (exit 2) when one task is graded by two scorers (in two files, or lines of
+ *   one file naming different first metrics): its outcomes would mix them.
+ */
+export function scorerLabel(sources: readonly Read[], format: string): string | null {
+  const byTask = new Map<string, Map<string, string>>();
+  for (const src of sources) {
+    for (const s of samplesOf(src.log)) {
+      const scorer = scorerOf(s, src.log);
+      if (scorer === null) continue;
+      let m = byTask.get(s.task);
+      if (m === undefined) byTask.set(s.task, (m = new Map()));
+      if (!m.has(scorer)) m.set(scorer, basename(s.file));
+    }
+  }
+  const what = format === 'lm-eval' ? 'metric' : 'scorer';
+  for (const [task, m] of byTask) {
+    if (m.size > 1) {
+      const [[a, fa], [b, fb]] = [...m.entries()] as [[string, string], [string, string]];
+      const where = fa === fb ? ` (both in ${fa})` : '';
+      throw new ImportError(
+        fb,
+        '',
+        `task ${task} is graded by ${what} ${a}${where === '' ? ` in ${fa}` : ''} and by ${b}${where === '' ? ` in ${fb}` : where}; a run's outcomes come from one ${what} per task: pass --scorer NAME, or import the files separately.`,
+      );
+    }
+  }
+  const all = new Set([...byTask.values()].flatMap((m) => [...m.keys()]));
+  if (all.size <= 1) return [...all][0] ?? null;
+  return [...byTask.entries()]
+    .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+    .map(([task, m]) => `${task}: ${[...m.keys()][0] as string}`)
+    .join('; ');
+}
