@@ -11,6 +11,7 @@ describe('poisson-stats barrel', () => {
         'clusterRobustMean',
         'clusterRobustMeanDifference',
         'criticalDiscordant',
+        'discordanceSlope',
         'fisherExact',
         'fisherMinimumDetectableChange',
         'fisherPower',

@@ -10,7 +10,7 @@ export { criticalDiscordant } from './critical-discordant.js';
 export type { CriticalDiscordantOptions } from './critical-discordant.js';
 export { mcnemarPower } from './mcnemar-power.js';
 export type { McnemarPowerOptions } from './mcnemar-power.js';
-export { minimumDetectableChange } from './minimum-detectable-change.js';
+export { discordanceSlope, minimumDetectableChange } from './minimum-detectable-change.js';
 export type { MinimumDetectableChangeOptions } from './minimum-detectable-change.js';
 export { fisherExact } from './fisher-exact.js';
 export { fisherMinimumDetectableChange, fisherPower } from './fisher-power.js';

@@ -16,6 +16,21 @@ export type MinimumDetectableChangeOptions = {
    * default 0, the one-way model.
    */
   readonly discordance?: number;
+  /**
+   * How a change moves the discordance: at a change d the pairs are discordant with probability
+   * psi(d) = min(1, max(psi^, d, base + slope · d)), in [-1, 1]; default 0 (psi(d) = max(psi^, d), the
+   * discordance a change would have is the observed one). For a target that disagrees with itself (two
+   * independent draws per seed), a change of d in every seed's rate from rate r gives
+   * E[p(1 - q) + q(1 - p)] = base + d (1 - 2r) with q = p + d: slope 1 - 2r for a rise, 2r - 1 for a
+   * fall ({@link discordanceSlope}). With the default base, a slope <= 0 changes nothing.
+   */
+  readonly discordanceSlope?: number;
+  /**
+   * The discordance without a change, in [0, 1]; default psi^. A caller that reads psi^ from two runs
+   * that already differ by a change D passes psi^ - D (1 - 2r), at least 0 (what the runs would have
+   * shown without it), so that the change is not counted twice.
+   */
+  readonly discordanceBase?: number;
   readonly method?: McnemarMethod;
   /**
    * For a caller that reports the MDE rounded to this many decimals (the diff's limits: 3): the bisection
@@ -64,16 +79,21 @@ export const MDE_TOLERANCE = 1e-9;
  */
 export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
   requireObject('options', options);
-  const [n, alpha, power, method, discordance, decimals] = collectProblems([
+  const [n, alpha, power, method, discordance, decimals, slope, base] = collectProblems([
     () => requireCount('options.n', options.n),
     () => requireOpenUnit('options.alpha', options.alpha),
     () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
     () => checkMcnemarMethod('options.method', options.method),
     () => (options.discordance === undefined ? 0 : requireClosedUnit('options.discordance', options.discordance)),
     () => (options.decimals === undefined ? null : requireDecimals('options.decimals', options.decimals)),
+    () => (options.discordanceSlope === undefined ? 0 : requireSlope('options.discordanceSlope', options.discordanceSlope)),
+    () => (options.discordanceBase === undefined ? null : requireClosedUnit('options.discordanceBase', options.discordanceBase)),
   ]);
   const kStar = criticalDiscordantUnchecked(alpha, method);
   if (n < kStar) return Infinity;
+  const from = base ?? discordance;
+  // base + slope d never above psi^ (for d >= 0): psi(d) is max(psi^, d), the constant model.
+  if (from + Math.max(0, slope) > discordance || (slope < 0 && from > discordance)) return movingDiscordanceMde(n, alpha, power, method, discordance, from, slope, kStar, decimals);
   // The window, weights and bounds c_k of the sum do not depend on d: built once, at the first d < psi^.
   let design: DiscordantDesign | undefined;
   const designOnce = (): DiscordantDesign => (design ??= new DiscordantDesign(n, discordance, sharedRejectionBounds(alpha, method)));
@@ -85,23 +105,68 @@ export function minimumDetectableChange(options: MinimumDetectableChangeOptions)
 }
 
 /**
+ * The MDE when the discordance moves with the change, psi(d) = min(1, max(psi^, d, base + slope d)): a
+ * design (window, weights) per evaluated d, since psi differs at each; the bounds c_k are shared as
+ * before. The power rises with d here too: d / psi(d) rises with d (its derivative is base / psi(d)^2 >= 0
+ * on the sloped part), so theta moves away from 1/2 as more pairs are discordant.
+ */
+function movingDiscordanceMde(n: number, alpha: number, power: number, method: McnemarMethod, discordance: number, base: number, slope: number, kStar: number, decimals: number | null): number {
+  const bounds = sharedRejectionBounds(alpha, method);
+  const psiAt = (d: number): number => Math.min(1, Math.max(discordance, d, base + slope * d));
+  const f = (d: number): number => {
+    const psi = psiAt(d);
+    return powerAtDiscordance(n, d, psi, kStar, () => new DiscordantDesign(n, psi, bounds));
+  };
+  const guess = normalApproxMde(n, alpha, power, discordance, slope, base);
+  if (decimals === null) return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, undefined, guess);
+  const scale = 10 ** decimals;
+  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, (a, b) => Math.round(a * scale) === Math.round(b * scale), guess);
+}
+
+/**
+ * The discordance slope of a change from rate `before` for a target whose runs are independent draws
+ * per seed (a model sampled at temperature > 0): E[p(1 - q) + q(1 - p)] with q = p + d is psi + d (1 - 2r)
+ * for a rise from mean rate r, psi - d (1 - 2r) for a fall. So a change toward 1/2 makes more pairs
+ * discordant, which the constant-discordance limit does not see.
+ *
+ * @param before - the rate the change starts from, in [0, 1].
+ * @param direction - `'rise'` or `'fall'`.
+ * @returns 1 - 2 before for a rise, 2 before - 1 for a fall.
+ * @example
+ * ```ts
+ * discordanceSlope(0.1, 'rise'); // 0.8
+ * minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 0.18, discordanceSlope: 0.8 }); // 0.1373 (0.108 at slope 0)
+ * ```
+ */
+export function discordanceSlope(before: number, direction: 'rise' | 'fall'): number {
+  const r = requireClosedUnit('before', before);
+  if (direction !== 'rise' && direction !== 'fall') throw new RangeError(`direction must be 'rise' or 'fall'; got ${JSON.stringify(direction)}`);
+  return direction === 'rise' ? 1 - 2 * r : 2 * r - 1;
+}
+
+/**
  * Where the bisection starts looking (only its speed depends on it): the normal approximation of the
  * MDE, the d solving d sqrt(n) = z_{alpha/2} sqrt(psi) + z_power sqrt(psi - d^2), psi = max(psi^, d)
  * (Connor R.J. (1987) "Sample size for testing differences in proportions for the paired-sample
  * design", Biometrics 43:207-211), by fixed-point steps from the one-way d = (z_{alpha/2} + z_power)^2 / n.
  */
-function normalApproxMde(n: number, alpha: number, power: number, discordance: number): number {
+function normalApproxMde(n: number, alpha: number, power: number, discordance: number, slope = 0, base = discordance): number {
   const za = normalUpperQuantile(alpha / 2);
   const zb = normalQuantile(power);
   const root = Math.sqrt(n);
   let d = Math.min(1, (za + zb) ** 2 / n);
   for (let i = 0; i < 30; i++) {
-    const psi = Math.max(discordance, d);
+    const psi = Math.min(1, Math.max(discordance, d, base + slope * d));
     const next = Math.min(1, Math.max(0, (za * Math.sqrt(psi) + zb * Math.sqrt(Math.max(0, psi - d * d))) / root));
     if (Math.abs(next - d) < 1e-7) return next;
     d = next;
   }
   return d;
+}
+
+function requireSlope(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !(value >= -1 && value <= 1)) throw new RangeError(`${name} must be a number from -1 to 1; got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function requireDecimals(name: string, value: unknown): number {

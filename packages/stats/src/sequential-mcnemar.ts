@@ -271,7 +271,9 @@ export function sequentialPower(options: SequentialPowerOptions & { readonly cha
  * The smallest change d in (0, 1] whose {@link sequentialPower} reaches `power` (bisection to 1e-9), or
  * Infinity when none does: the limit a condition has under `diff --sequential`.
  *
- * @param options - n, alpha, power (in (0, 1)), discordance (default 0).
+ * @param options - n, alpha, power (in (0, 1)), discordance (default 0), discordanceSlope (default 0) and
+ *   discordanceBase (default the discordance): as minimumDetectableChange's, the discordance at d
+ *   is min(1, max(psi^, d, base + slope d)).
  * @returns the MDE, or Infinity.
  * @throws RangeError listing every bad option.
  * @example
@@ -280,15 +282,21 @@ export function sequentialPower(options: SequentialPowerOptions & { readonly cha
  * ```
  * @see STATS.md, "Looks: runs extended after a diff".
  */
-export function sequentialMinimumDetectableChange(options: SequentialPowerOptions & { readonly power: number }): number {
+export function sequentialMinimumDetectableChange(options: SequentialPowerOptions & { readonly power: number; readonly discordanceSlope?: number; readonly discordanceBase?: number }): number {
   const [n, alpha, psi, power] = checkPowerOptions(options, 'power', (p) => requireOpenUnit('options.power', p));
+  const slope = options.discordanceSlope ?? 0;
+  if (typeof slope !== 'number' || !(slope >= -1 && slope <= 1)) throw new RangeError(`options.discordanceSlope must be a number from -1 to 1; got ${show(slope)}`);
+  const base = options.discordanceBase ?? psi;
+  if (typeof base !== 'number' || !(base >= 0 && base <= 1)) throw new RangeError(`options.discordanceBase must be a number from 0 to 1; got ${show(base)}`);
+  // As minimumDetectableChange's: the discordance at d is min(1, max(psi^, d, base + slope d)).
+  const psiAt = (d: number): number => Math.min(1, Math.max(psi, d, base + slope * d));
   const c = criticalCountsUnchecked(n, alpha);
-  if (powerAt(n, 1, psi, c) < power) return Infinity;
+  if (powerAt(n, 1, psiAt(1), c) < power) return Infinity;
   let lo = 0;
   let hi = 1;
   while (hi - lo > 1e-9) {
     const mid = (lo + hi) / 2;
-    if (powerAt(n, mid, psi, c) >= power) hi = mid;
+    if (powerAt(n, mid, psiAt(mid), c) >= power) hi = mid;
     else lo = mid;
   }
   return hi;

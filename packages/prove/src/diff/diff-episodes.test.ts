@@ -4,6 +4,7 @@ import { reportAxes } from './next-command.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { pairedLimits } from './limits.js';
+import { minimumDetectableChange } from 'poisson-stats';
 import { powerWords } from './sentence.js';
 import type { DiffRun } from './types.js';
 import { decide } from './verdict.js';
@@ -83,6 +84,34 @@ describe('verdict and limits', () => {
       limit_fall: 0.801,
       limit: 0.801,
     });
+  });
+  // A review (fourth session of 2026-12-05): for a target that disagrees with itself (two independent
+  // runs at failure rate 0.1, 128 seeds), the rise limit read at the observed discordance alone was
+  // 0.108, and a real rise of 0.108 was flagged 0.62 of the time, not 4 times in 5: a rise toward 1/2
+  // makes more pairs discordant (psi^ + d (1 - 2 before)). The rise is read at that discordance now
+  // (0.137: 0.80 by simulation, discordant-power.gen.R); a fall from 0.1 makes fewer, and stays at 0.108.
+  it('reads a change toward 1/2 at the discordance it would have (a rise from 0.1: 0.139, not 0.108), a change away at the observed one', () => {
+    const ctx = { alpha: 0.05, power: 0.8, method: 'exact' as const };
+    // base: the discordance without the change the table shows, psi^ - (rise - fall)/n * (1 - 2 before).
+    const mde = (n: number, k: number, slope: number, base = k / n): number =>
+      Math.round(minimumDetectableChange({ n, alpha: 0.05, discordance: k / n, discordanceSlope: slope, discordanceBase: base }) * 1000) / 1000;
+    // Failure rate 13/128 before, 23 of 128 pairs discordant, one more fall than rise: the rise at slope
+    // 1 - 2 * 13/128 from base 23/128 + 1/128 * (1 - 26/128); a fall of that size has no room.
+    const low = pairedLimits({ kind: 'paired', both: 1, rise: 11, fall: 12, neither: 104 }, ctx);
+    const lowBase = 23 / 128 + (1 / 128) * (1 - 26 / 128);
+    expect(low.limit_rise).toBe(mde(128, 23, 1 - 26 / 128, lowBase));
+    expect([low.limit_rise, mde(128, 23, 0), low.limit_fall]).toEqual([0.139, 0.108, 'no room']);
+    // Rate 38/128 before, 47 discordant: a fall (away from 1/2) is read at the observed discordance.
+    const mid = pairedLimits({ kind: 'paired', both: 15, rise: 24, fall: 23, neither: 66 }, ctx);
+    const midBase = 47 / 128 - (1 / 128) * (1 - 76 / 128);
+    expect(mid.limit_fall).toBe(mde(128, 47, 76 / 128 - 1, midBase));
+    expect(mid.limit_fall).toBe(mde(128, 47, 0));
+    expect(mid.limit_rise).toBe(mde(128, 47, 1 - 76 / 128, midBase));
+    expect(mid.limit_rise as number).toBeGreaterThan(mid.limit_fall as number);
+    // A table whose seeds never disagree keeps the one-way limit; so does one whose only discordant pair
+    // is the change itself (one of 8 rose from rate 0: base 0), 0.801 as the seed's.
+    expect(pairedLimits({ kind: 'paired', both: 4, rise: 0, fall: 0, neither: 60 }, ctx)).toEqual({ limit_rise: 0.121, limit_fall: 'no room', limit: 0.121 });
+    expect(pairedLimits({ kind: 'paired', both: 0, rise: 1, fall: 0, neither: 7 }, ctx)).toEqual({ limit_rise: 0.801, limit_fall: 'no room', limit: 0.801 });
   });
   it('reads inconclusive when a limit is "no room", significant change when any test counts', () => {
     const inside = { lower: -0.2, upper: 0.2 };

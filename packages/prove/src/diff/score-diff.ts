@@ -121,7 +121,7 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
  * scores). Per condition, pairs episodes by `(condition, replicate_index)` whose seeds are equal and
  * whose scores are both non-null (a missing score, i.e. a crash, drops the pair and is counted), and
  * tests a zero mean difference d̄ = mean(after - before) with the paired t test (two-sided, n - 1 df).
- * The m conditions with at least 2 pairs form one family: p adjusted by Holm (a condition is
+ * The m conditions with at least 2 pairs whose differences vary form one family: p adjusted by Holm (a condition is
  * `significant`, verdict `higher`/`lower`, when p_holm <= q) and Benjamini-Hochberg (`flagged`), and
  * intervals at 1 - 0.05/m each (95% simultaneous, Bonferroni). This family is separate from the
  * events' and does not enter the verdict word. With `cluster`, one pooled mean difference over every
@@ -241,7 +241,7 @@ export function compareScores(
     q,
     tests: m,
     hard_failure_tests: kh,
-    rule: `a condition's score counts at the family-wise level (Holm, q ${q} over ${m} condition${m === 1 ? '' : 's'} with at least 2 pairs); its flag is Benjamini-Hochberg's; the score family is separate from the events' and does not enter the verdict word`,
+    rule: `a condition's score counts at the family-wise level (Holm, q ${q} over ${m} condition${m === 1 ? '' : 's'} with at least 2 pairs${constant.some((x) => x) ? ' whose differences vary' : ''}); its flag is Benjamini-Hochberg's; the score family is separate from the events' and does not enter the verdict word`,
     intervals_rule: `paired t at ${pct}, simultaneous (Bonferroni) over the ${m} condition${m === 1 ? '' : 's'}${cluster !== undefined ? `; the pooled interval at ${pct}, t on G - 1 df` : ''}`,
     dropped,
     seed_mismatches: seedMismatches,

@@ -1,5 +1,5 @@
 // `diff --sequential` and the looks of extended runs (STATS.md, "Looks: runs extended after a diff").
-import { limitsFromMde, type LimitContext, type Limits } from './limits.js';
+import { changeDiscordance, limitsFromMde, type LimitContext, type Limits } from './limits.js';
 import type { Pair } from './pairing.js';
 import { sequentialMde, sequentialP } from './stats.js';
 import { tableSize, type PairedTable } from './tables.js';
@@ -26,32 +26,39 @@ export function sequentialPValue(pairs: readonly Pair[], event: string): number 
 // sequential diff: a bounded cache shared by every diff of the process (compareRuns, the calibration).
 const CACHE = new Map<string, number>();
 const CACHE_LIMIT = 100_000;
-function cached(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>): number | undefined {
-  return CACHE.get(`${n}:${k}:${ctx.alpha}:${ctx.power}`);
+function cached(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>): number | undefined {
+  return CACHE.get(`${key}:${ctx.alpha}:${ctx.power}`);
 }
-function remember(n: number, k: number, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: number): void {
+function remember(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: number): void {
   if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
-  CACHE.set(`${n}:${k}:${ctx.alpha}:${ctx.power}`, d);
+  CACHE.set(`${key}:${ctx.alpha}:${ctx.power}`, d);
 }
 
 /**
  * A condition's limits under --sequential: the smallest change the e-process, read at the final n only,
  * would reject 4 times in 5 (a lower bound on its power, so the limit is never optimistic), at the
- * condition's observed discordance (rise + fall) / n, held against the room as the fixed-n limits are.
+ * condition's observed discordance (rise + fall) / n, a change toward 1/2 read at the discordance it would
+ * have (as pairedLimits in limits.ts), held against the room as the fixed-n limits are.
  *
- * @param memo - limits by "n:discordant" (they depend on n and the discordant count only).
+ * @param memo - limits by "n:discordant" (and the before count and direction where the discordance moves).
  */
 export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power'>, memo?: Map<string, number>): Limits {
   const n = tableSize(t);
-  const key = `${n}:${t.rise + t.fall}`;
-  let d = memo?.get(key) ?? cached(n, t.rise + t.fall, ctx);
-  if (d === undefined) {
-    d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, (t.rise + t.fall) / n);
-    memo?.set(key, d);
-    remember(n, t.rise + t.fall, ctx, d);
-  }
+  const k = t.rise + t.fall;
   const before = n === 0 ? 0 : (t.both + t.fall) / n;
-  return limitsFromMde(d, d, before);
+  // As the fixed-n limits (pairedLimits): a change toward 1/2 is read at the discordance it would have.
+  const mde = (direction: 'rise' | 'fall'): number => {
+    const model = changeDiscordance(t, direction);
+    const key = model === null ? `${n}:${k}` : `${n}:${k}:${t.both + t.fall}:${t.rise - t.fall}:${direction}`;
+    let d = memo?.get(key) ?? cached(key, ctx);
+    if (d === undefined) {
+      d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, k / n, model ?? undefined);
+      memo?.set(key, d);
+      remember(key, ctx, d);
+    }
+    return d;
+  };
+  return limitsFromMde(mde('rise'), mde('fall'), before);
 }
 
 /**

@@ -100,6 +100,59 @@ mde_rows <- lapply(mde_cases, function(cs) {
        mde = mde_at(cs[[1]], cs[[2]], cs[[3]], cs[[4]], cs[[5]]))
 })
 
+# The limit when a change also moves the discordance (a target that disagrees with itself: two
+# independent draws per seed, and a change of d in every seed's rate from rate r gives discordance
+# E[p(1 - q) + q(1 - p)] = base + d (1 - 2r) for a rise, base + d (2r - 1) for a fall, base the
+# discordance without a change): the discordance at d is psi(d) = min(1, max(psi_hat, d, base + slope d));
+# uniroot on d as above.
+mde_slope_at <- function(n, psi_hat, slope, alpha, target, method, base = psi_hat) {
+  cs <- bounds_for(n, alpha, method)
+  psi <- function(d) min(1, max(psi_hat, d, base + slope * d))
+  f <- function(d) power_at(n, d, psi(d), alpha, method, cs) - target
+  if (f(1) < 0) return(Inf)
+  uniroot(f, c(0, 1), tol = 1e-13)$root
+}
+slope_cases <- list(
+  # The review's designs (fourth session of 2026-12-05): before rate 0.1 (psi_hat 2 * 0.1 * 0.9 = 0.18,
+  # a rise's slope 1 - 2 * 0.1 = 0.8) and 0.3 (psi_hat 0.42, slope 0.4), 128 and 512 pairs.
+  list(128, 0.18, 0.8, 0.05, 0.8, "exact"), list(512, 0.18, 0.8, 0.05, 0.8, "exact"),
+  list(128, 0.42, 0.4, 0.05, 0.8, "exact"), list(128, 0.42, 0.4, 0.05 / 6, 0.8, "exact"),
+  list(32, 0.18, 0.8, 0.05 / 3, 0.8, "exact"), list(128, 0.18, 0.8, 0.05 / 6, 0.8, "exact"),
+  list(200, 0.3, 0.5, 0.05, 0.9, "exact"), list(1000, 0.05, 0.95, 0.05 / 12, 0.8, "exact"),
+  list(64, 0.0, 1, 0.05, 0.8, "exact"), list(64, 0.1, -0.6, 0.05, 0.8, "exact"),
+  list(150, 0.2, 0.7, 0.05, 0.8, "midp"), list(150, 0.2, 0.7, 0.05, 0.8, "asymptotic"),
+  list(150, 0.2, 0.7, 0.05, 0.8, "asymptotic-cc"), list(9833, 767 / 9833, 0.9, 0.05 / 200, 0.8, "exact"),
+  # A base other than psi_hat: the discordance the runs would have had without the change they show
+  # (psi_hat - change (1 - 2r), at least 0). One pair of 8 rose from rate 0: base 0, the one-way 0.8014.
+  list(8, 0.125, 1, 0.05, 0.8, "exact", 0), list(128, 0.2, -0.4, 0.05, 0.8, "exact", 0.25),
+  list(128, 0.25, 0.6, 0.05, 0.8, "exact", 0.15), list(400, 0.3, 0.5, 0.01, 0.8, "midp", 0.35)
+)
+slope_rows <- lapply(slope_cases, function(cs) {
+  base <- if (length(cs) >= 7) cs[[7]] else cs[[2]]
+  list(n = cs[[1]], discordance = cs[[2]], base = base, slope = cs[[3]], alpha = cs[[4]], power = cs[[5]], method = cs[[6]],
+       mde = mde_slope_at(cs[[1]], cs[[2]], cs[[3]], cs[[4]], cs[[5]], cs[[6]], base))
+})
+# A check of the model by simulation (seeded; not written out): two independent runs of n seeds at
+# rates r and r + d, d the limit from psi_hat = 2 r (1 - r) and slope 1 - 2 r; the exact McNemar test
+# at alpha must reject about `power` of the time (the limit from the constant-discordance model, read
+# at these designs, was rejected 0.45 to 0.75 of the time in the review's simulation).
+set.seed(20261205)
+sim_power <- function(n, r, d, alpha, reps = 4000) {
+  hits <- 0
+  for (i in 1:reps) {
+    a <- runif(n) < r; b <- runif(n) < r + d
+    rise <- sum(!a & b); fall <- sum(a & !b)
+    if (rise + fall > 0 && binom.test(min(rise, fall), rise + fall, 0.5)$p.value <= alpha) hits <- hits + 1
+  }
+  hits / reps
+}
+for (cs in list(c(128, 0.1, 0.05), c(128, 0.3, 0.05), c(512, 0.1, 0.05))) {
+  d <- mde_slope_at(cs[1], 2 * cs[2] * (1 - cs[2]), 1 - 2 * cs[2], cs[3], 0.8, "exact")
+  sp <- sim_power(cs[1], cs[2], d, cs[3])
+  cat(sprintf("simulated power at the limit %.4f (n %d, rate %.1f): %.4f\n", d, cs[1], cs[2], sp))
+  stopifnot(sp > 0.77)
+}
+
 # ---------------------------------------------------------------- Fisher power
 # Rejection mask over x = events in run A, for the table [[x, n1 - x], [t - x, n2 - t + x]], as
 # fisher.test computes the two-sided p-value (m = t, n = n1 + n2 - t, k = n1 in dhyper's terms).
@@ -151,4 +204,5 @@ fisher_rows <- lapply(fisher_cases, function(cs) list(n1 = cs[1], n2 = cs[2], p1
 cat(paste0("{\n\"rVersion\": \"", R.version.string, "\",\n",
   "\"power\": ", list_json(power_rows), ",\n",
   "\"mde\": ", list_json(mde_rows), ",\n",
+  "\"mdeSlope\": ", list_json(slope_rows), ",\n",
   "\"fisherPower\": ", list_json(fisher_rows), "\n}\n"), file = "discordant-power.json")

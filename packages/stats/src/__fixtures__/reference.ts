@@ -47,6 +47,8 @@ export type DiscordantReference = {
   rVersion: string;
   power: Array<{ n: number; change: number; discordance: number; alpha: number; method: 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc'; power: number }>;
   mde: Array<{ n: number; discordance: number; alpha: number; power: number; method: 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc'; mde: JsonNumber }>;
+  /** The limit when the discordance moves with the change: psi(d) = min(1, max(psi^, d, base + slope d)). */
+  mdeSlope: Array<{ n: number; discordance: number; base: number; slope: number; alpha: number; power: number; method: 'exact' | 'midp' | 'asymptotic' | 'asymptotic-cc'; mde: JsonNumber }>;
   fisherPower: Array<{ n1: number; n2: number; p1: number; p2: number; alpha: number; power: number }>;
 };
 

@@ -3,7 +3,9 @@
 // re-pinned when the method line of imported runs began to name their pairing by identity; every case
 // re-pinned when score rows gained `constant` (fourth session of 2026-12-05), and "export A B cluster" and
 // "export B cluster" then hold a CR1 standard error of 0 (a point interval) where the groups' clusters
-// agree up to rounding, where they held ~1e-17 (R's t.test rule, poisson-stats clusterRobustMean).
+// agree up to rounding, where they held ~1e-17 (R's t.test rule, poisson-stats clusterRobustMean);
+// and again when the limits began to read a change toward 1/2 at the discordance it would have (the
+// reports' limits, verdicts and sentences; the JSON compared field by field before, nothing else moved).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
