@@ -6,7 +6,8 @@ import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
 const LABEL_WIDTH = 14;
 
-function line(label: string, text: string): string {
+/** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
+export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
 }
 

@@ -20,7 +20,11 @@
 // a sixth time for the page's score comparison and clustered reading, and view's own verb in its E_PARTIAL
 // refusal: the 6 view and serve pages of runs with scores (and `view A B cluster`) hash as pinned before
 // once their new "Scores" and "Clustered by" sections are stripped, and `view A C partial` changed only
-// "to diff it" to "to view it". Every other case is as the row readers gave it.
+// "to diff it" to "to view it". Regenerated a seventh time for `report` of two imports, which now
+// computes with the identity pairing diff uses (report-identity.test.ts): the 7 `report` cases changed
+// only by the `warning` lines added to the text (diff's, word for word) and, in the JSON, `diff.warnings`
+// (those lines) and `diff.identity` (checked by stripping them: the rest is as pinned before). Every other
+// case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,8 @@ import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
-import type { DiffManifest, DiffReport, DiffRow, DiffRun, TestMethod } from './types.js';
+import { line } from './format-text.js';
+import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
 /** Options of {@link reportGrid}. */
 export type ReportOptions = {
@@ -82,13 +83,18 @@ function runAxes(manifest: DiffManifest): string[] {
 
 /**
  * The runs of a report as columns: rows given in memory (imported runs aligned by identity first) are
- * turned into columns; runs read by {@link readReportRuns} are columns already.
+ * turned into columns; runs read by {@link readReportRuns} are columns already. `identity`: what the
+ * alignment paired and left out (null unless both runs are imports), for the diff's warnings.
  */
-function asColumns(before: DiffRun | RunColumns, after: DiffRun | RunColumns, extra: readonly string[]): { readonly aligned: [RunColumns, RunColumns]; readonly original: [RunColumns, RunColumns] } {
+function asColumns(
+  before: DiffRun | RunColumns,
+  after: DiffRun | RunColumns,
+  extra: readonly string[],
+): { readonly aligned: [RunColumns, RunColumns]; readonly original: [RunColumns, RunColumns]; readonly identity: IdentityPairing | null } {
   if (!isRows(before) && !isRows(after)) {
     // Imported runs (read with their identities) pair by identity within their own conditions, as rows do.
     const a = alignColumnsByIdentity(before, after);
-    return { aligned: a === null ? [before, after] : [a.before, a.after], original: [before, after] };
+    return { aligned: a === null ? [before, after] : [a.before, a.after], original: [before, after], identity: a?.identity ?? null };
   }
   if (!isRows(before) || !isRows(after)) throw new TypeError('reportGrid: give both runs as rows, or both as read by readReportRuns');
   const codes = outcomeCodes();
@@ -96,8 +102,8 @@ function asColumns(before: DiffRun | RunColumns, after: DiffRun | RunColumns, ex
   const original: [RunColumns, RunColumns] = [columnsOfRows(before, codes, axesOf(before)), columnsOfRows(after, codes, axesOf(after))];
   // Imported runs pair by identity within their own conditions, before the cells pool them.
   const a = alignByIdentity(before, after);
-  if (a.before === before && a.after === after) return { aligned: original, original };
-  return { aligned: [columnsOfRows(a.before, codes, axesOf(a.before)), columnsOfRows(a.after, codes, axesOf(a.after))], original };
+  if (a.before === before && a.after === after) return { aligned: original, original, identity: a.identity };
+  return { aligned: [columnsOfRows(a.before, codes, axesOf(a.before)), columnsOfRows(a.after, codes, axesOf(a.after))], original, identity: a.identity };
 }
 
 function isRows(run: DiffRun | RunColumns): run is DiffRun {
@@ -190,7 +196,7 @@ function cellManifest(manifest: DiffManifest, x: string, y: string | null): Diff
  * @see PROVE.md, "The CLI" (`report`).
  */
 export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunColumns, options: ReportOptions): ReportGrid {
-  const { aligned, original } = asColumns(before, after, [options.x, ...(options.y !== undefined ? [options.y] : []), ...(options.cluster !== undefined ? [options.cluster] : [])]);
+  const { aligned, original, identity } = asColumns(before, after, [options.x, ...(options.y !== undefined ? [options.y] : []), ...(options.cluster !== undefined ? [options.cluster] : [])]);
   const [A, B] = original;
   const x = options.x;
   const y = options.y ?? null;
@@ -232,7 +238,8 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const replicate = (run: RunColumns, i: number): number => ((cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number) * 2 ** 26 + (run.replicate[i] as number);
   const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
   const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
-  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false });
+  // With the identity pairing, as diff computes it: its warnings and counts say which samples were left out.
+  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false, identity });
   const xValues = valuesOf(A.manifest, x, original);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(A.manifest, y, original);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));
@@ -270,7 +277,8 @@ function labelsHeld(run: RunColumns): string[] {
 
 /**
  * The grid as text: one row per y value, one column per x value, each cell `change [lower, upper]
- * verdict`, under a heading naming the runs, the event and the rule.
+ * verdict`, under a heading naming the runs, the event and the rule, and the diff's warnings as diff's
+ * text words them (`warning` lines).
  *
  * @param grid - from {@link reportGrid}.
  * @returns the text, ending in a newline.
@@ -284,6 +292,8 @@ export function formatGridText(grid: ReportGrid): string {
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
   const looks = looksWords(d.looks.before, d.looks.after, false, 'diff --sequential reads it anytime-valid (report has no --sequential)');
   if (looks !== null) head.push(`looks         ${looks}`);
+  // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
+  for (const w of d.warnings) head.push(line('warning', w));
   head.push('');
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
   for (const yv of grid.y_values) {

@@ -6,6 +6,8 @@
 // agree up to rounding, where they held ~1e-17 (R's t.test rule, poisson-stats clusterRobustMean);
 // and again when the limits began to read a change toward 1/2 at the discordance it would have (the
 // reports' limits, verdicts and sentences; the JSON compared field by field before, nothing else moved).
+// "report I1 I2" re-pinned when report began to compute with the identity pairing diff uses: only its
+// `warning` lines, and `diff.warnings` and `diff.identity` in its JSON, were added.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
