@@ -94,6 +94,36 @@ function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   return [`the runs' outcomes come from different scorers (before: ${a ?? 'none recorded'}, after: ${b ?? 'none recorded'}), so a change may be the scorers', not the runs'; to compare the runs, compare imports graded by the same scorer (import --scorer NAME)`];
 }
 
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Refuses paired runs none of whose shared conditions holds a pair with an outcome in both runs: a
+ * verdict read from zero pairs is not one. The message counts why the pairs were left out (imports:
+ * samples whose input differs, or in one run only; sweeps: replicates in one run only; both: pairs
+ * without an outcome in one run) and names the fix for each.
+ */
+function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing, identity: IdentityPairing | null): void {
+  const sum = (f: (c: Pairing['conditions'][number]['coverage']) => number): number => pairing.conditions.reduce((s, c) => s + f(c.coverage), 0);
+  if (sum((c) => c.pairs) > 0) return;
+  const dropped = sum((c) => c.dropped);
+  const differ = identity?.input_mismatches.length ?? 0;
+  const oneRun = identity !== null ? identity.only_before + identity.only_after : sum((c) => c.unmatched_before + c.unmatched_after);
+  const why: string[] = [];
+  const fixes: string[] = [];
+  if (differ > 0) why.push(`${plural(differ, 'sample is', 'samples are')} in both runs with a different input (input_hash)`);
+  if (oneRun > 0) why.push(`${why.length > 0 ? oneRun : plural(oneRun, identity !== null ? 'sample' : 'replicate', identity !== null ? 'samples' : 'replicates')} ${oneRun === 1 ? 'is' : 'are'} in one run only`);
+  if (differ > 0 || oneRun > 0) fixes.push(identity !== null ? 'import logs of the same samples (the same inputs) for both runs' : 'diff runs of the same sweep spec and replicates');
+  if (dropped > 0) {
+    why.push(`${plural(dropped, 'pair has', 'pairs have')} no outcome in one run (an error, or no score)`);
+    fixes.push(identity !== null ? 'import logs whose samples were scored (import --scorer NAME picks the scorer that gives the outcome)' : 'fix what made the episodes error (poisson-prove inspect RUN lists them) and sweep again');
+  }
+  const shared = pairing.conditions.length;
+  throw new DiffError(
+    'E_DIFF',
+    `Runs ${before.manifest.name} and ${after.manifest.name} have no pair of episodes with an outcome in both runs, in the ${plural(shared, 'condition', 'conditions')} they share${why.length > 0 ? `: ${why.join('; ')}` : ''}; so there is nothing to compare and no verdict to give. To compare them, ${fixes.length > 0 ? fixes.join(', and ') : 'compare runs that hold outcomes for the same samples'}.`,
+  );
+}
+
 /** A diff's input: the runs indexed and paired, the events and the warnings so far. */
 export type DiffInput = {
   readonly before: RunIndex;
@@ -112,7 +142,8 @@ export type DiffInput = {
  * Indexes and pairs the runs, resolves the events, and collects the warnings. Runs given as indexes
  * that were aligned by identity before (imports read as columns) come with their `identityPairing`.
  *
- * @throws DiffError when the runs share no condition, or no event can be inferred.
+ * @throws DiffError when the runs share no condition; when they are paired and no shared condition
+ *   holds a pair with an outcome in both runs; or when no event can be inferred.
  */
 export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions, identityPairing: IdentityPairing | null = null): DiffInput {
   // Two imported runs pair on the samples' identity, never by position (docs/import.md): aligned as rows
@@ -127,6 +158,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
     );
   }
+  if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);
   const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : [])];

@@ -130,7 +130,7 @@ export function formatDiffText(report: DiffReport): string {
     out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
   }
   for (const w of r.warnings) out.push(line('warning', w));
-  if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (the target crashed), left out of the tables`));
+  if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`));
   out.push('');
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) {

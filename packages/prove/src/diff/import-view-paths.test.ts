@@ -23,8 +23,13 @@
 // "to diff it" to "to view it". Regenerated a seventh time for `report` of two imports, which now
 // computes with the identity pairing diff uses (report-identity.test.ts): the 7 `report` cases changed
 // only by the `warning` lines added to the text (diff's, word for word) and, in the JSON, `diff.warnings`
-// (those lines) and `diff.identity` (checked by stripping them: the rest is as pinned before). Every other
-// case is as the row readers gave it.
+// (those lines) and `diff.identity` (checked by stripping them: the rest is as pinned before). Regenerated
+// an eighth time for the refusal of a paired diff with no pair that has an outcome in both runs
+// (zero-pairs.test.ts): the 7 `diff`, `compare`, `pairs`, `report` and `view` cases of `inspect real
+// popularity` (its first run holds no score) are now that E_DIFF refusal, and the `diff` and `view`/`serve`
+// cases of lm-eval, inspect and promptfoo changed only in "(the target crashed)" becoming "(an error, or
+// no score)" on their `dropped` and `score drops` lines (checked by replacing it back: equal to the pinned
+// text). Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

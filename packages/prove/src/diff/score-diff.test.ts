@@ -176,7 +176,7 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
     const text = formatDiffText(clustered);
     expect(text).toContain('\nscores        paired t on each condition\'s score difference (after - before)');
     expect(text).toContain('\npooled        +0.066 [-0.294, +0.427] over 34 pairs (');
-    expect(text).toContain('score drops   2 pairs without a score in one run (the target crashed), left out');
+    expect(text).toContain('score drops   2 pairs without a score in one run (an error, or no score), left out');
     const line = text.split('\n').find((l) => l.startsWith('prompt_variant skeptical · task gamma') && l.includes('higher'));
     expect(line).toMatch(/^prompt_variant skeptical · task gamma\s+6\s+0\.604\s+0\.875\s+\+0\.271\s+\[\+0\.109, \+0\.433\]\s+8\.87e-4\s+0\.00532\s+higher\s+2 -> 0 of 6, p 0\.500$/);
     const json = JSON.parse(JSON.stringify(clustered)) as { scores: Record<string, unknown> };

@@ -27,7 +27,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
   lines.push(['scores', s.method]);
   lines.push(['score rule', s.rule]);
   lines.push(['score CIs', s.intervals_rule]);
-  if (s.dropped > 0) lines.push(['score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (the target crashed), left out`]);
+  if (s.dropped > 0) lines.push(['score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (an error, or no score), left out`]);
   if (s.seed_mismatches > 0) lines.push(['score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`]);
   const constant = s.rows.filter((r) => r.constant).length;
   if (constant > 0) {

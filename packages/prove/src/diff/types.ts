@@ -248,7 +248,7 @@ export type DiffReport = {
   readonly looks: { readonly before: RunLooks; readonly after: RunLooks };
   /** Whether the tests are the anytime-valid ones (`sequential`). */
   readonly sequential: boolean;
-  /** Pairs dropped because an episode had no outcome (the target crashed), over the compared conditions. */
+  /** Pairs dropped because an episode had no outcome (an error, or an imported sample with no score), over the compared conditions. */
   readonly dropped: number;
   readonly verdict_rule: string;
   readonly limits_rule: string;
@@ -352,7 +352,7 @@ export type ScoreRow = {
   readonly condition: string;
   /** Pairs with a score in both runs and equal seeds. */
   readonly n: number;
-  /** Pairs left out because an episode had no score (the target crashed). */
+  /** Pairs left out because an episode had no score (an error, or an imported sample with no score). */
   readonly dropped: number;
   /** Pairs left out because their seeds differ. */
   readonly seed_mismatches: number;
