@@ -55,6 +55,12 @@ describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmode
     // The pairs do vary within the clusters: the iid standard error is not 0.
     expect(res.standardErrorIid).toBeGreaterThan(0.01);
   });
+  it('clusters that differ by rounding alone around a zero mean have SE 0 too (the scale is the scores\')', () => {
+    const before = Array.from({ length: 12 }, () => 0.3);
+    const after = Array.from({ length: 12 }, (_, i) => (i < 5 ? 0.1 + 0.2 : 0.3));
+    const res = clusterRobustMeanDifference(before, after, ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b', 'c', 'c', 'c', 'c']);
+    expect(res.standardError).toBe(0);
+  });
   it('refuses fewer than two clusters and mismatched labels', () => {
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'a', 'a'])).toThrow(/at least 2 distinct clusters/);
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'b'])).toThrow(/one label per value/);

@@ -35,8 +35,9 @@ export interface ClusterRobustResult {
  * p = P(|T_{G-1}| ≥ |t|). Degenerate: SE = 0 (every cluster's mean equals x̄) gives [x̄, x̄] with t = 0,
  * p = 1 when x̄ = 0, else ±Infinity, p = 0; a caller that draws a verdict should say "no test" (the
  * clusters do not vary), as poisson-prove's diff does. An SE below rounding of the mean counts as 0, by
- * the rule of R's t.test ("essentially constant": SE < 10 ε |x̄|): identical clusters of 0.5 - 0.3 and
- * 0.2 - 0.1 leave ~1e-17 in each cluster's sum, which would give t ~ 1e16.
+ * the rule of R's t.test ("essentially constant": SE < 10 ε |x̄|), extended to the data's scale (10 ε
+ * times the largest |value|, or score of a difference): identical clusters of 0.5 - 0.3 and 0.2 - 0.1
+ * leave ~1e-17 in each cluster's sum, which would give t ~ 1e16.
  *
  * @param values - the values (e.g. per-episode score differences).
  * @param clusters - one cluster label per value.
@@ -57,8 +58,12 @@ export function clusterRobustMean(
   clusters: readonly (string | number)[],
   options: { readonly level?: number } = {},
 ): ClusterRobustResult {
+  return clusterRobust(checkScores('values', values, 2), clusters, options, 0);
+}
+
+/** {@link clusterRobustMean} of checked values; `scale`: the magnitude of the data they came from (the scores of a difference), for the rounding rule. */
+function clusterRobust(x: readonly number[], clusters: readonly (string | number)[], options: { readonly level?: number }, scale: number): ClusterRobustResult {
   const level = requireOpenUnit('options.level', options.level ?? 0.95);
-  const x = checkScores('values', values, 2);
   if (!Array.isArray(clusters)) throw new TypeError(`clusters must be an array of labels; got ${typeof clusters}.`);
   if (clusters.length !== x.length) throw new RangeError(`clusters must have one label per value; got ${clusters.length} labels for ${x.length} values.`);
   const n = x.length;
@@ -75,8 +80,11 @@ export function clusterRobustMean(
   let meat = 0;
   for (const s of sums.values()) meat += s * s;
   const v0 = meat / (n * n);
-  // R's t.test rule ("essentially constant"): a standard error below rounding of the mean is 0.
-  const constant = Math.sqrt((g / (g - 1)) * v0) < ESSENTIALLY_CONSTANT * Math.abs(m);
+  // R's t.test rule ("essentially constant"): a standard error below rounding of the mean, or of the
+  // data themselves, is 0.
+  let size = Math.max(Math.abs(m), scale);
+  for (const v of x) size = Math.max(size, Math.abs(v));
+  const constant = Math.sqrt((g / (g - 1)) * v0) < ESSENTIALLY_CONSTANT * size;
   const se0 = constant ? 0 : Math.sqrt(v0);
   const se = constant ? 0 : Math.sqrt((g / (g - 1)) * v0);
   let ss = 0;
@@ -138,9 +146,12 @@ export function clusterRobustMeanDifference(
   const b = checkScores('before', before, 2);
   const a = checkScores('after', after, 2);
   if (a.length !== b.length) throw new RangeError(`before and after must have equal lengths (paired by index); got ${b.length} and ${a.length}.`);
-  return clusterRobustMean(
+  let scale = 0;
+  for (let i = 0; i < a.length; i++) scale = Math.max(scale, Math.abs(a[i] as number), Math.abs(b[i] as number));
+  return clusterRobust(
     a.map((x, i) => x - (b[i] as number)),
     clusters,
     options,
+    scale,
   );
 }

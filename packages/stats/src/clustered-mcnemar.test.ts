@@ -58,6 +58,20 @@ describe('with one pair per cluster it reduces to the plain paired analysis', ()
 });
 
 describe('clusteredMcnemar edge cases', () => {
+  // A review (fourth session of 2026-12-05): Durkalski's X^2 = (sum u)^2 / sum u^2 is at most K (Cauchy-
+  // Schwarz), so with 3 clusters p never falls below 0.083, and the diff read 40 of 50 pairs failing in
+  // each of 3 tasks "not significant" without saying the test could not have said more.
+  it('names the smallest p the test can give with K clusters: P(chi-square_1 > K) for Durkalski (R: pchisq(K, 1, lower.tail = FALSE))', () => {
+    const r = (k: number) => clusteredMcnemar(Array.from({ length: k }, () => ({ both: 5, rise: 40, fall: 0, neither: 5 })));
+    // R 4.x: sprintf("%.17g", pchisq(c(2, 3, 4, 10), 1, lower.tail = FALSE))
+    const want: [number, number][] = [[2, 0.15729920705028447], [3, 0.083264516663550558], [4, 0.045500263896358473], [10, 0.0015654022580025519]];
+    for (const [k, p] of want) {
+      expectClose(r(k).minimumPValue, p, { rtol: 1e-12 });
+      // Every cluster changed alike: the statistic is K and p is that smallest p.
+      expectClose(r(k).pValue, p, { rtol: 1e-12 });
+    }
+    expect(clusteredMcnemar([{ both: 1, rise: 2, fall: 0, neither: 1 }, { both: 0, rise: 1, fall: 0, neither: 3 }], { method: 'obuchowski' }).minimumPValue).toBe(0);
+  });
   it('no discordant pair: chi-squared 0, p 1, interval [0, 0]', () => {
     const r = clusteredMcnemar([{ both: 2, rise: 0, fall: 0, neither: 1 }, { both: 0, rise: 0, fall: 0, neither: 3 }]);
     expect([r.chiSquared, r.pValue, r.interval.lower, r.interval.upper]).toEqual([0, 1, 0, 0]);

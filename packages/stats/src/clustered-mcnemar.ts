@@ -37,6 +37,13 @@ export type ClusteredMcnemarResult = {
   readonly chiSquared: number;
   /** P(chi-square_1 > chiSquared); 1 without a discordant pair. */
   readonly pValue: number;
+  /**
+   * The smallest p the test can give with these K clusters: Durkalski's X^2 is at most K (Cauchy-Schwarz
+   * on the clusters' shares), so P(chi-square_1 > K) (0.083 with 3 clusters: no test at 0.05 can
+   * reject); 0 for Obuchowski's (its statistic is unbounded). A caller that draws a verdict says when it
+   * is above its level.
+   */
+  readonly minimumPValue: number;
   /** The CR1 standard error of the change over clusters (clusterRobustMean of D). */
   readonly standardError: number;
   /** The standard error had the pairs been independent (s / sqrt(N)). */
@@ -136,6 +143,7 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
     change,
     chiSquared: statistic,
     pValue,
+    minimumPValue: method === 'durkalski' ? Math.min(1, erfc(Math.sqrt(k / 2))) : 0,
     standardError: cr.standardError,
     standardErrorIid: cr.standardErrorIid,
     interval: cr.interval,

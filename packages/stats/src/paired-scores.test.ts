@@ -58,6 +58,19 @@ describe('pairedScoreDifference against R t.test(paired = TRUE)', () => {
     expect(spread.standardError).toBeGreaterThan(0);
     expect(Number.isFinite(spread.statistic)).toBe(true);
   });
+  it('differences of rounding alone around a zero mean are constant too (the scale is the scores\', not the mean\'s)', () => {
+    // A review (fourth session of 2026-12-05): before all 0.3, after 0.1 + 0.2 (0.30000000000000004) on
+    // half the pairs: differences 0 and 5.6e-17, "sd" 2.8e-17, t 5.3 and p 8.7e-6, read "higher". R's
+    // rule compares the SE with |mean| (2.8e-17 here), which rounding noise passes; it is compared with
+    // the scores' own magnitude (0.3) as well.
+    const after = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 0.1 + 0.2 : 0.3));
+    const r = pairedScoreDifference(Array.from({ length: 30 }, () => 0.3), after);
+    expect(r.standardError).toBe(0);
+    expect(r.sdDifference).toBe(0);
+    // A spread of a millionth is real and kept.
+    const real = pairedScoreDifference(Array.from({ length: 30 }, () => 0.3), after.map((x, i) => x + (i % 3) * 1e-6));
+    expect(real.standardError).toBeGreaterThan(0);
+  });
   it('refuses bad input, naming the argument and its value', () => {
     expect(() => pairedScoreDifference([1], [1])).toThrow(/before must have at least 2/);
     expect(() => pairedScoreDifference([1, 2], [1, 2, 3])).toThrow(/equal lengths/);

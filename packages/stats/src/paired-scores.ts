@@ -84,8 +84,10 @@ function sampleSd(xs: readonly number[], m: number): number {
  * Degenerate but valid: when every difference is equal (s = 0) the interval is [d̄, d̄], t is 0 with
  * p = 1 when d̄ = 0, else ±Infinity with p = 0 (R's t.test refuses such data as "essentially constant";
  * a caller that draws a verdict should say "no test", as poisson-prove's diff does). Differences equal
- * up to rounding count as equal, by R's rule: SE < 10 ε |d̄| (ε = 2^-52) gives s = SE = 0 (0.3 - 0.1 and
- * 0.5 - 0.3 differ in the last bit; their "sd" of ~4e-17 would give t ~ 1e16).
+ * up to rounding count as equal, by R's rule extended to the scores' scale: SE < 10 ε max(|d̄|, max |x|)
+ * over the scores x (ε = 2^-52) gives s = SE = 0 (0.3 - 0.1 and 0.5 - 0.3 differ in the last bit, and
+ * their "sd" of ~4e-17 gave t ~ 1e16; 0.1 + 0.2 against 0.3 on half the pairs gave t 5.3 around a mean
+ * of 2.8e-17, which R's |d̄| alone lets through).
  *
  * @param before - scores of the first run, paired by index with `after`.
  * @param after - scores of the second run.
@@ -113,8 +115,11 @@ export function pairedScoreDifference(
   const d = a.map((x, i) => x - (b[i] as number));
   const n = d.length;
   const md = mean(d);
-  // R's t.test rule: a standard error below rounding of the mean ("data are essentially constant") is 0.
-  const essentiallyConstant = (sampleSd(d, md) / Math.sqrt(n)) < ESSENTIALLY_CONSTANT * Math.abs(md);
+  // R's t.test rule: a standard error below rounding of the mean ("data are essentially constant") is 0;
+  // and below rounding of the scores themselves (differences of 0 and 5.6e-17 around a zero mean).
+  let scale = Math.abs(md);
+  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(a[i] as number), Math.abs(b[i] as number));
+  const essentiallyConstant = sampleSd(d, md) / Math.sqrt(n) < ESSENTIALLY_CONSTANT * scale;
   const sd = essentiallyConstant ? 0 : sampleSd(d, md);
   const se = sd / Math.sqrt(n);
   const df = n - 1;

@@ -95,6 +95,28 @@ describe('diff --cluster AXIS on binary events', () => {
     const one = run('a', { 'task t1 · variant v1': [P, X], 'task t1 · variant v2': [X, X] });
     expect(() => diffEpisodes(one, one, { events: [X], cluster: 'task' })).toThrow(/--cluster task: the pairs fall in 1 value of task, and a clustered test needs at least 2 clusters/);
   });
+  // A review (fourth session of 2026-12-05): 3 tasks x 50 pairs, 40 per task from passed to failed, read
+  // "not significant" beside the interval [+0.800, +0.800]; with 3 clusters Durkalski's p never falls
+  // below 0.083, so the test could not have said anything else, and the report did not say so.
+  it('with too few clusters to reach q, says so ("too few clusters") instead of "not significant"', () => {
+    const tasks = ['t1', 't2', 't3'];
+    const many = (x: string, n: number): string[] => Array.from({ length: n }, () => x);
+    const a = run('a', Object.fromEntries(tasks.map((t) => [`task ${t} · variant v1`, many(P, 50)])));
+    const b = run('b', Object.fromEntries(tasks.map((t) => [`task ${t} · variant v1`, [...many(X, 40), ...many(P, 10)]])));
+    const c = diffEpisodes(a, b, { events: [X], cluster: 'task' }).clustered!;
+    const row = c.rows[0]!;
+    expect(row).toMatchObject({ clusters: 3, n: 150, verdict: 'too few clusters', significant: false });
+    expect(row.min_p).toBeCloseTo(0.083264516663550558, 12);
+    expect(row.p).toBeCloseTo(row.min_p, 12);
+    expect(formatDiffText(diffEpisodes(a, b, { events: [X], cluster: 'task' }))).toContain(
+      'too few clusters: with 3 clusters the clustered test cannot give a p below 0.0833 (Durkalski: X^2 <= G), above q 0.05; no clustered verdict is possible: cluster by an axis with more values',
+    );
+    // Four clusters that all moved alike can: p = P(chi-square_1 > 4) = 0.0455.
+    const four = ['t1', 't2', 't3', 't4'];
+    const a4 = run('a', Object.fromEntries(four.map((t) => [`task ${t} · variant v1`, many(P, 50)])));
+    const b4 = run('b', Object.fromEntries(four.map((t) => [`task ${t} · variant v1`, [...many(X, 40), ...many(P, 10)]])));
+    expect(diffEpisodes(a4, b4, { events: [X], cluster: 'task' }).clustered!.rows[0]).toMatchObject({ verdict: 'higher', significant: true });
+  });
   it('leaves the verdict, rows and sentence of the diff as they were without --cluster', () => {
     const plain = diffEpisodes(before, after, { events: [X, P] });
     expect(r.rows).toEqual(plain.rows);

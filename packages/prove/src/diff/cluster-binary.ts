@@ -105,11 +105,13 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
       chi_squared: r.chi_squared,
       p: r.p,
       p_holm: pHolm,
+      min_p: r.min_p,
       significant,
       standard_error: r.standard_error,
       standard_error_iid: r.standard_error_iid,
       interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
-      verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : ('not significant' as const),
+      // Durkalski's p is at least min_p with these clusters: above q no outcome could have counted.
+      verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : r.min_p > q ? ('too few clusters' as const) : ('not significant' as const),
     });
   });
 }
@@ -132,7 +134,13 @@ export function clusteredSection(c: ClusteredEvents): ReportSection {
       r.verdict,
     ]);
   }
-  return { lines: [['clusters', c.method], ['', `${c.rule}; intervals: ${c.intervals_rule}`]], table, numeric: [false, ...Array<boolean>(9).fill(true), false] };
+  const lines: [string, string][] = [['clusters', c.method], ['', `${c.rule}; intervals: ${c.intervals_rule}`]];
+  const few = c.rows.filter((r) => r.verdict === 'too few clusters');
+  for (const g of [...new Set(few.map((r) => r.clusters))]) {
+    const r = few.find((x) => x.clusters === g) as ClusteredEventRow;
+    lines.push(['', `too few clusters: with ${g} clusters the clustered test cannot give a p below ${fmtP(r.min_p)} (Durkalski: X^2 <= G), above q ${c.q}; no clustered verdict is possible: cluster by an axis with more values`]);
+  }
+  return { lines, table, numeric: [false, ...Array<boolean>(9).fill(true), false] };
 }
 
 /** The clustered section of the text report ({@link clusteredSection} as text, its table indented under the lines). */

@@ -263,7 +263,7 @@ describe('diff on scores: constant differences have no t test', () => {
     expect(s.tests).toBe(1);
     const [c0, c1, c2] = s.rows as [ScoreRow, ScoreRow, ScoreRow];
     for (const [row, d] of [[c0, 0.2], [c1, 0.25]] as const) {
-      expect(row).toMatchObject({ n: 4, verdict: 'no test', constant: true, sd_difference: 0, standard_error: 0, t: null, p: null, p_holm: null, p_bh: null, interval: null, significant: false, flagged: false });
+      expect(row).toMatchObject({ n: 4, verdict: 'no test', constant: true, sd_difference: 0, standard_error: 0, df: null, t: null, p: null, p_holm: null, p_bh: null, interval: null, significant: false, flagged: false });
       close(row.difference, d, 1e-12);
     }
     const ref = pairedScoreDifference(before[2] as number[], after[2] as number[], { level: 0.95 });
@@ -272,7 +272,16 @@ describe('diff on scores: constant differences have no t test', () => {
     // One test: p_holm is p itself.
     close(c2.p_holm, ref.pValue, 1e-12);
     const text = formatDiffText(r);
-    expect(text).toContain("score no test 2 conditions whose pairs all differ by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant); their difference is shown, untested");
+    expect(text).toContain("score no test 2 conditions whose pairs all differ by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant, or gives NaN when every difference is 0); their difference is shown, untested");
+  });
+
+  it('differences of rounding alone (0.1 + 0.2 against 0.3) are no test, not "higher" with p 8.7e-6', async () => {
+    const store = await tempStore();
+    const spec = seedSpecText(30, [4]);
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: () => ({ score: 0.3 }) });
+    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: (_v, _c, r) => ({ score: r % 2 === 0 ? 0.1 + 0.2 : 0.3 }) });
+    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    expect(r.scores?.rows[0]).toMatchObject({ n: 30, constant: true, verdict: 'no test', p: null });
   });
 
   it('--cluster: clusters whose mean differences are all equal give the pooled line no t, p or interval', async () => {

@@ -218,7 +218,7 @@ export function compareScores(
       difference,
       sd_difference: constant[i] === true ? 0 : (r?.sd_difference ?? null),
       standard_error: constant[i] === true ? 0 : (r?.standard_error ?? null),
-      df: constant[i] === true ? n - 1 : (r?.df ?? null),
+      df: constant[i] === true ? null : (r?.df ?? null),
       constant: constant[i] === true,
       t: r?.t ?? null,
       p: r?.p ?? null,

@@ -31,7 +31,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
   if (s.seed_mismatches > 0) lines.push(['score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`]);
   const constant = s.rows.filter((r) => r.constant).length;
   if (constant > 0) {
-    lines.push(['score no test', `${constant} condition${constant === 1 ? ' whose pairs all differ' : 's whose pairs all differ'} by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant); their difference is shown, untested`]);
+    lines.push(['score no test', `${constant} condition${constant === 1 ? ' whose pairs all differ' : 's whose pairs all differ'} by the same amount (sd 0): no paired t test there (R's t.test refuses such data as essentially constant, or gives NaN when every difference is 0); their difference is shown, untested`]);
   }
   const p = s.pooled;
   if (p !== undefined) {

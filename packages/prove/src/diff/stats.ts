@@ -192,6 +192,8 @@ export type ClusteredBinary = {
   readonly change: number;
   readonly chi_squared: number;
   readonly p: number;
+  /** The smallest p the test can give with these clusters (poisson-stats `minimumPValue`). */
+  readonly min_p: number;
   readonly standard_error: number;
   readonly standard_error_iid: number;
   readonly interval: Interval;
@@ -208,6 +210,7 @@ export function clusteredBinary(tables: readonly PairedCounts[], level: number):
     change: r.change,
     chi_squared: r.chiSquared,
     p: r.pValue,
+    min_p: r.minimumPValue,
     standard_error: r.standardError,
     standard_error_iid: r.standardErrorIid,
     interval: intervalOf(r.interval),

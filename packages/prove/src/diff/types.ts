@@ -296,13 +296,18 @@ export type ClusteredEventRow = {
   readonly p: number;
   /** Holm over the events. */
   readonly p_holm: number;
+  /**
+   * The smallest p the clustered test can give with these clusters (Durkalski: X^2 <= G, so
+   * P(chi-square_1 > G); 0.083 with 3). Above q, no outcome could be significant: verdict `too few clusters`.
+   */
+  readonly min_p: number;
   readonly significant: boolean;
   /** CR1 standard error of the change over the clusters. */
   readonly standard_error: number;
   /** The standard error had the pairs been independent (s / sqrt(n)). */
   readonly standard_error_iid: number;
   readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
-  readonly verdict: 'higher' | 'lower' | 'not significant';
+  readonly verdict: 'higher' | 'lower' | 'not significant' | 'too few clusters';
 };
 
 /** The clustered binary reading of a diff (`clustered` in the report). */
@@ -363,13 +368,14 @@ export type ScoreRow = {
   readonly after: number | null;
   /** Mean of after - before (null when n = 0). */
   readonly difference: number | null;
-  /** Null when n < 2: sample sd of the differences, its standard error, n - 1 (0, 0, n - 1 when `constant`). */
+  /** Null when n < 2: sample sd of the differences, its standard error, n - 1 (0, 0 and null when `constant`: no test, no df). */
   readonly sd_difference: number | null;
   readonly standard_error: number | null;
   readonly df: number | null;
   /**
-   * Every pair differs by the same amount (sd 0, up to rounding by R's rule): the paired t test is
-   * undefined (R's t.test refuses "essentially constant" data), so t, p and the interval are null, the
+   * Every pair differs by the same amount (sd 0, up to rounding of the scores): the paired t test is
+   * undefined (R's t.test refuses "essentially constant" data, and gives NaN when every difference is
+   * 0), so t, p, df and the interval are null, the
    * verdict is "no test" and the condition is not in the family (`tests`).
    */
   readonly constant: boolean;
