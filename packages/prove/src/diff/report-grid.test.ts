@@ -24,6 +24,20 @@ describe('report of extended runs', () => {
     // Runs never extended: no such line.
     expect(formatGridText(reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' }))).not.toContain('looks ');
   });
+
+  // A review (fourth session of 2026-12-05): after `extend B --replicates 10`, diff printed its coverage
+  // line ("40 ... not compared"); report (text and --json) said nothing of the episodes it left out.
+  it('says which pairs it did not compare (replicates one run has and the other has not), as diff\'s coverage line does', () => {
+    const before = run('a', { 'slack 4': A.slice(0, 20), 'slack 8': A.slice(0, 20) });
+    const after = run('b', { 'slack 4': B, 'slack 8': B }, [{ from_index: 20, to_index: 39 }]);
+    const g = reportGrid(before, after, { x: 'slack', event: 'failed' });
+    expect(g.unmatched).toEqual({ before: 0, after: 40, compared: 40 });
+    expect(formatGridText(g)).toContain('\ncoverage: 40 (condition, replicate) pairs are in both runs and compared; 40 of run b have no partner in the other run and are not compared (diff --full lists them per condition).\n');
+    // Runs that cover each other: no field, no line.
+    const same = reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' });
+    expect(same.unmatched).toBeUndefined();
+    expect(formatGridText(same)).not.toContain('coverage:');
+  });
 });
 
 describe('report of a declared event no episode ended in (review)', () => {

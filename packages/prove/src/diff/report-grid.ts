@@ -13,6 +13,7 @@ import { indexColumns } from './index-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
 import { line } from './format-text.js';
+import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
 /** Options of {@link reportGrid}. */
@@ -45,6 +46,11 @@ export type ReportGrid = {
   readonly diff: DiffReport;
   /** With `cluster`: each cell's pairs read clustered by that axis. */
   readonly clustered?: ClusteredGrid;
+  /**
+   * The (condition, replicate) pairs of one run without a partner in the other (replicates `extend` added
+   * to one run, pairs one run lacks), when there are any: the cells do not compare them (diff's coverage).
+   */
+  readonly unmatched?: Unmatched;
 };
 
 /** The values of an axis, the declared ones first (those the runs hold), then the others as first met. */
@@ -249,7 +255,10 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     ? undefined
     : // The pairs the cells compare: imported runs aligned by their samples' identity, as above.
       clusteredGrid(indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
-  return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}) });
+  // Imported runs pair by their samples' identity, and the diff's warnings name what was left unpaired.
+  const u = identity === null ? columnsUnmatched(aligned[0], aligned[1]) : null;
+  const unmatched = u !== null && (u.before > 0 || u.after > 0) ? u : undefined;
+  return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}), ...(unmatched !== undefined ? { unmatched } : {}) });
 }
 
 /**
@@ -294,6 +303,9 @@ export function formatGridText(grid: ReportGrid): string {
   if (looks !== null) head.push(`looks         ${looks}`);
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));
+  // Pairs one run has and the other has not (an extended run): not in the cells, and said so.
+  const coverage = grid.unmatched === undefined ? null : unmatchedLine(grid.unmatched, d.before.name, d.after.name);
+  if (coverage !== null) head.push(coverage.replace('(--full lists', '(diff --full lists'));
   head.push('');
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
   for (const yv of grid.y_values) {

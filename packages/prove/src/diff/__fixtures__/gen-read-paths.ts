@@ -9,7 +9,8 @@
 // "report I1 I2" re-pinned when report began to compute with the identity pairing diff uses: only its
 // `warning` lines, and `diff.warnings` and `diff.identity` in its JSON, were added. Then "export B
 // cluster" (an SE of 5e-16 on 0/1 values now 0, by the scale rule) and "report A B slack cluster"
-// (`min_p`, and `too few clusters` for 2 clusters) moved, nothing else.
+// (`min_p`, and `too few clusters` for 2 clusters) moved, nothing else; then "report A B C panels" gained
+// its coverage line and `unmatched` (report said nothing of the pairs it did not compare).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
