@@ -131,6 +131,52 @@ describe('the corruption suite: every read command errors, naming the run, the p
   });
 });
 
+// A review (fourth session of 2026-12-05): a run.json whose fields had the wrong type made runs, inspect,
+// view, verify, resume, extend, report and export fail with "internal error: TypeError ..." (exit 1): the
+// manifest was read with no shape check. It is now a damaged run (listed apart, refused by name, exit 2).
+describe('a run.json whose fields have the wrong type is a damaged run, named with the field', () => {
+  const cases: [string, (m: Record<string, unknown>) => void, RegExp][] = [
+    ['counts null', (m) => (m['counts'] = null), /its run\.json's counts is not an object of counts \(got null\)/],
+    ['parts an object', (m) => (m['parts'] = {}), /its run\.json's parts is not a list \(got \{\}\)/],
+    ['conditions null', (m) => (m['conditions'] = null), /its run\.json's conditions is not a list of texts \(got null\)/],
+    ['seeds null', (m) => (m['seeds'] = null), /its run\.json's seeds is not a list of numbers \(got null\)/],
+    ['salt null', (m) => (m['salt'] = null), /its run\.json's salt is not a text \(got null\)/],
+    ['extensions null', (m) => (m['extensions'] = null), /its run\.json's extensions is not a list \(got null\)/],
+    ['axes deleted', (m) => delete m['axes'], /its run\.json's axes is not an object of axes \(got nothing\)/],
+    ['replicates a text', (m) => (m['replicates'] = '12'), /its run\.json's replicates is not a whole number >= 0 \(got "12"\)/],
+  ];
+  for (const [name, edit, what] of cases) {
+    it(name, async () => {
+      const m = JSON.parse(await readFile(join(store, a.run_id, 'run.json'), 'utf8')) as Record<string, unknown>;
+      edit(m);
+      await writeFile(join(store, a.run_id, 'run.json'), JSON.stringify(m, null, 2));
+      for (const c of [
+        ['diff', b.run_id, a.run_id, '--event', 'failed'],
+        ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'],
+        ['export', a.run_id],
+        ['inspect', a.run_id],
+        ['view', a.run_id, '--out', join(root, 'page.html')],
+        ['resume', a.run_id],
+        ['extend', a.run_id, '--replicates', '2'],
+      ]) {
+        const r = await cli(c);
+        expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+        expect(r.err).toMatch(what);
+        expect(r.err).not.toContain('internal error');
+      }
+      // runs lists the healthy run and names the damaged one apart; verify reports it damaged (exit 1).
+      const runs = await cli(['runs']);
+      expect(runs.code).toBe(0);
+      expect(runs.out).toContain(b.run_id);
+      expect(`${runs.out}${runs.err}`).toMatch(what);
+      const v = await cli(['verify']);
+      expect(v.code).toBe(1);
+      expect(`${v.out}${v.err}`).toMatch(what);
+      expect((await scanRuns(store)).skipped.map((x) => x.dir)).toEqual([a.run_id]);
+    });
+  }
+});
+
 describe("outcome counts in run.json that are not the rows' (the fifth session of 2026-12-04: inspect showed them as the run's, verify said verified)", () => {
   it('inspect refuses (exit 2) and verify reports the run damaged (exit 1), naming both counts', async () => {
     const m = await readManifest(store, a.run_id);

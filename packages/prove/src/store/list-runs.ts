@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { StoreError } from '../errors.js';
 import { episodesDir, manifestPath, RUN_ID_RE } from './layout.js';
 import { readManifest, type RunManifest } from './manifest.js';
+import { manifestShapeProblem } from './manifest-shape.js';
 
 /** A directory of the store that looks like a run but was not listed, and why. */
 export type SkippedRun = { readonly dir: string; readonly reason: string };
@@ -98,6 +99,9 @@ async function problemOf(store: string, dir: string): Promise<RunManifest | stri
   if (typeof m !== 'object' || m === null) return 'its run.json is not a manifest';
   if (m.run_id !== dir) return `its run.json names the run ${JSON.stringify(m.run_id)}, not the directory`;
   if (typeof m.name !== 'string' || typeof m.created !== 'string') return 'its run.json lacks a name or a creation time';
+  // A field of the wrong type: damaged, named, not an internal error in whichever reader meets it.
+  const shape = manifestShapeProblem(m as unknown as Record<string, unknown>);
+  if (shape !== null) return `${shape}; the manifest was edited or damaged`;
   return m;
 }
 
