@@ -62,7 +62,7 @@ export function renderRunPage(run: RunInspection): string {
   body.push('<h2>Episodes without an outcome</h2>');
   if (run.matching === 0) body.push('<p class="note">None: every episode has an outcome.</p>');
   else {
-    body.push(`<p class="note">${run.matching} episodes have no outcome (the target crashed or timed out)${run.matching > run.episodes.length ? `; the first ${run.episodes.length} by condition and replicate are shown` : ''}.</p>`);
+    body.push(`<p class="note">${run.matching} episodes have no outcome (an error, or no score)${run.matching > run.episodes.length ? `; the first ${run.episodes.length} by condition and replicate are shown` : ''}.</p>`);
     body.push('<div class="scroll"><table id="errors"><thead><tr><th>condition</th><th>replicate</th><th>seed</th><th>error</th><th>meta</th></tr></thead><tbody>');
     for (const e of run.episodes) {
       body.push(`<tr><td>${h(e.condition)}</td><td class="num">${h(e.replicate_index)}</td><td class="num">${h(String(e.seed))}</td><td><pre>${h(e.error ?? '-')}</pre></td><td><pre>${h(JSON.stringify(e.meta, null, 2))}</pre></td></tr>`);

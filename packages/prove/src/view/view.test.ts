@@ -157,6 +157,25 @@ describe('viewDiff', () => {
     expect(html.match(/<tr data-condition=/g)).toHaveLength(4);
   });
 
+  it('the run page says why an episode may have no outcome truly for a run and for an import (an error, or no score), not "crashed or timed out"', async () => {
+    const { html } = await viewRun(store, '#1');
+    expect(html).toContain('3 episodes have no outcome (an error, or no score)');
+    expect(html).not.toContain('crashed or timed out');
+    const { tempDir, removeDir } = await import('../__fixtures__/helpers.js');
+    const { makeTruth, writeInspect } = await import('../import/__fixtures__/harness-gen.js');
+    const { importRun } = await import('../import/import-run.js');
+    const dir = await tempDir('prove-view-import-');
+    try {
+      const imported = join(dir, 'store');
+      const r = await importRun(imported, { format: 'inspect', files: await writeInspect(join(dir, 'logs'), makeTruth(20), 0, false) });
+      const page = await viewRun(imported, r.runs[0]?.run_id as string);
+      expect(page.html).toContain('2 episodes have no outcome (an error, or no score)');
+      expect(page.html).not.toContain('crashed or timed out');
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
   it('view exits 2 for a bad --out or --port without --serve, and writes nothing', async () => {
     const c = capture(store);
     expect(await runCli(['--store', store, 'view', '#3', '#2', '--out', 'page.txt'], c.io)).toBe(2);
