@@ -189,4 +189,21 @@ describe('imports of generated files: the diff counts what the truth says', () =
     const d = await diffRuns(store, r.runs[0]?.run_id as string, r.runs[2]?.run_id as string, { events: ['failed'], full: true });
     checkAgainstTruth(d, (t) => `task qa suite · topic ${t}`);
   });
+
+  // Two providers with one id and no label (two configs of one model) are two promptIdx that read as one
+  // provider x prompt: the refusal names that, and the labels that tell them apart, not a duplicate sample.
+  it('promptfoo: two providers with the same id and no label are refused, naming the labels to give them', async () => {
+    const store = join(dir, 'pf-same-id-store');
+    const file = await writePromptfoo(join(dir, 'pf-same-id.json'), truth, [
+      { run: 0, provider: 'openai:gpt-4o-mini', prompt: 'short' },
+      { run: 1, provider: 'openai:gpt-4o-mini', prompt: 'short' },
+    ]);
+    const err = await importRun(store, { format: 'promptfoo', files: [file] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    const message = (err as ImportError).message;
+    expect(message).toMatch(/pf-same-id\.json, results\.results\[400\]: is promptIdx 1, and promptIdx 0 \(results\.results\[0\]\) has the same provider openai:gpt-4o-mini and prompt short;/);
+    expect(message).toContain('give the providers distinct labels in the promptfoo config');
+    expect(message).not.toContain('remove the duplicate');
+    expect(await listRuns(store)).toEqual([]);
+  });
 });

@@ -50,19 +50,28 @@ export async function readPromptfooResults(path: string, shown: string): Promise
   if (outer['version'] !== 3) throw new ImportError(shown, 'results.version', `is ${JSON.stringify(outer['version'])}; only promptfoo's results version 3 is read: export the eval again with a current promptfoo (promptfoo eval -o results.json).`);
   const config = isObj((data as Obj)['config']) ? ((data as Obj)['config'] as Obj) : {};
   const task = typeof config['description'] === 'string' && config['description'].trim() !== '' ? config['description'] : 'promptfoo';
-  const groups = new Map<string, { provider: string; prompt: string; samples: ImportedSample[] }>();
+  const groups = new Map<string, { provider: string; prompt: string; promptIdx: number | null; place: string; samples: ImportedSample[] }>();
   (outer['results'] as unknown[]).forEach((r, i) => {
     const place = `results.results[${i}]`;
     if (!isObj(r) || typeof r['testIdx'] !== 'number' || !Number.isInteger(r['testIdx'])) {
       throw new ImportError(shown, place, 'has no integer testIdx, so it is not a promptfoo EvaluateResult; pass promptfoo eval -o results.json output.');
     }
     const provider = providerName(r['provider']);
-    const prompt = promptName(r['prompt'], typeof r['promptIdx'] === 'number' ? r['promptIdx'] : 0);
+    const promptIdx = typeof r['promptIdx'] === 'number' ? r['promptIdx'] : null;
+    const prompt = promptName(r['prompt'], promptIdx ?? 0);
     const gk = JSON.stringify([provider, prompt]);
     let g = groups.get(gk);
     if (g === undefined) {
-      g = { provider, prompt, samples: [] };
+      g = { provider, prompt, promptIdx, place, samples: [] };
       groups.set(gk, g);
+    } else if (promptIdx !== g.promptIdx && promptIdx !== null && g.promptIdx !== null) {
+      // promptfoo numbers each provider x prompt it ran (promptIdx); two of them that read as one provider
+      // and prompt are two providers of one id without labels (e.g. two configs of one model), or two prompts of one label.
+      throw new ImportError(
+        shown,
+        place,
+        `is promptIdx ${promptIdx}, and promptIdx ${g.promptIdx} (${g.place}) has the same provider ${provider} and prompt ${prompt}; two providers with one id and no label (or two prompts with one label) cannot be told apart: give the providers distinct labels in the promptfoo config (a label: of its own under each providers: entry), and the prompts too, then run promptfoo eval -o results.json again.`,
+      );
     }
     const testCase = isObj(r['testCase']) ? r['testCase'] : {};
     const vars = r['vars'] ?? testCase['vars'] ?? {};
@@ -82,7 +91,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
       error: errored ? `ProviderError: ${errText.split('\n')[0] ?? ''}` : typeof r['success'] !== 'boolean' ? 'NoScore: the result has no success' : null,
       t: typeof r['latencyMs'] === 'number' ? r['latencyMs'] / 1000 : 0,
       extra: {
-        prompt_idx: typeof r['promptIdx'] === 'number' ? r['promptIdx'] : null,
+        prompt_idx: promptIdx,
         named_scores: isObj(r['namedScores']) ? r['namedScores'] : {},
         ...(typeof testCase['description'] === 'string' ? { description: testCase['description'] } : {}),
         ...(isObj(testCase['metadata']) ? { metadata: testCase['metadata'] } : {}),
