@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { diffRuns } from '../diff/diff-runs.js';
@@ -188,6 +188,24 @@ describe('imports of generated files: the diff counts what the truth says', () =
     expect(r.runs.map((x) => x.name.replace(/ \d{4}-\d\d-\d\d a$/, ''))).toEqual(['qa openai-gpt-4o-mini short', 'qa openai-gpt-4o-mini long', 'qa anthropic-claude short', 'qa anthropic-claude long']);
     const d = await diffRuns(store, r.runs[0]?.run_id as string, r.runs[2]?.run_id as string, { events: ['failed'], full: true });
     checkAgainstTruth(d, (t) => `task qa suite · topic ${t}`);
+  });
+
+  // promptfoo before PR #3141 (February 2025) wrote no failureReason: an API error is success false with
+  // an error and no gradingResult (an assertion's failure has one). Read as errors, not failures.
+  it('promptfoo: a results.json without failureReason (before promptfoo #3141) reads API errors as errors, assertion failures as failures', async () => {
+    const store = join(dir, 'pf-old-store');
+    const file = await writePromptfoo(join(dir, 'pf-new.json'), truth, [{ run: 0, provider: 'openai:gpt-4o-mini', prompt: 'short' }]);
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { results: { results: Record<string, unknown>[] } };
+    for (const r of doc.results.results) delete r['failureReason'];
+    // One error recorded only in the response (the result's own error empty), as some providers did.
+    const only = doc.results.results.find((r) => r['gradingResult'] === null && r !== doc.results.results.find((x) => x['gradingResult'] === null)) as Record<string, unknown>;
+    only['response'] = { error: 'API error: 429 Too Many Requests' };
+    delete only['error'];
+    await writeFile(join(dir, 'pf-old.json'), JSON.stringify(doc));
+    const now = await importRun(store, { format: 'promptfoo', files: [file], name: 'new' });
+    const old = await importRun(store, { format: 'promptfoo', files: [join(dir, 'pf-old.json')], name: 'old' });
+    expect(old.runs[0]?.outcomes).toEqual(now.runs[0]?.outcomes);
+    expect(old.runs[0]?.without_outcome.map((u) => u.reason)).toEqual(['ProviderError: API error: 500 Internal Server Error', 'ProviderError: API error: 429 Too Many Requests']);
   });
 
   // Two providers with one id and no label (two configs of one model) are two promptIdx that read as one

@@ -30,7 +30,9 @@ export function promptfooInputHash(vars: unknown): string {
 /**
  * Reads promptfoo's `promptfoo eval -o results.json` (results version 3): one group per provider x
  * prompt, each test case (`testIdx`) a sample whose outcome is `success` (passed or failed), whose score is
- * `score`, and which has no outcome when promptfoo records an error (failureReason 2).
+ * `score`, and which has no outcome when promptfoo records an error (failureReason 2; in a file written
+ * before promptfoo had failureReason, a result with success false, an `error` or `response.error`, and no
+ * `gradingResult`).
  *
  * @param path - the file.
  * @param shown - its name for messages.
@@ -75,8 +77,13 @@ export async function readPromptfooResults(path: string, shown: string): Promise
     }
     const testCase = isObj(r['testCase']) ? r['testCase'] : {};
     const vars = r['vars'] ?? testCase['vars'] ?? {};
-    const errored = r['failureReason'] === FAILURE_ERROR || (typeof r['success'] !== 'boolean' && r['error'] !== undefined && r['error'] !== null);
-    const errText = typeof r['error'] === 'string' ? r['error'] : 'promptfoo recorded an error';
+    const response = isObj(r['response']) ? r['response'] : {};
+    const said = [r['error'], response['error']].find((e): e is string => typeof e === 'string' && e.trim() !== '') ?? null;
+    // Before promptfoo's failureReason (PR #3141, February 2025) an error was success false with an error
+    // and no gradingResult; an assertion's failure has its gradingResult.
+    const ungraded = r['failureReason'] === undefined && r['success'] === false && (r['gradingResult'] === undefined || r['gradingResult'] === null) && said !== null;
+    const errored = r['failureReason'] === FAILURE_ERROR || ungraded || (typeof r['success'] !== 'boolean' && r['error'] !== undefined && r['error'] !== null);
+    const errText = said ?? 'promptfoo recorded an error';
     const score = typeof r['score'] === 'number' && Number.isFinite(r['score']) ? r['score'] : null;
     g.samples.push({
       task,
