@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { canonicalJson, sha256 } from './identity.js';
+import { sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
+import { pythonIndentedMember } from './python-json.js';
 
 
 /** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
@@ -49,7 +50,7 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
   };
 }
 
-function sampleOf(line: Obj, task: string, metric: string | null, keys: readonly string[], shown: string, place: string): ImportedSample {
+function sampleOf(line: Obj, text: string, task: string, metric: string | null, keys: readonly string[], shown: string, place: string): ImportedSample {
   const docId = line['doc_id'];
   if (typeof docId !== 'number' || !Number.isInteger(docId)) {
     throw new ImportError(shown, place, 'has no integer doc_id, so the file is not lm-evaluation-harness --log_samples output (samples_<task>_<date>.jsonl); name the right format.');
@@ -63,7 +64,8 @@ function sampleOf(line: Obj, task: string, metric: string | null, keys: readonly
   if (primary === null) g = { outcome: null, score: null, error: 'NoScore: the line names no metrics' };
   else if (!(primary in line)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
   else g = grade(line[primary], primary);
-  const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(canonicalJson(line['doc'] ?? null));
+  // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
+  const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');
   return {
     task,
     fixed: { filter },
@@ -92,7 +94,9 @@ function sampleOf(line: Obj, task: string, metric: string | null, keys: readonly
  * Reads one lm-evaluation-harness samples file (`--log_samples`: `samples_<task>_<date>.jsonl`), line by
  * line: each line one document x filter with `doc_id`, `filter`, `doc_hash`, `metrics` (the names) and one
  * key per metric. The outcome is the value of `metric` (default: the first the line names): 1 passed, 0
- * failed; other numbers are scores only.
+ * failed; other numbers are scores only. The input hash is `doc_hash`; for a line without one (older
+ * lm-eval), the hash lm-eval computes: sha256 of Python's `json.dumps(doc, indent=2, ensure_ascii=False)`,
+ * written from the line's text ({@link pythonIndentedMember}).
  *
  * @param path - the file.
  * @param shown - its name for messages.
@@ -119,7 +123,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
       throw new ImportError(shown, `line ${n}`, `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
-    const s = sampleOf(line, task, metric, keys, shown, `line ${n}`);
+    const s = sampleOf(line, text, task, metric, keys, shown, `line ${n}`);
     // The doc's fields, named when an --axis names none of them (a doc keeps only the fields asked for).
     if (keys.length > 0 && isObj(line['doc'])) for (const k of Object.keys(line['doc'])) docKeys.add(k);
     if (firstMetric === null) firstMetric = s.extra['metric'] as string | null;
