@@ -51,3 +51,15 @@ describe('report of a declared event no episode ended in (review)', () => {
     expect(() => reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'truncated' })).toThrow(/neither run holds/);
   });
 });
+
+// A review (fourth session of 2026-12-05): a run holding one pair twice was refused by report with the
+// replicate printed as its packed slot ("replicate 134217735"), not the replicate the rows hold.
+describe('report of a run that holds a pair twice', () => {
+  it('names the replicate the rows hold, as diff does', () => {
+    const before = run('a', { 'slack 4': A, 'slack 8': A });
+    const dup = run('b', { 'slack 4': B, 'slack 8': B });
+    const extra = dup.rows.find((r) => r.condition === 'slack 8' && r.replicate_index === 7);
+    const twice: DiffRun = { ...dup, rows: [...dup.rows, { ...(extra as NonNullable<typeof extra>) }] };
+    expect(() => reportGrid(before, twice, { x: 'slack', event: 'failed' })).toThrow(/holds two episodes for slack 8, replicate 7;/);
+  });
+});

@@ -10,7 +10,7 @@ import { readDiffColumns } from './diff-columns.js';
 import { alignColumnsByIdentity } from './identity-columns.js';
 import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
-import { outcomeCodes } from './run-index.js';
+import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
 import { line } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
@@ -139,7 +139,7 @@ function cellSlots(
     const labels = cellLabels(run);
     for (let i = 0; i < run.length; i++) {
       const r = run.replicate[i] as number;
-      if (!(Number.isInteger(r) && r >= 0 && r < 2 ** 26)) return null;
+      if (!(Number.isInteger(r) && r >= 0 && r < REPLICATE_SPAN)) return null;
       const o = ordinalOf(run, i);
       const cell = labels[cellOf(run, i)] as string;
       if (cellOfOrdinal[o] === undefined) cellOfOrdinal[o] = cell;
@@ -241,7 +241,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     const { cells } = cellOf.get(run) as { cells: Cells };
     return cells.labels[cells.codes[i] as number] as string;
   };
-  const replicate = (run: RunColumns, i: number): number => ((cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number) * 2 ** 26 + (run.replicate[i] as number);
+  const replicate = (run: RunColumns, i: number): number => ((cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number) * REPLICATE_SPAN + (run.replicate[i] as number);
   const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
   const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
   // With the identity pairing, as diff computes it: its warnings and counts say which samples were left out.

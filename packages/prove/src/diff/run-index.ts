@@ -87,6 +87,12 @@ export type PartOutcomeCodes = { readonly table: Int32Array; readonly resolve: (
 /** The largest replicate index the diff indexes (2^26 - 1: far above any sweep's replicates). */
 const MAX_REPLICATE = 2 ** 26 - 1;
 
+/**
+ * Replicate indices are below this: the report's pooled cells key a slot by condition ordinal x this
+ * plus the replicate (report-grid.ts), and a message names the replicate as `key % REPLICATE_SPAN`.
+ */
+export const REPLICATE_SPAN = MAX_REPLICATE + 1;
+
 function grow(c: ConditionIndex, need: number): void {
   let cap = Math.max(16, c.outcome.length);
   while (cap < need) cap *= 2;
@@ -146,7 +152,8 @@ export function runIndexBuilder(
   capacity = 0,
 ): RunIndexBuilder {
   const initial = Number.isInteger(capacity) && capacity > 0 && capacity <= MAX_REPLICATE + 1 ? capacity : 0;
-  const replicateOf = (slot: number): number => (replicates === null ? slot : (replicates[slot] as number));
+  // The replicate a slot holds, as its rows name it (a pooled cell's key is ordinal x REPLICATE_SPAN + replicate).
+  const replicateOf = (slot: number): number => (replicates === null ? slot : (replicates[slot] as number) % REPLICATE_SPAN);
   const conditions = new Map<string, ConditionIndex>();
   // A run whose errors were retried (`resume --retry-errors`) holds a superseded row before the newest
   // one of a pair: parts are read in order, so the later row replaces the earlier (docs/store.md).
