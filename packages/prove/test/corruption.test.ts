@@ -66,7 +66,7 @@ async function cli(args: string[]) {
 const part = (id: string, n: number) => join(store, id, 'episodes', `part-0000${n}.parquet`);
 
 /** Every read command on run A (the diff against B both ways): exit 2, nothing on stdout, `what` on stderr. */
-async function everyReadRefuses(what: RegExp) {
+async function everyReadRefuses(what: RegExp, verifyWhat: RegExp = what) {
   const cmds = [
     ['diff', b.run_id, a.run_id, '--event', 'failed'],
     ['diff', a.run_id, b.run_id, '--json'],
@@ -87,7 +87,7 @@ async function everyReadRefuses(what: RegExp) {
   await expect(extend({ store, ref: a.run_id, target: coin, replicates: 2 })).rejects.toThrow(what);
   const v = await cli(['verify', a.run_id]);
   expect(v.code).toBe(1);
-  expect(v.out).toMatch(what);
+  expect(v.out).toMatch(verifyWhat);
 }
 
 describe('the corruption suite: every read command errors, naming the run, the part and what differs', () => {
@@ -104,6 +104,17 @@ describe('the corruption suite: every read command errors, naming the run, the p
   it("a part copied in from another run over one of this run's (its run_id column was never checked)", async () => {
     await copyFile(part(b.run_id, 1), part(a.run_id, 1));
     await everyReadRefuses(/the part part-00001\.parquet (was changed \(sha256 [0-9a-f]{12}…, the manifest records [0-9a-f]{12}…\)|has \d+ bytes and the manifest records \d+ \(truncated or changed\))/);
+  });
+
+  // A review (fourth session of 2026-12-05): with the part's record copied into run.json too, its bytes
+  // matched, and diff, report, export, view, episodes() and extend read another run's rows as this run's.
+  it("a part copied in from another run together with its record in run.json (its rows are the other run's)", async () => {
+    await copyFile(part(b.run_id, 1), part(a.run_id, 1));
+    const mb = await readManifest(store, b.run_id);
+    const ma = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...ma, parts: (ma.parts ?? []).map((p, i) => (i === 1 ? { ...(mb.parts?.[1] as NonNullable<typeof p>) } : p)) });
+    // verify reads the column itself, and names the whole id.
+    await everyReadRefuses(new RegExp(`the part part-00001\\.parquet holds rows of another run \\(its run_id column reads ${b.run_id.slice(0, 16)}`), new RegExp(`the part part-00001\\.parquet: its rows belong to the run "${b.run_id}"`));
   });
 
   it('a truncated part', async () => {

@@ -253,6 +253,8 @@ export function checkPartBytes(manifest: RunManifest, part: RunPart, byteLength:
  */
 export async function readRunPart(manifest: RunManifest, part: RunPart, columns?: readonly string[]): Promise<Record<string, unknown>[]> {
   const bytes = await loadPart(manifest, part);
+  // Its footer first: a part copied in with its record names another run in its run_id statistics.
+  if (part.record !== null) footerOfBytes(manifest, part, bytes);
   try {
     // A part no checksum vouches for is parsed with its work bounded (a worker with a deadline).
     return part.record === null ? await readPartIsolated(bytes, part.file, columns) : await readPart(bytes, part.file, columns, part.record.rows);
@@ -348,11 +350,41 @@ export function openCheckedPart(manifest: RunManifest, part: RunPart, bytes: Uin
 
 /** A checked part's footer ({@link checkFooter}), its error a {@link DamagedRunError}. */
 function footerOfBytes(manifest: RunManifest, part: RunPart, bytes: Uint8Array): ReturnType<typeof checkFooter> {
+  let footer: ReturnType<typeof checkFooter>;
   try {
-    return checkFooter(bytes, part.file, (part.record as PartRecord).rows);
+    footer = checkFooter(bytes, part.file, (part.record as PartRecord).rows);
   } catch (err) {
     throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
   }
+  const other = foreignRunId(footer, manifest.run_id);
+  if (other !== null) {
+    throw new DamagedRunError(manifest.run_id, [
+      `${runLabel(manifest)}: the part ${part.file} holds rows of another run (its run_id column reads ${other}…), though its bytes match the record in run.json: the part and its record were copied from another run; ${fix(manifest)}.`,
+    ]);
+  }
+  return footer;
+}
+
+/**
+ * The run id a part's `run_id` column names when it is not `runId`, from the column's min/max statistics
+ * in the footer (nothing decoded): the writer keeps them to 16 characters (the id's time stamp), a prefix
+ * of the id, the max with its last character raised. Null when they agree with `runId`, or the part has
+ * no such statistics (a part of an older writer; `verify` reads the column itself). A part copied in
+ * with its record in run.json passes the size and sha256 checks: only its rows say whose they are.
+ */
+function foreignRunId(footer: ReturnType<typeof checkFooter>, runId: string): string | null {
+  for (const group of footer.row_groups) {
+    const meta = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === 'run_id')?.meta_data;
+    const stats = meta?.statistics;
+    const min: unknown = stats?.min_value;
+    const max: unknown = stats?.max_value;
+    if (typeof min !== 'string' || typeof max !== 'string') continue;
+    const minOk = stats?.is_min_value_exact === true ? min === runId : runId.startsWith(min);
+    // A truncated max is the prefix with its last character raised (`...433Z` gives `...433[`).
+    const maxOk = stats?.is_max_value_exact === true ? max === runId : runId.startsWith(max) || (max.length > 0 && runId.startsWith(max.slice(0, -1)) && max.slice(-1) > runId.charAt(max.length - 1));
+    if (!minOk || !maxOk) return minOk ? max : min;
+  }
+  return null;
 }
 
 /** Some columns of a checked part decoded flat ({@link decodeFlatColumns}), its error a {@link DamagedRunError}. */
