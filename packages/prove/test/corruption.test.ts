@@ -135,6 +135,14 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its spec\.toml was changed/);
   });
 
+  // A review (fourth session of 2026-12-05): an edited salt made diff and report switch to Fisher's
+  // test "because the runs were swept with different salts", though every row's seed was the other run's.
+  it('an edited salt (the seeds it records are not the salt\'s)', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, salt: 'ffff' });
+    await everyReadRefuses(/its run\.json records the seed \d+ for replicate 0, and the salt gives \d+; the manifest was edited or damaged/);
+  });
+
   it("an edited run.json (counts that are not the parts')", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, counts: { ...m.counts, rows: 200 } });
