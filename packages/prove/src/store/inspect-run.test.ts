@@ -19,6 +19,28 @@ function row(runId: string, r: number, slack: number, outcome: string | null): E
   return { run_id: runId, condition: `slack ${slack} · strictness strict`, slack, strictness: 'strict', replicate_index: r, seed: r, outcome, t: 1, score: null, error: null, meta: `{"r":${r}}`, duration_ms: 1 };
 }
 
+// A review (fourth session of 2026-12-05): a run whose sweep was SIGKILLed stays `running` in its
+// run.json, and inspect showed "status running" with no word that nothing runs it any more.
+describe('inspectRun of a run whose status is running', () => {
+  it('says whether its writer is alive; the CLI says a dead writer\'s run is resumed with resume', async () => {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+    const id = w.manifest.run_id;
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+    expect((await inspectRun(dir, id)).writer).toBe('alive');
+    await w.close('complete');
+    expect((await inspectRun(dir, id)).writer).toBeNull();
+    // As a SIGKILL leaves it: status running, no lock (or a dead holder's).
+    const { readManifest, writeManifest } = await import('./manifest.js');
+    await writeManifest(dir, { ...(await readManifest(dir, id)), status: 'running' });
+    expect((await inspectRun(dir, id)).writer).toBe('gone');
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'inspect', id], io)).toBe(0);
+    expect(io.out()).toMatch(new RegExp(`\\nstatus +running \\(no live writer: its process was killed or crashed; poisson-prove --store \\S+ resume ${id} finishes it\\)\\n`));
+  });
+});
+
 describe('inspectRun', () => {
   it('shows the first `limit` matching episodes by condition then replicate, whatever order the parts hold them in', async () => {
     const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 7 });

@@ -3,6 +3,7 @@ import { emptyCounts, type RunManifest } from './manifest.js';
 import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verify-parts.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
+import { liveWriter } from './run-lock.js';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 
@@ -29,6 +30,11 @@ export type RunInspection = {
   readonly limit: number;
   /** The first `limit` of them, by condition then replicate, with `meta` parsed. */
   readonly episodes: readonly InspectedEpisode[];
+  /**
+   * For a run whose status is `running`: `alive` when a live process holds its writer lock, `gone` when
+   * none does (its sweep was killed or crashed: `resume` finishes it); null for any other status.
+   */
+  readonly writer: 'alive' | 'gone' | null;
 };
 
 /**
@@ -170,6 +176,8 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     }
     return { ...r, meta } as InspectedEpisode;
   });
+  // A run left `running` by a killed sweep says so: nothing runs it any more.
+  const writer = manifest.status === 'running' ? ((await liveWriter(store, manifest.run_id)) !== null ? 'alive' : 'gone') : null;
   return Object.freeze({
     manifest,
     conditions: Object.freeze(conditions),
@@ -177,5 +185,6 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     matching,
     limit,
     episodes: Object.freeze(shown),
+    writer,
   });
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
+import { proveCommandLine } from '../../internal/shell-word.js';
 
 /** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
 function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string, string] {
@@ -11,14 +12,22 @@ function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string
   return ['imported', `${i.harness}${i.harness_version !== null ? ` ${i.harness_version}` : ''}, model ${i.model}${who}, outcome from ${i.scorer ?? '-'}${i.complete ? '' : ' (a log of a run that did not finish)'}; ${files}`];
 }
 
-function text(r: RunInspection): string {
+/** The status line: a `running` run whose writer is gone says that resume finishes it. */
+function statusText(r: RunInspection, store: string): string {
+  const m = r.manifest;
+  if (r.writer === 'gone') return `${m.status} (no live writer: its process was killed or crashed; ${proveCommandLine(store, 'resume', m.run_id)} finishes it)`;
+  if (r.writer === 'alive') return `${m.status} (its writer is alive)`;
+  return m.status;
+}
+
+function text(r: RunInspection, store: string): string {
   const m = r.manifest;
   const p = m.provenance;
   const git = p.git ? `${p.git.commit.slice(0, 12)}${p.git.dirty ? ' (dirty)' : ''}` : 'not a git work tree';
   const seeds = m.seeds.length > 4 ? `${m.seeds.slice(0, 4).join(', ')}, ... (${m.seeds.length})` : m.seeds.join(', ');
   const head = columns([
     ['run', `${m.name} (${m.run_id})`],
-    ['status', m.status],
+    ['status', statusText(r, store)],
     ['target', `${m.target} (target_id ${m.target_id}, t in ${m.t_unit})`],
     ['backend', backendText(m)],
     ['created', `${seconds(m.created)}, finished ${seconds(m.finished)}`],
@@ -55,7 +64,7 @@ export const inspectCommand = defineCommand({
   options: {
     event: { type: 'string', valueName: 'E', description: 'List the episodes whose outcome is E. A label the run does not hold lists none, unless it is a near miss of one it holds (refused: "did you mean").', default: 'the episodes without an outcome' },
     limit: { type: 'string', valueName: 'K', number: { min: 0, integer: true }, description: 'List at most K episodes.', default: '20' },
-    json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes } as one JSON document.' },
+    json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes, writer } as one JSON document (writer: alive or gone for a running run, else null).' },
   },
   examples: ['poisson-prove inspect "#1" --event passed --limit 3'],
   async run({ positionals, options, store, io }) {
@@ -65,7 +74,7 @@ export const inspectCommand = defineCommand({
     await noteUnverified(store, [positionals['RUN'] as string], io);
     const { inspectRun } = await import('../../store/inspect-run.js');
     const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
-    io.stdout.write(v.flag('json') ? json(r) : text(r));
+    io.stdout.write(v.flag('json') ? json(r) : text(r, store));
     return 0;
   },
 });

@@ -10,7 +10,8 @@
 // `warning` lines, and `diff.warnings` and `diff.identity` in its JSON, were added. Then "export B
 // cluster" (an SE of 5e-16 on 0/1 values now 0, by the scale rule) and "report A B slack cluster"
 // (`min_p`, and `too few clusters` for 2 clusters) moved, nothing else; then "report A B C panels" gained
-// its coverage line and `unmatched` (report said nothing of the pairs it did not compare).
+// its coverage line and `unmatched` (report said nothing of the pairs it did not compare); then the
+// inspect cases gained `"writer": null` (a running run's writer, alive or gone), nothing else.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
