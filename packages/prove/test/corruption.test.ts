@@ -143,6 +143,14 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its run\.json records the seed \d+ for replicate 0, and the salt gives \d+; the manifest was edited or damaged/);
   });
 
+  // The same review: replicates raised in run.json made diff, report and export call the run incomplete
+  // ("holds 24 of 26 ... resume runs the missing pairs"), while resume refused the edited manifest.
+  it('edited replicates (the seeds it records are fewer)', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, replicates: 13 });
+    await everyReadRefuses(/its run\.json records 12 seeds for 13 replicates; the manifest was edited or damaged/);
+  });
+
   it("an edited run.json (counts that are not the parts')", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, counts: { ...m.counts, rows: 200 } });

@@ -108,14 +108,18 @@ describe('diffRuns refuses a run whose manifest lists no condition', () => {
     await buildRun(store, { specText: spec, outcomes: () => 'passed' });
     const bare = await buildRun(store, { specText: spec, outcomes: () => 'passed' });
     const m = await readManifest(store, bare.run_id);
-    // No condition and no part (a manifest with rows but no condition is damaged: E_DAMAGED says so).
+    // No condition and no part, as an older build stored an import of an empty log (a manifest with rows
+    // but no condition is damaged: E_DAMAGED says so; a sweep's manifest whose conditions are not its
+    // axes' is damaged too, so this one is an import's: seeds [], an import record).
     await rm(join(store, m.run_id, 'episodes'), { recursive: true });
     await mkdir(join(store, m.run_id, 'episodes'));
-    await writeManifest(store, { ...m, conditions: [], parts: [], counts: { rows: 0, rows_without_outcome: 0, outcomes: {} } });
-    const why = `run ${m.run_id} ("${m.name}") holds no condition, so no episode: its manifest lists no condition; there is nothing to read in it: leave it out, or remove its directory (${join(store, m.run_id)}).`;
+    const record = { harness: 'inspect', harness_version: null, format_version: 2, files: [], model: 'm', tasks: [], provider: null, prompt: null, scorer: null, axes_from: {}, config: null, complete: true, source_status: [], pairing: 'identity', identity: 'id' } as const;
+    await writeManifest(store, { ...m, conditions: [], parts: [], seeds: [], import: { ...record, files: [], tasks: [], source_status: [], axes_from: {} }, counts: { rows: 0, rows_without_outcome: 0, outcomes: {} } });
+    const why = `run ${m.run_id} ("${m.name}") holds no condition, so no episode: it is the import of a log without samples, which older builds stored (imports refuse such logs now); there is nothing to read in it: leave it out, or remove its directory (${join(store, m.run_id)}).`;
     for (const partial of [false, true]) {
       const err = await diffRuns(store, '#2', '#1', { events: ['passed'], partial }).catch((e: unknown) => e);
-      expect(err).toMatchObject({ code: 'E_DIFF', exitCode: 2, message: why });
+      expect((err as Error).message).toBe(why);
+      expect(err).toMatchObject({ code: "E_DIFF", exitCode: 2 });
     }
   });
 });

@@ -13,7 +13,8 @@ import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest 
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
 import { removeStaleTemps } from '../store/part-temps.js';
 import { DamagedRunError, readRunPart, runParts } from '../store/verify-parts.js';
-import { adoptParts, manifestProblems } from '../store/verify-run.js';
+import { adoptParts } from '../store/verify-run.js';
+import { manifestProblems } from '../store/manifest-problems.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import { parseTargetRef } from '../target/load-target.js';

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { seedFor } from '../spec/seed-for.js';
+import { manifestProblems } from './manifest-problems.js';
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import { readManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
@@ -164,8 +164,9 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   const problems = listingProblems(manifest, onDisk);
   const spec = await specProblem(store, manifest);
   if (spec !== null) problems.push(spec);
-  const salt = saltProblem(manifest);
-  if (salt !== null) problems.push(salt);
+  // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
+  // diff read two runs of one salt as unpaired; edited replicates read as a run to resume.
+  problems.push(...manifestProblems(manifest, { seeds: 'ends' }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
   if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   const dir = episodesDir(store, manifest.run_id);
   if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
@@ -190,24 +191,6 @@ async function committedOnDisk(store: string, manifest: RunManifest, onDisk: str
   const since = fresh !== null && fresh.run_id === manifest.run_id ? filesOf(fresh) : new Set<unknown>();
   const live = fresh?.status === 'running' && (await liveWriter(store, manifest.run_id)) !== null;
   return onDisk.filter((f) => recorded.has(f) || !(since.has(f) || live));
-}
-
-/**
- * The first and last seeds the manifest records against its salt (seedFor(salt, r)): an edited salt made
- * the diff read two runs of one salt as unpaired ("swept with different salts") and switch to Fisher's
- * test. Two seeds, not all (verify checks every one): a salt edited by any character changes both.
- */
-function saltProblem(manifest: RunManifest): string | null {
-  const seeds = manifest.seeds;
-  if (manifest.import !== undefined || !Array.isArray(seeds) || seeds.length === 0 || typeof manifest.salt !== 'string') return null;
-  for (const r of new Set([0, seeds.length - 1])) {
-    const want = seedFor(manifest.salt, r);
-    if (seeds[r] !== want) {
-      // Worded as verify's manifestProblems words it.
-      return `${runLabel(manifest)}: its run.json records the seed ${String(seeds[r])} for replicate ${r}, and the salt gives ${want}; the manifest was edited or damaged; ${fix(manifest)}.`;
-    }
-  }
-  return null;
 }
 
 async function specProblem(store: string, manifest: RunManifest): Promise<string | null> {

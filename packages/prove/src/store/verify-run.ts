@@ -7,6 +7,7 @@ import { partRanges } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
+import { isImported, manifestProblems } from './manifest-problems.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
 import { lostLock } from './part-temps.js';
 import type { RunLock } from './run-lock.js';
@@ -101,51 +102,6 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   }
   for (const o of outcomes.values()) countRow(counts, o);
   return { have, counts, problems, records };
-}
-
-/** Whether a run was imported from another harness's files (its manifest's `import` record). */
-function isImported(manifest: RunManifest): boolean {
-  return typeof manifest.import === 'object' && manifest.import !== null;
-}
-
-/**
- * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique or
- * not the ones its axes give. An imported run records no seeds (`seeds: []`; its rows carry their
- * samples' identities instead). `verify` reports them; `resume` and `extend` refuse a run that has any,
- * before they write (they would run what the edited manifest says).
- */
-export function manifestProblems(manifest: RunManifest): string[] {
-  const run = runLabel(manifest);
-  const out: string[] = [];
-  if (isImported(manifest)) {
-    if (!(Array.isArray(manifest.seeds) && manifest.seeds.length === 0)) out.push(`${run}: its run.json records seeds, and an imported run has none (its samples' identities are in its rows); the manifest was edited or damaged.`);
-  } else if (!Array.isArray(manifest.seeds) || manifest.seeds.length !== manifest.replicates) {
-    out.push(`${run}: its run.json records ${Array.isArray(manifest.seeds) ? manifest.seeds.length : 'no'} seeds for ${String(manifest.replicates)} replicates; the manifest was edited or damaged.`);
-  } else {
-    const wrong = manifest.seeds.findIndex((s, r) => s !== seedFor(manifest.salt, r));
-    if (wrong >= 0) out.push(`${run}: its run.json records the seed ${String(manifest.seeds[wrong])} for replicate ${wrong}, and the salt gives ${seedFor(manifest.salt, wrong)}; the manifest was edited or damaged.`);
-  }
-  if (!Array.isArray(manifest.conditions) || new Set(manifest.conditions).size !== manifest.conditions.length) {
-    out.push(`${run}: its run.json's conditions are missing or repeat; the manifest was edited or damaged.`);
-  } else if (!isImported(manifest)) {
-    let labels: string[] | null;
-    try {
-      labels = conditionsOf(manifest).map((c) => c.label);
-    } catch {
-      labels = null;
-    }
-    const recorded = new Set(manifest.conditions);
-    if (labels === null || labels.length !== recorded.size || labels.some((l) => !recorded.has(l))) {
-      const shown = (xs: readonly string[]): string => xs.slice(0, 4).map((x) => JSON.stringify(x)).join(', ') + (xs.length > 4 ? `, and ${xs.length - 4} more` : '');
-      out.push(`${run}: its axes give the conditions ${labels === null ? '(none: the axes cannot be read)' : shown(labels)}, and its run.json records ${shown(manifest.conditions)}; the manifest was edited or damaged.`);
-    }
-  }
-  const jobs: unknown = (manifest as { usage_jobs?: unknown }).usage_jobs;
-  if (jobs !== undefined && !(Array.isArray(jobs) && jobs.every((j) => typeof j === 'string' && /^[^:]+:.+$/.test(j)))) {
-    // resume and extend skip the usage of the reports listed: a list they cannot read would count jobs twice.
-    out.push(`${run}: its run.json's usage_jobs is not a list of JOB_ID:REPORT_ID texts (got ${JSON.stringify(jobs).slice(0, 80)}); the manifest was edited or damaged.`);
-  }
-  return out;
 }
 
 /**
