@@ -1,7 +1,7 @@
-// The cost of reading a change toward 1/2 at the discordance it would have (docs/statistics.md, "A change
-// moves the discordance"): the diff's limits of 200 paired tables whose seeds disagree (n about 9,800,
-// before rate about 0.39, psi^ about 0.38, alpha = 0.05 / 200, as the 10^6-episode diff benchmark's), by
-// pairedLimits (a rise and a fall, each at its moving discordance), against the same tables' limits at
+// The cost of reading a change of d at psi^ + d (docs/statistics.md, "A change moves the discordance"):
+// the diff's limits of 200 paired tables whose seeds disagree both ways (n about 9,800, before rate about
+// 0.39, psi^ about 0.38, alpha = 0.05 / 200, as the 10^6-episode diff benchmark's), by pairedLimits (one
+// MDE at the moving discordance, a design per evaluated d), against the same tables' limits at
 // the constant discordance (one MDE per table, as before the change), alternately in the same run. Each
 // table has its own n, so no memo is shared.
 // Run: npm run bench -- prove/bench/limits-moving
@@ -51,5 +51,5 @@ for (let r = 0; r < 7; r++) {
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log(`200 limits at the constant discordance (one MDE each): median ${median(c).toFixed(1)} ms of 7`);
-console.log(`200 limits at the moving discordance (rise and fall): median ${median(m).toFixed(1)} ms of 7`);
+console.log(`200 limits at the moving discordance (psi^ + d): median ${median(m).toFixed(1)} ms of 7`);
 console.log(`ratio moving / constant: ${(median(m) / median(c)).toFixed(2)}`);

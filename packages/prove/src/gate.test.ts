@@ -61,37 +61,34 @@ describe('powerGate', () => {
 });
 
 describe('powerGate with discordance, declared events and every method (issue 10)', () => {
-  it('plans at the expected discordance: n 200, psi 0.5 shows 0.143, not the one-way 0.039', () => {
+  it('plans at the expected discordance: n 200, psi 0.5 (a change of d read at 0.5 + d) shows 0.165, not the one-way 0.039', () => {
     const oneWay = powerGate({ conditions: 1, replicates: 200, maxMde: 0.1 });
     expect(oneWay.mde).toBe(0.039);
     expect(oneWay.discordance).toBeNull();
     const g = powerGate({ conditions: 1, replicates: 200, maxMde: 0.1, discordance: 0.5 });
-    expect(g.mde).toBe(0.143);
+    expect(g.mde).toBe(0.165);
     expect(g.passes).toBe(false);
     expect(g.discordance).toBe(0.5);
-    expect(g.sentence).toMatch(/^200 replicates can show a change of 0\.143 at best at discordance 0\.5; --max-mde 0\.1 needs at least \d+$/);
+    expect(g.sentence).toMatch(/^200 replicates can show a change of 0\.165 at best at discordance 0\.5; --max-mde 0\.1 needs at least \d+$/);
     const n = g.needed as number;
-    const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05, power: 0.8, discordance: 0.5 }) * 1000) / 1000;
+    const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05, power: 0.8, discordance: 0.5, discordanceSlope: 1 }) * 1000) / 1000;
     expect(at(n)).toBeLessThanOrEqual(0.1);
     expect(at(n - 1)).toBeGreaterThan(0.1);
   });
 
   // A review (fourth session of 2026-12-05): --discordance 0.18 --max-mde 0.11 passed 128 replicates,
   // though two independent runs at rate 0.1 (2 * 0.1 * 0.9 = 0.18) flag a rise of 0.11 only 63% of the
-  // time: the rise makes more pairs discordant. The gate reads a change toward 1/2 from the rate r that
-  // disagrees P of the time (2r(1 - r) = P), slope 1 - 2r = sqrt(1 - 2P).
-  it('reads a planned discordance P as two independent runs at the rate that disagrees that often: a change toward 1/2 makes more pairs discordant', () => {
+  // time: the change makes more pairs discordant. The gate reads a change of d at P + d, as the diff does.
+  it('reads a planned discordance P as growing with the change (P + d), as the diff reads its limits', () => {
     const g = powerGate({ conditions: 1, replicates: 128, maxMde: 0.11, discordance: 0.18 });
-    const slope = Math.sqrt(1 - 2 * 0.18);
-    expect(slope).toBeCloseTo(0.8, 12);
-    expect(g.mde).toBe(Math.round(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 0.18, discordanceSlope: slope }) * 1000) / 1000);
-    expect(g.mde).toBe(0.137);
+    const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05, discordance: 0.18, discordanceSlope: 1 }) * 1000) / 1000;
+    expect(g.mde).toBe(at(128));
+    expect(g.mde).toBeGreaterThan(0.11);
     expect(g.passes).toBe(false);
-    const at = (k: number): number => Math.round(minimumDetectableChange({ n: k, alpha: 0.05, discordance: 0.18, discordanceSlope: slope }) * 1000) / 1000;
     expect(at(g.needed as number)).toBeLessThanOrEqual(0.11);
     expect(at((g.needed as number) - 1)).toBeGreaterThan(0.11);
-    // At P 0.5 (rate 1/2) a change moves no discordance: the figure is the constant model's.
-    expect(powerGate({ conditions: 1, replicates: 200, maxMde: 0.1, discordance: 0.5 }).mde).toBe(0.143);
+    // Without --discordance: the one-way model, as before.
+    expect(powerGate({ conditions: 1, replicates: 200, maxMde: 0.1 }).mde).toBe(0.039);
   });
 
   it('says, without --discordance, that it assumed seeds that never disagree, and names the flag', () => {
@@ -102,7 +99,7 @@ describe('powerGate with discordance, declared events and every method (issue 10
       expect((err as GateError).message).toContain('The gate assumed seeds that never disagree between runs (the one-way model)');
       expect((err as GateError).message).toContain('pass --discordance P');
     }
-    expect(powerGate({ conditions: 1, replicates: 8, maxMde: 0.99, discordance: 0.2 }).assumption).toBe('planned for pairs that disagree with probability 0.2 (--discordance): two independent runs at rate 0.113 disagree that often, and a change toward 1/2 is read at the discordance it would have');
+    expect(powerGate({ conditions: 1, replicates: 8, maxMde: 0.99, discordance: 0.2 }).assumption).toBe('planned for pairs that disagree with probability 0.2 (--discordance), a change of d making up to d more of them disagree');
   });
 
   it('counts m = conditions x declared events', () => {

@@ -1,5 +1,5 @@
 import { GateError } from './errors.js';
-import { mde as minimumDetectableChange, planningRate, TEST_METHODS, type TestMethod } from './internal/mde.js';
+import { mde as minimumDetectableChange, TEST_METHODS, type TestMethod } from './internal/mde.js';
 
 export type { TestMethod };
 
@@ -75,9 +75,8 @@ function fmt(x: number): string {
  *
  * Formula: m = conditions x declared events (x 1 when none are declared), alpha = q / m, n = replicates;
  * mde = MDE(n, alpha, power, psi) (STATS.md, "Limits", rounded to 3 decimals) at the expected
- * discordance psi (`discordance`), read as two independent runs at the rate r with 2r(1 - r) = psi, a
- * change toward 1/2 moving the discordance at slope 1 - 2r = sqrt(1 - 2 psi) (as the diff's limits read
- * it: poisson-stats `discordanceSlope`), or with psi = 0, the one-way model, when none is given — and then the
+ * discordance psi (`discordance`), a change of d making up to d more pairs discordant (psi + d, as the
+ * diff's limits read it), or with psi = 0, the one-way model, when none is given — and then the
  * `assumption` (and the refusal's message) says that it assumed seeds that never disagree and names
  * `--discordance`; passes =
  * mde <= maxMde; needed = the smallest n' with MDE(n', alpha, power, psi) <= maxMde (MDE does not
@@ -116,9 +115,9 @@ export function powerGate(input: GateInput): GateResult {
     throw new RangeError(`powerGate: method must be one of ${TEST_METHODS.map((x) => `'${x}'`).join(', ')}, got ${String(method)}`);
   }
   const alpha = q / m;
-  // A planned discordance P is read as two independent runs at the rate r that disagrees P of the time:
-  // a change toward 1/2 from r makes more pairs discordant (slope 1 - 2r), as the diff's limits read it.
-  const slope = discordance === null || discordance === 0 ? 0 : 1 - 2 * planningRate(discordance);
+  // A planned discordance P grows with the change: a change of d makes at most d more pairs discordant
+  // (psi(d) = P + d), as the diff's limits read it.
+  const slope = discordance === null || discordance === 0 ? 0 : 1;
   const at = (k: number): number => round3(minimumDetectableChange(k, alpha, power, method, discordance ?? 0, slope));
   const best = at(n);
   const passes = best <= maxMde;
@@ -157,7 +156,7 @@ export function powerGate(input: GateInput): GateResult {
   const assumption =
     discordance === null
       ? 'assumed seeds that never disagree between runs (the one-way model); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree'
-      : `planned for pairs that disagree with probability ${discordance} (--discordance)${slope > 0 ? `: two independent runs at rate ${planningRate(discordance).toFixed(3)} disagree that often, and a change toward 1/2 is read at the discordance it would have` : ''}`;
+      : `planned for pairs that disagree with probability ${discordance} (--discordance)${slope > 0 ? ', a change of d making up to d more of them disagree' : ''}`;
   const tail = passes
     ? `--max-mde ${maxMde} passes`
     : needed === null

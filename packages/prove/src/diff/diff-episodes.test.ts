@@ -87,31 +87,21 @@ describe('verdict and limits', () => {
   });
   // A review (fourth session of 2026-12-05): for a target that disagrees with itself (two independent
   // runs at failure rate 0.1, 128 seeds), the rise limit read at the observed discordance alone was
-  // 0.108, and a real rise of 0.108 was flagged 0.62 of the time, not 4 times in 5: a rise toward 1/2
-  // makes more pairs discordant (psi^ + d (1 - 2 before)). The rise is read at that discordance now
-  // (0.137: 0.80 by simulation, discordant-power.gen.R); a fall from 0.1 makes fewer, and stays at 0.108.
-  it('reads a change toward 1/2 at the discordance it would have (a rise from 0.1: 0.139, not 0.108), a change away at the observed one', () => {
+  // 0.108, and a real rise of 0.108 was flagged 0.62 of the time, not 4 times in 5: a change makes more
+  // pairs discordant. A change of d makes at most d more (psi(d) = psi^ + d), both ways: here 0.145, which
+  // prove/bench/limits-power flags 0.84 of the time.
+  it('reads a change of d at the discordance it could have, psi^ + d: 0.145 from a failure rate of 0.1, not 0.108', () => {
     const ctx = { alpha: 0.05, power: 0.8, method: 'exact' as const };
-    // base: the discordance without the change the table shows, psi^ - (rise - fall)/n * (1 - 2 before).
-    const mde = (n: number, k: number, slope: number, base = k / n): number =>
-      Math.round(minimumDetectableChange({ n, alpha: 0.05, discordance: k / n, discordanceSlope: slope, discordanceBase: base }) * 1000) / 1000;
-    // Failure rate 13/128 before, 23 of 128 pairs discordant, one more fall than rise: the rise at slope
-    // 1 - 2 * 13/128 from base 23/128 + 1/128 * (1 - 26/128); a fall of that size has no room.
+    const mde = (n: number, k: number, slope: number): number => Math.round(minimumDetectableChange({ n, alpha: 0.05, discordance: k / n, discordanceSlope: slope }) * 1000) / 1000;
     const low = pairedLimits({ kind: 'paired', both: 1, rise: 11, fall: 12, neither: 104 }, ctx);
-    const lowBase = 23 / 128 + (1 / 128) * (1 - 26 / 128);
-    expect(low.limit_rise).toBe(mde(128, 23, 1 - 26 / 128, lowBase));
-    expect([low.limit_rise, mde(128, 23, 0), low.limit_fall]).toEqual([0.139, 0.108, 'no room']);
-    // Rate 38/128 before, 47 discordant: a fall (away from 1/2) is read at the observed discordance.
+    expect(low.limit_rise).toBe(mde(128, 23, 1));
+    expect([low.limit_rise, mde(128, 23, 0), low.limit_fall]).toEqual([0.145, 0.108, 'no room']);
+    // Rate 38/128 before, 47 discordant: both directions at psi^ + d.
     const mid = pairedLimits({ kind: 'paired', both: 15, rise: 24, fall: 23, neither: 66 }, ctx);
-    const midBase = 47 / 128 - (1 / 128) * (1 - 76 / 128);
-    expect(mid.limit_fall).toBe(mde(128, 47, 76 / 128 - 1, midBase));
-    expect(mid.limit_fall).toBe(mde(128, 47, 0));
-    expect(mid.limit_rise).toBe(mde(128, 47, 1 - 76 / 128, midBase));
-    expect(mid.limit_rise as number).toBeGreaterThan(mid.limit_fall as number);
-    // A table whose seeds never disagree keeps the one-way limit; so does one whose only discordant pair
-    // is the change itself (one of 8 rose from rate 0: base 0), 0.801 as the seed's.
+    expect([mid.limit_rise, mid.limit_fall]).toEqual([mde(128, 47, 1), mde(128, 47, 1)]);
+    expect(mid.limit_rise as number).toBeGreaterThan(mde(128, 47, 0));
+    // A table whose seeds never disagree keeps the one-way limit.
     expect(pairedLimits({ kind: 'paired', both: 4, rise: 0, fall: 0, neither: 60 }, ctx)).toEqual({ limit_rise: 0.121, limit_fall: 'no room', limit: 0.121 });
-    expect(pairedLimits({ kind: 'paired', both: 0, rise: 1, fall: 0, neither: 7 }, ctx)).toEqual({ limit_rise: 0.801, limit_fall: 'no room', limit: 0.801 });
   });
   it('reads inconclusive when a limit is "no room", significant change when any test counts', () => {
     const inside = { lower: -0.2, upper: 0.2 };
@@ -175,7 +165,10 @@ describe('the next: line and the sentence', () => {
     expect(plain.method.description).toContain('McNemar, asymptotic chi-square, without continuity correction');
     expect(cc.method.description).toContain("McNemar, asymptotic chi-square, with Edwards' continuity correction");
     expect(cc.method.test).toBe('mcnemar-asymptotic-cc');
-    // Each method's limits use its own rejection rule, so the two differ at this n.
-    expect(cc.rows[0]?.limit).not.toBe(plain.rows[0]?.limit);
+    // Each method's limits use its own rejection rule (psi^ 12/20 + d: the pairs disagree both ways).
+    for (const [r, method] of [[plain, 'asymptotic'], [cc, 'asymptotic-cc']] as const) {
+      const d = Math.round(minimumDetectableChange({ n: 20, alpha: 0.05, method, discordance: 0.6, discordanceSlope: 1 }) * 1000) / 1000;
+      expect(r.rows[0]?.limit_fall).toBe(d <= 0.6 ? d : 'no room');
+    }
   });
 });

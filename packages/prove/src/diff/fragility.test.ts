@@ -56,8 +56,9 @@ describe('fragility', () => {
   });
 
   it('moves an episode between two tested events in one change (the reviewer\'s counterexample)', () => {
-    // A: 5 failed, 4 truncated, 2 passed. Three of A's non-failures made failures (one of them a
-    // truncation) bring both events' limits within 0.9 at once; treating the events apart found 5.
+    // A: 5 failed, 4 truncated, 2 passed. Three of A's truncations made failures bring both events'
+    // limits within 0.9 at once (one of A's passes with two truncations did, while the limits were read at
+    // the observed discordance alone); treating the events apart found 5.
     const a = ['truncated', 'passed', 'failed', 'failed', 'failed', 'failed', 'truncated', 'truncated', 'truncated', 'failed', 'passed'];
     const b = ['failed', 'passed', 'passed', 'failed', 'passed', 'passed', 'failed', 'truncated', 'passed', 'failed', 'truncated'];
     const events = ['failed', 'truncated'];
@@ -68,7 +69,7 @@ describe('fragility', () => {
     const f = fragility(fragilityConditions(conditionPairs(conds), events, true), events, w, ctx);
     expect(f.count).toBe(3);
     expect(f.count).toBe(bruteForce(conds, events, true, ctx));
-    expect(f.description).toBe('3 runs of A in c0 that did not end in failed made to end in failed (1 of them had ended in truncated)');
+    expect(f.description).toBe('3 runs of A in c0 that ended in truncated made to end in failed');
   });
 
   it('says so when no change inside one condition changes the word', () => {
@@ -115,7 +116,9 @@ describe('fragility', () => {
     }
     // The cases reach every word and mostly have a finite fragility.
     expect(Object.keys(words).sort()).toEqual(['inconclusive', 'no significant change', 'significant change']);
-    expect(Math.min(...Object.values(words))).toBeGreaterThan(20);
+    // (21 of the rarest word while the limits read the observed discordance alone, 20 since they read what
+    // a change adds to it: more diffs read inconclusive.)
+    expect(Math.min(...Object.values(words))).toBeGreaterThanOrEqual(20);
     expect(fragile).toBeGreaterThan(200);
   }, 60_000); // a brute force: slow on a shared machine, and no test here asserts timing
 

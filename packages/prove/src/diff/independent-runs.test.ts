@@ -1,5 +1,7 @@
+import { minimumDetectableChange } from 'poisson-stats';
 // Issue 10: two runs whose outcomes are independent (rise 51, fall 49 of 200) with --max-mde 0.05. The
 // one-way limit (0.039) said "no significant change"; at the observed discordance the limit is 0.143
+// (0.165 since a change of d is read at psi^ + d where the pairs disagree both ways)
 // and the simultaneous interval reaches past the threshold, so the diff reads `inconclusive`.
 import { describe, expect, it } from 'vitest';
 import { independentRuns } from './__fixtures__/independent-runs.js';
@@ -18,9 +20,12 @@ describe('two independent runs at p = 0.4, 200 replicates, --max-mde 0.05', () =
     expect(row.interval.upper.toFixed(3)).toBe('0.108');
   });
 
-  it('reads its limit at the observed discordance 0.5: 0.143, not the one-way 0.039', () => {
+  it('reads its limit at the observed discordance 0.5 and what a change adds to it (0.5 + d): 0.165, not the one-way 0.039', () => {
     expect(row.discordance).toBe(0.5);
-    expect(row.limit).toBe(0.143);
+    // 0.143 at the constant 0.5 (MDE(200, 0.05, 0.8, 0.5) = 0.14339); the pairs disagree both ways, so
+    // a change of d is read at up to 0.5 + d (docs/statistics.md, "A change moves the discordance").
+    expect(row.limit).toBe(Math.round(minimumDetectableChange({ n: 200, alpha: 0.05, discordance: 0.5, discordanceSlope: 1 }) * 1000) / 1000);
+    expect(row.limit).toBe(0.165);
   });
 
   it('reads inconclusive, and the sentence names the limit and the interval that held it back', () => {

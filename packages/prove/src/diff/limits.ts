@@ -1,4 +1,3 @@
-import { discordanceSlope } from 'poisson-stats';
 import { pairedMde, type TestMethod } from './stats.js';
 import { rates, tableSize, type PairedTable } from './tables.js';
 import type { Limit } from './types.js';
@@ -57,11 +56,9 @@ export function observedDiscordance(t: PairedTable): number {
  * whose exact power reaches the power when each of the n pairs is discordant with probability psi(d),
  * psi^ = (rise + fall) / n observed, a discordant pair going the change's way with probability
  * (psi + d) / (2 psi); rounded to 3 decimals ({@link roundLimit}), then held against the room from the
- * before rate r. psi(d) = max(psi^, d, psi^ + d (1 - 2r)) for a rise and max(psi^, d, psi^ + d (2r - 1))
- * for a fall: for a target that disagrees with itself (independent draws per seed), a change toward 1/2
- * makes more pairs discordant, and read at psi^ alone its limit was reached 0.45 to 0.75 of the time
- * instead of 0.8 (poisson-stats `discordanceSlope`). With psi^ = 0 (no pair disagrees) both are the
- * one-way MDE, P(Binomial(n, d) >= k*).
+ * before rate r. psi(d) = min(1, psi^ + d) when pairs disagree both ways ({@link changeDiscordance}: a
+ * change of d makes at most d more pairs discordant), else max(psi^, d). With psi^ = 0 (no pair
+ * disagrees) it is the one-way MDE, P(Binomial(n, d) >= k*).
  *
  * @param t - the paired table.
  * @param ctx - alpha = q / m, power, method.
@@ -78,38 +75,35 @@ export function observedDiscordance(t: PairedTable): number {
  */
 export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
   const n = tableSize(t);
-  const mde = (direction: 'rise' | 'fall'): number => {
-    const model = changeDiscordance(t, direction);
-    const key = model === null ? `p:${n}:${t.rise + t.fall}` : `p:${n}:${t.rise + t.fall}:${t.both + t.fall}:${t.rise - t.fall}:${direction}`;
-    let d = memo?.get(key);
-    if (d === undefined) {
-      d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, (t.rise + t.fall) / n, LIMIT_DECIMALS, model ?? undefined);
-      memo?.set(key, d);
-    }
-    return d;
-  };
+  // One MDE for both directions: the bound on how a change moves the discordance is the same both ways.
+  const model = changeDiscordance(t);
+  // The model is part of the key: two tables of one n and discordant count may differ in it.
+  const key = `p:${n}:${t.rise + t.fall}${model === null ? '' : ':both-ways'}`;
+  let d = memo?.get(key);
+  if (d === undefined) {
+    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, (t.rise + t.fall) / n, LIMIT_DECIMALS, model ?? undefined);
+    memo?.set(key, d);
+  }
   const rate = rates(t).before;
-  return limitsFromMde(mde('rise'), mde('fall'), Number.isNaN(rate) ? 0 : rate);
+  return limitsFromMde(d, d, Number.isNaN(rate) ? 0 : rate);
 }
 
 /**
- * How a change in `direction` would move the discordance of a paired table, for a target that
- * disagrees with itself (independent draws per seed): from the before rate r, a change of d gives
- * base + slope d, slope 1 - 2r for a rise and 2r - 1 for a fall (poisson-stats `discordanceSlope`), base
- * the discordance the runs would have shown without the change D = (rise - fall) / n they do show:
- * max(0, psi^ - D (1 - 2r)), so that it is not counted twice (one pair of 8 that rose from rate 0 keeps
- * the one-way limit). Null when that never exceeds the observed psi^ (the constant model then holds),
- * and for a table without discordant pairs.
+ * How a change would move the discordance of a paired table whose seeds disagree: a change of d in the
+ * seeds' rates (each seed moving the change's way) makes at most d more of the pairs discordant (a seed
+ * at rate p moving to q changes its discordance by |q - p| (1 - 2p) or less), so the limit reads
+ * psi(d) = min(1, psi^ + d), in both directions. Read at psi^ alone, a target that disagrees with itself
+ * had limits reached 0.45 to 0.75 of the time instead of 0.8 (a change toward 1/2 makes more pairs
+ * discordant); the uniform-shift slope 1 - 2r (poisson-stats `discordanceSlope`) still fell to 0.28 to
+ * 0.76 for changes concentrated on some seeds and at small n (`npm run bench -- prove/bench/limits-power`
+ * measures this bound). Null for a table whose discordant pairs all go one way (none, or a deterministic
+ * target that changed: the discordance is the change, read at max(psi^, d) as before).
  *
- * @returns `{ discordanceSlope, discordanceBase }` for minimumDetectableChange, or null.
+ * @returns `{ discordanceSlope: 1 }` for minimumDetectableChange (its base is psi^), or null.
  */
-export function changeDiscordance(t: PairedTable, direction: 'rise' | 'fall'): { readonly discordanceSlope: number; readonly discordanceBase: number } | null {
-  const n = tableSize(t);
-  const k = t.rise + t.fall;
-  if (n === 0 || k === 0) return null;
-  const before = (t.both + t.fall) / n;
-  const psi = k / n;
-  const base = Math.min(1, Math.max(0, psi - ((t.rise - t.fall) / n) * (1 - 2 * before)));
-  const slope = discordanceSlope(before, direction);
-  return base + Math.max(0, slope) > psi ? { discordanceSlope: slope, discordanceBase: base } : null;
+export function changeDiscordance(t: PairedTable): { readonly discordanceSlope: number } | null {
+  // Pairs that disagree both ways: the seeds disagree with themselves. All one way (or none): what the
+  // table shows is consistent with a deterministic target whose discordance is the change itself, read
+  // at max(psi^, d) as before (the scripted path's fragility 2 rests on it).
+  return Math.min(t.rise, t.fall) === 0 ? null : { discordanceSlope: 1 };
 }

@@ -37,8 +37,8 @@ function remember(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: nu
 /**
  * A condition's limits under --sequential: the smallest change the e-process, read at the final n only,
  * would reject 4 times in 5 (a lower bound on its power, so the limit is never optimistic), at the
- * condition's observed discordance (rise + fall) / n, a change toward 1/2 read at the discordance it would
- * have (as pairedLimits in limits.ts), held against the room as the fixed-n limits are.
+ * condition's observed discordance (rise + fall) / n, a change of d read at psi^ + d where pairs disagree
+ * both ways (as pairedLimits in limits.ts), held against the room as the fixed-n limits are.
  *
  * @param memo - limits by "n:discordant" (and the before count and direction where the discordance moves).
  */
@@ -46,19 +46,16 @@ export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha'
   const n = tableSize(t);
   const k = t.rise + t.fall;
   const before = n === 0 ? 0 : (t.both + t.fall) / n;
-  // As the fixed-n limits (pairedLimits): a change toward 1/2 is read at the discordance it would have.
-  const mde = (direction: 'rise' | 'fall'): number => {
-    const model = changeDiscordance(t, direction);
-    const key = model === null ? `${n}:${k}` : `${n}:${k}:${t.both + t.fall}:${t.rise - t.fall}:${direction}`;
-    let d = memo?.get(key) ?? cached(key, ctx);
-    if (d === undefined) {
-      d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, k / n, model ?? undefined);
-      memo?.set(key, d);
-      remember(key, ctx, d);
-    }
-    return d;
-  };
-  return limitsFromMde(mde('rise'), mde('fall'), before);
+  // As the fixed-n limits (pairedLimits): a change of d is read at psi^ + d where pairs disagree both ways.
+  const model = changeDiscordance(t);
+  const key = `${n}:${k}${model === null ? '' : ':both-ways'}`;
+  let d = memo?.get(key) ?? cached(key, ctx);
+  if (d === undefined) {
+    d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, k / n, model ?? undefined);
+    memo?.set(key, d);
+    remember(key, ctx, d);
+  }
+  return limitsFromMde(d, d, before);
 }
 
 /**

@@ -72,7 +72,7 @@ export function tango(counts: PairedCounts, level: number): Interval {
  * is the one-way flip model. With `decimals`, found only as far as it rounds to that many decimals
  * (the value rounds exactly as the full-precision MDE does).
  */
-export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number, decimals?: number, moving?: { readonly discordanceSlope: number; readonly discordanceBase: number }): number {
+export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number, decimals?: number, moving?: { readonly discordanceSlope: number }): number {
   return minimumDetectableChange({ n, alpha, power, method, discordance, ...(decimals === undefined ? {} : { decimals }), ...moving });
 }
 
@@ -179,7 +179,7 @@ export function sequentialP(directions: readonly boolean[]): number {
  * The MDE of the e-process read at the final n, at discordance psi (poisson-stats
  * `sequentialMinimumDetectableChange`).
  */
-export function sequentialMde(n: number, alpha: number, power: number, discordance: number, moving?: { readonly discordanceSlope: number; readonly discordanceBase: number }): number {
+export function sequentialMde(n: number, alpha: number, power: number, discordance: number, moving?: { readonly discordanceSlope: number }): number {
   return sequentialMinimumDetectableChange({ n, alpha, power, discordance, ...moving });
 }
 

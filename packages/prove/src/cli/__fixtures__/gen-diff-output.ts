@@ -1,7 +1,6 @@
 // Writes diff-output.json: what `poisson-prove diff` printed for diff-outputs.ts's cases before the diff's
 // statistics, prose and `next:` line were split apart (issue 18; commit 3a58736); re-pinned (fourth
-// session of 2026-12-05) for score rows' `constant` and for the limits that read a change toward 1/2 at
-// the discordance it would have (compared with the outputs before: only those fields and what is made of
+// session of 2026-12-05) for score rows' `constant` and for the limits of tables whose pairs disagree both ways began to read a change of d at psi^ + d (compared with the outputs before: only those fields and what is made of
 // them), for the wording of the `dropped` and `score drops` lines ("(an error, or no score)"), and for
 // the clustered rows' `min_p` and `too few clusters` (the cluster cases only):
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json

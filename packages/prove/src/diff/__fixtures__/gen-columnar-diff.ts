@@ -1,7 +1,7 @@
 // Writes columnar-diff.json: the reports of mixed-runs.ts's diffs as the diff computed them when it
 // read rows through the Arrow table (commit f07ee6e of main, before the columnar reader was merged). Run it against that
 // commit's sources. Re-pinned by this file against main (fourth session of 2026-12-05) when the limits
-// began to read a change toward 1/2 at the discordance it would have: only limit_rise, limit_fall, limit,
+// of tables whose pairs disagree both ways began to read a change of d at psi^ + d: only limit_rise, limit_fall, limit,
 // verdict, held_back_by and sentence changed, compared field by field with the reports before.
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/

@@ -1,7 +1,8 @@
 // Writes fragility-golden.json: fragility()'s result on each of fragility-cases.ts's seeded cases, as the
 // search gave them before it was split into an iterator and strategies (issue 18; commit 3a58736):
-// Re-pinned (fourth session of 2026-12-05) when the limits began to read a change toward 1/2 at the
-// discordance it would have: 6 of the 400 cases changed, 2 of them from no significant change to inconclusive.
+// Re-pinned (fourth session of 2026-12-05) when the limits of tables whose pairs disagree both ways
+// began to read a change of d at psi^ + d: 17 of the 400 cases changed, 7 of them from no significant
+// change to inconclusive (the others' counts and descriptions), none the other way.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-fragility-golden.ts OUT.json
 import { writeFile } from 'node:fs/promises';
 import { fragility } from '../fragility.js';

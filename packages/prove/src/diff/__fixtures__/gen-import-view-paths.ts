@@ -1,7 +1,7 @@
 // Writes import-view-paths.json: the outputs of import-view-paths.ts as the row readers gave them (the
 // imports read by readRunForDiff, the view page from rows), before imports and the view read columns.
 // Re-pinned (fourth session of 2026-12-05) for score rows' `constant`, then for the limits that read a
-// change toward 1/2 at the discordance it would have (each time compared with the outputs before: only
+// change of d at psi^ + d where pairs disagree both ways (each time compared with the outputs before: only
 // those fields, and the verdicts, sentences and pages made from them, changed); and for inspect's
 // `writer` (null for these runs: only that line was added).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts

@@ -4,7 +4,7 @@
 // re-pinned when score rows gained `constant` (fourth session of 2026-12-05), and "export A B cluster" and
 // "export B cluster" then hold a CR1 standard error of 0 (a point interval) where the groups' clusters
 // agree up to rounding, where they held ~1e-17 (R's t.test rule, poisson-stats clusterRobustMean);
-// and again when the limits began to read a change toward 1/2 at the discordance it would have (the
+// and again when the limits of tables whose pairs disagree both ways began to read a change of d at psi^ + d (the
 // reports' limits, verdicts and sentences; the JSON compared field by field before, nothing else moved).
 // "report I1 I2" re-pinned when report began to compute with the identity pairing diff uses: only its
 // `warning` lines, and `diff.warnings` and `diff.identity` in its JSON, were added. Then "export B
