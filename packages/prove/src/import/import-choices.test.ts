@@ -54,6 +54,9 @@ describe('inspect logs with several epochs of each sample', () => {
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toContain('five.json: holds 5 epochs of each of its 10 samples (epochs 1 to 5 of task popularity)');
     expect((err as Error).message).toContain('import one epoch per sample with --epoch N (e.g. --epoch 1)');
+    // The epoch is part of each sample's identity (id X epoch E): runs of different epochs never pair.
+    expect((err as Error).message).toContain('to compare two logs, import the same epoch N of both');
+    expect((err as Error).message).not.toContain('another epoch as another run');
     await expect(readdir(store)).rejects.toThrow();
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--store', store, 'import', 'inspect', file], io)).toBe(2);

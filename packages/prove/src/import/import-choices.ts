@@ -24,7 +24,9 @@ function filtered(log: ParsedLog, keep: (s: ImportedSample) => boolean): ParsedL
  * epochs of one sample are repeated answers to one input, not independent samples, and pairing them one
  * by one (epoch e of A with epoch e of B) would count each sample E times: a log of 5 epochs read
  * "significant change" where its first epoch alone read "inconclusive". Without `epoch`, such a log is
- * refused, naming `--epoch N`; with it, only epoch N of each sample is kept.
+ * refused, naming `--epoch N`; with it, only epoch N of each sample is kept. The epoch is part of each
+ * sample's identity (`id X epoch N`), so imports of different epochs never pair: the refusal says to
+ * import the same epoch of both logs to compare them.
  *
  * @param sources - the logs read (inspect's carry epochs; other formats' samples have epoch null).
  * @param epoch - `--epoch N`, or undefined.
@@ -58,7 +60,7 @@ export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number
     throw new ImportError(
       src.file.name,
       '',
-      `holds ${most} epochs of ${each ? 'each' : 'some'} of its ${per.size} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}), and another epoch as another run to see how the model varies between epochs.`,
+      `holds ${most} epochs of ${each ? 'each' : 'some'} of its ${per.size} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}); the epoch is part of each sample's identity (id X epoch N), so to compare two logs, import the same epoch N of both.`,
     );
   });
 }
