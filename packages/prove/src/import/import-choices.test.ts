@@ -89,6 +89,9 @@ describe('inspect logs with several epochs of each sample', () => {
     const usage = await importRun(store, { format: 'lm-eval', files: [lm], epoch: 1 }).catch((e: unknown) => e);
     expect(usage).toMatchObject({ code: 'E_USAGE' });
     expect((usage as Error).message).toContain('--epoch is for inspect logs (lm-eval files have no epochs); leave it out.');
+    const pf = await importRun(store, { format: 'promptfoo', files: [lm], scorer: 'nonsense' }).catch((e: unknown) => e);
+    expect(pf).toMatchObject({ code: 'E_USAGE' });
+    expect((pf as Error).message).toContain("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");
     for (const bad of [0, 1.5, -1]) {
       const e = await importRun(store, { format: 'inspect', files: [file], epoch: bad }).catch((x: unknown) => x);
       expect((e as Error).message).toContain(`--epoch must be an integer >= 1, got ${bad}`);

@@ -28,7 +28,7 @@ export type ImportOptions = {
   readonly name?: string;
   /** Axes read from the samples' metadata: `metadata.KEY` (inspect: the sample's metadata; lm-eval: the doc; promptfoo: the test case's metadata). */
   readonly axes?: readonly string[];
-  /** The scorer (inspect) or metric (lm-eval) whose value gives the outcome; default the first the file names. */
+  /** The scorer (inspect) or metric (lm-eval) whose value gives the outcome; default the first the file names. Refused for promptfoo, whose outcome is its `success`. */
   readonly scorer?: string;
   /**
    * inspect: the one epoch of each sample to import (1, 2, ...). Required when a log holds several epochs
@@ -129,6 +129,7 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
   const maxMde = o.maxMde ?? 0.1;
   if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) problems.push(`--max-mde must be a number in (0, 1], got ${String(maxMde)}.`);
   if (o.scorer !== undefined && (typeof o.scorer !== 'string' || o.scorer === '')) problems.push('--scorer must name a scorer or metric.');
+  else if (o.scorer !== undefined && o.format === 'promptfoo') problems.push("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");
   if (o.epoch !== undefined) {
     if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
     else if (o.format !== 'inspect' && IMPORT_FORMATS.includes(o.format)) problems.push(`--epoch is for inspect logs (${o.format} files have no epochs); leave it out.`);
