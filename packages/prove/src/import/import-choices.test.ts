@@ -108,6 +108,19 @@ describe('--scorer names a scorer the samples carry', () => {
     await expect(readdir(store)).rejects.toThrow();
   });
 
+  it('inspect: a --scorer that one task\'s samples do not carry is refused, naming the task and its scorers', async () => {
+    const pop = await inspectLog('pop.json', 'popularity', 4, 1, () => true);
+    const sec = await inspectLog('sec.json', 'security_guide', 4, 1, () => true, 'model_graded_fact');
+    const err = await importRun(store, { format: 'inspect', files: [pop, sec], scorer: 'match' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain(
+      "sec.json: --scorer match names no scorer of task security_guide's samples (they carry model_graded_fact), so they would be stored without an outcome; import that task's files separately with its own --scorer (e.g. --scorer model_graded_fact).",
+    );
+    await expect(readdir(store)).rejects.toThrow();
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'import', 'inspect', pop, sec, '--scorer', 'match'], io)).toBe(2);
+  });
+
   it('lm-eval: a misspelt --scorer is refused, naming the metrics the lines carry', async () => {
     const lm = join(dir, 'samples_arith_2025-01-01T00-00-00.jsonl');
     await writeFile(lm, `${lmEvalLine(0, 'q0', 'passed')}\n${lmEvalLine(1, 'q1', 'failed')}\n`);

@@ -73,19 +73,44 @@ function carried(s: ImportedSample): string[] {
 
 /**
  * Refuses a `--scorer` that no sample carries (a misspelt name gave every sample no outcome, and the
- * import exited 1 as if the log were unscored), naming the ones they do carry. Samples that carry no
- * scores at all (every one an error) refuse nothing: they are listed as such.
+ * import exited 1 as if the log were unscored), naming the ones they do carry; and one that a task's
+ * samples do not carry when they carry others (two tasks graded by different scorers, imported together
+ * with the one task's `--scorer`: every sample of the other was stored without an outcome), naming the
+ * task and its scorers. Samples that carry no scores at all (every one an error) refuse nothing: they
+ * are listed as such.
  *
  * @throws {@link ImportError} (exit 2).
  */
 export function checkScorerNamed(sources: readonly Read[], scorer: string | undefined, format: string): void {
   if (scorer === undefined) return;
   const names = new Set<string>();
-  for (const src of sources) for (const s of samplesOf(src.log)) for (const n of carried(s)) names.add(n);
-  if (names.size === 0 || names.has(scorer)) return;
+  // Per task: the names its samples carry, and the first file holding its samples.
+  const byTask = new Map<string, { names: Set<string>; file: string }>();
+  for (const src of sources) {
+    for (const s of samplesOf(src.log)) {
+      let t = byTask.get(s.task);
+      if (t === undefined) byTask.set(s.task, (t = { names: new Set(), file: src.file.name }));
+      for (const n of carried(s)) {
+        names.add(n);
+        t.names.add(n);
+      }
+    }
+  }
+  if (names.size === 0) return;
   const what = format === 'lm-eval' ? 'metric' : 'scorer';
-  const file = sources.find((s) => samplesOf(s.log).length > 0)?.file.name ?? '';
-  throw new ImportError(file, '', `--scorer ${scorer} names no ${what} of the samples (they carry ${[...names].sort().join(', ')}); pass one of them, or leave --scorer out for the first the file names.`);
+  if (!names.has(scorer)) {
+    const file = sources.find((s) => samplesOf(s.log).length > 0)?.file.name ?? '';
+    throw new ImportError(file, '', `--scorer ${scorer} names no ${what} of the samples (they carry ${[...names].sort().join(', ')}); pass one of them, or leave --scorer out for the first the file names.`);
+  }
+  for (const [task, t] of [...byTask.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
+    if (t.names.size === 0 || t.names.has(scorer)) continue;
+    const its = [...t.names].sort();
+    throw new ImportError(
+      t.file,
+      '',
+      `--scorer ${scorer} names no ${what} of task ${task}'s samples (they carry ${its.join(', ')}), so they would be stored without an outcome; import that task's files separately with its own --scorer (e.g. --scorer ${its[0] as string}).`,
+    );
+  }
 }
 
 /** The scorer that graded a sample: inspect's primary scorer, lm-eval's metric, promptfoo's `success`. */
