@@ -79,19 +79,57 @@ function indexBoth(before: DiffRun | RunIndex, after: DiffRun | RunIndex): [RunI
   return indexRows(before, after);
 }
 
-/** The scorer (or metric) an imported run's outcomes come from, as its import recorded it; undefined for a run that was not imported. */
-function scorerOf(run: RunIndex): string | null | undefined {
+/**
+ * The scorer (or metric) each task of an imported run was graded by, as its import recorded it: the one
+ * name for every task of `import.tasks`, or each task's from a `task: scorer; ...` label; null when none
+ * was recorded; undefined for a run that was not imported.
+ */
+function scorerOf(run: RunIndex): { label: string; byTask: Map<string, string> } | null | undefined {
   const record = run.manifest['import'];
   if (typeof record !== 'object' || record === null) return undefined;
-  const scorer = (record as { scorer?: unknown }).scorer;
-  return typeof scorer === 'string' ? scorer : null;
+  const { scorer, tasks } = record as { scorer?: unknown; tasks?: unknown };
+  if (typeof scorer !== 'string') return null;
+  const names = Array.isArray(tasks) ? tasks.filter((t): t is string => typeof t === 'string') : [];
+  // A per-task label names each of the run's tasks once (`popularity: match; security_guide: strict`).
+  const parts = scorer.split('; ').map((p) => {
+    const at = p.indexOf(': ');
+    return at < 0 ? null : ([p.slice(0, at), p.slice(at + 2)] as const);
+  });
+  const perTask = parts.length > 1 && parts.every((p) => p !== null && names.includes(p[0])) && new Set(parts.map((p) => p?.[0])).size === parts.length;
+  const byTask = new Map<string, string>(perTask ? (parts as (readonly [string, string])[]) : names.map((t) => [t, scorer] as const));
+  return { label: scorer, byTask };
 }
 
-/** Two imports graded by different scorers (or metrics): a change between them may be the scorers'. */
+/**
+ * Two imports whose shared tasks were graded by different scorers (or metrics): a change between them may
+ * be the scorers'. Only the tasks both runs hold are compared, so an import of one task is not warned of
+ * against an import of it and another task graded by another scorer; the warning names the tasks.
+ */
 function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   const [a, b] = [scorerOf(before), scorerOf(after)];
-  if (a === undefined || b === undefined || a === b) return [];
-  return [`the runs' outcomes come from different scorers (before: ${a ?? 'none recorded'}, after: ${b ?? 'none recorded'}), so a change may be the scorers', not the runs'; to compare the runs, compare imports graded by the same scorer (import --scorer NAME)`];
+  if (a === undefined || b === undefined) return [];
+  const fix = 'to compare the runs, compare imports graded by the same scorer (import --scorer NAME)';
+  if (a === null || b === null) {
+    if (a === b) return [];
+    return [`the runs' outcomes come from different scorers (before: ${a?.label ?? 'none recorded'}, after: ${b?.label ?? 'none recorded'}), so a change may be the scorers', not the runs'; ${fix}`];
+  }
+  // Runs that recorded no tasks are compared by their labels whole.
+  if (a.byTask.size === 0 || b.byTask.size === 0) {
+    if (a.label === b.label) return [];
+    return [`the runs' outcomes come from different scorers (before: ${a.label}, after: ${b.label}), so a change may be the scorers', not the runs'; ${fix}`];
+  }
+  const differ = [...a.byTask.entries()]
+    .filter(([task, s]) => b.byTask.has(task) && b.byTask.get(task) !== s)
+    .map(([task, s]) => ({ task, before: s, after: b.byTask.get(task) as string }))
+    .sort((x, y) => (x.task < y.task ? -1 : x.task > y.task ? 1 : 0));
+  if (differ.length === 0) return [];
+  const shared = [...a.byTask.keys()].filter((t) => b.byTask.has(t)).length;
+  // Two one-scorer runs of the same tasks: the runs' scorers differ, as the labels say.
+  if (differ.length === shared && a.byTask.size === shared && b.byTask.size === shared && !a.label.includes(': ') && !b.label.includes(': ')) {
+    return [`the runs' outcomes come from different scorers (before: ${a.label}, after: ${b.label}), so a change may be the scorers', not the runs'; ${fix}`];
+  }
+  const which = differ.map((d) => `${d.task} (before: ${d.before}, after: ${d.after})`).join(', ');
+  return [`the runs' outcomes come from different scorers for task${differ.length === 1 ? '' : 's'} ${which}, so a change in ${differ.length === 1 ? 'it' : 'them'} may be the scorers', not the runs'; ${fix}`];
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

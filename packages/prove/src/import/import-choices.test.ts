@@ -140,7 +140,23 @@ describe('the scorer recorded is every task\'s', () => {
     expect((await resolveRun(store, a.runs[0]?.run_id as string)).import?.scorer).toBe('match');
     expect((await resolveRun(store, b.runs[0]?.run_id as string)).import?.scorer).toBe('popularity: match; security_guide: strict');
     const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
-    expect(d.warnings.join('\n')).toContain("the runs' outcomes come from different scorers (before: match, after: popularity: match; security_guide: strict)");
+    expect(d.warnings.join('\n')).toContain(
+      "the runs' outcomes come from different scorers for task security_guide (before: match, after: strict), so a change in it may be the scorers', not the runs'",
+    );
+    expect(d.warnings.join('\n')).not.toContain('popularity (before');
+  });
+
+  it('the diff compares the scorers of the tasks both runs hold only: one task alone against two, graded alike, is not warned of', async () => {
+    const pop = await inspectLog('pop.json', 'popularity', 6, 1, (id) => id > 2);
+    const popMore = await inspectLog('pop-more.json', 'popularity', 6, 1, (id) => id > 3);
+    const sec = await inspectLog('sec.json', 'security_guide', 6, 1, (id) => id > 3, 'model_graded_fact');
+    const a = await importRun(store, { format: 'inspect', files: [pop], name: 'a' });
+    const b = await importRun(store, { format: 'inspect', files: [popMore, sec], name: 'b' });
+    expect((await resolveRun(store, b.runs[0]?.run_id as string)).import?.scorer).toBe('popularity: match; security_guide: model_graded_fact');
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d.warnings.join('\n')).not.toContain('different scorers');
+    const d2 = await diffRuns(store, b.runs[0]?.run_id as string, a.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d2.warnings.join('\n')).not.toContain('different scorers');
   });
 
   it('one task graded by two scorers in two files is refused: its outcomes would mix them', async () => {
