@@ -171,6 +171,20 @@ describe('a run.json whose fields have the wrong type is a damaged run, named wi
     ['extensions null', (m) => (m['extensions'] = null), /its run\.json's extensions is not a list \(got null\)/],
     ['axes deleted', (m) => delete m['axes'], /its run\.json's axes is not an object of axes \(got nothing\)/],
     ['replicates a text', (m) => (m['replicates'] = '12'), /its run\.json's replicates is not a whole number >= 0 \(got "12"\)/],
+    // A review's cases: inspect, view, diff, export and report said "internal error" (exit 1) on these.
+    ['provenance null', (m) => (m['provenance'] = null), /its run\.json's provenance is not an object \(got null\)/],
+    ['provenance.command a text', (m) => ((m['provenance'] as Record<string, unknown>)['command'] = 'sweep'), /its run\.json's provenance\.command is not a list of texts \(got "sweep"\)/],
+    ['provenance.packages null', (m) => ((m['provenance'] as Record<string, unknown>)['packages'] = null), /its run\.json's provenance\.packages is not an object of texts \(got null\)/],
+    ['import null', (m) => (m['import'] = null), /its run\.json's import is not an object \(got null\)/],
+    ['import without files', (m) => (m['import'] = { harness: 'inspect', model: 'm', pairing: 'identity' }), /its run\.json's import\.files is not a list of files \(got nothing\)/],
+    ['conditions deleted', (m) => delete m['conditions'], /its run\.json's conditions is not a list of texts \(got nothing\)/],
+    ['extensions deleted', (m) => delete m['extensions'], /its run\.json's extensions is not a list \(got nothing\)/],
+    ['resumes deleted', (m) => delete m['resumes'], /its run\.json's resumes is not a list \(got nothing\)/],
+    ['an extension whose seeds are null', (m) => (m['extensions'] = [{ at: '2026-11-06T12:00:00.000Z', replicates_added: 2, from_index: 12, to_index: 13, seeds: null, command: [] }]), /its run\.json's extensions\[0\]\.seeds is not a list of numbers \(got null\)/],
+    ['an empty extension', (m) => (m['extensions'] = [{}]), /its run\.json's extensions\[0\]\.at is not a text \(got nothing\)/],
+    ['an extension whose to_index is a text', (m) => (m['extensions'] = [{ at: '2026-11-06T12:00:00.000Z', replicates_added: 2, from_index: 12, to_index: '13', seeds: [1, 2], command: [] }]), /its run\.json's extensions\[0\]\.to_index is not a whole number >= 0 \(got "13"\)/],
+    ['a resume whose at is null', (m) => (m['resumes'] = [{ at: null, missing: 1, command: [] }]), /its run\.json's resumes\[0\]\.at is not a text \(got null\)/],
+    ['a retry whose from_part is a text', (m) => (m['retries'] = [{ at: 'x', rows: 1, error_match: null, from_part: '2', command: [] }]), /its run\.json's retries\[0\]\.from_part is not a whole number >= 0 \(got "2"\)/],
   ];
   for (const [name, edit, what] of cases) {
     it(name, async () => {
