@@ -116,6 +116,11 @@ describe('diff --cluster AXIS on binary events', () => {
     const a4 = run('a', Object.fromEntries(four.map((t) => [`task ${t} · variant v1`, many(P, 50)])));
     const b4 = run('b', Object.fromEntries(four.map((t) => [`task ${t} · variant v1`, [...many(X, 40), ...many(P, 10)]])));
     expect(diffEpisodes(a4, b4, { events: [X], cluster: 'task' }).clustered!.rows[0]).toMatchObject({ verdict: 'higher', significant: true });
+    // With two events tested, Holm's first step asks p <= 0.025: 4 clusters (0.0455) cannot reach it (a
+    // review: the rows read "not significant").
+    const two = diffEpisodes(a4, b4, { events: [X, P], cluster: 'task' }).clustered!;
+    expect(two.rows.map((r) => r.verdict)).toEqual(['too few clusters', 'too few clusters']);
+    expect(formatDiffText(diffEpisodes(a4, b4, { events: [X, P], cluster: 'task' }))).toContain('cannot give a p below 0.0455 (Durkalski: X^2 <= G), above q 0.05 / 2 tests (Holm\'s first step)');
   });
   it('leaves the verdict, rows and sentence of the diff as they were without --cluster', () => {
     const plain = diffEpisodes(before, after, { events: [X, P] });

@@ -110,8 +110,9 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
       standard_error: r.standard_error,
       standard_error_iid: r.standard_error_iid,
       interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
-      // Durkalski's p is at least min_p with these clusters: above q no outcome could have counted.
-      verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : r.min_p > q ? ('too few clusters' as const) : ('not significant' as const),
+      // Durkalski's p is at least min_p with these clusters, and Holm's first step asks p <= q / m of the m
+      // tested: above that no outcome could have counted.
+      verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : r.min_p > q / tested.length ? ('too few clusters' as const) : ('not significant' as const),
     });
   });
 }
@@ -138,7 +139,8 @@ export function clusteredSection(c: ClusteredEvents): ReportSection {
   const few = c.rows.filter((r) => r.verdict === 'too few clusters');
   for (const g of [...new Set(few.map((r) => r.clusters))]) {
     const r = few.find((x) => x.clusters === g) as ClusteredEventRow;
-    lines.push(['', `too few clusters: with ${g} clusters the clustered test cannot give a p below ${fmtP(r.min_p)} (Durkalski: X^2 <= G), above q ${c.q}; no clustered verdict is possible: cluster by an axis with more values`]);
+    const m = c.rows.filter((x) => x !== null).length;
+    lines.push(['', `too few clusters: with ${g} clusters the clustered test cannot give a p below ${fmtP(r.min_p)} (Durkalski: X^2 <= G), above q ${c.q}${m > 1 ? ` / ${m} tests (Holm's first step)` : ''}; no clustered verdict is possible: cluster by an axis with more values`]);
   }
   return { lines, table, numeric: [false, ...Array<boolean>(9).fill(true), false] };
 }

@@ -3,7 +3,7 @@
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './pairing.js';
-import { indexRows, isRunIndex, type RunIndex } from './run-index.js';
+import { indexRows, isRunIndex, NO_EPISODE, NO_OUTCOME, type RunIndex } from './run-index.js';
 import { fmt3 } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
 import type { DiffOptions, DiffRun, IdentityPairing, TestMethod } from './types.js';
@@ -140,6 +140,23 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
  * samples whose input differs, or in one run only; sweeps: replicates in one run only; both: pairs
  * without an outcome in one run) and names the fix for each.
  */
+/** Pairs of the shared conditions whose two episodes hold a score and at least one has no outcome. */
+function scoredWithoutOutcome(before: RunIndex, after: RunIndex, pairing: Pairing): number {
+  let n = 0;
+  for (const c of pairing.conditions) {
+    const a = before.conditions.get(c.label);
+    const b = after.conditions.get(c.label);
+    if (a?.score == null || b?.score == null) continue;
+    const size = Math.min(a.size, b.size);
+    for (let r = 0; r < size; r++) {
+      const missing = a.outcome[r] === NO_OUTCOME || b.outcome[r] === NO_OUTCOME;
+      const held = a.outcome[r] !== NO_EPISODE && b.outcome[r] !== NO_EPISODE;
+      if (held && missing && Number.isFinite(a.score[r]) && Number.isFinite(b.score[r])) n++;
+    }
+  }
+  return n;
+}
+
 function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing, identity: IdentityPairing | null): void {
   const sum = (f: (c: Pairing['conditions'][number]['coverage']) => number): number => pairing.conditions.reduce((s, c) => s + f(c.coverage), 0);
   if (sum((c) => c.pairs) > 0) return;
@@ -149,10 +166,16 @@ function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing,
   const why: string[] = [];
   const fixes: string[] = [];
   if (differ > 0) why.push(`${plural(differ, 'sample is', 'samples are')} in both runs with a different input (input_hash)`);
-  if (oneRun > 0) why.push(`${why.length > 0 ? oneRun : plural(oneRun, identity !== null ? 'sample' : 'replicate', identity !== null ? 'samples' : 'replicates')} ${oneRun === 1 ? 'is' : 'are'} in one run only`);
+  if (oneRun > 0) why.push(`${why.length > 0 ? oneRun : plural(oneRun, identity !== null ? 'sample' : '(condition, replicate) pair', identity !== null ? 'samples' : '(condition, replicate) pairs')} ${oneRun === 1 ? 'is' : 'are'} in one run only`);
   if (differ > 0 || oneRun > 0) fixes.push(identity !== null ? 'import logs of the same samples (the same inputs) for both runs' : 'diff runs of the same sweep spec and replicates');
-  if (dropped > 0) {
-    why.push(`${plural(dropped, 'pair has', 'pairs have')} no outcome in one run (an error, or no score)`);
+  // Of the pairs without an outcome, those scored in both runs (a score that is neither 0 nor 1).
+  const scored = scoredWithoutOutcome(before, after, pairing);
+  if (scored > 0) {
+    why.push(`${plural(scored, 'pair has', 'pairs have')} a score in both runs and no outcome (scores that are neither 0 nor 1)`);
+    fixes.push(`give the episodes an outcome (a target returns one beside its score; an import takes it from a --scorer whose values are 0 or 1): the diff tests outcomes, and compares scores beside them, not alone`);
+  }
+  if (dropped > scored) {
+    why.push(`${plural(dropped - scored, 'pair has', 'pairs have')} no outcome in one run (an error, or no score)`);
     fixes.push(identity !== null ? 'import logs whose samples were scored (import --scorer NAME picks the scorer that gives the outcome)' : 'fix what made the episodes error (poisson-prove inspect RUN lists them) and sweep again');
   }
   const shared = pairing.conditions.length;

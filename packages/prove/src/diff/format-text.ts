@@ -7,6 +7,11 @@ import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 const LABEL_WIDTH = 14;
 
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
+/** The `dropped` line of a diff (diff's text and report's): pairs left out for an episode without an outcome; null when none. */
+export function droppedLine(r: Pick<DiffReport, 'dropped'>): string | null {
+  return r.dropped > 0 ? line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`) : null;
+}
+
 export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
 }
@@ -130,7 +135,8 @@ export function formatDiffText(report: DiffReport): string {
     out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
   }
   for (const w of r.warnings) out.push(line('warning', w));
-  if (r.dropped > 0) out.push(line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`));
+  const dropped = droppedLine(r);
+  if (dropped !== null) out.push(dropped);
   out.push('');
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) {

@@ -32,7 +32,7 @@ describe('report of extended runs', () => {
     const after = run('b', { 'slack 4': B, 'slack 8': B }, [{ from_index: 20, to_index: 39 }]);
     const g = reportGrid(before, after, { x: 'slack', event: 'failed' });
     expect(g.unmatched).toEqual({ before: 0, after: 40, compared: 40 });
-    expect(formatGridText(g)).toContain('\ncoverage: 40 (condition, replicate) pairs are in both runs and compared; 40 of run b have no partner in the other run and are not compared (diff --full lists them per condition).\n');
+    expect(formatGridText(g)).toContain('\ncoverage: 40 (condition, replicate) pairs are in both runs and compared when both hold an outcome; 40 of run b have no partner in the other run and are not compared (diff --full lists them per condition).\n');
     // Runs that cover each other: no field, no line.
     const same = reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' });
     expect(same.unmatched).toBeUndefined();
@@ -49,6 +49,19 @@ describe('report of a declared event no episode ended in (review)', () => {
     expect(g.cells.map((c) => c.row?.change)).toEqual([0, 0]);
     // Not declared: still refused.
     expect(() => reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'truncated' })).toThrow(/neither run holds/);
+  });
+});
+
+// A review (fourth session of 2026-12-05): report said "16 pairs are in both runs and compared" while 8
+// of them had an episode without an outcome and each cell used 4; diff printed a `dropped` line, report none.
+describe('report of runs with episodes without an outcome', () => {
+  it('prints the dropped line diff prints', () => {
+    const before = run('a', { 'slack 4': A, 'slack 8': A });
+    const after = run('b', { 'slack 4': B, 'slack 8': B });
+    const crashed: DiffRun = { ...after, rows: after.rows.map((r) => (r.replicate_index < 4 ? { ...r, outcome: null } : r)) };
+    const text = formatGridText(reportGrid(before, crashed, { x: 'slack', event: 'failed' }));
+    expect(text).toContain('\ndropped       8 pairs without an outcome in one run (an error, or no score), left out of the cells\n');
+    expect(formatGridText(reportGrid(before, after, { x: 'slack', event: 'failed' }))).not.toContain('dropped');
   });
 });
 

@@ -12,7 +12,7 @@ import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
 import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { fmtChange, textTable } from './text-table.js';
-import { line } from './format-text.js';
+import { droppedLine, line } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
@@ -303,9 +303,12 @@ export function formatGridText(grid: ReportGrid): string {
   if (looks !== null) head.push(`looks         ${looks}`);
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));
-  // Pairs one run has and the other has not (an extended run): not in the cells, and said so.
+  // Pairs one run has and the other has not (an extended run): not in the cells, and said so; and the
+  // pairs in both whose episode in one has no outcome, as diff's text says them.
   const coverage = grid.unmatched === undefined ? null : unmatchedLine(grid.unmatched, d.before.name, d.after.name);
-  if (coverage !== null) head.push(coverage.replace('(--full lists', '(diff --full lists'));
+  if (coverage !== null) head.push(coverage.replace('(--full lists', '(diff --full lists').replace('and compared;', 'and compared when both hold an outcome;'));
+  const dropped = droppedLine(d);
+  if (dropped !== null) head.push(dropped.replace('left out of the tables', 'left out of the cells'));
   head.push('');
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
   for (const yv of grid.y_values) {

@@ -83,6 +83,21 @@ describe('a paired diff with no pair that has an outcome in both runs', () => {
     expect(f.message).toContain('12 pairs have no outcome in one run');
   });
 
+  // A review (fourth session of 2026-12-05): runs whose episodes hold scores but no outcome (scores that
+  // are neither 0 nor 1) were told to fix errors or import scored logs, though they were scored.
+  it('runs scored without outcomes: the refusal says they hold scores, and what the diff needs', async () => {
+    const s = await tempStore();
+    const spec = seedSpecText(6, [4, 8]);
+    const a = await buildRun(s, { specText: spec, outcomes: () => null, extra: (_v, c, r) => ({ outcome: null, score: ((c + r) % 5) / 5 + 0.1 }) });
+    const b = await buildRun(s, { specText: spec, outcomes: () => null, extra: (_v, c, r) => ({ outcome: null, score: ((c + 2 * r) % 5) / 5 + 0.1 }) });
+    const e = (await diffRuns(s, a.run_id, b.run_id, { scores: true }).catch((x: unknown) => x)) as DiffError;
+    expect(e).toBeInstanceOf(DiffError);
+    expect(e.message).toContain('12 pairs have a score in both runs and no outcome');
+    expect(e.message).toContain('the diff tests outcomes, and compares scores beside them, not alone');
+    expect(e.message).not.toContain('fix what made the episodes error');
+    await rm(s, { recursive: true, force: true });
+  });
+
   it('report reads the same diff input and refuses the same way', async () => {
     const [ra, rb] = await readReportRuns(store, [runs['a'] as string, runs['reworded'] as string]);
     expect(() => reportGrid(ra!, rb!, { x: 'task', event: 'failed' })).toThrow(/no pair of episodes with an outcome in both runs/);
