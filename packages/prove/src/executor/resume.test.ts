@@ -348,4 +348,63 @@ describe('an interrupted resume --retry-errors, then another resume', () => {
     const m3 = await resume({ store: dir, ref: m0.run_id, target });
     expect(m3.retries).toEqual(m2.retries);
   });
+
+  // A review (fourth session of 2026-12-05): the continued retry started over, so a pair the interrupted
+  // retry had already run, and which errored again, was run (and paid for) again by a plain resume.
+  it('continues the retry where it stopped: a pair it already ran (errored again) is not run again; retryErrors: false runs the missing pairs only', async () => {
+    let phase = 0;
+    const ac = new AbortController();
+    const calls: string[] = [];
+    const target = (cfg: TargetConfig) => {
+      const key = `${String(cfg['slack'])}/${cfg.replicate_index}`;
+      if (phase > 0) calls.push(key);
+      if (phase === 0 && ((cfg['slack'] === 4 && (cfg.replicate_index === 2 || cfg.replicate_index === 3)) || (cfg['slack'] === 8 && cfg.replicate_index === 1))) throw new Error('HTTP 429 scripted');
+      // The interrupted retry: its first pair errors again, its second stops it.
+      if (phase === 1 && calls.length === 1) throw new Error('HTTP 429 again');
+      if (phase === 1 && calls.length === 2) ac.abort();
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'rc' });
+    phase = 1;
+    const m1 = await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, signal: ac.signal, concurrency: 1 });
+    expect({ status: m1.status, calls: calls.length, retries: m1.retries?.map((r) => r.rows) }).toEqual({ status: 'interrupted', calls: 2, retries: [3] });
+    const [again, done] = calls as [string, string];
+    const left = ['4/2', '4/3', '8/1'].find((k) => k !== again && k !== done) as string;
+    phase = 2;
+    calls.length = 0;
+    const m2 = await resume({ store: dir, ref: m0.run_id, target, concurrency: 1 });
+    expect(m2.status).toBe('complete');
+    // Only the pair the interrupted retry had not reached: the one it ran and saw fail again is not paid again.
+    expect(calls).toEqual([left]);
+    expect(m2.retries?.map((r) => r.rows)).toEqual([3, 1]);
+    const newest = new Map<string, string | null>();
+    for (const r of await episodes(dir, m0.run_id)) newest.set(`${String(r['slack'])}/${r.replicate_index}`, r.error);
+    expect([...newest.entries()].filter(([, e]) => e !== null)).toEqual([[again, 'Error: HTTP 429 again']]);
+  });
+
+  it('the CLI says it continues the unfinished retry before it runs, and --missing-only does not continue it', async () => {
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const { readManifest, writeManifest } = await import('../store/manifest.js');
+    const m0 = await sweep({ spec: SPEC, target: `${TARGETS}:flaky`, store: dir, maxMde: 0.99, salt: 'rcli' });
+    expect(m0.counts.rows_without_outcome).toBeGreaterThan(0);
+    // As an interrupted `resume --retry-errors --error-match boom` that ran nothing leaves the run.
+    const at = '2026-12-05T09:00:00.000Z';
+    const m = await readManifest(dir, m0.run_id);
+    const unfinished = { ...m, status: 'interrupted' as const, resumes: [{ at, missing: 0, command: [] }], retries: [{ at, rows: m0.counts.rows_without_outcome, error_match: 'boom', from_part: (m.parts ?? []).length, command: [] }] };
+    await writeManifest(dir, unfinished);
+    const plain = memoryIo({ cwd: dir });
+    const code = await runCli(['--store', dir, 'resume', m0.run_id, '--quiet', '--trust-store'], plain);
+    if (code !== 1) throw new Error(`exit ${code}: ${plain.err()}`);
+    expect(plain.err()).toContain('resume: continuing the unfinished resume --retry-errors --error-match "boom" of this run: the errors it had not reached run again (they may bill); --missing-only runs the missing pairs only');
+    expect((await readManifest(dir, m0.run_id)).retries).toHaveLength(2);
+    await writeManifest(dir, unfinished);
+    const only = memoryIo({ cwd: dir });
+    await runCli(['--store', dir, 'resume', m0.run_id, '--missing-only', '--quiet', '--trust-store'], only);
+    expect(only.err()).not.toContain('continuing');
+    expect((await readManifest(dir, m0.run_id)).retries).toHaveLength(1);
+    const both = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'resume', m0.run_id, '--missing-only', '--retry-errors'], both)).toBe(2);
+    expect(both.err()).toContain('--missing-only runs the missing pairs only, and --retry-errors runs errors again too; give one of them.');
+  });
 });

@@ -58,6 +58,12 @@ export type RetryOptions = {
   retryErrors?: boolean;
   /** With `retryErrors`: only the rows whose error contains this text. */
   errorMatch?: string;
+  /**
+   * With `retryErrors`: only the rows of parts before this one (the part index where the retry being
+   * continued began writing, its `retries[].from_part`): a pair that retry already ran is not run again,
+   * even when it failed again. Set by {@link continuedRetry}.
+   */
+  fromPart?: number;
 };
 
 type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry: number; manifest: RunManifest; adopted: string[] };
@@ -72,14 +78,15 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
   await removeStaleTemps(lock);
   const { manifest, adopted } = await adoptParts(store, initial, lock);
   let nextPart = 0;
-  const stored: Array<{ condition: string; replicate_index: number; outcome: string | null; error: string | null }> = [];
+  const stored: Array<{ condition: string; replicate_index: number; outcome: string | null; error: string | null; part: number }> = [];
   for (const part of await runParts(store, manifest)) {
     const m = PART_RE.exec(part.file);
-    if (m?.[1]) nextPart = Math.max(nextPart, Number(m[1]) + 1);
+    const index = m?.[1] ? Number(m[1]) : -1;
+    if (m?.[1]) nextPart = Math.max(nextPart, index + 1);
     for (const row of await readRunPart(manifest, part, ['condition', 'replicate_index', 'outcome', 'error'])) {
       const o = row['outcome'];
       const e = row['error'];
-      stored.push({ condition: String(row['condition']), replicate_index: Number(row['replicate_index']), outcome: o === null || o === undefined ? null : String(o), error: e === null || e === undefined ? null : String(e) });
+      stored.push({ condition: String(row['condition']), replicate_index: Number(row['replicate_index']), outcome: o === null || o === undefined ? null : String(o), error: e === null || e === undefined ? null : String(e), part: index });
     }
   }
   // Counted on the newest row per pair; with --retry-errors, the pairs to run again count as missing.
@@ -87,7 +94,8 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
   const counts = emptyCounts();
   let again = 0;
   for (const row of newestPerPair(stored)) {
-    const retried = retry.retryErrors === true && row.outcome === null && (retry.errorMatch === undefined || (row.error ?? '').includes(retry.errorMatch));
+    const retried =
+      retry.retryErrors === true && row.outcome === null && (retry.errorMatch === undefined || (row.error ?? '').includes(retry.errorMatch)) && (retry.fromPart === undefined || row.part < retry.fromPart);
     if (retried) {
       again++;
       continue;
@@ -251,7 +259,8 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
   const retry = (manifest.retries ?? []).at(-1);
   const last = (manifest.resumes ?? []).at(-1);
   if (manifest.status === 'complete' || retry === undefined || last === undefined || retry.at !== last.at) return opts;
-  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}) };
+  // Where it stopped: the pairs it already ran (rows in its parts, from from_part on) are not run again.
+  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}), fromPart: retry.from_part };
 }
 
 /**
