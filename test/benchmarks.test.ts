@@ -25,6 +25,8 @@ const SMALL: Record<string, Record<string, string>> = {
   'prove/fresh-process': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1', BENCH_V8: 'off' },
   // 202 samples a task, so that the second run lacks some (every 101st) and its stored indices shift.
   'prove/import': { BENCH_ROWS: '20200', BENCH_IMPORT_ROUNDS: '1' },
+  'prove/limits-moving': {},
+  'prove/limits-power': { BENCH_REPS: '100' },
   'prove/main-thread': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1' },
   'prove/memory': { BENCH_MEMORY_EPISODES: '20000' },
   'prove/read-paths': { BENCH_READ_EPISODES: '10000', BENCH_READ_PROCESSES: '1', BENCH_READ_ROUNDS: '1' },
