@@ -171,7 +171,7 @@ function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing,
   // Of the pairs without an outcome, those scored in both runs (a score that is neither 0 nor 1).
   const scored = scoredWithoutOutcome(before, after, pairing);
   if (scored > 0) {
-    why.push(`${plural(scored, 'pair has', 'pairs have')} a score in both runs and no outcome (scores that are neither 0 nor 1)`);
+    why.push(`${plural(scored, 'pair has', 'pairs have')} a score in both runs and no outcome${identity !== null ? ' (scores that are neither 0 nor 1)' : ''}`);
     fixes.push(`give the episodes an outcome (a target returns one beside its score; an import takes it from a --scorer whose values are 0 or 1): the diff tests outcomes, and compares scores beside them, not alone`);
   }
   if (dropped > scored) {

@@ -7,7 +7,7 @@ import { seedFor } from '../spec/seed-for.js';
 import { episodes } from '../store/read-episodes.js';
 import { readManifest, writeManifest } from '../store/manifest.js';
 import { SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
-import { extend, resume } from './resume.js';
+import { continuedRetry, extend, resume } from './resume.js';
 import { sweep } from './sweep.js';
 
 let dir: string;
@@ -396,15 +396,65 @@ describe('an interrupted resume --retry-errors, then another resume', () => {
     const plain = memoryIo({ cwd: dir });
     const code = await runCli(['--store', dir, 'resume', m0.run_id, '--quiet', '--trust-store'], plain);
     if (code !== 1) throw new Error(`exit ${code}: ${plain.err()}`);
-    expect(plain.err()).toContain('resume: continuing the unfinished resume --retry-errors --error-match "boom" of this run: the errors it had not reached run again (they may bill); --missing-only runs the missing pairs only');
+    expect(plain.err()).toContain('resume: continuing the unfinished resume --retry-errors --error-match "boom" of this run: the errors it had not reached, if any, run again (they may bill); --missing-only runs the missing pairs only');
     expect((await readManifest(dir, m0.run_id)).retries).toHaveLength(2);
     await writeManifest(dir, unfinished);
     const only = memoryIo({ cwd: dir });
-    await runCli(['--store', dir, 'resume', m0.run_id, '--missing-only', '--quiet', '--trust-store'], only);
+    // The errors stay (flaky fails them again on --retry-errors only): exit 1 for the rows without an outcome, not 2.
+    expect(await runCli(['--store', dir, 'resume', m0.run_id, '--missing-only', '--quiet', '--trust-store'], only)).toBe(1);
     expect(only.err()).not.toContain('continuing');
     expect((await readManifest(dir, m0.run_id)).retries).toHaveLength(1);
     const both = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'resume', m0.run_id, '--missing-only', '--retry-errors'], both)).toBe(2);
     expect(both.err()).toContain('--missing-only runs the missing pairs only, and --retry-errors runs errors again too; give one of them.');
+  });
+
+  // The final review (fourth session of 2026-12-05): a retry stopped twice re-ran, on the third resume,
+  // a pair the first invocation had already run and seen fail again; and an extend interrupted after a
+  // retry that finished was taken for that retry's continuation.
+  it('a retry stopped twice: the third resume still does not run the pairs the first two ran', async () => {
+    let phase = 0;
+    const ac = [new AbortController(), new AbortController()];
+    const calls: string[][] = [[], [], [], []];
+    const bad = new Set(['4/1', '4/2', '4/3', '8/1', '8/2', '8/3']);
+    const target = (cfg: TargetConfig) => {
+      const key = `${String(cfg['slack'])}/${cfg.replicate_index}`;
+      (calls[phase] as string[]).push(key);
+      if (phase === 0 && bad.has(key)) throw new Error('HTTP 429 scripted');
+      const n = (calls[phase] as string[]).length;
+      if (phase === 1 || phase === 2) {
+        if (n === 1) throw new Error('HTTP 429 again');
+        if (n === 2) (ac[phase - 1] as AbortController).abort();
+      }
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'r2x' });
+    phase = 1;
+    await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, signal: ac[0]?.signal, concurrency: 1 });
+    phase = 2;
+    await resume({ store: dir, ref: m0.run_id, target, signal: ac[1]?.signal, concurrency: 1 });
+    phase = 3;
+    const m3 = await resume({ store: dir, ref: m0.run_id, target, concurrency: 1 });
+    expect(m3.status).toBe('complete');
+    const ran = new Set([...(calls[1] as string[]), ...(calls[2] as string[])]);
+    expect((calls[3] as string[]).filter((k) => ran.has(k))).toEqual([]);
+    expect((calls[3] as string[]).length).toBe(2);
+  });
+
+  it('an extend interrupted after a retry that finished is not that retry\'s continuation', async () => {
+    let phase = 0;
+    const ac = new AbortController();
+    const target = (cfg: TargetConfig) => {
+      if (phase === 0 && cfg['slack'] === 4 && cfg.replicate_index === 1) throw new Error('HTTP 429 scripted');
+      if (phase === 2) ac.abort();
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'rex' });
+    phase = 1;
+    expect((await resume({ store: dir, ref: m0.run_id, target, retryErrors: true })).status).toBe('complete');
+    phase = 2;
+    const m2 = await extend({ store: dir, ref: m0.run_id, target, replicates: 4, signal: ac.signal, concurrency: 1 });
+    expect(m2.status).toBe('interrupted');
+    expect(continuedRetry(m2, {})).toEqual({});
   });
 });

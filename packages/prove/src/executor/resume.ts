@@ -259,8 +259,11 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
   const retry = (manifest.retries ?? []).at(-1);
   const last = (manifest.resumes ?? []).at(-1);
   if (manifest.status === 'complete' || retry === undefined || last === undefined || retry.at !== last.at) return opts;
-  // Where it stopped: the pairs it already ran (rows in its parts, from from_part on) are not run again.
-  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}), fromPart: retry.from_part };
+  // An extend after it (extend writes no `resumes` entry) was the last invocation, not the retry.
+  if ((manifest.extensions ?? []).some((e) => e.at > retry.at)) return opts;
+  // Where it stopped: the pairs it already ran (rows in its parts, from the part where the retry it
+  // continues, or the first of a chain of continuations, began) are not run again.
+  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}), fromPart: retry.continues_from_part ?? retry.from_part };
 }
 
 /**
@@ -308,7 +311,9 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
     const command = [...(opts.command ?? [])];
     const reopened = await reopen(opts, manifest, ex, lock, {
       resumes: [...(manifest.resumes ?? []), { at: now, missing: missing - ex.retry, command, ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
-      ...(ex.retry > 0 ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: retry.errorMatch ?? null, from_part: ex.nextPart, command }] } : {}),
+      ...(ex.retry > 0
+        ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: retry.errorMatch ?? null, from_part: ex.nextPart, ...(retry.fromPart !== undefined ? { continues_from_part: retry.fromPart } : {}), command }] }
+        : {}),
     });
     return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
   });

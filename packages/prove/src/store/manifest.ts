@@ -91,7 +91,18 @@ export type PartRecord = {
  * (and, with `error_match`, an error containing it) were run again; their new rows are in parts
  * `from_part` and later, and supersede the old rows, which stay in the store.
  */
-export type RunRetry = { at: string; rows: number; error_match: string | null; from_part: number; command: string[] };
+export type RunRetry = {
+  at: string;
+  rows: number;
+  error_match: string | null;
+  from_part: number;
+  /**
+   * A retry a plain `resume` continued: the part where the retry it continues (the first of a chain of
+   * continuations) began; the pairs of that part and later were run by the chain and are not run again.
+   */
+  continues_from_part?: number;
+  command: string[];
+};
 
 /**
  * A run's manifest, `<store>/<run_id>/run.json` (snake_case JSON, PROVE.md "The store"). Rewritten

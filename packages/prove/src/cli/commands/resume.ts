@@ -35,7 +35,7 @@ export const resumeCommand = defineCommand({
         const m = await resolveRun(ctx.store, ctx.positionals['RUN'] as string).catch(() => null);
         const c = m === null ? null : continuedRetry(m, {});
         if (c?.retryErrors === true) {
-          ctx.io.stderr.write(`resume: continuing the unfinished resume --retry-errors${c.errorMatch !== undefined ? ` --error-match ${JSON.stringify(c.errorMatch)}` : ''} of this run: the errors it had not reached run again (they may bill); --missing-only runs the missing pairs only\n`);
+          ctx.io.stderr.write(`resume: continuing the unfinished resume --retry-errors${c.errorMatch !== undefined ? ` --error-match ${JSON.stringify(c.errorMatch)}` : ''} of this run: the errors it had not reached, if any, run again (they may bill); --missing-only runs the missing pairs only\n`);
         }
       }
       return resume({ ...opts, ...(retryErrors ? { retryErrors } : {}), ...(errorMatch ? { errorMatch } : {}), ...(missingOnly ? { retryErrors: false } : {}) });
