@@ -424,6 +424,15 @@ describe('incomplete runs are read only on purpose', () => {
 });
 
 describe('damaged and never-started runs are listed, not hidden', () => {
+  // A review (fourth session of 2026-12-05): a run whose episodes directory was deleted was listed by
+  // `runs` as ok, though its run.json records parts (every read then refused it, part by part).
+  it('a run whose episodes directory is gone while its run.json records parts is damaged, named so', async () => {
+    await rm(join(store, a.run_id, 'episodes'), { recursive: true, force: true });
+    const r = await cli(['runs']);
+    expect(r.out).toContain(`${a.run_id}  its episodes directory is missing, and its run.json records 4 parts; restore the directory, or remove the run's directory by hand`);
+    expect((await scanRuns(store)).runs.map((m) => m.run_id)).toEqual([b.run_id]);
+  });
+
   it('runs names a corrupt, missing or symlinked run.json in its own section, and #N numbers only readable runs', async () => {
     const extra = join(store, '20261106T120000Z-0bbb');
     await mkdir(join(extra, 'episodes'), { recursive: true });

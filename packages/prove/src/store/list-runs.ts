@@ -102,6 +102,9 @@ async function problemOf(store: string, dir: string): Promise<RunManifest | stri
   // A field of the wrong type: damaged, named, not an internal error in whichever reader meets it.
   const shape = manifestShapeProblem(m as unknown as Record<string, unknown>);
   if (shape !== null) return `${shape}; the manifest was edited or damaged`;
+  // Parts recorded and no episodes directory: every read would refuse it part by part; listed as damaged.
+  const parts = (m.parts ?? []).length;
+  if (ep === null && parts > 0) return `its episodes directory is missing, and its run.json records ${parts} part${parts === 1 ? '' : 's'}; restore the directory, or remove the run's directory by hand`;
   return m;
 }
 
