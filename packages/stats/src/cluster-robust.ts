@@ -84,9 +84,10 @@ function clusterRobust(x: readonly number[], clusters: readonly (string | number
   // data themselves, is 0.
   let size = Math.max(Math.abs(m), scale);
   for (const v of x) size = Math.max(size, Math.abs(v));
-  const constant = Math.sqrt((g / (g - 1)) * v0) < ESSENTIALLY_CONSTANT * size;
+  const cr1 = Math.sqrt((g / (g - 1)) * v0);
+  const constant = cr1 < ESSENTIALLY_CONSTANT * size;
   const se0 = constant ? 0 : Math.sqrt(v0);
-  const se = constant ? 0 : Math.sqrt((g / (g - 1)) * v0);
+  const se = constant ? 0 : cr1;
   let ss = 0;
   for (const v of x) ss += (v - m) * (v - m);
   const seIid = Math.sqrt(ss / (n - 1) / n);

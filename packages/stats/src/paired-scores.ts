@@ -119,8 +119,8 @@ export function pairedScoreDifference(
   // and below rounding of the scores themselves (differences of 0 and 5.6e-17 around a zero mean).
   let scale = Math.abs(md);
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(a[i] as number), Math.abs(b[i] as number));
-  const essentiallyConstant = sampleSd(d, md) / Math.sqrt(n) < ESSENTIALLY_CONSTANT * scale;
-  const sd = essentiallyConstant ? 0 : sampleSd(d, md);
+  const spread = sampleSd(d, md);
+  const sd = spread / Math.sqrt(n) < ESSENTIALLY_CONSTANT * scale ? 0 : spread;
   const se = sd / Math.sqrt(n);
   const df = n - 1;
   let statistic: number;

@@ -40,7 +40,7 @@ function remember(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: nu
  * condition's observed discordance (rise + fall) / n, a change of d read at psi^ + d where pairs disagree
  * both ways (as pairedLimits in limits.ts), held against the room as the fixed-n limits are.
  *
- * @param memo - limits by "n:discordant" (and the before count and direction where the discordance moves).
+ * @param memo - limits by "n:discordant", and whether the pairs disagree both ways (the model).
  */
 export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power'>, memo?: Map<string, number>): Limits {
   const n = tableSize(t);

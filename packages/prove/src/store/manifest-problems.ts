@@ -1,7 +1,11 @@
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import type { RunManifest } from './manifest.js';
-import { runLabel } from './verify-parts.js';
+
+/** `run ID ("NAME")`, as the store's messages name a run. */
+export function runLabel(m: Pick<RunManifest, 'run_id' | 'name'>): string {
+  return `run ${m.run_id} ("${m.name}")`;
+}
 
 // The manifest checked against itself (its seeds, its salt, its conditions, its axes): verify, resume,
 // extend and every read (store/verify-parts.ts runParts). Internal to the store.

@@ -3,7 +3,9 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { manifestProblems } from './manifest-problems.js';
+import { manifestProblems, runLabel } from './manifest-problems.js';
+
+export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import { readManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
@@ -33,11 +35,6 @@ export class DamagedRunError extends ProveError {
 
 /** A part of a run as listed for reading: its file name, path, and the manifest's record of it (null: written before checksums). */
 export type RunPart = { readonly file: string; readonly path: string; readonly record: PartRecord | null };
-
-/** `run <id> ("<name>")`, as every message names the run. */
-export function runLabel(m: RunManifest): string {
-  return `run ${m.run_id} ("${m.name}")`;
-}
 
 const fix = (m: RunManifest): string => `poisson-prove verify ${m.run_id} lists everything that differs`;
 
