@@ -159,57 +159,95 @@ describe('bullmq usage against the jobs removed from Redis', () => {
     }
   }, 30_000);
 
-  it('a plain resume after an interrupted resume --retry-errors stores the retried job that finished late, and pays for nothing again', async () => {
-    // Until the fourth session of 2026-12-05 a plain resume collected that job (its usage counted) and
-    // dropped its rows (the pairs held their error rows): the results were paid for and lost, and the
-    // next --retry-errors ran and paid for those pairs again.
+  /**
+   * A sweep whose first chunk errs (HTTP 429), then a `resume --retry-errors` interrupted while its one
+   * job is in flight; that job finishes afterwards (failed again when `again`). Returns the run, the
+   * jobs run and the tokens billed so far (getters), the backend, and the worker (closed by the caller).
+   */
+  async function lateRetry(queue: string, again: boolean) {
     const { redis, dir } = suite;
-    const queue = 'retry-late';
     const store = join(dir, queue);
-    let billed = 0;
-    let jobs = 0;
-    let failing = true;
+    const state = { jobs: 0, billed: 0 };
+    let retrying = false;
     let gate: (() => void) | null = null;
     let started: (() => void) | null = null;
     const inFlight = new Promise<void>((r) => (started = r));
     const w = scripted(queue, async (job, n) => {
-      jobs++;
-      if (!failing) {
+      state.jobs++;
+      if (retrying && n === 5) {
         // The retry's job: it is in flight when its invocation is interrupted, and finishes afterwards.
         started?.();
         await new Promise<void>((r) => (gate = r));
       }
-      billed += 50;
-      const r = fullResult(job, 50, `late-${n}`);
-      return { ...r, rows: r.rows.map((row) => (failing && n === 1 ? { ...row, outcome: null, t: 0, error: 'HTTP 429 scripted' } : row)) } as ChunkJobResult;
+      state.billed += 50;
+      const r = fullResult(job, 50, `${queue}-${n}`);
+      const fails = n === 1 || (again && n === 5);
+      return { ...r, rows: r.rows.map((row) => (fails ? { ...row, outcome: null, t: 0, error: 'HTTP 429 scripted' } : row)) } as ChunkJobResult;
     });
     const backend = () => bullmqBackend({ redis: redis.url, queue, chunkSize: 5 });
+    const release = () => (gate as (() => void) | null)?.();
     try {
-      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-late', maxMde: 1, cwd: dir, backend: backend() });
-      expect([m0.counts.rows, m0.counts.rows_without_outcome, jobs]).toEqual([20, 5, 4]);
-      failing = false;
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: `s-${queue}`, maxMde: 1, cwd: dir, backend: backend() });
+      expect([m0.counts.rows, m0.counts.rows_without_outcome, state.jobs]).toEqual([20, 5, 4]);
+      retrying = true;
       const stop = new AbortController();
       void inFlight.then(() => stop.abort());
       const m1 = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, retryErrors: true, signal: stop.signal, backend: backend() });
       expect(m1.status).toBe('interrupted');
       expect(m1.retries?.[0]?.rows).toBe(5);
       const done = new Promise<void>((r) => w.once('completed', () => r()));
-      (gate as (() => void) | null)?.();
+      release();
       await done;
-      expect([jobs, billed]).toEqual([5, 250]);
-      const m2 = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, backend: backend() });
+      expect([state.jobs, state.billed]).toEqual([5, 250]);
+      const again = (opts: { retryErrors?: boolean } = {}) => resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, backend: backend(), ...opts });
+      return { m0, state, store, resume: again, close: () => w.close() };
+    } catch (err) {
+      release();
+      await w.close();
+      throw err;
+    }
+  }
+
+  it('a plain resume after an interrupted resume --retry-errors stores the retried job that finished late, and pays for nothing again', async () => {
+    // Until the fourth session of 2026-12-05 a plain resume collected that job (its usage counted) and
+    // dropped its rows (the pairs held their error rows): the results were paid for and lost, and the
+    // next --retry-errors ran and paid for those pairs again.
+    const late = await lateRetry('retry-late', false);
+    try {
+      const m2 = await late.resume();
       expect(m2.status).toBe('complete');
       // No job ran again: the late job's rows answered the retried pairs.
-      expect(jobs).toBe(5);
+      expect(late.state.jobs).toBe(5);
       expect(m2.counts.rows_without_outcome).toBe(0);
       expect(m2.counts.rows).toBe(20);
       const newest = new Map<string, string | null>();
-      for (const r of await episodes(store, m2.run_id)) newest.set(`${r.condition}/${r.replicate_index}`, r.outcome);
+      for (const r of await episodes(late.store, m2.run_id)) newest.set(`${r.condition}/${r.replicate_index}`, r.outcome);
       expect([...newest.values()].filter((o) => o === null)).toHaveLength(0);
-      expect(m2.usage?.billed_tokens).toBe(billed);
+      expect(m2.usage?.billed_tokens).toBe(late.state.billed);
     } finally {
-      (gate as (() => void) | null)?.();
-      await w.close();
+      await late.close();
+    }
+  }, 30_000);
+
+  it('a plain resume after an interrupted resume --retry-errors keeps the late job’s rows when they erred again, and pays for nothing again', async () => {
+    // Until the fifth session of 2026-12-05 the continued retry took the late job's rows (no outcome,
+    // the same error) for errors it had still to run: the job was removed and its pairs ran, and were
+    // paid for, a second time under the same retry.
+    const late = await lateRetry('retry-late-again', true);
+    try {
+      const m2 = await late.resume();
+      expect(m2.status).toBe('complete');
+      // No job ran again: the retry ran those pairs once, and they failed again; that is their answer.
+      expect(late.state.jobs).toBe(5);
+      expect([m2.counts.rows, m2.counts.rows_without_outcome]).toEqual([20, 5]);
+      expect(m2.usage?.billed_tokens).toBe(250);
+      // A new --retry-errors runs them again, as asked.
+      const m3 = await late.resume({ retryErrors: true });
+      expect(late.state.jobs).toBe(6);
+      expect([m3.counts.rows, m3.counts.rows_without_outcome]).toEqual([20, 0]);
+      expect(m3.usage?.billed_tokens).toBe(300);
+    } finally {
+      await late.close();
     }
   }, 30_000);
 });

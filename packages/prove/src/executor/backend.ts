@@ -56,9 +56,12 @@ export type BackendContext = {
   /**
    * Set for a `resume --retry-errors`: a result an earlier invocation left (a bullmq job still in Redis)
    * whose row has no outcome (and whose error contains `errorMatch`, when given) does not answer its
-   * pair: the pair runs again, as the retry asks.
+   * pair: the pair runs again, as the retry asks. With `since` (a plain resume continuing an unfinished
+   * retry: when that retry began, in ms since the epoch by the clock of the process that wrote it), a
+   * result enqueued at or after it is the retry's own answer, kept even without an outcome: its pair
+   * is not run, and paid for, again.
    */
-  readonly retryErrors?: { readonly errorMatch: string | null } | undefined;
+  readonly retryErrors?: { readonly errorMatch: string | null; readonly since?: number | null } | undefined;
   /** Writes the usage reported so far (and the jobs it counts) to the manifest now, not within seconds. */
   readonly saveUsage?: (() => Promise<void>) | undefined;
   /**

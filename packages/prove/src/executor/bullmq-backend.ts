@@ -225,16 +225,24 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   };
   /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
   const found = new Map<string, EpisodeRow>();
+  /** Found rows that a continued retry's own jobs returned: they answer their pairs even without an outcome. */
+  const answered = new Set<EpisodeRow>();
   const pairKey = (condition: string, r: number): string => `${condition}\u0000${r}`;
   let foundBatch: EpisodeRow[] = [];
   /** A found row that a `resume --retry-errors` runs again rather than stores (no outcome, its error matching). */
   const retry = ctx.retryErrors;
   const retried = (row: EpisodeRow): boolean => retry !== undefined && row.outcome === null && (retry.errorMatch === null || (row.error ?? '').includes(retry.errorMatch));
+  /**
+   * A job a continued retry enqueued (at or after the retry began, by the job's own time stamp, which the
+   * coordinator that wrote the retry's time set): its rows answered the retry, also those that failed again.
+   */
+  const since = retry?.since ?? null;
+  const ranByRetry = (job: { readonly timestamp?: number }): boolean => since !== null && Number.isFinite(since) && typeof job.timestamp === 'number' && job.timestamp >= since;
   // Pairs a finished job already answered are not enqueued again: their rows go straight to the store.
   function* needed(): Generator<WorkItem> {
     for (const item of items) {
       const row = found.get(pairKey(item.condition, item.replicate_index));
-      if (row !== undefined && row.seed === item.seed && !retried(row)) {
+      if (row !== undefined && row.seed === item.seed && (answered.has(row) || !retried(row))) {
         foundBatch.push(row);
         if (foundBatch.length >= 500) {
           ready.push({ rows: foundBatch, ids: [] });
@@ -418,11 +426,16 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       } else if (state === 'failed' && job.data && Array.isArray(job.data.items)) {
         rows = job.data.items.map((it) => failedRow({ condition: job.data.condition, values: job.data.values, replicate_index: it.r, seed: it.seed }, ctx.runId, `WorkerError: job ${id} failed on the workers: ${job.failedReason ?? 'failed'}`, 0));
       }
-      if (rows.length > 0 && rows.every(retried)) {
+      const byRetry = ranByRetry(job);
+      if (rows.length > 0 && !byRetry && rows.every(retried)) {
         retriedWhole.push(id);
         continue;
       }
-      for (const row of rows) if (!found.has(pairKey(row.condition, row.replicate_index))) found.set(pairKey(row.condition, row.replicate_index), row);
+      for (const row of rows) {
+        if (found.has(pairKey(row.condition, row.replicate_index))) continue;
+        found.set(pairKey(row.condition, row.replicate_index), row);
+        if (byRetry) answered.add(row);
+      }
       foundIds.push(id); // removed once the store holds the rows it answered (needed() hands them over)
     }
     if (retriedWhole.length > 0) {

@@ -48,6 +48,8 @@ export type ExecOptions = {
   retryErrors?: boolean | undefined;
   /** With `retryErrors`: only those whose error contains this text. */
   errorMatch?: string | undefined;
+  /** With `retryErrors`: when the retry this one continues began ({@link BackendContext.retryErrors}'s `since`). */
+  retrySince?: string | undefined;
 };
 
 /**
@@ -187,7 +189,7 @@ export async function execute(
       usageVersion++;
     },
     countedUsage: writer.manifest.usage_jobs ?? [],
-    retryErrors: opts.retryErrors === true ? { errorMatch: opts.errorMatch ?? null } : undefined,
+    retryErrors: opts.retryErrors === true ? { errorMatch: opts.errorMatch ?? null, since: opts.retrySince !== undefined ? Date.parse(opts.retrySince) : null } : undefined,
     countedJobs: (jobs: () => readonly string[]) => {
       counted = jobs;
       usageVersion++;

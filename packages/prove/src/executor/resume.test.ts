@@ -432,7 +432,11 @@ describe('an interrupted resume --retry-errors, then another resume', () => {
     phase = 1;
     await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, signal: ac[0]?.signal, concurrency: 1 });
     phase = 2;
-    await resume({ store: dir, ref: m0.run_id, target, signal: ac[1]?.signal, concurrency: 1 });
+    const m2 = await resume({ store: dir, ref: m0.run_id, target, signal: ac[1]?.signal, concurrency: 1 });
+    // The chain began with the first retry: its part and its time (a queued job enqueued since then ran for it).
+    const [first, second] = m2.retries ?? [];
+    expect(continuedRetry(m2, {})).toEqual({ retryErrors: true, fromPart: first?.from_part, since: first?.at });
+    expect(second?.continues_from_part).toBe(first?.from_part);
     phase = 3;
     const m3 = await resume({ store: dir, ref: m0.run_id, target, concurrency: 1 });
     expect(m3.status).toBe('complete');

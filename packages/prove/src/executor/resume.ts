@@ -64,6 +64,12 @@ export type RetryOptions = {
    * even when it failed again. Set by {@link continuedRetry}.
    */
   fromPart?: number;
+  /**
+   * With `fromPart`: when the retry being continued (the first of a chain of continuations) began, its
+   * `retries[].at`. A queued job enqueued since then (bullmq: a job still in Redis) ran the retry's pair
+   * already: its row is kept even without an outcome, not run and paid for again. Set by {@link continuedRetry}.
+   */
+  since?: string;
 };
 
 type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry: number; manifest: RunManifest; adopted: string[] };
@@ -263,7 +269,14 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
   if ((manifest.extensions ?? []).some((e) => e.at > retry.at)) return opts;
   // Where it stopped: the pairs it already ran (rows in its parts, from the part where the retry it
   // continues, or the first of a chain of continuations, began) are not run again.
-  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}), fromPart: retry.continues_from_part ?? retry.from_part };
+  const fromPart = retry.continues_from_part ?? retry.from_part;
+  // When the chain began: the jobs it enqueued (still in Redis) are its answers too.
+  let since = retry.at;
+  for (const e of [...(manifest.retries ?? [])].reverse()) {
+    if ((e.continues_from_part ?? e.from_part) !== fromPart) break;
+    since = e.at;
+  }
+  return { retryErrors: true, ...(retry.error_match !== null ? { errorMatch: retry.error_match } : {}), fromPart, since };
 }
 
 /**
@@ -319,7 +332,7 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
   });
   if (ready.done !== null) return ready.done;
   const { backend, source, writer, runtime, targetStop } = ready.reopened;
-  return execute(writer, ready.items, ready.total, backend, source, { ...opts, retryErrors: retry.retryErrors, errorMatch: retry.errorMatch, runtime, targetStop });
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, retryErrors: retry.retryErrors, errorMatch: retry.errorMatch, retrySince: retry.since, runtime, targetStop });
 }
 
 /**
