@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
+import { bellMcCaffreyDf, clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
 import { expectClose } from './internal/expect-close.js';
 
 // Reference values, two independent sources:
@@ -16,7 +16,7 @@ describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmode
   for (const c of r.cluster) {
     const s = sm.cluster.find((x) => x.name === c.name) as SmCase;
     it(c.name, () => {
-      const res = clusterRobustMeanDifference(c.before, c.after, c.clusters, { level: c.level });
+      const res = clusterRobustMeanDifference(c.before, c.after, c.clusters, { level: c.level, type: 'CR1' });
       expect(res.method).toBe('cluster-robust (CR1)');
       expect(res.clusters).toBe(c.G);
       expect(res.df).toBe(c.df);
@@ -36,7 +36,7 @@ describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmode
   }
   it('one value per cluster gives CR1 = the iid standard error s/sqrt(n)', () => {
     const x = [0.1, 0.5, 0.2, 0.9, 0.4];
-    const res = clusterRobustMean(x, [1, 2, 3, 4, 5]);
+    const res = clusterRobustMean(x, [1, 2, 3, 4, 5], { type: 'CR1' });
     // With singleton clusters, V_CR1 = n/(n-1) * sum(u^2)/n^2 = s^2/n.
     expectClose(res.standardError, res.standardErrorIid, { rtol: 1e-12 });
   });
@@ -64,5 +64,52 @@ describe('clusterRobustMeanDifference against R (sandwich by hand) and statsmode
   it('refuses fewer than two clusters and mismatched labels', () => {
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'a', 'a'])).toThrow(/at least 2 distinct clusters/);
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'b'])).toThrow(/one label per value/);
+  });
+});
+
+// CR2 with Bell-McCaffrey (Satterthwaite) df: R's clubSandwich 0.5.8, vcovCR(lm(x ~ 1), cluster, type =
+// "CR2") with coef_test and conf_int, test = "Satterthwaite" (__fixtures__/cluster-robust-cr2.gen.R ->
+// cluster-robust-cr2.json); the default type since the fifth session of 2026-12-05.
+interface Cr2Case { name: string; before: number[]; after: number[]; clusters: string[]; level: number; mean: number; se: number; statistic: number; df: number; p_value: number; lower: number; upper: number; G: number }
+const cr2 = JSON.parse(readFileSync(new URL('./__fixtures__/cluster-robust-cr2.json', import.meta.url), 'utf8')) as { cases: Cr2Case[] };
+
+describe('clusterRobustMeanDifference, CR2 (the default), against R clubSandwich', () => {
+  for (const c of cr2.cases) {
+    it(c.name, () => {
+      const res = clusterRobustMeanDifference(c.before, c.after, c.clusters, { level: c.level });
+      expect([res.method, res.type, res.clusters]).toEqual(['cluster-robust (CR2)', 'CR2', c.G]);
+      expectClose(res.mean, c.mean, { rtol: 1e-12 });
+      expectClose(res.standardError, c.se, { rtol: 1e-10 });
+      expectClose(res.standardErrorCR2, c.se, { rtol: 1e-10 });
+      expectClose(res.df, c.df, { rtol: 1e-10 });
+      expectClose(res.statistic, c.statistic, { rtol: 1e-9 });
+      expectClose(res.pValue, c.p_value, { rtol: 1e-8 });
+      expectClose(res.interval.lower, c.lower, { rtol: 1e-8, atol: 1e-12 });
+      expectClose(res.interval.upper, c.upper, { rtol: 1e-8, atol: 1e-12 });
+      expect(res.interval.method).toBe('cluster-robust (CR2), t on Bell-McCaffrey df');
+      // The mean of the differences is the same estimate, clustered alike.
+      const d = c.after.map((a, i) => a - (c.before[i] as number));
+      expectClose(clusterRobustMean(d, c.clusters, { level: c.level }).standardError, c.se, { rtol: 1e-10 });
+    });
+  }
+  it('is CR1 exactly when the clusters are of equal size (SE and df G - 1)', () => {
+    const c = cr2.cases.find((x) => x.name === 'balanced_four') as Cr2Case;
+    const two = clusterRobustMeanDifference(c.before, c.after, c.clusters);
+    const one = clusterRobustMeanDifference(c.before, c.after, c.clusters, { type: 'CR1' });
+    expectClose(two.standardError, one.standardError, { rtol: 1e-12 });
+    expectClose(two.df, 3, { rtol: 1e-12 });
+    expect(one.df).toBe(3);
+    expectClose(one.standardErrorCR2, two.standardError, { rtol: 1e-12 });
+  });
+  it('bellMcCaffreyDf: 1 for any two clusters, G - 1 for equal ones, between for unequal ones', () => {
+    expectClose(bellMcCaffreyDf([10, 80]), 1, { rtol: 1e-12 });
+    expectClose(bellMcCaffreyDf([1, 99]), 1, { rtol: 1e-12 });
+    expectClose(bellMcCaffreyDf([5, 5, 5, 5, 5]), 4, { rtol: 1e-12 });
+    const df = bellMcCaffreyDf([10, 80, 80]);
+    expect(df).toBeGreaterThan(1);
+    expect(df).toBeLessThan(2);
+  });
+  it('refuses an unknown type', () => {
+    expect(() => clusterRobustMean([1, 2, 3], ['a', 'b', 'b'], { type: 'CR3' as 'CR2' })).toThrow(/options.type must be "CR2" or "CR1"/);
   });
 });

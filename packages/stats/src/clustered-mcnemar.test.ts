@@ -16,8 +16,13 @@ type Case = {
   change: number; se: number; lower: number; upper: number; mcnemarIid: JsonNumber; singleton: boolean;
 };
 const CASES = (JSON.parse(readFileSync(new URL('./__fixtures__/sequential-clustered.json', import.meta.url), 'utf8')) as { clustered: Case[] }).clustered;
+// The CR2 interval (the default) of the same cases: R's clubSandwich on D, Satterthwaite df
+// (__fixtures__/cluster-robust-cr2.gen.R -> cluster-robust-cr2.json, "tables"; df null where the SE is 0).
+type Cr2 = { se: number; df: number | null; lower: number; upper: number };
+const CR2 = (JSON.parse(readFileSync(new URL('./__fixtures__/cluster-robust-cr2.json', import.meta.url), 'utf8')) as { tables: Cr2[] }).tables;
 
 describe('clusteredMcnemar against an independent R implementation (sequential-clustered.gen.R)', () => {
+  it('has a clubSandwich CR2 reference for every case', () => expect(CR2.length).toBe(CASES.length));
   it(`covers at least 20 random clustered tables and some with one pair per cluster (${CASES.length})`, () => {
     expect(CASES.filter((c) => !c.singleton).length).toBeGreaterThanOrEqual(20);
     expect(CASES.filter((c) => c.singleton).length).toBeGreaterThanOrEqual(3);
@@ -31,9 +36,15 @@ describe('clusteredMcnemar against an independent R implementation (sequential-c
       expectClose(o.chiSquared, num(c.obuchowski), { rtol: 1e-10, label: 'Obuchowski X2' });
       expectClose(o.pValue, c.obuchowskiP, { rtol: 1e-9, atol: 1e-300, label: 'Obuchowski p' });
       expectClose(d.change, c.change, { rtol: 1e-12, atol: 1e-15, label: 'change' });
-      expectClose(d.standardError, c.se, { rtol: 1e-10, atol: 1e-15, label: 'CR1 SE' });
-      expectClose(d.interval.lower, c.lower, { rtol: 1e-9, atol: 1e-12, label: 'lower' });
-      expectClose(d.interval.upper, c.upper, { rtol: 1e-9, atol: 1e-12, label: 'upper' });
+      const one = clusteredMcnemar(c.tables, { type: 'CR1' });
+      expectClose(one.standardError, c.se, { rtol: 1e-10, atol: 1e-15, label: 'CR1 SE' });
+      expectClose(one.interval.lower, c.lower, { rtol: 1e-9, atol: 1e-12, label: 'CR1 lower' });
+      expectClose(one.interval.upper, c.upper, { rtol: 1e-9, atol: 1e-12, label: 'CR1 upper' });
+      const r2 = CR2[i] as Cr2;
+      expectClose(d.standardError, r2.se, { rtol: 1e-9, atol: 1e-15, label: 'CR2 SE' });
+      if (r2.df !== null) expectClose(d.df, r2.df, { rtol: 1e-9, label: 'CR2 df' });
+      expectClose(d.interval.lower, r2.lower, { rtol: 1e-8, atol: 1e-12, label: 'CR2 lower' });
+      expectClose(d.interval.upper, r2.upper, { rtol: 1e-8, atol: 1e-12, label: 'CR2 upper' });
     });
   });
 });

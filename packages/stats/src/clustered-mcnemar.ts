@@ -1,4 +1,4 @@
-import { clusterRobustMean } from './cluster-robust.js';
+import { clusterRobustMean, type ClusterRobustType } from './cluster-robust.js';
 import { erfc } from './internal/normal.js';
 import { requireObject, requireOpenUnit, show } from './internal/validate.js';
 import { checkPairedCounts, type PairedCounts } from './paired-counts.js';
@@ -18,8 +18,10 @@ export type ClusteredMcnemarMethod = 'durkalski' | 'obuchowski';
 /** Options of {@link clusteredMcnemar}. */
 export type ClusteredMcnemarOptions = {
   readonly method?: ClusteredMcnemarMethod;
-  /** The level of the CR1 interval on the change; default 0.95. */
+  /** The level of the cluster-robust interval on the change; default 0.95. */
   readonly level?: number;
+  /** The interval's cluster-robust variance ({@link ClusterRobustType}); default `'CR2'` (Bell-McCaffrey df). */
+  readonly type?: ClusterRobustType;
 };
 
 /** Result of {@link clusteredMcnemar}: a frozen plain object. */
@@ -44,11 +46,13 @@ export type ClusteredMcnemarResult = {
    * is above its level.
    */
   readonly minimumPValue: number;
-  /** The CR1 standard error of the change over clusters (clusterRobustMean of D). */
+  /** The cluster-robust standard error of the change over clusters (clusterRobustMean of D, of `type`). */
   readonly standardError: number;
+  /** The interval's t degrees of freedom: Bell-McCaffrey's for CR2, K - 1 for CR1. */
+  readonly df: number;
   /** The standard error had the pairs been independent (s / sqrt(N)). */
   readonly standardErrorIid: number;
-  /** The change ± t_{(1+level)/2, K-1} · CR1 SE; [change, change] when the SE is 0. */
+  /** The change ± t_{(1+level)/2, df} · SE; [change, change] when the SE is 0. */
   readonly interval: ScoreInterval;
 };
 
@@ -67,11 +71,12 @@ export type ClusteredMcnemarResult = {
  *   ratio-estimator variance, var(p̂1) + var(p̂2) - 2 cov(p̂1, p̂2)).
  *
  * Both are referred to chi-square on 1 df. The interval is the cluster-robust one of the mean paired
- * difference D (+1 rise, -1 fall, 0 otherwise): CR1 standard error over the K clusters and t on K - 1 df
- * ({@link clusterRobustMean}); with one pair per cluster it is the paired t interval of D.
+ * difference D (+1 rise, -1 fall, 0 otherwise): CR2 standard error over the K clusters and t on
+ * Bell-McCaffrey df by default, or CR1 on K - 1 df ({@link clusterRobustMean}); with one pair per cluster
+ * both are the paired t interval of D.
  *
  * @param clusters - one paired table per cluster (clusters without pairs are ignored).
- * @param options - `method` (default `'durkalski'`), `level` (default 0.95).
+ * @param options - `method` (default `'durkalski'`), `level` (default 0.95), `type` (default `'CR2'`).
  * @returns a frozen {@link ClusteredMcnemarResult}.
  * @throws TypeError when `clusters` is not an array; RangeError naming a bad table, method or level, or
  *   fewer than 2 clusters with pairs.
@@ -86,6 +91,7 @@ export type ClusteredMcnemarResult = {
  * @see Obuchowski N.A. (1998) "On the comparison of correlated proportions for clustered data", Stat Med
  *   17:1495. Durkalski V.L., Palesch Y.Y., Lipsitz S.R., Rust P.F. (2003) "Analysis of clustered
  *   matched-pair data", Stat Med 22:2417. Cameron & Miller (2015) J. Human Resources 50(2) (CR1).
+ *   Pustejovsky & Tipton (2018) J. Business & Economic Statistics 36(4) (CR2).
  */
 export function clusteredMcnemar(clusters: readonly PairedCounts[], options: ClusteredMcnemarOptions = {}): ClusteredMcnemarResult {
   if (!Array.isArray(clusters)) throw new TypeError(`clusters must be an array of paired tables; got ${show(clusters)}`);
@@ -125,7 +131,7 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
     else statistic = sumD === 0 ? 0 : Infinity;
   }
   const pValue = rise + fall === 0 ? 1 : Math.min(1, erfc(Math.sqrt(statistic / 2)));
-  // The interval: CR1 over clusters of D in {-1, 0, 1}.
+  // The interval: cluster-robust over clusters of D in {-1, 0, 1}.
   const values: number[] = [];
   const labels: number[] = [];
   tables.forEach((t, g) => {
@@ -133,7 +139,7 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
     for (let i = 0; i < t.fall; i++) values.push(-1), labels.push(g);
     for (let i = 0; i < t.both + t.neither; i++) values.push(0), labels.push(g);
   });
-  const cr = clusterRobustMean(values, labels, { level });
+  const cr = clusterRobustMean(values, labels, { level, ...(options.type !== undefined ? { type: options.type } : {}) });
   return Object.freeze({
     method,
     clusters: k,
@@ -145,6 +151,7 @@ export function clusteredMcnemar(clusters: readonly PairedCounts[], options: Clu
     pValue,
     minimumPValue: method === 'durkalski' ? Math.min(1, erfc(Math.sqrt(k / 2))) : 0,
     standardError: cr.standardError,
+    df: cr.df,
     standardErrorIid: cr.standardErrorIid,
     interval: cr.interval,
   });

@@ -6,6 +6,7 @@ describe('poisson-stats barrel', () => {
     expect(Object.keys(stats).sort()).toEqual(
       [
         'MCNEMAR_METHODS',
+        'bellMcCaffreyDf',
         'benjaminiHochberg',
         'bonferroni',
         'clusterRobustMean',

@@ -25,8 +25,8 @@ export { unpairedMinimumDetectableChange, unpairedPower } from './unpaired-power
 export type { UnpairedMdeOptions, UnpairedPowerOptions } from './unpaired-power.js';
 export { meanScoreInterval, pairedScoreDifference } from './paired-scores.js';
 export type { MeanScoreResult, PairedScoreResult, ScoreInterval } from './paired-scores.js';
-export { clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
-export type { ClusterRobustResult } from './cluster-robust.js';
+export { bellMcCaffreyDf, clusterRobustMean, clusterRobustMeanDifference } from './cluster-robust.js';
+export type { ClusterRobustOptions, ClusterRobustResult, ClusterRobustType } from './cluster-robust.js';
 export {
   betaMixtureLogE,
   sequentialCriticalCounts,

@@ -40,8 +40,8 @@ export function clusterTables(conditions: readonly ConditionPairs[], axis: strin
  * The clustered reading of binary events: per event, every pair of every compared condition pooled, with
  * the pairs grouped by the value of `axis` (e.g. the task: several seeds of one task are not independent).
  * Durkalski's clustered McNemar test (chi-square on 1 df; with one pair per cluster it is McNemar's
- * asymptotic test) and the CR1 interval of the change (the mean of D = after - before in {-1, 0, 1},
- * t on G - 1 df), simultaneous (Bonferroni) over the events at 95%; Holm over the events at q.
+ * asymptotic test) and the CR2 interval of the change (the mean of D = after - before in {-1, 0, 1},
+ * t on Bell-McCaffrey df), simultaneous (Bonferroni) over the events at 95%; Holm over the events at q.
  *
  * @param conditions - the paired conditions of the diff.
  * @param axes - the runs' axis names.
@@ -59,11 +59,11 @@ export function clusterBinary(conditions: readonly ConditionPairs[], axes: reado
   const pct = `${Math.round(FAMILY_LEVEL * 100)}%`;
   return Object.freeze({
     cluster_axis: axis,
-    method: `clustered McNemar (Durkalski et al. 2003) on every pair of every condition, clustered by ${axis}; the change's interval with cluster-robust (CR1) standard errors, t on G - 1 df`,
+    method: `clustered McNemar (Durkalski et al. 2003) on every pair of every condition, clustered by ${axis}; the change's interval with cluster-robust (CR2) standard errors, t on Bell-McCaffrey df`,
     q,
     tests: m,
     rule: `Holm, q ${q} over the ${m} event${m === 1 ? '' : 's'}; a claim about the population of ${axis} values, not only these pairs`,
-    intervals_rule: `CR1 at ${pct}, simultaneous (Bonferroni) over the ${m} event${m === 1 ? '' : 's'}`,
+    intervals_rule: `CR2 at ${pct}, simultaneous (Bonferroni) over the ${m} event${m === 1 ? '' : 's'}`,
     rows: Object.freeze(rows.map((r) => r as ClusteredEventRow)),
   });
 }
@@ -108,8 +108,9 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
       min_p: r.min_p,
       significant,
       standard_error: r.standard_error,
+      df: r.df,
       standard_error_iid: r.standard_error_iid,
-      interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
+      interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR2), t on Bell-McCaffrey df' as const }),
       // Durkalski's p is at least min_p with these clusters, and Holm's first step asks p <= q / m of the m
       // tested: above that no outcome could have counted.
       verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : r.min_p > q / tested.length ? ('too few clusters' as const) : ('not significant' as const),

@@ -1,4 +1,4 @@
-// `export --cluster AXIS`: each run's outcome rates over all its conditions, with CR1 intervals by the axis.
+// `export --cluster AXIS`: each run's outcome rates over all its conditions, with CR2 intervals by the axis.
 import { DiffError } from './diff-error.js';
 import { mdCell } from '../internal/csv-cell.js';
 import { axisNames } from './pairing.js';
@@ -6,7 +6,7 @@ import { clusteredMean } from './stats.js';
 import type { RunColumns } from './run-columns.js';
 import { NO_OUTCOME } from './run-index.js';
 
-/** One run x outcome: the rate over every episode with an outcome, with its CR1 interval by the axis. */
+/** One run x outcome: the rate over every episode with an outcome, with its CR2 interval by the axis. */
 export type ClusteredRate = {
   readonly run_id: string;
   readonly run_name: string;
@@ -15,8 +15,10 @@ export type ClusteredRate = {
   readonly clusters: number;
   readonly n: number;
   readonly rate: number;
-  /** CR1 standard error of the rate over the clusters. */
+  /** CR2 standard error of the rate over the clusters. */
   readonly standard_error: number;
+  /** The interval's t degrees of freedom (Bell-McCaffrey's). */
+  readonly df: number;
   readonly lower: number;
   readonly upper: number;
 };
@@ -26,7 +28,7 @@ export type ClusteredRates = { readonly cluster_axis: string; readonly level: nu
 
 /**
  * Per run and outcome label, the rate over every episode of every condition (those with an outcome),
- * with a cluster-robust (CR1) interval, t on G - 1 df, clustering the episodes by their value of `axis`:
+ * with a cluster-robust (CR2) interval, t on Bell-McCaffrey df, clustering the episodes by their value of `axis`:
  * a rate read as a claim about the population of that axis's values (tasks, documents).
  *
  * @throws {@link DiffError} (E_DIFF, exit 2) when a run lacks the axis or its episodes fall in fewer than 2 values.
@@ -55,16 +57,16 @@ export function clusteredRates(runs: readonly RunColumns[], labels: readonly str
     for (const outcome of labels) {
       const code = run.codes.codes.get(outcome);
       const r = clusteredMean(outcomes.map((o) => (o === code ? 1 : 0)), clusters, level);
-      rows.push(Object.freeze({ run_id: run.manifest.run_id, run_name: run.manifest.name, outcome, clusters: r.clusters, n: outcomes.length, rate: r.mean, standard_error: r.standard_error, lower: r.interval.lower, upper: r.interval.upper }));
+      rows.push(Object.freeze({ run_id: run.manifest.run_id, run_name: run.manifest.name, outcome, clusters: r.clusters, n: outcomes.length, rate: r.mean, standard_error: r.standard_error, df: r.df, lower: r.interval.lower, upper: r.interval.upper }));
     }
   }
-  return Object.freeze({ cluster_axis: axis, level, method: `each run's rate over all its conditions, cluster-robust (CR1) interval by ${axis}, t on G - 1 df`, rows: Object.freeze(rows) });
+  return Object.freeze({ cluster_axis: axis, level, method: `each run's rate over all its conditions, cluster-robust (CR2) interval by ${axis}, t on Bell-McCaffrey df`, rows: Object.freeze(rows) });
 }
 
 /** The clustered rates as a Markdown table. */
 export function formatClusteredRatesMarkdown(c: ClusteredRates): string[] {
   const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '');
-  const out = [`## Rates clustered by ${mdCell(c.cluster_axis)}`, '', '| run | outcome | clusters | episodes | rate | CR1 interval |', '| --- | --- | ---: | ---: | ---: | --- |'];
+  const out = [`## Rates clustered by ${mdCell(c.cluster_axis)}`, '', '| run | outcome | clusters | episodes | rate | CR2 interval |', '| --- | --- | ---: | ---: | ---: | --- |'];
   for (const r of c.rows) out.push(`| ${mdCell(r.run_name)} | ${mdCell(r.outcome)} | ${r.clusters} | ${r.n} | ${f(r.rate)} | [${f(r.lower)}, ${f(r.upper)}] |`);
   out.push('', `${c.method}, at ${Math.round(c.level * 100)}%.`);
   return out;

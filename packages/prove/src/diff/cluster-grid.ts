@@ -19,7 +19,7 @@ export type ClusteredGrid = {
 
 /**
  * Reads each cell of a report grid clustered by `axis`: the cell's pairs (every condition with the cell's
- * x and y values) grouped by their value of `axis`, Durkalski's clustered McNemar and the CR1 interval
+ * x and y values) grouped by their value of `axis`, Durkalski's clustered McNemar and the CR2 interval
  * of the change, simultaneous (Bonferroni, 95%) over the cells with a test, Holm over them at q. The runs
  * come indexed by their own conditions (`indexRows`, or the report's columnar index).
  *
@@ -43,12 +43,12 @@ export function clusteredGrid(
   const rows = clusteredRows(groups, o.axis, o.q, level);
   return Object.freeze({
     cluster_axis: o.axis,
-    rule: `clustered McNemar (Durkalski et al. 2003) per cell, pairs clustered by ${o.axis}; CR1 intervals at 95% simultaneous (Bonferroni) over the ${testable} cell${testable === 1 ? '' : 's'} with 2 or more clusters; Holm q ${o.q} over them`,
+    rule: `clustered McNemar (Durkalski et al. 2003) per cell, pairs clustered by ${o.axis}; CR2 intervals at 95% simultaneous (Bonferroni) over the ${testable} cell${testable === 1 ? '' : 's'} with 2 or more clusters; Holm q ${o.q} over them`,
     cells: Object.freeze(keys.map((k, i) => Object.freeze({ ...k, row: rows[i] ?? null }))),
   });
 }
 
-/** The clustered grid as text lines: one row per y value, each cell `change [CR1 interval] p_holm`. */
+/** The clustered grid as text lines: one row per y value, each cell `change [CR2 interval] p_holm`. */
 export function formatClusteredGrid(grid: ReportGrid): string[] {
   const c = grid.clustered;
   if (c === undefined) return [];

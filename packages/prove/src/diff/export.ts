@@ -40,7 +40,7 @@ export type ExportTable = {
   readonly scores?: ScoreExport;
   /** The runs read with `partial` that are not complete, with their coverage (absent when none). */
   readonly partial?: readonly RunCoverage[];
-  /** With `cluster`: each run's rates over all its conditions with CR1 intervals by that axis. */
+  /** With `cluster`: each run's rates over all its conditions with CR2 intervals by that axis. */
   readonly clustered?: ClusteredRates;
 };
 
@@ -50,7 +50,7 @@ export type ExportOptions = {
   readonly by?: readonly string[];
   /** Read runs that are not complete ({@link exportRuns}); the table then carries `partial`. */
   readonly partial?: boolean;
-  /** An axis that clusters the episodes: adds `clustered`, each run's rates with CR1 intervals. */
+  /** An axis that clusters the episodes: adds `clustered`, each run's rates with CR2 intervals. */
   readonly cluster?: string;
 };
 

@@ -27,7 +27,7 @@ export type ReportOptions = {
   readonly q?: number;
   readonly power?: number;
   readonly method?: TestMethod;
-  /** An axis that clusters each cell's pairs: adds `clustered`, the clustered McNemar test and CR1 interval per cell. */
+  /** An axis that clusters each cell's pairs: adds `clustered`, the clustered McNemar test and CR2 interval per cell. */
   readonly cluster?: string;
 };
 

@@ -139,16 +139,17 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
     scoreFixture.conditions.forEach((c, i) => close(rowOf(s, c).hard_failures?.p_holm, ph[i] as number, 1e-15));
   });
 
-  it('--cluster task: the pooled difference with CR1 errors matches R (by hand) and clusterRobustMeanDifference', () => {
+  it('--cluster task: the pooled difference with CR2 errors on Bell-McCaffrey df matches R (clubSandwich), its CR1 error R by hand', () => {
     const p = clustered.scores?.pooled;
     expect(p).toBeDefined();
     const r = scoreFixture.pooled;
     expect(p?.cluster_axis).toBe('task');
     expect(p?.n).toBe(r.n);
     expect(p?.clusters).toBe(r.clusters);
-    expect(p?.df).toBe(r.df);
+    close(p?.df, r.df, 1e-12);
     close(p?.difference, r.difference, 1e-12);
     close(p?.standard_error, r.standard_error, 1e-12);
+    close(p?.standard_error_cr1, r.standard_error_cr1, 1e-12);
     close(p?.t, r.t, 1e-9);
     close(p?.p, r.p, 1e-9);
     expect(p?.constant).toBe(false);
@@ -175,7 +176,7 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
   it('prints a scores section in the text report and snake_case keys in JSON', () => {
     const text = formatDiffText(clustered);
     expect(text).toContain('\nscores        paired t on each condition\'s score difference (after - before)');
-    expect(text).toContain('\npooled        +0.066 [-0.294, +0.427] over 34 pairs (');
+    expect(text).toContain('\npooled        +0.066 [-0.297, +0.430] over 34 pairs (');
     expect(text).toContain('score drops   2 pairs without a score in one run (an error, or no score), left out');
     const line = text.split('\n').find((l) => l.startsWith('prompt_variant skeptical · task gamma') && l.includes('higher'));
     expect(line).toMatch(/^prompt_variant skeptical · task gamma\s+6\s+0\.604\s+0\.875\s+\+0\.271\s+\[\+0\.109, \+0\.433\]\s+8\.87e-4\s+0\.00532\s+higher\s+2 -> 0 of 6, p 0\.500$/);

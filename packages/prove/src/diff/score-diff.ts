@@ -106,13 +106,14 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
     after: mean(after),
     difference: r.difference,
     standard_error: r.standard_error,
+    standard_error_cr1: r.standard_error_cr1,
     standard_error_cr0: r.standard_error_cr0,
     standard_error_iid: r.standard_error_iid,
     df: r.df,
     constant,
     t: constant ? null : r.t,
     p: constant ? null : r.p,
-    interval: constant ? null : Object.freeze({ ...r.interval, method: 'cluster-robust (CR1), t on G-1 df' as const }),
+    interval: constant ? null : Object.freeze({ ...r.interval, method: 'cluster-robust (CR2), t on Bell-McCaffrey df' as const }),
   });
 }
 
@@ -125,8 +126,8 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
  * `significant`, verdict `higher`/`lower`, when p_holm <= q) and Benjamini-Hochberg (`flagged`), and
  * intervals at 1 - 0.05/m each (95% simultaneous, Bonferroni). This family is separate from the
  * events' and does not enter the verdict word. With `cluster`, one pooled mean difference over every
- * pair of every condition gets a cluster-robust (CR1) standard error by that axis's value, t on G - 1
- * df: the conditions sharing a value (e.g. one task's variants) are not independent. When the runs'
+ * pair of every condition gets a cluster-robust (CR2) standard error by that axis's value, t on
+ * Bell-McCaffrey df: the conditions sharing a value (e.g. one task's variants) are not independent. When the runs'
  * meta holds `hard_failure`, each condition also gets McNemar on the hard-failure event over its pairs
  * (Holm over those conditions).
  *
@@ -236,13 +237,13 @@ export function compareScores(
   const seedMismatches = collected.reduce((s, c) => s + c.seedMismatches, 0);
   const pct = `${Math.round(SCORE_FAMILY_LEVEL * 100)}%`;
   const out: ScoreComparison = {
-    method: `paired t on each condition's score difference (after - before), pairs by (condition, replicate) on equal seeds${cluster !== undefined ? `; pooled over conditions with cluster-robust (CR1) standard errors by ${cluster}` : ''}${withHard ? `; McNemar (${method}) on hard failures` : ''}`,
+    method: `paired t on each condition's score difference (after - before), pairs by (condition, replicate) on equal seeds${cluster !== undefined ? `; pooled over conditions with cluster-robust (CR2) standard errors by ${cluster}, t on Bell-McCaffrey df` : ''}${withHard ? `; McNemar (${method}) on hard failures` : ''}`,
     cluster_axis: cluster ?? null,
     q,
     tests: m,
     hard_failure_tests: kh,
     rule: `a condition's score counts at the family-wise level (Holm, q ${q} over ${m} condition${m === 1 ? '' : 's'} with at least 2 pairs${constant.some((x) => x) ? ' whose differences vary' : ''}); its flag is Benjamini-Hochberg's; the score family is separate from the events' and does not enter the verdict word`,
-    intervals_rule: `paired t at ${pct}, simultaneous (Bonferroni) over the ${m} condition${m === 1 ? '' : 's'}${cluster !== undefined ? `; the pooled interval at ${pct}, t on G - 1 df` : ''}`,
+    intervals_rule: `paired t at ${pct}, simultaneous (Bonferroni) over the ${m} condition${m === 1 ? '' : 's'}${cluster !== undefined ? `; the pooled interval at ${pct}, CR2, t on Bell-McCaffrey df` : ''}`,
     dropped,
     seed_mismatches: seedMismatches,
     rows: Object.freeze(rows),

@@ -5,6 +5,8 @@ import type { ScoreComparison, ScoreRow } from './types.js';
 const num = (x: number | null): string => (x === null ? '-' : fmt3(x));
 const diff = (x: number | null): string => (x === null ? '-' : fmtChange(x));
 const pv = (x: number | null): string => (x === null ? '-' : fmtP(x));
+/** Degrees of freedom: an integer as it is, Bell-McCaffrey's fractional df to 2 decimals. */
+const fmtDf = (df: number): string => (Number.isInteger(df) ? String(df) : df.toFixed(2));
 
 function hardCell(r: ScoreRow): string {
   const h = r.hard_failures;
@@ -41,7 +43,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
       'pooled',
       p.t === null || p.p === null || p.interval === null
         ? `${head} ${over}: ${p.clusters} clusters whose mean differences are all equal (SE 0): no test (the clusters do not vary; ${p.standard_error_iid.toPrecision(3)} if the pairs were independent)`
-        : `${head} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] ${over}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${p.df} df, p ${fmtP(p.p)}`,
+        : `${head} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] ${over}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${fmtDf(p.df)} df, p ${fmtP(p.p)}`,
     ]);
   }
   const withHard = s.hard_failure_tests > 0;

@@ -133,12 +133,13 @@ export function pairedT(before: readonly number[], after: readonly number[], lev
   };
 }
 
-/** A cluster-robust mean difference (poisson-stats `clusterRobustMeanDifference`, CR1, t on G - 1 df). */
+/** A cluster-robust mean difference (poisson-stats `clusterRobustMeanDifference`, CR2, t on Bell-McCaffrey df). */
 export type ClusteredDifference = {
   readonly n: number;
   readonly clusters: number;
   readonly difference: number;
   readonly standard_error: number;
+  readonly standard_error_cr1: number;
   readonly standard_error_cr0: number;
   readonly standard_error_iid: number;
   readonly df: number;
@@ -147,7 +148,7 @@ export type ClusteredDifference = {
   readonly interval: Interval;
 };
 
-/** mean(after - before) with CR1 standard errors clustered by `clusters` (poisson-stats `clusterRobustMeanDifference`). */
+/** mean(after - before) with CR2 standard errors clustered by `clusters` (poisson-stats `clusterRobustMeanDifference`). */
 export function clusteredDifference(before: readonly number[], after: readonly number[], clusters: readonly (string | number)[], level: number): ClusteredDifference {
   const r = clusterRobustMeanDifference(before, after, clusters, { level });
   return {
@@ -155,6 +156,7 @@ export function clusteredDifference(before: readonly number[], after: readonly n
     clusters: r.clusters,
     difference: r.mean,
     standard_error: r.standardError,
+    standard_error_cr1: r.standardErrorCR1,
     standard_error_cr0: r.standardErrorCR0,
     standard_error_iid: r.standardErrorIid,
     df: r.df,
@@ -183,7 +185,7 @@ export function sequentialMde(n: number, alpha: number, power: number, discordan
   return sequentialMinimumDetectableChange({ n, alpha, power, discordance, ...moving });
 }
 
-/** The clustered McNemar test (Durkalski) with its CR1 interval, in the diff's snake_case. */
+/** The clustered McNemar test (Durkalski) with its CR2 interval, in the diff's snake_case. */
 export type ClusteredBinary = {
   readonly clusters: number;
   readonly n: number;
@@ -195,11 +197,12 @@ export type ClusteredBinary = {
   /** The smallest p the test can give with these clusters (poisson-stats `minimumPValue`). */
   readonly min_p: number;
   readonly standard_error: number;
+  readonly df: number;
   readonly standard_error_iid: number;
   readonly interval: Interval;
 };
 
-/** Durkalski's clustered McNemar and the CR1 interval of the change (poisson-stats `clusteredMcnemar`). */
+/** Durkalski's clustered McNemar and the CR2 interval of the change (poisson-stats `clusteredMcnemar`). */
 export function clusteredBinary(tables: readonly PairedCounts[], level: number): ClusteredBinary {
   const r = clusteredMcnemar(tables, { level });
   return {
@@ -212,13 +215,14 @@ export function clusteredBinary(tables: readonly PairedCounts[], level: number):
     p: r.pValue,
     min_p: r.minimumPValue,
     standard_error: r.standardError,
+    df: r.df,
     standard_error_iid: r.standardErrorIid,
     interval: intervalOf(r.interval),
   };
 }
 
-/** A mean with its CR1 interval over clusters (poisson-stats `clusterRobustMean`, t on G - 1 df). */
-export function clusteredMean(values: readonly number[], clusters: readonly string[], level: number): { readonly clusters: number; readonly mean: number; readonly standard_error: number; readonly interval: Interval } {
+/** A mean with its CR2 interval over clusters (poisson-stats `clusterRobustMean`, t on Bell-McCaffrey df). */
+export function clusteredMean(values: readonly number[], clusters: readonly string[], level: number): { readonly clusters: number; readonly mean: number; readonly standard_error: number; readonly df: number; readonly interval: Interval } {
   const r = clusterRobustMean(values, clusters, { level });
-  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, interval: intervalOf(r.interval) };
+  return { clusters: r.clusters, mean: r.mean, standard_error: r.standardError, df: r.df, interval: intervalOf(r.interval) };
 }

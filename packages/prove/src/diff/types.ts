@@ -272,7 +272,7 @@ export type DiffReport = {
   readonly partial?: readonly RunCoverage[];
   /** (condition, replicate) pairs held by one run only, not compared (absent when every pair matched). */
   readonly unmatched?: Unmatched;
-  /** With `cluster` on paired runs: each event over every pair, clustered by the axis (clustered McNemar, CR1 interval). */
+  /** With `cluster` on paired runs: each event over every pair, clustered by the axis (clustered McNemar, CR2 interval). */
   readonly clustered?: ClusteredEvents;
   /** For two imported runs (paired by the samples' identity): what was paired and what was not. */
   readonly identity?: IdentityPairing;
@@ -302,11 +302,13 @@ export type ClusteredEventRow = {
    */
   readonly min_p: number;
   readonly significant: boolean;
-  /** CR1 standard error of the change over the clusters. */
+  /** CR2 standard error of the change over the clusters (poisson-stats `clusteredMcnemar`). */
   readonly standard_error: number;
+  /** The interval's t degrees of freedom (Bell-McCaffrey's; G - 1 when the clusters hold equal numbers of pairs). */
+  readonly df: number;
   /** The standard error had the pairs been independent (s / sqrt(n)). */
   readonly standard_error_iid: number;
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' };
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR2), t on Bell-McCaffrey df' };
   readonly verdict: 'higher' | 'lower' | 'not significant' | 'too few clusters';
 };
 
@@ -403,21 +405,23 @@ export type ScorePooled = {
   readonly before: number;
   readonly after: number;
   readonly difference: number;
-  /** CR1 (G/(G-1) small-sample factor), as used for t, p and the interval. */
+  /** CR2 (Bell & McCaffrey), as used for t, p and the interval. */
   readonly standard_error: number;
+  /** CR1 (G/(G-1) small-sample factor), for comparison: the same as CR2 when the clusters hold equal numbers of pairs. */
+  readonly standard_error_cr1: number;
   readonly standard_error_cr0: number;
   /** The standard error had the pairs been independent (s / sqrt(n)), for comparison. */
   readonly standard_error_iid: number;
-  /** G - 1. */
+  /** Bell-McCaffrey's degrees of freedom (G - 1 when the clusters hold equal numbers of pairs; 1 with 2 clusters). */
   readonly df: number;
   /**
-   * Every cluster's mean difference is the same (CR1 SE 0, up to rounding by R's t.test rule): the
+   * Every cluster's mean difference is the same (SE 0, up to rounding by R's t.test rule): the
    * clusters do not vary, so there is no test (t, p and interval null), not a t of ±Infinity with p 0.
    */
   readonly constant: boolean;
   readonly t: number | null;
   readonly p: number | null;
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR1), t on G-1 df' } | null;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR2), t on Bell-McCaffrey df' } | null;
 };
 
 /** The paired score comparison of a diff (`scores` in the report). */

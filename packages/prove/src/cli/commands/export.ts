@@ -15,7 +15,7 @@ export const exportCommand = defineCommand({
     csv: { type: 'string', valueName: 'FILE', description: 'Write the CSV to FILE: one line per run x condition x outcome, or, when the runs hold scores, one line per run x group x replicate of the score table.' },
     json: { type: 'boolean', description: 'Print the aggregate as one JSON document.' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the Markdown, CSV (a partial column) and JSON then say partial, with the coverage.' },
-    cluster: { type: 'string', valueName: 'AXIS', description: 'Add each run\'s outcome rates over all its conditions with cluster-robust (CR1) intervals by this axis (e.g. task), in the Markdown and --json.' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Add each run\'s outcome rates over all its conditions with cluster-robust (CR2) intervals by this axis (e.g. task), in the Markdown and --json.' },
     by: { type: 'string', valueName: 'AXIS', multiple: true, description: 'Also aggregate scores per value of AXIS (repeat for several groupings; AXIS1,AXIS2 groups by both jointly, e.g. model,prompt_variant).' },
   },
   examples: ['poisson-prove export "#2" "#1" --md results.md --csv results.csv', 'poisson-prove export "#4" --by model,prompt_variant --by task --md matrix.md --csv matrix.csv'],

@@ -26,7 +26,7 @@ export const reportCommand = defineCommand({
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the text, JSON and SVG then say partial, with the coverage.' },
-    cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR1) interval per cell, printed as a second grid.' },
+    cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR2) interval per cell, printed as a second grid.' },
   },
   examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
   async run({ positionals, options, store, io }) {

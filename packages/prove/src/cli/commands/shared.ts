@@ -69,7 +69,7 @@ export const DIFF_READING_OPTIONS: Readonly<Record<'power' | 'scores' | 'partial
   power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
   scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
   partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
-  cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR1) standard errors by this axis\'s value, e.g. task (implies --scores).' },
+  cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR2) standard errors by this axis\'s value, e.g. task (implies --scores).' },
   sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n. It replaces the --method test (a --method other than exact is then said in a warning).' },
 });
 

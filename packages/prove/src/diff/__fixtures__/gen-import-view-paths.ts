@@ -4,7 +4,8 @@
 // change of d at psi^ + d where pairs disagree both ways (each time compared with the outputs before: only
 // those fields, and the verdicts, sentences and pages made from them, changed); and for inspect's
 // `writer` (null for these runs: only that line was added); and for report's `dropped` line and the
-// clustered `too few clusters` at Holm's q/m (only those lines).
+// clustered `too few clusters` at Holm's q/m (only those lines); and for the clustered rows' CR2 interval on
+// Bell-McCaffrey df (the page's clustered data: its method text and `df`).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 # Reference values for score-diff.test.ts: the paired score comparison of two hand-built runs.
-# Run: Rscript gen-paired-scores.R > paired-scores.json   (base R only; R's t.test, p.adjust, binom.test)
+# Run: Rscript gen-paired-scores.R > paired-scores.json   (R's t.test, p.adjust, binom.test; clubSandwich for the pooled CR2)
 # Inputs (the runs' scores and hard-failure flags) are generated here with a fixed seed and written into
 # the JSON, so the test builds its store from exactly these numbers.
 set.seed(20261202)
@@ -48,16 +48,24 @@ for (i in seq_len(m)) {
 ph <- p.adjust(ps, "holm")
 pb <- p.adjust(ps, "BH")
 
-# Pooled over every complete pair, CR1 standard errors clustered by task, t on G - 1 df (by hand:
-# the sandwich estimator of an intercept-only regression, V = G/(G-1) * sum_g (sum_{i in g} u_i)^2 / n^2).
+# Pooled over every complete pair, CR2 standard errors clustered by task, t on Bell-McCaffrey df (R's
+# clubSandwich: vcovCR(lm(d ~ 1), cluster, type = "CR2"), coef_test and conf_int with test = "Satterthwaite");
+# and the CR1 standard error by hand, for comparison (the sandwich estimator of an intercept-only
+# regression, V = G/(G-1) * sum_g (sum_{i in g} u_i)^2 / n^2).
 d <- c(); cl <- c()
 for (c in conds) { ok <- !is.na(c$before) & !is.na(c$after); d <- c(d, c$after[ok] - c$before[ok]); cl <- c(cl, rep(c$task, sum(ok))) }
 n <- length(d); u <- d - mean(d); G <- length(unique(cl))
 meat <- sum(tapply(u, cl, sum)^2)
-se <- sqrt(G / (G - 1) * meat / n^2)
-tp <- mean(d) / se
-pp <- 2 * pt(-abs(tp), G - 1)
-ci <- mean(d) + c(-1, 1) * qt(0.975, G - 1) * se
+se1 <- sqrt(G / (G - 1) * meat / n^2)
+suppressMessages(library(clubSandwich))
+fit <- lm(d ~ 1)
+V <- vcovCR(fit, cluster = cl, type = "CR2")
+ct <- coef_test(fit, vcov = V, test = "Satterthwaite")
+cc <- conf_int(fit, vcov = V, level = 0.95, test = "Satterthwaite")
+se <- ct$SE
+tp <- ct$tstat
+pp <- ct$p_Satt
+ci <- c(cc$CI_L, cc$CI_U)
 
 cat("{\n")
 cat(sprintf("  \"generator\": \"gen-paired-scores.R (%s)\",\n", R.version.string))
@@ -69,6 +77,6 @@ for (i in seq_len(m)) {
     c$task, c$variant, arr(c$before), arr(c$after), barr(c$hb), barr(c$ha), c$ref, g16(ph[i]), g16(pb[i]), if (i < m) "," else ""))
 }
 cat("  ],\n")
-cat(sprintf("  \"pooled\": { \"n\": %d, \"clusters\": %d, \"difference\": %s, \"standard_error\": %s, \"t\": %s, \"df\": %d, \"p\": %s, \"lower\": %s, \"upper\": %s }\n",
-  n, G, g16(mean(d)), g16(se), g16(tp), G - 1, g16(pp), g16(ci[1]), g16(ci[2])))
+cat(sprintf("  \"pooled\": { \"n\": %d, \"clusters\": %d, \"sizes\": %s, \"difference\": %s, \"standard_error\": %s, \"standard_error_cr1\": %s, \"t\": %s, \"df\": %s, \"p\": %s, \"lower\": %s, \"upper\": %s }\n",
+  n, G, arr(as.vector(table(cl))), g16(mean(d)), g16(se), g16(se1), g16(tp), g16(ct$df_Satt), g16(pp), g16(ci[1]), g16(ci[2])))
 cat("}\n")

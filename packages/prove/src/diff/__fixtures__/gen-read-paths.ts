@@ -12,7 +12,8 @@
 // (`min_p`, and `too few clusters` for 2 clusters) moved, nothing else; then "report A B C panels" gained
 // its coverage line and `unmatched` (report said nothing of the pairs it did not compare); then the
 // inspect cases gained `"writer": null` (a running run's writer, alive or gone), nothing else; then the
-// report cases gained diff's `dropped` line, and report's clustered cells `too few clusters` at Holm's q/m.
+// report cases gained diff's `dropped` line, and report's clustered cells `too few clusters` at Holm's q/m;
+// then the four --cluster cases (view, export, report) moved from CR1 on G - 1 df to CR2 on Bell-McCaffrey df.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -32,7 +32,7 @@ export type ScoreFixture = {
   replicates: number;
   level: number;
   conditions: ScoreFixtureCondition[];
-  pooled: { n: number; clusters: number; difference: number; standard_error: number; t: number; df: number; p: number; lower: number; upper: number };
+  pooled: { n: number; clusters: number; difference: number; standard_error: number; standard_error_cr1: number; sizes: number[]; t: number; df: number; p: number; lower: number; upper: number };
 };
 
 export const scoreFixture = JSON.parse(readFileSync(new URL('./paired-scores.json', import.meta.url), 'utf8')) as ScoreFixture;
