@@ -2,7 +2,7 @@
 // simultaneous interval, the family's decision (Holm for the verdict, Benjamini-Hochberg for the flags),
 // and the report's rows. No prose: the words are sentence.ts's.
 import type { CheckedOptions } from './diff-input.js';
-import { observedDiscordance, type LimitContext, type LimitMemo, type Limits } from './limits.js';
+import { disagreesBothWays, observedDiscordance, type LimitContext, type LimitMemo, type Limits } from './limits.js';
 import type { ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { sequentialLimits, sequentialPValue } from './sequential.js';
@@ -101,10 +101,11 @@ export function diffFamily(
 ): DiffFamily {
   const { q, power, method } = args.options;
   const m = args.family ?? conditions.length * events.length;
-  const limits: LimitContext = { alpha: q / m, power, method };
+  const tests = testsOf(conditions, events, args.paired);
+  // A target that disagrees with itself somewhere in the diff: every table's limit reads psi^ + d.
+  const limits: LimitContext = { alpha: q / m, power, method, bothWays: disagreesBothWays(tests.map((t) => t.table)) };
   const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
-  const tests = testsOf(conditions, events, args.paired);
   const scored = scoreTests(tests, method, limits, memo, level, args.sequential);
   const decision = decide(scored, q, args.threshold);
   const rows = tests.map((t, i) => rowOf(t, scored[i] as ScoredTest, decision, i));

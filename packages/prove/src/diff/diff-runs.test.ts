@@ -42,8 +42,10 @@ function checkAgainstStats(r: DiffReport, method: 'exact' | 'midp' | 'asymptotic
     // discordant (STATS.md, "Limits"; docs/statistics.md, "A change moves the discordance").
     const before = (c.both + c.fall) / c.n;
     const psi = (c.rise + c.fall) / c.n;
-    // Read at psi^ + d when the pairs disagree both ways; a one-way table at max(psi^, d), as before.
-    const mde = round3(minimumDetectableChange({ n: c.n, alpha: r.q / m, power: r.power, method, discordance: psi, ...(Math.min(c.rise, c.fall) > 0 ? { discordanceSlope: 1 } : {}) }));
+    // Read at psi^ + d when the pairs of some table of the diff disagree both ways (the target disagrees
+    // with itself); at max(psi^, d) when every table is one way, as a deterministic target's.
+    const bothWays = r.rows.some((x) => x.counts !== null && Math.min(x.counts.rise, x.counts.fall) > 0);
+    const mde = round3(minimumDetectableChange({ n: c.n, alpha: r.q / m, power: r.power, method, discordance: psi, ...(bothWays ? { discordanceSlope: 1 } : {}) }));
     expect(row.discordance).toBe(psi);
     expect(row.limit_rise).toBe(mde <= 1 - before ? mde : 'no room');
     expect(row.limit_fall).toBe(mde <= before ? mde : 'no room');

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { independentRuns } from './__fixtures__/independent-runs.js';
 import { diffEpisodes } from './diff-episodes.js';
 import { formatDiffText } from './format-text.js';
+import type { DiffRun } from './types.js';
 
 describe('two independent runs at p = 0.4, 200 replicates, --max-mde 0.05', () => {
   const { before, after } = independentRuns();
@@ -82,5 +83,34 @@ describe('the design the runs recorded: declared events, planned m, planned disc
     const r = diffEpisodes(withManifest(before, { discordance: 0.48 }), withManifest(after, { discordance: 0.48 }));
     expect(r.planned_discordance).toBe(0.48);
     expect(formatDiffText(r)).toContain("discordance   observed up to 0.500 (pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.480 at sweep time (--discordance)");
+  });
+});
+
+// A review (fifth session of 2026-12-05): a rare `error` seen in one run only (rise 4, fall 0 of 128)
+// beside a `failed` whose pairs disagree both ways had its limit read under the one-way model,
+// max(psi^, d): 0.070, which a real rise of 0.070 reaches about half the time (R's exact power 0.52 for
+// two independent runs at an error rate of 0.02), not 4 times in 5. The target disagrees with itself
+// (the `failed` table shows it), so every table of the diff is read at psi^ + d.
+describe('a one-way table in a diff whose other tables disagree both ways', () => {
+  const outcome = (r: number, after: boolean): string => {
+    if (after && r >= 100 && r < 104) return 'error';
+    const lo = after ? 10 : 0;
+    return r >= lo && r < lo + 38 ? 'failed' : 'passed';
+  };
+  const run = (id: string, after: boolean): DiffRun => ({
+    manifest: { run_id: id, name: `stochastic ${id}`, salt: 'same-salt', max_mde: 0.1, axes: { temperature: { type: 'continuous', values: [1] } } },
+    rows: Array.from({ length: 128 }, (_, r) => ({ condition: 'temperature 1', replicate_index: r, seed: 9000 + r, outcome: outcome(r, after), t: 1, temperature: 1 })),
+  });
+  const report = diffEpisodes(run('a', false), run('b', true));
+  const rowOf = (event: string) => report.rows.find((x) => x.event === event)!;
+
+  it('reads the one-way `error` table at psi^ + d, as the both-ways `failed` table', () => {
+    expect(rowOf('failed').counts).toMatchObject({ rise: 10, fall: 10, n: 128 });
+    expect(rowOf('error').counts).toMatchObject({ rise: 4, fall: 0, n: 128 });
+    const alpha = 0.05 / report.rows.length;
+    const at = (discordance: number, slope: boolean) => Math.round(minimumDetectableChange({ n: 128, alpha, discordance, ...(slope ? { discordanceSlope: 1 } : {}) }) * 1000) / 1000;
+    expect(rowOf('error').limit_rise).toBe(at(4 / 128, true));
+    expect(rowOf('error').limit_rise).toBeGreaterThan(at(4 / 128, false));
+    expect(rowOf('failed').limit).toBe(at(20 / 128, true));
   });
 });

@@ -3,7 +3,13 @@ import { rates, tableSize, type PairedTable } from './tables.js';
 import type { Limit } from './types.js';
 
 /** What a limit is computed at: alpha = q / m, the power, and the test whose rejection rule counts. */
-export type LimitContext = { readonly alpha: number; readonly power: number; readonly method: TestMethod };
+/**
+ * What a diff's limits are read with: alpha = q / m, the power, the test method, and `bothWays`, set when
+ * some paired table of the diff has pairs that disagree both ways (the target disagrees with itself:
+ * every table, also one whose few discordant pairs happen to go one way, is read at psi^ + d;
+ * {@link changeDiscordance}).
+ */
+export type LimitContext = { readonly alpha: number; readonly power: number; readonly method: TestMethod; readonly bothWays?: boolean };
 
 /**
  * A memo of limits by what they depend on: paired MDEs by n and the discordant count, unpaired ones by the
@@ -76,7 +82,7 @@ export function observedDiscordance(t: PairedTable): number {
 export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
   const n = tableSize(t);
   // One MDE for both directions: the bound on how a change moves the discordance is the same both ways.
-  const model = changeDiscordance(t);
+  const model = changeDiscordance(t, ctx.bothWays === true);
   // The model is part of the key: two tables of one n and discordant count may differ in it.
   const key = `p:${n}:${t.rise + t.fall}${model === null ? '' : ':both-ways'}`;
   let d = memo?.get(key);
@@ -97,13 +103,26 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
  * discordant); the uniform-shift slope 1 - 2r (poisson-stats `discordanceSlope`) still fell to 0.28 to
  * 0.76 for changes concentrated on some seeds and at small n (`npm run bench -- prove/bench/limits-power`
  * measures this bound). Null for a table whose discordant pairs all go one way (none, or a deterministic
- * target that changed: the discordance is the change, read at max(psi^, d) as before).
+ * target that changed: the discordance is the change, read at max(psi^, d) as before), unless the
+ * diff's other tables show that the target disagrees with itself (`bothWays`): a rare event seen in one
+ * run only (rise 4, fall 0 of 128) beside a table whose pairs disagree both ways read 0.070 one way, a
+ * limit a real rise of that size reaches about half the time (R's exact power 0.52 at an error rate of
+ * 0.02), and 0.096 at psi^ + d.
  *
+ * @param t - the paired table.
+ * @param bothWays - some table of the same diff has pairs that disagree both ways.
  * @returns `{ discordanceSlope: 1 }` for minimumDetectableChange (its base is psi^), or null.
  */
-export function changeDiscordance(t: PairedTable): { readonly discordanceSlope: number } | null {
-  // Pairs that disagree both ways: the seeds disagree with themselves. All one way (or none): what the
-  // table shows is consistent with a deterministic target whose discordance is the change itself, read
-  // at max(psi^, d) as before (the scripted path's fragility 2 rests on it).
-  return Math.min(t.rise, t.fall) === 0 ? null : { discordanceSlope: 1 };
+export function changeDiscordance(t: PairedTable, bothWays = false): { readonly discordanceSlope: number } | null {
+  // Pairs that disagree both ways: the seeds disagree with themselves. All one way (or none), and no
+  // other table of the diff disagrees both ways: what the diff shows is consistent with a deterministic
+  // target whose discordance is the change itself, read at max(psi^, d) as before (the scripted path's
+  // fragility 2 rests on it).
+  return !bothWays && Math.min(t.rise, t.fall) === 0 ? null : { discordanceSlope: 1 };
+}
+
+/** Whether some paired table of a diff has pairs that disagree both ways ({@link LimitContext}'s `bothWays`). */
+export function disagreesBothWays(tables: Iterable<PairedTable | { readonly kind: 'unpaired' }>): boolean {
+  for (const t of tables) if (t.kind === 'paired' && Math.min(t.rise, t.fall) > 0) return true;
+  return false;
 }

@@ -42,12 +42,12 @@ function remember(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: nu
  *
  * @param memo - limits by "n:discordant", and whether the pairs disagree both ways (the model).
  */
-export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power'>, memo?: Map<string, number>): Limits {
+export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power' | 'bothWays'>, memo?: Map<string, number>): Limits {
   const n = tableSize(t);
   const k = t.rise + t.fall;
   const before = n === 0 ? 0 : (t.both + t.fall) / n;
   // As the fixed-n limits (pairedLimits): a change of d is read at psi^ + d where pairs disagree both ways.
-  const model = changeDiscordance(t);
+  const model = changeDiscordance(t, ctx.bothWays === true);
   const key = `${n}:${k}${model === null ? '' : ':both-ways'}`;
   let d = memo?.get(key) ?? cached(key, ctx);
   if (d === undefined) {

@@ -3,7 +3,9 @@
 // session of 2026-12-05) for score rows' `constant` and for the limits of tables whose pairs disagree both ways began to read a change of d at psi^ + d (compared with the outputs before: only those fields and what is made of
 // them), for the wording of the `dropped` and `score drops` lines ("(an error, or no score)"), and for
 // the clustered rows' `min_p` and `too few clusters` (the cluster cases only; then at Holm's q/m); and
-// (fifth session) for CR2 on Bell-McCaffrey df in the cluster cases (their method lines, intervals and pooled p):
+// (fifth session) for CR2 on Bell-McCaffrey df in the cluster cases (their method lines, intervals and pooled p),
+// and for one-way tables read at psi^ + d when another table of the diff disagrees both ways (limits, verdicts
+// unchanged -> inconclusive, and what is made of them):
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

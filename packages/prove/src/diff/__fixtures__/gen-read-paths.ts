@@ -13,7 +13,8 @@
 // its coverage line and `unmatched` (report said nothing of the pairs it did not compare); then the
 // inspect cases gained `"writer": null` (a running run's writer, alive or gone), nothing else; then the
 // report cases gained diff's `dropped` line, and report's clustered cells `too few clusters` at Holm's q/m;
-// then the four --cluster cases (view, export, report) moved from CR1 on G - 1 df to CR2 on Bell-McCaffrey df.
+// then the four --cluster cases (view, export, report) moved from CR1 on G - 1 df to CR2 on Bell-McCaffrey df;
+// then the one-way tables of diffs whose other tables disagree both ways were read at psi^ + d (limits only).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
