@@ -250,4 +250,60 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       await late.close();
     }
   }, 30_000);
+
+  it('a resume without a backend does not run a bullmq run here: the library refuses, the CLI resumes it on its Redis', async () => {
+    // A review (fifth session of 2026-12-05): `resume RUN`, as the interrupted sweep printed it, ran the
+    // run's missing pairs on the local backend; the jobs that finished in Redis after the interrupt were
+    // paid for and never collected, and every one of their pairs was paid for again (28 requests for 20
+    // episodes after a SIGINT, 40 for 20 after a SIGKILL).
+    const { redis, dir } = suite;
+    const queue = 'resume-recorded';
+    const store = join(dir, queue);
+    const state = { jobs: 0 };
+    let gate: (() => void) | null = null;
+    let started: (() => void) | null = null;
+    const inFlight = new Promise<void>((r) => (started = r));
+    const w = scripted(queue, async (job, n) => {
+      state.jobs++;
+      if (n === 2) {
+        started?.();
+        await new Promise<void>((r) => (gate = r));
+      }
+      return fullResult(job, 50, `${queue}-${n}`);
+    });
+    try {
+      const stop = new AbortController();
+      void inFlight.then(() => stop.abort());
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-recorded', maxMde: 1, cwd: dir, signal: stop.signal, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect(m0.status).toBe('interrupted');
+      const done = new Promise<void>((r) => w.once('completed', () => r()));
+      (gate as (() => void) | null)?.();
+      await done;
+      const jobsBefore = state.jobs;
+      const manifest = await readFile(join(store, m0.run_id, 'run.json'), 'utf8');
+      await expect(resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir })).rejects.toThrow(/was swept on the bullmq backend[^\n]*pass backend: bullmqBackend/);
+      // Nothing was run or written.
+      expect(state.jobs).toBe(jobsBefore);
+      expect(await readFile(join(store, m0.run_id, 'run.json'), 'utf8')).toBe(manifest);
+      // The CLI without --backend: the run's own backend, on the Redis of POISSON_REDIS_URL.
+      const { runCli } = await import('../src/cli/run-cli.js');
+      const { memoryIo } = await import('../src/__fixtures__/helpers.js');
+      const none = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', store, 'resume', m0.run_id, '--quiet', '--trust-store'], none)).toBe(2);
+      expect(none.err()).toContain('was swept on the bullmq backend');
+      expect(none.err()).toContain('--redis');
+      const io = memoryIo({ cwd: dir, env: { POISSON_REDIS_URL: redis.url } });
+      const code = await runCli(['--store', store, 'resume', m0.run_id, '--quiet', '--trust-store'], io);
+      if (code !== 0) throw new Error(`exit ${code}: ${io.err()}`);
+      const m = JSON.parse(await readFile(join(store, m0.run_id, 'run.json'), 'utf8')) as RunManifest;
+      expect(m.status).toBe('complete');
+      expect(m.counts.rows).toBe(20);
+      // The job that finished after the interrupt was collected, not run again: 4 chunks of 5 in all.
+      expect(state.jobs).toBe(4);
+      expect(m.usage?.billed_tokens).toBe(200);
+    } finally {
+      (gate as (() => void) | null)?.();
+      await w.close();
+    }
+  }, 30_000);
 });

@@ -119,6 +119,20 @@ function assertNotRunning(manifest: RunManifest): void {
   }
 }
 
+/**
+ * A run swept on the bullmq backend is not continued on another without being asked: its finished jobs
+ * may wait in Redis (paid for), and only the bullmq backend collects them; run here, every one of their
+ * pairs would be run, and paid for, again.
+ */
+function assertRecordedBackend(manifest: RunManifest, opts: ResumeOptions): void {
+  if (manifest.backend === 'bullmq' && opts.backend === undefined) {
+    throw new ProveError(
+      'E_RESUME',
+      `run ${manifest.run_id} ("${manifest.name}") was swept on the bullmq backend, and jobs of it that finished after it stopped may wait in Redis; pass backend: bullmqBackend({ redis }) (CLI: --backend bullmq --redis URL, or POISSON_REDIS_URL) to collect them, or backend: 'local' to run its missing pairs here (any such job is then paid for again).`,
+    );
+  }
+}
+
 /** An imported run has no target to run again: its rows came from another harness's files. */
 function assertNotImported(manifest: RunManifest): void {
   if (manifest.import !== undefined) {
@@ -237,6 +251,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
 async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest, lock: RunLock) => Promise<T>): Promise<T> {
   const first = await resolveRun(opts.store, opts.ref);
   assertNotImported(first);
+  assertRecordedBackend(first, opts);
   assertNotRunning(first);
   const lock = await lockRun(opts.store, first.run_id);
   try {

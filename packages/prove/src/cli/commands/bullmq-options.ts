@@ -34,7 +34,8 @@ export type BullmqExecution = {
  * records problems on `v` (thrown at `v.done()`). Returns null for the other backends.
  */
 export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManifest): Promise<BullmqExecution | null> {
-  const choice = v.string('backend');
+  // resume and extend without --backend: the run's own backend (a bullmq run's finished jobs wait in Redis).
+  const choice = v.string('backend') ?? (recorded?.backend === 'bullmq' ? 'bullmq' : undefined);
   const given = ['redis', 'rate', 'chunk-size', 'queue'].filter((k) => v.string(k) !== undefined || v.number(k) !== undefined);
   if (choice !== 'bullmq') {
     if (given.length > 0) v.problem(`${given.map((k) => `--${k}`).join(', ')} go${given.length === 1 ? 'es' : ''} with --backend bullmq; add --backend bullmq or leave ${given.length === 1 ? 'it' : 'them'} out.`);
@@ -42,6 +43,10 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
   }
   const url = v.string('redis') ?? io.env['POISSON_REDIS_URL'];
   if (url === undefined || url === '') {
+    if (v.string('backend') === undefined && recorded !== undefined) {
+      v.problem(`run ${recorded.run_id} ("${recorded.name}") was swept on the bullmq backend, and jobs of it that finished after it stopped may wait in Redis; pass --redis redis://HOST:PORT (or set POISSON_REDIS_URL) to resume it there and collect them, or --backend local to run its missing pairs here (any such job is then paid for again).`);
+      return null;
+    }
     v.problem('--backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
     return null;
   }

@@ -42,7 +42,9 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   const allowed = allowedNoOutcome(v);
   // The run as recorded: on bullmq its chunk size, queue and rate are the defaults.
   // (A ref that does not resolve is reported by the verb itself, after the options' problems.)
-  const recorded = v.string('backend') === 'bullmq' ? await resolveRun(store, positionals['RUN'] as string).catch(() => undefined) : undefined;
+  // Without --backend, a run swept on bullmq goes on there (bullmqExecution).
+  const given = v.string('backend');
+  const recorded = given === 'bullmq' || given === undefined ? await resolveRun(store, positionals['RUN'] as string).catch(() => undefined) : undefined;
   const dist = await bullmqExecution(v, io, recorded);
   v.done();
   await dist?.check();
