@@ -11,6 +11,7 @@ import { episodes, extend, inspectRun, readEpisodes, resume, scanRuns, sweep, ty
 import { memoryIo, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { readManifest, writeManifest } from '../src/store/manifest.js';
 import { DamagedRunError } from '../src/store/verify-parts.js';
+import { seedFor } from 'poisson-core';
 
 const SPEC = `target_id = "corrupt"
 t_unit = "turns"
@@ -151,6 +152,37 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its run\.json records 12 seeds for 13 replicates; the manifest was edited or damaged/);
   });
 
+  // A review (fifth session of 2026-12-05): run.json edited consistently with itself (seeds from another
+  // salt, or the conditions and axes cut to fewer) passed every read; only verify read the rows. diff
+  // read the re-salted run as unpaired (Fisher's test, "no significant change"), and the cut run's
+  // rows of the conditions it no longer lists as its own.
+  // Each read checks the columns it decodes: export and inspect read no seeds (their numbers do not
+  // depend on them), so the seed case leaves them out.
+  async function readsRefuseRows(what: RegExp, commands = ['diff', 'report', 'export', 'inspect']) {
+    const all: Record<string, string[]> = { diff: ['diff', b.run_id, a.run_id, '--event', 'failed'], report: ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'], export: ['export', a.run_id], inspect: ['inspect', a.run_id] };
+    for (const c of commands.map((k) => all[k] as string[])) {
+      const r = await cli(c);
+      expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+      expect(r.err).toMatch(what);
+    }
+    await expect(readEpisodes(store, a.run_id)).rejects.toThrow(what);
+    await expect(episodes(store, a.run_id)).rejects.toThrow(what);
+  }
+
+  it('salt and seeds rewritten together (the rows hold the old seeds)', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, salt: 'x2', seeds: m.seeds.map((_, r) => seedFor('x2', r)) });
+    await readsRefuseRows(/its part part-00000\.parquet holds the seed \d+ for replicate 0 of slack 4, and the run's seed of replicate 0 is \d+; the manifest or the part was edited or damaged/, ['diff', 'report']);
+  });
+
+  it('conditions and axes cut to fewer (the rows hold the others)', async () => {
+    const m = await readManifest(store, a.run_id);
+    // The part records' condition ranges edited to match (else they name the cut, as they did before).
+    const parts = (m.parts ?? []).map((p) => ({ ...p, conditions: [0, 0] as [number, number] }));
+    await writeManifest(store, { ...m, axes: { slack: { type: 'continuous', values: [4] } }, conditions: ['slack 4'], parts } as RunManifest);
+    await readsRefuseRows(/its part part-\d+\.parquet holds the condition "slack 8", which the run's manifest does not list; the manifest or the part was edited or damaged/);
+  });
+
   it("an edited run.json (counts that are not the parts')", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, counts: { ...m.counts, rows: 200 } });
@@ -272,6 +304,22 @@ describe('runs written before checksums', () => {
     expect(adopted.out).toContain(`adopted ${a.run_id}: recorded 4 parts (part-00000.parquet, part-00001.parquet, part-00002.parquet, part-00003.parquet)`);
     expect((await readManifest(store, a.run_id)).parts).toEqual(parts);
     expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0].state).toBe('verified');
+  });
+
+  // A review (fifth session of 2026-12-05): with `parts` deleted from run.json, a part copied in from a
+  // run created in another second was read as this run's by every reader (verify alone named it).
+  it("a part of another run in such a run is refused by every read (its rows' run_id)", async () => {
+    const { parts: _, ...old } = await readManifest(store, a.run_id);
+    await writeManifest(store, old as RunManifest);
+    await copyFile(part(b.run_id, 1), part(a.run_id, 1));
+    const what = new RegExp(`its part part-00001\\.parquet holds rows of the run ${b.run_id}`);
+    for (const c of [['diff', b.run_id, a.run_id, '--event', 'failed'], ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'], ['export', a.run_id]]) {
+      const r = await cli(c);
+      expect({ cmd: c.join(' '), code: r.code }).toEqual({ cmd: c.join(' '), code: 2 });
+      expect(r.err).toMatch(what);
+    }
+    await expect(readEpisodes(store, a.run_id)).rejects.toThrow(what);
+    await expect(episodes(store, a.run_id)).rejects.toThrow(what);
   });
 
   it('a damaged part of such a run is an error within its bounded read, not a hang', async () => {

@@ -6,7 +6,8 @@ import { readManifest, writeManifest } from '../store/manifest.js';
 import { buildRun, fromTables, seedSpecText, tempStore } from './__fixtures__/build-run.js';
 import { DiffError } from './diff-error.js';
 import { diffRuns } from './diff-runs.js';
-import type { DiffReport, DiffRow } from './types.js';
+import type { DiffReport, DiffRow, DiffRun } from './types.js';
+import { diffEpisodes } from './diff-episodes.js';
 
 // Floats from the same poisson-stats functions should agree to the last bits; a tolerance keeps the
 // comparison honest about being floating point (STYLE.md, "Tests").
@@ -243,14 +244,24 @@ describe('diffRuns on hand-built stores with known tables', () => {
     expect(r.verdict).toBe('significant change');
   });
 
-  it('falls back to unpaired on a seed mismatch under one salt', async () => {
+  it('refuses a stored run whose rows hold seeds its manifest does not (damage, not an unpaired design)', async () => {
+    // Until the fifth session of 2026-12-05 the diff fell back to Fisher's test here, as for two salts;
+    // a sweep's rows always hold its manifest's seeds, so only an edit or damage gives this (verify said so).
     const store = await tempStore();
     const spec = seedSpecText(8);
     await buildRun(store, { specText: spec, outcomes: () => 'passed' });
     await buildRun(store, { specText: spec, outcomes: () => 'passed', seedOf: (r) => (r === 5 ? 7 : r + 1000) });
-    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    await expect(diffRuns(store, '#2', '#1', { events: ['passed'] })).rejects.toThrow(/holds the seed 1000 for replicate 0 of .+, and the run's seed of replicate 0 is \d+; the manifest or the part was edited or damaged/);
+  });
+
+  it('falls back to unpaired on a seed mismatch under one salt in rows given to the diff (diffEpisodes)', () => {
+    const run = (id: string, seedOf: (r: number) => number): DiffRun => ({
+      manifest: { run_id: id, name: `seeds ${id}`, salt: 'one', max_mde: 0.5, axes: { slack: { type: 'continuous', values: [4] } } },
+      rows: Array.from({ length: 8 }, (_, r) => ({ condition: 'slack 4', replicate_index: r, seed: seedOf(r), outcome: 'passed', t: 1, slack: 4 })),
+    });
+    const r = diffEpisodes(run('a', (r) => r), run('b', (r) => (r === 5 ? 7 : r + 1000)), { events: ['passed'] });
     expect(r.method.paired).toBe(false);
-    expect(r.method.unpaired_reason).toMatch(/^8 matched episodes have different seeds \(first: .*replicate 0: seed \d+ before, 1000 after\)$/);
+    expect(r.method.unpaired_reason).toMatch(/^8 matched episodes have different seeds \(first: .*replicate 0: seed 0 before, 1000 after\)$/);
   });
 
   it('prints the --full sections: tables by hash, coverage, omnibus, fault lines, bound', async () => {

@@ -6,7 +6,8 @@ import { seedFor } from '../spec/seed-for.js';
 import { DiffError } from './diff-error.js';
 import { diffRuns } from './diff-runs.js';
 import { formatDiffText } from './format-text.js';
-import type { DiffReport, ScoreComparison, ScoreRow } from './types.js';
+import type { DiffReport, DiffRun, ScoreComparison, ScoreRow } from './types.js';
+import { diffEpisodes } from './diff-episodes.js';
 
 function close(actual: number | null | undefined, expected: number, tol: number): void {
   expect(typeof actual).toBe('number');
@@ -218,18 +219,19 @@ describe('diff on scores: edge cases', () => {
     expect(clustered.clustered?.rows.map((r) => [r.event, r.clusters, r.n])).toEqual([['failed', 2, 16]]);
   });
 
-  it('leaves out pairs whose seeds differ and says so; a condition with one pair has no test', async () => {
-    const store = await tempStore();
-    const spec = seedSpecText(4, [4]);
+  it('leaves out pairs whose seeds differ and says so; a condition with one pair has no test', () => {
+    // Rows given to the diff (diffEpisodes): a stored run whose rows hold seeds its manifest does not is
+    // refused as damaged since the fifth session of 2026-12-05 (diff-runs.test.ts).
     const scores = [0.5, 0.25, 0.75, 1];
-    await buildRun(store, { specText: spec, outcomes: () => 'passed', extra: (_v, _c, r) => ({ score: scores[r] ?? null }) });
-    await buildRun(store, {
-      specText: spec,
-      outcomes: () => 'passed',
-      seedOf: (r) => (r === 0 ? 12345 : Number(seedForFixture(r))),
-      extra: (_v, _c, r) => ({ score: r < 3 ? null : 0.5 }),
+    const run = (id: string, seedOf: (r: number) => number, score: (r: number) => number | null): DiffRun => ({
+      manifest: { run_id: id, name: `scores ${id}`, salt: 'one', max_mde: 0.5, axes: { slack: { type: 'continuous', values: [4] } } },
+      rows: Array.from({ length: 4 }, (_, r) => ({ condition: 'slack 4', replicate_index: r, seed: seedOf(r), outcome: 'passed', t: 1, score: score(r), slack: 4 })),
     });
-    const r = await diffRuns(store, '#2', '#1', { events: ['passed'] });
+    const r = diffEpisodes(
+      run('a', (r) => seedForFixture(r), (r) => scores[r] ?? null),
+      run('b', (r) => (r === 0 ? 12345 : seedForFixture(r)), (r) => (r < 3 ? null : 0.5)),
+      { events: ['passed'] },
+    );
     const row = r.scores?.rows[0];
     expect(row).toMatchObject({ n: 1, seed_mismatches: 1, dropped: 2, verdict: 'no test', p: null, difference: -0.5 });
     expect(r.method.paired).toBe(false);

@@ -1,3 +1,4 @@
+import { seedFor } from 'poisson-core';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -34,7 +35,7 @@ function row(runId: string, r: number, slack: number, outcome: string | null, me
     slack,
     strictness: 'strict',
     replicate_index: r,
-    seed: 1000 + r,
+    seed: seedFor('s', r),
     outcome,
     t: 2,
     score: null,

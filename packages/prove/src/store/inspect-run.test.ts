@@ -1,3 +1,4 @@
+import { seedFor } from 'poisson-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
 const spec = parseSweepSpec(SPEC.replace('replicates = 8', 'replicates = 40'));
 
 function row(runId: string, r: number, slack: number, outcome: string | null): EpisodeRow {
-  return { run_id: runId, condition: `slack ${slack} · strictness strict`, slack, strictness: 'strict', replicate_index: r, seed: r, outcome, t: 1, score: null, error: null, meta: `{"r":${r}}`, duration_ms: 1 };
+  return { run_id: runId, condition: `slack ${slack} · strictness strict`, slack, strictness: 'strict', replicate_index: r, seed: seedFor('s', r), outcome, t: 1, score: null, error: null, meta: `{"r":${r}}`, duration_ms: 1 };
 }
 
 // A review (fourth session of 2026-12-05): a run whose sweep was SIGKILLed stays `running` in its

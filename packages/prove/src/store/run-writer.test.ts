@@ -1,3 +1,4 @@
+import { seedFor } from 'poisson-core';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ afterEach(async () => {
 const spec = parseSweepSpec(SPEC);
 
 function row(runId: string, r: number, outcome: string): EpisodeRow {
-  return { run_id: runId, condition: 'slack 4 · strictness strict', slack: 4, strictness: 'strict', replicate_index: r, seed: 1000 + r, outcome, t: 2, score: null, error: null, meta: '{}', duration_ms: 0.5 };
+  return { run_id: runId, condition: 'slack 4 · strictness strict', slack: 4, strictness: 'strict', replicate_index: r, seed: seedFor('s', r), outcome, t: 2, score: null, error: null, meta: '{}', duration_ms: 0.5 };
 }
 
 /** A closed run (status interrupted) to reopen. */
@@ -63,8 +64,8 @@ describe('openRunWriter: a writer holds its run lock', () => {
   });
 
   it('writes two runs from one process side by side, each with its own parts, counts and lock', async () => {
-    const a = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 'a', maxMde: 0.99, partRows: 2 });
-    const b = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 'b', maxMde: 0.99, partRows: 3 });
+    const a = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 2 });
+    const b = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 3 });
     const ia = a.manifest.run_id;
     const ib = b.manifest.run_id;
     for (let r = 0; r < 6; r++) {

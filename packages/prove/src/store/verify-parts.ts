@@ -11,6 +11,7 @@ import { readManifest, type PartRecord, type RunCounts, type RunManifest } from 
 import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
+import { partDesign } from './part-design.js';
 import { liveWriter } from './run-lock.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
@@ -256,12 +257,101 @@ export async function readRunPart(manifest: RunManifest, part: RunPart, columns?
   const bytes = await loadPart(manifest, part);
   // Its footer first: a part copied in with its record names another run in its run_id statistics.
   if (part.record !== null) footerOfBytes(manifest, part, bytes);
+  let rows: Record<string, unknown>[];
   try {
     // A part no checksum vouches for is parsed with its work bounded (a worker with a deadline).
-    return part.record === null ? await readPartIsolated(bytes, part.file, columns) : await readPart(bytes, part.file, columns, part.record.rows);
+    rows = part.record === null ? await readPartIsolated(bytes, part.file, columns) : await readPart(bytes, part.file, columns, part.record.rows);
   } catch (err) {
     throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${(err as Error).message}${part.record === null ? ' (a run written before checksums)' : ''}.`]);
   }
+  checkDesignRows(manifest, part, rows);
+  return rows;
+}
+
+/** A part's rows against the run's design ({@link partDesign}): its run, its conditions, its seeds. */
+function checkDesignRows(manifest: RunManifest, part: RunPart, rows: readonly Record<string, unknown>[]): void {
+  if (rows.length === 0) return;
+  const cols = Object.keys(rows[0] as Record<string, unknown>);
+  const columns: Record<string, unknown[]> = {};
+  for (const c of ['run_id', 'condition', 'replicate_index', 'seed']) if (cols.includes(c)) columns[c] = rows.map((r) => r[c]);
+  checkDesignColumns(manifest, part, columns, rows.length);
+}
+
+/** A value as the readers take it: bigint as a number. */
+const num = (x: unknown): number => (typeof x === 'bigint' ? Number(x) : typeof x === 'number' ? x : Number.NaN);
+
+/** Columns of a part (any of run_id, condition, replicate_index, seed) against the run's design. */
+function checkDesignColumns(manifest: RunManifest, part: RunPart, columns: Readonly<Record<string, ArrayLike<unknown> | undefined>>, rows: number): void {
+  const d = partDesign(manifest, part.file);
+  const fail = (problem: string | null): void => {
+    if (problem !== null) throw new DamagedRunError(manifest.run_id, [problem]);
+  };
+  const ids = columns['run_id'];
+  if (ids !== undefined) {
+    let last: unknown = manifest.run_id;
+    for (let i = 0; i < rows; i++) if (ids[i] !== last) fail(d.runId((last = ids[i])));
+  }
+  const conditions = columns['condition'];
+  const seen = new Set<unknown>();
+  if (conditions !== undefined) for (let i = 0; i < rows; i++) if (!seen.has(conditions[i])) seen.add(conditions[i]), fail(d.condition(String(conditions[i])));
+  const rs = columns['replicate_index'];
+  const seeds = columns['seed'];
+  if (rs === undefined || seeds === undefined) return;
+  for (let i = 0; i < rows; i++) {
+    const problem = d.seed(conditions === undefined ? 'its condition' : String(conditions[i]), num(rs[i]), num(seeds[i]));
+    if (problem !== null) fail(problem);
+  }
+}
+
+/** Flat columns of a part against the run's design (strings checked by their dictionaries). */
+function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly string[], flat: FlatPart): void {
+  const at = (name: string): FlatColumn | null | undefined => flat.columns[names.indexOf(name)];
+  const d = partDesign(manifest, part.file);
+  const fail = (problem: string | null): void => {
+    if (problem !== null) throw new DamagedRunError(manifest.run_id, [problem]);
+  };
+  const ids = names.includes('run_id') ? at('run_id') : undefined;
+  if (ids?.kind === 'strings') for (const id of ids.dictionary) fail(d.runId(id));
+  const condition = names.includes('condition') ? at('condition') : undefined;
+  if (condition?.kind === 'strings') for (const label of condition.dictionary) fail(d.condition(label));
+  const rs = names.includes('replicate_index') ? at('replicate_index') : undefined;
+  const seeds = names.includes('seed') ? at('seed') : undefined;
+  if (rs?.kind !== 'numbers' || seeds?.kind !== 'numbers') return;
+  const r = rs.values;
+  const s = seeds.values;
+  const expected = d.seeds;
+  if (expected === null) return;
+  for (let i = 0; i < flat.rows; i++) {
+    const k = r[i] as number;
+    if (expected[k] === s[i] || !(k >= 0 && k < expected.length)) continue;
+    fail(d.seed(condition?.kind === 'strings' ? (condition.dictionary[condition.codes[i] as number] ?? 'its condition') : 'its condition', k, s[i] as number));
+  }
+}
+
+/**
+ * An opened part whose columns, rows and flat columns are checked against the run's design as they are
+ * decoded ({@link partDesign}): a run.json edited consistently with itself (another salt's seeds, fewer
+ * conditions, `parts` deleted) is refused by what its rows hold, not read as another design.
+ */
+function designChecked(manifest: RunManifest, opened: OpenPart): OpenPart {
+  return Object.freeze({
+    part: opened.part,
+    columns: async (cols: readonly string[]) => {
+      const c = await opened.columns(cols);
+      checkDesignColumns(manifest, opened.part, c.columns as Record<string, ArrayLike<unknown> | undefined>, c.rows);
+      return c;
+    },
+    rows: async (cols?: readonly string[]) => {
+      const r = await opened.rows(cols);
+      checkDesignRows(manifest, opened.part, r);
+      return r;
+    },
+    flat: (cols: readonly string[]) => {
+      const f = opened.flat(cols);
+      if (f !== null) checkDesignFlat(manifest, opened.part, cols, f);
+      return f;
+    },
+  });
 }
 
 /** One part, loaded and checked, ready to be read by columns or by rows. */
@@ -302,6 +392,8 @@ export async function openRunPart(manifest: RunManifest, part: RunPart): Promise
     } catch (err) {
       throw damagedPart(manifest, part, err);
     }
+    // No checksum vouches for it: its rows say whose they are, at once.
+    checkDesignRows(manifest, part, all);
     return Object.freeze({
       part,
       columns: (cols: readonly string[]) => Promise.resolve(columnsOfRows(all, cols)),
@@ -309,7 +401,7 @@ export async function openRunPart(manifest: RunManifest, part: RunPart): Promise
       flat: () => null,
     });
   }
-  return openCheckedPart(manifest, part, bytes);
+  return designChecked(manifest, openCheckedPart(manifest, part, bytes));
 }
 
 /** A part's error as a {@link DamagedRunError} naming the run (a DamagedRunError as it is). */
@@ -460,7 +552,7 @@ export async function openPartFlat(manifest: RunManifest, part: RunPart, columns
   } finally {
     releaseLarge(READ);
   }
-  return openDecodedPart(manifest, part, { columns: [...columns], flat: flat === null ? null : flat.columns });
+  return designChecked(manifest, openDecodedPart(manifest, part, { columns: [...columns], flat: flat === null ? null : flat.columns }));
 }
 
 /** Rows as columns (for parts parsed row-wise). */
@@ -488,7 +580,7 @@ export async function openPartOnThread(manifest: RunManifest, part: RunPart, col
   if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
   checkPartBytes(manifest, part, got.size ?? -1, () => got.sha256 ?? '');
   if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
-  return openDecodedPart(manifest, part, { columns: [...columns], flat: got.flat ?? null });
+  return designChecked(manifest, openDecodedPart(manifest, part, { columns: [...columns], flat: got.flat ?? null }));
 }
 
 /**

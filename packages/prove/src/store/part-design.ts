@@ -1,0 +1,45 @@
+import type { RunManifest } from './manifest.js';
+import { runLabel } from './manifest-problems.js';
+
+// The rows of a part against the run's design, as the readers decode them: every condition one the
+// manifest lists, every seed the manifest's seed of its replicate, every run_id the run's own (a part no
+// checksum vouches for). A run.json edited consistently with itself (seeds from another salt, fewer
+// conditions and axes, `parts` deleted) passes the manifest's own checks; its rows do not. Internal.
+
+/** What is wrong with a part's rows (the sentence of a DamagedRunError), or null. */
+export type PartDesign = {
+  /** A condition label the part holds: null when the manifest lists it (or lists none). */
+  condition(label: string): string | null;
+  /** The seed of a row of `label` with replicate index `r`: null when it is the run's seed of r (or the run records none). */
+  seed(label: string, r: number, seed: number): string | null;
+  /** A row's run_id: null when it is the run's. */
+  runId(id: unknown): string | null;
+  /** The run's seeds by replicate index, or null when it records none (compare in a loop, then ask `seed` for the sentence). */
+  readonly seeds: readonly number[] | null;
+};
+
+/**
+ * The design checks of one part of `manifest` (named `file` in the sentences). Seeds are checked where
+ * the manifest records them (an imported run's pairs by identity, and its `seeds` are empty).
+ */
+export function partDesign(manifest: RunManifest, file: string): PartDesign {
+  const run = runLabel(manifest);
+  const listed = Array.isArray(manifest.conditions) ? new Set<string>(manifest.conditions) : null;
+  const seeds = Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds : null;
+  const edited = 'the manifest or the part was edited or damaged';
+  return {
+    seeds,
+    condition(label) {
+      if (listed === null || listed.has(label)) return null;
+      return `${run}: its part ${file} holds the condition ${JSON.stringify(label)}, which the run's manifest does not list; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+    },
+    seed(label, r, seed) {
+      if (seeds === null || !(r >= 0 && r < seeds.length) || seeds[r] === seed) return null;
+      return `${run}: its part ${file} holds the seed ${seed} for replicate ${r} of ${label}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+    },
+    runId(id) {
+      if (id === manifest.run_id) return null;
+      return `${run}: its part ${file} holds rows of the run ${String(id)}, not of this run (copied in from another run); remove it, or restore the run's own part; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+    },
+  };
+}
