@@ -3,6 +3,7 @@ import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
 import { checkOptions, diffInput, diffThreshold, plannedDiscordance, plannedTests, type CheckedOptions, type DiffInput } from './diff-input.js';
 import { diffFamily, INTERVAL_FAMILY_LEVEL, type DiffFamily } from './diff-rows.js';
+import { droppedByRun, droppedWarning } from './dropped.js';
 import { clusterBinary } from './cluster-binary.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
@@ -48,6 +49,8 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   const threshold = diffThreshold(before, after);
   const clustered = options.cluster !== undefined && pairing.paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
   if (options.cluster !== undefined && !pairing.paired) input.warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
+  const dropped = droppedWarning(droppedByRun(pairing.conditions.map((c) => c.coverage)), q);
+  if (dropped !== null) input.warnings.push(dropped);
   const sequential = options.sequential === true;
   if (sequential && !pairing.paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
@@ -105,6 +108,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     looks,
     sequential: readings.sequential,
     dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
+    dropped_by_run: droppedByRun(pairing.conditions.map((c) => c.coverage)),
     verdict_rule: verdictRule(q, m),
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),

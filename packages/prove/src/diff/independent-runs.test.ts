@@ -114,3 +114,36 @@ describe('a one-way table in a diff whose other tables disagree both ways', () =
     expect(rowOf('failed').limit).toBe(at(20 / 128, true));
   });
 });
+
+// A review (fifth session of 2026-12-05): a candidate that errs on most of its would-be failures read
+// "significant change ... failed: 1 lower" (0.273 -> 0.121): the pairs without an outcome in one run
+// are left out, and they all sat in the candidate's run. The tables compare only the episodes that
+// ended; the diff now says when the runs' episodes without an outcome differ, by McNemar's exact test
+// on the pairs dropped for one run only.
+describe('pairs dropped for an episode without an outcome in one run only', () => {
+  // 100 seeds: before fails seeds 0..29; after errs (no outcome) on 18 of them and on none else.
+  const run = (id: string, outcome: (r: number) => string | null): DiffRun => ({
+    manifest: { run_id: id, name: `crashy ${id}`, salt: 'same-salt', max_mde: 0.1, axes: { temperature: { type: 'continuous', values: [1] } } },
+    rows: Array.from({ length: 100 }, (_, r) => ({ condition: 'temperature 1', replicate_index: r, seed: 5000 + r, outcome: outcome(r), t: 1, temperature: 1 })),
+  });
+  const before = run('a', (r) => (r < 30 ? 'failed' : 'passed'));
+  const after = run('b', (r) => (r < 18 ? null : r < 30 ? 'failed' : 'passed'));
+
+  it('counts them by run and warns that the verdict compares only the episodes that ended', () => {
+    const report = diffEpisodes(before, after);
+    expect(report.dropped).toBe(18);
+    expect(report.dropped_by_run).toEqual({ before_only: 0, after_only: 18, both: 0 });
+    // R: binom.test(18, 18)$p.value = 7.629395e-06
+    expect(report.warnings).toContain(
+      '18 pairs have no outcome in after only and 0 in before only (an error, or no score; McNemar exact p 7.63e-6): the runs differ in which episodes ended, and the tables compare only those that did, so a target that errs where it would fail reads as better; look at the errors (poisson-prove inspect RUN) before reading the verdict',
+    );
+  });
+
+  it('says nothing when the drops are balanced between the runs', () => {
+    const even = run('c', (r) => (r < 3 ? null : r < 30 ? 'failed' : 'passed'));
+    const other = run('d', (r) => (r >= 3 && r < 6 ? null : r < 30 ? 'failed' : 'passed'));
+    const report = diffEpisodes(even, other);
+    expect(report.dropped_by_run).toEqual({ before_only: 3, after_only: 3, both: 0 });
+    expect(report.warnings.filter((w) => w.includes('no outcome'))).toEqual([]);
+  });
+});

@@ -136,10 +136,10 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
  * with an outcome by outcome into `before` and `after` (every slot of each run, paired or not): per
  * replicate slot, an episode in both runs pairs, with equal seeds or not (a mismatch is counted, and the
  * first slot kept), dropped when either has no outcome. Returns [paired, dropped, unmatched before,
- * unmatched after, seed mismatches, the first mismatched slot].
+ * unmatched after, seed mismatches, the first mismatched slot, dropped for before only, for after only].
  */
 function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: Float64Array, before: Float64Array, after: Float64Array): Float64Array {
-  const out = new Float64Array(6);
+  const out = new Float64Array(8);
   const aOutcome = a.outcome;
   const bOutcome = b.outcome;
   const aSeed = a.seed;
@@ -153,6 +153,8 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
   let unmatchedB = 0;
   let seedMismatches = 0;
   let first = -1;
+  let droppedA = 0;
+  let droppedB = 0;
   for (let r = 0; r < size; r++) {
     const oa = r < aSize ? (aOutcome[r] as number) : NO_EPISODE;
     const ob = r < bSize ? (bOutcome[r] as number) : NO_EPISODE;
@@ -172,6 +174,8 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
     }
     if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
       dropped++;
+      if (ob !== NO_OUTCOME) droppedA++;
+      else if (oa !== NO_OUTCOME) droppedB++;
       continue;
     }
     const cell = (oa - 2) * K + (ob - 2);
@@ -184,6 +188,8 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
   out[3] = unmatchedB;
   out[4] = seedMismatches;
   out[5] = first;
+  out[6] = droppedA;
+  out[7] = droppedB;
   return out;
 }
 
@@ -247,6 +253,8 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
         after_episodes: b.episodes,
         pairs: paired,
         dropped,
+        dropped_before_only: t[6] as number,
+        dropped_after_only: t[7] as number,
         unmatched_before: unmatchedA,
         unmatched_after: unmatchedB,
         seed_mismatches: seedMismatches,

@@ -161,6 +161,9 @@ export type CoverageEntry = {
   readonly after_episodes: number;
   readonly pairs: number;
   readonly dropped: number;
+  /** Of `dropped`: pairs whose episode has no outcome in before only, and in after only. */
+  readonly dropped_before_only: number;
+  readonly dropped_after_only: number;
   readonly unmatched_before: number;
   readonly unmatched_after: number;
   readonly seed_mismatches: number;
@@ -250,6 +253,11 @@ export type DiffReport = {
   readonly sequential: boolean;
   /** Pairs dropped because an episode had no outcome (an error, or an imported sample with no score), over the compared conditions. */
   readonly dropped: number;
+  /**
+   * `dropped` by the run whose episode lacks an outcome (before only, after only, both). When the
+   * one-run drops differ (McNemar exact at q), `warnings` says so: the tables compare only the episodes that ended.
+   */
+  readonly dropped_by_run: { readonly before_only: number; readonly after_only: number; readonly both: number };
   readonly verdict_rule: string;
   readonly limits_rule: string;
   readonly intervals_rule: string;

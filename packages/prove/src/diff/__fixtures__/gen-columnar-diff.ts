@@ -7,7 +7,8 @@
 // CR2 on Bell-McCaffrey df: only scores.method, scores.intervals_rule and the pooled object's standard_error, t, p,
 // interval (and its method) changed, and standard_error_cr1 was added (df stayed 1: two clusters). And again when a
 // one-way table in a diff whose other tables disagree both ways began to be read at psi^ + d: only limit_rise, limit,
-// verdict (5 rows, all unchanged -> inconclusive), held_back_by and sentence changed.
+// verdict (5 rows, all unchanged -> inconclusive), held_back_by and sentence changed. And when `dropped_by_run` and
+// the coverage's `dropped_before_only` / `dropped_after_only` were added (nothing else changed).
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules
