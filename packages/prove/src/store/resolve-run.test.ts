@@ -169,6 +169,23 @@ describe('listRuns and resolveRun', () => {
     expect((await refused('20261106T2313')).message).toContain(`is a prefix of 2 damaged run directories (${a}, ${b}), which cannot be read;`);
   });
 
+  it('refuses a name two runs share (a run copied in from another store), listing both ids (it took the newest)', async () => {
+    // Another store's "fixture 2026-11-06 a", made at another time, copied into this one.
+    const other = join(root, 'other');
+    const w = await createRun(other, { spec: parseSweepSpec(SPEC), specText: SPEC, target: 't', salt: 's', maxMde: 0.99, now: new Date('2026-11-06T23:14:00Z') });
+    const copy = await w.close('complete');
+    expect(copy.name).toBe('fixture 2026-11-06 a');
+    await cp(join(other, copy.run_id), join(store, copy.run_id), { recursive: true });
+    const e = await refused('fixture 2026-11-06 a');
+    expect(e.message).toBe(
+      `"fixture 2026-11-06 a" is the name of 2 runs in ${store} (${copy.run_id}, ${runs[0]!.run_id}; a run copied from another store keeps its name); pass the run's id instead.`,
+    );
+    // Each is still found by its id, and the names no other run holds by name.
+    expect((await resolveRun(store, copy.run_id)).run_id).toBe(copy.run_id);
+    expect((await resolveRun(store, runs[0]!.run_id)).run_id).toBe(runs[0]!.run_id);
+    expect((await resolveRun(store, 'fixture 2026-11-06 b')).run_id).toBe(runs[1]!.run_id);
+  });
+
   it('has no runs in a store that does not exist, and does not create it', async () => {
     const missing = join(root, 'missing');
     expect(await listRuns(missing)).toEqual([]);

@@ -12,12 +12,13 @@ const ID_CHARS = /^[0-9A-Za-z-]+$/;
  * listing ({@link listRuns}) is read and the ref is compared with it as a string, never opened: a name may
  * hold any character its target_id held (`org/x 2026-12-02 a`). A ref that matches nothing and looks like
  * a path (`/`, `\`, `..`, a leading `.` or `~`, a NUL) is refused as such; one that is the id (or a
- * unique id prefix) of a damaged run directory is refused with why it cannot be read.
+ * unique id prefix) of a damaged run directory is refused with why it cannot be read; a name that several
+ * runs hold (a run copied in from another store keeps its name) is refused with their ids.
  *
  * @param store - the store directory.
  * @param ref - the reference.
  * @returns the run's manifest.
- * @throws {@link RefError} (code `E_REF`, exit 2) naming what was tried, or the candidates of an ambiguous prefix.
+ * @throws {@link RefError} (code `E_REF`, exit 2) naming what was tried, or the candidates of an ambiguous prefix or name.
  * @example
  * ```ts
  * (await resolveRun('store', '#1')).run_id; // '20261106T231322Z-3382'
@@ -55,8 +56,12 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
       throw new RefError(ref, `${shown} is a prefix of ${dirs.length} run directories (${dirs.slice(0, 5).join(', ')}${dirs.length > 5 ? ', ...' : ''}); give more of the id.`);
     }
   }
-  const named = runs.find((r) => r.name === ref);
-  if (named) return named;
+  const named = runs.filter((r) => r.name === ref);
+  if (named.length === 1 && named[0]) return named[0];
+  // A run copied in from another store keeps its name: the name no longer tells the runs apart.
+  if (named.length > 1) {
+    throw new RefError(ref, `${shown} is the name of ${named.length} runs in ${store} (${named.map((r) => r.run_id).join(', ')}; a run copied from another store keeps its name); pass the run's id instead.`);
+  }
   if (/[/\\\0]/.test(ref) || ref.includes('..') || ref.startsWith('~') || ref.startsWith('.')) {
     throw new RefError(ref, `${shown} is not a run ref: refs are a run id, an id prefix, a run name or #N, never a path; see ${proveCommandLine(store, 'runs')} for this store's runs.`);
   }
