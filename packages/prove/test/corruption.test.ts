@@ -3,6 +3,7 @@
 // spec.toml, is an error (exit 2) naming the run, the part and what differs — never a number. Incomplete
 // runs are refused unless --partial, and then every output says partial. Each case below printed numbers
 // (or hung) on the code before this change.
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -468,6 +469,63 @@ describe('incomplete runs are read only on purpose', () => {
     expect(d.out.split('\n')[0]).toBe(`coverage: 24 (condition, replicate) pairs are in both runs and compared; 8 of ${a.name} have no partner in the other run and are not compared (--full lists them per condition).`);
     // put the run back as the suite expects it
     await rm(join(store, a.run_id, 'episodes', 'part-00004.parquet'), { force: true });
+  });
+});
+
+// A review (fifth session of 2026-12-05): replicates, extensions and spec.toml were never checked against
+// each other. An extension record edited to overlap, or recorded twice, passed verify and diff printed
+// it; replicates raised in run.json (with the salt's seeds for them), or an extension record deleted,
+// passed verify, and resume ran replicates that no extension records.
+describe('replicates against extensions and spec.toml', () => {
+  it('an extension edited to overlap the replicates before it, or recorded twice: every read refuses it', async () => {
+    await extend({ store, ref: a.run_id, target: coin, replicates: 4 });
+    const m = await readManifest(store, a.run_id);
+    const e = m.extensions[0] as RunManifest['extensions'][number];
+    await writeManifest(store, { ...m, extensions: [{ ...e, from_index: 10, to_index: 13 }] });
+    await everyReadRefuses(/its run\.json's extensions\[0\] adds 4 replicates as 10\.\.13, and they would be 12\.\.15: each extension follows the spec's replicates and the extensions before it; the manifest was edited or damaged/);
+    await writeManifest(store, { ...m, extensions: [e, e] });
+    // Reads take the spec's replicates to be 16 less the 8 recorded as added; verify, resume and extend read spec.toml.
+    await everyReadRefuses(/its run\.json's extensions\[(0\] adds 4 replicates as 12\.\.15, and they would be 8\.\.11|1\] adds 4 replicates as 12\.\.15, and they would be 16\.\.19)/);
+    await writeManifest(store, { ...m, extensions: [{ ...e, seeds: [...e.seeds].reverse() }] });
+    await everyReadRefuses(/its run\.json's extensions\[0\]\.seeds are not its seeds of replicates 12\.\.15/);
+  });
+
+  it('replicates raised with seeds for them, an extension record deleted, or spec.toml rewritten with its sha256: verify, resume and extend refuse it', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const { seedFor } = await import('../src/index.js');
+    const m = await readManifest(store, a.run_id);
+    const seeds = (n: number) => Array.from({ length: n }, (_, r) => seedFor(m.salt, r));
+    const specText = SPEC.replace('replicates = 12', 'replicates = 8');
+    const edits: [string, () => Promise<void>, RegExp][] = [
+      ['replicates raised', () => writeManifest(store, { ...m, status: 'interrupted', replicates: 14, seeds: seeds(14) }), /its run\.json's replicates is 14, and its spec\.toml has 12 \(no extension adds any\); the manifest was edited or damaged/],
+      ['an extension deleted', async () => {
+        await extend({ store, ref: a.run_id, target: coin, replicates: 2 });
+        await writeManifest(store, { ...(await readManifest(store, a.run_id)), extensions: [] });
+      }, /its run\.json's replicates is 14, and its spec\.toml has 12 \(no extension adds any\)/],
+      ['spec.toml rewritten', async () => {
+        await writeFile(join(store, a.run_id, 'spec.toml'), specText);
+        await writeManifest(store, { ...m, spec_sha256: createHash('sha256').update(specText).digest('hex') });
+      }, /its run\.json's replicates is 12, and its spec\.toml has 8 \(no extension adds any\)/],
+    ];
+    for (const [what, edit, said] of edits) {
+      await edit();
+      const before = { manifest: await readFile(join(store, a.run_id, 'run.json'), 'utf8'), parts: await readdir(join(store, a.run_id, 'episodes')) };
+      const v = await cli(['verify', a.run_id]);
+      expect({ what, code: v.code }).toEqual({ what, code: 1 });
+      expect(v.out, what).toMatch(said);
+      for (const c of [['resume', a.run_id], ['extend', a.run_id, '--replicates', '2']]) {
+        const r = await cli(c);
+        expect({ what, c, code: r.code, out: r.out }).toEqual({ what, c, code: 2, out: '' });
+        expect(r.err, what).toMatch(said);
+      }
+      expect({ manifest: await readFile(join(store, a.run_id, 'run.json'), 'utf8'), parts: await readdir(join(store, a.run_id, 'episodes')) }).toEqual(before);
+      // put the files back for the next edit
+      await rm(join(store, a.run_id, 'episodes', 'part-00004.parquet'), { force: true });
+      for (const f of ['run.json', 'spec.toml']) await writeFile(join(store, a.run_id, f), pristine.get(`${a.run_id}/${f}`) as Buffer);
+    }
+    // A run extended as extend does it verifies.
+    await extend({ store, ref: a.run_id, target: coin, replicates: 2 });
+    expect((await cli(['verify', a.run_id])).code).toBe(0);
   });
 });
 

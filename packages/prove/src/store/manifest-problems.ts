@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import TOML from '@iarna/toml';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
+import { specPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
 
 /** `run ID ("NAME")`, as the store's messages name a run. */
@@ -17,14 +21,18 @@ export function isImported(manifest: RunManifest): boolean {
 
 /**
  * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique or
- * not the ones its axes give. An imported run records no seeds (`seeds: []`; its rows carry their
+ * not the ones its axes give, `extensions` that do not follow one another from the spec's replicates
+ * (each adds `replicates_added` indices `from_index`..`to_index` right after the last, with the run's
+ * seeds for them) up to `replicates`, and, given the spec's replicates (`specReplicates`, from
+ * {@link specReplicatesOf}; not for an import), `replicates` that is not them plus what the extensions add. An imported run records no seeds (`seeds: []`; its rows carry their
  * samples' identities instead). `verify` reports them; `resume` and `extend` refuse a run that has any,
  * before they write (they would run what the edited manifest says); every read refuses one too
  * (`runParts`, with `seeds: 'ends'`: the first and last seeds against the salt, the others by verify).
  *
- * @param opts - `seeds`: `all` (default) checks every seed against the salt, `ends` the first and last.
+ * @param opts - `seeds`: `all` (default) checks every seed against the salt, `ends` the first and last;
+ *   `specReplicates`: the replicates of the run's spec.toml, or null (or absent) when not known.
  */
-export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?: 'all' | 'ends' } = {}): string[] {
+export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?: 'all' | 'ends'; readonly specReplicates?: number | null } = {}): string[] {
   const run = runLabel(manifest);
   const out: string[] = [];
   if (isImported(manifest)) {
@@ -53,10 +61,67 @@ export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?:
       out.push(`${run}: its axes give the conditions ${labels === null ? '(none: the axes cannot be read)' : shown(labels)}, and its run.json records ${shown(manifest.conditions)}; the manifest was edited or damaged.`);
     }
   }
+  // An import's spec.toml is the shape of the logs it read, not a spec that ran (older builds stored an
+  // empty import as 1 replicate over it), and an import is never extended: only its extensions are checked.
+  out.push(...replicateProblems(manifest, isImported(manifest) ? null : (opts.specReplicates ?? null)));
   const jobs: unknown = (manifest as { usage_jobs?: unknown }).usage_jobs;
   if (jobs !== undefined && !(Array.isArray(jobs) && jobs.every((j) => typeof j === 'string' && /^[^:]+:.+$/.test(j)))) {
     // resume and extend skip the usage of the reports listed: a list they cannot read would count jobs twice.
     out.push(`${run}: its run.json's usage_jobs is not a list of JOB_ID:REPORT_ID texts (got ${JSON.stringify(jobs).slice(0, 80)}); the manifest was edited or damaged.`);
   }
   return out;
+}
+
+/**
+ * `replicates` against `extensions` and the spec's replicates (null when not known: then the spec's are
+ * taken to be `replicates` less what the extensions add). A run's replicates are the spec's, then each
+ * extension's `from_index`..`to_index` in order, with no gap and no overlap: an edited count made `resume`
+ * run replicates no extension records, and an edited extension made `diff` print another history.
+ */
+function replicateProblems(manifest: RunManifest, specReplicates: number | null): string[] {
+  const exts = manifest.extensions;
+  const total = manifest.replicates;
+  if (!Array.isArray(exts) || !Number.isSafeInteger(total)) return []; // the shape check names these
+  const run = runLabel(manifest);
+  const edited = 'the manifest was edited or damaged.';
+  const added = exts.reduce((n, e) => n + (Number.isSafeInteger(e?.replicates_added) ? e.replicates_added : 0), 0);
+  let next = specReplicates ?? total - added;
+  if (next < 1) return [`${run}: its run.json's extensions add ${added} replicates, and its replicates is ${total}; ${edited}`];
+  for (const [i, e] of exts.entries()) {
+    const want = `${next}..${next + e.replicates_added - 1}`;
+    if (!(e.replicates_added >= 1) || e.from_index !== next || e.to_index !== next + e.replicates_added - 1) {
+      return [`${run}: its run.json's extensions[${i}] adds ${String(e.replicates_added)} replicates as ${String(e.from_index)}..${String(e.to_index)}, and they would be ${want}: each extension follows the spec's replicates and the extensions before it; ${edited}`];
+    }
+    const seeds = Array.isArray(e.seeds) && Array.isArray(manifest.seeds) ? e.seeds : [];
+    if (seeds.length !== e.replicates_added || seeds.some((x, k) => x !== manifest.seeds[next + k])) {
+      return [`${run}: its run.json's extensions[${i}].seeds are not its seeds of replicates ${want}; ${edited}`];
+    }
+    next += e.replicates_added;
+  }
+  if (next !== total) {
+    const by = exts.length === 0 ? 'no extension adds any' : `its extensions add ${added}`;
+    return [`${run}: its run.json's replicates is ${total}, and its spec.toml has ${String(specReplicates)} (${by}); ${edited}`];
+  }
+  return [];
+}
+
+/**
+ * The replicates of a run's spec.toml (for {@link manifestProblems}' `specReplicates`), or null when the
+ * file is missing, is not the one `spec_sha256` records (every read reports that itself), or has no
+ * whole number of replicates.
+ *
+ * @param store - the store directory.
+ * @param manifest - the run's manifest.
+ */
+export async function specReplicatesOf(store: string, manifest: RunManifest): Promise<number | null> {
+  const bytes = await readFile(specPath(store, manifest.run_id)).catch(() => null);
+  if (bytes === null || createHash('sha256').update(bytes).digest('hex') !== manifest.spec_sha256) return null;
+  let doc: Record<string, unknown>;
+  try {
+    doc = TOML.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const r = doc['replicates'];
+  return typeof r === 'number' && Number.isSafeInteger(r) && r >= 1 ? r : null;
 }
