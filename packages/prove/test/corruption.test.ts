@@ -270,6 +270,26 @@ describe("outcome counts in run.json that are not the rows' (the fifth session o
   });
 });
 
+// A review (fifth session of 2026-12-05): the counts of a run that is not complete were never checked,
+// and inspect printed run.json's (`rows 999; passed 999` after an edit, or a killed retry's) above its own
+// table, which disagreed. It now shows the counts of the rows, and says so.
+describe('the counts inspect shows of a run that is not complete are its rows\'', () => {
+  it('inspect counts them from its parts and says so (it printed the edited run.json\'s)', async () => {
+    const m = await readManifest(store, a.run_id);
+    const rows = m.counts;
+    await writeManifest(store, { ...m, status: 'interrupted', counts: { rows: 999, rows_without_outcome: 0, outcomes: { passed: 999 } } });
+    const i = await cli(['inspect', a.run_id]);
+    expect(i.code).toBe(0);
+    const line = i.out.split('\n').find((l) => l.startsWith('rows '));
+    const summary = Object.keys(rows.outcomes).sort().map((k) => `${k} ${rows.outcomes[k]}`).join(', ');
+    expect(line).toBe(`rows          ${rows.rows}; ${summary} (counted from its parts: the run is interrupted, and its run.json's counts are not checked)`);
+    // A complete run's counts are checked against its rows (a difference is refused), so they are shown as recorded.
+    await writeManifest(store, m);
+    const c = await cli(['inspect', a.run_id]);
+    expect(c.out.split('\n').find((l) => l.startsWith('rows '))).toBe(`rows          ${rows.rows}; ${summary}`);
+  });
+});
+
 describe('a bit flip at any offset of a part is an error at once, before the parquet reader sees it', () => {
   it('flips every 7th byte of a part: every read is a DamagedRunError (none hangs, none returns rows)', async () => {
     const original = pristine.get(`${a.run_id}/episodes/part-00001.parquet`) as Buffer;

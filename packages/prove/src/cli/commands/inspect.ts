@@ -1,4 +1,5 @@
 import type { RunInspection } from '../../store/inspect-run.js';
+import type { RunCounts } from '../../store/manifest.js';
 import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
 import { Values } from '../values.js';
@@ -20,6 +21,23 @@ function statusText(r: RunInspection, store: string): string {
   return m.status;
 }
 
+/**
+ * The `rows` line: a complete run's counts as its run.json records them (inspectRun refuses them unless
+ * they are its rows'); for a run that is not complete, whose run.json's counts are not checked (a killed
+ * writer's, or a killed retry's), the counts of its rows (the sum of the table below), saying so.
+ */
+function rowsText(r: RunInspection): string {
+  const m = r.manifest;
+  if (m.status === 'complete') return `${m.counts.rows}; ${outcomeSummary(m.counts)}`;
+  const counts: RunCounts = { rows: 0, rows_without_outcome: 0, outcomes: {} };
+  for (const c of r.conditions) {
+    counts.rows += c.rows;
+    counts.rows_without_outcome += c.rows_without_outcome;
+    for (const [k, n] of Object.entries(c.outcomes)) counts.outcomes[k] = (counts.outcomes[k] ?? 0) + n;
+  }
+  return `${counts.rows}; ${outcomeSummary(counts)} (counted from its parts: the run is ${m.status}, and its run.json's counts are not checked)`;
+}
+
 function text(r: RunInspection, store: string): string {
   const m = r.manifest;
   const p = m.provenance;
@@ -38,7 +56,7 @@ function text(r: RunInspection, store: string): string {
     ['provenance', `git ${git}; node ${p.node}; ${Object.entries(p.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`],
     ['command', p.command.join(' ') || '-'],
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
-    ['rows', `${m.counts.rows}; ${outcomeSummary(m.counts)}`],
+    ['rows', rowsText(r)],
     ...(m.import !== undefined ? [importRow(m.import)] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
