@@ -24,7 +24,8 @@ export function storeNotADirectory(store: string): StoreError {
  * The runs of a store and the run-shaped directories that were skipped ({@link listRuns} returns the
  * runs). A directory named like a run id is a run when its `run.json` is a regular file (not a symbolic
  * link) holding a manifest whose `run_id` is the directory's name, and its `episodes` (when present) is
- * a directory, not a symbolic link. Everything read later is found from the directory's name, so a
+ * a directory, not a symbolic link. An entry named like a run id that is a symbolic link or a file is
+ * skipped too, with the reason. Everything read later is found from the directory's name, so a
  * manifest cannot point reads or writes outside the store.
  *
  * @param store - the store directory.
@@ -51,7 +52,11 @@ export async function scanRuns(store: string): Promise<StoreScan> {
   const skipped: SkippedRun[] = [];
   const neverStarted: string[] = [];
   for (const e of entries) {
-    if (!e.isDirectory() || !RUN_ID_RE.test(e.name)) continue;
+    if (!RUN_ID_RE.test(e.name)) continue;
+    // A run directory that is a link (a run "copied" by ln -s) or a file named like a run: listed, not dropped.
+    if (e.isSymbolicLink()) skipped.push(Object.freeze({ dir: e.name, reason: "it is a symbolic link, and a run holds its own files; copy the run's directory into the store (cp -a), or remove the link" }));
+    else if (!e.isDirectory()) skipped.push(Object.freeze({ dir: e.name, reason: `it is ${e.isFile() ? 'a file' : 'not a directory'}, not a run directory; move it out of the store` }));
+    if (!e.isDirectory()) continue;
     const why = await problemOf(store, e.name);
     if (why === 'absent') neverStarted.push(e.name);
     else if (typeof why === 'string') skipped.push(Object.freeze({ dir: e.name, reason: why }));

@@ -144,6 +144,24 @@ describe('listRuns and resolveRun', () => {
     await expect(inspectRun(store, c.run_id)).rejects.toMatchObject({ code: 'E_STORE' });
   });
 
+  it('lists a run directory that is a symbolic link, or a file named like a run, as skipped with the reason (it was not listed at all)', async () => {
+    const outside = join(root, 'outside');
+    const [a, b] = runs as [RunManifest, RunManifest];
+    // a: "copied" into the store by a link to a run directory elsewhere; b's id: a file, not a directory.
+    await cp(join(store, a.run_id), join(outside, a.run_id), { recursive: true });
+    await rm(join(store, a.run_id), { recursive: true });
+    await symlink(join(outside, a.run_id), join(store, a.run_id));
+    await rm(join(store, b.run_id), { recursive: true });
+    await writeFile(join(store, b.run_id), 'not a run');
+    const scan = await scanRuns(store);
+    expect(scan.runs.map((r) => r.run_id)).toEqual([runs[2]!.run_id]);
+    expect(scan.skipped).toEqual([
+      { dir: a.run_id, reason: "it is a symbolic link, and a run holds its own files; copy the run's directory into the store (cp -a), or remove the link" },
+      { dir: b.run_id, reason: 'it is a file, not a run directory; move it out of the store' },
+    ]);
+    expect((await refused(a.run_id)).message).toMatch(/is damaged and cannot be read: it is a symbolic link/);
+  });
+
   it('names a damaged run when the ref is its id or a unique prefix of it, with why and what to do (it said no run matches)', async () => {
     const id = runs[1]!.run_id;
     await writeFile(join(store, id, 'run.json'), '{ "run_id": "' + id + '", ');
