@@ -652,6 +652,27 @@ describe('damaged and never-started runs are listed, not hidden', () => {
   });
 });
 
+// A review (fifth session of 2026-12-05): files in episodes/ that run.json does not record and that are
+// not parts by name (`part-00000 (copy).parquet`, `part-1.parquet`) passed verify, and the glob of
+// docs/store.md (DuckDB's read_parquet('.../episodes/part-*.parquet')) read them as parts.
+describe('files in episodes/ that are neither parts nor a writer\'s temporaries', () => {
+  it('verify reports the run damaged, naming them, with the fix (they passed)', async () => {
+    const dir = join(store, a.run_id, 'episodes');
+    await copyFile(part(a.run_id, 0), join(dir, 'part-00000 (copy).parquet'));
+    await copyFile(part(a.run_id, 1), join(dir, 'part-1.parquet'));
+    await writeFile(join(dir, 'notes.txt'), 'x');
+    await writeFile(join(dir, 'part-00004.parquet.0123456789ab.tmp'), 'a writer\'s temporary'); // not reported
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(
+      `damaged: run ${a.run_id} ("${a.name}"): its episodes hold 3 files that are not its parts (notes.txt, part-00000 (copy).parquet, part-1.parquet); a reader of the part files by the glob part-*.parquet (DuckDB, pandas) reads 2 of them as parts; remove them.`,
+    );
+    expect(v.out).not.toContain('.tmp');
+    const j = JSON.parse((await cli(['verify', a.run_id, '--json'])).out) as { state: string }[];
+    expect(j[0]?.state).toBe('damaged');
+  });
+});
+
 describe('verify', () => {
   it('reports every run of the store verified, exit 0; --json the objects', async () => {
     const r = await cli(['verify']);

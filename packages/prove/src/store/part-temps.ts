@@ -1,7 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { episodesDir } from './layout.js';
+import { episodesDir, PART_RE } from './layout.js';
 import type { RunLock } from './run-lock.js';
 
 /**
@@ -49,4 +49,20 @@ export function lostLock(lock: RunLock): ProveError {
     `run ${lock.runId}: this writer no longer holds the lock ${lock.path} (another writer took it over); stop, then resume the run.`,
     1,
   );
+}
+
+/** A writer's temporary part (`part-NNNNN.parquet.<random hex>.tmp`, store/parquet.ts). */
+const TEMP_PART_RE = /^part-\d{5,}\.parquet\.[0-9a-f]+\.tmp$/;
+
+/**
+ * The entries of a run's `episodes/` that are neither part files by name nor a writer's temporary parts
+ * (a copy such as `part-00000 (copy).parquet`, a `part-1.parquet`, any other file), sorted; empty when
+ * the directory is missing or cannot be listed (the reads say why).
+ *
+ * @param store - the store directory.
+ * @param runId - the run's id.
+ */
+export async function strayFiles(store: string, runId: string): Promise<string[]> {
+  const names = await readdir(episodesDir(store, runId)).catch(() => [] as string[]);
+  return names.filter((n) => !PART_RE.test(n) && !TEMP_PART_RE.test(n)).sort();
 }

@@ -9,7 +9,7 @@ import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, 
 import { readPart, readPartIsolated } from './parquet.js';
 import { isImported, manifestProblems, specReplicatesOf } from './manifest-problems.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
-import { lostLock } from './part-temps.js';
+import { lostLock, strayFiles } from './part-temps.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
 
@@ -146,8 +146,23 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
   if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
+  const stray = await strayProblem(store, manifest);
+  if (stray !== null) problems.push(stray);
   const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
   return verification(manifest, state, parts.length, scan.counts.rows, scan.have.size, problems);
+}
+
+/**
+ * Files in the run's episodes/ that are not its parts: no read opens them, but a reader of the files by
+ * the glob of docs/store.md (`part-*.parquet`) reads those the glob matches as parts.
+ */
+async function strayProblem(store: string, manifest: RunManifest): Promise<string | null> {
+  const names = await strayFiles(store, manifest.run_id);
+  if (names.length === 0) return null;
+  const globbed = names.filter((n) => n.startsWith('part-') && n.endsWith('.parquet')).length;
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+  const read = globbed > 0 ? `; a reader of the part files by the glob part-*.parquet (DuckDB, pandas) reads ${globbed} of them as parts` : '';
+  return `${runLabel(manifest)}: its episodes hold ${names.length} file${names.length === 1 ? '' : 's'} that ${names.length === 1 ? 'is not one of its parts' : 'are not its parts'} (${shown})${read}; remove ${names.length === 1 ? 'it' : 'them'}.`;
 }
 
 /** The frozen {@link RunVerification} of a run (its design is the manifest's conditions x replicates). */
