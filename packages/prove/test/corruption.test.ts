@@ -673,6 +673,60 @@ describe('files in episodes/ that are neither parts nor a writer\'s temporaries'
   });
 });
 
+// A review (fifth session of 2026-12-05): a writer killed while it rewrote run.json or took the lock left
+// run.json.<hex>.tmp and .lock.<hex>.tmp beside them, and neither resume nor gc removed them (resume
+// removed the temporary parts only).
+describe('temporary files a killed writer left in a run directory', () => {
+  const temps = () => ['run.json.0a1b2c3d.tmp', '.lock.0123456789ab.tmp', '.lock.0123456789ab.stale'];
+  async function leave(id: string): Promise<void> {
+    const { utimes } = await import('node:fs/promises');
+    const old = new Date(Date.now() - 3_600_000);
+    for (const t of temps()) {
+      await writeFile(join(store, id, t), '{"half": ');
+      await utimes(join(store, id, t), old, old);
+    }
+    await writeFile(join(store, id, 'episodes', 'part-00004.parquet.0123456789ab.tmp'), 'half a part');
+    await utimes(join(store, id, 'episodes', 'part-00004.parquet.0123456789ab.tmp'), old, old);
+  }
+  const left = async (id: string) => {
+    const { readdir } = await import('node:fs/promises');
+    return [...(await readdir(join(store, id))).filter((n) => /\.(tmp|stale)$/.test(n)), ...(await readdir(join(store, id, 'episodes'))).filter((n) => n.endsWith('.tmp'))].sort();
+  };
+  afterAll(async () => {
+    for (const id of [a.run_id, b.run_id]) for (const t of temps()) await rm(join(store, id, t), { force: true });
+  });
+
+  it('resume removes them under the run\'s lock (it removed the temporary parts only)', async () => {
+    await leave(a.run_id);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, status: 'interrupted' });
+    await resume({ store, ref: a.run_id, target: coin });
+    expect(await left(a.run_id)).toEqual([]);
+  });
+
+  it('gc removes them from every run no live writer holds, and names them (it left them)', async () => {
+    const { lockRun } = await import('../src/store/run-lock.js');
+    await leave(a.run_id);
+    await leave(b.run_id);
+    const lock = await lockRun(store, b.run_id); // a live writer: its run is left alone
+    try {
+      const gc = await cli(['gc']);
+      expect(gc.code).toBe(0);
+      expect(gc.out).toBe(
+        [
+          'ok removed 0 run directories that never started',
+          ...['.lock.0123456789ab.stale', '.lock.0123456789ab.tmp', 'episodes/part-00004.parquet.0123456789ab.tmp', 'run.json.0a1b2c3d.tmp'].map((t) => `removed ${a.run_id}/${t} (a temporary file a killed writer left)`),
+          '',
+        ].join('\n'),
+      );
+      expect(await left(a.run_id)).toEqual([]);
+      expect(await left(b.run_id)).toEqual(['.lock.0123456789ab.stale', '.lock.0123456789ab.tmp', 'part-00004.parquet.0123456789ab.tmp', 'run.json.0a1b2c3d.tmp']);
+    } finally {
+      await lock.release();
+    }
+  });
+});
+
 describe('verify', () => {
   it('reports every run of the store verified, exit 0; --json the objects', async () => {
     const r = await cli(['verify']);

@@ -289,7 +289,7 @@ describe('the run lock and part placement', () => {
     const young = join(ep, 'part-00000.parquet.ba9876543210.tmp');
     await writeFile(young, 'being written');
     await utimes(young, new Date(lock.acquiredAtMs + 1000), new Date(lock.acquiredAtMs + 1000));
-    expect(await removeStaleTemps(lock)).toEqual(['part-00000.parquet.0123456789ab.tmp']);
+    expect(await removeStaleTemps(lock)).toEqual(['episodes/part-00000.parquet.0123456789ab.tmp']);
     expect(await readdir(ep)).toEqual(['part-00000.parquet.ba9876543210.tmp']);
     // The lock taken away (as a takeover would): the writer refuses to place its part, and leaves no temporary.
     const writer = openRunWriter(dir, m, { nextPart: 0, lock });

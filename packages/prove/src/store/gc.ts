@@ -3,11 +3,14 @@ import { ProveError } from '../errors.js';
 import { manifestPath, runDir } from './layout.js';
 import { scanRuns, withoutManifest } from './list-runs.js';
 import { lockRun } from './run-lock.js';
+import { removeStaleTemps, tempsOf } from './part-temps.js';
 
 /** What {@link gcStore} removed and what it left, with why. */
 export type GcResult = {
   readonly removed: readonly string[];
   readonly kept: readonly { readonly dir: string; readonly reason: string }[];
+  /** The temporary files killed writers left in readable runs, removed (`RUN_ID/run.json.<hex>.tmp`, ...). */
+  readonly temporaries: readonly string[];
 };
 
 /**
@@ -16,7 +19,9 @@ export type GcResult = {
  * lock a live process holds (a run being created right now) is kept, and so is one that gained a
  * run.json or files in its episodes meanwhile. Damaged runs (a run.json that cannot be read, or one lost
  * from a directory whose episodes hold files) are never removed: they are named
- * by `poisson-prove runs` and repaired or removed by hand.
+ * by `poisson-prove runs` and repaired or removed by hand. In the readable runs, it removes the
+ * temporary files killed writers left ({@link removeStaleTemps}), each run under its lock: a run a live
+ * writer holds is left alone.
  *
  * @param store - the store directory.
  * @returns the directories removed and those kept, frozen.
@@ -27,7 +32,7 @@ export type GcResult = {
  * @see docs/store.md, "Damaged and never-started runs".
  */
 export async function gcStore(store: string): Promise<GcResult> {
-  const { neverStarted } = await scanRuns(store);
+  const { neverStarted, runs } = await scanRuns(store);
   const removed: string[] = [];
   const kept: { dir: string; reason: string }[] = [];
   for (const dir of neverStarted) {
@@ -59,5 +64,27 @@ export async function gcStore(store: string): Promise<GcResult> {
     await lock.release().catch(() => undefined); // its file went with the directory
     removed.push(dir);
   }
-  return Object.freeze({ removed: Object.freeze(removed), kept: Object.freeze(kept) });
+  const temporaries = await removeTemps(store, runs.map((r) => r.run_id));
+  return Object.freeze({ removed: Object.freeze(removed), kept: Object.freeze(kept), temporaries: Object.freeze(temporaries) });
+}
+
+/** The temporary files dead writers left in these runs, removed under each run's lock (one a live writer holds is skipped). */
+async function removeTemps(store: string, runIds: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of runIds) {
+    if ((await tempsOf(store, id)).length === 0) continue; // no lock taken where there is nothing to remove
+    let lock;
+    try {
+      lock = await lockRun(store, id);
+    } catch (err) {
+      if (err instanceof ProveError && err.code === 'E_LOCKED') continue;
+      throw err;
+    }
+    try {
+      for (const rel of await removeStaleTemps(lock)) out.push(`${id}/${rel}`);
+    } finally {
+      await lock.release();
+    }
+  }
+  return out;
 }
