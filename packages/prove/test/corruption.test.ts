@@ -4,6 +4,7 @@
 // runs are refused unless --partial, and then every output says partial. Each case below printed numbers
 // (or hung) on the code before this change.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -781,6 +782,32 @@ describe('unknown names and exit codes on a store', () => {
       }
     } finally {
       await rm(join(store, a.run_id, '.lock'), { recursive: true, force: true });
+    }
+  });
+
+  // A review (fifth session of 2026-12-05): a killed writer's pid, now an unrelated live process's, made
+  // resume refuse the run for good ("still running in process N; ... stop it"), even after .lock was
+  // removed, and readers took the part it left unrecorded for a live writer's. On Linux the process's
+  // start time, later than the lock's and the run's, says it is another process.
+  it.runIf(existsSync('/proc/self/stat'))("a killed writer's pid reused by a live process does not block resume, nor hide the part it left", async () => {
+    const { spawn } = await import('node:child_process');
+    const { hostname } = await import('node:os');
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => other.once('spawn', r));
+      const pid = other.pid as number;
+      const m = await readManifest(store, a.run_id);
+      // Killed after placing part-00003 and before recording it; its pid is now `sleep`'s.
+      await writeManifest(store, { ...m, status: 'running', finished: null, parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} }, provenance: { ...m.provenance, pid } });
+      const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+      await writeFile(join(store, a.run_id, '.lock'), JSON.stringify({ pid, host: hostname(), boot_id: boot, started: '2026-11-06T11:00:00.000Z', token: 'dead' }));
+      const i = await cli(['inspect', a.run_id]);
+      expect(i.err).toMatch(/the part part-00003\.parquet was not committed/);
+      await resume({ store, ref: a.run_id, target: coin });
+      expect((await readManifest(store, a.run_id)).status).toBe('complete');
+      expect((await cli(['verify', a.run_id])).code).toBe(0);
+    } finally {
+      other.kill();
     }
   });
 

@@ -114,7 +114,7 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
 
 function assertNotRunning(manifest: RunManifest): void {
   const p = manifest.provenance;
-  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && processAlive(p.pid)) {
+  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && processAlive(p.pid, lastWriteStarted(manifest))) {
     throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`);
   }
 }
@@ -131,6 +131,16 @@ function assertRecordedBackend(manifest: RunManifest, opts: ResumeOptions): void
       `run ${manifest.run_id} ("${manifest.name}") was swept on the bullmq backend, and jobs of it that finished after it stopped may wait in Redis; pass backend: bullmqBackend({ redis }) (CLI: --backend bullmq --redis URL, or POISSON_REDIS_URL) to collect them, or backend: 'local' to run its missing pairs here (any such job is then paid for again).`,
     );
   }
+}
+
+/**
+ * When the process the manifest's `provenance.pid` names was already running: the latest of the run's
+ * creation and its last resume, extension or retry (each recorded by the process that ran it). A live
+ * process of that pid that started later reuses a dead writer's pid (processAlive).
+ */
+function lastWriteStarted(manifest: RunManifest): string {
+  const ats = [manifest.created, ...[manifest.resumes, manifest.extensions, manifest.retries ?? []].map((xs) => xs[xs.length - 1]?.at ?? '')];
+  return ats.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
 /** An imported run has no target to run again: its rows came from another harness's files. */

@@ -66,7 +66,8 @@ function parseHolder(text: string): LockHolder | null {
 
 /**
  * Whether a holder is certainly gone: it ran on this host and its process is not alive (or the host has
- * rebooted since, or it names this very process but no lock this process holds). A holder on another
+ * rebooted since, or it names this very process but no lock this process holds, or, on Linux, the live
+ * process of its pid started after the lock was taken: the pid was reused). A holder on another
  * host is never judged stale.
  */
 function isStaleHolder(h: LockHolder): boolean {
@@ -74,7 +75,8 @@ function isStaleHolder(h: LockHolder): boolean {
   const boot = bootId();
   if (boot !== null && h.boot_id !== null && h.boot_id !== boot) return true;
   if (h.pid === process.pid) return !heldHere.has(h.token);
-  return !processAlive(h.pid);
+  // A live process that started after the lock was taken is another one that reuses the dead holder's pid.
+  return !processAlive(h.pid, h.started);
 }
 
 async function readHolder(path: string): Promise<{ text: string; holder: LockHolder | null } | null> {
