@@ -10,13 +10,15 @@ let signals = 0;
 const onSignal = (sig: NodeJS.Signals): void => {
   signals++;
   if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
-  process.stderr.write(runsTargets ? `\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n` : `\n${sig}: stopping (again to quit at once)\n`);
+  // An import stops within a part and says so in its one error line (exit 130), having removed what it wrote.
+  if (verb !== 'import') process.stderr.write(runsTargets ? `\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n` : `\n${sig}: stopping (again to quit at once)\n`);
   controller.abort();
 };
 // Only the verbs that write (or serve) finish what is in hand on a signal. The others keep the default
-// action, so SIGINT/SIGTERM end them at once even while a read is busy.
+// action, so SIGINT/SIGTERM end them at once even while a read is busy. An import writes its runs in a
+// staging directory and removes it when stopped, so that no half-written run is left `running`.
 const verb = verbOf(argv) ?? '';
-if (['sweep', 'resume', 'extend', 'worker'].includes(verb)) {
+if (['sweep', 'resume', 'extend', 'worker', 'import'].includes(verb)) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }

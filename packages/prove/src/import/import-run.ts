@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import TOML from '@iarna/toml';
 import { ProveError } from '../errors.js';
 import { conditionLabel } from '../spec/conditions.js';
 import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
-import { createRun } from '../store/create-run.js';
+import { createRun, publishRun, releaseName, stagingDir } from '../store/create-run.js';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { ImportedFile, RunImport, RunManifest } from '../store/manifest.js';
 import { canonicalJson, identitySeed, sha256 } from './identity.js';
@@ -43,6 +43,12 @@ export type ImportOptions = {
   readonly cwd?: string;
   /** The creation time (tests pin it); default now. */
   readonly now?: Date;
+  /**
+   * Stops the import (the CLI aborts it on SIGINT/SIGTERM): the runs are written in a staging directory
+   * of the store and renamed into place only once all are written, so a stopped import leaves nothing
+   * behind (no run, no claimed name) and throws ProveError `E_ABORTED` (exit 130).
+   */
+  readonly signal?: AbortSignal;
 };
 
 /** A sample stored without an outcome, and why. */
@@ -134,6 +140,7 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
     if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
     else if (o.format !== 'inspect' && IMPORT_FORMATS.includes(o.format)) problems.push(`--epoch is for inspect logs (${o.format} files have no epochs); leave it out.`);
   }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, got ${String(o.signal)}.`);
   if (problems.length > 0) throw new ProveError('E_USAGE', problems);
   return { axes, maxMde };
 }
@@ -379,65 +386,99 @@ export async function importRun(store: string, options: ImportOptions): Promise<
     const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
     notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
   }
-  for (const [k, p] of plans.entries()) {
-    const record: RunImport = {
-      harness: options.format,
-      harness_version: withSamples.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? sources.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? null,
-      format_version: withSamples[0]?.log.formatVersion ?? null,
-      files,
-      model: p.group.model,
-      tasks,
-      provider: p.group.provider,
-      prompt: p.group.prompt,
-      scorer,
-      ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
-      axes_from: Object.fromEntries(axes),
-      config,
-      complete,
-      source_status: sources.map((s) => s.log.sourceStatus),
-      pairing: 'identity',
-      identity: IDENTITY[options.format],
-    };
-    const digest = sha256(canonicalJson({ harness: options.format, model: p.group.model, tasks, provider: p.group.provider, prompt: p.group.prompt, config, files: files.map((f) => f.sha256).sort() }));
-    const target_id = targetId(options.format, p.group.model, tasks, p.group, digest);
-    const spec: SweepSpec = { ...p.spec, target_id };
-    const prefix =
-      options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${slug(p.group.provider ?? '', 30)} ${slug(p.group.prompt ?? '', 30)}`;
-    const specText = `# imported by poisson-prove import ${options.format}: the run's shape, not a spec to sweep\n${TOML.stringify(JSON.parse(JSON.stringify(spec)) as TOML.JsonMap)}`;
-    const writer = await createRun(store, {
-      spec,
-      specText,
-      target: `import ${options.format}`,
-      salt: `import:${options.format}`,
-      maxMde,
-      backend: 'import',
-      command: [...(options.command ?? [])],
-      // The runs of one file are created 1 ms apart, in the file's order, so `runs` lists them in it.
-      now: new Date(now.getTime() + k),
-      cwd,
-      recorded: { import: record },
-      ...(prefix !== undefined ? { namePrefix: prefix } : {}),
-    });
-    const runId = writer.manifest.run_id;
-    for (const batch of rowBatches(options.format, p.cells, runId, PART_ROWS)) await writer.append(batch);
-    const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [], conditions: p.conditions }));
-    runs.push(
-      Object.freeze({
-        run_id: m.run_id,
-        name: m.name,
-        status: m.status,
+  // The runs are written in a staging directory of the store and renamed into it once all are written:
+  // an import stopped (or failing) halfway leaves no run `running` behind, and no name claimed.
+  const stopped = (): void => {
+    if (options.signal?.aborted === true) {
+      throw new ProveError('E_ABORTED', 'the import was stopped (SIGINT/SIGTERM, or its signal aborted) before it finished; nothing was written to the store: run it again to import the files.', 130);
+    }
+  };
+  stopped();
+  const staging = await stagingDir(store);
+  const staged: { run_id: string; name: string }[] = [];
+  let published = 0;
+  try {
+    for (const [k, p] of plans.entries()) {
+      stopped();
+      const record: RunImport = {
+        harness: options.format,
+        harness_version: withSamples.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? sources.map((s) => s.log.harnessVersion).find((v) => v !== null) ?? null,
+        format_version: withSamples[0]?.log.formatVersion ?? null,
+        files,
+        model: p.group.model,
+        tasks,
         provider: p.group.provider,
         prompt: p.group.prompt,
-        conditions: Object.freeze([...p.conditions]),
-        rows: m.counts.rows,
-        outcomes: Object.freeze({ ...m.counts.outcomes }),
-        without_outcome: Object.freeze(p.unscored.map((u) => Object.freeze(u))),
-      }),
-    );
-    if (p.unscored.length > 0) {
-      const shown = p.unscored.slice(0, 3).map((u) => `${u.sample} (${u.reason.split(':')[0] ?? ''})`);
-      notes.push(`${m.name}: ${p.unscored.length} sample${p.unscored.length === 1 ? '' : 's'} stored without an outcome (the diff leaves ${p.unscored.length === 1 ? 'it' : 'them'} out of its pairs): ${shown.join(', ')}${p.unscored.length > 3 ? `, and ${p.unscored.length - 3} more (--json lists them all)` : ''}.`);
+        scorer,
+        ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
+        axes_from: Object.fromEntries(axes),
+        config,
+        complete,
+        source_status: sources.map((s) => s.log.sourceStatus),
+        pairing: 'identity',
+        identity: IDENTITY[options.format],
+      };
+      const digest = sha256(canonicalJson({ harness: options.format, model: p.group.model, tasks, provider: p.group.provider, prompt: p.group.prompt, config, files: files.map((f) => f.sha256).sort() }));
+      const target_id = targetId(options.format, p.group.model, tasks, p.group, digest);
+      const spec: SweepSpec = { ...p.spec, target_id };
+      const prefix =
+        options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${slug(p.group.provider ?? '', 30)} ${slug(p.group.prompt ?? '', 30)}`;
+      const specText = `# imported by poisson-prove import ${options.format}: the run's shape, not a spec to sweep\n${TOML.stringify(JSON.parse(JSON.stringify(spec)) as TOML.JsonMap)}`;
+      const writer = await createRun(store, {
+        spec,
+        specText,
+        target: `import ${options.format}`,
+        salt: `import:${options.format}`,
+        maxMde,
+        backend: 'import',
+        command: [...(options.command ?? [])],
+        // The runs of one file are created 1 ms apart, in the file's order, so `runs` lists them in it.
+        now: new Date(now.getTime() + k),
+        cwd,
+        recorded: { import: record },
+        ...(prefix !== undefined ? { namePrefix: prefix } : {}),
+        stageIn: staging,
+      });
+      const runId = writer.manifest.run_id;
+      staged.push({ run_id: runId, name: writer.manifest.name });
+      try {
+        for (const batch of rowBatches(options.format, p.cells, runId, PART_ROWS)) {
+          stopped();
+          await writer.append(batch);
+        }
+      } catch (err) {
+        await writer.close('interrupted').catch(() => undefined); // its lock and timers; the directory goes with the staging one
+        throw err;
+      }
+      const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [], conditions: p.conditions }));
+      runs.push(
+        Object.freeze({
+          run_id: m.run_id,
+          name: m.name,
+          status: m.status,
+          provider: p.group.provider,
+          prompt: p.group.prompt,
+          conditions: Object.freeze([...p.conditions]),
+          rows: m.counts.rows,
+          outcomes: Object.freeze({ ...m.counts.outcomes }),
+          without_outcome: Object.freeze(p.unscored.map((u) => Object.freeze(u))),
+        }),
+      );
+      if (p.unscored.length > 0) {
+        const shown = p.unscored.slice(0, 3).map((u) => `${u.sample} (${u.reason.split(':')[0] ?? ''})`);
+        notes.push(`${m.name}: ${p.unscored.length} sample${p.unscored.length === 1 ? '' : 's'} stored without an outcome (the diff leaves ${p.unscored.length === 1 ? 'it' : 'them'} out of its pairs): ${shown.join(', ')}${p.unscored.length > 3 ? `, and ${p.unscored.length - 3} more (--json lists them all)` : ''}.`);
+      }
     }
+    stopped();
+    for (const r of staged) {
+      await publishRun(store, staging, r.run_id);
+      published++;
+    }
+  } catch (err) {
+    for (const r of staged.slice(published)) await releaseName(store, r.name, r.run_id);
+    throw err;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
   return Object.freeze({
     method: 'import',

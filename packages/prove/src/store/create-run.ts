@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedList } from '../spec/seed-list.js';
 import type { SweepSpec } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
 import { StoreError } from '../errors.js';
-import { episodesDir, runDir, specPath } from './layout.js';
+import { claimsDir, episodesDir, runDir, specPath } from './layout.js';
 import { emptyCounts, type RunManifest, writeManifest } from './manifest.js';
 import { gitState, hostName, packageVersions } from './provenance.js';
-import { claimName } from './run-name.js';
+import { claimFile, claimName } from './run-name.js';
 import { listRuns, storeNotADirectory } from './list-runs.js';
 import { lockRun, type RunLock } from './run-lock.js';
 import { openRunWriter, partLimits, type PartLimits, type RunWriter } from './run-writer.js';
@@ -48,6 +49,13 @@ export type RunInit = {
   recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'max_output_tokens' | 'backend_options' | 'import'>;
   /** What the run's name starts with instead of the spec's target_id (an import's `--name`); same rules as a target_id. */
   namePrefix?: string;
+  /**
+   * A directory inside the store (made by {@link stagingDir}) to make the run's directory in, instead of
+   * the store: the run is invisible to `runs` there until the caller renames it into the store
+   * ({@link publishRun}); its name is claimed in the store all the same. An import writes so, so that an
+   * import stopped halfway leaves no run.
+   */
+  stageIn?: string;
 };
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
@@ -86,6 +94,36 @@ export function sha256Hex(text: string | Uint8Array): string {
  */
 export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
   const limits = partLimits(init); // checked before anything is written
+  await ensureStore(store);
+  const home = init.stageIn ?? store;
+  const now = init.now ?? new Date();
+  let runId = newRunId(now);
+  for (let tries = 0; ; tries++) {
+    try {
+      // A staged run's id must be free in the store too, where it will be renamed to.
+      if (home !== store && (await stat(runDir(store, runId)).catch(() => null)) !== null) throw Object.assign(new Error('taken'), { code: 'EEXIST' });
+      await mkdir(runDir(home, runId));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 100) throw err;
+      runId = newRunId(now);
+    }
+  }
+  const lock = await lockRun(home, runId);
+  try {
+    return await populate(store, home, init, runId, now, lock, limits);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+}
+
+/**
+ * Makes the store directory when missing (internal to the writers).
+ *
+ * @throws {@link StoreError} when the store path is not a directory or cannot be created.
+ */
+export async function ensureStore(store: string): Promise<void> {
   const before = await stat(store).catch(() => null);
   if (before !== null && !before.isDirectory()) throw storeNotADirectory(store);
   await mkdir(store, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
@@ -93,27 +131,30 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
   });
   const st = await stat(store);
   if (!st.isDirectory()) throw storeNotADirectory(store);
-  const now = init.now ?? new Date();
-  let runId = newRunId(now);
-  for (let tries = 0; ; tries++) {
-    try {
-      await mkdir(runDir(store, runId));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 100) throw err;
-      runId = newRunId(now);
-    }
-  }
-  const lock = await lockRun(store, runId);
-  try {
-    return await populate(store, init, runId, now, lock, limits);
-  } catch (err) {
-    await lock.release();
-    throw err;
-  }
 }
 
-async function populate(store: string, init: RunInit, runId: string, now: Date, lock: RunLock, limits: PartLimits): Promise<RunWriter> {
+/**
+ * A new staging directory in the store (`<store>/.staging-XXXXXX`), for {@link RunInit.stageIn}: its name
+ * is not a run id, so `runs`, `verify` and `gc` never read it as a run.
+ */
+export async function stagingDir(store: string): Promise<string> {
+  await ensureStore(store);
+  return mkdtemp(join(store, '.staging-'));
+}
+
+/** Moves a closed run written under {@link RunInit.stageIn} into the store, in one rename. */
+export async function publishRun(store: string, stageIn: string, runId: string): Promise<void> {
+  await rename(runDir(stageIn, runId), runDir(store, runId));
+}
+
+/** Gives back a name claimed for a run that was never published (its claim file, when it still names the run). */
+export async function releaseName(store: string, name: string, runId: string): Promise<void> {
+  const file = join(claimsDir(store), claimFile(name));
+  const held = await readFile(file, 'utf8').catch(() => null);
+  if (held === `${runId}\n`) await unlink(file).catch(() => undefined);
+}
+
+async function populate(store: string, home: string, init: RunInit, runId: string, now: Date, lock: RunLock, limits: PartLimits): Promise<RunWriter> {
   const spec = init.spec;
   const taken = new Set((await listRuns(store)).map((r) => r.name));
   const name = await claimName(store, init.namePrefix ?? spec.target_id, now.toISOString().slice(0, 10), runId, taken);
@@ -158,8 +199,8 @@ async function populate(store: string, init: RunInit, runId: string, now: Date, 
     parts: [],
     ...init.recorded,
   };
-  await writeFile(specPath(store, runId), init.specText);
-  await mkdir(episodesDir(store, runId));
-  await writeManifest(store, manifest);
-  return openRunWriter(store, manifest, { nextPart: 0, lock, limits });
+  await writeFile(specPath(home, runId), init.specText);
+  await mkdir(episodesDir(home, runId));
+  await writeManifest(home, manifest);
+  return openRunWriter(home, manifest, { nextPart: 0, lock, limits });
 }

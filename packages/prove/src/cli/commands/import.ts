@@ -59,6 +59,7 @@ export const importCommand = defineCommand({
       ...(scorer !== undefined ? { scorer } : {}),
       ...(maxMde !== undefined ? { maxMde } : {}),
       ...(epoch !== undefined ? { epoch } : {}),
+      ...(io.signal !== undefined ? { signal: io.signal } : {}),
     });
     io.stdout.write(asJson ? json(r) : text(r));
     const allUnscored = r.runs.every((run) => run.rows > 0 && run.without_outcome.length === run.rows);
