@@ -88,7 +88,7 @@ describe('inspect logs with several epochs of each sample', () => {
     await writeFile(lm, `${lmEvalLine(0, 'q0', 'passed')}\n`);
     const usage = await importRun(store, { format: 'lm-eval', files: [lm], epoch: 1 }).catch((e: unknown) => e);
     expect(usage).toMatchObject({ code: 'E_USAGE' });
-    expect((usage as Error).message).toContain('--epoch is for inspect logs (lm-eval files have no epochs); leave it out.');
+    expect((usage as Error).message).toContain('--epoch is for inspect logs and promptfoo files run with --repeat (lm-eval files have no epochs); leave it out.');
     const pf = await importRun(store, { format: 'promptfoo', files: [lm], scorer: 'nonsense' }).catch((e: unknown) => e);
     expect(pf).toMatchObject({ code: 'E_USAGE' });
     expect((pf as Error).message).toContain("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");

@@ -36,6 +36,7 @@ function filtered(log: ParsedLog, keep: (s: ImportedSample) => boolean): ParsedL
  */
 export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number | undefined): S[] {
   return sources.map((src) => {
+    if (samplesOf(src.log).some((s) => s.repeat !== undefined)) return selectRepeat(src, epoch);
     const samples = samplesOf(src.log).filter((s) => s.epoch !== null);
     if (samples.length === 0) return src;
     const epochs = samples.map((s) => s.epoch as number);
@@ -63,6 +64,35 @@ export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number
       `holds ${most} epochs of ${each ? 'each' : 'some'} of its ${per.size} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}); the epoch is part of each sample's identity (id X epoch N), so to compare two logs, import the same epoch N of both.`,
     );
   });
+}
+
+/**
+ * One repeat of each promptfoo test case. `promptfoo eval --repeat N` runs each test N times, each under a
+ * testIdx of its own with the same vars: repeated answers to one input, not independent samples (a
+ * review's repeat 3 turned an inconclusive p 0.0625 into a significant p 6e-5). As with inspect's epochs,
+ * such a file is refused without `epoch`; with it, only repeat N of each test is kept (its meta says
+ * `repeat`). A file without repeats is returned as it is (`epoch` 1 keeps it whole).
+ *
+ * @throws {@link ImportError} (exit 2) for a file with repeats and no `epoch`, or an `epoch` above its repeats.
+ */
+function selectRepeat<S extends Read>(src: S, epoch: number | undefined): S {
+  const samples = samplesOf(src.log);
+  const most = Math.max(...samples.map((s) => s.repeat?.n ?? 1));
+  if (epoch !== undefined) {
+    if (epoch > most) throw new ImportError(src.file.name, '', `holds no repeat ${epoch} of its test cases (its repeats are 1 to ${most}); pass --epoch 1${most > 1 ? ` to ${most}` : ''}.`);
+    const kept = filtered(src.log, (s) => (s.repeat?.n ?? 1) === epoch);
+    return { ...src, log: { ...kept, groups: kept.groups.map((g) => ({ ...g, samples: g.samples.map((s) => ({ ...s, extra: { ...s.extra, repeat: epoch } })) })) } };
+  }
+  if (most <= 1) return src;
+  const g = src.log.groups.find((x) => x.samples.some((s) => (s.repeat?.n ?? 1) > 1)) as ImportGroup;
+  const counts = new Map<string, number>();
+  for (const s of g.samples) counts.set(s.repeat?.of ?? s.key, Math.max(counts.get(s.repeat?.of ?? s.key) ?? 0, s.repeat?.n ?? 1));
+  const each = [...counts.values()].every((n) => n === most);
+  throw new ImportError(
+    src.file.name,
+    '',
+    `holds ${most} repeats of ${each ? 'each' : 'some'} of its ${counts.size} test cases of provider ${g.provider ?? ''}, prompt ${g.prompt ?? ''} (promptfoo eval --repeat ${most}): the repeats of a test are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each test up to ${most} times and overstate the evidence; import one repeat per test with --epoch N (e.g. --epoch 1); to compare two files, import the same repeat N of both (files run with the same --repeat).`,
+  );
 }
 
 /** The scorer (inspect) or metric (lm-eval) names a sample carries values of. */

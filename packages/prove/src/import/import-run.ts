@@ -31,8 +31,9 @@ export type ImportOptions = {
   /** The scorer (inspect) or metric (lm-eval) whose value gives the outcome; default the first the file names. Refused for promptfoo, whose outcome is its `success`. */
   readonly scorer?: string;
   /**
-   * inspect: the one epoch of each sample to import (1, 2, ...). Required when a log holds several epochs
-   * of a sample (they are not independent samples; see docs/import.md, "Epochs").
+   * inspect: the one epoch of each sample to import (1, 2, ...); promptfoo: the one repeat of each test
+   * case (`promptfoo eval --repeat`). Required when a file holds several epochs or repeats of a sample
+   * (they are not independent samples; see docs/import.md, `--epoch N`).
    */
   readonly epoch?: number;
   /** The threshold the diff reads its limits against (recorded as the run's max_mde); default 0.1. */
@@ -138,7 +139,7 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
   else if (o.scorer !== undefined && o.format === 'promptfoo') problems.push("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");
   if (o.epoch !== undefined) {
     if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
-    else if (o.format !== 'inspect' && IMPORT_FORMATS.includes(o.format)) problems.push(`--epoch is for inspect logs (${o.format} files have no epochs); leave it out.`);
+    else if (o.format === 'lm-eval') problems.push('--epoch is for inspect logs and promptfoo files run with --repeat (lm-eval files have no epochs); leave it out.');
   }
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, got ${String(o.signal)}.`);
   if (problems.length > 0) throw new ProveError('E_USAGE', problems);

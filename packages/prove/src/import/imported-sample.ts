@@ -18,6 +18,12 @@ export type ImportedSample = {
   readonly sampleId: string | number;
   /** Epoch (inspect) or null. */
   readonly epoch: number | null;
+  /**
+   * promptfoo: which repeat of its test case this is (`promptfoo eval --repeat N` runs each test N times,
+   * each under a testIdx of its own): `of` names the provider x prompt x test (a hash of its vars and test
+   * case), `n` counts from 1 in testIdx order. Absent for the other formats.
+   */
+  readonly repeat?: { readonly of: string; readonly n: number };
   /** sha256 of what the model was given (inspect: input, target and choices; lm-eval: doc_hash; promptfoo: the vars). */
   readonly inputHash: string;
   readonly outcome: string | null;

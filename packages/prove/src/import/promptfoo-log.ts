@@ -28,6 +28,24 @@ export function promptfooInputHash(vars: unknown): string {
 }
 
 /**
+ * The samples of one provider x prompt, each marked with the repeat of its test case it is
+ * ({@link ImportedSample.repeat}): `promptfoo eval --repeat N` gives each repeat a testIdx of its own, with
+ * the same vars and test case, so the k-th of a test's results in testIdx order is its repeat k.
+ */
+function withRepeats(samples: readonly ImportedSample[], tests: ReadonlyMap<string, string>): ImportedSample[] {
+  const order = [...samples].sort((a, b) => (a.sampleId as number) - (b.sampleId as number));
+  const seen = new Map<string, number>();
+  const repeatOf = new Map<ImportedSample, { of: string; n: number }>();
+  for (const s of order) {
+    const of = tests.get(s.place) ?? s.inputHash;
+    const n = (seen.get(of) ?? 0) + 1;
+    seen.set(of, n);
+    repeatOf.set(s, { of, n });
+  }
+  return samples.map((s) => ({ ...s, repeat: repeatOf.get(s) as { of: string; n: number } }));
+}
+
+/**
  * Reads promptfoo's `promptfoo eval -o results.json` (results version 3): one group per provider x
  * prompt, each test case (`testIdx`) a sample whose outcome is `success` (passed or failed), whose score is
  * `score`, and which has no outcome when promptfoo records an error (failureReason 2; in a file written
@@ -53,6 +71,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
   const config = isObj((data as Obj)['config']) ? ((data as Obj)['config'] as Obj) : {};
   const task = typeof config['description'] === 'string' && config['description'].trim() !== '' ? config['description'] : 'promptfoo';
   const groups = new Map<string, { provider: string; prompt: string; promptIdx: number | null; place: string; samples: ImportedSample[] }>();
+  const tests = new Map<string, string>(); // place -> the hash of the test case's vars and test case
   (outer['results'] as unknown[]).forEach((r, i) => {
     const place = `results.results[${i}]`;
     if (!isObj(r) || typeof r['testIdx'] !== 'number' || !Number.isInteger(r['testIdx'])) {
@@ -77,6 +96,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
     }
     const testCase = isObj(r['testCase']) ? r['testCase'] : {};
     const vars = r['vars'] ?? testCase['vars'] ?? {};
+    tests.set(place, sha256(canonicalJson({ vars, testCase })));
     const response = isObj(r['response']) ? r['response'] : {};
     const said = [r['error'], response['error']].find((e): e is string => typeof e === 'string' && e.trim() !== '') ?? null;
     // Before promptfoo's failureReason (PR #3141, February 2025) an error was success false with an error
@@ -108,7 +128,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
     });
   });
   if (groups.size === 0) throw new ImportError(shown, 'results.results', 'is empty; there is nothing to import.');
-  const out: ImportGroup[] = [...groups.values()].map((g) => ({ provider: g.provider, prompt: g.prompt, model: g.provider, samples: g.samples }));
+  const out: ImportGroup[] = [...groups.values()].map((g) => ({ provider: g.provider, prompt: g.prompt, model: g.provider, samples: withRepeats(g.samples, tests) }));
   return {
     model: out.map((g) => g.model).join(', '),
     tasks: [task],

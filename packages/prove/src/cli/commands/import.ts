@@ -29,7 +29,7 @@ export const importCommand = defineCommand({
     name: { type: 'string', valueName: 'NAME', description: 'Start the run name with NAME instead of the derived target_id (promptfoo adds the provider and prompt when the file holds several).', default: '<harness> <model> <tasks> <hash>' },
     axis: { type: 'string', valueName: 'metadata.KEY', multiple: true, description: "Add an axis from each sample's metadata (inspect: the sample's metadata; lm-eval: the doc; promptfoo: the test case's metadata); repeat for several." },
     scorer: { type: 'string', valueName: 'NAME', description: 'The scorer (inspect) or metric (lm-eval) whose value gives the outcome.', default: 'the first the file names' },
-    epoch: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'inspect: import epoch N of each sample only; required when a log holds several epochs of a sample (they are repeated answers to one input, not independent samples).', default: 'refused when a log has several epochs' },
+    epoch: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'inspect: import epoch N of each sample only; promptfoo: repeat N of each test case (promptfoo eval --repeat). Required when a file holds several epochs or repeats of a sample (they are repeated answers to one input, not independent samples).', default: 'refused when a file has several epochs or repeats' },
     'max-mde': { type: 'string', valueName: 'X', number: { above: 0, max: 1 }, description: "The threshold the diff reads its limits against, recorded as the run's max_mde.", default: '0.1' },
     json: { type: 'boolean', description: 'Print the import result (files with sha256, runs, every sample without an outcome) as one JSON document.' },
   },

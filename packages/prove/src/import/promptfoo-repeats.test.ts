@@ -1,0 +1,69 @@
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eachTempDir, memoryIo } from '../__fixtures__/helpers.js';
+import { runCli } from '../cli/run-cli.js';
+import { diffRuns } from '../diff/diff-runs.js';
+import { episodes } from '../store/read-episodes.js';
+import { resolveRun } from '../store/resolve-run.js';
+import { ImportError } from './import-error.js';
+import { importRun } from './import-run.js';
+
+// promptfoo `eval --repeat N` runs each test case N times, numbering every repeat as a test case of its
+// own (testIdx test * N + r, the same vars): imported as N independent samples, a review's repeat 3
+// turned an inconclusive p 0.0625 into a significant p 6e-5. Like inspect's epochs, repeats are refused
+// without --epoch N, which keeps the N-th repeat of each test.
+
+const t = eachTempDir('import-repeats-');
+
+/** A promptfoo results.json of `tests` test cases run `repeat` times; `pass(test, r)` gives success. */
+async function promptfooFile(name: string, tests: number, repeat: number, pass: (test: number, r: number) => boolean): Promise<string> {
+  const results = [];
+  for (let test = 0; test < tests; test++) {
+    for (let r = 0; r < repeat; r++) {
+      const ok = pass(test, r);
+      results.push({ promptIdx: 0, testIdx: test * repeat + r, testCase: { vars: { q: `q${test}` } }, vars: { q: `q${test}` }, provider: { id: 'openai:gpt-4o-mini' }, prompt: { raw: `Q ${test}`, label: 'Q' }, response: { output: 'x' }, success: ok, score: ok ? 1 : 0, failureReason: ok ? 0 : 1, gradingResult: { pass: ok }, latencyMs: 10, namedScores: {} });
+    }
+  }
+  const file = join(t.dir, name);
+  await writeFile(file, JSON.stringify({ evalId: 'e', results: { version: 3, timestamp: 't', prompts: [], results, stats: {} }, config: { description: 'qa' } }));
+  return file;
+}
+
+describe('promptfoo --repeat', () => {
+  it('a file whose tests were repeated is refused without --epoch (exit 2, nothing written), naming the repeats and the fix', async () => {
+    const file = await promptfooFile('rep3.json', 10, 3, () => true);
+    const store = join(t.dir, 'store');
+    const err = await importRun(store, { format: 'promptfoo', files: [file] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('rep3.json: holds 3 repeats of each of its 10 test cases of provider openai:gpt-4o-mini, prompt Q (promptfoo eval --repeat 3)');
+    expect((err as Error).message).toContain('--epoch N');
+    await expect(readdir(store)).rejects.toThrow();
+    const io = memoryIo({ cwd: t.dir });
+    expect(await runCli(['--store', store, 'import', 'promptfoo', file], io)).toBe(2);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--epoch N keeps the N-th repeat of each test, records it, and pairs repeat N with repeat N', async () => {
+    const a = await promptfooFile('a.json', 10, 3, (test, r) => test > 3 || r === 1);
+    const b = await promptfooFile('b.json', 10, 3, (test) => test > 5);
+    const store = join(t.dir, 'store');
+    const [ra, rb] = [await importRun(store, { format: 'promptfoo', files: [a], epoch: 2, name: 'a' }), await importRun(store, { format: 'promptfoo', files: [b], epoch: 2, name: 'b' })];
+    const m = await resolveRun(store, ra.runs[0]?.run_id as string);
+    const rows = await episodes(store, m.run_id);
+    expect([ra.runs[0]?.rows, m.import?.epoch]).toEqual([10, 2]);
+    expect(rows.map((r) => (JSON.parse(r.meta as unknown as string) as { sample_id: number; repeat: number })).map((x) => [x.sample_id, x.repeat])).toEqual([...Array(10).keys()].map((test) => [test * 3 + 1, 2]));
+    expect(rows.filter((r) => r.outcome === 'passed')).toHaveLength(10);
+    const d = await diffRuns(store, ra.runs[0]?.run_id as string, rb.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d.rows[0]?.counts).toEqual({ both: 0, rise: 6, fall: 0, neither: 4, n: 10 });
+    const none = await importRun(store, { format: 'promptfoo', files: [a], epoch: 4 }).catch((e: unknown) => e);
+    expect((none as Error).message).toContain('a.json: holds no repeat 4 of its test cases (its repeats are 1 to 3); pass --epoch 1 to 3.');
+  });
+
+  it('a file without repeats imports as before; --epoch 1 takes it whole', async () => {
+    const file = await promptfooFile('rep1.json', 10, 1, (test) => test > 2);
+    const store = join(t.dir, 'store');
+    expect((await importRun(store, { format: 'promptfoo', files: [file] })).runs[0]?.rows).toBe(10);
+    expect((await importRun(store, { format: 'promptfoo', files: [file], epoch: 1 })).runs[0]?.rows).toBe(10);
+  });
+});
