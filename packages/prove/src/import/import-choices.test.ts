@@ -26,8 +26,8 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-/** An inspect_ai .json log of `task`: samples 1..n, each in `epochs` epochs; `pass(id, epoch)` gives C or I. */
-async function inspectLog(name: string, task: string, n: number, epochs: number, pass: (id: number, epoch: number) => boolean, scorer = 'match'): Promise<string> {
+/** An inspect_ai .json log of `task`: samples 1..n, each in `epochs` epochs; `pass(id, epoch)` gives C or I; the header names `headerScorer`. */
+async function inspectLog(name: string, task: string, n: number, epochs: number, pass: (id: number, epoch: number) => boolean, scorer = 'match', headerScorer = scorer): Promise<string> {
   const samples = [];
   for (let id = 1; id <= n; id++) {
     for (let e = 1; e <= epochs; e++) {
@@ -37,7 +37,7 @@ async function inspectLog(name: string, task: string, n: number, epochs: number,
   const header = {
     version: 2,
     status: 'success',
-    eval: { task, task_version: 0, model: 'mockllm/model', config: { epochs }, dataset: { name: task, samples: n }, scorers: [{ name: scorer, options: {}, metrics: [] }], packages: { inspect_ai: '0.3.95' } },
+    eval: { task, task_version: 0, model: 'mockllm/model', config: { epochs }, dataset: { name: task, samples: n }, scorers: [{ name: headerScorer, options: {}, metrics: [] }], packages: { inspect_ai: '0.3.95' } },
     plan: { steps: [] },
     results: { total_samples: n * epochs, completed_samples: n * epochs, scores: [] },
     stats: {},
@@ -106,6 +106,19 @@ describe('--scorer names a scorer the samples carry', () => {
     expect(err).toBeInstanceOf(ImportError);
     expect((err as Error).message).toContain('--scorer nosuch names no scorer of the samples (they carry match); pass one of them, or leave --scorer out for the first the file names.');
     await expect(readdir(store)).rejects.toThrow();
+  });
+
+  it('inspect: a header scorer that no sample carries is refused (exit 2, nothing written), naming the scorers they carry and --scorer', async () => {
+    const file = await inspectLog('hdr-other.json', 'popularity', 4, 1, () => true, 'model_graded_fact', 'match');
+    const err = await importRun(store, { format: 'inspect', files: [file] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(
+      `${file}: names scorer match first in its header (eval.scorers), but no sample carries its scores (they carry model_graded_fact), so every sample would be stored without an outcome; pass --scorer NAME to say which gives the outcome (e.g. --scorer model_graded_fact).`,
+    );
+    await expect(readdir(store)).rejects.toThrow();
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'import', 'inspect', file], io)).toBe(2);
+    expect((await importRun(store, { format: 'inspect', files: [file], scorer: 'model_graded_fact' })).runs[0]?.outcomes).toEqual({ passed: 4 });
   });
 
   it('inspect: a --scorer that one task\'s samples do not carry is refused, naming the task and its scorers', async () => {

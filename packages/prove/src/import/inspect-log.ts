@@ -91,6 +91,31 @@ function parseJson(text: string, file: string, place: string): unknown {
   }
 }
 
+/** The scorers whose scores the samples carry, in the order first met. */
+function carriedScorers(samples: readonly { data: unknown }[]): Set<string> {
+  const names = new Set<string>();
+  for (const s of samples) if (isObj(s.data) && isObj(s.data['scores'])) for (const n of Object.keys(s.data['scores'])) names.add(n);
+  return names;
+}
+
+/**
+ * The scorer the header names first, when no `--scorer` was given: refused when the samples carry scores
+ * but none of it (a log whose header names `match` and whose samples carry only `model_graded_fact`
+ * stored every sample without an outcome, exit 1), naming the scorers they carry.
+ *
+ * @throws {@link ImportError} (exit 2).
+ */
+function headerScorer(first: string, samples: readonly { data: unknown }[], file: string): string {
+  const names = carriedScorers(samples);
+  if (names.size === 0 || names.has(first)) return first;
+  const list = [...names];
+  throw new ImportError(
+    file,
+    '',
+    `names scorer ${first} first in its header (eval.scorers), but no sample carries its scores (they carry ${list.join(', ')}), so every sample would be stored without an outcome; pass --scorer NAME to say which gives the outcome (e.g. --scorer ${list[0] as string}).`,
+  );
+}
+
 /**
  * The scorer of a log whose header names none (no `eval.scorers`) and no `--scorer` was given: the one
  * scorer its samples carry, or null when they carry none. A run's outcomes come from one scorer, so
@@ -99,8 +124,7 @@ function parseJson(text: string, file: string, place: string): unknown {
  * @throws {@link ImportError} when the samples carry the scores of more than one scorer.
  */
 function onlyScorer(samples: readonly { data: unknown }[], file: string): string | null {
-  const names = new Set<string>();
-  for (const s of samples) if (isObj(s.data) && isObj(s.data['scores'])) for (const n of Object.keys(s.data['scores'])) names.add(n);
+  const names = carriedScorers(samples);
   if (names.size > 1) {
     throw new ImportError(file, '', `names no scorer in its header (eval.scorers), and its samples carry the scores of ${names.size} (${[...names].join(', ')}); pass --scorer NAME to say which gives the outcome.`);
   }
@@ -113,7 +137,7 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const ev = header['eval'] as Obj;
   const task = ev['task'] as string;
   const scorers = Array.isArray(ev['scorers']) ? (ev['scorers'] as unknown[]).map((x) => (isObj(x) ? x['name'] : null)).filter((x): x is string => typeof x === 'string') : [];
-  const primary = scorer ?? scorers[0] ?? onlyScorer(samples, file);
+  const primary = scorer ?? (scorers[0] !== undefined ? headerScorer(scorers[0], samples, file) : onlyScorer(samples, file));
   const status = typeof header['status'] === 'string' ? header['status'] : 'started';
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
   return {
