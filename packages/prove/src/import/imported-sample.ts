@@ -85,8 +85,9 @@ const LETTERS: Readonly<Record<string, { outcome: string; score: number }>> = Ob
 /**
  * The outcome and score of one score value: inspect's letters C, I, P, N give passed, failed, partial,
  * no_answer with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`); true and false give passed and
- * failed (1, 0); a number is the score, and its outcome is passed for 1, failed for 0, none otherwise
- * (the diff then compares it by score only); anything else gives no outcome, with the reason.
+ * failed (1, 0); a number in [0, 1] is the score, and its outcome is passed for 1, failed for 0, none
+ * otherwise (the diff then compares it by score only); anything else, a number outside [0, 1] too,
+ * gives no outcome and no score, with the reason.
  *
  * @param value - the score value as the harness wrote it.
  * @param what - the scorer's or metric's name, for the reason.
@@ -103,6 +104,8 @@ export function grade(value: unknown, what: string): Graded {
   }
   if (typeof value === 'boolean') return { outcome: value ? 'passed' : 'failed', score: value ? 1 : 0, error: null };
   if (typeof value === 'number' && Number.isFinite(value)) {
+    // A run's scores are in [0, 1] (a sweep's target that returns another fails its episode).
+    if (value < 0 || value > 1) return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${value}, a number outside [0, 1]` };
     return { outcome: value === 1 ? 'passed' : value === 0 ? 'failed' : null, score: value, error: null };
   }
   return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}, not C, I, P, N, a boolean or a number` };
