@@ -82,10 +82,21 @@ const LETTERS: Readonly<Record<string, { outcome: string; score: number }>> = Ob
   N: { outcome: 'no_answer', score: 0 },
 });
 
+/** A string as a number in [0, 1] or above, as inspect_ai's `value_to_float` reads it, or null. */
+function stringValue(v: string): number | null {
+  const lower = v.toLowerCase();
+  if (lower === 'yes' || lower === 'true') return 1;
+  if (lower === 'no' || lower === 'false') return 0;
+  // value_to_float: `value.replace(".", "").isnumeric()`, then float(value): digits and one point (a
+  // second point makes float() raise), no sign, no exponent.
+  return /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/.test(v) ? Number(v) : null;
+}
+
 /**
  * The outcome and score of one score value: inspect's letters C, I, P, N give passed, failed, partial,
  * no_answer with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`); true and false give passed and
- * failed (1, 0); a number in [0, 1] is the score, and its outcome is passed for 1, failed for 0, none
+ * failed (1, 0), and so do the strings `value_to_float` reads (yes/true and no/false in any case; a
+ * numeric string, digits with at most one point, is its number); a number in [0, 1] is the score, and its outcome is passed for 1, failed for 0, none
  * otherwise (the diff then compares it by score only); anything else, a number outside [0, 1] too,
  * gives no outcome and no score, with the reason.
  *
@@ -103,10 +114,11 @@ export function grade(value: unknown, what: string): Graded {
     return { outcome: l.outcome, score: l.score, error: null };
   }
   if (typeof value === 'boolean') return { outcome: value ? 'passed' : 'failed', score: value ? 1 : 0, error: null };
-  if (typeof value === 'number' && Number.isFinite(value)) {
+  const n = typeof value === 'string' ? stringValue(value) : value;
+  if (typeof n === 'number' && Number.isFinite(n)) {
     // A run's scores are in [0, 1] (a sweep's target that returns another fails its episode).
-    if (value < 0 || value > 1) return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${value}, a number outside [0, 1]` };
-    return { outcome: value === 1 ? 'passed' : value === 0 ? 'failed' : null, score: value, error: null };
+    if (n < 0 || n > 1) return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)}, a number outside [0, 1]` };
+    return { outcome: n === 1 ? 'passed' : n === 0 ? 'failed' : null, score: n, error: null };
   }
-  return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}, not C, I, P, N, a boolean or a number` };
+  return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}, not C, I, P, N, a boolean, a number or a string inspect_ai's value_to_float reads` };
 }
