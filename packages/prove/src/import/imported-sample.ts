@@ -120,5 +120,5 @@ export function grade(value: unknown, what: string): Graded {
     if (n < 0 || n > 1) return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)}, a number outside [0, 1]` };
     return { outcome: n === 1 ? 'passed' : n === 0 ? 'failed' : null, score: n, error: null };
   }
-  return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)?.slice(0, 80) ?? 'nothing'}, not C, I, P, N, a boolean, a number or a string inspect_ai's value_to_float reads` };
+  return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 80) ?? 'nothing')}, not C, I, P, N, a boolean, a number or a string inspect_ai's value_to_float reads` };
 }

@@ -63,3 +63,26 @@ describe('lm-eval samples without doc_hash (older lm-eval)', () => {
     expect(d.rows.filter((r) => r.event === 'failed').reduce((n, r) => n + (r.counts?.n ?? 0), 0)).toBe(398);
   });
 });
+
+describe('lm-eval lines with NaN or Infinity (Python json.dumps writes them by default)', () => {
+  it('are read; a NaN of the primary metric is an unreadable score of that sample, not a damaged file', async () => {
+    const file = join(dir, 'samples_nan_2025-01-03T00-00-00.000000.jsonl');
+    const lines = [
+      '{"doc_id": 0, "doc": {"q": "a", "w": NaN}, "filter": "none", "metrics": ["acc", "acc_norm"], "acc": 1.0, "acc_norm": NaN}',
+      '{"doc_id": 1, "doc": {"q": "NaN and -Infinity in a string"}, "filter": "none", "metrics": ["acc"], "acc": NaN}',
+      '{"doc_id": 2, "doc": {"q": "c", "big": Infinity, "small": -Infinity}, "filter": "none", "metrics": ["acc"], "acc": 0.0}',
+    ];
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const log = await readLmEvalSamples(file, 'nan.jsonl', null, null);
+    const s = log.groups[0]?.samples ?? [];
+    expect(s.map((x) => [x.outcome, x.score, x.error])).toEqual([
+      ['passed', 1, null],
+      [null, null, 'UnreadableScore: acc gave NaN, not C, I, P, N, a boolean, a number or a string inspect_ai\'s value_to_float reads'],
+      ['failed', 0, null],
+    ]);
+    // Without doc_hash, the input hash is lm-eval's, from the text as written (NaN, Infinity kept).
+    expect(s[0]?.inputHash).toMatch(/^[0-9a-f]{64}$/);
+    const r = await importRun(join(dir, 'nan-store'), { format: 'lm-eval', files: [file] });
+    expect(r.runs[0]).toMatchObject({ rows: 3, outcomes: { passed: 1, failed: 1 } });
+  });
+});

@@ -6,7 +6,7 @@ import { sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
-import { pythonIndentedMember } from './python-json.js';
+import { parsePythonJson, pythonIndentedMember } from './python-json.js';
 
 
 /** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
@@ -33,7 +33,7 @@ export type LmEvalResults = { readonly model: string | null; readonly version: s
 export async function readLmEvalResults(path: string, shown: string): Promise<LmEvalResults> {
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    data = parsePythonJson(await readFile(path, 'utf8'));
   } catch (err) {
     throw new ImportError(shown, '', `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); pass the results_<date>.json lm-evaluation-harness wrote beside the samples.`);
   }
@@ -117,7 +117,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     if (text.trim() === '') continue;
     let line: unknown;
     try {
-      line = JSON.parse(text);
+      line = parsePythonJson(text);
     } catch (err) {
       lines.close();
       throw new ImportError(shown, `line ${n}`, `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);

@@ -5,7 +5,7 @@
 // \u00XX: JSON.stringify's escapes, for every string lm-eval can write).
 
 const SPACE = new Set([' ', '\t', '\n', '\r']);
-const LITERAL = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null/y;
+const LITERAL = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null|NaN|-?Infinity/y;
 
 class Reader {
   i = 0;
@@ -96,5 +96,34 @@ export function pythonIndentedMember(text: string, key: string): string | undefi
     }
     r.take('}');
     return found;
+  }
+}
+
+/** A string (kept as it is), or NaN, Infinity, -Infinity outside strings (the tokens Python's json writes). */
+const NON_FINITE = /"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g;
+
+/**
+ * JSON.parse of a JSON text as Python's `json` module writes it: also `NaN`, `Infinity` and `-Infinity`
+ * outside strings (json.dumps writes them for float nan and inf unless `allow_nan=False`), read as the
+ * numbers they name. Text without them is read by JSON.parse alone.
+ *
+ * @param text - the JSON text.
+ * @returns the value.
+ * @throws SyntaxError as JSON.parse does (its message for the text as written).
+ */
+export function parsePythonJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    if (!/NaN|Infinity/.test(text)) throw err;
+    // Each token becomes a string no text holds (a random mark), which the reviver turns back.
+    const mark = `\u0000${Math.random().toString(36).slice(2)}:`;
+    const names: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+    const marked = text.replace(NON_FINITE, (m) => (m.startsWith('"') ? m : JSON.stringify(`${mark}${m}`)));
+    try {
+      return JSON.parse(marked, (_k, v: unknown) => (typeof v === 'string' && v.startsWith(mark) ? names[v.slice(mark.length)] : v));
+    } catch {
+      throw err;
+    }
   }
 }
