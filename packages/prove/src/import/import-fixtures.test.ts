@@ -279,6 +279,15 @@ describe('bad input: one line naming the file and the place, exit 2, nothing wri
     await expectNothingWritten();
   });
 
+  it('an inspect .json log that is not JSON: one line, whatever the text JSON.parse quotes', async () => {
+    const file = join(dir, 'bad.json');
+    await writeFile(file, 'not json\n{"eval": 1}\n');
+    const r = await cliError(['inspect', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: [^\n]*bad\.json: is not JSON \([^\n]*\); the log is damaged or of another format\.\n$/);
+    await expectNothingWritten();
+  });
+
   it('a bad option: --axis that is not metadata.KEY, --name that cannot start a run name', async () => {
     await copyFile(join(INSPECT, 'log_formats.json'), join(dir, 'l.json'));
     const r = await cliError(['inspect', 'l.json', '--axis', 'difficulty', '--name', 'a/b']);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
-import { isObj, type Obj } from './json-object.js';
+import { firstLine, isObj, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { readZip } from './zip.js';
 
@@ -87,7 +87,7 @@ function parseJson(text: string, file: string, place: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new ImportError(file, place, `is not JSON (${(err as Error).message}); the log is damaged or of another format.`);
+    throw new ImportError(file, place, `is not JSON (${firstLine(err)}); the log is damaged or of another format.`);
   }
 }
 

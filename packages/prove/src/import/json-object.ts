@@ -13,3 +13,8 @@ export function pickKeys(value: unknown, keys: readonly string[]): Obj {
   for (const k of keys) if (Object.hasOwn(value, k)) out[k] = value[k];
   return out;
 }
+
+/** An error's message up to its first line break, for a one-line message (JSON.parse quotes the text, line breaks and all). */
+export function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}

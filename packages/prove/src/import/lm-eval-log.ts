@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
-import { isObj, pickKeys, type Obj } from './json-object.js';
+import { firstLine, isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson, pythonIndentedMember } from './python-json.js';
 
@@ -35,7 +35,7 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
   try {
     data = parsePythonJson(await readFile(path, 'utf8'));
   } catch (err) {
-    throw new ImportError(shown, '', `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); pass the results_<date>.json lm-evaluation-harness wrote beside the samples.`);
+    throw new ImportError(shown, '', `is not JSON (${firstLine(err)}); pass the results_<date>.json lm-evaluation-harness wrote beside the samples.`);
   }
   if (!isObj(data) || !isObj(data['results'])) throw new ImportError(shown, '', 'has no "results" object, so it is not an lm-evaluation-harness results file; pass results_<date>.json or leave it out.');
   const config = isObj(data['config']) ? data['config'] : {};
@@ -120,7 +120,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
       line = parsePythonJson(text);
     } catch (err) {
       lines.close();
-      throw new ImportError(shown, `line ${n}`, `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
+      throw new ImportError(shown, `line ${n}`, `is not JSON (${firstLine(err)}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
     const s = sampleOf(line, text, task, metric, keys, shown, `line ${n}`);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
-import { isObj, type Obj } from './json-object.js';
+import { firstLine, isObj, type Obj } from './json-object.js';
 import type { ImportedSample, ImportGroup, ParsedLog } from './imported-sample.js';
 
 
@@ -61,7 +61,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
   try {
     data = JSON.parse(await readFile(path, 'utf8'));
   } catch (err) {
-    throw new ImportError(shown, '', `is not JSON (${(err as Error).message.split('\n')[0] ?? ''}); pass the file promptfoo eval -o results.json wrote.`);
+    throw new ImportError(shown, '', `is not JSON (${firstLine(err)}); pass the file promptfoo eval -o results.json wrote.`);
   }
   const outer = isObj(data) && isObj(data['results']) ? (data['results'] as Obj) : null;
   if (outer === null || !Array.isArray(outer['results'])) {
