@@ -112,6 +112,17 @@ function slug(s: string, max: number): string {
   return (out === '' ? 'x' : out).slice(0, max).replace(/[-.]+$/g, '');
 }
 
+/**
+ * A provider or model id as part of a run name, at most `max` characters: when longer, its first 20 and
+ * its last characters joined by `-`, since the end of an id names the model and its version
+ * (`anthropic:messages:claude-3-5-haiku-20241022`), and a cut end made two providers read as one.
+ */
+function idSlug(s: string, max: number): string {
+  const full = slug(s, Number.MAX_SAFE_INTEGER);
+  if (full.length <= max) return full;
+  return `${full.slice(0, 20).replace(/[-.]+$/, '')}-${full.slice(full.length - (max - 21)).replace(/^[-.]+/, '')}`;
+}
+
 async function fileSha256(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
@@ -328,7 +339,7 @@ function refuseAbsentAxes(axes: ReadonlyMap<string, string>, groups: readonly Im
 }
 
 function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string): string {
-  const parts = [format, slug(model, 40), slug(tasks.join('+'), 30)];
+  const parts = [format, idSlug(model, 48), slug(tasks.join('+'), 30)];
   if (group.provider !== null) parts.push(slug(`${group.prompt ?? ''}`, 20));
   return `${parts.join(' ')} ${digest.slice(0, 8)}`;
 }
@@ -423,7 +434,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
       const target_id = targetId(options.format, p.group.model, tasks, p.group, digest);
       const spec: SweepSpec = { ...p.spec, target_id };
       const prefix =
-        options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${slug(p.group.provider ?? '', 30)} ${slug(p.group.prompt ?? '', 30)}`;
+        options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${idSlug(p.group.provider ?? '', 48)} ${slug(p.group.prompt ?? '', 30)}`;
       const specText = `# imported by poisson-prove import ${options.format}: the run's shape, not a spec to sweep\n${TOML.stringify(JSON.parse(JSON.stringify(spec)) as TOML.JsonMap)}`;
       const writer = await createRun(store, {
         spec,
