@@ -135,12 +135,18 @@ export async function ensureStore(store: string): Promise<void> {
 
 /**
  * A new staging directory in the store (`<store>/.staging-XXXXXX`), for {@link RunInit.stageIn}: its name
- * is not a run id, so `runs`, `verify` and `gc` never read it as a run.
+ * is not a run id, so `runs` and `verify` never read it as a run. Its `owner.json` names this process
+ * (pid, host), so that `gc` removes it once that process is gone (killed before it could remove it).
  */
 export async function stagingDir(store: string): Promise<string> {
   await ensureStore(store);
-  return mkdtemp(join(store, '.staging-'));
+  const dir = await mkdtemp(join(store, STAGING_PREFIX));
+  await writeFile(join(dir, 'owner.json'), `${JSON.stringify({ pid: process.pid, host: hostName() })}\n`);
+  return dir;
 }
+
+/** What a staging directory's name starts with ({@link stagingDir}). */
+export const STAGING_PREFIX = '.staging-';
 
 /** Moves a closed run written under {@link RunInit.stageIn} into the store, in one rename. */
 export async function publishRun(store: string, stageIn: string, runId: string): Promise<void> {

@@ -1,7 +1,12 @@
-import { lstat, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { manifestPath, runDir } from './layout.js';
+import { processAlive } from '../internal/process-alive.js';
+import { releaseName, STAGING_PREFIX } from './create-run.js';
+import { manifestPath, RUN_ID_RE, runDir } from './layout.js';
 import { scanRuns, withoutManifest } from './list-runs.js';
+import { readManifest } from './manifest.js';
+import { hostName } from './provenance.js';
 import { lockRun } from './run-lock.js';
 import { removeStaleTemps, tempsOf } from './part-temps.js';
 
@@ -64,6 +69,7 @@ export async function gcStore(store: string): Promise<GcResult> {
     await lock.release().catch(() => undefined); // its file went with the directory
     removed.push(dir);
   }
+  await gcStaging(store, removed, kept);
   const temporaries = await removeTemps(store, runs.map((r) => r.run_id));
   return Object.freeze({ removed: Object.freeze(removed), kept: Object.freeze(kept), temporaries: Object.freeze(temporaries) });
 }
@@ -87,4 +93,31 @@ async function removeTemps(store: string, runIds: readonly string[]): Promise<st
     }
   }
   return out;
+}
+
+/**
+ * The staging directories of imports killed before they could remove them (`<store>/.staging-XXXXXX`,
+ * a second Ctrl-C or kill -9): removed when the process its `owner.json` names is gone (on this host),
+ * with the names its runs claimed; kept while that process lives, or when it ran on another host.
+ */
+async function gcStaging(store: string, removed: string[], kept: { dir: string; reason: string }[]): Promise<void> {
+  const names = (await readdir(store).catch(() => [] as string[])).filter((n) => n.startsWith(STAGING_PREFIX)).sort();
+  for (const dir of names) {
+    const stage = join(store, dir);
+    const owner = await readFile(join(stage, 'owner.json'), 'utf8').then((t) => JSON.parse(t) as { pid?: unknown; host?: unknown }, () => null);
+    if (owner !== null && typeof owner.pid === 'number' && owner.host === hostName() && processAlive(owner.pid)) {
+      kept.push(Object.freeze({ dir, reason: `an import in a live process (pid ${owner.pid}) is writing it` }));
+      continue;
+    }
+    if (owner !== null && typeof owner.host === 'string' && owner.host !== hostName()) {
+      kept.push(Object.freeze({ dir, reason: `an import on host ${owner.host} made it; remove it by hand once that import has ended` }));
+      continue;
+    }
+    for (const id of (await readdir(stage).catch(() => [] as string[])).filter((n) => RUN_ID_RE.test(n))) {
+      const m = await readManifest(stage, id).catch(() => null);
+      if (m !== null) await releaseName(store, m.name, id);
+    }
+    await rm(stage, { recursive: true, force: true });
+    removed.push(dir);
+  }
 }

@@ -5,8 +5,8 @@ import { missingStore } from './runs.js';
 
 export const gcCommand = defineCommand({
   name: 'gc',
-  summary: 'Remove the run directories that never started (no run.json: a sweep killed while creating the run), and the temporary files killed writers left in runs.',
-  description: 'Each is locked first: one a live process is creating is kept. Damaged runs (a run.json that cannot be read) are never removed; poisson-prove runs names them. In the other runs, the temporary files a killed writer left (run.json.<hex>.tmp, .lock.<hex>.tmp, temporary parts) are removed under the run\'s lock; a run a live writer holds is left alone.',
+  summary: 'Remove the run directories that never started (no run.json: a sweep killed while creating the run), the temporary files killed writers left in runs, and the staging directories of imports killed outright.',
+  description: 'Each is locked first: one a live process is creating is kept. Damaged runs (a run.json that cannot be read) are never removed; poisson-prove runs names them. In the other runs, the temporary files a killed writer left (run.json.<hex>.tmp, .lock.<hex>.tmp, temporary parts) are removed under the run\'s lock; a run a live writer holds is left alone. Also removes the staging directories (.staging-XXXXXX) of imports killed outright, once their process is gone, with the names they claimed.',
   positionals: [],
   options: {
     json: { type: 'boolean', description: 'Print { removed, kept, temporaries } as one JSON document.' },
