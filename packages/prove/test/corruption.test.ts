@@ -511,7 +511,7 @@ describe('replicates against extensions and spec.toml', () => {
     await everyReadRefuses(/its run\.json's extensions\[0\]\.seeds are not its seeds of replicates 12\.\.15/);
   });
 
-  it('replicates raised with seeds for them, an extension record deleted, or spec.toml rewritten with its sha256: verify, resume and extend refuse it', async () => {
+  it('replicates raised with seeds for them, an extension record deleted, or spec.toml rewritten with its sha256: verify, resume, extend and every read refuse it', async () => {
     const { readdir } = await import('node:fs/promises');
     const { seedFor } = await import('../src/index.js');
     const m = await readManifest(store, a.run_id);
@@ -540,6 +540,12 @@ describe('replicates against extensions and spec.toml', () => {
         expect(r.err, what).toMatch(said);
       }
       expect({ manifest: await readFile(join(store, a.run_id, 'run.json'), 'utf8'), parts: await readdir(join(store, a.run_id, 'episodes')) }).toEqual(before);
+      // Every read too (runParts reads spec.toml's replicates): diff called these runs incomplete.
+      for (const c of [['diff', b.run_id, a.run_id, '--event', 'failed'], ['inspect', a.run_id]]) {
+        const r = await cli(c);
+        expect({ what, c, code: r.code, out: r.out }).toEqual({ what, c, code: 2, out: '' });
+        expect(r.err, what).toMatch(said);
+      }
       // put the files back for the next edit
       await rm(join(store, a.run_id, 'episodes', 'part-00004.parquet'), { force: true });
       for (const f of ['run.json', 'spec.toml']) await writeFile(join(store, a.run_id, f), pristine.get(`${a.run_id}/${f}`) as Buffer);

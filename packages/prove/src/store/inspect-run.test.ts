@@ -14,7 +14,9 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-const spec = parseSweepSpec(SPEC.replace('replicates = 8', 'replicates = 40'));
+// spec.toml is the spec it ran: its replicates are the run's (every read checks them against each other).
+const SPEC40 = SPEC.replace('replicates = 8', 'replicates = 40');
+const spec = parseSweepSpec(SPEC40);
 
 function row(runId: string, r: number, slack: number, outcome: string | null): EpisodeRow {
   return { run_id: runId, condition: `slack ${slack} · strictness strict`, slack, strictness: 'strict', replicate_index: r, seed: seedFor('s', r), outcome, t: 1, score: null, error: null, meta: `{"r":${r}}`, duration_ms: 1 };
@@ -24,7 +26,7 @@ function row(runId: string, r: number, slack: number, outcome: string | null): E
 // run.json, and inspect showed "status running" with no word that nothing runs it any more.
 describe('inspectRun of a run whose status is running', () => {
   it('says whether its writer is alive; the CLI says a dead writer\'s run is resumed with resume', async () => {
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
     const id = w.manifest.run_id;
     await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
     expect((await inspectRun(dir, id)).writer).toBe('alive');
@@ -44,7 +46,7 @@ describe('inspectRun of a run whose status is running', () => {
 
 describe('inspectRun', () => {
   it('shows the first `limit` matching episodes by condition then replicate, whatever order the parts hold them in', async () => {
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99, partRows: 7 });
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 7 });
     const id = w.manifest.run_id;
     const rows: EpisodeRow[] = [];
     for (let r = 39; r >= 0; r--) for (const slack of [8, 4]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
@@ -68,7 +70,7 @@ describe('inspectRun', () => {
   });
 
   it('refuses an --event that is a misspelling of a label the run holds (it listed 0 episodes), and keeps an absent label that is no near miss', async () => {
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;
     const rows: EpisodeRow[] = [];
     for (let r = 0; r < 40; r++) for (const slack of [4, 8]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
@@ -84,8 +86,9 @@ describe('inspectRun', () => {
   });
 
   it('lists 0 episodes for an event the spec declared, even one close to a label the run holds (it cannot be a misspelling)', async () => {
-    const declared = parseSweepSpec(SPEC.replace('replicates = 8', 'replicates = 4\nevents = ["failed", "parsed"]'));
-    const w = await createRun(dir, { spec: declared, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const text = SPEC.replace('replicates = 8', 'replicates = 4\nevents = ["failed", "parsed"]');
+    const declared = parseSweepSpec(text);
+    const w = await createRun(dir, { spec: declared, specText: text, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;
     await w.append([0, 1, 2, 3].map((r) => row(id, r, 4, 'passed')));
     await w.close('complete');

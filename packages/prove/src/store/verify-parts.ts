@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { manifestProblems, runLabel } from './manifest-problems.js';
+import { manifestProblems, runLabel, specReplicatesOf } from './manifest-problems.js';
 
 export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
@@ -164,7 +164,8 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   if (spec !== null) problems.push(spec);
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
   // diff read two runs of one salt as unpaired; edited replicates read as a run to resume.
-  problems.push(...manifestProblems(manifest, { seeds: 'ends' }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
+  // and its replicates against spec.toml's plus what its extensions add (a deleted extension record, raised replicates).
+  problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec === null ? { specReplicates: await specReplicatesOf(store, manifest) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
   if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   const dir = episodesDir(store, manifest.run_id);
   if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
