@@ -66,9 +66,9 @@ describe('diff --cluster AXIS on binary events', () => {
     const failed = c.rows[0]!;
     const ref = clusteredMcnemar(byTask(before, after, 'task'), { level: 1 - 0.05 / 2 });
     expect(failed).toMatchObject({ event: X, clusters: 4, n: 48, rise: ref.rise, fall: ref.fall, chi_squared: ref.chiSquared, p: ref.pValue, standard_error: ref.standardError });
-    expect(failed.interval.lower).toBe(ref.interval.lower);
-    expect(failed.interval.upper).toBe(ref.interval.upper);
-    expect(failed.interval.level).toBe(0.975);
+    expect(failed.interval?.lower).toBe(ref.interval.lower);
+    expect(failed.interval?.upper).toBe(ref.interval.upper);
+    expect(failed.interval?.level).toBe(0.975);
     // Holm over the 2 events.
     expect(c.rows.map((x) => x.p_holm)).toEqual(holm(c.rows.map((x) => x.p)));
     // The clustered SE is larger than the independent-pairs one here: tasks move together.
@@ -122,6 +122,21 @@ describe('diff --cluster AXIS on binary events', () => {
     expect(two.rows.map((r) => r.verdict)).toEqual(['too few clusters', 'too few clusters']);
     expect(formatDiffText(diffEpisodes(a4, b4, { events: [X, P], cluster: 'task' }))).toContain('cannot give a p below 0.0455 (Durkalski: X^2 <= G), above q 0.05 / 2 tests (Holm\'s first step)');
   });
+  // A review (fifth session of 2026-12-05): five tasks of 10 pairs, each with one rise and one fall,
+  // read "interval [0.000, 0.000]" (standard error 0: every cluster's change is the same) from 10 pairs
+  // that disagreed, a certainty the clusters cannot give. As the scores' pooled line, it is no interval.
+  it('clusters whose changes are all the same have no interval (constant), not a point', () => {
+    const tasks = ['t1', 't2', 't3', 't4', 't5'];
+    const a = run('a', Object.fromEntries(tasks.map((t) => [`task ${t} · variant v1`, [X, P, P, P, P, P, P, P, P, P]])));
+    const b = run('b', Object.fromEntries(tasks.map((t) => [`task ${t} · variant v1`, [P, X, P, P, P, P, P, P, P, P]])));
+    const r = diffEpisodes(a, b, { events: [X], cluster: 'task' });
+    const row = r.clustered!.rows[0]!;
+    expect(row).toMatchObject({ clusters: 5, n: 50, rise: 5, fall: 5, change: 0, standard_error: 0, constant: true, interval: null, p: 1, verdict: 'not significant' });
+    expect(row.standard_error_iid).toBeGreaterThan(0.05);
+    expect(formatDiffText(r)).toMatch(/failed +5 +50 +0\.100 +0\.100 +0\.000 +no interval +0\.000 \(0\.064\)/);
+    expect(formatDiffText(r)).toContain('no interval: every cluster changed alike (standard error 0), so the clusters do not say how far the change could be from it');
+  });
+
   it('leaves the verdict, rows and sentence of the diff as they were without --cluster', () => {
     const plain = diffEpisodes(before, after, { events: [X, P] });
     expect(r.rows).toEqual(plain.rows);
@@ -139,7 +154,7 @@ describe('report --cluster AXIS and export --cluster AXIS', () => {
       const keep = (r: DiffRun): DiffRun => ({ ...r, rows: r.rows.filter((e) => e.variant === cell.x) });
       const ref = clusteredMcnemar(byTask(keep(before), keep(after), 'task'), { level: 1 - 0.05 / 2 });
       expect(cell.row).toMatchObject({ clusters: 4, n: 24, chi_squared: ref.chiSquared, p: ref.pValue });
-      expect(cell.row?.interval.lower).toBe(ref.interval.lower);
+      expect(cell.row?.interval?.lower).toBe(ref.interval.lower);
     }
     expect(c.cells.map((cell) => cell.row?.p_holm)).toEqual(holm(c.cells.map((cell) => cell.row?.p as number)));
     expect(formatGridText(g)).toContain('\nclustered     by task: clustered McNemar (Durkalski et al. 2003) per cell');

@@ -110,7 +110,9 @@ export function clusteredRows(groups: readonly { event: string; conditions: read
       standard_error: r.standard_error,
       df: r.df,
       standard_error_iid: r.standard_error_iid,
-      interval: Object.freeze({ ...r.interval, method: 'cluster-robust (CR2), t on Bell-McCaffrey df' as const }),
+      // SE 0: every cluster changed alike; no interval rather than a point (the scores' pooled line does the same).
+      constant: r.standard_error === 0,
+      interval: r.standard_error === 0 ? null : Object.freeze({ ...r.interval, method: 'cluster-robust (CR2), t on Bell-McCaffrey df' as const }),
       // Durkalski's p is at least min_p with these clusters, and Holm's first step asks p <= q / m of the m
       // tested: above that no outcome could have counted.
       verdict: significant ? (r.change < 0 ? ('lower' as const) : ('higher' as const)) : r.min_p > q / tested.length ? ('too few clusters' as const) : ('not significant' as const),
@@ -129,7 +131,7 @@ export function clusteredSection(c: ClusteredEvents): ReportSection {
       fmt3(r.before),
       fmt3(r.after),
       fmtChange(r.change),
-      `[${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`,
+      r.interval === null ? 'no interval' : `[${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`,
       `${fmt3(r.standard_error)} (${fmt3(r.standard_error_iid)})`,
       fmtP(r.p),
       fmtP(r.p_holm),
@@ -137,6 +139,7 @@ export function clusteredSection(c: ClusteredEvents): ReportSection {
     ]);
   }
   const lines: [string, string][] = [['clusters', c.method], ['', `${c.rule}; intervals: ${c.intervals_rule}`]];
+  if (c.rows.some((r) => r.constant)) lines.push(['', 'no interval: every cluster changed alike (standard error 0), so the clusters do not say how far the change could be from it']);
   const few = c.rows.filter((r) => r.verdict === 'too few clusters');
   for (const g of [...new Set(few.map((r) => r.clusters))]) {
     const r = few.find((x) => x.clusters === g) as ClusteredEventRow;

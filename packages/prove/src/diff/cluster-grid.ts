@@ -57,7 +57,8 @@ export function formatClusteredGrid(grid: ReportGrid): string[] {
     const line = [yv === null ? grid.x : String(yv)];
     for (const xv of grid.x_values) {
       const row = c.cells.find((cell) => cell.x === xv && cell.y === yv)?.row ?? null;
-      line.push(row === null ? '-' : `${fmtChange(row.change)} [${fmtChange(row.interval.lower)}, ${fmtChange(row.interval.upper)}] p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
+      const interval = row === null ? '' : row.interval === null ? 'no interval' : `[${fmtChange(row.interval.lower)}, ${fmtChange(row.interval.upper)}]`;
+      line.push(row === null ? '-' : `${fmtChange(row.change)} ${interval} p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
     }
     table.push(line);
   }

@@ -316,7 +316,13 @@ export type ClusteredEventRow = {
   readonly df: number;
   /** The standard error had the pairs been independent (s / sqrt(n)). */
   readonly standard_error_iid: number;
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR2), t on Bell-McCaffrey df' };
+  /**
+   * Every cluster's change is the same (standard error 0, up to rounding): the clusters do not say how
+   * far the change could be from it, so `interval` is null (a point would claim a certainty G clusters
+   * cannot give). The test's p and verdict stand: Durkalski's statistic does not use the standard error.
+   */
+  readonly constant: boolean;
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'cluster-robust (CR2), t on Bell-McCaffrey df' } | null;
   readonly verdict: 'higher' | 'lower' | 'not significant' | 'too few clusters';
 };
 

@@ -6,7 +6,8 @@
 // (fifth session) for CR2 on Bell-McCaffrey df in the cluster cases (their method lines, intervals and pooled p),
 // and for one-way tables read at psi^ + d when another table of the diff disagrees both ways (limits, verdicts
 // unchanged -> inconclusive, and what is made of them), and for `dropped_by_run` and the coverage's
-// `dropped_before_only` / `dropped_after_only` in the --json cases (the text cases did not change):
+// `dropped_before_only` / `dropped_after_only` in the --json cases (the text cases did not change), and for
+// the clustered rows' `constant` (cluster --json: `"constant": false` added, nothing else):
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';
