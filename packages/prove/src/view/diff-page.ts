@@ -40,7 +40,9 @@ function rate(x: number): string {
 
 function conditionRow(r: DiffRow): string {
   const c = r.counts;
+  // Unpaired: each run's episodes (the runs have no pairs); the sort key is the before run's.
   const n = c ? c.n : r.samples.before.n;
+  const nText = c ? String(c.n) : `${r.samples.before.n} / ${r.samples.after.n}`;
   const cls = changeColour(r) === FOREST_COLOURS.better ? 'better' : changeColour(r) === FOREST_COLOURS.worse ? 'worse' : '';
   const attrs = [
     ['condition', r.condition],
@@ -64,7 +66,7 @@ function conditionRow(r: DiffRow): string {
   const cells = [
     `<td>${h(r.condition)}</td>`,
     `<td>${h(r.event)}</td>`,
-    `<td class="num">${n}</td>`,
+    `<td class="num">${h(nText)}</td>`,
     `<td class="num">${c ? c.rise : '-'}</td>`,
     `<td class="num">${c ? c.fall : '-'}</td>`,
     `<td class="num">${rate(r.before)}</td>`,
@@ -171,7 +173,9 @@ export function renderDiffPage(input: DiffPageInput): string {
   body.push(`<span class="note"><span id="shown">${d.rows.length}</span> of ${d.rows.length} rows; * flagged by Benjamini-Hochberg; (counts): counts toward the verdict (Holm)</span>`);
   body.push('</div>');
   body.push('<div class="scroll"><table id="conditions" class="sortable"><thead><tr>');
-  for (const [key, label, num] of HEADS) body.push(`<th${key ? ` data-key="${key}" class="sortable${num ? ' num' : ''}"` : ''}>${h(label)}</th>`);
+  // Unpaired runs have no pairs: the column holds each run's episodes.
+  const headOf = (key: string, label: string): string => (key === 'n' && !d.method.paired ? 'episodes (before / after)' : label);
+  for (const [key, label, num] of HEADS) body.push(`<th${key ? ` data-key="${key}" class="sortable${num ? ' num' : ''}"` : ''}>${h(headOf(key, label))}</th>`);
   body.push('</tr></thead><tbody>');
   for (const r of d.rows) body.push(conditionRow(r));
   body.push('</tbody></table></div>');

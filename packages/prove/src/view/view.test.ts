@@ -56,6 +56,19 @@ describe('renderDiffPage states what the text diff states', () => {
     expect(html).toContain('<b>coverage</b> 24 (condition, replicate) pairs are in both runs and compared; 8 of run b have no partner in the other run and are not compared');
     expect(html).toContain('<b>partial</b> run b (&quot;run b&quot;) is interrupted and holds 24 of the 32 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values).');
   });
+  // A review (fifth session of 2026-12-05): an unpaired diff (two salts) showed 12 in its "pairs" column,
+  // the before run's episodes: the runs have no pairs; the page now shows each run's episodes.
+  it('shows each run\'s episodes, not a number of pairs, in an unpaired diff', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderDiffPage } = await import('./diff-page.js');
+    const a = runOf('a', (_c, r) => (r % 2 === 0 ? 'passed' : 'failed'), 12);
+    const b = { ...runOf('b', (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), 9), manifest: { ...runOf('b', () => null, 0).manifest, salt: 'other' } };
+    const report = diffEpisodes(a, b, { events: ['failed'] });
+    expect(report.method.paired).toBe(false);
+    const html = renderDiffPage({ report, pairs: null, heatmaps: [] });
+    expect(html).toMatch(/<tr class="cond" data-condition="slack 4"[^>]*><td>slack 4<\/td><td>failed<\/td><td class="num">12 \/ 9<\/td><td class="num">-<\/td><td class="num">-<\/td>/);
+    expect(html).toContain('<th data-key="n" class="sortable num">episodes (before / after)</th>');
+  });
 });
 
 describe('viewDiff of a run extended since: the report diffRuns gives, with its coverage', () => {
