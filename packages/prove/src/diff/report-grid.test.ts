@@ -76,3 +76,17 @@ describe('report of a run that holds a pair twice', () => {
     expect(() => reportGrid(before, twice, { x: 'slack', event: 'failed' })).toThrow(/holds two episodes for slack 8, replicate 7;/);
   });
 });
+
+// A review (fifth session of 2026-12-05): a grid with a cell no pair falls in (a run swept with --only)
+// said "The family is this grid's 2 cells" while Holm and the intervals ran over the 1 cell tested.
+describe('the heatmap caption counts the cells tested', () => {
+  it('names the family as the cells with pairs, not every cell drawn', async () => {
+    const { renderGridSvg } = await import('./svg.js');
+    const g = reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B }), { x: 'slack', event: 'failed' });
+    expect(g.cells.map((c) => c.row === null)).toEqual([false, true]);
+    expect(g.diff.tests).toBe(1);
+    const svg = renderGridSvg(g);
+    expect(svg).toContain('simultaneous over the 1 cell tested, verdict (Holm q 0.05 over the 1 cell tested)');
+    expect(svg).toContain("The family is this grid's 1 cell tested, not the diff's conditions x events,");
+  });
+});

@@ -79,7 +79,9 @@ export function renderGridSvg(grid: ReportGrid): string {
   const d = grid.diff;
   const nx = grid.x_values.length;
   const ny = grid.y_values.length;
-  const cells = grid.cells.length;
+  // The family: the cells tested (with pairs), as Holm and the intervals count them; a cell no pair falls in is drawn, not tested.
+  const tested = d.tests;
+  const family = `${tested} cell${tested === 1 ? '' : 's'} tested`;
   const end = scaleEnd(grid);
   const xs = grid.x_values.map((v) => ({ full: String(v), shown: abbreviate(String(v)) }));
   const ys = grid.y_values.map((v) => ({ full: v === null ? '' : String(v), shown: v === null ? '' : abbreviate(String(v)) }));
@@ -87,8 +89,8 @@ export function renderGridSvg(grid: ReportGrid): string {
   const lines: [string, number, boolean, string][] = [
     [`${d.verdict}: change in the rate of ${grid.event}`, 15, true, '#111'],
     [`${d.after.name} (after) against ${d.before.name} (before)`, 12, false, '#444'],
-    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${cells} cells, verdict (Holm q ${d.q} over the ${cells} cells)`, 11, false, '#444'],
-    [`heavy outline: the change counts toward the verdict. The family is this grid's ${cells} cells, not the diff's conditions x events,`, 11, false, '#444'],
+    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${family}, verdict (Holm q ${d.q} over the ${family})`, 11, false, '#444'],
+    [`heavy outline: the change counts toward the verdict. The family is this grid's ${family}, not the diff's conditions x events,`, 11, false, '#444'],
     ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
   ];
   const pad = 16;

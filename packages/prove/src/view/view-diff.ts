@@ -67,7 +67,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         power: report.power,
         ...(method !== undefined ? { method } : {}),
       });
-      return { event, svg: renderGridSvg(grid), note: `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}: the family is the grid's ${grid.cells.length} cells (see docs/diff.md, "report and export").` };
+      return { event, svg: renderGridSvg(grid), note: `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}: the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export").` };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };
     }

@@ -16,7 +16,8 @@
 // then the four --cluster cases (view, export, report) moved from CR1 on G - 1 df to CR2 on Bell-McCaffrey df;
 // then the one-way tables of diffs whose other tables disagree both ways were read at psi^ + d (limits only);
 // then the diff's JSON gained `dropped_by_run` and its coverage `dropped_before_only` and `dropped_after_only`;
-// then the clustered rows gained `constant` (report A B slack cluster: `"constant": false` only).
+// then the clustered rows gained `constant` (report A B slack cluster: `"constant": false` only); then the
+// heatmaps' captions name the family as the cells tested (`N cells tested`: the svg text only).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
