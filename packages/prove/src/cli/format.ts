@@ -87,13 +87,20 @@ function unfinishedRetry(m: RunManifest): string[] {
   return ['--retry-errors', ...(retry.error_match !== null ? ['--error-match', retry.error_match] : [])];
 }
 
+/** A run's usage (calls, tokens, what it billed of its budget), as the run summary and inspect print it; null without usage. */
+export function usageText(m: Pick<RunManifest, 'usage' | 'budget_tokens'>): string | null {
+  const u = m.usage;
+  if (!u) return null;
+  const budget = m.budget_tokens ? ` of a budget of ${m.budget_tokens}` : '';
+  return `${u.calls} calls (${u.cache_hits} from the cache), ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens; billed ${u.billed_tokens} tokens${budget} (run total)`;
+}
+
 /** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command. */
 export function runSummary(verb: string, m: RunManifest, command: ProveCommand = plainProveCommand): string {
   const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
   if (m.usage) {
     const u = m.usage;
-    const budget = m.budget_tokens ? ` of a budget of ${m.budget_tokens}` : '';
-    lines.push(`usage: ${u.calls} calls (${u.cache_hits} from the cache), ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens; billed ${u.billed_tokens} tokens${budget} (run total)`);
+    lines.push(`usage: ${usageText(m)}`);
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }

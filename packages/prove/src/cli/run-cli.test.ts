@@ -322,6 +322,17 @@ describe('poisson-prove runs and inspect', () => {
     expect(expected.episodes.map((e: { error: string }) => e.error)).toEqual(['Error: boom', 'Error: boom', 'Error: boom']);
   });
 
+  // A review (fifth session of 2026-12-05): inspect's text showed no usage of a model run (only --json had it).
+  it('inspect: a model run\'s usage and budget, as the run summary prints them', async () => {
+    const store = await seedStore();
+    const { readManifest, writeManifest } = await import('../store/manifest.js');
+    const m = await readManifest(store, (await listRuns(store))[0]!.run_id);
+    await writeManifest(store, { ...m, budget_tokens: 5000, usage: { calls: 12, cache_hits: 2, prompt_tokens: 900, completion_tokens: 300, billed_tokens: 1100 } });
+    const r = await cli(['inspect', m.run_id]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^usage +12 calls \(2 from the cache\), 900 prompt \+ 300 completion tokens; billed 1100 tokens of a budget of 5000 \(run total\)$/m);
+  });
+
   it('refuses refs that are not runs, naming what was tried (exit 2)', async () => {
     await seedStore();
     const r = await cli(['inspect', '../secret']);

@@ -1,7 +1,7 @@
 import type { RunInspection } from '../../store/inspect-run.js';
 import type { RunCounts } from '../../store/manifest.js';
 import { defineCommand } from '../define.js';
-import { backendText, columns, json, outcomeSummary, seconds } from '../format.js';
+import { backendText, columns, json, outcomeSummary, seconds, usageText } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { proveCommandLine } from '../../internal/shell-word.js';
@@ -57,6 +57,7 @@ function text(r: RunInspection, store: string): string {
     ['command', p.command.join(' ') || '-'],
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
     ['rows', rowsText(r)],
+    ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
     ...(m.import !== undefined ? [importRow(m.import)] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
