@@ -79,6 +79,21 @@ describe('interruption and resume', () => {
     expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
   });
 
+  // A review (fifth session of 2026-12-05): an extend of a run whose writer was killed adopted the part
+  // it had left unrecorded, rewrote run.json, and was then refused ("lacks ... resume first") or went on
+  // with the adoption recorded nowhere. extend now leaves a run that is not complete to resume.
+  it('extend refuses a run that is not complete before writing anything; resume adopts and records the part', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r3', partRows: 4 });
+    const recorded = run.parts ?? [];
+    await writeManifest(dir, { ...run, status: 'running', parts: recorded.slice(0, 3), provenance: { ...run.provenance, pid: 2 ** 22 + 12346 } });
+    const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(/is running \(its writer is gone\); run poisson-prove --store .* resume .* first \(it adopts what the writer left, and records it\), then extend it/);
+    expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
+    const done = await resume({ store: dir, ref: run.run_id });
+    expect(done.resumes.at(-1)).toMatchObject({ adopted: ['part-00003.parquet'] });
+    expect((await extend({ store: dir, ref: run.run_id, replicates: 2 })).replicates).toBe(10);
+  });
+
   it('refuses to resume a run still running in a live process', async () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
     const { spawn } = await import('node:child_process');
@@ -124,7 +139,7 @@ describe('extend', () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, signal: ac.signal, onCreated: () => ac.abort() });
     expect(run.status).toBe('interrupted');
     expect(run.counts.rows).toBe(0);
-    await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(`lacks 16 of its episodes; run poisson-prove --store ${dir} resume ${run.run_id} first, then extend it.`);
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 2 })).rejects.toThrow(`is interrupted; run poisson-prove --store ${dir} resume ${run.run_id} first (it adopts what the writer left, and records it), then extend it.`);
     await expect(extend({ store: dir, ref: run.run_id, replicates: 0 })).rejects.toThrow(RangeError);
   });
 });
@@ -208,8 +223,12 @@ describe('bad options and an early stop write nothing', () => {
     await writeManifest(dir, { ...(await readManifest(dir, run.run_id)), status: 'interrupted' });
     const before = await snapshot(dir);
     await expect(resume({ store: dir, ref: run.run_id, signal: ac.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
-    await expect(extend({ store: dir, ref: run.run_id, replicates: 1, signal: ac.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
     expect(await snapshot(dir)).toEqual(before);
+    // extend takes a complete run (an interrupted one is resume's).
+    await writeManifest(dir, { ...(await readManifest(dir, run.run_id)), status: 'complete' });
+    const complete = await snapshot(dir);
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 1, signal: ac.signal })).rejects.toMatchObject({ code: 'E_ABORTED' });
+    expect(await snapshot(dir)).toEqual(complete);
   });
 });
 

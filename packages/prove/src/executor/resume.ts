@@ -383,6 +383,12 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${String(k)}`);
   checkExecOptions(opts);
   const ready = await withRunLock(opts, async (manifest, lock) => {
+    // A run that is not complete is resume's: it adopts the parts a killed writer left, and records that
+    // (existing() would adopt them here, rewriting run.json, before a refusal or with no record).
+    if (manifest.status !== 'complete') {
+      const how = manifest.status === 'running' ? 'running (its writer is gone)' : manifest.status;
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is ${how}; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first (it adopts what the writer left, and records it), then extend it.`);
+    }
     const ex = await existing(opts.store, manifest, lock);
     manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
