@@ -11,7 +11,7 @@ import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
 import { importedByIdentity } from './pairing.js';
 import type { RunIndex } from './run-index.js';
-import { looksOf, looksWords } from './sequential.js';
+import { comparedLooks, looksOf, looksWords } from './sequential.js';
 import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
@@ -76,6 +76,16 @@ function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, {
   return fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level });
 }
 
+/** The replicates a paired diff compares, 0 to the result - 1: per shared condition the smaller run's, the largest of those. */
+function comparedReplicates(before: RunIndex, after: RunIndex): number {
+  let n = 0;
+  for (const [label, a] of before.conditions) {
+    const b = after.conditions.get(label);
+    if (b !== undefined) n = Math.max(n, Math.min(a.size, b.size));
+  }
+  return n;
+}
+
 /** The report (without `--full`'s sections): the statistics' rows and word, in the words of sentence.ts. */
 function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility): DiffReport {
   const { before, after, pairing, events, identity } = input;
@@ -84,7 +94,10 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
   // Imports pair on their samples' identity, whether aligned here or before (a report's cells).
   const imported = importedByIdentity(before.manifest) && importedByIdentity(after.manifest);
   const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential, imported);
-  const looks = Object.freeze({ before: looksOf(before.manifest), after: looksOf(after.manifest) });
+  // Paired: only the replicates both runs hold are compared; an extension beyond them is no look of this diff.
+  const compared = pairing.paired && before.replicates === null ? comparedReplicates(before, after) : null;
+  const looksIn = (m: DiffRun['manifest']) => (compared === null ? looksOf(m) : comparedLooks(looksOf(m), compared));
+  const looks = Object.freeze({ before: looksIn(before.manifest), after: looksIn(after.manifest) });
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
   return {
     verdict: family.word,

@@ -90,3 +90,22 @@ describe('the heatmap caption counts the cells tested', () => {
     expect(svg).toContain("The family is this grid's 1 cell tested, not the diff's conditions x events,");
   });
 });
+
+// A review (fifth session of 2026-12-05): a run extended 128 -> 256 diffed against one of 128 printed
+// "before was extended once (replicates 128, 256): a diff read at each size ... overstates the
+// evidence", though none of the extended replicates has a partner: the diff read one size only.
+describe('the looks of an extended run count the replicates the diff compares', () => {
+  it('says nothing of an extension none of whose replicates is compared, and names the compared sizes otherwise', async () => {
+    const { diffEpisodes } = await import('./diff-episodes.js');
+    const A80 = Array.from({ length: 80 }, (_, i) => (i % 4 === 0 ? 'failed' : 'passed'));
+    const extended = run('a', { 'slack 4': A80, 'slack 8': A80 }, [{ from_index: 40, to_index: 79 }]);
+    const short = run('b', { 'slack 4': B, 'slack 8': B });
+    const r = diffEpisodes(extended, short, { events: ['failed'] });
+    expect(r.sentence).not.toContain('extended');
+    expect(r.looks.before).toEqual({ extensions: 0, replicates: [40] });
+    // Both at 80: the extension is compared, and the sentence says so.
+    const B80 = Array.from({ length: 80 }, (_, i) => (i % 5 === 0 ? 'failed' : 'passed'));
+    const both = diffEpisodes(extended, run('c', { 'slack 4': B80, 'slack 8': B80 }), { events: ['failed'] });
+    expect(both.sentence).toContain('before was extended once (replicates 40, 80)');
+  });
+});

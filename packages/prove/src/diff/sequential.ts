@@ -77,6 +77,18 @@ export function looksOf(manifest: DiffManifest): RunLooks {
 }
 
 /**
+ * The looks that bear on a paired diff that compares replicates 0 to `compared` - 1 only: the sizes below
+ * it, then `compared` itself. An extension none of whose replicates has a partner in the other run was
+ * not read, and is not a look of this diff (a run extended 128 -> 256 against one of 128 reads one size).
+ */
+export function comparedLooks(looks: RunLooks, compared: number): RunLooks {
+  const sizes = looks.replicates;
+  if (looks.extensions === 0 || !(compared < (sizes[sizes.length - 1] as number))) return looks;
+  const kept = [...sizes.filter((s) => s < compared), compared];
+  return Object.freeze({ extensions: kept.length - 1, replicates: Object.freeze(kept) });
+}
+
+/**
  * The clause the sentence adds when a run was extended: how many times, and its replicates at each look.
  * Null when neither run was. `anytime` names the anytime-valid reading (a verb without `--sequential`
  * names diff's).
