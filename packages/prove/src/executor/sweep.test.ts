@@ -207,6 +207,18 @@ describe('sweep: worker threads', () => {
     expect(run.status).toBe('complete');
   });
 
+  // A thread posts the rows it finished while its chunk runs (worker-entry.ts): those are not run again
+  // when the thread is replaced at a timeout later in the chunk.
+  it('a worker replaced at a timeout does not run again the episodes of its chunk whose rows it posted', async () => {
+    const run = await sweep({ spec: ONE, target: `${join(FIXTURES, 'usage-wait-target.mjs')}:slowThenStall`, store: dir, maxMde: 0.99, salt: 'posted', backend: workerBackend({ chunkSize: 8 }), concurrency: 1, timeoutMs: 400 });
+    const rows = await episodes(dir, run.run_id);
+    expect(rows).toHaveLength(8);
+    expect(new Set(pairs(rows)).size).toBe(8);
+    // Each thread's fourth episode spins: the first thread's (3) and its replacement's time out, once each.
+    expect(rows.filter((r) => r.outcome === null).map((r) => r.error)).toEqual(['TimeoutError: the target ran longer than the timeout of 400 ms', 'TimeoutError: the target ran longer than the timeout of 400 ms']);
+    expect(run.status).toBe('complete');
+  });
+
   it('needs the target as FILE:NAME', async () => {
     await expect(sweep({ spec: ONE, target: () => ({ outcome: null, t: 0 }), store: dir, maxMde: 0.99, backend: 'threads' })).rejects.toThrow(/give it as FILE:NAME/);
   });

@@ -7,6 +7,7 @@ import { callPlanCsv } from './call-plan.js';
 import { extend, resume } from './resume.js';
 import type { SweepProgress } from './execute.js';
 import { planSweep, sweep } from './sweep.js';
+import { USAGE_WRITE_MS } from '../store/run-writer.js';
 
 // @ts-expect-error: a plain JS fixture without types
 import { runtimes } from '../__fixtures__/hook-targets.mjs';
@@ -126,6 +127,51 @@ describe('target hooks: configure, plan, usage, signal', () => {
     const plain: SweepProgress[] = [];
     await sweep({ spec: SPEC, target: () => ({ outcome: 'passed', t: 1 }), store, maxMde: 1, salt: 'x', onProgress: (p) => plain.push(p) });
     expect(plain.at(-1)).toMatchObject({ done: 8, billed_tokens: null });
+  });
+
+  // The fifth session of 2026-12-05: a worker thread posted its rows and usage only at the end of a chunk
+  // (up to 256 episodes), so a run killed mid-chunk recorded none of the usage its threads billed, and
+  // resume granted the whole budget again (a review: 132,434 tokens billed, none recorded). Now a thread
+  // posts what it finished at most POST_MS after it finished, and run.json records it within USAGE_WRITE_MS.
+  it('threads: run.json records the usage of the episodes a thread finished while the rest of its chunk runs', async () => {
+    const store = join(dir, 's');
+    const { existsSync, readFileSync, readdirSync, writeFileSync } = await import('node:fs');
+    const usageOnDisk = (): number => {
+      const ids = existsSync(store) ? readdirSync(store).filter((d) => /^\d{8}T/.test(d)) : [];
+      if (ids.length === 0) return 0;
+      try {
+        return (JSON.parse(readFileSync(join(store, ids[0] as string, 'run.json'), 'utf8')) as { usage?: { billed_tokens?: number } | null }).usage?.billed_tokens ?? 0;
+      } catch {
+        return 0; // being rewritten
+      }
+    };
+    const until = async (ok: () => boolean, ms: number): Promise<boolean> => {
+      const end = Date.now() + ms;
+      while (!ok()) {
+        if (Date.now() > end) return false;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return true;
+    };
+    // 200 episodes on one thread: chunks of 25; the thread's fourth episode waits on a file.
+    const spec = SPEC.replace('replicates = 8', 'replicates = 200');
+    const running = sweep({ spec, target: `${join(FIXTURES, 'usage-wait-target.mjs')}:waiting`, store, maxMde: 1, salt: 'x', backend: 'threads', concurrency: 1 });
+    try {
+      expect(await until(() => existsSync(join(store, 'waiting')), 20_000)).toBe(true);
+      const since = Number(readFileSync(join(store, 'waiting'), 'utf8'));
+      // The three episodes finished before it: on disk within USAGE_WRITE_MS (2 s) and the thread's POST_MS.
+      const recorded = await until(() => usageOnDisk() >= 30, 5_000);
+      const after = Date.now() - since;
+      expect(recorded).toBe(true);
+      expect(usageOnDisk()).toBe(30);
+      expect(after).toBeLessThan(USAGE_WRITE_MS + 1_000);
+    } finally {
+      writeFileSync(join(store, 'release'), '');
+    }
+    const run = await running;
+    expect(run.status).toBe('complete');
+    expect(run.usage?.billed_tokens).toBe(2000);
+    expect(usageOnDisk()).toBe(2000);
   });
 
   it('threads: each worker thread configures its own target with its share of the budget; a spent share stops the run', async () => {

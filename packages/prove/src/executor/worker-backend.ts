@@ -22,7 +22,8 @@ type Slot = {
   worker: Worker;
   flags: Int32Array;
   clock: Float64Array;
-  chunk: { id: number; items: WorkItem[] } | null;
+  /** The chunk the worker runs; `posted`: its items before this index are finished and their rows received. */
+  chunk: { id: number; items: WorkItem[]; posted: number } | null;
   ready: boolean;
 };
 
@@ -200,7 +201,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
       notify();
       return;
     }
-    slot.chunk = { id: nextId++, items };
+    slot.chunk = { id: nextId++, items, posted: 0 };
     slot.worker.postMessage({ type: 'chunk', id: slot.chunk.id, items });
   };
   const dispatchAll = (): void => {
@@ -217,7 +218,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     const from = `thread-${spawned++}`;
     const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false };
     slots.add(slot);
-    worker.on('message', (msg: { type: string; message?: string; id?: number; rows?: EpisodeRow[]; done?: number; usage?: TargetUsage | null }) => {
+    worker.on('message', (msg: { type: string; message?: string; id?: number; rows?: EpisodeRow[]; upTo?: number; final?: boolean; usage?: TargetUsage | null }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
         dispatch(slot);
@@ -228,11 +229,14 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
         ctx.stop?.();
       } else if (msg.type === 'rows' && msg.rows && slots.has(slot) && slot.chunk !== null && msg.id === slot.chunk.id) {
         // Only the rows of the chunk this worker runs: a worker lost at a timeout may still deliver the
-        // rows of a chunk whose rest was sent again (they would be stored twice).
+        // rows of a chunk whose rest was sent again (they would be stored twice). A chunk's rows come in
+        // parts while it runs (worker-entry.ts, POST_MS), each with the thread's usage so far.
         if (msg.usage) ctx.usage?.(from, msg.usage);
-        pending.push(...msg.rows);
-        slot.chunk = null;
-        dispatch(slot);
+        for (const row of msg.rows) pending.push(row);
+        if (msg.final === true) {
+          slot.chunk = null;
+          dispatch(slot);
+        } else slot.chunk.posted = msg.upTo ?? slot.chunk.posted;
         notify();
       }
     });
@@ -252,9 +256,11 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     const chunk = slot.chunk;
     if (chunk) {
       const at = Atomics.load(slot.flags, 1);
-      const item = chunk.items[at];
+      // (An item whose row came already, when the worker died between episodes, has its row.)
+      const item = at >= chunk.posted ? chunk.items[at] : undefined;
       if (item) pending.push(failedRow(item, ctx.runId, error, slot.clock[0] ? Date.now() - (slot.clock[0] ?? 0) : 0));
-      const rest = chunk.items.filter((_, i) => i !== at);
+      // The items whose rows came already are not run again.
+      const rest = chunk.items.filter((_, i) => i >= chunk.posted && i !== at);
       if (rest.length > 0) requeued.unshift(rest);
     } else if (!slot.ready) {
       failure ??= new TargetError(`${error}; it could not start or load the target.`);

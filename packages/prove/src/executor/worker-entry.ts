@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
+import type { EpisodeRow } from '../store/episode-row.js';
 import type { WorkItem } from './backend.js';
 import type { RuntimeInit } from './backend.js';
 import { runEpisode } from './run-episode.js';
@@ -43,9 +44,27 @@ async function main(): Promise<void> {
   port.postMessage({ type: 'ready' });
 }
 
+/**
+ * A chunk's finished rows are posted, with the target's usage, once the last post is this old (ms): so
+ * that the usage a chunk of slow episodes (model calls) bills reaches run.json while the chunk runs, not
+ * only at its end (a run killed mid-chunk would record none of it). A chunk of cheap episodes ends first
+ * and is posted once, at its end.
+ */
+const POST_MS = 250;
+
 async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, stopped: AbortController): Promise<void> {
-  const rows = [];
+  let rows: EpisodeRow[] = [];
   let done = 0;
+  let postedAt = Date.now();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // `upTo`: the items before it are finished and posted (their rows, or none for an episode the stop cut short).
+  const post = (final: boolean): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    port?.postMessage({ type: 'rows', id: msg.id, rows, upTo: done, final, usage: started.usage() });
+    rows = [];
+    postedAt = Date.now();
+  };
   // Frozen, so that the items of a condition share its config's and row's templates (run-episode.ts).
   for (const item of msg.items) Object.freeze(item.values);
   for (const item of msg.items) {
@@ -56,10 +75,15 @@ async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, s
     const row = await runEpisode(fn, item, init.runId, init.timeoutMs, started.signal);
     if (Atomics.load(flags, 0) !== 0) stopped.abort();
     if (row !== null) rows.push(row);
+    const now = Date.now();
     clock[0] = 0;
     done++;
+    if (done === msg.items.length) break;
+    if (now - postedAt >= POST_MS) post(false);
+    // An episode that waits (a model call) lets this timer post the finished ones while it runs.
+    else if (timer === null) timer = setTimeout(() => post(false), POST_MS - (now - postedAt));
   }
-  port?.postMessage({ type: 'rows', id: msg.id, rows, done, usage: started.usage() });
+  post(true);
 }
 
 void main();
