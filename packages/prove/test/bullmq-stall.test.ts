@@ -4,8 +4,10 @@
 // between episodes and stops the chunk once the lock is not its own. Needs redis-server.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
+import { lostUsageKey, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
 import { sweep } from '../src/executor/sweep.js';
 import { episodes } from '../src/store/read-episodes.js';
@@ -45,4 +47,78 @@ describe('bullmq: a worker that lost its lock stops its chunk', () => {
       client.disconnect();
     }
   }, 30_000);
+  // The fifth session of 2026-12-05: the usage a worker billed on a chunk whose lock it lost went "with
+  // the next job's report", which never came when the worker got no other job of the run (a review: 45%
+  // of the billed tokens never recorded). It now leaves a report of its own in Redis, which the
+  // coordinator counts once.
+  it('the usage a worker billed before it lost the lock reaches the run, though that worker gets no other job', async () => {
+    const { redis, dir } = suite;
+    const queue = 'stall-usage';
+    const client = new Redis(redis.url);
+    (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls = 0;
+    let sawLoss: () => void = () => undefined;
+    const lossSeen = new Promise<void>((r) => {
+      sawLoss = r;
+    });
+    let taken: () => void = () => undefined;
+    const takenByOther = new Promise<void>((r) => {
+      taken = r;
+    });
+    const others: Worker<ChunkJobData, ChunkJobResult>[] = [];
+    // At replicate 1 (the worker billed 20 tokens): the lock goes, another worker (scripted: 50 tokens for
+    // the chunk) takes the job and answers once this one saw its loss; the episode runs on past the
+    // worker's next check (500 ms after its last).
+    (globalThis as { __poissonStall?: () => Promise<void> }).__poissonStall = async () => {
+      const locks = await client.keys(`bull:${queue}:*:lock`);
+      await client.del(...locks);
+      others.push(
+        new Worker<ChunkJobData, ChunkJobResult>(
+          queue,
+          async (job) => {
+            taken();
+            await lossSeen;
+            return fullResult(job, 50, 'u-other');
+          },
+          { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 },
+        ),
+      );
+      await takenByOther;
+      await new Promise((r) => setTimeout(r, 600));
+    };
+    const stop = new AbortController();
+    const w = runWorker({
+      redis: redis.url,
+      queue,
+      signal: stop.signal,
+      cacheDir: join(dir, 'cache'),
+      lockDurationMs: 2_000,
+      stalledIntervalMs: 200,
+      maxStalledCount: 1,
+      onEvent: (e) => {
+        if (e.type === 'lost-lock') sawLoss();
+      },
+    });
+    try {
+      const run = await sweep({ spec: SPEC, target: `${join(FIXTURES, 'stalling-target.mjs')}:stallingBilled`, store: join(dir, 'store-usage'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 10 }) });
+      expect([run.status, run.counts.rows, run.counts.rows_without_outcome]).toEqual(['complete', 10, 0]);
+      expect(calls()).toBe(2);
+      // 20 tokens of the worker that lost the job, 50 of the one that ran it: 50 before.
+      expect(run.usage?.billed_tokens).toBe(70);
+      // Taken off Redis once counted, and off run.json's list of counted reports.
+      expect(await client.llen(lostUsageKey(queue, run.run_id))).toBe(0);
+      expect(run.usage_jobs).toBeUndefined();
+    } finally {
+      stop.abort();
+      await w;
+      await Promise.all(others.map((o) => o.close()));
+      client.disconnect();
+    }
+  }, 30_000);
 });
+
+/** A chunk's rows as the target would give them (outcome passed, t 1), with `billed` tokens and a report id. */
+function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usageId: string): ChunkJobResult {
+  const rows = job.data.items.map((it) => ({ run_id: job.data.run_id, condition: job.data.condition, ...job.data.values, replicate_index: it.r, seed: it.seed, outcome: 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 0 }));
+  const usage = { calls: billed / 10, cache_hits: 0, prompt_tokens: (billed * 3) / 5, completion_tokens: (billed * 2) / 5, billed_tokens: billed };
+  return { rows, host: 'scripted', load_error: null, invocation: job.data.invocation, usage, usage_id: usageId } as unknown as ChunkJobResult;
+}

@@ -7,9 +7,10 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
-import type { ChunkJobData, ChunkJobResult } from '../src/executor/bullmq-jobs.js';
+import { lostUsageKey, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { resume } from '../src/executor/resume.js';
 import { sweep } from '../src/executor/sweep.js';
 import { episodes } from '../src/store/read-episodes.js';
@@ -112,6 +113,33 @@ describe('bullmq usage against the jobs removed from Redis', () => {
       // Dropped because this Redis did not hold the job; back on the Redis that does, it was counted again.
       expect(m.usage_jobs).toEqual([ghost]);
     } finally {
+      await w.close();
+    }
+  }, 30_000);
+
+  // The fifth session of 2026-12-05: a worker that lost a chunk's lock leaves the chunk's usage in a list
+  // of the run's in Redis (bullmq-worker.ts). The coordinator counts each report once: one that run.json
+  // counts already (a coordinator killed after writing it and before taking it off) is not counted again.
+  it('the usage reports of lost chunks are counted once each, also by a resume after a coordinator killed before it took them off Redis', async () => {
+    const { redis, dir } = suite;
+    const queue = 'lost-usage';
+    const store = join(dir, queue);
+    const w = scripted(queue, (job, n) => fullResult(job, 50, `u-${n}`));
+    const client = new Redis(redis.url);
+    try {
+      const m0 = await sweep({ spec: SPEC, target: `${TARGET}:billedWalk`, store, salt: 's-lost', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect([m0.status, m0.usage?.billed_tokens]).toEqual(['complete', 200]);
+      const key = lostUsageKey(queue, m0.run_id);
+      await client.rpush(key, JSON.stringify({ id: 'r-counted', job_id: 'j1', usage: tokens(30) }), JSON.stringify({ id: 'r-new', job_id: 'j2', usage: tokens(40) }), 'not a report');
+      // As a coordinator killed once run.json counted r-counted, before it took the report off Redis.
+      const manifest = join(store, m0.run_id, 'run.json');
+      const raw = JSON.parse(await readFile(manifest, 'utf8')) as RunManifest;
+      await writeFile(manifest, JSON.stringify({ ...raw, status: 'interrupted', usage: tokens(230), usage_jobs: ['lost:r-counted'] }, null, 2));
+      const m = await resume({ store, ref: m0.run_id, target: `${TARGET}:billedWalk`, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 5 }) });
+      expect([m.status, m.usage?.billed_tokens, m.usage_jobs]).toEqual(['complete', 270, undefined]);
+      expect(await client.llen(key)).toBe(0);
+    } finally {
+      client.disconnect();
       await w.close();
     }
   }, 30_000);

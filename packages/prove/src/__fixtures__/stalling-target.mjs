@@ -10,3 +10,12 @@ export async function stalling(cfg) {
   }
   return { outcome: 'passed', t: 1 };
 }
+
+// The same with a usage() hook: every call bills 10 tokens (test/bullmq-stall.test.ts: the usage of the
+// episodes a worker ran before it lost the job's lock).
+export const stallingBilled = Object.assign((cfg) => stalling(cfg), {
+  usage() {
+    const calls = globalThis.__poissonStallCalls ?? 0;
+    return { calls, cache_hits: 0, prompt_tokens: calls * 6, completion_tokens: calls * 4, billed_tokens: calls * 10 };
+  },
+});

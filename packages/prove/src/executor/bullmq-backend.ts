@@ -7,7 +7,7 @@ import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
-import { chunkItems, DEFAULT_QUEUE, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { chunkItems, DEFAULT_QUEUE, lostUsageKey, parseLostUsage, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { addUsage } from './target-hooks.js';
 import { runJobs } from './bullmq-run-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
@@ -222,6 +222,37 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       if (counted.delete(key)) changed = true;
     }
     if (changed) ctx.countedJobs?.(listCounted);
+  };
+  /**
+   * Counts the usage workers left for chunks whose lock they lost (the chunk ran again elsewhere: its
+   * result, and the usage it would carry, never comes), once each by its report id (`lost:<id>` among the
+   * reports counted), writes it to run.json, then takes the reports off Redis and off the list. A
+   * coordinator killed in between leaves them listed: the next one skips their usage and takes them off.
+   */
+  const collectLostUsage = async (): Promise<void> => {
+    const key = lostUsageKey(s.queueName, ctx.runId);
+    const texts = await cmd.lrange(key, 0, -1);
+    if (texts.length === 0) return;
+    const keys: string[] = [];
+    for (const text of texts) {
+      const report = parseLostUsage(text);
+      if (report === null) continue; // not a report: taken off below
+      const k = `lost:${report.id}`;
+      keys.push(k);
+      if (counted.has(k) || gone.has(k)) continue;
+      usage = addUsage(usage, report.usage);
+      counted.add(k);
+    }
+    ctx.countedJobs?.(listCounted);
+    if (usage !== null) ctx.usage?.('bullmq', usage);
+    if (budgetLeft !== null && usage !== null && (usage as TargetUsage).billed_tokens >= budgetLeft) st.halt ??= 'budget';
+    await ctx.saveUsage?.();
+    for (const text of texts) await cmd.lrem(key, 1, text);
+    for (const k of keys) {
+      counted.delete(k);
+      gone.add(k);
+    }
+    ctx.countedJobs?.(listCounted);
   };
   /** Rows of finished jobs found in Redis before anything was enqueued (collectFinished), by pair. */
   const found = new Map<string, EpisodeRow>();
@@ -564,6 +595,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       rateSet = true;
     }
     await collectFinished();
+    await collectLostUsage();
     // The jobs found may have billed what is left of the budget: then nothing is enqueued.
     if (budgetLeft !== null && usage !== null && (usage as TargetUsage).billed_tokens >= budgetLeft) st.halt = 'budget';
     for (;;) {
@@ -622,11 +654,14 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         await reconcile([...outstanding.keys()]);
         lastNews = Date.now();
       }
+      if (timedOut) await collectLostUsage();
     }
     while (ready.length > 0 && st.lost === null) {
       const rows = nextBatch();
       if (rows !== null) yield rows;
     }
+    // A worker that lost a chunk's lock left its usage by the time the chunk's result came from another.
+    if (st.lost === null) await collectLostUsage();
     // The rows handed over are written as a part now, so that the jobs holding them can go.
     if (st.lost === null) await ctx.flush?.();
     // The run ends interrupted (resume runs the pairs left), as on SIGINT.

@@ -84,6 +84,35 @@ export function stopKey(queue: string, invocation: string): string {
   return `bull:${queue}:poisson-stop:${invocation}`;
 }
 
+/**
+ * The Redis list where workers leave the usage of the chunks whose lock they lost (a worker paused past
+ * it: another worker runs the chunk, and this one's result would not be taken), one JSON
+ * {@link LostUsageReport} each, per run: the coordinator counts each report once and takes it off.
+ */
+export function lostUsageKey(queue: string, runId: string): string {
+  return `bull:${queue}:poisson-lost-usage:${runId}`;
+}
+
+/** How long a run's list of lost chunks' usage stays in Redis when no coordinator takes it (seconds: 7 days, the jobs' default). */
+export const LOST_USAGE_KEEP_SECONDS = 7 * 24 * 3600;
+
+/** A worker's report of the usage of a chunk whose lock it lost: `id` is random (counted once, as `lost:<id>` in usage_jobs). */
+export type LostUsageReport = { readonly id: string; readonly job_id: string; readonly usage: TargetUsage };
+
+/** A lost chunk's usage report read from Redis, or null when the text is not one. */
+export function parseLostUsage(text: string): LostUsageReport | null {
+  try {
+    const r = JSON.parse(text) as Partial<LostUsageReport> | null;
+    const u = r?.usage as Record<string, unknown> | undefined;
+    const fields = ['calls', 'cache_hits', 'prompt_tokens', 'completion_tokens', 'billed_tokens'];
+    if (typeof r?.id !== 'string' || r.id === '' || r.id.includes(':') || typeof r.job_id !== 'string' || u === undefined || u === null) return null;
+    if (!fields.every((f) => typeof u[f] === 'number' && Number.isFinite(u[f]))) return null;
+    return { id: r.id, job_id: r.job_id, usage: r.usage as TargetUsage };
+  } catch {
+    return null;
+  }
+}
+
 /** A chunk as the coordinator holds it: its id, data and the work items it stands for. */
 export type Chunk = { readonly id: string; readonly data: ChunkJobData; readonly items: readonly WorkItem[] };
 

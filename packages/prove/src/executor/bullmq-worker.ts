@@ -6,7 +6,7 @@ import type { Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
-import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, LOST_USAGE_KEEP_SECONDS, lostUsageKey, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
 import { startTarget, type StartedTarget } from './target-hooks.js';
@@ -227,6 +227,14 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     c.active--;
     if (c.active === 0) for (const r of c.idle.splice(0)) r();
   };
+  /** `a` less `b`, field by field. */
+  const subtractUsage = (a: TargetUsage, b: TargetUsage): TargetUsage => ({
+    calls: a.calls - b.calls,
+    cache_hits: a.cache_hits - b.cache_hits,
+    prompt_tokens: a.prompt_tokens - b.prompt_tokens,
+    completion_tokens: a.completion_tokens - b.completion_tokens,
+    billed_tokens: a.billed_tokens - b.billed_tokens,
+  });
   /** The usage since this invocation's previous report, and remembers the current one. */
   const usageDelta = (c: Configured, started: StartedTarget): TargetUsage | null => {
     const now = started.usage();
@@ -234,16 +242,20 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const before = c.last;
     c.last = now;
     if (before === null) return { ...now };
-    return {
-      calls: now.calls - before.calls,
-      cache_hits: now.cache_hits - before.cache_hits,
-      prompt_tokens: now.prompt_tokens - before.prompt_tokens,
-      completion_tokens: now.completion_tokens - before.completion_tokens,
-      billed_tokens: now.billed_tokens - before.billed_tokens,
-    };
+    return subtractUsage(now, before);
   };
   const control = newRedis(Redis, target, { blocking: false, giveUpAfter: null });
   control.on('error', () => undefined); // the worker's own connection reports trouble
+  /** Leaves the usage of a chunk whose lock this worker lost where the coordinator counts it; false when Redis cannot take it. */
+  const leaveLostUsage = async (runId: string, jobId: string, u: TargetUsage): Promise<boolean> => {
+    const key = lostUsageKey(queue, runId);
+    try {
+      await control.multi().rpush(key, JSON.stringify({ id: randomUUID(), job_id: jobId, usage: u })).expire(key, LOST_USAGE_KEEP_SECONDS).exec();
+      return true;
+    } catch {
+      return false;
+    }
+  };
   /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
   const stoppedByCoordinator = async (data: ChunkJobData): Promise<boolean> => {
     try {
@@ -333,8 +345,13 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
           }
         }
       }
-      // A chunk this worker lost returns nothing: its usage goes with the next job's report (not dropped).
-      if (!lost && started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
+      if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
+      // A chunk this worker lost returns nothing: its usage goes to the run's list of lost chunks' usage,
+      // which the coordinator counts (before, it went with this worker's next job of the invocation, and
+      // was dropped when there was none). When Redis cannot take it, it goes with the next job's report.
+      if (lost && usage !== null && (usage.billed_tokens > 0 || usage.calls > 0) && conf !== null) {
+        if (!(await leaveLostUsage(data.run_id, String(job.id), usage))) conf.last = conf.last === null ? null : subtractUsage(conf.last, usage);
+      }
     } finally {
       if (conf !== null) leave(conf);
     }
