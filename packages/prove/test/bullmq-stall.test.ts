@@ -54,50 +54,8 @@ describe('bullmq: a worker that lost its lock stops its chunk', () => {
   it('the usage a worker billed before it lost the lock reaches the run, though that worker gets no other job', async () => {
     const { redis, dir } = suite;
     const queue = 'stall-usage';
-    const client = new Redis(redis.url);
-    (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls = 0;
-    let sawLoss: () => void = () => undefined;
-    const lossSeen = new Promise<void>((r) => {
-      sawLoss = r;
-    });
-    let taken: () => void = () => undefined;
-    const takenByOther = new Promise<void>((r) => {
-      taken = r;
-    });
-    const others: Worker<ChunkJobData, ChunkJobResult>[] = [];
-    // At replicate 1 (the worker billed 20 tokens): the lock goes, another worker (scripted: 50 tokens for
-    // the chunk) takes the job and answers once this one saw its loss; the episode runs on past the
-    // worker's next check (500 ms after its last).
-    (globalThis as { __poissonStall?: () => Promise<void> }).__poissonStall = async () => {
-      const locks = await client.keys(`bull:${queue}:*:lock`);
-      await client.del(...locks);
-      others.push(
-        new Worker<ChunkJobData, ChunkJobResult>(
-          queue,
-          async (job) => {
-            taken();
-            await lossSeen;
-            return fullResult(job, 50, 'u-other');
-          },
-          { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 },
-        ),
-      );
-      await takenByOther;
-      await new Promise((r) => setTimeout(r, 600));
-    };
-    const stop = new AbortController();
-    const w = runWorker({
-      redis: redis.url,
-      queue,
-      signal: stop.signal,
-      cacheDir: join(dir, 'cache'),
-      lockDurationMs: 2_000,
-      stalledIntervalMs: 200,
-      maxStalledCount: 1,
-      onEvent: (e) => {
-        if (e.type === 'lost-lock') sawLoss();
-      },
-    });
+    // The episode runs on past the worker's next check (500 ms after its last).
+    const pair = pausedPastLock(queue, 600);
     try {
       const run = await sweep({ spec: SPEC, target: `${join(FIXTURES, 'stalling-target.mjs')}:stallingBilled`, store: join(dir, 'store-usage'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 10 }) });
       expect([run.status, run.counts.rows, run.counts.rows_without_outcome]).toEqual(['complete', 10, 0]);
@@ -105,16 +63,95 @@ describe('bullmq: a worker that lost its lock stops its chunk', () => {
       // 20 tokens of the worker that lost the job, 50 of the one that ran it: 50 before.
       expect(run.usage?.billed_tokens).toBe(70);
       // Taken off Redis once counted, and off run.json's list of counted reports.
-      expect(await client.llen(lostUsageKey(queue, run.run_id))).toBe(0);
+      expect(await pair.client.llen(lostUsageKey(queue, run.run_id))).toBe(0);
       expect(run.usage_jobs).toBeUndefined();
     } finally {
+      await pair.close();
+    }
+  }, 30_000);
+
+  // A worker paused past its lock during the last episode of its chunk ended the chunk without a check:
+  // BullMQ refused its result (the lock is another's), and the usage with it. It now checks the lock
+  // before it returns a job that took half the lock's duration or longer.
+  it('the usage of a chunk whose lock went during its last episode reaches the run', async () => {
+    const { redis, dir } = suite;
+    const queue = 'stall-usage-end';
+    // Replicate 1 ends the first chunk (chunks of 2); the episode ends past half the lock's duration (2 s).
+    const pair = pausedPastLock(queue, 1_100);
+    try {
+      const run = await sweep({ spec: SPEC, target: `${join(FIXTURES, 'stalling-target.mjs')}:stallingBilled`, store: join(dir, 'store-usage-end'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 2 }) });
+      expect([run.status, run.counts.rows, run.counts.rows_without_outcome]).toEqual(['complete', 10, 0]);
+      // Everything the real worker billed (its lost chunk's 20 tokens included) and the scripted one's.
+      expect(pair.otherJobs()).toBeGreaterThanOrEqual(1);
+      expect(run.usage?.billed_tokens).toBe(calls() * 10 + pair.otherJobs() * 50);
+    } finally {
+      await pair.close();
+    }
+  }, 30_000);
+});
+
+/**
+ * A worker on `queue` (lock 2 s) whose job's lock goes at replicate 1 of stallingBilled (the test deletes
+ * it, as a worker paused past its lock loses it); another worker, scripted (50 tokens a chunk), takes the
+ * job and answers once the first is done with its chunk (it saw the loss, or returned the chunk); the
+ * episode ends `pauseMs` after the other took the job.
+ */
+function pausedPastLock(queue: string, pauseMs: number): { client: Redis; otherJobs: () => number; close: () => Promise<void> } {
+  const { redis, dir } = suite;
+  const client = new Redis(redis.url);
+  (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls = 0;
+  let doneWith: () => void = () => undefined;
+  const done = new Promise<void>((r) => {
+    doneWith = r;
+  });
+  let taken: () => void = () => undefined;
+  const takenByOther = new Promise<void>((r) => {
+    taken = r;
+  });
+  let otherJobs = 0;
+  const others: Worker<ChunkJobData, ChunkJobResult>[] = [];
+  (globalThis as { __poissonStall?: () => Promise<void> }).__poissonStall = async () => {
+    const locks = await client.keys(`bull:${queue}:*:lock`);
+    await client.del(...locks);
+    others.push(
+      new Worker<ChunkJobData, ChunkJobResult>(
+        queue,
+        async (job) => {
+          otherJobs++;
+          taken();
+          await done;
+          return fullResult(job, 50, `u-other-${otherJobs}`);
+        },
+        { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 },
+      ),
+    );
+    await takenByOther;
+    await new Promise((r) => setTimeout(r, pauseMs));
+  };
+  const stop = new AbortController();
+  const w = runWorker({
+    redis: redis.url,
+    queue,
+    signal: stop.signal,
+    cacheDir: join(dir, 'cache'),
+    lockDurationMs: 2_000,
+    stalledIntervalMs: 200,
+    maxStalledCount: 1,
+    onEvent: (e) => {
+      if (e.type === 'lost-lock' || e.type === 'chunk') doneWith();
+    },
+  });
+  return {
+    client,
+    otherJobs: () => otherJobs,
+    close: async () => {
       stop.abort();
       await w;
       await Promise.all(others.map((o) => o.close()));
       client.disconnect();
-    }
-  }, 30_000);
-});
+    },
+  };
+}
 
 /** A chunk's rows as the target would give them (outcome passed, t 1), with `billed` tokens and a report id. */
 function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usageId: string): ChunkJobResult {

@@ -578,6 +578,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
 
   let exhausted = false;
   let halted = false;
+  /** When the lost chunks' usage reports were last read (collectLostUsage). */
+  let lostReadAt = Date.now();
   try {
     const last = (await cmd.xrevrange(queue.keys.events ?? `bull:${s.queueName}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
     events = new QueueEvents(s.queueName, { connection: client(true), lastEventId: last, autorun: true });
@@ -654,7 +656,11 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         await reconcile([...outstanding.keys()]);
         lastNews = Date.now();
       }
-      if (timedOut) await collectLostUsage();
+      if (Date.now() - lostReadAt >= s.pollMs) {
+        // Also while results keep coming (the wait above then never times out).
+        lostReadAt = Date.now();
+        await collectLostUsage();
+      }
     }
     while (ready.length > 0 && st.lost === null) {
       const rows = nextBatch();

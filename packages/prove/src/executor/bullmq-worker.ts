@@ -265,6 +265,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     }
   };
 
+  const lockMs = opts.lockDurationMs ?? 30_000;
   let jobs = 0;
   let episodes = 0;
   /**
@@ -285,6 +286,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const problems = chunkDataProblems(job.data);
     if (problems.length > 0) throw new Error(`job ${String(job.id)} is not a poisson-prove chunk job: ${problems.join('; ')}`);
     const data = job.data;
+    const begun = Date.now();
     if (await stoppedByCoordinator(data)) {
       jobs++;
       emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: 0, without_outcome: 0, skipped: true });
@@ -345,6 +347,9 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
           }
         }
       }
+      // A job that took half the lock's duration or longer may have lost its lock since the last check
+      // (a pause in its last episode): BullMQ would refuse its result, and the usage with it.
+      if (!lost && Date.now() - begun >= lockMs / 2 && (await lockLost(job, token))) lost = true;
       if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
       // A chunk this worker lost returns nothing: its usage goes to the run's list of lost chunks' usage,
       // which the coordinator counts (before, it went with this worker's next job of the invocation, and
@@ -389,7 +394,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     connection,
     concurrency,
     autorun: false,
-    lockDuration: opts.lockDurationMs ?? 30_000,
+    lockDuration: lockMs,
     stalledInterval: opts.stalledIntervalMs ?? 30_000,
     maxStalledCount: opts.maxStalledCount ?? 5,
   });
