@@ -41,6 +41,13 @@ export type TargetRuntime = {
   readonly store: string;
   /** Skip cache reads; write (overwrite) every response. */
   readonly refreshCache: boolean;
+  /**
+   * With `refreshCache`: when the run's refresh began (ISO 8601, the manifest's `refresh_cache`). Entries
+   * written at or after it are the run's own answers and are read (a resumed or extended refresh run does
+   * not pay for them again); older ones are refreshed. Null or absent without `refreshCache` (or from an
+   * executor before it: then no entry is read).
+   */
+  readonly refreshSince?: string | null;
   /** The output cap per model call, or null for the target's own default. */
   readonly maxOutputTokens: number | null;
   /**

@@ -74,6 +74,7 @@ export function runSession(runtime: RunRuntime, env: EnvSource, extra: Partial<M
     env,
     cache: ResponseCache.forStore(runtime.store),
     refreshCache: runtime.refreshCache,
+    refreshSince: runtime.refreshSince ?? null,
     ...envSessionOptions(env),
     budget: runtime.budgetTokens === null ? null : new TokenBudget(runtime.budgetTokens),
     ...extra,

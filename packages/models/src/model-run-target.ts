@@ -11,6 +11,11 @@ export interface RunRuntime {
   readonly store: string;
   /** `--refresh-cache`: skip cache reads, overwrite. */
   readonly refreshCache: boolean;
+  /**
+   * With `refreshCache`: when the run's refresh began (ISO 8601); entries written since are read (a
+   * resumed refresh run does not pay for them again). Pass it to the session's `refreshSince`.
+   */
+  readonly refreshSince?: string | null;
   /** `--max-output-tokens`, or null for the target's default. */
   readonly maxOutputTokens: number | null;
   /** What this process may bill (`--budget-tokens` minus what the run billed before), or null. */
@@ -71,7 +76,7 @@ export type ModelRunTarget = ModelTarget & {
  * ```ts
  * export const matrix = modelRunTarget((rt) => {
  *   const session = createModelSession({ env: process.env, cache: ResponseCache.forStore(rt.store), refreshCache: rt.refreshCache,
- *     budget: rt.budgetTokens === null ? null : new TokenBudget(rt.budgetTokens) });
+ *     refreshSince: rt.refreshSince ?? null, budget: rt.budgetTokens === null ? null : new TokenBudget(rt.budgetTokens) });
  *   return { session, target: createRubricTarget({ session, tasks, maxOutputTokens: rt.maxOutputTokens ?? 1024 }) };
  * }, { store: 'store', refreshCache: false, maxOutputTokens: null, budgetTokens: null, dryRun: false });
  * ```

@@ -94,6 +94,30 @@ describe('createModelSession', () => {
     }
   });
 
+  it('refreshCache with refreshSince reads the entries written since the refresh began and refreshes older ones; without it none is read', async () => {
+    let n = 0;
+    server = await startMockChatServer(() => ({ kind: 'text', content: `answer ${++n}` }));
+    const cache = ResponseCache.forStore(dir);
+    const plain = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const old = await plain.chat('local:m', request('old'), { replicateIndex: 0 });
+    // An entry written before the refresh began (its time set back), and one written after.
+    const entry = await cache.get(old.key);
+    await cache.put({ ...(entry as NonNullable<typeof entry>), created: '2026-01-01T00:00:00.000Z' });
+    const since = '2026-06-01T00:00:00.000Z';
+    const fresh = await plain.chat('local:m', request('fresh'), { replicateIndex: 0 });
+    expect(server.requests).toHaveLength(2);
+    const resumed = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, refreshCache: true, refreshSince: since });
+    expect(await resumed.isCached('local:m', request('old'), 0)).toBe(false);
+    expect(await resumed.isCached('local:m', request('fresh'), 0)).toBe(true);
+    expect(await resumed.chat('local:m', request('fresh'), { replicateIndex: 0 })).toMatchObject({ cached: true, completion: { content: fresh.completion.content } });
+    expect(await resumed.chat('local:m', request('old'), { replicateIndex: 0 })).toMatchObject({ cached: false, completion: { content: 'answer 3' } });
+    expect(server.requests).toHaveLength(3);
+    // Without refreshSince a refresh reads nothing (every call is paid), as before.
+    const all = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, refreshCache: true });
+    expect(await all.isCached('local:m', request('fresh'), 0)).toBe(false);
+    expect(() => createModelSession({ env: {}, cache, refreshCache: true, refreshSince: 'yesterday' })).toThrow(/refreshSince must be an ISO 8601 time/);
+  });
+
   it('holds at most `concurrency` calls in flight per provider', async () => {
     const release: Array<(r: Reply) => void> = [];
     server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));

@@ -2,7 +2,7 @@ import { createChatClient, type ChatCallEvent, type ChatClient, type ChatClientO
 import type { ChatCompletion, ChatRequest, ChatUsage } from './chat-types.js';
 import { Limiter } from './internal/limiter.js';
 import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
-import { cacheKey, type ResponseCache } from './response-cache.js';
+import { cacheKey, type CacheEntry, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
 import { ModelCallError } from './errors.js';
 
@@ -29,6 +29,12 @@ export interface ModelSessionOptions
   readonly cacheEndpoints?: Partial<Record<ProviderName, string>>;
   /** Skip cache reads; still write (overwrite) every response. */
   readonly refreshCache?: boolean;
+  /**
+   * With `refreshCache`: when the refresh began (ISO 8601; a run's `refresh_cache`). Entries written at or
+   * after it (their `created`) are read as usual, so a resumed refresh run replays what it already paid
+   * for; older entries are refreshed. Default null: no entry is read.
+   */
+  readonly refreshSince?: string | null;
   /** Concurrent calls per provider: one number for all, or per provider (default 4). */
   readonly concurrency?: number | Partial<Record<ProviderName, number>>;
   /** Token budget charged with every uncached call's usage. */
@@ -100,7 +106,7 @@ export interface ModelSession {
   preflight(models: readonly string[]): void;
   /** The cache key a request would have (seed dropped for providers that do not take one). */
   keyOf(model: string, request: ChatRequest, replicateIndex: number): string;
-  /** Whether a request is in the cache (false when the session has no cache or refreshes it). */
+  /** Whether a request is in the cache (false when the session has no cache, or refreshes it and the entry is older than `refreshSince`). */
   isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean>;
   /** One call through the cache, the limiter, retries and the budget. */
   chat(
@@ -165,7 +171,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   function clientOf(ref: ModelRef): ChatClient {
     let client = clients.get(ref.provider);
     if (!client) {
-      const { env: _env, baseURLs: _b, cache: _c, cacheEndpoints: _ce, refreshCache: _r, concurrency: _n, budget: _bu, onEvent, ...clientOptions } = options;
+      const { env: _env, baseURLs: _b, cache: _c, cacheEndpoints: _ce, refreshCache: _r, refreshSince: _rs, concurrency: _n, budget: _bu, onEvent, ...clientOptions } = options;
       client = createChatClient({ ...clientOptions, endpoint: endpointOf(ref), ...(onEvent ? { onEvent } : {}) });
       clients.set(ref.provider, client);
       limiters.set(ref.provider, new Limiter(concurrencyOf(ref.provider)));
@@ -183,6 +189,18 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     const endpoint = endpointOf(ref);
     return cacheKey({ provider: ref.provider, model: ref.model, request: effectiveRequest(endpoint, request), replicateIndex, endpoint: cacheEndpointOf(ref) });
   }
+  const refreshSince = options.refreshSince ?? null;
+  const since = refreshSince === null ? null : Date.parse(refreshSince);
+  if (since !== null && !Number.isFinite(since)) throw new RangeError(`refreshSince must be an ISO 8601 time; got ${JSON.stringify(refreshSince)}.`);
+  const refreshing = options.refreshCache === true;
+  /** The entry to answer from: any without a refresh; under one, only an entry written since it began. */
+  async function cachedEntry(key: string): Promise<CacheEntry | undefined> {
+    if (cache === null || (refreshing && since === null)) return undefined;
+    const entry = await cache.get(key);
+    if (entry === undefined || !refreshing) return entry;
+    const written = Date.parse(entry.created);
+    return Number.isFinite(written) && written >= (since as number) ? entry : undefined;
+  }
   function meterOf(model: string): UsageMeter {
     let m = modelMeters.get(model);
     if (!m) modelMeters.set(model, (m = new UsageMeter()));
@@ -199,21 +217,18 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       // The provider is resolved first, so a missing key is reported by the plan with or without a cache
       // (and with --refresh-cache), before anything is called.
       endpointOf(parseModelName(model));
-      if (cache === null || options.refreshCache === true) return false;
-      return cache.has(keyOf(model, request, replicateIndex));
+      return (await cachedEntry(keyOf(model, request, replicateIndex))) !== undefined;
     },
     async chat(model, request, callOptions): Promise<ModelCall> {
       const ref = parseModelName(model);
       const endpoint = endpointOf(ref);
       const effective = effectiveRequest(endpoint, request);
       const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex, endpoint: cacheEndpointOf(ref) });
-      if (cache !== null && options.refreshCache !== true) {
-        const hit = await cache.get(key);
-        if (hit) {
-          emit({ type: 'cache_hit', model, key });
-          for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(hit.completion.usage, true);
-          return { completion: hit.completion, cached: true, key, attempts: 0 };
-        }
+      const hit = await cachedEntry(key);
+      if (hit) {
+        emit({ type: 'cache_hit', model, key });
+        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(hit.completion.usage, true);
+        return { completion: hit.completion, cached: true, key, attempts: 0 };
       }
       budget?.throwIfExhausted();
       const client = clientOf(ref);

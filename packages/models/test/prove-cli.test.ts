@@ -3,7 +3,7 @@
 // Completions server of src/__fixtures__ on 127.0.0.1, through the `openai` preset (with a fake key, so
 // that the key is really sent) pointed at it by POISSON_OPENAI_BASE_URL. No internet; no sleeps: every
 // step awaits the subprocess.
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { episodes, seedFor } from 'poisson-prove';
@@ -58,6 +58,7 @@ const sweepArgs = (store: string, ...more: string[]): string[] => ['--store', st
 
 type Manifest = {
   run_id: string;
+  created: string;
   status: string;
   conditions: string[];
   counts: { rows: number; rows_without_outcome: number };
@@ -247,6 +248,42 @@ describe('poisson-prove sweep with a model target (examples/skill_tasks/targets.
     expect(rows.every((row) => row.outcome !== null)).toBe(true);
     expect(mock.requests.length - before).toBe(32);
     expect(done.usage?.calls).toBe(32);
+  }, 120_000);
+
+  it('a --refresh-cache run that stops is resumed refreshing (no stale answer replayed), and resume --refresh-cache does not re-pay what it refreshed', async () => {
+    const rstore = join(dir, 'refresh-store');
+    const filled = await cli(...sweepArgs(rstore, '--yes', '--json', '--max-output-tokens', '200'));
+    expect(filled.code).toBe(0); // every call cached (the "old" answers)
+    inflatedCompletion = 3000;
+    const before = mock.requests.length;
+    const stopped = await cli(...sweepArgs(rstore, '--yes', '--json', '--budget-tokens', '12000', '--max-output-tokens', '200', '--refresh-cache'));
+    inflatedCompletion = undefined;
+    expect(stopped.code).toBe(1);
+    const m = JSON.parse(stopped.stdout) as Manifest & { refresh_cache?: string | null };
+    expect(m.status).toBe('interrupted');
+    const paid = mock.requests.length - before;
+    expect(paid).toBeGreaterThan(1);
+    expect(paid).toBeLessThan(32);
+    expect(typeof m.refresh_cache).toBe('string');
+    expect(Date.parse(m.refresh_cache ?? '')).toBeLessThanOrEqual(Date.parse(m.created));
+    // A copy of the stopped run, for the resume that passes --refresh-cache again.
+    const copy = join(dir, 'refresh-store-copy');
+    await cp(rstore, copy, { recursive: true });
+
+    // Resumed as the CLI suggests (no flag): the rest is refreshed too, none replayed from the old cache.
+    const at = mock.requests.length;
+    const resumed = JSON.parse((await cli('--store', rstore, 'resume', m.run_id, '--budget-tokens', '1000000', '--json')).stdout) as Manifest & { refresh_cache?: string | null };
+    expect(resumed.status).toBe('complete');
+    expect(mock.requests.length - at).toBe(32 - paid);
+    expect(resumed.refresh_cache).toBe(m.refresh_cache);
+    expect(resumed.usage).toMatchObject({ calls: 32, cache_hits: 0 });
+
+    // Resumed with --refresh-cache again: the same, not 32 calls (what the stopped sweep refreshed is not re-paid).
+    const at2 = mock.requests.length;
+    const again = JSON.parse((await cli('--store', copy, 'resume', m.run_id, '--budget-tokens', '1000000', '--refresh-cache', '--json')).stdout) as Manifest & { refresh_cache?: string | null };
+    expect(again.status).toBe('complete');
+    expect(mock.requests.length - at2).toBe(32 - paid);
+    expect(again.refresh_cache).toBe(m.refresh_cache);
   }, 120_000);
 
   it('the API key appears in no file under the stores, no output, and no recorded command line', async () => {

@@ -66,7 +66,7 @@ async function stop(w: ReturnType<typeof cli>): Promise<Done> {
   return w.done;
 }
 
-type Configured = { pid: number; store: string; refreshCache: boolean; maxOutputTokens: number | null; budgetTokens: number | null; dryRun: boolean; signal: string };
+type Configured = { pid: number; store: string; refreshCache: boolean; refreshSince?: string | null; maxOutputTokens: number | null; budgetTokens: number | null; dryRun: boolean; signal: string };
 
 async function configured(log: string): Promise<Configured[]> {
   if (!existsSync(log)) return [];
@@ -114,7 +114,7 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(calls.length).toBe(byWorker[0]!.length + byWorker[1]!.length);
     [d1, d2].forEach((d, i) => {
       expect(byWorker[i]!.length).toBe(jobsRan(d) > 0 ? 1 : 0);
-      for (const c of byWorker[i]!) expect(c).toEqual({ pid: c.pid, store: caches[i], refreshCache: true, maxOutputTokens: 77, budgetTokens: null, dryRun: false, signal: 'none' });
+      for (const c of byWorker[i]!) expect(c).toEqual({ pid: c.pid, store: caches[i], refreshCache: true, refreshSince: m.refresh_cache, maxOutputTokens: 77, budgetTokens: null, dryRun: false, signal: 'none' });
       if (jobsRan(d) > 0) expect(d.stderr).toContain(`configured ${TARGET} for run ${m.run_id}\n`);
     });
     const runs = await cli(['--store', store, 'runs']).done;
@@ -131,15 +131,16 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(existsSync(join(dir, 'refused'))).toBe(false);
   }, 10_000);
 
-  it('--budget-tokens: the run stops interrupted within the overshoot bound, resume --budget-tokens completes it exactly once', async () => {
+  it('--budget-tokens: the run stops interrupted within the overshoot bound, resume --budget-tokens completes it exactly once (and goes on refreshing the cache from when the sweep began)', async () => {
     const log = join(dir, 'configure-2.jsonl');
     const w = await worker('budget', log, join(dir, 'cache-c'));
     const store = join(dir, 'store-2');
     const budget = 100;
     const chunk = 2;
     const window = 2;
-    const m = await sweep({ spec: SPEC, target: TARGET, store, salt: 's2', maxMde: 1, cwd: dir, budgetTokens: budget, backend: bullmqBackend({ redis: redis.url, queue: 'budget', chunkSize: chunk, window }) });
+    const m = await sweep({ spec: SPEC, target: TARGET, store, salt: 's2', maxMde: 1, cwd: dir, budgetTokens: budget, refreshCache: true, backend: bullmqBackend({ redis: redis.url, queue: 'budget', chunkSize: chunk, window }) });
     expect(m.status).toBe('interrupted');
+    expect(typeof m.refresh_cache).toBe('string');
     const rows = await episodes(store, m.run_id);
     // The usage is exact: every episode the workers ran (and billed) is stored, and nothing else.
     expect(m.usage).toEqual(usageOf(rows.length));
@@ -166,8 +167,10 @@ describe('bullmq backend: configure, usage, budget', () => {
     // The resume (no --chunk-size) kept the run's recorded chunk size (issue 15).
     expect(done.backend_options).toEqual({ redis: `redis://:***@127.0.0.1:${redis.port}`, queue: 'budget', chunk_size: chunk, rate: null });
     await stop(w);
-    // configured again for the resume (a new invocation), once.
-    expect((await configured(log)).length).toBe(2);
+    // configured again for the resume (a new invocation), once, still refreshing from when the sweep began
+    // (the resume was not given --refresh-cache: the run's refresh is carried, as its output cap is).
+    expect((await configured(log)).map((c) => [c.refreshCache, c.refreshSince])).toEqual([[true, m.refresh_cache], [true, m.refresh_cache]]);
+    expect(done.refresh_cache).toBe(m.refresh_cache);
   }, 20_000);
 
   it('a stopped coordinator sets its stop key and removes its jobs not started; jobs a stopped invocation left behind (skipped by the workers) are run again by resume', async () => {

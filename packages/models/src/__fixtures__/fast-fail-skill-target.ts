@@ -24,6 +24,7 @@ export const skill_matrix = modelRunTarget(
       env,
       cache: ResponseCache.forStore(rt.store),
       refreshCache: rt.refreshCache,
+      refreshSince: rt.refreshSince ?? null,
       concurrency: 2,
       maxAttempts: MAX_ATTEMPTS,
       retryBaseMs: 1,

@@ -1,6 +1,6 @@
 // A fixture target with the run hooks for the bullmq backend's tests (plain JS, so the built CLI's workers
 // import it as it is): every episode "bills" 10 tokens (6 prompt + 4 completion) through usage(); each
-// configure call appends one JSON line { pid, store, refreshCache, maxOutputTokens, budgetTokens, dryRun,
+// configure call appends one JSON line { pid, store, refreshCache, refreshSince, maxOutputTokens, budgetTokens, dryRun,
 // signal } to the file named by POISSON_FIXTURE_CONFIGURE_LOG, when set.
 import { appendFileSync, existsSync } from 'node:fs';
 
@@ -16,8 +16,8 @@ export const billed = Object.assign(run, {
     state.calls = 0;
     const log = process.env.POISSON_FIXTURE_CONFIGURE_LOG;
     if (log) {
-      const { store, refreshCache, maxOutputTokens, budgetTokens, dryRun, signal } = runtime;
-      appendFileSync(log, `${JSON.stringify({ pid: process.pid, store, refreshCache, maxOutputTokens, budgetTokens, dryRun, signal: signal === undefined ? 'none' : 'given' })}\n`);
+      const { store, refreshCache, refreshSince, maxOutputTokens, budgetTokens, dryRun, signal } = runtime;
+      appendFileSync(log, `${JSON.stringify({ pid: process.pid, store, refreshCache, refreshSince, maxOutputTokens, budgetTokens, dryRun, signal: signal === undefined ? 'none' : 'given' })}\n`);
     }
   },
   usage() {

@@ -177,7 +177,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   // This call's id: workers configure the target once per invocation, and skip its jobs once it is stopped.
   const invocation = `${ctx.runId}.${randomBytes(6).toString('hex')}`;
   const rt = ctx.runtime;
-  const chunkRuntime = rt === undefined ? null : { refresh_cache: rt.refreshCache, max_output_tokens: rt.maxOutputTokens };
+  const chunkRuntime = rt === undefined ? null : { refresh_cache: rt.refreshCache, max_output_tokens: rt.maxOutputTokens, refresh_since: rt.refreshSince ?? null };
   // The budget stays here: the usage the jobs report is summed, and the run stops once it reaches what is left.
   const budgetLeft = rt?.budgetTokens ?? null;
   let usage: TargetUsage | null = null;

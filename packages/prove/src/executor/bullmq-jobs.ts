@@ -32,7 +32,12 @@ export type ChunkTarget = {
  * `--max-output-tokens`). The budget is not sent: the coordinator keeps it and stops the run; the
  * store is the worker's own cache directory.
  */
-export type ChunkRuntime = { readonly refresh_cache: boolean; readonly max_output_tokens: number | null };
+export type ChunkRuntime = {
+  readonly refresh_cache: boolean;
+  readonly max_output_tokens: number | null;
+  /** When the run's refresh began (the manifest's `refresh_cache`); absent in jobs of coordinators before it. */
+  readonly refresh_since?: string | null;
+};
 
 /** A chunk job's data: one condition and some of its replicates, with their seeds. */
 export type ChunkJobData = {

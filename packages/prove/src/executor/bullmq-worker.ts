@@ -212,7 +212,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       const rt = data.runtime;
       const ready = startTarget(
         fn,
-        rt === null ? undefined : { store: cacheDir, refreshCache: rt.refresh_cache, maxOutputTokens: rt.max_output_tokens, budgetTokens: null, dryRun: false },
+        rt === null ? undefined : { store: cacheDir, refreshCache: rt.refresh_cache, refreshSince: rt.refresh_since ?? null, maxOutputTokens: rt.max_output_tokens, budgetTokens: null, dryRun: false },
         undefined, // the worker's SIGTERM lets the jobs in hand finish: it is not the episodes' stop
         undefined,
       ).then(

@@ -230,7 +230,10 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const { source, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
   // The run's output cap, unless another is given: other calls would bill anew what the cache holds.
   const cap = opts.maxOutputTokens ?? manifest.max_output_tokens ?? undefined;
-  const runtime = runtimeOf({ ...opts, maxOutputTokens: cap }, opts.store, budget.left, false);
+  // The run's refresh, once begun, goes on from when it began: entries written since are its own answers
+  // (read, not paid again), older ones are refreshed, with or without --refresh-cache.
+  const refreshSince = manifest.refresh_cache ?? (opts.refreshCache === true ? new Date().toISOString() : null);
+  const runtime = runtimeOf({ ...opts, maxOutputTokens: cap }, opts.store, budget.left, false, refreshSince);
   assertNotAborted(opts.signal, `the ${changes.extensions ? 'extension' : 'resume'} of run ${manifest.run_id}`);
   // On the local backend the target is configured here, once, before the manifest is written (a configure
   // that throws leaves the run as it was), and the backend runs the episodes on this copy.
@@ -241,6 +244,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     ...changes,
     ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
     ...(cap !== undefined ? { max_output_tokens: cap } : {}),
+    ...(refreshSince !== null ? { refresh_cache: refreshSince } : {}),
     ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
     // The jobs an interrupt left running are collected by this invocation (bullmq) or run again.
     ...(manifest.pending_jobs ? { pending_jobs: null } : {}),

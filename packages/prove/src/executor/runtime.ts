@@ -38,14 +38,18 @@ export type RunOptions = ModelRunOptions & {
   cwd?: string;
 };
 
-/** The runtime a target is configured with (internal). */
-export function runtimeOf(opts: ModelRunOptions, store: string, budgetTokens: number | null, dryRun: boolean): RuntimeInit {
+/**
+ * The runtime a target is configured with (internal). `refreshSince`: when the run's refresh began (the
+ * manifest's `refresh_cache`), or null when it does not refresh; `refreshCache` follows it.
+ */
+export function runtimeOf(opts: ModelRunOptions, store: string, budgetTokens: number | null, dryRun: boolean, refreshSince: string | null): RuntimeInit {
   for (const [name, v] of [['maxOutputTokens', opts.maxOutputTokens], ['budgetTokens', opts.budgetTokens]] as const) {
     if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new RangeError(`${name} must be an integer >= 1, got ${String(v)}`);
   }
   return Object.freeze({
     store: resolve(store),
-    refreshCache: opts.refreshCache === true,
+    refreshCache: refreshSince !== null,
+    refreshSince,
     maxOutputTokens: opts.maxOutputTokens ?? null,
     budgetTokens,
     dryRun,

@@ -186,7 +186,8 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
   const runsHere = backend.name === 'local' && !dryRun && gate.passes;
   // sweep() asks `plan` only to check a budget, and never `estimate`.
   const asksPlan = !refuse || budget !== null;
-  const runtime = runtimeOf(opts, opts.store, budget, false);
+  // The wall-clock time the refresh begins: cache entries written from now on are this run's answers.
+  const runtime = runtimeOf(opts, opts.store, budget, false, opts.refreshCache === true ? new Date().toISOString() : null);
   let targetStop: AbortController | undefined;
   if (fn && runsHere) {
     // Configured first, so that `check`, `estimate` and `plan` see the run's output cap.
@@ -334,11 +335,12 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
     partRows: opts.partRows,
     partBytes: opts.partBytes,
     recorded:
-      only !== null || budget !== null || backend.options !== undefined || opts.maxOutputTokens !== undefined
+      only !== null || budget !== null || backend.options !== undefined || opts.maxOutputTokens !== undefined || p.runtime.refreshSince
         ? {
             only,
             budget_tokens: budget,
             ...(opts.maxOutputTokens !== undefined ? { max_output_tokens: opts.maxOutputTokens } : {}),
+            ...(p.runtime.refreshSince ? { refresh_cache: p.runtime.refreshSince } : {}),
             ...(backend.options !== undefined ? { backend_options: { ...backend.options } } : {}),
           }
         : undefined,

@@ -27,7 +27,7 @@ afterEach(async () => {
 describe('target hooks: configure, plan, usage, signal', () => {
   it('planSweep configures the target for a dry run and plans every episode (prices give the cost)', async () => {
     const plan = await planSweep({ spec: SPEC, target: HOOKS, store: join(dir, 's'), maxMde: 1, salt: 'x', maxOutputTokens: 7, dryRun: true, prices: { 'fixture:m': { input_usd_per_million: 1e6, output_usd_per_million: 2e6 } } });
-    expect(seen().at(-1)).toEqual({ store: join(dir, 's'), refreshCache: false, maxOutputTokens: 7, budgetTokens: null, signal: 'none', dryRun: true });
+    expect(seen().at(-1)).toEqual({ store: join(dir, 's'), refreshCache: false, refreshSince: null, maxOutputTokens: 7, budgetTokens: null, signal: 'none', dryRun: true });
     expect(plan.calls?.totals).toEqual({ episodes: 8, calls: 8, cached_episodes: 1, est_prompt_tokens: 8, max_output_tokens: 8, billable_tokens: 14, est_cost_usd: 7 * 1 + 7 * 2 });
     expect(callPlanCsv(plan.calls as NonNullable<typeof plan.calls>).split('\n')[1]).toMatch(/^arm a,0,\d+,fixture:m,1,true,1,1,0,0$/);
     expect(await listTree(dir)).toEqual([]);

@@ -46,7 +46,7 @@ export type RunInit = {
    */
   partBytes?: number;
   /** Manifest fields recorded as given, after the others (sweep's `only`, `budget_tokens`, `backend_options`). */
-  recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'max_output_tokens' | 'backend_options' | 'import'>;
+  recorded?: Pick<RunManifest, 'only' | 'budget_tokens' | 'max_output_tokens' | 'refresh_cache' | 'backend_options' | 'import'>;
   /** What the run's name starts with instead of the spec's target_id (an import's `--name`); same rules as a target_id. */
   namePrefix?: string;
   /**

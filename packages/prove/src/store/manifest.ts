@@ -167,6 +167,12 @@ export type RunManifest = {
    * and extend run with it unless given another. Absent without one.
    */
   max_output_tokens?: number | null;
+  /**
+   * `--refresh-cache`: when the run's refresh began (ISO 8601), set by the first sweep, resume or extend
+   * given the flag and kept after; resume and extend then refresh too, reading only the cache entries
+   * written since that time (the run's own answers). Null or absent for a run that never refreshed.
+   */
+  refresh_cache?: string | null;
   /** What the target reported spending ({@link RunUsage}); null or absent when it does not report. */
   usage?: RunUsage | null;
   /**
