@@ -93,6 +93,11 @@ export type TargetUsage = {
   readonly completion_tokens: number;
   /** Tokens of the calls made over the network: what the run spent, charged against `--budget-tokens`. */
   readonly billed_tokens: number;
+  /**
+   * Calls made over the network whose answer reported no usage: their tokens above are the target's
+   * estimate (poisson-models: prompt estimate plus output cap). Absent or 0 when every call reported it.
+   */
+  readonly estimated_calls?: number;
 };
 
 /**

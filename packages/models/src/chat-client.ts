@@ -1,9 +1,11 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatRequest, ChatToolCall } from './chat-types.js';
+import { countTokens } from 'poisson-tasks';
 import { ModelCallError } from './errors.js';
 import { mulberry32 } from './internal/prng.js';
 import { abortableSleep } from './internal/sleep.js';
 import type { ProviderEndpoint } from './providers.js';
+import { estimatePromptTokens } from './token-estimate.js';
 
 /** What the client reports as it goes; tests wait on these events instead of sleeping. */
 export type ChatCallEvent =
@@ -104,7 +106,22 @@ export function requestBody(endpoint: ProviderEndpoint, model: string, request: 
 /** Thrown inside the client for a 2xx body that is not a Chat Completions response; never escapes. */
 class InvalidResponse extends Error {}
 
-function toCompletion(raw: unknown, model: string): ChatCompletion | null {
+/**
+ * The usage of a response: the server's counts, or, for those it left out (no `usage`, as some servers
+ * and proxies answer), an estimate as the plan makes it, marked `estimated`: a call is never free.
+ */
+function usageOf(u: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown }, request: ChatRequest, output: string): ChatCompletion['usage'] {
+  const reported = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+  const p = reported(u.prompt_tokens);
+  const c = reported(u.completion_tokens);
+  const total = reported(u.total_tokens);
+  if (p !== null && c !== null) return { prompt_tokens: p, completion_tokens: c, total_tokens: total ?? p + c };
+  const prompt = p ?? estimatePromptTokens(request);
+  const completion = c ?? Math.max(request.max_tokens ?? 0, output === '' ? 0 : countTokens(output));
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: Math.max(total ?? 0, prompt + completion), estimated: true };
+}
+
+function toCompletion(raw: unknown, model: string, request: ChatRequest): ChatCompletion | null {
   if (raw === null || typeof raw !== 'object') return null;
   const r = raw as { model?: unknown; choices?: unknown; usage?: unknown };
   if (!Array.isArray(r.choices) || r.choices.length === 0) return null;
@@ -120,19 +137,15 @@ function toCompletion(raw: unknown, model: string): ChatCompletion | null {
       });
     }
   }
-  const u = (r.usage ?? {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
-  const prompt = typeof u.prompt_tokens === 'number' ? u.prompt_tokens : 0;
-  const completionTokens = typeof u.completion_tokens === 'number' ? u.completion_tokens : 0;
+  const u = (r.usage !== null && typeof r.usage === 'object' ? r.usage : {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
+  const content = typeof message.content === 'string' ? message.content : null;
+  const output = (content ?? '') + (toolCalls.length > 0 ? JSON.stringify(toolCalls) : '');
   return {
     model: typeof r.model === 'string' ? r.model : model,
-    content: typeof message.content === 'string' ? message.content : null,
+    content,
     tool_calls: toolCalls,
     finish_reason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
-    usage: {
-      prompt_tokens: prompt,
-      completion_tokens: completionTokens,
-      total_tokens: typeof u.total_tokens === 'number' ? u.total_tokens : prompt + completionTokens,
-    },
+    usage: usageOf(u, request, output),
   };
 }
 
@@ -204,7 +217,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
           signal ? { signal } : {},
         );
-        const completion = toCompletion(raw, model);
+        const completion = toCompletion(raw, model, request);
         if (completion === null) throw new InvalidResponse();
         return { completion, attempts: attempt };
       } catch (error) {

@@ -38,6 +38,12 @@ export interface ChatUsage {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly total_tokens: number;
+  /**
+   * True when the server's 200 reported no usage (or no token counts): the counts missing are estimates
+   * (the o200k_base prompt estimate; the output cap `max_tokens`, or the answer's own count when larger
+   * or uncapped). Absent when the server reported its counts.
+   */
+  readonly estimated?: boolean;
 }
 
 /** The part of a chat completion that poisson-models keeps (the first choice and the usage). */

@@ -43,6 +43,8 @@ export interface RunUsageTotals {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly billed_tokens: number;
+  /** HTTP calls whose usage the server did not report (estimated); absent when none. */
+  readonly estimated_calls?: number;
 }
 
 /** A model target with poisson-prove's run hooks: `configure`, `plan`, `usage` and `signal`. */
@@ -106,7 +108,7 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
     plan,
     usage(): RunUsageTotals {
       const u = get().session.usage();
-      return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens });
+      return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens, ...(u.estimated_calls > 0 ? { estimated_calls: u.estimated_calls } : {}) });
     },
     planCalls: (cfg: TargetConfig) => get().target.planCalls(cfg),
     estimate: (cfg: TargetConfig) => get().target.estimate(cfg),

@@ -8,6 +8,8 @@ import { createModelSession } from './model-session.js';
 import { resolveProvider } from './providers.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
+import { TokenBudget } from './token-budget.js';
+import { estimatePromptTokens } from './token-estimate.js';
 
 let server: MockChatServer | undefined;
 let dir: string;
@@ -118,6 +120,21 @@ describe('createModelSession', () => {
     expect(() => createModelSession({ env: {}, cache, refreshCache: true, refreshSince: 'yesterday' })).toThrow(/refreshSince must be an ISO 8601 time/);
   });
 
+  it('a 200 without usage is not free: counted by estimate (prompt estimate plus output cap), marked, charged to the budget and counted in estimated_calls', async () => {
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'an answer of a few words', usage: false }));
+    const budget = new TokenBudget(10_000);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), budget });
+    const r = await s.chat('local:m', request('what is a paired test?'), { replicateIndex: 0 });
+    const prompt = estimatePromptTokens(request('what is a paired test?'));
+    expect(r.completion.usage).toEqual({ prompt_tokens: prompt, completion_tokens: 16, total_tokens: prompt + 16, estimated: true });
+    expect(budget.used).toBe(prompt + 16);
+    expect(s.usage()).toMatchObject({ http_calls: 1, estimated_calls: 1, billed_tokens: prompt + 16 });
+    // Replayed from the cache: still marked, billed nothing.
+    const again = await s.chat('local:m', request('what is a paired test?'), { replicateIndex: 0 });
+    expect(again).toMatchObject({ cached: true, completion: { usage: { estimated: true } } });
+    expect(s.usage()).toMatchObject({ calls: 2, estimated_calls: 1, billed_tokens: prompt + 16 });
+  });
+
   it('holds at most `concurrency` calls in flight per provider', async () => {
     const release: Array<(r: Reply) => void> = [];
     server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
@@ -145,7 +162,7 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5) });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0 });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });

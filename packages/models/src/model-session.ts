@@ -71,11 +71,16 @@ export interface UsageTotals {
   readonly total_tokens: number;
   /** `total_tokens` of HTTP calls only: what this run spent. */
   readonly billed_tokens: number;
+  /**
+   * HTTP calls whose 200 reported no usage: their tokens (in every count above) are estimates, the
+   * prompt's o200k_base estimate plus the output cap (`ChatUsage.estimated`).
+   */
+  readonly estimated_calls: number;
 }
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0 };
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0 };
   /** Adds an answered call, and the HTTP requests it took (`attempts`; none from the cache). */
   add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1): void {
     this.#t.calls += 1;
@@ -84,6 +89,7 @@ export class UsageMeter {
     else {
       this.#t.http_calls += 1;
       this.#t.billed_tokens += usage.total_tokens;
+      if (usage.estimated === true) this.#t.estimated_calls += 1;
     }
     this.#t.prompt_tokens += usage.prompt_tokens;
     this.#t.completion_tokens += usage.completion_tokens;

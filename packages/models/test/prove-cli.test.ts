@@ -24,6 +24,8 @@ let mock: MockChatServer;
 let prompts: Record<string, { prompt: string }>;
 /** When set, the server reports this many completion tokens (a reasoning model bills beyond max_tokens). */
 let inflatedCompletion: number | undefined;
+/** When true, the server's 200s carry no `usage` (as some servers and proxies answer). */
+let noUsage = false;
 const outputs: string[] = [];
 
 function taskOf(r: RecordedRequest): string {
@@ -36,6 +38,7 @@ beforeAll(async () => {
   prompts = Object.fromEntries(tasks.map((t) => [t.id, { prompt: t.prompt }]));
   mock = await startMockChatServer((r) => {
     const content = GOOD_ANSWERS[taskOf(r)] ?? 'I cannot tell.';
+    if (noUsage) return { kind: 'text', content, usage: false };
     return inflatedCompletion === undefined ? { kind: 'text', content } : { kind: 'text', content, completionTokens: inflatedCompletion };
   });
   await writeFile(
@@ -64,7 +67,7 @@ type Manifest = {
   counts: { rows: number; rows_without_outcome: number };
   only?: Record<string, string[]> | null;
   budget_tokens?: number | null;
-  usage?: { calls: number; cache_hits: number; prompt_tokens: number; completion_tokens: number; billed_tokens: number } | null;
+  usage?: { calls: number; cache_hits: number; prompt_tokens: number; completion_tokens: number; billed_tokens: number; estimated_calls?: number } | null;
   provenance: { command: string[] };
 };
 
@@ -285,6 +288,22 @@ describe('poisson-prove sweep with a model target (examples/skill_tasks/targets.
     expect(mock.requests.length - at2).toBe(32 - paid);
     expect(again.refresh_cache).toBe(m.refresh_cache);
   }, 120_000);
+
+  it('answers without usage are counted by estimate (prompt estimate plus output cap), not as free: the budget counts them and the summary says so', async () => {
+    const ustore = join(dir, 'no-usage-store');
+    noUsage = true;
+    const before = mock.requests.length;
+    const r = await cli(...sweepArgs(ustore, '--yes', '--budget-tokens', '1000000', '--max-output-tokens', '200'));
+    noUsage = false;
+    expect(r.code).toBe(0);
+    expect(mock.requests.length - before).toBe(32);
+    const runId = /\((\d{8}T\d{6}Z-[0-9a-f]+)\)/.exec(r.stdout + r.stderr)?.[1] as string;
+    const m = await manifestOf(ustore, runId);
+    expect(m.usage?.estimated_calls).toBe(32);
+    expect(m.usage?.completion_tokens).toBe(32 * 200);
+    expect(m.usage?.billed_tokens).toBeGreaterThan(32 * 200);
+    expect(r.stdout + r.stderr).toContain('estimated: 32 of those calls were answered without usage');
+  }, 60_000);
 
   it('the API key appears in no file under the stores, no output, and no recorded command line', async () => {
     const files = [...(await filesUnder(store())), ...(await filesUnder(join(dir, 'budget-store'))), join(dir, 'plan.csv')];

@@ -14,7 +14,7 @@ export interface RecordedRequest {
 
 /** What the script answers to one request. */
 export type Reply =
-  | { readonly kind: 'text'; readonly content: string; readonly completionTokens?: number }
+  | { readonly kind: 'text'; readonly content: string; readonly completionTokens?: number; /** false: the 200 carries no `usage` field */ readonly usage?: false }
   | { readonly kind: 'tool'; readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown }
   | { readonly kind: 'raw'; readonly status: number; readonly headers?: Record<string, string>; readonly body: string }
@@ -112,11 +112,9 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
           created: 1_700_000_000 + index,
           model,
           choices: [{ index: 0, message, finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls' }],
-          usage: {
-            prompt_tokens: recorded.promptTokens,
-            completion_tokens: completionTokens,
-            total_tokens: recorded.promptTokens + completionTokens,
-          },
+          ...(reply.kind === 'text' && reply.usage === false
+            ? {}
+            : { usage: { prompt_tokens: recorded.promptTokens, completion_tokens: completionTokens, total_tokens: recorded.promptTokens + completionTokens } }),
         }),
       );
       }

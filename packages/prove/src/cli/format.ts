@@ -101,6 +101,9 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
   if (m.usage) {
     const u = m.usage;
     lines.push(`usage: ${usageText(m)}`);
+    if (u.estimated_calls) {
+      lines.push(`estimated: ${u.estimated_calls} of those calls were answered without usage, so their tokens (and what the budget counted) are an estimate (prompt estimate plus output cap); the server's own bill may differ`);
+    }
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }

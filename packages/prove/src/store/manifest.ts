@@ -64,6 +64,11 @@ export type RunUsage = {
   prompt_tokens: number;
   completion_tokens: number;
   billed_tokens: number;
+  /**
+   * Network calls whose answer reported no usage (a server that leaves out `usage`): their tokens above,
+   * and what `--budget-tokens` counted, are the target's estimate. Absent when every call reported it.
+   */
+  estimated_calls?: number;
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
