@@ -123,6 +123,19 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(inspect.stdout).toContain(`backend       bullmq (redis redis://:***@127.0.0.1:${redis.port}, queue hooks, chunk_size 5, rate none)\n`);
   }, 20_000);
 
+  it('--budget-tokens without --chunk-size makes the chunk size 1 (the budget is then checked after every episode); --chunk-size still wins', async () => {
+    const w = await worker('budget1', join(dir, 'configure-b1.jsonl'), join(dir, 'cache-b1'));
+    const store = join(dir, 'store-b1');
+    const args = (salt: string, ...more: string[]) => ['--store', store, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--salt', salt, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget1', '--budget-tokens', '100', ...more];
+    const s = await cli(args('b1')).done;
+    const m = JSON.parse(s.stdout) as RunManifest;
+    expect(m.backend_options).toMatchObject({ chunk_size: 1 });
+    expect(m.status).toBe('interrupted');
+    const given = JSON.parse((await cli(args('b2', '--chunk-size', '5')).done).stdout) as RunManifest;
+    expect(given.backend_options).toMatchObject({ chunk_size: 5 });
+    await stop(w);
+  }, 20_000);
+
   it('--concurrency with --backend bullmq is refused, pointing at worker --concurrency', async () => {
     const r = await cli(['--store', join(dir, 'refused'), 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--concurrency', '4']).done;
     expect(r.code).toBe(2);

@@ -9,7 +9,7 @@ import type { Values } from '../values.js';
 export const BULLMQ_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
   redis: { type: 'string', valueName: 'URL', description: 'With --backend bullmq: the Redis the workers listen on, redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed or stored; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
   rate: { type: 'string', valueName: 'N', number: { above: 0 }, description: 'With --backend bullmq: jobs started per second across all workers (BullMQ\'s limiter); the chunk size then defaults to 1, so N is episodes per second.', default: 'no limit' },
-  'chunk-size': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'With --backend bullmq: replicates of one condition per job.', default: '25 (1 with --rate)' },
+  'chunk-size': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'With --backend bullmq: replicates of one condition per job.', default: '25 (1 with --rate or --budget-tokens; resume and extend: the run\'s recorded chunk size)' },
   queue: { type: 'string', valueName: 'NAME', description: 'With --backend bullmq: the queue (the workers\' --queue must match).', default: 'poisson-prove' },
 });
 
@@ -59,7 +59,10 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
     // resume and extend: the run's recorded chunk size, queue and rate, unless given.
     const was = recorded?.backend === 'bullmq' ? (recorded.backend_options ?? null) : null;
     const rate = v.number('rate') ?? (typeof was?.['rate'] === 'number' ? was['rate'] : undefined);
-    const chunkSize = v.number('chunk-size') ?? (typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : undefined);
+    // With a budget the chunk size defaults to 1 (as with --rate): the coordinator sees the usage when a
+    // job ends, so a budget can be overshot by the chunks in flight, 25 episodes each at the default.
+    const chunkSize =
+      v.number('chunk-size') ?? (typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : v.number('budget-tokens') !== undefined ? 1 : undefined);
     const queue = v.string('queue') ?? (typeof was?.['queue'] === 'string' ? was['queue'] : undefined);
     // BullMQ and ioredis load only here, when a bullmq run is asked for.
     const { bullmqBackend } = await import('../../executor/bullmq-backend.js');
