@@ -116,6 +116,11 @@ function replicateProblems(manifest: RunManifest, specReplicates: number | null)
 export async function specReplicatesOf(store: string, manifest: RunManifest): Promise<number | null> {
   const bytes = await readFile(specPath(store, manifest.run_id)).catch(() => null);
   if (bytes === null || createHash('sha256').update(bytes).digest('hex') !== manifest.spec_sha256) return null;
+  return specReplicatesOfText(bytes);
+}
+
+/** The replicates of a spec.toml's bytes already checked against `spec_sha256` (null when it names none). */
+export function specReplicatesOfText(bytes: Buffer): number | null {
   let doc: Record<string, unknown>;
   try {
     doc = TOML.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;

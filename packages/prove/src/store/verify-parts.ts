@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { manifestProblems, runLabel, specReplicatesOf } from './manifest-problems.js';
+import { manifestProblems, runLabel, specReplicatesOfText } from './manifest-problems.js';
 
 export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
@@ -160,12 +160,12 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
   const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
   const problems = listingProblems(manifest, onDisk);
-  const spec = await specProblem(store, manifest);
-  if (spec !== null) problems.push(spec);
+  const spec = await specChecked(store, manifest);
+  if (spec.problem !== null) problems.push(spec.problem);
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
   // diff read two runs of one salt as unpaired; edited replicates read as a run to resume.
   // and its replicates against spec.toml's plus what its extensions add (a deleted extension record, raised replicates).
-  problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec === null ? { specReplicates: await specReplicatesOf(store, manifest) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
+  problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec.bytes !== null ? { specReplicates: specReplicatesOfText(spec.bytes) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
   if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   const dir = episodesDir(store, manifest.run_id);
   if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
@@ -192,11 +192,13 @@ async function committedOnDisk(store: string, manifest: RunManifest, onDisk: str
   return onDisk.filter((f) => recorded.has(f) || !(since.has(f) || live));
 }
 
-async function specProblem(store: string, manifest: RunManifest): Promise<string | null> {
+/** spec.toml against `spec_sha256`: the problem, or its bytes (read once: its replicates are read from them too). */
+async function specChecked(store: string, manifest: RunManifest): Promise<{ readonly problem: string | null; readonly bytes: Buffer | null }> {
   const text = await readFile(specPath(store, manifest.run_id)).catch(() => null);
-  if (text === null) return `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`;
+  if (text === null) return { problem: `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`, bytes: null };
   const sha = createHash('sha256').update(text).digest('hex');
-  return sha === manifest.spec_sha256 ? null : `${runLabel(manifest)}: its spec.toml was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${String(manifest.spec_sha256).slice(0, 12)}…); restore it: a run's spec is what it ran.`;
+  if (sha === manifest.spec_sha256) return { problem: null, bytes: text };
+  return { problem: `${runLabel(manifest)}: its spec.toml was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${String(manifest.spec_sha256).slice(0, 12)}…); restore it: a run's spec is what it ran.`, bytes: null };
 }
 
 /**
