@@ -94,7 +94,9 @@ describe('interruption and resume', () => {
     expect((await extend({ store: dir, ref: run.run_id, replicates: 2 })).replicates).toBe(10);
   });
 
-  it('refuses to resume a run still running in a live process', async () => {
+  // E_LOCKED (exit 1), as when the live writer holds the lock: a review (fifth session of 2026-12-05) saw
+  // two resumes at once exit 1 or 2 by timing (E_RESUME before the other had written its status).
+  it('refuses to resume a run still running in a live process (E_LOCKED, exit 1, as its lock would)', async () => {
     const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
@@ -102,7 +104,7 @@ describe('interruption and resume', () => {
       await writeManifest(dir, { ...run, status: 'running', provenance: { ...run.provenance, pid: child.pid as number } });
       const err = await resume({ store: dir, ref: run.run_id }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ProveError);
-      expect((err as ProveError).code).toBe('E_RESUME');
+      expect([(err as ProveError).code, (err as ProveError).exitCode]).toEqual(['E_LOCKED', 1]);
       expect((err as ProveError).message).toMatch(/is still running in process \d+; wait for it to finish/);
     } finally {
       child.kill('SIGKILL');

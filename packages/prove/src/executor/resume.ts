@@ -115,7 +115,7 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
 function assertNotRunning(manifest: RunManifest): void {
   const p = manifest.provenance;
   if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && processAlive(p.pid, lastWriteStarted(manifest))) {
-    throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`);
+    throw new ProveError('E_LOCKED', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`, 1);
   }
 }
 
