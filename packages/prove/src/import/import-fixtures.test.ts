@@ -86,6 +86,22 @@ describe('importRun on the real inspect_ai logs', () => {
     expect(r.notes.join('\n')).toContain('10 samples stored without an outcome');
   });
 
+  // A review (fifth session of 2026-12-05): the import said a fractional score was "compared by score
+  // only", and the diff then refused a pair of such runs ("no pair of episodes with an outcome").
+  it('says a fractional score is kept as a score and has no outcome for the diff to test', async () => {
+    const { readFile: read, writeFile: write } = await import('node:fs/promises');
+    const log = JSON.parse(await read(join(INSPECT, '2025-05-12T20-28-26-04-00_security-guide.json'), 'utf8')) as { samples: { scores: Record<string, { value: unknown }> }[] };
+    for (const [i, sample] of log.samples.entries()) for (const sc of Object.values(sample.scores)) sc.value = [0.25, 0.5, 0.75][i % 3];
+    const file = join(store, '..', 'fractional.json');
+    await write(file, JSON.stringify(log));
+    const r = await importRun(store, { format: 'inspect', files: [file] });
+    expect(r.runs[0]?.without_outcome.map((u) => u.reason)).toEqual([
+      'score 0.25 is neither 0 nor 1: kept as its score, with no outcome (the diff tests outcomes and compares scores beside them; runs of such scores alone give no verdict)',
+      'score 0.5 is neither 0 nor 1: kept as its score, with no outcome (the diff tests outcomes and compares scores beside them; runs of such scores alone give no verdict)',
+      'score 0.75 is neither 0 nor 1: kept as its score, with no outcome (the diff tests outcomes and compares scores beside them; runs of such scores alone give no verdict)',
+    ]);
+  });
+
   it('reads the same log in both formats to the same rows (seed, outcome, input hash)', async () => {
     await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.eval')] });
     await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.json')] });

@@ -309,7 +309,7 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
       const other = seeds.get(seed);
       if (other !== undefined) throw new ImportError(s.file, s.place, `sample ${s.key} and sample ${other} hash to the same seed ${seed}; this should not happen: report it with the two ids.`);
       seeds.set(seed, s.key);
-      if (s.outcome === null) unscored.push({ condition: label, sample: s.key, reason: s.error ?? `score ${String(s.score)} is neither 0 nor 1 (compared by score only)` });
+      if (s.outcome === null) unscored.push({ condition: label, sample: s.key, reason: s.error ?? `score ${String(s.score)} is neither 0 nor 1: kept as its score, with no outcome (the diff tests outcomes and compares scores beside them; runs of such scores alone give no verdict)` });
       return seed;
     });
     cells.push({ label, values: c.values, samples: c.samples, seeds: list });
