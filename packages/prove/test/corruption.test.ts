@@ -556,6 +556,32 @@ describe('replicates against extensions and spec.toml', () => {
   });
 });
 
+// A review (fifth session of 2026-12-05): run.json's registration_sha256 edited passed verify; extend then
+// blamed the rows ("holds episodes of the registration bbbb..., and the target now runs aaaa...").
+describe('the registration run.json records against the rows\' meta.pin', () => {
+  it('verify names a registration the rows do not hold, and one recorded as none', async () => {
+    const s2 = join(root, 'pinned');
+    const pin = 'a'.repeat(64);
+    const pinned = () => ({ outcome: 'passed', t: 1, meta: { pin: { registration_sha256: pin } } });
+    const run = await sweep({ spec: SPEC, target: pinned, store: s2, maxMde: 0.99, salt: 'p', partRows: 6 });
+    expect(run.registration_sha256).toBe(pin);
+    const verify = async () => {
+      const io = memoryIo({ cwd: root });
+      const code = await runCli(['--store', s2, 'verify', run.run_id], io);
+      return { code, out: io.out() };
+    };
+    expect((await verify()).code).toBe(0);
+    await writeManifest(s2, { ...run, registration_sha256: 'b'.repeat(64) });
+    const edited = await verify();
+    expect(edited.code).toBe(1);
+    expect(edited.out).toContain(`its rows name the registration aaaaaaaaaaaa… (meta.pin), and its run.json records bbbbbbbbbbbb…; the manifest was edited or damaged`);
+    await writeManifest(s2, { ...run, registration_sha256: null });
+    const none = await verify();
+    expect(none.code).toBe(1);
+    expect(none.out).toContain(`its rows name the registration aaaaaaaaaaaa… (meta.pin), and its run.json records none; the manifest was edited or damaged`);
+  });
+});
+
 describe('damaged and never-started runs are listed, not hidden', () => {
   // A review (fourth session of 2026-12-05): a run whose episodes directory was deleted was listed by
   // `runs` as ok, though its run.json records parts (every read then refused it, part by part).

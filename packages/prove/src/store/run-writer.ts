@@ -417,7 +417,9 @@ function addCounts(a: RunCounts, b: RunCounts): RunCounts {
 /** The key of meta.pin's registration hash. */
 const REGISTRATION_KEY = 'registration_sha256';
 
-function registrationOf(meta: string): string | null {
+/** The registration a row's meta names (`meta.pin.registration_sha256`), or null (internal; verify reads it too). */
+export function registrationOf(meta: string): string | null {
+  if (!meta.includes(REGISTRATION_KEY)) return null;
   try {
     const m = JSON.parse(meta) as { pin?: { registration_sha256?: unknown } };
     const v = m.pin?.registration_sha256;

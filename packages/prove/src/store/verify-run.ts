@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
-import { partRanges } from './run-writer.js';
+import { partRanges, registrationOf } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
@@ -13,7 +13,8 @@ import { lostLock, strayFiles } from './part-temps.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
 
-const KEY_COLUMNS = ['run_id', 'condition', 'replicate_index', 'seed', 'outcome'] as const;
+// meta: the registration its pin names, against run.json's `registration_sha256`.
+const KEY_COLUMNS = ['run_id', 'condition', 'replicate_index', 'seed', 'outcome', 'meta'] as const;
 
 /** The state `verify` reports of a run. */
 export type VerifyState = 'verified' | 'unverified' | 'damaged';
@@ -86,6 +87,12 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       have.add(key);
       const o = row['outcome'];
       outcomes.set(key, o === null || o === undefined ? null : String(o));
+      const meta = row['meta'];
+      const pin = typeof meta === 'string' ? registrationOf(meta) : null;
+      if (pin !== null && pin !== manifest.registration_sha256) {
+        const recorded = manifest.registration_sha256 === null ? 'none' : `${String(manifest.registration_sha256).slice(0, 12)}…`;
+        bad.add(`its rows name the registration ${pin.slice(0, 12)}… (meta.pin), and its run.json records ${recorded}; the manifest was edited or damaged`);
+      }
     }
     if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
     if (bad.size > 0) problems.push(`${run}: the part ${part.file}: ${[...bad].join('; ')}.`);
