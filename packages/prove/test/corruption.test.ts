@@ -556,6 +556,19 @@ describe('replicates against extensions and spec.toml', () => {
   });
 });
 
+// A review (fifth session of 2026-12-05): a part record whose condition and replicate ranges its rows
+// contradict ([0, 0] for rows of both conditions and replicates 0 to 5) passed verify.
+describe('part records against their rows', () => {
+  it('verify names a record whose ranges are not its rows\'', async () => {
+    const m = await readManifest(store, a.run_id);
+    const parts = (m.parts ?? []).map((p, i) => (i === 1 ? { ...p, conditions: [1, 1] as [number, number], replicates: [0, 0] as [number, number] } : p));
+    await writeManifest(store, { ...m, parts });
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/the part part-00001\.parquet: its record in run\.json gives conditions \[1,1\] and replicates \[0,0\], and its rows hold conditions \[\d+,\d+\] and replicates \[\d+,\d+\]; the manifest was edited or damaged/);
+  });
+});
+
 // A review (fifth session of 2026-12-05): run.json's registration_sha256 edited passed verify; extend then
 // blamed the rows ("holds episodes of the registration bbbb..., and the target now runs aaaa...").
 describe('the registration run.json records against the rows\' meta.pin', () => {

@@ -95,6 +95,15 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       }
     }
     if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
+    // The record's ranges against its rows (readers trust them to skip parts and to bound the design).
+    const rec = part.record;
+    if (rec !== null && bad.size === 0) {
+      const held = partRanges(manifest.conditions, rows as { condition: string; replicate_index: number }[]);
+      const text = (x: readonly number[] | null): string => (x === null ? 'none' : `[${x.join(',')}]`);
+      if (text(held.conditions) !== text(rec.conditions) || text(held.replicates) !== text(rec.replicates)) {
+        bad.add(`its record in run.json gives conditions ${text(rec.conditions)} and replicates ${text(rec.replicates)}, and its rows hold conditions ${text(held.conditions)} and replicates ${text(held.replicates)}; the manifest was edited or damaged`);
+      }
+    }
     if (bad.size > 0) problems.push(`${run}: the part ${part.file}: ${[...bad].join('; ')}.`);
     else {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
