@@ -1,4 +1,5 @@
 import { benjaminiHochberg, fisherExact, holm, mcnemar, minimumDetectableChange, newcombeInterval, tangoInterval, fisherMinimumDetectableChange } from 'poisson-stats';
+import { seedFor } from 'poisson-core';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -247,11 +248,16 @@ describe('diffRuns on hand-built stores with known tables', () => {
   it('refuses a stored run whose rows hold seeds its manifest does not (damage, not an unpaired design)', async () => {
     // Until the fifth session of 2026-12-05 the diff fell back to Fisher's test here, as for two salts;
     // a sweep's rows always hold its manifest's seeds, so only an edit or damage gives this (verify said so).
+    // Since the sixth session of 2026-12-05 the writer refuses such rows too (run-writer.test.ts), so
+    // the damage here is run.json's salt and seeds rewritten together.
     const store = await tempStore();
     const spec = seedSpecText(8);
     await buildRun(store, { specText: spec, outcomes: () => 'passed' });
-    await buildRun(store, { specText: spec, outcomes: () => 'passed', seedOf: (r) => (r === 5 ? 7 : r + 1000) });
-    await expect(diffRuns(store, '#2', '#1', { events: ['passed'] })).rejects.toThrow(/holds the seed 1000 for replicate 0 of .+, and the run's seed of replicate 0 is \d+; the manifest or the part was edited or damaged/);
+    const b = await buildRun(store, { specText: spec, outcomes: () => 'passed' });
+    await writeManifest(store, { ...b, salt: 'x2', seeds: b.seeds.map((_, r) => seedFor('x2', r)) });
+    await expect(diffRuns(store, '#2', '#1', { events: ['passed'] })).rejects.toThrow(
+      new RegExp(`holds the seed ${seedFor('0123456789abcdef', 0)} for replicate 0 of .+, and the run's seed of replicate 0 is ${seedFor('x2', 0)}; the manifest or the part was edited or damaged`),
+    );
   });
 
   it('falls back to unpaired on a seed mismatch under one salt in rows given to the diff (diffEpisodes)', () => {

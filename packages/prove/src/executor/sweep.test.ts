@@ -9,6 +9,8 @@ import { FIXTURES, SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixt
 import type { Target } from '../target/target.js';
 import { planSweep, sweep } from './sweep.js';
 import { workerBackend } from './worker-backend.js';
+import type { Backend } from './backend.js';
+import { episodeRow } from './run-episode.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -250,5 +252,26 @@ describe('sweep: a function target on a backend that imports its target', () => 
     expect(err).toBeInstanceOf(TargetError);
     expect((err as TargetError).message).toMatch(/worker threads import the target themselves: give it as FILE:NAME/);
     expect(await listTree(dir)).toEqual([]);
+  });
+});
+
+// The sixth session of 2026-12-05: a backend of one's own that kept the wrong seed in its rows ran to
+// `complete`, and every read of the run then refused it as damaged. The writer now refuses the part.
+describe('sweep: a backend whose rows do not fit the run', () => {
+  it('fails the run (E_STORE, exit 1) before the part with the wrong seed is written', async () => {
+    const offByOne: Backend = {
+      name: 'off-by-one',
+      async *run(items, ctx) {
+        const rows = [];
+        for (const item of items) rows.push(episodeRow(item, ctx.runId, { outcome: 'passed', t: 1, score: null, error: null, meta: '{}' }, 0));
+        yield rows.map((r) => ({ ...r, seed: r.replicate_index === 3 ? seedFor('s', 4) : r.seed }));
+      },
+    };
+    const err: unknown = await sweep({ spec: ONE, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 's', backend: offByOne }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_STORE', exitCode: 1 });
+    expect(String(err)).toMatch(new RegExp(`the row of replicate 3 of slack 4 has the seed ${seedFor('s', 4)}, and the run's seed of replicate 3 is ${seedFor('s', 3)}`));
+    const [run] = await listRuns(dir);
+    expect(run).toMatchObject({ status: 'failed', counts: { rows: 0 } });
+    expect(await episodes(dir, run?.run_id ?? '')).toEqual([]);
   });
 });

@@ -43,3 +43,37 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
     },
   };
 }
+
+/**
+ * The same design as rows are written (the run writer, {@link partDesign}'s counterpart): a row of
+ * another run, of a condition the run does not list, or whose seed is not the run's seed of its
+ * replicate (or whose replicate has no seed) would be refused by every read of the run, so its part is
+ * not written. A backend's rows carry the work item's condition, replicate index and seed, and the run's
+ * id; only a custom backend can get them wrong. Internal.
+ *
+ * @returns the problem with a row as a sentence that names the fix, or null.
+ */
+export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
+  const run = runLabel(manifest);
+  const id = manifest.run_id;
+  const listed = Array.isArray(manifest.conditions) ? new Set<unknown>(manifest.conditions) : null;
+  // An import's rows are seeded by their sample's identity (its manifest's seeds are emptied at close).
+  const imported = manifest.backend === 'import' || manifest.import !== undefined;
+  const seeds = !imported && Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds : null;
+  const fix = 'its part is not written, so that the run holds no row its reads would refuse; a backend keeps in each row the work item it ran (its condition, replicate_index and seed) and the run id it was given (ctx.runId)';
+  return (row) => {
+    if (row.run_id !== id) return `${run}: a row of the run ${String(row.run_id)}, not of this run, was appended; ${fix}.`;
+    if (listed !== null && !listed.has(row.condition)) {
+      return `${run}: a row of the condition ${JSON.stringify(row.condition)}, which the run does not list, was appended; ${fix}.`;
+    }
+    if (seeds === null) return null;
+    const r = row.replicate_index;
+    if (!(typeof r === 'number' && Number.isInteger(r) && r >= 0 && r < seeds.length)) {
+      return `${run}: a row of replicate ${String(r)} of ${String(row.condition)} was appended, and the run has seeds for replicates 0 to ${seeds.length - 1}; ${fix}.`;
+    }
+    if (row.seed !== seeds[r]) {
+      return `${run}: the row of replicate ${r} of ${String(row.condition)} has the seed ${String(row.seed)}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${fix}: pass each work item's seed to the target and keep it in the row.`;
+    }
+    return null;
+  };
+}

@@ -1,6 +1,7 @@
 // The end of a run: its last part is written with its status in one manifest rewrite, and a large buffered
 // part is written ahead of the last few rows (RunWriter.nearEnd), so that the end of a sweep does not wait
 // for a large part's encoding. The manifest's rewrites are counted through a spy on writeManifest.
+import { seedFor } from 'poisson-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
@@ -26,13 +27,15 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-const spec = parseSweepSpec(SPEC);
+// Replicates for the rows below (the writer refuses a row whose replicate has no seed, or another seed).
+const SPEC_4096 = SPEC.replace('replicates = 8', 'replicates = 4096');
+const spec = parseSweepSpec(SPEC_4096);
 const rows = (runId: string, from: number, n: number): EpisodeRow[] =>
-  Array.from({ length: n }, (_, i) => ({ run_id: runId, condition: 'slack 4 · strictness strict', slack: 4, strictness: 'strict', replicate_index: from + i, seed: 1000 + from + i, outcome: 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 0.5 }));
+  Array.from({ length: n }, (_, i) => ({ run_id: runId, condition: 'slack 4 · strictness strict', slack: 4, strictness: 'strict', replicate_index: from + i, seed: seedFor('s', from + i), outcome: 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 0.5 }));
 
 describe('RunWriter.close: the last part and the status in one rewrite', () => {
   it('rewrites the manifest once on close when rows are buffered, and that manifest records the part and the status', async () => {
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const w = await createRun(dir, { spec, specText: SPEC_4096, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;
     await w.append(rows(id, 0, 5));
     vi.mocked(writeManifest).mockClear();
@@ -49,7 +52,7 @@ describe('RunWriter.close: the last part and the status in one rewrite', () => {
 
 describe('RunWriter.nearEnd: a large buffered part is written ahead of the last rows', () => {
   it(`writes the buffered rows as a part when at most ${TAIL_ROWS} rows are left and ${THREAD_MIN_ROWS} or more are buffered; else waits`, async () => {
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const w = await createRun(dir, { spec, specText: SPEC_4096, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;
     await w.append(rows(id, 0, THREAD_MIN_ROWS - 1));
     await w.nearEnd?.(TAIL_ROWS); // too few buffered: the thread would not encode them

@@ -132,6 +132,43 @@ describe('the rows a writer refuses', () => {
   });
 });
 
+// The sixth session of 2026-12-05: the writer stored any row a backend gave, and only reads checked a row
+// against the run's design (partDesign): a custom backend that kept the wrong seed, another run's id or a
+// condition the run does not list wrote a run that completed, and that every read then refused as damaged.
+describe("refuses the part of a row that does not fit the run's design, and writes the parts before it", () => {
+  async function refused(bad: (id: string) => EpisodeRow, message: RegExp): Promise<void> {
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.99 });
+    const id = w.manifest.run_id;
+    await w.append([row(id, 0, 'passed')]);
+    await w.flush();
+    await w.append([row(id, 1, 'passed'), bad(id)]);
+    const err: unknown = await w.flush().then(() => null, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_STORE', exitCode: 1 });
+    expect(String((err as Error).message)).toMatch(message);
+    const m = await w.close('failed');
+    expect(m.counts.rows).toBe(1);
+    expect((m.parts ?? []).map((p) => p.rows)).toEqual([1]);
+    expect((await readdir(join(dir, id, 'episodes'))).length).toBe(1);
+    expect((await episodes(dir, id)).map((r) => r.replicate_index)).toEqual([0]);
+  }
+
+  it('a seed that is not the run\'s seed of its replicate', async () => {
+    await refused((id) => ({ ...row(id, 2, 'passed'), seed: seedFor('other salt', 2) }), new RegExp(`the row of replicate 2 of slack 4 · strictness strict has the seed ${seedFor('other salt', 2)}, and the run's seed of replicate 2 is ${seedFor('s', 2)}.*pass each work item's seed`));
+  });
+
+  it('a replicate index the run has no seed for', async () => {
+    await refused((id) => ({ ...row(id, 2, 'passed'), replicate_index: 9, seed: seedFor('s', 9) }), /replicate 9 .*the run has seeds for replicates 0 to 7/);
+  });
+
+  it("another run's id", async () => {
+    await refused(() => row('0123456789abcdef', 2, 'passed'), /a row of the run 0123456789abcdef, not of this run/);
+  });
+
+  it('a condition the run does not list', async () => {
+    await refused((id) => ({ ...row(id, 2, 'passed'), condition: 'slack 9 · strictness strict' }), /the condition "slack 9 · strictness strict", which the run does not list/);
+  });
+});
+
 // The fifth session of 2026-12-04: rows waited in the writer until 10,000 were buffered. For a model run
 // that is hours of paid episodes that a killed process loses (the bullmq coordinator had already taken
 // their jobs off the queue, so resume paid for them again). Buffered rows are now written as a part once

@@ -1,10 +1,11 @@
-import { ProveError } from '../errors.js';
+import { ProveError, StoreError } from '../errors.js';
 import type { EpisodeRow } from './episode-row.js';
 import { axisTypes, type AxisTypes } from './episode-schema.js';
 import { episodesDir, RUN_ID_RE } from './layout.js';
 import { countRow, type PartRecord, type RunCounts, type RunManifest, type RunStatus, type RunUsage, writeManifest } from './manifest.js';
 import { writePartColumns } from './parquet.js';
 import { PartBuffer } from './part-buffer.js';
+import { rowDesign } from './part-design.js';
 import { THREAD_MIN_ROWS } from './part-encoder.js';
 import { lostLock } from './part-temps.js';
 import { lockKey, type RunLock } from './run-lock.js';
@@ -175,6 +176,8 @@ class LockedRunWriter implements RunWriter {
   #pinned: string | null;
   /** The first row of the buffered part run under another registration: the part is refused when written. */
   #refused: Error | null = null;
+  /** The problem with a row against the run's design ({@link rowDesign}), or null. */
+  readonly #design: ReturnType<typeof rowDesign>;
   /** The operations in flight, one after another. */
   #chain: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -205,6 +208,7 @@ class LockedRunWriter implements RunWriter {
     this.#registration = manifest.registration_sha256;
     this.#committedRows = manifest.counts.rows;
     this.#pinned = pinnedText(this.#registration);
+    this.#design = rowDesign(manifest);
   }
 
   get manifest(): RunManifest {
@@ -223,6 +227,10 @@ class LockedRunWriter implements RunWriter {
       for (const row of rows) {
         buffer.add(row);
         this.#checkRegistration(row.meta);
+        if (this.#refused === null) {
+          const bad = this.#design(row);
+          if (bad !== null) this.#refused = new StoreError(bad, 1);
+        }
         if (buffer.rows >= this.#limits.rows || buffer.chars >= this.#limits.bytes) await this.#writeBuffered();
       }
       if (buffer.rows > 0 && this.#ageTimer === null) {

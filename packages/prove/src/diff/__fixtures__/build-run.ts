@@ -50,7 +50,6 @@ export async function buildRun(
     /** Rows per parquet part (createRun's `partRows`). */
     partRows?: number;
     outcomes: (condition: number, r: number) => string | null;
-    seedOf?: (r: number) => number;
     /** Overrides per episode (outcome, score, meta, error), given the condition's axis values. */
     extra?: (values: Readonly<Record<string, unknown>>, condition: number, r: number) => Partial<Pick<EpisodeRow, 'outcome' | 'score' | 'meta' | 'error' | 't'>>;
   },
@@ -67,7 +66,7 @@ export async function buildRun(
         condition: c.label,
         ...c.values,
         replicate_index: r,
-        seed: opts.seedOf ? opts.seedOf(r) : seedFor(salt, r),
+        seed: seedFor(salt, r),
         outcome,
         t: outcome === 'truncated' ? 8 : 2,
         score: null,
