@@ -29,7 +29,9 @@ export function textTable(rows: readonly (readonly string[])[]): string[] {
 /** Formats a p-value: 3 significant digits, or scientific notation below 0.001. */
 export function fmtP(p: number): string {
   if (Number.isNaN(p)) return '-';
-  if (p === 0) return '0';
+  // A double cannot hold a p this small with its digits (subnormal), or at all (0 after underflow: the
+  // exact McNemar p of 0 rises and 1,075 falls is 2 x 0.5^1075): no test gives a p of 0.
+  if (p < 1e-300) return '< 1e-300';
   return p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
 }
 
