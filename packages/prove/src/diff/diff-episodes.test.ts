@@ -141,7 +141,27 @@ describe('the next: line and the sentence', () => {
     const a = run('a', { 'slack 4': ['failed', 'truncated', 'passed', 'passed'] }, { maxMde: 0.5 });
     const r = diffEpisodes(a, a);
     expect(r.rows.map((x) => x.verdict)).toEqual(['inconclusive', 'inconclusive']);
-    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown, or could not rule out, a change of 0\.500 \(held back by no room for its limit in 1, an interval reaching past ±0\.500 in 1\): /);
+    // 4 pairs: no test at alpha 0.05 / 2 can reject (k* = 7), whatever the rates. Until the sixth session
+    // of 2026-12-05 this read "no room for its limit", which says the rate leaves no room to move.
+    expect(r.sentence).toMatch(/^1 condition that did not count could not have shown, or could not rule out, a change of 0\.500 \(held back by too few pairs to show any change in 1, an interval reaching past ±0\.500 in 1\): no condition it read had enough pairs to show a change \(/);
+    expect(r.rows.map((x) => [x.limit_rise, x.limit_fall, x.limit, x.held_back_by])).toEqual([
+      ['too few pairs', 'too few pairs', 'too few pairs', ['too few pairs', 'interval']],
+      ['too few pairs', 'too few pairs', 'too few pairs', ['too few pairs', 'interval']],
+    ]);
+  });
+
+  it('tells too few pairs from no room: a rate of 1 has no room to rise, 5 pairs too few to fall (k* = 6)', () => {
+    const ctx = { alpha: 0.05, power: 0.8, method: 'exact' as const };
+    // minimumDetectableChange({ n: 5, alpha: 0.05 }) is Infinity (poisson-stats: 5 < k* = 6, 2 x 0.5^6 <= 0.05);
+    // at n = 6 it is 0.96349 (the one-way power P(Binomial(6, d) >= 6) = d^6 = 0.8).
+    expect(pairedLimits({ kind: 'paired', both: 5, rise: 0, fall: 0, neither: 0 }, ctx)).toEqual({ limit_rise: 'no room', limit_fall: 'too few pairs', limit: 'too few pairs' });
+    expect(pairedLimits({ kind: 'paired', both: 6, rise: 0, fall: 0, neither: 0 }, ctx)).toEqual({ limit_rise: 'no room', limit_fall: 0.963, limit: 0.963 });
+    expect(pairedLimits({ kind: 'paired', both: 2, rise: 1, fall: 1, neither: 1 }, ctx)).toEqual({ limit_rise: 'too few pairs', limit_fall: 'too few pairs', limit: 'too few pairs' });
+    // No pairs at all (every episode of the condition without an outcome).
+    expect(pairedLimits({ kind: 'paired', both: 0, rise: 0, fall: 0, neither: 0 }, ctx).limit).toBe('too few pairs');
+    const few = run('a', { 'slack 4': rep(5, 'passed'), 'slack 8': rep(16, 'passed') }, { maxMde: 0.99 });
+    const r = diffEpisodes(few, few, { events: ['passed'] });
+    expect(r.sentence).toMatch(/: the largest limit it read is 0\.\d{3}, and 1 had too few pairs to show any change \(/);
   });
 
   it('computes the asymptotic p-values without and with continuity correction as R does', () => {

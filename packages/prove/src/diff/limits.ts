@@ -36,16 +36,24 @@ export function roundLimit(x: number): number {
 
 /**
  * Combines a minimum detectable change with the room a condition has: a rise can be at most
- * 1 - before, a fall at most before. A direction whose MDE exceeds its room is "no room"; the limit is
- * the smaller of the directions that exist.
+ * 1 - before, a fall at most before. A direction without room (a rise from 1) or whose MDE exceeds its
+ * room is "no room"; an infinite MDE is `infinite` (the paired limits' "too few pairs": no change up to
+ * 1 could be shown; the unpaired ones' "no room": Fisher's MDE searches within the room). The limit is
+ * the smaller of the directions that exist, else "too few pairs" when either direction reads so (more
+ * pairs would give a limit), else "no room".
  */
-export function limitsFromMde(mdeRise: number, mdeFall: number, before: number): Limits {
-  const r = roundLimit(mdeRise);
-  const f = roundLimit(mdeFall);
-  const limit_rise: Limit = Number.isFinite(r) && r <= 1 - before + 1e-12 ? r : 'no room';
-  const limit_fall: Limit = Number.isFinite(f) && f <= before + 1e-12 ? f : 'no room';
+export function limitsFromMde(mdeRise: number, mdeFall: number, before: number, infinite: 'no room' | 'too few pairs' = 'no room'): Limits {
+  const one = (mde: number, room: number): Limit => {
+    if (!(room > 1e-12)) return 'no room';
+    const d = roundLimit(mde);
+    if (!Number.isFinite(d)) return infinite;
+    return d <= room + 1e-12 ? d : 'no room';
+  };
+  const limit_rise = one(mdeRise, 1 - before);
+  const limit_fall = one(mdeFall, before);
   const nums = [limit_rise, limit_fall].filter((x): x is number => typeof x === 'number');
-  return Object.freeze({ limit_rise, limit_fall, limit: nums.length > 0 ? Math.min(...nums) : 'no room' });
+  const limit: Limit = nums.length > 0 ? Math.min(...nums) : limit_rise === 'too few pairs' || limit_fall === 'too few pairs' ? 'too few pairs' : 'no room';
+  return Object.freeze({ limit_rise, limit_fall, limit });
 }
 
 /**
@@ -91,7 +99,8 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
     memo?.set(key, d);
   }
   const rate = rates(t).before;
-  return limitsFromMde(d, d, Number.isNaN(rate) ? 0 : rate);
+  // An infinite MDE: no change up to 1 reaches the power with n pairs (n < k*, or no pairs at all).
+  return limitsFromMde(d, d, Number.isNaN(rate) ? 0 : rate, 'too few pairs');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { SEQUENTIAL_TEST_NAME } from './sequential.js';
 import type { DiffMethod, DiffRow, HeldBack, Limit, TestMethod, VerdictWord } from './types.js';
 
-/** Formats a rate or limit to 3 decimals ("no room" as is). */
+/** Formats a rate or limit to 3 decimals ("no room" and "too few pairs" as they are). */
 export function fmt3(x: Limit | number): string {
   if (typeof x === 'string') return x;
   if (Number.isNaN(x)) return '-';
@@ -44,13 +44,19 @@ export function pairingWords(paired: boolean): string {
   return paired ? 'paired test on shared seeds' : 'two-sample test: the runs do not share seeds';
 }
 
-/** The phrase naming the largest limit read (and how many tests had no room). */
+/** The phrase naming the largest limit read (and how many tests had no room, or too few pairs). */
 export function largestLimitWords(rows: readonly Pick<DiffRow, 'limit'>[]): string {
   const nums = rows.map((r) => r.limit).filter((l): l is number => typeof l === 'number');
-  const noRoom = rows.length - nums.length;
-  if (nums.length === 0) return 'no condition it read had room to show a change';
+  const few = rows.filter((r) => r.limit === 'too few pairs').length;
+  const noRoom = rows.length - nums.length - few;
+  const without = [...(noRoom > 0 ? [`${noRoom} had no room`] : []), ...(few > 0 ? [`${few} had too few pairs to show any change`] : [])];
+  if (nums.length === 0) {
+    if (noRoom === 0) return 'no condition it read had enough pairs to show a change';
+    if (few === 0) return 'no condition it read had room to show a change';
+    return `no condition it read could show a change (${without.join(', ')})`;
+  }
   const head = `the largest limit it read is ${fmt3(Math.max(...nums))}`;
-  return noRoom > 0 ? `${head}, and ${noRoom} had no room` : head;
+  return without.length > 0 ? `${head}, and ${without.join(' and ')}` : head;
 }
 
 /**
@@ -62,6 +68,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
   const words: [HeldBack, string][] = [
     ['limit', `a limit above ${thr}`],
     ['no room', 'no room for its limit'],
+    ['too few pairs', 'too few pairs to show any change'],
     ['interval', `an interval reaching past ±${thr}`],
   ];
   const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
@@ -107,7 +114,7 @@ export function verdictSentence(args: {
     if (inconclusive === 0) parts.push(`every condition that did not count could have shown a change of ${thr}`);
     else {
       const held = notCounted.filter((r) => r.verdict === 'inconclusive');
-      const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room'));
+      const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room') || r.held_back_by.includes('too few pairs'));
       const byInterval = held.some((r) => r.held_back_by.includes('interval'));
       const could = byLimit && byInterval ? 'could not have shown, or could not rule out,' : byLimit ? 'could not have shown' : 'could not rule out';
       parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${could} a change of ${thr} (${heldBackWords(held, thr)})`);

@@ -55,7 +55,8 @@ export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha'
     memo?.set(key, d);
     remember(key, ctx, d);
   }
-  return limitsFromMde(d, d, before);
+  // An infinite MDE: no change up to 1 reaches the power with n pairs (as pairedLimits).
+  return limitsFromMde(d, d, before, 'too few pairs');
 }
 
 /**

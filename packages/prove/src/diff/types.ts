@@ -91,11 +91,16 @@ export type DiffSamples = {
   readonly after: { readonly events: number; readonly n: number };
 };
 
-/** A limit: a change in (0, 1], or "no room" when none could be shown in that direction. */
-export type Limit = number | 'no room';
+/**
+ * A limit: a change in (0, 1]; "no room" when the smallest change the test could show in that direction
+ * is larger than the rate leaves room for (a rise from 0.9 of at least 0.2); "too few pairs" when no
+ * change up to 1 could be shown, whatever the rates (paired: n below the k* of alpha = q / m, e.g. 5
+ * pairs at 0.05 where 2 x 0.5^5 > 0.05; more replicates are the fix, `poisson-prove extend`).
+ */
+export type Limit = number | 'no room' | 'too few pairs';
 
-/** What keeps a test that does not count from reading `unchanged`: its limit, its interval, or no room. */
-export type HeldBack = 'limit' | 'interval' | 'no room';
+/** What keeps a test that does not count from reading `unchanged`: its limit, its interval, no room, or too few pairs. */
+export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs';
 
 /** The per-row verdict. */
 export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
@@ -131,7 +136,8 @@ export type DiffRow = {
   readonly discordance: number | null;
   readonly verdict: RowVerdict;
   /**
-   * Why an `inconclusive` row is not `unchanged`: `'limit'` (above the threshold), `'no room'`, and/or
+   * Why an `inconclusive` row is not `unchanged`: `'limit'` (above the threshold), `'no room'`,
+   * `'too few pairs'` (no change could be shown: {@link Limit}), and/or
    * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]); empty otherwise.
    */
   readonly held_back_by: readonly HeldBack[];

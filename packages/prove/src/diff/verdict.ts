@@ -23,13 +23,14 @@ export type Decision = {
 
 /**
  * What keeps a test that does not count from reading `unchanged` (STATS.md, "The verdict word"):
- * `'no room'` when neither direction has room for its limit, `'limit'` when its limit is above the
+ * `'no room'` when neither direction has room for its limit, `'too few pairs'` when no change could
+ * be shown with the pairs there are ({@link Limit}), `'limit'` when its limit is above the
  * threshold (it could not have shown a change that large), `'interval'` when its simultaneous interval
  * reaches past [-threshold, +threshold] (it does not rule one out). Empty when it reads `unchanged`.
  */
 export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number): HeldBack[] {
   const out: HeldBack[] = [];
-  if (limit === 'no room') out.push('no room');
+  if (limit === 'no room' || limit === 'too few pairs') out.push(limit);
   else if (!(limit <= threshold)) out.push('limit');
   if (!(interval.lower >= -threshold && interval.upper <= threshold)) out.push('interval');
   return out;

@@ -11,7 +11,10 @@
 // and (fifth session of 2026-12-05) for the view page's note under the discordant pairs, which said "No
 // private details" while an inspect import's meta holds the model's answer (the pages' note alone); and for
 // "view B D unpaired": its column holds each run's episodes (`N / M`, headed so), not the before run's as pairs;
-// and for the heatmaps' captions, which name the family as the cells tested (`N cells tested`), the svg text only.
+// and for the heatmaps' captions, which name the family as the cells tested (`N cells tested`), the svg text only;
+// and (sixth session of 2026-12-05) for limits of too few pairs, `too few pairs` where they read `no room`
+// (compared with the outputs before: with the new words read back as the old, only the padding of the
+// text tables' columns differs).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
