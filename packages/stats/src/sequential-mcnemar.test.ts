@@ -36,6 +36,13 @@ describe('sequentialMcnemar against R (beta / lbeta in sequential-clustered.gen.
         const rise = s.x.slice(0, k).filter((v) => v === 1).length;
         expectClose(betaMixtureLogE(rise, k - rise), r.logEValue, { rtol: 1e-12, atol: 1e-12, label: 'order-free log E' });
       }
+      // The counts where R's E_j first reaches its maximum (E_0 = 1): the direction of the evidence.
+      const es = [1, ...s.e.map((e) => num(e))];
+      let at = 0;
+      for (let j = 1; j < es.length; j++) if ((es[j] as number) > (es[at] as number) * (1 + 1e-12)) at = j;
+      const upTo = s.x.slice(0, at);
+      const r = sequentialMcnemar(s.x.map((v) => v === 1));
+      expect([r.riseAtMax, r.fallAtMax]).toEqual([upTo.filter((v) => v === 1).length, upTo.filter((v) => v !== 1).length]);
     });
   }
   it('is 1 (p = 1) with no discordant pair, and accepts rise/fall labels', () => {

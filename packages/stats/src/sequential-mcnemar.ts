@@ -21,6 +21,14 @@ export type SequentialMcnemarResult = {
   readonly logMaxEValue: number;
   /** The anytime-valid p-value min(1, 1 / max_j E_j). */
   readonly pValue: number;
+  /**
+   * R_j and F_j at the first j where E_j reaches max_j E_j (0 and 0 when no E_j exceeds E_0 = 1): the
+   * direction the evidence behind `pValue` points. A caller that claims a direction (a rise or a fall)
+   * from the p-value takes it from here; the final R_k - F_k can point the other way when the pairs
+   * swung back after the peak.
+   */
+  readonly riseAtMax: number;
+  readonly fallAtMax: number;
 };
 
 /** Neumaier's compensated sum: the total keeps its error to about one ulp of itself. */
@@ -125,6 +133,8 @@ export function sequentialMcnemar(directions: readonly (boolean | 'rise' | 'fall
   let fall = 0;
   const logE = new CompensatedSum();
   let logMax = 0;
+  let riseAtMax = 0;
+  let fallAtMax = 0;
   for (let j = 0; j < directions.length; j++) {
     const d: unknown = directions[j];
     let up: boolean;
@@ -136,7 +146,11 @@ export function sequentialMcnemar(directions: readonly (boolean | 'rise' | 'fall
     logE.add(Math.log((2 * same + 1) / k));
     if (up) rise++;
     else fall++;
-    if (logE.value > logMax) logMax = logE.value;
+    if (logE.value > logMax) {
+      logMax = logE.value;
+      riseAtMax = rise;
+      fallAtMax = fall;
+    }
   }
   const logFinal = logE.value;
   return Object.freeze({
@@ -149,6 +163,8 @@ export function sequentialMcnemar(directions: readonly (boolean | 'rise' | 'fall
     maxEValue: Math.exp(logMax),
     logMaxEValue: logMax,
     pValue: Math.min(1, Math.exp(-logMax)),
+    riseAtMax,
+    fallAtMax,
   });
 }
 

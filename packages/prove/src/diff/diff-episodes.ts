@@ -11,7 +11,7 @@ import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
 import { importedByIdentity } from './pairing.js';
 import type { RunIndex } from './run-index.js';
-import { comparedLooks, looksOf, looksWords } from './sequential.js';
+import { comparedLooks, looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
@@ -101,7 +101,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
   return {
     verdict: family.word,
-    sentence: verdictSentence({ word: family.word, rows, events, threshold: readings.threshold.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, readings.sequential) }),
+    sentence: verdictSentence({ word: family.word, rows, events, threshold: readings.threshold.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, readings.sequential, pairing.paired ? undefined : UNPAIRED_LOOKS) }),
     truncated: pairing.truncated,
     threshold: readings.threshold.value,
     threshold_note: readings.threshold.note,

@@ -81,7 +81,10 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
     const seq = sequential && t.table.kind === 'paired';
     const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
     const interval = Object.freeze(intervalOf(t.table, level));
-    return { p: seq ? sequentialPValue(t.pairs, t.event) : pValueOf(t.table, method), limits: lim, limit: lim.limit, change: rates(t.table).change, interval };
+    const change = rates(t.table).change;
+    if (!seq) return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval };
+    const s = sequentialPValue(t.pairs, t.event);
+    return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval };
   });
 }
 

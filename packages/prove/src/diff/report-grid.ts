@@ -1,4 +1,4 @@
-import { looksWords } from './sequential.js';
+import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
@@ -299,7 +299,7 @@ export function formatGridText(grid: ReportGrid): string {
     `cells         change [interval] verdict; ${d.intervals_rule.replace(/^on each condition's change: /, 'intervals ')}; ${d.verdict_rule.replace(/^the verdict counts/, 'counted')}`,
   ];
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
-  const looks = looksWords(d.looks.before, d.looks.after, false, 'diff --sequential reads it anytime-valid (report has no --sequential)');
+  const looks = looksWords(d.looks.before, d.looks.after, false, d.method.paired ? 'diff --sequential reads it anytime-valid (report has no --sequential)' : UNPAIRED_LOOKS);
   if (looks !== null) head.push(`looks         ${looks}`);
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));

@@ -69,6 +69,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
     ['limit', `a limit above ${thr}`],
     ['no room', 'no room for its limit'],
     ['too few pairs', 'too few pairs to show any change'],
+    ['direction', 'evidence that peaked the other way'],
     ['interval', `an interval reaching past ±${thr}`],
   ];
   const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
@@ -117,7 +118,8 @@ export function verdictSentence(args: {
       const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room') || r.held_back_by.includes('too few pairs'));
       const byInterval = held.some((r) => r.held_back_by.includes('interval'));
       const could = byLimit && byInterval ? 'could not have shown, or could not rule out,' : byLimit ? 'could not have shown' : 'could not rule out';
-      parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${could} a change of ${thr} (${heldBackWords(held, thr)})`);
+      const what = byLimit || byInterval ? `${could} a change of ${thr}` : 'showed evidence of a change but not its direction';
+      parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${what} (${heldBackWords(held, thr)})`);
     }
   }
   const rule = `${testWords(method.test)}, Holm q ${q} over ${m} tests, ${powerWords(power)}`;

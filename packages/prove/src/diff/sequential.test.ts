@@ -31,6 +31,16 @@ describe('the sentence of a diff of an extended run', () => {
     expect(r.sentence).toContain('; after was extended 2 times (replicates 16, 32, 40): a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid');
     expect(JSON.parse(JSON.stringify(r)).looks.after.replicates).toEqual([16, 32, 40]);
   });
+  // A review (sixth session of 2026-12-05): an unpaired diff of extended runs pointed at --sequential,
+  // which refuses unpaired runs.
+  it('does not point an unpaired diff at --sequential, which reads paired runs only', () => {
+    const before = run('a', { 'slack 4': A }, [{ from_index: 32, to_index: 39 }], 'salt-a');
+    const after = run('b', { 'slack 4': B }, [{ from_index: 32, to_index: 39 }], 'salt-b');
+    const r = diffEpisodes(before, after, { events: ['failed'] });
+    expect(r.method.paired).toBe(false);
+    expect(r.sentence).toContain('overstates the evidence; no anytime-valid reading exists for runs that are not paired (--sequential reads paired runs: sweep both on one salt)');
+    expect(r.sentence).not.toContain('--sequential reads it anytime-valid');
+  });
   it('says nothing about looks when neither run was extended', () => {
     const r = diffEpisodes(run('a', { 'slack 4': A }), run('b', { 'slack 4': B }), { events: ['failed'] });
     expect(r.sentence).not.toContain('extended');
@@ -101,5 +111,46 @@ describe('diff --sequential (options.sequential)', () => {
     expect(() => diffEpisodes(before, other, { events: ['failed'], sequential: true })).toThrow(DiffError);
     expect(() => diffEpisodes(before, other, { events: ['failed'], sequential: true })).toThrow(/--sequential reads paired runs only.*leave --sequential out/);
     expect(() => diffEpisodes(before, after, { sequential: 'yes' as never })).toThrow(/options.sequential must be a boolean/);
+  });
+});
+
+// A review (sixth session of 2026-12-05): under --sequential a row that counted took its direction from the
+// final table, while p = 1 / max E comes from the look where the evidence peaked. Outcomes that rose early
+// and fell back read "higher" with a change of 0.000 ([-0.114, +0.114]), and "lower" when they fell a
+// little past zero, though every bit of evidence the e-process saw was for a rise.
+describe('diff --sequential: the direction of a row that counts', () => {
+  /** `rises` pairs that rise in failed, then `falls` that fall, then `same` concordant passes. */
+  function swing(rises: number, falls: number, same = 60): { before: DiffRun; after: DiffRun } {
+    const a = [...Array.from({ length: rises }, () => 'passed'), ...Array.from({ length: falls }, () => 'failed'), ...Array.from({ length: same }, () => 'passed')];
+    const b = [...Array.from({ length: rises }, () => 'failed'), ...Array.from({ length: falls }, () => 'passed'), ...Array.from({ length: same }, () => 'passed')];
+    return { before: run('a', { 'slack 1': a }), after: run('b', { 'slack 1': b }) };
+  }
+
+  it('does not count a row whose final change does not go the way the evidence peaked (10 rises, then 10 or 12 falls)', () => {
+    for (const falls of [10, 12]) {
+      const { before, after } = swing(10, falls);
+      const r = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+      const row = r.rows[0];
+      // E after the first 10 rises: 2^10 B(10.5, 0.5) / B(0.5, 0.5) = 180.42 (Python: 2**10 * beta(10.5, .5) / beta(.5, .5)).
+      expect(row?.p).toBeCloseTo(1 / 180.4199, 6);
+      expect(row?.change).toBeCloseTo(-(falls - 10) / (20 + 60 - 10 + falls), 12);
+      expect([row?.counts_toward_verdict, row?.verdict, row?.held_back_by.includes('direction')]).toEqual([false, 'inconclusive', true]);
+      expect(r.verdict).toBe('inconclusive');
+      expect(r.sentence).toContain('evidence that peaked the other way in 1)');
+      expect(formatDiffText(r)).toMatch(/inconclusive \(direction/);
+    }
+  });
+
+  it('says a row held back by its direction alone showed a change but not its direction', () => {
+    const { before, after } = swing(40, 44, 400);
+    const r = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    expect(r.rows[0]?.held_back_by).toEqual(['direction']);
+    expect(r.sentence).toMatch(/^1 condition that did not count showed evidence of a change but not its direction \(held back by evidence that peaked the other way in 1\): /);
+  });
+
+  it('counts the row when the final change goes the way the evidence peaked (10 rises, then 2 falls)', () => {
+    const { before, after } = swing(10, 2);
+    const r = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    expect([r.verdict, r.rows[0]?.verdict, r.rows[0]?.held_back_by]).toEqual(['significant change', 'higher', []]);
   });
 });

@@ -10,9 +10,11 @@ export const SEQUENTIAL_TEST_NAME = 'anytime-valid McNemar: the Beta(1/2, 1/2) m
 
 /**
  * The anytime-valid p-value of one condition x event: the discordant pairs of `pairs` (in replicate
- * order) as rises and falls of `event`, read by the Beta(1/2, 1/2) mixture e-process.
+ * order) as rises and falls of `event`, read by the Beta(1/2, 1/2) mixture e-process; and the direction
+ * of the evidence behind it, the sign of rises minus falls where the e-process peaked (0 when it never
+ * rose above 1).
  */
-export function sequentialPValue(pairs: readonly Pair[], event: string): number {
+export function sequentialPValue(pairs: readonly Pair[], event: string): { readonly p: number; readonly direction: -1 | 0 | 1 } {
   const directions: boolean[] = [];
   for (const p of [...pairs].sort((x, y) => x.replicate_index - y.replicate_index)) {
     const x = p.a === event;
@@ -88,6 +90,9 @@ export function comparedLooks(looks: RunLooks, compared: number): RunLooks {
   const kept = [...sizes.filter((s) => s < compared), compared];
   return Object.freeze({ extensions: kept.length - 1, replicates: Object.freeze(kept) });
 }
+
+/** The looks clause's last words for runs that are not paired: `--sequential` refuses them. */
+export const UNPAIRED_LOOKS = 'no anytime-valid reading exists for runs that are not paired (--sequential reads paired runs: sweep both on one salt)';
 
 /**
  * The clause the sentence adds when a run was extended: how many times, and its replicates at each look.

@@ -172,9 +172,13 @@ export function meanT(scores: readonly number[], level: number): { readonly mean
   return { mean: r.mean, interval: r.interval === null ? null : intervalOf(r.interval) };
 }
 
-/** The anytime-valid p-value of discordant pairs in order, true = a rise (poisson-stats `sequentialMcnemar`). */
-export function sequentialP(directions: readonly boolean[]): number {
-  return sequentialMcnemar(directions).pValue;
+/**
+ * The anytime-valid p-value of discordant pairs in order, true = a rise (poisson-stats `sequentialMcnemar`),
+ * and the sign of rises minus falls where the e-process peaked.
+ */
+export function sequentialP(directions: readonly boolean[]): { readonly p: number; readonly direction: -1 | 0 | 1 } {
+  const r = sequentialMcnemar(directions);
+  return { p: r.pValue, direction: Math.sign(r.riseAtMax - r.fallAtMax) as -1 | 0 | 1 };
 }
 
 /**

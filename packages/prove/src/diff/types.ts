@@ -100,7 +100,7 @@ export type DiffSamples = {
 export type Limit = number | 'no room' | 'too few pairs';
 
 /** What keeps a test that does not count from reading `unchanged`: its limit, its interval, no room, or too few pairs. */
-export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs';
+export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs' | 'direction';
 
 /** The per-row verdict. */
 export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
@@ -137,7 +137,9 @@ export type DiffRow = {
   readonly verdict: RowVerdict;
   /**
    * Why an `inconclusive` row is not `unchanged`: `'limit'` (above the threshold), `'no room'`,
-   * `'too few pairs'` (no change could be shown: {@link Limit}), and/or
+   * `'too few pairs'` (no change could be shown: {@link Limit}), `'direction'` (under `--sequential`, a
+   * p at or under q whose evidence peaked one way while the final change goes the other way or is 0:
+   * the row names no direction), and/or
    * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]); empty otherwise.
    */
   readonly held_back_by: readonly HeldBack[];

@@ -7,6 +7,11 @@ export type Scored = {
   readonly limit: Limit;
   readonly change: number;
   readonly interval: { readonly lower: number; readonly upper: number };
+  /**
+   * The direction the evidence behind `p` points, when it is not the final change's (the anytime-valid
+   * test: the sign of rises minus falls where the e-process peaked); absent: the sign of `change`.
+   */
+  readonly direction?: -1 | 0 | 1;
 };
 
 /** The verdict over a family of tests, and each test's part in it. */
@@ -55,9 +60,12 @@ export function decide(rows: readonly Scored[], q: number, threshold: number): D
   const ps = rows.map((r) => r.p);
   const p_holm = holmAdjust(ps);
   const p_bh = bhAdjust(ps);
-  const counts = p_holm.map((p) => p <= q);
-  const flagged = p_bh.map((p) => p <= q);
-  const held_back_by = rows.map((r, i) => (counts[i] ? [] : heldBackBy(r.limit, r.interval, threshold)));
+  // A test whose evidence peaked one way while its final change goes the other way (or nowhere) names no
+  // direction: it does not count, and reads inconclusive (held back by 'direction').
+  const reversed = rows.map((r, i) => (p_holm[i] as number) <= q && r.direction !== undefined && r.direction !== Math.sign(r.change));
+  const counts = p_holm.map((p, i) => p <= q && !reversed[i]);
+  const flagged = p_bh.map((p, i) => p <= q && !reversed[i]);
+  const held_back_by = rows.map((r, i) => (counts[i] ? [] : reversed[i] ? ['direction' as const, ...heldBackBy(r.limit, r.interval, threshold)] : heldBackBy(r.limit, r.interval, threshold)));
   const verdicts: RowVerdict[] = rows.map((r, i) => {
     if (counts[i]) return r.change < 0 ? 'lower' : 'higher';
     return (held_back_by[i] as HeldBack[]).length === 0 ? 'unchanged' : 'inconclusive';
