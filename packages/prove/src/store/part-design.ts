@@ -46,24 +46,31 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
 
 /**
  * The same design as rows are written (the run writer, {@link partDesign}'s counterpart): a row of
- * another run, of a condition the run does not list, or whose seed is not the run's seed of its
- * replicate (or whose replicate has no seed) would be refused by every read of the run, so its part is
- * not written. A backend's rows carry the work item's condition, replicate index and seed, and the run's
- * id; only a custom backend can get them wrong. Internal.
+ * another run, of a condition the run does not list, whose seed is not the run's seed of its replicate
+ * (or whose replicate has no seed), or a second row of a pair the same writer already took, would be
+ * refused by every read of the run (or counted twice by inspect and export), so its part is not
+ * written. A backend's rows carry the work item's condition, replicate index and seed, and the run's id;
+ * only a custom backend can get them wrong (or deliver an item twice). One checker per writer: the pairs
+ * it remembers are the ones appended through it (a resume or retry writes each pair once too). Internal.
  *
  * @returns the problem with a row as a sentence that names the fix, or null.
  */
 export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
   const run = runLabel(manifest);
   const id = manifest.run_id;
-  const listed = Array.isArray(manifest.conditions) ? new Set<unknown>(manifest.conditions) : null;
+  const conditions: readonly unknown[] = Array.isArray(manifest.conditions) ? manifest.conditions : [];
+  const index = new Map<unknown, number>(conditions.map((c, i) => [c, i]));
+  const listed = Array.isArray(manifest.conditions);
   // An import's rows are seeded by their sample's identity (its manifest's seeds are emptied at close).
   const imported = manifest.backend === 'import' || manifest.import !== undefined;
   const seeds = !imported && Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds : null;
+  // The pairs taken, a bit per condition x replicate (125 KB for 10^6 pairs).
+  const taken = seeds !== null && listed ? new Uint8Array(Math.ceil((conditions.length * seeds.length) / 8)) : null;
   const fix = 'its part is not written, so that the run holds no row its reads would refuse; a backend keeps in each row the work item it ran (its condition, replicate_index and seed) and the run id it was given (ctx.runId)';
   return (row) => {
     if (row.run_id !== id) return `${run}: a row of the run ${String(row.run_id)}, not of this run, was appended; ${fix}.`;
-    if (listed !== null && !listed.has(row.condition)) {
+    const c = index.get(row.condition);
+    if (listed && c === undefined) {
       return `${run}: a row of the condition ${JSON.stringify(row.condition)}, which the run does not list, was appended; ${fix}.`;
     }
     if (seeds === null) return null;
@@ -73,6 +80,15 @@ export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condi
     }
     if (row.seed !== seeds[r]) {
       return `${run}: the row of replicate ${r} of ${String(row.condition)} has the seed ${String(row.seed)}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${fix}: pass each work item's seed to the target and keep it in the row.`;
+    }
+    if (taken !== null && c !== undefined) {
+      const bit = c * seeds.length + r;
+      const mask = 1 << (bit & 7);
+      const at = bit >> 3;
+      if (((taken[at] as number) & mask) !== 0) {
+        return `${run}: a second row of replicate ${r} of ${String(row.condition)} was appended (a work item delivered twice); ${fix}, once each.`;
+      }
+      taken[at] = (taken[at] as number) | mask;
     }
     return null;
   };

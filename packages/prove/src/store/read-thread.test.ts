@@ -11,6 +11,8 @@ import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from './create-run.js';
+import { lockRun } from './run-lock.js';
+import { openRunWriter } from './run-writer.js';
 import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, manifestPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
@@ -94,9 +96,14 @@ describe('the read thread', () => {
     const w = await createRun(at, { spec, specText: SPEC, target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99, partRows: 40 });
     const label = conditionsOf(spec)[0]?.label as string;
     const row = (r: number): EpisodeRow => ({ run_id: w.manifest.run_id, condition: label, slack: 1, strictness: 'strict', replicate_index: r, seed: seedFor('0123456789abcdef', r), outcome: 'passed', t: 2, score: null, error: null, meta: '{}', duration_ms: 1 });
-    // Replicates 0-49, then 3, 7, 11 and 20 again (in a later part).
-    await w.append([...Array.from({ length: 50 }, (_, r) => row(r)), row(3), row(7), row(11), row(20)]);
-    await w.close('complete');
+    // Replicates 0-49, then 3, 7, 11 and 20 again (in a later part), by a second writer: one writer
+    // refuses a pair it already took (run-writer.test.ts), so the damage takes two.
+    await w.append(Array.from({ length: 50 }, (_, r) => row(r)));
+    const first = await w.close('interrupted');
+    const lock = await lockRun(at, first.run_id);
+    const again = openRunWriter(at, { ...first, status: 'running' }, { nextPart: (first.parts ?? []).length, lock });
+    await again.append([row(3), row(7), row(11), row(20)]);
+    await again.close('complete');
     const m = await resolveRun(at, w.manifest.run_id);
     for (const thread of [false, true]) {
       const err = await readRunIndex(at, m, 'after', outcomeCodes(), { thread }).then(() => null, (e: unknown) => e);

@@ -164,6 +164,12 @@ describe("refuses the part of a row that does not fit the run's design, and writ
     await refused(() => row('0123456789abcdef', 2, 'passed'), /a row of the run 0123456789abcdef, not of this run/);
   });
 
+  // A review (the same session): a backend that delivers at least once gave a pair twice; the run
+  // completed with 17 rows for 16 pairs, inspect and export counted the pair twice, and diff refused it.
+  it('a second row of a pair this writer already took', async () => {
+    await refused((id) => ({ ...row(id, 1, 'failed') }), /a second row of replicate 1 of slack 4 · strictness strict was appended/);
+  });
+
   it('a condition the run does not list', async () => {
     await refused((id) => ({ ...row(id, 2, 'passed'), condition: 'slack 9 · strictness strict' }), /the condition "slack 9 · strictness strict", which the run does not list/);
   });
