@@ -36,6 +36,12 @@ export type ImportOptions = {
    * (they are not independent samples; see docs/import.md, `--epoch N`).
    */
   readonly epoch?: number;
+  /**
+   * lm-eval: read a metric that results_<date>.json records as lower-is-better (`higher_is_better` false)
+   * inverted (1 failed, 0 passed, score 1 - value), recorded in the run's `import.inverted`; without it
+   * such a metric is refused (its 1 is the worse result).
+   */
+  readonly invertLowerIsBetter?: boolean;
   /** The threshold the diff reads its limits against (recorded as the run's max_mde); default 0.1. */
   readonly maxMde?: number;
   /** The command line to record in the manifest; default []. */
@@ -152,6 +158,8 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
     if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
     else if (o.format === 'lm-eval') problems.push('--epoch is for inspect logs and promptfoo files run with --repeat (lm-eval files have no epochs); leave it out.');
   }
+  if (o.invertLowerIsBetter !== undefined && typeof o.invertLowerIsBetter !== 'boolean') problems.push(`invertLowerIsBetter must be a boolean, got ${String(o.invertLowerIsBetter)}.`);
+  else if (o.invertLowerIsBetter === true && o.format !== 'lm-eval') problems.push('--invert-lower-is-better is for lm-eval files (whose results file records each metric\'s direction); leave it out.');
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, got ${String(o.signal)}.`);
   if (problems.length > 0) throw new ProveError('E_USAGE', problems);
   return { axes, maxMde };
@@ -208,7 +216,7 @@ async function readSources(o: ImportOptions, cwd: string, keys: readonly string[
       if ((await stat(beside).catch(() => null))?.isFile() === true) resultsPath = { shown: join(dirname(p.shown), `results_${date}.json`), path: beside };
     }
     const results: LmEvalResults | null = resultsPath === null ? null : await readLmEvalResults(resultsPath.path, resultsPath.shown);
-    out.push({ file: await info(p), log: await readLmEvalSamples(p.path, p.shown, scorer, results, keys) });
+    out.push({ file: await info(p), log: await readLmEvalSamples(p.path, p.shown, scorer, results, keys, o.invertLowerIsBetter === true) });
     if (resultsPath !== null && !used.has(resultsPath.path)) {
       used.add(resultsPath.path);
       // The results file is a source too: its sha256 goes into the manifest (as a file without samples).
@@ -393,7 +401,8 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const config = redactSecrets(sources.length === 1 ? sources[0]?.log.config : Object.fromEntries(sources.map((s) => [s.file.name, s.log.config])));
   const now = options.now ?? new Date();
   const runs: ImportedRun[] = [];
-  const notes: string[] = [];
+  const notes: string[] = [...new Set(sources.flatMap((s) => s.log.notes ?? []))];
+  const inverted = [...new Set(sources.flatMap((s) => s.log.inverted ?? []))].sort();
   if (!complete) {
     const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
     notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
@@ -423,6 +432,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         prompt: p.group.prompt,
         scorer,
         ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
+        ...(inverted.length > 0 ? { inverted } : {}),
         axes_from: Object.fromEntries(axes),
         config,
         complete,

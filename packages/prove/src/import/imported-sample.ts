@@ -70,6 +70,10 @@ export type ParsedLog = {
    * (lm-eval: the docs' fields, read when an axis is asked for); absent: the samples' `metadata` keys.
    */
   readonly metadataKeys?: readonly string[];
+  /** lm-eval: the lower-is-better metrics read inverted (`task: metric`), when any. */
+  readonly inverted?: readonly string[];
+  /** What the reader should know of this file (lm-eval: a metric read inverted, or of unknown direction), one sentence each. */
+  readonly notes?: readonly string[];
 };
 
 /** An outcome and score from a score value. */

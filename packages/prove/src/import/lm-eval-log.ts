@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, pickKeys, type Obj } from './json-object.js';
-import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
+import { grade, type Graded, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson, pythonIndentedMember } from './python-json.js';
 
 
@@ -20,13 +20,25 @@ export function lmEvalFileName(path: string): { task: string; date: string | nul
   return { task: name.replace(/^samples_/, '').replace(/\.jsonl$/, ''), date: null };
 }
 
-/** The fields of `results_<date>.json` the import records (the whole `config`, and this task's entries). */
-export type LmEvalResults = { readonly model: string | null; readonly version: string | null; readonly config: unknown; readonly task: (task: string) => Obj };
+/**
+ * The fields of `results_<date>.json` the import records (the whole `config`, and this task's entries),
+ * and each task's metrics' direction (`higher_is_better[task][metric]`: true, false, or null when the
+ * file does not record it).
+ */
+export type LmEvalResults = {
+  readonly model: string | null;
+  readonly version: string | null;
+  readonly config: unknown;
+  readonly task: (task: string) => Obj;
+  readonly higherIsBetter: (task: string, metric: string) => boolean | null;
+  /** The file's name as shown, for messages. */
+  readonly shown: string;
+};
 
 /**
  * Reads lm-evaluation-harness's `results_<date>.json`: the model (`model_name`, else `config.model_args`'
- * `pretrained=`, else `config.model`), `lm_eval_version`, `config`, and per task its `configs`, `versions`
- * and `n-shot` entries.
+ * `pretrained=`, else `config.model`), `lm_eval_version`, `config`, per task its `configs`, `versions`
+ * and `n-shot` entries, and `higher_is_better` per task and metric.
  *
  * @throws {@link ImportError} when the file is not JSON or not an lm-eval results file.
  */
@@ -47,10 +59,22 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
     version: typeof data['lm_eval_version'] === 'string' ? data['lm_eval_version'] : null,
     config,
     task: (task) => ({ config: pick('configs', task), version: pick('versions', task), n_shot: pick('n-shot', task) }),
+    higherIsBetter: (task, metric) => {
+      const t = pick('higher_is_better', task);
+      const v = isObj(t) ? t[metric] : undefined;
+      return typeof v === 'boolean' ? v : null;
+    },
+    shown,
   };
 }
 
-function sampleOf(line: Obj, text: string, task: string, metric: string | null, keys: readonly string[], shown: string, place: string): ImportedSample {
+/** A lower-is-better metric's grade read the other way: score 1 - v, 1 failed and 0 passed (no score: as it was). */
+function inverted(g: Graded, metric: string): Graded {
+  // 1 - v to 15 significant digits: 1 - 0.813 is 0.18700000000000006 in binary floating point.
+  return g.score === null ? g : grade(Number((1 - g.score).toPrecision(15)), metric);
+}
+
+function sampleOf(line: Obj, text: string, task: string, metric: string | null, keys: readonly string[], shown: string, place: string, invert: (metric: string) => boolean): ImportedSample {
   const docId = line['doc_id'];
   if (typeof docId !== 'number' || !Number.isInteger(docId)) {
     throw new ImportError(shown, place, 'has no integer doc_id, so the file is not lm-evaluation-harness --log_samples output (samples_<task>_<date>.jsonl); name the right format.');
@@ -60,10 +84,10 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
   const primary = metric ?? names[0] ?? null;
   const values: Obj = {};
   for (const n of names) values[n] = line[n] ?? null;
-  let g: { outcome: string | null; score: number | null; error: string | null };
+  let g: Graded;
   if (primary === null) g = { outcome: null, score: null, error: 'NoScore: the line names no metrics' };
   else if (!(primary in line)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
-  else g = grade(line[primary], primary);
+  else g = invert(primary) ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
   // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
   const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');
   return {
@@ -81,6 +105,7 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
     extra: {
       filter,
       metric: primary,
+      ...(primary !== null && invert(primary) ? { inverted: true } : {}),
       metrics: values,
       prompt_hash: typeof line['prompt_hash'] === 'string' ? line['prompt_hash'] : null,
       target_hash: typeof line['target_hash'] === 'string' ? line['target_hash'] : null,
@@ -94,7 +119,10 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
  * Reads one lm-evaluation-harness samples file (`--log_samples`: `samples_<task>_<date>.jsonl`), line by
  * line: each line one document x filter with `doc_id`, `filter`, `doc_hash`, `metrics` (the names) and one
  * key per metric. The outcome is the value of `metric` (default: the first the line names): 1 passed, 0
- * failed; other numbers are scores only. The input hash is `doc_hash`; for a line without one (older
+ * failed; other numbers are scores only. A metric the results file records as lower-is-better
+ * (`higher_is_better` false) is refused, or with `invertLowerIsBetter` read inverted (score 1 - value:
+ * 1 failed, 0 passed); one whose direction is unknown (no results file, or none recorded) is read as
+ * higher-is-better and said so in the log's notes. The input hash is `doc_hash`; for a line without one (older
  * lm-eval), the hash lm-eval computes: sha256 of Python's `json.dumps(doc, indent=2, ensure_ascii=False)`,
  * written from the line's text ({@link pythonIndentedMember}).
  *
@@ -103,15 +131,23 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
  * @param metric - the metric whose value gives the outcome, or null for each line's first.
  * @param results - the run's results file, when there is one, for the model and config.
  * @param keys - the doc's fields kept for `--axis metadata.KEY` (nothing else of the doc is kept).
- * @throws {@link ImportError} naming the line for a line that is not JSON or not a sample.
+ * @param invertLowerIsBetter - read a lower-is-better metric inverted rather than refuse it.
+ * @throws {@link ImportError} naming the line for a line that is not JSON or not a sample, or whose
+ *   metric is lower-is-better (without `invertLowerIsBetter`).
  */
-export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = []): Promise<ParsedLog> {
+export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = [], invertLowerIsBetter = false): Promise<ParsedLog> {
   const { task } = lmEvalFileName(path);
   const samples: ImportedSample[] = [];
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   let firstMetric: string | null = null;
   const docKeys = new Set<string>();
+  const direction = new Map<string, boolean | null>();
+  const directionOf = (m: string): boolean | null => {
+    if (!direction.has(m)) direction.set(m, results === null ? null : results.higherIsBetter(task, m));
+    return direction.get(m) ?? null;
+  };
+  const invert = (m: string): boolean => invertLowerIsBetter && directionOf(m) === false;
   for await (const text of lines) {
     n++;
     if (text.trim() === '') continue;
@@ -123,7 +159,16 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
       throw new ImportError(shown, `line ${n}`, `is not JSON (${firstLine(err)}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
-    const s = sampleOf(line, text, task, metric, keys, shown, `line ${n}`);
+    const s = sampleOf(line, text, task, metric, keys, shown, `line ${n}`, invert);
+    const primary = s.extra['metric'] as string | null;
+    if (primary !== null && directionOf(primary) === false && !invertLowerIsBetter) {
+      lines.close();
+      throw new ImportError(
+        shown,
+        `line ${n}`,
+        `grades by metric ${primary}, which ${results?.shown ?? 'the results file'} records as lower-is-better for task ${task} (higher_is_better false): its 1 is the worse result, and reading it as passed would reverse the verdict. Pass --scorer with a metric whose higher is better, or --invert-lower-is-better to read it inverted (1 failed, 0 passed, score 1 - value).`,
+      );
+    }
     // The doc's fields, named when an --axis names none of them (a doc keeps only the fields asked for).
     if (keys.length > 0 && isObj(line['doc'])) for (const k of Object.keys(line['doc'])) docKeys.add(k);
     if (firstMetric === null) firstMetric = s.extra['metric'] as string | null;
@@ -131,6 +176,17 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
   }
   if (samples.length === 0) throw new ImportError(shown, '', 'holds no samples; pass a samples_<task>_<date>.jsonl that lm-eval --log_samples wrote.');
   const model = results?.model ?? 'unknown';
+  const graded = [...direction.keys()].filter((m) => samples.some((x) => x.extra['metric'] === m));
+  const inverted = graded.filter((m) => direction.get(m) === false);
+  const unknown = graded.filter((m) => direction.get(m) === null);
+  const notes: string[] = [];
+  if (inverted.length > 0) {
+    notes.push(`${shown}: ${inverted.join(', ')} of task ${task} ${inverted.length === 1 ? 'is' : 'are'} lower-is-better (${results?.shown ?? 'results file'}: higher_is_better false), read inverted as --invert-lower-is-better asks: 1 failed, 0 passed, score 1 - value (the meta keeps the values as written).`);
+  }
+  if (unknown.length > 0) {
+    const why = results === null ? 'no results_<date>.json was given or found beside it' : `${results.shown} records no higher_is_better for ${unknown.length === 1 ? 'it' : 'them'}`;
+    notes.push(`${shown}: whether a higher ${unknown.join(', ')} is better is unknown (${why}): read as higher-is-better, 1 passed; a lower-is-better metric would read reversed, so check it, or pass the results file.`);
+  }
   return {
     model,
     tasks: [task],
@@ -142,5 +198,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     scorer: metric ?? firstMetric,
     groups: [{ provider: null, prompt: null, model, samples }],
     metadataKeys: [...docKeys].sort(),
+    ...(inverted.length > 0 ? { inverted: inverted.map((m) => `${task}: ${m}`) } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }

@@ -235,6 +235,8 @@ export type RunImport = {
   scorer: string | null;
   /** inspect: the one epoch of each sample imported (`--epoch N`), when the logs held several. */
   epoch?: number;
+  /** lm-eval: the lower-is-better metrics read inverted (`--invert-lower-is-better`), `task: metric`; absent when none. */
+  inverted?: string[];
   /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
   axes_from: Record<string, string>;
   /** The harness's configuration as the files record it (values under keys like api_key shown as `***`). */

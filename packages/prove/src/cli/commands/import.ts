@@ -30,6 +30,7 @@ export const importCommand = defineCommand({
     axis: { type: 'string', valueName: 'metadata.KEY', multiple: true, description: "Add an axis from each sample's metadata (inspect: the sample's metadata; lm-eval: the doc; promptfoo: the test case's metadata); repeat for several." },
     scorer: { type: 'string', valueName: 'NAME', description: 'The scorer (inspect) or metric (lm-eval) whose value gives the outcome.', default: 'the first the file names' },
     epoch: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'inspect: import epoch N of each sample only; promptfoo: repeat N of each test case (promptfoo eval --repeat). Required when a file holds several epochs or repeats of a sample (they are repeated answers to one input, not independent samples).', default: 'refused when a file has several epochs or repeats' },
+    'invert-lower-is-better': { type: 'boolean', description: "lm-eval: read a metric results_<date>.json records as lower-is-better (higher_is_better false) inverted: 1 failed, 0 passed, score 1 - value (recorded in the run's import record). Without it such a metric is refused, since its 1 is the worse result." },
     'max-mde': { type: 'string', valueName: 'X', number: { above: 0, max: 1 }, description: "The threshold the diff reads its limits against, recorded as the run's max_mde.", default: '0.1' },
     json: { type: 'boolean', description: 'Print the import result (files with sha256, runs, every sample without an outcome) as one JSON document.' },
   },
@@ -45,6 +46,7 @@ export const importCommand = defineCommand({
     const maxMde = v.number('max-mde');
     const epoch = v.number('epoch');
     const axes = v.list('axis');
+    const invert = v.flag('invert-lower-is-better');
     const asJson = v.flag('json');
     v.done();
     const format = positionals['FORMAT'] as string;
@@ -59,6 +61,7 @@ export const importCommand = defineCommand({
       ...(scorer !== undefined ? { scorer } : {}),
       ...(maxMde !== undefined ? { maxMde } : {}),
       ...(epoch !== undefined ? { epoch } : {}),
+      ...(invert ? { invertLowerIsBetter: true } : {}),
       ...(io.signal !== undefined ? { signal: io.signal } : {}),
     });
     io.stdout.write(asJson ? json(r) : text(r));

@@ -17,7 +17,10 @@
 // then the one-way tables of diffs whose other tables disagree both ways were read at psi^ + d (limits only);
 // then the diff's JSON gained `dropped_by_run` and its coverage `dropped_before_only` and `dropped_after_only`;
 // then the clustered rows gained `constant` (report A B slack cluster: `"constant": false` only); then the
-// heatmaps' captions name the family as the cells tested (`N cells tested`: the svg text only).
+// heatmaps' captions name the family as the cells tested (`N cells tested`: the svg text only); then
+// the lm-eval results files gained `higher_is_better` (sixth session of 2026-12-05), which moved the
+// lm-eval runs' target_id digests and so their names in "runs" and "report I1 I2" (compared field by
+// field: the names alone) and the sha256 of "export I1 I2" and "export I1 I2 by" (their chars unchanged).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

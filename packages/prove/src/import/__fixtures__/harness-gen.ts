@@ -175,7 +175,8 @@ export async function writeLmEval(dir: string, truth: Truth, run: number): Promi
   }
   const results = {
     results: Object.fromEntries(truth.tasks.map((t) => [t, { alias: t, 'acc,none': 0.5 }])),
-    configs: Object.fromEntries(truth.tasks.map((t) => [t, { task: t, num_fewshot: 0, metric_list: [{ metric: 'acc' }] }])),
+    higher_is_better: Object.fromEntries(truth.tasks.map((t) => [t, { acc: true }])),
+    configs: Object.fromEntries(truth.tasks.map((t) => [t, { task: t, num_fewshot: 0, metric_list: [{ metric: 'acc', higher_is_better: true }] }])),
     versions: Object.fromEntries(truth.tasks.map((t) => [t, 1.0])),
     'n-shot': Object.fromEntries(truth.tasks.map((t) => [t, 0])),
     config: { model: 'hf', model_args: 'pretrained=EleutherAI/pythia-160m', batch_size: 1 },
