@@ -50,7 +50,7 @@ function withRepeats(samples: readonly ImportedSample[], tests: ReadonlyMap<stri
  * prompt, each test case (`testIdx`) a sample whose outcome is `success` (passed or failed), whose score is
  * `score`, and which has no outcome when promptfoo records an error (failureReason 2; in a file written
  * before promptfoo had failureReason, a result with success false, an `error` or `response.error`, and no
- * `gradingResult`).
+ * `gradingResult`), nor when its score is outside [0, 1] (an unreadable score, as inspect's and lm-eval's).
  *
  * @param path - the file.
  * @param shown - its name for messages.
@@ -105,6 +105,8 @@ export async function readPromptfooResults(path: string, shown: string): Promise
     const errored = r['failureReason'] === FAILURE_ERROR || ungraded || (typeof r['success'] !== 'boolean' && r['error'] !== undefined && r['error'] !== null);
     const errText = said ?? 'promptfoo recorded an error';
     const score = typeof r['score'] === 'number' && Number.isFinite(r['score']) ? r['score'] : null;
+    // A run's scores are in [0, 1]: one outside is an unreadable score, as inspect's and lm-eval's are (grade()).
+    const unreadable = !errored && score !== null && (score < 0 || score > 1) ? `UnreadableScore: score gave ${JSON.stringify(score)}, a number outside [0, 1]` : null;
     g.samples.push({
       task,
       fixed: {},
@@ -113,9 +115,9 @@ export async function readPromptfooResults(path: string, shown: string): Promise
       sampleId: r['testIdx'],
       epoch: null,
       inputHash: promptfooInputHash(vars),
-      outcome: errored || typeof r['success'] !== 'boolean' ? null : r['success'] ? 'passed' : 'failed',
-      score: errored ? null : score,
-      error: errored ? `ProviderError: ${errText.split('\n')[0] ?? ''}` : typeof r['success'] !== 'boolean' ? 'NoScore: the result has no success' : null,
+      outcome: errored || unreadable !== null || typeof r['success'] !== 'boolean' ? null : r['success'] ? 'passed' : 'failed',
+      score: errored || unreadable !== null ? null : score,
+      error: errored ? `ProviderError: ${errText.split('\n')[0] ?? ''}` : (unreadable ?? (typeof r['success'] !== 'boolean' ? 'NoScore: the result has no success' : null)),
       t: typeof r['latencyMs'] === 'number' ? r['latencyMs'] / 1000 : 0,
       extra: {
         prompt_idx: promptIdx,
