@@ -24,7 +24,7 @@ export type ImportedSample = {
    * case), `n` counts from 1 in testIdx order. Absent for the other formats.
    */
   readonly repeat?: { readonly of: string; readonly n: number };
-  /** sha256 of what the model was given (inspect: input, target and choices; lm-eval: doc_hash; promptfoo: the vars). */
+  /** sha256 of what the model was given (inspect: input, target and choices; lm-eval: doc_hash; promptfoo: the vars and the test case's grading). */
   readonly inputHash: string;
   readonly outcome: string | null;
   readonly score: number | null;

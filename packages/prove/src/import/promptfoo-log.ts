@@ -22,9 +22,21 @@ function promptName(p: unknown, idx: number): string {
   return `prompt ${idx}`;
 }
 
-/** The hash that checks a promptfoo test: sha256 of the canonical JSON of its vars. */
-export function promptfooInputHash(vars: unknown): string {
-  return sha256(canonicalJson(vars ?? {}));
+/**
+ * What of a promptfoo test case defines its expected result besides its vars: the assertions, the
+ * threshold their weighted score must reach, the options (the grader, a rubric prompt, a transform of the
+ * output, a prefix or suffix of the prompt), and a custom scoring function.
+ */
+const GRADING_KEYS = ['assert', 'threshold', 'options', 'assertScoringFunction'] as const;
+
+/**
+ * The hash that checks a promptfoo test: sha256 of the canonical JSON of its vars and of the test case's
+ * grading ({@link GRADING_KEYS}, those it has), so that a test whose assertion changed between two files
+ * does not pair (as inspect hashes a sample's target with its input).
+ */
+export function promptfooInputHash(vars: unknown, testCase: Obj): string {
+  const grading = Object.fromEntries(GRADING_KEYS.filter((k) => testCase[k] !== undefined && testCase[k] !== null).map((k) => [k, testCase[k]]));
+  return sha256(canonicalJson({ vars: vars ?? {}, ...grading }));
 }
 
 /**
@@ -114,7 +126,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
       key: `testIdx ${r['testIdx']}`,
       sampleId: r['testIdx'],
       epoch: null,
-      inputHash: promptfooInputHash(vars),
+      inputHash: promptfooInputHash(vars, testCase),
       outcome: errored || unreadable !== null || typeof r['success'] !== 'boolean' ? null : r['success'] ? 'passed' : 'failed',
       score: errored || unreadable !== null ? null : score,
       error: errored ? `ProviderError: ${errText.split('\n')[0] ?? ''}` : (unreadable ?? (typeof r['success'] !== 'boolean' ? 'NoScore: the result has no success' : null)),

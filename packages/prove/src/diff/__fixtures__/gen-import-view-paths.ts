@@ -14,7 +14,9 @@
 // and for the heatmaps' captions, which name the family as the cells tested (`N cells tested`), the svg text only;
 // and (sixth session of 2026-12-05) for limits of too few pairs, `too few pairs` where they read `no room`
 // (compared with the outputs before: with the new words read back as the old, only the padding of the
-// text tables' columns differs).
+// text tables' columns differs); and for promptfoo's input hash, which covers the test case's grading
+// (assert, threshold, options) beside its vars: the promptfoo cases' input_hash values alone (compared line
+// by line with the 64-hex hashes masked: nothing else; the view and serve pages' lengths unchanged).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
