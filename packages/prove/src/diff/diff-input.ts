@@ -132,6 +132,21 @@ function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   return [`the runs' outcomes come from different scorers for task${differ.length === 1 ? '' : 's'} ${which}, so a change in ${differ.length === 1 ? 'it' : 'them'} may be the scorers', not the runs'; ${fix}`];
 }
 
+/**
+ * Two imports of one harness whose input hashes were made by different rules (`import.identity`, as
+ * their builds recorded it: promptfoo's covered the vars alone until the sixth session of 2026-12-05):
+ * their samples' inputs read as different even where they are the same. Null otherwise.
+ */
+function identityRuleWarning(before: RunIndex, after: RunIndex): string | null {
+  const rule = (run: RunIndex): { harness: unknown; identity: unknown } | null => {
+    const record = run.manifest['import'];
+    return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown }) : null;
+  };
+  const [a, b] = [rule(before), rule(after)];
+  if (a === null || b === null || a.harness !== b.harness || a.identity === b.identity) return null;
+  return `the runs' input hashes were made by different rules (before: ${String(a.identity)}; after: ${String(b.identity)}), by different builds of the import, so samples with the same input read as different; import both files again with one build`;
+}
+
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /**
@@ -167,7 +182,9 @@ function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing,
   const fixes: string[] = [];
   if (differ > 0) why.push(`${plural(differ, 'sample is', 'samples are')} in both runs with a different input (input_hash)`);
   if (oneRun > 0) why.push(`${why.length > 0 ? oneRun : plural(oneRun, identity !== null ? 'sample' : '(condition, replicate) pair', identity !== null ? 'samples' : '(condition, replicate) pairs')} ${oneRun === 1 ? 'is' : 'are'} in one run only`);
-  if (differ > 0 || oneRun > 0) fixes.push(identity !== null ? 'import logs of the same samples (the same inputs) for both runs' : 'diff runs of the same sweep spec and replicates');
+  const rules = identity !== null && differ > 0 ? identityRuleWarning(before, after) : null;
+  if (rules !== null) why.push(rules.split(', by different builds')[0] as string);
+  if (differ > 0 || oneRun > 0) fixes.push(rules !== null ? 'import both files again with one build' : identity !== null ? 'import logs of the same samples (the same inputs) for both runs' : 'diff runs of the same sweep spec and replicates');
   // Of the pairs without an outcome, those scored in both runs (a score that is neither 0 nor 1).
   const scored = scoredWithoutOutcome(before, after, pairing);
   if (scored > 0) {
@@ -222,7 +239,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);
-  const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : [])];
+  const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : []), ...(identity !== null ? [identityRuleWarning(before, after)].filter((w): w is string => w !== null) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.

@@ -1,8 +1,9 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eachTempDir } from '../__fixtures__/helpers.js';
 import { diffRuns } from '../diff/diff-runs.js';
+import { manifestPath } from '../store/layout.js';
 import { importRun } from './import-run.js';
 
 // A review (sixth session of 2026-12-05): a promptfoo test's input hash covered its vars only, so a test
@@ -47,5 +48,25 @@ describe('promptfoo tests whose grading changed between two files', () => {
     const rb = await importRun(store, { format: 'promptfoo', files: [await resultsFile('d.json', pass.map((p) => !p), grading)] });
     const d = await diffRuns(store, ra.runs[0]?.run_id as string, rb.runs[0]?.run_id as string, { events: ['failed'] });
     expect(d.identity).toMatchObject({ only_before: 0, only_after: 0, input_mismatches: [] });
+  });
+
+  it('a run whose import hashed the vars alone (an earlier build) is named by the diff: its input hashes were made by another rule', async () => {
+    const pass = Array.from({ length: 10 }, (_, i) => i % 2 === 0);
+    const grading = (): Test => ({ assert: [{ type: 'contains', value: 'yes' }] });
+    const store = join(t.dir, 'store3');
+    const ra = await importRun(store, { format: 'promptfoo', files: [await resultsFile('e.json', pass, grading)] });
+    const rb = await importRun(store, { format: 'promptfoo', files: [await resultsFile('f.json', pass, grading)] });
+    // The record an earlier build wrote (its rows' hashes left as they are: the rule's words alone differ).
+    const path = manifestPath(store, ra.runs[0]?.run_id as string);
+    const m = JSON.parse(await readFile(path, 'utf8')) as { import: { identity: string } };
+    m.import.identity = 'seed = first 52 bits of sha256("promptfoo\\ntestIdx <testIdx>"); input_hash = sha256 of the canonical JSON of the test\'s vars';
+    await writeFile(path, JSON.stringify(m, null, 2));
+    const d = await diffRuns(store, ra.runs[0]?.run_id as string, rb.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(d.warnings.join('\n')).toContain("the runs' input hashes were made by different rules");
+    // Every shared input differs (as between an earlier build's import and this one's): refused, naming the rules.
+    const rc = await importRun(store, { format: 'promptfoo', files: [await resultsFile('g.json', pass, () => ({ assert: [{ type: 'contains', value: 'no' }] }))] });
+    const err = await diffRuns(store, ra.runs[0]?.run_id as string, rc.runs[0]?.run_id as string, { events: ['failed'] }).catch((e: unknown) => e);
+    expect((err as Error).message).toContain("the runs' input hashes were made by different rules");
+    expect((err as Error).message).toContain('import both files again with one build');
   });
 });
