@@ -191,4 +191,27 @@ describe('the next: line and the sentence', () => {
       expect(r.rows[0]?.limit_fall).toBe(d <= 0.6 ? d : 'no room');
     }
   });
+
+  it("reports the fragility that re-running the diff on the changed outcomes gives, when the change makes the last table that disagrees both ways one-way (the reviewer's case)", () => {
+    // Pairs (A, B) of `failed`/`passed`: both, rise, fall, neither.
+    const table = (both: number, rise: number, fall: number, neither: number): { a: string[]; b: string[] } => ({
+      a: [...rep(both, 'failed'), ...rep(rise, 'passed'), ...rep(fall, 'failed'), ...rep(neither, 'passed')],
+      b: [...rep(both, 'failed'), ...rep(rise, 'failed'), ...rep(fall, 'passed'), ...rep(neither, 'passed')],
+    });
+    const x = table(0, 1, 1, 78); // slack 1: disagrees both ways, so every table's limit reads psi^ + d
+    const y = table(0, 3, 0, 37); // slack 2: one way
+    const o = { maxMde: 0.25 };
+    const r = diffEpisodes(run('a', { 'slack 1': x.a, 'slack 2': y.a }, o), run('b', { 'slack 1': x.b, 'slack 2': y.b }, o), { events: ['failed'] });
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.rows[1]).toMatchObject({ condition: 'slack 2', limit: 0.284 });
+    // One outcome: A's replicate 1 of slack 1 (A failed, B passed) made to end otherwise (the reviewer made
+    // B's end in failed instead: the same table). Slack 1 no longer disagrees both ways, so slack 2's limit
+    // is re-read one way and is within the threshold.
+    expect(r.fragility).toEqual({ count: 1, description: '1 run of A in slack 1 that ended in failed made to end otherwise' });
+    const xa = [...x.a];
+    xa[1] = 'passed';
+    const flipped = diffEpisodes(run('a', { 'slack 1': xa, 'slack 2': y.a }, o), run('b', { 'slack 1': x.b, 'slack 2': y.b }, o), { events: ['failed'] });
+    expect(flipped.verdict).toBe('no significant change');
+    expect(flipped.rows[1]).toMatchObject({ condition: 'slack 2', limit: 0.218 });
+  });
 });

@@ -9,7 +9,7 @@ function viewA(cross: number[][]): View {
 }
 
 function spaceOf(views: readonly (readonly [View, View])[], events: number, significant = true): Space {
-  return { views, events, significant, fixedBeyond: () => false, heldOnlyIn: () => false, standing: () => ({ sig: false, ok: true }) };
+  return { views, events, significant, fixedBeyond: () => false, heldOnlyIn: () => false, models: () => [false], standing: () => ({ sig: false, ok: true }) };
 }
 
 /** A's classes 0, failed, truncated by B's: class 0 = [2, 1, 0], failed = [1, 3, 1], truncated = [0, 2, 1]. */

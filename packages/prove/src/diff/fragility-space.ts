@@ -37,8 +37,13 @@ export type Space = {
   readonly fixedBeyond: (ci: number) => boolean;
   /** Whether every test held back ("inconclusive") is in condition ci. */
   readonly heldOnlyIn: (ci: number) => boolean;
-  /** The standing of test g of condition ci with this table (undefined: as it stands). */
-  readonly standing: (ci: number, g: number, t: Table | undefined) => Standing;
+  /**
+   * The limit models (`bothWays` unset, set) a change inside condition ci can leave the family in: the
+   * one it stands in first, and the other when a change there can flip it.
+   */
+  readonly models: (ci: number) => readonly boolean[];
+  /** The standing of test g of condition ci with this table (undefined: as it stands), its limit read with the model `bw`. */
+  readonly standing: (ci: number, g: number, t: Table | undefined, bw: boolean) => Standing;
 };
 
 const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
@@ -133,15 +138,19 @@ export function* allAtOnce(m: Move, s: Space): Generator<Candidate> {
   const { k, ci, view: v, ev, dir } = m;
   const caps = v.row.map((r, g) => (g === 0 || g === ev ? 0 : dir === 'in' ? Math.min(k, r) : k));
   const ext: Extreme = s.significant ? 'max' : 'min';
-  // Each other event's own test after x of the changes involve it (at the chosen extreme).
-  const alone = (g: number, x: number): Standing => {
-    const xs = new Array<number>(v.row.length).fill(0);
-    xs[g] = x;
-    return s.standing(ci, g, changedTables(v, ev, dir, Math.max(k, x), xs, ext)[g]);
-  };
-  const good = (g: number, x: number): boolean => (caps[g] === 0 ? x === 0 : s.significant ? !alone(g, x).sig : alone(g, x).ok);
-  const xs = pickVector(caps, good, dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0, k);
-  if (xs !== null) yield { move: m, xs, ext, wording: 'several' };
+  // Significance does not read the limits: one model will do.
+  for (const bw of s.significant ? s.models(ci).slice(0, 1) : s.models(ci)) {
+    // Each other event's own test after x of the changes involve it (at the chosen extreme), read with the
+    // limit model bw (a vector for each model the change can leave the family in).
+    const alone = (g: number, x: number): Standing => {
+      const xs = new Array<number>(v.row.length).fill(0);
+      xs[g] = x;
+      return s.standing(ci, g, changedTables(v, ev, dir, Math.max(k, x), xs, ext)[g], bw);
+    };
+    const good = (g: number, x: number): boolean => (caps[g] === 0 ? x === 0 : s.significant ? !alone(g, x).sig : alone(g, x).ok);
+    const xs = pickVector(caps, good, dir === 'in' ? Math.max(0, k - (v.row[0] as number)) : 0, k);
+    if (xs !== null) yield { move: m, xs, ext, wording: 'several' };
+  }
 }
 
 /** Every strategy's candidates for one move, in the order searched. */

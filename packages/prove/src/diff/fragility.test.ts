@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { conditionPairs, contextOf, fragilityCases, GOLDEN_COUNT, GOLDEN_SEED, wordOf, type Cond } from './__fixtures__/fragility-cases.js';
+import { conditionPairs, contextOf, diffContext, fragilityCases, GOLDEN_COUNT, GOLDEN_SEED, wordOf, type Cond } from './__fixtures__/fragility-cases.js';
 import { mulberry32 } from './__fixtures__/independent-runs.js';
 import { fragility, fragilityConditions, type FragilityContext } from './fragility.js';
 
@@ -62,8 +62,8 @@ describe('fragility', () => {
     const a = ['truncated', 'passed', 'failed', 'failed', 'failed', 'failed', 'truncated', 'truncated', 'truncated', 'failed', 'passed'];
     const b = ['failed', 'passed', 'passed', 'failed', 'passed', 'passed', 'failed', 'truncated', 'passed', 'failed', 'truncated'];
     const events = ['failed', 'truncated'];
-    const ctx = contextOf(0.05, 0.9, 'exact', 2);
     const conds = [{ a, b }];
+    const ctx = diffContext(conds, events, true, contextOf(0.05, 0.9, 'exact', 2));
     const w = wordOf(conds, events, true, ctx);
     expect(w).toBe('inconclusive');
     const f = fragility(fragilityConditions(conditionPairs(conds), events, true), events, w, ctx);
@@ -106,7 +106,7 @@ describe('fragility', () => {
         return { a: gen(n), b: gen(paired ? n : 3 + Math.floor(next() * 6)) };
       });
       const m = nConds * events.length;
-      const ctx = contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.7, 0.8, 0.9, 0.99]), pick(['exact', 'exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const), m);
+      const ctx = diffContext(conds, events, paired, contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.7, 0.8, 0.9, 0.99]), pick(['exact', 'exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const), m));
       const w = wordOf(conds, events, paired, ctx);
       words[w] = (words[w] ?? 0) + 1;
       const got = fragility(fragilityConditions(conditionPairs(conds), events, paired), events, w, ctx);
@@ -117,8 +117,9 @@ describe('fragility', () => {
     // The cases reach every word and mostly have a finite fragility.
     expect(Object.keys(words).sort()).toEqual(['inconclusive', 'no significant change', 'significant change']);
     // (21 of the rarest word while the limits read the observed discordance alone, 20 since they read what
-    // a change adds to it: more diffs read inconclusive.)
-    expect(Math.min(...Object.values(words))).toBeGreaterThanOrEqual(20);
+    // a change adds to it: more diffs read inconclusive; 19 since the cases read `bothWays` from their
+    // tables, as the diff does.)
+    expect(Math.min(...Object.values(words))).toBeGreaterThanOrEqual(15);
     expect(fragile).toBeGreaterThan(200);
   }, 60_000); // a brute force: slow on a shared machine, and no test here asserts timing
 
@@ -135,7 +136,7 @@ describe('fragility', () => {
         const n = 3 + Math.floor(next() * 4);
         return { a: gen(n), b: gen(paired ? n : 3 + Math.floor(next() * 4)) };
       });
-      const ctx = contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.8, 0.9, 0.99]), pick(['exact', 'midp', 'asymptotic-cc'] as const), nConds * 3);
+      const ctx = diffContext(conds, events, paired, contextOf(pick([0.05, 0.2, 0.5]), pick([0.5, 0.8, 0.9, 0.99]), pick(['exact', 'midp', 'asymptotic-cc'] as const), nConds * 3));
       const w = wordOf(conds, events, paired, ctx);
       const got = fragility(fragilityConditions(conditionPairs(conds), events, paired), events, w, ctx);
       const want = bruteForce(conds, events, paired, ctx);

@@ -14,6 +14,10 @@ export type FragilityContext = {
   readonly q: number;
   readonly threshold: number;
   readonly method: TestMethod;
+  /**
+   * The limits' alpha, power and method. Its `bothWays` is not read: the search reads it from the tables,
+   * as they stand and after each candidate's change (a change can flip it, and every limit with it).
+   */
   readonly limits: LimitContext;
   readonly memo?: LimitMemo;
   /** The level of each test's simultaneous interval (1 - 0.05 / m). */
@@ -22,64 +26,138 @@ export type FragilityContext = {
 
 const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant change', inc: 'inconclusive', none: 'no significant change' };
 
+/** The family's standings read with one limit model (`bothWays` set or not): per condition, per class. */
+type Reading = {
+  /** Per condition, per class (0 unused), the test's standing as it stands. */
+  readonly base: readonly (readonly Standing[])[];
+  readonly incIn: readonly number[];
+  readonly incAll: number;
+};
+
+/** Whether a table has pairs that disagree both ways ({@link disagreesBothWays}). */
+const bothWaysOf = (t: Table): boolean => t.kind === 'paired' && Math.min(t.rise, t.fall) > 0;
+
 /**
  * The family of tests as fragility reads it: each test's standing as it stands, and the word after a
- * condition's tables change. A test's p-value and its limit are memoized per condition by its counts.
+ * condition's tables change. A test's p-value and its limit are memoized per condition by its counts and
+ * the limit model it is read with.
+ *
+ * The limits of every paired table are read at psi^ + d when any table of the diff disagrees both ways
+ * ({@link LimitContext}'s `bothWays`), so a change inside one condition can re-read every condition's
+ * limits: the last table that disagrees both ways made one-way (or a one-way table made to disagree both
+ * ways). `bothWays` is therefore read from the tables after each candidate's change, as re-running the diff
+ * would (`ctx.limits.bothWays` is not read), and the other conditions' standings are then those read with
+ * it: the family is read with both models, the second only when some candidate reaches it.
  */
 class Family {
   private readonly m: number;
   private readonly memos: Map<string, Standing>[];
-  /** Per condition, per class (0 unused), the test's standing as it stands. */
-  private readonly base: Standing[][];
   private readonly sigIn: number[];
-  private readonly incIn: number[];
   private readonly sigAll: number;
-  private readonly incAll: number;
+  /** Per condition, per class (0 unused), whether the table as it stands disagrees both ways. */
+  private readonly bwTables: boolean[][];
+  private readonly bwIn: number[];
+  private readonly bwAll: number;
+  /** Whether some table of the diff disagrees both ways as it stands. */
+  readonly bothWays: boolean;
+  private readonly contexts: readonly [LimitContext, LimitContext];
+  private readonly readings: [Reading | undefined, Reading | undefined] = [undefined, undefined];
 
-  constructor(views: readonly (readonly [View, View])[], e: number, private readonly ctx: FragilityContext) {
+  constructor(
+    private readonly views: readonly (readonly [View, View])[],
+    private readonly e: number,
+    private readonly ctx: FragilityContext,
+  ) {
     this.m = views.length * e;
     this.memos = views.map(() => new Map<string, Standing>());
-    this.base = views.map(([va], ci) => Array.from({ length: e + 1 }, (_, g) => (g === 0 ? { sig: false, ok: true } : this.score(ci, tableAsIs(va, g)))));
-    this.sigIn = this.base.map((b) => b.filter((s) => s.sig).length);
-    this.incIn = this.base.map((b) => b.filter((s) => !s.ok).length);
+    this.contexts = [
+      { ...ctx.limits, bothWays: false },
+      { ...ctx.limits, bothWays: true },
+    ];
+    this.bwTables = views.map(([va]) => Array.from({ length: e + 1 }, (_, g) => g > 0 && bothWaysOf(tableAsIs(va, g))));
+    this.bwIn = this.bwTables.map((b) => b.filter(Boolean).length);
+    this.bwAll = this.bwIn.reduce((s, x) => s + x, 0);
+    this.bothWays = this.bwAll > 0;
+    const base = this.reading(this.bothWays).base;
+    this.sigIn = base.map((b) => b.filter((s) => s.sig).length);
     this.sigAll = this.sigIn.reduce((s, x) => s + x, 0);
-    this.incAll = this.incIn.reduce((s, x) => s + x, 0);
   }
 
-  /** Significant: Holm's smallest adjusted p-value, min(1, m p) <= q; ok: the limit and the interval both allow "unchanged". */
-  private score(ci: number, t: Table): Standing {
-    const key = t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}` : `${t.beforeEvents},${t.afterEvents}`;
+  /** The family's standings with the limit model `bw`, read once. */
+  private reading(bw: boolean): Reading {
+    const i = bw ? 1 : 0;
+    let r = this.readings[i];
+    if (r === undefined) {
+      const base = this.views.map(([va], ci) => Array.from({ length: this.e + 1 }, (_, g) => (g === 0 ? { sig: false, ok: true } : this.score(ci, tableAsIs(va, g), bw))));
+      const incIn = base.map((b) => b.filter((s) => !s.ok).length);
+      r = this.readings[i] = { base, incIn, incAll: incIn.reduce((s, x) => s + x, 0) };
+    }
+    return r;
+  }
+
+  /**
+   * Significant: Holm's smallest adjusted p-value, min(1, m p) <= q; ok: the limit (read with the model
+   * `bw`) and the interval both allow "unchanged".
+   */
+  private score(ci: number, t: Table, bw: boolean): Standing {
+    // The model only matters for a paired table that does not itself disagree both ways.
+    const model = t.kind === 'paired' && (bw || bothWaysOf(t));
+    const key = t.kind === 'paired' ? `${t.rise},${t.fall},${t.both + t.fall}${model ? ':b' : ''}` : `${t.beforeEvents},${t.afterEvents}`;
     const memo = this.memos[ci] as Map<string, Standing>;
     let s = memo.get(key);
     if (s === undefined) {
       const p = pValueOf(t, this.ctx.method);
-      const ok = heldBackBy(limitsOf(t, this.ctx.limits, this.ctx.memo).limit, intervalOf(t, this.ctx.level), this.ctx.threshold).length === 0;
+      const ok = heldBackBy(limitsOf(t, this.contexts[model ? 1 : 0], this.ctx.memo).limit, intervalOf(t, this.ctx.level), this.ctx.threshold).length === 0;
       memo.set(key, (s = { sig: Math.min(1, this.m * p) <= this.ctx.q, ok }));
     }
     return s;
   }
 
-  /** Test g of condition ci with table t (undefined: as it stands). */
-  standing(ci: number, g: number, t: Table | undefined): Standing {
-    return t === undefined ? ((this.base[ci] as Standing[])[g] as Standing) : this.score(ci, t);
+  /** Whether some table disagrees both ways once condition ci's tables are `tables` (per class; undefined where unchanged). */
+  bothWaysAfter(ci: number, tables: readonly (Table | undefined)[]): boolean {
+    if (this.bwAll - (this.bwIn[ci] as number) > 0) return true;
+    const asIs = this.bwTables[ci] as boolean[];
+    for (let g = 1; g <= this.e; g++) {
+      const t = tables[g];
+      if (t === undefined ? asIs[g] : bothWaysOf(t)) return true;
+    }
+    return false;
   }
 
-  /** Whether a test outside condition ci is significant (so no change inside it moves "significant change"). */
+  /**
+   * The limit models a change inside condition ci can leave the family in: the one it stands in and,
+   * when a change there can flip it, the other (all the tables that disagree both ways are in ci; or none
+   * does and ci is paired).
+   */
+  modelsFrom(ci: number): readonly boolean[] {
+    const paired = (this.views[ci] as readonly [View, View])[0].paired;
+    const flips = this.bothWays ? this.bwAll === this.bwIn[ci] : paired;
+    return flips ? [this.bothWays, !this.bothWays] : [this.bothWays];
+  }
+
+  /** Test g of condition ci with table t (undefined: as it stands), its limit read with the model `bw`. */
+  standing(ci: number, g: number, t: Table | undefined, bw: boolean = this.bothWays): Standing {
+    return t === undefined ? ((this.reading(bw).base[ci] as Standing[])[g] as Standing) : this.score(ci, t, bw);
+  }
+
+  /** Whether a test outside condition ci is significant (so no change inside it moves "significant change"; the model does not matter). */
   sigBeyond(ci: number): boolean {
     return this.sigAll - (this.sigIn[ci] as number) > 0;
   }
 
-  /** Whether a test outside condition ci is held back. */
-  incBeyond(ci: number): boolean {
-    return this.incAll - (this.incIn[ci] as number) > 0;
+  /** Whether a test outside condition ci is held back, its limit read with the model `bw`. */
+  incBeyond(ci: number, bw: boolean = this.bothWays): boolean {
+    const r = this.reading(bw);
+    return r.incAll - (r.incIn[ci] as number) > 0;
   }
 
-  /** The word when condition ci's tables are `tables` (per class; undefined where unchanged). */
+  /** The word when condition ci's tables are `tables` (per class; undefined where unchanged), every limit read with the model they leave. */
   wordAfter(ci: number, tables: readonly (Table | undefined)[]): VerdictWord {
+    const bw = this.bothWaysAfter(ci, tables);
     let anySig = this.sigBeyond(ci);
-    let anyInc = this.incBeyond(ci);
+    let anyInc = this.incBeyond(ci, bw);
     for (let g = 1; g < tables.length; g++) {
-      const s = this.standing(ci, g, tables[g]);
+      const s = this.standing(ci, g, tables[g], bw);
       anySig ||= s.sig;
       anyInc ||= !s.ok;
     }
@@ -142,6 +220,18 @@ function describeSeveral(c: Candidate, condition: string, events: readonly strin
  *    one move is no longer covered by this argument: from "inconclusive" to "no significant change" at a
  *    choice between the extremes (not significant, yet within the threshold). The brute-force tests below
  *    still find no case where the search misses one; that part is checked, not proved.
+ *    The limits also read whether any table of the diff disagrees both ways (rise > 0 and fall > 0;
+ *    {@link LimitContext}'s `bothWays`): with it every paired limit is read at psi^ + d, without it a
+ *    one-way table's at max(psi^, d), which is never larger. So a change can move tests outside its
+ *    condition: it can make the last table that disagrees both ways one-way (every other condition's
+ *    limits shrink) or a one-way table disagree both ways (they grow). Each candidate's word is read with
+ *    the model its tables leave ({@link Family}). At a fixed difference the smaller discordant count is
+ *    (rise + fall - |rise - fall|) / 2, so the extremes with the fewest and the most discordant pairs also
+ *    leave the fewest and the most of them both ways: the argument above carries over as far as it went,
+ *    and the brute force, which reads `bothWays` from each changed set of tables as the diff does, checks
+ *    it. Until the sixth session of 2026-12-05 the search
+ *    kept the model of the tables as they stood and missed such changes (fragility 2 reported where one
+ *    outcome, re-run through the diff, changed the word).
  * 3. Over x: E's limit and sign depend on k alone; F's on x alone, so a word change that F's p-value or
  *    limit brings about at x is found at k' = x (all x changes involving F) first. E's smallest p over x
  *    is reached at x = clamp(cross[F][E]) or clamp(k - cross[0][E]) (E's concordant-pair count is concave
@@ -185,8 +275,10 @@ export function fragility(conditions: readonly FragilityCondition[], events: rea
     significant,
     // Holm's smallest adjusted p-value outside a condition keeps the word significant whatever it does.
     fixedBeyond: (ci) => significant && family.sigBeyond(ci),
-    heldOnlyIn: (ci) => word === WORDS.inc && !family.incBeyond(ci),
-    standing: (ci, g, t) => family.standing(ci, g, t),
+    // With either limit model a change inside ci can leave: the other re-reads every condition's limits.
+    heldOnlyIn: (ci) => word === WORDS.inc && family.modelsFrom(ci).some((bw) => !family.incBeyond(ci, bw)),
+    models: (ci) => family.modelsFrom(ci),
+    standing: (ci, g, t, bw) => family.standing(ci, g, t, bw),
   });
   for (const c of space) {
     const { k, ci, view, ev, dir } = c.move;

@@ -4,7 +4,8 @@ import { fragilityConditions, type FragilityCondition, type FragilityContext } f
 import { pairCountsOf, type ConditionPairs } from '../pairing.js';
 import { intervalOf, limitsOf, pValueOf } from '../row-stats.js';
 import type { TestMethod } from '../stats.js';
-import { pairedTable, unpairedTable } from '../tables.js';
+import { disagreesBothWays } from '../limits.js';
+import { pairedTable, unpairedTable, type Table } from '../tables.js';
 import type { VerdictWord } from '../types.js';
 import { decide } from '../verdict.js';
 import { mulberry32 } from './independent-runs.js';
@@ -20,21 +21,35 @@ export function conditionPairs(conds: readonly Cond[]): ConditionPairs[] {
   });
 }
 
-/** The context the diff gives fragility for m tests at q, the threshold and the method. */
+/** The context the diff gives fragility for m tests at q, the threshold and the method (no table read yet: see {@link diffContext}). */
 export function contextOf(q: number, threshold: number, method: TestMethod, m: number): FragilityContext {
   return { q, threshold, method, limits: { alpha: q / m, power: 0.8, method }, memo: new Map(), level: 1 - 0.05 / m };
 }
 
-/** The verdict word recomputed from the labels, as the diff does (tables, p-values, limits, Holm). */
+/** Every condition x event's table, condition-major, as the diff builds them. */
+function tablesOf(conds: readonly Cond[], events: readonly string[], paired: boolean): Table[] {
+  return conds.flatMap((c) => events.map((ev) => (paired ? pairedTable(c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })), ev) : unpairedTable(c.a, c.b, ev))));
+}
+
+/** `ctx` with the limits' `bothWays` read from these labels' tables, as the diff sets it (diff-rows.ts). */
+export function diffContext(conds: readonly Cond[], events: readonly string[], paired: boolean, ctx: FragilityContext): FragilityContext {
+  return { ...ctx, limits: { ...ctx.limits, bothWays: disagreesBothWays(tablesOf(conds, events, paired)) } };
+}
+
+/**
+ * The verdict word recomputed from the labels, as the diff does (tables, p-values, limits, Holm): the
+ * limits' `bothWays` is read from these labels' tables, whatever `ctx` says, so a changed outcome that makes
+ * the last table that disagrees both ways one-way (or a one-way table disagree both ways) re-reads every
+ * limit, as re-running the diff would.
+ */
 export function wordOf(conds: readonly Cond[], events: readonly string[], paired: boolean, ctx: FragilityContext): VerdictWord {
-  const scored = conds.flatMap((c) =>
-    events.map((ev) => {
-      const t = paired ? pairedTable(c.a.map((a, r) => ({ replicate_index: r, a, b: c.b[r] as string })), ev) : unpairedTable(c.a, c.b, ev);
-      const lim = limitsOf(t, ctx.limits, ctx.memo);
-      const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
-      return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level) };
-    }),
-  );
+  const tables = tablesOf(conds, events, paired);
+  const limits = { ...ctx.limits, bothWays: disagreesBothWays(tables) };
+  const scored = tables.map((t) => {
+    const lim = limitsOf(t, limits, ctx.memo);
+    const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
+    return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level) };
+  });
   return decide(scored, ctx.q, ctx.threshold).word;
 }
 
@@ -75,7 +90,7 @@ export function fragilityCases(seed: number, count: number): FragilityCase[] {
     });
     const ctx = contextOf(pick([0.05, 0.2, 0.5]), pick([0.3, 0.5, 0.7, 0.9, 0.99]), pick(['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const), conds.length * events.length);
     const word = wordOf(conds, events, paired, ctx);
-    return { conditions: fragilityConditions(conditionPairs(conds), events, paired), events, word, ctx };
+    return { conditions: fragilityConditions(conditionPairs(conds), events, paired), events, word, ctx: diffContext(conds, events, paired, ctx) };
   });
 }
 

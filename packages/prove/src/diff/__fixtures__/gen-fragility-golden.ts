@@ -3,6 +3,11 @@
 // Re-pinned (fourth session of 2026-12-05) when the limits of tables whose pairs disagree both ways
 // began to read a change of d at psi^ + d: 17 of the 400 cases changed, 7 of them from no significant
 // change to inconclusive (the others' counts and descriptions), none the other way.
+// Re-pinned (sixth session of 2026-12-05) when the cases began to read `bothWays` from their tables as the
+// diff does (fragility-cases.ts `diffContext`, `wordOf`) and the search to re-read every limit when a
+// change flips it: 3 of the 400 cases changed, no word; case 305's count from 1 to 2 (no single change
+// alters the word once `bothWays` is read from the tables: checked by trying every one), cases 77 and
+// 275 their descriptions only (another change of the same count found first).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-fragility-golden.ts OUT.json
 import { writeFile } from 'node:fs/promises';
 import { fragility } from '../fragility.js';
