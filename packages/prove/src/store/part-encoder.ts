@@ -24,11 +24,22 @@ export type EncodedPart = { readonly bytes: Uint8Array; readonly sha256: string;
  */
 export const THREAD_MIN_ROWS = 2_000;
 
+/**
+ * The longest string min/max kept whole in a part's column statistics (bytes; hyparquet-writer's
+ * `statisticsTruncateLength`, one for every column, default 16). The reads check a part's run_id by its
+ * statistics (verify-parts.ts): at 16 they held only the id's time stamp, and a part of a run made in the
+ * same second passed. 64 keeps a run id (21 characters) whole; a longer value (a condition label, a
+ * categorical axis's value) is still cut, so the footer stays small: a 10,000-row part of the reference
+ * target grew by 198 bytes (536,033 to 536,231; 316 with no limit). meta and error keep no statistics.
+ */
+export const STATISTICS_TRUNCATE_LENGTH = 64;
+
 /** The parquet bytes of `columnData` as one row group, and their sha256, in the calling thread. */
 export function encodeInline(columnData: PartColumnData, rows: number): EncodedPart {
   const buffer = parquetWriteBuffer({
     columnData,
     rowGroupSize: Math.max(1, rows),
+    statisticsTruncateLength: STATISTICS_TRUNCATE_LENGTH,
     createdBy: 'poisson-prove',
   } as unknown as Parameters<typeof parquetWriteBuffer>[0]);
   const bytes = new Uint8Array(buffer);
@@ -45,7 +56,7 @@ parentPort.on('message', (msg) => {
   writer.then((w) => {
     // A column sent as its one value (sendable below) is the array of that value, rows long.
     const columnData = msg.columnData.map(({ constant, ...c }) => (c.data === undefined ? { ...c, data: new Array(msg.rows).fill(constant) } : c));
-    const buffer = w.parquetWriteBuffer({ columnData, rowGroupSize: Math.max(1, msg.rows), createdBy: 'poisson-prove' });
+    const buffer = w.parquetWriteBuffer({ columnData, rowGroupSize: Math.max(1, msg.rows), statisticsTruncateLength: ${STATISTICS_TRUNCATE_LENGTH}, createdBy: 'poisson-prove' });
     const bytes = new Uint8Array(buffer);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     parentPort.postMessage({ id: msg.id, buffer, sha256 }, [buffer]);

@@ -8,7 +8,7 @@ import { manifestProblems, runLabel, specReplicatesOfText } from './manifest-pro
 export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
 import { readManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
-import { decodeFlatColumns, type FlatColumn, type FlatScratch } from './flat-columns.js';
+import { decodeFlatColumns, type FlatColumn, type FlatScratch, type FlatStrings } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
 import { partDesign } from './part-design.js';
@@ -452,25 +452,47 @@ function footerOfBytes(manifest: RunManifest, part: RunPart, bytes: Uint8Array):
   } catch (err) {
     throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
   }
-  const other = foreignRunId(footer, manifest.run_id);
-  if (other !== null) {
-    throw new DamagedRunError(manifest.run_id, [
-      `${runLabel(manifest)}: the part ${part.file} holds rows of another run (its run_id column reads ${other}…), though its bytes match the record in run.json: the part and its record were copied from another run; ${fix(manifest)}.`,
-    ]);
-  }
+  const other = foreignRunId(manifest, part, bytes, footer);
+  if (other !== null) throw copiedPart(manifest, part, other);
   return footer;
 }
 
+/** The error of a part with a record whose run_id column names another run (`other`: the id it reads, `whole` or a prefix). */
+function copiedPart(manifest: RunManifest, part: RunPart, other: { readonly id: string; readonly whole: boolean }): DamagedRunError {
+  return new DamagedRunError(manifest.run_id, [
+    `${runLabel(manifest)}: the part ${part.file} holds rows of another run (its run_id column reads ${other.id}${other.whole ? '' : '…'}), though its bytes match the record in run.json: the part and its record were copied from another run; ${fix(manifest)}.`,
+  ]);
+}
+
 /**
- * The run id a part's `run_id` column names when it is not `runId`, from the column's min/max statistics
- * in the footer (nothing decoded): the writer keeps them to 16 characters (the id's time stamp), a prefix
- * of the id, the max with its last character raised. Null when they agree with `runId`, or the part has
- * no such statistics (a part of an older writer; `verify` reads the column itself). A part copied in
- * with its record in run.json passes the size and sha256 checks: only its rows say whose they are.
+ * The run id a part's `run_id` column names when it is not the run's, or null. From the column's min/max
+ * statistics in the footer when they are both the run's id, whole (not flagged as truncated): nothing
+ * decoded. The writer keeps them whole since 2026-12-05 (part-encoder.ts); before, it kept 16 characters,
+ * the id's time stamp, which a run made in the same second shares: for such a part (and one without
+ * statistics) the column itself is decoded (one value in a dictionary, and its codes; never another
+ * column) and its every value checked ({@link partDesign}), as `verify` does. Only when the flat decoder
+ * declines the part's shape is the answer the statistics' alone (a truncated min is a prefix of the id,
+ * a truncated max the prefix with its last character raised), and the column is checked as a read decodes it.
+ * A part copied in with its record in run.json passes the size and sha256 checks: only its rows say whose they are.
  */
-function foreignRunId(footer: ReturnType<typeof checkFooter>, runId: string): string | null {
-  for (const group of footer.row_groups) {
-    const meta = group.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === 'run_id')?.meta_data;
+function foreignRunId(manifest: RunManifest, part: RunPart, bytes: Uint8Array, footer: ReturnType<typeof checkFooter>): { id: string; whole: boolean } | null {
+  const runId = manifest.run_id;
+  const chunks = footer.row_groups.map((g) => g.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === 'run_id')?.meta_data);
+  if (chunks.every((m) => m === undefined)) return null; // no run_id column (nothing of it to read)
+  const whole = chunks.every((m) => {
+    const stats = m?.statistics;
+    return stats !== undefined && stats.min_value === runId && stats.max_value === runId && stats.is_min_value_exact !== false && stats.is_max_value_exact !== false;
+  });
+  if (whole) return null;
+  let decoded: ReturnType<typeof decodeFlatColumns> = null;
+  try {
+    decoded = decodeFlatColumns(FLAT_LIB, bytes, footer, ['run_id'], SCRATCH);
+  } catch (err) {
+    throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+  }
+  const ids = decoded?.[0];
+  if (ids?.kind === 'strings') return foreignInColumn(manifest, part, ids);
+  for (const meta of chunks) {
     const stats = meta?.statistics;
     const min: unknown = stats?.min_value;
     const max: unknown = stats?.max_value;
@@ -478,8 +500,15 @@ function foreignRunId(footer: ReturnType<typeof checkFooter>, runId: string): st
     const minOk = stats?.is_min_value_exact === true ? min === runId : runId.startsWith(min);
     // A truncated max is the prefix with its last character raised (`...433Z` gives `...433[`).
     const maxOk = stats?.is_max_value_exact === true ? max === runId : runId.startsWith(max) || (max.length > 0 && runId.startsWith(max.slice(0, -1)) && max.slice(-1) > runId.charAt(max.length - 1));
-    if (!minOk || !maxOk) return minOk ? max : min;
+    if (!minOk || !maxOk) return minOk ? { id: max, whole: stats?.is_max_value_exact === true } : { id: min, whole: stats?.is_min_value_exact === true };
   }
+  return null;
+}
+
+/** The first value of a decoded run_id column that is not the run's id ({@link partDesign}), or null. */
+function foreignInColumn(manifest: RunManifest, part: RunPart, ids: FlatStrings): { id: string; whole: boolean } | null {
+  const d = partDesign(manifest, part.file);
+  for (const id of ids.dictionary) if (d.runId(id) !== null) return { id: String(id), whole: true };
   return null;
 }
 
