@@ -18,6 +18,8 @@ import { parquetMetadata } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { partColumnData, readPart } from '../src/store/parquet.js';
 import { axisTypes } from '../src/store/episode-schema.js';
+import { readRunForDiff } from '../src/diff/read-run.js';
+import { openPartFlat, openPartOnThread, runParts } from '../src/store/verify-parts.js';
 import type { EpisodeRow } from '../src/index.js';
 
 const SPEC = `target_id = "corrupt"
@@ -149,6 +151,24 @@ describe('the corruption suite: every read command errors, naming the run, the p
     try {
       await copyPartWithRecord(c, await readFile(part(c.run_id, 1)));
       await everyReadRefuses(new RegExp(`the part part-00001\\.parquet holds rows of another run \\(its run_id column reads ${c.run_id}`), new RegExp(`the part part-00001\\.parquet: its rows belong to the run "${c.run_id}"`));
+    } finally {
+      await rm(join(store, c.run_id), { recursive: true, force: true });
+    }
+  });
+
+  // The diff's reader reads a large run's parts on the read thread too (read-thread.ts), which decoded
+  // the columns asked of it and never looked at the run_id: the copied part passed there.
+  it.each([true, false])('such a part read for the diff with the read thread %s', async (thread) => {
+    const c = await sameSecondRun();
+    try {
+      await copyPartWithRecord(c, await readFile(part(c.run_id, 1)));
+      const what = new RegExp(`the part part-00001\\.parquet holds rows of another run \\(its run_id column reads ${c.run_id}\\)`);
+      await expect(readRunForDiff(store, a.run_id, { thread })).rejects.toThrow(what);
+      // The part itself on the read thread (the reader above reads some parts in this thread whatever `thread` is).
+      const ma = await readManifest(store, a.run_id);
+      const copied = (await runParts(store, ma))[1] as Parameters<typeof openPartOnThread>[1];
+      const opened = thread ? openPartOnThread(ma, copied, ['condition', 'replicate_index', 'seed', 'outcome']) : openPartFlat(ma, copied, ['condition', 'replicate_index', 'seed', 'outcome']);
+      await expect(opened).rejects.toThrow(what);
     } finally {
       await rm(join(store, c.run_id), { recursive: true, force: true });
     }

@@ -607,12 +607,20 @@ function columnsOfRows(rows: readonly Record<string, unknown>[], cols: readonly 
 export async function openPartOnThread(manifest: RunManifest, part: RunPart, columns: readonly string[]): Promise<OpenPart | null> {
   const r = part.record;
   if (r === null) return null;
-  const got = await readOnThread({ path: part.path, file: part.file, bytes: r.bytes, sha256: r.sha256, rows: r.rows, columns });
+  // The thread does not see the footer's run_id statistics here: it decodes the column with the others
+  // (one value in a dictionary), checked below as footerOfBytes checks a part read in this thread.
+  const asked = columns.includes('run_id') ? [...columns] : [...columns, 'run_id'];
+  const got = await readOnThread({ path: part.path, file: part.file, bytes: r.bytes, sha256: r.sha256, rows: r.rows, columns: asked });
   if (got === null) return null;
   if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
   checkPartBytes(manifest, part, got.size ?? -1, () => got.sha256 ?? '');
   if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
-  return designChecked(manifest, openDecodedPart(manifest, part, { columns: [...columns], flat: got.flat ?? null }));
+  const flat = got.flat ?? null;
+  // Declined (flat null): anything asked of the part reads it again here, its footer checked then.
+  const ids = flat?.[asked.indexOf('run_id')];
+  const other = ids?.kind === 'strings' ? foreignInColumn(manifest, part, ids) : null;
+  if (other !== null) throw copiedPart(manifest, part, other);
+  return designChecked(manifest, openDecodedPart(manifest, part, { columns: asked, flat }));
 }
 
 /**
