@@ -255,6 +255,18 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await readsRefuseRows(/its part part-\d+\.parquet holds the condition "slack 8", which the run's manifest does not list; the manifest or the part was edited or damaged/);
   });
 
+  // A review (2026-12-05, evening): run.json and spec.toml edited together to fewer replicates (their
+  // seeds, sha256 and part records to match) kept the rows of the replicates cut, and every read used
+  // them (a replicate without a seed was no problem); only verify said "outside the run's 10".
+  it('replicates cut to fewer in run.json and spec.toml (the rows hold the others)', async () => {
+    const m = await readManifest(store, a.run_id);
+    const spec = SPEC.replace('replicates = 12', 'replicates = 10');
+    await writeFile(join(store, a.run_id, 'spec.toml'), spec);
+    const parts = (m.parts ?? []).map((p) => ({ ...p, replicates: p.replicates === null ? null : ([Math.min(p.replicates[0], 9), Math.min(p.replicates[1], 9)] as [number, number]) }));
+    await writeManifest(store, { ...m, replicates: 10, seeds: m.seeds.slice(0, 10), spec_sha256: createHash('sha256').update(spec).digest('hex'), parts });
+    await readsRefuseRows(/its part part-\d+\.parquet holds replicate 1[01] of slack [48], and the run has seeds for replicates 0 to 9; the manifest or the part was edited or damaged/, ['diff', 'report']);
+  });
+
   it("an edited run.json (counts that are not the parts')", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, counts: { ...m.counts, rows: 200 } });

@@ -10,7 +10,10 @@ import { runLabel } from './manifest-problems.js';
 export type PartDesign = {
   /** A condition label the part holds: null when the manifest lists it (or lists none). */
   condition(label: string): string | null;
-  /** The seed of a row of `label` with replicate index `r`: null when it is the run's seed of r (or the run records none). */
+  /**
+   * The seed of a row of `label` with replicate index `r`: null when it is the run's seed of r (or the run
+   * records none: an import). A replicate the run has no seed for is a problem too.
+   */
   seed(label: string, r: number, seed: number): string | null;
   /** A row's run_id: null when it is the run's. */
   runId(id: unknown): string | null;
@@ -34,7 +37,11 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
       return `${run}: its part ${file} holds the condition ${JSON.stringify(label)}, which the run's manifest does not list; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
     },
     seed(label, r, seed) {
-      if (seeds === null || !(r >= 0 && r < seeds.length) || seeds[r] === seed) return null;
+      if (seeds === null || seeds[r] === seed) return null;
+      // A replicate the run has no seed for: run.json (and spec.toml) cut to fewer replicates than the rows hold.
+      if (!(Number.isInteger(r) && r >= 0 && r < seeds.length)) {
+        return `${run}: its part ${file} holds replicate ${r} of ${label}, and the run has seeds for replicates 0 to ${seeds.length - 1}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+      }
       return `${run}: its part ${file} holds the seed ${seed} for replicate ${r} of ${label}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
     },
     runId(id) {
