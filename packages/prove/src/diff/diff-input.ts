@@ -132,19 +132,39 @@ function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   return [`the runs' outcomes come from different scorers for task${differ.length === 1 ? '' : 's'} ${which}, so a change in ${differ.length === 1 ? 'it' : 'them'} may be the scorers', not the runs'; ${fix}`];
 }
 
+/** The import record of a run made by `poisson-prove import`, or null. */
+function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown } | null {
+  const record = run.manifest['import'];
+  return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown; epoch?: unknown }) : null;
+}
+
 /**
- * Two imports of one harness whose input hashes were made by different rules (`import.identity`, as
- * their builds recorded it: promptfoo's covered the vars alone until the sixth session of 2026-12-05):
- * their samples' inputs read as different even where they are the same. Null otherwise.
+ * The rules two imports of one harness made their input hashes by (`import.identity`, as their builds
+ * recorded it: promptfoo's covered the vars alone until the sixth session of 2026-12-05), when they
+ * differ: their samples' inputs read as different even where they are the same. Null otherwise.
  */
-function identityRuleWarning(before: RunIndex, after: RunIndex): string | null {
-  const rule = (run: RunIndex): { harness: unknown; identity: unknown } | null => {
-    const record = run.manifest['import'];
-    return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown }) : null;
-  };
-  const [a, b] = [rule(before), rule(after)];
+function identityRules(before: RunIndex, after: RunIndex): { readonly before: string; readonly after: string } | null {
+  const [a, b] = [importOf(before), importOf(after)];
   if (a === null || b === null || a.harness !== b.harness || a.identity === b.identity) return null;
-  return `the runs' input hashes were made by different rules (before: ${String(a.identity)}; after: ${String(b.identity)}), by different builds of the import, so samples with the same input read as different; import both files again with one build`;
+  return { before: String(a.identity), after: String(b.identity) };
+}
+
+/** The warning of {@link identityRules}, or null. */
+function identityRuleWarning(before: RunIndex, after: RunIndex): string | null {
+  const rules = identityRules(before, after);
+  if (rules === null) return null;
+  return `the runs' input hashes were made by different rules (before: ${rules.before}; after: ${rules.after}), by different builds of the import, so samples with the same input read as different; import both files again with one build`;
+}
+
+/**
+ * The epochs two imports of one harness hold (`import.epoch`; a log of one epoch holds epoch 1), when they
+ * differ: an epoch is part of a sample's identity, so no sample of one pairs with the other. Null otherwise.
+ */
+function differentEpochs(before: RunIndex, after: RunIndex): readonly [number, number] | null {
+  const [a, b] = [importOf(before), importOf(after)];
+  if (a === null || b === null || a.harness !== b.harness || (a.epoch === undefined && b.epoch === undefined)) return null;
+  const [ea, eb] = [typeof a.epoch === 'number' ? a.epoch : 1, typeof b.epoch === 'number' ? b.epoch : 1];
+  return ea === eb ? null : [ea, eb];
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -182,9 +202,21 @@ function refuseWithoutPairs(before: RunIndex, after: RunIndex, pairing: Pairing,
   const fixes: string[] = [];
   if (differ > 0) why.push(`${plural(differ, 'sample is', 'samples are')} in both runs with a different input (input_hash)`);
   if (oneRun > 0) why.push(`${why.length > 0 ? oneRun : plural(oneRun, identity !== null ? 'sample' : '(condition, replicate) pair', identity !== null ? 'samples' : '(condition, replicate) pairs')} ${oneRun === 1 ? 'is' : 'are'} in one run only`);
-  const rules = identity !== null && differ > 0 ? identityRuleWarning(before, after) : null;
-  if (rules !== null) why.push(rules.split(', by different builds')[0] as string);
-  if (differ > 0 || oneRun > 0) fixes.push(rules !== null ? 'import both files again with one build' : identity !== null ? 'import logs of the same samples (the same inputs) for both runs' : 'diff runs of the same sweep spec and replicates');
+  const rules = identity !== null && differ > 0 ? identityRules(before, after) : null;
+  if (rules !== null) why.push(`the runs' input hashes were made by different rules (before: ${rules.before}; after: ${rules.after})`);
+  const epochs = identity !== null && oneRun > 0 ? differentEpochs(before, after) : null;
+  if (epochs !== null) why.push(`before holds epoch ${epochs[0]} of its samples and after epoch ${epochs[1]} (an epoch is part of a sample's identity)`);
+  if (differ > 0 || oneRun > 0) {
+    fixes.push(
+      rules !== null
+        ? 'import both files again with one build'
+        : epochs !== null
+          ? 'import the same --epoch N of both'
+          : identity !== null
+            ? 'import logs of the same samples (the same inputs) for both runs'
+            : 'diff runs of the same sweep spec and replicates',
+    );
+  }
   // Of the pairs without an outcome, those scored in both runs (a score that is neither 0 nor 1).
   const scored = scoredWithoutOutcome(before, after, pairing);
   if (scored > 0) {

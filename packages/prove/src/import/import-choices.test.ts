@@ -79,6 +79,20 @@ describe('inspect logs with several epochs of each sample', () => {
     expect(d.rows[0]?.counts).toEqual({ both: 0, rise: 5, fall: 0, neither: 5, n: 10 });
   });
 
+  // A review (sixth session of 2026-12-05): the diff of epoch 1 against epoch 2 was refused with "import
+  // logs of the same samples (the same inputs)", which named neither the epochs nor --epoch.
+  it('a diff of two imports of different epochs is refused naming the epochs and --epoch', async () => {
+    const a = await inspectLog('a.json', 'popularity', 10, 3, (id) => id > 3);
+    const b = await inspectLog('b.json', 'popularity', 10, 3, (id) => id > 5);
+    const ra = await importRun(store, { format: 'inspect', files: [a], epoch: 1, name: 'a' });
+    const rb = await importRun(store, { format: 'inspect', files: [b], epoch: 2, name: 'b' });
+    const err = await diffRuns(store, ra.runs[0]?.run_id as string, rb.runs[0]?.run_id as string).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_DIFF' });
+    expect((err as Error).message).toContain('before holds epoch 1 of its samples and after epoch 2 (an epoch is part of a sample\'s identity)');
+    expect((err as Error).message).toContain('import the same --epoch N of both');
+    expect((err as Error).message).not.toContain('import logs of the same samples');
+  });
+
   it('--epoch N that no sample has, or on a format without epochs, is refused by name', async () => {
     const file = await inspectLog('three.json', 'popularity', 4, 3, () => true);
     const err = await importRun(store, { format: 'inspect', files: [file], epoch: 7 }).catch((e: unknown) => e);
