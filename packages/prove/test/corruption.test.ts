@@ -203,6 +203,16 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/the part part-00003\.parquet was changed/);
   });
 
+  // A review (sixth session of 2026-12-05): spec.toml rewritten with its sha256 in run.json was
+  // "verified" while it named another target, unit and axes: only its replicates were compared.
+  it('spec.toml and its sha256 rewritten together, naming another target_id, t_unit and axis', async () => {
+    const edited = SPEC.replace('target_id = "corrupt"', 'target_id = "other"').replace('t_unit = "turns"', 't_unit = "seconds"').replace('[axes.slack]', '[axes.budget]');
+    await writeFile(join(store, a.run_id, 'spec.toml'), edited);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, spec_sha256: createHash('sha256').update(edited).digest('hex') });
+    await everyReadRefuses(/its spec\.toml names target_id "other", t_unit "seconds" and the axes budget, and its run\.json records target_id "corrupt", t_unit "turns" and the axes slack; the manifest or the spec was edited or damaged/);
+  });
+
   it('an edited spec.toml', async () => {
     await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
     await everyReadRefuses(/its spec\.toml was changed/);

@@ -14,7 +14,7 @@ import { newestPerPair, pairKey } from '../store/newest-rows.js';
 import { removeStaleTemps } from '../store/part-temps.js';
 import { DamagedRunError, readRunPart, runParts } from '../store/verify-parts.js';
 import { adoptParts } from '../store/verify-run.js';
-import { manifestProblems, specReplicatesOf } from '../store/manifest-problems.js';
+import { manifestProblems, specOf } from '../store/manifest-problems.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, type RunLock } from '../store/run-lock.js';
 import { parseTargetRef } from '../target/load-target.js';
@@ -272,7 +272,7 @@ async function withRunLock<T>(opts: ResumeOptions, work: (manifest: RunManifest,
     const manifest = await resolveRun(opts.store, first.run_id);
     assertNotRunning(manifest);
     // The design it would run (conditions, replicates, seeds) is the manifest's: refused when edited.
-    const problems = manifestProblems(manifest, { specReplicates: await specReplicatesOf(opts.store, manifest) });
+    const problems = manifestProblems(manifest, { spec: await specOf(opts.store, manifest) });
     if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems.map((p) => `${p.slice(0, -1)}; ${proveCommandLine(opts.store, 'verify', manifest.run_id)} lists everything that differs.`));
     return await work(manifest, lock);
   } catch (err) {

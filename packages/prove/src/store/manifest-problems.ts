@@ -23,16 +23,18 @@ export function isImported(manifest: RunManifest): boolean {
  * Problems of the manifest with itself: seeds that are not the salt's, conditions that are not unique or
  * not the ones its axes give, `extensions` that do not follow one another from the spec's replicates
  * (each adds `replicates_added` indices `from_index`..`to_index` right after the last, with the run's
- * seeds for them) up to `replicates`, and, given the spec's replicates (`specReplicates`, from
- * {@link specReplicatesOf}; not for an import), `replicates` that is not them plus what the extensions add. An imported run records no seeds (`seeds: []`; its rows carry their
+ * seeds for them) up to `replicates`, and, given the run's spec.toml (`spec`, from {@link specOf}; not
+ * for an import), `replicates` that is not its replicates plus what the extensions add, and a target_id,
+ * t_unit or axis names that are not its. An imported run records no seeds (`seeds: []`; its rows carry their
  * samples' identities instead). `verify` reports them; `resume` and `extend` refuse a run that has any,
  * before they write (they would run what the edited manifest says); every read refuses one too
  * (`runParts`, with `seeds: 'ends'`: the first and last seeds against the salt, the others by verify).
  *
  * @param opts - `seeds`: `all` (default) checks every seed against the salt, `ends` the first and last;
- *   `specReplicates`: the replicates of the run's spec.toml, or null (or absent) when not known.
+ *   `spec`: the run's spec.toml read ({@link specOfText}; its replicates, and its target_id, t_unit and
+ *   axis names, checked against run.json's), or null (or absent) when not known.
  */
-export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?: 'all' | 'ends'; readonly specReplicates?: number | null } = {}): string[] {
+export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?: 'all' | 'ends'; readonly spec?: SpecFacts | null } = {}): string[] {
   const run = runLabel(manifest);
   const out: string[] = [];
   if (isImported(manifest)) {
@@ -63,7 +65,8 @@ export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?:
   }
   // An import's spec.toml is the shape of the logs it read, not a spec that ran (older builds stored an
   // empty import as 1 replicate over it), and an import is never extended: only its extensions are checked.
-  out.push(...replicateProblems(manifest, isImported(manifest) ? null : (opts.specReplicates ?? null)));
+  out.push(...replicateProblems(manifest, isImported(manifest) ? null : (opts.spec?.replicates ?? null)));
+  if (opts.spec !== undefined && opts.spec !== null && !isImported(manifest)) out.push(...specProblems(manifest, opts.spec));
   const jobs: unknown = (manifest as { usage_jobs?: unknown }).usage_jobs;
   if (jobs !== undefined && !(Array.isArray(jobs) && jobs.every((j) => typeof j === 'string' && /^[^:]+:.+$/.test(j)))) {
     // resume and extend skip the usage of the reports listed: a list they cannot read would count jobs twice.
@@ -106,21 +109,29 @@ function replicateProblems(manifest: RunManifest, specReplicates: number | null)
 }
 
 /**
- * The replicates of a run's spec.toml (for {@link manifestProblems}' `specReplicates`), or null when the
- * file is missing, is not the one `spec_sha256` records (every read reports that itself), or has no
- * whole number of replicates.
+ * A run's spec.toml read ({@link specOfText}, for {@link manifestProblems}' `spec`), or null when the file
+ * is missing or is not the one `spec_sha256` records (every read reports that itself).
  *
  * @param store - the store directory.
  * @param manifest - the run's manifest.
  */
-export async function specReplicatesOf(store: string, manifest: RunManifest): Promise<number | null> {
+export async function specOf(store: string, manifest: RunManifest): Promise<SpecFacts | null> {
   const bytes = await readFile(specPath(store, manifest.run_id)).catch(() => null);
   if (bytes === null || createHash('sha256').update(bytes).digest('hex') !== manifest.spec_sha256) return null;
-  return specReplicatesOfText(bytes);
+  return specOfText(bytes);
 }
 
-/** The replicates of a spec.toml's bytes already checked against `spec_sha256` (null when it names none). */
-export function specReplicatesOfText(bytes: Buffer): number | null {
+/** What a run's spec.toml says that its run.json repeats: for {@link manifestProblems}' `spec`. */
+export type SpecFacts = {
+  readonly replicates: number | null;
+  readonly target_id: unknown;
+  readonly t_unit: unknown;
+  /** The names of its axes, sorted. */
+  readonly axes: readonly string[];
+};
+
+/** The facts of a spec.toml's bytes already checked against `spec_sha256`, parsed once; null when they are not TOML. */
+export function specOfText(bytes: Buffer): SpecFacts | null {
   let doc: Record<string, unknown>;
   try {
     doc = TOML.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
@@ -128,5 +139,23 @@ export function specReplicatesOfText(bytes: Buffer): number | null {
     return null;
   }
   const r = doc['replicates'];
-  return typeof r === 'number' && Number.isSafeInteger(r) && r >= 1 ? r : null;
+  const axes = doc['axes'];
+  return {
+    replicates: typeof r === 'number' && Number.isSafeInteger(r) && r >= 1 ? r : null,
+    target_id: doc['target_id'],
+    t_unit: doc['t_unit'],
+    axes: typeof axes === 'object' && axes !== null ? Object.keys(axes).sort() : [],
+  };
+}
+
+/**
+ * The spec.toml's target_id, t_unit and axis names against run.json's (a sweep writes them alike; an
+ * import's spec.toml is the shape of its logs, not compared): a spec.toml rewritten with its sha256 in
+ * run.json passed every check but its replicates'. Empty when they agree.
+ */
+function specProblems(manifest: RunManifest, spec: SpecFacts): string[] {
+  const axes = typeof manifest.axes === 'object' && manifest.axes !== null ? Object.keys(manifest.axes).sort() : [];
+  if (spec.target_id === manifest.target_id && spec.t_unit === manifest.t_unit && spec.axes.join('\u0000') === axes.join('\u0000')) return [];
+  const facts = (target: unknown, unit: unknown, names: readonly string[]): string => `target_id ${JSON.stringify(target)}, t_unit ${JSON.stringify(unit)} and the axes ${names.length > 0 ? names.join(', ') : '(none)'}`;
+  return [`${runLabel(manifest)}: its spec.toml names ${facts(spec.target_id, spec.t_unit, spec.axes)}, and its run.json records ${facts(manifest.target_id, manifest.t_unit, axes)}; the manifest or the spec was edited or damaged.`];
 }

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { manifestProblems, runLabel, specReplicatesOfText } from './manifest-problems.js';
+import { manifestProblems, runLabel, specOfText } from './manifest-problems.js';
 
 export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
@@ -165,7 +165,7 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
   // diff read two runs of one salt as unpaired; edited replicates read as a run to resume.
   // and its replicates against spec.toml's plus what its extensions add (a deleted extension record, raised replicates).
-  problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec.bytes !== null ? { specReplicates: specReplicatesOfText(spec.bytes) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
+  problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec.bytes !== null ? { spec: specOfText(spec.bytes) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
   if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   const dir = episodesDir(store, manifest.run_id);
   if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));

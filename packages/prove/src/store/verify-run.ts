@@ -7,7 +7,7 @@ import { partRanges, registrationOf } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
-import { isImported, manifestProblems, specReplicatesOf } from './manifest-problems.js';
+import { isImported, manifestProblems, specOf } from './manifest-problems.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
 import type { RunLock } from './run-lock.js';
@@ -136,7 +136,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
  * @see docs/store.md, "Checksums and verify".
  */
 export async function verifyRun(store: string, manifest: RunManifest): Promise<RunVerification> {
-  const problems = manifestProblems(manifest, { specReplicates: await specReplicatesOf(store, manifest) });
+  const problems = manifestProblems(manifest, { spec: await specOf(store, manifest) });
   let parts: RunPart[] = [];
   try {
     parts = await runParts(store, manifest);
