@@ -133,9 +133,9 @@ function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
 }
 
 /** The import record of a run made by `poisson-prove import`, or null. */
-function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown } | null {
+function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown; readonly axes_from?: unknown } | null {
   const record = run.manifest['import'];
-  return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown; epoch?: unknown }) : null;
+  return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown; epoch?: unknown; axes_from?: unknown }) : null;
 }
 
 /**
@@ -165,6 +165,21 @@ function differentEpochs(before: RunIndex, after: RunIndex): readonly [number, n
   if (a === null || b === null || a.harness !== b.harness || (a.epoch === undefined && b.epoch === undefined)) return null;
   const [ea, eb] = [typeof a.epoch === 'number' ? a.epoch : 1, typeof b.epoch === 'number' ? b.epoch : 1];
   return ea === eb ? null : [ea, eb];
+}
+
+/**
+ * The `--axis` flags two imports of one harness were made with (`import.axes_from`, "none" without),
+ * when they differ: their conditions are labelled by other axes, so they share none. Null otherwise.
+ */
+function differentImportAxes(before: RunIndex, after: RunIndex): readonly [string, string] | null {
+  const [a, b] = [importOf(before), importOf(after)];
+  if (a === null || b === null || a.harness !== b.harness) return null;
+  const flags = (r: { readonly axes_from?: unknown }): string => {
+    const from = typeof r.axes_from === 'object' && r.axes_from !== null ? Object.values(r.axes_from as Record<string, unknown>).map(String) : [];
+    return from.length > 0 ? from.join(', --axis ') : 'none';
+  };
+  const [fa, fb] = [flags(a), flags(b)];
+  return fa === fb ? null : [fa, fb];
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -263,9 +278,10 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   const [before, after] = indexBoth(aligned.before, aligned.after);
   const pairing = pairIndexes(before, after);
   if (pairing.conditions.length === 0) {
+    const axes = differentImportAxes(before, after);
     throw new DiffError(
       'E_DIFF',
-      `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; diff two runs of the same sweep spec.`,
+      `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; ${axes !== null ? `before was imported with --axis ${axes[0]} and after with ${axes[1]}: import both with the same --axis` : 'diff two runs of the same sweep spec'}.`,
     );
   }
   if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);

@@ -88,6 +88,18 @@ describe('imports of generated files: the diff counts what the truth says', () =
     expect((await resolveRun(store, a.runs[0]?.run_id as string)).import?.axes_from).toEqual({ difficulty: 'metadata.difficulty' });
   });
 
+  // A review (sixth session of 2026-12-05): an import with --axis against one without shares no
+  // condition, and the refusal said "diff two runs of the same sweep spec", which does not name --axis.
+  it('a diff of imports made with different --axis is refused naming the axes and --axis', async () => {
+    const store = join(dir, 'inspect-axis-differ-store');
+    const a = await importRun(store, { format: 'inspect', files: await writeInspect(join(dir, 'inspect-axis-differ', 'a'), truth, 0, true), axes: ['metadata.difficulty'] });
+    const b = await importRun(store, { format: 'inspect', files: await writeInspect(join(dir, 'inspect-axis-differ', 'b'), truth, 1, true) });
+    const err = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_DIFF' });
+    expect((err as Error).message).toContain('before was imported with --axis metadata.difficulty and after with none: import both with the same --axis');
+    expect((err as Error).message).not.toContain('the same sweep spec');
+  });
+
   it('refuses --axis metadata.KEY that no sample has, naming the keys the samples do have, and writes nothing (it made an axis of one value, none)', async () => {
     const store = join(dir, 'inspect-axis-typo-store');
     const files = await writeInspect(join(dir, 'inspect-axis-typo'), truth, 0, true);
