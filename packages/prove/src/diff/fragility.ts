@@ -1,4 +1,4 @@
-import type { LimitContext, LimitMemo } from './limits.js';
+import { tableDisagreesBothWays as bothWaysOf, type LimitContext, type LimitMemo } from './limits.js';
 import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
 import { heldBackBy } from './verdict.js';
 import { searchSpace, type Candidate, type Standing } from './fragility-space.js';
@@ -33,9 +33,6 @@ type Reading = {
   readonly incIn: readonly number[];
   readonly incAll: number;
 };
-
-/** Whether a table has pairs that disagree both ways ({@link disagreesBothWays}). */
-const bothWaysOf = (t: Table): boolean => t.kind === 'paired' && Math.min(t.rise, t.fall) > 0;
 
 /**
  * The family of tests as fragility reads it: each test's standing as it stands, and the word after a

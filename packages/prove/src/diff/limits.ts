@@ -130,8 +130,13 @@ export function changeDiscordance(t: PairedTable, bothWays = false): { readonly 
   return !bothWays && Math.min(t.rise, t.fall) === 0 ? null : { discordanceSlope: 1 };
 }
 
+/** Whether a table is paired and has pairs that disagree both ways (rises and falls). */
+export function tableDisagreesBothWays(t: PairedTable | { readonly kind: 'unpaired' }): boolean {
+  return t.kind === 'paired' && Math.min(t.rise, t.fall) > 0;
+}
+
 /** Whether some paired table of a diff has pairs that disagree both ways ({@link LimitContext}'s `bothWays`). */
 export function disagreesBothWays(tables: Iterable<PairedTable | { readonly kind: 'unpaired' }>): boolean {
-  for (const t of tables) if (t.kind === 'paired' && Math.min(t.rise, t.fall) > 0) return true;
+  for (const t of tables) if (tableDisagreesBothWays(t)) return true;
   return false;
 }

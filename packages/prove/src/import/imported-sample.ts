@@ -96,6 +96,12 @@ function stringValue(v: string): number | null {
   return /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/.test(v) ? Number(v) : null;
 }
 
+/** The reason a finite score outside [0, 1] is unreadable (`what` gave `value`), or null for one inside. */
+export function outsideUnit(n: number, what: string, value: unknown = n): string | null {
+  // A run's scores are in [0, 1] (a sweep's target that returns another fails its episode).
+  return n < 0 || n > 1 ? `UnreadableScore: ${what} gave ${JSON.stringify(value)}, a number outside [0, 1]` : null;
+}
+
 /**
  * The outcome and score of one score value: inspect's letters C, I, P, N give passed, failed, partial,
  * no_answer with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`); true and false give passed and
@@ -120,8 +126,8 @@ export function grade(value: unknown, what: string): Graded {
   if (typeof value === 'boolean') return { outcome: value ? 'passed' : 'failed', score: value ? 1 : 0, error: null };
   const n = typeof value === 'string' ? stringValue(value) : value;
   if (typeof n === 'number' && Number.isFinite(n)) {
-    // A run's scores are in [0, 1] (a sweep's target that returns another fails its episode).
-    if (n < 0 || n > 1) return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${JSON.stringify(value)}, a number outside [0, 1]` };
+    const outside = outsideUnit(n, what, value);
+    if (outside !== null) return { outcome: null, score: null, error: outside };
     return { outcome: n === 1 ? 'passed' : n === 0 ? 'failed' : null, score: n, error: null };
   }
   return { outcome: null, score: null, error: `UnreadableScore: ${what} gave ${typeof value === 'number' ? String(value) : (JSON.stringify(value)?.slice(0, 80) ?? 'nothing')}, not C, I, P, N, a boolean, a number or a string inspect_ai's value_to_float reads` };

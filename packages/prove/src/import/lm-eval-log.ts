@@ -84,10 +84,11 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
   const primary = metric ?? names[0] ?? null;
   const values: Obj = {};
   for (const n of names) values[n] = line[n] ?? null;
+  const flip = primary !== null && invert(primary);
   let g: Graded;
   if (primary === null) g = { outcome: null, score: null, error: 'NoScore: the line names no metrics' };
   else if (!(primary in line)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
-  else g = invert(primary) ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
+  else g = flip ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
   // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
   const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');
   return {
@@ -105,7 +106,7 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
     extra: {
       filter,
       metric: primary,
-      ...(primary !== null && invert(primary) ? { inverted: true } : {}),
+      ...(flip ? { inverted: true } : {}),
       metrics: values,
       prompt_hash: typeof line['prompt_hash'] === 'string' ? line['prompt_hash'] : null,
       target_hash: typeof line['target_hash'] === 'string' ? line['target_hash'] : null,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, type Obj } from './json-object.js';
-import type { ImportedSample, ImportGroup, ParsedLog } from './imported-sample.js';
+import { outsideUnit, type ImportedSample, type ImportGroup, type ParsedLog } from './imported-sample.js';
 
 
 /** promptfoo's ResultFailureReason.ERROR: the provider or the test errored, there is nothing to grade. */
@@ -118,7 +118,7 @@ export async function readPromptfooResults(path: string, shown: string): Promise
     const errText = said ?? 'promptfoo recorded an error';
     const score = typeof r['score'] === 'number' && Number.isFinite(r['score']) ? r['score'] : null;
     // A run's scores are in [0, 1]: one outside is an unreadable score, as inspect's and lm-eval's are (grade()).
-    const unreadable = !errored && score !== null && (score < 0 || score > 1) ? `UnreadableScore: score gave ${JSON.stringify(score)}, a number outside [0, 1]` : null;
+    const unreadable = !errored && score !== null ? outsideUnit(score, 'score') : null;
     g.samples.push({
       task,
       fixed: {},
