@@ -4,7 +4,7 @@ import type { ConditionPairs } from './pairing.js';
 import { fmt3 } from './sentence.js';
 import { clusteredBinary, holmAdjust } from './stats.js';
 import { pairedTable, type PairedTable } from './tables.js';
-import { fmtChange, fmtP, sectionLines, type ReportSection } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, sectionLines, type ReportSection } from './text-table.js';
 import type { ClusteredEventRow, ClusteredEvents } from './types.js';
 
 /** The family-wise level of the clustered intervals: 95%, Bonferroni over the events. */
@@ -131,7 +131,7 @@ export function clusteredSection(c: ClusteredEvents): ReportSection {
       fmt3(r.before),
       fmt3(r.after),
       fmtChange(r.change),
-      r.interval === null ? 'no interval' : `[${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`,
+      r.interval === null ? 'no interval' : fmtInterval(r.interval),
       `${fmt3(r.standard_error)} (${fmt3(r.standard_error_iid)})`,
       fmtP(r.p),
       fmtP(r.p_holm),

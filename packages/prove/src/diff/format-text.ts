@@ -1,7 +1,7 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { fmt3 } from './sentence.js';
-import { fmtChange, fmtP, textTable } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
 const LABEL_WIDTH = 14;
@@ -14,10 +14,6 @@ export function droppedLine(r: Pick<DiffReport, 'dropped'>): string | null {
 
 export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
-}
-
-function interval(i: { lower: number; upper: number }): string {
-  return `[${fmtChange(i.lower)}, ${fmtChange(i.upper)}]`;
 }
 
 function cells(c: DiffCounts | null, s: DiffSamples): string[] {
@@ -34,7 +30,7 @@ function tablesSection(r: DiffReport, tables: NonNullable<DiffReport['tables']>)
   tables.forEach((t, i) => {
     hashes.set(t.hash, t.condition);
     const row = r.rows[i];
-    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? interval(row.interval) : '-']);
+    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? fmtInterval(row.interval) : '-']);
   });
   out.push(...textTable(rows));
   for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
@@ -141,7 +137,7 @@ export function formatDiffText(report: DiffReport): string {
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) {
     const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), interval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), fmtInterval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));

@@ -177,10 +177,10 @@ describe('diff on scores: paired t per condition (two hand-built runs, R referen
   it('prints a scores section in the text report and snake_case keys in JSON', () => {
     const text = formatDiffText(clustered);
     expect(text).toContain('\nscores        paired t on each condition\'s score difference (after - before)');
-    expect(text).toContain('\npooled        +0.066 [-0.297, +0.430] over 34 pairs (');
+    expect(text).toContain('\npooled        +0.066 [-0.298, +0.430] over 34 pairs (');
     expect(text).toContain('score drops   2 pairs without a score in one run (an error, or no score), left out');
     const line = text.split('\n').find((l) => l.startsWith('prompt_variant skeptical · task gamma') && l.includes('higher'));
-    expect(line).toMatch(/^prompt_variant skeptical · task gamma\s+6\s+0\.604\s+0\.875\s+\+0\.271\s+\[\+0\.109, \+0\.433\]\s+8\.87e-4\s+0\.00532\s+higher\s+2 -> 0 of 6, p 0\.500$/);
+    expect(line).toMatch(/^prompt_variant skeptical · task gamma\s+6\s+0\.604\s+0\.875\s+\+0\.271\s+\[\+0\.108, \+0\.433\]\s+8\.87e-4\s+0\.00532\s+higher\s+2 -> 0 of 6, p 0\.500$/);
     const json = JSON.parse(JSON.stringify(clustered)) as { scores: Record<string, unknown> };
     expect(Object.keys(json.scores)).toEqual(
       expect.arrayContaining(['rows', 'pooled', 'cluster_axis', 'method', 'tests', 'hard_failure_tests', 'dropped']),

@@ -1,5 +1,5 @@
 import { fmt3 } from './sentence.js';
-import { fmtChange, fmtP, sectionLines, type ReportSection } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, sectionLines, type ReportSection } from './text-table.js';
 import type { ScoreComparison, ScoreRow } from './types.js';
 
 const num = (x: number | null): string => (x === null ? '-' : fmt3(x));
@@ -43,7 +43,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
       'pooled',
       p.t === null || p.p === null || p.interval === null
         ? `${head} ${over}: ${p.clusters} clusters whose mean differences are all equal (SE 0): no test (the clusters do not vary; ${p.standard_error_iid.toPrecision(3)} if the pairs were independent)`
-        : `${head} [${fmtChange(p.interval.lower)}, ${fmtChange(p.interval.upper)}] ${over}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${fmtDf(p.df)} df, p ${fmtP(p.p)}`,
+        : `${head} ${fmtInterval(p.interval)} ${over}: ${p.clusters} clusters, SE ${p.standard_error.toPrecision(3)} (${p.standard_error_iid.toPrecision(3)} if independent), t ${Number.isFinite(p.t) ? p.t.toFixed(2) : String(p.t)} on ${fmtDf(p.df)} df, p ${fmtP(p.p)}`,
     ]);
   }
   const withHard = s.hard_failure_tests > 0;
@@ -55,7 +55,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
       num(r.before),
       num(r.after),
       diff(r.difference),
-      r.interval === null ? '-' : `[${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`,
+      r.interval === null ? '-' : fmtInterval(r.interval),
       pv(r.p),
       pv(r.p_holm),
       r.verdict,

@@ -1,6 +1,11 @@
 import { mcnemar } from 'poisson-stats';
 import { describe, expect, it } from 'vitest';
-import { fmtP } from './text-table.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { formatDiffText } from './format-text.js';
+import { tango } from './stats.js';
+import { fmtInterval, fmtP } from './text-table.js';
+import type { DiffRun } from './types.js';
+import { heldBackBy } from './verdict.js';
 
 // The sixth session of 2026-12-05: a p below the smallest double (the exact McNemar p of 0 rises and
 // 1,075 or more falls, 2 x 0.5^n) printed "0", a certainty no test gives; p in the subnormal range
@@ -21,5 +26,57 @@ describe('fmtP', () => {
     expect(fmtP(0.0456)).toBe('0.0456');
     expect(fmtP(1)).toBe('1.00');
     expect(fmtP(Number.NaN)).toBe('-');
+  });
+});
+
+// The seventh session of 2026-12-05 (a review of the sixth): a condition held back by "an interval
+// reaching past ±0.100" printed its interval as [+0.002, +0.100], inside ±0.100: the verdict compares
+// the unrounded bound (0.100288), the text printed it to the nearest thousandth. Interval bounds are
+// now printed rounded outward, so a printed interval always holds the computed one.
+describe('fmtInterval', () => {
+  const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+  const run = (id: string, outcomes: string[]): DiffRun => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.1, axes: { slack: { type: 'continuous', values: [] } } },
+    rows: outcomes.map((outcome, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: 4 })),
+  });
+
+  it('prints the interval of a condition held back by its interval as reaching past the threshold', () => {
+    // both 10, rise 4, fall 0, neither 84 at threshold 0.1: Tango's 95% interval [0.0015567, 0.1002882]
+    // (poisson-stats' tangoInterval, which its tango tests check against gen.R's independent R implementation)
+    const a = run('a', [...rep(10, 'failed'), ...rep(88, 'passed')]);
+    const b = run('b', [...rep(14, 'failed'), ...rep(84, 'passed')]);
+    const r = diffEpisodes(a, b);
+    const row = r.rows[0]!;
+    expect(row.interval.lower).toBeCloseTo(0.0015567, 6);
+    expect(row.interval.upper).toBeCloseTo(0.1002882, 6);
+    expect(row.held_back_by).toEqual(['interval']);
+    expect(fmtInterval(row.interval)).toBe('[+0.001, +0.101]');
+    const text = formatDiffText(r);
+    expect(text).toContain('[+0.001, +0.101]  inconclusive (interval)');
+    expect(text).not.toContain('+0.100]');
+  });
+
+  it('rounds each bound outward to the thousandth, leaving a bound on the grid where it is', () => {
+    expect(fmtInterval({ lower: -0.0015, upper: 0.0015 })).toBe('[-0.002, +0.002]');
+    expect(fmtInterval({ lower: 0.1, upper: 0.1 })).toBe('[+0.100, +0.100]'); // 0.1 is 100/1000: no move
+    expect(fmtInterval({ lower: -0.324, upper: 0.324 })).toBe('[-0.324, +0.324]');
+    expect(fmtInterval({ lower: -0.32400000000000001, upper: 0.3240000000000001 })).toBe('[-0.324, +0.325]');
+    expect(fmtInterval({ lower: -1, upper: 1 })).toBe('[-1.000, +1.000]');
+    expect(fmtInterval({ lower: -0.0004, upper: 0 })).toBe('[-0.001, 0.000]');
+    expect(fmtInterval({ lower: Number.NaN, upper: Number.NaN })).toBe('[-, -]');
+  });
+
+  it('keeps a printed interval inside ±threshold exactly when the verdict does not hold it back by its interval', () => {
+    // Every table of 40 pairs with rise + fall <= 12, at thresholds 0.1 to 0.3 (3-decimal numbers).
+    for (const threshold of [0.1, 0.15, 0.2, 0.25, 0.3]) {
+      for (let rise = 0; rise <= 12; rise++) {
+        for (let fall = 0; rise + fall <= 12; fall++) {
+          const i = tango({ both: 5, rise, fall, neither: 35 - rise - fall }, 0.95);
+          const held = heldBackBy(0.05, i, threshold).includes('interval');
+          const [lo, hi] = fmtInterval(i).slice(1, -1).split(', ').map(Number) as [number, number];
+          expect(!(lo >= -threshold && hi <= threshold), `rise ${rise} fall ${fall} threshold ${threshold}: ${fmtInterval(i)}`).toBe(held);
+        }
+      }
+    }
   });
 });

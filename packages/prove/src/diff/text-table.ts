@@ -43,6 +43,45 @@ export function fmtChange(x: number): string {
   return x > 0 ? `+${s}` : s;
 }
 
+/** The thousandths a printed interval's bounds are rounded to (outward: see {@link fmtInterval}). */
+const BOUND_SCALE = 1000;
+
+/** The largest multiple of 0.001 (as the double k / 1000) at or below x; x itself when it is one. */
+function floorThousandth(x: number): number {
+  let k = Math.floor(x * BOUND_SCALE);
+  // x * 1000 can be off by an ulp: settle k on the exact comparison of doubles.
+  while ((k + 1) / BOUND_SCALE <= x) k++;
+  while (k / BOUND_SCALE > x) k--;
+  return k / BOUND_SCALE;
+}
+
+/** The smallest multiple of 0.001 (as the double k / 1000) at or above x; x itself when it is one. */
+function ceilThousandth(x: number): number {
+  let k = Math.ceil(x * BOUND_SCALE);
+  while ((k - 1) / BOUND_SCALE >= x) k--;
+  while (k / BOUND_SCALE < x) k++;
+  return k / BOUND_SCALE;
+}
+
+/**
+ * An interval on a change as printed: `[lower, upper]`, each bound as {@link fmtChange} prints a change,
+ * but rounded outward to the thousandth (the lower bound down, the upper up), so that the printed
+ * interval always holds the computed one. The verdict holds the computed bounds against ±threshold
+ * (verdict.ts, `heldBackBy`); rounded to the nearest, an upper bound of 0.10029 printed `+0.100` beside
+ * "held back by an interval reaching past ±0.100". With outward rounding, for a threshold of three
+ * decimals the printed interval lies inside ±threshold exactly when the verdict does not hold the
+ * condition back by its interval. A bound already on the grid (0.1 = 100 / 1000) stays where it is.
+ * `--json` keeps the computed bounds.
+ *
+ * @param i - the interval (NaN bounds print `-`).
+ * @returns `[+0.001, +0.101]` for [0.0015567, 0.1002882].
+ */
+export function fmtInterval(i: { readonly lower: number; readonly upper: number }): string {
+  const lo = Number.isFinite(i.lower) ? floorThousandth(i.lower) : i.lower;
+  const hi = Number.isFinite(i.upper) ? ceilThousandth(i.upper) : i.upper;
+  return `[${fmtChange(lo)}, ${fmtChange(hi)}]`;
+}
+
 /**
  * A {@link ReportSection} as the text diff prints it: an empty line, its lines (labels padded to 14
  * characters), then its table laid out by {@link textTable}.

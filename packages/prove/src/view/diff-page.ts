@@ -1,7 +1,7 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
-import { fmtChange, fmtP, type ReportSection } from '../diff/text-table.js';
+import { fmtChange, fmtInterval, fmtP, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
@@ -72,7 +72,7 @@ function conditionRow(r: DiffRow): string {
     `<td class="num">${rate(r.before)}</td>`,
     `<td class="num">${rate(r.after)}</td>`,
     `<td class="num ${cls}">${h(fmtChange(r.change))}</td>`,
-    `<td class="num">[${h(fmtChange(r.interval.lower))}, ${h(fmtChange(r.interval.upper))}]</td>`,
+    `<td class="num">${h(fmtInterval(r.interval))}</td>`,
     `<td class="num">${h(fmtP(r.p))}</td>`,
     `<td class="num">${h(fmtP(r.p_holm))}</td>`,
     `<td class="num">${h(fmtP(r.p_bh))}${r.flagged ? ' *' : ''}</td>`,

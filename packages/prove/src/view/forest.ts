@@ -1,6 +1,6 @@
 import { goodness, riseIsGood } from '../diff/direction.js';
 import { textWidth } from '../diff/svg.js';
-import { fmtChange } from '../diff/text-table.js';
+import { fmtChange, fmtInterval } from '../diff/text-table.js';
 import type { DiffReport, DiffRow } from '../diff/types.js';
 import { escapeHtml } from './escape.js';
 
@@ -92,7 +92,7 @@ export function renderForestSvg(report: DiffReport): string {
     out.push(`<line x1="${lo}" y1="${y}" x2="${hi}" y2="${y}" stroke="${colour}" stroke-width="2"/>`);
     out.push(`<line x1="${lo}" y1="${y - 4}" x2="${lo}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/><line x1="${hi}" y1="${y - 4}" x2="${hi}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/>`);
     const cx = xOf(r.change);
-    out.push(`<circle cx="${cx}" cy="${y}" r="5" fill="${r.counts_toward_verdict ? colour : '#ffffff'}" stroke="${colour}" stroke-width="2"><title>${escapeHtml(`${fmtChange(r.change)} [${fmtChange(r.interval.lower)}, ${fmtChange(r.interval.upper)}]`)}</title></circle>`);
+    out.push(`<circle cx="${cx}" cy="${y}" r="5" fill="${r.counts_toward_verdict ? colour : '#ffffff'}" stroke="${colour}" stroke-width="2"><title>${escapeHtml(`${fmtChange(r.change)} ${fmtInterval(r.interval)}`)}</title></circle>`);
     out.push(`<text x="${left + plotW + 10}" y="${y + 4}" fill="${colour}">${escapeHtml(`${fmtChange(r.change)} ${r.verdict}`)}</text>`);
     out.push('</g>');
   });

@@ -35,7 +35,7 @@ describe('poisson-prove diff', () => {
       truncated     0 (episodes the horizon cut short, in either run)
 
       condition                                                                                                                  event   before  after  change  interval          verdict    rise     fall
-      generator_hash 49a5f64878314b71ace9bfebeb18050363cefebeedefadf24098778eed895b05 · horizon 8 · slack 4 · strictness strict  passed  1.000   1.000  0.000   [-0.324, +0.324]  unchanged  no room  0.801
+      generator_hash 49a5f64878314b71ace9bfebeb18050363cefebeedefadf24098778eed895b05 · horizon 8 · slack 4 · strictness strict  passed  1.000   1.000  0.000   [-0.325, +0.325]  unchanged  no room  0.801
 
       more          --full prints the per-event tables by hash, the coverage, the omnibus, the fault lines and the bound
 

@@ -17,6 +17,9 @@
 // text tables' columns differs); and for promptfoo's input hash, which covers the test case's grading
 // (assert, threshold, options) beside its vars: the promptfoo cases' input_hash values alone (compared line
 // by line with the 64-hex hashes masked: nothing else; the view and serve pages' lengths unchanged).
+// and (seventh session of 2026-12-05) for intervals printed rounded outward (lower down, upper up, to the
+// thousandth): compared with the outputs before, whitespace collapsed, only interval bounds moved, each
+// outward by at most 0.001 (812 bounds over the three fixtures' 109 outputs, 35 outputs changed).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
