@@ -213,6 +213,50 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its spec\.toml names target_id "other", t_unit "seconds" and the axes budget, and its run\.json records target_id "corrupt", t_unit "turns" and the axes slack; the manifest or the spec was edited or damaged/);
   });
 
+  // The sixth session's note (found and left): the comparison above covered target_id, t_unit and the
+  // axes' names; a spec.toml whose axis values, type or events were rewritten with its sha256 passed.
+  it('spec.toml and its sha256 rewritten together, with other axis values', async () => {
+    const edited = SPEC.replace('values = [4, 8]', 'values = [4, 16]');
+    await writeFile(join(store, a.run_id, 'spec.toml'), edited);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, spec_sha256: createHash('sha256').update(edited).digest('hex') });
+    await everyReadRefuses(/its spec\.toml gives the axes slack \(continuous\) 4, 16, and its run\.json records slack \(continuous\) 4, 8; the manifest or the spec was edited or damaged/);
+  });
+
+  it('spec.toml and its sha256 rewritten together, declaring events the run did not', async () => {
+    const edited = SPEC.replace('replicates = 12', 'replicates = 12\nevents = ["failed"]');
+    await writeFile(join(store, a.run_id, 'spec.toml'), edited);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, spec_sha256: createHash('sha256').update(edited).digest('hex') });
+    await everyReadRefuses(/its spec\.toml declares the events "failed", and its run\.json records none; the manifest or the spec was edited or damaged/);
+  });
+
+  it('run.json\'s axes and conditions cut alone (its spec.toml as it was)', async () => {
+    const m = await readManifest(store, a.run_id);
+    const parts = (m.parts ?? []).map((p) => ({ ...p, conditions: [0, 0] as [number, number] }));
+    await writeManifest(store, { ...m, axes: { slack: { type: 'continuous', values: [4] } }, conditions: ['slack 4'], parts } as RunManifest);
+    await everyReadRefuses(/its spec\.toml gives the axes slack \(continuous\) 4, 8, and its run\.json records slack \(continuous\) 4; the manifest or the spec was edited or damaged/);
+  });
+
+  it('a run narrowed by --only, its spec.toml whole: its axes read as the spec narrowed, and every read passes', async () => {
+    const dir = await tempDir('prove-corrupt-only-');
+    try {
+      const s2 = join(dir, 'store');
+      const spec = SPEC.replace('replicates = 12', 'replicates = 12\nevents = ["failed"]');
+      const run = await sweep({ spec, target: coin, store: s2, maxMde: 0.99, salt: 's', only: { slack: ['8'] }, now: new Date('2026-11-06T12:00:00Z') });
+      expect(run.axes).toEqual({ slack: { type: 'continuous', values: [8] } });
+      expect((await readEpisodes(s2, run.run_id)).numRows).toBe(12);
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'verify', run.run_id], io)).toBe(0);
+      // and its run.json's only edited to the other value (its axes and conditions to match) is refused
+      const m = await readManifest(s2, run.run_id);
+      await writeManifest(s2, { ...m, only: { slack: [4] } });
+      await expect(readEpisodes(s2, run.run_id)).rejects.toThrow(/its spec\.toml gives, narrowed by its run\.json's only, the axes slack \(continuous\) 4, and its run\.json records slack \(continuous\) 8/);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
   it('an edited spec.toml', async () => {
     await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
     await everyReadRefuses(/its spec\.toml was changed/);
@@ -261,7 +305,11 @@ describe('the corruption suite: every read command errors, naming the run, the p
     const m = await readManifest(store, a.run_id);
     // The part records' condition ranges edited to match (else they name the cut, as they did before).
     const parts = (m.parts ?? []).map((p) => ({ ...p, conditions: [0, 0] as [number, number] }));
-    await writeManifest(store, { ...m, axes: { slack: { type: 'continuous', values: [4] } }, conditions: ['slack 4'], parts } as RunManifest);
+    // spec.toml cut with it (and its sha256), since run.json's axes are now compared with the spec's values.
+    const spec = SPEC.replace('values = [4, 8]', 'values = [4]');
+    await writeFile(join(store, a.run_id, 'spec.toml'), spec);
+    const spec_sha256 = createHash('sha256').update(spec).digest('hex');
+    await writeManifest(store, { ...m, axes: { slack: { type: 'continuous', values: [4] } }, conditions: ['slack 4'], parts, spec_sha256 } as RunManifest);
     await readsRefuseRows(/its part part-\d+\.parquet holds the condition "slack 8", which the run's manifest does not list; the manifest or the part was edited or damaged/);
   });
 
@@ -274,7 +322,9 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await writeFile(join(store, a.run_id, 'spec.toml'), spec);
     const parts = (m.parts ?? []).map((p) => ({ ...p, replicates: p.replicates === null ? null : ([Math.min(p.replicates[0], 9), Math.min(p.replicates[1], 9)] as [number, number]) }));
     await writeManifest(store, { ...m, replicates: 10, seeds: m.seeds.slice(0, 10), spec_sha256: createHash('sha256').update(spec).digest('hex'), parts });
-    await readsRefuseRows(/its part part-\d+\.parquet holds replicate 1[01] of slack [48], and the run has seeds for replicates 0 to 9; the manifest or the part was edited or damaged/, ['diff', 'report']);
+    // export and inspect too (they read no seeds, but the replicate index; the sixth session's note: they
+    // counted the rows of the replicates cut)
+    await readsRefuseRows(/its part part-\d+\.parquet holds replicate 1[01] of slack [48], and the run has seeds for replicates 0 to 9; the manifest or the part was edited or damaged/);
   });
 
   it("an edited run.json (counts that are not the parts')", async () => {

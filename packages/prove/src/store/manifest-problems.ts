@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import TOML from '@iarna/toml';
+import { narrowSpec } from '../executor/narrow-spec.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
+import { parseSweepSpec, type Axis, type SweepSpec } from '../spec/sweep-spec.js';
 import { specPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
 
@@ -128,6 +130,11 @@ export type SpecFacts = {
   readonly t_unit: unknown;
   /** The names of its axes, sorted. */
   readonly axes: readonly string[];
+  /**
+   * The spec as today's parser reads it (its axes' types and values, its events), or null when it
+   * refuses it (a spec an older build accepted is then compared on the facts above alone).
+   */
+  readonly spec: SweepSpec | null;
 };
 
 /** The facts of a spec.toml's bytes already checked against `spec_sha256`, parsed once; null when they are not TOML. */
@@ -140,7 +147,14 @@ export function specOfText(bytes: Buffer): SpecFacts | null {
   }
   const r = doc['replicates'];
   const axes = doc['axes'];
+  let spec: SweepSpec | null;
+  try {
+    spec = parseSweepSpec(bytes.toString('utf8'));
+  } catch {
+    spec = null;
+  }
   return {
+    spec,
     replicates: typeof r === 'number' && Number.isSafeInteger(r) && r >= 1 ? r : null,
     target_id: doc['target_id'],
     t_unit: doc['t_unit'],
@@ -149,13 +163,48 @@ export function specOfText(bytes: Buffer): SpecFacts | null {
 }
 
 /**
- * The spec.toml's target_id, t_unit and axis names against run.json's (a sweep writes them alike; an
- * import's spec.toml is the shape of its logs, not compared): a spec.toml rewritten with its sha256 in
- * run.json passed every check but its replicates'. Empty when they agree.
+ * The spec.toml's target_id, t_unit, axes (names, types and values, narrowed by run.json's `only`) and
+ * events against run.json's (a sweep writes them alike; an import's spec.toml is the shape of its logs,
+ * not compared): a spec.toml rewritten with its sha256 in run.json passed every check but its
+ * replicates', and then (until the seventh session of 2026-12-05) every check but its axis values and
+ * events. Empty when they agree.
  */
 function specProblems(manifest: RunManifest, spec: SpecFacts): string[] {
+  const edited = 'the manifest or the spec was edited or damaged.';
   const axes = typeof manifest.axes === 'object' && manifest.axes !== null ? Object.keys(manifest.axes).sort() : [];
-  if (spec.target_id === manifest.target_id && spec.t_unit === manifest.t_unit && spec.axes.join('\u0000') === axes.join('\u0000')) return [];
-  const facts = (target: unknown, unit: unknown, names: readonly string[]): string => `target_id ${JSON.stringify(target)}, t_unit ${JSON.stringify(unit)} and the axes ${names.length > 0 ? names.join(', ') : '(none)'}`;
-  return [`${runLabel(manifest)}: its spec.toml names ${facts(spec.target_id, spec.t_unit, spec.axes)}, and its run.json records ${facts(manifest.target_id, manifest.t_unit, axes)}; the manifest or the spec was edited or damaged.`];
+  if (!(spec.target_id === manifest.target_id && spec.t_unit === manifest.t_unit && spec.axes.join('\u0000') === axes.join('\u0000'))) {
+    const facts = (target: unknown, unit: unknown, names: readonly string[]): string => `target_id ${JSON.stringify(target)}, t_unit ${JSON.stringify(unit)} and the axes ${names.length > 0 ? names.join(', ') : '(none)'}`;
+    return [`${runLabel(manifest)}: its spec.toml names ${facts(spec.target_id, spec.t_unit, spec.axes)}, and its run.json records ${facts(manifest.target_id, manifest.t_unit, axes)}; ${edited}`];
+  }
+  if (spec.spec === null) return [];
+  const out: string[] = [];
+  const only = manifest.only;
+  let ran: SweepSpec;
+  try {
+    ran = typeof only === 'object' && only !== null ? narrowSpec(spec.spec, only).spec : spec.spec;
+  } catch {
+    return [`${runLabel(manifest)}: its run.json's only (${JSON.stringify(only).slice(0, 80)}) names values its spec.toml's axes do not have; ${edited}`];
+  }
+  const differ = axes.filter((name) => axisText(ran.axes[name]) !== axisText(manifest.axes[name]));
+  if (differ.length > 0) {
+    const shown = (of: (name: string) => Axis | undefined): string => differ.map((name) => `${name} ${axisText(of(name), 8)}`).join('; ');
+    const narrowed = typeof only === 'object' && only !== null ? ', narrowed by its run.json\'s only,' : '';
+    out.push(`${runLabel(manifest)}: its spec.toml gives${narrowed} the axes ${shown((n) => ran.axes[n])}, and its run.json records ${shown((n) => manifest.axes[n])}; ${edited}`);
+  }
+  const events = (xs: readonly string[] | null | undefined): string => (Array.isArray(xs) && xs.length > 0 ? xs.map((x) => JSON.stringify(x)).join(', ') : 'none');
+  if (events(ran.events) !== events(manifest.events)) {
+    out.push(`${runLabel(manifest)}: its spec.toml declares the events ${events(ran.events)}, and its run.json records ${events(manifest.events)}; ${edited}`);
+  }
+  return out;
+}
+
+/**
+ * An axis as the comparison reads it and the messages show it: `(continuous) 4, 8`, `(categorical) "a", "b"`;
+ * with `shown`, the first `shown` values and how many more.
+ */
+function axisText(axis: Axis | undefined, shown = Infinity): string {
+  if (typeof axis !== 'object' || axis === null || !Array.isArray(axis.values)) return '(unreadable)';
+  const values: readonly unknown[] = axis.values;
+  const more = values.length > shown ? `, and ${values.length - shown} more` : '';
+  return `(${String(axis.type)}) ${values.slice(0, shown).map((v) => (typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ')}${more}`;
 }

@@ -15,6 +15,11 @@ export type PartDesign = {
    * records none: an import). A replicate the run has no seed for is a problem too.
    */
   seed(label: string, r: number, seed: number): string | null;
+  /**
+   * The replicate index of a row of `label`, for a reader that decodes no seeds (export, inspect): null
+   * when the run has a seed for it (or records none: an import).
+   */
+  replicate(label: string, r: number): string | null;
   /** A row's run_id: null when it is the run's. */
   runId(id: unknown): string | null;
   /** The run's seeds by replicate index, or null when it records none (compare in a loop, then ask `seed` for the sentence). */
@@ -30,6 +35,11 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
   const listed = Array.isArray(manifest.conditions) ? new Set<string>(manifest.conditions) : null;
   const seeds = Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds : null;
   const edited = 'the manifest or the part was edited or damaged';
+  const replicate = (label: string, r: number): string | null => {
+    if (seeds === null || (Number.isInteger(r) && r >= 0 && r < seeds.length)) return null;
+    // A replicate the run has no seed for: run.json (and spec.toml) cut to fewer replicates than the rows hold.
+    return `${run}: its part ${file} holds replicate ${r} of ${label}, and the run has seeds for replicates 0 to ${seeds.length - 1}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+  };
   return {
     seeds,
     condition(label) {
@@ -38,12 +48,11 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
     },
     seed(label, r, seed) {
       if (seeds === null || seeds[r] === seed) return null;
-      // A replicate the run has no seed for: run.json (and spec.toml) cut to fewer replicates than the rows hold.
-      if (!(Number.isInteger(r) && r >= 0 && r < seeds.length)) {
-        return `${run}: its part ${file} holds replicate ${r} of ${label}, and the run has seeds for replicates 0 to ${seeds.length - 1}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
-      }
+      const outside = replicate(label, r);
+      if (outside !== null) return outside;
       return `${run}: its part ${file} holds the seed ${seed} for replicate ${r} of ${label}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
     },
+    replicate,
     runId(id) {
       if (id === manifest.run_id) return null;
       return `${run}: its part ${file} holds rows of the run ${String(id)}, not of this run (copied in from another run); remove it, or restore the run's own part; poisson-prove verify ${manifest.run_id} lists everything that differs.`;

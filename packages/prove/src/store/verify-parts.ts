@@ -299,9 +299,19 @@ function checkDesignColumns(manifest: RunManifest, part: RunPart, columns: Reado
   if (conditions !== undefined) for (let i = 0; i < rows; i++) if (!seen.has(conditions[i])) seen.add(conditions[i]), fail(d.condition(String(conditions[i])));
   const rs = columns['replicate_index'];
   const seeds = columns['seed'];
-  if (rs === undefined || seeds === undefined) return;
+  if (rs === undefined) return;
+  const label = (i: number): string => (conditions === undefined ? 'its condition' : String(conditions[i]));
+  if (seeds === undefined) {
+    // A reader of no seeds (export, inspect): each replicate one the run has a seed for.
+    const n = d.seeds?.length ?? 0;
+    if (d.seeds !== null) for (let i = 0; i < rows; i++) {
+      const r = num(rs[i]);
+      if (!(Number.isInteger(r) && r >= 0 && r < n)) fail(d.replicate(label(i), r));
+    }
+    return;
+  }
   for (let i = 0; i < rows; i++) {
-    const problem = d.seed(conditions === undefined ? 'its condition' : String(conditions[i]), num(rs[i]), num(seeds[i]));
+    const problem = d.seed(label(i), num(rs[i]), num(seeds[i]));
     if (problem !== null) fail(problem);
   }
 }
@@ -319,15 +329,25 @@ function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly s
   if (condition?.kind === 'strings') for (const label of condition.dictionary) fail(d.condition(label));
   const rs = names.includes('replicate_index') ? at('replicate_index') : undefined;
   const seeds = names.includes('seed') ? at('seed') : undefined;
-  if (rs?.kind !== 'numbers' || seeds?.kind !== 'numbers') return;
+  if (rs?.kind !== 'numbers') return;
   const r = rs.values;
-  const s = seeds.values;
   const expected = d.seeds;
   if (expected === null) return;
+  const label = (i: number): string => (condition?.kind === 'strings' ? (condition.dictionary[condition.codes[i] as number] ?? 'its condition') : 'its condition');
+  if (seeds?.kind !== 'numbers') {
+    // A reader of no seeds (export, inspect): each replicate one the run has a seed for.
+    const n = expected.length;
+    for (let i = 0; i < flat.rows; i++) {
+      const k = r[i] as number;
+      if (!(k >= 0 && k < n && Number.isInteger(k))) fail(d.replicate(label(i), k));
+    }
+    return;
+  }
+  const s = seeds.values;
   for (let i = 0; i < flat.rows; i++) {
     const k = r[i] as number;
     if (expected[k] === s[i]) continue; // a replicate without a seed (k outside them) is refused by d.seed
-    fail(d.seed(condition?.kind === 'strings' ? (condition.dictionary[condition.codes[i] as number] ?? 'its condition') : 'its condition', k, s[i] as number));
+    fail(d.seed(label(i), k, s[i] as number));
   }
 }
 
