@@ -257,6 +257,14 @@ describe('the corruption suite: every read command errors, naming the run, the p
     }
   });
 
+  // The sixth session's note (found and left): verify compared run.json's conditions with its axes' as a
+  // set; their order (which the part records' condition ranges and every output's rows follow) was not.
+  it('run.json\'s conditions reordered', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, conditions: [...m.conditions].reverse() });
+    await everyReadRefuses(/its axes give the conditions "slack 4", "slack 8" in that order, and its run\.json records "slack 8", "slack 4"; the manifest was edited or damaged/);
+  });
+
   it('an edited spec.toml', async () => {
     await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
     await everyReadRefuses(/its spec\.toml was changed/);

@@ -60,9 +60,18 @@ export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?:
       labels = null;
     }
     const recorded = new Set(manifest.conditions);
+    const shown = (xs: readonly string[]): string => xs.slice(0, 4).map((x) => JSON.stringify(x)).join(', ') + (xs.length > 4 ? `, and ${xs.length - 4} more` : '');
     if (labels === null || labels.length !== recorded.size || labels.some((l) => !recorded.has(l))) {
-      const shown = (xs: readonly string[]): string => xs.slice(0, 4).map((x) => JSON.stringify(x)).join(', ') + (xs.length > 4 ? `, and ${xs.length - 4} more` : '');
       out.push(`${run}: its axes give the conditions ${labels === null ? '(none: the axes cannot be read)' : shown(labels)}, and its run.json records ${shown(manifest.conditions)}; the manifest was edited or damaged.`);
+    } else {
+      // The same conditions in another order: the part records' condition ranges index this list, and
+      // every output's rows follow it.
+      const at = labels.findIndex((l, i) => l !== manifest.conditions[i]);
+      if (at >= 0) {
+        const from = Math.max(0, at - 1);
+        const window = (xs: readonly string[]): string => (from > 0 ? '..., ' : '') + shown(xs.slice(from));
+        out.push(`${run}: its axes give the conditions ${window(labels)} in that order, and its run.json records ${window(manifest.conditions)}; the manifest was edited or damaged.`);
+      }
     }
   }
   // An import's spec.toml is the shape of the logs it read, not a spec that ran (older builds stored an
