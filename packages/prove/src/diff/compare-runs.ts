@@ -6,7 +6,7 @@ import { checkOptions } from './diff-input.js';
 import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { columnsUnmatched, unmatchedLine } from './partial.js';
-import { fmt3, verdictSentence } from './sentence.js';
+import { fmt3, fmtThreshold, verdictSentence } from './sentence.js';
 import { bhAdjust, holmAdjust } from './stats.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
@@ -159,7 +159,7 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
   out.push(`${pad('baseline')}${r.base.name}`);
   r.candidates.forEach((c, i) => out.push(`${pad(`candidate ${i + 1}`)}${c.after.name}: ${c.verdict}  ${c.sentence}`));
   out.push(`${pad('method')}${first.method.description}`);
-  out.push(`${pad('threshold')}${r.candidates.map((c) => `${fmt3(c.threshold)} (${c.after.name}: ${c.threshold_note})`).join('; ')}`);
+  out.push(`${pad('threshold')}${r.candidates.map((c) => `${fmtThreshold(c.threshold)} (${c.after.name}: ${c.threshold_note})`).join('; ')}`);
   out.push(`${pad('verdict rule')}${r.verdict_rule}`);
   out.push(`${pad('limits')}${first.limits_rule}`);
   out.push(`${pad('intervals')}${first.intervals_rule}`);

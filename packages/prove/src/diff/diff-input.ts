@@ -4,7 +4,7 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './pairing.js';
 import { indexRows, isRunIndex, NO_EPISODE, NO_OUTCOME, type RunIndex } from './run-index.js';
-import { fmt3 } from './sentence.js';
+import { fmt3, fmtThreshold } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
 import type { DiffOptions, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
@@ -33,7 +33,7 @@ export function diffThreshold(before: RunIndex, after: RunIndex): { value: numbe
   const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
   if (ok(a) && ok(b)) {
     if (a === b) return { value: a, note: 'recorded at sweep time by the runs' };
-    return { value: Math.max(a, b), note: `the larger of the two recorded at sweep time: ${fmt3(a)} before, ${fmt3(b)} after` };
+    return { value: Math.max(a, b), note: `the larger of the two recorded at sweep time: ${fmtThreshold(a)} before, ${fmtThreshold(b)} after` };
   }
   if (ok(a)) return { value: a, note: 'recorded at sweep time by the before run; the after run recorded none' };
   if (ok(b)) return { value: b, note: 'recorded at sweep time by the after run; the before run recorded none' };

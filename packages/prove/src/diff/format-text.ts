@@ -1,6 +1,6 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
-import { fmt3 } from './sentence.js';
+import { fmt3, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -114,7 +114,7 @@ export function formatDiffText(report: DiffReport): string {
   const out: string[] = [];
   out.push(`${r.verdict}  ${r.sentence}`);
   out.push(line('method', r.method.description));
-  out.push(line('threshold', `${fmt3(r.threshold)} (${r.threshold_note})`));
+  out.push(line('threshold', `${fmtThreshold(r.threshold)} (${r.threshold_note})`));
   out.push(line('before', r.before.name));
   out.push(line('after', r.after.name));
   out.push(line('verdict rule', r.verdict_rule));

@@ -9,6 +9,15 @@ export function fmt3(x: Limit | number): string {
   return s === '-0.000' ? '0.000' : s;
 }
 
+/**
+ * Formats a threshold (a run's `max_mde`, given by the user): to 3 decimals as rates and limits are, or
+ * as it is when it has more (0.0125 printed 0.013, beside limits and intervals held against 0.0125).
+ */
+export function fmtThreshold(x: number): string {
+  const s = fmt3(x);
+  return Number(s) === x || !Number.isFinite(x) ? s : String(x);
+}
+
 /** The power in words: 0.8 is "4 times in 5", 0.9 "9 times in 10"; else "with power P". */
 export function powerWords(power: number): string {
   for (let den = 2; den <= 20; den++) {
@@ -104,7 +113,7 @@ export function verdictSentence(args: {
 }): string {
   const { rows, threshold, q, power, method } = args;
   const m = args.family ?? rows.length;
-  const thr = fmt3(threshold);
+  const thr = fmtThreshold(threshold);
   const counted = rows.filter((r) => r.counts_toward_verdict).length;
   const notCounted = rows.filter((r) => !r.counts_toward_verdict);
   // Conditions, not tests: one condition with two inconclusive events is one condition.

@@ -6,6 +6,7 @@ import { tango } from './stats.js';
 import { fmtInterval, fmtP } from './text-table.js';
 import type { DiffRun } from './types.js';
 import { heldBackBy } from './verdict.js';
+import { fmtThreshold } from './sentence.js';
 
 // The sixth session of 2026-12-05: a p below the smallest double (the exact McNemar p of 0 rises and
 // 1,075 or more falls, 2 x 0.5^n) printed "0", a certainty no test gives; p in the subnormal range
@@ -78,5 +79,27 @@ describe('fmtInterval', () => {
         }
       }
     }
+  });
+});
+
+// A threshold of more than three decimals (--max-mde 0.0125) printed as 0.013, beside limits and
+// intervals held against 0.0125: a limit printed 0.013 was "above 0.013".
+describe('the threshold as printed', () => {
+  const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+  const run = (id: string, outcomes: string[]): DiffRun => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.0125, axes: { slack: { type: 'continuous', values: [] } } },
+    rows: outcomes.map((outcome, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: 4 })),
+  });
+
+  it('prints a threshold of more than three decimals as it is, and one of three or fewer to three', () => {
+    const r = diffEpisodes(run('a', rep(400, 'passed')), run('b', [...rep(399, 'passed'), 'failed']));
+    expect(r.threshold).toBe(0.0125);
+    const text = formatDiffText(r);
+    expect(text).toContain('\nthreshold     0.0125 (recorded at sweep time by the runs)\n');
+    expect(r.sentence).toContain('a change of 0.0125');
+    expect(text).not.toContain('0.013 (');
+    expect(fmtThreshold(0.1)).toBe('0.100');
+    expect(fmtThreshold(0.99)).toBe('0.990');
+    expect(fmtThreshold(0.0125)).toBe('0.0125');
   });
 });

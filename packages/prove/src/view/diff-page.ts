@@ -3,6 +3,7 @@ import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
+import { fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -132,7 +133,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   const verdicts = [...new Set(d.rows.map((r) => r.verdict))].sort();
   const lines: [string, string][] = [
     ['method', d.method.description],
-    ['threshold', `${d.threshold.toFixed(3)} (${d.threshold_note})`],
+    ['threshold', `${fmtThreshold(d.threshold)} (${d.threshold_note})`],
     ['before (A)', `${d.before.name} (${d.before.run_id})`],
     ['after (B)', `${d.after.name} (${d.after.run_id})`],
     ['verdict rule', d.verdict_rule],
