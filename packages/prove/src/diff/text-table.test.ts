@@ -30,16 +30,20 @@ describe('fmtP', () => {
   });
 });
 
+const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+
+/** An in-memory run of one condition, its outcomes by replicate, recorded with the threshold `maxMde`. */
+const runOf = (id: string, outcomes: string[], maxMde: number): DiffRun => ({
+  manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: maxMde, axes: { slack: { type: 'continuous', values: [] } } },
+  rows: outcomes.map((outcome, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: 4 })),
+});
+
 // The seventh session of 2026-12-05 (a review of the sixth): a condition held back by "an interval
 // reaching past ±0.100" printed its interval as [+0.002, +0.100], inside ±0.100: the verdict compares
 // the unrounded bound (0.100288), the text printed it to the nearest thousandth. Interval bounds are
 // now printed rounded outward, so a printed interval always holds the computed one.
 describe('fmtInterval', () => {
-  const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
-  const run = (id: string, outcomes: string[]): DiffRun => ({
-    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.1, axes: { slack: { type: 'continuous', values: [] } } },
-    rows: outcomes.map((outcome, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: 4 })),
-  });
+  const run = (id: string, outcomes: string[]): DiffRun => runOf(id, outcomes, 0.1);
 
   it('prints the interval of a condition held back by its interval as reaching past the threshold', () => {
     // both 10, rise 4, fall 0, neither 84 at threshold 0.1: Tango's 95% interval [0.0015567, 0.1002882]
@@ -85,11 +89,7 @@ describe('fmtInterval', () => {
 // A threshold of more than three decimals (--max-mde 0.0125) printed as 0.013, beside limits and
 // intervals held against 0.0125: a limit printed 0.013 was "above 0.013".
 describe('the threshold as printed', () => {
-  const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
-  const run = (id: string, outcomes: string[]): DiffRun => ({
-    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.0125, axes: { slack: { type: 'continuous', values: [] } } },
-    rows: outcomes.map((outcome, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: 4 })),
-  });
+  const run = (id: string, outcomes: string[]): DiffRun => runOf(id, outcomes, 0.0125);
 
   it('prints a threshold of more than three decimals as it is, and one of three or fewer to three', () => {
     const r = diffEpisodes(run('a', rep(400, 'passed')), run('b', [...rep(399, 'passed'), 'failed']));
