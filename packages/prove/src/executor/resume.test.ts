@@ -483,3 +483,37 @@ describe('an interrupted resume --retry-errors, then another resume', () => {
     expect(continuedRetry(m2, {})).toEqual({});
   });
 });
+
+// A review (seventh session of 2026-12-05): readers and `resume --retry-errors` took "the newest row of
+// a pair" from the position of its part in run.json's `parts`, not from the part's number: records
+// reordered (no checksum touched) made diff, export and episodes() read the superseded error rows, and
+// a second retry ran (and would have paid for) the 2 pairs that already had outcomes.
+describe('part records out of the order the writer wrote them', () => {
+  it('every read, resume and verify refuse them, naming the order', async () => {
+    let phase = 0;
+    const calls: number[] = [];
+    const target = (cfg: TargetConfig) => {
+      if (phase === 0 && cfg['slack'] === 4 && (cfg.replicate_index === 2 || cfg.replicate_index === 3)) throw new Error('HTTP 429 scripted');
+      if (phase === 2) calls.push(cfg.replicate_index);
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'ro', partRows: 4 });
+    phase = 1;
+    const m1 = await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, partRows: 4 });
+    expect(m1.status).toBe('complete');
+    expect((await episodes(dir, m0.run_id)).filter((r) => r.outcome === null)).toEqual([]);
+    const parts = m1.parts ?? [];
+    expect(parts.length).toBeGreaterThan(2);
+    // the retried rows' part moved to the front of the list
+    await writeManifest(dir, { ...m1, parts: [parts[parts.length - 1]!, ...parts.slice(0, -1)] });
+    const order = new RegExp(`its run\\.json records the part ${parts[0]!.file.replace('.', '\\.')} after ${parts[parts.length - 1]!.file.replace('.', '\\.')}: parts are recorded in the order they were written, by number; the manifest was edited or damaged`);
+    await expect(episodes(dir, m0.run_id)).rejects.toThrow(order);
+    phase = 2;
+    await expect(resume({ store: dir, ref: m0.run_id, target, retryErrors: true })).rejects.toThrow(order);
+    expect(calls).toEqual([]);
+    const { verifyRun } = await import('../store/verify-run.js');
+    const v = await verifyRun(dir, await readManifest(dir, m0.run_id));
+    expect(v.state).toBe('damaged');
+    expect(v.problems.join('\n')).toMatch(order);
+  });
+});

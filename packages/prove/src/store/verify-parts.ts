@@ -104,6 +104,7 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
   const seenSha = new Map<string, string>();
   const conditions = Array.isArray(manifest.conditions) ? manifest.conditions.length : 0;
   let rows = 0;
+  let previous: { readonly file: string; readonly number: number } | null = null;
   for (const r of recs) {
     if (typeof r !== 'object' || r === null || typeof r.file !== 'string' || !PART_RE.test(r.file) || typeof r.sha256 !== 'string' || !Number.isInteger(r.rows) || !Number.isInteger(r.bytes)) {
       out.push(`${run}: its run.json records a part that is not a part record (${JSON.stringify(r)?.slice(0, 80)}); the manifest was edited or damaged; ${fix(manifest)}.`);
@@ -111,6 +112,15 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
     }
     rows += r.rows;
     if (seenFile.has(r.file)) out.push(`${run}: its run.json records the part ${r.file} twice; the manifest was edited or damaged.`);
+    // The writer records its parts as it commits them, numbered in that order: the newest row of a pair
+    // (after `resume --retry-errors`) is the one of the later part, which readers and resume take from
+    // this order. Records moved about (no checksum touched) made them read superseded rows, and a retry
+    // run again pairs that had outcomes.
+    const number = Number(PART_RE.exec(r.file)?.[1]);
+    if (previous !== null && !(number > previous.number)) {
+      out.push(`${run}: its run.json records the part ${r.file} after ${previous.file}: parts are recorded in the order they were written, by number; the manifest was edited or damaged.`);
+    }
+    previous = { file: r.file, number };
     seenFile.add(r.file);
     const twin = seenSha.get(r.sha256);
     if (twin !== undefined && r.rows > 0) out.push(`${run}: the parts ${twin} and ${r.file} are recorded with the same sha256 (a duplicated part): its rows would be counted twice.`);
