@@ -7,10 +7,10 @@ import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { columnsUnmatched, unmatchedLine } from './partial.js';
 import { fmt3, fmtThreshold, verdictSentence } from './sentence.js';
-import { bhAdjust, holmAdjust } from './stats.js';
 import { fmtChange, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
-import { heldBackBy } from './verdict.js';
+import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
+import { decide } from './verdict.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
 export type MultiDiffReport = {
@@ -63,27 +63,32 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
   const reports = ks.map((k) => diffOf(k, { fragility: false, family: total }));
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
-  const pHolm = holmAdjust(all.map((r) => r.p));
-  const pBh = bhAdjust(all.map((r) => r.p));
+  // decide() over the whole family, each test against its candidate's threshold, with the direction of
+  // an anytime-valid row (a row whose evidence peaked the other way does not count here either; the
+  // verdicts were set from the change's sign alone until the seventh session of 2026-12-05).
+  const decision = decide(
+    all.map((row) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}) })),
+    q,
+    reports.flatMap((r) => r.rows.map(() => r.threshold)),
+  );
   let at = 0;
   const adjusted = reports.map((r) => {
     const rows = r.rows.map((row) => {
       const i = at++;
-      const counts = (pHolm[i] as number) <= q;
-      // As decide() does, with the adjustment over the whole family.
-      const held = counts ? [] : heldBackBy(row.limit, row.interval, r.threshold);
       return Object.freeze({
         ...row,
-        p_holm: pHolm[i] as number,
-        p_bh: pBh[i] as number,
-        counts_toward_verdict: counts,
-        flagged: (pBh[i] as number) <= q,
-        verdict: counts ? (row.change < 0 ? 'lower' : 'higher') : held.length === 0 ? 'unchanged' : 'inconclusive',
-        held_back_by: Object.freeze(held),
+        p_holm: decision.p_holm[i] as number,
+        p_bh: decision.p_bh[i] as number,
+        counts_toward_verdict: decision.counts[i] as boolean,
+        flagged: decision.flagged[i] as boolean,
+        verdict: decision.verdicts[i] as DiffRow['verdict'],
+        held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
       } satisfies DiffRow);
     });
     const word = wordOf(rows);
-    const sentence = verdictSentence({ word, rows, events: r.events, threshold: r.threshold, method: r.method, q, power: r.power, family: total });
+    // The looks of its runs, as the two-run diff says them (the clause was dropped here until the seventh session of 2026-12-05).
+    const looks = looksWords(r.looks.before, r.looks.after, r.sequential, r.method.paired ? undefined : UNPAIRED_LOOKS);
+    const sentence = verdictSentence({ word, rows, events: r.events, threshold: r.threshold, method: r.method, q, power: r.power, family: total, looks });
     return Object.freeze({ ...r, verdict: word, sentence, rows: Object.freeze(rows), fragility: Object.freeze({ count: null, description: 'not searched for several candidates' }) });
   });
   const changed = adjusted.filter((r) => r.verdict === 'significant change');

@@ -55,6 +55,10 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   if (sequential && !pairing.paired) {
     throw new DiffError('E_DIFF', `--sequential reads paired runs only, and runs ${before.manifest.name} and ${after.manifest.name} are not paired (${pairing.reason ?? 'no shared seeds'}); diff runs swept with the same salt, or leave --sequential out.`);
   }
+  if (!pairing.paired && options.method !== undefined && options.method !== 'exact') {
+    // Fisher's exact test reads unpaired runs whatever the method (dropped silently until the seventh session of 2026-12-05).
+    input.warnings.push(`--method ${options.method} names a test of paired runs (McNemar's), and these are not paired: every test of the verdict is Fisher's exact test; diff runs swept with the same salt for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
+  }
   if (sequential && options.method !== undefined && options.method !== 'exact') {
     // Asked for and not used by the verdict: said, not dropped silently.
     // The fixed-n readings outside the verdict that still take the method.

@@ -71,6 +71,7 @@ function rowOf(t: DiffTest, s: ScoredTest, decision: Decision, i: number): DiffR
     discordance: t.table.kind === 'paired' ? observedDiscordance(t.table) : null,
     verdict: decision.verdicts[i] as DiffRow['verdict'],
     held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
+    ...(s.direction !== undefined ? { direction: s.direction } : {}),
   });
 }
 

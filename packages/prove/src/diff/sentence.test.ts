@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffMethod, intervalsRule, limitsRule, verdictRule } from './sentence.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { diffMethod, fmt3, intervalsRule, limitsRule, verdictRule } from './sentence.js';
+import type { DiffRow, DiffRun } from './types.js';
 
 describe("the report's rule lines and method (sentence.ts)", () => {
   it('names the paired test and why, the sequential one, and the two-sample fallback with its reason', () => {
@@ -21,5 +23,29 @@ describe("the report's rule lines and method (sentence.ts)", () => {
       'the smallest change one condition alone would be flagged for, 4 times in 5, if it alone changed, from where the condition was (the paired test (McNemar), q 0.05 over 1 tests)',
     );
     expect(limitsRule([{ discordance: 0.25 }, { discordance: null }], paired, 0.05, 2, 0.9)).toContain('9 times in 10, if it alone changed, from where the condition was, with its seeds disagreeing as often as they did (observed discordance up to 0.250)');
+  });
+});
+
+// A review (seventh session of 2026-12-05): "every condition that did not count could have shown a
+// change of 0.350: the largest limit it read is 0.861" — 0.861 was the limit of the condition that
+// counted; the one that did not count read 0.197.
+describe('the sentence on conditions that did not count', () => {
+  const rep = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+  const run = (id: string, outcomes: Record<string, string[]>): DiffRun => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.35, axes: { slack: { type: 'continuous', values: [] } } },
+    rows: Object.entries(outcomes).flatMap(([condition, outs]) => outs.map((outcome, r) => ({ condition, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack: Number(condition.split(' ')[1]) }))),
+  });
+
+  it('reads its largest limit over them alone', () => {
+    // slack 1: 8 pairs, every one flipped to failed (exact p 2 x 0.5^8, counts); slack 2: 60 pairs, no change
+    const a = run('a', { 'slack 1': rep(8, 'passed'), 'slack 2': [...rep(30, 'passed'), ...rep(30, 'failed')] });
+    const b = run('b', { 'slack 1': rep(8, 'failed'), 'slack 2': [...rep(30, 'passed'), ...rep(30, 'failed')] });
+    const r = diffEpisodes(a, b, { events: ['failed'] });
+    const [counted, notCounted] = r.rows as [DiffRow, DiffRow];
+    expect(counted.counts_toward_verdict).toBe(true);
+    expect(notCounted.counts_toward_verdict).toBe(false);
+    expect(notCounted.verdict).toBe('unchanged');
+    expect(counted.limit as number).toBeGreaterThan(notCounted.limit as number);
+    expect(r.sentence).toContain(`every condition that did not count could have shown a change of 0.350: the largest limit it read is ${fmt3(notCounted.limit)} (`);
   });
 });

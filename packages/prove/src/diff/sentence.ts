@@ -139,7 +139,9 @@ export function verdictSentence(args: {
     })
     .join('; ');
   const looks = args.looks ? `; ${args.looks}` : '';
-  return `${parts.join('; ')}: ${largestLimitWords(rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${looks}`;
+  // The limits the clause on the conditions that did not count reads are theirs (a counted condition's
+  // limit was read as theirs: 0.945 beside "every condition that did not count could have shown 0.350").
+  return `${parts.join('; ')}: ${largestLimitWords(notCounted.length > 0 ? notCounted : rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${looks}`;
 }
 
 /** How the method line names each paired test. */

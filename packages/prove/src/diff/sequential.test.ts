@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sequentialMcnemar, sequentialMinimumDetectableChange } from 'poisson-stats';
 import { diffEpisodes } from './diff-episodes.js';
+import { compareEpisodes } from './compare-runs.js';
 import { DiffError } from './diff-error.js';
 import { formatDiffText } from './format-text.js';
 import { looksOf, looksWords } from './sequential.js';
@@ -30,6 +31,15 @@ describe('the sentence of a diff of an extended run', () => {
     expect(r.looks).toEqual({ before: { extensions: 0, replicates: [40] }, after: { extensions: 2, replicates: [16, 32, 40] } });
     expect(r.sentence).toContain('; after was extended 2 times (replicates 16, 32, 40): a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid');
     expect(JSON.parse(JSON.stringify(r)).looks.after.replicates).toEqual([16, 32, 40]);
+  });
+  // A review (seventh session of 2026-12-05): with several candidates the sentence dropped it.
+  it('says so for each candidate of several, as for one', () => {
+    const before = run('a', { 'slack 4': A });
+    const after = run('b', { 'slack 4': B }, [{ from_index: 32, to_index: 39 }]);
+    const other = run('c', { 'slack 4': A });
+    const r = compareEpisodes(before, [after, other], { events: ['failed'] });
+    expect(r.candidates[0]?.sentence).toContain('; after was extended once (replicates 32, 40): a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid');
+    expect(r.candidates[1]?.sentence).not.toContain('extended');
   });
   // A review (sixth session of 2026-12-05): an unpaired diff of extended runs pointed at --sequential,
   // which refuses unpaired runs.
@@ -106,6 +116,15 @@ describe('diff --sequential (options.sequential)', () => {
     expect(seq.warnings.some((w) => w.includes('--method'))).toBe(false);
     expect(diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'exact' }).warnings.some((w) => w.includes('--method'))).toBe(false);
   });
+  // A review (seventh session of 2026-12-05): without --sequential, --method on unpaired runs was dropped silently.
+  it('says when --method is not used because the runs are not paired (Fisher reads them)', () => {
+    const other = run('c', { 'slack 4': B, 'slack 8': B }, [], 'other-salt');
+    const r = diffEpisodes(before, other, { events: ['failed'], method: 'midp' });
+    expect(r.method.test).toBe('fisher-exact');
+    expect(r.warnings).toContain("--method midp names a test of paired runs (McNemar's), and these are not paired: every test of the verdict is Fisher's exact test; diff runs swept with the same salt for mid-p, or leave --method out");
+    expect(diffEpisodes(before, other, { events: ['failed'] }).warnings.some((w) => w.includes('--method'))).toBe(false);
+    expect(diffEpisodes(before, other, { events: ['failed'], method: 'exact' }).warnings.some((w) => w.includes('--method'))).toBe(false);
+  });
   it('refuses unpaired runs, saying what to do', () => {
     const other = run('c', { 'slack 4': B, 'slack 8': B }, [], 'other-salt');
     expect(() => diffEpisodes(before, other, { events: ['failed'], sequential: true })).toThrow(DiffError);
@@ -147,6 +166,24 @@ describe('diff --sequential: the direction of a row that counts', () => {
     const r = diffEpisodes(before, after, { events: ['failed'], sequential: true });
     expect(r.rows[0]?.held_back_by).toEqual(['direction']);
     expect(r.sentence).toMatch(/^1 condition that did not count showed evidence of a change but not its direction \(held back by evidence that peaked the other way in 1\): /);
+  });
+
+  // A review (seventh session of 2026-12-05): with several candidates (`diff A B C --sequential`) the
+  // family's verdicts were set again from the sign of the change, without the direction: 12 rises then
+  // 12 falls read "significant change ... 1 higher" with a change of 0.000.
+  it('does not count it in a family of several candidates either (12 rises, then 12 falls)', () => {
+    const { before, after } = swing(12, 12);
+    const same = run('c', { 'slack 1': Array.from({ length: 84 }, (_, i) => (i >= 12 && i < 24 ? 'failed' : 'passed')) });
+    const two = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    expect([two.verdict, two.rows[0]?.direction, two.rows[0]?.held_back_by.includes('direction')]).toEqual(['inconclusive', 1, true]);
+    const r = compareEpisodes(before, [after, same], { events: ['failed'], sequential: true });
+    const row = r.candidates[0]?.rows[0];
+    expect(row?.change).toBe(0);
+    expect(row?.p_holm).toBeLessThanOrEqual(0.05);
+    expect([row?.counts_toward_verdict, row?.verdict, row?.direction, row?.held_back_by.includes('direction')]).toEqual([false, 'inconclusive', 1, true]);
+    expect(r.candidates[0]?.verdict).toBe('inconclusive');
+    expect(r.candidates[0]?.sentence).toContain('evidence that peaked the other way in 1)');
+    expect(r.verdict).toBe('inconclusive');
   });
 
   it('counts the row when the final change goes the way the evidence peaked (10 rises, then 2 falls)', () => {

@@ -143,6 +143,12 @@ export type DiffRow = {
    * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]); empty otherwise.
    */
   readonly held_back_by: readonly HeldBack[];
+  /**
+   * Under `--sequential` (paired rows only): the direction the evidence behind `p` points, the sign of
+   * rises minus falls at the look where the e-process peaked (1: a rise in the event). A row counts only
+   * when its change goes that way; absent without `--sequential`, where it is the sign of `change`.
+   */
+  readonly direction?: -1 | 0 | 1;
 };
 
 /** The method of a diff, as data and as the report's sentence. */

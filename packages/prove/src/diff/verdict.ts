@@ -52,11 +52,13 @@ export function heldBackBy(limit: Limit, interval: { readonly lower: number; rea
  *
  * @param rows - each test's p-value, limit, interval and change.
  * @param q - the rate both adjustments are held to.
- * @param threshold - the largest change a non-counting test must both be able to show and rule out.
+ * @param threshold - the largest change a non-counting test must both be able to show and rule out (one
+ *   per test when the family's tests have their own: several candidates, each with its runs' threshold).
  * @returns the word and the per-test figures, in the order given.
  * @see Holm (1979), Scand. J. Statist. 6:65; Benjamini & Hochberg (1995), JRSS B 57:289.
  */
-export function decide(rows: readonly Scored[], q: number, threshold: number): Decision {
+export function decide(rows: readonly Scored[], q: number, threshold: number | readonly number[]): Decision {
+  const thresholdOf = (i: number): number => (typeof threshold === 'number' ? threshold : (threshold[i] as number));
   const ps = rows.map((r) => r.p);
   const p_holm = holmAdjust(ps);
   const p_bh = bhAdjust(ps);
@@ -65,7 +67,7 @@ export function decide(rows: readonly Scored[], q: number, threshold: number): D
   const reversed = rows.map((r, i) => (p_holm[i] as number) <= q && r.direction !== undefined && r.direction !== Math.sign(r.change));
   const counts = p_holm.map((p, i) => p <= q && !reversed[i]);
   const flagged = p_bh.map((p, i) => p <= q && !reversed[i]);
-  const held_back_by = rows.map((r, i) => (counts[i] ? [] : reversed[i] ? ['direction' as const, ...heldBackBy(r.limit, r.interval, threshold)] : heldBackBy(r.limit, r.interval, threshold)));
+  const held_back_by = rows.map((r, i) => (counts[i] ? [] : reversed[i] ? ['direction' as const, ...heldBackBy(r.limit, r.interval, thresholdOf(i))] : heldBackBy(r.limit, r.interval, thresholdOf(i))));
   const verdicts: RowVerdict[] = rows.map((r, i) => {
     if (counts[i]) return r.change < 0 ? 'lower' : 'higher';
     return (held_back_by[i] as HeldBack[]).length === 0 ? 'unchanged' : 'inconclusive';

@@ -9,6 +9,9 @@
 // one-way table in a diff whose other tables disagree both ways began to be read at psi^ + d: only limit_rise, limit,
 // verdict (5 rows, all unchanged -> inconclusive), held_back_by and sentence changed. And when `dropped_by_run` and
 // the coverage's `dropped_before_only` / `dropped_after_only` were added (nothing else changed).
+// and (seventh session of 2026-12-05) for the sentence's largest limit, read over the conditions that did not count
+// (where some counted), and the rows' `direction` under --sequential: compared with the outputs before, with
+// those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules

@@ -24,6 +24,9 @@
 // and (seventh session of 2026-12-05) for intervals printed rounded outward (lower down, upper up, to the
 // thousandth): compared with the outputs before, whitespace collapsed, only interval bounds moved, each
 // outward by at most 0.001 (812 bounds over the three fixtures' 109 outputs, 35 outputs changed).
+// and (seventh session of 2026-12-05) for the sentence's largest limit, read over the conditions that did not count
+// (where some counted), and the rows' `direction` under --sequential: compared with the outputs before, with
+// those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
