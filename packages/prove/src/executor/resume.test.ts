@@ -9,6 +9,9 @@ import { readManifest, writeManifest } from '../store/manifest.js';
 import { SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { continuedRetry, extend, resume } from './resume.js';
 import { sweep } from './sweep.js';
+import type { Backend } from './backend.js';
+import { episodeRow } from './run-episode.js';
+import type { EpisodeRow } from '../store/episode-row.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -515,5 +518,73 @@ describe('part records out of the order the writer wrote them', () => {
     const v = await verifyRun(dir, await readManifest(dir, m0.run_id));
     expect(v.state).toBe('damaged');
     expect(v.problems.join('\n')).toMatch(order);
+  });
+});
+
+// A review (seventh session of 2026-12-05): the writer refused a second row of a pair taken in the same
+// invocation only; a resume or extend whose backend yielded a pair an earlier invocation had stored (with
+// its right seed) was written, and the run completed with 17 rows for 16 pairs (export, inspect and
+// episodes() counted the pair twice).
+describe('a backend that yields a pair an earlier invocation stored', () => {
+  const oneMore = (extra: (runId: string) => EpisodeRow): Backend => ({
+    name: 'one-more',
+    async *run(items, ctx) {
+      const rows = [];
+      for (const item of items) rows.push(episodeRow(item, ctx.runId, { outcome: 'passed', t: 1, score: null, error: null, meta: '{}' }, 0));
+      yield [...rows, extra(ctx.runId)];
+    },
+  });
+  const stored = (r: EpisodeRow) => (runId: string): EpisodeRow => ({ ...r, run_id: runId });
+
+  it('resume fails (E_STORE) and writes nothing of that part', async () => {
+    const ac = new AbortController();
+    let calls = 0;
+    const target = () => {
+      if (++calls === 5) ac.abort();
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'dup', partRows: 4, concurrency: 1, signal: ac.signal });
+    expect(m0.status).toBe('interrupted');
+    const before = await episodes(dir, m0.run_id);
+    const first = before[0] as EpisodeRow;
+    const err: unknown = await resume({ store: dir, ref: m0.run_id, target, backend: oneMore(stored(first)) }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_STORE', exitCode: 1 });
+    expect(String(err)).toMatch(new RegExp(`replicate ${first.replicate_index} of ${first.condition} .*stored`));
+    const after = await readManifest(dir, m0.run_id);
+    expect(after).toMatchObject({ status: 'failed', counts: { rows: before.length }, parts: m0.parts });
+    expect(await episodes(dir, m0.run_id)).toHaveLength(before.length);
+  });
+
+  it('extend fails (E_STORE) and writes nothing of that part', async () => {
+    const m0 = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'dup' });
+    const first = (await episodes(dir, m0.run_id))[0] as EpisodeRow;
+    const err: unknown = await extend({ store: dir, ref: m0.run_id, target: `${TARGETS}:coin`, replicates: 2, backend: oneMore(stored(first)) }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_STORE', exitCode: 1 });
+    const after = await readManifest(dir, m0.run_id);
+    expect(after).toMatchObject({ status: 'failed', counts: { rows: 16 }, parts: m0.parts });
+    expect(await episodes(dir, m0.run_id)).toHaveLength(16);
+  });
+
+  it('a retry still writes the new rows of the pairs it runs again', async () => {
+    let phase = 0;
+    const target = (cfg: TargetConfig) => {
+      if (phase === 0 && cfg['slack'] === 4 && cfg.replicate_index < 2) throw new Error('HTTP 429 scripted');
+      return { outcome: 'passed', t: 1 };
+    };
+    const m0 = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'dup' });
+    phase = 1;
+    const again: Backend = {
+      name: 'again',
+      async *run(items, ctx) {
+        const rows = [];
+        for (const item of items) rows.push(episodeRow(item, ctx.runId, { outcome: 'passed', t: 1, score: null, error: null, meta: '{}' }, 0));
+        yield rows;
+      },
+    };
+    const m1 = await resume({ store: dir, ref: m0.run_id, target, retryErrors: true, backend: again });
+    expect(m1).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 } });
+    const rows = await episodes(dir, m0.run_id);
+    expect(rows).toHaveLength(16);
+    expect(rows.filter((r) => r.outcome === null)).toEqual([]);
   });
 });

@@ -254,7 +254,13 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
   };
   await writeManifest(opts.store, next);
-  return { backend, ...target, runtime, writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, limits: partLimits(opts), lock }) };
+  return {
+    backend,
+    ...target,
+    runtime,
+    // A row of a pair the run holds (not one a retry runs again) is refused: it would be counted twice.
+    writer: openRunWriter(opts.store, next, { nextPart: ex.nextPart, limits: partLimits(opts), lock, stored: ex.have }),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RunManifest } from './manifest.js';
 import { runLabel } from './manifest-problems.js';
+import { pairKey } from './newest-rows.js';
 
 // The rows of a part against the run's design, as the readers decode them: every condition one the
 // manifest lists, every seed the manifest's seed of its replicate, every run_id the run's own (a part no
@@ -66,12 +67,18 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
  * (or whose replicate has no seed), or a second row of a pair the same writer already took, would be
  * refused by every read of the run (or counted twice by inspect and export), so its part is not
  * written. A backend's rows carry the work item's condition, replicate index and seed, and the run's id;
- * only a custom backend can get them wrong (or deliver an item twice). One checker per writer: the pairs
- * it remembers are the ones appended through it (a resume or retry writes each pair once too). Internal.
+ * only a custom backend can get them wrong (or deliver an item twice, or yield a pair it was not given).
+ * One checker per writer: the pairs it remembers are `stored` (the pairs the run holds already, which a
+ * resume or extend does not run again) and the ones appended through it. Internal.
  *
+ * @param stored - the pairs the run holds whose rows no new row may join ({@link pairKey}): for a resume,
+ *   every stored pair but those a `--retry-errors` runs again. Default none (a new run).
  * @returns the problem with a row as a sentence that names the fix, or null.
  */
-export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
+export function rowDesign(
+  manifest: RunManifest,
+  stored: ReadonlySet<string> = new Set(),
+): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
   const run = runLabel(manifest);
   const id = manifest.run_id;
   const conditions: readonly unknown[] = Array.isArray(manifest.conditions) ? manifest.conditions : [];
@@ -82,6 +89,16 @@ export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condi
   const seeds = !imported && Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds : null;
   // The pairs taken, a bit per condition x replicate (125 KB for 10^6 pairs).
   const taken = seeds !== null && listed ? new Uint8Array(Math.ceil((conditions.length * seeds.length) / 8)) : null;
+  if (taken !== null && seeds !== null) {
+    for (const key of stored) {
+      const at = key.lastIndexOf('\u0000');
+      const c = index.get(key.slice(0, at));
+      const r = Number(key.slice(at + 1));
+      if (c === undefined || !(Number.isInteger(r) && r >= 0 && r < seeds.length)) continue;
+      const bit = c * seeds.length + r;
+      taken[bit >> 3] = (taken[bit >> 3] as number) | (1 << (bit & 7));
+    }
+  }
   const fix = 'its part is not written, so that the run holds no row its reads would refuse; a backend keeps in each row the work item it ran (its condition, replicate_index and seed) and the run id it was given (ctx.runId)';
   return (row) => {
     if (row.run_id !== id) return `${run}: a row of the run ${String(row.run_id)}, not of this run, was appended; ${fix}.`;
@@ -102,6 +119,9 @@ export function rowDesign(manifest: RunManifest): (row: { run_id: unknown; condi
       const mask = 1 << (bit & 7);
       const at = bit >> 3;
       if (((taken[at] as number) & mask) !== 0) {
+        if (stored.has(pairKey(String(row.condition), r))) {
+          return `${run}: a row of replicate ${r} of ${String(row.condition)} was appended, and the run has it stored already (an earlier invocation wrote it; this one did not ask for it); ${fix}, and yields rows only for the items it is given.`;
+        }
         return `${run}: a second row of replicate ${r} of ${String(row.condition)} was appended (a work item delivered twice); ${fix}, once each.`;
       }
       taken[at] = (taken[at] as number) | mask;

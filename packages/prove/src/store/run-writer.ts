@@ -131,7 +131,9 @@ export function partLimits(opts: { partRows?: number | undefined; partBytes?: nu
  *
  * @param store - the store directory.
  * @param initial - the run's manifest as written.
- * @param opts - `nextPart`; `lock`, required; `limits` ({@link partLimits}; default 10,000 rows, 64 Mi characters).
+ * @param opts - `nextPart`; `lock`, required; `limits` ({@link partLimits}; default 10,000 rows, 64 Mi characters);
+ *   `stored`, the pairs the run holds that no appended row may join ({@link rowDesign}; a resume's: all
+ *   but those a retry runs again).
  * @returns a {@link RunWriter}.
  * @throws TypeError without `lock`; ProveError `E_LOCKED` (exit 1) with the lock of another run; RangeError for
  *   a manifest whose run_id is not a run id.
@@ -143,7 +145,11 @@ export function partLimits(opts: { partRows?: number | undefined; partBytes?: nu
  * ```
  * @see docs/store.md, "Writers and the run lock".
  */
-export function openRunWriter(store: string, initial: RunManifest, opts: { nextPart: number; lock: RunLock; limits?: PartLimits | undefined }): RunWriter {
+export function openRunWriter(
+  store: string,
+  initial: RunManifest,
+  opts: { nextPart: number; lock: RunLock; limits?: PartLimits | undefined; stored?: ReadonlySet<string> | undefined },
+): RunWriter {
   const runId: unknown = initial.run_id;
   if (typeof runId !== 'string' || !RUN_ID_RE.test(runId)) {
     throw new RangeError(`openRunWriter: the manifest's run_id must be a run id (YYYYMMDDTHHMMSSZ-xxxx), got ${JSON.stringify(runId)}`);
@@ -156,7 +162,7 @@ export function openRunWriter(store: string, initial: RunManifest, opts: { nextP
   if (lock.runId !== runId || lockKey(lock.store, lock.runId) !== lockKey(store, runId)) {
     throw new ProveError('E_LOCKED', `the lock given (${lock.path}) is the lock of run ${lock.runId}, not of run ${runId} in the store ${store}; pass the lock lockRun(store, runId) returned for this run.`, 1);
   }
-  return new LockedRunWriter(store, initial, opts.nextPart, opts.limits ?? partLimits({}), lock);
+  return new LockedRunWriter(store, initial, opts.nextPart, opts.limits ?? partLimits({}), lock, opts.stored);
 }
 
 /** A {@link RunWriter}: its buffer, next part number and manifest are its own; its lock is required. */
@@ -196,7 +202,7 @@ class LockedRunWriter implements RunWriter {
   /** The rows the manifest on disk records ({@link RunWriter.committedRows}). */
   #committedRows: number;
 
-  constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock) {
+  constructor(store: string, manifest: RunManifest, nextPart: number, limits: PartLimits, lock: RunLock, stored?: ReadonlySet<string>) {
     this.lock = lock;
     this.#manifest = manifest;
     this.#store = store;
@@ -208,7 +214,7 @@ class LockedRunWriter implements RunWriter {
     this.#registration = manifest.registration_sha256;
     this.#committedRows = manifest.counts.rows;
     this.#pinned = pinnedText(this.#registration);
-    this.#design = rowDesign(manifest);
+    this.#design = rowDesign(manifest, stored);
   }
 
   get manifest(): RunManifest {
