@@ -505,6 +505,69 @@ describe('runs written before checksums', () => {
   });
 });
 
+// A review (seventh session of 2026-12-05): with `parts` deleted, a run read as one written before
+// checksums, so nothing checked its listing: a part file duplicated was read twice (export printed 30
+// episodes of slack 4 for its 12 replicates, episodes() 30 rows for 24), and a run.json carrying fields
+// only a writer with checksums writes read as an old run.
+describe('a run.json whose `parts` was deleted', () => {
+  const deleteParts = async (extra: Partial<RunManifest> = {}): Promise<void> => {
+    const { parts: _, ...old } = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...old, ...extra } as RunManifest);
+  };
+
+  it('a duplicated part is refused by every read (a pair held twice), not counted twice', async () => {
+    await deleteParts();
+    await copyFile(part(a.run_id, 1), part(a.run_id, 7));
+    const what = /its part part-00007\.parquet holds replicate \d+ of slack \d+, which its part part-00001\.parquet holds too \(a duplicated part\)/;
+    for (const c of [['diff', b.run_id, a.run_id, '--event', 'failed'], ['report', b.run_id, a.run_id, '--x', 'slack', '--event', 'failed'], ['export', a.run_id], ['inspect', a.run_id]]) {
+      const r = await cli(c);
+      expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+      expect(r.err).toMatch(what);
+    }
+    await expect(readEpisodes(store, a.run_id)).rejects.toThrow(what);
+    await expect(episodes(store, a.run_id)).rejects.toThrow(what);
+    await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(what);
+  });
+
+  it("a complete run's counts are compared with the rows read (a part deleted)", async () => {
+    await deleteParts();
+    await rm(part(a.run_id, 3));
+    const what = /its run\.json counts 24 rows and its parts hold 18/;
+    for (const c of [['export', a.run_id], ['inspect', a.run_id], ['diff', b.run_id, a.run_id, '--event', 'failed']]) {
+      const r = await cli(c);
+      expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+      expect(r.err).toMatch(what);
+    }
+    await expect(readEpisodes(store, a.run_id)).rejects.toThrow(what);
+    await expect(episodes(store, a.run_id)).rejects.toThrow(what);
+  });
+
+  for (const [field, extra] of [
+    ['max_output_tokens', { max_output_tokens: 300 }],
+    ['usage_jobs', { usage_jobs: [] }],
+  ] as const) {
+    it(`with ${field}, which runs written before checksums do not have, is damaged, not an old run`, async () => {
+      await deleteParts(extra);
+      const what = new RegExp(`its run\\.json has no \`parts\` \\(the checksums of its parts\\), and it records ${field}, which only a run written with checksums has`);
+      await everyReadRefuses(what);
+      // The fix it names: verify --adopt checks every row and records the parts again.
+      expect((await cli(['verify', a.run_id, '--adopt'])).code).toBe(0);
+      expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0].state).toBe('verified');
+    });
+  }
+
+  it('an old run (no field newer than checksums) with no part twice still reads, unverified', async () => {
+    await deleteParts();
+    expect(await episodes(store, a.run_id)).toHaveLength(24);
+    const e = await cli(['export', a.run_id]);
+    expect(e.code).toBe(0);
+    expect(e.err).toContain('is unverified: written before checksums');
+  });
+});
+
 describe('incomplete runs are read only on purpose', () => {
   async function interrupt(): Promise<void> {
     const m = await readManifest(store, a.run_id);

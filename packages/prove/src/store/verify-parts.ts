@@ -12,6 +12,7 @@ import { decodeFlatColumns, type FlatColumn, type FlatScratch, type FlatStrings 
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
 import { partDesign } from './part-design.js';
+import { missingPartsProblem, unverifiedRowsProblems } from './unverified-parts.js';
 import { liveWriter } from './run-lock.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 
@@ -93,11 +94,17 @@ export function countsProblems(manifest: RunManifest, rows: RunCounts): string[]
  * records that are not on disk, parts on disk it does not record (copied in, duplicated, or left by a
  * writer killed between putting the part in place and recording it), a file or checksum recorded
  * twice, a record whose ranges fall outside the design, and (for a complete run) counts that are not
- * the sum of the parts' rows. Empty when the listing matches, and for a run without `parts`.
+ * the sum of the parts' rows. Empty when the listing matches, and for a run written before checksums
+ * (no `parts`); a run.json without `parts` that records fields newer than them is damaged
+ * ({@link missingPartsProblem}).
  */
 export function listingProblems(manifest: RunManifest, onDisk: readonly string[]): string[] {
   const recs = manifest.parts;
-  if (!Array.isArray(recs)) return [];
+  if (!Array.isArray(recs)) {
+    // A run written before checksums; unless its run.json records what only a writer with checksums writes.
+    const missing = missingPartsProblem(manifest);
+    return missing === null ? [] : [missing];
+  }
   const run = runLabel(manifest);
   const out: string[] = [];
   const seenFile = new Set<string>();
@@ -159,7 +166,8 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
  * The seam every reader goes through: the parts of a run to read, in the order the manifest committed
  * them, after checking the listing against the manifest ({@link listingProblems}) and spec.toml against
  * `spec_sha256`. For a run written before checksums (no `parts`), every part on disk, unverified
- * (`record` null).
+ * (`record` null), after checking their rows for a pair held twice and a complete run's counts
+ * ({@link unverifiedRowsProblems}).
  *
  * @param store - the store directory.
  * @param manifest - the run's manifest (resolved from the store).
@@ -176,10 +184,17 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   // diff read two runs of one salt as unpaired; edited replicates read as a run to resume.
   // and its replicates against spec.toml's plus what its extensions add (a deleted extension record, raised replicates).
   problems.push(...manifestProblems(manifest, { seeds: 'ends', ...(spec.bytes !== null ? { spec: specOfText(spec.bytes) } : {}) }).map((p) => `${p.slice(0, -1)}; ${fix(manifest)}.`));
-  if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   const dir = episodesDir(store, manifest.run_id);
-  if (!Array.isArray(manifest.parts)) return onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
-  return manifest.parts.map((record) => Object.freeze({ file: record.file, path: join(dir, record.file), record }));
+  const recs = manifest.parts;
+  if (Array.isArray(recs)) {
+    if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
+    return recs.map((record) => Object.freeze({ file: record.file, path: join(dir, record.file), record }));
+  }
+  const unverified = onDisk.map((file) => Object.freeze({ file, path: join(dir, file), record: null }));
+  // No listing to check the parts against: their rows are (a pair twice, a complete run's counts).
+  if (problems.length === 0) problems.push(...(await unverifiedRowsProblems(manifest, unverified)));
+  if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
+  return unverified;
 }
 
 /**

@@ -10,6 +10,7 @@ import { readPart, readPartIsolated } from './parquet.js';
 import { isImported, manifestProblems, specOf } from './manifest-problems.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
+import { missingPartsProblem } from './unverified-parts.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
 
@@ -219,11 +220,17 @@ export function unreadableRun(skipped: SkippedRun): RunVerification {
  * @param store - the store directory.
  * @param manifest - the run's manifest, read under the lock.
  * @param lock - the run's lock, held.
+ * @param opts - `lostParts`: record the parts of a run.json whose `parts` was deleted ({@link missingPartsProblem}),
+ *   after checking their rows (`verify --adopt`); left out, such a run is refused.
  * @returns the manifest as rewritten (the same object when there was nothing to adopt) and the names adopted.
  * @throws {@link DamagedRunError} listing every problem (nothing is written).
  */
-export async function adoptParts(store: string, manifest: RunManifest, lock: RunLock): Promise<{ manifest: RunManifest; adopted: string[] }> {
+export async function adoptParts(store: string, manifest: RunManifest, lock: RunLock, opts: { lostParts?: boolean } = {}): Promise<{ manifest: RunManifest; adopted: string[] }> {
   if (!(await lock.held())) throw lostLock(lock);
+  // A run.json whose `parts` was deleted (it records what only a writer with checksums writes) is damage:
+  // resume and extend do not record its parts as they are; `verify --adopt` does, after checking every row.
+  const missing = opts.lostParts === true ? null : missingPartsProblem(manifest);
+  if (missing !== null) throw new DamagedRunError(manifest.run_id, [missing]);
   // A complete run committed every part before it closed: a part it does not record is not its own.
   if (manifest.status === 'complete' && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
   const onDisk = await partFilesOnDisk(store, manifest.run_id);

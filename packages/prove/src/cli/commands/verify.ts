@@ -48,7 +48,7 @@ export const verifyCommand = defineCommand({
         const lock = await lockRun(store, m.run_id);
         try {
           const fresh = await resolveRun(store, m.run_id);
-          const a = await adoptParts(store, fresh, lock);
+          const a = await adoptParts(store, fresh, lock, { lostParts: true });
           m = a.manifest;
           adopted.set(m.run_id, a.adopted);
         } catch (err) {
