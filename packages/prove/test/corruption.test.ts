@@ -9,7 +9,7 @@ import { copyFile, mkdir, readFile, rm, symlink, truncate, writeFile } from 'nod
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/run-cli.js';
-import { episodes, extend, inspectRun, readEpisodes, resume, scanRuns, sweep, type RunManifest } from '../src/index.js';
+import { episodes, extend, inspectRun, readEpisodes, resume, scanRuns, sweep, viewRun, type RunManifest } from '../src/index.js';
 import { memoryIo, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { readManifest, writeManifest } from '../src/store/manifest.js';
 import { DamagedRunError } from '../src/store/verify-parts.js';
@@ -576,6 +576,27 @@ describe('incomplete runs are read only on purpose', () => {
     const kept = (m.parts ?? []).slice(0, 2);
     await writeManifest(store, { ...m, status: 'interrupted', parts: kept, counts: { rows: 12, rows_without_outcome: 0, outcomes: m.counts.outcomes } });
   }
+  // A review (seventh session of 2026-12-05): an interrupted run whose run.json was edited to `complete`
+  // (and `finished`) was `verified` by verify, and the run page showed it as any complete run; diff,
+  // report and export refused it (E_PARTIAL).
+  it('a run marked complete that lacks pairs is damaged for verify (naming how many), and the run page says partial', async () => {
+    await interrupt();
+    const m = await readManifest(store, a.run_id);
+    const outcomes: Record<string, number> = {};
+    for (const e of await episodes(store, a.run_id)) outcomes[e.outcome ?? ''] = (outcomes[e.outcome ?? ''] ?? 0) + 1;
+    await writeManifest(store, { ...m, status: 'complete', finished: '2026-11-06T11:05:00.000Z', counts: { ...m.counts, outcomes } });
+    const what = /its run\.json marks it complete, and it holds 12 of the 24 \(condition, replicate\) pairs of its design: 12 lack an episode/;
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(what);
+    expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0]).toMatchObject({ state: 'damaged', pairs: 12, design: 24 });
+    const { html } = await viewRun(store, a.run_id);
+    expect(html).toContain(`<b>partial</b> run ${a.run_id} (&quot;${a.name}&quot;) is complete and holds 12 of the 24 (condition, replicate) pairs of its design`);
+    // a complete run holding every pair has no partial note
+    await writeManifest(store, m);
+    expect((await viewRun(store, b.run_id)).html).not.toContain('<b>partial</b>');
+  });
+
 
   it('diff, report and export refuse an interrupted run with the resume command (diff printed a "significant change", exit 0)', async () => {
     await interrupt();

@@ -124,7 +124,8 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
 /**
  * Checks a run against its manifest completely (`poisson-prove verify`): the listing and spec.toml
  * (as every read does), every part's size and sha256, every row's run_id, condition, replicate and seed,
- * no (condition, replicate) pair held twice, the seeds against the salt, and the counts. A run written
+ * no (condition, replicate) pair held twice, the seeds against the salt, the counts, and (for a run
+ * marked complete) every pair of its design held. A run written
  * before checksums is read the same way and reported `unverified` when nothing is wrong with its rows.
  *
  * @param store - the store directory.
@@ -163,10 +164,26 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
   if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
+  if (problems.length === 0) {
+    const lacking = lackingProblem(manifest, scan.have.size);
+    if (lacking !== null) problems.push(lacking);
+  }
   const stray = await strayProblem(store, manifest);
   if (stray !== null) problems.push(stray);
   const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
   return verification(manifest, state, parts.length, scan.counts.rows, scan.have.size, problems);
+}
+
+/**
+ * A run marked `complete` that holds fewer (condition, replicate) pairs than its design: its run.json was
+ * edited (an interrupted run's status), or its writer closed it without them. diff, report and export
+ * refuse it (E_PARTIAL); verify names how many pairs it lacks. An import's design is what it holds.
+ */
+function lackingProblem(manifest: RunManifest, pairs: number): string | null {
+  if (manifest.status !== 'complete' || isImported(manifest)) return null;
+  const design = (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
+  if (pairs >= design) return null;
+  return `${runLabel(manifest)}: its run.json marks it complete, and it holds ${pairs} of the ${design} (condition, replicate) pairs of its design: ${design - pairs} lack an episode; a complete run holds every pair, so the manifest was edited or damaged; poisson-prove resume ${manifest.run_id} runs the missing pairs.`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RunInspection } from '../store/inspect-run.js';
+import { coverageOfPairs, partialLine } from '../diff/partial.js';
 import { escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
 
@@ -41,6 +42,9 @@ export function renderRunPage(run: RunInspection): string {
   const total = m.counts.rows;
   const summary = `${m.status}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (c.outcomes[l] ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
   body.push(`<p class="verdict" id="verdict">${h(summary)}</p>`);
+  // A run that does not hold its design (interrupted, or marked complete without every pair), as the diff page says it.
+  const partial = partialLine([coverageOfPairs(m, run.conditions.reduce((n, c) => n + c.rows, 0))].filter((c) => !c.complete));
+  if (partial !== null) body.push(`<p class="note" id="partial"><b>partial</b> ${h(partial.replace(/^partial: /, ''))}</p>`);
   body.push(`<div class="meta-lines"><div><b>run</b> ${h(m.run_id)}</div><div><b>target</b> ${h(m.target)} (${h(m.target_id)})</div><div><b>created</b> ${h(m.created)}</div></div>`);
   body.push('</header><main>');
   body.push('<h2>Outcomes by condition</h2>');
