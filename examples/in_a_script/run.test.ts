@@ -20,7 +20,8 @@ it('sweeps two paired arms through the library and reads the seed verdict', () =
     expect(done.status).toBe(0);
     const day = new Date().toISOString().slice(0, 10);
     expect(done.stdout).toContain(`in-a-script ${day} a -> in-a-script ${day} b: no significant change, truncated 0`);
-    expect(done.stdout).toMatch(/passed\s+1\.000\s+1\.000\s+0\.000\s+\[-0\.324, \+0\.324\]\s+unchanged\s+no room\s+0\.801/);
+    // +-0.32441, printed rounded outward (docs/diff.md, "intervals")
+    expect(done.stdout).toMatch(/passed\s+1\.000\s+1\.000\s+0\.000\s+\[-0\.325, \+0\.325\]\s+unchanged\s+no room\s+0\.801/);
     expect(done.stdout).toContain(`page: ${join(dir, 'diff.html')}`);
     expect(readFileSync(join(dir, 'diff.html'), 'utf8')).toContain('<span class="word no-significant-change">no significant change</span>');
   } finally {
