@@ -4,7 +4,7 @@ import { diffEpisodes } from './diff-episodes.js';
 import { compareEpisodes } from './compare-runs.js';
 import { DiffError } from './diff-error.js';
 import { formatDiffText } from './format-text.js';
-import { looksOf, looksWords } from './sequential.js';
+import { looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import type { DiffRun } from './types.js';
 
 /** An in-memory run: per condition label, the outcomes by replicate index; `extensions` as extend records them. */
@@ -31,6 +31,27 @@ describe('the sentence of a diff of an extended run', () => {
     expect(r.looks).toEqual({ before: { extensions: 0, replicates: [40] }, after: { extensions: 2, replicates: [16, 32, 40] } });
     expect(r.sentence).toContain('; after was extended 2 times (replicates 16, 32, 40): a diff read at each size and stopped at the first significant one overstates the evidence; --sequential reads it anytime-valid');
     expect(JSON.parse(JSON.stringify(r)).looks.after.replicates).toEqual([16, 32, 40]);
+  });
+  // A review (seventh session of 2026-12-05): `resume --retry-errors` fills in pairs a diff left out, and a
+  // diff read before and after it is two looks the sentence never named; under --sequential the e-process
+  // takes the pairs in replicate order, so the retried pairs land among those already read, and Ville's
+  // bound does not cover the two reads (a simulation: 0.070 false significant changes at q 0.05).
+  it('names the retries of errors as looks, and says --sequential does not cover them', () => {
+    const before = run('a', { 'slack 4': A });
+    const after = { ...run('b', { 'slack 4': B }) };
+    after.manifest = { ...after.manifest, retries: [{ at: '2026-12-05T00:00:00.000Z', rows: 3, error_match: null, from_part: 1, command: [] }] };
+    const r = diffEpisodes(before, after, { events: ['failed'] });
+    expect(r.looks.after).toEqual({ extensions: 0, replicates: [40], retries: 1 });
+    expect(r.looks.before).toEqual({ extensions: 0, replicates: [40] });
+    expect(r.sentence).toContain('; after had its errors run again once (resume --retry-errors): a diff read before and after each retry and stopped at the first significant one overstates the evidence; no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)');
+    const seq = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    expect(seq.sentence).toContain('; after had its errors run again once (resume --retry-errors): read with anytime-valid p-values, which take the pairs in replicate order: a retry fills in pairs among those already read, so their guarantee does not cover a diff read before a retry and again after it');
+    expect(seq.sentence).not.toContain('so the looks do not raise');
+    // runs not paired: no anytime-valid reading at all, as for their extensions
+    const other = { ...run('c', { 'slack 4': B }, [], 'other-salt') };
+    other.manifest = { ...other.manifest, retries: after.manifest['retries'] };
+    const unpaired = diffEpisodes(before, other, { events: ['failed'] });
+    expect(unpaired.sentence).toContain(`; after had its errors run again once (resume --retry-errors): a diff read before and after each retry and stopped at the first significant one overstates the evidence; ${UNPAIRED_LOOKS}`);
   });
   // A review (seventh session of 2026-12-05): with several candidates the sentence dropped it.
   it('says so for each candidate of several, as for one', () => {

@@ -71,12 +71,14 @@ export function looksOf(manifest: DiffManifest): RunLooks {
     const o = e as { from_index?: unknown; to_index?: unknown } | null;
     return o !== null && typeof o === 'object' && typeof o.from_index === 'number' && typeof o.to_index === 'number';
   });
+  const retried = Array.isArray(manifest['retries']) ? (manifest['retries'] as unknown[]).length : 0;
+  const retries = retried > 0 ? { retries: retried } : {};
   if (ext.length === 0) {
     const reps = typeof manifest['replicates'] === 'number' ? (manifest['replicates'] as number) : null;
-    return Object.freeze({ extensions: 0, replicates: Object.freeze(reps === null ? [] : [reps]) });
+    return Object.freeze({ extensions: 0, replicates: Object.freeze(reps === null ? [] : [reps]), ...retries });
   }
   const sizes = [(ext[0] as { from_index: number }).from_index, ...ext.map((e) => e.to_index + 1)];
-  return Object.freeze({ extensions: ext.length, replicates: Object.freeze(sizes) });
+  return Object.freeze({ extensions: ext.length, replicates: Object.freeze(sizes), ...retries });
 }
 
 /**
@@ -88,24 +90,42 @@ export function comparedLooks(looks: RunLooks, compared: number): RunLooks {
   const sizes = looks.replicates;
   if (looks.extensions === 0 || !(compared < (sizes[sizes.length - 1] as number))) return looks;
   const kept = [...sizes.filter((s) => s < compared), compared];
-  return Object.freeze({ extensions: kept.length - 1, replicates: Object.freeze(kept) });
+  return Object.freeze({ extensions: kept.length - 1, replicates: Object.freeze(kept), ...(looks.retries !== undefined ? { retries: looks.retries } : {}) });
 }
+
+/** The looks clause's last words for paired runs extended (not retried): `--sequential` reads them anytime-valid. */
+const PAIRED_LOOKS = '--sequential reads it anytime-valid';
 
 /** The looks clause's last words for runs that are not paired: `--sequential` refuses them. */
 export const UNPAIRED_LOOKS = 'no anytime-valid reading exists for runs that are not paired (--sequential reads paired runs: sweep both on one salt)';
 
 /**
- * The clause the sentence adds when a run was extended: how many times, and its replicates at each look.
- * Null when neither run was. `anytime` names the anytime-valid reading (a verb without `--sequential`
- * names diff's).
+ * The clause the sentence adds when a run was extended, or had its errors run again: how many times, and
+ * its replicates at each look. Null when neither run was. `anytime` names the anytime-valid reading (a
+ * verb without `--sequential` names diff's). A retry (`resume --retry-errors`) fills in pairs among those
+ * a diff read before it: the anytime-valid test takes the pairs in replicate order, so its guarantee
+ * covers extensions (pairs after the last), not retries, and the clause says so (until the seventh
+ * session of 2026-12-05 retries were not named, and the clause said the looks did not raise the rate).
  */
-export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean, anytime = '--sequential reads it anytime-valid'): string | null {
-  const one = (name: string, l: RunLooks): string | null =>
-    l.extensions === 0 ? null : `${name} was extended ${l.extensions === 1 ? 'once' : `${l.extensions} times`} (replicates ${l.replicates.join(', ')})`;
+export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean, anytime: string = PAIRED_LOOKS): string | null {
+  const times = (k: number): string => (k === 1 ? 'once' : `${k} times`);
+  const one = (name: string, l: RunLooks): string | null => {
+    const said = [
+      ...(l.extensions === 0 ? [] : [`was extended ${times(l.extensions)} (replicates ${l.replicates.join(', ')})`]),
+      ...(l.retries === undefined || l.retries === 0 ? [] : [`had its errors run again ${times(l.retries)} (resume --retry-errors)`]),
+    ];
+    return said.length === 0 ? null : `${name} ${said.join(' and ')}`;
+  };
   const parts = [one('before', before), one('after', after)].filter((s): s is string => s !== null);
   if (parts.length === 0) return null;
+  const retried = (before.retries ?? 0) > 0 || (after.retries ?? 0) > 0;
+  const extended = before.extensions > 0 || after.extensions > 0;
   const tail = sequential
-    ? 'read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)'
-    : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;
+    ? retried
+      ? `read with anytime-valid p-values, which take the pairs in replicate order: a retry fills in pairs among those already read, so their guarantee does not cover a diff read before a retry and again after it${extended ? ' (it covers the extensions)' : ''}`
+      : 'read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)'
+    : retried
+      ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one overstates the evidence; ${anytime === PAIRED_LOOKS ? 'no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)' : anytime}`
+      : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;
   return `${parts.join(' and ')}: ${tail}`;
 }

@@ -74,6 +74,11 @@ export type RunLooks = {
   readonly extensions: number;
   /** Replicates per condition at the sweep, then after each extension. */
   readonly replicates: readonly number[];
+  /**
+   * How many times its errors were run again (`resume --retry-errors`, run.json's `retries`): each fills
+   * in pairs a diff read before it left out. Absent when none.
+   */
+  readonly retries?: number;
 };
 
 /** A paired table's counts as the report prints them (`rise` and `fall` are discordant-pair counts). */

@@ -27,6 +27,8 @@
 // and (seventh session of 2026-12-05) for the sentence's largest limit, read over the conditions that did not count
 // (where some counted), and the rows' `direction` under --sequential: compared with the outputs before, with
 // those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
+// and (seventh session of 2026-12-05) for the looks clause naming a run's retries (`resume --retry-errors`): the
+// sentences' clause, report's `looks` line and `looks.*.retries` in JSON; compared with them removed, nothing else.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
