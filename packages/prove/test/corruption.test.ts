@@ -265,6 +265,35 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its axes give the conditions "slack 4", "slack 8" in that order, and its run\.json records "slack 8", "slack 4"; the manifest was edited or damaged/);
   });
 
+  // A review (seventh session of 2026-12-05): the gate's inputs in run.json (max_mde, the diff's threshold)
+  // edited after the sweep changed the verdict ("no significant change" -> "inconclusive ... threshold
+  // 0.050 (recorded at sweep time by the runs)"), and verify said verified, while provenance.command still
+  // read --max-mde 0.99. They are compared with the command the CLI recorded, where it names them.
+  it('the gate\'s inputs edited in run.json, against the sweep command it records', async () => {
+    const dir = await tempDir('prove-corrupt-gate-');
+    try {
+      const s2 = join(dir, 'store');
+      await writeFile(join(dir, 'spec.toml'), SPEC);
+      await writeFile(join(dir, 't.mjs'), 'export const coin = (c) => ({ outcome: c.seed % 2 === 0 ? "passed" : "failed", t: 1 });\n');
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'sweep', 'spec.toml', '--target', 't.mjs:coin', '--max-mde', '0.99', '--q=0.05', '--salt', 's', '--yes', '--json'], io)).toBe(0);
+      const id = (JSON.parse(io.out()) as { run_id: string }).run_id;
+      const m = await readManifest(s2, id);
+      expect(m.provenance.command).toContain('--max-mde');
+      await writeManifest(s2, { ...m, max_mde: 0.05 });
+      const v = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'verify', id], v)).toBe(1);
+      expect(v.out()).toMatch(/its run\.json records max_mde 0\.05, and the command that swept it \(provenance\.command\) gave --max-mde 0\.99; the manifest was edited or damaged/);
+      await expect(readEpisodes(s2, id)).rejects.toThrow(/records max_mde 0\.05/);
+      await writeManifest(s2, { ...m, q: 0.1 });
+      await expect(readEpisodes(s2, id)).rejects.toThrow(/its run\.json records q 0\.1, and the command that swept it \(provenance\.command\) gave --q 0\.05/);
+      await writeManifest(s2, m);
+      expect((await readEpisodes(s2, id)).numRows).toBe(24);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
   it('an edited spec.toml', async () => {
     await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
     await everyReadRefuses(/its spec\.toml was changed/);

@@ -78,6 +78,7 @@ export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?:
   // empty import as 1 replicate over it), and an import is never extended: only its extensions are checked.
   out.push(...replicateProblems(manifest, isImported(manifest) ? null : (opts.spec?.replicates ?? null)));
   if (opts.spec !== undefined && opts.spec !== null && !isImported(manifest)) out.push(...specProblems(manifest, opts.spec));
+  out.push(...gateProblems(manifest));
   const jobs: unknown = (manifest as { usage_jobs?: unknown }).usage_jobs;
   if (jobs !== undefined && !(Array.isArray(jobs) && jobs.every((j) => typeof j === 'string' && /^[^:]+:.+$/.test(j)))) {
     // resume and extend skip the usage of the reports listed: a list they cannot read would count jobs twice.
@@ -216,4 +217,41 @@ function axisText(axis: Axis | undefined, shown = Infinity): string {
   const values: readonly unknown[] = axis.values;
   const more = values.length > shown ? `, and ${values.length - shown} more` : '';
   return `(${String(axis.type)}) ${values.slice(0, shown).map((v) => (typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ')}${more}`;
+}
+
+/** The gate's inputs as the sweep (and import) commands name them, and the run.json field each sets. */
+const GATE_FLAGS = [
+  ['--max-mde', 'max_mde'],
+  ['--q', 'q'],
+  ['--power', 'power'],
+  ['--discordance', 'discordance'],
+  ['--method', 'method'],
+] as const;
+
+/**
+ * run.json's gate inputs (`max_mde`, the diff's threshold; `q`, `power`, `discordance`, `method`) against
+ * the command the CLI recorded in `provenance.command` (`poisson-prove ... sweep ... --max-mde 0.99`),
+ * where it names them: edited after the sweep, they changed the diff's verdict while it said "recorded at
+ * sweep time", and verify passed (until the seventh session of 2026-12-05). A run made by a library call
+ * records what its caller passed, and is not compared; a flag the command leaves out is not compared.
+ */
+function gateProblems(manifest: RunManifest): string[] {
+  const command: unknown = manifest.provenance?.command;
+  if (!Array.isArray(command) || command[0] !== 'poisson-prove') return [];
+  const args = command.map(String);
+  const out: string[] = [];
+  for (const [flag, field] of GATE_FLAGS) {
+    let given: string | undefined;
+    args.forEach((a, i) => {
+      if (a === flag && i + 1 < args.length) given = args[i + 1];
+      else if (a.startsWith(`${flag}=`)) given = a.slice(flag.length + 1);
+    });
+    if (given === undefined) continue;
+    const recorded: unknown = (manifest as Record<string, unknown>)[field];
+    const same = field === 'method' ? recorded === given : typeof recorded === 'number' && recorded === Number(given);
+    if (!same) {
+      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that swept it (provenance.command) gave ${flag} ${given}; the manifest was edited or damaged.`);
+    }
+  }
+  return out;
 }
