@@ -88,7 +88,7 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
     const word = wordOf(rows);
     // The looks of its runs, as the two-run diff says them (the clause was dropped here until the seventh session of 2026-12-05).
     const looks = looksWords(r.looks.before, r.looks.after, r.sequential, r.method.paired ? undefined : UNPAIRED_LOOKS);
-    const sentence = verdictSentence({ word, rows, events: r.events, threshold: r.threshold, method: r.method, q, power: r.power, family: total, looks });
+    const sentence = verdictSentence({ word, rows, events: r.events, threshold: r.threshold, method: r.method, q, power: r.power, family: total, looks, scores: r.scores?.rows });
     return Object.freeze({ ...r, verdict: word, sentence, rows: Object.freeze(rows), fragility: Object.freeze({ count: null, description: 'not searched for several candidates' }) });
   });
   const changed = adjusted.filter((r) => r.verdict === 'significant change');

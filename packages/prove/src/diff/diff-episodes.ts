@@ -105,7 +105,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
   const valuesOf = (axis: string): number => new Set(pairing.conditions.map((c) => c.values[axis])).size;
   return {
     verdict: family.word,
-    sentence: verdictSentence({ word: family.word, rows, events, threshold: readings.threshold.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, readings.sequential, pairing.paired ? undefined : UNPAIRED_LOOKS) }),
+    sentence: verdictSentence({ word: family.word, rows, events, threshold: readings.threshold.value, method: dm, q, power, looks: looksWords(looks.before, looks.after, readings.sequential, pairing.paired ? undefined : UNPAIRED_LOOKS), scores: readings.scores?.rows }),
     truncated: pairing.truncated,
     threshold: readings.threshold.value,
     threshold_note: readings.threshold.note,

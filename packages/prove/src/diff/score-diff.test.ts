@@ -307,3 +307,31 @@ describe('diff on scores: constant differences have no t test', () => {
 function seedForFixture(r: number): number {
   return seedFor('0123456789abcdef', r);
 }
+
+// A review (seventh session of 2026-12-05): every episode passed in both runs and the mean score fell by
+// 0.102 over 64 pairs (paired t, p 4.4e-22), and the sentence, the report's first line, read "no significant
+// change" with nothing of the scores; under --sequential it added that the looks did not raise the rate,
+// beside a score row read fixed-n.
+describe('the sentence names the scores that changed', () => {
+  const run = (id: string, score: (r: number) => number, sequential = false): DiffRun => ({
+    manifest: { run_id: id, name: `graded ${id}`, salt: 's', max_mde: 0.5, replicates: 64, extensions: sequential ? [{ from_index: 32, to_index: 63 }] : [], axes: { slack: { type: 'continuous', values: [4] } } },
+    rows: Array.from({ length: 64 }, (_, r) => ({ condition: 'slack 4', replicate_index: r, seed: 1000 + r, outcome: 'passed', t: 1, score: score(r), slack: 4 })),
+  });
+  const before = run('a', (r) => 0.8 + ((r * 7) % 5) / 100);
+  const after = run('b', (r) => 0.7 + ((r * 3) % 5) / 100 - 0.002);
+
+  it('says how many conditions its scores read lower and higher, as a family of their own', () => {
+    const r = diffEpisodes(before, after, { events: ['passed'] });
+    expect(r.verdict).toBe('no significant change');
+    expect(r.scores?.rows[0]?.verdict).toBe('lower');
+    expect(r.sentence).toMatch(/; scores: 1 lower, 0 higher \(paired t on each condition's score, a family of its own, not in the verdict word\)$/);
+    // no clause when no score row counted
+    const same = diffEpisodes(before, run('c', (r) => 0.8 + ((r * 7) % 5) / 100), { events: ['passed'] });
+    expect(same.sentence).not.toContain('scores:');
+  });
+
+  it('says under --sequential that the score rows are fixed-n', () => {
+    const r = diffEpisodes(run('a', (r) => 0.8 + ((r * 7) % 5) / 100, true), run('b', (r) => 0.7 + ((r * 3) % 5) / 100 - 0.002, true), { events: ['passed'], sequential: true });
+    expect(r.sentence).toContain("; scores: 1 lower, 0 higher (paired t on each condition's score, a family of its own, not in the verdict word; fixed-n, not anytime-valid)");
+  });
+});

@@ -110,6 +110,8 @@ export function verdictSentence(args: {
   readonly looks?: string | null;
   /** m, when the rows are part of a larger family (compareRuns); default rows.length. */
   readonly family?: number;
+  /** The score rows' verdicts (the scores section, its own family), named in the sentence when any counted. */
+  readonly scores?: readonly { readonly verdict: string }[] | undefined;
 }): string {
   const { rows, threshold, q, power, method } = args;
   const m = args.family ?? rows.length;
@@ -139,9 +141,16 @@ export function verdictSentence(args: {
     })
     .join('; ');
   const looks = args.looks ? `; ${args.looks}` : '';
+  // Scores that changed are said here too: the word is the events', and a graded eval whose every
+  // episode passed read "no significant change" beside a score fall of p 4e-22 (until the seventh session
+  // of 2026-12-05). Under --sequential they are still fixed-n.
+  const lower = args.scores?.filter((r) => r.verdict === 'lower').length ?? 0;
+  const higher = args.scores?.filter((r) => r.verdict === 'higher').length ?? 0;
+  const fixedN = method.test === 'mcnemar-sequential' ? '; fixed-n, not anytime-valid' : '';
+  const scores = lower + higher > 0 ? `; scores: ${lower} lower, ${higher} higher (paired t on each condition's score, a family of its own, not in the verdict word${fixedN})` : '';
   // The limits the clause on the conditions that did not count reads are theirs (a counted condition's
   // limit was read as theirs: 0.945 beside "every condition that did not count could have shown 0.350").
-  return `${parts.join('; ')}: ${largestLimitWords(notCounted.length > 0 ? notCounted : rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${looks}`;
+  return `${parts.join('; ')}: ${largestLimitWords(notCounted.length > 0 ? notCounted : rows)} (${rule}); ${perEvent} (${pairingWords(method.paired)})${scores}${looks}`;
 }
 
 /** How the method line names each paired test. */

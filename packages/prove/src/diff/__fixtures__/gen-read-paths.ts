@@ -29,6 +29,8 @@
 // those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
 // and (seventh session of 2026-12-05) for the looks clause naming a run's retries (`resume --retry-errors`): the
 // sentences' clause, report's `looks` line and `looks.*.retries` in JSON; compared with them removed, nothing else.
+// and (seventh session of 2026-12-05) for the sentence's scores clause (`; scores: N lower, M higher (paired t ...)`,
+// when a score row counted): compared with the clause removed (and its HTML-escaped form), nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
