@@ -71,7 +71,8 @@ export function looksOf(manifest: DiffManifest): RunLooks {
     const o = e as { from_index?: unknown; to_index?: unknown } | null;
     return o !== null && typeof o === 'object' && typeof o.from_index === 'number' && typeof o.to_index === 'number';
   });
-  const retried = Array.isArray(manifest['retries']) ? (manifest['retries'] as unknown[]).length : 0;
+  // A retry interrupted and continued by the next resume (`continues_from_part`) is one retry.
+  const retried = Array.isArray(manifest['retries']) ? (manifest['retries'] as unknown[]).filter((r) => !(typeof r === 'object' && r !== null && typeof (r as { continues_from_part?: unknown }).continues_from_part === 'number')).length : 0;
   const retries = retried > 0 ? { retries: retried } : {};
   if (ext.length === 0) {
     const reps = typeof manifest['replicates'] === 'number' ? (manifest['replicates'] as number) : null;

@@ -103,3 +103,11 @@ describe('the threshold as printed', () => {
     expect(fmtThreshold(0.0125)).toBe('0.0125');
   });
 });
+
+// A review: bounds beyond 2^52 thousandths (no double between grid points) looped forever.
+describe('fmtInterval on bounds off the grid of doubles', () => {
+  it('prints them as they are', () => {
+    expect(fmtInterval({ lower: -1e308, upper: 1e16 })).toBe('[-1e+308, +10000000000000000.000]');
+    expect(fmtInterval({ lower: Number.NEGATIVE_INFINITY, upper: Number.POSITIVE_INFINITY })).toBe('[-Infinity, +Infinity]');
+  });
+});

@@ -77,8 +77,10 @@ function ceilThousandth(x: number): number {
  * @returns `[+0.001, +0.101]` for [0.0015567, 0.1002882].
  */
 export function fmtInterval(i: { readonly lower: number; readonly upper: number }): string {
-  const lo = Number.isFinite(i.lower) ? floorThousandth(i.lower) : i.lower;
-  const hi = Number.isFinite(i.upper) ? ceilThousandth(i.upper) : i.upper;
+  // Beyond 2^52 thousandths no double lies between two grid points (and k + 1 === k): printed as they are.
+  const onGrid = (x: number): boolean => Number.isFinite(x) && Math.abs(x) * BOUND_SCALE < 2 ** 52;
+  const lo = onGrid(i.lower) ? floorThousandth(i.lower) : i.lower;
+  const hi = onGrid(i.upper) ? ceilThousandth(i.upper) : i.upper;
   return `[${fmtChange(lo)}, ${fmtChange(hi)}]`;
 }
 

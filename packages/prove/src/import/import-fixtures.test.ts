@@ -111,6 +111,20 @@ describe('importRun on the real inspect_ai logs', () => {
     expect(pick(a)).toEqual(pick(b));
   });
 
+  // A review (seventh session of 2026-12-05): run.json's max_mde, the diff's threshold, is compared with
+  // the --max-mde of the command that made the run; the import recorded its argv without `poisson-prove`,
+  // and an import's edited threshold was verified.
+  it('an import whose max_mde was edited after it is refused, naming the --max-mde it was imported with', async () => {
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'import', 'inspect', join(INSPECT, 'log_formats.json'), '--max-mde', '0.05'], io)).toBe(0);
+    const [m] = await listRuns(store);
+    if (m === undefined) throw new Error('no run imported');
+    await writeManifest(store, { ...m, max_mde: 0.3 });
+    const v = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'verify', m.run_id], v)).toBe(1);
+    expect(v.out()).toContain('its run.json records max_mde 0.3, and the command that imported it (provenance.command) gave --max-mde 0.05; the manifest was edited or damaged: restore max_mde 0.05 in run.json, or import again.');
+  });
+
   it('a cancelled run: imported as interrupted with the samples it has, and said so; the CLI exits 1', async () => {
     const io = memoryIo({ cwd: dir });
     const code = await runCli(['--store', store, 'import', 'inspect', join(INSPECT, '2025-05-12T20-28-13-04-00_popularity.json')], io);

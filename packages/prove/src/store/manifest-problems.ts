@@ -195,14 +195,15 @@ function specProblems(manifest: RunManifest, spec: SpecFacts): string[] {
   } catch {
     return [`${runLabel(manifest)}: its run.json's only (${JSON.stringify(only).slice(0, 80)}) names values its spec.toml's axes do not have; ${edited}`];
   }
-  const differ = axes.filter((name) => axisText(ran.axes[name]) !== axisText(manifest.axes[name]));
+  // Compared in NFC, as today's parser reads a spec (a run an older build wrote keeps values as typed).
+  const differ = axes.filter((name) => axisText(ran.axes[name]).normalize('NFC') !== axisText(manifest.axes[name]).normalize('NFC'));
   if (differ.length > 0) {
     const shown = (of: (name: string) => Axis | undefined): string => differ.map((name) => `${name} ${axisText(of(name), 8)}`).join('; ');
     const narrowed = typeof only === 'object' && only !== null ? ', narrowed by its run.json\'s only,' : '';
     out.push(`${runLabel(manifest)}: its spec.toml gives${narrowed} the axes ${shown((n) => ran.axes[n])}, and its run.json records ${shown((n) => manifest.axes[n])}; ${edited}`);
   }
   const events = (xs: readonly string[] | null | undefined): string => (Array.isArray(xs) && xs.length > 0 ? xs.map((x) => JSON.stringify(x)).join(', ') : 'none');
-  if (events(ran.events) !== events(manifest.events)) {
+  if (events(ran.events).normalize('NFC') !== events(manifest.events).normalize('NFC')) {
     out.push(`${runLabel(manifest)}: its spec.toml declares the events ${events(ran.events)}, and its run.json records ${events(manifest.events)}; ${edited}`);
   }
   return out;
@@ -237,8 +238,11 @@ const GATE_FLAGS = [
  */
 function gateProblems(manifest: RunManifest): string[] {
   const command: unknown = manifest.provenance?.command;
-  if (!Array.isArray(command) || command[0] !== 'poisson-prove') return [];
+  if (!Array.isArray(command)) return [];
   const args = command.map(String);
+  // The CLI's sweep records `poisson-prove ARGV`; its import recorded ARGV alone (`--store S import ...`).
+  const cli = args[0] === 'poisson-prove' || (isImported(manifest) && args.includes('import'));
+  if (!cli) return [];
   const out: string[] = [];
   for (const [flag, field] of GATE_FLAGS) {
     let given: string | undefined;
@@ -250,7 +254,7 @@ function gateProblems(manifest: RunManifest): string[] {
     const recorded: unknown = (manifest as Record<string, unknown>)[field];
     const same = field === 'method' ? recorded === given : typeof recorded === 'number' && recorded === Number(given);
     if (!same) {
-      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that swept it (provenance.command) gave ${flag} ${given}; the manifest was edited or damaged.`);
+      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that ${isImported(manifest) ? 'imported' : 'swept'} it (provenance.command) gave ${flag} ${given}; the manifest was edited or damaged: restore ${field} ${field === 'method' ? JSON.stringify(given) : given} in run.json, or ${isImported(manifest) ? 'import' : 'sweep'} again.`);
     }
   }
   return out;
