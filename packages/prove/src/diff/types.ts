@@ -75,8 +75,9 @@ export type RunLooks = {
   /** Replicates per condition at the sweep, then after each extension. */
   readonly replicates: readonly number[];
   /**
-   * How many times its errors were run again (`resume --retry-errors`, run.json's `retries`): each fills
-   * in pairs a diff read before it left out. Absent when none.
+   * How many times its errors were run again (`resume --retry-errors`, run.json's `retries`; a retry
+   * interrupted and continued by the next resume is one): each fills in pairs a diff read before it left
+   * out. Absent when none.
    */
   readonly retries?: number;
 };
