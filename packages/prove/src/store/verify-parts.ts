@@ -125,7 +125,7 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
     // run again pairs that had outcomes.
     const number = Number(PART_RE.exec(r.file)?.[1]);
     if (previous !== null && !(number > previous.number)) {
-      out.push(`${run}: its run.json records the part ${r.file} after ${previous.file}: parts are recorded in the order they were written, by number; the manifest was edited or damaged.`);
+      out.push(`${run}: its run.json records the part ${r.file} after ${previous.file}: parts are recorded in the order they were written, by number; the manifest was edited or damaged: restore run.json from a copy of the store, or list its parts in their numbers' order.`);
     }
     previous = { file: r.file, number };
     seenFile.add(r.file);
