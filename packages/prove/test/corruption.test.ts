@@ -621,6 +621,11 @@ describe('incomplete runs are read only on purpose', () => {
     expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0]).toMatchObject({ state: 'damaged', pairs: 12, design: 24 });
     const { html } = await viewRun(store, a.run_id);
     expect(html).toContain(`<b>partial</b> run ${a.run_id} (&quot;${a.name}&quot;) is complete and holds 12 of the 24 (condition, replicate) pairs of its design`);
+    // and inspect's text says so too (it printed the run as any complete one)
+    const shown = await cli(['inspect', a.run_id]);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(new RegExp(`\\npartial +run ${a.run_id} \\("${a.name}"\\) is complete and holds 12 of the 24 \\(condition, replicate\\) pairs of its design`));
+    expect((await cli(['inspect', b.run_id])).out).not.toMatch(/\npartial /);
     // a complete run holding every pair has no partial note
     await writeManifest(store, m);
     expect((await viewRun(store, b.run_id)).html).not.toContain('<b>partial</b>');

@@ -1,3 +1,4 @@
+import { coverageOfPairs, partialLine } from '../../diff/partial.js';
 import type { RunInspection } from '../../store/inspect-run.js';
 import type { RunCounts } from '../../store/manifest.js';
 import { defineCommand } from '../define.js';
@@ -38,6 +39,12 @@ function rowsText(r: RunInspection): string {
   return `${counts.rows}; ${outcomeSummary(counts)} (counted from its parts: the run is ${m.status}, and its run.json's counts are not checked)`;
 }
 
+/** The `partial` row of a run that does not hold every (condition, replicate) pair of its design; none otherwise. */
+function partialRow(r: RunInspection): [string, string][] {
+  const line = partialLine([coverageOfPairs(r.manifest, r.conditions.reduce((n, c) => n + c.rows, 0))].filter((c) => !c.complete));
+  return line === null ? [] : [['partial', line.replace(/^partial: /, '')]];
+}
+
 function text(r: RunInspection, store: string): string {
   const m = r.manifest;
   const p = m.provenance;
@@ -57,6 +64,8 @@ function text(r: RunInspection, store: string): string {
     ['command', p.command.join(' ') || '-'],
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
     ['rows', rowsText(r)],
+    // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
+    ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
     ...(m.import !== undefined ? [importRow(m.import)] : []),
   ]);
