@@ -38,6 +38,9 @@ export function missingPartsProblem(manifest: RunManifest): string | null {
   return `${runLabel(manifest)}: its run.json has no \`parts\` (the checksums of its parts), and it records ${newer.join(', ')}, which only a run written with checksums has: \`parts\` was deleted or lost, and its parts cannot be checked; restore run.json from a copy of the store, or check every row and record the parts again with poisson-prove verify --adopt ${manifest.run_id}.`;
 }
 
+/** The parts read at once by {@link unverifiedRowsProblems}: each in its own worker thread. */
+const UNVERIFIED_READS_AT_ONCE = 4;
+
 /**
  * The rows of a run written before checksums against its manifest, as the listing checks a run with
  * `parts`: a (condition, replicate) pair held by two parts of a run never retried (a part duplicated or
@@ -56,12 +59,24 @@ export async function unverifiedRowsProblems(manifest: RunManifest, parts: reado
   const holder = new Map<string, string>();
   const out: string[] = [];
   let rows = 0;
-  for (const part of parts) {
-    let read: Record<string, unknown>[];
-    try {
-      read = await readPartIsolated(await readFile(part.path), part.file, ['condition', 'replicate_index']);
-    } catch {
-      return out; // the read names the part that cannot be read; its rows are not counted here
+  // Each part is parsed in a worker of its own (~47 ms to start one): a few at once, then read in order.
+  const pending = new Map<number, Promise<Record<string, unknown>[] | null>>();
+  const readAt = (k: number): Promise<Record<string, unknown>[] | null> => {
+    const part = parts[k] as { readonly file: string; readonly path: string };
+    return readFile(part.path)
+      .then((bytes) => readPartIsolated(bytes, part.file, ['condition', 'replicate_index']))
+      .catch(() => null); // the read names the part that cannot be read; its rows are not counted here
+  };
+  for (let k = 0; k < Math.min(UNVERIFIED_READS_AT_ONCE, parts.length); k++) pending.set(k, readAt(k));
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k] as { readonly file: string; readonly path: string };
+    const read = await (pending.get(k) as Promise<Record<string, unknown>[] | null>);
+    pending.delete(k);
+    const next = k + UNVERIFIED_READS_AT_ONCE;
+    if (next < parts.length) pending.set(next, readAt(next));
+    if (read === null) {
+      await Promise.all(pending.values()); // let the reads in flight end before the caller reads on
+      return out;
     }
     rows += read.length;
     if (retried) continue;
