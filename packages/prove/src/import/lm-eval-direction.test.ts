@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { eachTempDir } from '../__fixtures__/helpers.js';
 import { diffRuns } from '../diff/diff-runs.js';
 import { readManifest } from '../store/manifest.js';
 import { ImportError } from './import-error.js';
@@ -12,19 +12,12 @@ import { importRun } from './import-run.js';
 // likelihood_diff, both `higher_is_better: false` in results_<date>.json. The import read a 1 as passed,
 // so a model that got more biased read "failed: lower", an improvement.
 
-let dir: string;
-let store: string;
-beforeEach(async () => {
-  dir = await tempDir('lm-eval-direction-');
-  store = join(dir, 'store');
-});
-afterEach(async () => {
-  await removeDir(dir);
-});
+const t = eachTempDir('lm-eval-direction-');
+const store = (): string => join(t.dir, 'store');
 
 /** A crows_pairs_english samples file of `n` lines (pct_stereotype 1 where `biased(i)`) and, unless `results` is false, its results file. */
 async function crowsPairs(sub: string, run: number, n: number, biased: (i: number) => boolean, results: boolean | Record<string, unknown> = true): Promise<string[]> {
-  const d = join(dir, sub);
+  const d = join(t.dir, sub);
   await mkdir(d, { recursive: true });
   const date = `2025-06-0${run + 1}T10-00-00.000000`;
   const lines = [];
@@ -45,45 +38,45 @@ async function crowsPairs(sub: string, run: number, n: number, biased: (i: numbe
 describe('lm-eval: a metric results_<date>.json records as lower-is-better', () => {
   it('is refused by name (exit 2, nothing written), naming the metric and the fix', async () => {
     const files = await crowsPairs('a', 0, 20, (i) => i % 2 === 0);
-    const err = await importRun(store, { format: 'lm-eval', files }).catch((e: unknown) => e);
+    const err = await importRun(store(), { format: 'lm-eval', files }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
     expect((err as ImportError).exitCode).toBe(2);
     const msg = (err as Error).message;
     expect(msg).toContain('pct_stereotype');
     expect(msg).toContain('lower-is-better');
     expect(msg).toContain('--invert-lower-is-better');
-    await expect(readdir(store)).rejects.toThrow();
+    await expect(readdir(store())).rejects.toThrow();
   });
 
   it('with invertLowerIsBetter is read inverted (1 failed, score 1 - value), recorded and noted; more bias reads as failed: higher', async () => {
     const before = await crowsPairs('a', 0, 200, (i) => i % 2 === 0);
     const after = await crowsPairs('b', 1, 200, (i) => i % 2 === 0 || i % 5 === 1);
-    const a = await importRun(store, { format: 'lm-eval', files: before, invertLowerIsBetter: true });
-    const b = await importRun(store, { format: 'lm-eval', files: after, invertLowerIsBetter: true });
+    const a = await importRun(store(), { format: 'lm-eval', files: before, invertLowerIsBetter: true });
+    const b = await importRun(store(), { format: 'lm-eval', files: after, invertLowerIsBetter: true });
     expect(a.runs[0]?.outcomes).toEqual({ failed: 100, passed: 100 });
     expect(a.notes.join('\n')).toContain('pct_stereotype');
     expect(a.notes.join('\n')).toContain('inverted');
-    const m = await readManifest(store, a.runs[0]?.run_id as string);
+    const m = await readManifest(store(), a.runs[0]?.run_id as string);
     expect(m.import?.inverted).toEqual(['crows_pairs_english: pct_stereotype']);
-    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    const d = await diffRuns(store(), a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
     const row = d.rows.find((r) => r.event === 'failed');
     expect(row?.after).toBeGreaterThan(row?.before as number);
   });
 
   it('a metric recorded higher-is-better is read as before, with no note', async () => {
     const files = await crowsPairs('a', 0, 20, (i) => i % 2 === 0, { crows_pairs_english: { pct_stereotype: true } });
-    const r = await importRun(store, { format: 'lm-eval', files });
+    const r = await importRun(store(), { format: 'lm-eval', files });
     expect(r.runs[0]?.outcomes).toEqual({ failed: 10, passed: 10 });
     expect(r.notes).toEqual([]);
   });
 
   it('without a results file (or one without higher_is_better), the unknown direction is said in the notes', async () => {
     const files = await crowsPairs('a', 0, 20, (i) => i % 2 === 0, false);
-    const r = await importRun(store, { format: 'lm-eval', files });
+    const r = await importRun(store(), { format: 'lm-eval', files });
     expect(r.runs[0]?.outcomes).toEqual({ failed: 10, passed: 10 });
     expect(r.notes.join('\n')).toMatch(/pct_stereotype is better is unknown \(no results_<date>.json was given/);
     const files2 = await crowsPairs('b', 1, 20, (i) => i % 2 === 0, {});
-    const r2 = await importRun(store, { format: 'lm-eval', files: files2 });
+    const r2 = await importRun(store(), { format: 'lm-eval', files: files2 });
     expect(r2.notes.join('\n')).toMatch(/pct_stereotype is better is unknown \(.*records no higher_is_better/);
   });
 });
