@@ -149,22 +149,24 @@ export type SpecFacts = {
 
 /** The facts of a spec.toml's bytes already checked against `spec_sha256`, parsed once; null when they are not TOML. */
 export function specOfText(bytes: Buffer): SpecFacts | null {
+  const text = bytes.toString('utf8');
+  // Parsed once: by today's spec parser, or (a spec it refuses, which an older build accepted) as TOML.
+  try {
+    const spec = parseSweepSpec(text);
+    return { spec, replicates: spec.replicates, target_id: spec.target_id, t_unit: spec.t_unit, axes: Object.keys(spec.axes).sort() };
+  } catch {
+    // read below
+  }
   let doc: Record<string, unknown>;
   try {
-    doc = TOML.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    doc = TOML.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
   } catch {
     return null;
   }
   const r = doc['replicates'];
   const axes = doc['axes'];
-  let spec: SweepSpec | null;
-  try {
-    spec = parseSweepSpec(bytes.toString('utf8'));
-  } catch {
-    spec = null;
-  }
   return {
-    spec,
+    spec: null,
     replicates: typeof r === 'number' && Number.isSafeInteger(r) && r >= 1 ? r : null,
     target_id: doc['target_id'],
     t_unit: doc['t_unit'],
