@@ -21,6 +21,7 @@ const SMALL: Record<string, Record<string, string>> = {
   'prove/allocation': { BENCH_EPISODES: '2000', BENCH_CALLS: '5000' },
   'prove/bullmq': { BENCH_EPISODES: '200', BENCH_WAIT_EPISODES: '16' },
   'prove/default-backend': { BENCH_EPISODES_LIST: '2000', BENCH_ROUNDS: '1' },
+  'prove/engine-layers': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1' },
   'prove/diff': { BENCH_DIFF_EPISODES: '10000', BENCH_DIFF_PROCESSES: '1', BENCH_DIFF_ROUNDS: '1' },
   'prove/fresh-process': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1', BENCH_V8: 'off' },
   // 202 samples a task, so that the second run lacks some (every 101st) and its stored indices shift.
