@@ -132,6 +132,31 @@ function scorerWarnings(before: RunIndex, after: RunIndex): string[] {
   return [`the runs' outcomes come from different scorers for task${differ.length === 1 ? '' : 's'} ${which}, so a change in ${differ.length === 1 ? 'it' : 'them'} may be the scorers', not the runs'; ${fix}`];
 }
 
+/**
+ * The refusal of two imports that read one metric of a shared task in opposite directions, or null: one
+ * read it inverted (lm-eval's `--invert-lower-is-better`, recorded in `import.inverted` as `task:
+ * metric`: 1 failed), the other as written (1 passed; the import notes when the direction was unknown).
+ * Their outcomes then mean opposite things, and every figure of the diff would be reversed for one run.
+ * (Until the first session of 2026-12-06 such a diff read the more biased model of crows_pairs as
+ * "failed: 1 lower", with no warning.)
+ */
+function directionRefusal(before: RunIndex, after: RunIndex): string | null {
+  const [a, b] = [scorerOf(before), scorerOf(after)];
+  if (a === undefined || b === undefined || a === null || b === null) return null;
+  const invertedOf = (run: RunIndex): ReadonlySet<string> => {
+    const list = (importOf(run) as { inverted?: unknown } | null)?.inverted;
+    return new Set(Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : []);
+  };
+  const [ia, ib] = [invertedOf(before), invertedOf(after)];
+  const opposite = [...a.byTask.entries()]
+    .filter(([task, metric]) => b.byTask.get(task) === metric && ia.has(`${task}: ${metric}`) !== ib.has(`${task}: ${metric}`))
+    .map(([task, metric]) => ({ task, metric, inverted: ia.has(`${task}: ${metric}`) ? 'before' : 'after' }))
+    .sort((x, y) => (x.task < y.task ? -1 : x.task > y.task ? 1 : 0));
+  if (opposite.length === 0) return null;
+  const which = opposite.map((o) => `${o.metric} of task ${o.task} (${o.inverted} read it inverted, 1 failed; ${o.inverted === 'before' ? 'after' : 'before'} read it as written, 1 passed)`).join(', ');
+  return `Runs ${before.manifest.name} and ${after.manifest.name} read ${which}, so their outcomes mean opposite things and every figure of a diff would be reversed for one of them. Import both files the same way: with --invert-lower-is-better for a lower-is-better metric (and its results_<date>.json beside it, which records higher_is_better), or both without it.`;
+}
+
 /** The import record of a run made by `poisson-prove import`, or null. */
 function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown; readonly axes_from?: unknown } | null {
   const record = run.manifest['import'];
@@ -284,6 +309,8 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
       `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; ${axes !== null ? `before was imported with --axis ${axes[0]} and after with ${axes[1]}: import both with the same --axis` : 'diff two runs of the same sweep spec'}.`,
     );
   }
+  const reversed = directionRefusal(before, after);
+  if (reversed !== null) throw new DiffError('E_DIFF', reversed);
   if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);

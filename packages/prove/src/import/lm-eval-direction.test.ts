@@ -2,6 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eachTempDir } from '../__fixtures__/helpers.js';
+import { DiffError } from '../diff/diff-error.js';
 import { diffRuns } from '../diff/diff-runs.js';
 import { readManifest } from '../store/manifest.js';
 import { ImportError } from './import-error.js';
@@ -78,5 +79,37 @@ describe('lm-eval: a metric results_<date>.json records as lower-is-better', () 
     const files2 = await crowsPairs('b', 1, 20, (i) => i % 2 === 0, {});
     const r2 = await importRun(store(), { format: 'lm-eval', files: files2 });
     expect(r2.notes.join('\n')).toMatch(/pct_stereotype is better is unknown \(.*records no higher_is_better/);
+  });
+});
+
+// A review of the first session of 2026-12-06: a run imported with --invert-lower-is-better diffed against
+// one of the same metric imported without it (no results file beside it: "direction unknown", read as
+// higher-is-better) read the more biased model as "failed: 1 lower", with no warning: one run's 1 is
+// failed, the other's passed.
+describe('lm-eval: two imports that read one metric in opposite directions', () => {
+  it('are refused by diff (exit 2), naming the task, the metric, which run read it inverted, and the fix', async () => {
+    const before = await crowsPairs('a', 0, 100, (i) => i % 2 === 0);
+    const after = await crowsPairs('b', 1, 100, (i) => i % 5 !== 0, false);
+    const a = await importRun(store(), { format: 'lm-eval', files: before, invertLowerIsBetter: true });
+    const b = await importRun(store(), { format: 'lm-eval', files: after });
+    const [ida, idb] = [a.runs[0]?.run_id as string, b.runs[0]?.run_id as string];
+    for (const [x, y, inv] of [[idb, ida, 'after'], [ida, idb, 'before']] as const) {
+      const err = await diffRuns(store(), x, y, {}).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DiffError);
+      expect((err as DiffError).exitCode).toBe(2);
+      const msg = (err as Error).message;
+      expect(msg).toContain('pct_stereotype of task crows_pairs_english');
+      expect(msg).toContain(`${inv} read it inverted`);
+      expect(msg).toContain('--invert-lower-is-better');
+    }
+  });
+
+  it('read in the same direction by both, the diff goes on', async () => {
+    const before = await crowsPairs('a', 0, 100, (i) => i % 2 === 0, false);
+    const after = await crowsPairs('b', 1, 100, (i) => i % 5 !== 0, false);
+    const a = await importRun(store(), { format: 'lm-eval', files: before });
+    const b = await importRun(store(), { format: 'lm-eval', files: after });
+    const d = await diffRuns(store(), a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, {});
+    expect(d.rows.length).toBeGreaterThan(0);
   });
 });
