@@ -73,7 +73,7 @@ async function details(store: string, runId: string, keys: ReadonlyMap<string, R
       }
       if (wanted === undefined) continue;
       const r = Number(replicate?.[i] ?? null);
-      if (!wanted.has(r) || (newest !== null && !newest(k, String(c ?? null), r))) continue;
+      if (!wanted.has(r) || !newest(k, String(c ?? null), r)) continue;
       picks.push(i);
     }
     if (picks.length === 0) return;

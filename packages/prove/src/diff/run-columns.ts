@@ -1,6 +1,7 @@
 // One run's episodes as export and report read them: typed columns in stored order, conditions and axis
 // values interned to small integers, outcomes as codes. No row object per episode.
 import type { RunManifest } from '../store/manifest.js';
+import { pairsOnce } from '../store/newest-rows.js';
 import type { PartColumns } from '../store/parquet.js';
 import type { FlatColumn } from '../store/flat-columns.js';
 import { eachOpenPart, runParts, type FlatPart, type OpenPart } from '../store/verify-parts.js';
@@ -429,15 +430,22 @@ export async function readHardFlags(store: string, run: RunColumns): Promise<Run
   return { ...run, hard };
 }
 
-/** {@link runCoverage} of a run read into {@link RunColumns}. */
+/**
+ * {@link runCoverage} of a run read into {@link RunColumns}.
+ *
+ * @throws DamagedRunError (exit 2) when a run that records no retry holds a pair twice ({@link pairsOnce}).
+ */
 function columnsCoverage(manifest: RunManifest, run: RunColumns): RunCoverage {
   const replicates = Number(manifest.replicates) || 0;
   const declared = new Set(Array.isArray(manifest.conditions) ? manifest.conditions : []);
   let held = 0;
   const seen = new Map<number, Uint8Array>();
+  // A retried run's rows are one a pair already (the newest); one without retries must hold each pair once.
+  const once = Array.isArray(manifest.retries) && manifest.retries.length > 0 ? null : pairsOnce(manifest);
   for (let i = 0; i < run.length; i++) {
     const c = run.condition[i] as number;
     const r = run.replicate[i] as number;
+    once?.(run.conditions[c] as string, r);
     if (!(r >= 0 && r < replicates) || !declared.has(run.conditions[c] as string)) continue;
     let bits = seen.get(c);
     if (bits === undefined) {

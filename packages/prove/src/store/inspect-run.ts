@@ -87,7 +87,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   let matching = 0;
   const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
   const parts = await runParts(store, manifest);
-  // The newest row per pair (rows superseded by `resume --retry-errors` are skipped); null: no retries.
+  // The newest row per pair (rows superseded by `resume --retry-errors` are skipped; without retries, a pair met twice is refused).
   const newest = await newestPartOfPair(manifest, parts);
   await eachOpenPart(manifest, parts, async (opened, k) => {
     // Counts from three columns, conditions and outcomes looked up once per run of equal values; the
@@ -109,7 +109,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
         label = String(c);
         tally = undefined;
       }
-      if (newest && !newest(k, label, Number(replicate[i] ?? null))) continue; // superseded
+      if (!newest(k, label, Number(replicate[i] ?? null))) continue; // superseded
       tally ??= tallyOf(label);
       const o = (outcome[i] ?? null) as string | null;
       tally.rows++;

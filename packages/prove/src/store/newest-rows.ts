@@ -1,10 +1,11 @@
 import type { RunManifest } from './manifest.js';
-import { eachOpenPart, type RunPart } from './verify-parts.js';
+import { DamagedRunError, eachOpenPart, type RunPart } from './verify-parts.js';
 
 // "The newest row per pair": a run's parts are append-only, and `resume --retry-errors` appends a new
 // row for a (condition, replicate) whose row had no outcome, in a later part. The older row is kept
 // (never deleted) and is superseded: readers keep, per pair, the row of the highest-numbered part. A run
-// without retries (no `retries` in its manifest) holds one row per pair, and nothing is filtered.
+// without retries (no `retries` in its manifest) holds one row per pair: nothing is filtered, and a pair
+// met twice is refused ({@link pairsOnce}).
 
 /** The key of a (condition, replicate) pair. */
 export function pairKey(condition: string, replicate: number): string {
@@ -38,28 +39,74 @@ export function newestPerPair<R extends { readonly condition: string; readonly r
 }
 
 /**
+ * A check for a run that records no retry: each (condition, replicate) pair is met once; a second row of a
+ * pair throws. Such a run holds one row a pair, so a second is damage (run.json's `retries` deleted by
+ * hand, a part written twice): until the first session of 2026-12-06 export, inspect, episodes() and
+ * readEpisodes() counted both rows (81 episodes a condition of 60 replicates), where the diff refused.
+ *
+ * @returns a function of (condition, replicate) that remembers the pair, or throws.
+ * @throws {@link DamagedRunError} (exit 2) from the function, naming the pair and `poisson-prove verify`.
+ */
+export function pairsOnce(manifest: RunManifest): (condition: string, replicate: number) => void {
+  const reps = Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds.length : Number(manifest.replicates) || 0;
+  const seen = new Map<string, Uint8Array>();
+  const odd = new Set<string>();
+  let label: string | undefined;
+  let bits: Uint8Array | undefined;
+  return (condition, replicate) => {
+    let again: boolean;
+    if (Number.isInteger(replicate) && replicate >= 0 && replicate < reps) {
+      if (bits === undefined || condition !== label) {
+        label = condition;
+        bits = seen.get(condition);
+        if (bits === undefined) seen.set(condition, (bits = new Uint8Array(reps)));
+      }
+      again = bits[replicate] === 1;
+      bits[replicate] = 1;
+    } else {
+      const key = pairKey(condition, replicate);
+      again = odd.has(key);
+      odd.add(key);
+    }
+    if (again) {
+      throw new DamagedRunError(manifest.run_id, [
+        `run ${manifest.run_id} ("${manifest.name}") holds two episodes of replicate ${replicate} of condition ${condition}, and its run.json records no retry (resume --retry-errors) that would have written a second: run.json was edited, or a part was written twice; poisson-prove verify ${manifest.run_id} lists everything that differs.`,
+      ]);
+    }
+  };
+}
+
+/**
  * For reading a run part by part: a predicate that keeps a row of part `part` (its index in `files`)
- * only when no later part holds a row of the same pair; null when the run has no retries (nothing is
- * superseded). Reads the pair columns of every part once.
+ * only when no later part holds a row of the same pair. A run without retries supersedes nothing: every
+ * row is kept, and a pair met twice throws ({@link pairsOnce}). Reads the pair columns of every part once
+ * (of a retried run).
  *
  * @param manifest - the run's manifest (`retries` says whether any row can be superseded).
  * @param files - the run's part files in order (`partFiles`).
  */
-export async function newestRowFilter(manifest: RunManifest, parts: readonly RunPart[]): Promise<((part: number, row: { readonly condition: unknown; readonly replicate_index: unknown }) => boolean) | null> {
+export async function newestRowFilter(manifest: RunManifest, parts: readonly RunPart[]): Promise<(part: number, row: { readonly condition: unknown; readonly replicate_index: unknown }) => boolean> {
   const newest = await newestPartOfPair(manifest, parts);
-  return newest === null ? null : (part, row) => newest(part, String(row.condition), Number(row.replicate_index));
+  return (part, row) => newest(part, String(row.condition), Number(row.replicate_index));
 }
 
 /**
  * {@link newestRowFilter} for the columnar readers: a predicate on (part index, condition, replicate)
- * that holds when no later part has a row of that pair; null when the run has no retries. Reads the
- * condition and replicate_index columns of every part once (no row objects).
+ * that holds when no later part has a row of that pair; for a run without retries, one that holds for
+ * every row and throws at a pair met twice ({@link pairsOnce}). Reads the condition and replicate_index
+ * columns of every part once (of a retried run; no row objects).
  *
  * @param manifest - the run's manifest.
  * @param parts - the run's parts in order.
  */
-export async function newestPartOfPair(manifest: RunManifest, parts: readonly RunPart[]): Promise<((part: number, condition: string, replicate: number) => boolean) | null> {
-  if (!manifest.retries || manifest.retries.length === 0) return null;
+export async function newestPartOfPair(manifest: RunManifest, parts: readonly RunPart[]): Promise<(part: number, condition: string, replicate: number) => boolean> {
+  if (!manifest.retries || manifest.retries.length === 0) {
+    const once = pairsOnce(manifest);
+    return (_part, condition, replicate) => {
+      once(condition, replicate);
+      return true;
+    };
+  }
   const last = new Map<string, Map<number, number>>();
   await eachOpenPart(manifest, parts, async (file, k) => {
     const part = await file.columns(['condition', 'replicate_index']);

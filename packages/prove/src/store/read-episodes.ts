@@ -89,11 +89,13 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
   const arrow = await loadArrow();
   const parts = await runParts(store, manifest);
-  // The newest row per pair (a retried pair's old rows are superseded); null: nothing to filter.
+  // The newest row per pair (a retried pair's old rows are superseded; a run without retries has each
+  // pair once, and a pair met twice is refused): read with the pair's columns, whatever is asked for.
   const newest = await newestRowFilter(manifest, parts);
+  const read = where ? undefined : [...new Set([...columns, 'condition', 'replicate_index'])];
   for (const [i, part] of parts.entries()) {
-    let rows = await readRunPart(manifest, part, where || newest ? undefined : columns);
-    if (newest) rows = rows.filter((r) => newest(i, r as EpisodeRow));
+    let rows = await readRunPart(manifest, part, read);
+    rows = rows.filter((r) => newest(i, r as EpisodeRow));
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(arrow, manifest, columns, rows);
   }
@@ -160,7 +162,7 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
   const newest = await newestRowFilter(manifest, parts);
   for (const [i, part] of parts.entries()) {
     for (const r of await readRunPart(manifest, part)) {
-      if (newest && !newest(i, r as EpisodeRow)) continue;
+      if (!newest(i, r as EpisodeRow)) continue;
       const row: Record<string, unknown> = {};
       for (const c of columns) row[c] = r[c] ?? null;
       out.push(row as EpisodeRow);
