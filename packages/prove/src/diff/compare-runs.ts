@@ -137,6 +137,9 @@ export async function compareRuns(store: string, base: string, candidates: reado
   const baseRun = b as RunColumns;
   const same = cs.filter((c) => c.manifest.run_id === baseRun.manifest.run_id);
   if (same.length > 0) throw new DiffError('E_DIFF', `The baseline ${baseRun.manifest.name} is also given as a candidate; name each candidate once, and not the baseline.`);
+  // A candidate named twice (by one ref or two) would be counted twice: a family of its tests twice over, every candidate read at a smaller alpha.
+  const twice = cs.find((c, i) => cs.findIndex((d) => d.manifest.run_id === c.manifest.run_id) !== i);
+  if (twice !== undefined) throw new DiffError('E_DIFF', `The run ${twice.manifest.name} (${twice.manifest.run_id}) is given twice as a candidate, and would be counted twice in the family (Holm over its tests twice); name each candidate once.`);
   // Each candidate indexed when its diff is first computed (its errors in the order the rows gave them).
   const indexed: (ReturnType<typeof indexForDiff> | undefined)[] = [];
   return compareFamily(baseRun.manifest, cs.length, (k, switches) => {

@@ -289,6 +289,19 @@ export type DiffInput = {
 };
 
 /**
+ * Refuses two runs of the store that are one run (`diff #1 #1`, or a ref and the id it names): a run
+ * against itself has no discordant pair and reads "no significant change" whatever it holds, so a typo
+ * in a CI script would pass (until the first session of 2026-12-06 it did). compareRuns refuses the
+ * baseline given as a candidate the same way.
+ *
+ * @throws {@link DiffError} `E_DIFF` (exit 2) naming the run.
+ */
+export function refuseSameRun(before: { readonly run_id: string; readonly name: string }, after: { readonly run_id: string }): void {
+  if (before.run_id !== after.run_id) return;
+  throw new DiffError('E_DIFF', `Both runs given name the same run, ${before.name} (${before.run_id}), and a run compared with itself reads "no significant change" whatever it holds; name the run to compare it with (poisson-prove runs lists them).`);
+}
+
+/**
  * Indexes and pairs the runs, resolves the events, and collects the warnings. Runs given as indexes
  * that were aligned by identity before (imports read as columns) come with their `identityPairing`.
  *

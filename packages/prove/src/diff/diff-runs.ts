@@ -1,7 +1,7 @@
 import { resolveRun } from '../store/resolve-run.js';
 import { computeDiff } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
-import { checkOptions } from './diff-input.js';
+import { checkOptions, refuseSameRun } from './diff-input.js';
 import { assertComplete, assertHasDesign, columnsUnmatched, indexCoverage, indexUnmatched, withReadCoverage, type RunCoverage } from './partial.js';
 import { pairsByIdentity } from './pairing.js';
 import { readHardFailures, readRunIndex } from './read-run.js';
@@ -34,6 +34,7 @@ import type { DiffOptions, DiffReport } from './types.js';
 export async function diffRuns(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean } = {}): Promise<DiffReport> {
   const { partial, ...diffOptions } = options;
   const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
+  refuseSameRun(ma, mb);
   if (pairsByIdentity(ma) && pairsByIdentity(mb)) {
     // Two imports pair sample by sample on their identity (docs/import.md): read as columns with the
     // identity and input hash of meta, and aligned.

@@ -3,7 +3,7 @@ import { didYouMean } from '../internal/did-you-mean.js';
 import { computeDiff } from './diff-episodes.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
-import { declaredEvents } from './diff-input.js';
+import { declaredEvents, refuseSameRun } from './diff-input.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { alignByIdentity, axisNames } from './pairing.js';
 import { readDiffColumns } from './diff-columns.js';
@@ -270,11 +270,14 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
  * @param refs - run refs.
  * @param read - `{ partial?, verb? }` as `readRunForDiff`.
  * @returns the runs, in the order of `refs`.
- * @throws RefError, DamagedRunError, ProveError `E_PARTIAL` (exit 2) as `readRunForDiff`.
+ * @throws RefError, DamagedRunError, ProveError `E_PARTIAL` (exit 2) as `readRunForDiff`; DiffError `E_DIFF` (exit 2)
+ *   for two refs that name one run.
  */
 export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<RunColumns[]> {
   const codes = outcomeCodes();
-  return Promise.all(refs.map((r) => readDiffColumns(store, r, codes, { partial: read.partial === true, verb: read.verb ?? 'report' })));
+  const runs = await Promise.all(refs.map((r) => readDiffColumns(store, r, codes, { partial: read.partial === true, verb: read.verb ?? 'report' })));
+  if (runs.length === 2) refuseSameRun((runs[0] as RunColumns).manifest, (runs[1] as RunColumns).manifest);
+  return runs;
 }
 
 /** The outcome labels a run's episodes hold. */

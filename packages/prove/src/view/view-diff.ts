@@ -1,6 +1,6 @@
 import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
-import { checkOptions } from '../diff/diff-input.js';
+import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
 import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
 import { reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
@@ -118,6 +118,7 @@ export async function readViewDiff(store: string, a: string, b: string, options:
   // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
   const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined ? ('imports' as const) : false, partial: partial === true, verb: 'view' };
   let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
+  refuseSameRun(before.manifest, after.manifest);
   // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other
   // runs meta, the widest column, is read for it only when they are made (as diffRuns reads it).
   const scores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));
