@@ -97,6 +97,44 @@ describe('interruption and resume', () => {
     expect((await extend({ store: dir, ref: run.run_id, replicates: 2 })).replicates).toBe(10);
   });
 
+  // A review (first session of 2026-12-06): a resume refused after it had adopted the part a killed writer
+  // left unrecorded (a wrong --target, a spent budget, a module outside the working tree) had rewritten
+  // run.json with the part recorded and no `resumes` entry naming it, and removed the dead writer's .tmp.
+  it('a resume refused for its target or its budget writes nothing: run.json and the .tmp are as they were', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, salt: 'r4', partRows: 4 });
+    const recorded = run.parts ?? [];
+    const eps = join(dir, run.run_id, 'episodes');
+    await writeFile(join(eps, 'part-00004.parquet.0a1b2c3d4e5f.tmp'), 'half a part');
+    await utimes(join(eps, 'part-00004.parquet.0a1b2c3d4e5f.tmp'), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await writeManifest(dir, { ...run, status: 'running', parts: recorded.slice(0, 3), budget_tokens: 100, usage: { prompt_tokens: 0, completion_tokens: 0, billed_tokens: 0, calls: 0, cached_calls: 0 } as never, provenance: { ...run.provenance, pid: 2 ** 22 + 12347 } });
+    const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
+    const files = await readdir(eps);
+    await expect(resume({ store: dir, ref: run.run_id, target: `${TARGETS}:flaky` })).rejects.toThrow(/must keep its target/);
+    await expect(resume({ store: dir, ref: run.run_id, budgetTokens: 0 })).rejects.toThrow(/budget/);
+    expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
+    expect(await readdir(eps)).toEqual(files);
+    const done = await resume({ store: dir, ref: run.run_id });
+    expect(done.resumes.at(-1)).toMatchObject({ adopted: ['part-00003.parquet'] });
+    expect(await readdir(eps)).toEqual(files.filter((f) => !f.endsWith('.tmp')));
+  });
+
+  // A review (first session of 2026-12-06): in a retried run, a copy of an early part (pairs with outcomes,
+  // the retry's rows superseding some) put in place as a new part was adopted by resume, which recorded it
+  // in run.json and then refused the run ("recorded with the same sha256"): verify then read it damaged.
+  it('resume refuses, writing nothing, a part that repeats pairs whose rows have outcomes (a copied part of a retried run)', async () => {
+    const flaky = `${TARGETS}:coin`;
+    const run = await sweep({ spec: SPEC, target: flaky, store: dir, maxMde: 0.99, salt: 'r5', partRows: 4 });
+    const withErrors = await readManifest(dir, run.run_id);
+    const eps = join(dir, run.run_id, 'episodes');
+    const { copyFile } = await import('node:fs/promises');
+    // As a retry leaves it: a `retries` entry from part 4 on (the copy below is part 4, after it).
+    await writeManifest(dir, { ...withErrors, status: 'interrupted', retries: [{ at: new Date().toISOString(), rows: 0, error_match: null, from_part: 4, command: [] }] as never });
+    await copyFile(join(eps, 'part-00001.parquet'), join(eps, 'part-00004.parquet'));
+    const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
+    await expect(resume({ store: dir, ref: run.run_id })).rejects.toThrow(/repeat \(condition, replicate\) pairs/);
+    expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
+  });
+
   // E_LOCKED (exit 1), as when the live writer holds the lock: a review (fifth session of 2026-12-05) saw
   // two resumes at once exit 1 or 2 by timing (E_RESUME before the other had written its status).
   it('refuses to resume a run still running in a live process (E_LOCKED, exit 1, as its lock would)', async () => {

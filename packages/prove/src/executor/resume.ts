@@ -76,13 +76,14 @@ type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry:
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
- * parts. With the run's lock held: the temporary parts a dead writer left are removed first, and a part
- * it put in place without recording it (killed in between) is checked and adopted ({@link adoptParts});
- * then every part is read through the store's verified reader.
+ * parts. With the run's lock held: a part a dead writer put in place without recording it (killed in
+ * between) is checked and adopted ({@link adoptParts}) in the manifest returned, which is not written
+ * here (reopen writes it, and removes the dead writer's temporary files, once its checks pass: a refused
+ * resume writes nothing); then every part is read through the store's verified reader.
  */
 async function existing(store: string, initial: RunManifest, lock: RunLock, retry: RetryOptions = {}): Promise<Existing> {
-  await removeStaleTemps(lock);
-  const { manifest, adopted } = await adoptParts(store, initial, lock);
+  // Recorded in run.json by reopen, with the `resumes` entry that names them, once every check passed.
+  const { manifest, adopted } = await adoptParts(store, initial, lock, { write: false });
   let nextPart = 0;
   const stored: Array<{ condition: string; replicate_index: number; outcome: string | null; error: string | null; part: number }> = [];
   for (const part of await runParts(store, manifest)) {
@@ -253,6 +254,10 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     counts: ex.counts,
     provenance: { ...manifest.provenance, pid: process.pid, host: hostname() },
   };
+  // Every check passed: what a dead writer left is cleared now, and its adopted parts are recorded with
+  // the manifest (until the first session of 2026-12-06 both happened before the checks, so a resume
+  // refused for its target or its budget had rewritten run.json).
+  await removeStaleTemps(lock);
   await writeManifest(opts.store, next);
   return {
     backend,

@@ -36,14 +36,14 @@ export type RunVerification = {
 };
 
 /** What the rows of a set of parts hold: the pairs, counts, and every problem with their rows. */
-type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord> };
+type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord>; outcomes: ReadonlyMap<string, string | null> };
 
 /**
  * Checks the rows of parts against the run: every `run_id` is the run's, every condition is one of its
  * conditions, every replicate index is within its replicates with the run's seed, and no
  * (condition, replicate) pair is held twice. `have` starts with pairs already held.
  */
-async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have = new Set<string>()): Promise<Scan> {
+async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have = new Set<string>(), prior: ReadonlyMap<string, string | null> = new Map()): Promise<Scan> {
   const run = runLabel(manifest);
   const conditions = new Set(manifest.conditions);
   const counts = emptyCounts();
@@ -84,7 +84,9 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
         sampleSeeds.set(seedKey, r);
       } else if (row['seed'] !== manifest.seeds[r]) bad.add(`replicate ${r} has the seed ${String(row['seed'])}, not the run's ${String(manifest.seeds[r])}`);
       const key = `${c}\u0000${r}`;
-      if (have.has(key) && !(index >= retryFrom)) doubled++;
+      // A retry's row supersedes a row without an outcome, in a part from the retry's on: any other repeat
+      // is a part held twice (a copy of an earlier part put in place after a retry was not one).
+      if (have.has(key) && !(index >= retryFrom && (outcomes.has(key) ? outcomes.get(key) : prior.get(key)) === null)) doubled++;
       have.add(key);
       const o = row['outcome'];
       outcomes.set(key, o === null || o === undefined ? null : String(o));
@@ -118,7 +120,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
     }
   }
   for (const o of outcomes.values()) countRow(counts, o);
-  return { have, counts, problems, records };
+  return { have, counts, problems, records, outcomes };
 }
 
 /**
@@ -231,18 +233,20 @@ export function unreadableRun(skipped: SkippedRun): RunVerification {
  * Records in the manifest the parts it does not record yet, after checking their rows ({@link scanParts}):
  * for a run written before checksums, all its parts (`verify --adopt`); for a run whose writer was
  * killed between putting a part in place and recording it, that part (`resume` does this first). Call
- * it with the run's lock held. A part whose rows are not the run's, or repeat pairs already held, is not
- * adopted: the call fails with every problem and writes nothing.
+ * it with the run's lock held. A part whose rows are not the run's, or repeat pairs already held (other
+ * than a retry's rows superseding rows without an outcome), or a copy of a recorded part, is not adopted:
+ * the call fails with every problem and writes nothing.
  *
  * @param store - the store directory.
  * @param manifest - the run's manifest, read under the lock.
  * @param lock - the run's lock, held.
  * @param opts - `lostParts`: record the parts of a run.json whose `parts` was deleted ({@link missingPartsProblem}),
- *   after checking their rows (`verify --adopt`); left out, such a run is refused.
+ *   after checking their rows (`verify --adopt`); left out, such a run is refused. `write: false`: return
+ *   the manifest with the parts recorded without writing it (resume writes it once its own checks pass).
  * @returns the manifest as rewritten (the same object when there was nothing to adopt) and the names adopted.
  * @throws {@link DamagedRunError} listing every problem (nothing is written).
  */
-export async function adoptParts(store: string, manifest: RunManifest, lock: RunLock, opts: { lostParts?: boolean } = {}): Promise<{ manifest: RunManifest; adopted: string[] }> {
+export async function adoptParts(store: string, manifest: RunManifest, lock: RunLock, opts: { lostParts?: boolean; write?: boolean } = {}): Promise<{ manifest: RunManifest; adopted: string[] }> {
   if (!(await lock.held())) throw lostLock(lock);
   // A run.json whose `parts` was deleted (it records what only a writer with checksums writes) is damage:
   // resume and extend do not record its parts as they are; `verify --adopt` does, after checking every row.
@@ -261,10 +265,14 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   if (base.problems.length > 0) throw new DamagedRunError(manifest.run_id, base.problems);
   const fresh = onDisk.filter((f) => !known.has(f));
   if (fresh.length === 0 && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
-  const scan = await scanParts(manifest, fresh.map((file) => ({ file, path: join(dir, file), record: null })), base.have);
+  const scan = await scanParts(manifest, fresh.map((file) => ({ file, path: join(dir, file), record: null })), base.have, base.outcomes);
   if (scan.problems.length > 0) throw new DamagedRunError(manifest.run_id, scan.problems);
   const added = fresh.map((f) => scan.records.get(f) as PartRecord);
+  // A byte-for-byte copy of a recorded part is never the run's next part, whatever its rows.
+  const shas = new Map(recorded.map((r) => [r.sha256, r.file]));
+  const copies = added.filter((a) => shas.has(a.sha256)).map((a) => `${runLabel(manifest)}: the part ${a.file} is a copy of ${String(shas.get(a.sha256))} (the same sha256), not a part the run wrote; remove it.`);
+  if (copies.length > 0) throw new DamagedRunError(manifest.run_id, copies);
   const next: RunManifest = { ...manifest, parts: [...recorded, ...added] };
-  await writeManifest(store, next);
+  if (opts.write !== false) await writeManifest(store, next);
   return { manifest: next, adopted: fresh };
 }
