@@ -102,7 +102,8 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
     const rec = part.record;
     if (rec !== null && bad.size === 0) {
       const held = partRanges(manifest.conditions, rows as { condition: string; replicate_index: number }[]);
-      const text = (x: readonly number[] | null): string => (x === null ? 'none' : `[${x.join(',')}]`);
+      // A record edited into something that is not a list is shown as it is (the listing check names it too).
+      const text = (x: unknown): string => (x === null ? 'none' : Array.isArray(x) ? `[${x.join(',')}]` : JSON.stringify(x) ?? String(x));
       if (text(held.conditions) !== text(rec.conditions) || text(held.replicates) !== text(rec.replicates)) {
         bad.add(`its record in run.json gives conditions ${text(rec.conditions)} and replicates ${text(rec.replicates)}, and its rows hold conditions ${text(held.conditions)} and replicates ${text(held.replicates)}; the manifest was edited or damaged`);
       }
