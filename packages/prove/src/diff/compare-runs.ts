@@ -148,7 +148,8 @@ export async function compareRuns(store: string, base: string, candidates: reado
     const report = computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
     // The pairs one of the two holds and the other does not, as the two-run diff states them.
     const unmatched = columnsUnmatched(x.columns.before, x.columns.after);
-    return unmatched.before > 0 || unmatched.after > 0 ? Object.freeze({ ...report, unmatched }) : report;
+    // Runs that are not paired compare every episode with an outcome: none lacks a partner.
+    return report.method.paired && (unmatched.before > 0 || unmatched.after > 0) ? Object.freeze({ ...report, unmatched }) : report;
   });
 }
 

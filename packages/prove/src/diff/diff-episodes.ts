@@ -3,13 +3,13 @@ import { truncationBound } from './bound.js';
 import { DiffError } from './diff-error.js';
 import { checkOptions, diffInput, diffThreshold, plannedDiscordance, plannedTests, type CheckedOptions, type DiffInput } from './diff-input.js';
 import { diffFamily, INTERVAL_FAMILY_LEVEL, type DiffFamily } from './diff-rows.js';
-import { droppedByRun, droppedWarning } from './dropped.js';
+import { droppedByRun, droppedEpisodes, droppedWarning, droppedWarningUnpaired, type DroppedByRun } from './dropped.js';
 import { clusterBinary } from './cluster-binary.js';
 import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
-import { importedByIdentity } from './pairing.js';
+import { importedByIdentity, type ConditionPairs } from './pairing.js';
 import type { RunIndex } from './run-index.js';
 import { comparedLooks, looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { compareScores } from './score-diff.js';
@@ -37,6 +37,16 @@ type Readings = {
   readonly sequential: boolean;
 };
 
+/** The episodes each run holds in the compared conditions. */
+function heldEpisodes(conditions: readonly ConditionPairs[]): { readonly before: number; readonly after: number } {
+  return { before: conditions.reduce((s, c) => s + c.coverage.before_episodes, 0), after: conditions.reduce((s, c) => s + c.coverage.after_episodes, 0) };
+}
+
+/** The episodes (unpaired) or pairs (paired) left out, in all. */
+function droppedTotal(d: DroppedByRun): number {
+  return d.before_only + d.after_only + d.both;
+}
+
 /**
  * The score section (with scores, `scores`, or `cluster`), the threshold, the clustered binary reading
  * of paired runs under `cluster` (a warning when not paired), and the check that `sequential` reads
@@ -49,7 +59,9 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   const threshold = diffThreshold(before, after);
   const clustered = options.cluster !== undefined && pairing.paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
   if (options.cluster !== undefined && !pairing.paired) input.warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
-  const dropped = droppedWarning(droppedByRun(pairing.conditions.map((c) => c.coverage)), q);
+  const dropped = pairing.paired
+    ? droppedWarning(droppedByRun(pairing.conditions.map((c) => c.coverage)), q)
+    : droppedWarningUnpaired(droppedEpisodes(pairing.conditions), heldEpisodes(pairing.conditions), q);
   if (dropped !== null) input.warnings.push(dropped);
   const sequential = options.sequential === true;
   if (sequential && !pairing.paired) {
@@ -124,8 +136,8 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
     looks,
     sequential: readings.sequential,
-    dropped: pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0),
-    dropped_by_run: droppedByRun(pairing.conditions.map((c) => c.coverage)),
+    dropped: pairing.paired ? pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0) : droppedTotal(droppedEpisodes(pairing.conditions)),
+    dropped_by_run: pairing.paired ? droppedByRun(pairing.conditions.map((c) => c.coverage)) : droppedEpisodes(pairing.conditions),
     verdict_rule: verdictRule(q, m),
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),

@@ -8,8 +8,14 @@ const LABEL_WIDTH = 14;
 
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
 /** The `dropped` line of a diff (diff's text and report's): pairs left out for an episode without an outcome; null when none. */
-export function droppedLine(r: Pick<DiffReport, 'dropped'>): string | null {
-  return r.dropped > 0 ? line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`) : null;
+export function droppedLine(r: Pick<DiffReport, 'dropped' | 'dropped_by_run' | 'method' | 'before' | 'after'>): string | null {
+  if (r.dropped <= 0) return null;
+  // Runs that are not paired leave out episodes, each run's own, not pairs.
+  if (!r.method.paired) {
+    const d = r.dropped_by_run;
+    return line('dropped', `${d.before_only} episode${d.before_only === 1 ? '' : 's'} of ${r.before.name} and ${d.after_only} of ${r.after.name} without an outcome (an error, or no score), left out of the tables`);
+  }
+  return line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`);
 }
 
 export function line(label: string, text: string): string {

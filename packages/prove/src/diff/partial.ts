@@ -228,8 +228,11 @@ function isImport(manifest: object): boolean {
  * The report with what was read stated: `partial` (the runs read with --partial, with their coverage)
  * and `unmatched` (pairs held by one run only, e.g. after `extend`), each present only when it applies.
  */
-export function withReadCoverage(report: DiffReport, coverage: readonly RunCoverage[], unmatched: Unmatched): DiffReport {
+export function withReadCoverage(report: DiffReport, coverage: readonly RunCoverage[], pairsUnmatched: Unmatched): DiffReport {
   const partial = coverage.filter((c) => !c.complete);
+  // Runs that are not paired compare every episode with an outcome: none lacks a partner (until the
+  // first session of 2026-12-06 the slots one run alone held were said "not compared").
+  const unmatched = report.method.paired ? pairsUnmatched : { before: 0, after: 0, compared: 0 };
   if (partial.length === 0 && unmatched.before === 0 && unmatched.after === 0) return report;
   return Object.freeze({
     ...report,

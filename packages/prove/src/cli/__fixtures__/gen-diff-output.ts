@@ -14,6 +14,9 @@
 // and (seventh session of 2026-12-05) for the sentence's largest limit, read over the conditions that did not count
 // (where some counted), and the rows' `direction` under --sequential: compared with the outputs before, with
 // those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
+// and (first session of 2026-12-06) for runs that are not paired: no `coverage:` line or `unmatched` (every
+// episode with an outcome is compared), and the `dropped` line counts each run's episodes without an
+// outcome: compared with the outputs before, only the `unpaired` case moved, in those lines only.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

@@ -31,6 +31,10 @@
 // sentences' clause, report's `looks` line and `looks.*.retries` in JSON; compared with them removed, nothing else.
 // and (seventh session of 2026-12-05) for the sentence's scores clause (`; scores: N lower, M higher (paired t ...)`,
 // when a score row counted): compared with the clause removed (and its HTML-escaped form), nothing else moved.
+// and (first session of 2026-12-06) for runs that are not paired ("report A D unpaired"): the `dropped` line
+// counts each run's episodes without an outcome, and the warning reads them with Fisher's exact test,
+// not McNemar's on pairs: compared with the outputs before, those two lines (and the warning in the
+// JSON) moved, nothing else.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
