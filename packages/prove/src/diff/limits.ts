@@ -57,6 +57,12 @@ export function limitsFromMde(mdeRise: number, mdeFall: number, before: number, 
 }
 
 /**
+ * The limits of a table of no pairs: too few both ways. (Its before rate is undefined: read as 0, the
+ * fall had "no room" until the first session of 2026-12-06, beside a rise of "too few pairs".)
+ */
+export const NO_PAIRS: Limits = Object.freeze({ limit_rise: 'too few pairs', limit_fall: 'too few pairs', limit: 'too few pairs' });
+
+/**
  * The observed discordance psi^ = (rise + fall) / n of a paired table: the share of its pairs whose two
  * outcomes disagree (0 for an empty table).
  */
@@ -83,12 +89,14 @@ export function observedDiscordance(t: PairedTable): number {
  * pairedLimits({ kind: 'paired', both: 8, rise: 0, fall: 0, neither: 0 }, { alpha: 0.05, power: 0.8, method: 'exact' });
  * // { limit_rise: 'no room', limit_fall: 0.801, limit: 0.801 }
  * pairedLimits({ kind: 'paired', both: 51, rise: 51, fall: 49, neither: 49 }, { alpha: 0.05, power: 0.8, method: 'exact' });
- * // limit 0.143 (psi^ = 0.5; the one-way model would say 0.039)
+ * // limit 0.165 (psi^ = 0.5, a change of d read at 0.5 + d as the pairs disagree both ways; 0.143 at the
+ * // constant 0.5, MDE(200, 0.05, 0.8, 0.5); the one-way model would say 0.039)
  * ```
  * @see STATS.md, "Limits: the smallest change a condition could have shown".
  */
 export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
   const n = tableSize(t);
+  if (n === 0) return NO_PAIRS;
   // One MDE for both directions: the bound on how a change moves the discordance is the same both ways.
   const model = changeDiscordance(t, ctx.bothWays === true);
   // The model is part of the key: two tables of one n and discordant count may differ in it.
@@ -99,8 +107,8 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
     memo?.set(key, d);
   }
   const rate = rates(t).before;
-  // An infinite MDE: no change up to 1 reaches the power with n pairs (n < k*, or no pairs at all).
-  return limitsFromMde(d, d, Number.isNaN(rate) ? 0 : rate, 'too few pairs');
+  // An infinite MDE: no change up to 1 reaches the power with n pairs (n < k*).
+  return limitsFromMde(d, d, rate, 'too few pairs');
 }
 
 /**

@@ -1,5 +1,5 @@
 // `diff --sequential` and the looks of extended runs (STATS.md, "Looks: runs extended after a diff").
-import { changeDiscordance, limitsFromMde, type LimitContext, type Limits } from './limits.js';
+import { changeDiscordance, limitsFromMde, NO_PAIRS, type LimitContext, type Limits } from './limits.js';
 import type { Pair } from './pairing.js';
 import { sequentialMde, sequentialP } from './stats.js';
 import { tableSize, type PairedTable } from './tables.js';
@@ -46,14 +46,15 @@ function remember(key: string, ctx: Pick<LimitContext, 'alpha' | 'power'>, d: nu
  */
 export function sequentialLimits(t: PairedTable, ctx: Pick<LimitContext, 'alpha' | 'power' | 'bothWays'>, memo?: Map<string, number>): Limits {
   const n = tableSize(t);
+  if (n === 0) return NO_PAIRS;
   const k = t.rise + t.fall;
-  const before = n === 0 ? 0 : (t.both + t.fall) / n;
+  const before = (t.both + t.fall) / n;
   // As the fixed-n limits (pairedLimits): a change of d is read at psi^ + d where pairs disagree both ways.
   const model = changeDiscordance(t, ctx.bothWays === true);
   const key = `${n}:${k}${model === null ? '' : ':both-ways'}`;
   let d = memo?.get(key) ?? cached(key, ctx);
   if (d === undefined) {
-    d = n === 0 ? Infinity : sequentialMde(n, ctx.alpha, ctx.power, k / n, model ?? undefined);
+    d = sequentialMde(n, ctx.alpha, ctx.power, k / n, model ?? undefined);
     memo?.set(key, d);
     remember(key, ctx, d);
   }
