@@ -3,6 +3,7 @@ import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
+import { parsePythonJson } from './python-json.js';
 import { readZip } from './zip.js';
 
 
@@ -83,9 +84,13 @@ function checkHeader(h: unknown, file: string, place: string): Obj {
   return h;
 }
 
+/**
+ * The value of a log's JSON text (a .json log, or an entry of a .eval), as inspect_ai writes it with
+ * pydantic_core's to_json: NaN, Infinity and -Infinity are read as the numbers they name.
+ */
 function parseJson(text: string, file: string, place: string): unknown {
   try {
-    return JSON.parse(text);
+    return parsePythonJson(text);
   } catch (err) {
     throw new ImportError(file, place, `is not JSON (${firstLine(err)}); the log is damaged or of another format.`);
   }
