@@ -180,11 +180,16 @@ async function readSources(o: ImportOptions, cwd: string, keys: readonly string[
   if (o.format === 'promptfoo') {
     if (paths.length !== 1) throw new ImportError(paths[1]?.shown ?? '', '', 'promptfoo imports one results.json at a time (each becomes one run per provider x prompt); import the files one by one.');
     const p = paths[0] as { shown: string; path: string };
-    return [{ file: await info(p), log: await readPromptfooResults(p.path, p.shown) }];
+    // The log first: a file its reader refuses by its size is refused before it is hashed.
+    const log = await readPromptfooResults(p.path, p.shown);
+    return [{ file: await info(p), log }];
   }
   if (o.format === 'inspect') {
     const out: Source[] = [];
-    for (const p of paths) out.push({ file: await info(p), log: await readInspectLog(p.path, p.shown, scorer) });
+    for (const p of paths) {
+      const log = await readInspectLog(p.path, p.shown, scorer);
+      out.push({ file: await info(p), log });
+    }
     return out;
   }
   // lm-eval: results_<date>.json named or found beside the samples file (the same date).

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson } from './python-json.js';
+import { readWholeText } from './whole-text.js';
 import { readZip } from './zip.js';
 
 
@@ -179,7 +179,8 @@ export async function readInspectLog(path: string, shown: string, scorer: string
       .map((e) => ({ data: parseJson(e.data.toString('utf8'), shown, `entry ${e.name}`), place: `entry ${e.name}` }));
     return logOf(head.name === 'header.json' ? header : { ...header, status: 'started' }, samples, shown, scorer);
   }
-  const text = await readFile(path, 'utf8');
+  // A .eval zip is read an entry at a time; a .json log is one text.
+  const text = await readWholeText(path, shown, `convert it to a .eval log, whose samples are read one at a time (inspect log convert ${shown} --to eval --output-dir DIR), and import the .eval`);
   const header = checkHeader(parseJson(text, shown, ''), shown, '');
   const list = Array.isArray(header['samples']) ? (header['samples'] as unknown[]) : [];
   return logOf(header, list.map((data, i) => ({ data, place: `samples[${i}]` })), shown, scorer);

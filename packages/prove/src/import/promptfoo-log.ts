@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { canonicalJson, sha256 } from './identity.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, type Obj } from './json-object.js';
+import { readWholeText } from './whole-text.js';
 import { outsideUnit, type ImportedSample, type ImportGroup, type ParsedLog } from './imported-sample.js';
 
 
@@ -69,9 +69,12 @@ function withRepeats(samples: readonly ImportedSample[], tests: ReadonlyMap<stri
  * @throws {@link ImportError} when the file is not JSON, not promptfoo's output, or of another version.
  */
 export async function readPromptfooResults(path: string, shown: string): Promise<ParsedLog> {
+  // One provider's results keep their testIdx, and each provider x prompt is a run of its own: a file
+  // too large splits by provider without changing what pairs.
+  const text = await readWholeText(path, shown, "run the eval again one provider at a time (promptfoo eval --filter-providers REGEX -o results.json, one file per provider; each keeps its test cases' testIdx, so the runs pair as before) and import each file; for a file of one provider, split its test cases into several evals, the same split for each model compared (each eval numbers its tests from testIdx 0)");
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (err) {
     throw new ImportError(shown, '', `is not JSON (${firstLine(err)}); pass the file promptfoo eval -o results.json wrote.`);
   }
