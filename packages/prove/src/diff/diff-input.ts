@@ -1,5 +1,6 @@
 // What a diff reads before any statistic: its options checked, the runs indexed and paired, the events
 // resolved, the threshold, and the warnings about what was paired (PROVE.md, "The diff report").
+import { identicalFiles } from '../store/imported-files.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './pairing.js';
@@ -182,6 +183,23 @@ function identityRuleWarning(before: RunIndex, after: RunIndex): string | null {
 }
 
 /**
+ * The warning for two imports read from byte-identical files (the sha256 each records in
+ * `import.files`), or null: a diff of a log with itself, which has no discordant pair, most often model
+ * A's log given again instead of model B's. The runs of two providers (or prompts) of one promptfoo file
+ * share their file and are not warned of.
+ */
+function sameFileWarning(before: RunIndex, after: RunIndex): string | null {
+  const [a, b] = [before.manifest['import'], after.manifest['import']];
+  const part = (r: unknown, k: 'provider' | 'prompt'): unknown => (r as Record<string, unknown>)[k] ?? null;
+  const same = identicalFiles(a, b);
+  if (same.length === 0 || part(a, 'provider') !== part(b, 'provider') || part(a, 'prompt') !== part(b, 'prompt')) return null;
+  const names = same.map((p) => (p.a.name === p.b.name ? p.a.name : `${p.a.name} and ${p.b.name}`));
+  const shown = `${names.slice(0, 3).join('; ')}${names.length > 3 ? `; and ${names.length - 3} more` : ''}`;
+  const sha = same.length === 1 ? `, sha256 ${(same[0] as { a: { sha256: string } }).a.sha256.slice(0, 12)}...` : '';
+  return `before and after were imported from byte-identical files (${shown}${sha}): a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model's log meant (import it, and diff that run)?`;
+}
+
+/**
  * The epochs two imports of one harness hold (`import.epoch`; a log of one epoch holds epoch 1), when they
  * differ: an epoch is part of a sample's identity, so no sample of one pairs with the other. Null otherwise.
  */
@@ -327,7 +345,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);
   const declared = declaredEvents(before, after);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);
-  const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : []), ...(identity !== null ? [identityRuleWarning(before, after)].filter((w): w is string => w !== null) : [])];
+  const warnings = [...declared.warnings, ...eventWarnings, ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : []), ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after)].filter((w): w is string => w !== null) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.

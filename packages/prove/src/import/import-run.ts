@@ -12,6 +12,7 @@ import type { ImportedFile, RunImport, RunManifest } from '../store/manifest.js'
 import { canonicalJson, identitySeed, sha256 } from './identity.js';
 import { checkScorerNamed, scorerLabel, selectEpoch } from './import-choices.js';
 import { ImportError } from './import-error.js';
+import { importedBefore } from './imported-before.js';
 import { IMPORT_FORMATS, type ImportedSample, type ImportFormat, type ImportGroup, type ParsedLog } from './imported-sample.js';
 import { readInspectLog } from './inspect-log.js';
 import { lmEvalFileName, readLmEvalResults, readLmEvalSamples, type LmEvalResults } from './lm-eval-log.js';
@@ -408,6 +409,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const runs: ImportedRun[] = [];
   const notes: string[] = [...new Set(sources.flatMap((s) => s.log.notes ?? []))];
   const inverted = [...new Set(sources.flatMap((s) => s.log.inverted ?? []))].sort();
+  notes.push(...(await importedBefore(store, options.format, files)));
   if (!complete) {
     const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
     notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);

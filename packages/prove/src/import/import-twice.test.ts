@@ -1,0 +1,78 @@
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { runCli } from '../cli/run-cli.js';
+import { diffRuns } from '../diff/diff-runs.js';
+import { makeTruth, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
+import { importRun } from './import-run.js';
+
+// A review (first session of 2026-12-06): importing one file twice was silent, and a diff of the two
+// imports gave an ordinary verdict: the usual mistake of passing model A's log again instead of model
+// B's. Each import records its files' sha256 (import.files); the real logs are those of
+// ../../../../../shared/fixtures/harness-logs/inspect (README there).
+const INSPECT = new URL('../../../../../shared/fixtures/harness-logs/inspect/', import.meta.url).pathname;
+const LOG = '2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval';
+
+let dir: string;
+let store: string;
+beforeEach(async () => {
+  dir = await tempDir('import-twice-');
+  store = join(dir, 'store');
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+const itself = (warnings: readonly string[]): string[] => warnings.filter((w) => w.includes('a diff of a log with itself'));
+
+describe('a file imported twice', () => {
+  it('the second import notes the run imported from the byte-identical file (under another name too); the diff of the two warns', async () => {
+    const first = await importRun(store, { format: 'inspect', files: [join(INSPECT, LOG)], name: 'model-a' });
+    expect(first.notes.filter((n) => n.includes('byte-identical'))).toEqual([]);
+    await copyFile(join(INSPECT, LOG), join(dir, 'model-b.eval'));
+    const second = await importRun(store, { format: 'inspect', files: [join(dir, 'model-b.eval')], name: 'model-b' });
+    const a = first.runs[0]?.name as string;
+    expect(second.notes).toContain(
+      `model-b.eval is byte-identical (sha256 ${second.files[0]?.sha256.slice(0, 12)}...) to a file the store's runs were imported from: run ${a} (${first.runs[0]?.run_id}), from ${LOG}. The store now holds the same samples twice; to compare two models, import the other model's log.`,
+    );
+    const d = await diffRuns(store, a, second.runs[0]?.name as string);
+    expect(itself(d.warnings)).toEqual([
+      `before and after were imported from byte-identical files (${LOG} and model-b.eval, sha256 ${second.files[0]?.sha256.slice(0, 12)}...): a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model's log meant (import it, and diff that run)?`,
+    ]);
+    // The CLI prints the note, and the diff's warning.
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', store, 'import', 'inspect', 'model-b.eval'], io)).toBe(0);
+    expect(io.out()).toMatch(/^note: model-b\.eval is byte-identical \(sha256 [0-9a-f]{12}\.\.\.\) to a file the store's runs were imported from: run model-b \S+ \S+ \(\S+\), from model-b\.eval; run model-a \S+ \S+ \(\S+\), from 2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB\.eval\. The store/m);
+    const diff = memoryIo({ cwd: dir });
+    await runCli(['--store', store, 'diff', a, second.runs[0]?.name as string], diff);
+    expect(diff.out()).toContain('a diff of a log with itself');
+  });
+
+  it('the same samples in other bytes (a .eval and its .json) are not noted or warned of', async () => {
+    const a = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.eval')] });
+    const b = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.json')] });
+    expect(b.notes.filter((n) => n.includes('byte-identical'))).toEqual([]);
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(itself(d.warnings)).toEqual([]);
+  });
+
+  it("lm-eval: two tasks of one run imported one by one share results_<date>.json, and are not noted", async () => {
+    const truth = makeTruth(20, 3);
+    const [arith, logic] = await writeLmEval(join(dir, 'out'), truth, 0);
+    await importRun(store, { format: 'lm-eval', files: [arith as string] });
+    const b = await importRun(store, { format: 'lm-eval', files: [logic as string] });
+    expect(b.notes.filter((n) => n.includes('byte-identical'))).toEqual([]);
+  });
+
+  it('promptfoo: the runs of two providers of one results.json are not warned of', async () => {
+    const truth = makeTruth(20, 3);
+    const file = await writePromptfoo(join(dir, 'results.json'), truth, [
+      { run: 0, provider: 'openai:gpt-4o-mini', prompt: 'Q: {{question}}' },
+      { run: 1, provider: 'anthropic:claude', prompt: 'Q: {{question}}' },
+    ]);
+    const r = await importRun(store, { format: 'promptfoo', files: [file] });
+    const d = await diffRuns(store, r.runs[0]?.run_id as string, r.runs[1]?.run_id as string, { events: ['failed'] });
+    expect(itself(d.warnings)).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import { identicalFiles } from '../store/imported-files.js';
+import { listRuns } from '../store/list-runs.js';
+import type { ImportedFile } from '../store/manifest.js';
+import type { ImportFormat } from './imported-sample.js';
+
+/**
+ * The notes of an import whose files the store's runs were already imported from, byte for byte (the
+ * sha256 each import records): one per such file, naming the runs (newest first) and the file each was
+ * imported from. The usual cause is the same model's log given twice instead of two models' logs.
+ *
+ * @param store - the store directory.
+ * @param format - the harness of the import.
+ * @param files - the files it reads, with their sha256.
+ * @returns the notes, none when no file was imported before.
+ */
+export async function importedBefore(store: string, format: ImportFormat, files: readonly ImportedFile[]): Promise<string[]> {
+  const record = { harness: format, files };
+  const earlier = (await listRuns(store)).flatMap((m) => identicalFiles(m.import, record).map((p) => ({ run: m, file: p.a, now: p.b })));
+  const notes: string[] = [];
+  for (const f of files) {
+    const hits = earlier.filter((e) => e.now === f);
+    if (hits.length === 0) continue;
+    const runs = hits.slice(0, 3).map((h) => `run ${h.run.name} (${h.run.run_id}), from ${h.file.name}`);
+    if (hits.length > 3) runs.push(`and ${hits.length - 3} more`);
+    notes.push(`${f.name} is byte-identical (sha256 ${f.sha256.slice(0, 12)}...) to a file the store's runs were imported from: ${runs.join('; ')}. The store now holds the same samples twice; to compare two models, import the other model's log.`);
+  }
+  return notes;
+}

@@ -1,0 +1,40 @@
+// Which files two imports share byte for byte (by the sha256 each import records in `import.files`):
+// a second import of one file, or a diff of a log with itself (docs/import.md).
+import type { ImportedFile } from './manifest.js';
+
+function isFile(f: unknown): f is ImportedFile {
+  return typeof f === 'object' && f !== null && typeof (f as ImportedFile).sha256 === 'string' && typeof (f as ImportedFile).name === 'string';
+}
+
+/**
+ * The files an import read its samples from: its `import.files`, without lm-eval's `results_<date>.json`
+ * (read for the model and the config only: the imports of two tasks of one lm-eval run, made one by
+ * one, share it).
+ *
+ * @param record - a manifest's `import` record (anything else gives none).
+ * @returns the files, as recorded.
+ */
+export function sampleFiles(record: unknown): ImportedFile[] {
+  if (typeof record !== 'object' || record === null) return [];
+  const r = record as { harness?: unknown; files?: unknown };
+  const files = Array.isArray(r.files) ? r.files.filter(isFile) : [];
+  return r.harness === 'lm-eval' ? files.filter((f) => !/^results_.*\.json$/.test(f.name)) : files;
+}
+
+/**
+ * The sample files ({@link sampleFiles}) of import `b` that are byte-identical to one of import `a`
+ * (the same sha256), each with its match in `a`; none when the imports are of different harnesses.
+ *
+ * @param a - a manifest's `import` record.
+ * @param b - another.
+ * @returns the pairs, in `b`'s order.
+ */
+export function identicalFiles(a: unknown, b: unknown): { readonly a: ImportedFile; readonly b: ImportedFile }[] {
+  const harness = (r: unknown): unknown => (typeof r === 'object' && r !== null ? (r as { harness?: unknown }).harness : undefined);
+  if (harness(a) === undefined || harness(a) !== harness(b)) return [];
+  const bySha = new Map(sampleFiles(a).map((f) => [f.sha256, f]));
+  return sampleFiles(b).flatMap((f) => {
+    const m = bySha.get(f.sha256);
+    return m === undefined ? [] : [{ a: m, b: f }];
+  });
+}
