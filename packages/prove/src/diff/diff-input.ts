@@ -228,6 +228,27 @@ function differentImportAxes(before: RunIndex, after: RunIndex): readonly [strin
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /**
+ * Why two imports of one harness share no condition, and the fix, or null for runs that are not both
+ * imports: the tasks each holds (`import.tasks`) when they share none, else the conditions each holds
+ * (the tasks are shared, another part of the condition differs: lm-eval's filter).
+ */
+function importsWithoutSharedCondition(before: RunIndex, after: RunIndex, pairing: Pairing): string | null {
+  const [a, b] = [importOf(before), importOf(after)];
+  if (a === null || b === null) return null;
+  const tasksOf = (r: object): string[] => {
+    const t = (r as { tasks?: unknown }).tasks;
+    return Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+  };
+  const [ta, tb] = [tasksOf(a), tasksOf(b)];
+  const list = (t: readonly string[]): string => `${t.length === 1 ? 'task' : 'tasks'} ${t.join(', ')}`;
+  if (ta.length > 0 && tb.length > 0 && !ta.some((t) => tb.includes(t))) {
+    return `they are imports of different tasks (before holds ${list(ta)}, after ${list(tb)}), and an import pairs only within a task both hold: diff two imports of the same ${ta.length === 1 ? 'task' : 'tasks'} (e.g. two models' logs of ${ta[0] as string})`;
+  }
+  const conditions = (c: readonly string[]): string => `${c.slice(0, 3).join('; ')}${c.length > 3 ? `; and ${c.length - 3} more` : ''}`;
+  return `they are imports whose conditions differ (before holds ${conditions(pairing.only_before)}; after ${conditions(pairing.only_after)}): diff two imports of the same tasks, imported the same way`;
+}
+
+/**
  * Refuses paired runs none of whose shared conditions holds a pair with an outcome in both runs: a
  * verdict read from zero pairs is not one. The message counts why the pairs were left out (imports:
  * samples whose input differs, or in one run only; sweeps: replicates in one run only; both: pairs
@@ -335,10 +356,8 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   const pairing = pairIndexes(before, after);
   if (pairing.conditions.length === 0) {
     const axes = differentImportAxes(before, after);
-    throw new DiffError(
-      'E_DIFF',
-      `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; ${axes !== null ? `before was imported with --axis ${axes[0]} and after with ${axes[1]}: import both with the same --axis` : 'diff two runs of the same sweep spec'}.`,
-    );
+    const why = axes !== null ? `before was imported with --axis ${axes[0]} and after with ${axes[1]}: import both with the same --axis` : (importsWithoutSharedCondition(before, after, pairing) ?? 'diff two runs of the same sweep spec');
+    throw new DiffError('E_DIFF', `Runs ${before.manifest.name} and ${after.manifest.name} share no condition (before has ${pairing.only_before.length}, after has ${pairing.only_after.length}), so there is nothing to compare; ${why}.`);
   }
   const reversed = directionRefusal(before, after);
   if (reversed !== null) throw new DiffError('E_DIFF', reversed);
