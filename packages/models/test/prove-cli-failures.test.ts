@@ -265,8 +265,13 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
       let stored = 0;
       for (const f of parts) stored += (await parquetReadObjects({ file: await asyncBufferFromFile(join(s, m0.run_id, 'episodes', f)), columns: ['condition'] })).length;
       expect(stored).toBe(4 * REPLICATES + failing);
-      // diff reads the newest rows: the run against itself pairs every (condition, replicate) once.
-      const d = await cli('--store', s, 'diff', m0.run_id, m0.run_id, '--event', 'passed', '--json', '--full');
+      // diff reads the newest rows: against a second sweep of the same salt (its answers from the cache,
+      // now healthy), every (condition, replicate) of the retried run is paired once. (A diff of the run
+      // with itself is refused since the first session of 2026-12-06.)
+      const again = await cli(...sweepArgs(s));
+      expect(again.code).toBe(0);
+      const fresh = JSON.parse(again.stdout) as Manifest;
+      const d = await cli('--store', s, 'diff', m0.run_id, fresh.run_id, '--event', 'passed', '--json', '--full');
       const coverage = (JSON.parse(d.stdout) as { coverage: { conditions: Array<{ before_episodes: number; pairs: number; dropped: number }> } }).coverage;
       expect(coverage.conditions).toHaveLength(4);
       for (const c of coverage.conditions) expect([c.before_episodes, c.pairs, c.dropped]).toEqual([REPLICATES, REPLICATES, 0]);

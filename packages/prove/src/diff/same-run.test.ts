@@ -44,8 +44,8 @@ describe('a diff of a run with itself', () => {
     }
   });
   it('is refused by the diff page and by report', async () => {
-    for (const p of [readViewDiff(store, b, b, {}), readReportRuns(store, [b, b])]) {
-      const e = await error(p);
+    for (const read of [() => readViewDiff(store, b, b, {}), () => readReportRuns(store, [b, b])]) {
+      const e = await error(read());
       expect([e.code, e.exit]).toEqual(['E_DIFF', 2]);
     }
   });
