@@ -397,6 +397,8 @@ describe('a run.json whose fields have the wrong type is a damaged run, named wi
     ['an empty extension', (m) => (m['extensions'] = [{}]), /its run\.json's extensions\[0\]\.at is not a text \(got nothing\)/],
     ['an extension whose to_index is a text', (m) => (m['extensions'] = [{ at: '2026-11-06T12:00:00.000Z', replicates_added: 2, from_index: 12, to_index: '13', seeds: [1, 2], command: [] }]), /its run\.json's extensions\[0\]\.to_index is not a whole number >= 0 \(got "13"\)/],
     ['a resume whose at is null', (m) => (m['resumes'] = [{ at: null, missing: 1, command: [] }]), /its run\.json's resumes\[0\]\.at is not a text \(got null\)/],
+    // A review (first session of 2026-12-06): a status none of the four (`done`) was verified, and export said "is done and holds 240 of the 240 pairs ... resume runs the missing pairs".
+    ['status done', (m) => (m['status'] = 'done'), /its run\.json's status is not one of running, complete, interrupted, failed \(got "done"\)/],
     ['a retry whose from_part is a text', (m) => (m['retries'] = [{ at: 'x', rows: 1, error_match: null, from_part: '2', command: [] }]), /its run\.json's retries\[0\]\.from_part is not a whole number >= 0 \(got "2"\)/],
   ];
   for (const [name, edit, what] of cases) {

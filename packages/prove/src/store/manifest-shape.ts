@@ -14,6 +14,8 @@ function shown(v: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** The statuses a run has (RunStatus): any other is an edit, which every read would misread (`done` was verified). */
+const STATUSES: readonly string[] = ['running', 'complete', 'interrupted', 'failed'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isText = (v: unknown): boolean => typeof v === 'string';
@@ -33,7 +35,7 @@ const isNumbers = (v: unknown): boolean => Array.isArray(v) && v.every((x) => ty
  */
 export function manifestShapeProblem(m: Record<string, unknown>): string | null {
   const field = (key: string, what: string): string => `its run.json's ${key} is not ${what} (got ${shown(m[key])})`;
-  if (typeof m['status'] !== 'string') return field('status', 'a text');
+  if (!STATUSES.includes(m['status'] as string)) return field('status', `one of ${STATUSES.join(', ')}`);
   const counts = m['counts'];
   if (!isObject(counts) || !isCount(counts['rows']) || !isCount(counts['rows_without_outcome']) || !isObject(counts['outcomes']) || !Object.values(counts['outcomes']).every(isCount)) {
     return field('counts', 'an object of counts');
