@@ -202,6 +202,17 @@ function shortHash(label: string): string {
   return createHash('sha256').update(label, 'utf8').digest('hex').slice(0, 8);
 }
 
+/**
+ * A condition's coverage when the runs are not paired: no pair (`pairs`, `unmatched_*` 0; every episode
+ * with an outcome is compared), and `dropped_before_only` / `dropped_after_only` each run's episodes
+ * without an outcome ({@link droppedEpisodes}); until the first session of 2026-12-06 it counted the
+ * replicate slots as pairs beside a `dropped` line of episodes.
+ */
+function unpairedCoverage(c: ConditionPairs): ConditionPairs['coverage'] {
+  const d = droppedEpisodes([c]);
+  return Object.freeze({ ...c.coverage, pairs: 0, dropped: d.before_only + d.after_only, dropped_before_only: d.before_only, dropped_after_only: d.after_only, unmatched_before: 0, unmatched_after: 0 });
+}
+
 /** The report with `--full`'s sections: per-event tables by hash, coverage, omnibus, fault lines and the bound. */
 function withFullSections(report: DiffReport, input: DiffInput, family: DiffFamily, method: CheckedOptions['method']): DiffReport {
   const { pairing, events } = input;
@@ -212,7 +223,7 @@ function withFullSections(report: DiffReport, input: DiffInput, family: DiffFami
     ...report,
     tables: Object.freeze(tables),
     coverage: Object.freeze({
-      conditions: Object.freeze(pairing.conditions.map((c) => c.coverage)),
+      conditions: Object.freeze(pairing.conditions.map((c) => (pairing.paired ? c.coverage : unpairedCoverage(c)))),
       only_before: Object.freeze([...pairing.only_before]),
       only_after: Object.freeze([...pairing.only_after]),
     }),

@@ -43,8 +43,17 @@ function tablesSection(r: DiffReport, tables: NonNullable<DiffReport['tables']>)
   return out;
 }
 
-/** Episodes, pairs and drops per condition, and the conditions only one run has. */
-function coverageSection(coverage: NonNullable<DiffReport['coverage']>): string[] {
+/** Episodes, pairs and drops per condition (runs not paired: each run's episodes and those without an outcome), and the conditions only one run has. */
+function coverageSection(coverage: NonNullable<DiffReport['coverage']>, paired: boolean): string[] {
+  if (!paired) {
+    const out = ['', 'coverage      episodes per condition and those without an outcome, per run (the runs are not paired: every episode with an outcome is compared)'];
+    const rows: string[][] = [['  condition', 'before', 'without an outcome', 'after', 'without an outcome', 'seed mismatches']];
+    for (const c of coverage.conditions) rows.push([`  ${c.condition}`, String(c.before_episodes), String(c.dropped_before_only), String(c.after_episodes), String(c.dropped_after_only), String(c.seed_mismatches)]);
+    out.push(...textTable(rows));
+    if (coverage.only_before.length > 0) out.push(`  not compared, only in before: ${coverage.only_before.join('; ')}`);
+    if (coverage.only_after.length > 0) out.push(`  not compared, only in after: ${coverage.only_after.join('; ')}`);
+    return out;
+  }
   const out = ['', 'coverage      episodes per condition, pairs with an outcome in both runs, pairs dropped (an episode without an outcome)'];
   const rows: string[][] = [['  condition', 'before', 'after', 'pairs', 'dropped', 'only before', 'only after', 'seed mismatches']];
   for (const c of coverage.conditions) {
@@ -91,7 +100,7 @@ function boundSection(bound: NonNullable<DiffReport['bound']>): string[] {
 function fullSections(r: DiffReport): string[] {
   return [
     ...(r.tables !== undefined ? tablesSection(r, r.tables) : []),
-    ...(r.coverage !== undefined ? coverageSection(r.coverage) : []),
+    ...(r.coverage !== undefined ? coverageSection(r.coverage, r.method.paired) : []),
     ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus) : []),
     ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines) : []),
     ...(r.bound !== undefined ? boundSection(r.bound) : []),

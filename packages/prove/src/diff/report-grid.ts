@@ -272,12 +272,13 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
  * @param read - `{ partial?, verb? }` as `readRunForDiff`.
  * @returns the runs, in the order of `refs`.
  * @throws RefError, DamagedRunError, ProveError `E_PARTIAL` (exit 2) as `readRunForDiff`; DiffError `E_DIFF` (exit 2)
- *   for two refs that name one run.
+ *   when two of the refs name one run.
  */
 export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<RunColumns[]> {
   const codes = outcomeCodes();
   const runs = await Promise.all(refs.map((r) => readDiffColumns(store, r, codes, { partial: read.partial === true, verb: read.verb ?? 'report' })));
-  if (runs.length === 2) refuseSameRun((runs[0] as RunColumns).manifest, (runs[1] as RunColumns).manifest);
+  // Any two refs that name one run: a panel of a run against itself, or a candidate read twice.
+  for (let i = 1; i < runs.length; i++) for (let j = 0; j < i; j++) refuseSameRun((runs[j] as RunColumns).manifest, (runs[i] as RunColumns).manifest);
   return runs;
 }
 

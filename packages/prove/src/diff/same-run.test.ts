@@ -52,6 +52,15 @@ describe('a diff of a run with itself', () => {
 });
 
 describe('a candidate named twice', () => {
+  // The self-review of the same session: report A B B and report A B A were read (two identical panels;
+  // a panel of a run against itself), where diff refuses them.
+  it('is refused by report, and so is the baseline given again as a candidate', async () => {
+    for (const refs of [[a, b, b], [a, b, a]]) {
+      const e = await error(readReportRuns(store, refs));
+      expect([e.code, e.exit]).toEqual(['E_DIFF', 2]);
+    }
+  });
+
   it('is refused by compareRuns, naming it', async () => {
     const e = await error(compareRuns(store, a, [b, b]));
     expect([e.code, e.exit]).toEqual(['E_DIFF', 2]);

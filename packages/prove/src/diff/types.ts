@@ -181,7 +181,7 @@ export type CoverageEntry = {
   readonly after_episodes: number;
   readonly pairs: number;
   readonly dropped: number;
-  /** Of `dropped`: pairs whose episode has no outcome in before only, and in after only. */
+  /** Of `dropped`: pairs whose episode has no outcome in before only, and in after only (runs not paired: each run's episodes without an outcome; `pairs` and `unmatched_*` are then 0). */
   readonly dropped_before_only: number;
   readonly dropped_after_only: number;
   readonly unmatched_before: number;
@@ -271,7 +271,7 @@ export type DiffReport = {
   readonly looks: { readonly before: RunLooks; readonly after: RunLooks };
   /** Whether the tests are the anytime-valid ones (`sequential`). */
   readonly sequential: boolean;
-  /** Pairs dropped because an episode had no outcome (an error, or an imported sample with no score), over the compared conditions. */
+  /** Pairs dropped because an episode had no outcome (an error, or an imported sample with no score), over the compared conditions; for runs that are not paired, the episodes without an outcome of both runs. */
   readonly dropped: number;
   /**
    * `dropped` by the run whose episode lacks an outcome (before only, after only, both). When the

@@ -51,4 +51,19 @@ describe('a diff of runs that are not paired', () => {
     expect(text).toContain(`${errs.a} episodes of ${r.before.name} and ${errs.b} of ${r.after.name} without an outcome`);
     expect(text).not.toMatch(/McNemar exact p/);
   });
+
+  // The self-review of the same session: --full's coverage still counted pairs (pairs 8, dropped 4, only
+  // after 18) beside a dropped line of 8 and 10 episodes.
+  it('--full: the coverage counts each run\'s episodes and those without an outcome, and no pair', async () => {
+    const r = await diffRuns(store, a, b, { full: true });
+    for (const c of r.coverage?.conditions ?? []) {
+      expect([c.pairs, c.unmatched_before, c.unmatched_after]).toEqual([0, 0, 0]);
+      expect(c.dropped).toBe(c.dropped_before_only + c.dropped_after_only);
+    }
+    const sum = (f: (c: NonNullable<typeof r.coverage>['conditions'][number]) => number): number => (r.coverage?.conditions ?? []).reduce((n, c) => n + f(c), 0);
+    expect([sum((c) => c.dropped_before_only), sum((c) => c.dropped_after_only)]).toEqual([errs.a, errs.b]);
+    const text = formatDiffText(r);
+    expect(text).toContain('the runs are not paired: every episode with an outcome is compared');
+    expect(text).not.toMatch(/pairs with an outcome in both runs/);
+  });
 });

@@ -17,6 +17,9 @@
 // and (first session of 2026-12-06) for runs that are not paired: no `coverage:` line or `unmatched` (every
 // episode with an outcome is compared), and the `dropped` line counts each run's episodes without an
 // outcome: compared with the outputs before, only the `unpaired` case moved, in those lines only.
+// Then (the same session) --full's coverage of runs that are not paired: each run's episodes and those
+// without an outcome, `pairs` and `unmatched_*` 0: compared with the outputs before, only the `unpaired`
+// case's coverage table and those JSON fields moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

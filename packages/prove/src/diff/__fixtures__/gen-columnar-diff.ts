@@ -12,6 +12,8 @@
 // and (seventh session of 2026-12-05) for the sentence's largest limit, read over the conditions that did not count
 // (where some counted), and the rows' `direction` under --sequential: compared with the outputs before, with
 // those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
+// and (first session of 2026-12-06) for --full's coverage of runs that are not paired (`pairs` and `unmatched_*` 0,
+// each run's episodes without an outcome): compared field by field, only /unpaired/coverage's pairs and unmatched_after moved.
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules
