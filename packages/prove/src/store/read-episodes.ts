@@ -89,13 +89,18 @@ export async function* episodeBatches(store: string, ref: string, opts: ReadEpis
 async function* batchesOf(store: string, manifest: RunManifest, columns: readonly string[], where: ReadEpisodesOptions['where']): AsyncGenerator<Table> {
   const arrow = await loadArrow();
   const parts = await runParts(store, manifest);
-  // The newest row per pair (a retried pair's old rows are superseded; a run without retries has each
-  // pair once, and a pair met twice is refused): read with the pair's columns, whatever is asked for.
+  // The newest row per pair (a retried pair's old rows are superseded): read with the pair's columns,
+  // whatever is asked for. A run without retries has each pair once, and a pair met twice is refused
+  // when the pair's columns are read anyway (every column, a `where`, or a projection that holds both);
+  // a projection without them reads its own columns only (reading two more cost 1.7x on a projection
+  // of `t` over 10^6 episodes), and verify checks every pair.
   const newest = await newestRowFilter(manifest, parts);
-  const read = where ? undefined : [...new Set([...columns, 'condition', 'replicate_index'])];
+  const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
+  const check = retried || where !== undefined || (columns.includes('condition') && columns.includes('replicate_index'));
+  const read = where ? undefined : check ? [...new Set([...columns, 'condition', 'replicate_index'])] : columns;
   for (const [i, part] of parts.entries()) {
     let rows = await readRunPart(manifest, part, read);
-    rows = rows.filter((r) => newest(i, r as EpisodeRow));
+    if (check) rows = rows.filter((r) => newest(i, r as EpisodeRow));
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(arrow, manifest, columns, rows);
   }

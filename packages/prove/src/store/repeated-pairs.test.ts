@@ -64,9 +64,11 @@ describe('a run that records no retry and holds a pair twice (run.json edited)',
   it('is refused by episodes()', async () => {
     expect(await refusal(() => episodes(store, id))).toEqual(REFUSED);
   });
-  it('is refused by readEpisodes(), with and without a projection', async () => {
+  it('is refused by readEpisodes(), whole or with a projection that holds the pair (a projection without it reads its own columns only)', async () => {
     expect(await refusal(() => readEpisodes(store, id))).toEqual(REFUSED);
-    expect(await refusal(() => readEpisodes(store, id, { columns: ['outcome'] }))).toEqual(REFUSED);
+    expect(await refusal(() => readEpisodes(store, id, { columns: ['condition', 'replicate_index', 'outcome'] }))).toEqual(REFUSED);
+    expect(await refusal(() => readEpisodes(store, id, { columns: ['outcome'], where: (r) => r.outcome !== null }))).toEqual(REFUSED);
+    expect((await readEpisodes(store, id, { columns: ['outcome'] })).numRows).toBeGreaterThan(24);
   });
   it('is refused by diff (as it was)', async () => {
     const err = (await diffRuns(store, clean, id).catch((e: unknown) => e)) as { exitCode?: unknown; message?: string };
