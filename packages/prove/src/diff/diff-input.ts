@@ -1,6 +1,6 @@
 // What a diff reads before any statistic: its options checked, the runs indexed and paired, the events
 // resolved, the threshold, and the warnings about what was paired (PROVE.md, "The diff report").
-import { identicalFiles } from '../store/imported-files.js';
+import { identicalFiles, sameReading } from '../store/imported-files.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './pairing.js';
@@ -192,7 +192,8 @@ function sameFileWarning(before: RunIndex, after: RunIndex): string | null {
   const [a, b] = [before.manifest['import'], after.manifest['import']];
   const part = (r: unknown, k: 'provider' | 'prompt'): unknown => (r as Record<string, unknown>)[k] ?? null;
   const same = identicalFiles(a, b);
-  if (same.length === 0 || part(a, 'provider') !== part(b, 'provider') || part(a, 'prompt') !== part(b, 'prompt')) return null;
+  // One file read two ways (another scorer, epoch or inverted metric) is a comparison of two readings.
+  if (same.length === 0 || part(a, 'provider') !== part(b, 'provider') || part(a, 'prompt') !== part(b, 'prompt') || !sameReading(a, b)) return null;
   const names = same.map((p) => (p.a.name === p.b.name ? p.a.name : `${p.a.name} and ${p.b.name}`));
   const shown = `${names.slice(0, 3).join('; ')}${names.length > 3 ? `; and ${names.length - 3} more` : ''}`;
   const sha = same.length === 1 ? `, sha256 ${(same[0] as { a: { sha256: string } }).a.sha256.slice(0, 12)}...` : '';

@@ -409,7 +409,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const runs: ImportedRun[] = [];
   const notes: string[] = [...new Set(sources.flatMap((s) => s.log.notes ?? []))];
   const inverted = [...new Set(sources.flatMap((s) => s.log.inverted ?? []))].sort();
-  notes.push(...(await importedBefore(store, options.format, files)));
+  notes.push(...(await importedBefore(store, options.format, files, { scorer, ...(options.epoch !== undefined ? { epoch: options.epoch } : {}), inverted })));
   if (!complete) {
     const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
     notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);

@@ -1,4 +1,4 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
@@ -74,5 +74,23 @@ describe('a file imported twice', () => {
     const r = await importRun(store, { format: 'promptfoo', files: [file] });
     const d = await diffRuns(store, r.runs[0]?.run_id as string, r.runs[1]?.run_id as string, { events: ['failed'] });
     expect(itself(d.warnings)).toEqual([]);
+  });
+
+  // The self-review of the same session: one file read two ways (two metrics; two repeats) is two
+  // readings, not the same samples twice; the note and the warning said "a diff of a log with itself"
+  // beside a significant change.
+  it('one lm-eval file read by two metrics (--scorer acc, --scorer acc_norm) is not noted, nor its diff warned of', async () => {
+    await mkdir(join(dir, 'lm'), { recursive: true });
+    const file = join(dir, 'lm', 'samples_arith_2025-06-01T10-00-00.000000.jsonl');
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ doc_id: i, doc: { q: `q${i}` }, target: 0, filter: 'none', metrics: ['acc', 'acc_norm'], doc_hash: `h${i}`, acc: i % 2 === 0 ? 1.0 : 0.0, acc_norm: i % 3 === 0 ? 0.0 : 1.0 }));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const a = await importRun(store, { format: 'lm-eval', files: [file], scorer: 'acc' });
+    const b = await importRun(store, { format: 'lm-eval', files: [file], scorer: 'acc_norm' });
+    expect(b.notes.filter((n) => n.includes('byte-identical'))).toEqual([]);
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(itself(d.warnings)).toEqual([]);
+    // The same metric again is noted.
+    const c = await importRun(store, { format: 'lm-eval', files: [file], scorer: 'acc' });
+    expect(c.notes.filter((n) => n.includes('byte-identical'))).toHaveLength(1);
   });
 });

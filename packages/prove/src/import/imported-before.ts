@@ -1,4 +1,4 @@
-import { identicalFiles } from '../store/imported-files.js';
+import { identicalFiles, sameReading } from '../store/imported-files.js';
 import { listRuns } from '../store/list-runs.js';
 import type { ImportedFile } from '../store/manifest.js';
 import type { ImportFormat } from './imported-sample.js';
@@ -11,11 +11,14 @@ import type { ImportFormat } from './imported-sample.js';
  * @param store - the store directory.
  * @param format - the harness of the import.
  * @param files - the files it reads, with their sha256.
+ * @param reading - how it reads them (scorer, epoch, metrics inverted): an earlier import of the same
+ *   file read another way is not noted.
  * @returns the notes, none when no file was imported before.
  */
-export async function importedBefore(store: string, format: ImportFormat, files: readonly ImportedFile[]): Promise<string[]> {
-  const record = { harness: format, files };
-  const earlier = (await listRuns(store)).flatMap((m) => identicalFiles(m.import, record).map((p) => ({ run: m, file: p.a, now: p.b })));
+export async function importedBefore(store: string, format: ImportFormat, files: readonly ImportedFile[], reading: { readonly scorer: string | null; readonly epoch?: number; readonly inverted?: readonly string[] } = { scorer: null }): Promise<string[]> {
+  const record = { harness: format, files, ...reading };
+  // A file read another way (another scorer, epoch or inverted metric) gives other outcomes: not noted.
+  const earlier = (await listRuns(store)).filter((m) => sameReading(m.import, record)).flatMap((m) => identicalFiles(m.import, record).map((p) => ({ run: m, file: p.a, now: p.b })));
   const notes: string[] = [];
   for (const f of files) {
     const hits = earlier.filter((e) => e.now === f);

@@ -38,3 +38,21 @@ export function identicalFiles(a: unknown, b: unknown): { readonly a: ImportedFi
     return m === undefined ? [] : [{ a: m, b: f }];
   });
 }
+
+/**
+ * Whether two imports read their samples the same way: the same scorer (or metric), the same epoch (or
+ * repeat; none: the log's only one), and the same metrics read inverted (lm-eval). One file read two ways
+ * (`--scorer acc` and `--scorer acc_norm`, `--epoch 1` and `--epoch 2`) gives two different samples
+ * of outcomes, not the same samples twice.
+ *
+ * @param a - a manifest's `import` record.
+ * @param b - another.
+ */
+export function sameReading(a: unknown, b: unknown): boolean {
+  const field = (r: unknown, k: string): unknown => (typeof r === 'object' && r !== null ? (r as Record<string, unknown>)[k] : undefined) ?? null;
+  const inverted = (r: unknown): string => {
+    const v = field(r, 'inverted');
+    return Array.isArray(v) ? [...v].map(String).sort().join('\n') : '';
+  };
+  return field(a, 'scorer') === field(b, 'scorer') && field(a, 'epoch') === field(b, 'epoch') && inverted(a) === inverted(b);
+}
