@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { eachTempDir, memoryIo } from '../__fixtures__/helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { DiffError } from '../diff/diff-error.js';
 import { diffRuns } from '../diff/diff-runs.js';
@@ -13,14 +13,13 @@ import { importRun } from './import-run.js';
 // which an import has none of. Real logs of ../../../../../shared/fixtures/harness-logs/inspect.
 const INSPECT = new URL('../../../../../shared/fixtures/harness-logs/inspect/', import.meta.url).pathname;
 
+// The temporary directory of each test from eachTempDir (made and removed around it), and its store.
+const t = eachTempDir('import-tasks-');
 let dir: string;
 let store: string;
-beforeEach(async () => {
-  dir = await tempDir('import-tasks-');
+beforeEach(() => {
+  dir = t.dir;
   store = join(dir, 'store');
-});
-afterEach(async () => {
-  await removeDir(dir);
 });
 
 describe('a diff of imports of different tasks', () => {

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoryIo, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { eachTempDir, memoryIo } from '../__fixtures__/helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { diffRuns } from '../diff/diff-runs.js';
 import { makeTruth, writeLmEval, writePromptfoo } from './__fixtures__/harness-gen.js';
@@ -14,14 +14,13 @@ import { importRun } from './import-run.js';
 const INSPECT = new URL('../../../../../shared/fixtures/harness-logs/inspect/', import.meta.url).pathname;
 const LOG = '2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval';
 
+// The temporary directory of each test from eachTempDir (made and removed around it), and its store.
+const t = eachTempDir('import-twice-');
 let dir: string;
 let store: string;
-beforeEach(async () => {
-  dir = await tempDir('import-twice-');
+beforeEach(() => {
+  dir = t.dir;
   store = join(dir, 'store');
-});
-afterEach(async () => {
-  await removeDir(dir);
 });
 
 const itself = (warnings: readonly string[]): string[] => warnings.filter((w) => w.includes('a diff of a log with itself'));
