@@ -135,6 +135,24 @@ describe('interruption and resume', () => {
     expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
   });
 
+  // The same session's self-review: the copy check was reached by no test. Rows without an outcome, none
+  // retried yet, pass the retry exemption; a byte-for-byte copy of a recorded part is still refused.
+  it('resume refuses, writing nothing, a byte-for-byte copy of a recorded part even where its pairs could be a retry\'s', async () => {
+    const none = function coin() {
+      return { outcome: null, t: 0 };
+    };
+    const run = await sweep({ spec: SPEC, target: none, store: dir, maxMde: 0.99, salt: 'r6', partRows: 4 });
+    const m = await readManifest(dir, run.run_id);
+    const eps = join(dir, run.run_id, 'episodes');
+    const { copyFile } = await import('node:fs/promises');
+    const next = (m.parts ?? []).length;
+    await writeManifest(dir, { ...m, status: 'interrupted', retries: [{ at: new Date().toISOString(), rows: 0, error_match: null, from_part: next, command: [] }] as never });
+    await copyFile(join(eps, 'part-00001.parquet'), join(eps, `part-${String(next).padStart(5, '0')}.parquet`));
+    const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
+    await expect(resume({ store: dir, ref: run.run_id, target: none })).rejects.toThrow(/is a copy of part-00001\.parquet \(the same sha256\)/);
+    expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
+  });
+
   // E_LOCKED (exit 1), as when the live writer holds the lock: a review (fifth session of 2026-12-05) saw
   // two resumes at once exit 1 or 2 by timing (E_RESUME before the other had written its status).
   it('refuses to resume a run still running in a live process (E_LOCKED, exit 1, as its lock would)', async () => {
