@@ -42,6 +42,11 @@ function heldEpisodes(conditions: readonly ConditionPairs[]): { readonly before:
   return { before: conditions.reduce((s, c) => s + c.coverage.before_episodes, 0), after: conditions.reduce((s, c) => s + c.coverage.after_episodes, 0) };
 }
 
+/** What the diff left out, by run: pairs (paired runs, {@link droppedByRun}) or each run's episodes (not paired, {@link droppedEpisodes}). */
+function droppedOf(pairing: DiffInput['pairing']): DroppedByRun {
+  return pairing.paired ? droppedByRun(pairing.conditions.map((c) => c.coverage)) : droppedEpisodes(pairing.conditions);
+}
+
 /** The episodes (unpaired) or pairs (paired) left out, in all. */
 function droppedTotal(d: DroppedByRun): number {
   return d.before_only + d.after_only + d.both;
@@ -60,8 +65,8 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   const clustered = options.cluster !== undefined && pairing.paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
   if (options.cluster !== undefined && !pairing.paired) input.warnings.push(`--cluster ${options.cluster}: the clustered McNemar test needs paired runs, and these are not, so the binary events are read without clusters`);
   const dropped = pairing.paired
-    ? droppedWarning(droppedByRun(pairing.conditions.map((c) => c.coverage)), q)
-    : droppedWarningUnpaired(droppedEpisodes(pairing.conditions), heldEpisodes(pairing.conditions), q);
+    ? droppedWarning(droppedOf(pairing), q)
+    : droppedWarningUnpaired(droppedOf(pairing), heldEpisodes(pairing.conditions), q);
   if (dropped !== null) input.warnings.push(dropped);
   const sequential = options.sequential === true;
   if (sequential && !pairing.paired) {
@@ -184,8 +189,8 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     after: Object.freeze({ run_id: after.manifest.run_id, name: after.manifest.name }),
     looks,
     sequential: readings.sequential,
-    dropped: pairing.paired ? pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0) : droppedTotal(droppedEpisodes(pairing.conditions)),
-    dropped_by_run: pairing.paired ? droppedByRun(pairing.conditions.map((c) => c.coverage)) : droppedEpisodes(pairing.conditions),
+    dropped: pairing.paired ? pairing.conditions.reduce((s, c) => s + c.coverage.dropped, 0) : droppedTotal(droppedOf(pairing)),
+    dropped_by_run: droppedOf(pairing),
     verdict_rule: verdictRule(q, m),
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),
