@@ -247,6 +247,31 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     expect(refused.length).toBe(1);
     expect(existsSync(ran)).toBe(false); // the target never ran
   }, 60_000);
+  it('a worker left running refuses a job for its target module edited since it imported it (it would run the old code)', async () => {
+    // A review: a worker on the coordinator's own checkout, the target edited between two sweeps: the
+    // file on disk matched the second sweep's sha256, and the module imported for the first ran its jobs
+    // (every episode passed where the new code fails them all; "no significant change").
+    const mod = join(dir, 'edited.mjs');
+    const version = (outcome: string): string => `export const t = () => ({ outcome: ${JSON.stringify(outcome)}, t: 1, meta: { outcome: ${JSON.stringify(outcome)} } });\n`;
+    await writeFile(mod, version('passed'));
+    const refused: string[] = [];
+    const stopWorker = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'edited', signal: stopWorker.signal, cacheDir: join(dir, 'cache-e'), onEvent: (e) => void (e.type === 'refused' && refused.push(e.message)) });
+    const spec = SPEC.replace('replicates = 30', 'replicates = 10');
+    const opts = { spec, target: `${mod}:t`, salt: 'e1', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'edited', chunkSize: 10 }) };
+    const first = await sweep({ ...opts, store: join(dir, 'store-e1') });
+    expect([first.status, first.counts.outcomes]).toEqual(['complete', { passed: 20 }]);
+    expect(refused).toEqual([]);
+    await writeFile(mod, version('failed'));
+    const second = await sweep({ ...opts, store: join(dir, 'store-e2') });
+    stopWorker.abort();
+    await w;
+    expect([second.status, second.counts.rows, second.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
+    for (const e of await episodes(join(dir, 'store-e2'), second.run_id)) {
+      expect(e.error).toMatch(/^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: it imported its target module .*edited\.mjs when the file's sha256 was [0-9a-f]{12}…, and the coordinator's is [0-9a-f]{12}… \(the file changed since; Node runs the module it imported first\); restart the worker to run the new version\./);
+    }
+    expect(refused).toHaveLength(1);
+  }, 60_000);
 });
 
 function readdirRun(store: string): string {

@@ -87,7 +87,8 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
 
 /**
  * Runs a poisson-prove worker: takes chunk jobs from the queue on Redis, imports each job's target module
- * itself (cached per file and name), runs the chunk's episodes with their seeds exactly as the local
+ * itself (cached per file and name; a job for a version of the file other than the one imported is
+ * refused: restart the worker after editing its target), runs the chunk's episodes with their seeds exactly as the local
  * backend does, and returns their rows as the job's result. Nothing is written to disk (but a target
  * may keep a cache under `cacheDir`). A target that does not import here gives rows whose error says
  * so (and a `load-error` event), not a failed job.
@@ -170,24 +171,47 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
   };
   const refusedReported = new Set<string>();
 
-  const targets = new Map<string, Promise<Target | string>>();
+  /**
+   * Each target module as this worker imported it (per file and export name): the function, or why it
+   * cannot be imported, and the sha256 of the file's bytes read just before the import (null when they
+   * could not be read). Node keeps the module it imported first for the life of the process: a file edited
+   * since runs as it was, whatever the disk now says, so a job is checked against this sha256 too.
+   */
+  const targets = new Map<string, Promise<{ fn: Target | string; sha256: string | null }>>();
   const reportedLoadErrors = new Set<string>();
-  const resolveTarget = (t: ChunkTarget): Promise<Target | string> => {
+  const resolveTarget = (t: ChunkTarget): Promise<{ fn: Target | string; sha256: string | null }> => {
     const key = `${t.file}\u0000${t.relative ?? ''}\u0000${t.name}`;
     let p = targets.get(key);
     if (!p) {
       p = (async () => {
         const file = await targetFile(t, cwd);
+        const sha256 = await readFile(file).then(
+          (b) => createHash('sha256').update(b).digest('hex'),
+          () => null,
+        );
         try {
-          return (await loadTarget({ file, name: t.name }, cwd)).fn;
+          return { fn: (await loadTarget({ file, name: t.name }, cwd)).fn, sha256 };
         } catch (err) {
           const msg = err instanceof Error ? err.message : String(err);
-          return `TargetError: the target ${t.file}:${t.name} cannot be imported on worker ${host} (${msg.replace(/; [^;]*$/, '')}); the module must exist on every worker at the same absolute path, or at the same path relative to the worker's directory (${cwd}).`;
+          return {
+            fn: `TargetError: the target ${t.file}:${t.name} cannot be imported on worker ${host} (${msg.replace(/; [^;]*$/, '')}); the module must exist on every worker at the same absolute path, or at the same path relative to the worker's directory (${cwd}).`,
+            sha256,
+          };
         }
       })();
       targets.set(key, p);
     }
     return p;
+  };
+  /**
+   * Why this worker refuses a job whose module it imported as another version, or null: the file on disk
+   * is the coordinator's now (refusal passed), and the module this process runs is the file as it was
+   * when first imported here (an edit between two sweeps on a worker left running).
+   */
+  const staleModule = (t: ChunkTarget, imported: string | null): string | null => {
+    const theirs = t.sha256;
+    if (theirs === undefined || imported === null || imported === theirs) return null;
+    return `TargetError: worker ${host} refuses the job: it imported its target module ${t.file} when the file's sha256 was ${imported.slice(0, 12)}…, and the coordinator's is ${theirs.slice(0, 12)}… (the file changed since; Node runs the module it imported first); restart the worker to run the new version.`;
   };
 
   // One configured target per module (its module instance is shared by the jobs of this process): it is
@@ -293,17 +317,21 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: 0, without_outcome: 0, skipped: true });
       return { rows: [], host, load_error: null, invocation: data.invocation, usage: null, cut: 'coordinator' };
     }
-    const refused = await refusal(data.target);
-    if (refused !== null) {
+    const refuse = (message: string): never => {
       // Thrown: BullMQ retries the job (another worker may run the right version); after the last
       // attempt the coordinator stores the pairs with this reason.
-      if (!refusedReported.has(refused)) {
-        refusedReported.add(refused);
-        emit({ type: 'refused', job_id: String(job.id), run_id: data.run_id, message: refused });
+      if (!refusedReported.has(message)) {
+        refusedReported.add(message);
+        emit({ type: 'refused', job_id: String(job.id), run_id: data.run_id, message });
       }
-      throw new Error(refused);
-    }
-    const loaded = await resolveTarget(data.target);
+      throw new Error(message);
+    };
+    const refused = await refusal(data.target);
+    if (refused !== null) refuse(refused);
+    const imported = await resolveTarget(data.target);
+    const stale = staleModule(data.target, imported.sha256);
+    if (stale !== null) refuse(stale);
+    const loaded = imported.fn;
     const key = `${data.target.file}\u0000${data.target.relative ?? ''}\u0000${data.target.name}`;
     const conf = typeof loaded === 'string' ? null : await enter(key, loaded, data);
     let usage: TargetUsage | null = null;
