@@ -25,6 +25,8 @@ type Slot = {
   /** The chunk the worker runs; `posted`: its items before this index are finished and their rows received. */
   chunk: { id: number; items: WorkItem[]; posted: number } | null;
   ready: boolean;
+  /** The error the thread ended on, from its own handler (worker-entry.ts onStray), and the item of its chunk it fails (-1: none). */
+  stray: { message: string; at: number } | null;
 };
 
 /** The newest modification time (ms) of the TypeScript files under a directory. */
@@ -128,7 +130,11 @@ const THREADS_IMPORT = 'worker threads import the target themselves: give it as 
  * The worker-thread local backend for CPU-bound targets: `concurrency` worker threads, each importing
  * the target module itself (so the target must be given as FILE:NAME, not as a function), running the
  * chunks of episodes it is sent. A worker whose episode runs past the timeout is terminated and replaced:
- * that episode gets a timeout row and the rest of its chunk is sent again.
+ * that episode gets a timeout row and the rest of its chunk is sent again. An error the target leaves
+ * outside its episode ends its thread too: the rows it finished are kept, one episode fails (the one
+ * running, or at the chunk's end the last), and the rest is sent again (docs/architecture.md). Rows are
+ * posted every 5 ms, so a thread stopped where it spins takes at most its last 5 ms of finished
+ * episodes with it: they run again.
  *
  * @param opts - {@link WorkerBackendOptions}.
  * @returns a {@link Backend} named `local-threads`.
@@ -216,9 +222,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
       workerData: { file: t.file, name: t.name, runId: ctx.runId, timeoutMs: ctx.timeoutMs, cwd, state, runtime: workerRuntime },
     });
     const from = `thread-${spawned++}`;
-    const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false };
+    const slot: Slot = { worker, flags: new Int32Array(state, 0, 2), clock: new Float64Array(state, 8, 1), chunk: null, ready: false, stray: null };
     slots.add(slot);
-    worker.on('message', (msg: { type: string; message?: string; id?: number; rows?: EpisodeRow[]; upTo?: number; final?: boolean; usage?: TargetUsage | null }) => {
+    worker.on('message', (msg: { type: string; message?: string; id?: number; at?: number; rows?: EpisodeRow[]; upTo?: number; final?: boolean; usage?: TargetUsage | null }) => {
       if (msg.type === 'ready') {
         slot.ready = true;
         dispatch(slot);
@@ -238,6 +244,10 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
           dispatch(slot);
         } else slot.chunk.posted = msg.upTo ?? slot.chunk.posted;
         notify();
+      } else if (msg.type === 'stray' && slots.has(slot)) {
+        // The thread ends next (its 'exit' follows): the item it fails, of the chunk it ran.
+        const at = slot.chunk !== null && msg.id === slot.chunk.id ? (msg.at ?? -1) : -1;
+        slot.stray = { message: msg.message ?? 'WorkerError: the worker thread ended on an error outside any episode', at };
       }
     });
     worker.on('error', (err) => {
@@ -245,7 +255,7 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
       lose(slot, `WorkerError: the worker thread died: ${err.message}`);
     });
     worker.on('exit', () => {
-      if (slots.has(slot)) lose(slot, 'WorkerError: the worker thread exited during the episode');
+      if (slots.has(slot)) lose(slot, slot.stray?.message ?? 'WorkerError: the worker thread exited during the episode');
     });
   };
 
@@ -255,9 +265,10 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
     void slot.worker.terminate();
     const chunk = slot.chunk;
     if (chunk) {
-      const at = Atomics.load(slot.flags, 1);
-      // (An item whose row came already, when the worker died between episodes, has its row.)
-      const item = at >= chunk.posted ? chunk.items[at] : undefined;
+      // The item the thread's own handler failed (its finished rows came first), else the one running
+      // (-1 between chunks; an item whose row came already, when the worker died between episodes, has its row).
+      const at = slot.stray !== null ? slot.stray.at : Atomics.load(slot.flags, 1);
+      const item = at >= 0 && at >= chunk.posted ? chunk.items[at] : undefined;
       if (item) pending.push(failedRow(item, ctx.runId, error, slot.clock[0] ? Date.now() - (slot.clock[0] ?? 0) : 0));
       // The items whose rows came already are not run again.
       const rest = chunk.items.filter((_, i) => i >= chunk.posted && i !== at);

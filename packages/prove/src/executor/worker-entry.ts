@@ -45,45 +45,95 @@ async function main(): Promise<void> {
 }
 
 /**
- * A chunk's finished rows are posted, with the target's usage, once the last post is this old (ms): so
- * that the usage a chunk of slow episodes (model calls) bills reaches run.json while the chunk runs, not
- * only at its end (a run killed mid-chunk would record none of it). A chunk of cheap episodes ends first
- * and is posted once, at its end.
+ * A chunk's finished rows are posted, with the target's usage, once the last post is this old (ms),
+ * checked after each episode and by a timer while an episode waits. Rows not yet posted are lost with the
+ * thread (at a timeout, the thread is stopped where it spins): those episodes run again on another
+ * thread, so this bounds what runs twice to the episodes of the last 5 ms (a model call that is paid for
+ * takes longer, and is posted as it ends). It was 250 ms: at a timeout, 15 finished episodes of 5 ms ran
+ * twice (a review). A chunk of cheap episodes is posted about every 5 ms of its run.
  */
-const POST_MS = 250;
+const POST_MS = 5;
+
+/** The chunk this thread runs: its finished rows not yet posted, the items done, whether one runs now, and the item of the last row. */
+type Running = { readonly msg: ChunkMessage; rows: EpisodeRow[]; done: number; running: boolean; last: number; post: (final: boolean) => void };
+let current: Running | null = null;
 
 async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, stopped: AbortController): Promise<void> {
-  let rows: EpisodeRow[] = [];
-  let done = 0;
   let postedAt = Date.now();
   let timer: ReturnType<typeof setTimeout> | null = null;
   // `upTo`: the items before it are finished and posted (their rows, or none for an episode the stop cut short).
   const post = (final: boolean): void => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    port?.postMessage({ type: 'rows', id: msg.id, rows, upTo: done, final, usage: started.usage() });
-    rows = [];
+    port?.postMessage({ type: 'rows', id: msg.id, rows: chunk.rows, upTo: chunk.done, final, usage: started.usage() });
+    chunk.rows = [];
     postedAt = Date.now();
   };
+  const chunk: Running = { msg, rows: [], done: 0, running: false, last: -1, post };
+  current = chunk;
   // Frozen, so that the items of a condition share its config's and row's templates (run-episode.ts).
   for (const item of msg.items) Object.freeze(item.values);
   for (const item of msg.items) {
     if (Atomics.load(flags, 0) !== 0) stopped.abort();
     if (started.signal?.aborted) break;
-    Atomics.store(flags, 1, done);
+    Atomics.store(flags, 1, chunk.done);
     clock[0] = Date.now();
+    chunk.running = true;
     const row = await runEpisode(fn, item, init.runId, init.timeoutMs, started.signal);
+    chunk.running = false;
     if (Atomics.load(flags, 0) !== 0) stopped.abort();
-    if (row !== null) rows.push(row);
+    if (row !== null) {
+      chunk.rows.push(row);
+      chunk.last = chunk.done;
+    }
     const now = Date.now();
     clock[0] = 0;
-    done++;
-    if (done === msg.items.length) break;
+    chunk.done++;
+    if (chunk.done === msg.items.length) break;
     if (now - postedAt >= POST_MS) post(false);
     // An episode that waits (a model call) lets this timer post the finished ones while it runs.
     else if (timer === null) timer = setTimeout(() => post(false), POST_MS - (now - postedAt));
   }
+  // One turn of the event loop before the last post: an error a synchronous target left (a rejected
+  // promise no one handles surfaces only when the thread's microtasks run out) is met while the chunk's
+  // last row is still here (onStray fails that episode), not after the chunk was posted as clean.
+  await new Promise<void>((r) => setImmediate(r));
+  Atomics.store(flags, 1, -1); // no item of this chunk runs any more: a later loss blames none of the next chunk's
+  current = null;
   post(true);
 }
+
+/**
+ * An error the target left outside its episode (a timer that throws, a promise no one handles) ends this
+ * thread: the rows of the episodes it finished are posted first (they are not run again, and the culprit
+ * among them does not kill the next thread too), then the error, with the item it fails: the episode
+ * running when it surfaced, or else, at the chunk's end, the last one finished (its row is withheld).
+ * The error may come from an earlier episode of the thread, whose row stands; the message says so.
+ */
+function onStray(kind: string) {
+  return (err: unknown): void => {
+    const what = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).split('\n')[0] ?? '';
+    const chunk = current;
+    let at = -1;
+    let where = '';
+    if (chunk !== null) {
+      if (chunk.running) {
+        at = chunk.done;
+        where = 'while this episode ran';
+      } else if (chunk.rows.length > 0 && chunk.last === chunk.done - 1) {
+        at = chunk.done - 1;
+        chunk.rows.pop();
+        chunk.done--;
+        where = 'after this episode, with none running';
+      }
+      chunk.post(false);
+    }
+    const message = `WorkerError: the worker thread ended on ${kind} ${where || 'while no episode ran'} (it came from this episode or from one before it on the same thread, whose row stands): ${what}`;
+    port?.postMessage({ type: 'stray', id: chunk?.msg.id ?? -1, at, message });
+    process.exit(1);
+  };
+}
+process.on('uncaughtException', onStray('an uncaught exception'));
+process.on('unhandledRejection', onStray('an unhandled rejection'));
 
 void main();
