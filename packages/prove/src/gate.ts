@@ -1,4 +1,6 @@
 import { GateError } from './errors.js';
+import { roundLimit } from './diff/limits.js';
+import { fmtLimit } from './diff/sentence.js';
 import { mde as minimumDetectableChange, TEST_METHODS, type TestMethod } from './internal/mde.js';
 
 export type { TestMethod };
@@ -61,20 +63,13 @@ export type GateResult = {
 
 const MAX_REPLICATES = 1_000_000;
 
-function round3(x: number): number {
-  return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x;
-}
-
-function fmt(x: number): string {
-  return x.toFixed(3);
-}
 
 /**
  * The power gate of PROVE.md: before anything runs, the best change one condition could show
  * must not exceed `maxMde`.
  *
  * Formula: m = conditions x declared events (x 1 when none are declared), alpha = q / m, n = replicates;
- * mde = MDE(n, alpha, power, psi) (STATS.md, "Limits", rounded to 3 decimals) at the expected
+ * mde = MDE(n, alpha, power, psi) (STATS.md, "Limits", rounded to 3 significant digits as the diff's limits are: 3 decimals from 0.1 up) at the expected
  * discordance psi (`discordance`), a change of d making up to d more pairs discordant (psi + d, as the
  * diff's limits read it), or with psi = 0, the one-way model, when none is given — and then the
  * `assumption` (and the refusal's message) says that it assumed seeds that never disagree and names
@@ -118,7 +113,7 @@ export function powerGate(input: GateInput): GateResult {
   // A planned discordance P grows with the change: a change of d makes at most d more pairs discordant
   // (psi(d) = P + d), as the diff's limits read it.
   const slope = discordance === null || discordance === 0 ? 0 : 1;
-  const at = (k: number): number => round3(minimumDetectableChange(k, alpha, power, method, discordance ?? 0, slope));
+  const at = (k: number): number => roundLimit(minimumDetectableChange(k, alpha, power, method, discordance ?? 0, slope));
   const best = at(n);
   const passes = best <= maxMde;
   let needed: number | null = null;
@@ -152,7 +147,7 @@ export function powerGate(input: GateInput): GateResult {
   }
   const reps = `${n} replicate${n === 1 ? '' : 's'}`;
   const at_ = discordance !== null ? ` at discordance ${discordance}` : '';
-  const head = Number.isFinite(best) ? `${reps} can show a change of ${fmt(best)} at best${at_}` : `${reps} cannot show any change at alpha ${Number(alpha.toPrecision(4))}${at_}`;
+  const head = Number.isFinite(best) ? `${reps} can show a change of ${fmtLimit(best)} at best${at_}` : `${reps} cannot show any change at alpha ${Number(alpha.toPrecision(4))}${at_}`;
   const assumption =
     discordance === null
       ? 'assumed seeds that never disagree between runs (the one-way model); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree'

@@ -24,6 +24,7 @@ describe('poisson-stats barrel', () => {
         'minimumDetectableChange',
         'newcombeInterval',
         'pairedScoreDifference',
+        'roundSignificant',
         'tangoInterval',
         'unpairedMinimumDetectableChange',
         'unpairedPower',

@@ -11,6 +11,7 @@ export type { CriticalDiscordantOptions } from './critical-discordant.js';
 export { mcnemarPower } from './mcnemar-power.js';
 export type { McnemarPowerOptions } from './mcnemar-power.js';
 export { discordanceSlope, minimumDetectableChange } from './minimum-detectable-change.js';
+export { roundSignificant } from './round-significant.js';
 export type { MinimumDetectableChangeOptions } from './minimum-detectable-change.js';
 export { fisherExact } from './fisher-exact.js';
 export { fisherMinimumDetectableChange, fisherPower } from './fisher-power.js';

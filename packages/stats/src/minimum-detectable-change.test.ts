@@ -4,6 +4,7 @@ import { expectClose } from './internal/expect-close.js';
 import { mulberry32 } from './internal/mulberry32.js';
 import { mcnemarPower } from './mcnemar-power.js';
 import { bisectIncreasing, minimumDetectableChange } from './minimum-detectable-change.js';
+import { roundSignificant } from './round-significant.js';
 
 describe('minimumDetectableChange', () => {
   it(`has at least 20 reference cases (${R.mde.length})`, () => expect(R.mde.length).toBeGreaterThanOrEqual(20));
@@ -76,5 +77,30 @@ describe('bisectIncreasing from a guess', () => {
       saved += plain - calls;
     }
     expect(saved / 200).toBeGreaterThan(8);
+  });
+});
+
+// Small limits (a review of the diff's limits at 3 decimals: 0.00114 printed and compared as 0.001, at
+// power 0.70). Reference: scipy 1.17's binom, STATS.md's power sum written independently, bisection over
+// 60 halvings (__fixtures__/small-limits.gen.py; its output, 9 significant digits, below).
+describe('minimumDetectableChange to significant digits', () => {
+  const cases = [
+    // [n, psi^, slope, scipy's MDE]
+    [20_000, 0.002, 1, 0.00114047901],
+    [40_000, 15 / 40_000, 1, 0.000406152288],
+    [6_000, 0, 0, 0.00131734642],
+    [512, 0, 0, 0.0153975721],
+    [12_921, 0.002, 1, 0.00149994013],
+  ] as const;
+  it.each(cases)('n %i at discordance %f (slope %i): scipy %f, and 3 significant digits as the full-precision MDE rounds', (n, psi, slope, scipy) => {
+    const opts = { n, alpha: 0.05, discordance: psi, ...(slope > 0 ? { discordanceSlope: slope } : {}) };
+    const full = minimumDetectableChange(opts);
+    expectClose(full, scipy, { rtol: 1e-6 });
+    expect(minimumDetectableChange({ ...opts, significant: 3 })).toSatisfy((d: number) => roundSignificant(d, 3) === roundSignificant(full, 3));
+  });
+
+  it('refuses significant digits out of range or beside decimals', () => {
+    expect(() => minimumDetectableChange({ n: 10, alpha: 0.05, significant: 0 })).toThrow(/options.significant must be an integer from 1 to 15; got 0/);
+    expect(() => minimumDetectableChange({ n: 10, alpha: 0.05, significant: 3, decimals: 3 })).toThrow(/options.significant and options.decimals cannot both be given/);
   });
 });

@@ -4,6 +4,7 @@ import { collectProblems, requireClosedUnit, requireCount, requireObject, requir
 import { checkMcnemarMethod, type McnemarMethod } from './mcnemar.js';
 import { DiscordantDesign, sharedRejectionBounds } from './internal/discordant-power.js';
 import { powerAtDiscordance } from './mcnemar-power.js';
+import { roundSignificant } from './round-significant.js';
 
 /** Options of {@link minimumDetectableChange}. */
 export type MinimumDetectableChangeOptions = {
@@ -39,6 +40,12 @@ export type MinimumDetectableChangeOptions = {
    * power evaluations. An integer in [0, 15]; default: full precision ({@link MDE_TOLERANCE}).
    */
   readonly decimals?: number;
+  /**
+   * As `decimals`, for a caller that reports the MDE to this many significant digits
+   * ({@link roundSignificant}; the diff's limits: 3, which are three decimals from 0.1 up and keep three
+   * digits below, where three decimals printed 0.001 for 0.00114). An integer in [1, 15]; not with `decimals`.
+   */
+  readonly significant?: number;
 };
 
 /** Bisection stops when the bracket is narrower than this. */
@@ -79,7 +86,7 @@ export const MDE_TOLERANCE = 1e-9;
  */
 export function minimumDetectableChange(options: MinimumDetectableChangeOptions): number {
   requireObject('options', options);
-  const [n, alpha, power, method, discordance, decimals, slope, base] = collectProblems([
+  const [n, alpha, power, method, discordance, decimals, slope, base, significant] = collectProblems([
     () => requireCount('options.n', options.n),
     () => requireOpenUnit('options.alpha', options.alpha),
     () => (options.power === undefined ? 0.8 : requireOpenUnit('options.power', options.power)),
@@ -88,20 +95,20 @@ export function minimumDetectableChange(options: MinimumDetectableChangeOptions)
     () => (options.decimals === undefined ? null : requireDecimals('options.decimals', options.decimals)),
     () => (options.discordanceSlope === undefined ? 0 : requireSlope('options.discordanceSlope', options.discordanceSlope)),
     () => (options.discordanceBase === undefined ? null : requireClosedUnit('options.discordanceBase', options.discordanceBase)),
+    () => (options.significant === undefined ? null : requireSignificant('options.significant', options.significant, options.decimals)),
   ]);
+  const settled = settledAt(decimals, significant);
   const kStar = criticalDiscordantUnchecked(alpha, method);
   if (n < kStar) return Infinity;
   const from = base ?? discordance;
   // base + slope d never above psi^ (for d >= 0): psi(d) is max(psi^, d), the constant model.
-  if (from + Math.max(0, slope) > discordance || (slope < 0 && from > discordance)) return movingDiscordanceMde(n, alpha, power, method, discordance, from, slope, kStar, decimals);
+  if (from + Math.max(0, slope) > discordance || (slope < 0 && from > discordance)) return movingDiscordanceMde(n, alpha, power, method, discordance, from, slope, kStar, settled);
   // The window, weights and bounds c_k of the sum do not depend on d: built once, at the first d < psi^.
   let design: DiscordantDesign | undefined;
   const designOnce = (): DiscordantDesign => (design ??= new DiscordantDesign(n, discordance, sharedRejectionBounds(alpha, method)));
   const f = (d: number): number => powerAtDiscordance(n, d, discordance, kStar, designOnce);
   const guess = normalApproxMde(n, alpha, power, discordance);
-  if (decimals === null) return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, undefined, guess);
-  const scale = 10 ** decimals;
-  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, (a, b) => Math.round(a * scale) === Math.round(b * scale), guess);
+  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, settled, guess);
 }
 
 /**
@@ -110,7 +117,7 @@ export function minimumDetectableChange(options: MinimumDetectableChangeOptions)
  * before. The power rises with d here too: d / psi(d) rises with d (its derivative is base / psi(d)^2 >= 0
  * on the sloped part), so theta moves away from 1/2 as more pairs are discordant.
  */
-function movingDiscordanceMde(n: number, alpha: number, power: number, method: McnemarMethod, discordance: number, base: number, slope: number, kStar: number, decimals: number | null): number {
+function movingDiscordanceMde(n: number, alpha: number, power: number, method: McnemarMethod, discordance: number, base: number, slope: number, kStar: number, settled: Settled | undefined): number {
   const bounds = sharedRejectionBounds(alpha, method);
   const psiAt = (d: number): number => Math.min(1, Math.max(discordance, d, base + slope * d));
   const f = (d: number): number => {
@@ -118,9 +125,7 @@ function movingDiscordanceMde(n: number, alpha: number, power: number, method: M
     return powerAtDiscordance(n, d, psi, kStar, () => new DiscordantDesign(n, psi, bounds));
   };
   const guess = normalApproxMde(n, alpha, power, discordance, slope, base);
-  if (decimals === null) return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, undefined, guess);
-  const scale = 10 ** decimals;
-  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, (a, b) => Math.round(a * scale) === Math.round(b * scale), guess);
+  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, settled, guess);
 }
 
 /**
@@ -166,6 +171,27 @@ function normalApproxMde(n: number, alpha: number, power: number, discordance: n
 
 function requireSlope(name: string, value: unknown): number {
   if (typeof value !== 'number' || !(value >= -1 && value <= 1)) throw new RangeError(`${name} must be a number from -1 to 1; got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Whether every d of a bracket [a, b] reports as the same value: the bisection may stop there. */
+type Settled = (a: number, b: number) => boolean;
+
+/** The stop of a bisection whose result is reported to `decimals` decimals or `significant` digits (undefined: full precision). */
+function settledAt(decimals: number | null, significant: number | null): Settled | undefined {
+  if (decimals !== null) {
+    const scale = 10 ** decimals;
+    return (a, b) => Math.round(a * scale) === Math.round(b * scale);
+  }
+  if (significant !== null) return (a, b) => roundSignificant(a, significant) === roundSignificant(b, significant);
+  return undefined;
+}
+
+function requireSignificant(name: string, value: unknown, decimals: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 15) {
+    throw new RangeError(`${name} must be an integer from 1 to 15; got ${JSON.stringify(value)}`);
+  }
+  if (decimals !== undefined) throw new RangeError(`${name} and options.decimals cannot both be given; pass one`);
   return value;
 }
 

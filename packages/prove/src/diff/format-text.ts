@@ -1,6 +1,6 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
-import { fmt3, fmtThreshold } from './sentence.js';
+import { fmt3, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -152,7 +152,7 @@ export function formatDiffText(report: DiffReport): string {
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
   for (const row of r.rows) {
     const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), fmtInterval(row.interval), `${row.verdict}${why}`, fmt3(row.limit_rise), fmt3(row.limit_fall)]);
+    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), fmtInterval(row.interval), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));

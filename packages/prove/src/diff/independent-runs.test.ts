@@ -1,4 +1,4 @@
-import { minimumDetectableChange } from 'poisson-stats';
+import { minimumDetectableChange, roundSignificant } from 'poisson-stats';
 // Issue 10: two runs whose outcomes are independent (rise 51, fall 49 of 200) with --max-mde 0.05. The
 // one-way limit (0.039) said "no significant change"; at the observed discordance the limit is 0.143
 // (0.165 since a change of d is read at psi^ + d where the pairs disagree both ways)
@@ -25,7 +25,7 @@ describe('two independent runs at p = 0.4, 200 replicates, --max-mde 0.05', () =
     expect(row.discordance).toBe(0.5);
     // 0.143 at the constant 0.5 (MDE(200, 0.05, 0.8, 0.5) = 0.14339); the pairs disagree both ways, so
     // a change of d is read at up to 0.5 + d (docs/statistics.md, "A change moves the discordance").
-    expect(row.limit).toBe(Math.round(minimumDetectableChange({ n: 200, alpha: 0.05, discordance: 0.5, discordanceSlope: 1 }) * 1000) / 1000);
+    expect(row.limit).toBe(roundSignificant(minimumDetectableChange({ n: 200, alpha: 0.05, discordance: 0.5, discordanceSlope: 1 }), 3));
     expect(row.limit).toBe(0.165);
   });
 
@@ -109,7 +109,7 @@ describe('a one-way table in a diff whose other tables disagree both ways', () =
     expect(rowOf('failed').counts).toMatchObject({ rise: 10, fall: 10, n: 128 });
     expect(rowOf('error').counts).toMatchObject({ rise: 4, fall: 0, n: 128 });
     const alpha = 0.05 / report.rows.length;
-    const at = (discordance: number, slope: boolean) => Math.round(minimumDetectableChange({ n: 128, alpha, discordance, ...(slope ? { discordanceSlope: 1 } : {}) }) * 1000) / 1000;
+    const at = (discordance: number, slope: boolean) => roundSignificant(minimumDetectableChange({ n: 128, alpha, discordance, ...(slope ? { discordanceSlope: 1 } : {}) }), 3);
     expect(rowOf('error').limit_rise).toBe(at(4 / 128, true));
     expect(rowOf('error').limit_rise).toBeGreaterThan(at(4 / 128, false));
     expect(rowOf('failed').limit).toBe(at(20 / 128, true));

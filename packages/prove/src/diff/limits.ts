@@ -1,4 +1,4 @@
-import { pairedMde, type TestMethod } from './stats.js';
+import { pairedMde, roundSignificant, type TestMethod } from './stats.js';
 import { rates, tableSize, type PairedTable } from './tables.js';
 import type { Limit } from './types.js';
 
@@ -20,18 +20,22 @@ export type LimitMemo = Map<string, number>;
 /** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
 export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
 
-/** The decimals limits are reported and compared at ({@link roundLimit}). */
-export const LIMIT_DECIMALS = 3;
+/** The significant digits limits are reported and compared at ({@link roundLimit}). */
+export const LIMIT_DIGITS = 3;
 
 /**
- * Rounds a limit to the nearest third decimal, the precision limits are reported (and compared with the
- * threshold) at, as the sweep's power gate does. The seed's 0.801 is MDE = 0.80140 rounded: at exactly
- * 0.801 the power is 0.7993, not 0.8 — rounding to nearest can cost up to a few thousandths of power
- * (calibration.md measures it; docs/diff.md says so). Rounding up would keep the power but print 0.802.
+ * Rounds a limit to 3 significant digits (poisson-stats `roundSignificant`), the precision limits are
+ * reported (and compared with the threshold) at, as the sweep's power gate does: three decimals from 0.1
+ * up, as before, so the seed's 0.801 (MDE = 0.80140 rounded) is unchanged; at exactly 0.801 the power is
+ * 0.7993, not 0.8 — rounding to nearest can cost a few thousandths of power (calibration.md measures it;
+ * docs/diff.md says so). Rounding up would keep the power but print 0.802. Below 0.1 three digits are kept
+ * where three decimals kept fewer: until the second session of 2026-12-06 a limit of 0.00114 was printed
+ * and compared as 0.001 (a threshold of 0.001 read "no significant change" where the design had power 0.70
+ * at it), and one of 0.000406 as 0.000 (a review; scipy's figures in poisson-stats'
+ * __fixtures__/small-limits.gen.py).
  */
 export function roundLimit(x: number): number {
-  const scale = 10 ** LIMIT_DECIMALS;
-  return Number.isFinite(x) ? Math.round(x * scale) / scale : x;
+  return roundSignificant(x, LIMIT_DIGITS);
 }
 
 /**
@@ -75,7 +79,7 @@ export function observedDiscordance(t: PairedTable): number {
  * The limits of a paired condition (STATS.md, "Limits"): MDE(n, alpha, power, psi^), the smallest change d
  * whose exact power reaches the power when each of the n pairs is discordant with probability psi(d),
  * psi^ = (rise + fall) / n observed, a discordant pair going the change's way with probability
- * (psi + d) / (2 psi); rounded to 3 decimals ({@link roundLimit}), then held against the room from the
+ * (psi + d) / (2 psi); rounded to 3 significant digits ({@link roundLimit}), then held against the room from the
  * before rate r. psi(d) = min(1, psi^ + d) when pairs disagree both ways ({@link changeDiscordance}: a
  * change of d makes at most d more pairs discordant), else max(psi^, d). With psi^ = 0 (no pair
  * disagrees) it is the one-way MDE, P(Binomial(n, d) >= k*).
@@ -103,7 +107,7 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
   const key = `p:${n}:${t.rise + t.fall}${model === null ? '' : ':both-ways'}`;
   let d = memo?.get(key);
   if (d === undefined) {
-    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, (t.rise + t.fall) / n, LIMIT_DECIMALS, model ?? undefined);
+    d = n === 0 ? Infinity : pairedMde(n, ctx.alpha, ctx.power, ctx.method, (t.rise + t.fall) / n, LIMIT_DIGITS, model ?? undefined);
     memo?.set(key, d);
   }
   const rate = rates(t).before;

@@ -10,6 +10,16 @@ export function fmt3(x: Limit | number): string {
 }
 
 /**
+ * Formats a limit as {@link roundLimit} keeps it: 3 decimals from 0.1 up (0.801), 3 significant digits
+ * below (0.0154, 0.00114, 0.000406), where 3 decimals printed 0.015, 0.001 and 0.000; "no room" and "too
+ * few pairs" as they are.
+ */
+export function fmtLimit(x: Limit | number): string {
+  if (typeof x !== 'number' || !Number.isFinite(x) || x === 0 || Math.abs(x) >= 0.1) return fmt3(x);
+  return x.toPrecision(3);
+}
+
+/**
  * Formats a threshold (a run's `max_mde`, given by the user): to 3 decimals as rates and limits are, or
  * as it is when it has more (0.0125 printed 0.013, beside limits and intervals held against 0.0125).
  */
@@ -64,7 +74,7 @@ export function largestLimitWords(rows: readonly Pick<DiffRow, 'limit'>[]): stri
     if (few === 0) return 'no condition it read had room to show a change';
     return `no condition it read could show a change (${without.join(', ')})`;
   }
-  const head = `the largest limit it read is ${fmt3(Math.max(...nums))}`;
+  const head = `the largest limit it read is ${fmtLimit(Math.max(...nums))}`;
   return without.length > 0 ? `${head}, and ${without.join(' and ')}` : head;
 }
 

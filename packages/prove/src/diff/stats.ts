@@ -14,6 +14,7 @@ import {
   minimumDetectableChange,
   newcombeInterval,
   pairedScoreDifference,
+  roundSignificant as statsRoundSignificant,
   sequentialMcnemar,
   sequentialMinimumDetectableChange,
   tangoInterval,
@@ -69,11 +70,16 @@ export function tango(counts: PairedCounts, level: number): Interval {
 
 /**
  * MDE(n, alpha, power, psi^) at the discordance psi^ (poisson-stats `minimumDetectableChange`); psi^ = 0
- * is the one-way flip model. With `decimals`, found only as far as it rounds to that many decimals
- * (the value rounds exactly as the full-precision MDE does).
+ * is the one-way flip model. With `significant`, found only as far as it rounds to that many significant
+ * digits (the value rounds exactly as the full-precision MDE does).
  */
-export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number, decimals?: number, moving?: { readonly discordanceSlope: number }): number {
-  return minimumDetectableChange({ n, alpha, power, method, discordance, ...(decimals === undefined ? {} : { decimals }), ...moving });
+export function pairedMde(n: number, alpha: number, power: number, method: TestMethod, discordance: number, significant?: number, moving?: { readonly discordanceSlope: number }): number {
+  return minimumDetectableChange({ n, alpha, power, method, discordance, ...(significant === undefined ? {} : { significant }), ...moving });
+}
+
+/** poisson-stats `roundSignificant`: x to `digits` significant digits. */
+export function roundSignificant(x: number, digits: number): number {
+  return statsRoundSignificant(x, digits);
 }
 
 /** Fisher's exact test, two-sided as R's fisher.test, on [[a, b], [c, d]] (poisson-stats `fisherExact`). */

@@ -3,7 +3,7 @@ import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
-import { fmtThreshold } from '../diff/sentence.js';
+import { fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -23,7 +23,7 @@ export type DiffPageInput = {
 };
 
 function limitText(l: Limit): string {
-  return typeof l === 'number' ? l.toFixed(3) : l;
+  return fmtLimit(l);
 }
 
 function limitSort(l: Limit): string {

@@ -35,6 +35,8 @@
 // counts each run's episodes without an outcome, and the warning reads them with Fisher's exact test,
 // not McNemar's on pairs: compared with the outputs before, those two lines (and the warning in the
 // JSON) moved, nothing else.
+// and (second session of 2026-12-06) for limits below 0.1 kept to three significant digits (they were rounded to
+// three decimals): compared with the outputs before, only "report A B task" moved, its JSON's limits 0.088 -> 0.0882.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
