@@ -6,6 +6,7 @@ import { resolveRun } from './resolve-run.js';
 import { liveWriter } from './run-lock.js';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
+import { addCount, setOwn } from '../internal/own-key.js';
 
 /** Outcome counts of one condition. */
 export type ConditionCounts = {
@@ -149,7 +150,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   for (const t of tallies.values()) {
     total.rows += t.rows;
     total.rows_without_outcome += t.without;
-    for (const c of t.order) total.outcomes[labels[c] as string] = (total.outcomes[labels[c] as string] ?? 0) + (t.counts[c] as number);
+    for (const c of t.order) addCount(total.outcomes, labels[c] as string, t.counts[c] as number);
   }
   const differ = countsProblems(manifest, total);
   if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
@@ -164,7 +165,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   }
   const conditions = [...tallies].map(([condition, t]) => {
     const outcomes: Record<string, number> = {};
-    for (const c of t.order) outcomes[labels[c] as string] = t.counts[c] as number;
+    for (const c of t.order) setOwn(outcomes, labels[c] as string, t.counts[c] as number);
     return Object.freeze({ condition, rows: t.rows, rows_without_outcome: t.without, outcomes });
   });
   const shown = chosen.map((r) => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../internal/atomic.js';
 import type { Axis } from '../spec/sweep-spec.js';
 import type { TestMethod } from '../gate.js';
+import { addCount } from '../internal/own-key.js';
 import { manifestPath } from './layout.js';
 
 /** A run's status: `running` while a process writes it, then `complete`, `interrupted` or `failed`. */
@@ -11,7 +12,10 @@ export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
 export type RunCounts = {
   rows: number;
   rows_without_outcome: number;
-  /** Outcome label to count (rows without an outcome are not here). */
+  /**
+   * Outcome label to count (rows without an outcome are not here). A label is any text, `__proto__` or
+   * `constructor` too: read and write it with internal/own-key.ts, never `outcomes[label] ?? 0`.
+   */
   outcomes: Record<string, number>;
 };
 
@@ -24,7 +28,7 @@ export function emptyCounts(): RunCounts {
 export function countRow(counts: RunCounts, outcome: string | null): void {
   counts.rows++;
   if (outcome === null) counts.rows_without_outcome++;
-  else counts.outcomes[outcome] = (counts.outcomes[outcome] ?? 0) + 1;
+  else addCount(counts.outcomes, outcome, 1);
 }
 
 /** Where and with what a run was made. */

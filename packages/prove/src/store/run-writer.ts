@@ -1,4 +1,5 @@
 import { ProveError, StoreError } from '../errors.js';
+import { addCount } from '../internal/own-key.js';
 import type { EpisodeRow } from './episode-row.js';
 import { axisTypes, type AxisTypes } from './episode-schema.js';
 import { episodesDir, RUN_ID_RE } from './layout.js';
@@ -421,10 +422,10 @@ function pinnedText(r: string | null): string | null {
   return r === null ? null : `registration_sha256":"${r}"`;
 }
 
-/** The counts `a` with `b`'s added (a new object; outcomes in `a`'s order, then `b`'s new ones). */
+/** The counts `a` with `b`'s added (a new object; outcomes in `a`'s order, then `b`'s new ones; a spread copies an own `__proto__` key). */
 function addCounts(a: RunCounts, b: RunCounts): RunCounts {
   const outcomes = { ...a.outcomes };
-  for (const [k, n] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + n;
+  for (const [k, n] of Object.entries(b.outcomes)) addCount(outcomes, k, n);
   return { rows: a.rows + b.rows, rows_without_outcome: a.rows_without_outcome + b.rows_without_outcome, outcomes };
 }
 

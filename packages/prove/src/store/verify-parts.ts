@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
+import { ownValue } from '../internal/own-key.js';
 import { manifestProblems, runLabel, specOfText } from './manifest-problems.js';
 
 export { runLabel };
@@ -82,7 +83,7 @@ export function countsProblems(manifest: RunManifest, rows: RunCounts): string[]
   }
   const said = typeof m.outcomes === 'object' && m.outcomes !== null ? m.outcomes : {};
   const labels = new Set([...Object.keys(said), ...Object.keys(rows.outcomes)]);
-  if ([...labels].some((k) => (said[k] ?? 0) !== (rows.outcomes[k] ?? 0))) {
+  if ([...labels].some((k) => (ownValue(said, k) ?? 0) !== (ownValue(rows.outcomes, k) ?? 0))) {
     const sorted = (o: Readonly<Record<string, number>>): string => JSON.stringify(Object.fromEntries(Object.entries(o).filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
     out.push(`${run}: its run.json counts the outcomes ${JSON.stringify(said)} and its rows hold ${sorted(rows.outcomes)}; the manifest was edited or damaged; ${fix(manifest)}.`);
   }

@@ -2,6 +2,7 @@ import type { RunInspection } from '../store/inspect-run.js';
 import { coverageOfPairs, partialLine } from '../diff/partial.js';
 import { escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
+import { ownValue } from '../internal/own-key.js';
 
 /** Outcome colours of the run page's bars: passed green, the rest from a qualitative palette (ColorBrewer Set2). */
 const PALETTE = ['#fc8d62', '#8da0cb', '#e78ac3', '#a6d854', '#ffd92f', '#e5c494', '#b3b3b3'];
@@ -40,7 +41,7 @@ export function renderRunPage(run: RunInspection): string {
   body.push('<header>');
   body.push(`<h1>${h(m.name)}</h1>`);
   const total = m.counts.rows;
-  const summary = `${m.status}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (c.outcomes[l] ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
+  const summary = `${m.status}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (ownValue(c.outcomes, l) ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
   body.push(`<p class="verdict" id="verdict">${h(summary)}</p>`);
   // A run that does not hold its design (interrupted, or marked complete without every pair), as the diff page says it.
   const partial = partialLine([coverageOfPairs(m, run.conditions.reduce((n, c) => n + c.rows, 0))].filter((c) => !c.complete));
@@ -55,12 +56,12 @@ export function renderRunPage(run: RunInspection): string {
   labels.forEach((l, i) => body.push(`<th data-key="o${i}" class="sortable num">${h(l)}</th>`));
   body.push('<th data-key="none" class="sortable num">no outcome</th><th>share</th></tr></thead><tbody>');
   for (const c of run.conditions) {
-    const attrs = [`data-condition="${h(c.condition)}"`, `data-rows="${c.rows}"`, `data-none="${c.rows_without_outcome}"`, ...labels.map((l, i) => `data-o${i}="${c.outcomes[l] ?? 0}"`)];
-    const bar = [...labels.map((l) => [c.outcomes[l] ?? 0, outcomeColour(l, others), l] as const), [c.rows_without_outcome, '#444', 'no outcome'] as const]
+    const attrs = [`data-condition="${h(c.condition)}"`, `data-rows="${c.rows}"`, `data-none="${c.rows_without_outcome}"`, ...labels.map((l, i) => `data-o${i}="${ownValue(c.outcomes, l) ?? 0}"`)];
+    const bar = [...labels.map((l) => [ownValue(c.outcomes, l) ?? 0, outcomeColour(l, others), l] as const), [c.rows_without_outcome, '#444', 'no outcome'] as const]
       .filter(([n]) => n > 0)
       .map(([n, colour, l]) => `<span style="width:${((100 * n) / Math.max(1, c.rows)).toFixed(2)}%;background:${colour}" title="${h(`${l} ${n}`)}"></span>`)
       .join('');
-    body.push(`<tr ${attrs.join(' ')}><td>${h(c.condition)}</td><td class="num">${c.rows}</td>${labels.map((l) => `<td class="num">${c.outcomes[l] ?? 0}</td>`).join('')}<td class="num">${c.rows_without_outcome}</td><td><div class="bar">${bar}</div></td></tr>`);
+    body.push(`<tr ${attrs.join(' ')}><td>${h(c.condition)}</td><td class="num">${c.rows}</td>${labels.map((l) => `<td class="num">${ownValue(c.outcomes, l) ?? 0}</td>`).join('')}<td class="num">${c.rows_without_outcome}</td><td><div class="bar">${bar}</div></td></tr>`);
   }
   body.push('</tbody></table></div>');
   body.push('<h2>Episodes without an outcome</h2>');

@@ -6,6 +6,7 @@ import { backendText, columns, json, outcomeSummary, seconds, usageText } from '
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { proveCommandLine } from '../../internal/shell-word.js';
+import { addCount, ownValue } from '../../internal/own-key.js';
 
 /** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
 function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string, string] {
@@ -34,7 +35,7 @@ function rowsText(r: RunInspection): string {
   for (const c of r.conditions) {
     counts.rows += c.rows;
     counts.rows_without_outcome += c.rows_without_outcome;
-    for (const [k, n] of Object.entries(c.outcomes)) counts.outcomes[k] = (counts.outcomes[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.outcomes)) addCount(counts.outcomes, k, n);
   }
   return `${counts.rows}; ${outcomeSummary(counts)} (counted from its parts: the run is ${m.status}, and its run.json's counts are not checked)`;
 }
@@ -72,7 +73,7 @@ function text(r: RunInspection, store: string): string {
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
   const table = columns([
     ['condition', 'rows', ...labels, 'without-an-outcome'],
-    ...r.conditions.map((c) => [c.condition, String(c.rows), ...labels.map((l) => String(c.outcomes[l] ?? 0)), String(c.rows_without_outcome)]),
+    ...r.conditions.map((c) => [c.condition, String(c.rows), ...labels.map((l) => String(ownValue(c.outcomes, l) ?? 0)), String(c.rows_without_outcome)]),
   ]);
   const what = r.event === null ? 'episodes without an outcome' : `episodes with outcome ${r.event}`;
   const lines = [head, '', table, '', `${what}: ${r.matching}${r.matching > r.episodes.length ? ` (showing ${r.episodes.length}; --limit K for more)` : ''}`];
