@@ -53,4 +53,30 @@ describe('--only', () => {
       ]);
     }
   });
+
+  // A review (2026-12-06): the selection was a plain {}: `--only __proto__=a` set its prototype and ran
+  // the whole spec, `--only toString=a` was refused as naming "the axis twice", and `--only constructor=a`
+  // met Object's function as the axis and failed with an internal TypeError.
+  it('reads an axis named like an Object.prototype member as any other name: unknown to the spec, refused by name', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const only = parseOnly([`${name}=a`]);
+      expect(Object.entries(only)).toEqual([[name, ['a']]]);
+      let err: unknown;
+      try {
+        narrowSpec(SPEC, only);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ProveError);
+      expect((err as ProveError).problems).toEqual([`--only names the axis "${name}", which the spec does not have; its axes are slack, task.`]);
+    }
+    expect(() => parseOnly(['toString=a', 'toString=b'])).toThrow(/--only names the axis "toString" twice/);
+  });
+
+  it('keeps a value named like an Object.prototype member', () => {
+    const spec = parseSweepSpec('target_id = "t"\nt_unit = "turns"\nreplicates = 4\n[axes.arm]\ntype = "categorical"\nvalues = ["x", "__proto__", "constructor", "toString"]\n');
+    const { spec: narrowed, only } = narrowSpec(spec, parseOnly(['arm=toString,__proto__']));
+    expect(narrowed.axes['arm']).toEqual({ type: 'categorical', values: ['__proto__', 'toString'] });
+    expect(only).toEqual({ arm: ['__proto__', 'toString'] });
+  });
 });

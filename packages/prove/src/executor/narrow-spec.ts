@@ -1,5 +1,6 @@
 import { ProveError } from '../errors.js';
 import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
+import { ownValue, setOwn } from '../internal/own-key.js';
 
 /** `--only` as data: axis name to the values to keep (strings are read as numbers on continuous axes). */
 export type OnlySelection = Readonly<Record<string, readonly (string | number)[]>>;
@@ -29,11 +30,11 @@ export function parseOnly(args: readonly string[]): Record<string, string[]> {
       problems.push(`--only ${JSON.stringify(arg)} is not AXIS=V1[,V2...]; name an axis of the spec and the values to keep, e.g. --only task=a,b.`);
       continue;
     }
-    if (axis in out) {
+    if (Object.hasOwn(out, axis)) {
       problems.push(`--only names the axis "${axis}" twice; give its values once, separated by commas.`);
       continue;
     }
-    out[axis] = values;
+    setOwn(out, axis, values);
   }
   if (problems.length > 0) throw new ProveError('E_ONLY', problems);
   return out;
@@ -76,7 +77,8 @@ export function narrowSpec(spec: SweepSpec, only: OnlySelection): { spec: SweepS
   const axes: Record<string, Axis> = { ...spec.axes };
   const kept: Record<string, Array<string | number>> = {};
   for (const [name, wanted] of Object.entries(only)) {
-    const axis = spec.axes[name];
+    // An axis the spec has (`spec.axes[name]` read Object's members for `constructor`, `toString`, ...).
+    const axis = ownValue(spec.axes, name);
     if (!axis) {
       problems.push(`--only names the axis "${name}", which the spec does not have; its axes are ${Object.keys(spec.axes).sort().join(', ')}.`);
       continue;
