@@ -190,6 +190,11 @@ export function parseSweepSpec(text: string): SweepSpec {
       const at = `axis "${name}"`;
       if (!AXIS_NAME.test(name)) problems.push(`${at}: the name must be an identifier (letters, digits, _; not starting with a digit); rename it.`);
       else if (RESERVED_AXIS_NAMES.includes(name)) problems.push(`${at}: the name is reserved (${RESERVED_AXIS_NAMES.join(', ')} are); rename the axis.`);
+      else if (Object.hasOwn(Object.prototype, name)) {
+        // toString, valueOf, hasOwnProperty, ...: the TOML reader gives such a table as Object's function.
+        problems.push(`${at}: the name is reserved (every JavaScript object has a member ${name}); rename the axis.`);
+        continue;
+      }
       if ((EPISODE_COLUMNS as readonly string[]).includes(name)) {
         problems.push(`${at} collides with the episode column "${name}"; rename the axis (the columns are ${EPISODE_COLUMNS.join(', ')}).`);
       }
