@@ -148,6 +148,7 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
     const m = AXIS_RE.exec(a);
     if (m === null) problems.push(`--axis ${JSON.stringify(a)} is not metadata.KEY (KEY letters, digits and _, not starting with a digit); e.g. --axis metadata.difficulty.`);
     else if (RESERVED.has(m[1] as string)) problems.push(`--axis ${a} would make an axis named ${m[1]}, which the run already has or an episode column takes; import without it.`);
+    else if (Object.hasOwn(Object.prototype, m[1] as string)) problems.push(`--axis ${a} would make an axis named ${m[1]}, a name every JavaScript object has a member by (it would read as a value every sample holds); import without it.`);
     else if (axes.has(m[1] as string)) problems.push(`--axis ${a} is given twice; give it once.`);
     else axes.set(m[1] as string, a);
   }

@@ -5,6 +5,7 @@ import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js
 import { parsePythonJson } from './python-json.js';
 import { readWholeText } from './whole-text.js';
 import { readZip } from './zip.js';
+import { ownValue, setOwn } from '../internal/own-key.js';
 
 
 /** Messages without their `id` (inspect_ai draws a new one per run), so equal inputs hash equal. */
@@ -41,7 +42,7 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
   const names = Object.keys(scores);
   const primary = scorer !== null && names.includes(scorer) ? scorer : scorer === null ? (names[0] ?? null) : null;
   const values: Obj = {};
-  for (const n of names) values[n] = isObj(scores[n]) ? (scores[n] as Obj)['value'] : null;
+  for (const n of names) setOwn(values, n, isObj(scores[n]) ? (scores[n] as Obj)['value'] : null);
   const failed = errorText(s['error']);
   let outcome: string | null = null;
   let score: number | null = null;
@@ -51,7 +52,7 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
     if (primary === null) {
       error = `NoScore: the sample carries no score${scorer !== null ? ` from scorer ${scorer}` : ''} (scored later, or not scored)`;
     } else {
-      const g = grade(values[primary], primary);
+      const g = grade(ownValue(values, primary), primary);
       outcome = g.outcome;
       score = g.score;
       error = g.error;

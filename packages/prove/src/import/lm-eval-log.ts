@@ -7,6 +7,7 @@ import { ImportError } from './import-error.js';
 import { firstLine, isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type Graded, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson, pythonIndentedMember } from './python-json.js';
+import { ownValue, setOwn } from '../internal/own-key.js';
 
 
 /** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
@@ -53,7 +54,7 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
   const config = isObj(data['config']) ? data['config'] : {};
   const args = typeof config['model_args'] === 'string' ? /(?:^|,)pretrained=([^,]+)/.exec(config['model_args'])?.[1] ?? null : null;
   const model = typeof data['model_name'] === 'string' && data['model_name'] !== '' ? data['model_name'] : (args ?? (typeof config['model'] === 'string' ? config['model'] : null));
-  const pick = (key: string, task: string): unknown => (isObj(data[key]) ? ((data[key] as Obj)[task] ?? null) : null);
+  const pick = (key: string, task: string): unknown => (isObj(data[key]) ? (ownValue(data[key] as Obj, task) ?? null) : null);
   return {
     model,
     version: typeof data['lm_eval_version'] === 'string' ? data['lm_eval_version'] : null,
@@ -61,7 +62,7 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
     task: (task) => ({ config: pick('configs', task), version: pick('versions', task), n_shot: pick('n-shot', task) }),
     higherIsBetter: (task, metric) => {
       const t = pick('higher_is_better', task);
-      const v = isObj(t) ? t[metric] : undefined;
+      const v = isObj(t) ? ownValue(t, metric) : undefined;
       return typeof v === 'boolean' ? v : null;
     },
     shown,
@@ -83,11 +84,11 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
   const names = Array.isArray(line['metrics']) ? (line['metrics'] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
   const primary = metric ?? names[0] ?? null;
   const values: Obj = {};
-  for (const n of names) values[n] = line[n] ?? null;
+  for (const n of names) setOwn<unknown>(values, n, ownValue(line, n) ?? null);
   const flip = primary !== null && invert(primary);
   let g: Graded;
   if (primary === null) g = { outcome: null, score: null, error: 'NoScore: the line names no metrics' };
-  else if (!(primary in line)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
+  else if (!Object.hasOwn(line, primary)) g = { outcome: null, score: null, error: `NoScore: the line has no value for metric ${primary}` };
   else g = flip ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
   // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
   const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');

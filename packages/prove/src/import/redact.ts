@@ -1,3 +1,5 @@
+import { setOwn } from '../internal/own-key.js';
+
 /** Keys whose values are never recorded: they hold credentials. */
 const SECRET_KEY = /(api[_-]?key|apikey|token|secret|password|passwd|authorization|credential)/i;
 
@@ -15,6 +17,6 @@ export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (value === null || typeof value !== 'object') return value ?? null;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? '***' : redactSecrets(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwn(out, k, SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? '***' : redactSecrets(v));
   return out;
 }
