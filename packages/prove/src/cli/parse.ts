@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { closestName, didYouMean } from '../internal/did-you-mean.js';
 import { ProveError } from '../errors.js';
+import { ownValue } from '../internal/own-key.js';
 import type { CommandDef, OptionDef, OptionValue } from './define.js';
 
 export type Parsed = {
@@ -34,7 +35,7 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
   for (const tok of tokens) {
     if (tok.kind === 'positional') positionals.push(tok.value);
     else if (tok.kind === 'option') {
-      const d = defs[tok.name];
+      const d = ownValue(defs, tok.name); // an option the verb has (`defs['constructor']` is Object's function)
       const flag = tok.rawName;
       given.add(tok.name);
       if (!d) {

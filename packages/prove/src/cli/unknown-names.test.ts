@@ -23,6 +23,16 @@ describe('did you mean', () => {
     expect((await cli(['verfy'])).err).toMatch(/^error: unknown verb "verfy" \(did you mean "verify"\?\)/);
   });
 
+  // A review (2026-12-06): the option definitions were looked up in a plain {}, so --constructor found
+  // Object's function and said "--constructor needs a value", as if the verb had such an option.
+  it('a flag named like an Object.prototype member is unknown, as any other', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await cli(['runs', `--${name}`]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`^error: unknown option --${name} for runs(?: \\(did you mean --\\w+\\?\\))?; see poisson-prove runs --help\\.\\n`));
+    }
+  });
+
   it('a mistyped flag: exit 2 with the close flag', async () => {
     const r = await cli(['diff', '#2', '#1', '--evnt', 'failed']);
     expect(r.code).toBe(2);
