@@ -57,6 +57,15 @@ describe('parseRubricTask', () => {
     expect(() => renderPrompt(t, 'nope')).toThrow(/variant must be one of/);
   });
 
+  // A review (2026-12-06): the variant (a sweep's prompt_variant axis value) was looked up in a plain
+  // object, so `toString` found Object's function and failed with "template.replace is not a function".
+  it('refuses a variant named like an Object.prototype member as any unknown variant', () => {
+    const t = parseRubricTask(TASK);
+    for (const v of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expect(() => renderPrompt(t, v)).toThrow(new RangeError(`variant must be one of ${Object.keys(t.variants).join(', ')} for task ${t.id}; got ${JSON.stringify(v)}.`));
+    }
+  });
+
   it('lists every problem at once', () => {
     const bad = `
 id = "Bad Id"

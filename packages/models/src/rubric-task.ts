@@ -276,7 +276,8 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
  * @see DEFAULT_PROMPT_VARIANTS
  */
 export function renderPrompt(task: RubricTask, variant: string): string {
-  const template = task.variants[variant];
+  // The task's own variants only: `variants['toString']` would be Object's function.
+  const template = Object.hasOwn(task.variants, variant) ? task.variants[variant] : undefined;
   if (template === undefined) {
     throw new RangeError(`variant must be one of ${Object.keys(task.variants).join(', ')} for task ${task.id}; got ${JSON.stringify(variant)}.`);
   }
