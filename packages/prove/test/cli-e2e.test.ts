@@ -158,6 +158,26 @@ describe('the built CLI', () => {
     expect(debug.stderr).toMatch(/\n\s+at /);
   }, 60_000);
 
+  // Outcome labels named like Object.prototype's members (a review, 2026-12-06): `constructor` made sweep
+  // write a run.json with the count "function Object() { [native code] }1", which runs and view refused.
+  it('counts outcome labels __proto__, constructor, toString, hasOwnProperty, valueOf: runs lists the run, inspect, view and verify read it', async () => {
+    const store = join(dir, 'labels');
+    const target = join(dir, 'labels.mjs');
+    await writeFile(target, "const L = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'passed'];\nexport function labels(cfg) { return { outcome: L[cfg.replicate_index % L.length], t: 1 }; }\n");
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${target}:labels`, '--max-mde', '0.99', '--salt', 's', '--yes', '--quiet'], { cwd: dir });
+    expect(r.code).toBe(0);
+    // 2 conditions x 8 replicates: replicates 0..7 give L[0..5], L[0], L[1].
+    const summary = '__proto__ 4, constructor 4, hasOwnProperty 2, passed 2, toString 2, valueOf 2';
+    expect(r.stdout).toMatch(new RegExp(`^ok \\S+ \\S+ \\S+ \\(\\S+\\) sweep: 16 episodes; ${summary}\\n`));
+    const runs = await run(['--store', store, 'runs'], { cwd: dir });
+    expect(runs.stdout).toMatch(/^ok 1 run in labels\n/);
+    expect((await run(['--store', store, 'inspect', '#1'], { cwd: dir })).stdout).toContain(`\nrows          16; ${summary}\n`);
+    const page = join(dir, 'labels.html');
+    expect((await run(['--store', store, 'view', '#1', '--out', page], { cwd: dir })).code).toBe(0);
+    expect(await readFile(page, 'utf8')).toContain('<p class="verdict" id="verdict">complete: 16 episodes, passed 2, __proto__ 4, constructor 4, hasOwnProperty 2, toString 2, valueOf 2</p>');
+    expect((await run(['--store', store, 'verify'], { cwd: dir })).code).toBe(0);
+  }, 60_000);
+
   it('runs worker threads from the built files', async () => {
     const store = join(dir, 'f');
     const r = await run(['--store', store, 'sweep', SPEC, '--target', `${TARGET}:flaky`, '--max-mde', '0.99', '--yes', '--json', '--backend', 'threads', '--concurrency', '2', '--allow-no-outcome', '1'], { cwd: dir }); // a random salt: flaky's share of failures varies
