@@ -98,6 +98,11 @@ export type TargetUsage = {
    * estimate (poisson-models: prompt estimate plus output cap). Absent or 0 when every call reported it.
    */
   readonly estimated_calls?: number;
+  /**
+   * Cache entries a call found damaged (unreadable, or not the shape of an answer) and did not serve:
+   * the call was made again over the network. Absent or 0 when there were none.
+   */
+  readonly damaged_cache_entries?: number;
 };
 
 /**

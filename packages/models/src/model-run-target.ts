@@ -45,6 +45,8 @@ export interface RunUsageTotals {
   readonly billed_tokens: number;
   /** HTTP calls whose usage the server did not report (estimated); absent when none. */
   readonly estimated_calls?: number;
+  /** Cache entries found damaged and not served (the call was made again); absent when none. */
+  readonly damaged_cache_entries?: number;
 }
 
 /** A model target with poisson-prove's run hooks: `configure`, `plan`, `usage` and `signal`. */
@@ -68,7 +70,8 @@ export type ModelRunTarget = ModelTarget & {
  * - `plan(cfg)`: per episode, the target's `planCalls(cfg)` with, per call, the o200k_base prompt
  *   estimate, the output cap (`max_tokens`) and whether the cache holds it; `billable` counts the
  *   uncached calls only.
- * - `usage()`: `session.usage()` as `{ calls, cache_hits, prompt_tokens, completion_tokens, billed_tokens }`.
+ * - `usage()`: `session.usage()` as `{ calls, cache_hits, prompt_tokens, completion_tokens, billed_tokens }`,
+ *   with `estimated_calls` and `damaged_cache_entries` when not 0.
  * - `signal`: the session budget's signal (aborted once the billed tokens reach the budget).
  *
  * @param build - makes the session and target for a runtime.
@@ -108,7 +111,10 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
     plan,
     usage(): RunUsageTotals {
       const u = get().session.usage();
-      return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens, ...(u.estimated_calls > 0 ? { estimated_calls: u.estimated_calls } : {}) });
+      return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens,
+        ...(u.estimated_calls > 0 ? { estimated_calls: u.estimated_calls } : {}),
+        ...(u.damaged_cache_entries > 0 ? { damaged_cache_entries: u.damaged_cache_entries } : {}),
+      });
     },
     planCalls: (cfg: TargetConfig) => get().target.planCalls(cfg),
     estimate: (cfg: TargetConfig) => get().target.estimate(cfg),

@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
 import { MissingApiKeyError } from './errors.js';
-import { createModelSession } from './model-session.js';
+import { createModelSession, UsageMeter } from './model-session.js';
 import { resolveProvider } from './providers.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
@@ -135,6 +135,42 @@ describe('createModelSession', () => {
     expect(s.usage()).toMatchObject({ calls: 2, estimated_calls: 1, billed_tokens: prompt + 16 });
   });
 
+  // The review of 2026-12-06: a damaged entry was served (an empty answer, or a TypeError for lost usage),
+  // and resume --retry-errors read the same entry again. A damaged entry is now a miss, said and counted.
+  it('a damaged cache entry is a miss: called again, overwritten, counted in damaged_cache_entries and reported as an event', async () => {
+    server = await startMockChatServer((_req, i) => ({ kind: 'text', content: `answer ${i + 1}`, completionTokens: 4 }));
+    const cache = ResponseCache.forStore(dir);
+    const events: string[] = [];
+    const mk = () => createModelSession({ env: {}, baseURLs: { local: server!.url }, cache, onEvent: (e) => e.type === 'cache_damaged' && events.push(`${e.model} ${e.problem}`) });
+    const first = mk();
+    const a = await first.chat('local:m', request('a'), { replicateIndex: 0 });
+    const b = await first.chat('local:m', request('b'), { replicateIndex: 0 });
+    const damage = async (k: string, edit: (e: { completion: Record<string, unknown> }) => void): Promise<void> => {
+      const e = JSON.parse(await readFile(cache.pathOf(k), 'utf8')) as { completion: Record<string, unknown> };
+      edit(e);
+      await writeFile(cache.pathOf(k), JSON.stringify(e));
+    };
+    await damage(a.key, (e) => delete e.completion['content']);
+    await damage(b.key, (e) => delete e.completion['usage']);
+    const second = mk();
+    const meter = new UsageMeter();
+    const ra = await second.chat('local:m', request('a'), { replicateIndex: 0, meter });
+    const rb = await second.chat('local:m', request('b'), { replicateIndex: 0 });
+    expect(ra).toMatchObject({ cached: false, completion: { content: 'answer 3' } });
+    expect(rb).toMatchObject({ cached: false, completion: { content: 'answer 4' } });
+    expect(server.requests).toHaveLength(4);
+    expect(second.usage()).toMatchObject({ calls: 2, http_calls: 2, cache_hits: 0, damaged_cache_entries: 2 });
+    expect(meter.totals()).toMatchObject({ damaged_cache_entries: 1 });
+    expect(events).toEqual([expect.stringMatching(/^local:m .*completion\.content/), expect.stringMatching(/^local:m .*completion\.usage/)]);
+    // Overwritten: a third session replays the new answers.
+    const third = mk();
+    expect(await third.chat('local:m', request('a'), { replicateIndex: 0 })).toMatchObject({ cached: true, completion: { content: 'answer 3' } });
+    expect(third.usage()).toMatchObject({ cache_hits: 1, damaged_cache_entries: 0 });
+    // The plan does not count a damaged entry as cached either.
+    await damage(a.key, (e) => (e.completion['content'] = 42));
+    expect(await third.isCached('local:m', request('a'), 0)).toBe(false);
+  });
+
   it('holds at most `concurrency` calls in flight per provider', async () => {
     const release: Array<(r: Reply) => void> = [];
     server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
@@ -162,7 +198,7 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0 });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0 });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });

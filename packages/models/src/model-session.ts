@@ -2,12 +2,18 @@ import { createChatClient, type ChatCallEvent, type ChatClient, type ChatClientO
 import type { ChatCompletion, ChatRequest, ChatUsage } from './chat-types.js';
 import { Limiter } from './internal/limiter.js';
 import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
-import { cacheKey, type CacheEntry, type ResponseCache } from './response-cache.js';
+import { cacheKey, type CacheEntry, type CacheEntryIdentity, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
 import { ModelCallError } from './errors.js';
 
-/** Events of a session: the client's, plus cache hits. */
-export type ModelSessionEvent = ChatCallEvent | { readonly type: 'cache_hit'; readonly model: string; readonly key: string };
+/**
+ * Events of a session: the client's, plus cache hits, and damaged cache entries (`problem` names what is
+ * wrong with the entry, never its answer; the call goes on as a miss and overwrites it).
+ */
+export type ModelSessionEvent =
+  | ChatCallEvent
+  | { readonly type: 'cache_hit'; readonly model: string; readonly key: string }
+  | { readonly type: 'cache_damaged'; readonly model: string; readonly key: string; readonly problem: string };
 
 /** Options of {@link createModelSession}. */
 export interface ModelSessionOptions
@@ -76,11 +82,16 @@ export interface UsageTotals {
    * prompt's o200k_base estimate plus the output cap (`ChatUsage.estimated`).
    */
   readonly estimated_calls: number;
+  /**
+   * Cache entries found damaged when a call read them (unreadable, truncated, a lost answer or usage,
+   * another model's entry): not served; the call went on as a miss and overwrote the entry.
+   */
+  readonly damaged_cache_entries: number;
 }
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0 };
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0 };
   /** Adds an answered call, and the HTTP requests it took (`attempts`; none from the cache). */
   add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1): void {
     this.#t.calls += 1;
@@ -94,6 +105,10 @@ export class UsageMeter {
     this.#t.prompt_tokens += usage.prompt_tokens;
     this.#t.completion_tokens += usage.completion_tokens;
     this.#t.total_tokens += usage.total_tokens;
+  }
+  /** Counts a damaged cache entry that a call read and did not serve. */
+  damaged(): void {
+    this.#t.damaged_cache_entries += 1;
   }
   /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`). */
   fail(attempts = 0): void {
@@ -199,10 +214,19 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   const since = refreshSince === null ? null : Date.parse(refreshSince);
   if (since !== null && !Number.isFinite(since)) throw new RangeError(`refreshSince must be an ISO 8601 time; got ${JSON.stringify(refreshSince)}.`);
   const refreshing = options.refreshCache === true;
-  /** The entry to answer from: any without a refresh; under one, only an entry written since it began. */
-  async function cachedEntry(key: string): Promise<CacheEntry | undefined> {
+  /** What the key was computed from, for checking what an entry records. */
+  function identityOf(ref: ModelRef, replicateIndex: number): CacheEntryIdentity {
+    return { provider: ref.provider, model: ref.model, replicateIndex, endpoint: cacheEndpointOf(ref) };
+  }
+  /**
+   * The entry to answer from: any sound one without a refresh; under one, only a sound entry written since
+   * it began. A damaged entry is not served; `onDamaged` hears of it (a call counts it, a plan does not).
+   */
+  async function cachedEntry(key: string, identity: CacheEntryIdentity, onDamaged?: (problem: string) => void): Promise<CacheEntry | undefined> {
     if (cache === null || (refreshing && since === null)) return undefined;
-    const entry = await cache.get(key);
+    const read = await cache.read(key, identity);
+    if (read.status === 'damaged') onDamaged?.(read.problem);
+    const entry = read.status === 'hit' ? read.entry : undefined;
     if (entry === undefined || !refreshing) return entry;
     const written = Date.parse(entry.created);
     return Number.isFinite(written) && written >= (since as number) ? entry : undefined;
@@ -222,15 +246,19 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     async isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean> {
       // The provider is resolved first, so a missing key is reported by the plan with or without a cache
       // (and with --refresh-cache), before anything is called.
-      endpointOf(parseModelName(model));
-      return (await cachedEntry(keyOf(model, request, replicateIndex))) !== undefined;
+      const ref = parseModelName(model);
+      endpointOf(ref);
+      return (await cachedEntry(keyOf(model, request, replicateIndex), identityOf(ref, replicateIndex))) !== undefined;
     },
     async chat(model, request, callOptions): Promise<ModelCall> {
       const ref = parseModelName(model);
       const endpoint = endpointOf(ref);
       const effective = effectiveRequest(endpoint, request);
       const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex, endpoint: cacheEndpointOf(ref) });
-      const hit = await cachedEntry(key);
+      const hit = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex), (problem) => {
+        emit({ type: 'cache_damaged', model, key, problem });
+        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.damaged();
+      });
       if (hit) {
         emit({ type: 'cache_hit', model, key });
         for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(hit.completion.usage, true);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
+import { cacheEntryProblem } from './internal/cache-entry-problem.js';
 
 /** What a cache key is computed from. The API key is never part of it. */
 export interface CacheKeyInput {
@@ -54,6 +55,15 @@ export function cacheKey(input: CacheKeyInput): string {
   );
 }
 
+/** What the caller knows the key was computed from (`CacheKeyInput` without the request). */
+export interface CacheEntryIdentity {
+  readonly provider: string;
+  readonly model: string;
+  readonly replicateIndex: number;
+  /** The keyed endpoint, or null for a named preset at its own base URL. */
+  readonly endpoint?: string | null;
+}
+
 /** One cached response. */
 export interface CacheEntry {
   readonly key: string;
@@ -65,6 +75,14 @@ export interface CacheEntry {
   readonly created: string;
   readonly completion: ChatCompletion;
 }
+
+/** What a cache read found: a sound entry, no file, or a damaged entry and why (never its answer). */
+export type CacheRead =
+  | { readonly status: 'hit'; readonly entry: CacheEntry }
+  | { readonly status: 'miss' }
+  | { readonly status: 'damaged'; readonly problem: string };
+
+const MISS: CacheRead = Object.freeze({ status: 'miss' });
 
 /**
  * The response cache on disk: one JSON file per key under `<dir>/<key[0..2]>/<key>.json`, written to a
@@ -93,18 +111,45 @@ export class ResponseCache {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new RangeError(`key must be 64 hex characters; got ${JSON.stringify(key)}.`);
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }
-  /** The entry for a key, or `undefined` on a miss (an unreadable file counts as a miss). */
-  async get(key: string): Promise<CacheEntry | undefined> {
+  /**
+   * Reads a key's entry and checks it: `hit` with the entry when it has the shape of a {@link CacheEntry}
+   * (a completion with content, tool calls, finish reason and token counts; a created time), its `key`
+   * is the key and, with `expected`, the provider, model, replicate index and endpoint it records (an
+   * entry written before endpoints were keyed records none) are the key's; `miss` when there is no file;
+   * `damaged` with the problem (a phrase naming the field, never the answer) for anything else: a
+   * truncated file, a lost answer or usage, another model's entry. A damaged entry must not be served:
+   * the session calls again and overwrites it.
+   *
+   * @param key - 64 hex characters.
+   * @param expected - what the key was computed from (without the request), to check the entry's record.
+   * @returns a {@link CacheRead}.
+   * @throws RangeError when the key is not 64 hex characters.
+   */
+  async read(key: string, expected?: CacheEntryIdentity): Promise<CacheRead> {
+    let text: string;
     try {
-      const entry = JSON.parse(await readFile(this.pathOf(key), 'utf8')) as CacheEntry;
-      return entry.key === key ? entry : undefined;
-    } catch {
-      return undefined;
+      text = await readFile(this.pathOf(key), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return MISS;
+      return Object.freeze({ status: 'damaged', problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
     }
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      return Object.freeze({ status: 'damaged', problem: 'it is not JSON (a truncated or overwritten file)' });
+    }
+    const problem = cacheEntryProblem(entry, key, expected);
+    return problem === null ? Object.freeze({ status: 'hit', entry: entry as CacheEntry }) : Object.freeze({ status: 'damaged', problem });
   }
-  /** Whether a key is cached. */
-  async has(key: string): Promise<boolean> {
-    return (await this.get(key)) !== undefined;
+  /** The entry for a key, or `undefined` on a miss or a damaged entry (see {@link ResponseCache.read}). */
+  async get(key: string, expected?: CacheEntryIdentity): Promise<CacheEntry | undefined> {
+    const r = await this.read(key, expected);
+    return r.status === 'hit' ? r.entry : undefined;
+  }
+  /** Whether a key holds a sound entry. */
+  async has(key: string, expected?: CacheEntryIdentity): Promise<boolean> {
+    return (await this.get(key, expected)) !== undefined;
   }
   /** Writes (or overwrites) an entry atomically. */
   async put(entry: CacheEntry): Promise<void> {

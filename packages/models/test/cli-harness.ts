@@ -18,10 +18,10 @@ export interface CliResult {
 
 /**
  * Runs `prove <args>` from source with only PATH, `OPENAI_API_KEY=key` and `POISSON_OPENAI_BASE_URL=baseUrl`
- * in its environment; pushes its stdout and stderr onto `outputs` (the tests scan them for the key).
+ * (and `extraEnv`) in its environment; pushes its stdout and stderr onto `outputs` (the tests scan them for the key).
  */
-export async function runProveCli(args: readonly string[], key: string, baseUrl: string, outputs: string[]): Promise<CliResult> {
-  const env = { PATH: process.env['PATH'] ?? '', OPENAI_API_KEY: key, POISSON_OPENAI_BASE_URL: baseUrl };
+export async function runProveCli(args: readonly string[], key: string, baseUrl: string, outputs: string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<CliResult> {
+  const env = { PATH: process.env['PATH'] ?? '', OPENAI_API_KEY: key, POISSON_OPENAI_BASE_URL: baseUrl, ...extraEnv };
   let r: CliResult;
   try {
     const ok = await run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env });

@@ -104,6 +104,10 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
     if (u.estimated_calls) {
       lines.push(`estimated: ${u.estimated_calls} of those calls were answered without usage, so their tokens (and what the budget counted) are an estimate (prompt estimate plus output cap); the server's own bill may differ`);
     }
+    if (u.damaged_cache_entries) {
+      const n = u.damaged_cache_entries;
+      lines.push(`damaged: ${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`);
+    }
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }

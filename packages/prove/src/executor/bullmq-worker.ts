@@ -259,6 +259,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     completion_tokens: a.completion_tokens - b.completion_tokens,
     billed_tokens: a.billed_tokens - b.billed_tokens,
     ...(a.estimated_calls ? { estimated_calls: a.estimated_calls - (b.estimated_calls ?? 0) } : {}),
+    ...(a.damaged_cache_entries ? { damaged_cache_entries: a.damaged_cache_entries - (b.damaged_cache_entries ?? 0) } : {}),
   });
   /** The usage since this invocation's previous report, and remembers the current one. */
   const usageDelta = (c: Configured, started: StartedTarget): TargetUsage | null => {

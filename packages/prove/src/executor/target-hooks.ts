@@ -74,13 +74,15 @@ export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, 
   };
 }
 
-/** Sums usages (null entries count as nothing); `estimated_calls` only when either has some. */
+/** Sums usages (null entries count as nothing); `estimated_calls` and `damaged_cache_entries` only when either has some. */
 export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | null | undefined): TargetUsage | null {
   if (!a) return b ? { ...b } : null;
   if (!b) return { ...a };
   const estimated = (a.estimated_calls ?? 0) + (b.estimated_calls ?? 0);
+  const damaged = (a.damaged_cache_entries ?? 0) + (b.damaged_cache_entries ?? 0);
   return {
     ...(estimated > 0 ? { estimated_calls: estimated } : {}),
+    ...(damaged > 0 ? { damaged_cache_entries: damaged } : {}),
     calls: a.calls + b.calls,
     cache_hits: a.cache_hits + b.cache_hits,
     prompt_tokens: a.prompt_tokens + b.prompt_tokens,

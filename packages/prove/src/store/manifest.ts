@@ -73,6 +73,11 @@ export type RunUsage = {
    * and what `--budget-tokens` counted, are the target's estimate. Absent when every call reported it.
    */
   estimated_calls?: number;
+  /**
+   * Cache entries a call found damaged (unreadable, or not the shape of an answer) and did not serve; the
+   * call was made again and its answer replaced the entry. Absent when there were none.
+   */
+  damaged_cache_entries?: number;
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
