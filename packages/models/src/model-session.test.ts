@@ -104,7 +104,7 @@ describe('createModelSession', () => {
     const old = await plain.chat('local:m', request('old'), { replicateIndex: 0 });
     // An entry written before the refresh began (its time set back), and one written after.
     const entry = await cache.get(old.key);
-    await cache.put({ ...(entry as NonNullable<typeof entry>), created: '2026-01-01T00:00:00.000Z' });
+    await cache.put({ ...(entry as NonNullable<typeof entry>), created: '2026-01-01T00:00:00.000Z' }, { replace: () => true });
     const since = '2026-06-01T00:00:00.000Z';
     const fresh = await plain.chat('local:m', request('fresh'), { replicateIndex: 0 });
     expect(server.requests).toHaveLength(2);
@@ -169,6 +169,64 @@ describe('createModelSession', () => {
     // The plan does not count a damaged entry as cached either.
     await damage(a.key, (e) => (e.completion['content'] = 42));
     expect(await third.isCached('local:m', request('a'), 0)).toBe(false);
+  });
+
+  // The review of 2026-12-06 (t4-dup-concurrent.sh, t10-same-prompt-two-rubrics.sh): identical requests in
+  // flight at once were each sent and paid, and the later answer overwrote the earlier one in the cache.
+  it('identical requests in flight at once are sent once: the others wait for its answer and count as cache hits', async () => {
+    const release = new Map<number, (r: Reply) => void>(); // by the request's seed
+    server = await startMockChatServer((req) => new Promise<Reply>((resolve) => release.set(req.body['seed'] as number, resolve)));
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir) });
+    const meters = [new UsageMeter(), new UsageMeter(), new UsageMeter()];
+    const calls = meters.map((meter) => s.chat('local:m', request('same'), { replicateIndex: 0, meter }));
+    const other = s.chat('local:m', { ...request('same'), seed: 12 }, { replicateIndex: 1 }); // another replicate: its own call
+    await server.waitForRequests(2);
+    for (let i = 0; i < 50; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(server.requests).toHaveLength(2);
+    release.get(11)?.({ kind: 'text', content: 'the one answer', completionTokens: 7 });
+    release.get(12)?.({ kind: 'text', content: 'replicate 1', completionTokens: 7 });
+    const results = await Promise.all(calls);
+    expect(results.map((r) => [r.cached, r.completion.content])).toEqual([[false, 'the one answer'], [true, 'the one answer'], [true, 'the one answer']]);
+    expect((await other).completion.content).toBe('replicate 1');
+    expect(server.requests).toHaveLength(2);
+    expect(s.usage()).toMatchObject({ calls: 4, http_calls: 2, cache_hits: 2 });
+    expect(meters.map((m) => m.totals().cache_hits)).toEqual([0, 1, 1]);
+  });
+
+  it('a waiting call whose first call fails makes its own call; a waiting call can be aborted by its own signal', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, maxAttempts: 1 });
+    const first = s.chat('local:m', request('q'), { replicateIndex: 0 });
+    const stop = new AbortController();
+    const aborted = s.chat('local:m', request('q'), { replicateIndex: 0, signal: stop.signal });
+    const second = s.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    stop.abort(new Error('episode timed out'));
+    await expect(aborted).rejects.toThrow(/episode timed out/);
+    release.shift()?.({ kind: 'status', status: 400 });
+    await expect(first).rejects.toThrow(/HTTP 400/);
+    await server.waitForRequests(2);
+    release.shift()?.({ kind: 'text', content: 'ok' });
+    expect(await second).toMatchObject({ cached: false, completion: { content: 'ok' } });
+  });
+
+  it('two sessions on one cache (two processes) answering one request: the second keeps the stored answer and returns it', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const cache = ResponseCache.forStore(dir);
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const ra = a.chat('local:m', request('q'), { replicateIndex: 0 });
+    const rb = b.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(2);
+    release.shift()?.({ kind: 'text', content: 'first', completionTokens: 3 });
+    expect((await ra).completion.content).toBe('first');
+    release.shift()?.({ kind: 'text', content: 'second', completionTokens: 3 });
+    const second = await rb;
+    expect(second).toMatchObject({ cached: false, completion: { content: 'first' } });
+    expect(b.usage()).toMatchObject({ http_calls: 1, billed_tokens: server.requests[1]!.promptTokens + 3 }); // paid, all the same
+    expect((await cache.get(second.key))?.completion.content).toBe('first');
   });
 
   it('holds at most `concurrency` calls in flight per provider', async () => {

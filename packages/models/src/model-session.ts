@@ -5,6 +5,7 @@ import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type Pr
 import { cacheKey, type CacheEntry, type CacheEntryIdentity, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
 import { ModelCallError } from './errors.js';
+import { untilAborted } from './internal/until-aborted.js';
 
 /**
  * Events of a session: the client's, plus cache hits, and damaged cache entries (`problem` names what is
@@ -237,6 +238,52 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     return m;
   }
 
+  /** Under a refresh, a stored entry older than the refresh is replaced; else the first answer stays. */
+  const replaceStored = refreshing ? (stored: CacheEntry): boolean => since === null || !(Date.parse(stored.created) >= since) : undefined;
+  const inFlight = new Map<string, Promise<ChatCompletion | null>>();
+  /**
+   * One call over HTTP: the limiter, retries, the budget, usage, and the cache write. The answer returned
+   * is the one the cache holds afterwards: another process may have stored one for the key first, and it
+   * is kept (this call is paid all the same).
+   */
+  async function send(ref: ModelRef, effective: ChatRequest, key: string, replicateIndex: number, meters: ReadonlyArray<UsageMeter | undefined>, signal: AbortSignal | undefined): Promise<ModelCall> {
+    budget?.throwIfExhausted();
+    const client = clientOf(ref);
+    const limiter = limiters.get(ref.provider) as Limiter;
+    // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
+    // The caller's signal (an episode's timeout) aborts the wait for a slot and the HTTP call; the slot
+    // is freed as soon as the aborted call returns.
+    let result;
+    try {
+      result = await limiter.run(async () => {
+        if (signal?.aborted) throw signal.reason;
+        budget?.throwIfExhausted();
+        return client.complete(ref.model, effective, signal ? { signal } : {});
+      }, signal);
+    } catch (error) {
+      // The requests a failed call sent (a call the budget or a stop refused before sending sent none).
+      const attempts = error instanceof ModelCallError ? error.attempts : 0;
+      for (const m of meters) m?.fail(attempts);
+      throw error;
+    }
+    for (const m of meters) m?.add(result.completion.usage, false, result.attempts);
+    budget?.charge(result.completion.usage.total_tokens);
+    let completion = result.completion;
+    if (cache !== null) {
+      const entry: CacheEntry = {
+        key,
+        provider: ref.provider,
+        model: ref.model,
+        replicate_index: replicateIndex,
+        endpoint: cacheEndpointOf(ref),
+        created: new Date().toISOString(),
+        completion,
+      };
+      completion = (await cache.put(entry, replaceStored ? { replace: replaceStored } : {})).completion;
+    }
+    return { completion, cached: false, key, attempts: result.attempts };
+  }
+
   return Object.freeze({
     budget,
     preflight(models: readonly string[]): void {
@@ -255,49 +302,43 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       const endpoint = endpointOf(ref);
       const effective = effectiveRequest(endpoint, request);
       const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex, endpoint: cacheEndpointOf(ref) });
-      const hit = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex), (problem) => {
-        emit({ type: 'cache_damaged', model, key, problem });
-        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.damaged();
-      });
-      if (hit) {
-        emit({ type: 'cache_hit', model, key });
-        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(hit.completion.usage, true);
-        return { completion: hit.completion, cached: true, key, attempts: 0 };
-      }
-      budget?.throwIfExhausted();
-      const client = clientOf(ref);
-      const limiter = limiters.get(ref.provider) as Limiter;
-      // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
-      // The caller's signal (an episode's timeout) aborts the wait for a slot and the HTTP call; the slot
-      // is freed as soon as the aborted call returns.
+      const meters = [runMeter, meterOf(model), callOptions.meter];
       const signal = callOptions.signal;
-      let result;
-      try {
-        result = await limiter.run(async () => {
-          if (signal?.aborted) throw signal.reason;
-          budget?.throwIfExhausted();
-          return client.complete(ref.model, effective, signal ? { signal } : {});
-        }, signal);
-      } catch (error) {
-        // The requests a failed call sent (a call the budget or a stop refused before sending sent none).
-        const attempts = error instanceof ModelCallError ? error.attempts : 0;
-        for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.fail(attempts);
-        throw error;
+      const answered = (completion: ChatCompletion): ModelCall => {
+        emit({ type: 'cache_hit', model, key });
+        for (const m of meters) m?.add(completion.usage, true);
+        return { completion, cached: true, key, attempts: 0 };
+      };
+      for (;;) {
+        // One request per key in flight in this session: an identical call waits for that one's answer
+        // (a cache hit); when it fails, the waiting call makes its own.
+        const pending = inFlight.get(key);
+        if (pending !== undefined) {
+          const answer = await untilAborted(pending, signal);
+          if (answer !== null) return answered(answer);
+          continue;
+        }
+        const damage: string[] = [];
+        const hit = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex), (problem) => damage.push(problem));
+        if (hit) return answered(hit.completion);
+        if (inFlight.has(key)) continue; // an identical call started during the read: wait for it
+        for (const problem of damage) {
+          emit({ type: 'cache_damaged', model, key, problem });
+          for (const m of meters) m?.damaged();
+        }
+        let settle: (answer: ChatCompletion | null) => void = () => undefined;
+        inFlight.set(key, new Promise<ChatCompletion | null>((resolve) => (settle = resolve)));
+        try {
+          const call = await send(ref, effective, key, callOptions.replicateIndex, meters, signal);
+          settle(call.completion);
+          return call;
+        } catch (error) {
+          settle(null);
+          throw error;
+        } finally {
+          inFlight.delete(key);
+        }
       }
-      if (cache !== null) {
-        await cache.put({
-          key,
-          provider: ref.provider,
-          model: ref.model,
-          replicate_index: callOptions.replicateIndex,
-          endpoint: cacheEndpointOf(ref),
-          created: new Date().toISOString(),
-          completion: result.completion,
-        });
-      }
-      for (const m of [runMeter, meterOf(model), callOptions.meter]) m?.add(result.completion.usage, false, result.attempts);
-      budget?.charge(result.completion.usage.total_tokens);
-      return { completion: result.completion, cached: false, key, attempts: result.attempts };
     },
     usage: () => runMeter.totals(),
     usageByModel: () => Object.freeze(Object.fromEntries([...modelMeters].map(([k, m]) => [k, m.totals()]))),

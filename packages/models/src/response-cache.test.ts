@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,5 +89,32 @@ describe('ResponseCache reads check the entry', () => {
     await writeRaw(cache, JSON.stringify(noEndpoint));
     expect((await cache.read(key, { ...identity, endpoint: null })).status).toBe('hit');
     expect(JSON.parse(await readFile(cache.pathOf(key), 'utf8'))).toEqual(noEndpoint);
+  });
+});
+
+// The review of 2026-12-06 (t10-same-prompt-two-rubrics.sh): put overwrote, so of two identical requests
+// answered at once the second answer replaced the first, and the first's rows pointed at an answer the
+// cache no longer held.
+describe('ResponseCache.put keeps the first answer', () => {
+  const other = (): CacheEntry => ({ ...entry(), created: '2026-12-06T00:00:01.000Z', completion: { ...entry().completion, content: 'another answer' } });
+
+  it('a put does not replace a sound entry another call wrote: it returns the stored entry', async () => {
+    const cache = new ResponseCache(dir);
+    expect(await cache.put(entry())).toEqual(entry());
+    expect(await cache.put(other())).toEqual(entry());
+    expect(await cache.get(key)).toEqual(entry());
+    // The temporary files are gone.
+    expect((await readdir(dirname(cache.pathOf(key)))).sort()).toEqual([`${key}.json`]);
+  });
+
+  it('replace(stored) decides (a refresh replaces what is older than it); a damaged entry is always replaced', async () => {
+    const cache = new ResponseCache(dir);
+    await cache.put(entry());
+    expect(await cache.put(other(), { replace: (stored) => stored.created < other().created })).toEqual(other());
+    expect(await cache.get(key)).toEqual(other());
+    await writeRaw(cache, JSON.stringify(entry()).slice(0, 50));
+    expect(await cache.put(entry())).toEqual(entry());
+    expect(await cache.get(key)).toEqual(entry());
+    expect((await readdir(dirname(cache.pathOf(key)))).sort()).toEqual([`${key}.json`]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
@@ -83,10 +83,14 @@ export type CacheRead =
   | { readonly status: 'damaged'; readonly problem: string };
 
 const MISS: CacheRead = Object.freeze({ status: 'miss' });
+/** `link` errors that mean "held already" (EEXIST) or "no hard links here": put then reads what is stored. */
+const LINK_REFUSED = new Set(['EEXIST', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
 /**
  * The response cache on disk: one JSON file per key under `<dir>/<key[0..2]>/<key>.json`, written to a
- * temporary name and renamed, so a reader never sees half a file. It holds responses only (no request
+ * temporary name and linked or renamed into place, so a reader never sees half a file; every read checks
+ * the entry ({@link ResponseCache.read}), and a write keeps the first sound answer of a key
+ * ({@link ResponseCache.put}). It holds responses only (no request
  * text, no key). {@link ResponseCache.forStore} places it at `<store>/.cache/chat`.
  *
  * @example
@@ -151,12 +155,44 @@ export class ResponseCache {
   async has(key: string, expected?: CacheEntryIdentity): Promise<boolean> {
     return (await this.get(key, expected)) !== undefined;
   }
-  /** Writes (or overwrites) an entry atomically. */
-  async put(entry: CacheEntry): Promise<void> {
+  /**
+   * Writes an entry unless the key already holds a sound one, and returns the entry the cache holds: the
+   * first answer written for a key is kept, so an answer that another call (another process, a worker)
+   * wrote meanwhile is never silently replaced, and the caller goes on with what is stored. A damaged
+   * entry is always replaced; a sound one only when `options.replace(stored)` says so (a refresh replaces
+   * what is older than it). Written to a temporary name and hard-linked into place (renamed, to replace),
+   * so a reader never sees half a file; on a file system without hard links, checked and renamed.
+   *
+   * @param entry - the entry to write.
+   * @param options - `replace(stored)`: whether to replace a sound stored entry (default: never).
+   * @returns the entry the cache holds for `entry.key` afterwards: `entry`, or the one kept.
+   * @throws RangeError when the key is not 64 hex characters; the file system's errors.
+   */
+  async put(entry: CacheEntry, options: { readonly replace?: (stored: CacheEntry) => boolean } = {}): Promise<CacheEntry> {
     const path = this.pathOf(entry.key);
     await mkdir(join(this.dir, entry.key.slice(0, 2)), { recursive: true });
     const tmp = `${path}.${randomUUID()}.tmp`;
     await writeFile(tmp, `${JSON.stringify(entry)}\n`, 'utf8');
-    await rename(tmp, path);
+    const identity = { provider: entry.provider, model: entry.model, replicateIndex: entry.replicate_index, endpoint: entry.endpoint ?? null };
+    try {
+      for (let tries = 0; ; tries++) {
+        let linked = false;
+        try {
+          await link(tmp, path);
+          linked = true;
+        } catch (error) {
+          if (!LINK_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        }
+        if (linked) return entry;
+        const stored = await this.read(entry.key, identity);
+        // Removed between the link and the read: link again (a few times; then write it in place).
+        if (stored.status === 'miss' && tries < 3) continue;
+        if (stored.status === 'hit' && !(options.replace?.(stored.entry) ?? false)) return stored.entry;
+        await rename(tmp, path);
+        return entry;
+      }
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
   }
 }

@@ -3,7 +3,7 @@
 // Chat Completions server of src/__fixtures__ on 127.0.0.1. Every answer the server gives is unique (it
 // ends with the request's number), so a row's `answer_sha256` says which answer it was graded on.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { episodes } from 'poisson-prove';
@@ -23,12 +23,17 @@ let dir: string;
 let mock: MockChatServer;
 let prompts: Record<string, { prompt: string }>;
 const outputs: string[] = [];
+/** How long the server waits before it answers (ms). */
+let delayMs = 0;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'poisson-models-cli-cache-'));
   const tasks = await loadRubricTasks(join(ROOT, 'examples/skill_tasks'));
   prompts = Object.fromEntries(tasks.map((t) => [t.id, { prompt: t.prompt }]));
-  mock = await startMockChatServer((r, i) => ({ kind: 'text', content: `${GOOD_ANSWERS[taskOfRequest(r, prompts)] ?? 'I cannot tell.'} (answer ${i})` }));
+  mock = await startMockChatServer(async (r, i) => {
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return { kind: 'text', content: `${GOOD_ANSWERS[taskOfRequest(r, prompts)] ?? 'I cannot tell.'} (answer ${i})` };
+  });
   await writeFile(join(dir, 'matrix.toml'), skillMatrixToml('skill-cli-cache', REPLICATES, ['openai:model-a'], TASKS));
 }, 60_000);
 
@@ -114,6 +119,37 @@ describe('the response cache under the CLI', () => {
     expect(third.code).toBe(0);
     expect(mock.requests.length - before).toBe(4);
     expect(third.stdout).not.toMatch(/^damaged:/m);
+  }, 120_000);
+
+  // The review of 2026-12-06 (t10-same-prompt-two-rubrics.sh): two tasks with the same prompt (a strict
+  // and a lenient rubric) send identical requests; at --concurrency 2 both were sent and paid (14 HTTP
+  // requests for 7 entries), the second answer overwrote the first, and 7 of 14 rows' answer_sha256 was
+  // not the answer in their cache entry.
+  it('two tasks with one prompt at --concurrency 2: one request per cache key, and every row is graded on the answer its entry holds', async () => {
+    const tasksDir = join(dir, 'same-prompt-tasks');
+    await mkdir(tasksDir);
+    const strict = await readFile(join(ROOT, 'examples/skill_tasks/claim_discipline_001.toml'), 'utf8');
+    await writeFile(join(tasksDir, 'claim_discipline_001.toml'), strict);
+    await writeFile(join(tasksDir, 'claim_discipline_lenient.toml'), strict.replace('id = "claim_discipline_001"', 'id = "claim_discipline_lenient"').replace(/^pass_mark = .*$/m, 'pass_mark = 0.2'));
+    const spec = join(dir, 'same-prompt.toml');
+    await writeFile(spec, skillMatrixToml('skill-cli-same-prompt', REPLICATES, ['openai:model-a'], ['claim_discipline_001', 'claim_discipline_lenient']));
+    const store = join(dir, 'same-prompt');
+    const before = mock.requests.length;
+    delayMs = 150; // both conditions' calls of a replicate are in flight at once
+    let r: CliResult;
+    try {
+      r = await cli(sweepArgs(store, spec, '--concurrency', '2'), { POISSON_TASKS_DIR: tasksDir });
+    } finally {
+      delayMs = 0;
+    }
+    expect(r.code).toBe(0);
+    expect(mock.requests.length - before).toBe(REPLICATES);
+    expect(await cacheFiles(store)).toHaveLength(REPLICATES);
+    const m = JSON.parse(await readFile(join(store, runIdOf(r.stdout), 'run.json'), 'utf8')) as Manifest;
+    expect(m.usage).toMatchObject({ calls: 2 * REPLICATES, cache_hits: REPLICATES });
+    const rows = await rowsWithStoredAnswers(store, runIdOf(r.stdout));
+    expect(rows).toHaveLength(2 * REPLICATES);
+    for (const row of rows) expect(row.meta.answer_sha256).toBe(sha256(row.stored as string));
   }, 120_000);
 
   it('the API key appears in no output', () => {
