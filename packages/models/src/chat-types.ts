@@ -29,7 +29,7 @@ export interface ChatRequest {
   readonly max_tokens?: number;
   readonly temperature?: number;
   readonly top_p?: number;
-  /** The episode seed, for providers that accept one. */
+  /** The episode seed: sent to providers that accept one; part of the cache key for every provider. */
   readonly seed?: number;
 }
 

@@ -32,7 +32,7 @@ describe('createModelSession', () => {
     expect(() => s.preflight(['gpt-5.5'])).toThrow(/provider:model/);
   });
 
-  it('keys the cache on (provider, model, whole request, replicate index), never the key; the seed only where the provider takes it', () => {
+  it('keys the cache on (provider, model, whole request with its seed, replicate index), never the key', () => {
     const base = { provider: 'local', model: 'm', request: request('hi'), replicateIndex: 0 };
     const k = cacheKey(base);
     expect(cacheKey({ ...base, replicateIndex: 1 })).not.toBe(k);
@@ -42,19 +42,19 @@ describe('createModelSession', () => {
     const poe = createModelSession({ env: { POE_API_KEY: 'first-key-000' } });
     const poe2 = createModelSession({ env: { POE_API_KEY: 'second-key-111' } });
     expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(poe2.keyOf('poe:x', request('hi'), 0));
-    expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(poe.keyOf('poe:x', { ...request('hi'), seed: 99 }, 0)); // Poe gets no seed
+    // Poe is sent no seed, but its key holds the seed all the same: a new salt is a new call.
+    expect(poe.keyOf('poe:x', request('hi'), 0)).not.toBe(poe.keyOf('poe:x', { ...request('hi'), seed: 99 }, 0));
     const local = createModelSession({ env: {}, baseURLs: { local: 'http://127.0.0.1:1/v1' } });
     expect(local.keyOf('local:x', request('hi'), 0)).not.toBe(local.keyOf('local:x', { ...request('hi'), seed: 99 }, 0));
   });
 
-  it('keys the cache per endpoint: two local servers with one model name do not share entries; preset keys are unchanged', async () => {
+  it('keys the cache per endpoint: two local servers with one model name do not share entries; a named preset at its own URL adds no endpoint', async () => {
     // Named presets at their own base URL: the key is the original formula (no endpoint field), so caches
     // written before endpoints were keyed still replay.
     const poe = createModelSession({ env: { POE_API_KEY: 'k-123456' } });
-    const effective = { messages: request('hi').messages, max_tokens: 16 }; // Poe gets no seed
-    const legacy = sha256Hex(canonicalJson({ provider: 'poe', model: 'x', request: effective, replicate_index: 0 }));
+    const legacy = sha256Hex(canonicalJson({ provider: 'poe', model: 'x', request: request('hi'), replicate_index: 0 }));
     expect(poe.keyOf('poe:x', request('hi'), 0)).toBe(legacy);
-    expect(cacheKey({ provider: 'poe', model: 'x', request: effective, replicateIndex: 0, endpoint: null })).toBe(legacy);
+    expect(cacheKey({ provider: 'poe', model: 'x', request: request('hi'), replicateIndex: 0, endpoint: null })).toBe(legacy);
     // The same preset pointed elsewhere (a proxy) is another endpoint.
     const proxied = createModelSession({ env: { POE_API_KEY: 'k-123456' }, baseURLs: { poe: 'https://proxy.example/v1' } });
     expect(proxied.keyOf('poe:x', request('hi'), 0)).not.toBe(legacy);
@@ -93,6 +93,31 @@ describe('createModelSession', () => {
     } finally {
       await one.close();
       await two.close();
+    }
+  });
+
+  // The review of 2026-12-06 (t3-poe-salt.sh): the seed was dropped from the key of a provider that is not
+  // sent one (Poe, DeepSeek), so a sweep on a new salt replayed the old salt's answers under new seeds.
+  it('a provider that is sent no seed (Poe, DeepSeek): a new seed is a new call, the seed is not sent, and an entry under the old seedless key is not read', async () => {
+    let n = 0;
+    server = await startMockChatServer(() => ({ kind: 'text', content: `answer ${++n}` }));
+    const cache = ResponseCache.forStore(dir);
+    for (const provider of ['poe', 'deepseek'] as const) {
+      const s = createModelSession({ env: { POE_API_KEY: 'k-poe-123456', DEEPSEEK_API_KEY: 'k-ds-123456' }, baseURLs: { [provider]: server.url }, cache });
+      const before = server.requests.length;
+      const first = await s.chat(`${provider}:x`, request('hi'), { replicateIndex: 0 });
+      const newSalt = await s.chat(`${provider}:x`, { ...request('hi'), seed: 12 }, { replicateIndex: 0 });
+      expect(newSalt).toMatchObject({ cached: false });
+      expect(newSalt.completion.content).not.toBe(first.completion.content);
+      expect(await s.chat(`${provider}:x`, request('hi'), { replicateIndex: 0 })).toMatchObject({ cached: true, completion: { content: first.completion.content } });
+      expect(server.requests).toHaveLength(before + 2);
+      for (const q of server.requests.slice(before)) expect('seed' in q.body).toBe(false);
+      // An entry written under the old key (the request without its seed) is another key: never read.
+      const { seed: _seed, ...seedless } = request('hi');
+      const oldKey = cacheKey({ provider, model: 'x', request: seedless, replicateIndex: 1, endpoint: server.url });
+      await cache.put({ key: oldKey, provider, model: 'x', replicate_index: 1, endpoint: server.url, created: new Date().toISOString(), completion: first.completion });
+      expect(await s.isCached(`${provider}:x`, request('hi'), 1)).toBe(false);
+      expect(await s.chat(`${provider}:x`, request('hi'), { replicateIndex: 1 })).toMatchObject({ cached: false });
     }
   });
 

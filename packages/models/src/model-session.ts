@@ -126,7 +126,7 @@ export class UsageMeter {
 export interface ModelSession {
   /** Resolves every model's provider now, so a missing key fails before the first call. */
   preflight(models: readonly string[]): void;
-  /** The cache key a request would have (seed dropped for providers that do not take one). */
+  /** The cache key a request would have: the whole request, its seed included even where the seed is not sent. */
   keyOf(model: string, request: ChatRequest, replicateIndex: number): string;
   /** Whether a request is in the cache (false when the session has no cache, or refreshes it and the entry is older than `refreshSince`). */
   isCached(model: string, request: ChatRequest, replicateIndex: number): Promise<boolean>;
@@ -144,6 +144,7 @@ export interface ModelSession {
   readonly budget: TokenBudget | null;
 }
 
+/** The request sent to the provider: without the seed where the provider takes none (the cache key keeps it). */
 function effectiveRequest(endpoint: ProviderEndpoint, request: ChatRequest): ChatRequest {
   if (endpoint.acceptsSeed || request.seed === undefined) return request;
   const { seed: _seed, ...rest } = request;
@@ -208,8 +209,10 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   }
   function keyOf(model: string, request: ChatRequest, replicateIndex: number): string {
     const ref = parseModelName(model);
-    const endpoint = endpointOf(ref);
-    return cacheKey({ provider: ref.provider, model: ref.model, request: effectiveRequest(endpoint, request), replicateIndex, endpoint: cacheEndpointOf(ref) });
+    endpointOf(ref);
+    // The whole request, seed included, even for a provider that is not sent the seed: a new salt (new
+    // seeds) is a new call there too, never a replay of another salt's answers.
+    return cacheKey({ provider: ref.provider, model: ref.model, request, replicateIndex, endpoint: cacheEndpointOf(ref) });
   }
   const refreshSince = options.refreshSince ?? null;
   const since = refreshSince === null ? null : Date.parse(refreshSince);
@@ -301,7 +304,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       const ref = parseModelName(model);
       const endpoint = endpointOf(ref);
       const effective = effectiveRequest(endpoint, request);
-      const key = cacheKey({ provider: ref.provider, model: ref.model, request: effective, replicateIndex: callOptions.replicateIndex, endpoint: cacheEndpointOf(ref) });
+      const key = keyOf(model, request, callOptions.replicateIndex);
       const meters = [runMeter, meterOf(model), callOptions.meter];
       const signal = callOptions.signal;
       const answered = (completion: ChatCompletion): ModelCall => {

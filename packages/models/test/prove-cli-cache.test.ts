@@ -152,6 +152,31 @@ describe('the response cache under the CLI', () => {
     for (const row of rows) expect(row.meta.answer_sha256).toBe(sha256(row.stored as string));
   }, 120_000);
 
+  // The review of 2026-12-06 (t3-poe-salt.sh): Poe and DeepSeek are sent no seed, and the seed was left
+  // out of their cache keys too, so a sweep on a new salt replayed the old salt's answers ("14 episodes
+  // all from the cache"), rows with new seeds and old answers, and a diff of the two read no discordance.
+  it('Poe (sent no seed): a sweep on a new salt calls the model again; a rerun of a salt replays it', async () => {
+    const env = { POE_API_KEY: 'poe-FAKE-3d9b7c1a-never-written', POISSON_POE_BASE_URL: mock.url };
+    const spec = join(dir, 'poe.toml');
+    await writeFile(spec, skillMatrixToml('skill-cli-poe', REPLICATES, ['poe:model-p'], TASKS));
+    const store = join(dir, 'poe');
+    const on = (salt: string, ...more: string[]): string[] => [...sweepArgs(store, spec, ...more).map((a) => (a === SALT ? salt : a))];
+    const before = mock.requests.length;
+    expect((await cli(on('salt-one'), env)).code).toBe(0);
+    expect(mock.requests.length - before).toBe(2 * REPLICATES);
+    for (const q of mock.requests.slice(before)) expect('seed' in q.body).toBe(false);
+    const dry = await cli(on('salt-two', '--dry-run'), env);
+    expect(dry.stdout).toContain(`calls       ${2 * REPLICATES} in ${2 * REPLICATES} episodes (0 episodes all from the cache)`);
+    const two = await cli(on('salt-two'), env);
+    expect(two.code).toBe(0);
+    expect(mock.requests.length - before).toBe(4 * REPLICATES);
+    expect(two.stdout).toMatch(/usage: \d+ calls \(0 from the cache\)/);
+    const again = await cli(on('salt-one'), env);
+    expect(again.stdout).toMatch(new RegExp(`usage: ${2 * REPLICATES} calls \\(${2 * REPLICATES} from the cache\\)`));
+    expect(mock.requests.length - before).toBe(4 * REPLICATES);
+    for (const text of outputs) expect(text.includes(env.POE_API_KEY)).toBe(false);
+  }, 120_000);
+
   it('the API key appears in no output', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(2);
     for (const text of outputs) expect(text.includes(KEY)).toBe(false);
