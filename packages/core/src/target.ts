@@ -103,6 +103,16 @@ export type TargetUsage = {
    * the call was made again over the network. Absent or 0 when there were none.
    */
   readonly damaged_cache_entries?: number;
+  /**
+   * Network requests that brought no answer (a 429, a 5xx, a timeout, a dropped connection, an abort in
+   * flight) and were retried or given up. Absent or 0 when every request was answered.
+   */
+  readonly failed_attempts?: number;
+  /**
+   * Of `failed_attempts`, those whose answer never arrived (timed out, dropped, aborted in flight): a
+   * provider may bill their work, which no token count above holds. Absent or 0 when there were none.
+   */
+  readonly unanswered_attempts?: number;
 };
 
 /**

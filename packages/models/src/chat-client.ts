@@ -52,10 +52,19 @@ export interface ChatCallResult {
   readonly attempts: number;
 }
 
+/**
+ * How one HTTP request of a call ended: `answer` (a Chat Completions answer); no answer ever arrived:
+ * `timeout` (the per-call timeout), `network` (the connection dropped or failed), `aborted` (the caller's
+ * signal, e.g. its episode's timeout, in flight); or an answer that was not one: `rate_limited` (429),
+ * `server_error` (5xx), `invalid_response`, `rejected` (another 4xx), `unexpected`.
+ */
+export type AttemptEnd = 'answer' | 'timeout' | 'network' | 'aborted' | 'rate_limited' | 'server_error' | 'invalid_response' | 'rejected' | 'unexpected';
+
 /** A chat client bound to one provider endpoint. */
 export interface ChatClient {
   readonly provider: string;
-  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal }): Promise<ChatCallResult>;
+  /** One call; `onAttempt` hears how each HTTP request it sent ended (aborted ones included). */
+  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd) => void }): Promise<ChatCallResult>;
 }
 
 /**
@@ -201,8 +210,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const emit = options.onEvent ?? noop;
   const secrets = endpoint.secrets();
 
-  async function complete(model: string, request: ChatRequest, callOptions?: { readonly signal?: AbortSignal }): Promise<ChatCallResult> {
+  async function complete(model: string, request: ChatRequest, callOptions?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd) => void }): Promise<ChatCallResult> {
     const signal = callOptions?.signal;
+    const ended = callOptions?.onAttempt ?? noop;
     const name = `${endpoint.provider}:${model}`;
     const body = requestBody(endpoint, model, request);
     let attempt = 0;
@@ -219,10 +229,14 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         );
         const completion = toCompletion(raw, model, request);
         if (completion === null) throw new InvalidResponse();
+        ended('answer');
         return { completion, attempts: attempt };
       } catch (error) {
         if (error instanceof ModelCallError) throw error;
-        if (error instanceof APIUserAbortError || signal?.aborted) throw signal?.reason ?? error;
+        if (error instanceof APIUserAbortError || signal?.aborted) {
+          ended('aborted');
+          throw signal?.reason ?? error;
+        }
         if (error instanceof InvalidResponse || error instanceof SyntaxError) {
           // A 2xx whose body is not JSON (the SDK's JSON.parse throws a SyntaxError quoting the body) or
           // JSON without choices. Retried like a 5xx; the body never reaches a message.
@@ -234,6 +248,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           if (status === 429) failure = { reason: 'rate_limited', status, waitMs: retryAfterMs(error.headers, now()) };
           else if (status >= 500) failure = { reason: 'server_error', status, waitMs: null };
           else {
+            ended('rejected');
             emit({ type: 'failed', model: name, attempts: attempt, code: `http_${status}` });
             const hint =
               status === 401 || status === 403
@@ -247,10 +262,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           // Not an HTTP-level failure (a bug or an unexpected throw). Its message may quote a response
           // body (which may echo the prompt or the key), so only the error's class name is shown.
           const kind = error instanceof Error ? error.constructor.name || 'Error' : typeof error;
+          ended('unexpected');
           emit({ type: 'failed', model: name, attempts: attempt, code: 'unexpected' });
           throw new ModelCallError(name, attempt, null, 'network', `unexpected error (${kind}); report it with the command that ran.`, secrets);
         }
       }
+      ended(failure.reason);
       if (attempt >= maxAttempts || (failure.waitMs !== null && failure.waitMs > retryAfterMaxMs)) {
         emit({ type: 'failed', model: name, attempts: attempt, code: failure.reason });
         const kind =

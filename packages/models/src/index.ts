@@ -17,7 +17,7 @@ export { envSessionOptions, runSession } from './env-session-options.js';
 export type { EnvSessionOptions } from './env-session-options.js';
 export type { ChatCompletion, ChatMessage, ChatRequest, ChatTool, ChatToolCall, ChatUsage } from './chat-types.js';
 export { createChatClient, requestBody, retryAfterMs } from './chat-client.js';
-export type { ChatCallEvent, ChatCallResult, ChatClient, ChatClientOptions } from './chat-client.js';
+export type { AttemptEnd, ChatCallEvent, ChatCallResult, ChatClient, ChatClientOptions } from './chat-client.js';
 export { cacheKey, ResponseCache } from './response-cache.js';
 export type { CacheEntry, CacheKeyInput } from './response-cache.js';
 export { TokenBudget } from './token-budget.js';

@@ -47,6 +47,10 @@ export interface RunUsageTotals {
   readonly estimated_calls?: number;
   /** Cache entries found damaged and not served (the call was made again); absent when none. */
   readonly damaged_cache_entries?: number;
+  /** HTTP requests that brought no answer and were retried or given up (`http_attempts - http_calls`); absent when none. */
+  readonly failed_attempts?: number;
+  /** Of those, the requests whose answer never arrived (timed out, dropped, aborted); absent when none. */
+  readonly unanswered_attempts?: number;
 }
 
 /** A model target with poisson-prove's run hooks: `configure`, `plan`, `usage` and `signal`. */
@@ -71,7 +75,7 @@ export type ModelRunTarget = ModelTarget & {
  *   estimate, the output cap (`max_tokens`) and whether the cache holds it; `billable` counts the
  *   uncached calls only.
  * - `usage()`: `session.usage()` as `{ calls, cache_hits, prompt_tokens, completion_tokens, billed_tokens }`,
- *   with `estimated_calls` and `damaged_cache_entries` when not 0.
+ *   with `estimated_calls`, `damaged_cache_entries`, `failed_attempts` and `unanswered_attempts` when not 0.
  * - `signal`: the session budget's signal (aborted once the billed tokens reach the budget).
  *
  * @param build - makes the session and target for a runtime.
@@ -114,6 +118,8 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
       return Object.freeze({ calls: u.calls, cache_hits: u.cache_hits, prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, billed_tokens: u.billed_tokens,
         ...(u.estimated_calls > 0 ? { estimated_calls: u.estimated_calls } : {}),
         ...(u.damaged_cache_entries > 0 ? { damaged_cache_entries: u.damaged_cache_entries } : {}),
+        ...(u.http_attempts > u.http_calls ? { failed_attempts: u.http_attempts - u.http_calls } : {}),
+        ...(u.unanswered_attempts > 0 ? { unanswered_attempts: u.unanswered_attempts } : {}),
       });
     },
     planCalls: (cfg: TargetConfig) => get().target.planCalls(cfg),

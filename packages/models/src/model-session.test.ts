@@ -281,7 +281,7 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0 });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0 });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });
@@ -301,5 +301,23 @@ describe('createModelSession', () => {
     await expect(s.chat('local:m', request('b'), { replicateIndex: 0 })).rejects.toThrow(/failed after 2 attempts/);
     expect(s.usage()).toMatchObject({ calls: 1, http_calls: 1, http_attempts: 4, failed_calls: 1 });
     expect(server.requests).toHaveLength(4);
+  });
+
+  // The review of 2026-12-06 (t8-timeout-budget.sh): with the per-call timeout below the provider's
+  // latency every attempt timed out and was retried; a real provider bills such attempts, but nothing
+  // told them apart, and an attempt aborted in flight by its episode's timeout was not counted at all.
+  it('counts the requests whose answer never arrived (timed out, dropped, aborted in flight) in unanswered_attempts', async () => {
+    server = await startMockChatServer((_req, i) => (i === 0 ? { kind: 'hang' } : i === 1 ? { kind: 'drop' } : i === 2 ? { kind: 'status', status: 500 } : i === 3 ? { kind: 'text', content: 'ok', completionTokens: 2 } : { kind: 'hang' }));
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, timeoutMs: 200, maxAttempts: 4, sleep: async () => undefined });
+    const meter = new UsageMeter();
+    expect(await s.chat('local:m', request('a'), { replicateIndex: 0, meter })).toMatchObject({ attempts: 4, completion: { content: 'ok' } });
+    expect(meter.totals()).toMatchObject({ http_calls: 1, http_attempts: 4, unanswered_attempts: 2 });
+    // An attempt aborted in flight (the episode's timeout) was sent: it counts, as an unanswered one.
+    const stop = new AbortController();
+    const aborted = s.chat('local:m', request('b'), { replicateIndex: 0, signal: stop.signal });
+    await server.waitForRequests(5);
+    stop.abort(new Error('episode timed out'));
+    await expect(aborted).rejects.toThrow(/episode timed out/);
+    expect(s.usage()).toMatchObject({ calls: 1, failed_calls: 1, http_calls: 1, http_attempts: 5, unanswered_attempts: 3 });
   });
 });

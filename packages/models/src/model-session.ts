@@ -1,10 +1,9 @@
-import { createChatClient, type ChatCallEvent, type ChatClient, type ChatClientOptions } from './chat-client.js';
+import { createChatClient, type AttemptEnd, type ChatCallEvent, type ChatClient, type ChatClientOptions } from './chat-client.js';
 import type { ChatCompletion, ChatRequest, ChatUsage } from './chat-types.js';
 import { Limiter } from './internal/limiter.js';
 import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
 import { cacheKey, type CacheEntry, type CacheEntryIdentity, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
-import { ModelCallError } from './errors.js';
 import { untilAborted } from './internal/until-aborted.js';
 
 /**
@@ -69,6 +68,13 @@ export interface UsageTotals {
    * whose answer never arrived (a timeout); its tokens are in no count here, only the attempt is.
    */
   readonly http_attempts: number;
+  /**
+   * Of `http_attempts`, the requests whose answer never arrived: timed out (the per-call timeout), the
+   * connection dropped, or aborted in flight (an episode's timeout, a stop). A provider may have worked on
+   * them and bill them; their tokens are known to no one but the provider, are in no token count here and
+   * are not charged to the budget.
+   */
+  readonly unanswered_attempts: number;
   readonly cache_hits: number;
   /** Calls that failed for good. */
   readonly failed_calls: number;
@@ -92,11 +98,12 @@ export interface UsageTotals {
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0 };
-  /** Adds an answered call, and the HTTP requests it took (`attempts`; none from the cache). */
-  add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1): void {
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0 };
+  /** Adds an answered call, and the HTTP requests it took (`attempts`, of which `unanswered` got no answer; none from the cache). */
+  add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1, unanswered = 0): void {
     this.#t.calls += 1;
     this.#t.http_attempts += attempts;
+    this.#t.unanswered_attempts += unanswered;
     if (cached) this.#t.cache_hits += 1;
     else {
       this.#t.http_calls += 1;
@@ -111,10 +118,11 @@ export class UsageMeter {
   damaged(): void {
     this.#t.damaged_cache_entries += 1;
   }
-  /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`). */
-  fail(attempts = 0): void {
+  /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`, of which `unanswered` got no answer). */
+  fail(attempts = 0, unanswered = 0): void {
     this.#t.failed_calls += 1;
     this.#t.http_attempts += attempts;
+    this.#t.unanswered_attempts += unanswered;
   }
   /** A frozen snapshot. */
   totals(): UsageTotals {
@@ -256,20 +264,26 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     // The budget refuses new calls but does not abort calls in flight: they finish and are counted.
     // The caller's signal (an episode's timeout) aborts the wait for a slot and the HTTP call; the slot
     // is freed as soon as the aborted call returns.
+    // Every request sent, however it ended (one aborted in flight included; a call the budget or a stop
+    // refused before sending sent none), and those whose answer never arrived.
+    let attempts = 0;
+    let unanswered = 0;
+    const onAttempt = (end: AttemptEnd): void => {
+      attempts += 1;
+      if (end === 'timeout' || end === 'network' || end === 'aborted') unanswered += 1;
+    };
     let result;
     try {
       result = await limiter.run(async () => {
         if (signal?.aborted) throw signal.reason;
         budget?.throwIfExhausted();
-        return client.complete(ref.model, effective, signal ? { signal } : {});
+        return client.complete(ref.model, effective, signal ? { signal, onAttempt } : { onAttempt });
       }, signal);
     } catch (error) {
-      // The requests a failed call sent (a call the budget or a stop refused before sending sent none).
-      const attempts = error instanceof ModelCallError ? error.attempts : 0;
-      for (const m of meters) m?.fail(attempts);
+      for (const m of meters) m?.fail(attempts, unanswered);
       throw error;
     }
-    for (const m of meters) m?.add(result.completion.usage, false, result.attempts);
+    for (const m of meters) m?.add(result.completion.usage, false, attempts, unanswered);
     budget?.charge(result.completion.usage.total_tokens);
     let completion = result.completion;
     if (cache !== null) {

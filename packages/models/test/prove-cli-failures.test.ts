@@ -35,6 +35,8 @@ let mock: MockChatServer;
 let prompts: Record<string, { system: string; prompt: string }>;
 /** When true, the server answers every call (the provider has recovered). */
 let healthy = false;
+/** When set, the first request of every (model, task, seed) from this request index on hangs: the per-call timeout ends it. */
+let slowFrom: number | null = null;
 const outputs: string[] = [];
 
 function taskOf(r: RecordedRequest): string {
@@ -55,6 +57,7 @@ beforeAll(async () => {
   prompts = Object.fromEntries(tasks.map((t) => [t.id, { system: t.system, prompt: t.prompt }]));
   mock = await startMockChatServer((r) => {
     const task = taskOf(r);
+    if (slowFrom !== null && requestCounts(mock.requests.slice(slowFrom)).get(requestKey(String(r.body['model']), task, r.body['seed'] as number)) === 1) return { kind: 'hang' };
     const failure = failureOf(String(r.body['model']), task, r.body['seed'] as number);
     if (failure === 'http') return { kind: 'status', status: 500 };
     if (failure === 'network') return { kind: 'drop' };
@@ -75,6 +78,10 @@ function cli(...args: string[]): Promise<CliResult> {
   return runProveCli(args, KEY, mock.url, outputs);
 }
 
+function cliWithEnv(env: Readonly<Record<string, string>>, ...args: string[]): Promise<CliResult> {
+  return runProveCli(args, KEY, mock.url, outputs, env);
+}
+
 const sweepArgs = (store: string, ...more: string[]): string[] => ['--store', store, 'sweep', join(dir, 'matrix.toml'), '--target', TARGET, '--max-mde', '1', '--salt', SALT, '--yes', '--json', ...more];
 
 type Manifest = {
@@ -82,7 +89,7 @@ type Manifest = {
   status: string;
   conditions: string[];
   counts: { rows: number; rows_without_outcome: number };
-  usage?: { calls: number; cache_hits: number; billed_tokens: number } | null;
+  usage?: { calls: number; cache_hits: number; billed_tokens: number; failed_attempts?: number; unanswered_attempts?: number } | null;
 };
 
 const condition = (model: string, task: string): string => `model ${model} · prompt_variant standard · task ${task}`;
@@ -109,6 +116,9 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     const failing = REPLICATES + REPLICATES / 2; // the HTTP condition's 8, the network condition's 4 odd replicates
     expect(m.counts).toMatchObject({ rows: 4 * REPLICATES, rows_without_outcome: failing });
     expect(m.usage).toMatchObject({ calls: 4 * REPLICATES - failing, cache_hits: 0 }); // answered calls only
+    // The requests that brought no answer: every attempt of the failing episodes; of them, the dropped
+    // connections' never got one (a provider may bill those).
+    expect(m.usage).toMatchObject({ failed_attempts: failing * MAX_ATTEMPTS, unanswered_attempts: (REPLICATES / 2) * MAX_ATTEMPTS });
 
     const rows = await episodes(store(), m.run_id);
     expect(rows).toHaveLength(4 * REPLICATES);
@@ -284,6 +294,29 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
       healthy = false;
     }
   }, 120_000);
+
+  // The review of 2026-12-06 (t8-timeout-budget.sh): with POISSON_CALL_TIMEOUT_MS below the provider's
+  // latency every attempt timed out and was retried, and nothing in the run said so: a real provider bills
+  // the work of such attempts, which no token count holds.
+  it('attempts that timed out are in the run\'s usage and summary (unanswered_attempts), with what they may cost', async () => {
+    healthy = true;
+    const before = mock.requests.length;
+    slowFrom = before;
+    try {
+      const s = join(dir, 'slow');
+      const args = ['--store', s, 'sweep', join(dir, 'matrix.toml'), '--target', 'examples/skill_tasks/targets.ts:skill_matrix', '--max-mde', '1', '--salt', SALT, '--yes', '--only', 'model=openai:model-a', '--only', 'task=claim_discipline_001'];
+      const r = await cliWithEnv({ POISSON_CALL_TIMEOUT_MS: '300', POISSON_MAX_ATTEMPTS: '2', POISSON_CONCURRENCY: '8' }, ...args, '--concurrency', '8');
+      expect(r.code).toBe(0);
+      expect(mock.requests.length - before).toBe(2 * REPLICATES);
+      expect(r.stdout).toMatch(new RegExp(`^attempts: ${REPLICATES} HTTP requests brought no answer and were retried or given up; ${REPLICATES} of them never got one \\(timed out, dropped, or aborted in flight\\)`, 'm'));
+      const runId = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.stdout)?.[1] as string;
+      const m = JSON.parse(await readFile(join(s, runId, 'run.json'), 'utf8')) as Manifest;
+      expect(m.usage).toMatchObject({ calls: REPLICATES, failed_attempts: REPLICATES, unanswered_attempts: REPLICATES });
+    } finally {
+      healthy = false;
+      slowFrom = null;
+    }
+  }, 90_000);
 
   it('the API key appears in no output', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(8);

@@ -108,6 +108,11 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
       const n = u.damaged_cache_entries;
       lines.push(`damaged: ${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`);
     }
+    if (u.failed_attempts) {
+      const never = u.unanswered_attempts ?? 0;
+      const them = never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`;
+      lines.push(`attempts: ${u.failed_attempts} HTTP request${u.failed_attempts === 1 ? '' : 's'} brought no answer and ${u.failed_attempts === 1 ? 'was' : 'were'} retried or given up${them}`);
+    }
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }

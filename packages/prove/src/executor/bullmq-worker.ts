@@ -260,6 +260,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     billed_tokens: a.billed_tokens - b.billed_tokens,
     ...(a.estimated_calls ? { estimated_calls: a.estimated_calls - (b.estimated_calls ?? 0) } : {}),
     ...(a.damaged_cache_entries ? { damaged_cache_entries: a.damaged_cache_entries - (b.damaged_cache_entries ?? 0) } : {}),
+    ...(a.failed_attempts ? { failed_attempts: a.failed_attempts - (b.failed_attempts ?? 0) } : {}),
+    ...(a.unanswered_attempts ? { unanswered_attempts: a.unanswered_attempts - (b.unanswered_attempts ?? 0) } : {}),
   });
   /** The usage since this invocation's previous report, and remembers the current one. */
   const usageDelta = (c: Configured, started: StartedTarget): TargetUsage | null => {

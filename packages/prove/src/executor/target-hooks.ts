@@ -74,15 +74,20 @@ export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, 
   };
 }
 
-/** Sums usages (null entries count as nothing); `estimated_calls` and `damaged_cache_entries` only when either has some. */
+/** The optional counts of a usage: summed like the others, and present only when not 0. */
+const OPTIONAL_USAGE_COUNTS = ['estimated_calls', 'damaged_cache_entries', 'failed_attempts', 'unanswered_attempts'] as const;
+
+/** Sums usages (null entries count as nothing); an optional count (`estimated_calls` ...) only when either has some. */
 export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | null | undefined): TargetUsage | null {
   if (!a) return b ? { ...b } : null;
   if (!b) return { ...a };
-  const estimated = (a.estimated_calls ?? 0) + (b.estimated_calls ?? 0);
-  const damaged = (a.damaged_cache_entries ?? 0) + (b.damaged_cache_entries ?? 0);
+  const optional: Partial<Record<(typeof OPTIONAL_USAGE_COUNTS)[number], number>> = {};
+  for (const f of OPTIONAL_USAGE_COUNTS) {
+    const n = (a[f] ?? 0) + (b[f] ?? 0);
+    if (n > 0) optional[f] = n;
+  }
   return {
-    ...(estimated > 0 ? { estimated_calls: estimated } : {}),
-    ...(damaged > 0 ? { damaged_cache_entries: damaged } : {}),
+    ...optional,
     calls: a.calls + b.calls,
     cache_hits: a.cache_hits + b.cache_hits,
     prompt_tokens: a.prompt_tokens + b.prompt_tokens,

@@ -78,6 +78,17 @@ export type RunUsage = {
    * call was made again and its answer replaced the entry. Absent when there were none.
    */
   damaged_cache_entries?: number;
+  /**
+   * Network requests that brought no answer (429, 5xx, timeout, dropped connection, abort in flight) and
+   * were retried or given up. Absent when there were none.
+   */
+  failed_attempts?: number;
+  /**
+   * Of `failed_attempts`, those whose answer never arrived (timed out, dropped, aborted in flight): a
+   * provider may bill their work; no token count above holds it and `--budget-tokens` did not count it.
+   * Absent when there were none.
+   */
+  unanswered_attempts?: number;
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */

@@ -21,7 +21,9 @@ function newerThanChecksums(manifest: RunManifest): string[] {
   for (const key of ['max_output_tokens', 'refresh_cache', 'usage_jobs']) if (key in m) out.push(key);
   const usage = m['usage'];
   if (typeof usage === 'object' && usage !== null && 'estimated_calls' in usage) out.push('usage.estimated_calls');
-  if (typeof usage === 'object' && usage !== null && 'damaged_cache_entries' in usage) out.push('usage.damaged_cache_entries');
+  for (const key of ['damaged_cache_entries', 'failed_attempts', 'unanswered_attempts']) {
+    if (typeof usage === 'object' && usage !== null && key in usage) out.push(`usage.${key}`);
+  }
   const has = (list: unknown, key: string): boolean => Array.isArray(list) && list.some((e: unknown) => typeof e === 'object' && e !== null && key in e);
   if (has(m['retries'], 'continues_from_part')) out.push('retries[].continues_from_part');
   if (has(m['resumes'], 'adopted')) out.push('resumes[].adopted');
