@@ -19,7 +19,7 @@ export type { ChatCompletion, ChatMessage, ChatRequest, ChatTool, ChatToolCall, 
 export { createChatClient, requestBody, retryAfterMs } from './chat-client.js';
 export type { AttemptEnd, ChatCallEvent, ChatCallResult, ChatClient, ChatClientOptions } from './chat-client.js';
 export { cacheKey, ResponseCache } from './response-cache.js';
-export type { CacheEntry, CacheKeyInput } from './response-cache.js';
+export type { CacheEntry, CacheEntryIdentity, CacheKeyInput, CacheRead } from './response-cache.js';
 export { TokenBudget } from './token-budget.js';
 export { createModelSession, UsageMeter } from './model-session.js';
 export type { ModelCall, ModelSession, ModelSessionEvent, ModelSessionOptions, UsageTotals } from './model-session.js';
