@@ -312,6 +312,9 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
       const runId = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.stdout)?.[1] as string;
       const m = JSON.parse(await readFile(join(s, runId, 'run.json'), 'utf8')) as Manifest;
       expect(m.usage).toMatchObject({ calls: REPLICATES, failed_attempts: REPLICATES, unanswered_attempts: REPLICATES });
+      // inspect shows the same, beside the usage.
+      const inspect = await cli('--store', s, 'inspect', runId);
+      expect(inspect.stdout).toMatch(new RegExp(`^attempts +${REPLICATES} HTTP requests brought no answer`, 'm'));
     } finally {
       healthy = false;
       slowFrom = null;

@@ -95,24 +95,35 @@ export function usageText(m: Pick<RunManifest, 'usage' | 'budget_tokens'>): stri
   return `${u.calls} calls (${u.cache_hits} from the cache), ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens; billed ${u.billed_tokens} tokens${budget} (run total)`;
 }
 
+/**
+ * What a run's usage says beyond its counts, as (label, sentence) pairs: `estimated` (answers without
+ * usage), `damaged` (cache entries not served), `attempts` (HTTP requests that brought no answer). The
+ * run summary prints them as lines, inspect as rows.
+ */
+export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string, string]> {
+  const notes: Array<[string, string]> = [];
+  if (u.estimated_calls) {
+    notes.push(['estimated', `${u.estimated_calls} of those calls were answered without usage, so their tokens (and what the budget counted) are an estimate (prompt estimate plus output cap); the server's own bill may differ`]);
+  }
+  if (u.damaged_cache_entries) {
+    const n = u.damaged_cache_entries;
+    notes.push(['damaged', `${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`]);
+  }
+  if (u.failed_attempts) {
+    const never = u.unanswered_attempts ?? 0;
+    const them = never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`;
+    notes.push(['attempts', `${u.failed_attempts} HTTP request${u.failed_attempts === 1 ? '' : 's'} brought no answer and ${u.failed_attempts === 1 ? 'was' : 'were'} retried or given up${them}`]);
+  }
+  return notes;
+}
+
 /** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command. */
 export function runSummary(verb: string, m: RunManifest, command: ProveCommand = plainProveCommand): string {
   const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
   if (m.usage) {
     const u = m.usage;
     lines.push(`usage: ${usageText(m)}`);
-    if (u.estimated_calls) {
-      lines.push(`estimated: ${u.estimated_calls} of those calls were answered without usage, so their tokens (and what the budget counted) are an estimate (prompt estimate plus output cap); the server's own bill may differ`);
-    }
-    if (u.damaged_cache_entries) {
-      const n = u.damaged_cache_entries;
-      lines.push(`damaged: ${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`);
-    }
-    if (u.failed_attempts) {
-      const never = u.unanswered_attempts ?? 0;
-      const them = never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`;
-      lines.push(`attempts: ${u.failed_attempts} HTTP request${u.failed_attempts === 1 ? '' : 's'} brought no answer and ${u.failed_attempts === 1 ? 'was' : 'were'} retried or given up${them}`);
-    }
+    for (const [label, text] of usageNotes(u)) lines.push(`${label}: ${text}`);
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
     }

@@ -2,7 +2,7 @@ import { coverageOfPairs, partialLine } from '../../diff/partial.js';
 import type { RunInspection } from '../../store/inspect-run.js';
 import type { RunCounts } from '../../store/manifest.js';
 import { defineCommand } from '../define.js';
-import { backendText, columns, json, outcomeSummary, seconds, usageText } from '../format.js';
+import { backendText, columns, json, outcomeSummary, seconds, usageNotes, usageText } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { proveCommandLine } from '../../internal/shell-word.js';
@@ -68,6 +68,7 @@ function text(r: RunInspection, store: string): string {
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
+    ...(m.usage ? usageNotes(m.usage) : []),
     ...(m.import !== undefined ? [importRow(m.import)] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
