@@ -27,6 +27,12 @@ export type ReportOptions = {
   readonly q?: number;
   readonly power?: number;
   readonly method?: TestMethod;
+  /**
+   * Read each cell with the anytime-valid test (`diff --sequential`) instead of the fixed-n one; default
+   * false. A cell's discordant pairs are read in replicate order; a cell that pools several conditions
+   * reads them condition by condition (an order fixed before the data, so the test stays valid).
+   */
+  readonly sequential?: boolean;
   /** An axis that clusters each cell's pairs: adds `clustered`, the clustered McNemar test and CR2 interval per cell. */
   readonly cluster?: string;
 };
@@ -190,7 +196,7 @@ function cellManifest(manifest: DiffManifest, x: string, y: string | null): Diff
  *
  * @param before - run A: rows (`readRunForDiff`), or columns (`readReportRuns`).
  * @param after - run B, as A.
- * @param options - `{ x, y?, event?, q?, power?, method? }`.
+ * @param options - `{ x, y?, event?, q?, power?, method?, sequential?, cluster? }`.
  * @returns the grid, frozen.
  * @throws {@link DiffError} (exit 2) for an axis neither run has, or when the event is not given and
  *   none, or several, can be inferred (the message lists them and asks for --event).
@@ -245,7 +251,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
   const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
   // With the identity pairing, as diff computes it: its warnings and counts say which samples were left out.
-  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method }, { fragility: false, identity });
+  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method, sequential: options.sequential }, { fragility: false, identity });
   const xValues = valuesOf(A.manifest, x, original);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(A.manifest, y, original);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));
@@ -304,7 +310,7 @@ export function formatGridText(grid: ReportGrid): string {
     `cells         change [interval] verdict; ${d.intervals_rule.replace(/^on each condition's change: /, 'intervals ')}; ${d.verdict_rule.replace(/^the verdict counts/, 'counted')}`,
   ];
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
-  const looks = looksWords(d.looks.before, d.looks.after, false, d.method.paired ? 'diff --sequential reads it anytime-valid (report has no --sequential)' : UNPAIRED_LOOKS);
+  const looks = looksWords(d.looks.before, d.looks.after, d.sequential, d.method.paired ? 'diff --sequential reads it anytime-valid (report has no --sequential)' : UNPAIRED_LOOKS);
   if (looks !== null) head.push(`looks         ${looks}`);
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));

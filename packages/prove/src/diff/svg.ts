@@ -69,7 +69,8 @@ function label(x: number, y: number, shown: string, full: string, attrs: string)
  * characters are abbreviated to 12 and an ellipsis, with the full value as a tooltip; the margins,
  * columns and the whole image are sized from estimated text widths (0.6 em per character) so that the
  * longest line fits. The caption says that the family is the grid's cells: Holm and the simultaneous
- * intervals are over the cells shown, so a cell's figures can differ from the diff's row.
+ * intervals are over the cells shown, so a cell's figures can differ from the diff's row; and, for a grid
+ * read with `sequential`, that its verdicts are the anytime-valid test's.
  *
  * @param grid - from {@link reportGrid}.
  * @returns a standalone SVG document.
@@ -89,7 +90,7 @@ export function renderGridSvg(grid: ReportGrid): string {
   const lines: [string, number, boolean, string][] = [
     [`${d.verdict}: change in the rate of ${grid.event}`, 15, true, '#111'],
     [`${d.after.name} (after) against ${d.before.name} (before)`, 12, false, '#444'],
-    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${family}, verdict (Holm q ${d.q} over the ${family})`, 11, false, '#444'],
+    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${family}, verdict (${d.sequential ? 'the anytime-valid test of diff --sequential, ' : ''}Holm q ${d.q} over the ${family})`, 11, false, '#444'],
     [`heavy outline: the change counts toward the verdict. The family is this grid's ${family}, not the diff's conditions x events,`, 11, false, '#444'],
     ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
   ];

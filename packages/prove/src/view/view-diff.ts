@@ -39,7 +39,9 @@ export type DiffView = {
 
 /**
  * The heatmaps of a diff: per tested event, `report`'s grid over the axes its `next:` line names (the
- * first two with more than one value), drawn by `renderGridSvg`.
+ * first two with more than one value), drawn by `renderGridSvg`, read with the report's own test: the
+ * anytime-valid one when the report was read with `sequential` (so the grid cannot contradict the
+ * page's verdict), else `method`'s.
  */
 export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunColumns, report: DiffReport, method?: TestMethod): PageHeatmap[] {
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort();
@@ -66,8 +68,15 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         q: report.q,
         power: report.power,
         ...(method !== undefined ? { method } : {}),
+        ...(report.sequential ? { sequential: true } : {}),
       });
-      return { event, svg: renderGridSvg(grid), note: `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}: the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export").` };
+      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}`;
+      const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
+      // report has no --sequential: its command reads the cells with the fixed-n test, and the note says so.
+      const note = report.sequential
+        ? `${command}'s grid, read as this page with the anytime-valid test of diff --sequential (report itself reads the fixed-n test, so its verdicts can differ): ${family}.`
+        : `${command}: ${family}.`;
+      return { event, svg: renderGridSvg(grid), note };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };
     }
