@@ -1,5 +1,6 @@
 import type { RunInspection } from '../store/inspect-run.js';
 import { coverageOfPairs, partialLine } from '../diff/partial.js';
+import { statusText, writerNote, writerWords } from '../store/run-status.js';
 import { escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
 import { ownValue } from '../internal/own-key.js';
@@ -27,13 +28,15 @@ function kvTable(entries: readonly (readonly [string, unknown])[]): string {
  * The run page (`poisson-prove view A`): the run's outcomes by condition (counts and a bar per
  * condition; sortable, filterable), the episodes without an outcome with their errors and meta (the
  * first `limit`), and the manifest: the design (target, axes, conditions, replicates, salt, hashes), the
- * gate (max_mde, q, power, method), the status and counts, and the provenance. Every value from the
- * store is escaped.
+ * gate (max_mde, q, power, method), the status and counts, and the provenance. A `running` run's status
+ * says what `inspect` says of its writer: alive, or gone (killed or crashed) with the resume command that
+ * finishes it. Every value from the store is escaped.
  *
  * @param run - from `inspectRun(store, ref, { event: null, limit })`.
+ * @param store - the store directory, as the resume command names it.
  * @returns the HTML document.
  */
-export function renderRunPage(run: RunInspection): string {
+export function renderRunPage(run: RunInspection, store: string): string {
   const m = run.manifest;
   const labels = [...new Set(run.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort((a, b) => (a === 'passed' ? -1 : b === 'passed' ? 1 : a < b ? -1 : a > b ? 1 : 0));
   const others = labels.filter((l) => l !== 'passed');
@@ -41,8 +44,11 @@ export function renderRunPage(run: RunInspection): string {
   body.push('<header>');
   body.push(`<h1>${h(m.name)}</h1>`);
   const total = m.counts.rows;
-  const summary = `${m.status}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (ownValue(c.outcomes, l) ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
+  const writer = writerWords(run);
+  const summary = `${m.status}${writer === null ? '' : ` (${writer})`}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (ownValue(c.outcomes, l) ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
   body.push(`<p class="verdict" id="verdict">${h(summary)}</p>`);
+  // A run left running by a killed sweep: nothing runs it any more, and resume finishes it (as inspect says).
+  if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, store) as string)}</p>`);
   // A run that does not hold its design (interrupted, or marked complete without every pair), as the diff page says it.
   const partial = partialLine([coverageOfPairs(m, run.conditions.reduce((n, c) => n + c.rows, 0))].filter((c) => !c.complete));
   if (partial !== null) body.push(`<p class="note" id="partial"><b>partial</b> ${h(partial.replace(/^partial: /, ''))}</p>`);
@@ -95,7 +101,7 @@ export function renderRunPage(run: RunInspection): string {
   body.push('<h3>Status</h3>');
   body.push(
     kvTable([
-      ['status', m.status],
+      ['status', statusText(run, store)],
       ['backend', m.backend],
       ['created', m.created],
       ['finished', m.finished],

@@ -160,5 +160,5 @@ export type RunView = { readonly html: string; readonly run: RunInspection };
  */
 export async function viewRun(store: string, ref: string, options: { readonly limit?: number } = {}): Promise<RunView> {
   const run = await inspectRun(store, ref, { event: null, limit: options.limit ?? 200 });
-  return Object.freeze({ html: renderRunPage(run), run });
+  return Object.freeze({ html: renderRunPage(run, store), run });
 }

@@ -7,20 +7,13 @@ import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { proveCommandLine } from '../../internal/shell-word.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
+import { statusText } from '../../store/run-status.js';
 
 /** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
 function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string, string] {
   const files = i.files.map((f) => `${f.name} (sha256 ${f.sha256.slice(0, 12)}…)`).join(', ');
   const who = i.provider !== null ? `; provider ${i.provider}, prompt ${i.prompt ?? ''}` : '';
   return ['imported', `${i.harness}${i.harness_version !== null ? ` ${i.harness_version}` : ''}, model ${i.model}${who}, outcome from ${i.scorer ?? '-'}${i.complete ? '' : ' (a log of a run that did not finish)'}; ${files}`];
-}
-
-/** The status line: a `running` run whose writer is gone says that resume finishes it. */
-function statusText(r: RunInspection, store: string): string {
-  const m = r.manifest;
-  if (r.writer === 'gone') return `${m.status} (no live writer: its process was killed or crashed; ${proveCommandLine(store, 'resume', m.run_id)} finishes it)`;
-  if (r.writer === 'alive') return `${m.status} (its writer is alive)`;
-  return m.status;
 }
 
 /**

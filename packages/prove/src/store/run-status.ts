@@ -1,0 +1,40 @@
+import { proveCommandLine } from '../internal/shell-word.js';
+import type { RunInspection } from './inspect-run.js';
+
+/**
+ * What a `running` run's writer is, in words: `no live writer: its process was killed or crashed` when
+ * no live process holds its lock, `its writer is alive` when one does; null for any other status.
+ *
+ * @param run - from `inspectRun`.
+ * @returns the words, or null.
+ */
+export function writerWords(run: Pick<RunInspection, 'writer'>): string | null {
+  if (run.writer === 'gone') return 'no live writer: its process was killed or crashed';
+  if (run.writer === 'alive') return 'its writer is alive';
+  return null;
+}
+
+/**
+ * {@link writerWords}, and for a writer that is gone the resume command that finishes the run.
+ *
+ * @param run - from `inspectRun`.
+ * @param store - the store directory, as the resume command names it.
+ * @returns e.g. `no live writer: its process was killed or crashed; poisson-prove --store store resume ID finishes it`, or null.
+ */
+export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer'>, store: string): string | null {
+  const words = writerWords(run);
+  return run.writer === 'gone' ? `${words}; ${proveCommandLine(store, 'resume', run.manifest.run_id)} finishes it` : words;
+}
+
+/**
+ * A run's status as `inspect` and the run page say it: the status, and for a `running` run its writer
+ * in parentheses ({@link writerNote}).
+ *
+ * @param run - from `inspectRun`.
+ * @param store - the store directory, as the resume command names it.
+ * @returns e.g. `running (its writer is alive)`, or `complete`.
+ */
+export function statusText(run: Pick<RunInspection, 'manifest' | 'writer'>, store: string): string {
+  const note = writerNote(run, store);
+  return note === null ? run.manifest.status : `${run.manifest.status} (${note})`;
+}
