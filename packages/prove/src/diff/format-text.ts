@@ -6,18 +6,27 @@ import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
 const LABEL_WIDTH = 14;
 
-/** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
-/** The `dropped` line of a diff (diff's text and report's): pairs left out for an episode without an outcome; null when none. */
-export function droppedLine(r: Pick<DiffReport, 'dropped' | 'dropped_by_run' | 'method' | 'before' | 'after'>): string | null {
+/**
+ * The text of a diff's `dropped` line (diff's text, report's and the view page's): the pairs left out for
+ * an episode without an outcome, or for runs that are not paired each run's episodes; null when none.
+ */
+export function droppedText(r: Pick<DiffReport, 'dropped' | 'dropped_by_run' | 'method' | 'before' | 'after'>): string | null {
   if (r.dropped <= 0) return null;
   // Runs that are not paired leave out episodes, each run's own, not pairs.
   if (!r.method.paired) {
     const d = r.dropped_by_run;
-    return line('dropped', `${d.before_only} episode${d.before_only === 1 ? '' : 's'} of ${r.before.name} and ${d.after_only} of ${r.after.name} without an outcome (an error, or no score), left out of the tables`);
+    return `${d.before_only} episode${d.before_only === 1 ? '' : 's'} of ${r.before.name} and ${d.after_only} of ${r.after.name} without an outcome (an error, or no score), left out of the tables`;
   }
-  return line('dropped', `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`);
+  return `${r.dropped} pair${r.dropped === 1 ? '' : 's'} without an outcome in one run (an error, or no score), left out of the tables`;
 }
 
+/** The `dropped` line of a diff (diff's text and report's): {@link droppedText} labelled; null when none. */
+export function droppedLine(r: Pick<DiffReport, 'dropped' | 'dropped_by_run' | 'method' | 'before' | 'after'>): string | null {
+  const text = droppedText(r);
+  return text === null ? null : line('dropped', text);
+}
+
+/** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
 export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
 }

@@ -3,6 +3,7 @@ import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
+import { droppedText } from '../diff/format-text.js';
 import { fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
@@ -143,8 +144,10 @@ export function renderDiffPage(input: DiffPageInput): string {
     ['truncated', String(d.truncated)],
   ];
   if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
-  if (typeof d.planned_discordance === 'number') lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)`]);
-  if (d.dropped > 0) lines.push(['dropped', `${d.dropped} pairs without an outcome in one run, left out of the tables`]);
+  // As the text diff: runs that are not paired have no discordant pairs, so no discordance line.
+  if (typeof d.planned_discordance === 'number' && d.method.paired) lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)`]);
+  const dropped = droppedText(d);
+  if (dropped !== null) lines.push(['dropped', dropped]);
   // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.
   const partial = partialLine(d.partial ?? []);
   if (partial !== null) lines.unshift(['partial', partial.replace(/^partial: /, '')]);

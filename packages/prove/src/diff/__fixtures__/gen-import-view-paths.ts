@@ -27,6 +27,9 @@
 // sentences' clause, report's `looks` line and `looks.*.retries` in JSON; compared with them removed, nothing else.
 // and (seventh session of 2026-12-05) for the sentence's scores clause (`; scores: N lower, M higher (paired t ...)`,
 // when a score row counted): compared with the clause removed (and its HTML-escaped form), nothing else moved.
+// and (first session of 2026-12-06) for the view page's `dropped` line, now the text diff's (droppedText):
+// the 11 view and serve pages with drops gained "(an error, or no score)" on that line; compared with it
+// removed, each hashes as pinned before, and nothing else moved (51 of the 62 outputs unchanged).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
