@@ -1,5 +1,6 @@
 import type { RunInspection } from '../store/inspect-run.js';
 import { coverageOfPairs, partialLine } from '../diff/partial.js';
+import { retriesText } from '../store/run-retries.js';
 import { statusText, writerNote, writerWords } from '../store/run-status.js';
 import { escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
@@ -30,7 +31,8 @@ function kvTable(entries: readonly (readonly [string, unknown])[]): string {
  * first `limit`), and the manifest: the design (target, axes, conditions, replicates, salt, hashes), the
  * gate (max_mde, q, power, method), the status and counts, and the provenance. A `running` run's status
  * says what `inspect` says of its writer: alive, or gone (killed or crashed) with the resume command that
- * finishes it. Every value from the store is escaped.
+ * finishes it; a run whose errors were retried says how many episodes were run again, when, and which
+ * errors (as `inspect`). Every value from the store is escaped.
  *
  * @param run - from `inspectRun(store, ref, { event: null, limit })`.
  * @param store - the store directory, as the resume command names it.
@@ -49,6 +51,9 @@ export function renderRunPage(run: RunInspection, store: string): string {
   body.push(`<p class="verdict" id="verdict">${h(summary)}</p>`);
   // A run left running by a killed sweep: nothing runs it any more, and resume finishes it (as inspect says).
   if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, store) as string)}</p>`);
+  // A run whose errors were run again (resume --retry-errors), as inspect says it.
+  const retries = retriesText(m);
+  if (retries !== null) body.push(`<p class="note" id="retries"><b>retries</b> ${h(retries)}</p>`);
   // A run that does not hold its design (interrupted, or marked complete without every pair), as the diff page says it.
   const partial = partialLine([coverageOfPairs(m, run.conditions.reduce((n, c) => n + c.rows, 0))].filter((c) => !c.complete));
   if (partial !== null) body.push(`<p class="note" id="partial"><b>partial</b> ${h(partial.replace(/^partial: /, ''))}</p>`);
@@ -110,6 +115,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
       ['budget_tokens', m.budget_tokens ?? null],
       ['extensions', m.extensions.length > 0 ? m.extensions.map((x) => ({ ...x, seeds: `${x.seeds.length} seeds` })) : null],
       ['resumes', m.resumes.length > 0 ? m.resumes : null],
+      ['retries', (m.retries ?? []).length > 0 ? m.retries : null],
     ]),
   );
   body.push('<h3>Provenance</h3>');

@@ -7,6 +7,7 @@ import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { proveCommandLine } from '../../internal/shell-word.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
+import { retriesText } from '../../store/run-retries.js';
 import { statusText } from '../../store/run-status.js';
 
 /** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
@@ -57,6 +58,8 @@ function text(r: RunInspection, store: string): string {
     ['provenance', `git ${git}; node ${p.node}; ${Object.entries(p.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`],
     ['command', p.command.join(' ') || '-'],
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
+    // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
+    ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
     ['rows', rowsText(r)],
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
