@@ -1,3 +1,4 @@
+import { abbreviateApart } from './distinct-abbreviations.js';
 import { goodness, riseIsGood } from './direction.js';
 import type { ReportGrid } from './report-grid.js';
 import { fmtChange, fmtInterval } from './text-table.js';
@@ -66,7 +67,8 @@ function label(x: number, y: number, shown: string, full: string, attrs: string)
  * `passed` rising is better, a failure event rising is worse; the legend says so for the event) with the change,
  * its simultaneous interval and its verdict written in it; cells whose change counts toward the verdict
  * get a heavy outline, drawn after every cell so no neighbour covers it. Axis values longer than 16
- * characters are abbreviated to 12 and an ellipsis, with the full value as a tooltip; the margins,
+ * characters are abbreviated to 12 and an ellipsis (when that leaves two values alike, to 16 that keep
+ * where they differ: `distinctAbbreviations`), with the full value as a tooltip; the margins,
  * columns and the whole image are sized from estimated text widths (0.6 em per character) so that the
  * longest line fits. The caption says that the family is the grid's cells: Holm and the simultaneous
  * intervals are over the cells shown, so a cell's figures can differ from the diff's row; and, for a grid
@@ -84,8 +86,13 @@ export function renderGridSvg(grid: ReportGrid): string {
   const tested = d.tests;
   const family = `${tested} cell${tested === 1 ? '' : 's'} tested`;
   const end = scaleEnd(grid);
-  const xs = grid.x_values.map((v) => ({ full: String(v), shown: abbreviate(String(v)) }));
-  const ys = grid.y_values.map((v) => ({ full: v === null ? '' : String(v), shown: v === null ? '' : abbreviate(String(v)) }));
+  // Values that would read alike cut at their start (long ones that differ only at their end) keep where they differ.
+  const shownApart = (values: readonly string[]): { full: string; shown: string }[] => {
+    const shown = abbreviateApart(values, abbreviate, MAX_LABEL);
+    return values.map((full, i) => ({ full, shown: shown[i] as string }));
+  };
+  const xs = shownApart(grid.x_values.map(String));
+  const ys = shownApart(grid.y_values.map((v) => (v === null ? '' : String(v))));
   const interval = d.method.paired ? 'Tango' : "Newcombe's hybrid score";
   const lines: [string, number, boolean, string][] = [
     [`${d.verdict}: change in the rate of ${grid.event}`, 15, true, '#111'],

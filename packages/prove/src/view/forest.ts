@@ -1,4 +1,5 @@
 import { goodness, riseIsGood } from '../diff/direction.js';
+import { distinctAbbreviations } from '../diff/distinct-abbreviations.js';
 import { textWidth } from '../diff/svg.js';
 import { fmtChange, fmtInterval } from '../diff/text-table.js';
 import type { DiffReport, DiffRow } from '../diff/types.js';
@@ -16,6 +17,30 @@ export function changeColour(row: Pick<DiffRow, 'event' | 'change'>): string {
 /** A condition label shown whole up to 64 characters, else its first 60 and an ellipsis (the full label is the tooltip). */
 function shortLabel(s: string): string {
   return s.length > 64 ? `${s.slice(0, 60)}\u2026` : s;
+}
+
+/** The most characters of one part (`axis value`) of a label when labels cut at 60 would read alike. */
+const PART_MAX = 40;
+
+/**
+ * The labels as shown: {@link shortLabel}'s when they tell the labels apart; else each part (`axis
+ * value`) longer than 40 characters is cut where the values of its axis differ
+ * (`distinctAbbreviations`), so that long prompt-like values differing only at their end, and the other
+ * axes after them, stay readable.
+ */
+export function shortLabels(labels: readonly string[]): string[] {
+  const usual = labels.map(shortLabel);
+  if (new Set(usual).size === new Set(labels).size) return usual;
+  const split = labels.map((l) => l.split(' · '));
+  const axisOf = (part: string): string => part.split(' ')[0] as string;
+  const values = new Map<string, string[]>();
+  for (const part of split.flat()) values.set(axisOf(part), [...(values.get(axisOf(part)) ?? []), part]);
+  const shown = new Map<string, string>();
+  for (const parts of values.values()) {
+    const distinct = [...new Set(parts)];
+    distinctAbbreviations(distinct, PART_MAX).forEach((a, i) => shown.set(distinct[i] as string, a));
+  }
+  return split.map((parts) => parts.map((p) => shown.get(p) ?? p).join(' · '));
 }
 
 /**
@@ -46,7 +71,8 @@ export function distinctParts(labels: readonly string[]): string[] {
 export function renderForestSvg(report: DiffReport): string {
   const rows = report.rows;
   const shown = distinctParts(rows.map((r) => r.condition));
-  const labels = rows.map((r, i) => `${shortLabel(shown[i] as string)} (${r.event})`);
+  const short = shortLabels(shown);
+  const labels = rows.map((r, i) => `${short[i] as string} (${r.event})`);
   const labelW = Math.max(120, ...labels.map((l) => textWidth(l, 12)));
   const plotW = 420;
   const pad = 12;
