@@ -14,7 +14,7 @@ export type RunCounts = {
   rows_without_outcome: number;
   /**
    * Outcome label to count (rows without an outcome are not here). A label is any text, `__proto__` or
-   * `constructor` too: read and write it with internal/own-key.ts, never `outcomes[label] ?? 0`.
+   * `constructor` too: read a count with `Object.hasOwn(outcomes, label) ? outcomes[label] : 0`, not `outcomes[label] ?? 0`.
    */
   outcomes: Record<string, number>;
 };

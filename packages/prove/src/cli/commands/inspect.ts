@@ -5,7 +5,6 @@ import { defineCommand } from '../define.js';
 import { backendText, columns, json, outcomeSummary, seconds, usageNotes, usageText } from '../format.js';
 import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
-import { proveCommandLine } from '../../internal/shell-word.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
 import { retriesText } from '../../store/run-retries.js';
 import { statusText } from '../../store/run-status.js';
