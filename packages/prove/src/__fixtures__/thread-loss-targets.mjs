@@ -1,6 +1,6 @@
 // Targets that end their worker thread (executor/worker-backend-loss.test.ts): each call is recorded as a
 // line "ARM REPLICATE" in the file POISSON_TEST_CALLS names (the test's count of calls, as a model
-// server's would be), and replicate 5 of arm a is the one that ends the thread.
+// server's would be), and replicate 5 of arm a (3 for spinForever) is the one that ends the thread.
 import { appendFileSync } from 'node:fs';
 
 const record = (cfg) => appendFileSync(process.env.POISSON_TEST_CALLS, `${cfg.arm} ${cfg.replicate_index}\n`);
@@ -26,10 +26,14 @@ export function straySync(cfg) {
   return { outcome: 'passed', t: 1 };
 }
 
-/** CPU-bound, 6 ms an episode; the culprit never returns (the timeout ends its thread). */
+/**
+ * CPU-bound, 25 ms an episode (over the 20 ms after which a thread posts its rows); replicate 3 of arm a
+ * (the seventh item, 150 ms into the chunk: inside the 250 ms a thread used to wait before posting) never
+ * returns, and the timeout ends its thread.
+ */
 export function spinForever(cfg) {
   record(cfg);
-  if (culprit(cfg)) for (;;);
-  busy(6);
+  if (cfg.arm === 'a' && cfg.replicate_index === 3) for (;;);
+  busy(25);
   return { outcome: 'passed', t: 1 };
 }

@@ -133,8 +133,8 @@ const THREADS_IMPORT = 'worker threads import the target themselves: give it as 
  * that episode gets a timeout row and the rest of its chunk is sent again. An error the target leaves
  * outside its episode ends its thread too: the rows it finished are kept, one episode fails (the one
  * running, or at the chunk's end the last), and the rest is sent again (docs/architecture.md). Rows are
- * posted every 5 ms, so a thread stopped where it spins takes at most its last 5 ms of finished
- * episodes with it: they run again.
+ * posted once the episodes not yet posted took 20 ms, so a thread stopped where it spins takes at most
+ * 20 ms of finished episodes with it: they run again.
  *
  * @param opts - {@link WorkerBackendOptions}.
  * @returns a {@link Backend} named `local-threads`.

@@ -45,14 +45,19 @@ async function main(): Promise<void> {
 }
 
 /**
- * A chunk's finished rows are posted, with the target's usage, once the last post is this old (ms),
- * checked after each episode and by a timer while an episode waits. Rows not yet posted are lost with the
- * thread (at a timeout, the thread is stopped where it spins): those episodes run again on another
- * thread, so this bounds what runs twice to the episodes of the last 5 ms (a model call that is paid for
- * takes longer, and is posted as it ends). It was 250 ms: at a timeout, 15 finished episodes of 5 ms ran
- * twice (a review). A chunk of cheap episodes is posted about every 5 ms of its run.
+ * A chunk's finished rows are posted, with the target's usage, once the episodes not yet posted took
+ * {@link POST_WORK_MS} in all (their rows' `duration_ms`), or the last post is {@link POST_MS} old (checked
+ * after each episode, and by a timer while one waits, so that the usage of slow model calls reaches
+ * run.json while the chunk runs). Rows not yet posted are lost with the thread (at a timeout it is stopped
+ * where it spins) and those episodes run again on another thread: at most 20 ms of them, where a model call
+ * that is paid for takes longer and is posted as it ends. A chunk of cheap episodes (256 of ~40 µs) is
+ * posted about once, at its end (posting every 5 ms instead cost the threads about 6% of their throughput,
+ * bench/throughput's threads lines, three runs each in one sitting). Until the
+ * second session of 2026-12-06 only the 250 ms counted: at a timeout, 15 finished episodes of 5 ms ran twice.
  */
-const POST_MS = 5;
+const POST_MS = 250;
+/** The episodes' own time (ms) after which their rows are posted at once ({@link POST_MS}). */
+const POST_WORK_MS = 20;
 
 /** The chunk this thread runs: its finished rows not yet posted, the items done, whether one runs now, and the item of the last row. */
 type Running = { readonly msg: ChunkMessage; rows: EpisodeRow[]; done: number; running: boolean; last: number; post: (final: boolean) => void };
@@ -60,6 +65,7 @@ let current: Running | null = null;
 
 async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, stopped: AbortController): Promise<void> {
   let postedAt = Date.now();
+  let unpostedMs = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   // `upTo`: the items before it are finished and posted (their rows, or none for an episode the stop cut short).
   const post = (final: boolean): void => {
@@ -68,6 +74,7 @@ async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, s
     port?.postMessage({ type: 'rows', id: msg.id, rows: chunk.rows, upTo: chunk.done, final, usage: started.usage() });
     chunk.rows = [];
     postedAt = Date.now();
+    unpostedMs = 0;
   };
   const chunk: Running = { msg, rows: [], done: 0, running: false, last: -1, post };
   current = chunk;
@@ -85,12 +92,13 @@ async function runChunk(fn: Target, msg: ChunkMessage, started: StartedTarget, s
     if (row !== null) {
       chunk.rows.push(row);
       chunk.last = chunk.done;
+      unpostedMs += row.duration_ms;
     }
     const now = Date.now();
     clock[0] = 0;
     chunk.done++;
     if (chunk.done === msg.items.length) break;
-    if (now - postedAt >= POST_MS) post(false);
+    if (unpostedMs >= POST_WORK_MS || now - postedAt >= POST_MS) post(false);
     // An episode that waits (a model call) lets this timer post the finished ones while it runs.
     else if (timer === null) timer = setTimeout(() => post(false), POST_MS - (now - postedAt));
   }
