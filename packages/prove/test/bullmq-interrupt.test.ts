@@ -252,7 +252,10 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     // file on disk matched the second sweep's sha256, and the module imported for the first ran its jobs
     // (every episode passed where the new code fails them all; "no significant change").
     const mod = join(dir, 'edited.mjs');
-    const version = (outcome: string): string => `export const t = () => ({ outcome: ${JSON.stringify(outcome)}, t: 1, meta: { outcome: ${JSON.stringify(outcome)} } });\n`;
+    // Two exports of one module: Node keeps one module per file, so the second, first asked for after the
+    // edit, runs the old code too (a self-review: it was accepted, the file's sha256 read at its first use).
+    const version = (outcome: string): string =>
+      ['t', 'u'].map((name) => `export const ${name} = () => ({ outcome: ${JSON.stringify(outcome)}, t: 1, meta: { outcome: ${JSON.stringify(outcome)} } });\n`).join('');
     await writeFile(mod, version('passed'));
     const refused: string[] = [];
     const stopWorker = new AbortController();
@@ -264,11 +267,14 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     expect(refused).toEqual([]);
     await writeFile(mod, version('failed'));
     const second = await sweep({ ...opts, store: join(dir, 'store-e2') });
+    const other = await sweep({ ...opts, target: `${mod}:u`, store: join(dir, 'store-e3') });
     stopWorker.abort();
     await w;
-    expect([second.status, second.counts.rows, second.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
-    for (const e of await episodes(join(dir, 'store-e2'), second.run_id)) {
-      expect(e.error).toMatch(/^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: it imported its target module .*edited\.mjs when the file's sha256 was [0-9a-f]{12}…, and the coordinator's is [0-9a-f]{12}… \(the file changed since; Node runs the module it imported first\); restart the worker to run the new version\./);
+    for (const [run, store] of [[second, 'store-e2'], [other, 'store-e3']] as const) {
+      expect([run.status, run.counts.rows, run.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
+      for (const e of await episodes(join(dir, store), run.run_id)) {
+        expect(e.error).toMatch(/^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: it imported its target module .*edited\.mjs when the file's sha256 was [0-9a-f]{12}…, and the coordinator's is [0-9a-f]{12}… \(the file changed since; Node runs the module it imported first\); restart the worker to run the new version\./);
+      }
     }
     expect(refused).toHaveLength(1);
   }, 60_000);

@@ -172,12 +172,18 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
   const refusedReported = new Set<string>();
 
   /**
-   * Each target module as this worker imported it (per file and export name): the function, or why it
-   * cannot be imported, and the sha256 of the file's bytes read just before the import (null when they
-   * could not be read). Node keeps the module it imported first for the life of the process: a file edited
+   * Each target as this worker imported it (per file and export name): the function, or why it cannot
+   * be imported, and the sha256 of its file's bytes read just before the file's first import (null when
+   * they could not be read). Node keeps the module it imported first for the life of the process: a file edited
    * since runs as it was, whatever the disk now says, so a job is checked against this sha256 too.
    */
   const targets = new Map<string, Promise<{ fn: Target | string; sha256: string | null }>>();
+  /**
+   * The sha256 of each module file (by its resolved path) as first imported here: Node keeps one module
+   * per file, so every export of it runs that version (a review: a second export first asked for after
+   * an edit read the new sha256 and ran the old code).
+   */
+  const fileShas = new Map<string, Promise<string | null>>();
   const reportedLoadErrors = new Set<string>();
   const resolveTarget = (t: ChunkTarget): Promise<{ fn: Target | string; sha256: string | null }> => {
     const key = `${t.file}\u0000${t.relative ?? ''}\u0000${t.name}`;
@@ -185,10 +191,15 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     if (!p) {
       p = (async () => {
         const file = await targetFile(t, cwd);
-        const sha256 = await readFile(file).then(
-          (b) => createHash('sha256').update(b).digest('hex'),
-          () => null,
-        );
+        let shaOf = fileShas.get(file);
+        if (shaOf === undefined) {
+          shaOf = readFile(file).then(
+            (b) => createHash('sha256').update(b).digest('hex'),
+            () => null,
+          );
+          fileShas.set(file, shaOf);
+        }
+        const sha256 = await shaOf;
         try {
           return { fn: (await loadTarget({ file, name: t.name }, cwd)).fn, sha256 };
         } catch (err) {
