@@ -89,13 +89,24 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   return { threshold, scores, clustered, sequential };
 }
 
+/**
+ * Whether the runs are paired and either recorded a discordance > 0 planned at sweep time (`--discordance`):
+ * the user said the target disagrees with itself, so every paired table reads its limit at psi^ + d, also
+ * one whose few discordant pairs happen to go one way (a rare event of a noisy target, which the tables
+ * alone read as a deterministic change: a review of the second session of 2026-12-06 measured such limits
+ * reached 0.56 to 0.63 of the time, not 0.8).
+ */
+function plannedNoise(input: DiffInput): boolean {
+  return input.pairing.paired && ((plannedDiscordance(input.before) ?? 0) > 0 || (plannedDiscordance(input.after) ?? 0) > 0);
+}
+
 /** The fragility search, or why it was not run (switched off; `sequential`, whose tests it cannot recompute). */
 function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, checked: CheckedOptions, switches: ComputeSwitches): Fragility {
   if (switches.fragility === false) return Object.freeze({ count: null, description: 'not searched' });
   if (readings.sequential) return Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
   const { pairing, events } = input;
   const { q, method } = checked;
-  const found = fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level });
+  const found = fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level, planned: plannedNoise(input) });
   // A family of several candidates fixes its size over all of them: an event one candidate's diff would
   // no longer infer is not searched there.
   if (!input.inferred || events.length < 2 || switches.family !== undefined) return found;
@@ -134,7 +145,7 @@ function inferredEventRemoval(input: DiffInput, word: DiffFamily['word'], readin
     const w = where.get(labels.indexOf(event) + 2);
     if (w === undefined || w === null || !(count === null || w.n < count) || !(best === null || w.n < (best.count as number))) continue;
     const rest = events.filter((e) => e !== event);
-    const reread = diffFamily(pairing.conditions, rest, { paired: pairing.paired, options, threshold: readings.threshold.value, sequential: false });
+    const reread = diffFamily(pairing.conditions, rest, { paired: pairing.paired, options, threshold: readings.threshold.value, sequential: false, planned: plannedNoise(input) });
     if (reread.word === word) continue;
     const m = pairing.conditions.length;
     best = Object.freeze({
@@ -249,7 +260,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const checked = checkOptions(options);
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   const readings = readingsOf(input, options, checked);
-  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family });
+  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned: plannedNoise(input) });
   const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches));
   if (options.full !== true) return Object.freeze(report);
   return withFullSections({ ...report, full: true }, input, family, checked.method);

@@ -95,19 +95,21 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
  *
  * @param conditions - the paired conditions.
  * @param events - the tested events.
- * @param args - whether the runs are paired, the checked options, the threshold, `sequential`, and
- *   `family` (m when the tests are part of a larger family; default conditions x events).
+ * @param args - whether the runs are paired, the checked options, the threshold, `sequential`,
+ *   `family` (m when the tests are part of a larger family; default conditions x events), and `planned`
+ *   (a run recorded a discordance > 0 planned at sweep time: the target disagrees with itself).
  */
 export function diffFamily(
   conditions: readonly ConditionPairs[],
   events: readonly string[],
-  args: { readonly paired: boolean; readonly options: CheckedOptions; readonly threshold: number; readonly sequential: boolean; readonly family?: number | undefined },
+  args: { readonly paired: boolean; readonly options: CheckedOptions; readonly threshold: number; readonly sequential: boolean; readonly family?: number | undefined; readonly planned?: boolean },
 ): DiffFamily {
   const { q, power, method } = args.options;
   const m = args.family ?? conditions.length * events.length;
   const tests = testsOf(conditions, events, args.paired);
-  // A target that disagrees with itself somewhere in the diff: every table's limit reads psi^ + d.
-  const limits: LimitContext = { alpha: q / m, power, method, bothWays: disagreesBothWays(tests.map((t) => t.table)) };
+  // A target that disagrees with itself somewhere in the diff, or runs planned for one (`planned`: a
+  // discordance given at sweep time): every table's limit reads psi^ + d.
+  const limits: LimitContext = { alpha: q / m, power, method, bothWays: args.planned === true || disagreesBothWays(tests.map((t) => t.table)) };
   const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
   const scored = scoreTests(tests, method, limits, memo, level, args.sequential);

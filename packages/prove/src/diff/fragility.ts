@@ -22,6 +22,8 @@ export type FragilityContext = {
   readonly memo?: LimitMemo;
   /** The level of each test's simultaneous interval (1 - 0.05 / m). */
   readonly level: number;
+  /** The runs were planned at a discordance > 0: every paired table reads psi^ + d, whatever a change does to the tables. */
+  readonly planned?: boolean;
 };
 
 const WORDS: Record<'sig' | 'inc' | 'none', VerdictWord> = { sig: 'significant change', inc: 'inconclusive', none: 'no significant change' };
@@ -74,7 +76,7 @@ class Family {
     this.bwTables = views.map(([va]) => Array.from({ length: e + 1 }, (_, g) => g > 0 && bothWaysOf(tableAsIs(va, g))));
     this.bwIn = this.bwTables.map((b) => b.filter(Boolean).length);
     this.bwAll = this.bwIn.reduce((s, x) => s + x, 0);
-    this.bothWays = this.bwAll > 0;
+    this.bothWays = ctx.planned === true || this.bwAll > 0;
     const base = this.reading(this.bothWays).base;
     this.sigIn = base.map((b) => b.filter((s) => s.sig).length);
     this.sigAll = this.sigIn.reduce((s, x) => s + x, 0);
@@ -112,7 +114,7 @@ class Family {
 
   /** Whether some table disagrees both ways once condition ci's tables are `tables` (per class; undefined where unchanged). */
   bothWaysAfter(ci: number, tables: readonly (Table | undefined)[]): boolean {
-    if (this.bwAll - (this.bwIn[ci] as number) > 0) return true;
+    if (this.ctx.planned === true || this.bwAll - (this.bwIn[ci] as number) > 0) return true;
     const asIs = this.bwTables[ci] as boolean[];
     for (let g = 1; g <= this.e; g++) {
       const t = tables[g];
@@ -128,6 +130,7 @@ class Family {
    */
   modelsFrom(ci: number): readonly boolean[] {
     const paired = (this.views[ci] as readonly [View, View])[0].paired;
+    if (this.ctx.planned === true) return [true];
     const flips = this.bothWays ? this.bwAll === this.bwIn[ci] : paired;
     return flips ? [this.bothWays, !this.bothWays] : [this.bothWays];
   }

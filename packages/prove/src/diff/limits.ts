@@ -131,7 +131,8 @@ export function pairedLimits(t: PairedTable, ctx: LimitContext, memo?: LimitMemo
  * 0.02), and 0.096 at psi^ + d.
  *
  * @param t - the paired table.
- * @param bothWays - some table of the same diff has pairs that disagree both ways.
+ * @param bothWays - some table of the same diff has pairs that disagree both ways, or a run was planned
+ *   at a discordance > 0 (`sweep --discordance`; diff-episodes.ts `plannedNoise`).
  * @returns `{ discordanceSlope: 1 }` for minimumDetectableChange (its base is psi^), or null.
  */
 export function changeDiscordance(t: PairedTable, bothWays = false): { readonly discordanceSlope: number } | null {

@@ -1,0 +1,78 @@
+// Runs planned at a discordance (`sweep --discordance P`): the user said the target disagrees with itself,
+// so a table whose few discordant pairs happen to go one way (a rare event of a noisy target: fall 2, rise
+// 0 of 128) reads its limit at psi^ + d, as the gate planned it, not as a deterministic change at
+// max(psi^, d). A review of the second session of 2026-12-06: such one-way limits of a target failing 1%
+// of calls independently were reached 0.56 to 0.63 of the time (scipy's exact power; simulation), not 0.8.
+// Without a planned discordance (and no table disagreeing both ways) the one-way reading stands (STATS.md).
+import { minimumDetectableChange, roundSignificant } from 'poisson-stats';
+import { describe, expect, it } from 'vitest';
+import { computeDiff } from './diff-episodes.js';
+import type { DiffRun } from './types.js';
+
+type Pair = 'ff' | 'fp' | 'pf' | 'pp';
+
+/** Two paired runs of one condition from the counts of each kind of pair (A's outcome, then B's; f failed, p passed). */
+function runs(counts: Readonly<Record<Pair, number>>, discordance: number | null, maxMde = 0.1): { before: DiffRun; after: DiffRun } {
+  const kinds = (['ff', 'fp', 'pf', 'pp'] as const).flatMap((k) => Array.from({ length: counts[k] }, () => k));
+  const make = (id: string, at: 0 | 1): DiffRun => ({
+    manifest: { run_id: id, name: id, salt: 'planned', max_mde: maxMde, events: ['failed'], ...(discordance === null ? {} : { discordance }), axes: { slack: { type: 'continuous', values: [1] } } },
+    rows: kinds.map((k, r) => ({ condition: 'slack 1', replicate_index: r, seed: 500 + r, outcome: k[at] === 'f' ? 'failed' : 'passed', t: 1, slack: 1 })),
+  });
+  return { before: make('a', 0), after: make('b', 1) };
+}
+
+const RARE = { ff: 0, fp: 0, pf: 2, pp: 126 } as const; // A failed twice, B never: fall 2, rise 0
+
+describe('runs planned at a discordance read every table at psi^ + d', () => {
+  it('a one-way table of 128 pairs (fall 2): the limit at 2/128 + d, where it read max(2/128, d)', () => {
+    const oneWay = roundSignificant(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 2 / 128 }), 3);
+    const moving = roundSignificant(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 2 / 128, discordanceSlope: 1 }), 3);
+    expect(moving).toBeGreaterThan(oneWay);
+    const unplanned = computeDiff(runs(RARE, null).before, runs(RARE, null).after);
+    expect(unplanned.rows[0]?.limit_rise).toBe(oneWay);
+    const { before, after } = runs(RARE, 0.02);
+    const planned = computeDiff(before, after);
+    expect(planned.planned_discordance).toBe(0.02);
+    expect(planned.rows[0]?.limit_rise).toBe(moving);
+  });
+
+  it('its fragility is the smallest change of one run\'s outcomes that, re-run through the diff, changes the word (brute force)', () => {
+    // A rare one-way table (fall 4 of 128) at a threshold of 0.07: the word rests on the limit model,
+    // which the search must read as the diff does (read one way, it said 1 where the diff re-run needs 2;
+    // a scan of 144 such designs found 8 of them).
+    const start: Readonly<Record<Pair, number>> = { ff: 0, fp: 0, pf: 4, pp: 124 };
+    const word = (c: Record<Pair, number>): string => {
+      const { before, after } = runs(c, 0.02, 0.07);
+      return computeDiff(before, after, {}, { fragility: false }).verdict;
+    };
+    const base = word({ ...start });
+    // Every change of k of one run's outcomes, one way (failed made to end otherwise, or the reverse),
+    // enumerated by how many of each kind of pair it takes: the diff sees only the kinds' counts.
+    const moves: readonly (readonly [readonly [Pair, Pair], readonly [Pair, Pair]])[] = [
+      [['ff', 'pf'], ['fp', 'pp']], // A: failed -> passed
+      [['pf', 'ff'], ['pp', 'fp']], // A: passed -> failed
+      [['ff', 'fp'], ['pf', 'pp']], // B: failed -> passed
+      [['fp', 'ff'], ['pp', 'pf']], // B: passed -> failed
+    ];
+    let smallest: number | null = null;
+    for (let k = 1; k <= 128 && smallest === null; k++) {
+      for (const [[from1, to1], [from2, to2]] of moves) {
+        for (let i = 0; i <= k; i++) {
+          const j = k - i;
+          if (i > start[from1] || j > start[from2]) continue;
+          const c: Record<Pair, number> = { ...start };
+          c[from1] -= i;
+          c[to1] += i;
+          c[from2] -= j;
+          c[to2] += j;
+          if (word(c) !== base) smallest = k;
+        }
+      }
+    }
+    const { before, after } = runs({ ...start }, 0.02, 0.07);
+    const report = computeDiff(before, after);
+    expect(report.verdict).toBe('inconclusive');
+    expect([report.verdict, report.fragility.count]).toEqual([base, smallest]);
+    expect(smallest).toBe(2);
+  });
+});
