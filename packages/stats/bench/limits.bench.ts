@@ -5,7 +5,9 @@
 //     weights and c_k (a fresh RejectionBounds per MDE), every point probability by the saddle point
 //     (discordantPower with direct = true), bisection from [0, 1] without a guess -- the baseline;
 //   - cold: minimumDetectableChange with the shared rejection bounds emptied first (a new process);
-//   - warm: minimumDetectableChange again (the bounds c_k of this alpha already known).
+//   - warm: minimumDetectableChange again (the bounds c_k of this alpha already known);
+//   - warm, 3 significant digits: as the diff's limits are computed since the second session of
+//     2026-12-06 (`significant: 3`: a fourth decimal for limits below 0.1, which these are).
 // Prints milliseconds per 200 MDEs (median of 5 interleaved passes after one warm-up pass of each) and each as a ratio to the baseline, and checks
 // that all three give the same MDE to 3 decimals (and reports the largest full-precision difference).
 // Run: npm run bench -- stats/bench/limits
@@ -29,6 +31,7 @@ function directMde(n: number, psi: number): number {
   return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, settled);
 }
 const fastMde = (n: number, psi: number): number => minimumDetectableChange({ n, alpha, power, method, discordance: psi, decimals: 3 });
+const significantMde = (n: number, psi: number): number => minimumDetectableChange({ n, alpha, power, method, discordance: psi, significant: 3 });
 
 function pass(mde: (n: number, psi: number) => number, before?: () => void): { ms: number; out: number[] } {
   before?.();
@@ -41,15 +44,18 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const direct: number[] = [];
 const cold: number[] = [];
 const warm: number[] = [];
+const warmSignificant: number[] = [];
 let outs: number[][] = [];
 for (let r = 0; r <= 5; r++) {
   const a = pass(directMde);
   const b = pass(fastMde, clearSharedRejectionBounds);
   const c = pass(fastMde);
+  const d = pass(significantMde);
   if (r === 0) continue; // warm-up
   direct.push(a.ms);
   cold.push(b.ms);
   warm.push(c.ms);
+  warmSignificant.push(d.ms);
   outs = [a.out, b.out, c.out];
 }
 const [a, b, c] = outs as [number[], number[], number[]];
@@ -64,5 +70,6 @@ console.log(`${designs.length} MDEs (n ${Math.min(...designs.map((d) => d[0]))}-
 console.log(`  direct (baseline) ${base.toFixed(1)} ms`);
 console.log(`  fast, cold bounds ${median(cold).toFixed(1)} ms  x base ${(median(cold) / base).toFixed(4)}`);
 console.log(`  fast, warm bounds ${median(warm).toFixed(1)} ms  x base ${(median(warm) / base).toFixed(4)}`);
+console.log(`  fast, warm bounds, 3 significant digits ${median(warmSignificant).toFixed(1)} ms  x base ${(median(warmSignificant) / base).toFixed(4)}  x decimals 3 ${(median(warmSignificant) / median(warm)).toFixed(2)}`);
 console.log(`  same MDE to 3 decimals: ${same} of ${designs.length}; largest difference of the returned values ${maxDiff.toExponential(2)}`);
 if (same !== designs.length) process.exitCode = 1;
