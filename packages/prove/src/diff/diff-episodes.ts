@@ -100,6 +100,17 @@ function plannedNoise(input: DiffInput): boolean {
   return input.pairing.paired && ((plannedDiscordance(input.before) ?? 0) > 0 || (plannedDiscordance(input.after) ?? 0) > 0);
 }
 
+/**
+ * The discordance the runs were planned at: the larger of the two recorded (one run at 0 and the other
+ * at 0.02 read every table at psi^ + d, and said "planned 0" until a review of the second session of
+ * 2026-12-06), or the one recorded, or null.
+ */
+function plannedOf(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'manifest'>): number | null {
+  const a = plannedDiscordance(before);
+  const b = plannedDiscordance(after);
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+
 /** The fragility search, or why it was not run (switched off; `sequential`, whose tests it cannot recompute). */
 function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, checked: CheckedOptions, switches: ComputeSwitches): Fragility {
   if (switches.fragility === false) return Object.freeze({ count: null, description: 'not searched' });
@@ -193,7 +204,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     events: Object.freeze([...events]),
     events_inferred: input.inferred,
     events_declared: input.declared,
-    planned_discordance: plannedDiscordance(before) ?? plannedDiscordance(after),
+    planned_discordance: plannedOf(before, after),
     warnings: Object.freeze(input.warnings),
     fragility: fragile,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),

@@ -36,6 +36,14 @@ describe('runs planned at a discordance read every table at psi^ + d', () => {
     expect(planned.rows[0]?.limit_rise).toBe(moving);
   });
 
+  it('one run planned at 0.02 and the other at 0 is read, and reported, as planned at 0.02', () => {
+    const { before } = runs(RARE, 0);
+    const { after } = runs(RARE, 0.02);
+    const report = computeDiff(before, after);
+    expect(report.planned_discordance).toBe(0.02);
+    expect(report.rows[0]?.limit_rise).toBe(roundSignificant(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 2 / 128, discordanceSlope: 1 }), 3));
+  });
+
   it('its fragility is the smallest change of one run\'s outcomes that, re-run through the diff, changes the word (brute force)', () => {
     // A rare one-way table (fall 4 of 128) at a threshold of 0.07: the word rests on the limit model,
     // which the search must read as the diff does (read one way, it said 1 where the diff re-run needs 2;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Job } from 'bullmq';
@@ -179,7 +179,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
    */
   const targets = new Map<string, Promise<{ fn: Target | string; sha256: string | null }>>();
   /**
-   * The sha256 of each module file (by its resolved path) as first imported here: Node keeps one module
+   * The sha256 of each module file (by its real path) as first imported here: Node keeps one module
    * per file, so every export of it runs that version (a review: a second export first asked for after
    * an edit read the new sha256 and ran the old code).
    */
@@ -191,13 +191,16 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     if (!p) {
       p = (async () => {
         const file = await targetFile(t, cwd);
-        let shaOf = fileShas.get(file);
+        // By its real path: Node keeps one module per real path, so a symlinked folder reaches the same
+        // module (a review: a sweep through a link after an edit ran the module imported through the real path).
+        const real = await realpath(file).catch(() => file);
+        let shaOf = fileShas.get(real);
         if (shaOf === undefined) {
           shaOf = readFile(file).then(
             (b) => createHash('sha256').update(b).digest('hex'),
             () => null,
           );
-          fileShas.set(file, shaOf);
+          fileShas.set(real, shaOf);
         }
         const sha256 = await shaOf;
         try {
