@@ -97,7 +97,7 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
  * reached 0.56 to 0.63 of the time, not 0.8).
  */
 function plannedNoise(input: DiffInput): boolean {
-  return input.pairing.paired && ((plannedDiscordance(input.before) ?? 0) > 0 || (plannedDiscordance(input.after) ?? 0) > 0);
+  return input.pairing.paired && (plannedOf(input.before, input.after) ?? 0) > 0;
 }
 
 /**

@@ -14,7 +14,6 @@ import {
   minimumDetectableChange,
   newcombeInterval,
   pairedScoreDifference,
-  roundSignificant as statsRoundSignificant,
   sequentialMcnemar,
   sequentialMinimumDetectableChange,
   tangoInterval,
@@ -78,9 +77,7 @@ export function pairedMde(n: number, alpha: number, power: number, method: TestM
 }
 
 /** poisson-stats `roundSignificant`: x to `digits` significant digits. */
-export function roundSignificant(x: number, digits: number): number {
-  return statsRoundSignificant(x, digits);
-}
+export { roundSignificant } from 'poisson-stats';
 
 /** Fisher's exact test, two-sided as R's fisher.test, on [[a, b], [c, d]] (poisson-stats `fisherExact`). */
 export function fisherP(a: number, b: number, c: number, d: number): number {
