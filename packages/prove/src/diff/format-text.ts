@@ -152,7 +152,9 @@ export function formatDiffText(report: DiffReport): string {
   }
   if (r.planned_discordance !== null && r.method.paired) {
     const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
-    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
+    // Planned at a discordance > 0, every paired table reads psi^ + d (diff-episodes.ts plannedNoise).
+    const read = r.planned_discordance > 0 ? 'at its own observed discordance plus the change (psi^ + d), as planned' : 'at its own';
+    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read ${read}); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
   }
   for (const w of r.warnings) out.push(line('warning', w));
   const dropped = droppedLine(r);

@@ -83,7 +83,7 @@ describe('the design the runs recorded: declared events, planned m, planned disc
   it('prints the planned discordance beside the observed one', () => {
     const r = diffEpisodes(withManifest(before, { discordance: 0.48 }), withManifest(after, { discordance: 0.48 }));
     expect(r.planned_discordance).toBe(0.48);
-    expect(formatDiffText(r)).toContain("discordance   observed up to 0.500 (pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.480 at sweep time (--discordance)");
+    expect(formatDiffText(r)).toContain("discordance   observed up to 0.500 (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance plus the change (psi^ + d), as planned); planned 0.480 at sweep time (--discordance)");
   });
 });
 

@@ -7,6 +7,8 @@
 import { minimumDetectableChange, roundSignificant } from 'poisson-stats';
 import { describe, expect, it } from 'vitest';
 import { computeDiff } from './diff-episodes.js';
+import { formatDiffText } from './format-text.js';
+import { renderDiffPage } from '../view/diff-page.js';
 import type { DiffRun } from './types.js';
 
 type Pair = 'ff' | 'fp' | 'pf' | 'pp';
@@ -82,5 +84,19 @@ describe('runs planned at a discordance read every table at psi^ + d', () => {
     expect(report.verdict).toBe('inconclusive');
     expect([report.verdict, report.fragility.count]).toEqual([base, smallest]);
     expect(smallest).toBe(2);
+  });
+
+  // The text diff and the page said each condition's limit was read "at its own" observed discordance
+  // (the last session's note: the figures were right, the words were not): planned runs read it at
+  // psi^ + d, and say so; unplanned runs keep the sentence they had.
+  it('the discordance line of the text diff and of the page says the limits read psi^ + d', () => {
+    const { before, after } = runs(RARE, 0.02);
+    const planned = computeDiff(before, after);
+    const said = "each condition's limit is read at its own observed discordance plus the change (psi^ + d), as planned";
+    expect(formatDiffText(planned)).toContain(`discordance   observed up to 0.016 (pairs whose outcomes disagree; ${said}); planned 0.020 at sweep time (--discordance)`);
+    expect(renderDiffPage({ report: planned, pairs: null, heatmaps: [] })).toContain('planned 0.02 at sweep time; the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) plus the change (psi^ + d)');
+    const zero = computeDiff(runs(RARE, 0).before, runs(RARE, 0).after);
+    expect(formatDiffText(zero)).toContain("(pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.000 at sweep time");
+    expect(renderDiffPage({ report: zero, pairs: null, heatmaps: [] })).toContain('the limits are read at each condition&#39;s observed discordance (the table&#39;s last column)</');
   });
 });
