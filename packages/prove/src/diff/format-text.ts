@@ -1,7 +1,7 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { fmt3, fmtLimit, fmtThreshold } from './sentence.js';
-import { fmtChange, fmtInterval, fmtP, textTable } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
 const LABEL_WIDTH = 14;
@@ -45,7 +45,7 @@ function tablesSection(r: DiffReport, tables: NonNullable<DiffReport['tables']>)
   tables.forEach((t, i) => {
     hashes.set(t.hash, t.condition);
     const row = r.rows[i];
-    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? fmtInterval(row.interval) : '-']);
+    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? fmtInterval(row.interval, printDecimals(r.threshold)) : '-']);
   });
   out.push(...textTable(rows));
   for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
@@ -161,9 +161,12 @@ export function formatDiffText(report: DiffReport): string {
   if (dropped !== null) out.push(dropped);
   out.push('');
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
+  // Rates, changes and intervals to the threshold's decimals when it has more than three (text-table.ts printDecimals).
+  const dp = printDecimals(r.threshold);
+  const rate = (x: number): string => (dp === 3 ? fmt3(x) : Number.isNaN(x) ? '-' : x.toFixed(dp));
   for (const row of r.rows) {
     const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    rows.push([row.condition, row.event, fmt3(row.before), fmt3(row.after), fmtChange(row.change), fmtInterval(row.interval), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
+    rows.push([row.condition, row.event, rate(row.before), rate(row.after), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));

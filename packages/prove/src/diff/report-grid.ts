@@ -11,7 +11,7 @@ import { alignColumnsByIdentity } from './identity-columns.js';
 import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
 import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
-import { fmtChange, fmtInterval, textTable } from './text-table.js';
+import { fmtChange, fmtInterval, printDecimals, textTable } from './text-table.js';
 import { droppedLine, line } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
@@ -326,7 +326,7 @@ export function formatGridText(grid: ReportGrid): string {
     const line = [yv === null ? grid.x : String(yv)];
     for (const xv of grid.x_values) {
       const row = grid.cells.find((c) => c.x === xv && c.y === yv)?.row ?? null;
-      line.push(row === null ? '-' : `${fmtChange(row.change)} ${fmtInterval(row.interval)} ${row.verdict}`);
+      line.push(row === null ? '-' : `${fmtChange(row.change, printDecimals(d.threshold))} ${fmtInterval(row.interval, printDecimals(d.threshold))} ${row.verdict}`);
     }
     table.push(line);
   }

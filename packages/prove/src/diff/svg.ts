@@ -1,7 +1,7 @@
 import { abbreviateApart } from './distinct-abbreviations.js';
 import { goodness, riseIsGood } from './direction.js';
 import type { ReportGrid } from './report-grid.js';
-import { fmtChange, fmtInterval } from './text-table.js';
+import { fmtChange, fmtInterval, printDecimals } from './text-table.js';
 
 // ColorBrewer's RdBu diverging scheme (Brewer, colorbrewer2.org), 7 classes: red for a change for the
 // worse, blue for a change for the better, near-white for no change. Better or worse is the event's
@@ -104,7 +104,7 @@ export function renderGridSvg(grid: ReportGrid): string {
   const pad = 16;
   const headerH = 24 + (lines.length - 1) * 17;
   // Cells: wide enough for their longest text and their x value.
-  const cellTexts = grid.cells.flatMap((c) => (c.row === null ? ['no pairs'] : [fmtInterval(c.row.interval), c.row.verdict]));
+  const cellTexts = grid.cells.flatMap((c) => (c.row === null ? ['no pairs'] : [fmtInterval(c.row.interval, printDecimals(grid.diff.threshold)), c.row.verdict]));
   const cw = Math.max(120, ...cellTexts.map((t) => textWidth(t, 12) + 20), ...xs.map((x) => textWidth(x.shown, 12) + 20));
   // Rows tall enough for the rotated y axis title to sit beside them.
   const ch = Math.max(78, grid.y === null ? 0 : Math.ceil((textWidth(grid.y, 12, true) + 16) / ny));
@@ -156,8 +156,8 @@ export function renderGridSvg(grid: ReportGrid): string {
         out.push(`<text x="${x0 + cw / 2}" y="${y0 + ch / 2 + 4}" text-anchor="middle" fill="#666">no pairs</text>`);
         return;
       }
-      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 26}" text-anchor="middle" font-size="16" font-weight="bold" fill="${ink}">${esc(fmtChange(row.change))}</text>`);
-      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 46}" text-anchor="middle" fill="${ink}">${esc(fmtInterval(row.interval))}</text>`);
+      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 26}" text-anchor="middle" font-size="16" font-weight="bold" fill="${ink}">${esc(fmtChange(row.change, printDecimals(grid.diff.threshold)))}</text>`);
+      out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 46}" text-anchor="middle" fill="${ink}">${esc(fmtInterval(row.interval, printDecimals(grid.diff.threshold)))}</text>`);
       out.push(`<text x="${x0 + cw / 2}" y="${y0 + dy + 64}" text-anchor="middle" font-style="italic" fill="${ink}">${esc(row.verdict)}</text>`);
     });
   });

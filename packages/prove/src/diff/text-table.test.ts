@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { diffEpisodes } from './diff-episodes.js';
 import { formatDiffText } from './format-text.js';
 import { tango } from './stats.js';
-import { fmtInterval, fmtP } from './text-table.js';
+import { fmtInterval, fmtP, printDecimals } from './text-table.js';
 import type { DiffRun } from './types.js';
 import { heldBackBy } from './verdict.js';
 import { fmtThreshold } from './sentence.js';
@@ -109,5 +109,51 @@ describe('fmtInterval on bounds off the grid of doubles', () => {
   it('prints them as they are', () => {
     expect(fmtInterval({ lower: -1e308, upper: 1e16 })).toBe('[-1e+308, +10000000000000000.000]');
     expect(fmtInterval({ lower: Number.NEGATIVE_INFINITY, upper: Number.POSITIVE_INFINITY })).toBe('[-Infinity, +Infinity]');
+  });
+});
+
+// Intervals were printed to the thousandth whatever the threshold: at --max-mde 0.0125 a condition whose
+// interval lay inside ±0.0125 (not held back) printed [-0.013, +0.013], past the threshold the sentence
+// printed beside it. A threshold of more than three decimals now prints the rates, changes and interval
+// bounds to its decimals (outward for the bounds, as before), so the property above holds at any threshold.
+describe('intervals beside a threshold of more than three decimals', () => {
+  it('prints them to the threshold\'s decimals', () => {
+    expect(printDecimals(0.1)).toBe(3);
+    expect(printDecimals(0.0125)).toBe(4);
+    expect(printDecimals(0.0005)).toBe(4);
+    expect(printDecimals(0.00125)).toBe(5);
+    expect(printDecimals(1 / 3)).toBe(8); // as many as a printed number keeps
+    expect(fmtInterval({ lower: -0.01211, upper: 0.01222 }, 4)).toBe('[-0.0122, +0.0123]');
+    expect(fmtInterval({ lower: -0.0004, upper: 0 }, 4)).toBe('[-0.0004, 0.0000]');
+  });
+
+  it('keeps a printed interval inside ±threshold exactly when the verdict does not hold it back by its interval', () => {
+    for (const threshold of [0.0125, 0.0105, 0.0005]) {
+      const n = threshold < 0.001 ? 200_000 : 8_000;
+      let inside = 0;
+      for (let rise = 0; rise <= 12; rise++) {
+        for (let fall = 0; rise + fall <= 12; fall++) {
+          const i = tango({ both: 5, rise, fall, neither: n - 5 - rise - fall }, 0.95);
+          const held = heldBackBy(0.001, i, threshold).includes('interval');
+          if (!held) inside++;
+          const printed = fmtInterval(i, printDecimals(threshold));
+          const [lo, hi] = printed.slice(1, -1).split(', ').map(Number) as [number, number];
+          expect(!(lo >= -threshold && hi <= threshold), `rise ${rise} fall ${fall} threshold ${threshold}: ${printed}`).toBe(held);
+        }
+      }
+      expect(inside).toBeGreaterThan(0); // the property is tested on both sides
+    }
+  });
+
+  it('prints the diff\'s table at the threshold\'s decimals', () => {
+    // 8,000 pairs, rise 3, fall 2, at threshold 0.0125: Tango's 95% interval about [-0.0010, +0.0014]
+    const before = [...rep(2, 'failed'), ...rep(3, 'passed'), ...rep(7995, 'passed')];
+    const after = [...rep(2, 'passed'), ...rep(3, 'failed'), ...rep(7995, 'passed')];
+    const r = diffEpisodes(runOf('a', before, 0.0125), runOf('b', after, 0.0125));
+    const row = r.rows[0]!;
+    expect(row.held_back_by).not.toContain('interval');
+    const text = formatDiffText(r);
+    expect(text).toContain(fmtInterval(row.interval, 4));
+    expect(text).toMatch(/slack 4 +failed +0\.0003 +0\.0004 +\+0\.0001 +\[-0\.00\d\d, \+0\.00\d\d\]/);
   });
 });

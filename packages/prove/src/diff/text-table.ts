@@ -35,53 +35,65 @@ export function fmtP(p: number): string {
   return p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
 }
 
-/** Formats a change with its sign: "+0.250", "-0.125", "0.000". */
-export function fmtChange(x: number): string {
+/** Formats a change with its sign: "+0.250", "-0.125", "0.000" (to `decimals`, default 3: {@link printDecimals}). */
+export function fmtChange(x: number, decimals = 3): string {
   if (Number.isNaN(x)) return '-';
-  const s = x.toFixed(3);
-  if (s === '0.000' || s === '-0.000') return '0.000';
+  const s = x.toFixed(decimals);
+  if (Number(s) === 0) return (0).toFixed(decimals);
   return x > 0 ? `+${s}` : s;
 }
 
-/** The thousandths a printed interval's bounds are rounded to (outward: see {@link fmtInterval}). */
-const BOUND_SCALE = 1000;
+/** The most decimals {@link printDecimals} gives. */
+const MAX_DECIMALS = 8;
 
-/** The largest multiple of 0.001 (as the double k / 1000) at or below x; x itself when it is one. */
-function floorThousandth(x: number): number {
-  let k = Math.floor(x * BOUND_SCALE);
-  // x * 1000 can be off by an ulp: settle k on the exact comparison of doubles.
-  while ((k + 1) / BOUND_SCALE <= x) k++;
-  while (k / BOUND_SCALE > x) k--;
-  return k / BOUND_SCALE;
+/**
+ * The decimals a diff prints its rates, changes and interval bounds to beside `threshold`: 3, or the
+ * threshold's own when it has more (0.0125: 4; up to 8). At three decimals, an interval inside ±0.0125
+ * (not held back) printed [-0.013, +0.013], past the threshold the sentence printed beside it.
+ */
+export function printDecimals(threshold: number): number {
+  if (!Number.isFinite(threshold)) return 3;
+  for (let d = 3; d < MAX_DECIMALS; d++) if (Number(threshold.toFixed(d)) === threshold) return d;
+  return MAX_DECIMALS;
 }
 
-/** The smallest multiple of 0.001 (as the double k / 1000) at or above x; x itself when it is one. */
-function ceilThousandth(x: number): number {
-  let k = Math.ceil(x * BOUND_SCALE);
-  while ((k - 1) / BOUND_SCALE >= x) k--;
-  while (k / BOUND_SCALE < x) k++;
-  return k / BOUND_SCALE;
+/** The largest multiple of 10^-d (as the double k / 10^d) at or below x; x itself when it is one. */
+function floorAt(x: number, scale: number): number {
+  let k = Math.floor(x * scale);
+  // x * scale can be off by an ulp: settle k on the exact comparison of doubles.
+  while ((k + 1) / scale <= x) k++;
+  while (k / scale > x) k--;
+  return k / scale;
+}
+
+/** The smallest multiple of 10^-d (as the double k / 10^d) at or above x; x itself when it is one. */
+function ceilAt(x: number, scale: number): number {
+  let k = Math.ceil(x * scale);
+  while ((k - 1) / scale >= x) k--;
+  while (k / scale < x) k++;
+  return k / scale;
 }
 
 /**
  * An interval on a change as printed: `[lower, upper]`, each bound as {@link fmtChange} prints a change,
- * but rounded outward to the thousandth (the lower bound down, the upper up), so that the printed
+ * but rounded outward to the thousandth (or to `decimals`: {@link printDecimals}; the lower bound down, the upper up), so that the printed
  * interval always holds the computed one. The verdict holds the computed bounds against ±threshold
  * (verdict.ts, `heldBackBy`); rounded to the nearest, an upper bound of 0.10029 printed `+0.100` beside
  * "held back by an interval reaching past ±0.100". With outward rounding, for a threshold of three
- * decimals the printed interval lies inside ±threshold exactly when the verdict does not hold the
+ * decimals (or printed to the threshold's decimals) the printed interval lies inside ±threshold exactly when the verdict does not hold the
  * condition back by its interval. A bound already on the grid (0.1 = 100 / 1000) stays where it is.
  * `--json` keeps the computed bounds.
  *
  * @param i - the interval (NaN bounds print `-`).
  * @returns `[+0.001, +0.101]` for [0.0015567, 0.1002882].
  */
-export function fmtInterval(i: { readonly lower: number; readonly upper: number }): string {
-  // Beyond 2^52 thousandths no double lies between two grid points (and k + 1 === k): printed as they are.
-  const onGrid = (x: number): boolean => Number.isFinite(x) && Math.abs(x) * BOUND_SCALE < 2 ** 52;
-  const lo = onGrid(i.lower) ? floorThousandth(i.lower) : i.lower;
-  const hi = onGrid(i.upper) ? ceilThousandth(i.upper) : i.upper;
-  return `[${fmtChange(lo)}, ${fmtChange(hi)}]`;
+export function fmtInterval(i: { readonly lower: number; readonly upper: number }, decimals = 3): string {
+  const scale = 10 ** decimals;
+  // Beyond 2^52 grid points no double lies between two of them (and k + 1 === k): printed as they are.
+  const onGrid = (x: number): boolean => Number.isFinite(x) && Math.abs(x) * scale < 2 ** 52;
+  const lo = onGrid(i.lower) ? floorAt(i.lower, scale) : i.lower;
+  const hi = onGrid(i.upper) ? ceilAt(i.upper, scale) : i.upper;
+  return `[${fmtChange(lo, decimals)}, ${fmtChange(hi, decimals)}]`;
 }
 
 /**

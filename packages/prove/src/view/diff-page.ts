@@ -1,7 +1,7 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
-import { fmtChange, fmtInterval, fmtP, type ReportSection } from '../diff/text-table.js';
+import { fmtChange, fmtInterval, fmtP, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import { droppedText } from '../diff/format-text.js';
 import { fmtLimit, fmtThreshold } from '../diff/sentence.js';
@@ -35,12 +35,12 @@ function word(verdict: string): string {
   return `<span class="word ${h(verdict.replace(/[^a-z]+/g, '-'))}">${h(verdict)}</span>`;
 }
 
-/** A rate with 3 decimals, or "-" when no pair gives it (NaN), as the text diff writes it. */
-function rate(x: number): string {
-  return Number.isFinite(x) ? x.toFixed(3) : '-';
+/** A rate with 3 decimals (or the threshold's: printDecimals), or "-" when no pair gives it (NaN), as the text diff writes it. */
+function rate(x: number, decimals: number): string {
+  return Number.isFinite(x) ? x.toFixed(decimals) : '-';
 }
 
-function conditionRow(r: DiffRow): string {
+function conditionRow(r: DiffRow, decimals: number): string {
   const c = r.counts;
   // Unpaired: each run's episodes (the runs have no pairs); the sort key is the before run's.
   const n = c ? c.n : r.samples.before.n;
@@ -71,10 +71,10 @@ function conditionRow(r: DiffRow): string {
     `<td class="num">${h(nText)}</td>`,
     `<td class="num">${c ? c.rise : '-'}</td>`,
     `<td class="num">${c ? c.fall : '-'}</td>`,
-    `<td class="num">${rate(r.before)}</td>`,
-    `<td class="num">${rate(r.after)}</td>`,
-    `<td class="num ${cls}">${h(fmtChange(r.change))}</td>`,
-    `<td class="num">${h(fmtInterval(r.interval))}</td>`,
+    `<td class="num">${rate(r.before, decimals)}</td>`,
+    `<td class="num">${rate(r.after, decimals)}</td>`,
+    `<td class="num ${cls}">${h(fmtChange(r.change, decimals))}</td>`,
+    `<td class="num">${h(fmtInterval(r.interval, decimals))}</td>`,
     `<td class="num">${h(fmtP(r.p))}</td>`,
     `<td class="num">${h(fmtP(r.p_holm))}</td>`,
     `<td class="num">${h(fmtP(r.p_bh))}${r.flagged ? ' *' : ''}</td>`,
@@ -181,7 +181,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   const headOf = (key: string, label: string): string => (key === 'n' && !d.method.paired ? 'episodes (before / after)' : label);
   for (const [key, label, num] of HEADS) body.push(`<th${key ? ` data-key="${key}" class="sortable${num ? ' num' : ''}"` : ''}>${h(headOf(key, label))}</th>`);
   body.push('</tr></thead><tbody>');
-  for (const r of d.rows) body.push(conditionRow(r));
+  for (const r of d.rows) body.push(conditionRow(r, printDecimals(d.threshold)));
   body.push('</tbody></table></div>');
   // The paired score comparison and the clustered reading, as the text diff prints them (the same sections).
   if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores)));

@@ -1,7 +1,7 @@
 import { goodness, riseIsGood } from '../diff/direction.js';
 import { distinctAbbreviations } from '../diff/distinct-abbreviations.js';
 import { textWidth } from '../diff/svg.js';
-import { fmtChange, fmtInterval } from '../diff/text-table.js';
+import { fmtChange, fmtInterval, printDecimals } from '../diff/text-table.js';
 import type { DiffReport, DiffRow } from '../diff/types.js';
 import { escapeHtml } from './escape.js';
 
@@ -70,6 +70,7 @@ export function distinctParts(labels: readonly string[]): string[] {
  */
 export function renderForestSvg(report: DiffReport): string {
   const rows = report.rows;
+  const decimals = printDecimals(report.threshold);
   const shown = distinctParts(rows.map((r) => r.condition));
   const short = shortLabels(shown);
   const labels = rows.map((r, i) => `${short[i] as string} (${r.event})`);
@@ -118,8 +119,8 @@ export function renderForestSvg(report: DiffReport): string {
     out.push(`<line x1="${lo}" y1="${y}" x2="${hi}" y2="${y}" stroke="${colour}" stroke-width="2"/>`);
     out.push(`<line x1="${lo}" y1="${y - 4}" x2="${lo}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/><line x1="${hi}" y1="${y - 4}" x2="${hi}" y2="${y + 4}" stroke="${colour}" stroke-width="2"/>`);
     const cx = xOf(r.change);
-    out.push(`<circle cx="${cx}" cy="${y}" r="5" fill="${r.counts_toward_verdict ? colour : '#ffffff'}" stroke="${colour}" stroke-width="2"><title>${escapeHtml(`${fmtChange(r.change)} ${fmtInterval(r.interval)}`)}</title></circle>`);
-    out.push(`<text x="${left + plotW + 10}" y="${y + 4}" fill="${colour}">${escapeHtml(`${fmtChange(r.change)} ${r.verdict}`)}</text>`);
+    out.push(`<circle cx="${cx}" cy="${y}" r="5" fill="${r.counts_toward_verdict ? colour : '#ffffff'}" stroke="${colour}" stroke-width="2"><title>${escapeHtml(`${fmtChange(r.change, decimals)} ${fmtInterval(r.interval, decimals)}`)}</title></circle>`);
+    out.push(`<text x="${left + plotW + 10}" y="${y + 4}" fill="${colour}">${escapeHtml(`${fmtChange(r.change, decimals)} ${r.verdict}`)}</text>`);
     out.push('</g>');
   });
   // The axis.
