@@ -140,6 +140,29 @@ describe('bullmq backend: configure, usage, budget', () => {
     await stop(w);
   }, 20_000);
 
+  // A review (third session of 2026-12-06): a run swept on bullmq without a budget records chunk size 25
+  // (here 5); `extend --budget-tokens` (and resume) took that recorded size over the budget's 1, and with
+  // two workers billed 48 calls where 3 were left: 319,300 tokens of a 179,800 budget.
+  it('extend and resume with a budget on a run swept without one take chunk size 1, not the recorded size', async () => {
+    const w = await worker('budget-ext', join(dir, 'configure-ext.jsonl'), join(dir, 'cache-ext'));
+    const store = join(dir, 'store-ext');
+    const base = ['--backend', 'bullmq', '--redis', redis.url, '--queue', 'budget-ext'];
+    const s = await cli(['--store', store, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--salt', 'ext', '--yes', '--json', ...base, '--chunk-size', '5']).done;
+    const m = JSON.parse(s.stdout) as RunManifest;
+    expect([m.status, m.backend_options?.['chunk_size'], m.budget_tokens ?? null]).toEqual(['complete', 5, null]);
+    const e = await cli(['--store', store, 'extend', '--trust-store', m.run_id, '--replicates', '10', '--budget-tokens', String(40 * TOKENS + 1000), '--json', ...base]).done;
+    expect(e.code).toBe(0);
+    const extended = JSON.parse(e.stdout) as RunManifest;
+    expect(extended.backend_options).toMatchObject({ chunk_size: 1 });
+    expect(extended.counts.rows).toBe(60);
+    // A run swept with a budget keeps the chunk size it recorded under it (as --chunk-size 5 with --budget-tokens).
+    const b = await cli(['--store', store, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--salt', 'ext2', '--yes', '--json', ...base, '--chunk-size', '5', '--budget-tokens', '100000']).done;
+    const mb = JSON.parse(b.stdout) as RunManifest;
+    const e2 = await cli(['--store', store, 'extend', '--trust-store', mb.run_id, '--replicates', '10', '--budget-tokens', '200000', '--json', ...base]).done;
+    expect(JSON.parse(e2.stdout).backend_options).toMatchObject({ chunk_size: 5 });
+    await stop(w);
+  }, 30_000);
+
   it('--concurrency with --backend bullmq is refused, pointing at worker --concurrency', async () => {
     const r = await cli(['--store', join(dir, 'refused'), 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--concurrency', '4']).done;
     expect(r.code).toBe(2);

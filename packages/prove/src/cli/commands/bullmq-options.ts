@@ -9,7 +9,7 @@ import type { Values } from '../values.js';
 export const BULLMQ_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
   redis: { type: 'string', valueName: 'URL', description: 'With --backend bullmq: the Redis the workers listen on, redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed or stored; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
   rate: { type: 'string', valueName: 'N', number: { above: 0 }, description: 'With --backend bullmq: jobs started per second across all workers (BullMQ\'s limiter); the chunk size then defaults to 1, so N is episodes per second.', default: 'no limit' },
-  'chunk-size': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'With --backend bullmq: replicates of one condition per job.', default: '25 (1 with --rate or --budget-tokens; resume and extend: the run\'s recorded chunk size)' },
+  'chunk-size': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'With --backend bullmq: replicates of one condition per job.', default: '25 (1 with --rate or --budget-tokens; resume and extend: the run\'s recorded chunk size, or 1 when --budget-tokens is given to a run swept without a budget)' },
   queue: { type: 'string', valueName: 'NAME', description: 'With --backend bullmq: the queue (the workers\' --queue must match).', default: 'poisson-prove' },
 });
 
@@ -61,8 +61,8 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
     const rate = v.number('rate') ?? (typeof was?.['rate'] === 'number' ? was['rate'] : undefined);
     // With a budget the chunk size defaults to 1 (as with --rate): the coordinator sees the usage when a
     // job ends, so a budget can be overshot by the chunks in flight, 25 episodes each at the default.
-    const chunkSize =
-      v.number('chunk-size') ?? (typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : v.number('budget-tokens') !== undefined ? 1 : undefined);
+    const recordedChunk = typeof was?.['chunk_size'] === 'number' ? was['chunk_size'] : undefined;
+    const chunkSize = v.number('chunk-size') ?? (await chunkUnderBudget(v, url, recorded, recordedChunk));
     const queue = v.string('queue') ?? (typeof was?.['queue'] === 'string' ? was['queue'] : undefined);
     // BullMQ and ioredis load only here, when a bullmq run is asked for.
     const { bullmqBackend } = await import('../../executor/bullmq-backend.js');
@@ -101,6 +101,24 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
       if (e !== null) io.stderr.write(`error: ${e.message}\n`);
     },
   };
+}
+
+/**
+ * The chunk size when none is given: 1 under a budget; resume and extend keep the recorded one, unless a
+ * budget is given now to a run swept without one (its recorded size, 25 by default, was not chosen for a
+ * budget: a review's extend billed 48 calls where 3 were left) and no job of the run waits in its queue
+ * (those were made at the recorded size, and are collected at it: changedChunkingProblem).
+ */
+async function chunkUnderBudget(v: Values, url: string, recorded: RunManifest | undefined, recordedChunk: number | undefined): Promise<number | undefined> {
+  const budgetGiven = v.number('budget-tokens') !== undefined;
+  if (recordedChunk === undefined) return budgetGiven ? 1 : undefined;
+  const sweptWithoutBudget = recorded !== undefined && (recorded.budget_tokens ?? null) === null;
+  if (!budgetGiven || !sweptWithoutBudget || recordedChunk === 1) return recordedChunk;
+  const queue = recorded.backend_options?.['queue'];
+  if (typeof queue !== 'string') return 1;
+  const { queueStatus } = await import('../../executor/bullmq-queue.js');
+  const status = await queueStatus({ redis: url, queue, runId: recorded.run_id });
+  return (status.runs[0]?.jobs ?? 0) > 0 ? recordedChunk : 1;
 }
 
 /** The command line to record in a manifest: `poisson-prove ARGS` with Redis passwords replaced by `***`. */
