@@ -17,7 +17,14 @@ type ScoredTest = Scored & { readonly p: number; readonly limits: Limits; readon
 export const INTERVAL_FAMILY_LEVEL = 0.95;
 
 /** One test of the family: a condition x event and its table. */
-export type DiffTest = { readonly condition: string; readonly event: string; readonly table: Table; readonly pairs: ConditionPairs['pairs'] };
+export type DiffTest = {
+  readonly condition: string;
+  readonly event: string;
+  readonly table: Table;
+  readonly pairs: ConditionPairs['pairs'];
+  /** Episodes the table leaves out although they hold a score (pairing.ts `scoreDrops`; 0 when none). */
+  readonly scoreDrops: number;
+};
 
 /** The family of a diff's tests, read. */
 export type DiffFamily = {
@@ -44,6 +51,8 @@ function testsOf(conditions: readonly ConditionPairs[], events: readonly string[
         return c.pairs;
       },
       table: conditionTable(c, event, paired),
+      // Paired: the pairs dropped for such an episode; not paired: every such episode of either run.
+      scoreDrops: c.scoreDrops === undefined ? 0 : paired ? c.scoreDrops.pairs : c.scoreDrops.episodes,
     })),
   );
 }
@@ -72,6 +81,7 @@ function rowOf(t: DiffTest, s: ScoredTest, decision: Decision, i: number): DiffR
     verdict: decision.verdicts[i] as DiffRow['verdict'],
     held_back_by: Object.freeze([...(decision.held_back_by[i] as DiffRow['held_back_by'])]),
     ...(s.direction !== undefined ? { direction: s.direction } : {}),
+    ...(t.scoreDrops > 0 ? { score_drops: t.scoreDrops } : {}),
   });
 }
 
@@ -83,9 +93,10 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
     const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
     const interval = Object.freeze(intervalOf(t.table, level));
     const change = rates(t.table).change;
-    if (!seq) return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval };
+    const drops = t.scoreDrops > 0 ? { scoreDrops: t.scoreDrops } : {};
+    if (!seq) return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval, ...drops };
     const s = sequentialPValue(t.pairs, t.event);
-    return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval };
+    return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval, ...drops };
   });
 }
 

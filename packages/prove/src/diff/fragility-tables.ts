@@ -10,9 +10,16 @@ import type { Table } from './tables.js';
  * - paired: `cross[s][u]` = the pairs whose before outcome is class s and after outcome class u;
  * - unpaired: `before[s]`, `after[s]` = how many of each run's outcomes are class s.
  */
-export type FragilityCondition =
+export type FragilityCondition = (
   | { readonly condition: string; readonly kind: 'paired'; readonly cross: readonly (readonly number[])[] }
-  | { readonly condition: string; readonly kind: 'unpaired'; readonly before: readonly number[]; readonly after: readonly number[] };
+  | { readonly condition: string; readonly kind: 'unpaired'; readonly before: readonly number[]; readonly after: readonly number[] }
+) & {
+  /**
+   * Its tables leave out episodes that hold a score and no outcome (pairing.ts `scoreDrops`): none of its
+   * tests reads `unchanged`, whatever a change of outcomes does (the episodes left out keep no outcome).
+   */
+  readonly scoreDropped?: boolean;
+};
 
 /**
  * The conditions of a diff reduced to outcome classes (see {@link FragilityCondition}).
@@ -34,14 +41,14 @@ export function fragilityConditions(conditions: readonly ConditionPairs[], event
         const r = cross[classes[i] as number] as number[];
         for (let j = 0; j < K; j++) r[classes[j] as number] = (r[classes[j] as number] as number) + (cells[i * K + j] as number);
       }
-      return { condition: c.label, kind: 'paired', cross };
+      return { condition: c.label, kind: 'paired', cross, ...((c.scoreDrops?.pairs ?? 0) > 0 ? { scoreDropped: true } : {}) };
     }
     const count = (byLabel: Float64Array): number[] => {
       const v = new Array<number>(e + 1).fill(0);
       for (let k = 0; k < K; k++) v[classes[k] as number] = (v[classes[k] as number] as number) + (byLabel[k] as number);
       return v;
     };
-    return { condition: c.label, kind: 'unpaired', before: count(c.counts.before), after: count(c.counts.after) };
+    return { condition: c.label, kind: 'unpaired', before: count(c.counts.before), after: count(c.counts.after), ...((c.scoreDrops?.episodes ?? 0) > 0 ? { scoreDropped: true } : {}) };
   });
 }
 

@@ -66,6 +66,8 @@ class Family {
     private readonly views: readonly (readonly [View, View])[],
     private readonly e: number,
     private readonly ctx: FragilityContext,
+    /** Per condition: held back from `unchanged` by episodes with a score and no outcome ({@link FragilityCondition}). */
+    private readonly scoreDropped: readonly boolean[] = [],
   ) {
     this.m = views.length * e;
     this.memos = views.map(() => new Map<string, Standing>());
@@ -106,7 +108,7 @@ class Family {
     let s = memo.get(key);
     if (s === undefined) {
       const p = pValueOf(t, this.ctx.method);
-      const ok = heldBackBy(limitsOf(t, this.contexts[model ? 1 : 0], this.ctx.memo).limit, intervalOf(t, this.ctx.level), this.ctx.threshold).length === 0;
+      const ok = this.scoreDropped[ci] !== true && heldBackBy(limitsOf(t, this.contexts[model ? 1 : 0], this.ctx.memo).limit, intervalOf(t, this.ctx.level), this.ctx.threshold).length === 0;
       memo.set(key, (s = { sig: Math.min(1, this.m * p) <= this.ctx.q, ok }));
     }
     return s;
@@ -267,7 +269,7 @@ function describeSeveral(c: Candidate, condition: string, events: readonly strin
  */
 export function fragility(conditions: readonly FragilityCondition[], events: readonly string[], word: VerdictWord, ctx: FragilityContext): Fragility {
   const views = conditions.map(viewsOf);
-  const family = new Family(views, events.length, ctx);
+  const family = new Family(views, events.length, ctx, conditions.map((c) => c.scoreDropped === true));
   const significant = word === WORDS.sig;
   const space = searchSpace({
     views,

@@ -54,6 +54,14 @@ export type ConditionPairs = {
   readonly beforeOutcomes: readonly string[];
   readonly afterOutcomes: readonly string[];
   readonly coverage: CoverageEntry;
+  /**
+   * The episodes the outcome tables leave out although they hold a score (a score between 0 and 1 has no
+   * outcome: an import's f1, drop's f1): `pairs`, the pairs dropped for such an episode in either run;
+   * `episodes`, such episodes of either run (what runs that are not paired leave out). Chosen by the
+   * score itself, they keep the condition from reading `unchanged` (verdict.ts, 'score without outcome').
+   * Absent (0) where no episode holds a score without an outcome.
+   */
+  readonly scoreDrops?: { readonly pairs: number; readonly episodes: number };
 };
 
 /** Two runs matched condition by condition and replicate by replicate. */
@@ -136,10 +144,18 @@ export function pairRuns(before: DiffRun, after: DiffRun): Pairing {
  * with an outcome by outcome into `before` and `after` (every slot of each run, paired or not): per
  * replicate slot, an episode in both runs pairs, with equal seeds or not (a mismatch is counted, and the
  * first slot kept), dropped when either has no outcome. Returns [paired, dropped, unmatched before,
- * unmatched after, seed mismatches, the first mismatched slot, dropped for before only, for after only].
+ * unmatched after, seed mismatches, the first mismatched slot, dropped for before only, for after only,
+ * pairs dropped for a score without an outcome, episodes of either run with a score and no outcome].
  */
 function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: Float64Array, before: Float64Array, after: Float64Array): Float64Array {
-  const out = new Float64Array(8);
+  const out = new Float64Array(10);
+  const aScore = a.score;
+  const bScore = b.score;
+  // A score without an outcome: a finite score where the outcome is missing (scores are NaN where absent).
+  const scoredA = (r: number): boolean => aScore !== null && r < aScore.length && !Number.isNaN(aScore[r] as number);
+  const scoredB = (r: number): boolean => bScore !== null && r < bScore.length && !Number.isNaN(bScore[r] as number);
+  let scoreDropped = 0;
+  let scoredEpisodes = 0;
   const aOutcome = a.outcome;
   const bOutcome = b.outcome;
   const aSeed = a.seed;
@@ -160,6 +176,10 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
     const ob = r < bSize ? (bOutcome[r] as number) : NO_EPISODE;
     if (oa >= 2) before[oa - 2] = (before[oa - 2] as number) + 1;
     if (ob >= 2) after[ob - 2] = (after[ob - 2] as number) + 1;
+    const noA = oa === NO_OUTCOME && scoredA(r);
+    const noB = ob === NO_OUTCOME && scoredB(r);
+    if (noA) scoredEpisodes++;
+    if (noB) scoredEpisodes++;
     if (oa === NO_EPISODE) {
       if (ob !== NO_EPISODE) unmatchedB++;
       continue;
@@ -174,6 +194,7 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
     }
     if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
       dropped++;
+      if (noA || noB) scoreDropped++;
       if (ob !== NO_OUTCOME) droppedA++;
       else if (oa !== NO_OUTCOME) droppedB++;
       continue;
@@ -190,6 +211,8 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
   out[5] = first;
   out[6] = droppedA;
   out[7] = droppedB;
+  out[8] = scoreDropped;
+  out[9] = scoredEpisodes;
   return out;
 }
 
@@ -259,6 +282,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
         unmatched_after: unmatchedB,
         seed_mismatches: seedMismatches,
       }),
+      ...((t[9] as number) > 0 ? { scoreDrops: Object.freeze({ pairs: t[8] as number, episodes: t[9] as number }) } : {}),
     });
   }
   const sA = A.manifest.salt;

@@ -78,11 +78,20 @@ export function largestLimitWords(rows: readonly Pick<DiffRow, 'limit'>[]): stri
   return without.length > 0 ? `${head}, and ${without.join(' and ')}` : head;
 }
 
+/** The pairs (episodes, for runs not paired) left out for a score with no outcome, summed over the conditions: "180 pairs". */
+function scoreDropWords(rows: readonly Pick<DiffRow, 'condition' | 'score_drops' | 'counts'>[]): string {
+  const byCondition = new Map<string, number>();
+  for (const r of rows) if ((r.score_drops ?? 0) > 0) byCondition.set(r.condition, r.score_drops as number);
+  const n = [...byCondition.values()].reduce((s, x) => s + x, 0);
+  const what = rows.some((r) => (r.score_drops ?? 0) > 0 && r.counts === null) ? 'episode' : 'pair';
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
 /**
  * Which of the two conditions of "no significant change" held the inconclusive conditions back, counted
  * by condition: "held back by a limit above 0.050 in 1, an interval reaching past ±0.050 in 1".
  */
-export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_back_by'>[], thr: string): string {
+export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_back_by' | 'score_drops' | 'counts'>[], thr: string): string {
   const conditionsWith = (why: HeldBack): number => new Set(rows.filter((r) => r.held_back_by.includes(why)).map((r) => r.condition)).size;
   const words: [HeldBack, string][] = [
     ['limit', `a limit above ${thr}`],
@@ -90,6 +99,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
     ['too few pairs', 'too few pairs to show any change'],
     ['direction', 'evidence that peaked the other way'],
     ['interval', `an interval reaching past ±${thr}`],
+    ['score without outcome', `${scoreDropWords(rows)} dropped for a score with no outcome`],
   ];
   const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
   return `held back by ${parts.join(', ')}`;
@@ -139,7 +149,13 @@ export function verdictSentence(args: {
       const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room') || r.held_back_by.includes('too few pairs'));
       const byInterval = held.some((r) => r.held_back_by.includes('interval'));
       const could = byLimit && byInterval ? 'could not have shown, or could not rule out,' : byLimit ? 'could not have shown' : 'could not rule out';
-      const what = byLimit || byInterval ? `${could} a change of ${thr}` : 'showed evidence of a change but not its direction';
+      const byDirection = held.some((r) => r.held_back_by.includes('direction'));
+      const what =
+        byLimit || byInterval
+          ? `${could} a change of ${thr}`
+          : byDirection
+            ? 'showed evidence of a change but not its direction'
+            : 'dropped pairs whose score was neither 0 nor 1 (no outcome), so its outcomes cannot show that nothing changed';
       parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${what} (${heldBackWords(held, thr)})`);
     }
   }

@@ -106,7 +106,7 @@ export type DiffSamples = {
 export type Limit = number | 'no room' | 'too few pairs';
 
 /** What keeps a test that does not count from reading `unchanged`: its limit, its interval, no room, or too few pairs. */
-export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs' | 'direction';
+export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs' | 'direction' | 'score without outcome';
 
 /** The per-row verdict. */
 export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
@@ -146,9 +146,18 @@ export type DiffRow = {
    * `'too few pairs'` (no change could be shown: {@link Limit}), `'direction'` (under `--sequential`, a
    * p at or under q whose evidence peaked one way while the final change goes the other way or is 0:
    * the row names no direction), and/or
-   * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]); empty otherwise.
+   * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]), and/or
+   * `'score without outcome'` (the table leaves out episodes that hold a score and no outcome, a score
+   * between 0 and 1: `score_drops`); empty otherwise.
    */
   readonly held_back_by: readonly HeldBack[];
+  /**
+   * Present (> 0) when the condition's table leaves out episodes that hold a score and no outcome (an
+   * import's fractional scores): the pairs dropped for one in either run (paired runs), or those episodes
+   * of both runs (runs not paired). Those left out are chosen by the score itself (the samples whose score
+   * moved off 0 or 1), so the row cannot read `unchanged`; the scores section compares them.
+   */
+  readonly score_drops?: number;
   /**
    * Under `--sequential` (paired rows only): the direction the evidence behind `p` points, the sign of
    * rises minus falls at the look where the e-process peaked (1: a rise in the event). A row counts only

@@ -12,6 +12,11 @@ export type Scored = {
    * test: the sign of rises minus falls where the e-process peaked); absent: the sign of `change`.
    */
   readonly direction?: -1 | 0 | 1;
+  /**
+   * Episodes the test's table leaves out although they hold a score (a score between 0 and 1 has no
+   * outcome; pairing.ts `scoreDrops`): > 0 holds the test back from `unchanged` ('score without outcome').
+   */
+  readonly scoreDrops?: number;
 };
 
 /** The verdict over a family of tests, and each test's part in it. */
@@ -33,11 +38,13 @@ export type Decision = {
  * threshold (it could not have shown a change that large), `'interval'` when its simultaneous interval
  * reaches past [-threshold, +threshold] (it does not rule one out). Empty when it reads `unchanged`.
  */
-export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number): HeldBack[] {
+export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number, scoreDrops = 0): HeldBack[] {
   const out: HeldBack[] = [];
   if (limit === 'no room' || limit === 'too few pairs') out.push(limit);
   else if (!(limit <= threshold)) out.push('limit');
   if (!(interval.lower >= -threshold && interval.upper <= threshold)) out.push('interval');
+  // The pairs whose score moved off 0 or 1 are the ones left out: the table cannot say nothing changed.
+  if (scoreDrops > 0) out.push('score without outcome');
   return out;
 }
 
@@ -67,7 +74,11 @@ export function decide(rows: readonly Scored[], q: number, threshold: number | r
   const reversed = rows.map((r, i) => (p_holm[i] as number) <= q && r.direction !== undefined && r.direction !== Math.sign(r.change));
   const counts = p_holm.map((p, i) => p <= q && !reversed[i]);
   const flagged = p_bh.map((p, i) => p <= q && !reversed[i]);
-  const held_back_by = rows.map((r, i) => (counts[i] ? [] : reversed[i] ? ['direction' as const, ...heldBackBy(r.limit, r.interval, thresholdOf(i))] : heldBackBy(r.limit, r.interval, thresholdOf(i))));
+  const held_back_by = rows.map((r, i) => {
+    if (counts[i]) return [];
+    const held = heldBackBy(r.limit, r.interval, thresholdOf(i), r.scoreDrops ?? 0);
+    return reversed[i] ? ['direction' as const, ...held] : held;
+  });
   const verdicts: RowVerdict[] = rows.map((r, i) => {
     if (counts[i]) return r.change < 0 ? 'lower' : 'higher';
     return (held_back_by[i] as HeldBack[]).length === 0 ? 'unchanged' : 'inconclusive';
