@@ -4,7 +4,7 @@ import { firstLine, isObj, type Obj } from './json-object.js';
 import { grade, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson } from './python-json.js';
 import { readWholeText } from './whole-text.js';
-import { readZip } from './zip.js';
+import { readZipEntries } from './zip.js';
 import { ownValue, setOwn } from '../internal/own-key.js';
 
 
@@ -159,6 +159,17 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   };
 }
 
+/** The fields of a sample the import reads (sampleOf, inputHash): the rest of a parsed sample is dropped. */
+const SAMPLE_FIELDS = ['id', 'epoch', 'scores', 'error', 'total_time', 'metadata', 'input', 'target', 'choices'] as const;
+
+/** A parsed sample with only {@link SAMPLE_FIELDS} (anything not an object is returned as it is, for sampleOf to refuse). */
+function sampleFields(s: unknown): unknown {
+  if (!isObj(s)) return s;
+  const out: Obj = {};
+  for (const k of SAMPLE_FIELDS) if (Object.hasOwn(s, k)) out[k] = s[k];
+  return out;
+}
+
 /**
  * Reads an inspect_ai log: a `.eval` zip (`header.json`, or `_journal/start.json` for a run that never
  * finished, and one `samples/<id>_epoch_<n>.json` per sample and epoch) or a `.json` log (one object with
@@ -171,13 +182,21 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
  */
 export async function readInspectLog(path: string, shown: string, scorer: string | null): Promise<ParsedLog> {
   if (path.endsWith('.eval')) {
-    const entries = await readZip(path, shown, (n) => n === 'header.json' || n === '_journal/start.json' || (n.startsWith('samples/') && n.endsWith('.json')));
+    // Each entry parsed as it is inflated, a sample kept only with the fields the import reads (its
+    // messages, output and events, most of a sample's bytes, are dropped at once).
+    const entries = await readZipEntries(
+      path,
+      shown,
+      (n) => n === 'header.json' || n === '_journal/start.json' || (n.startsWith('samples/') && n.endsWith('.json')),
+      (name, data) => {
+        const parsed = parseJson(data.toString('utf8'), shown, `entry ${name}`);
+        return { name, data: name.startsWith('samples/') ? sampleFields(parsed) : parsed };
+      },
+    );
     const head = entries.find((e) => e.name === 'header.json') ?? entries.find((e) => e.name === '_journal/start.json');
     if (head === undefined) throw new ImportError(shown, '', 'is a zip without header.json or _journal/start.json, so not an inspect_ai .eval log; pass an inspect_ai log.');
-    const header = checkHeader(parseJson(head.data.toString('utf8'), shown, `entry ${head.name}`), shown, `entry ${head.name}`);
-    const samples = entries
-      .filter((e) => e.name.startsWith('samples/'))
-      .map((e) => ({ data: parseJson(e.data.toString('utf8'), shown, `entry ${e.name}`), place: `entry ${e.name}` }));
+    const header = checkHeader(head.data, shown, `entry ${head.name}`);
+    const samples = entries.filter((e) => e.name.startsWith('samples/')).map((e) => ({ data: e.data, place: `entry ${e.name}` }));
     return logOf(head.name === 'header.json' ? header : { ...header, status: 'started' }, samples, shown, scorer);
   }
   // A .eval zip is read an entry at a time; a .json log is one text.
