@@ -19,6 +19,9 @@ export class Limiter {
   }
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw signal.reason;
+    // A freed slot passes to the first waiter (still counted in #active), so a caller arriving between
+    // the release and the waiter's wake-up finds no free slot; it took one until a review of the third
+    // session of 2026-12-06 (two calls at once on a limit of 1).
     if (this.#active >= this.limit) {
       await new Promise<void>((resolve, reject) => {
         const wake = (): void => {
@@ -33,14 +36,14 @@ export class Limiter {
         this.#queue.push(wake);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
-    }
-    this.#active += 1;
+      // Woken: the slot was handed over, already counted.
+    } else this.#active += 1;
     try {
       return await fn();
     } finally {
-      this.#active -= 1;
       const next = this.#queue.shift();
-      if (next) next();
+      if (next) next(); // the slot passes to the waiter
+      else this.#active -= 1;
     }
   }
 }
