@@ -468,6 +468,8 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         recorded: { import: record },
         ...(prefix !== undefined ? { namePrefix: prefix } : {}),
         stageIn: staging,
+        // Only the conditions the samples fill (the parts' condition ranges index these, not the grid).
+        conditions: p.conditions,
       });
       const runId = writer.manifest.run_id;
       staged.push({ run_id: runId, name: writer.manifest.name });
@@ -480,7 +482,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         await writer.close('interrupted').catch(() => undefined); // its lock and timers; the directory goes with the staging one
         throw err;
       }
-      const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [], conditions: p.conditions }));
+      const m = await writer.close(complete ? 'complete' : 'interrupted', (mm) => ({ ...mm, seeds: [] }));
       runs.push(
         Object.freeze({
           run_id: m.run_id,

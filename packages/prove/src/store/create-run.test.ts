@@ -144,6 +144,18 @@ describe('createRun', () => {
     expect((await listRuns(dir)).length).toBe(7);
   });
 
+  it('records the conditions given (a subset of the axes), and indexes its parts into them; refuses a label not of the axes', async () => {
+    const only = ['slack 8 · strictness strict'];
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: only });
+    expect(w.manifest.conditions).toEqual(only);
+    await w.append([{ run_id: w.manifest.run_id, condition: only[0] as string, slack: 8, strictness: 'strict', replicate_index: 0, seed: seedFor('s', 0), outcome: 'passed', t: 0, score: null, error: null, meta: '{}', duration_ms: 0 } as unknown as EpisodeRow]);
+    const m = await w.close('interrupted');
+    expect(m.parts?.map((p) => p.conditions)).toEqual([[0, 0]]);
+    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: ['slack 5 · strictness strict', only[0] as string, only[0] as string] })).rejects.toThrow(
+      'createRun: conditions: "slack 5 · strictness strict" is not a condition of the spec\'s axes; "slack 8 · strictness strict" is given twice.',
+    );
+  });
+
   it('refuses a store path that is a file, saying so, as listRuns does', async () => {
     const file = join(dir, 'f');
     await writeFile(file, 'x');

@@ -56,7 +56,33 @@ export type RunInit = {
    * import stopped halfway leaves no run.
    */
   stageIn?: string;
+  /**
+   * The run's conditions, when it holds only some of the product of its axes (an import whose samples do
+   * not fill the grid): labels of {@link conditionsOf}(spec), each once, in the order given. The parts'
+   * condition ranges index this list, so it is the manifest's from the start; default the whole product.
+   */
+  conditions?: readonly string[];
 };
+
+/**
+ * The conditions a new run records: `init.conditions` when given, else the product of the spec's axes.
+ *
+ * @throws RangeError naming every label that is not a condition of the spec's axes, or is given twice.
+ */
+function runConditions(init: RunInit): string[] {
+  const all = conditionsOf(init.spec).map((c) => c.label);
+  if (init.conditions === undefined) return all;
+  const known = new Set(all);
+  const seen = new Set<string>();
+  const bad: string[] = [];
+  for (const c of init.conditions) {
+    if (!known.has(c)) bad.push(`${JSON.stringify(c)} is not a condition of the spec's axes`);
+    else if (seen.has(c)) bad.push(`${JSON.stringify(c)} is given twice`);
+    seen.add(c);
+  }
+  if (bad.length > 0) throw new RangeError(`createRun: conditions: ${bad.join('; ')}.`);
+  return [...init.conditions];
+}
 
 /** `YYYYMMDDTHHMMSSZ-xxxx` for a time (UTC) and 4 random hex digits. */
 function newRunId(now: Date): string {
@@ -94,6 +120,7 @@ export function sha256Hex(text: string | Uint8Array): string {
  */
 export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
   const limits = partLimits(init); // checked before anything is written
+  const conditions = runConditions(init); // likewise
   await ensureStore(store);
   const home = init.stageIn ?? store;
   const now = init.now ?? new Date();
@@ -111,7 +138,7 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
   }
   const lock = await lockRun(home, runId);
   try {
-    return await populate(store, home, init, runId, now, lock, limits);
+    return await populate(store, home, init, runId, now, lock, limits, conditions);
   } catch (err) {
     await lock.release();
     throw err;
@@ -160,7 +187,7 @@ export async function releaseName(store: string, name: string, runId: string): P
   if (held === `${runId}\n`) await unlink(file).catch(() => undefined);
 }
 
-async function populate(store: string, home: string, init: RunInit, runId: string, now: Date, lock: RunLock, limits: PartLimits): Promise<RunWriter> {
+async function populate(store: string, home: string, init: RunInit, runId: string, now: Date, lock: RunLock, limits: PartLimits, conditions: string[]): Promise<RunWriter> {
   const spec = init.spec;
   const taken = new Set((await listRuns(store)).map((r) => r.name));
   const name = await claimName(store, init.namePrefix ?? spec.target_id, now.toISOString().slice(0, 10), runId, taken);
@@ -175,7 +202,7 @@ async function populate(store: string, home: string, init: RunInit, runId: strin
     t_unit: spec.t_unit,
     replicates: spec.replicates,
     axes: JSON.parse(JSON.stringify(spec.axes)) as RunManifest['axes'],
-    conditions: conditionsOf(spec).map((c) => c.label),
+    conditions,
     salt: init.salt,
     // Frozen (the list seedList made): the manifest's text keeps its rendering between rewrites (manifestText).
     seeds: seedList(init.salt, spec.replicates) as number[],
