@@ -127,7 +127,27 @@ function slug(s: string, max: number): string {
 function idSlug(s: string, max: number): string {
   const full = slug(s, Number.MAX_SAFE_INTEGER);
   if (full.length <= max) return full;
-  return `${full.slice(0, 20).replace(/[-.]+$/, '')}-${full.slice(full.length - (max - 21)).replace(/^[-.]+/, '')}`;
+  const head = Math.min(20, max - 10);
+  return `${full.slice(0, head).replace(/[-.]+$/, '')}-${full.slice(full.length - (max - head - 1)).replace(/^[-.]+/, '')}`;
+}
+
+/**
+ * The prompts of one file as parts of its runs' names, at most `max` characters each (7 more when hashed):
+ * each prompt's start and end ({@link idSlug}), since prompts often share their opening words
+ * (`Answer the question concisely: {{q}}`, `Answer the question concisely, step by step: {{q}}`) or their
+ * path (`file://prompts/support/system_v1.txt`, `..._v2.txt`); two prompts that still read the same
+ * both get `-` and the first 6 hex digits of their sha256, so that no two runs differ only by the letter
+ * of their name.
+ */
+function promptLabels(prompts: readonly string[], max: number): ReadonlyMap<string, string> {
+  const distinct = [...new Set(prompts)];
+  const base = new Map(distinct.map((p) => [p, idSlug(p, max)]));
+  const counts = new Map<string, number>();
+  for (const l of base.values()) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return new Map(distinct.map((p) => {
+    const l = base.get(p) as string;
+    return [p, (counts.get(l) ?? 0) > 1 ? `${l}-${sha256(p).slice(0, 6)}` : l];
+  }));
 }
 
 async function fileSha256(path: string): Promise<string> {
@@ -353,9 +373,9 @@ function refuseAbsentAxes(axes: ReadonlyMap<string, string>, groups: readonly Im
   }
 }
 
-function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string): string {
+function targetId(format: ImportFormat, model: string, tasks: readonly string[], group: ImportGroup, digest: string, prompts: ReadonlyMap<string, string>): string {
   const parts = [format, idSlug(model, 48), slug(tasks.join('+'), 30)];
-  if (group.provider !== null) parts.push(slug(`${group.prompt ?? ''}`, 20));
+  if (group.provider !== null) parts.push(prompts.get(group.prompt ?? '') ?? slug(group.prompt ?? '', 20));
   return `${parts.join(' ')} ${digest.slice(0, 8)}`;
 }
 
@@ -405,6 +425,8 @@ export async function importRun(store: string, options: ImportOptions): Promise<
       : [{ provider: null, prompt: null, model, samples: withSamples.flatMap((s) => s.log.groups.flatMap((g) => g.samples)) }];
   refuseAbsentAxes(axes, groups, withSamples, withSamples[0]?.file.name ?? files[0]?.name ?? options.format);
   const plans = groups.map((g) => plan(options.format, g, axes));
+  const prompts = groups.map((g) => g.prompt ?? '');
+  const [shortPrompts, longPrompts] = [promptLabels(prompts, 20), promptLabels(prompts, 30)];
   const config = redactSecrets(sources.length === 1 ? sources[0]?.log.config : Object.fromEntries(sources.map((s) => [s.file.name, s.log.config])));
   const now = options.now ?? new Date();
   const runs: ImportedRun[] = [];
@@ -449,10 +471,10 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         identity: IDENTITY[options.format],
       };
       const digest = sha256(canonicalJson({ harness: options.format, model: p.group.model, tasks, provider: p.group.provider, prompt: p.group.prompt, config, files: files.map((f) => f.sha256).sort() }));
-      const target_id = targetId(options.format, p.group.model, tasks, p.group, digest);
+      const target_id = targetId(options.format, p.group.model, tasks, p.group, digest, shortPrompts);
       const spec: SweepSpec = { ...p.spec, target_id };
       const prefix =
-        options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${idSlug(p.group.provider ?? '', 48)} ${slug(p.group.prompt ?? '', 30)}`;
+        options.name === undefined ? undefined : plans.length === 1 ? options.name : `${options.name} ${idSlug(p.group.provider ?? '', 48)} ${longPrompts.get(p.group.prompt ?? '') ?? ''}`;
       const specText = `# imported by poisson-prove import ${options.format}: the run's shape, not a spec to sweep\n${TOML.stringify(JSON.parse(JSON.stringify(spec)) as TOML.JsonMap)}`;
       const writer = await createRun(store, {
         spec,

@@ -10,6 +10,14 @@ import { importRun } from './import-run.js';
 
 const t = eachTempDir('import-pf-names-');
 
+/** A results.json of one provider and the given prompts (their labels), 3 tests each. */
+async function twoPrompts(labels: readonly string[]): Promise<string> {
+  const results = labels.flatMap((label, p) => [0, 1, 2].map((test) => ({ promptIdx: p, testIdx: test, testCase: { vars: { q: `q${test}` } }, vars: { q: `q${test}` }, provider: { id: 'openai:gpt-4o-mini' }, prompt: { raw: `Q ${test}`, label }, success: true, score: 1, failureReason: 0, gradingResult: { pass: true }, latencyMs: 10, namedScores: {} })));
+  const file = join(t.dir, 'prompts.json');
+  await writeFile(file, JSON.stringify({ evalId: 'e', results: { version: 3, timestamp: 't', prompts: [], results, stats: {} }, config: { description: 'qa' } }));
+  return file;
+}
+
 async function twoProviders(ids: readonly string[]): Promise<string> {
   const results = ids.flatMap((id, p) => [0, 1, 2].map((test) => ({ promptIdx: p, testIdx: test, testCase: { vars: { q: `q${test}` } }, vars: { q: `q${test}` }, provider: { id }, prompt: { raw: `Q ${test}`, label: 'Q: {{question}}' }, success: true, score: 1, failureReason: 0, gradingResult: { pass: true }, latencyMs: 10, namedScores: {} })));
   const file = join(t.dir, 'results.json');
@@ -36,5 +44,21 @@ describe('promptfoo run names', () => {
     expect(a?.startsWith('bedrock-us.anthropic')).toBe(true);
     expect(a?.endsWith('suffix')).toBe(true);
     expect(b?.endsWith('-other')).toBe(true);
+  });
+
+  // A review (2026-12-06): prompts alike in their first 30 characters were named alike, told apart only
+  // by the claim's letter (`pp openai-gpt-4o-mini Answer-the-question-concisely 2026-12-06 a` and `b`).
+  it.each([
+    [['Answer the question concisely: {{q}}', 'Answer the question concisely, step by step: {{q}}']],
+    [['file://prompts/support/system_v1.txt', 'file://prompts/support/system_v2.txt']],
+    [['Answer the question concisely and then say why: {{q}}', 'Answer the question concisely and then say why: {{ q }}']],
+  ])('prompts alike in their first characters get names that differ beyond the letter: %j', async (labels) => {
+    const file = await twoPrompts(labels);
+    for (const name of ['pp', undefined]) {
+      const r = await importRun(join(t.dir, `s-${name ?? 'auto'}`), { format: 'promptfoo', files: [file], ...(name !== undefined ? { name } : {}) });
+      const [a, b] = r.runs.map((x) => x.name.replace(/ \d{4}-\d{2}-\d{2} [a-z]+$/, '').replace(/ [0-9a-f]{8}$/, ''));
+      expect(r.runs.map((x) => x.prompt)).toEqual(labels);
+      expect(a).not.toBe(b);
+    }
   });
 });
