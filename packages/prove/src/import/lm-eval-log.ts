@@ -75,14 +75,27 @@ function inverted(g: Graded, metric: string): Graded {
   return g.score === null ? g : grade(Number((1 - g.score).toPrecision(15)), metric);
 }
 
+/** The keys lm-eval writes on a samples line besides one per metric (evaluator.py's `example`). */
+const LINE_KEYS = new Set(['doc_id', 'doc', 'target', 'arguments', 'resps', 'filtered_resps', 'filter', 'metrics', 'doc_hash', 'prompt_hash', 'target_hash']);
+
+/**
+ * The metric keys of a line without `metrics` (lm-eval before it wrote one, whose line was the example's
+ * keys and `example.update(metrics)`): the keys besides {@link LINE_KEYS} whose value is a number or a
+ * boolean, in the line's order.
+ */
+function unnamedMetrics(line: Obj): string[] {
+  return Object.keys(line).filter((k) => !LINE_KEYS.has(k) && (typeof line[k] === 'number' || typeof line[k] === 'boolean'));
+}
+
 function sampleOf(line: Obj, text: string, task: string, metric: string | null, keys: readonly string[], shown: string, place: string, invert: (metric: string) => boolean): ImportedSample {
   const docId = line['doc_id'];
   if (typeof docId !== 'number' || !Number.isInteger(docId)) {
     throw new ImportError(shown, place, 'has no integer doc_id, so the file is not lm-evaluation-harness --log_samples output (samples_<task>_<date>.jsonl); name the right format.');
   }
   const filter = typeof line['filter'] === 'string' && line['filter'] !== '' ? line['filter'] : 'none';
-  const names = Array.isArray(line['metrics']) ? (line['metrics'] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
-  const primary = metric ?? names[0] ?? null;
+  const named = Array.isArray(line['metrics']);
+  const names = named ? (line['metrics'] as unknown[]).filter((m): m is string => typeof m === 'string') : unnamedMetrics(line);
+  const primary = metric ?? (named ? (names[0] ?? null) : null);
   const values: Obj = {};
   for (const n of names) setOwn<unknown>(values, n, ownValue(line, n) ?? null);
   const flip = primary !== null && invert(primary);
@@ -121,7 +134,9 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
  * Reads one lm-evaluation-harness samples file (`--log_samples`: `samples_<task>_<date>.jsonl`), line by
  * line: each line one document x filter with `doc_id`, `filter`, `doc_hash`, `metrics` (the names) and one
  * key per metric. The outcome is the value of `metric` (default: the first the line names): 1 passed, 0
- * failed; other numbers are scores only. A metric the results file records as lower-is-better
+ * failed; other numbers are scores only. A file whose lines name no metrics (no `metrics` key: lm-eval
+ * before it wrote one) is graded by the one metric key its lines hold (a number or boolean beside the
+ * keys lm-eval writes), said so in the notes; with several or none, `metric` must be given. A metric the results file records as lower-is-better
  * (`higher_is_better` false) is refused, or with `invertLowerIsBetter` read inverted (score 1 - value:
  * 1 failed, 0 passed); one whose direction is unknown (no results file, or none recorded) is read as
  * higher-is-better and said so in the log's notes. The input hash is `doc_hash`; for a line without one (older
@@ -135,7 +150,8 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
  * @param keys - the doc's fields kept for `--axis metadata.KEY` (nothing else of the doc is kept).
  * @param invertLowerIsBetter - read a lower-is-better metric inverted rather than refuse it.
  * @throws {@link ImportError} naming the line for a line that is not JSON or not a sample, or whose
- *   metric is lower-is-better (without `invertLowerIsBetter`).
+ *   metric is lower-is-better (without `invertLowerIsBetter`), or that names no metrics when `metric` is
+ *   null and the lines hold several metric keys or none (naming them, and `--scorer NAME`).
  */
 export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = [], invertLowerIsBetter = false): Promise<ParsedLog> {
   const { task } = lmEvalFileName(path);
@@ -150,6 +166,10 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     return direction.get(m) ?? null;
   };
   const invert = (m: string): boolean => invertLowerIsBetter && directionOf(m) === false;
+  // Lines without `metrics` (older lm-eval): the first one's number, and the metric keys they hold.
+  let unnamedAt: number | null = null;
+  let namedLines = 0;
+  const unnamed = new Set<string>();
   for await (const text of lines) {
     n++;
     if (text.trim() === '') continue;
@@ -162,6 +182,11 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
     const s = sampleOf(line, text, task, metric, keys, shown, `line ${n}`, invert);
+    if (Array.isArray(line['metrics'])) namedLines++;
+    else {
+      unnamedAt ??= n;
+      for (const k of unnamedMetrics(line)) unnamed.add(k);
+    }
     const primary = s.extra['metric'] as string | null;
     if (primary !== null && directionOf(primary) === false && !invertLowerIsBetter) {
       lines.close();
@@ -177,6 +202,21 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     samples.push(s);
   }
   if (samples.length === 0) throw new ImportError(shown, '', 'holds no samples; pass a samples_<task>_<date>.jsonl that lm-eval --log_samples wrote.');
+  if (metric === null && unnamedAt !== null) {
+    // No line names its metric: the one metric key the lines hold grades them; with several (or none),
+    // which gives the outcome is the user's to say, before anything is written.
+    const only = [...unnamed];
+    if (namedLines === 0 && only.length === 1) {
+      const log = await readLmEvalSamples(path, shown, only[0] as string, results, keys, invertLowerIsBetter);
+      const note = `${shown}: its lines hold no "metrics" key (lm-eval before it wrote one): graded by the one metric they hold, ${only[0] as string} (pass --scorer NAME to name another key).`;
+      return { ...log, notes: [note, ...(log.notes ?? [])] };
+    }
+    const held =
+      only.length === 0
+        ? `its lines hold no metric key (a number or boolean beside ${[...LINE_KEYS].join(', ')}), so nothing gives an outcome; write the file again with lm-eval --log_samples, or pass --scorer NAME with the key that holds each sample's score.`
+        : `its lines hold the metric keys ${only.join(', ')}; pass --scorer NAME with the one that gives the outcome (e.g. --scorer ${only[0] as string}).`;
+    throw new ImportError(shown, `line ${unnamedAt}`, `holds no "metrics" key naming the metric that grades it (lm-eval before it wrote one), and ${held}`);
+  }
   const model = results?.model ?? 'unknown';
   const graded = [...direction.keys()].filter((m) => samples.some((x) => x.extra['metric'] === m));
   const inverted = graded.filter((m) => direction.get(m) === false);
