@@ -66,18 +66,73 @@ export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number
   });
 }
 
+/** Each test case's copies in one promptfoo group: their testIdx in order, the test cases by their first. */
+function copiesOf(g: ImportGroup): number[][] {
+  const by = new Map<string, number[]>();
+  for (const s of g.samples) {
+    const of = s.repeat?.of ?? s.key;
+    let list = by.get(of);
+    if (list === undefined) by.set(of, (list = []));
+    list.push(s.sampleId as number);
+  }
+  return [...by.values()].map((l) => l.sort((a, b) => a - b)).sort((a, b) => (a[0] as number) - (b[0] as number));
+}
+
+/** `0`, `0 and 3`, `0, 1 and 2`; the first `max` then `and K more`. */
+function idxList(xs: readonly number[], max = 6): string {
+  if (xs.length > max) return `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`;
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${String(xs[xs.length - 1])}`;
+}
+
+function ordinal(n: number): string {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${tail}`;
+}
+
+/**
+ * Refuses a promptfoo group whose test cases are not each held the same number of times (a test case
+ * listed twice in the config, which `--repeat` does not make): naming the copies and their testIdx, and,
+ * for `--epoch N`, the testIdx that keeping the N-th copy of each would drop.
+ */
+function unevenCopies(file: string, g: ImportGroup, copies: readonly (readonly number[])[], epoch: number | undefined): ImportError {
+  const held = copies.filter((c) => c.length > 1);
+  const first = held[0] as readonly number[];
+  const others = held.slice(1);
+  const found = `holds one test case more than once under different testIdx: testIdx ${idxList(first)} of provider ${g.provider ?? ''}, prompt ${g.prompt ?? ''} (the same vars and test case)${
+    others.length > 0 ? `, and ${others.length} more test case${others.length === 1 ? '' : 's'} so (testIdx ${idxList(others.map((c) => c[0] as number))} and their copies)` : ''
+  }, while its test cases are not each held the same number of times`;
+  const fix = 'remove the duplicate test from the promptfoo config (or give the copies vars that tell them apart) and run promptfoo eval -o results.json again';
+  if (epoch === undefined) {
+    return new ImportError(file, '', `${found}: the copies of a test case are one input answered again, not independent samples, and a diff would pair them as several; ${fix}.`);
+  }
+  const dropped = copies.flatMap((c) => c.filter((_, k) => k !== epoch - 1));
+  const missing = copies.filter((c) => c.length < epoch).length;
+  return new ImportError(
+    file,
+    '',
+    `${found}: --epoch ${epoch} keeps the ${ordinal(epoch)} of each test case's copies, and would drop testIdx ${idxList(dropped)}${missing > 0 ? ` (${missing} test case${missing === 1 ? '' : 's'} held fewer than ${epoch} times)` : ''} without a word; ${fix}.`,
+  );
+}
+
 /**
  * One repeat of each promptfoo test case. `promptfoo eval --repeat N` runs each test N times, each under a
  * testIdx of its own with the same vars: repeated answers to one input, not independent samples (a
  * review's repeat 3 turned an inconclusive p 0.0625 into a significant p 6e-5). As with inspect's epochs,
  * such a file is refused without `epoch`; with it, only repeat N of each test is kept (its meta says
- * `repeat`). A file without repeats is returned as it is (`epoch` 1 keeps it whole).
+ * `repeat`). A file without repeats is returned as it is (`epoch` 1 keeps it whole). A file whose test
+ * cases are not each held the same number of times (one listed twice in the config) is refused with or
+ * without `epoch`, naming the copies' testIdx: keeping the N-th copy of each would drop the others.
  *
- * @throws {@link ImportError} (exit 2) for a file with repeats and no `epoch`, or an `epoch` above its repeats.
+ * @throws {@link ImportError} (exit 2) for a file with repeats and no `epoch`, an `epoch` above its
+ *   repeats, or test cases held unevenly.
  */
 function selectRepeat<S extends Read>(src: S, epoch: number | undefined): S {
   const samples = samplesOf(src.log);
   const most = Math.max(...samples.map((s) => s.repeat?.n ?? 1));
+  for (const g of src.log.groups) {
+    const copies = copiesOf(g);
+    if (copies.some((c) => c.length !== copies[0]?.length)) throw unevenCopies(src.file.name, g, copies, epoch);
+  }
   if (epoch !== undefined) {
     if (epoch > most) throw new ImportError(src.file.name, '', `holds no repeat ${epoch} of its test cases (its repeats are 1 to ${most}); pass --epoch 1${most > 1 ? ` to ${most}` : ''}.`);
     const kept = filtered(src.log, (s) => (s.repeat?.n ?? 1) === epoch);
@@ -85,13 +140,11 @@ function selectRepeat<S extends Read>(src: S, epoch: number | undefined): S {
   }
   if (most <= 1) return src;
   const g = src.log.groups.find((x) => x.samples.some((s) => (s.repeat?.n ?? 1) > 1)) as ImportGroup;
-  const counts = new Map<string, number>();
-  for (const s of g.samples) counts.set(s.repeat?.of ?? s.key, Math.max(counts.get(s.repeat?.of ?? s.key) ?? 0, s.repeat?.n ?? 1));
-  const each = [...counts.values()].every((n) => n === most);
+  const copies = copiesOf(g);
   throw new ImportError(
     src.file.name,
     '',
-    `holds ${most} repeats of ${each ? 'each' : 'some'} of its ${counts.size} test cases of provider ${g.provider ?? ''}, prompt ${g.prompt ?? ''} (promptfoo eval --repeat ${most}): the repeats of a test are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each test up to ${most} times and overstate the evidence; import one repeat per test with --epoch N (e.g. --epoch 1); to compare two files, import the same repeat N of both (files run with the same --repeat).`,
+    `holds each of its ${copies.length} test cases ${most} times under different testIdx (testIdx ${idxList(copies[0] ?? [])} are one test case of provider ${g.provider ?? ''}, prompt ${g.prompt ?? ''}: the same vars and test case), as promptfoo eval --repeat ${most} writes them: the copies of a test are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each test ${most} times and overstate the evidence; import one copy per test with --epoch N (e.g. --epoch 1); to compare two files, import the same N of both (files run with the same --repeat).`,
   );
 }
 

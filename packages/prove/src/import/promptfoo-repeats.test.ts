@@ -36,7 +36,7 @@ describe('promptfoo --repeat', () => {
     const store = join(t.dir, 'store');
     const err = await importRun(store, { format: 'promptfoo', files: [file] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImportError);
-    expect((err as Error).message).toContain('rep3.json: holds 3 repeats of each of its 10 test cases of provider openai:gpt-4o-mini, prompt Q (promptfoo eval --repeat 3)');
+    expect((err as Error).message).toContain('rep3.json: holds each of its 10 test cases 3 times under different testIdx (testIdx 0, 1 and 2 are one test case of provider openai:gpt-4o-mini, prompt Q: the same vars and test case), as promptfoo eval --repeat 3 writes them');
     expect((err as Error).message).toContain('--epoch N');
     await expect(readdir(store)).rejects.toThrow();
     const io = memoryIo({ cwd: t.dir });
@@ -65,5 +65,38 @@ describe('promptfoo --repeat', () => {
     const store = join(t.dir, 'store');
     expect((await importRun(store, { format: 'promptfoo', files: [file] })).runs[0]?.rows).toBe(10);
     expect((await importRun(store, { format: 'promptfoo', files: [file], epoch: 1 })).runs[0]?.rows).toBe(10);
+  });
+});
+
+// A review (2026-12-06): a file listing one test case twice (no --repeat) was refused saying it "holds 2
+// repeats ... (promptfoo eval --repeat 2)", and --epoch 1 then dropped the duplicated tests silently.
+describe('promptfoo: one test case held twice (no --repeat)', () => {
+  /** testIdx 0 to 3 hold q0, q1, q2 and q0 again. */
+  async function twice(): Promise<string> {
+    const results = ['q0', 'q1', 'q2', 'q0'].map((q, testIdx) => ({ promptIdx: 0, testIdx, testCase: { vars: { q } }, vars: { q }, provider: { id: 'openai:gpt-4o-mini' }, prompt: { raw: q, label: 'Q' }, response: { output: 'x' }, success: true, score: 1, failureReason: 0, gradingResult: { pass: true }, latencyMs: 10, namedScores: {} }));
+    const file = join(t.dir, 'twice.json');
+    await writeFile(file, JSON.stringify({ evalId: 'e', results: { version: 3, timestamp: 't', prompts: [], results, stats: {} }, config: { description: 'qa' } }));
+    return file;
+  }
+
+  it('is refused naming the test case and its testIdx, without saying --repeat was used', async () => {
+    const file = await twice();
+    const err = await importRun(join(t.dir, 'store'), { format: 'promptfoo', files: [file] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    const message = (err as Error).message;
+    expect(message).toContain('twice.json: holds one test case more than once under different testIdx: testIdx 0 and 3 of provider openai:gpt-4o-mini, prompt Q (the same vars and test case)');
+    expect(message).toContain('remove the duplicate test from the promptfoo config');
+    expect(message).not.toContain('(promptfoo eval --repeat 2)');
+  });
+
+  it('--epoch does not drop the duplicated test silently: it is refused, naming what it would drop', async () => {
+    const file = await twice();
+    const store = join(t.dir, 'store');
+    for (const epoch of [1, 2]) {
+      const err = await importRun(store, { format: 'promptfoo', files: [file], epoch }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ImportError);
+      expect((err as Error).message).toContain(`--epoch ${epoch} keeps the ${epoch === 1 ? '1st' : '2nd'} of each test case's copies`);
+    }
+    await expect(readdir(store)).rejects.toThrow();
   });
 });
