@@ -110,7 +110,8 @@ export function sha256Hex(text: string | Uint8Array): string {
  * by the writer until `close`.
  *
  * @throws {@link StoreError} when the store path is not a directory; RangeError listing every bad `partRows`
- *   and `partBytes` (nothing is written).
+ *   and `partBytes`, and one naming every label of `conditions` that is not a condition of the spec's
+ *   axes or is given twice (nothing is written).
  * @example
  * ```ts
  * const w = await createRun('store', { spec, specText, target: 'targets.mjs:coin', salt: 's', maxMde: 0.99 });
