@@ -1,5 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { StoreError } from '../errors.js';
+import { join } from 'node:path';
 import { episodesDir, manifestPath, RUN_ID_RE } from './layout.js';
 import { readManifest, type RunManifest } from './manifest.js';
 import { manifestShapeProblem } from './manifest-shape.js';
@@ -52,7 +53,12 @@ export async function scanRuns(store: string): Promise<StoreScan> {
   const skipped: SkippedRun[] = [];
   const neverStarted: string[] = [];
   for (const e of entries) {
-    if (!RUN_ID_RE.test(e.name)) continue;
+    if (!RUN_ID_RE.test(e.name)) {
+      // A run's directory renamed (backup-a, <id>.bak): no command reads it, so it is named, not dropped.
+      const renamed = e.isDirectory() && !e.name.startsWith('.') ? await renamedRun(store, e.name) : null;
+      if (renamed !== null) skipped.push(Object.freeze({ dir: e.name, reason: renamed }));
+      continue;
+    }
     // A run directory that is a link (a run "copied" by ln -s) or a file named like a run: listed, not dropped.
     if (e.isSymbolicLink()) skipped.push(Object.freeze({ dir: e.name, reason: "it is a symbolic link, and a run holds its own files; copy the run's directory into the store (cp -a), or remove the link" }));
     else if (!e.isDirectory()) skipped.push(Object.freeze({ dir: e.name, reason: `it is ${e.isFile() ? 'a file' : 'not a directory'}, not a run directory; move it out of the store` }));
@@ -88,6 +94,23 @@ export async function withoutManifest(store: string, dir: string): Promise<'abse
 }
 
 /** The run's manifest, 'absent' when it has no run.json yet, or why it is not a run. */
+/**
+ * Why a directory not named as a run id that holds a run.json is skipped (the run it names, and the
+ * rename back), or null when it holds none: until the third session of 2026-12-06 such a run vanished
+ * from `runs` without a word (a review).
+ */
+async function renamedRun(store: string, dir: string): Promise<string | null> {
+  const st = await lstat(manifestPath(store, dir)).catch(() => null);
+  if (st === null || !st.isFile()) return null;
+  const m = await readManifest(store, dir).catch(() => null);
+  const id = m !== null && typeof m === 'object' && typeof m.run_id === 'string' && RUN_ID_RE.test(m.run_id) ? m.run_id : null;
+  if (id === null) return 'it holds a run.json under a name that is not a run id, and the run.json names no run id; no command reads it: move it out of the store';
+  const what = `it holds a run.json (run ${id}, ${JSON.stringify(m?.name ?? '')}) under a name that is not a run id, so no command reads it`;
+  // A copy beside the run itself (a backup): renaming it back would replace the run.
+  const beside = await lstat(join(store, id)).then(() => true, () => false);
+  return beside ? `${what}; the store holds run ${id} itself, so this is a copy: move it out of the store` : `${what}; rename it back: mv ${dir} ${id}`;
+}
+
 async function problemOf(store: string, dir: string): Promise<RunManifest | string> {
   const st = await lstat(manifestPath(store, dir)).catch((err: NodeJS.ErrnoException) => err);
   if (st instanceof Error) return st.code === 'ENOENT' ? withoutManifest(store, dir) : `its run.json cannot be read (${st.code ?? st.message})`;

@@ -1,4 +1,4 @@
-import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RefError } from '../errors.js';
@@ -209,5 +209,19 @@ describe('listRuns and resolveRun', () => {
     expect(await listRuns(missing)).toEqual([]);
     expect((await refused('#1', missing)).message).toMatch(/has 0 runs/);
     expect(await listTree(root)).not.toContain('missing/');
+  });
+
+  // A review (third session of 2026-12-06): a run directory renamed to a name not shaped like a run id
+  // (`backup-a`, `<id>.bak`) vanished: `runs` said "ok 1 run", and scanRuns named nothing skipped.
+  it('lists a directory holding a run.json under a name that is not a run id as skipped, naming its run', async () => {
+    const [a] = runs as [RunManifest];
+    await rename(join(store, a.run_id), join(store, 'backup-a'));
+    await mkdir(join(store, 'notes')); // a directory without a run.json is none of the store's business
+    const scan = await scanRuns(store);
+    expect(scan.runs).toHaveLength(2);
+    expect(scan.skipped).toEqual([{ dir: 'backup-a', reason: `it holds a run.json (run ${a.run_id}, "${a.name}") under a name that is not a run id, so no command reads it; rename it back: mv backup-a ${a.run_id}` }]);
+    // A copy beside the run itself is not to be renamed back over it.
+    await cp(join(store, 'backup-a'), join(store, a.run_id), { recursive: true });
+    expect((await scanRuns(store)).skipped).toEqual([{ dir: 'backup-a', reason: `it holds a run.json (run ${a.run_id}, "${a.name}") under a name that is not a run id, so no command reads it; the store holds run ${a.run_id} itself, so this is a copy: move it out of the store` }]);
   });
 });
