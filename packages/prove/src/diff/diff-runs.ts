@@ -54,7 +54,7 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
   const coverage = [indexCoverage(ma, before), indexCoverage(mb, after)];
   for (const c of coverage) {
     assertHasDesign(c, store);
-    assertComplete(c, partial === true, 'diff');
+    await assertComplete(c, partial === true, 'diff', store);
   }
   // meta.hard_failure enters only the score comparison: meta (the widest column) is read only for it.
   const withScores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));

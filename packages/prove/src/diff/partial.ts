@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
+import { liveWriter } from '../store/run-lock.js';
 import type { DiffEpisode, DiffReport, DiffRun } from './types.js';
 import { NO_EPISODE, type RunIndex } from './run-index.js';
 import type { RunColumns } from './run-columns.js';
@@ -88,17 +89,22 @@ export function assertHasDesign(c: RunCoverage, store: string): void {
 }
 
 /**
- * Refuses an incomplete run unless `partial` ({@link runCoverage}): exit 2 with the resume command.
+ * Refuses an incomplete run unless `partial` ({@link runCoverage}): exit 2 with the resume command, or
+ * for a running run whose writer is alive (its lock held by a live process), the word to wait.
  *
  * @throws ProveError `E_PARTIAL` (exit 2).
  */
-export function assertComplete(c: RunCoverage, partial: boolean, verb: string): void {
+export async function assertComplete(c: RunCoverage, partial: boolean, verb: string, store: string): Promise<void> {
   if (c.complete || partial) return;
-  // An import has no target to resume: the run it came from is finished in its own harness.
+  // An import has no target to resume: the run it came from is finished in its own harness. A running
+  // run's writer is looked up as inspect does (it said "still being written, or its process died").
+  const alive = c.harness === undefined && c.status === 'running' ? (await liveWriter(store, c.run_id)) !== null : false;
   const how = c.harness !== undefined
     ? `it was imported from the ${c.harness} log of a run that did not finish: finish that run in ${c.harness} and import its log again`
     : c.status === 'running'
-      ? `it is still being written, or its process died: poisson-prove resume ${c.run_id} finishes it`
+      ? alive
+        ? 'its writer is alive (still sweeping): wait for it to end'
+        : `no live writer: its process was killed or crashed; poisson-prove resume ${c.run_id} finishes it`
       : `poisson-prove resume ${c.run_id} runs the missing pairs`;
   throw new ProveError('E_PARTIAL', `${coverageWords(c)}; ${how}; or pass --partial to ${verb} it as it is (every output then says partial).`);
 }

@@ -382,6 +382,6 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   if (manifest.retries && manifest.retries.length > 0) rows.splice(0, rows.length, ...newestPerPair(rows));
   const coverage = runCoverage(manifest, rows);
   assertHasDesign(coverage, store);
-  assertComplete(coverage, options.partial === true, options.verb ?? 'diff');
+  await assertComplete(coverage, options.partial === true, options.verb ?? 'diff', store);
   return { manifest, rows, coverage };
 }

@@ -401,7 +401,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   const pre = b.finish();
   const coverage = columnsCoverage(manifest, pre);
   assertHasDesign(coverage, store);
-  assertComplete(coverage, options.partial === true, options.verb ?? 'export');
+  await assertComplete(coverage, options.partial === true, options.verb ?? 'export', store);
   return { ...pre, coverage };
 }
 

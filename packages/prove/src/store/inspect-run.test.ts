@@ -96,3 +96,31 @@ describe('inspectRun', () => {
     await expect(inspectRun(dir, id, { event: 'pased' })).rejects.toMatchObject({ code: 'E_EVENT' });
   });
 });
+
+// A review (third session of 2026-12-06): diff and export of a SIGKILLed run said "it is still being
+// written, or its process died", where inspect knows which. They say which now.
+describe('diff and export of a run whose status is running', () => {
+  it('say whether its writer is alive or gone', async () => {
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const { readManifest, writeManifest } = await import('./manifest.js');
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+    const id = w.manifest.run_id;
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+    await w.flush();
+    const said = async (args: string[]): Promise<string> => {
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', dir, ...args], io)).toBe(2);
+      return io.err();
+    };
+    expect(await said(['export', id])).toContain('its writer is alive (still sweeping): wait for it to end');
+    const other = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99 });
+    const otherId = (await other.close('interrupted')).run_id;
+    expect(await said(['diff', id, otherId])).toContain('its writer is alive (still sweeping): wait for it to end');
+    await w.close('complete');
+    await writeManifest(dir, { ...(await readManifest(dir, id)), status: 'running' }); // as a SIGKILL leaves it
+    expect(await said(['export', id])).toContain(`no live writer: its process was killed or crashed; poisson-prove resume ${id} finishes it`);
+    expect(await said(['diff', id, otherId])).toContain('no live writer: its process was killed or crashed');
+  });
+});
+
