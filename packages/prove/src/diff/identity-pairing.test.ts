@@ -75,3 +75,21 @@ describe('pairing two imported runs by identity', () => {
     expect(() => diffEpisodes(dup, after, { events: ['failed'] })).toThrow(/holds sample id 1 epoch 1 twice in task t/);
   });
 });
+
+// A review (third session of 2026-12-06): an inspect import diffed against a promptfoo import of the same
+// task label read "the runs were swept with different salts (import:inspect before, import:promptfoo
+// after)", with no word that two harnesses' samples never pair and may not be the same samples.
+describe('imports of different harnesses, or an import beside a sweep', () => {
+  const samples = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, outcome: i < 6 ? 'failed' : 'passed' }));
+  it('say why none of their samples pair, and that they may not be the same samples', () => {
+    const a = run('A', samples);
+    const b = run('B', samples);
+    const pf = { ...b, manifest: { ...b.manifest, salt: 'import:promptfoo' } };
+    const r = diffEpisodes(a, pf, { events: ['failed'] });
+    expect(r.method.paired).toBe(false);
+    expect(r.method.description).toContain('the runs were imported from different harnesses (inspect before, promptfoo after), which identify their samples differently, so none pair');
+    expect(r.method.description).toContain('may not even hold the same samples');
+    const swept = { ...b, manifest: { ...b.manifest, salt: 'demo' } };
+    expect(diffEpisodes(a, swept, { events: ['failed'] }).method.description).toContain('one run was imported (from inspect) and the other swept here (salt demo)');
+  });
+});

@@ -217,6 +217,20 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
 }
 
 /**
+ * Why two runs of different salts are not paired. An import's salt is `import:<harness>`: two imports of
+ * different harnesses identify their samples differently, so none pair, and they may not even hold the
+ * same samples (until the third session of 2026-12-06 this read "swept with different salts
+ * (import:inspect before, import:promptfoo after)", a review); an import beside a sweep likewise.
+ */
+function saltReason(sA: string, sB: string): string {
+  const harness = (s: string): string | null => (s.startsWith('import:') ? s.slice('import:'.length) : null);
+  const [hA, hB] = [harness(sA), harness(sB)];
+  if (hA !== null && hB !== null) return `the runs were imported from different harnesses (${hA} before, ${hB} after), which identify their samples differently, so none pair: they are compared as two samples, and may not even hold the same samples (check that both evaluated the same dataset)`;
+  if (hA !== null || hB !== null) return `one run was imported (from ${hA ?? hB}) and the other swept here (salt ${hA === null ? sA : sB}), so none of their episodes pair: they are compared as two samples, and may not even hold the same tasks`;
+  return `the runs were swept with different salts (${sA} before, ${sB} after), so their seeds differ`;
+}
+
+/**
  * {@link pairRuns} over two runs already indexed with shared outcome codes ({@link RunIndex}): walks
  * each shared condition's replicate slots once.
  */
@@ -288,7 +302,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
   const sA = A.manifest.salt;
   const sB = B.manifest.salt;
   let reason: string | null = null;
-  if (sA !== sB) reason = `the runs were swept with different salts (${sA} before, ${sB} after), so their seeds differ`;
+  if (sA !== sB) reason = saltReason(String(sA), String(sB));
   else if (mismatches > 0) reason = `${mismatches} matched episode${mismatches === 1 ? ' has' : 's have'} different seeds (first: ${firstMismatch})`;
   // Every episode of either run, compared condition or not: how many are truncated, which labels occur.
   const seen = new Uint8Array(labelsOf.length + 2);
