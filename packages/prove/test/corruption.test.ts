@@ -294,6 +294,47 @@ describe('the corruption suite: every read command errors, naming the run, the p
     }
   });
 
+  // A review (2026-12-06): a gate input the sweep command left out was not compared, so `"discordance":
+  // 0.02` added to run.json of a run swept without --discordance flipped the diff's verdict ("no
+  // significant change ... 0.0894" -> "inconclusive ... 0.107"), printed "planned 0.020 at sweep time
+  // (--discordance)", and verify passed. A flag left out means its default (q 0.05, power 0.8, method
+  // exact, no discordance).
+  it('a gate input the sweep command left out, set in run.json', async () => {
+    const dir = await tempDir('prove-corrupt-gate-default-');
+    try {
+      const s2 = join(dir, 'store');
+      await writeFile(join(dir, 'spec.toml'), SPEC);
+      await writeFile(join(dir, 't.mjs'), 'export const coin = (c) => ({ outcome: c.seed % 2 === 0 ? "passed" : "failed", t: 1 });\n');
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'sweep', 'spec.toml', '--target', 't.mjs:coin', '--max-mde', '0.99', '--salt', 's', '--yes', '--json'], io)).toBe(0);
+      const id = (JSON.parse(io.out()) as { run_id: string }).run_id;
+      const m = await readManifest(s2, id);
+      expect(m.provenance.command).not.toContain('--discordance');
+      await writeManifest(s2, { ...m, discordance: 0.02 });
+      const v = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'verify', id], v)).toBe(1);
+      expect(v.out()).toMatch(/its run\.json records discordance 0\.02, and the command that swept it \(provenance\.command\) gave no --discordance \(none\); the manifest was edited or damaged: remove discordance from run\.json, or sweep again/);
+      await expect(readEpisodes(s2, id)).rejects.toThrow(/records discordance 0\.02/);
+      const o = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'sweep', 'spec.toml', '--target', 't.mjs:coin', '--max-mde', '0.99', '--salt', 's', '--yes', '--json'], o)).toBe(0);
+      const other = (JSON.parse(o.out()) as { run_id: string }).run_id;
+      const d = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', s2, 'diff', other, id], d)).toBe(2);
+      expect(d.err()).toMatch(/records discordance 0\.02/);
+      for (const [field, value, shown] of [['q', 0.1, '0.05'], ['power', 0.9, '0.8'], ['method', 'midp', '"exact"']] as const) {
+        await writeManifest(s2, { ...m, [field]: value });
+        await expect(readEpisodes(s2, id)).rejects.toThrow(`its run.json records ${field} ${JSON.stringify(value)}, and the command that swept it (provenance.command) gave no --${field} (${shown})`);
+      }
+      // The defaults themselves, and a run made by the library (no command recorded), are read.
+      await writeManifest(s2, { ...m, discordance: null });
+      expect((await readEpisodes(s2, id)).numRows).toBe(24);
+      await writeManifest(s2, { ...m, discordance: 0.02, provenance: { ...m.provenance, command: [] } });
+      expect((await readEpisodes(s2, id)).numRows).toBe(24);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
   it('an edited spec.toml', async () => {
     await writeFile(join(store, a.run_id, 'spec.toml'), SPEC.replace('replicates = 12', 'replicates = 13'));
     await everyReadRefuses(/its spec\.toml was changed/);

@@ -231,12 +231,17 @@ const GATE_FLAGS = [
   ['--method', 'method'],
 ] as const;
 
+/** What a sweep records for a gate flag its command leaves out (null: the field absent or null). */
+const GATE_DEFAULTS = { q: 0.05, power: 0.8, method: 'exact', discordance: null } as const;
+
 /**
  * run.json's gate inputs (`max_mde`, the diff's threshold; `q`, `power`, `discordance`, `method`) against
  * the command the CLI recorded in `provenance.command` (`poisson-prove ... sweep ... --max-mde 0.99`),
  * where it names them: edited after the sweep, they changed the diff's verdict while it said "recorded at
- * sweep time", and verify passed (until the seventh session of 2026-12-05). A run made by a library call
- * records what its caller passed, and is not compared; a flag the command leaves out is not compared.
+ * sweep time", and verify passed (until the seventh session of 2026-12-05). A flag the command leaves
+ * out stands for its default (`--q` 0.05, `--power` 0.8, `--method` exact, no `--discordance`; an import's
+ * `--max-mde` 0.1): a discordance added to run.json of a run swept without one flipped the diff's verdict
+ * (until 2026-12-06). A run made by a library call records what its caller passed, and is not compared.
  */
 function gateProblems(manifest: RunManifest): string[] {
   const command: unknown = manifest.provenance?.command;
@@ -252,11 +257,19 @@ function gateProblems(manifest: RunManifest): string[] {
       if (a === flag && i + 1 < args.length) given = args[i + 1];
       else if (a.startsWith(`${flag}=`)) given = a.slice(flag.length + 1);
     });
-    if (given === undefined) continue;
     const recorded: unknown = (manifest as Record<string, unknown>)[field];
+    const verb = isImported(manifest) ? 'import' : 'sweep';
+    if (given === undefined) {
+      // Left out: the default the command recorded (max_mde is required by sweep; import's is 0.1).
+      const fallback = field === 'max_mde' ? (isImported(manifest) ? 0.1 : undefined) : GATE_DEFAULTS[field];
+      if (fallback === undefined || recorded === fallback || (fallback === null && recorded === undefined)) continue;
+      const fix = fallback === null ? `remove ${field} from run.json` : `restore ${field} ${JSON.stringify(fallback)} in run.json`;
+      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that ${verb === 'import' ? 'imported' : 'swept'} it (provenance.command) gave no ${flag} (${fallback === null ? 'none' : JSON.stringify(fallback)}); the manifest was edited or damaged: ${fix}, or ${verb} again.`);
+      continue;
+    }
     const same = field === 'method' ? recorded === given : typeof recorded === 'number' && recorded === Number(given);
     if (!same) {
-      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that ${isImported(manifest) ? 'imported' : 'swept'} it (provenance.command) gave ${flag} ${given}; the manifest was edited or damaged: restore ${field} ${field === 'method' ? JSON.stringify(given) : given} in run.json, or ${isImported(manifest) ? 'import' : 'sweep'} again.`);
+      out.push(`${runLabel(manifest)}: its run.json records ${field} ${JSON.stringify(recorded ?? null)}, and the command that ${verb === 'import' ? 'imported' : 'swept'} it (provenance.command) gave ${flag} ${given}; the manifest was edited or damaged: restore ${field} ${field === 'method' ? JSON.stringify(given) : given} in run.json, or ${verb} again.`);
     }
   }
   return out;
