@@ -314,6 +314,8 @@ describe('the corruption suite: every read command errors, naming the run, the p
       const v = memoryIo({ cwd: dir });
       expect(await runCli(['--store', s2, 'verify', id], v)).toBe(1);
       expect(v.out()).toMatch(/its run\.json records discordance 0\.02, and the command that swept it \(provenance\.command\) gave no --discordance \(none\); the manifest was edited or damaged: remove discordance from run\.json, or sweep again/);
+      // Once: verify checks the manifest itself, and its listing (runParts) checks it again.
+      expect(v.out().split('records discordance 0.02').length).toBe(2);
       await expect(readEpisodes(s2, id)).rejects.toThrow(/records discordance 0\.02/);
       const o = memoryIo({ cwd: dir });
       expect(await runCli(['--store', s2, 'sweep', 'spec.toml', '--target', 't.mjs:coin', '--max-mde', '0.99', '--salt', 's', '--yes', '--json'], o)).toBe(0);

@@ -153,7 +153,9 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
       return verification(manifest, 'damaged', 0, 0, 0, problems);
     }
     if (!(err instanceof DamagedRunError)) throw err;
-    problems.push(...err.problems);
+    // The manifest's problems, which runParts names again with the verify command: once.
+    const known = new Set(problems);
+    problems.push(...err.problems.filter((p) => !known.has(p.replace(/; poisson-prove verify \S+ lists everything that differs\.$/, '.'))));
     // Go on with the parts that are both recorded and on disk, to report what else differs.
     const onDisk = new Set(await partFilesOnDisk(store, manifest.run_id));
     const dir = episodesDir(store, manifest.run_id);
