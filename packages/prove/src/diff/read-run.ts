@@ -3,8 +3,9 @@ import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
 import { eachOpenPart, openRunPart, runParts, type OpenPart } from '../store/verify-parts.js';
 import { newestPerPair } from '../store/newest-rows.js';
+import { countsOfRows, refuseOtherCounts } from '../store/rows-counts.js';
 import { resolveRun } from '../store/resolve-run.js';
-import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type PartOutcomeCodes, type RunIndex } from './run-index.js';
+import { codeOf, countsOfCodes, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type PartOutcomeCodes, type RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 
 /** The columns the diff, report and export read (the axes are added per run). */
@@ -283,7 +284,10 @@ export async function readRunIndex(store: string, manifest: RunManifest, which: 
       i = end;
     }
   }, { flat: [...INDEX_COLUMNS, ...axes, ...(hard ? ['meta'] : [])], ...(options.thread !== undefined ? { thread: options.thread } : {}) });
-  return builder.finish();
+  const index = builder.finish();
+  // A complete run's rows hold the counts its run.json records (one pass over the codes read).
+  refuseOtherCounts(manifest, countsOfCodes(codes, [...index.conditions.values()].map((c) => c.outcome.subarray(0, c.size))));
+  return index;
 }
 
 /**
@@ -381,6 +385,8 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
   // A retried run (`resume --retry-errors`): the newest row of each pair supersedes the older ones.
   if (manifest.retries && manifest.retries.length > 0) rows.splice(0, rows.length, ...newestPerPair(rows));
   const coverage = runCoverage(manifest, rows);
+  // A complete run's rows hold the counts its run.json records.
+  refuseOtherCounts(manifest, countsOfRows(rows));
   assertHasDesign(coverage, store);
   await assertComplete(coverage, options.partial === true, options.verb ?? 'diff', store);
   return { manifest, rows, coverage };

@@ -6,9 +6,10 @@ import type { PartColumns } from '../store/parquet.js';
 import type { FlatColumn } from '../store/flat-columns.js';
 import { eachOpenPart, runParts, type FlatPart, type OpenPart } from '../store/verify-parts.js';
 import { resolveRun } from '../store/resolve-run.js';
+import { refuseOtherCounts } from '../store/rows-counts.js';
 import { assertComplete, assertHasDesign, coverageOfPairs, type RunCoverage } from './partial.js';
 import { hardFailureOf, seedsOf } from './read-run.js';
-import { codeOf, hardCodeOf, HARD_NONE, NO_OUTCOME, type OutcomeCodes } from './run-index.js';
+import { codeOf, countsOfCodes, hardCodeOf, HARD_NONE, NO_OUTCOME, type OutcomeCodes } from './run-index.js';
 import type { DiffManifest, DiffRun } from './types.js';
 
 /** An axis column: its distinct values (as stored; bigint as a number, null where absent), and each episode's index into them. */
@@ -400,6 +401,8 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   }, names);
   const pre = b.finish();
   const coverage = columnsCoverage(manifest, pre);
+  // A complete run's rows hold the counts its run.json records (one pass over the codes read).
+  refuseOtherCounts(manifest, countsOfCodes(codes, [pre.outcome]));
   assertHasDesign(coverage, store);
   await assertComplete(coverage, options.partial === true, options.verb ?? 'export', store);
   return { ...pre, coverage };

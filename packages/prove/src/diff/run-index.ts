@@ -1,3 +1,5 @@
+import type { RunCounts } from '../store/manifest.js';
+import { countsOfTally } from '../store/rows-counts.js';
 import { DiffError } from './diff-error.js';
 import type { DiffManifest, DiffRun } from './types.js';
 
@@ -332,3 +334,16 @@ export function labelOf(codes: OutcomeCodes, code: number): string | null | unde
   return codes.labels[code - 2];
 }
 
+
+/**
+ * The counts of rows given as outcome codes of `codes` ({@link NO_EPISODE} left out, {@link NO_OUTCOME}
+ * a row without an outcome): what a reader compares with the counts a complete run's run.json records.
+ *
+ * @param codes - the outcome codes the arrays hold.
+ * @param arrays - the rows' codes (a run index's per condition, or a run's columns).
+ */
+export function countsOfCodes(codes: OutcomeCodes, arrays: Iterable<ArrayLike<number>>): RunCounts {
+  const tally = new Float64Array(codes.labels.length + 2);
+  for (const a of arrays) for (let i = 0; i < a.length; i++) (tally[a[i] as number] as number)++;
+  return countsOfTally(tally, NO_OUTCOME, (code) => (code >= 2 ? codes.labels[code - 2] : undefined));
+}

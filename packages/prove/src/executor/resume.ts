@@ -11,6 +11,7 @@ import { openRunWriter, partLimits } from '../store/run-writer.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
+import { countsOfRows, refuseOtherCounts } from '../store/rows-counts.js';
 import { removeStaleTemps } from '../store/part-temps.js';
 import { DamagedRunError, readRunPart, runParts } from '../store/verify-parts.js';
 import { adoptParts } from '../store/verify-run.js';
@@ -100,7 +101,11 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
   const have = new Set<string>();
   const counts = emptyCounts();
   let again = 0;
-  for (const row of newestPerPair(stored)) {
+  const newest = newestPerPair(stored);
+  // A complete run (extend, resume --retry-errors) holds the counts its run.json records: the counts
+  // written after are the rows', and would otherwise overwrite the damage they show.
+  refuseOtherCounts(manifest, countsOfRows(newest));
+  for (const row of newest) {
     const retried =
       retry.retryErrors === true && row.outcome === null && (retry.errorMatch === undefined || (row.error ?? '').includes(retry.errorMatch)) && (retry.fromPart === undefined || row.part < retry.fromPart);
     if (retried) {

@@ -4,7 +4,8 @@ import type { DataType, Schema, Table, Vector } from 'apache-arrow';
 type Arrow = typeof import('apache-arrow');
 const loadArrow = (): Promise<Arrow> => import('apache-arrow');
 import type { EpisodeRow } from './episode-row.js';
-import { readManifest, type RunManifest } from './manifest.js';
+import { countRow, emptyCounts, readManifest, type RunManifest } from './manifest.js';
+import { countsOfRows, refuseOtherCounts } from './rows-counts.js';
 import { axisTypes, columnOrder, columnType } from './episode-schema.js';
 import { readRunPart, runParts } from './verify-parts.js';
 import { newestRowFilter } from './newest-rows.js';
@@ -97,13 +98,22 @@ async function* batchesOf(store: string, manifest: RunManifest, columns: readonl
   const newest = await newestRowFilter(manifest, parts);
   const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0;
   const check = retried || where !== undefined || (columns.includes('condition') && columns.includes('replicate_index'));
-  const read = where ? undefined : check ? [...new Set([...columns, 'condition', 'replicate_index'])] : columns;
+  // A complete run's rows hold the outcome counts its run.json records: compared when the outcome is
+  // read, and always for a retried run (its superseded rows are the newest again when a retry's part
+  // and its record are deleted), whose pair columns are read anyway.
+  const complete = manifest.status === 'complete';
+  const extra = check ? ['condition', 'replicate_index', ...(retried && complete ? ['outcome'] : [])] : [];
+  const read = where ? undefined : [...new Set([...columns, ...extra])];
+  const counted = complete && (read === undefined || read.includes('outcome'));
+  const counts = emptyCounts();
   for (const [i, part] of parts.entries()) {
     let rows = await readRunPart(manifest, part, read);
     if (check) rows = rows.filter((r) => newest(i, r as EpisodeRow));
+    if (counted) for (const r of rows) countRow(counts, (r['outcome'] ?? null) as string | null);
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(arrow, manifest, columns, rows);
   }
+  if (counted) refuseOtherCounts(manifest, counts);
 }
 
 /**
@@ -173,5 +183,6 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
       out.push(row as EpisodeRow);
     }
   }
+  refuseOtherCounts(manifest, countsOfRows(out));
   return out;
 }

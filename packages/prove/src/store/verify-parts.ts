@@ -68,7 +68,7 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
 
 /**
  * The problems of a complete run's outcome counts in its run.json against the counts of its rows (the
- * newest row of each pair), as read by `verify` and `inspect`: rows without an outcome, and each
+ * newest row of each pair), as read by `verify` and every reader of a complete run (rows-counts.ts): rows without an outcome, and each
  * outcome's count (an outcome counted 0 on one side and absent on the other is no difference). Empty
  * for a run that is not complete (its counts follow the parts as they are recorded) or whose counts are
  * not an object (the listing says so).
@@ -79,7 +79,10 @@ export function countsProblems(manifest: RunManifest, rows: RunCounts): string[]
   const run = runLabel(manifest);
   const out: string[] = [];
   if (m.rows_without_outcome !== rows.rows_without_outcome) {
-    out.push(`${run}: its run.json counts ${String(m.rows_without_outcome)} rows without an outcome and its rows hold ${rows.rows_without_outcome}; the manifest was edited or damaged; ${fix(manifest)}.`);
+    // More than recorded, in a retried run: the rows a retry superseded are the newest again.
+    const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0 && rows.rows_without_outcome > Number(m.rows_without_outcome);
+    const lost = retried ? ' (a part of its retries, resume --retry-errors, deleted with its record leaves the rows it ran again the newest: restore the part and run.json from a copy of the store)' : '';
+    out.push(`${run}: its run.json counts ${String(m.rows_without_outcome)} rows without an outcome and its rows hold ${rows.rows_without_outcome}${lost}; the manifest was edited or damaged; ${fix(manifest)}.`);
   }
   const said = typeof m.outcomes === 'object' && m.outcomes !== null ? m.outcomes : {};
   const labels = new Set([...Object.keys(said), ...Object.keys(rows.outcomes)]);
