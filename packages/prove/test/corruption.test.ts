@@ -634,6 +634,32 @@ describe('runs written before checksums', () => {
     expect(JSON.parse((await cli(['verify', a.run_id, '--json'])).out)[0].state).toBe('verified');
   });
 
+  // A review (2026-12-06): `verify --adopt` recorded the checksums of a run it had just reported damaged
+  // (`parts` deleted, 'failed' flipped to 'xailed' in a part's outcome dictionary: the counts differ),
+  // printed `adopted ...: recorded 4 parts`, and diff then read the flipped outcomes with no note.
+  it('verify --adopt refuses (exit 2) a run it finds damaged, and records nothing', async () => {
+    const { parts: _, ...old } = await readManifest(store, a.run_id);
+    await writeManifest(store, old as RunManifest);
+    const bytes = Buffer.from(pristine.get(`${a.run_id}/episodes/part-00001.parquet`) as Buffer);
+    const at = bytes.indexOf('failed');
+    expect(at).toBeGreaterThan(0);
+    bytes[at] = 'x'.charCodeAt(0);
+    await writeFile(part(a.run_id, 1), bytes);
+    const counts = /its run\.json counts the outcomes \{[^}]*\} and its rows hold \{[^}]*"xailed"/;
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(counts);
+    const adopt = await cli(['verify', a.run_id, '--adopt']);
+    expect(adopt.code).toBe(2);
+    expect(adopt.out).not.toContain('adopted');
+    expect(adopt.out).toMatch(counts);
+    expect(adopt.err).toBe(`error: run ${a.run_id} ("${a.name}") was not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; restore the run from a copy of the store, then verify --adopt it again.\n`);
+    expect((await readManifest(store, a.run_id)).parts).toBeUndefined();
+    const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
+    expect({ code: d.code, out: d.out }).toEqual({ code: 2, out: '' });
+    expect(d.err).toMatch(counts);
+  });
+
   // A review (fifth session of 2026-12-05): with `parts` deleted from run.json, a part copied in from a
   // run created in another second was read as this run's by every reader (verify alone named it).
   it("a part of another run in such a run is refused by every read (its rows' run_id)", async () => {

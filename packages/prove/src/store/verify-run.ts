@@ -279,3 +279,41 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   if (opts.write !== false) await writeManifest(store, next);
   return { manifest: next, adopted: fresh };
 }
+
+/** What {@link adoptVerified} did: the run's manifest as it now is, the parts it recorded, and its verification. */
+export type AdoptResult = {
+  readonly manifest: RunManifest;
+  /** The part files recorded (none when nothing was adopted, or when the adoption was refused). */
+  readonly adopted: readonly string[];
+  readonly verification: RunVerification;
+  /** True when the run had parts to record and was found damaged: nothing was written. */
+  readonly refused: boolean;
+};
+
+/**
+ * `verify --adopt`: records the parts a run does not record yet ({@link adoptParts}, with `lostParts`),
+ * only when the run with them recorded passes every check of {@link verifyRun} (its counts, its design,
+ * its manifest, stray files); otherwise nothing is written and `refused` is true. Until 2026-12-06 the
+ * checksums of a run verify had just reported damaged (a part's outcome flipped, `parts` deleted) were
+ * recorded, and every reader then took the damage as the run's. Call it with the run's lock held.
+ *
+ * @param store - the store directory.
+ * @param manifest - the run's manifest, read under the lock.
+ * @param lock - the run's lock, held.
+ * @returns the {@link AdoptResult}.
+ */
+export async function adoptVerified(store: string, manifest: RunManifest, lock: RunLock): Promise<AdoptResult> {
+  let a: { manifest: RunManifest; adopted: string[] };
+  try {
+    a = await adoptParts(store, manifest, lock, { lostParts: true, write: false });
+  } catch (err) {
+    if (!(err instanceof DamagedRunError)) throw err;
+    return Object.freeze({ manifest, adopted: [], verification: await verifyRun(store, manifest), refused: true });
+  }
+  if (a.manifest === manifest) return Object.freeze({ manifest, adopted: [], verification: await verifyRun(store, manifest), refused: false });
+  const verification = await verifyRun(store, a.manifest);
+  if (verification.state === 'damaged') return Object.freeze({ manifest, adopted: [], verification, refused: true });
+  if (!(await lock.held())) throw lostLock(lock);
+  await writeManifest(store, a.manifest);
+  return Object.freeze({ manifest: a.manifest, adopted: a.adopted, verification, refused: false });
+}
