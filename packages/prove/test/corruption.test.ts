@@ -1014,6 +1014,23 @@ describe('the registration run.json records against the rows\' meta.pin', () => 
     expect(none.code).toBe(1);
     expect(none.out).toContain(`its rows name the registration aaaaaaaaaaaa… (meta.pin), and its run.json records none; the manifest was edited or damaged`);
   });
+
+  // A review (2026-12-06): a registration_sha256 set in run.json of a run whose rows name none was shown by
+  // inspect and the run page as the run's, and verify passed.
+  it('verify, inspect and the run page refuse a registration no row names', async () => {
+    const what = `its run.json records the registration cccccccccccc…, and none of its rows names a registration (meta.pin); the manifest was edited or damaged: restore run.json from a copy of the store, or set its registration_sha256 to null.`;
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, registration_sha256: 'c'.repeat(64) });
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(what);
+    for (const c of [['inspect', a.run_id], ['view', a.run_id, '--out', join(root, 'run.html')]]) {
+      const r = await cli(c);
+      expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+      expect(r.err).toContain(what);
+    }
+    await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
+  });
 });
 
 describe('damaged and never-started runs are listed, not hidden', () => {

@@ -11,6 +11,7 @@ import { isImported, manifestProblems, specOf } from './manifest-problems.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
 import { missingPartsProblem } from './unverified-parts.js';
+import { unnamedRegistrationProblem } from './registration-rows.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
 
@@ -36,7 +37,7 @@ export type RunVerification = {
 };
 
 /** What the rows of a set of parts hold: the pairs, counts, and every problem with their rows. */
-type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord>; outcomes: ReadonlyMap<string, string | null> };
+type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord>; outcomes: ReadonlyMap<string, string | null>; named: boolean };
 
 /**
  * Checks the rows of parts against the run: every `run_id` is the run's, every condition is one of its
@@ -56,6 +57,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
   // An imported run records no seeds: its rows' seeds are their samples' identities, not the salt's.
   const imported = isImported(manifest);
   const sampleSeeds = new Map<string, number>();
+  let named = false;
   for (const part of parts) {
     const index = Number(PART_RE.exec(part.file)?.[1] ?? -1);
     let bytes: Uint8Array;
@@ -92,6 +94,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       outcomes.set(key, o === null || o === undefined ? null : String(o));
       const meta = row['meta'];
       const pin = typeof meta === 'string' ? registrationOf(meta) : null;
+      if (pin !== null) named = true;
       if (pin !== null && pin !== manifest.registration_sha256) {
         const recorded = manifest.registration_sha256 === null ? 'none' : `${String(manifest.registration_sha256).slice(0, 12)}…`;
         bad.add(`its rows name the registration ${pin.slice(0, 12)}… (meta.pin), and its run.json records ${recorded}; the manifest was edited or damaged`);
@@ -121,7 +124,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
     }
   }
   for (const o of outcomes.values()) countRow(counts, o);
-  return { have, counts, problems, records, outcomes };
+  return { have, counts, problems, records, outcomes, named };
 }
 
 /**
@@ -169,6 +172,8 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
   if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
+  const unnamed = scan.problems.length === 0 ? unnamedRegistrationProblem(manifest, scan.named) : null;
+  if (unnamed !== null) problems.push(unnamed);
   if (problems.length === 0) {
     const lacking = lackingProblem(manifest, scan.have.size);
     if (lacking !== null) problems.push(lacking);
