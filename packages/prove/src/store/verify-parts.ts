@@ -100,9 +100,11 @@ export function countsProblems(manifest: RunManifest, rows: RunCounts): string[]
  * twice, a record whose ranges fall outside the design, and (for a complete run) counts that are not
  * the sum of the parts' rows. Empty when the listing matches, and for a run written before checksums
  * (no `parts`); a run.json without `parts` that records fields newer than them is damaged
- * ({@link missingPartsProblem}).
+ * ({@link missingPartsProblem}). `own`: the parts on disk a complete run does not record whose rows are
+ * this run's (its run_id column) and whose bytes are no recorded part's ({@link ownUnrecordedParts}):
+ * named as parts whose record was lost, with the repair, not as another run's to remove.
  */
-export function listingProblems(manifest: RunManifest, onDisk: readonly string[]): string[] {
+export function listingProblems(manifest: RunManifest, onDisk: readonly string[], own: ReadonlySet<string> = new Set()): string[] {
   const recs = manifest.parts;
   if (!Array.isArray(recs)) {
     // A run written before checksums; unless its run.json records what only a writer with checksums writes.
@@ -147,9 +149,11 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
   for (const f of onDisk) {
     if (!seenFile.has(f)) {
       out.push(
-        manifest.status === 'complete'
-          ? `${run}: the part ${f} is not one the run committed (copied in, or a duplicate of another part); its rows are not this run's: remove it.`
-          : `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`,
+        manifest.status !== 'complete'
+          ? `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`
+          : own.has(f)
+            ? `${run}: the part ${f} holds rows of this run (its run_id column) that its run.json does not record: its record was lost (run.json edited, or restored from a copy taken before the part was written); poisson-prove verify --adopt ${manifest.run_id} records it when its rows are pairs of the run's design that its recorded parts do not hold, or restore run.json from a copy taken after the part was written.`
+            : `${run}: the part ${f} is not one the run committed (copied in, or a duplicate of another part); its rows are not this run's: remove it.`,
       );
     }
   }
@@ -160,7 +164,8 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
   const superseded = retries.reduce((n, r) => n + (Number(r.rows) || 0), 0);
   const counts = manifest.counts;
   const extra = counts !== null && typeof counts === 'object' ? rows - counts.rows : 0;
-  if (manifest.status === 'complete' && counts !== null && typeof counts === 'object' && (retries.length === 0 ? extra !== 0 : extra < 0 || extra > superseded)) {
+  // A part whose record was lost accounts for rows the counts hold: named above, and checked by verify --adopt.
+  if (own.size === 0 && manifest.status === 'complete' && counts !== null && typeof counts === 'object' && (retries.length === 0 ? extra !== 0 : extra < 0 || extra > superseded)) {
     out.push(`${run}: its run.json counts ${String(manifest.counts.rows)} rows and its parts record ${rows}; the manifest was edited or damaged; ${fix(manifest)}.`);
   }
   return out;
@@ -181,7 +186,7 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
  */
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
   const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
-  const problems = listingProblems(manifest, onDisk);
+  const problems = listingProblems(manifest, onDisk, await ownUnrecordedParts(store, manifest, onDisk));
   const spec = await specChecked(store, manifest);
   if (spec.problem !== null) problems.push(spec.problem);
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
@@ -199,6 +204,34 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
   if (problems.length === 0) problems.push(...(await unverifiedRowsProblems(manifest, unverified)));
   if (problems.length > 0) throw new DamagedRunError(manifest.run_id, problems);
   return unverified;
+}
+
+/**
+ * The parts on disk a complete run does not record whose rows are this run's: every value of their
+ * run_id column is the run's id, and their bytes are no recorded part's (a byte-for-byte copy is a
+ * duplicate). Read only when such a part exists (a run.json whose record of a part was lost, or restored
+ * from a copy taken before an extend): each is read whole, in the bounded reader, its run_id column alone.
+ * A part that cannot be read is not the run's here (the listing then says to remove it).
+ */
+async function ownUnrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<Set<string>> {
+  const own = new Set<string>();
+  const recs = manifest.parts;
+  if (manifest.status !== 'complete' || !Array.isArray(recs)) return own;
+  const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
+  const shas = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.sha256 : undefined)));
+  const dir = episodesDir(store, manifest.run_id);
+  for (const file of onDisk) {
+    if (recorded.has(file)) continue;
+    try {
+      const bytes = await readFile(join(dir, file));
+      if (shas.has(createHash('sha256').update(bytes).digest('hex'))) continue;
+      const rows = await readPartIsolated(bytes, file, ['run_id']);
+      if (rows.length > 0 && rows.every((r) => r['run_id'] === manifest.run_id)) own.add(file);
+    } catch {
+      // unreadable: not shown to be the run's
+    }
+  }
+  return own;
 }
 
 /**

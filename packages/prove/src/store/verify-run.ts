@@ -260,8 +260,9 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   // resume and extend do not record its parts as they are; `verify --adopt` does, after checking every row.
   const missing = opts.lostParts === true ? null : missingPartsProblem(manifest);
   if (missing !== null) throw new DamagedRunError(manifest.run_id, [missing]);
-  // A complete run committed every part before it closed: a part it does not record is not its own.
-  if (manifest.status === 'complete' && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
+  // A complete run committed every part before it closed: a part it does not record is its own only when
+  // its record was lost, which `verify --adopt` (lostParts) checks; resume does not adopt one.
+  if (manifest.status === 'complete' && Array.isArray(manifest.parts) && opts.lostParts !== true) return { manifest, adopted: [] };
   const onDisk = await partFilesOnDisk(store, manifest.run_id);
   const recorded = Array.isArray(manifest.parts) ? manifest.parts : [];
   const known = new Set(recorded.map((r) => r.file));
@@ -280,7 +281,9 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   const shas = new Map(recorded.map((r) => [r.sha256, r.file]));
   const copies = added.filter((a) => shas.has(a.sha256)).map((a) => `${runLabel(manifest)}: the part ${a.file} is a copy of ${String(shas.get(a.sha256))} (the same sha256), not a part the run wrote; remove it.`);
   if (copies.length > 0) throw new DamagedRunError(manifest.run_id, copies);
-  const next: RunManifest = { ...manifest, parts: [...recorded, ...added] };
+  // In the order they were written, by number (a part whose record was lost sits among the recorded ones).
+  const number = (r: PartRecord): number => Number(PART_RE.exec(r.file)?.[1] ?? -1);
+  const next: RunManifest = { ...manifest, parts: [...recorded, ...added].sort((x, y) => number(x) - number(y)) };
   if (opts.write !== false) await writeManifest(store, next);
   return { manifest: next, adopted: fresh };
 }
@@ -313,7 +316,10 @@ export async function adoptVerified(store: string, manifest: RunManifest, lock: 
     a = await adoptParts(store, manifest, lock, { lostParts: true, write: false });
   } catch (err) {
     if (!(err instanceof DamagedRunError)) throw err;
-    return Object.freeze({ manifest, adopted: [], verification: await verifyRun(store, manifest), refused: true });
+    // What verify finds, and why the parts could not be adopted (their rows), in one report.
+    const found = await verifyRun(store, manifest);
+    const problems = Object.freeze([...new Set([...found.problems, ...err.problems])]);
+    return Object.freeze({ manifest, adopted: [], verification: Object.freeze({ ...found, state: 'damaged' as const, problems }), refused: true });
   }
   if (a.manifest === manifest) return Object.freeze({ manifest, adopted: [], verification: await verifyRun(store, manifest), refused: false });
   const verification = await verifyRun(store, a.manifest);

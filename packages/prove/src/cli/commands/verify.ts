@@ -29,7 +29,7 @@ export const verifyCommand = defineCommand({
   positionals: [{ name: 'RUN', description: 'Run refs: #N, run ids, unique id prefixes or run names.', variadic: true }],
   options: {
     json: { type: 'boolean', description: 'Print one JSON array: per run { run_id, name, status, state, parts, rows, pairs, design, problems }.' },
-    adopt: { type: 'boolean', description: 'Record the checksums of runs written before checksums (and parts a killed writer left unrecorded), after checking the run with them as verify does; a run it finds damaged is not adopted (exit 2).' },
+    adopt: { type: 'boolean', description: 'Record the checksums of runs written before checksums (and parts a killed writer left unrecorded, or a complete run\'s parts whose record was lost), after checking the run with them as verify does; a run it finds damaged is not adopted (exit 2).' },
   },
   examples: ['poisson-prove verify', 'poisson-prove verify "#1" --json', 'poisson-prove verify 20261106T231318Z-cdf9 --adopt'],
   async run({ positionals, options, store, io }) {
