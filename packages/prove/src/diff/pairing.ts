@@ -194,7 +194,9 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
     }
     if (oa === NO_OUTCOME || ob === NO_OUTCOME) {
       dropped++;
-      if (noA || noB) scoreDropped++;
+      // Left out for a score: unless both hold the same score and no outcome (a sample that did not
+      // change, missing from both tables alike; a review: a run diffed with a copy of itself was held back).
+      if ((noA || noB) && !(noA && noB && aScore?.[r] === bScore?.[r])) scoreDropped++;
       if (ob !== NO_OUTCOME) droppedA++;
       else if (oa !== NO_OUTCOME) droppedB++;
       continue;

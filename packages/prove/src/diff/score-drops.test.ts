@@ -103,4 +103,19 @@ describe('pairs dropped because an episode holds a score and no outcome', () => 
     expect(smallest).toBe(6); // McNemar's exact p of 0 against 6 is 2 x 0.5^6 = 0.031
     expect(r.fragility.count).toBe(smallest);
   });
+
+  // The self-review of this change: a pair whose episodes both hold the same score and no outcome did not
+  // change; it is missing from both tables alike and holds nothing back (a run diffed with a copy of
+  // itself read inconclusive). Both without an outcome at different scores still counts.
+  it('leave out a pair whose two episodes hold the same score and no outcome, and count one whose scores differ', () => {
+    const same = [...rep(20, half), ...rep(900, pass), ...rep(100, fail)];
+    const r = computeDiff(run('a', same), run('b', same));
+    expect(r.rows[0]!.score_drops).toBeUndefined();
+    expect(r.verdict).toBe('no significant change');
+    const moved = [...rep(20, { outcome: null, score: 0.25 }), ...rep(900, pass), ...rep(100, fail)];
+    const r2 = computeDiff(run('a', same), run('b', moved));
+    expect(r2.rows[0]!.score_drops).toBe(20);
+    expect(r2.rows[0]!.verdict).toBe('inconclusive');
+  });
 });
+

@@ -155,7 +155,7 @@ export function verdictSentence(args: {
           ? `${could} a change of ${thr}`
           : byDirection
             ? 'showed evidence of a change but not its direction'
-            : 'dropped pairs whose score was neither 0 nor 1 (no outcome), so its outcomes cannot show that nothing changed';
+            : `left out ${held.some((r) => r.counts === null) ? 'episodes' : 'pairs'} holding a score but no outcome (as an import stores a score between 0 and 1), so its outcomes cannot show that nothing changed`;
       parts.push(`${inconclusive} condition${inconclusive === 1 ? '' : 's'} that did not count ${what} (${heldBackWords(held, thr)})`);
     }
   }
