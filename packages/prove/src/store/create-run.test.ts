@@ -16,6 +16,7 @@ import { removeStaleTemps } from './part-temps.js';
 import { gitState } from './provenance.js';
 import { lockRun, type RunLock } from './run-lock.js';
 import { episodes } from './read-episodes.js';
+import type { RunManifest } from './manifest.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -146,12 +147,15 @@ describe('createRun', () => {
 
   it('records the conditions given (a subset of the axes), and indexes its parts into them; refuses a label not of the axes', async () => {
     const only = ['slack 8 · strictness strict'];
-    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: only });
+    // Imports only (the self-review: a sweep's run of fewer conditions was written, then called damaged by every read).
+    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: only })).rejects.toThrow('createRun: conditions is for imported runs (recorded.import)');
+    const recorded = { import: { harness: 'inspect', pairing: 'identity' } as unknown as NonNullable<RunManifest['import']> };
+    const w = await createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: only, recorded });
     expect(w.manifest.conditions).toEqual(only);
     await w.append([{ run_id: w.manifest.run_id, condition: only[0] as string, slack: 8, strictness: 'strict', replicate_index: 0, seed: seedFor('s', 0), outcome: 'passed', t: 0, score: null, error: null, meta: '{}', duration_ms: 0 } as unknown as EpisodeRow]);
     const m = await w.close('interrupted');
     expect(m.parts?.map((p) => p.conditions)).toEqual([[0, 0]]);
-    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, conditions: ['slack 5 · strictness strict', only[0] as string, only[0] as string] })).rejects.toThrow(
+    await expect(createRun(dir, { spec, specText: SPEC, target: 't', salt: 's', maxMde: 0.5, now, recorded, conditions: ['slack 5 · strictness strict', only[0] as string, only[0] as string] })).rejects.toThrow(
       'createRun: conditions: "slack 5 · strictness strict" is not a condition of the spec\'s axes; "slack 8 · strictness strict" is given twice.',
     );
   });

@@ -58,7 +58,7 @@ export type RunInit = {
   stageIn?: string;
   /**
    * The run's conditions, when it holds only some of the product of its axes (an import whose samples do
-   * not fill the grid): labels of {@link conditionsOf}(spec), each once, in the order given. The parts'
+   * not fill the grid; imports only, with `recorded.import`: a RangeError otherwise): labels of {@link conditionsOf}(spec), each once, in the order given. The parts'
    * condition ranges index this list, so it is the manifest's from the start; default the whole product.
    */
   conditions?: readonly string[];
@@ -72,6 +72,9 @@ export type RunInit = {
 function runConditions(init: RunInit): string[] {
   const all = conditionsOf(init.spec).map((c) => c.label);
   if (init.conditions === undefined) return all;
+  // Only an import's run may hold part of its grid: every read checks a sweep's conditions against the
+  // product of its axes (a sweep's run of fewer conditions was written, and then called damaged).
+  if (init.recorded?.import === undefined) throw new RangeError('createRun: conditions is for imported runs (recorded.import); a sweep holds every condition of its axes: narrow the axes instead.');
   const known = new Set(all);
   const seen = new Set<string>();
   const bad: string[] = [];
