@@ -1,6 +1,6 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
-import { fmt3, fmtLimit, fmtThreshold } from './sentence.js';
+import { discordanceReading, fmt3, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -152,9 +152,7 @@ export function formatDiffText(report: DiffReport): string {
   }
   if (r.planned_discordance !== null && r.method.paired) {
     const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
-    // Planned at a discordance > 0, every paired table reads psi^ + d (diff-episodes.ts plannedNoise).
-    const read = r.planned_discordance > 0 ? 'at its own observed discordance plus the change (psi^ + d), as planned' : 'at its own';
-    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read ${read}); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
+    out.push(line('discordance', `observed up to ${fmt3(observed)} (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance ${discordanceReading(r)}); planned ${fmt3(r.planned_discordance)} at sweep time (--discordance)`));
   }
   for (const w of r.warnings) out.push(line('warning', w));
   const dropped = droppedLine(r);

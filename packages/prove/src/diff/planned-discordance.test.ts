@@ -96,7 +96,11 @@ describe('runs planned at a discordance read every table at psi^ + d', () => {
     expect(formatDiffText(planned)).toContain(`discordance   observed up to 0.016 (pairs whose outcomes disagree; ${said}); planned 0.020 at sweep time (--discordance)`);
     expect(renderDiffPage({ report: planned, pairs: null, heatmaps: [] })).toContain('planned 0.02 at sweep time; the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) plus the change (psi^ + d)');
     const zero = computeDiff(runs(RARE, 0).before, runs(RARE, 0).after);
-    expect(formatDiffText(zero)).toContain("(pairs whose outcomes disagree; each condition's limit is read at its own); planned 0.000 at sweep time");
-    expect(renderDiffPage({ report: zero, pairs: null, heatmaps: [] })).toContain('the limits are read at each condition&#39;s observed discordance (the table&#39;s last column)</');
+    // Planned at 0 (the self-review: "at its own" was said whichever way the limits read): one way here.
+    expect(formatDiffText(zero)).toContain("(pairs whose outcomes disagree; each condition's limit is read at its own observed discordance or the change where that is larger (max(psi^, d)), as no table disagrees both ways); planned 0.000 at sweep time");
+    expect(renderDiffPage({ report: zero, pairs: null, heatmaps: [] })).toContain('the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) or the change where that is larger (max(psi^, d)), as no table disagrees both ways</');
+    // A table that disagrees both ways reads psi^ + d, planned at 0 or not.
+    const both = computeDiff(runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, 0).before, runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, 0).after);
+    expect(formatDiffText(both)).toContain('plus the change (psi^ + d), as some table disagrees both ways); planned 0.000');
   });
 });

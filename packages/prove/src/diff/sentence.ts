@@ -1,5 +1,5 @@
 import { SEQUENTIAL_TEST_NAME } from './sequential.js';
-import type { DiffMethod, DiffRow, HeldBack, Limit, TestMethod, VerdictWord } from './types.js';
+import type { DiffMethod, DiffReport, DiffRow, HeldBack, Limit, TestMethod, VerdictWord } from './types.js';
 
 /** Formats a rate or limit to 3 decimals ("no room" and "too few pairs" as they are). */
 export function fmt3(x: Limit | number): string {
@@ -251,6 +251,18 @@ export function limitsRule(rows: readonly Pick<DiffRow, 'discordance'>[], dm: Di
   const how = dm.paired ? (psi > 0 ? `, with its seeds disagreeing as often as they did (observed discordance up to ${fmt3(psi)})` : '') : ", by the exact power of Fisher's test";
   const seq = dm.test === 'mcnemar-sequential' ? ', read by its rejection region at the final n (a lower bound on its power)' : '';
   return `the smallest change one condition alone would be flagged for, ${powerWords(power)}, if it alone changed, from where the condition was${how} (${testWords(dm.test)}${seq}, q ${q} over ${m} tests)`;
+}
+
+/**
+ * How the limits read the discordance, for the `discordance` line of the text diff and the page: at
+ * psi^ + d when the runs were planned at a discordance > 0 or some paired table disagrees both ways
+ * (limits.ts `changeDiscordance`), else at max(psi^, d). Until the third session of 2026-12-06 the line
+ * said "read at its own" whichever it was.
+ */
+export function discordanceReading(r: Pick<DiffReport, 'planned_discordance' | 'rows'>): string {
+  if ((r.planned_discordance ?? 0) > 0) return 'plus the change (psi^ + d), as planned';
+  const bothWays = r.rows.some((x) => x.counts !== null && x.counts.rise > 0 && x.counts.fall > 0);
+  return bothWays ? 'plus the change (psi^ + d), as some table disagrees both ways' : 'or the change where that is larger (max(psi^, d)), as no table disagrees both ways';
 }
 
 /** The `intervals` line: Tango's (paired) or Newcombe's interval at the family level, simultaneous over m tests. */

@@ -4,7 +4,7 @@ import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import { droppedText } from '../diff/format-text.js';
-import { fmtLimit, fmtThreshold } from '../diff/sentence.js';
+import { discordanceReading, fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -145,7 +145,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   ];
   if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
   // As the text diff: runs that are not paired have no discordant pairs, so no discordance line.
-  if (typeof d.planned_discordance === 'number' && d.method.paired) lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column)${d.planned_discordance > 0 ? ' plus the change (psi^ + d)' : ''}`]);
+  if (typeof d.planned_discordance === 'number' && d.method.paired) lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column) ${discordanceReading(d)}`]);
   const dropped = droppedText(d);
   if (dropped !== null) lines.push(['dropped', dropped]);
   // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.
