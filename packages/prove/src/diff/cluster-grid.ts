@@ -3,7 +3,7 @@ import { checkBinaryCluster, clusteredRows } from './cluster-binary.js';
 import { DiffError } from './diff-error.js';
 import { pairIndexes } from './pairing.js';
 import type { ReportGrid } from './report-grid.js';
-import { fmtChange, fmtInterval, fmtP, textTable } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, printDecimals, textTable } from './text-table.js';
 import type { RunIndex } from './run-index.js';
 import type { ClusteredEventRow } from './types.js';
 
@@ -57,8 +57,9 @@ export function formatClusteredGrid(grid: ReportGrid): string[] {
     const line = [yv === null ? grid.x : String(yv)];
     for (const xv of grid.x_values) {
       const row = c.cells.find((cell) => cell.x === xv && cell.y === yv)?.row ?? null;
-      const interval = row === null ? '' : row.interval === null ? 'no interval' : fmtInterval(row.interval);
-      line.push(row === null ? '-' : `${fmtChange(row.change)} ${interval} p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
+      const dp = printDecimals(grid.diff.threshold); // as the grid above it
+      const interval = row === null ? '' : row.interval === null ? 'no interval' : fmtInterval(row.interval, dp);
+      line.push(row === null ? '-' : `${fmtChange(row.change, dp)} ${interval} p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
     }
     table.push(line);
   }

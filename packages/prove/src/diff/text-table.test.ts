@@ -157,3 +157,15 @@ describe('intervals beside a threshold of more than three decimals', () => {
     expect(text).toMatch(/slack 4 +failed +0\.0003 +0\.0004 +\+0\.0001 +\[-0\.00\d\d, \+0\.00\d\d\]/);
   });
 });
+
+// The self-review of printDecimals: several candidates' cells printed 0.000 -> 0.000 0.000 beside a
+// candidate's threshold of 0.0125, where its own two-run diff printed +0.0004.
+describe('several candidates beside a threshold of more than three decimals', () => {
+  it('print each candidate\'s cells to its threshold\'s decimals', async () => {
+    const { compareEpisodes, formatMultiDiffText } = await import('./compare-runs.js');
+    const base = runOf('a', rep(2500, 'passed'), 0.0125);
+    const cand = runOf('b', [...rep(2499, 'passed'), 'failed'], 0.0125);
+    const text = formatMultiDiffText(compareEpisodes(base, [cand]));
+    expect(text).toContain('0.0000 -> 0.0004 +0.0004');
+  });
+});
