@@ -117,14 +117,18 @@ class InvalidResponse extends Error {}
 
 /**
  * The usage of a response: the server's counts, or, for those it left out (no `usage`, as some servers
- * and proxies answer), an estimate as the plan makes it, marked `estimated`: a call is never free.
+ * and proxies answer), an estimate as the plan makes it, marked `estimated`: a call is never free. The
+ * total is `max(total_tokens, prompt_tokens + completion_tokens)`: a reported total of 0 or below the sum
+ * is not believed.
  */
 function usageOf(u: { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown }, request: ChatRequest, output: string): ChatCompletion['usage'] {
   const reported = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
   const p = reported(u.prompt_tokens);
   const c = reported(u.completion_tokens);
   const total = reported(u.total_tokens);
-  if (p !== null && c !== null) return { prompt_tokens: p, completion_tokens: c, total_tokens: total ?? p + c };
+  // A total below prompt + completion (0, as some servers report) would let calls past the budget: the
+  // total is never less than their sum; a larger one (reasoning tokens a provider bills) is kept.
+  if (p !== null && c !== null) return { prompt_tokens: p, completion_tokens: c, total_tokens: Math.max(total ?? 0, p + c) };
   const prompt = p ?? estimatePromptTokens(request);
   const completion = c ?? Math.max(request.max_tokens ?? 0, output === '' ? 0 : countTokens(output));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: Math.max(total ?? 0, prompt + completion), estimated: true };

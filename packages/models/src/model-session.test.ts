@@ -160,6 +160,40 @@ describe('createModelSession', () => {
     expect(s.usage()).toMatchObject({ calls: 2, estimated_calls: 1, billed_tokens: prompt + 16 });
   });
 
+  // A review's server reported total_tokens 0 with 3000 completion tokens: a 45,000 budget ran all 55
+  // calls, 'billed 0 tokens'. The total billed is never below prompt + completion; a total above it
+  // (reasoning tokens a provider adds) is kept.
+  it('a reported total_tokens below prompt + completion is billed as prompt + completion; a larger total is kept', async () => {
+    let total = 0;
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'x', completionTokens: 3000, totalTokens: total }));
+    const budget = new TokenBudget(45_000);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, budget });
+    const r = await s.chat('local:m', request('q0'), { replicateIndex: 0 });
+    const prompt = server.requests[0]!.promptTokens;
+    expect(r.completion.usage).toEqual({ prompt_tokens: prompt, completion_tokens: 3000, total_tokens: prompt + 3000 });
+    expect(budget.used).toBe(prompt + 3000);
+    total = 5; // below prompt + completion as well
+    await s.chat('local:m', request('q1'), { replicateIndex: 0 });
+    expect(budget.used).toBe(2 * (prompt + 3000));
+    total = prompt + 3000 + 700; // reasoning tokens the provider bills above prompt + completion
+    const big = await s.chat('local:m', request('q2'), { replicateIndex: 0 });
+    expect(big.completion.usage.total_tokens).toBe(prompt + 3700);
+    expect(s.usage()).toMatchObject({ http_calls: 3, billed_tokens: 3 * (prompt + 3000) + 700 });
+    // The budget stops the run at its limit: 45,000 / ~3,000 a call, not all of them.
+    total = 0;
+    let calls = 3;
+    await expect(
+      (async () => {
+        for (let i = 3; i < 55; i += 1) {
+          await s.chat('local:m', request(`q${i}`), { replicateIndex: 0 });
+          calls += 1;
+        }
+      })(),
+    ).rejects.toThrow(/budget/i);
+    expect(calls).toBeLessThan(16);
+    expect(server.requests).toHaveLength(calls);
+  });
+
   // The review of 2026-12-06: a damaged entry was served (an empty answer, or a TypeError for lost usage),
   // and resume --retry-errors read the same entry again. A damaged entry is now a miss, said and counted.
   it('a damaged cache entry is a miss: called again, overwritten, counted in damaged_cache_entries and reported as an event', async () => {

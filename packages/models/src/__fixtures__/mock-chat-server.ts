@@ -14,7 +14,15 @@ export interface RecordedRequest {
 
 /** What the script answers to one request. */
 export type Reply =
-  | { readonly kind: 'text'; readonly content: string; readonly completionTokens?: number; /** false: the 200 carries no `usage` field */ readonly usage?: false }
+  | {
+      readonly kind: 'text';
+      readonly content: string;
+      readonly completionTokens?: number;
+      /** false: the 200 carries no `usage` field */
+      readonly usage?: false;
+      /** The `total_tokens` reported (default prompt + completion), e.g. 0 as some servers report. */
+      readonly totalTokens?: number;
+    }
   | { readonly kind: 'tool'; readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }> }
   | { readonly kind: 'status'; readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown }
   | { readonly kind: 'raw'; readonly status: number; readonly headers?: Record<string, string>; readonly body: string }
@@ -114,7 +122,7 @@ export async function startMockChatServer(script: Script): Promise<MockChatServe
           choices: [{ index: 0, message, finish_reason: reply.kind === 'text' ? 'stop' : 'tool_calls' }],
           ...(reply.kind === 'text' && reply.usage === false
             ? {}
-            : { usage: { prompt_tokens: recorded.promptTokens, completion_tokens: completionTokens, total_tokens: recorded.promptTokens + completionTokens } }),
+            : { usage: { prompt_tokens: recorded.promptTokens, completion_tokens: completionTokens, total_tokens: reply.kind === 'text' && reply.totalTokens !== undefined ? reply.totalTokens : recorded.promptTokens + completionTokens } }),
         }),
       );
       }
