@@ -113,6 +113,13 @@ export type TargetUsage = {
    * provider may bill their work, which no token count above holds. Absent or 0 when there were none.
    */
   readonly unanswered_attempts?: number;
+  /**
+   * Answers paid for that the target could not store in its response cache (a full disk, a refused
+   * directory): graded all the same, but a later run calls them again. Absent or 0 when there were none.
+   */
+  readonly cache_write_failures?: number;
+  /** The error of the first of those failed writes (one line), when there were any. */
+  readonly cache_write_error?: string;
 };
 
 /**

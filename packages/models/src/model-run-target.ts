@@ -51,6 +51,10 @@ export interface RunUsageTotals {
   readonly failed_attempts?: number;
   /** Of those, the requests whose answer never arrived (timed out, dropped, aborted); absent when none. */
   readonly unanswered_attempts?: number;
+  /** Answers paid for that the cache could not store (graded all the same); absent when none. */
+  readonly cache_write_failures?: number;
+  /** The error of the first of those failed writes; absent when none. */
+  readonly cache_write_error?: string;
 }
 
 /** A model target with poisson-prove's run hooks: `configure`, `plan`, `usage` and `signal`. */
@@ -75,7 +79,8 @@ export type ModelRunTarget = ModelTarget & {
  *   estimate, the output cap (`max_tokens`) and whether the cache holds it; `billable` counts the
  *   uncached calls only.
  * - `usage()`: `session.usage()` as `{ calls, cache_hits, prompt_tokens, completion_tokens, billed_tokens }`,
- *   with `estimated_calls`, `damaged_cache_entries`, `failed_attempts` and `unanswered_attempts` when not 0.
+ *   with `estimated_calls`, `damaged_cache_entries`, `failed_attempts`, `unanswered_attempts` and
+ *   `cache_write_failures` (with the first write's `cache_write_error`) when not 0.
  * - `signal`: the session budget's signal (aborted once the billed tokens reach the budget).
  *
  * @param build - makes the session and target for a runtime.
@@ -120,6 +125,7 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
         ...(u.damaged_cache_entries > 0 ? { damaged_cache_entries: u.damaged_cache_entries } : {}),
         ...(u.http_attempts > u.http_calls ? { failed_attempts: u.http_attempts - u.http_calls } : {}),
         ...(u.unanswered_attempts > 0 ? { unanswered_attempts: u.unanswered_attempts } : {}),
+        ...(u.cache_write_failures > 0 ? { cache_write_failures: u.cache_write_failures, cache_write_error: get().session.cacheWriteError() ?? 'unknown error' } : {}),
       });
     },
     planCalls: (cfg: TargetConfig) => get().target.planCalls(cfg),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
 import { MissingApiKeyError } from './errors.js';
-import { createModelSession, UsageMeter } from './model-session.js';
+import { createModelSession, UsageMeter, type ModelSessionEvent } from './model-session.js';
 import { resolveProvider } from './providers.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
@@ -270,6 +270,38 @@ describe('createModelSession', () => {
     expect(await second).toMatchObject({ cached: false, completion: { content: 'ok' } });
   });
 
+  // A review's cache refused writes (ENOSPC): every paid answer was thrown away, the episode stored as
+  // `Error: ENOSPC`, and resume --retry-errors paid again (104 requests for 55 unique bodies).
+  it('an answer paid for is returned when the cache cannot store it: counted in cache_write_failures, reported as an event, budget charged once', async () => {
+    server = await startMockChatServer((_r, i) => ({ kind: 'text', content: `answer ${i}`, completionTokens: 4 }));
+    class FullCache extends ResponseCache {
+      override async put(): Promise<never> {
+        throw Object.assign(new Error(`ENOSPC: no space left on device, open '${dir}/x.tmp'`), { code: 'ENOSPC' });
+      }
+    }
+    const events: ModelSessionEvent[] = [];
+    const budget = new TokenBudget(10_000);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: new FullCache(dir), budget, onEvent: (e) => events.push(e) });
+    const meter = new UsageMeter();
+    const r = await s.chat('local:m', request('q'), { replicateIndex: 0, meter });
+    expect(r).toMatchObject({ cached: false, attempts: 1, completion: { content: 'answer 0' } });
+    const billed = server.requests[0]!.promptTokens + 4;
+    expect(budget.used).toBe(billed);
+    expect(s.usage()).toMatchObject({ calls: 1, http_calls: 1, billed_tokens: billed, cache_write_failures: 1 });
+    expect(meter.totals()).toMatchObject({ http_calls: 1, cache_write_failures: 1 });
+    expect(s.usageByModel()['local:m']).toMatchObject({ cache_write_failures: 1 });
+    expect(events.filter((e) => e.type === 'cache_write_failed')).toEqual([
+      { type: 'cache_write_failed', model: 'local:m', key: r.key, error: `ENOSPC: no space left on device, open '${dir}/x.tmp'` },
+    ]);
+    expect(s.cacheWriteError()).toBe(`ENOSPC: no space left on device, open '${dir}/x.tmp'`);
+    // Nothing was stored: the same request is called again, and counted again.
+    const again = await s.chat('local:m', request('q'), { replicateIndex: 0 });
+    expect(again).toMatchObject({ cached: false, completion: { content: 'answer 1' } });
+    expect(server.requests).toHaveLength(2);
+    expect(s.usage()).toMatchObject({ http_calls: 2, cache_write_failures: 2 });
+    expect(s.cacheWriteError()).toBe(`ENOSPC: no space left on device, open '${dir}/x.tmp'`);
+  });
+
   it('two sessions on one cache (two processes) answering one request: the second keeps the stored answer and returns it', async () => {
     const release: Array<(r: Reply) => void> = [];
     server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
@@ -315,7 +347,7 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0 });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0 });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });

@@ -7,13 +7,15 @@ import type { TokenBudget } from './token-budget.js';
 import { untilAborted } from './internal/until-aborted.js';
 
 /**
- * Events of a session: the client's, plus cache hits, and damaged cache entries (`problem` names what is
- * wrong with the entry, never its answer; the call goes on as a miss and overwrites it).
+ * Events of a session: the client's, plus cache hits, damaged cache entries (`problem` names what is
+ * wrong with the entry, never its answer; the call goes on as a miss and overwrites it), and answers the
+ * cache could not store (`error`: the write's error message; the answer is returned all the same).
  */
 export type ModelSessionEvent =
   | ChatCallEvent
   | { readonly type: 'cache_hit'; readonly model: string; readonly key: string }
-  | { readonly type: 'cache_damaged'; readonly model: string; readonly key: string; readonly problem: string };
+  | { readonly type: 'cache_damaged'; readonly model: string; readonly key: string; readonly problem: string }
+  | { readonly type: 'cache_write_failed'; readonly model: string; readonly key: string; readonly error: string };
 
 /** Options of {@link createModelSession}. */
 export interface ModelSessionOptions
@@ -94,11 +96,16 @@ export interface UsageTotals {
    * another model's entry): not served; the call went on as a miss and overwrote the entry.
    */
   readonly damaged_cache_entries: number;
+  /**
+   * Answers paid for that the cache could not store (a full disk, a read-only or refused directory): the
+   * answer was returned and graded all the same, but a later run calls it again.
+   */
+  readonly cache_write_failures: number;
 }
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0 };
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0 };
   /** Adds an answered call, and the HTTP requests it took (`attempts`, of which `unanswered` got no answer; none from the cache). */
   add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1, unanswered = 0): void {
     this.#t.calls += 1;
@@ -117,6 +124,10 @@ export class UsageMeter {
   /** Counts a damaged cache entry that a call read and did not serve. */
   damaged(): void {
     this.#t.damaged_cache_entries += 1;
+  }
+  /** Counts an answer that the cache could not store. */
+  cacheWriteFailed(): void {
+    this.#t.cache_write_failures += 1;
   }
   /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`, of which `unanswered` got no answer). */
   fail(attempts = 0, unanswered = 0): void {
@@ -148,6 +159,8 @@ export interface ModelSession {
   usage(): UsageTotals;
   /** Totals per model name. */
   usageByModel(): Readonly<Record<string, UsageTotals>>;
+  /** The error message of the first answer the cache could not store in this session, or null. */
+  cacheWriteError(): string | null;
   /** The budget, if any. */
   readonly budget: TokenBudget | null;
 }
@@ -161,8 +174,9 @@ function effectiveRequest(endpoint: ProviderEndpoint, request: ChatRequest): Cha
 
 /**
  * Creates a model session. Every call goes: budget check -> cache read (unless `refreshCache`) ->
- * per-provider limiter -> HTTP with retries -> cache write -> usage (session, model, episode meter) ->
- * budget charge.
+ * per-provider limiter -> HTTP with retries -> usage (session, model, episode meter) -> budget charge ->
+ * cache write (a failed write is counted in `cache_write_failures` and reported as a `cache_write_failed`
+ * event; the answer is returned all the same).
  *
  * @param options - see {@link ModelSessionOptions}.
  * @returns a {@link ModelSession}.
@@ -252,10 +266,12 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   /** Under a refresh, a stored entry older than the refresh is replaced; else the first answer stays. */
   const replaceStored = refreshing ? (stored: CacheEntry): boolean => since === null || !(Date.parse(stored.created) >= since) : undefined;
   const inFlight = new Map<string, Promise<ChatCompletion | null>>();
+  let firstWriteError: string | null = null;
   /**
    * One call over HTTP: the limiter, retries, the budget, usage, and the cache write. The answer returned
    * is the one the cache holds afterwards: another process may have stored one for the key first, and it
-   * is kept (this call is paid all the same).
+   * is kept (this call is paid all the same). A write that fails (a full disk, a refused directory) does
+   * not lose the answer paid for: it is returned, the failure counted and reported.
    */
   async function send(ref: ModelRef, effective: ChatRequest, key: string, replicateIndex: number, meters: ReadonlyArray<UsageMeter | undefined>, signal: AbortSignal | undefined): Promise<ModelCall> {
     budget?.throwIfExhausted();
@@ -296,7 +312,14 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
         created: new Date().toISOString(),
         completion,
       };
-      completion = (await cache.put(entry, replaceStored ? { replace: replaceStored } : {})).completion;
+      try {
+        completion = (await cache.put(entry, replaceStored ? { replace: replaceStored } : {})).completion;
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] as string;
+        firstWriteError ??= message;
+        for (const m of meters) m?.cacheWriteFailed();
+        emit({ type: 'cache_write_failed', model: `${ref.provider}:${ref.model}`, key, error: message });
+      }
     }
     return { completion, cached: false, key, attempts: result.attempts };
   }
@@ -359,5 +382,6 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     },
     usage: () => runMeter.totals(),
     usageByModel: () => Object.freeze(Object.fromEntries([...modelMeters].map(([k, m]) => [k, m.totals()]))),
+    cacheWriteError: () => firstWriteError,
   } satisfies ModelSession);
 }

@@ -321,6 +321,38 @@ describe('poisson-prove sweep with a model target whose calls fail for some epis
     }
   }, 90_000);
 
+  // The review of 2026-12-06 (a cache that refused writes, ENOSPC): every paid answer was thrown away,
+  // each episode stored as `Error: ENOSPC` with no outcome, and resume --retry-errors paid again (104
+  // requests for 55 unique bodies). Now the answer is graded, and the run says it could not be cached.
+  it('answers the cache cannot store are graded, not lost: one request per episode, counted as cache_write_failures and said once with the first error', async () => {
+    healthy = true;
+    const before = mock.requests.length;
+    try {
+      const s = join(dir, 'refused-cache');
+      const r = await cliWithEnv({ POISSON_TEST_CACHE_WRITE_ERROR: 'ENOSPC' }, ...sweepArgs(s).filter((a) => a !== '--json'), '--only', 'model=openai:model-a');
+      expect(r.code).toBe(0);
+      const episodesRun = TASKS.length * REPLICATES;
+      expect(mock.requests.length - before).toBe(episodesRun);
+      const lines = r.stdout.split('\n').filter((l) => l.startsWith('cache: '));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^cache: ${episodesRun} answers paid for could not be written to the response cache \\(first error: ENOSPC: the test refuses the write, open '[^']+'\\); they were graded`));
+      const runId = /\((\d{8}T\d{6}Z-[0-9a-f]{4})\)/.exec(r.stdout)?.[1] as string;
+      const m = JSON.parse(await readFile(join(s, runId, 'run.json'), 'utf8')) as Manifest & { usage: { cache_write_failures?: number; cache_write_error?: string } };
+      expect(m.status).toBe('complete');
+      expect(m.counts).toMatchObject({ rows: episodesRun, rows_without_outcome: 0 });
+      expect(m.usage).toMatchObject({ calls: episodesRun, cache_hits: 0, cache_write_failures: episodesRun, cache_write_error: expect.stringMatching(/^ENOSPC: /) });
+      const rows = await episodes(s, runId);
+      for (const row of rows) {
+        expect(row.error ?? null).toBeNull();
+        expect(row.outcome).toBe('passed');
+      }
+      const inspect = await cli('--store', s, 'inspect', runId);
+      expect(inspect.stdout).toMatch(new RegExp(`^cache +${episodesRun} answers paid for could not be written`, 'm'));
+    } finally {
+      healthy = false;
+    }
+  }, 90_000);
+
   it('the API key appears in no output', () => {
     expect(outputs.length).toBeGreaterThanOrEqual(8);
     for (const text of outputs) expect(text.includes(KEY)).toBe(false);

@@ -97,8 +97,8 @@ export function usageText(m: Pick<RunManifest, 'usage' | 'budget_tokens'>): stri
 
 /**
  * What a run's usage says beyond its counts, as (label, sentence) pairs: `estimated` (answers without
- * usage), `damaged` (cache entries not served), `attempts` (HTTP requests that brought no answer). The
- * run summary prints them as lines, inspect as rows.
+ * usage), `damaged` (cache entries not served), `attempts` (HTTP requests that brought no answer), `cache`
+ * (answers paid for that the cache could not store). The run summary prints them as lines, inspect as rows.
  */
 export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string, string]> {
   const notes: Array<[string, string]> = [];
@@ -113,6 +113,11 @@ export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string,
     const never = u.unanswered_attempts ?? 0;
     const them = never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`;
     notes.push(['attempts', `${u.failed_attempts} HTTP request${u.failed_attempts === 1 ? '' : 's'} brought no answer and ${u.failed_attempts === 1 ? 'was' : 'were'} retried or given up${them}`]);
+  }
+  if (u.cache_write_failures) {
+    const n = u.cache_write_failures;
+    const first = u.cache_write_error !== undefined ? ` (first error: ${u.cache_write_error})` : '';
+    notes.push(['cache', `${n} answer${n === 1 ? '' : 's'} paid for could not be written to the response cache${first}; ${n === 1 ? 'it was' : 'they were'} graded and kept in the rows, but a later run or resume calls ${n === 1 ? 'it' : 'them'} again: free the disk or fix the cache directory's permissions`]);
   }
   return notes;
 }

@@ -75,9 +75,12 @@ export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, 
 }
 
 /** The optional counts of a usage: summed like the others, and present only when not 0. */
-const OPTIONAL_USAGE_COUNTS = ['estimated_calls', 'damaged_cache_entries', 'failed_attempts', 'unanswered_attempts'] as const;
+const OPTIONAL_USAGE_COUNTS = ['estimated_calls', 'damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'cache_write_failures'] as const;
 
-/** Sums usages (null entries count as nothing); an optional count (`estimated_calls` ...) only when either has some. */
+/**
+ * Sums usages (null entries count as nothing); an optional count (`estimated_calls` ...) only when either
+ * has some; `cache_write_error` is the first's, else the second's.
+ */
 export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | null | undefined): TargetUsage | null {
   if (!a) return b ? { ...b } : null;
   if (!b) return { ...a };
@@ -86,8 +89,10 @@ export function addUsage(a: TargetUsage | null | undefined, b: TargetUsage | nul
     const n = (a[f] ?? 0) + (b[f] ?? 0);
     if (n > 0) optional[f] = n;
   }
+  const writeError = a.cache_write_error ?? b.cache_write_error;
   return {
     ...optional,
+    ...(writeError !== undefined ? { cache_write_error: writeError } : {}),
     calls: a.calls + b.calls,
     cache_hits: a.cache_hits + b.cache_hits,
     prompt_tokens: a.prompt_tokens + b.prompt_tokens,

@@ -89,6 +89,13 @@ export type RunUsage = {
    * Absent when there were none.
    */
   unanswered_attempts?: number;
+  /**
+   * Answers paid for that the target could not store in its response cache (a full disk, a refused
+   * directory): graded all the same, but a later run calls them again. Absent when there were none.
+   */
+  cache_write_failures?: number;
+  /** The error of the first of those failed writes, when there were any. */
+  cache_write_error?: string;
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
