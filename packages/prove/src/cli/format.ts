@@ -54,9 +54,29 @@ export function withTrustStore(command: ProveCommand): ProveCommand {
 /** The plain {@link ProveCommand}, for the default store. */
 export const plainProveCommand: ProveCommand = (...words) => ['poisson-prove', ...words.map(shellRef)].join(' ');
 
-/** Whether the run stopped because its token budget is spent. */
+/**
+ * Whether the run stopped because its token budget is spent: in all, or (`--backend threads`, which splits
+ * it between threads) one thread's share of it.
+ */
 export function spentBudget(m: RunManifest): boolean {
-  return Boolean(m.budget_tokens && m.usage && m.usage.billed_tokens >= m.budget_tokens);
+  if (!m.budget_tokens || !m.usage) return false;
+  return m.usage.billed_tokens >= m.budget_tokens || (m.status === 'interrupted' && m.budget_share_spent !== undefined);
+}
+
+/** What of the budget a run stopped by it spent: `the token budget is spent`, or a thread's share of it. */
+export function budgetSpentWords(m: RunManifest): string {
+  const s = m.budget_share_spent;
+  if (s === undefined || (m.usage?.billed_tokens ?? 0) >= (m.budget_tokens ?? 0)) return 'the token budget is spent';
+  const whole = s.of === m.budget_tokens ? `the budget of ${s.of}` : `the ${s.of} tokens left of the budget of ${m.budget_tokens}`;
+  return `a worker thread spent its share of the token budget (${s.tokens} tokens, ${whole} split between ${s.threads} threads)`;
+}
+
+/** Why a run stopped by its budget stopped, for the summary's `stopped:` line. */
+function budgetStopText(m: RunManifest): string {
+  const billed = m.usage?.billed_tokens ?? 0;
+  const resume = `resume with --budget-tokens N, N > ${billed} (the run's total budget)`;
+  const words = budgetSpentWords(m);
+  return words === 'the token budget is spent' ? `${words}; ${resume}` : `${words}; the run billed ${billed} in all; ${resume}`;
 }
 
 /**
@@ -130,7 +150,7 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
     lines.push(`usage: ${usageText(m)}`);
     for (const [label, text] of usageNotes(u)) lines.push(`${label}: ${text}`);
     if (m.status === 'interrupted' && spentBudget(m)) {
-      lines.push(`stopped: the token budget is spent; resume with --budget-tokens N, N > ${u.billed_tokens} (the run's total budget)`);
+      lines.push(`stopped: ${budgetStopText(m)}`);
     }
   }
   if (m.pending_jobs) {

@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from '../store/create-run.js';
 import { inspectRun } from '../store/inspect-run.js';
 import { listRuns } from '../store/list-runs.js';
-import { SPEC, SPEC_FILE, TARGETS, listTree, memoryIo, normalize, removeDir, shellWords, tempDir } from '../__fixtures__/helpers.js';
+import { FIXTURES, SPEC, SPEC_FILE, TARGETS, listTree, memoryIo, normalize, removeDir, shellWords, tempDir } from '../__fixtures__/helpers.js';
 import { commands } from './commands/index.js';
 import { runCli } from './run-cli.js';
 
@@ -331,6 +331,31 @@ describe('poisson-prove runs and inspect', () => {
     const r = await cli(['inspect', m.run_id]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^usage +12 calls \(2 from the cache\), 900 prompt \+ 300 completion tokens; billed 1100 tokens of a budget of 5000 \(run total\)$/m);
+  });
+
+  // A review: on --backend threads a run stopped because one thread spent its share of the budget (the
+  // budget split evenly between threads), with the run's total below the budget; the summary said
+  // nothing of the budget and suggested a resume without --budget-tokens.
+  it('threads: a stop by one thread\'s spent share of the budget says so and suggests a resume with --budget-tokens', async () => {
+    const spec = join(dir, 'share.toml');
+    await writeFile(spec, 'target_id = "hooks"\nt_unit = "calls"\nreplicates = 8\n[axes.arm]\ntype = "categorical"\nvalues = ["a"]\n');
+    const r = await cli(['--store', 's', 'sweep', spec, '--target', `${join(FIXTURES, 'hook-targets.mjs')}:share_spender`, '--max-mde', '1', '--salt', 'x', '--yes', '--backend', 'threads', '--concurrency', '2', '--budget-tokens', '60']);
+    expect(r.code).toBe(1);
+    const m = (await listRuns(join(dir, 's')))[0]!;
+    const manifest = JSON.parse(await readFile(join(dir, 's', m.run_id, 'run.json'), 'utf8')) as { status: string; usage: { billed_tokens: number }; counts: { rows: number } };
+    expect(manifest.status).toBe('interrupted');
+    expect(manifest.usage.billed_tokens).toBeGreaterThanOrEqual(30);
+    expect(manifest.usage.billed_tokens).toBeLessThan(60);
+    const billed = manifest.usage.billed_tokens;
+    expect(r.out).toMatch(new RegExp(`^stopped: a worker thread spent its share of the token budget \\(30 tokens, the budget of 60 split between 2 threads\\); the run billed ${billed} in all; resume with --budget-tokens N, N > ${billed} \\(the run's total budget\\)$`, 'm'));
+    expect(r.out).toMatch(new RegExp(`^next: poisson-prove --store \\S+ resume (--trust-store )?${m.run_id} --budget-tokens \\d+ \\(${billed} tokens billed for ${manifest.counts.rows} of 8 episodes`, 'm'));
+    expect(r.err).toMatch(/^interrupted: \d+ episodes stored; a worker thread spent its share of the token budget \(30 tokens, the budget of 60 split between 2 threads\); poisson-prove .* --budget-tokens \d+ /m);
+    // Resumed with a larger budget, the run completes and no longer records a spent share.
+    const done = await cli(['--store', 's', 'resume', '--trust-store', m.run_id, '--budget-tokens', '10000']);
+    expect(done.code).toBe(0);
+    const after = JSON.parse(await readFile(join(dir, 's', m.run_id, 'run.json'), 'utf8')) as Record<string, unknown>;
+    expect(after).toMatchObject({ status: 'complete', counts: { rows: 8 } });
+    expect(after).not.toHaveProperty('budget_share_spent');
   });
 
   it('refuses refs that are not runs, naming what was tried (exit 2)', async () => {

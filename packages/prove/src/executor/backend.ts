@@ -23,6 +23,12 @@ export type TargetSource =
   | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target; readonly configured?: boolean };
 
 /** What a backend is told besides the items. */
+/**
+ * The share of the budget one copy of the target was given and spent: `tokens`, the budget left (`of`)
+ * split evenly between `threads` copies.
+ */
+export type BudgetShare = { readonly tokens: number; readonly threads: number; readonly of: number };
+
 export type BackendContext = {
   readonly runId: string;
   readonly target: TargetSource;
@@ -37,8 +43,11 @@ export type BackendContext = {
    * the first one (absent: the hook is not called).
    */
   readonly runtime?: RuntimeInit | undefined;
-  /** Called by the backend when the target's own `signal` aborts (a spent budget): the run then stops. */
-  readonly stop?: (() => void) | undefined;
+  /**
+   * Called by the backend when the target's own `signal` aborts (a spent budget): the run then stops.
+   * A backend that split the budget between copies of the target (threads) says which share was spent.
+   */
+  readonly stop?: ((share?: BudgetShare) => void) | undefined;
   /** Told the target's `usage()` of one process or thread (`from` names it; a later report replaces an earlier one). */
   readonly usage?: ((from: string, usage: TargetUsage) => void) | undefined;
   /**

@@ -4,7 +4,7 @@ import type { RunManifest } from '../store/manifest.js';
 import { partLimitProblems, TAIL_ROWS, withUsageJobs, type RunWriter, type UsageState } from '../store/run-writer.js';
 import { parseTargetRef, loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
-import type { Backend, RuntimeInit, TargetSource, WorkItem } from './backend.js';
+import type { Backend, BudgetShare, RuntimeInit, TargetSource, WorkItem } from './backend.js';
 import { addUsage } from './target-hooks.js';
 import { localBackend } from './local-backend.js';
 import { workerBackend } from './worker-backend.js';
@@ -169,6 +169,8 @@ export async function execute(
   const targetStop = opts.targetStop ?? new AbortController();
   const stop = opts.signal ? AbortSignal.any([opts.signal, targetStop.signal]) : targetStop.signal;
   const usages = new Map<string, TargetUsage>();
+  /** The share of the budget whose spending stopped the run (threads), if that is what stopped it. */
+  let shareSpent: BudgetShare | null = null;
   /** The queued jobs' usage reports the usage counts (the bullmq backend's), read with it; null: never told. */
   let counted: (() => readonly string[]) | null = null;
   /** Changes whenever the usage or the counted reports do: the writer writes a version once. */
@@ -183,7 +185,10 @@ export async function execute(
     timeoutMs,
     signal: stop,
     runtime: opts.runtime,
-    stop: () => targetStop.abort(),
+    stop: (share?: BudgetShare) => {
+      if (!targetStop.signal.aborted && !stop.aborted && share !== undefined) shareSpent = share;
+      targetStop.abort();
+    },
     usage: (from: string, u: TargetUsage) => {
       usages.set(from, u);
       usageVersion++;
@@ -214,8 +219,10 @@ export async function execute(
   // The usage and the reports it counts, read in one turn (at each manifest write).
   const usageState = (): UsageState => ({ usage: runUsage(), ...(counted !== null ? { jobs: counted() } : {}) });
   const closeWithUsage = (status: 'complete' | 'interrupted' | 'failed'): Promise<RunManifest> =>
-    writer.close(status, (m) => {
-      const pendingSet = pending !== null ? { ...m, pending_jobs: pending } : m;
+    writer.close(status, (closing) => {
+      const { budget_share_spent: _earlier, ...m } = closing;
+      const share = status === 'interrupted' && shareSpent !== null ? { ...m, budget_share_spent: { ...(shareSpent as BudgetShare) } } : m;
+      const pendingSet = pending !== null ? { ...share, pending_jobs: pending } : share;
       const withPending = counted !== null ? withUsageJobs(pendingSet, counted()) : pendingSet;
       if (usages.size === 0) return withPending;
       return { ...withPending, usage: runUsage() };

@@ -232,7 +232,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
         failure ??= new TargetError(msg.message ?? 'the worker could not load the target.');
         notify();
       } else if (msg.type === 'target-stop') {
-        ctx.stop?.();
+        // The thread's target spent its share of the budget (or stopped of its own accord without one).
+        const left = ctx.runtime?.budgetTokens ?? null;
+        ctx.stop?.(left !== null && workerRuntime?.budgetTokens != null ? { tokens: workerRuntime.budgetTokens, threads: n, of: left } : undefined);
       } else if (msg.type === 'rows' && msg.rows && slots.has(slot) && slot.chunk !== null && msg.id === slot.chunk.id) {
         // Only the rows of the chunk this worker runs: a worker lost at a timeout may still deliver the
         // rows of a chunk whose rest was sent again (they would be stored twice). A chunk's rows come in

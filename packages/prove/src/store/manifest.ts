@@ -216,6 +216,12 @@ export type RunManifest = {
    */
   usage_jobs?: readonly string[];
   /**
+   * Set when the run is `interrupted` because a copy of the target (a worker thread of `--backend
+   * threads`) spent its share of the budget: `tokens` of the `of` tokens left when it began, split
+   * between `threads` copies. The run's total may be below its budget. Removed when the run closes again.
+   */
+  budget_share_spent?: { tokens: number; threads: number; of: number };
+  /**
    * The options of the latest invocation (sweep, resume or extend) on a backend that has them; absent
    * otherwise. For `bullmq`: `{ redis, queue, chunk_size, rate }`, `redis` with its password replaced by
    * `***` (`redis://:***@HOST:PORT/DB`), `rate` null without one.

@@ -18,7 +18,7 @@ import { readPartIsolated } from './parquet.js';
 function newerThanChecksums(manifest: RunManifest): string[] {
   const m = manifest as Partial<Record<string, unknown>>;
   const out: string[] = [];
-  for (const key of ['max_output_tokens', 'refresh_cache', 'usage_jobs']) if (key in m) out.push(key);
+  for (const key of ['max_output_tokens', 'refresh_cache', 'usage_jobs', 'budget_share_spent']) if (key in m) out.push(key);
   const usage = m['usage'];
   if (typeof usage === 'object' && usage !== null && 'estimated_calls' in usage) out.push('usage.estimated_calls');
   for (const key of ['damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'cache_write_failures']) {

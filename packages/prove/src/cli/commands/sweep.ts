@@ -7,7 +7,7 @@ import { parseOnly } from '../../executor/narrow-spec.js';
 import type { SweepPlan } from '../../executor/sweep.js';
 import type { PriceTable } from '../../target/price-table.js';
 import { defineCommand } from '../define.js';
-import { json, noOutcomeMessage, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
+import { budgetSpentWords, json, noOutcomeMessage, proveCommand, resumeWithBudget, runExitCode, runSummary, spentBudget, withTrustStore } from '../format.js';
 import { UsageError } from '../parse.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import { Values } from '../values.js';
@@ -211,7 +211,7 @@ export const sweepCommand = defineCommand({
     if (none !== null) {
       io.stderr.write(none);
     } else if (manifest.status === 'interrupted') {
-      const rest = spentBudget(manifest) ? `the token budget is spent; ${resumeWithBudget(manifest, next)} runs the rest` : `${next('resume', manifest.run_id)} runs the rest`;
+      const rest = spentBudget(manifest) ? `${budgetSpentWords(manifest)}; ${resumeWithBudget(manifest, next)} runs the rest` : `${next('resume', manifest.run_id)} runs the rest`;
       io.stderr.write(`interrupted: ${manifest.counts.rows} episodes stored; ${rest}.\n`);
     }
     return code;
