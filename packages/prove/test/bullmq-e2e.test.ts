@@ -222,6 +222,36 @@ describe('bullmq backend, end to end', () => {
     await stop(healthy);
   }, 30_000);
 
+  // A review: the finished episodes of a SIGKILLed worker's chunk ran (and were paid) again on the worker
+  // that took the chunk over, with separate --cache dirs per worker (nothing cached for the second), and
+  // their first payment was never counted in the run's usage.
+  it('SIGKILL of a worker mid-chunk (separate caches): the chunk\'s finished episodes are not run again, and their usage is counted once', async () => {
+    const marker = join(dir, 'worker-killed-usage.mark');
+    const calls = join(dir, 'worker-killed-usage.calls');
+    // The doomed worker finishes 6 episodes of its chunk, then holds the 7th forever (never billed).
+    const doomed = await worker('killwu', { POISSON_FIXTURE_MARKER: marker, POISSON_FIXTURE_MARK_AFTER: '7', POISSON_FIXTURE_HOLD: 'forever', POISSON_FIXTURE_CALLS: calls }, ['--cache', join(dir, 'cache-doomed')]);
+    const store = join(dir, 'killwu');
+    const s = cli(['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killwu', '--chunk-size', '10']);
+    await waitForFile(marker, s.done);
+    expect((await stop(doomed, 'SIGKILL')).signal).toBe('SIGKILL');
+    const healthy = await worker('killwu', { POISSON_FIXTURE_CALLS: calls }, ['--cache', join(dir, 'cache-healthy')]);
+    const d = await s.done;
+    expect(d.code).toBe(0);
+    const m = JSON.parse(d.stdout) as RunManifest;
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 20, 0]);
+    const stored = await episodes(store, m.run_id);
+    expect(new Set(stored.map((r) => key(r))).size).toBe(20);
+    // Every episode billed once: 6 by the doomed worker, 14 by the healthy one; none twice.
+    const lines = (await readFile(calls, 'utf8')).trim().split('\n');
+    const perPair = new Map<string, number>();
+    for (const l of lines) perPair.set(l, (perPair.get(l) ?? 0) + 1);
+    expect([...perPair.values()].filter((n) => n > 1)).toEqual([]);
+    expect(lines).toHaveLength(20);
+    // The run's usage counts every billed call, the doomed worker's 6 included.
+    expect(m.usage).toMatchObject({ calls: lines.length, billed_tokens: 10 * lines.length });
+    await stop(healthy);
+  }, 30_000);
+
   it('SIGKILL of the coordinator mid-run, then resume: complete, exactly once, nothing lost or run twice', async () => {
     const k = await killThenResume('killc', 'walk', ['--part-rows', '25'], async () => undefined);
     expect(k.before.status).toBe('running');

@@ -1,8 +1,10 @@
 // Fixture targets for the bullmq backend's tests and bench (plain JS, so the built CLI's workers import
 // them as they are). Deterministic in the config; fault injection through the worker's environment:
 //   POISSON_FIXTURE_MARKER=FILE, POISSON_FIXTURE_MARK_AFTER=N: after N episodes in this process, write FILE;
-//   POISSON_FIXTURE_HOLD=forever | FILE: then hold that episode forever, or until FILE exists.
-import { existsSync, writeFileSync } from 'node:fs';
+//   POISSON_FIXTURE_HOLD=forever | FILE: then hold that episode forever, or until FILE exists;
+//   POISSON_FIXTURE_CALLS=FILE: billedWalk appends a line `<condition slack> <replicate>` to FILE for every
+//   episode it bills (the calls a provider would have been paid for, across worker processes).
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 
 let episodes = 0;
 let marked = false;
@@ -39,6 +41,7 @@ let billedCalls = 0;
 export const billedWalk = Object.assign(async (cfg) => {
   const r = await walk(cfg);
   billedCalls++;
+  if (process.env.POISSON_FIXTURE_CALLS) appendFileSync(process.env.POISSON_FIXTURE_CALLS, `${cfg.slack} ${cfg.replicate_index}\n`);
   return r;
 }, {
   configure() {

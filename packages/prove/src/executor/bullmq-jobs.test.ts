@@ -72,7 +72,7 @@ describe('chunk job data on the worker', () => {
   it('lists every problem of data that is not a chunk job', () => {
     expect(chunkDataProblems(null)).toEqual(['the job carries no data']);
     expect(chunkDataProblems({ v: 99, items: [] })).toEqual([
-      'the job format is version 99, this worker runs version 3; run the same poisson-prove version on the coordinator and the workers',
+      'the job format is version 99, this worker runs version 4; run the same poisson-prove version on the coordinator and the workers',
       'the job has no run_id',
       'the job has no condition',
       'the job has no items',

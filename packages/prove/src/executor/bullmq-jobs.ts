@@ -8,9 +8,12 @@ import type { WorkItem } from './backend.js';
 
 /**
  * The version of the job format; a worker refuses jobs of another version. 3: a worker refuses an outcome
- * label with a control character or an empty one (a worker of version 2 stored it in the run).
+ * label with a control character or an empty one (a worker of version 2 stored it in the run). 4: a
+ * worker records each finished episode of a chunk in Redis ({@link doneEpisodesKey}), and one that takes
+ * the chunk over skips them and returns their rows and usage (a worker of version 3 ran them again, and
+ * their usage would be lost).
  */
-export const CHUNK_JOB_VERSION = 3;
+export const CHUNK_JOB_VERSION = 4;
 
 /** The default queue name of the coordinator and the workers. */
 export const DEFAULT_QUEUE = 'poisson-prove';
@@ -96,6 +99,33 @@ export function stopKey(queue: string, invocation: string): string {
  */
 export function lostUsageKey(queue: string, runId: string): string {
   return `bull:${queue}:poisson-lost-usage:${runId}`;
+}
+
+/**
+ * The Redis hash where workers record each finished episode of a chunk job as it runs: field = the item's
+ * position in the job's `items`, value = JSON {@link DoneEpisode}. A worker that takes the job over (its
+ * first worker was killed, or paused past its lock) skips those episodes and returns their rows, and
+ * their usage, with its own. Keyed by the invocation too: a later invocation may enqueue a job of the
+ * same id. Expires after {@link LOST_USAGE_KEEP_SECONDS}.
+ */
+export function doneEpisodesKey(queue: string, invocation: string, jobId: string): string {
+  return `bull:${queue}:poisson-done:${invocation}:${jobId}`;
+}
+
+/** One finished episode of a chunk as a worker records it: its row, and the target's usage since the worker's previous report (null: no `usage` hook). */
+export type DoneEpisode = { readonly row: EpisodeRow; readonly usage: TargetUsage | null };
+
+/** A recorded episode read from Redis, or null when the text is not one. */
+export function parseDoneEpisode(text: string): DoneEpisode | null {
+  try {
+    const d = JSON.parse(text) as Partial<DoneEpisode> | null;
+    if (d === null || typeof d !== 'object' || d.row === null || typeof d.row !== 'object') return null;
+    const u = d.usage as Record<string, unknown> | null | undefined;
+    if (u !== null && (typeof u !== 'object' || !['calls', 'cache_hits', 'prompt_tokens', 'completion_tokens', 'billed_tokens'].every((f) => typeof u[f] === 'number' && Number.isFinite(u[f])))) return null;
+    return { row: d.row as EpisodeRow, usage: (u ?? null) as TargetUsage | null };
+  } catch {
+    return null;
+  }
 }
 
 /** How long a run's list of lost chunks' usage stays in Redis when no coordinator takes it (seconds: 7 days, the jobs' default). */

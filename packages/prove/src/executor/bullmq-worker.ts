@@ -6,10 +6,10 @@ import type { Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
-import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, LOST_USAGE_KEEP_SECONDS, lostUsageKey, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, doneEpisodesKey, LOST_USAGE_KEEP_SECONDS, lostUsageKey, parseDoneEpisode, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget, type DoneEpisode } from './bullmq-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
-import { startTarget, type StartedTarget } from './target-hooks.js';
+import { addUsage, startTarget, type StartedTarget } from './target-hooks.js';
 
 /** Options of {@link runWorker}. */
 export type RunWorkerOptions = {
@@ -103,7 +103,9 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
  *
  * Redis is checked first (one attempt, fast); once running the worker keeps reconnecting through Redis
  * outages, and a job whose worker dies is re-delivered to another after `lockDurationMs` (BullMQ's
- * stalled-job recovery).
+ * stalled-job recovery). Each finished episode is recorded in Redis as it ends ({@link doneEpisodesKey}:
+ * its row and usage), and a worker that takes a job over skips the recorded episodes and returns their
+ * rows and usage with its own, so they are neither run nor paid again, and counted once.
  *
  * @param opts - {@link RunWorkerOptions}.
  * @returns when the signal aborts and the jobs in hand are done: a {@link WorkerSummary}.
@@ -301,6 +303,37 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       return false;
     }
   };
+  /**
+   * The episodes of a job recorded as finished (by this worker or one before it that was killed or lost
+   * the lock), by position in the job's items; null when Redis cannot tell. Only records of the job's own
+   * items (the condition and replicate of the position) are taken.
+   */
+  const readDone = async (key: string, data: ChunkJobData): Promise<Map<number, DoneEpisode> | null> => {
+    let all: Record<string, string>;
+    try {
+      all = await control.hgetall(key);
+    } catch {
+      return null;
+    }
+    const out = new Map<number, DoneEpisode>();
+    for (const [field, text] of Object.entries(all)) {
+      const i = Number(field);
+      const item = Number.isInteger(i) ? data.items[i] : undefined;
+      const done = parseDoneEpisode(text);
+      if (item === undefined || done === null || done.row.replicate_index !== item.r || done.row.condition !== data.condition || done.row.run_id !== data.run_id) continue;
+      out.set(i, done);
+    }
+    return out;
+  };
+  /** Records a finished episode (unless one is recorded for its position); resolves true when this record is the one kept. */
+  const recordDone = async (key: string, i: number, done: DoneEpisode): Promise<boolean> => {
+    try {
+      const r = await control.multi().hsetnx(key, String(i), JSON.stringify(done)).expire(key, LOST_USAGE_KEEP_SECONDS).exec();
+      return r?.[0]?.[0] === null && r[0][1] === 1;
+    } catch {
+      return false;
+    }
+  };
   /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
   const stoppedByCoordinator = async (data: ChunkJobData): Promise<boolean> => {
     try {
@@ -360,13 +393,30 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const rows: EpisodeRow[] = [];
     let failed = 0;
     let lost = false;
+    // Each finished episode is recorded in Redis as it ends (its row, and the usage since the previous
+    // report), so that a worker taking this job over (this one killed, or paused past its lock) neither
+    // runs nor pays for it again, and returns its row and usage. Usage this worker could not record (the
+    // position was recorded by another first, or Redis failed) goes with its own report.
+    const doneKey = doneEpisodesKey(queue, data.invocation, String(job.id));
+    const before = await readDone(doneKey, data);
+    const records: Array<{ readonly i: number; readonly done: DoneEpisode; readonly kept: Promise<boolean> }> = [];
+    /** Rows of this job (by position) that this worker took from the records rather than ran. */
+    const taken = new Set<number>();
+    let own: TargetUsage | null = null;
     try {
       const started = conf === null ? null : await conf.ready;
       if (typeof started === 'string') fn = started;
       const items = chunkWorkItems(data);
       let lastYield = Date.now();
       let lastCheck = Date.now();
-      for (const item of items) {
+      for (const [i, item] of items.entries()) {
+        const recorded = before?.get(i);
+        if (recorded !== undefined) {
+          taken.add(i);
+          if (recorded.row.outcome === null) failed++;
+          rows.push(recorded.row);
+          continue;
+        }
         let row: EpisodeRow | null;
         if (typeof fn === 'string' || started === null || typeof started === 'string') row = failedRow(item, data.run_id, typeof fn === 'string' ? fn : String(started), 0);
         else {
@@ -379,6 +429,10 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
         }
         if (row.outcome === null) failed++;
         rows.push(row);
+        if (typeof fn !== 'string' && started !== null && typeof started !== 'string' && conf !== null) {
+          const done: DoneEpisode = { row, usage: usageDelta(conf, started) };
+          records.push({ i, done, kept: recordDone(doneKey, i, done) });
+        }
         if (Date.now() - lastYield > 50) {
           // Let the lock renewal and the connection's timers run even when the target never waits.
           await new Promise<void>((r) => setImmediate(r));
@@ -399,7 +453,34 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       // A job that took half the lock's duration or longer may have lost its lock since the last check
       // (a pause in its last episode): BullMQ would refuse its result, and the usage with it.
       if (!lost && Date.now() - begun >= lockMs / 2 && (await lockLost(job, token))) lost = true;
-      if (started !== null && typeof started !== 'string' && conf !== null) usage = usageDelta(conf, started);
+      if (started !== null && typeof started !== 'string' && conf !== null) {
+        // What this worker billed and did not record: the records another kept first, those Redis did not
+        // take, and what was billed after the last episode.
+        own = usageDelta(conf, started);
+        for (const r of records) if (!(await r.kept)) own = addUsage(own, r.done.usage);
+        usage = own;
+        if (!lost) {
+          // The job's rows and usage: every recorded episode (this worker's and its predecessors', each
+          // once), and the episodes run here that are not recorded.
+          const after = await readDone(doneKey, data);
+          const recorded = after ?? before ?? new Map<number, DoneEpisode>();
+          const mine = new Map(records.map((r) => [r.i, r.done]));
+          if (after === null) for (const r of records) recorded.set(r.i, r.done); // Redis cannot tell: this worker's own
+          const positions = [...new Set([...taken, ...mine.keys(), ...recorded.keys()])].sort((a, b) => a - b);
+          rows.length = 0;
+          failed = 0;
+          for (const i of positions) {
+            const row = (recorded.get(i) ?? mine.get(i))?.row;
+            if (row === undefined) continue;
+            if (row.outcome === null) failed++;
+            rows.push(row);
+          }
+          for (const d of recorded.values()) usage = addUsage(usage, d.usage);
+          // Returned with the job's result: the records are no longer needed (a kill before BullMQ takes
+          // the result runs the chunk again from its start, as before the records).
+          if (records.length > 0 || (before?.size ?? 0) > 0) await control.del(doneKey).catch(() => 0);
+        }
+      }
       // A chunk this worker lost returns nothing: its usage goes to the run's list of lost chunks' usage,
       // which the coordinator counts (before, it went with this worker's next job of the invocation, and
       // was dropped when there was none). When Redis cannot take it, it goes with the next job's report.
