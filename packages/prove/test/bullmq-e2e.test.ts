@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, TLS_CERT, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
 import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
@@ -233,6 +234,18 @@ describe('bullmq backend, end to end', () => {
     const store = join(dir, 'killwu');
     const s = cli(['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:billedWalk`, '--max-mde', '0.99', '--salt', SALT, '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'killwu', '--chunk-size', '10']);
     await waitForFile(marker, s.done);
+    // ... and has recorded them in Redis (cheap episodes go in a batch within 250 ms).
+    const client = new Redis({ host: '127.0.0.1', port: redis.port, password: PASSWORD });
+    let ended = false;
+    void s.done.then(() => (ended = true));
+    const recorded = async (): Promise<number> => {
+      const keys = await client.keys('bull:killwu:poisson-done:*');
+      return keys.length === 1 ? client.hlen(keys[0] as string) : 0;
+    };
+    // (At most 5 s: a worker that records nothing, as before, is killed then and the counts below tell.)
+    const giveUp = Date.now() + 5_000;
+    while (!ended && Date.now() < giveUp && (await recorded()) < 6) await new Promise((r) => setImmediate(r));
+    client.disconnect();
     expect((await stop(doomed, 'SIGKILL')).signal).toBe('SIGKILL');
     const healthy = await worker('killwu', { POISSON_FIXTURE_CALLS: calls }, ['--cache', join(dir, 'cache-healthy')]);
     const d = await s.done;

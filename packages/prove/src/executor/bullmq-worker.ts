@@ -11,6 +11,11 @@ import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisT
 import { failedRow, runEpisode } from './run-episode.js';
 import { addUsage, startTarget, type StartedTarget } from './target-hooks.js';
 
+/** A worker records a chunk's finished episodes at once after one that took this long (ms), or once those not yet recorded took it in all. */
+const RECORD_WORK_MS = 20;
+/** ... or once the last record is this old (ms). */
+const RECORD_MS = 250;
+
 /** Options of {@link runWorker}. */
 export type RunWorkerOptions = {
   /** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` or `rediss://...` (TLS). Never printed or logged with its password. */
@@ -325,13 +330,18 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     }
     return out;
   };
-  /** Records a finished episode (unless one is recorded for its position); resolves true when this record is the one kept. */
-  const recordDone = async (key: string, i: number, done: DoneEpisode): Promise<boolean> => {
+  /**
+   * Records finished episodes in one round trip (each unless one is recorded for its position); resolves,
+   * per episode, true when this record is the one kept (false when another was, or Redis failed).
+   */
+  const recordDone = async (key: string, batch: ReadonlyArray<{ readonly i: number; readonly done: DoneEpisode }>): Promise<boolean[]> => {
     try {
-      const r = await control.multi().hsetnx(key, String(i), JSON.stringify(done)).expire(key, LOST_USAGE_KEEP_SECONDS).exec();
-      return r?.[0]?.[0] === null && r[0][1] === 1;
+      let m = control.multi();
+      for (const { i, done } of batch) m = m.hsetnx(key, String(i), JSON.stringify(done));
+      const r = await m.expire(key, LOST_USAGE_KEEP_SECONDS).exec();
+      return batch.map((_, k) => r?.[k]?.[0] === null && r[k]?.[1] === 1);
     } catch {
-      return false;
+      return batch.map(() => false);
     }
   };
   /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
@@ -397,9 +407,32 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     // report), so that a worker taking this job over (this one killed, or paused past its lock) neither
     // runs nor pays for it again, and returns its row and usage. Usage this worker could not record (the
     // position was recorded by another first, or Redis failed) goes with its own report.
+    // Records go in batches, as the threads backend posts rows: at once after an episode of 20 ms or more
+    // (a model call), else once the episodes not yet recorded took 20 ms or the last batch is 250 ms old
+    // (checked after each episode, and by a timer while one waits); a kill loses at most those 20 ms of
+    // cheap episodes, or 250 ms of a chunk's time (they run again). A chunk of cheap episodes returned
+    // within 250 ms writes no record at all. Recording
+    // each cheap episode on its own cost the bench's CPU-bound target about 80 us an episode.
+    // A job taken for the first time has no records to read (BullMQ counts the times it was started).
     const doneKey = doneEpisodesKey(queue, data.invocation, String(job.id));
-    const before = await readDone(doneKey, data);
+    const fresh = job.attemptsStarted !== undefined && job.attemptsStarted <= 1 && !(job.stalledCounter > 0) && !(job.attemptsMade > 0);
+    const before = fresh ? new Map<number, DoneEpisode>() : await readDone(doneKey, data);
     const records: Array<{ readonly i: number; readonly done: DoneEpisode; readonly kept: Promise<boolean> }> = [];
+    let unrecorded: Array<{ readonly i: number; readonly done: DoneEpisode }> = [];
+    let unrecordedMs = 0;
+    let recordedAt = Date.now();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = (): void => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      if (unrecorded.length === 0) return;
+      const batch = unrecorded;
+      unrecorded = [];
+      unrecordedMs = 0;
+      recordedAt = Date.now();
+      const kept = recordDone(doneKey, batch);
+      batch.forEach((b, k) => records.push({ ...b, kept: kept.then((all) => all[k] === true) }));
+    };
     /** Rows of this job (by position) that this worker took from the records rather than ran. */
     const taken = new Set<number>();
     let own: TargetUsage | null = null;
@@ -430,8 +463,12 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
         if (row.outcome === null) failed++;
         rows.push(row);
         if (typeof fn !== 'string' && started !== null && typeof started !== 'string' && conf !== null) {
-          const done: DoneEpisode = { row, usage: usageDelta(conf, started) };
-          records.push({ i, done, kept: recordDone(doneKey, i, done) });
+          unrecorded.push({ i, done: { row, usage: usageDelta(conf, started) } });
+          unrecordedMs += row.duration_ms;
+          const now = Date.now();
+          if (row.duration_ms >= RECORD_WORK_MS || unrecordedMs >= RECORD_WORK_MS || now - recordedAt >= RECORD_MS) flush();
+          // An episode that waits lets this timer record the finished ones while it runs.
+          else if (timer === null) timer = setTimeout(flush, RECORD_MS - (now - recordedAt));
         }
         if (Date.now() - lastYield > 50) {
           // Let the lock renewal and the connection's timers run even when the target never waits.
@@ -453,19 +490,30 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       // A job that took half the lock's duration or longer may have lost its lock since the last check
       // (a pause in its last episode): BullMQ would refuse its result, and the usage with it.
       if (!lost && Date.now() - begun >= lockMs / 2 && (await lockLost(job, token))) lost = true;
+      // A job returned now needs no record of its last episodes (its result carries them); a job lost
+      // records them, for the worker that runs it now.
+      if (lost) flush();
+      const unsent = unrecorded.splice(0);
+      if (timer !== null) clearTimeout(timer);
       if (started !== null && typeof started !== 'string' && conf !== null) {
         // What this worker billed and did not record: the records another kept first, those Redis did not
-        // take, and what was billed after the last episode.
+        // take, those not sent, and what was billed after the last episode.
         own = usageDelta(conf, started);
         for (const r of records) if (!(await r.kept)) own = addUsage(own, r.done.usage);
+        for (const u of unsent) own = addUsage(own, u.done.usage);
         usage = own;
         if (!lost) {
           // The job's rows and usage: every recorded episode (this worker's and its predecessors', each
           // once), and the episodes run here that are not recorded.
-          const after = await readDone(doneKey, data);
-          const recorded = after ?? before ?? new Map<number, DoneEpisode>();
-          const mine = new Map(records.map((r) => [r.i, r.done]));
-          if (after === null) for (const r of records) recorded.set(r.i, r.done); // Redis cannot tell: this worker's own
+          // Read back only when another worker recorded some of this job (before this one started, or
+          // while it ran: a record not kept): else the records are this worker's own.
+          let conflict = (before?.size ?? 0) > 0;
+          for (const r of records) if (!(await r.kept)) conflict = true;
+          const after = conflict ? await readDone(doneKey, data) : null;
+          const recorded = after ?? new Map([...(before ?? new Map<number, DoneEpisode>())]);
+          const mine = new Map([...records, ...unsent].map((r) => [r.i, r.done]));
+          // This worker's own records, when not read back (those not kept are in `own`, their rows in `mine`).
+          if (after === null) for (const r of records) if (await r.kept) recorded.set(r.i, r.done);
           const positions = [...new Set([...taken, ...mine.keys(), ...recorded.keys()])].sort((a, b) => a - b);
           rows.length = 0;
           failed = 0;
@@ -478,7 +526,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
           for (const d of recorded.values()) usage = addUsage(usage, d.usage);
           // Returned with the job's result: the records are no longer needed (a kill before BullMQ takes
           // the result runs the chunk again from its start, as before the records).
-          if (records.length > 0 || (before?.size ?? 0) > 0) await control.del(doneKey).catch(() => 0);
+          if (records.length > 0 || (before?.size ?? 0) > 0) void control.del(doneKey).catch(() => 0);
         }
       }
       // A chunk this worker lost returns nothing: its usage goes to the run's list of lost chunks' usage,
@@ -488,6 +536,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
         if (!(await leaveLostUsage(data.run_id, String(job.id), usage))) conf.last = conf.last === null ? null : subtractUsage(conf.last, usage);
       }
     } finally {
+      if (timer !== null) clearTimeout(timer);
       if (conf !== null) leave(conf);
     }
     const loadError = typeof fn === 'string' ? fn : null;
