@@ -3,8 +3,11 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
-import { ownValue } from '../internal/own-key.js';
+import { countsProblems, DamagedRunError, verifyFix as fix } from './rows-counts.js';
 import { manifestProblems, runLabel, specOfText } from './manifest-problems.js';
+
+// Defined in rows-counts.ts (which the diff's readers load without this module and its parquet reader).
+export { countsProblems, DamagedRunError };
 
 export { runLabel };
 import { episodesDir, PART_RE, specPath } from './layout.js';
@@ -23,23 +26,10 @@ import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, typ
 // committed, whose bytes hash to what the manifest recorded. Parsing starts only after the checksum
 // matched: a damaged part is an error before the parquet reader sees a byte of it.
 
-/**
- * A run whose files do not match its manifest (code `E_DAMAGED`, exit 2): a part missing, extra (not
- * committed), duplicated, changed (its sha256 or size differs), holding rows of another run, or a
- * spec.toml or manifest that does not match. `problems` names the run, the part and what differs.
- */
-export class DamagedRunError extends ProveError {
-  readonly runId: string;
-  constructor(runId: string, problems: readonly string[]) {
-    super('E_DAMAGED', problems, 2);
-    this.runId = runId;
-  }
-}
 
 /** A part of a run as listed for reading: its file name, path, and the manifest's record of it (null: written before checksums). */
 export type RunPart = { readonly file: string; readonly path: string; readonly record: PartRecord | null };
 
-const fix = (m: RunManifest): string => `poisson-prove verify ${m.run_id} lists everything that differs`;
 
 /**
  * The part files in a run's episodes directory, sorted by name (not checked against the manifest).
@@ -66,32 +56,6 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
   return parts.map((e) => e.name).sort();
 }
 
-/**
- * The problems of a complete run's outcome counts in its run.json against the counts of its rows (the
- * newest row of each pair), as read by `verify` and every reader of a complete run (rows-counts.ts): rows without an outcome, and each
- * outcome's count (an outcome counted 0 on one side and absent on the other is no difference). Empty
- * for a run that is not complete (its counts follow the parts as they are recorded) or whose counts are
- * not an object (the listing says so).
- */
-export function countsProblems(manifest: RunManifest, rows: RunCounts): string[] {
-  const m = manifest.counts as RunCounts | null | undefined;
-  if (manifest.status !== 'complete' || m === null || typeof m !== 'object') return [];
-  const run = runLabel(manifest);
-  const out: string[] = [];
-  if (m.rows_without_outcome !== rows.rows_without_outcome) {
-    // More than recorded, in a retried run: the rows a retry superseded are the newest again.
-    const retried = Array.isArray(manifest.retries) && manifest.retries.length > 0 && rows.rows_without_outcome > Number(m.rows_without_outcome);
-    const lost = retried ? ' (a part of its retries, resume --retry-errors, deleted with its record leaves the rows it ran again the newest: restore the part and run.json from a copy of the store)' : '';
-    out.push(`${run}: its run.json counts ${String(m.rows_without_outcome)} rows without an outcome and its rows hold ${rows.rows_without_outcome}${lost}; the manifest was edited or damaged; ${fix(manifest)}.`);
-  }
-  const said = typeof m.outcomes === 'object' && m.outcomes !== null ? m.outcomes : {};
-  const labels = new Set([...Object.keys(said), ...Object.keys(rows.outcomes)]);
-  if ([...labels].some((k) => (ownValue(said, k) ?? 0) !== (ownValue(rows.outcomes, k) ?? 0))) {
-    const sorted = (o: Readonly<Record<string, number>>): string => JSON.stringify(Object.fromEntries(Object.entries(o).filter(([, n]) => n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-    out.push(`${run}: its run.json counts the outcomes ${JSON.stringify(said)} and its rows hold ${sorted(rows.outcomes)}; the manifest was edited or damaged; ${fix(manifest)}.`);
-  }
-  return out;
-}
 
 /**
  * The problems of a run's part listing against its manifest, without reading a part: parts the manifest
