@@ -1070,6 +1070,21 @@ describe('the registration run.json records against the rows\' meta.pin', () => 
     }
     await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
   });
+
+  // A review of that change: a part missing from a pinned run also read "none of its rows names a
+  // registration ... set its registration_sha256 to null", advice that would damage the run once the part
+  // is restored. The registration is checked only when every recorded part was read.
+  it('a missing part of a pinned run is named alone, with no registration problem beside it', async () => {
+    const s3 = join(root, 'pinned-missing');
+    const pinned = () => ({ outcome: 'passed', t: 1, meta: { pin: { registration_sha256: 'f'.repeat(64) } } });
+    const run = await sweep({ spec: SPEC, target: pinned, store: s3, maxMde: 0.99, salt: 'pm', partRows: 100 });
+    expect(run.parts).toHaveLength(1);
+    await rm(join(s3, run.run_id, 'episodes', 'part-00000.parquet'));
+    const io = memoryIo({ cwd: root });
+    expect(await runCli(['--store', s3, 'verify', run.run_id], io)).toBe(1);
+    expect(io.out()).toContain('part-00000.parquet');
+    expect(io.out()).not.toContain('registration');
+  });
 });
 
 describe('damaged and never-started runs are listed, not hidden', () => {

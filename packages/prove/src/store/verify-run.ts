@@ -172,7 +172,8 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
   if (problems.length === 0) problems.push(...countsProblems(manifest, scan.counts));
-  const unnamed = scan.problems.length === 0 ? unnamedRegistrationProblem(manifest, scan.named) : null;
+  // Only when every recorded part was read: a missing part's rows may be the ones that name it (a review).
+  const unnamed = problems.length === 0 ? unnamedRegistrationProblem(manifest, scan.named) : null;
   if (unnamed !== null) problems.push(unnamed);
   if (problems.length === 0) {
     const lacking = lackingProblem(manifest, scan.have.size);
