@@ -2,12 +2,13 @@
 // past the lock's duration, its job went to another worker, yet it ran the rest of the chunk when it came
 // back — every episode paid twice (a review paid 33 requests for 22 pairs). It now checks the lock
 // between episodes and stops the chunk once the lock is not its own. Needs redis-server.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
-import { doneEpisodesKey, lostUsageKey, parseDoneEpisode, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
+import { doneEpisodesKey, lostUsageKey, parseDoneEpisode, parseLostUsage, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
 import { sweep } from '../src/executor/sweep.js';
 import { episodes } from '../src/store/read-episodes.js';
@@ -39,10 +40,11 @@ describe('bullmq: a worker that lost its lock stops its chunk', () => {
       const run = await sweep({ spec: SPEC, target: TARGET, store: join(dir, 'store'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 10 }) });
       expect([run.status, run.counts.rows, run.counts.rows_without_outcome]).toEqual(['complete', 10, 0]);
       expect((await episodes(join(dir, 'store'), run.run_id)).map((e) => e.replicate_index).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      // 2 episodes before the lock went (0 and 1), recorded as finished; the job, run again, skips them
-      // and runs the other 8: 10, where it ran 20 (and 12 until the third session of 2026-12-06, when
-      // the chunk ran again from its start).
-      expect(calls()).toBe(10);
+      // 2 episodes before the lock went (0 and 1): 12, where it ran 20. The worker that lost the lock
+      // removes its records and counts their usage itself, so the job, taken again after that (here by
+      // the same worker), runs them again (10 from the third to the sixth session of 2026-12-06, when
+      // the records stayed for the next worker: a review found records nobody counted).
+      expect(calls()).toBe(12);
     } finally {
       stop.abort();
       await w;
@@ -133,19 +135,7 @@ function pausedPastLock(queue: string, pauseMs: number): { client: Redis; otherJ
     await takenByOther;
     await new Promise((r) => setTimeout(r, pauseMs));
   };
-  const stop = new AbortController();
-  const w = runWorker({
-    redis: redis.url,
-    queue,
-    signal: stop.signal,
-    cacheDir: join(dir, 'cache'),
-    lockDurationMs: 2_000,
-    stalledIntervalMs: 200,
-    maxStalledCount: 1,
-    onEvent: (e) => {
-      if (e.type === 'lost-lock' || e.type === 'chunk') doneWith();
-    },
-  });
+  const { stop, w } = pausingWorker(queue, () => doneWith());
   return {
     client,
     otherJobs: () => otherJobs,
@@ -163,4 +153,94 @@ function fullResult(job: Job<ChunkJobData, ChunkJobResult>, billed: number, usag
   const rows = job.data.items.map((it) => ({ run_id: job.data.run_id, condition: job.data.condition, ...job.data.values, replicate_index: it.r, seed: it.seed, outcome: 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 0 }));
   const usage = { calls: billed / 10, cache_hits: 0, prompt_tokens: (billed * 3) / 5, completion_tokens: (billed * 2) / 5, billed_tokens: billed };
   return { rows, host: 'scripted', load_error: null, invocation: job.data.invocation, usage, usage_id: usageId } as unknown as ChunkJobResult;
+}
+
+// A review (the sixth session of 2026-12-06): a worker paused mid-chunk woke after the worker that took
+// its job had read the records, returned and deleted them; its pending records recreated the key, so it
+// took them as kept by the taker and left them out of its lost-usage report: nobody counted them (60 of
+// 70 billed tokens), and the key stayed 7 days. Whoever counts a record now removes it in the same step.
+describe('bullmq: the records of a worker that lost its lock are counted once', () => {
+  it('a worker that wakes after the taker returned the chunk reports what it recorded since', async () => {
+    const { redis, dir } = suite;
+    const queue = 'stall-race';
+    const client = new Redis(redis.url);
+    (globalThis as { __poissonStallCalls?: number }).__poissonStallCalls = 0;
+    let otherJobs = 0;
+    const others: Worker<ChunkJobData, ChunkJobResult>[] = [];
+    let otherDone: () => void = () => undefined;
+    const otherFinished = new Promise<void>((r) => {
+      otherDone = r;
+    });
+    let doneWith: (type: string) => void = () => undefined;
+    const firstDone = new Promise<string>((r) => {
+      doneWith = r;
+    });
+    (globalThis as { __poissonStall?: () => Promise<void> }).__poissonStall = async () => {
+      const paused = Date.now();
+      const locks = await client.keys(`bull:${queue}:*:lock`);
+      await client.del(...locks);
+      const other = new Worker<ChunkJobData, ChunkJobResult>(
+        queue,
+        async (job) => {
+          otherJobs++; 
+          // The first worker's timer records episode 0 while episode 1 waits (at most 250 ms).
+          const key = doneEpisodesKey(queue, job.data.invocation, String(job.id));
+          for (let n = 0; n < 500 && (await client.hlen(key)) === 0; n++) await new Promise((r) => setTimeout(r, 10));
+          // As a worker returning a job taken over counts the records: read and removed in one step, with
+          // a mark of each left in place (and none taken after).
+          const all = await client.hgetall(key);
+          let take = client.multi().del(key).hset(key, '~taken', '1');
+          for (const [field, text] of Object.entries(all)) take = take.hset(key, field, `~${createHash('sha1').update(text).digest('hex')}`);
+          await take.expire(key, 60).exec();
+          const billed = Object.values(all).reduce((sum, text) => sum + (parseDoneEpisode(text)?.usage?.billed_tokens ?? 0), 0);
+          expect(billed).toBe(10);
+          return fullResult(job, 50 + billed, `u-other-${otherJobs}`);
+        },
+        { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1 },
+      );
+      other.on('completed', () => otherDone());
+      others.push(other);
+      await otherFinished; // the paused worker wakes once the taker returned the chunk,
+      // and past its next check of the lock (500 ms after its last)
+      await new Promise((r) => setTimeout(r, Math.max(0, 600 - (Date.now() - paused))));
+    };
+    const { stop, w } = pausingWorker(queue, doneWith);
+    try {
+      const run = await sweep({ spec: SPEC, target: `${join(FIXTURES, 'stalling-target.mjs')}:stallingBilled`, store: join(dir, 'store-race'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 10 }) });
+      expect([run.status, run.counts.rows]).toEqual(['complete', 10]);
+      expect(await firstDone).toBe('lost-lock');
+      expect([calls(), otherJobs]).toEqual([2, 1]);
+      // What the run counted and what the worker left for the run's next resume: 20 tokens billed by the
+      // worker that lost the job, 50 by the taker (60 before: episode 1's 10 tokens counted nowhere).
+      const left = (await client.lrange(lostUsageKey(queue, run.run_id), 0, -1)).reduce((sum, text) => sum + (parseLostUsage(text)?.usage.billed_tokens ?? 0), 0);
+      expect((run.usage?.billed_tokens ?? 0) + left).toBe(70);
+      // No record is left behind for 7 days: only the taker's marks.
+      const kept = await Promise.all((await client.keys(`bull:${queue}:poisson-done:*`)).map((k) => client.hvals(k)));
+      expect(kept.flat().filter((v) => parseDoneEpisode(v) !== null)).toEqual([]);
+    } finally {
+      stop.abort();
+      await w;
+      await Promise.all(others.map((o) => o.close()));
+      client.disconnect();
+    }
+  }, 30_000);
+});
+
+/** The real worker on `queue` (lock 2 s, checked every 200 ms); `done` is told when it is done with a chunk: 'lost-lock' or 'chunk'. */
+function pausingWorker(queue: string, done: (type: string) => void): { stop: AbortController; w: ReturnType<typeof runWorker> } {
+  const { redis, dir } = suite;
+  const stop = new AbortController();
+  const w = runWorker({
+    redis: redis.url,
+    queue,
+    signal: stop.signal,
+    cacheDir: join(dir, 'cache'),
+    lockDurationMs: 2_000,
+    stalledIntervalMs: 200,
+    maxStalledCount: 1,
+    onEvent: (e) => {
+      if (e.type === 'lost-lock' || e.type === 'chunk') done(e.type);
+    },
+  });
+  return { stop, w };
 }

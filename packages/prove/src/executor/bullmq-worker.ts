@@ -16,6 +16,53 @@ const RECORD_WORK_MS = 20;
 /** ... or once the last record is this old (ms). */
 const RECORD_MS = 250;
 
+/**
+ * Whoever counts a record of a finished episode removes it in the same step (a review: a worker paused
+ * past its lock woke after the taker had read the records and deleted the key, its late records
+ * recreated it, and nobody counted them). Field `~taken` (with a mark `~<sha1 of the record>` in place
+ * of each record taken) is left by {@link TAKE_SCRIPT} for a job that ran on another worker before.
+ */
+const TAKEN_FIELD = '~taken';
+/** The mark a taken record leaves in its place. */
+const takenMark = (text: string): string => `~${createHash('sha1').update(text, 'utf8').digest('hex')}`;
+/** KEYS[1] the job's records; ARGV[1] seconds kept; then field, record: HSETNX each, unless the records were taken. */
+const RECORD_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], '${TAKEN_FIELD}') == 1 then return 0 end
+for i = 2, #ARGV, 2 do redis.call('HSETNX', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1`;
+/**
+ * KEYS[1] the job's records, KEYS[2] its lock; ARGV[1] the lock's token ('' = not checked), ARGV[2]
+ * seconds to keep the marks ('0' = none): nil when the lock is another's, else the records (HGETALL),
+ * removed, with a mark of each left in place when asked.
+ */
+const TAKE_SCRIPT = `
+if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[1] then return false end
+local all = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1])
+if ARGV[2] ~= '0' then
+  redis.call('HSET', KEYS[1], '${TAKEN_FIELD}', '1')
+  for i = 1, #all, 2 do
+    if string.sub(all[i], 1, 1) ~= '~' and string.sub(all[i + 1], 1, 1) ~= '~' then
+      redis.call('HSET', KEYS[1], all[i], '~' .. redis.sha1hex(all[i + 1]))
+    end
+  end
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+end
+return all`;
+/** KEYS[1] the job's records; then field, record, mark: 1 removed (HDEL) when the record is there, 2 when its mark is, else 0. */
+const RELEASE_SCRIPT = `
+local out = {}
+for i = 1, #ARGV, 3 do
+  local cur = redis.call('HGET', KEYS[1], ARGV[i])
+  if cur == ARGV[i + 1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    out[#out + 1] = 1
+  elseif cur == ARGV[i + 2] then out[#out + 1] = 2
+  else out[#out + 1] = 0 end
+end
+return out`;
+
 /** Options of {@link runWorker}. */
 export type RunWorkerOptions = {
   /** `redis://[USER:PASSWORD@]HOST:PORT[/DB]` or `rediss://...` (TLS). Never printed or logged with its password. */
@@ -110,7 +157,9 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
  * outages, and a job whose worker dies is re-delivered to another after `lockDurationMs` (BullMQ's
  * stalled-job recovery). Each finished episode is recorded in Redis as it ends ({@link doneEpisodesKey}:
  * its row and usage), and a worker that takes a job over skips the recorded episodes and returns their
- * rows and usage with its own, so they are neither run nor paid again, and counted once.
+ * rows and usage with its own, so they are neither run nor paid again, and counted once: the worker
+ * returning the job takes the records out of Redis in one step while it holds the lock, and a worker
+ * that lost the lock removes its own and reports the usage of those it removed.
  *
  * @param opts - {@link RunWorkerOptions}.
  * @returns when the signal aborts and the jobs in hand are done: a {@link WorkerSummary}.
@@ -310,38 +359,68 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
   };
   /**
    * The episodes of a job recorded as finished (by this worker or one before it that was killed or lost
-   * the lock), by position in the job's items; null when Redis cannot tell. Only records of the job's own
-   * items (the condition and replicate of the position) are taken.
+   * the lock), by position in the job's items, with the text of each record; null when Redis cannot tell.
+   * Only records of the job's own items (the condition and replicate of the position) are taken.
    */
-  const readDone = async (key: string, data: ChunkJobData): Promise<Map<number, DoneEpisode> | null> => {
-    let all: Record<string, string>;
-    try {
-      all = await control.hgetall(key);
-    } catch {
-      return null;
-    }
-    const out = new Map<number, DoneEpisode>();
+  const doneOf = (all: Record<string, string>, data: ChunkJobData): Map<number, { readonly done: DoneEpisode; readonly text: string }> => {
+    const out = new Map<number, { readonly done: DoneEpisode; readonly text: string }>();
     for (const [field, text] of Object.entries(all)) {
       const i = Number(field);
       const item = Number.isInteger(i) ? data.items[i] : undefined;
       const done = parseDoneEpisode(text);
       if (item === undefined || done === null || done.row.replicate_index !== item.r || done.row.condition !== data.condition || done.row.run_id !== data.run_id) continue;
-      out.set(i, done);
+      out.set(i, { done, text });
     }
     return out;
   };
-  /**
-   * Records finished episodes in one round trip (each unless one is recorded for its position); resolves,
-   * per episode, true when this record is the one kept (false when another was, or Redis failed).
-   */
-  const recordDone = async (key: string, batch: ReadonlyArray<{ readonly i: number; readonly done: DoneEpisode }>): Promise<boolean[]> => {
+  const readDone = async (key: string, data: ChunkJobData): Promise<Map<number, DoneEpisode> | null> => {
     try {
-      let m = control.multi();
-      for (const { i, done } of batch) m = m.hsetnx(key, String(i), JSON.stringify(done));
-      const r = await m.expire(key, LOST_USAGE_KEEP_SECONDS).exec();
-      return batch.map((_, k) => r?.[k]?.[0] === null && r[k]?.[1] === 1);
+      return new Map([...doneOf(await control.hgetall(key), data)].map(([i, d]) => [i, d.done]));
     } catch {
-      return batch.map(() => false);
+      return null;
+    }
+  };
+  /**
+   * Records finished episodes in one round trip (each unless one is recorded for its position), unless the
+   * records were taken already ({@link takeDone} left its mark): a worker woken after the job was returned
+   * writes none (a review: its records recreated the key, and nobody counted them).
+   */
+  const recordDone = async (key: string, batch: ReadonlyArray<{ readonly i: number; readonly text: string }>): Promise<void> => {
+    try {
+      await control.eval(RECORD_SCRIPT, 1, key, String(LOST_USAGE_KEEP_SECONDS), ...batch.flatMap((b) => [String(b.i), b.text]));
+    } catch {
+      // not recorded: counted by this worker (takeDone or releaseDone finds it missing)
+    }
+  };
+  /**
+   * Takes the job's records out of Redis in one step, while this worker holds the job's lock (`token`):
+   * the worker returning the job counts exactly those. `mark`: leaves a mark of each record taken (and
+   * no room for new ones), for a worker that ran the job before and may still release its own. 'lost'
+   * when the lock is another's; null when Redis cannot tell.
+   */
+  const takeDone = async (key: string, job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined, mark: boolean): Promise<Map<number, { readonly done: DoneEpisode; readonly text: string }> | 'lost' | null> => {
+    try {
+      const r = (await control.eval(TAKE_SCRIPT, 2, key, `${job.queueQualifiedName}:${String(job.id)}:lock`, token ?? '', mark ? String(LOST_USAGE_KEEP_SECONDS) : '0')) as string[] | null;
+      if (r === null) return 'lost';
+      const all: Record<string, string> = {};
+      for (let k = 0; k + 1 < r.length; k += 2) all[r[k] as string] = r[k + 1] as string;
+      return doneOf(all, job.data);
+    } catch {
+      return null;
+    }
+  };
+  /**
+   * Removes this worker's own records of a job whose lock it lost (each only while it is the record
+   * there): per record, 1 when removed here (this worker counts it), 2 when the worker that returned the
+   * job took it (that one counted it), 0 when it is not in Redis (never written, or another's was kept:
+   * this worker counts it); null when Redis cannot tell (the records stay for a worker that takes the job).
+   */
+  const releaseDone = async (key: string, mine: ReadonlyArray<{ readonly i: number; readonly text: string }>): Promise<number[] | null> => {
+    if (mine.length === 0) return [];
+    try {
+      return (await control.eval(RELEASE_SCRIPT, 1, key, ...mine.flatMap((m) => [String(m.i), m.text, takenMark(m.text)]))) as number[];
+    } catch {
+      return null;
     }
   };
   /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
@@ -375,10 +454,20 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     if (problems.length > 0) throw new Error(`job ${String(job.id)} is not a poisson-prove chunk job: ${problems.join('; ')}`);
     const data = job.data;
     const begun = Date.now();
+    // A job taken for the first time has no records to read (BullMQ counts the times it was started).
+    const fresh = job.attemptsStarted !== undefined && job.attemptsStarted <= 1 && !(job.stalledCounter > 0) && !(job.attemptsMade > 0);
+    const doneKey = doneEpisodesKey(queue, data.invocation, String(job.id));
     if (await stoppedByCoordinator(data)) {
+      // The records of a worker that ran the job before (killed, or paused past its lock) are taken and
+      // returned: their episodes were billed (before, nobody counted them).
+      const taken = fresh ? null : await takeDone(doneKey, job, token, true);
+      if (taken === 'lost') throw new Error(`job ${String(job.id)}: this worker lost the job's lock; another worker has it`);
+      const rows = taken === null ? [] : [...taken].sort(([a], [b]) => a - b).map(([, d]) => d.done.row);
+      let usage: TargetUsage | null = null;
+      if (taken !== null) for (const d of taken.values()) usage = addUsage(usage, d.done.usage);
       jobs++;
       emit({ type: 'chunk', job_id: String(job.id), run_id: data.run_id, episodes: 0, without_outcome: 0, skipped: true });
-      return { rows: [], host, load_error: null, invocation: data.invocation, usage: null, cut: 'coordinator' };
+      return { rows, host, load_error: null, invocation: data.invocation, usage, ...(usage !== null ? { usage_id: randomUUID() } : {}), cut: 'coordinator' };
     }
     const refuse = (message: string): never => {
       // Thrown: BullMQ retries the job (another worker may run the right version); after the last
@@ -414,11 +503,13 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     // within 250 ms writes no record at all. Recording
     // each cheap episode on its own cost the bench's CPU-bound target about 80 us an episode.
     // A job taken for the first time has no records to read (BullMQ counts the times it was started).
-    const doneKey = doneEpisodesKey(queue, data.invocation, String(job.id));
-    const fresh = job.attemptsStarted !== undefined && job.attemptsStarted <= 1 && !(job.stalledCounter > 0) && !(job.attemptsMade > 0);
     const before = fresh ? new Map<number, DoneEpisode>() : await readDone(doneKey, data);
-    const records: Array<{ readonly i: number; readonly done: DoneEpisode; readonly kept: Promise<boolean> }> = [];
-    let unrecorded: Array<{ readonly i: number; readonly done: DoneEpisode }> = [];
+    /** This run's mark on its records: a record is this worker's when its text is the one sent. */
+    const by = randomUUID();
+    /** Episodes run here whose records were sent to Redis (kept there unless another's came first). */
+    const sent: Array<{ readonly i: number; readonly done: DoneEpisode; readonly text: string }> = [];
+    const writes: Promise<void>[] = [];
+    let unrecorded: Array<{ readonly i: number; readonly done: DoneEpisode; readonly text: string }> = [];
     let unrecordedMs = 0;
     let recordedAt = Date.now();
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -430,12 +521,11 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       unrecorded = [];
       unrecordedMs = 0;
       recordedAt = Date.now();
-      const kept = recordDone(doneKey, batch);
-      batch.forEach((b, k) => records.push({ ...b, kept: kept.then((all) => all[k] === true) }));
+      sent.push(...batch);
+      writes.push(recordDone(doneKey, batch));
     };
     /** Rows of this job (by position) that this worker took from the records rather than ran. */
     const taken = new Set<number>();
-    let own: TargetUsage | null = null;
     try {
       const started = conf === null ? null : await conf.ready;
       if (typeof started === 'string') fn = started;
@@ -463,7 +553,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
         if (row.outcome === null) failed++;
         rows.push(row);
         if (typeof fn !== 'string' && started !== null && typeof started !== 'string' && conf !== null) {
-          unrecorded.push({ i, done: { row, usage: usageDelta(conf, started) } });
+          const done: DoneEpisode = { row, usage: usageDelta(conf, started) };
+          unrecorded.push({ i, done, text: JSON.stringify({ ...done, by }) });
           unrecordedMs += row.duration_ms;
           const now = Date.now();
           if (row.duration_ms >= RECORD_WORK_MS || unrecordedMs >= RECORD_WORK_MS || now - recordedAt >= RECORD_MS) flush();
@@ -490,43 +581,44 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       // A job that took half the lock's duration or longer may have lost its lock since the last check
       // (a pause in its last episode): BullMQ would refuse its result, and the usage with it.
       if (!lost && Date.now() - begun >= lockMs / 2 && (await lockLost(job, token))) lost = true;
-      // A job returned now needs no record of its last episodes (its result carries them); a job lost
-      // records them, for the worker that runs it now.
-      if (lost) flush();
+      // Episodes not recorded are counted by this worker (a job returned now carries them; a job lost
+      // leaves their usage for the coordinator): no record is written from here on.
       const unsent = unrecorded.splice(0);
       if (timer !== null) clearTimeout(timer);
+      timer = null;
+      await Promise.all(writes);
+      // Whoever counts a record removes it in the same step: the worker returning the job takes the
+      // records out of Redis while it holds the lock (one script) and counts those; a worker that lost
+      // the lock removes its own and counts those it removed. So each is counted once, whatever the
+      // order (a review: a worker woken after the taker returned left its late records uncounted).
+      // A job run before elsewhere leaves marks of the records taken, so that its earlier worker, if
+      // it wakes, neither records again nor counts what was taken.
+      const recorded = !lost && (sent.length > 0 || !fresh) ? await takeDone(doneKey, job, token, !fresh) : null;
+      if (recorded === 'lost') lost = true;
       if (started !== null && typeof started !== 'string' && conf !== null) {
-        // What this worker billed and did not record: the records another kept first, those Redis did not
-        // take, those not sent, and what was billed after the last episode.
-        own = usageDelta(conf, started);
-        for (const r of records) if (!(await r.kept)) own = addUsage(own, r.done.usage);
-        for (const u of unsent) own = addUsage(own, u.done.usage);
-        usage = own;
-        if (!lost) {
-          // The job's rows and usage: every recorded episode (this worker's and its predecessors', each
-          // once), and the episodes run here that are not recorded.
-          // Read back only when another worker recorded some of this job (before this one started, or
-          // while it ran: a record not kept): else the records are this worker's own.
-          let conflict = (before?.size ?? 0) > 0;
-          for (const r of records) if (!(await r.kept)) conflict = true;
-          const after = conflict ? await readDone(doneKey, data) : null;
-          const recorded = after ?? new Map([...(before ?? new Map<number, DoneEpisode>())]);
-          const mine = new Map([...records, ...unsent].map((r) => [r.i, r.done]));
-          // This worker's own records, when not read back (those not kept are in `own`, their rows in `mine`).
-          if (after === null) for (const r of records) if (await r.kept) recorded.set(r.i, r.done);
-          const positions = [...new Set([...taken, ...mine.keys(), ...recorded.keys()])].sort((a, b) => a - b);
+        // What was billed after the last episode, and the episodes not recorded.
+        usage = usageDelta(conf, started);
+        for (const u of unsent) usage = addUsage(usage, u.done.usage);
+        if (lost) {
+          const released = await releaseDone(doneKey, sent);
+          if (released !== null) sent.forEach((r, k) => (released[k] !== 2 ? (usage = addUsage(usage, r.done.usage)) : undefined));
+        } else if (recorded !== 'lost') {
+          // The job's rows and usage: every record taken (this worker's and its predecessors'), and the
+          // episodes run here whose records were not among them. Without Redis's answer (null), this
+          // worker's records are counted here and the rows found at the start are kept.
+          const took = recorded ?? new Map<number, { readonly done: DoneEpisode; readonly text: string }>();
+          for (const d of took.values()) usage = addUsage(usage, d.done.usage);
+          for (const r of sent) if (took.get(r.i)?.text !== r.text) usage = addUsage(usage, r.done.usage);
+          const mine = new Map([...sent, ...unsent].map((r) => [r.i, r.done]));
+          const positions = [...new Set([...taken, ...mine.keys(), ...took.keys()])].sort((a, b) => a - b);
           rows.length = 0;
           failed = 0;
           for (const i of positions) {
-            const row = (recorded.get(i) ?? mine.get(i))?.row;
+            const row = (took.get(i)?.done ?? before?.get(i) ?? mine.get(i))?.row;
             if (row === undefined) continue;
             if (row.outcome === null) failed++;
             rows.push(row);
           }
-          for (const d of recorded.values()) usage = addUsage(usage, d.usage);
-          // Returned with the job's result: the records are no longer needed (a kill before BullMQ takes
-          // the result runs the chunk again from its start, as before the records).
-          if (records.length > 0 || (before?.size ?? 0) > 0) void control.del(doneKey).catch(() => 0);
         }
       }
       // A chunk this worker lost returns nothing: its usage goes to the run's list of lost chunks' usage,
