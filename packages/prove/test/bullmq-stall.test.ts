@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
-import { doneEpisodesKey, lostUsageKey, parseDoneEpisode, parseLostUsage, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
+import { doneEpisodesKey, lostUsageKey, parseDoneEpisode, parseLostUsage, stopKey, type ChunkJobData, type ChunkJobResult } from '../src/executor/bullmq-jobs.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
 import { sweep } from '../src/executor/sweep.js';
 import { episodes } from '../src/store/read-episodes.js';
@@ -224,12 +224,61 @@ describe('bullmq: the records of a worker that lost its lock are counted once', 
       client.disconnect();
     }
   }, 30_000);
+
+  // A worker that found the invocation stopped returned no row and no usage, without reading the records
+  // of the worker that ran the job before it (killed): what they billed was counted nowhere.
+  it('a worker that finds the invocation stopped returns the records of the worker before it', async () => {
+    const { redis, dir } = suite;
+    const queue = 'stall-stopped';
+    const client = new Redis(redis.url);
+    let first: () => void = () => undefined;
+    const firstTook = new Promise<void>((r) => {
+      first = r;
+    });
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((r) => {
+      end = r;
+    });
+    // The first worker records episode 0 (10 tokens), and is gone (its lock with it) as the coordinator
+    // stops the invocation.
+    const dead = new Worker<ChunkJobData, ChunkJobResult>(
+      queue,
+      async (job) => {
+        const row = fullResult(job, 10, 'unused').rows[0];
+        const usage = { calls: 1, cache_hits: 0, prompt_tokens: 6, completion_tokens: 4, billed_tokens: 10 };
+        await client.hset(doneEpisodesKey(queue, job.data.invocation, String(job.id)), '0', JSON.stringify({ row, usage }));
+        await client.set(stopKey(queue, job.data.invocation), '1');
+        await client.del(`bull:${queue}:${String(job.id)}:lock`);
+        first();
+        await ended;
+        return fullResult(job, 0, 'unused');
+      },
+      { connection: { host: '127.0.0.1', port: redis.port }, concurrency: 1, lockDuration: 2_000, stalledInterval: 200 },
+    );
+    dead.on('error', () => undefined); // its result comes after the job left (as a dead worker's never comes)
+    let w: Promise<unknown> | null = null;
+    const stop = new AbortController();
+    try {
+      const swept = sweep({ spec: SPEC, target: `${join(FIXTURES, 'stalling-target.mjs')}:stallingBilled`, store: join(dir, 'store-stopped'), salt: 's', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue, chunkSize: 10 }) });
+      await firstTook;
+      w = pausingWorker(queue, () => undefined, stop).w;
+      const run = await swept;
+      // Episode 0's row and its 10 tokens (no row and no usage before).
+      expect(run.usage?.billed_tokens).toBe(10);
+      expect((await episodes(join(dir, 'store-stopped'), run.run_id)).map((e) => e.replicate_index)).toEqual([0]);
+    } finally {
+      end();
+      stop.abort();
+      await w;
+      await dead.close();
+      client.disconnect();
+    }
+  }, 30_000);
 });
 
 /** The real worker on `queue` (lock 2 s, checked every 200 ms); `done` is told when it is done with a chunk: 'lost-lock' or 'chunk'. */
-function pausingWorker(queue: string, done: (type: string) => void): { stop: AbortController; w: ReturnType<typeof runWorker> } {
+function pausingWorker(queue: string, done: (type: string) => void, stop = new AbortController()): { stop: AbortController; w: ReturnType<typeof runWorker> } {
   const { redis, dir } = suite;
-  const stop = new AbortController();
   const w = runWorker({
     redis: redis.url,
     queue,
