@@ -307,20 +307,26 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
   if (sA !== sB) reason = saltReason(String(sA), String(sB));
   else if (mismatches > 0) reason = `${mismatches} matched episode${mismatches === 1 ? ' has' : 's have'} different seeds (first: ${firstMismatch})`;
   // Every episode of either run, compared condition or not: how many are truncated, which labels occur.
-  const seen = new Uint8Array(labelsOf.length + 2);
-  let truncated = 0;
-  const truncatedCode = A.codes.codes.get('truncated') ?? -1;
+  // A shared condition's are its tallies (every slot of each run, counts.before / counts.after); only a
+  // condition one run holds is walked (walking every slot again cost ~12 ms of the 10^6 diff).
+  const K = labelsOf.length;
+  const totals = new Float64Array(K);
+  for (const c of conditions) {
+    for (let k = 0; k < K; k++) totals[k] = (totals[k] as number) + (c.counts.before[k] as number) + (c.counts.after[k] as number);
+  }
   for (const run of [A, B]) {
-    for (const c of run.conditions.values()) {
+    for (const [label, c] of run.conditions) {
+      if (A.conditions.has(label) && B.conditions.has(label)) continue;
       const outcome = c.outcome;
       for (let r = 0; r < c.size; r++) {
         const o = outcome[r] as number;
-        seen[o] = 1;
-        if (o === truncatedCode) truncated++;
+        if (o >= 2) totals[o - 2] = (totals[o - 2] as number) + 1;
       }
     }
   }
-  const labels = labelsOf.filter((_, k) => seen[k + 2] === 1);
+  const truncatedCode = A.codes.codes.get('truncated') ?? -1;
+  const truncated = truncatedCode >= 2 ? (totals[truncatedCode - 2] as number) : 0;
+  const labels = labelsOf.filter((_, k) => (totals[k] as number) > 0);
   return {
     paired: reason === null,
     reason,

@@ -170,7 +170,10 @@ export function indexCoverage(manifest: Pick<RunManifest, 'run_id' | 'name' | 's
   for (const label of conditions) {
     const c = index.conditions.get(label);
     if (!c) continue;
-    for (let r = 0; r < Math.min(replicates, c.size); r++) if (c.outcome[r] !== NO_EPISODE) held++;
+    // Every stored slot within the design: the condition's episodes (distinct slots; a pair held twice
+    // is refused when the index is built), else walked.
+    if (c.size <= replicates && index.replicates === null) held += c.episodes;
+    else for (let r = 0; r < Math.min(replicates, c.size); r++) if (c.outcome[r] !== NO_EPISODE) held++;
   }
   return coverageOfPairs(manifest, held);
 }
