@@ -149,6 +149,9 @@ describe('the corruption suite: every read command errors, naming the run, the p
     const adopt = await cli(['verify', a.run_id, '--adopt']);
     expect(adopt.code).toBe(2);
     expect(adopt.out).not.toContain('adopted');
+    // The refusal points at the problems' own fixes (here: remove the part), not only at a copy of the
+    // store (a review: it always said "restore the run from a copy of the store").
+    expect(adopt.err).toContain('mend what the problems above name (each says how: remove a part copied in, or restore the run from a copy of the store), then verify --adopt it again');
   });
 
   it("a part copied in from another run over one of this run's (its run_id column was never checked)", async () => {
@@ -692,7 +695,7 @@ describe('runs written before checksums', () => {
     expect(adopt.code).toBe(2);
     expect(adopt.out).not.toContain('adopted');
     expect(adopt.out).toMatch(counts);
-    expect(adopt.err).toBe(`error: run ${a.run_id} ("${a.name}") was not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; restore the run from a copy of the store, then verify --adopt it again.\n`);
+    expect(adopt.err).toBe(`error: run ${a.run_id} ("${a.name}") was not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; mend what the problems above name (each says how: remove a part copied in, or restore the run from a copy of the store), then verify --adopt it again.\n`);
     expect((await readManifest(store, a.run_id)).parts).toBeUndefined();
     const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
     expect({ code: d.code, out: d.out }).toEqual({ code: 2, out: '' });

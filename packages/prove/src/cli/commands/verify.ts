@@ -64,7 +64,7 @@ export const verifyCommand = defineCommand({
     io.stdout.write(v.flag('json') ? json(results) : text(results, adopted));
     if (refused.length > 0) {
       const named = refused.map((m) => `run ${m.run_id} ("${m.name}")`).join(', ');
-      throw new ProveError('E_DAMAGED', `${named} ${refused.length === 1 ? 'was' : 'were'} not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; restore the run from a copy of the store, then verify --adopt it again.`, 2);
+      throw new ProveError('E_DAMAGED', `${named} ${refused.length === 1 ? 'was' : 'were'} not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; mend what the problems above name (each says how: remove a part copied in, or restore the run from a copy of the store), then verify --adopt it again.`, 2);
     }
     return results.some((r) => r.state === 'damaged') ? 1 : 0;
   },
