@@ -84,6 +84,8 @@ async function expectReadable(store: string, a: string, b: string, conditions: r
     for (const p of m.parts ?? []) expect((p.conditions?.[1] ?? 0) < m.conditions.length).toBe(true);
     const v = await verifyRun(store, m);
     expect([v.state, v.problems]).toEqual(['verified', []]);
+    // An import's design is what it holds (verify printed "11 of 15 pairs" for 3 + 5 + 3 samples; a review).
+    expect(v.pairs).toBe(v.design);
     const seen = await inspectRun(store, id);
     expect(seen.conditions.map((c) => [c.condition, c.rows])).toEqual(conditions.map((c, k) => [c, perCondition[k]]));
   }

@@ -210,9 +210,13 @@ async function strayProblem(store: string, manifest: RunManifest): Promise<strin
   return `${runLabel(manifest)}: its episodes hold ${names.length} file${names.length === 1 ? '' : 's'} that ${names.length === 1 ? 'is not one of its parts' : 'are not its parts'} (${shown})${read}; remove ${names.length === 1 ? 'it' : 'them'}.`;
 }
 
-/** The frozen {@link RunVerification} of a run (its design is the manifest's conditions x replicates). */
+/**
+ * The frozen {@link RunVerification} of a run: its design is the manifest's conditions x replicates, or
+ * for an import what it holds (its tasks may differ in size: verify printed "11 of 15 pairs" of an
+ * import of 3, 5 and 3 samples, as the readers, which take an import's design so, did not).
+ */
 function verification(manifest: RunManifest, state: VerifyState, parts: number, rows: number, pairs: number, problems: readonly string[]): RunVerification {
-  const design = (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
+  const design = manifest.import !== undefined ? pairs : (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
   return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: manifest.status, state, parts, rows, pairs, design, problems: Object.freeze([...new Set(problems)]) });
 }
 
