@@ -216,7 +216,7 @@ async function strayProblem(store: string, manifest: RunManifest): Promise<strin
  * import of 3, 5 and 3 samples, as the readers, which take an import's design so, did not).
  */
 function verification(manifest: RunManifest, state: VerifyState, parts: number, rows: number, pairs: number, problems: readonly string[]): RunVerification {
-  const design = manifest.import !== undefined ? pairs : (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
+  const design = isImported(manifest) ? pairs : (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
   return Object.freeze({ run_id: manifest.run_id, name: manifest.name, status: manifest.status, state, parts, rows, pairs, design, problems: Object.freeze([...new Set(problems)]) });
 }
 
