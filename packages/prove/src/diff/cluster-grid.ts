@@ -53,11 +53,11 @@ export function formatClusteredGrid(grid: ReportGrid): string[] {
   const c = grid.clustered;
   if (c === undefined) return [];
   const table: string[][] = [[grid.y === null ? '' : `${grid.y} \\ ${grid.x}`, ...grid.x_values.map(String)]];
+  const dp = printDecimals(grid.diff.threshold); // as the grid above it
   for (const yv of grid.y_values) {
     const line = [yv === null ? grid.x : String(yv)];
     for (const xv of grid.x_values) {
       const row = c.cells.find((cell) => cell.x === xv && cell.y === yv)?.row ?? null;
-      const dp = printDecimals(grid.diff.threshold); // as the grid above it
       const interval = row === null ? '' : row.interval === null ? 'no interval' : fmtInterval(row.interval, dp);
       line.push(row === null ? '-' : `${fmtChange(row.change, dp)} ${interval} p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
     }

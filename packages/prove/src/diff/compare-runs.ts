@@ -6,8 +6,8 @@ import { checkOptions } from './diff-input.js';
 import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { columnsUnmatched, unmatchedLine } from './partial.js';
-import { fmt3, fmtThreshold, verdictSentence } from './sentence.js';
-import { fmtChange, printDecimals, textTable } from './text-table.js';
+import { fmtThreshold, verdictSentence } from './sentence.js';
+import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { decide } from './verdict.js';
@@ -186,8 +186,7 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
       const row = c.rows.find((x) => x.condition === k.condition && x.event === k.event);
       // To the candidate's threshold's decimals when it has more than three (text-table.ts printDecimals).
       const dp = printDecimals(c.threshold);
-      const rate = (x: number): string => (dp === 3 ? fmt3(x) : Number.isNaN(x) ? '-' : x.toFixed(dp));
-      return row === undefined ? '-' : `${rate(row.before)} -> ${rate(row.after)} ${fmtChange(row.change, dp)} ${row.verdict}`;
+      return row === undefined ? '-' : `${fmtRate(row.before, dp)} -> ${fmtRate(row.after, dp)} ${fmtChange(row.change, dp)} ${row.verdict}`;
     });
     table.push([k.condition, k.event, ...cells]);
   }

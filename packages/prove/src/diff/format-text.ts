@@ -1,7 +1,7 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { discordanceReading, fmt3, fmtLimit, fmtThreshold } from './sentence.js';
-import { fmtChange, fmtInterval, fmtP, printDecimals, textTable } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
 const LABEL_WIDTH = 14;
@@ -161,10 +161,9 @@ export function formatDiffText(report: DiffReport): string {
   const rows: string[][] = [['condition', 'event', 'before', 'after', 'change', 'interval', 'verdict', 'rise', 'fall']];
   // Rates, changes and intervals to the threshold's decimals when it has more than three (text-table.ts printDecimals).
   const dp = printDecimals(r.threshold);
-  const rate = (x: number): string => (dp === 3 ? fmt3(x) : Number.isNaN(x) ? '-' : x.toFixed(dp));
   for (const row of r.rows) {
     const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    rows.push([row.condition, row.event, rate(row.before), rate(row.after), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
+    rows.push([row.condition, row.event, fmtRate(row.before, dp), fmtRate(row.after, dp), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));

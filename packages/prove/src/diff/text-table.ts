@@ -43,6 +43,14 @@ export function fmtChange(x: number, decimals = 3): string {
   return x > 0 ? `+${s}` : s;
 }
 
+/**
+ * Formats a rate (0 to 1) to `decimals` (default 3: {@link printDecimals}), "-" where no pair gives one
+ * (NaN), as the text diff, several candidates' cells and the page print the before and after columns.
+ */
+export function fmtRate(x: number, decimals = 3): string {
+  return Number.isFinite(x) ? x.toFixed(decimals) : '-';
+}
+
 /** The most decimals {@link printDecimals} gives. */
 const MAX_DECIMALS = 8;
 

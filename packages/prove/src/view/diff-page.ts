@@ -1,7 +1,7 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { clusteredSection } from '../diff/cluster-binary.js';
 import { scoreSection } from '../diff/score-format.js';
-import { fmtChange, fmtInterval, fmtP, printDecimals, type ReportSection } from '../diff/text-table.js';
+import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import { droppedText } from '../diff/format-text.js';
 import { discordanceReading, fmtLimit, fmtThreshold } from '../diff/sentence.js';
@@ -35,11 +35,6 @@ function word(verdict: string): string {
   return `<span class="word ${h(verdict.replace(/[^a-z]+/g, '-'))}">${h(verdict)}</span>`;
 }
 
-/** A rate with 3 decimals (or the threshold's: printDecimals), or "-" when no pair gives it (NaN), as the text diff writes it. */
-function rate(x: number, decimals: number): string {
-  return Number.isFinite(x) ? x.toFixed(decimals) : '-';
-}
-
 function conditionRow(r: DiffRow, decimals: number): string {
   const c = r.counts;
   // Unpaired: each run's episodes (the runs have no pairs); the sort key is the before run's.
@@ -71,8 +66,8 @@ function conditionRow(r: DiffRow, decimals: number): string {
     `<td class="num">${h(nText)}</td>`,
     `<td class="num">${c ? c.rise : '-'}</td>`,
     `<td class="num">${c ? c.fall : '-'}</td>`,
-    `<td class="num">${rate(r.before, decimals)}</td>`,
-    `<td class="num">${rate(r.after, decimals)}</td>`,
+    `<td class="num">${fmtRate(r.before, decimals)}</td>`,
+    `<td class="num">${fmtRate(r.after, decimals)}</td>`,
     `<td class="num ${cls}">${h(fmtChange(r.change, decimals))}</td>`,
     `<td class="num">${h(fmtInterval(r.interval, decimals))}</td>`,
     `<td class="num">${h(fmtP(r.p))}</td>`,
