@@ -1,4 +1,4 @@
-// The packages outside this repository: `npm run pack` writes the five tarballs; a fresh project (no
+// The packages outside this repository: `npm run pack` writes the five tarballs (of the build as it is); a fresh project (no
 // workspace) installs them with their registry dependencies (from npm's cache when it has them),
 // compiles a strict TypeScript script against them, runs it (sweep + diff + view), and runs the
 // installed poisson-prove binary.
@@ -25,7 +25,9 @@ describe('the packages installed from their tarballs into a project of its own',
   const project = join(work, 'project');
   let install: SpawnSyncReturns<string>;
   beforeAll(() => {
-    const pack = sh(process.execPath, [join(ROOT, 'scripts', 'pack.mjs'), packs], ROOT);
+    // --no-build: the build as it is (npm test runs after npm run build). Rebuilding here replaced
+    // dist/ under the test files running beside this one (a docs run failed to resolve poisson-tasks).
+    const pack = sh(process.execPath, [join(ROOT, 'scripts', 'pack.mjs'), packs, '--no-build'], ROOT);
     expect(pack.status, pack.stderr).toBe(0);
     sh('mkdir', ['-p', project], work);
     writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
