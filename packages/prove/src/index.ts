@@ -89,6 +89,7 @@ export type { ScoreExport, ScoreExportRow } from './diff/score-export.js';
 export type {
   DiffOptions,
   DiffReport,
+  LimitsDiscordance,
   DiffRow,
   DiffRun,
   DiffManifest,

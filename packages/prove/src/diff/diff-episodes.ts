@@ -15,7 +15,8 @@ import { comparedLooks, looksOf, looksWords, UNPAIRED_LOOKS } from './sequential
 import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
-import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, IdentityPairing, ScoreComparison } from './types.js';
+import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, IdentityPairing, LimitsDiscordance, ScoreComparison } from './types.js';
+import { disagreesBothWays } from './limits.js';
 
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
@@ -86,18 +87,32 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
     const hard = still.length > 0 ? ` (it still reads ${still.join(' and ')}, which are fixed-n)` : '';
     input.warnings.push(`--method ${options.method} names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one${hard}; diff without --sequential for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
   }
+  // Fisher's limits of runs that share no seeds read no discordance: say the option did nothing.
+  if ((options.discordance ?? 0) > 0 && !input.pairing.paired) input.warnings.push(`--discordance ${options.discordance} is read by the limits of paired tables; these runs share no seeds, and Fisher's test reads none`);
   return { threshold, scores, clustered, sequential };
 }
 
 /**
- * Whether the runs are paired and either recorded a discordance > 0 planned at sweep time (`--discordance`):
- * the user said the target disagrees with itself, so every paired table reads its limit at psi^ + d, also
+ * Whether the runs are paired and either recorded a discordance > 0 planned at sweep time (`--discordance`),
+ * or the diff was given one (`options.discordance`, for runs swept without it): the user said the target
+ * disagrees with itself, so every paired table reads its limit at psi^ + d, also
  * one whose few discordant pairs happen to go one way (a rare event of a noisy target, which the tables
  * alone read as a deterministic change: a review of the second session of 2026-12-06 measured such limits
  * reached 0.56 to 0.63 of the time, not 0.8).
  */
-function plannedNoise(input: DiffInput): boolean {
-  return input.pairing.paired && (plannedOf(input.before, input.after) ?? 0) > 0;
+function plannedNoise(input: DiffInput, options: DiffOptions): boolean {
+  return input.pairing.paired && ((plannedOf(input.before, input.after) ?? 0) > 0 || (options.discordance ?? 0) > 0);
+}
+
+/**
+ * How the family's paired tables read the discordance ({@link LimitsDiscordance}): what the sweep
+ * planned, then what the diff was given, then the tables themselves; null when the runs are not paired.
+ */
+function limitsDiscordanceOf(input: DiffInput, options: DiffOptions, family: DiffFamily): LimitsDiscordance | null {
+  if (!input.pairing.paired) return null;
+  const because: LimitsDiscordance['because'] =
+    (plannedOf(input.before, input.after) ?? 0) > 0 ? 'planned' : (options.discordance ?? 0) > 0 ? 'given' : disagreesBothWays(family.tests.map((t) => t.table)) ? 'both ways' : 'one way';
+  return Object.freeze({ reading: because === 'one way' ? 'max(psi^, d)' : 'psi^ + d', because });
 }
 
 /**
@@ -112,16 +127,16 @@ function plannedOf(before: Pick<DiffRun, 'manifest'>, after: Pick<DiffRun, 'mani
 }
 
 /** The fragility search, or why it was not run (switched off; `sequential`, whose tests it cannot recompute). */
-function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, checked: CheckedOptions, switches: ComputeSwitches): Fragility {
+function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, checked: CheckedOptions, switches: ComputeSwitches, planned: boolean): Fragility {
   if (switches.fragility === false) return Object.freeze({ count: null, description: 'not searched' });
   if (readings.sequential) return Object.freeze({ count: null, description: 'not searched under --sequential (the search recomputes fixed-n tests)' });
   const { pairing, events } = input;
   const { q, method } = checked;
-  const found = fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level, planned: plannedNoise(input) });
+  const found = fragility(fragilityConditions(pairing.conditions, events, pairing.paired), events, family.word, { q, threshold: readings.threshold.value, method, limits: family.limits, memo: family.memo, level: family.level, planned });
   // A family of several candidates fixes its size over all of them: an event one candidate's diff would
   // no longer infer is not searched there.
   if (!input.inferred || events.length < 2 || switches.family !== undefined) return found;
-  return inferredEventRemoval(input, family.word, readings, checked, found.count) ?? found;
+  return inferredEventRemoval(input, family.word, readings, checked, found.count, planned) ?? found;
 }
 
 /**
@@ -134,7 +149,7 @@ function fragilityOf(input: DiffInput, family: DiffFamily, readings: Readings, c
  * stray `timeout` doubling m read "fragility 5" where 1 changed the word). Returns the smallest such
  * change that changes the word and is smaller than `count` (null: none is).
  */
-function inferredEventRemoval(input: DiffInput, word: DiffFamily['word'], readings: Readings, options: CheckedOptions, count: number | null): Fragility | null {
+function inferredEventRemoval(input: DiffInput, word: DiffFamily['word'], readings: Readings, options: CheckedOptions, count: number | null, planned: boolean): Fragility | null {
   const { before, after, pairing, events } = input;
   const labels = before.codes.labels;
   // Per label code: where its episodes lie (run and condition), and how many; null once in two places.
@@ -172,7 +187,7 @@ function inferredEventRemoval(input: DiffInput, word: DiffFamily['word'], readin
     const w = where.get(labels.indexOf(event) + 2);
     if (w === undefined || w === null || !(count === null || w.n < count) || !(best === null || w.n < (best.count as number))) continue;
     const rest = events.filter((e) => e !== event);
-    const reread = diffFamily(pairing.conditions, rest, { paired: pairing.paired, options, threshold: readings.threshold.value, sequential: false, planned: plannedNoise(input) });
+    const reread = diffFamily(pairing.conditions, rest, { paired: pairing.paired, options, threshold: readings.threshold.value, sequential: false, planned });
     if (reread.word === word) continue;
     const m = pairing.conditions.length;
     best = Object.freeze({
@@ -194,7 +209,7 @@ function comparedReplicates(before: RunIndex, after: RunIndex): number {
 }
 
 /** The report (without `--full`'s sections): the statistics' rows and word, in the words of sentence.ts. */
-function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility): DiffReport {
+function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility, given: DiffOptions): DiffReport {
   const { before, after, pairing, events, identity } = input;
   const { q, power, method } = options;
   const { m, rows } = family;
@@ -221,6 +236,8 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     events_inferred: input.inferred,
     events_declared: input.declared,
     planned_discordance: plannedOf(before, after),
+    discordance_given: given.discordance ?? null,
+    limits_discordance: limitsDiscordanceOf(input, given, family),
     warnings: Object.freeze(input.warnings),
     fragility: fragile,
     before: Object.freeze({ run_id: before.manifest.run_id, name: before.manifest.name }),
@@ -287,8 +304,9 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const checked = checkOptions(options);
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   const readings = readingsOf(input, options, checked);
-  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned: plannedNoise(input) });
-  const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches));
+  const planned = plannedNoise(input, options);
+  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned });
+  const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
   if (options.full !== true) return Object.freeze(report);
   return withFullSections({ ...report, full: true }, input, family, checked.method);
 }

@@ -24,6 +24,9 @@ export function checkOptions(options: DiffOptions): CheckedOptions {
   if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
   if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
   if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
+  const d = options.discordance;
+  if (d !== undefined && (typeof d !== 'number' || !(d >= 0 && d <= 1)))
+    throw new RangeError(`diffEpisodes: options.discordance must be a number in [0, 1], got ${String(d)} (the share of pairs expected to disagree between two runs of the target)`);
   return { q, power, method };
 }
 

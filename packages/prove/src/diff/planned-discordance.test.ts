@@ -104,3 +104,66 @@ describe('runs planned at a discordance read every table at psi^ + d', () => {
     expect(formatDiffText(both)).toContain('plus the change (psi^ + d), as some table disagrees both ways); planned 0.000');
   });
 });
+
+// Runs swept without --discordance whose every table goes one way read their limits as a deterministic
+// change, at max(psi^, d): the runs cannot show whether the target disagrees with itself. Until the fourth
+// session of 2026-12-06 nothing said so, and a user who knew the target was noisy (a model sampled at
+// temperature > 0) had no way to read them otherwise short of sweeping both runs again, paying twice.
+// `diff --discordance P` (diffRuns' `discordance`) reads them at psi^ + d, as a sweep planned at P would.
+describe('diff --discordance P reads runs swept without it as planned', () => {
+  const moving = roundSignificant(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 2 / 128, discordanceSlope: 1 }), 3);
+  const oneWay = roundSignificant(minimumDetectableChange({ n: 128, alpha: 0.05, discordance: 2 / 128 }), 3);
+
+  it('a one-way table of runs swept without it: the limit at 2/128 + d, the option repeated in the report', () => {
+    const { before, after } = runs(RARE, null);
+    const given = computeDiff(before, after, { discordance: 0.02 });
+    expect(given.rows[0]?.limit_rise).toBe(moving);
+    expect(given.discordance_given).toBe(0.02);
+    expect(given.planned_discordance).toBeNull();
+    expect(given.limits_discordance).toEqual({ reading: 'psi^ + d', because: 'given' });
+    const none = computeDiff(before, after);
+    expect(none.rows[0]?.limit_rise).toBe(oneWay);
+    expect(none.discordance_given).toBeNull();
+    expect(none.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
+  });
+
+  it('can only widen the limits: 0 given does not undo a run planned at 0.02, nor a table that disagrees both ways', () => {
+    const planned = computeDiff(runs(RARE, 0.02).before, runs(RARE, 0.02).after, { discordance: 0 });
+    expect(planned.rows[0]?.limit_rise).toBe(moving);
+    expect(planned.limits_discordance).toEqual({ reading: 'psi^ + d', because: 'planned' });
+    const both = runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, null);
+    expect(computeDiff(both.before, both.after, { discordance: 0 }).limits_discordance).toEqual({ reading: 'psi^ + d', because: 'both ways' });
+    const zero = computeDiff(runs(RARE, null).before, runs(RARE, null).after, { discordance: 0 });
+    expect(zero.rows[0]?.limit_rise).toBe(oneWay);
+    expect(zero.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
+  });
+
+  it('its fragility is searched with the same reading (the brute-force case above, given at diff time)', () => {
+    const start = { ff: 0, fp: 0, pf: 4, pp: 124 } as const;
+    const given = computeDiff(runs(start, null, 0.07).before, runs(start, null, 0.07).after, { discordance: 0.02 });
+    const planned = computeDiff(runs(start, 0.02, 0.07).before, runs(start, 0.02, 0.07).after);
+    expect([given.verdict, given.fragility]).toEqual([planned.verdict, planned.fragility]);
+    expect(given.fragility.count).toBe(2);
+  });
+
+  it('refuses a share outside [0, 1]', () => {
+    const { before, after } = runs(RARE, null);
+    expect(() => computeDiff(before, after, { discordance: 1.5 })).toThrow(/options\.discordance must be a number in \[0, 1\], got 1\.5/);
+    expect(() => computeDiff(before, after, { discordance: Number.NaN })).toThrow(/options\.discordance/);
+  });
+
+  it('the text and the page say when the limits rest on the target never disagreeing with itself, and how to read them otherwise', () => {
+    const none = computeDiff(runs(RARE, null).before, runs(RARE, null).after);
+    const text = formatDiffText(none);
+    expect(text).toContain(
+      "discordance   observed up to 0.016, every table one way (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance or the change where that is larger (max(psi^, d)), as no table disagrees both ways: right for a target whose seeds never disagree between runs; for one that disagrees with itself, such as a model sampled at temperature > 0, these limits are reached less often than 4 times in 5: read them at psi^ + d with diff --discordance P, P the share of pairs expected to disagree)",
+    );
+    expect(renderDiffPage({ report: none, pairs: null, heatmaps: [] })).toContain('right for a target whose seeds never disagree between runs');
+    const given = computeDiff(runs(RARE, null).before, runs(RARE, null).after, { discordance: 0.02 });
+    expect(formatDiffText(given)).toContain("each condition's limit is read at its own observed discordance plus the change (psi^ + d), as given to the diff); given 0.020 to the diff (--discordance)");
+    // No discordant pair: the two readings are one (max(0, d) = 0 + d), and nothing is said (the scripted path's diff).
+    const quiet = computeDiff(runs({ ff: 0, fp: 0, pf: 0, pp: 128 }, null).before, runs({ ff: 0, fp: 0, pf: 0, pp: 128 }, null).after);
+    expect(formatDiffText(quiet)).not.toContain('discordance ');
+    expect(quiet.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
+  });
+});

@@ -33,6 +33,8 @@ export type ReportOptions = {
    * reads them condition by condition (an order fixed before the data, so the test stays valid).
    */
   readonly sequential?: boolean;
+  /** As `diff --discordance` (`DiffOptions.discordance`): above 0, every cell's limits read psi^ + d. */
+  readonly discordance?: number;
   /** An axis that clusters each cell's pairs: adds `clustered`, the clustered McNemar test and CR2 interval per cell. */
   readonly cluster?: string;
 };
@@ -196,7 +198,7 @@ function cellManifest(manifest: DiffManifest, x: string, y: string | null): Diff
  *
  * @param before - run A: rows (`readRunForDiff`), or columns (`readReportRuns`).
  * @param after - run B, as A.
- * @param options - `{ x, y?, event?, q?, power?, method?, sequential?, cluster? }`.
+ * @param options - `{ x, y?, event?, q?, power?, method?, sequential?, discordance?, cluster? }`.
  * @returns the grid, frozen.
  * @throws {@link DiffError} (exit 2) for an axis neither run has, or when the event is not given and
  *   none, or several, can be inferred (the message lists them and asks for --event).
@@ -251,7 +253,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const local = cellSlots(aligned, (run, i) => (cellOf.get(run) as { cells: Cells }).cells.codes[i] as number, (run) => (cellOf.get(run) as { cells: Cells }).cells.labels, (run, i) => (cellOf.get(run) as { ordinals: Float64Array }).ordinals[run.condition[i] as number] as number);
   const [ia, ib] = indexColumns(aligned, [cellManifest(aligned[0].manifest, x, y), cellManifest(aligned[1].manifest, x, y)], label, replicate, local);
   // With the identity pairing, as diff computes it: its warnings and counts say which samples were left out.
-  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method, sequential: options.sequential }, { fragility: false, identity });
+  const diff = computeDiff(ia, ib, { events: [event], q: options.q, power: options.power, method: options.method, sequential: options.sequential, discordance: options.discordance }, { fragility: false, identity });
   const xValues = valuesOf(A.manifest, x, original);
   const yValues: (string | number | null)[] = y === null ? [null] : valuesOf(A.manifest, y, original);
   const byLabel = new Map(diff.rows.map((r) => [r.condition, r]));

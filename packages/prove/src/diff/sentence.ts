@@ -255,14 +255,45 @@ export function limitsRule(rows: readonly Pick<DiffRow, 'discordance'>[], dm: Di
 
 /**
  * How the limits read the discordance, for the `discordance` line of the text diff and the page: at
- * psi^ + d when the runs were planned at a discordance > 0 or some paired table disagrees both ways
- * (limits.ts `changeDiscordance`), else at max(psi^, d). Until the third session of 2026-12-06 the line
- * said "read at its own" whichever it was.
+ * psi^ + d when the runs were planned at a discordance > 0, the diff was given one, or some paired table
+ * disagrees both ways (limits.ts `changeDiscordance`; the report's `limits_discordance`), else at
+ * max(psi^, d). Until the third session of 2026-12-06 the line said "read at its own" whichever it was.
  */
-export function discordanceReading(r: Pick<DiffReport, 'planned_discordance' | 'rows'>): string {
-  if ((r.planned_discordance ?? 0) > 0) return 'plus the change (psi^ + d), as planned';
-  const bothWays = r.rows.some((x) => x.counts !== null && x.counts.rise > 0 && x.counts.fall > 0);
-  return bothWays ? 'plus the change (psi^ + d), as some table disagrees both ways' : 'or the change where that is larger (max(psi^, d)), as no table disagrees both ways';
+export function discordanceReading(r: Pick<DiffReport, 'planned_discordance' | 'rows'> & Partial<Pick<DiffReport, 'limits_discordance'>>): string {
+  const because = r.limits_discordance?.because ?? ((r.planned_discordance ?? 0) > 0 ? 'planned' : r.rows.some((x) => x.counts !== null && x.counts.rise > 0 && x.counts.fall > 0) ? 'both ways' : 'one way');
+  switch (because) {
+    case 'planned':
+      return 'plus the change (psi^ + d), as planned';
+    case 'given':
+      return 'plus the change (psi^ + d), as given to the diff';
+    case 'both ways':
+      return 'plus the change (psi^ + d), as some table disagrees both ways';
+    case 'one way':
+      return 'or the change where that is larger (max(psi^, d)), as no table disagrees both ways';
+  }
+}
+
+/**
+ * Whether the limits rest on an assumption the runs cannot check: paired tables with discordant pairs,
+ * every one of them one way, and no discordance planned at sweep time or given to the diff (not even 0,
+ * which says the seeds never disagree). The limits then read the pairs as a deterministic change, and a
+ * target that disagrees with itself reaches them less often than the power says (STATS.md, "Limits").
+ */
+export function limitsAssumeNoNoise(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given' | 'limits_discordance' | 'rows'>): boolean {
+  return r.limits_discordance?.because === 'one way' && r.planned_discordance === null && r.discordance_given === null && r.rows.some((x) => (x.discordance ?? 0) > 0);
+}
+
+/** What {@link limitsAssumeNoNoise} says: whom the one-way limits are right for, and how to read them otherwise. */
+export function noNoiseCaveat(power: number): string {
+  return `right for a target whose seeds never disagree between runs; for one that disagrees with itself, such as a model sampled at temperature > 0, these limits are reached less often than ${powerWords(power)}: read them at psi^ + d with diff --discordance P, P the share of pairs expected to disagree`;
+}
+
+/** Where the discordance the limits were read with came from: the sweep (`--discordance`), the diff, both or neither. */
+export function discordanceOrigins(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given'>, fmt: (x: number) => string): string[] {
+  const out: string[] = [];
+  if (r.planned_discordance !== null) out.push(`planned ${fmt(r.planned_discordance)} at sweep time (--discordance)`);
+  if (r.discordance_given !== null) out.push(`given ${fmt(r.discordance_given)} to the diff (--discordance)`);
+  return out;
 }
 
 /** The `intervals` line: Tango's (paired) or Newcombe's interval at the family level, simultaneous over m tests. */

@@ -66,6 +66,29 @@ export type DiffOptions = {
    * often the runs were extended and looked at), with limits from its rejection region at the final n.
    */
   readonly sequential?: boolean;
+  /**
+   * The share of pairs expected to disagree between two runs of the target (a model sampled at
+   * temperature > 0 disagrees with itself), in [0, 1], for runs swept without `--discordance`: a value
+   * above 0 reads every paired table's limits at psi^ + d, as a sweep planned at it would
+   * ({@link DiffReport}'s `limits_discordance`). It can only widen the limits: a run planned at a
+   * discordance above 0, or a table that disagrees both ways, is read at psi^ + d whatever is given.
+   */
+  readonly discordance?: number;
+};
+
+/** How the paired tables' limits read the discordance a change would leave (STATS.md, "Limits"), and why. */
+export type LimitsDiscordance = {
+  /**
+   * `psi^ + d`: a change of d makes up to d more pairs disagree (a target that disagrees with itself);
+   * `max(psi^, d)`: the discordant pairs are the change itself (a target whose seeds never disagree).
+   */
+  readonly reading: 'psi^ + d' | 'max(psi^, d)';
+  /**
+   * `planned`: a run was swept with `--discordance` above 0; `given`: the diff was (`discordance`);
+   * `both ways`: some paired table's pairs disagree both ways; `one way`: none of these, so the runs
+   * cannot show whether the target disagrees with itself, and the limits assume it does not.
+   */
+  readonly because: 'planned' | 'given' | 'both ways' | 'one way';
 };
 
 /** The looks a run has had: its replicates at the sweep and after each `extend`. */
@@ -271,6 +294,10 @@ export type DiffReport = {
   readonly events_declared: boolean;
   /** The expected discordance the sweep's power gate planned with (`--discordance`), or null when it used the one-way model. */
   readonly planned_discordance: number | null;
+  /** The discordance given to the diff (`discordance`, `diff --discordance`), or null. */
+  readonly discordance_given: number | null;
+  /** How the paired tables' limits read the discordance, and why; null when the runs are not paired. */
+  readonly limits_discordance: LimitsDiscordance | null;
   /** Things the reader should know that do not stop the diff (a named event neither run holds). */
   readonly warnings: readonly string[];
   readonly fragility: Fragility;

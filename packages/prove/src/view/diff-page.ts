@@ -4,7 +4,7 @@ import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import { droppedText } from '../diff/format-text.js';
-import { discordanceReading, fmtLimit, fmtThreshold } from '../diff/sentence.js';
+import { discordanceOrigins, discordanceReading, fmtLimit, fmtThreshold, limitsAssumeNoNoise, noNoiseCaveat } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -140,7 +140,12 @@ export function renderDiffPage(input: DiffPageInput): string {
   ];
   if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
   // As the text diff: runs that are not paired have no discordant pairs, so no discordance line.
-  if (typeof d.planned_discordance === 'number' && d.method.paired) lines.push(['discordance', `planned ${d.planned_discordance} at sweep time; the limits are read at each condition's observed discordance (the table's last column) ${discordanceReading(d)}`]);
+  const assumed = limitsAssumeNoNoise(d);
+  if (d.method.paired && (d.planned_discordance !== null || d.discordance_given !== null || assumed)) {
+    const origins = discordanceOrigins(d, String).map((o) => o.replace(' (--discordance)', ''));
+    const reading = `the limits are read at each condition's observed discordance (the table's last column) ${discordanceReading(d)}${assumed ? `: ${noNoiseCaveat(d.power)}` : ''}`;
+    lines.push(['discordance', [...origins, reading].join('; ')]);
+  }
   const dropped = droppedText(d);
   if (dropped !== null) lines.push(['dropped', dropped]);
   // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.

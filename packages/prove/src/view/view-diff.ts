@@ -69,8 +69,9 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         power: report.power,
         ...(method !== undefined ? { method } : {}),
         ...(report.sequential ? { sequential: true } : {}),
+        ...(report.discordance_given !== null ? { discordance: report.discordance_given } : {}),
       });
-      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}`;
+      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${report.discordance_given !== null ? ` --discordance ${report.discordance_given}` : ''}`;
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       // report has no --sequential: its command reads the cells with the fixed-n test, and the note says so.
       const note = report.sequential

@@ -20,6 +20,9 @@
 // Then (the same session) --full's coverage of runs that are not paired: each run's episodes and those
 // without an outcome, `pairs` and `unmatched_*` 0: compared with the outputs before, only the `unpaired`
 // case's coverage table and those JSON fields moved.
+// and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
+// --discordance): compared with the outputs before, with those fields and the text's and page's
+// `discordance` lines taken out, nothing else moved (compared field by field).
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

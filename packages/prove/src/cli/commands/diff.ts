@@ -30,6 +30,7 @@ export const diffCommand = defineCommand({
     'fail-on': { type: 'string', valueName: 'EVENT:DIRECTION', multiple: true, description: 'Exit 1 when the verdict finds this change (a row of EVENT counting toward the verdict, in DIRECTION rise, fall or any): a CI gate. Repeat for several.' },
     cluster: DIFF_READING_OPTIONS.cluster,
     sequential: DIFF_READING_OPTIONS.sequential,
+    discordance: DIFF_READING_OPTIONS.discordance,
     show: { type: 'string', valueName: 'WHAT', choices: ['pairs'], description: 'pairs: add the discordant pairs per condition x event (seed, replicate, outcome and t in A and B, error, meta); in --json as `pairs`.' },
     limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'With --show pairs: at most N pairs listed per condition x event.', default: '20' },
     private: { type: 'boolean', description: 'With --show pairs: add private details, the cached model answer of each listed episode whose meta holds a cache_key.' },

@@ -6,6 +6,7 @@ import { json, proveCommand } from '../format.js';
 import { Values } from '../values.js';
 import { writeOutputs } from '../write-output.js';
 import { noteUnverified } from './unverified-note.js';
+import { DIFF_READING_OPTIONS } from './shared.js';
 
 export const reportCommand = defineCommand({
   name: 'report',
@@ -26,6 +27,7 @@ export const reportCommand = defineCommand({
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the text, JSON and SVG then say partial, with the coverage.' },
+    discordance: DIFF_READING_OPTIONS.discordance,
     cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR2) interval per cell, printed as a second grid.' },
   },
   examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
@@ -38,6 +40,7 @@ export const reportCommand = defineCommand({
     const q = v.number('q');
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
+    const discordance = v.number('discordance');
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
@@ -58,6 +61,7 @@ export const reportCommand = defineCommand({
       ...(q !== undefined ? { q } : {}),
       ...(method !== undefined ? { method } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
+      ...(discordance !== undefined ? { discordance } : {}),
     };
     const writeSvg = async (svg: string): Promise<void> => {
       if (out === undefined) return;

@@ -65,23 +65,26 @@ export function executionOptions(v: Values): { concurrency?: number; backend?: '
  * same report): the limits' power, the score comparison, partial reads, the clustered comparison and
  * the anytime-valid tests.
  */
-export const DIFF_READING_OPTIONS: Readonly<Record<'power' | 'scores' | 'partial' | 'cluster' | 'sequential', OptionDef>> = Object.freeze({
+export const DIFF_READING_OPTIONS: Readonly<Record<'power' | 'scores' | 'partial' | 'cluster' | 'sequential' | 'discordance', OptionDef>> = Object.freeze({
   power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
   scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores' },
   partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
   cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR2) standard errors by this axis\'s value, e.g. task (implies --scores).' },
   sequential: { type: 'boolean', description: 'Read each test with an anytime-valid p-value (the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order), valid however often the runs were extended and diffed; limits from its rejection region at the final n. It replaces the --method test (a --method other than exact is then said in a warning).' },
+  discordance: { type: 'string', valueName: 'P', number: { min: 0, max: 1 }, description: 'For runs swept without --discordance: the share of pairs expected to disagree between two runs of the target (a model sampled at temperature > 0 disagrees with itself). Above 0, every paired table\'s limit is read at its observed discordance plus the change (psi^ + d), as a sweep planned at P reads it, also when every table\'s discordant pairs go one way (read otherwise as a deterministic change). It can only widen the limits: a run planned above 0, or a table that disagrees both ways, is read so whatever is given.' },
 });
 
 /** Reads {@link DIFF_READING_OPTIONS} as diffRuns' options (`partial` always present). */
-export function diffReadingOptions(v: Values): { power?: number; scores?: true; cluster?: string; sequential?: true; partial: boolean } {
+export function diffReadingOptions(v: Values): { power?: number; scores?: true; cluster?: string; sequential?: true; discordance?: number; partial: boolean } {
   const power = v.number('power');
+  const discordance = v.number('discordance');
   const cluster = v.string('cluster');
   return {
     ...(power !== undefined ? { power } : {}),
     ...(v.flag('scores') ? { scores: true as const } : {}),
     ...(cluster !== undefined ? { cluster } : {}),
     ...(v.flag('sequential') ? { sequential: true as const } : {}),
+    ...(discordance !== undefined ? { discordance } : {}),
     partial: v.flag('partial'),
   };
 }

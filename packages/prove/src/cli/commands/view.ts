@@ -42,6 +42,7 @@ export const viewCommand = defineCommand({
     partial: DIFF_READING_OPTIONS.partial,
     cluster: DIFF_READING_OPTIONS.cluster,
     sequential: DIFF_READING_OPTIONS.sequential,
+    discordance: DIFF_READING_OPTIONS.discordance,
     limit: { type: 'string', valueName: 'N', number: { min: 0, integer: true }, description: 'At most N discordant pairs per condition x event in the page (with --serve, per request); for a run page, at most N episodes without an outcome.', default: '20 (100 served; 200 for a run page)' },
     private: { type: 'boolean', description: 'Add private details: the cached model answer of each listed episode whose meta holds a cache_key (from <store>/.cache/chat).' },
   },
@@ -64,7 +65,7 @@ export const viewCommand = defineCommand({
     if (out !== undefined && serve) v.problem('--out writes a file and --serve serves the page; give one of them.');
     if (port !== undefined && !serve) v.problem('--port is the port of --serve; add --serve, or leave out --port.');
     if (b === undefined && (events.length > 0 || q !== undefined || method !== undefined || priv || readingGiven)) {
-      v.problem('--event, --q, --power, --method, --scores, --partial, --cluster, --sequential and --private apply to a diff page; name two runs (view A B), or leave them out for a run page.');
+      v.problem('--event, --q, --power, --method, --scores, --partial, --cluster, --sequential, --discordance and --private apply to a diff page; name two runs (view A B), or leave them out for a run page.');
     }
     v.done();
     if (b !== undefined) await noteUnverified(store, [a, b], io);

@@ -14,6 +14,9 @@
 // those normalized, nothing else moved (one page's "and 2 had no room" now 1, the same scope).
 // and (first session of 2026-12-06) for --full's coverage of runs that are not paired (`pairs` and `unmatched_*` 0,
 // each run's episodes without an outcome): compared field by field, only /unpaired/coverage's pairs and unmatched_after moved.
+// and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
+// --discordance): compared with the outputs before, with those fields and the text's and page's
+// `discordance` lines taken out, nothing else moved (compared field by field).
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules

@@ -30,6 +30,9 @@
 // and (first session of 2026-12-06) for the view page's `dropped` line, now the text diff's (droppedText):
 // the 11 view and serve pages with drops gained "(an error, or no score)" on that line; compared with it
 // removed, each hashes as pinned before, and nothing else moved (51 of the 62 outputs unchanged).
+// and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
+// --discordance): compared with the outputs before, with those fields and the text's and page's
+// `discordance` lines taken out, nothing else moved (compared field by field).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

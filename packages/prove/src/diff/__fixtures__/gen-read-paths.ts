@@ -37,6 +37,9 @@
 // JSON) moved, nothing else.
 // and (second session of 2026-12-06) for limits below 0.1 kept to three significant digits (they were rounded to
 // three decimals): compared with the outputs before, only "report A B task" moved, its JSON's limits 0.088 -> 0.0882.
+// and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
+// --discordance): compared with the outputs before, with those fields and the text's and page's
+// `discordance` lines taken out, nothing else moved (compared field by field).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
