@@ -6,7 +6,7 @@ import { checkOptions } from './diff-input.js';
 import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { columnsUnmatched, unmatchedLine } from './partial.js';
-import { fmtThreshold, verdictSentence } from './sentence.js';
+import { discordanceText, fmtThreshold, verdictSentence } from './sentence.js';
 import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
@@ -175,6 +175,10 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
   for (const c of r.candidates) {
     const line = c.unmatched !== undefined ? unmatchedLine(c.unmatched, c.before.name, c.after.name) : null;
     if (line !== null) out.push(`${pad('coverage')}${c.after.name}: ${line.replace(/^coverage: /, '')}`);
+  }
+  for (const c of r.candidates) {
+    const d = discordanceText(c);
+    if (d !== null) out.push(`${pad('discordance')}${c.after.name}: ${d}`);
   }
   for (const c of r.candidates) for (const w of c.warnings) out.push(`${pad('warning')}${c.after.name}: ${w}`);
   out.push('');

@@ -1,6 +1,6 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
-import { discordanceOrigins, discordanceReading, fmt3, fmtLimit, fmtThreshold, limitsAssumeNoNoise, noNoiseCaveat } from './sentence.js';
+import { discordanceText, fmt3, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -150,15 +150,8 @@ export function formatDiffText(report: DiffReport): string {
     const c = r.rows.length / Math.max(1, r.events.length);
     out.push(line('tests', `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`));
   }
-  // Said when a discordance was planned or given, and when the limits rest on the target never
-  // disagreeing with itself (every table one way, nothing planned or given): the runs cannot check that.
-  const assumed = limitsAssumeNoNoise(r);
-  if (r.method.paired && (r.planned_discordance !== null || r.discordance_given !== null || assumed)) {
-    const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
-    const origins = discordanceOrigins(r, fmt3);
-    const caveat = assumed ? `: ${noNoiseCaveat(r.power)}` : '';
-    out.push(line('discordance', `observed up to ${fmt3(observed)}${assumed ? ', every table one way' : ''} (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance ${discordanceReading(r)}${caveat})${origins.length > 0 ? `; ${origins.join('; ')}` : ''}`));
-  }
+  const discordance = discordanceText(r);
+  if (discordance !== null) out.push(line('discordance', discordance));
   for (const w of r.warnings) out.push(line('warning', w));
   const dropped = droppedLine(r);
   if (dropped !== null) out.push(dropped);

@@ -31,11 +31,14 @@ export function reportCommand(args: {
   readonly valuesOf: (axis: string) => number;
   readonly events: readonly string[];
   readonly inferred: boolean;
+  /** The discordance given to the diff (`--discordance`), carried on so the report reads its cells as the diff did. */
+  readonly discordance?: number | null;
 }): readonly string[] {
   const [x, y] = reportAxes(args.axes, args.valuesOf);
   const words = ['report', args.before, args.after];
   if (x !== undefined) words.push('--x', x);
   if (y !== undefined) words.push('--y', y);
   if (!args.inferred || args.events.length > 1) words.push('--event', args.events[0] as string);
+  if (args.discordance !== undefined && args.discordance !== null) words.push('--discordance', String(args.discordance));
   return Object.freeze(words);
 }

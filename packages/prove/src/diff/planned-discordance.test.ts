@@ -6,7 +6,9 @@
 // Without a planned discordance (and no table disagreeing both ways) the one-way reading stands (STATS.md).
 import { minimumDetectableChange, roundSignificant } from 'poisson-stats';
 import { describe, expect, it } from 'vitest';
+import { compareEpisodes, formatMultiDiffText } from './compare-runs.js';
 import { computeDiff } from './diff-episodes.js';
+import { formatGridText, reportGrid } from './report-grid.js';
 import { formatDiffText } from './format-text.js';
 import { renderDiffPage } from '../view/diff-page.js';
 import type { DiffRun } from './types.js';
@@ -127,7 +129,7 @@ describe('diff --discordance P reads runs swept without it as planned', () => {
     expect(none.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
   });
 
-  it('can only widen the limits: 0 given does not undo a run planned at 0.02, nor a table that disagrees both ways', () => {
+  it('cannot undo the psi^ + d reading: 0 given leaves a run planned at 0.02, and a table that disagrees both ways, read so', () => {
     const planned = computeDiff(runs(RARE, 0.02).before, runs(RARE, 0.02).after, { discordance: 0 });
     expect(planned.rows[0]?.limit_rise).toBe(moving);
     expect(planned.limits_discordance).toEqual({ reading: 'psi^ + d', because: 'planned' });
@@ -165,5 +167,29 @@ describe('diff --discordance P reads runs swept without it as planned', () => {
     const quiet = computeDiff(runs({ ff: 0, fp: 0, pf: 0, pp: 128 }, null).before, runs({ ff: 0, fp: 0, pf: 0, pp: 128 }, null).after);
     expect(formatDiffText(quiet)).not.toContain('discordance ');
     expect(quiet.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
+  });
+
+  // A review of this session's change found the next three.
+  it('the text prints the share as given (0.0001 printed as 0.000, the same as a 0 that reads the other way)', () => {
+    const { before, after } = runs(RARE, null);
+    const line = formatDiffText(computeDiff(before, after, { discordance: 0.0001 })).split('\n').find((l) => l.startsWith('discordance')) ?? '';
+    expect(line).toContain('as given to the diff); given 0.0001 to the diff (--discordance)');
+  });
+
+  it('the next: report command, and report\'s own, carry --discordance, so the grid reads its cells as the diff did', () => {
+    const { before, after } = runs(RARE, null);
+    expect(computeDiff(before, after, { discordance: 0.02 }).next).toEqual(['report', 'a', 'b', '--x', 'slack', '--event', 'failed', '--discordance', '0.02']);
+    const grid = reportGrid(before, after, { x: 'slack', event: 'failed', discordance: 0.02 });
+    expect(grid.diff.next).toContain('--discordance');
+    expect(formatGridText(grid)).toContain('as given to the diff); given 0.020 to the diff (--discordance)');
+  });
+
+  it('several candidates: each candidate\'s discordance line, as given, or saying the limits assume no noise', () => {
+    const { before, after } = runs(RARE, null);
+    const c = { ...runs({ ff: 0, fp: 0, pf: 1, pp: 127 }, null).after, manifest: { ...runs(RARE, null).after.manifest, run_id: 'c', name: 'c' } };
+    expect(formatMultiDiffText(compareEpisodes(before, [after, c], { discordance: 0.02 }))).toContain('discordance   b: observed up to 0.016 (pairs whose outcomes disagree; each condition\'s limit is read at its own observed discordance plus the change (psi^ + d), as given to the diff); given 0.020 to the diff (--discordance)');
+    const none = formatMultiDiffText(compareEpisodes(before, [after, c]));
+    expect(none).toContain('discordance   b: observed up to 0.016, every table one way');
+    expect(none).toContain('discordance   c: observed up to 0.008, every table one way');
   });
 });

@@ -14,6 +14,7 @@ import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { fmtChange, fmtInterval, printDecimals, textTable } from './text-table.js';
 import { droppedLine, line } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
+import { discordanceText } from './sentence.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
 /** Options of {@link reportGrid}. */
@@ -314,6 +315,9 @@ export function formatGridText(grid: ReportGrid): string {
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
   const looks = looksWords(d.looks.before, d.looks.after, d.sequential, d.method.paired ? 'diff --sequential reads it anytime-valid (report has no --sequential)' : UNPAIRED_LOOKS);
   if (looks !== null) head.push(`looks         ${looks}`);
+  // How the cells' limits read the discordance, when it was planned or given or is assumed, in diff's words.
+  const discordance = discordanceText(d);
+  if (discordance !== null) head.push(line('discordance', discordance));
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));
   // Pairs one run has and the other has not (an extended run): not in the cells, and said so; and the

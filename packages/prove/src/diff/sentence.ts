@@ -288,12 +288,35 @@ export function noNoiseCaveat(power: number): string {
   return `right for a target whose seeds never disagree between runs; for one that disagrees with itself, such as a model sampled at temperature > 0, these limits are reached less often than ${powerWords(power)}: read them at psi^ + d with diff --discordance P, P the share of pairs expected to disagree`;
 }
 
+/**
+ * A share as given: to three decimals when that is the value (0.020), else as it is (0.0001, which three
+ * decimals print as 0.000, the same as 0 that reads the other way: a review of the fourth session of 2026-12-06).
+ */
+export function fmtShare(x: number): string {
+  const three = fmt3(x);
+  return Number(three) === x ? three : String(x);
+}
+
 /** Where the discordance the limits were read with came from: the sweep (`--discordance`), the diff, both or neither. */
-export function discordanceOrigins(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given'>, fmt: (x: number) => string): string[] {
+export function discordanceOrigins(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given'>, fmt: (x: number) => string = fmtShare): string[] {
   const out: string[] = [];
   if (r.planned_discordance !== null) out.push(`planned ${fmt(r.planned_discordance)} at sweep time (--discordance)`);
   if (r.discordance_given !== null) out.push(`given ${fmt(r.discordance_given)} to the diff (--discordance)`);
   return out;
+}
+
+/**
+ * The text diff's `discordance` line after its label (also each candidate's, and the report grid's), or
+ * null when it has none: said when a discordance was planned or given, and when the limits rest on the
+ * target never disagreeing with itself ({@link limitsAssumeNoNoise}: the runs cannot check that).
+ */
+export function discordanceText(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given' | 'limits_discordance' | 'rows' | 'power' | 'method'>): string | null {
+  const assumed = limitsAssumeNoNoise(r);
+  if (!(r.method.paired && (r.planned_discordance !== null || r.discordance_given !== null || assumed))) return null;
+  const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
+  const origins = discordanceOrigins(r);
+  const caveat = assumed ? `: ${noNoiseCaveat(r.power)}` : '';
+  return `observed up to ${fmt3(observed)}${assumed ? ', every table one way' : ''} (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance ${discordanceReading(r)}${caveat})${origins.length > 0 ? `; ${origins.join('; ')}` : ''}`;
 }
 
 /** The `intervals` line: Tango's (paired) or Newcombe's interval at the family level, simultaneous over m tests. */

@@ -70,8 +70,10 @@ export type DiffOptions = {
    * The share of pairs expected to disagree between two runs of the target (a model sampled at
    * temperature > 0 disagrees with itself), in [0, 1], for runs swept without `--discordance`: a value
    * above 0 reads every paired table's limits at psi^ + d, as a sweep planned at it would
-   * ({@link DiffReport}'s `limits_discordance`). It can only widen the limits: a run planned at a
-   * discordance above 0, or a table that disagrees both ways, is read at psi^ + d whatever is given.
+   * ({@link DiffReport}'s `limits_discordance`). It cannot undo that reading: a run planned at a
+   * discordance above 0, or a table that disagrees both ways, is read at psi^ + d whatever is given (0
+   * included). psi^ + d gives the larger limit except where nearly every pair disagrees one way (psi^
+   * above about 0.9), where the two readings differ by about 0.01.
    */
   readonly discordance?: number;
 };
