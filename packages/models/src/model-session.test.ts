@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -302,6 +302,8 @@ describe('createModelSession', () => {
     expect(s.cacheWriteError()).toBe(`ENOSPC: no space left on device, open '${dir}/x.tmp'`);
   });
 
+  // Two sessions on one cache send one call per key (model-session-claim.test.ts); both call when the
+  // first one's claim went stale (a holder paused past CLAIM_STALE_MS), and the first answer stays.
   it('two sessions on one cache (two processes) answering one request: the second keeps the stored answer and returns it', async () => {
     const release: Array<(r: Reply) => void> = [];
     server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
@@ -309,6 +311,9 @@ describe('createModelSession', () => {
     const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
     const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
     const ra = a.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const past = new Date(Date.now() - 60_000);
+    await utimes(cache.claimPathOf(a.keyOf('local:m', request('q'), 0)), past, past);
     const rb = b.chat('local:m', request('q'), { replicateIndex: 0 });
     await server.waitForRequests(2);
     release.shift()?.({ kind: 'text', content: 'first', completionTokens: 3 });

@@ -2,20 +2,23 @@ import { createChatClient, type AttemptEnd, type ChatCallEvent, type ChatClient,
 import type { ChatCompletion, ChatRequest, ChatUsage } from './chat-types.js';
 import { Limiter } from './internal/limiter.js';
 import { parseModelName, resolveProvider, type EnvSource, type ModelRef, type ProviderEndpoint, type ProviderName } from './providers.js';
-import { cacheKey, type CacheEntry, type CacheEntryIdentity, type ResponseCache } from './response-cache.js';
+import { cacheKey, type CacheClaim, type CacheEntry, type CacheEntryIdentity, type ResponseCache } from './response-cache.js';
 import type { TokenBudget } from './token-budget.js';
 import { untilAborted } from './internal/until-aborted.js';
+import { abortableSleep } from './internal/sleep.js';
 
 /**
  * Events of a session: the client's, plus cache hits, damaged cache entries (`problem` names what is
- * wrong with the entry, never its answer; the call goes on as a miss and overwrites it), and answers the
- * cache could not store (`error`: the write's error message; the answer is returned all the same).
+ * wrong with the entry, never its answer; the call goes on as a miss and overwrites it), answers the
+ * cache could not store (`error`: the write's error message; the answer is returned all the same), and
+ * calls that wait for another session's claimed call of the same key (`claim_wait`; ResponseCache.claim).
  */
 export type ModelSessionEvent =
   | ChatCallEvent
   | { readonly type: 'cache_hit'; readonly model: string; readonly key: string }
   | { readonly type: 'cache_damaged'; readonly model: string; readonly key: string; readonly problem: string }
-  | { readonly type: 'cache_write_failed'; readonly model: string; readonly key: string; readonly error: string };
+  | { readonly type: 'cache_write_failed'; readonly model: string; readonly key: string; readonly error: string }
+  | { readonly type: 'claim_wait'; readonly model: string; readonly key: string };
 
 /** Options of {@link createModelSession}. */
 export interface ModelSessionOptions
@@ -266,6 +269,8 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
   /** Under a refresh, a stored entry older than the refresh is replaced; else the first answer stays. */
   const replaceStored = refreshing ? (stored: CacheEntry): boolean => since === null || !(Date.parse(stored.created) >= since) : undefined;
   const inFlight = new Map<string, Promise<ChatCompletion | null>>();
+  // Claims across sessions need a cache a waiting call can read the answer from: not one refreshed whole.
+  const claiming = cache !== null && !(refreshing && since === null);
   let firstWriteError: string | null = null;
   /**
    * One call over HTTP: the limiter, retries, the budget, usage, and the cache write. The answer returned
@@ -368,7 +373,27 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
         }
         let settle: (answer: ChatCompletion | null) => void = () => undefined;
         inFlight.set(key, new Promise<ChatCompletion | null>((resolve) => (settle = resolve)));
+        let claim: Extract<CacheClaim, { held: true }> | null = null;
         try {
+          // One call per key across the sessions that share the cache directory (worker threads, bullmq
+          // workers on one machine): the key is claimed before the call, and a session that finds it
+          // claimed waits for the answer the holder stores, then reads it as a cache hit (this session's
+          // own identical calls wait on this one in memory meanwhile). A holder whose call failed stored
+          // nothing: the key is claimed again, and this session calls.
+          while (claiming) {
+            const c = await (cache as ResponseCache).claim(key);
+            if (c.held) {
+              claim = c;
+              break;
+            }
+            emit({ type: 'claim_wait', model, key });
+            await untilReleased(cache as ResponseCache, key, signal);
+            const stored = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex));
+            if (stored) {
+              settle(stored.completion);
+              return answered(stored.completion);
+            }
+          }
           const call = await send(ref, effective, key, callOptions.replicateIndex, meters, signal);
           settle(call.completion);
           return call;
@@ -377,6 +402,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           throw error;
         } finally {
           inFlight.delete(key);
+          await claim?.release();
         }
       }
     },
@@ -384,4 +410,17 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     usageByModel: () => Object.freeze(Object.fromEntries([...modelMeters].map(([k, m]) => [k, m.totals()]))),
     cacheWriteError: () => firstWriteError,
   } satisfies ModelSession);
+}
+
+/** How often a call waiting on another session's claim looks whether it was released ({@link ResponseCache.claim}). */
+const CLAIM_POLL_MS = 50;
+
+/** Resolves once a key's claim is released or stale (or cannot be read), or rejects when the signal aborts. */
+async function untilReleased(cache: ResponseCache, key: string, signal: AbortSignal | undefined): Promise<void> {
+  for (;;) {
+    if (signal?.aborted) throw signal.reason;
+    const state = await cache.claimState(key).catch(() => 'free' as const);
+    if (state !== 'held') return;
+    await abortableSleep(CLAIM_POLL_MS, signal);
+  }
 }

@@ -1,4 +1,4 @@
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
@@ -83,6 +83,23 @@ export type CacheRead =
   | { readonly status: 'damaged'; readonly problem: string };
 
 const MISS: CacheRead = Object.freeze({ status: 'miss' });
+/**
+ * How often the holder of a key's claim marks it alive (the claim file's modification time), and how old
+ * that mark may be before another session takes the claim over: a holder killed mid-call (SIGKILL, a
+ * crashed thread or machine) stops marking it, and the next call of the key waits at most this long.
+ */
+export const CLAIM_HEARTBEAT_MS = 2_000;
+export const CLAIM_STALE_MS = 10_000;
+
+/**
+ * A session's claim on a key before it calls over HTTP ({@link ResponseCache.claim}): `held` (call, store
+ * the answer, then `release`), or held by another session, whose answer to wait for.
+ */
+export type CacheClaim = { readonly held: true; release(): Promise<void> } | { readonly held: false };
+
+/** What a key's claim file says now: none, kept alive by its holder, or left stale. */
+export type ClaimState = 'free' | 'held' | 'stale';
+
 /** `link` errors that mean "held already" (EEXIST) or "no hard links here": put then reads what is stored. */
 const LINK_REFUSED = new Set(['EEXIST', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
 
@@ -114,6 +131,54 @@ export class ResponseCache {
   pathOf(key: string): string {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new RangeError(`key must be 64 hex characters; got ${JSON.stringify(key)}.`);
     return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  /** Path of a key's claim file, beside its entry ({@link ResponseCache.claim}). */
+  claimPathOf(key: string): string {
+    return `${this.pathOf(key).slice(0, -'.json'.length)}.claim`;
+  }
+  /**
+   * Claims a key before calling for it, so that sessions sharing this directory (worker threads, bullmq
+   * workers on one machine, a sweep beside a resume) send one call per key: the claim is a file created
+   * exclusively beside the entry, whose modification time the holder renews every
+   * {@link CLAIM_HEARTBEAT_MS} until it releases it (after storing the answer, or when the call failed).
+   * A claim not renewed for {@link CLAIM_STALE_MS} is removed and claimed afresh. A claim that cannot be
+   * written (a full disk, a directory that refuses it) is reported held: the call goes on unclaimed, as
+   * before claims, since the cache never stops a call.
+   *
+   * @param key - 64 hex characters.
+   * @returns `{ held: true, release }`, or `{ held: false }` when another session holds it.
+   */
+  async claim(key: string): Promise<CacheClaim> {
+    const path = this.claimPathOf(key);
+    const id = randomUUID();
+    try {
+      await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+      for (let tries = 0; tries < 3; tries++) {
+        try {
+          await writeFile(path, `${JSON.stringify({ id, at: new Date().toISOString() })}\n`, { encoding: 'utf8', flag: 'wx' });
+          return heldClaim(path, id);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        if ((await this.claimState(key)) === 'held') return { held: false };
+        // Stale (or gone since): removed, and claimed again. Two sessions that find it stale at once may
+        // both call (as before claims), never none.
+        await unlink(path).catch(() => undefined);
+      }
+      return { held: false };
+    } catch {
+      return Object.freeze({ held: true as const, release: async () => undefined });
+    }
+  }
+  /** Whether a key is claimed now ({@link ResponseCache.claim}): `free`, `held` (renewed within {@link CLAIM_STALE_MS}), or `stale`. */
+  async claimState(key: string, now: number = Date.now()): Promise<ClaimState> {
+    try {
+      const s = await stat(this.claimPathOf(key));
+      return now - s.mtimeMs > CLAIM_STALE_MS ? 'stale' : 'held';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'free';
+      throw error;
+    }
   }
   /**
    * Reads a key's entry and checks it: `hit` with the entry when it has the shape of a {@link CacheEntry}
@@ -195,4 +260,25 @@ export class ResponseCache {
       await unlink(tmp).catch(() => undefined);
     }
   }
+}
+
+/** A claim this session holds: renewed until released; released once, and only while the file is still its own. */
+function heldClaim(path: string, id: string): CacheClaim {
+  const timer = setInterval(() => {
+    const t = new Date();
+    utimes(path, t, t).catch(() => undefined);
+  }, CLAIM_HEARTBEAT_MS);
+  timer.unref();
+  let released = false;
+  return Object.freeze({
+    held: true as const,
+    async release(): Promise<void> {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      // A holder stalled past CLAIM_STALE_MS may find another session's claim in its place: left to it.
+      const text = await readFile(path, 'utf8').catch(() => '');
+      if (text.includes(id)) await unlink(path).catch(() => undefined);
+    },
+  });
 }

@@ -152,6 +152,33 @@ describe('the response cache under the CLI', () => {
     for (const row of rows) expect(row.meta.answer_sha256).toBe(sha256(row.stored as string));
   }, 120_000);
 
+  // Two sessions on one store's cache each sent their own call for a key (the third session of 2026-12-06
+  // left it in its note; docs/models.md said so of worker threads and bullmq workers): two sweeps of one
+  // spec on one salt at once, each in its own process, paid for every key twice. A session now claims a
+  // key in the shared cache directory before calling (response-cache.ts ResponseCache.claim), and the
+  // other waits for the answer it stores.
+  it('two sweeps of one spec at once, in two processes on one store: one request per cache key', async () => {
+    const store = join(dir, 'two-at-once');
+    const spec = join(dir, 'matrix.toml');
+    const before = mock.requests.length;
+    delayMs = 150; // each call is in flight while the other process reaches the same key
+    let runs: CliResult[];
+    try {
+      runs = await Promise.all([cli(sweepArgs(store, spec, '--concurrency', '2')), cli(sweepArgs(store, spec, '--concurrency', '2'))]);
+    } finally {
+      delayMs = 0;
+    }
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const keys = REPLICATES * TASKS.length;
+    expect(mock.requests.length - before).toBe(keys);
+    expect(await cacheFiles(store)).toHaveLength(keys);
+    const usage = await Promise.all(runs.map(async (r) => (JSON.parse(await readFile(join(store, runIdOf(r.stdout), 'run.json'), 'utf8')) as Manifest).usage));
+    // Every call of both runs answered; the two runs' HTTP calls together are one per key.
+    expect(usage.map((u) => u?.calls)).toEqual([keys, keys]);
+    expect(usage.reduce((n, u) => n + ((u?.calls ?? 0) - (u?.cache_hits ?? 0)), 0)).toBe(keys);
+    for (const r of runs) for (const row of await rowsWithStoredAnswers(store, runIdOf(r.stdout))) expect(row.meta.answer_sha256).toBe(sha256(row.stored as string));
+  }, 120_000);
+
   // The review of 2026-12-06 (t3-poe-salt.sh): Poe and DeepSeek are sent no seed, and the seed was left
   // out of their cache keys too, so a sweep on a new salt replayed the old salt's answers ("14 episodes
   // all from the cache"), rows with new seeds and old answers, and a diff of the two read no discordance.

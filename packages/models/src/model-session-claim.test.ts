@@ -1,0 +1,110 @@
+// Identical calls in two sessions that share one cache directory (two worker threads of a run, two
+// bullmq workers on one machine, a sweep beside a resume): each session sent its own call and each was
+// paid (the third session of 2026-12-06 left this in its note; docs/models.md said "across processes each
+// session sends its own call"). A session now claims a key in the cache directory before it calls, and a
+// session that finds the key claimed waits for the answer the holder stores (a cache hit, nothing billed).
+import { mkdtemp, readdir, rm, utimes, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
+import { createModelSession, type ModelSessionEvent } from './model-session.js';
+import { ResponseCache } from './response-cache.js';
+import { TokenBudget } from './token-budget.js';
+
+let server: MockChatServer | undefined;
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'poisson-models-claim-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const request = (content: string) => ({ messages: [{ role: 'user' as const, content }], max_tokens: 16, seed: 11 });
+
+/** A promise of the first event of `type` a session reports, and the listener that resolves it. */
+function eventOf(type: ModelSessionEvent['type']): { seen: Promise<ModelSessionEvent>; onEvent: (e: ModelSessionEvent) => void } {
+  let resolve: (e: ModelSessionEvent) => void = () => undefined;
+  const seen = new Promise<ModelSessionEvent>((r) => (resolve = r));
+  return { seen, onEvent: (e) => (e.type === type ? resolve(e) : undefined) };
+}
+
+describe('one call per key across sessions that share a cache directory', () => {
+  it('the second session waits for the first one\'s answer: one request, one bill, the second a cache hit', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const budgetA = new TokenBudget(10_000);
+    const budgetB = new TokenBudget(10_000);
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), budget: budgetA });
+    const waiting = eventOf('claim_wait');
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), budget: budgetB, onEvent: waiting.onEvent });
+    const first = a.chat('local:m', request('same'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const second = b.chat('local:m', request('same'), { replicateIndex: 0 });
+    expect(await waiting.seen).toMatchObject({ type: 'claim_wait', model: 'local:m' });
+    release.shift()?.({ kind: 'text', content: 'the one answer', completionTokens: 7 });
+    expect(await first).toMatchObject({ cached: false, completion: { content: 'the one answer' } });
+    expect(await second).toMatchObject({ cached: true, completion: { content: 'the one answer' } });
+    expect(server.requests).toHaveLength(1);
+    expect(a.usage()).toMatchObject({ http_calls: 1, cache_hits: 0 });
+    expect(b.usage()).toMatchObject({ http_calls: 0, cache_hits: 1, billed_tokens: 0 });
+    expect(budgetB.used).toBe(0);
+    // Nothing of the claim is left in the cache directory.
+    const shard = (await readdir(join(dir, '.cache', 'chat'))).filter((f) => !f.startsWith('.'));
+    const files = (await Promise.all(shard.map((s) => readdir(join(dir, '.cache', 'chat', s))))).flat();
+    expect(files.filter((f) => !f.endsWith('.json'))).toEqual([]);
+  });
+
+  it('when the holder\'s call fails, the waiting session makes its own call', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), maxAttempts: 1 });
+    const waiting = eventOf('claim_wait');
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), onEvent: waiting.onEvent });
+    const first = a.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const second = b.chat('local:m', request('q'), { replicateIndex: 0 });
+    await waiting.seen;
+    release.shift()?.({ kind: 'status', status: 400 });
+    await expect(first).rejects.toThrow(/HTTP 400/);
+    await server.waitForRequests(2);
+    release.shift()?.({ kind: 'text', content: 'ok' });
+    expect(await second).toMatchObject({ cached: false, completion: { content: 'ok' } });
+  });
+
+  it('a waiting session can be aborted by its own signal (an episode\'s timeout)', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir) });
+    const waiting = eventOf('claim_wait');
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), onEvent: waiting.onEvent });
+    const first = a.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const stop = new AbortController();
+    const second = b.chat('local:m', request('q'), { replicateIndex: 0, signal: stop.signal });
+    await waiting.seen;
+    stop.abort(new Error('episode timed out'));
+    await expect(second).rejects.toThrow(/episode timed out/);
+    release.shift()?.({ kind: 'text', content: 'ok' });
+    await first;
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a claim its holder no longer keeps fresh (a process killed mid-call) is taken over, not waited on', async () => {
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
+    const cache = ResponseCache.forStore(dir);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const key = s.keyOf('local:m', request('q'), 0);
+    // The claim a SIGKILLed holder left behind: its heartbeat stopped a minute ago.
+    const claim = cache.claimPathOf(key);
+    await mkdir(join(claim, '..'), { recursive: true });
+    await writeFile(claim, '{"id":"killed"}\n');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(claim, past, past);
+    expect(await s.chat('local:m', request('q'), { replicateIndex: 0 })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
+    expect(server.requests).toHaveLength(1);
+  });
+});
