@@ -228,14 +228,33 @@ function budgetOf(opts: ResumeOptions, manifest: RunManifest): { total: number |
   return { total, left: total - billed };
 }
 
+/**
+ * The output cap a resume or extension runs under: the run's recorded `max_output_tokens`. A cap given
+ * that is not the recorded one is refused (until the fourth session of 2026-12-06 it replaced it, and the
+ * run's replicates were made under two caps, run.json naming only the last).
+ */
+function capOf(opts: ResumeOptions, manifest: RunManifest): number | undefined {
+  const recorded = manifest.max_output_tokens ?? null;
+  const given = opts.maxOutputTokens;
+  if (given !== undefined && given !== recorded) {
+    const swept = recorded === null ? 'was swept without --max-output-tokens (its target\'s own caps)' : `was swept with --max-output-tokens ${recorded}`;
+    throw new ProveError(
+      'E_RESUME',
+      `run ${manifest.run_id} ("${manifest.name}") ${swept}; another cap (${given}) would make its episodes under two caps, which a diff reads as one design: leave --max-output-tokens out to use the run's, or sweep a new run with --max-output-tokens ${given}.`,
+    );
+  }
+  return recorded ?? undefined;
+}
+
 async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, lock: RunLock, changes: Partial<RunManifest>) {
   const budget = budgetOf(opts, manifest);
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
   const { source, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
-  // The run's output cap, unless another is given: other calls would bill anew what the cache holds.
-  const cap = opts.maxOutputTokens ?? manifest.max_output_tokens ?? undefined;
+  // The run's output cap: another would make the run's episodes under two caps (other calls, billed anew,
+  // and answers the diff would read as one design), so it is refused before anything is written.
+  const cap = capOf(opts, manifest);
   // The run's refresh, once begun, goes on from when it began: entries written since are its own answers
   // (read, not paid again), older ones are refreshed, with or without --refresh-cache.
   const refreshSince = manifest.refresh_cache ?? (opts.refreshCache === true ? new Date().toISOString() : null);

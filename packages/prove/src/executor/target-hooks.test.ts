@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProveError } from '../errors.js';
@@ -63,10 +64,18 @@ describe('target hooks: configure, plan, usage, signal', () => {
     const more = await extend({ store, ref: run.run_id, replicates: 2 });
     expect(seen().at(-1)).toMatchObject({ maxOutputTokens: 9 });
     expect(more.usage).toEqual({ calls: 10, cache_hits: 0, prompt_tokens: 60, completion_tokens: 40, billed_tokens: 100 });
-    // One given replaces the recorded cap, and is recorded as the run's latest.
-    const again = await extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 12 });
-    expect(seen().at(-1)).toMatchObject({ maxOutputTokens: 12 });
-    expect(again.max_output_tokens).toBe(12);
+    // Another cap is refused, and nothing is written: until the fourth session of 2026-12-06 it replaced
+    // the recorded one, and the run's replicates were made under two caps (9 and 12) that the diff read
+    // as one design, with run.json naming only the last.
+    const manifestBefore = await readFile(join(store, run.run_id, 'run.json'), 'utf8');
+    const refused = extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 12 });
+    await expect(refused).rejects.toMatchObject({ code: 'E_RESUME', exitCode: 2 });
+    await expect(refused).rejects.toThrow(/was swept with --max-output-tokens 9; another cap \(12\) would make its episodes under two caps.*leave --max-output-tokens out to use the run's, or sweep a new run with --max-output-tokens 12/);
+    expect(await readFile(join(store, run.run_id, 'run.json'), 'utf8')).toBe(manifestBefore);
+    // The same cap given again is the run's own.
+    const again = await extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 9 });
+    expect(seen().at(-1)).toMatchObject({ maxOutputTokens: 9 });
+    expect(again.max_output_tokens).toBe(9);
   });
 
   // The fifth session of 2026-12-04: usage reached run.json only when the run closed, so a run killed

@@ -23,7 +23,7 @@ export const MODEL_RUN_OPTIONS: Readonly<Record<string, OptionDef>> = Object.fre
     default: 'none (or the run\'s recorded budget)',
   },
   'refresh-cache': { type: 'boolean', description: 'Tell the target to skip its response cache\'s reads and overwrite its entries (model targets).' },
-  'max-output-tokens': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'The output cap per model call, passed to the target (model targets); recorded in the manifest, and resume and extend use the recorded cap unless given another.', default: 'the target\'s own (resume, extend: the run\'s recorded cap)' },
+  'max-output-tokens': { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'The output cap per model call, passed to the target (model targets); recorded in the manifest; resume and extend use the recorded cap and refuse another (exit 2: the run\'s episodes would be made under two caps; sweep a new run for another cap).', default: 'the target\'s own (resume, extend: the run\'s recorded cap)' },
 });
 
 /** Reads the model-run options. */
