@@ -3,13 +3,13 @@
 // paid (the third session of 2026-12-06 left this in its note; docs/models.md said "across processes each
 // session sends its own call"). A session now claims a key in the cache directory before it calls, and a
 // session that finds the key claimed waits for the answer the holder stores (a cache hit, nothing billed).
-import { mkdtemp, readdir, rm, utimes, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
 import { createModelSession, type ModelSessionEvent } from './model-session.js';
-import { ResponseCache } from './response-cache.js';
+import { ResponseCache, type CacheClaim } from './response-cache.js';
 import { TokenBudget } from './token-budget.js';
 
 let server: MockChatServer | undefined;
@@ -106,5 +106,69 @@ describe('one call per key across sessions that share a cache directory', () => 
     await utimes(claim, past, past);
     expect(await s.chat('local:m', request('q'), { replicateIndex: 0 })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
     expect(server.requests).toHaveLength(1);
+  });
+
+  // A review of this change found the next three.
+  it('a session whose cache read missed just before the holder stored and released reads the stored answer, not a second call', async () => {
+    /** A cache whose claim waits for the test: the window between chat's cache read and its claim, held open. */
+    class GatedClaimCache extends ResponseCache {
+      reached: () => void = () => undefined;
+      readonly atClaim = new Promise<void>((r) => (this.reached = r));
+      open: () => void = () => undefined;
+      readonly gate = new Promise<void>((r) => (this.open = r));
+      override async claim(key: string): Promise<CacheClaim> {
+        this.reached();
+        await this.gate;
+        return super.claim(key);
+      }
+    }
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const holder = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir) });
+    const gated = new GatedClaimCache(join(dir, '.cache', 'chat'));
+    const late = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: gated });
+    const first = holder.chat('local:m', request('same'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const second = late.chat('local:m', request('same'), { replicateIndex: 0 });
+    await gated.atClaim; // its cache read missed: the holder is still in flight
+    release.shift()?.({ kind: 'text', content: 'the one answer' });
+    await first; // stored, and the claim released
+    gated.open();
+    expect(await second).toMatchObject({ cached: true, completion: { content: 'the one answer' } });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a stale claim that cannot be removed (a read-only cache directory) lets the call go on unclaimed, not wait for ever', async () => {
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
+    const cache = ResponseCache.forStore(dir);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const key = s.keyOf('local:m', request('q'), 0);
+    // A stale claim unlink refuses: here a directory (EISDIR); for a user without write access, EACCES.
+    const claim = cache.claimPathOf(key);
+    await mkdir(join(claim, 'x'), { recursive: true });
+    const past = new Date(Date.now() - 60_000);
+    await utimes(claim, past, past);
+    expect(await s.chat('local:m', request('q'), { replicateIndex: 0 })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a call claims its key in its concurrency slot: another session does not wait on a call still queued here', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir), concurrency: { local: 1 } });
+    const k1 = a.chat('local:m', request('k1'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const k2 = a.chat('local:m', request('k2'), { replicateIndex: 0 }); // queued behind k1 in a's one slot
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache: ResponseCache.forStore(dir) });
+    const bk2 = b.chat('local:m', request('k2'), { replicateIndex: 0 });
+    // b claimed k2 and sent it (it claimed k2 first: a's k2 has not reached its slot).
+    await server.waitForRequests(2);
+    expect(server.requests.map((r) => (r.body['messages'] as { content: string }[])[0]?.content)).toEqual(['k1', 'k2']);
+    release.shift()?.({ kind: 'text', content: 'one' });
+    release.shift()?.({ kind: 'text', content: 'two' });
+    expect(await k1).toMatchObject({ cached: false });
+    expect(await bk2).toMatchObject({ cached: false, completion: { content: 'two' } });
+    expect(await k2).toMatchObject({ cached: true, completion: { content: 'two' } });
+    expect(server.requests).toHaveLength(2);
   });
 });

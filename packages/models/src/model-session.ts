@@ -278,7 +278,15 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
    * is kept (this call is paid all the same). A write that fails (a full disk, a refused directory) does
    * not lose the answer paid for: it is returned, the failure counted and reported.
    */
-  async function send(ref: ModelRef, effective: ChatRequest, key: string, replicateIndex: number, meters: ReadonlyArray<UsageMeter | undefined>, signal: AbortSignal | undefined): Promise<ModelCall> {
+  async function send(
+    ref: ModelRef,
+    effective: ChatRequest,
+    key: string,
+    replicateIndex: number,
+    meters: ReadonlyArray<UsageMeter | undefined>,
+    signal: AbortSignal | undefined,
+    gate?: () => Promise<Gate>,
+  ): Promise<ModelCall | { readonly gated: ChatCompletion | null }> {
     budget?.throwIfExhausted();
     const client = clientOf(ref);
     const limiter = limiters.get(ref.provider) as Limiter;
@@ -294,9 +302,16 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       if (end === 'timeout' || end === 'network' || end === 'aborted') unanswered += 1;
     };
     let result;
+    let gated: ChatCompletion | null = null;
     try {
       result = await limiter.run(async () => {
         if (signal?.aborted) throw signal.reason;
+        // In the slot, so that another session waits only on a call about to be sent, not one queued here.
+        const g = gate === undefined ? GO : await gate();
+        if (!g.go) {
+          gated = g.stored;
+          return null;
+        }
         budget?.throwIfExhausted();
         return client.complete(ref.model, effective, signal ? { signal, onAttempt } : { onAttempt });
       }, signal);
@@ -304,6 +319,7 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
       for (const m of meters) m?.fail(attempts, unanswered);
       throw error;
     }
+    if (result === null) return { gated };
     for (const m of meters) m?.add(result.completion.usage, false, attempts, unanswered);
     budget?.charge(result.completion.usage.total_tokens);
     let completion = result.completion;
@@ -374,17 +390,31 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
         let settle: (answer: ChatCompletion | null) => void = () => undefined;
         inFlight.set(key, new Promise<ChatCompletion | null>((resolve) => (settle = resolve)));
         let claim: Extract<CacheClaim, { held: true }> | null = null;
-        try {
-          // One call per key across the sessions that share the cache directory (worker threads, bullmq
-          // workers on one machine): the key is claimed before the call, and a session that finds it
-          // claimed waits for the answer the holder stores, then reads it as a cache hit (this session's
-          // own identical calls wait on this one in memory meanwhile). A holder whose call failed stored
-          // nothing: the key is claimed again, and this session calls.
-          while (claiming) {
-            const c = await (cache as ResponseCache).claim(key);
-            if (c.held) {
+        // One call per key across the sessions that share the cache directory (worker threads, bullmq
+        // workers on one machine): in its limiter slot, a call claims the key and reads the cache again
+        // (an answer stored since the read above, by a holder that released just before, is read, not
+        // paid again); a session that finds the key claimed waits for the answer the holder stores and
+        // reads it as a cache hit, this session's own identical calls waiting on this one in memory. A
+        // holder whose call failed stored nothing: the key is claimed again, and this session calls.
+        const gate = claiming
+          ? async (): Promise<Gate> => {
+              const c = await (cache as ResponseCache).claim(key);
+              if (!c.held) return WAIT;
               claim = c;
-              break;
+              const stored = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex));
+              return stored ? { go: false, stored: stored.completion } : GO;
+            }
+          : undefined;
+        try {
+          for (;;) {
+            const call = await send(ref, effective, key, callOptions.replicateIndex, meters, signal, gate);
+            if (!('gated' in call)) {
+              settle(call.completion);
+              return call;
+            }
+            if (call.gated !== null) {
+              settle(call.gated);
+              return answered(call.gated);
             }
             emit({ type: 'claim_wait', model, key });
             await untilReleased(cache as ResponseCache, key, signal);
@@ -394,15 +424,12 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
               return answered(stored.completion);
             }
           }
-          const call = await send(ref, effective, key, callOptions.replicateIndex, meters, signal);
-          settle(call.completion);
-          return call;
         } catch (error) {
           settle(null);
           throw error;
         } finally {
           inFlight.delete(key);
-          await claim?.release();
+          await (claim as Extract<CacheClaim, { held: true }> | null)?.release();
         }
       }
     },
@@ -424,3 +451,8 @@ async function untilReleased(cache: ResponseCache, key: string, signal: AbortSig
     await abortableSleep(CLAIM_POLL_MS, signal);
   }
 }
+
+/** What a call finds in its limiter slot before it sends ({@link ResponseCache.claim}): go on, or not (the answer stored, or null: another session holds the key). */
+type Gate = { readonly go: true } | { readonly go: false; readonly stored: ChatCompletion | null };
+const GO: Gate = Object.freeze({ go: true });
+const WAIT: Gate = Object.freeze({ go: false, stored: null });

@@ -162,8 +162,11 @@ export class ResponseCache {
         }
         if ((await this.claimState(key)) === 'held') return { held: false };
         // Stale (or gone since): removed, and claimed again. Two sessions that find it stale at once may
-        // both call (as before claims), never none.
-        await unlink(path).catch(() => undefined);
+        // both call (as before claims), never none. One that cannot be removed (a read-only directory)
+        // leaves the call unclaimed, below, rather than waiting on it for ever.
+        await unlink(path).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
       }
       return { held: false };
     } catch {
