@@ -313,7 +313,7 @@ export function formatGridText(grid: ReportGrid): string {
     `cells         change [interval] verdict; ${d.intervals_rule.replace(/^on each condition's change: /, 'intervals ')}; ${d.verdict_rule.replace(/^the verdict counts/, 'counted')}`,
   ];
   // Runs extended after a look: the cells' fixed-n verdicts overstate the evidence if read at each size.
-  const looks = looksWords(d.looks.before, d.looks.after, d.sequential, d.method.paired ? 'diff --sequential reads it anytime-valid (report has no --sequential)' : UNPAIRED_LOOKS);
+  const looks = looksWords(d.looks.before, d.looks.after, d.sequential, d.method.paired ? 'report --sequential reads it anytime-valid' : UNPAIRED_LOOKS);
   if (looks !== null) head.push(`looks         ${looks}`);
   // How the cells' limits read the discordance, when it was planned or given or is assumed, in diff's words.
   const discordance = discordanceText(d);

@@ -71,12 +71,9 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         ...(report.sequential ? { sequential: true } : {}),
         ...(report.discordance_given !== null ? { discordance: report.discordance_given } : {}),
       });
-      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${report.discordance_given !== null ? ` --discordance ${report.discordance_given}` : ''}`;
+      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${report.power !== 0.8 ? ` --power ${report.power}` : ''}${report.sequential ? ' --sequential' : ''}${report.discordance_given !== null ? ` --discordance ${report.discordance_given}` : ''}`;
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
-      // report has no --sequential: its command reads the cells with the fixed-n test, and the note says so.
-      const note = report.sequential
-        ? `${command}'s grid, read as this page with the anytime-valid test of diff --sequential (report itself reads the fixed-n test, so its verdicts can differ): ${family}.`
-        : `${command}: ${family}.`;
+      const note = `${command}: ${family}.`;
       return { event, svg: renderGridSvg(grid), note };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };

@@ -27,6 +27,8 @@ export const reportCommand = defineCommand({
     q: { type: 'string', valueName: 'Q', number: { above: 0, below: 1 }, description: 'The rate the verdict and flags are held to.', default: '0.05' },
     method: { type: 'string', valueName: 'M', choices: ['exact', 'midp', 'asymptotic', 'asymptotic-cc'], description: 'The paired test.', default: 'exact' },
     partial: { type: 'boolean', description: 'Read runs that are not complete; the text, JSON and SVG then say partial, with the coverage.' },
+    power: DIFF_READING_OPTIONS.power,
+    sequential: DIFF_READING_OPTIONS.sequential,
     discordance: DIFF_READING_OPTIONS.discordance,
     cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR2) interval per cell, printed as a second grid.' },
   },
@@ -41,6 +43,8 @@ export const reportCommand = defineCommand({
     const method = v.choice('method', ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const);
     const cluster = v.string('cluster');
     const discordance = v.number('discordance');
+    const power = v.number('power');
+    const sequential = v.flag('sequential');
     if (out !== undefined && !out.toLowerCase().endsWith('.svg')) v.problem(`--out ${out} must name an .svg file, e.g. --out grid.svg.`);
     v.done();
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
@@ -62,6 +66,8 @@ export const reportCommand = defineCommand({
       ...(method !== undefined ? { method } : {}),
       ...(cluster !== undefined ? { cluster } : {}),
       ...(discordance !== undefined ? { discordance } : {}),
+      ...(power !== undefined ? { power } : {}),
+      ...(sequential ? { sequential: true } : {}),
     };
     const writeSvg = async (svg: string): Promise<void> => {
       if (out === undefined) return;

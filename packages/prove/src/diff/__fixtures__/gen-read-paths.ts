@@ -40,6 +40,9 @@
 // and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
 // --discordance): compared with the outputs before, with those fields and the text's and page's
 // `discordance` lines taken out, nothing else moved (compared field by field).
+// and (the same session) for report --sequential: the report's looks line says "report --sequential reads it
+// anytime-valid" where it said "diff --sequential reads it anytime-valid (report has no --sequential)";
+// compared with that phrase put back, the three report texts are as before.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
