@@ -66,6 +66,17 @@ describe('parseRubricTask', () => {
     }
   });
 
+  // The third session of 2026-12-06 left it in its note: a file's variant named `__proto__` (a name the
+  // rules allow) was assigned into the variants object, which set its prototype: the variant vanished,
+  // and a sweep asking for it was told it was not one of the task's.
+  it('keeps a file\'s variant named __proto__ or constructor as its own', () => {
+    const t = parseRubricTask(TASK.replace('[variants]', '[variants]\n__proto__ = "PROTO {prompt}"\nconstructor = "CTOR {prompt}"'));
+    expect(Object.keys(t.variants)).toEqual(expect.arrayContaining(['__proto__', 'constructor', 'terse']));
+    expect(Object.getPrototypeOf(t.variants)).toBe(Object.prototype);
+    expect(renderPrompt(t, '__proto__')).toBe(`PROTO ${t.prompt}`);
+    expect(renderPrompt(t, 'constructor')).toBe(`CTOR ${t.prompt}`);
+  });
+
   it('lists every problem at once', () => {
     const bad = `
 id = "Bad Id"

@@ -173,7 +173,9 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
       for (const [name, template] of Object.entries(rawVariants)) {
         if (!/^[a-z0-9_]+$/.test(name)) problems.push(`variant name ${JSON.stringify(name)} must be lower-case letters, digits or "_".`);
         if (typeof template !== 'string' || template.split('{prompt}').length !== 2) problems.push(`variant "${name}" must be a string containing "{prompt}" exactly once.`);
-        else variants[name] = template;
+        // Defined, not assigned: `variants['__proto__'] = t` would set the object's prototype, and the
+        // variant vanished from the task (a review of the third session of 2026-12-06).
+        else Object.defineProperty(variants, name, { value: template, enumerable: true, writable: true, configurable: true });
       }
   }
   const ids = new Set<string>();
