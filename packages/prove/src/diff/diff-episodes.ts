@@ -250,7 +250,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),
     rows: Object.freeze(rows),
-    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null }),
+    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential }),
     full: false,
     ...(readings.scores !== undefined ? { scores: readings.scores } : {}),
     ...(readings.clustered !== undefined ? { clustered: readings.clustered } : {}),

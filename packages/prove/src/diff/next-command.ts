@@ -33,12 +33,21 @@ export function reportCommand(args: {
   readonly inferred: boolean;
   /** The discordance given to the diff (`--discordance`), carried on so the report reads its cells as the diff did. */
   readonly discordance?: number | null;
+  /** The diff's reading, carried on where it is not the default (q 0.05, exact, power 0.8, fixed-n). */
+  readonly q?: number;
+  readonly method?: string;
+  readonly power?: number;
+  readonly sequential?: boolean;
 }): readonly string[] {
   const [x, y] = reportAxes(args.axes, args.valuesOf);
   const words = ['report', args.before, args.after];
   if (x !== undefined) words.push('--x', x);
   if (y !== undefined) words.push('--y', y);
   if (!args.inferred || args.events.length > 1) words.push('--event', args.events[0] as string);
+  if (args.q !== undefined && args.q !== 0.05) words.push('--q', String(args.q));
+  if (args.method !== undefined && args.method !== 'exact' && args.sequential !== true) words.push('--method', args.method);
+  if (args.power !== undefined && args.power !== 0.8) words.push('--power', String(args.power));
+  if (args.sequential === true) words.push('--sequential');
   if (args.discordance !== undefined && args.discordance !== null) words.push('--discordance', String(args.discordance));
   return Object.freeze(words);
 }

@@ -80,7 +80,8 @@ export async function planTargetCalls(fn: Target, items: Iterable<WorkItem>, pri
     const model = p.model ?? '';
     let cost: number | null = null;
     if (prices) {
-      const price = prices[model];
+      // The table's own entries only: a model named `constructor` found Object's function and was priced null, unrefused.
+      const price = Object.hasOwn(prices, model) ? prices[model] : undefined;
       if (price === undefined) {
         if (bill.prompt_tokens + bill.max_output_tokens > 0) missing.add(model);
         cost = 0;

@@ -195,8 +195,8 @@ export type RunManifest = {
    */
   budget_tokens?: number | null;
   /**
-   * `--max-output-tokens`: the output cap per model call the run was run with (the latest given); resume
-   * and extend run with it unless given another. Absent without one.
+   * `--max-output-tokens`: the output cap per model call the run was swept with; resume and extend run
+   * with it and refuse another (the run's episodes would be made under two caps). Absent without one.
    */
   max_output_tokens?: number | null;
   /**

@@ -44,6 +44,14 @@ describe('the heatmap of a diff read with --sequential', () => {
     expect(heat?.note).toMatch(/^poisson-prove report --x arm --event failed --sequential: /);
   });
 
+  // A review (fourth session of 2026-12-06): the note's command left out --q and --method, and read the
+  // grid otherwise than the heatmap above it.
+  it('its note names the report command that draws it: --q and --method as the page was read', () => {
+    const report = diffEpisodes(before, after, { events: ['failed'], q: 0.1, method: 'midp' });
+    const [heat] = diffHeatmaps(before, after, report, 'midp');
+    expect(heat?.note).toMatch(/^poisson-prove report --x arm --event failed --q 0\.1 --method midp: /);
+  });
+
   it('without --sequential is read with the fixed-n test (the cell counts)', () => {
     const report = diffEpisodes(before, after, { events: ['failed'] });
     const [heat] = diffHeatmaps(before, after, report);

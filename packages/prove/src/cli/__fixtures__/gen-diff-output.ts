@@ -23,6 +23,8 @@
 // and (fourth session of 2026-12-06) for the report's `discordance_given` and `limits_discordance` (diff
 // --discordance): compared with the outputs before, with those fields and the text's and page's
 // `discordance` lines taken out, nothing else moved (compared field by field).
+// and (the same session) for `next:` carrying the diff's reading where it is not the default (--q, --method,
+// --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

@@ -40,4 +40,22 @@ describe('report --sequential, --power', () => {
     expect(power.diff.rows[0]?.limit_rise).toEqual((await diffOf('--power', '0.9')).rows[0]?.limit_rise);
     expect(power.diff.rows[0]?.limit_rise).not.toEqual(fixed.diff.rows[0]?.limit_rise);
   });
+
+  // A review of this change: diff's next: command, and report's own, dropped --sequential and --power (and
+  // --q, --method), so the report they named read its cells otherwise; the page's note dropped --q and --method.
+  it('the next: command carries the reading (--q, --method, --power, --sequential) where it is not the default', async () => {
+    const nextOf = async (verb: 'diff' | 'report', ...args: string[]): Promise<string[]> => {
+      const io = captureStore(store);
+      expect(await runCli(['--store', store, verb, '#2', '#1', '--json', ...(verb === 'report' ? ['--x', 'slack'] : []), ...args], io.io), io.err()).toBe(0);
+      const out = JSON.parse(io.out()) as { next: string[] | string; diff?: { next: string[] } };
+      const next = verb === 'report' ? (out.diff?.next ?? []) : out.next;
+      return typeof next === 'string' ? next.split(' ') : next;
+    };
+    expect(await nextOf('diff')).not.toContain('--q');
+    const read = await nextOf('diff', '--q', '0.1', '--method', 'midp', '--power', '0.9');
+    expect(read.slice(-6)).toEqual(['--q', '0.1', '--method', 'midp', '--power', '0.9']);
+    const sequential = await nextOf('diff', '--sequential', '--power', '0.9');
+    expect(sequential.slice(-3)).toEqual(['--power', '0.9', '--sequential']);
+    expect((await nextOf('report', '--sequential')).at(-1)).toBe('--sequential');
+  });
 });

@@ -43,6 +43,8 @@
 // and (the same session) for report --sequential: the report's looks line says "report --sequential reads it
 // anytime-valid" where it said "diff --sequential reads it anytime-valid (report has no --sequential)";
 // compared with that phrase put back, the three report texts are as before.
+// and (the same session) for `next:` carrying the diff's reading where it is not the default (--q, --method,
+// --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
