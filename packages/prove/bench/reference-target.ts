@@ -1,9 +1,10 @@
 // The depth-3 reference policy of poisson-tasks as a sweep target, for the benchmarks (importable by
 // worker threads as FILE:NAME). The registration is written once to the OS temp dir under its sha256.
 import { createHash } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { registrationText } from 'poisson-tasks';
 import { loadRegistry } from 'poisson-tasks/adapter';
@@ -11,7 +12,13 @@ import { loadRegistry } from 'poisson-tasks/adapter';
 const text = registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: ['depth:d1', 'depth:d3', 'depth:d1+h3'] });
 const sha256 = createHash('sha256').update(text).digest('hex');
 const file = join(tmpdir(), `poisson-bench-registration-${sha256.slice(0, 16)}.toml`);
-if (!existsSync(file)) writeFileSync(file, text);
+// Written whole under a name of its own, then renamed into place: a process that imports this module
+// while another writes the file reads all of it or none (worker threads and bench processes share it).
+if (!existsSync(file)) {
+  const tmp = `${file}.${process.pid}.${threadId}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
 
 export const registry = loadRegistry(file, { sha256 });
 export const reference_depth_d3 = registry.targets['reference_depth_d3'];
