@@ -85,7 +85,7 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
       ...(options.full === true ? ['the fault lines of --full'] : []),
     ];
     const hard = still.length > 0 ? ` (it still reads ${still.join(' and ')}, which are fixed-n)` : '';
-    input.warnings.push(`--method ${options.method} names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one${hard}; diff without --sequential for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
+    input.warnings.push(`--method ${options.method} names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one${hard}; read without --sequential for ${options.method === 'midp' ? 'mid-p' : options.method}, or leave --method out`);
   }
   // Fisher's limits of runs that share no seeds read no discordance: say the option did nothing.
   if ((options.discordance ?? 0) > 0 && !input.pairing.paired) input.warnings.push(`--discordance ${options.discordance} is read by the limits of paired tables; these runs share no seeds, and Fisher's test reads none`);

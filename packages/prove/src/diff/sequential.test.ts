@@ -128,11 +128,12 @@ describe('diff --sequential (options.sequential)', () => {
   it('says that --method does not change the sequential tests, where it was asked for (it ignored midp silently)', () => {
     const mid = diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'midp' });
     expect(mid.rows.map((r) => r.p)).toEqual(seq.rows.map((r) => r.p));
-    expect(mid.warnings).toContain('--method midp names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one; diff without --sequential for mid-p, or leave --method out');
+    // "read", not "diff": report and view read so too (report has had --sequential since the fourth session of 2026-12-06).
+    expect(mid.warnings).toContain('--method midp names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one; read without --sequential for mid-p, or leave --method out');
     expect(formatDiffText(mid)).toContain('--method midp names a fixed-n test');
     // --full's fault lines are fixed-n tests by the method: said too.
     const full = diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'midp', full: true });
-    expect(full.warnings).toContain('--method midp names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one (it still reads the fault lines of --full, which are fixed-n); diff without --sequential for mid-p, or leave --method out');
+    expect(full.warnings).toContain('--method midp names a fixed-n test, and --sequential replaced it: every test of the verdict is the anytime-valid one (it still reads the fault lines of --full, which are fixed-n); read without --sequential for mid-p, or leave --method out');
     // The default, or exact said outright, is no request to warn about.
     expect(seq.warnings.some((w) => w.includes('--method'))).toBe(false);
     expect(diffEpisodes(before, after, { events: ['failed'], sequential: true, method: 'exact' }).warnings.some((w) => w.includes('--method'))).toBe(false);
