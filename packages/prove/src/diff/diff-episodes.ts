@@ -16,7 +16,6 @@ import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
 import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, IdentityPairing, LimitsDiscordance, ScoreComparison } from './types.js';
-import { disagreesBothWays } from './limits.js';
 
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
@@ -106,12 +105,13 @@ function plannedNoise(input: DiffInput, options: DiffOptions): boolean {
 
 /**
  * How the family's paired tables read the discordance ({@link LimitsDiscordance}): what the sweep
- * planned, then what the diff was given, then the tables themselves; null when the runs are not paired.
+ * planned, then what the diff was given, then the tables themselves (the family's `limits.bothWays`,
+ * which is either of those or a table that disagrees both ways); null when the runs are not paired.
  */
 function limitsDiscordanceOf(input: DiffInput, options: DiffOptions, family: DiffFamily): LimitsDiscordance | null {
   if (!input.pairing.paired) return null;
   const because: LimitsDiscordance['because'] =
-    (plannedOf(input.before, input.after) ?? 0) > 0 ? 'planned' : (options.discordance ?? 0) > 0 ? 'given' : disagreesBothWays(family.tests.map((t) => t.table)) ? 'both ways' : 'one way';
+    (plannedOf(input.before, input.after) ?? 0) > 0 ? 'planned' : (options.discordance ?? 0) > 0 ? 'given' : family.limits.bothWays ? 'both ways' : 'one way';
   return Object.freeze({ reading: because === 'one way' ? 'max(psi^, d)' : 'psi^ + d', because });
 }
 

@@ -44,10 +44,27 @@ export function reportCommand(args: {
   if (x !== undefined) words.push('--x', x);
   if (y !== undefined) words.push('--y', y);
   if (!args.inferred || args.events.length > 1) words.push('--event', args.events[0] as string);
-  if (args.q !== undefined && args.q !== 0.05) words.push('--q', String(args.q));
-  if (args.method !== undefined && args.method !== 'exact' && args.sequential !== true) words.push('--method', args.method);
-  if (args.power !== undefined && args.power !== 0.8) words.push('--power', String(args.power));
-  if (args.sequential === true) words.push('--sequential');
-  if (args.discordance !== undefined && args.discordance !== null) words.push('--discordance', String(args.discordance));
+  words.push(...readingFlags(args));
   return Object.freeze(words);
+}
+
+/**
+ * A diff's reading as `report` flags, where it is not the default (q 0.05, exact, power 0.8, fixed-n, no
+ * discordance given): so that the report a diff or its page names reads its cells as the diff did.
+ * `--method` is left out under `--sequential`, which replaces it.
+ */
+export function readingFlags(r: {
+  readonly q?: number | undefined;
+  readonly method?: string | undefined;
+  readonly power?: number | undefined;
+  readonly sequential?: boolean | undefined;
+  readonly discordance?: number | null | undefined;
+}): string[] {
+  const out: string[] = [];
+  if (r.q !== undefined && r.q !== 0.05) out.push('--q', String(r.q));
+  if (r.method !== undefined && r.method !== 'exact' && r.sequential !== true) out.push('--method', r.method);
+  if (r.power !== undefined && r.power !== 0.8) out.push('--power', String(r.power));
+  if (r.sequential === true) out.push('--sequential');
+  if (r.discordance !== undefined && r.discordance !== null) out.push('--discordance', String(r.discordance));
+  return out;
 }

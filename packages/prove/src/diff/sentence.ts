@@ -259,9 +259,8 @@ export function limitsRule(rows: readonly Pick<DiffRow, 'discordance'>[], dm: Di
  * disagrees both ways (limits.ts `changeDiscordance`; the report's `limits_discordance`), else at
  * max(psi^, d). Until the third session of 2026-12-06 the line said "read at its own" whichever it was.
  */
-export function discordanceReading(r: Pick<DiffReport, 'planned_discordance' | 'rows'> & Partial<Pick<DiffReport, 'limits_discordance'>>): string {
-  const because = r.limits_discordance?.because ?? ((r.planned_discordance ?? 0) > 0 ? 'planned' : r.rows.some((x) => x.counts !== null && x.counts.rise > 0 && x.counts.fall > 0) ? 'both ways' : 'one way');
-  switch (because) {
+export function discordanceReading(r: Pick<DiffReport, 'limits_discordance'>): string {
+  switch (r.limits_discordance?.because ?? 'one way') {
     case 'planned':
       return 'plus the change (psi^ + d), as planned';
     case 'given':

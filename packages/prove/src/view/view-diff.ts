@@ -2,7 +2,7 @@ import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
 import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
-import { reportAxes } from '../diff/next-command.js';
+import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
@@ -71,7 +71,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         ...(report.sequential ? { sequential: true } : {}),
         ...(report.discordance_given !== null ? { discordance: report.discordance_given } : {}),
       });
-      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${report.q !== 0.05 ? ` --q ${report.q}` : ''}${method !== undefined && method !== 'exact' && !report.sequential ? ` --method ${method}` : ''}${report.power !== 0.8 ? ` --power ${report.power}` : ''}${report.sequential ? ' --sequential' : ''}${report.discordance_given !== null ? ` --discordance ${report.discordance_given}` : ''}`;
+      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given }).map((w) => ` ${w}`).join('')}`;
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       const note = `${command}: ${family}.`;
       return { event, svg: renderGridSvg(grid), note };
