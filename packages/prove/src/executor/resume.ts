@@ -375,6 +375,9 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
   }
   let retry: RetryOptions = opts;
   const ready = await withRunLock(opts, async (manifest, lock) => {
+    // Another output cap is refused before anything is read or adopted, also for a run that lacks nothing
+    // (it said "nothing to do" and exited 0, where extend refused the same flag; a review).
+    capOf(opts, manifest);
     retry = continuedRetry(manifest, opts);
     const ex = await existing(opts.store, manifest, lock, retry);
     manifest = ex.manifest;

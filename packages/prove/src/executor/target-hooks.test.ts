@@ -71,6 +71,8 @@ describe('target hooks: configure, plan, usage, signal', () => {
     const refused = extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 12 });
     await expect(refused).rejects.toMatchObject({ code: 'E_RESUME', exitCode: 2 });
     await expect(refused).rejects.toThrow(/was swept with --max-output-tokens 9; another cap \(12\) would make its episodes under two caps.*leave --max-output-tokens out to use the run's, or sweep a new run with --max-output-tokens 12/);
+    // resume of the complete run too (it said "nothing to do" and exited 0).
+    await expect(resume({ store, ref: run.run_id, maxOutputTokens: 12 })).rejects.toMatchObject({ code: 'E_RESUME', message: expect.stringContaining('another cap (12)') });
     expect(await readFile(join(store, run.run_id, 'run.json'), 'utf8')).toBe(manifestBefore);
     // The same cap given again is the run's own.
     const again = await extend({ store, ref: run.run_id, replicates: 1, maxOutputTokens: 9 });
