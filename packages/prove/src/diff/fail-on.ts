@@ -1,4 +1,5 @@
 import { ProveError } from '../errors.js';
+import { fmtRate, printDecimals } from './text-table.js';
 import type { DiffReport } from './types.js';
 
 /** One `--fail-on EVENT:DIRECTION` gate. */
@@ -40,9 +41,10 @@ export function failOnHits(report: DiffReport, gates: readonly FailOn[]): string
     throw new ProveError('E_USAGE', missing.map((g) => `--fail-on ${g.event}:${g.direction} names an event the diff does not test (it tests ${report.events.join(', ')}); pass --event ${g.event} too, or gate on a tested event.`));
   }
   const hits: string[] = [];
+  const dp = printDecimals(report.threshold); // as the diff's table prints the rates
   for (const g of gates) {
     const rows = report.rows.filter((r) => r.event === g.event && r.counts_toward_verdict && (g.direction === 'any' || (g.direction === 'rise' ? r.change > 0 : r.change < 0)));
-    if (rows.length > 0) hits.push(`--fail-on ${g.event}:${g.direction}: ${rows.map((r) => `${r.condition} ${r.before.toFixed(3)} → ${r.after.toFixed(3)}`).join('; ')}`);
+    if (rows.length > 0) hits.push(`--fail-on ${g.event}:${g.direction}: ${rows.map((r) => `${r.condition} ${fmtRate(r.before, dp)} → ${fmtRate(r.after, dp)}`).join('; ')}`);
   }
   return hits;
 }

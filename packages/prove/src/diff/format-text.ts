@@ -1,6 +1,6 @@
 import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
-import { discordanceText, fmt3, fmtLimit, fmtThreshold } from './sentence.js';
+import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
 
@@ -74,45 +74,46 @@ function coverageSection(coverage: NonNullable<DiffReport['coverage']>, paired: 
   return out;
 }
 
-/** One pooled test per event. */
-function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus']>): string[] {
+/** One pooled test per event (rates and changes to `dp` decimals: {@link printDecimals}). */
+function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus']>, dp: number): string[] {
   const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}`];
   const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
-  for (const o of omnibus) rows.push([`  ${o.event}`, fmt3(o.before), fmt3(o.after), fmtChange(o.change), ...cells(o.counts, o.samples), fmtP(o.p)]);
+  for (const o of omnibus) rows.push([`  ${o.event}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p)]);
   out.push(...textTable(rows));
   return out;
 }
 
-/** The change per value of each axis with more than one value. */
-function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>): string[] {
+/** The change per value of each axis with more than one value (to `dp` decimals). */
+function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>, dp: number): string[] {
   const out = ['', 'fault lines   the change per value of each axis with more than one value (pooled, unadjusted)'];
   if (faultLines.length === 0) return [...out, '  no axis has more than one value'];
   const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
   for (const f of faultLines) {
-    for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmt3(v.before), fmt3(v.after), fmtChange(v.change), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
+    for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmtRate(v.before, dp), fmtRate(v.after, dp), fmtChange(v.change, dp), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
   }
   return [...out, ...textTable(rows)];
 }
 
-/** The change had the truncated episodes ended in the event. */
-function boundSection(bound: NonNullable<DiffReport['bound']>): string[] {
+/** The change had the truncated episodes ended in the event (to `dp` decimals). */
+function boundSection(bound: NonNullable<DiffReport['bound']>, dp: number): string[] {
   const out = ['', 'bound         the change had the truncated episodes ended in the event: all of them, none, and the extremes'];
   if (bound.length === 0) return [...out, '  no event to bound'];
   const rows: string[][] = [['  condition', 'event', 'truncated before', 'truncated after', 'change', 'if all', 'if none', 'range']];
   for (const b of bound) {
-    rows.push([`  ${b.condition}`, b.event, String(b.truncated_before), String(b.truncated_after), fmtChange(b.change), fmtChange(b.if_all), fmtChange(b.if_none), `[${fmtChange(b.lower)}, ${fmtChange(b.upper)}]`]);
+    rows.push([`  ${b.condition}`, b.event, String(b.truncated_before), String(b.truncated_after), fmtChange(b.change, dp), fmtChange(b.if_all, dp), fmtChange(b.if_none, dp), `[${fmtChange(b.lower, dp)}, ${fmtChange(b.upper, dp)}]`]);
   }
   return [...out, ...textTable(rows)];
 }
 
-/** `--full`'s sections, each when the report has it. */
+/** `--full`'s sections, each when the report has it; figures to the threshold's decimals, as the table above them. */
 function fullSections(r: DiffReport): string[] {
+  const dp = printDecimals(r.threshold);
   return [
     ...(r.tables !== undefined ? tablesSection(r, r.tables) : []),
     ...(r.coverage !== undefined ? coverageSection(r.coverage, r.method.paired) : []),
-    ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus) : []),
-    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines) : []),
-    ...(r.bound !== undefined ? boundSection(r.bound) : []),
+    ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus, dp) : []),
+    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines, dp) : []),
+    ...(r.bound !== undefined ? boundSection(r.bound, dp) : []),
   ];
 }
 

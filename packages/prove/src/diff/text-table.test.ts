@@ -169,3 +169,36 @@ describe('several candidates beside a threshold of more than three decimals', ()
     expect(text).toContain('0.0000 -> 0.0004 +0.0004');
   });
 });
+
+// Left in the notes of 2026-12-06: --full's omnibus, fault lines and bound, and --fail-on's sentence,
+// printed three decimals beside a threshold of more: at --max-mde 0.0125 a pooled change of +0.0004
+// read "+0.000" and a tripped gate read "slack 4 0.000 → 0.000", a change that looks like none.
+describe('--full sections and --fail-on beside a threshold of more than three decimals', () => {
+  const before = rep(2500, 'passed');
+  const after = [...rep(2499, 'passed'), 'failed'];
+
+  it('print the omnibus, fault lines and bound to the threshold\'s decimals', () => {
+    const r = diffEpisodes(runOf('a', before, 0.0125), runOf('b', after, 0.0125), { full: true });
+    const text = formatDiffText(r);
+    const omnibus = text.slice(text.indexOf('\nomnibus'));
+    expect(omnibus).toMatch(/\n {2}failed +0\.0000 +0\.0004 +\+0\.0004 /);
+    const bound = text.slice(text.indexOf('\nbound'));
+    expect(bound).toMatch(/\n {2}slack 4 +failed +0 +0 +\+0\.0004 +\+0\.0004 +\+0\.0004 +\[\+0\.0004, \+0\.0004\]/);
+  });
+
+  it('prints three decimals at a threshold of three or fewer, as before', () => {
+    const r = diffEpisodes(runOf('a', before, 0.1), runOf('b', after, 0.1), { full: true });
+    const text = formatDiffText(r);
+    expect(text.slice(text.indexOf('\nomnibus'))).toMatch(/\n {2}failed +0\.000 +0\.000 +0\.000 /);
+  });
+
+  it('names a tripped gate\'s rates to the threshold\'s decimals', async () => {
+    const { failOnHits } = await import('./fail-on.js');
+    // 2,500 pairs, 40 rises at 0.0125: counts toward the verdict (exact McNemar p = 2 x 0.5^40)
+    const grown = [...rep(2460, 'passed'), ...rep(40, 'failed')];
+    const r = diffEpisodes(runOf('a', before, 0.0125), runOf('b', grown, 0.0125));
+    const row = r.rows.find((x) => x.event === 'failed')!;
+    expect(row.counts_toward_verdict).toBe(true);
+    expect(failOnHits(r, [{ event: 'failed', direction: 'rise' }])).toEqual(['--fail-on failed:rise: slack 4 0.0000 → 0.0160']);
+  });
+});
