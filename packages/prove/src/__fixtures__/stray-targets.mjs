@@ -13,3 +13,15 @@ export function unhandled(cfg) {
   if (once(cfg)) Promise.reject(new Error('unhandled boom'));
   return new Promise((resolve) => setTimeout(() => resolve({ outcome: 'passed', t: 1 }), 5));
 }
+
+/** Calls process.exit(0) in its episode (slack 4, replicate 2), as a script's fatal-error path does. */
+export function exits(cfg) {
+  if (once(cfg)) process.exit(0);
+  return { outcome: 'passed', t: 1 };
+}
+
+/** Calls process.exit(0) from a timer after its episode (slack 4, replicate 2). */
+export function exitsLater(cfg) {
+  if (once(cfg)) setTimeout(() => process.exit(0), 0);
+  return new Promise((resolve) => setTimeout(() => resolve({ outcome: 'passed', t: 1 }), 5));
+}

@@ -3,13 +3,15 @@
 import { runCli, verbOf } from './run-cli.js';
 
 const argv = process.argv.slice(2);
+/** process.exit as Node gave it: the CLI's own exits (below) use it. */
+const exit = process.exit.bind(process);
 const debug = argv.includes('--debug');
 const runsTargets = ['sweep', 'resume', 'extend', 'worker'].includes(verbOf(argv) ?? '');
 const controller = new AbortController();
 let signals = 0;
 const onSignal = (sig: NodeJS.Signals): void => {
   signals++;
-  if (signals > 1) process.exit(sig === 'SIGINT' ? 130 : 143);
+  if (signals > 1) exit(sig === 'SIGINT' ? 130 : 143);
   // An import stops within a part and says so in its one error line (exit 130), having removed what it wrote.
   if (verb !== 'import') process.stderr.write(runsTargets ? `\n${sig}: finishing the episodes in flight and the part in hand (again to quit at once)\n` : `\n${sig}: stopping (again to quit at once)\n`);
   controller.abort();
@@ -47,6 +49,22 @@ if (['sweep', 'resume', 'extend'].includes(verb)) {
   process.on('unhandledRejection', onStray('an unhandled rejection'));
 }
 
+/** Thrown by process.exit while targets run in this process: the call the target made, not the CLI's exit. */
+class ProcessExitError extends Error {
+  override name = 'ProcessExitError';
+}
+// A target that called process.exit (a script's fatal-error path) ended the sweep's process with the
+// target's code, 0 included, and left the run `running` without a word. While targets run in this
+// process the call throws instead: in an episode it is the episode's error, as a worker thread's exit is
+// on --backend threads; from a timer it stops the run as the stray errors above do.
+if (['sweep', 'resume', 'extend', 'worker'].includes(verb)) {
+  process.exit = ((code?: string | number | null) => {
+    throw new ProcessExitError(
+      `the target called process.exit(${code === undefined ? '' : String(code)}), which would end the sweep's process; a target reports a failure by throwing or by its outcome`,
+    );
+  }) as typeof process.exit;
+}
+
 const code = await runCli(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -56,4 +74,4 @@ const code = await runCli(argv, {
   cwd: process.cwd(),
   signal: controller.signal,
 });
-process.stdout.write('', () => process.exit(strayErrors > 0 && code === 0 ? 1 : code));
+process.stdout.write('', () => exit(strayErrors > 0 && code === 0 ? 1 : code));
