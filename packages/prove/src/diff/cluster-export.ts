@@ -1,5 +1,6 @@
 // `export --cluster AXIS`: each run's outcome rates over all its conditions, with CR2 intervals by the axis.
 import { DiffError } from './diff-error.js';
+import { refuseClusteredSamples, sampleAxisValues } from './same-sample-axes.js';
 import { mdCell } from '../internal/csv-cell.js';
 import { axisNames } from './pairing.js';
 import { clusteredMean } from './stats.js';
@@ -31,7 +32,8 @@ export type ClusteredRates = { readonly cluster_axis: string; readonly level: nu
  * with a cluster-robust (CR2) interval, t on Bell-McCaffrey df, clustering the episodes by their value of `axis`:
  * a rate read as a claim about the population of that axis's values (tasks, documents).
  *
- * @throws {@link DiffError} (E_DIFF, exit 2) when a run lacks the axis or its episodes fall in fewer than 2 values.
+ * @throws {@link DiffError} (E_DIFF, exit 2) when a run lacks the axis or its episodes fall in fewer than 2 values, or
+ *   the axis is one whose values score the same samples (lm-eval's `filter`: {@link refuseClusteredSamples}).
  * @see Cameron & Miller (2015); Miller (2024) arXiv:2411.00640; poisson-stats `clusterRobustMean`.
  */
 export function clusteredRates(runs: readonly RunColumns[], labels: readonly string[], axis: string, level: number): ClusteredRates {
@@ -39,6 +41,7 @@ export function clusteredRates(runs: readonly RunColumns[], labels: readonly str
   for (const run of runs) {
     const axes = axisNames(run.manifest);
     if (!axes.includes(axis)) throw new DiffError('E_DIFF', `--cluster ${axis} names no axis of run ${run.manifest.name} (it has ${axes.join(', ') || 'none'}); name one of them, e.g. --cluster ${axes[0] ?? 'task'}.`);
+    refuseClusteredSamples(sampleAxisValues(run.manifest), axis);
     // The episodes with an outcome, in stored order: their outcome codes and their axis values (by reference).
     const column = run.axes.get(axis);
     const texts = column === undefined ? [] : column.values.map(String);

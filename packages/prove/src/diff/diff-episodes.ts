@@ -9,6 +9,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
+import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
 import type { RunIndex } from './run-index.js';
 import { comparedLooks, looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
@@ -59,6 +60,8 @@ function droppedTotal(d: DroppedByRun): number {
  */
 function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: CheckedOptions): Readings {
   const { before, after, pairing, events } = input;
+  // A cluster must hold every reading of its samples: not a same-sample axis (lm-eval's filter).
+  if (options.cluster !== undefined) refuseClusteredSamples(sampleAxisValues(before.manifest, after.manifest), options.cluster);
   const withScores = options.scores ?? (before.hasScores && after.hasScores);
   const scores = withScores ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) }) : undefined;
   const threshold = diffThreshold(before, after);
@@ -250,7 +253,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),
     rows: Object.freeze(rows),
-    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential }),
+    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential, first: sameSampleAxesOf(before.manifest, after.manifest) }),
     full: false,
     ...(readings.scores !== undefined ? { scores: readings.scores } : {}),
     ...(readings.clustered !== undefined ? { clustered: readings.clustered } : {}),
@@ -276,6 +279,8 @@ function unpairedCoverage(c: ConditionPairs): ConditionPairs['coverage'] {
 /** The report with `--full`'s sections: per-event tables by hash, coverage, omnibus, fault lines and the bound. */
 function withFullSections(report: DiffReport, input: DiffInput, family: DiffFamily, method: CheckedOptions['method']): DiffReport {
   const { pairing, events } = input;
+  // Conditions that differ in a same-sample axis hold the same samples: the pooled views keep them apart.
+  const sameAxes = sameSampleAxesOf(input.before.manifest, input.after.manifest);
   const tables: EventTable[] = family.tests.map((t) =>
     Object.freeze({ hash: shortHash(t.condition), condition: t.condition, event: t.event, counts: countsOf(t.table), samples: samplesOf(t.table) }),
   );
@@ -287,8 +292,8 @@ function withFullSections(report: DiffReport, input: DiffInput, family: DiffFami
       only_before: Object.freeze([...pairing.only_before]),
       only_after: Object.freeze([...pairing.only_after]),
     }),
-    omnibus: Object.freeze(omnibus(pairing.conditions, events, pairing.paired)),
-    fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, pairing.paired, method)),
+    omnibus: Object.freeze(omnibus(pairing.conditions, events, pairing.paired, sameAxes)),
+    fault_lines: Object.freeze(faultLines(pairing.conditions, pairing.axes, events, pairing.paired, method, sameAxes)),
     bound: Object.freeze(truncationBound(pairing.conditions, events, pairing.paired)),
   });
 }

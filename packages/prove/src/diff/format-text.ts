@@ -2,7 +2,7 @@ import { formatClusteredLines } from './cluster-binary.js';
 import { formatScoreLines } from './score-format.js';
 import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
-import type { DiffReport, DiffSamples, DiffCounts } from './types.js';
+import type { DiffReport, DiffSamples, DiffCounts, PooledTest } from './types.js';
 
 const LABEL_WIDTH = 14;
 
@@ -74,22 +74,34 @@ function coverageSection(coverage: NonNullable<DiffReport['coverage']>, paired: 
   return out;
 }
 
+/** ` (filter strict-match)`: the same-sample axes' values a pooled test is held to, or '' ({@link PooledTest}'s `within`). */
+function withinText(within: PooledTest['within']): string {
+  return within === undefined ? '' : ` (${Object.entries(within).map(([k, v]) => `${k} ${String(v)}`).join(' · ')})`;
+}
+
+/** The header's note when pooled tests are held within a same-sample axis's values (lm-eval's filters), else ''. */
+function heldApart(tests: readonly PooledTest[]): string {
+  const axes = [...new Set(tests.flatMap((t) => Object.keys(t.within ?? {})))];
+  return axes.length === 0 ? '' : `; within each ${axes.join(' and ')}, whose values grade the same samples and are never pooled`;
+}
+
 /** One pooled test per event (rates and changes to `dp` decimals: {@link printDecimals}). */
 function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus']>, dp: number): string[] {
-  const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}`];
+  const held = heldApart(omnibus);
+  const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}${held}`];
   const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
-  for (const o of omnibus) rows.push([`  ${o.event}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p)]);
+  for (const o of omnibus) rows.push([`  ${o.event}${withinText(o.within)}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p)]);
   out.push(...textTable(rows));
   return out;
 }
 
 /** The change per value of each axis with more than one value (to `dp` decimals). */
 function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>, dp: number): string[] {
-  const out = ['', 'fault lines   the change per value of each axis with more than one value (pooled, unadjusted)'];
+  const out = ['', `fault lines   the change per value of each axis with more than one value (pooled, unadjusted)${heldApart(faultLines.flatMap((f) => f.values))}`];
   if (faultLines.length === 0) return [...out, '  no axis has more than one value'];
   const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
   for (const f of faultLines) {
-    for (const v of f.values) rows.push([`  ${f.axis}`, String(v.value), v.event, fmtRate(v.before, dp), fmtRate(v.after, dp), fmtChange(v.change, dp), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
+    for (const v of f.values) rows.push([`  ${f.axis}`, `${String(v.value)}${withinText(v.within)}`, v.event, fmtRate(v.before, dp), fmtRate(v.after, dp), fmtChange(v.change, dp), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
   }
   return [...out, ...textTable(rows)];
 }

@@ -4,10 +4,11 @@
 /**
  * Which axes the `next:` line's report command names: the first two (name order) with more than one
  * value; only `--x` (a one-row grid) when one axis varies; when none does, the first two axes, as the
- * seed's `--x generator_hash --y horizon`.
+ * seed's `--x generator_hash --y horizon`. A varying axis of `first` (the same-sample axes, lm-eval's
+ * `filter`, which a grid must keep apart) comes before the others.
  */
-export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number): string[] {
-  const varying = axes.filter((a) => valuesOf(a) > 1);
+export function reportAxes(axes: readonly string[], valuesOf: (axis: string) => number, first: readonly string[] = []): string[] {
+  const varying = [...axes.filter((a) => first.includes(a)), ...axes.filter((a) => !first.includes(a))].filter((a) => valuesOf(a) > 1);
   if (varying.length >= 2) return varying.slice(0, 2);
   if (varying.length === 1) return varying;
   return axes.slice(0, 2);
@@ -38,8 +39,10 @@ export function reportCommand(args: {
   readonly method?: string;
   readonly power?: number;
   readonly sequential?: boolean;
+  /** Axes the grid must keep apart when they vary ({@link reportAxes}' `first`). */
+  readonly first?: readonly string[];
 }): readonly string[] {
-  const [x, y] = reportAxes(args.axes, args.valuesOf);
+  const [x, y] = reportAxes(args.axes, args.valuesOf, args.first);
   const words = ['report', args.before, args.after];
   if (x !== undefined) words.push('--x', x);
   if (y !== undefined) words.push('--y', y);

@@ -1,5 +1,6 @@
 import type { ConditionPairs } from './pairing.js';
 import { pValueOf } from './row-stats.js';
+import { withinGroups } from './same-sample-axes.js';
 import type { TestMethod } from './stats.js';
 import { addTables, conditionTable, countsOf, emptyTable, rates, samplesOf, type Table } from './tables.js';
 import type { PooledTest } from './types.js';
@@ -21,10 +22,18 @@ export function pooledTest(t: Table, event: string, method: TestMethod): PooledT
  * The omnibus (PROVE.md, "The diff report": "one exact McNemar on all pairs pooled, per event"): per
  * event, one test on all pairs pooled over the compared conditions — the exact conditional McNemar test
  * whatever the diff's `--method`, or Fisher's exact test when the runs are not paired. Unadjusted: it is
- * one more view of the same data, not part of the verdict.
+ * one more view of the same data, not part of the verdict. Conditions that differ in a same-sample axis
+ * (`sameAxes`: lm-eval's `filter`, {@link sameSampleAxes}) hold the same samples and are not pooled: one
+ * test per event and value of the axis, each with its `within`.
  *
  * @see STATS.md, "McNemar's test".
  */
-export function omnibus(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): PooledTest[] {
-  return events.map((e) => pooledTest(pooledTable(conditions, e, paired), e, 'exact'));
+export function omnibus(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean, sameAxes: readonly string[] = []): PooledTest[] {
+  const groups = withinGroups(conditions, sameAxes);
+  return events.flatMap((e) =>
+    groups.map((g) => {
+      const test = pooledTest(pooledTable(g.conditions, e, paired), e, 'exact');
+      return g.within === null ? test : Object.freeze({ ...test, within: g.within });
+    }),
+  );
 }

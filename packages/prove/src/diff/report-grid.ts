@@ -11,6 +11,7 @@ import { alignColumnsByIdentity } from './identity-columns.js';
 import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
 import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
+import { refuseClusteredSamples, refusePooledSamples, sampleAxisValues } from './same-sample-axes.js';
 import { fmtChange, fmtInterval, printDecimals, textTable } from './text-table.js';
 import { droppedLine, line } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
@@ -222,6 +223,10 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   }
   if (y !== null && y === x) problems.push(`--x and --y are both ${x}; name two different axes, or leave out --y for one row.`);
   if (problems.length > 0) throw new DiffError('E_DIFF', problems);
+  // A cell never pools two values of a same-sample axis (lm-eval's filter: each document once per filter).
+  const sampleValues = sampleAxisValues(A.manifest, B.manifest);
+  refusePooledSamples(sampleValues, y === null ? [x] : [x, y], { pools: "The grid's cells", fix: (a) => `Add --y ${a} (a row per ${a}), or --x ${a}.`, code: 'E_DIFF' });
+  if (options.cluster !== undefined) refuseClusteredSamples(sampleValues, options.cluster);
   const labels = [...new Set([...labelsHeld(A), ...labelsHeld(B)])].sort();
   // An event the runs' specs declared is tested as a table of none when no episode ended in it (as diff
   // tests it): view draws a heatmap for each of the diff's events, declared ones too.

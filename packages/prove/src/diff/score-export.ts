@@ -1,5 +1,6 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { DiffError } from './diff-error.js';
+import { refusePooledSamples, sampleAxisValues } from './same-sample-axes.js';
 import { axisNames } from './pairing.js';
 import { meanT } from './stats.js';
 import { columnsOfRows, groupByAxes, positionsBy, type RunColumns } from './run-columns.js';
@@ -70,6 +71,10 @@ function parseBy(by: readonly string[], runs: readonly { readonly manifest: Diff
     groupings.push(axes);
   }
   if (problems.length > 0) throw new DiffError('E_SCORES', problems);
+  // A group never pools two values of a same-sample axis (lm-eval's filter: each document once per filter).
+  for (const r of runs) {
+    for (const axes of groupings) refusePooledSamples(sampleAxisValues(r.manifest), axes, { pools: `--by ${axes.join(',')}'s groups of ${r.manifest.name}`, fix: (a) => `Group by it too: --by ${[...axes, a].join(',')}.`, code: 'E_SCORES' });
+  }
   return groupings;
 }
 

@@ -240,6 +240,11 @@ export type PooledTest = {
   readonly counts: DiffCounts | null;
   readonly samples: DiffSamples;
   readonly p: number;
+  /**
+   * The values of the same-sample axes the pool is held to (lm-eval's `filter`: two filters grade the
+   * same documents, so no table pools them); absent when the conditions have no such axis of two values.
+   */
+  readonly within?: Readonly<Record<string, string | number>>;
 };
 
 /** The change per value of one axis with more than one value. */

@@ -2,6 +2,7 @@ import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
 import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
+import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
@@ -58,7 +59,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
       }
     }
     return seen.size;
-  });
+  }, sameSampleAxesOf(before.manifest, after.manifest));
   return report.events.map((event) => {
     try {
       const grid = reportGrid(before, after, {
