@@ -113,6 +113,54 @@ describe('inspect logs with several epochs of each sample', () => {
   });
 });
 
+// A review (fifth session of 2026-12-06): `--epoch 2` of a log where samples 2 and 3 had no epoch 2
+// imported sample 1 alone, exit 0, without a word; and the epochs of one sample split over two files
+// (epoch 1 in one, epoch 2 in the other) imported as 6 samples, while --epoch 1 refused the second file.
+describe("the epochs of a sample are counted over every file of the import", () => {
+  /** An inspect_ai .json log of `task` holding exactly the (id, epoch) entries, every one passed. */
+  async function entriesLog(name: string, task: string, entries: readonly (readonly [number, number])[]): Promise<string> {
+    const samples = entries.map(([id, e]) => ({ id, epoch: e, input: `question ${id}`, target: 'yes', messages: [], scores: { match: { value: 'C', answer: 'yes' } }, metadata: {}, error: null, total_time: 0.1 }));
+    const header = {
+      version: 2,
+      status: 'success',
+      eval: { task, task_version: 0, model: 'mockllm/model', config: { epochs: 2 }, dataset: { name: task, samples: 3 }, scorers: [{ name: 'match', options: {}, metrics: [] }], packages: { inspect_ai: '0.3.95' } },
+      plan: { steps: [] },
+      results: { total_samples: entries.length, completed_samples: entries.length, scores: [] },
+      stats: {},
+    };
+    const file = join(dir, name);
+    await writeFile(file, JSON.stringify({ ...header, samples }));
+    return file;
+  }
+
+  it('--epoch N is refused when some samples have no epoch N, naming them and the epochs every sample has', async () => {
+    const file = await entriesLog('uneven.json', 'popularity', [[1, 1], [1, 2], [2, 1], [3, 1]]);
+    const err = await importRun(store, { format: 'inspect', files: [file], epoch: 2 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).exitCode).toBe(2);
+    expect((err as Error).message).toBe(
+      'uneven.json: holds no epoch 2 of 2 of its 3 samples (popularity sample 2 and popularity sample 3): --epoch 2 keeps epoch 2 of each sample and would drop them without a word; pass --epoch 1, the epoch every sample has.',
+    );
+    await expect(readdir(store)).rejects.toThrow(); // nothing written
+    const one = await importRun(store, { format: 'inspect', files: [file], epoch: 1 });
+    expect(one.runs[0]?.rows).toBe(3);
+  });
+
+  it('the epochs of one sample in two files are refused without --epoch, and --epoch N keeps epoch N from whichever file holds it', async () => {
+    const e1 = await entriesLog('split_e1.json', 'popularity', [[1, 1], [2, 1], [3, 1]]);
+    const e2 = await entriesLog('split_e2.json', 'popularity', [[1, 2], [2, 2], [3, 2]]);
+    const err = await importRun(store, { format: 'inspect', files: [e1, e2] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('split_e1.json and split_e2.json: hold 2 epochs of each of their 3 samples (epochs 1 to 2 of task popularity)');
+    expect((err as Error).message).toContain('import one epoch per sample with --epoch N (e.g. --epoch 1)');
+    await expect(readdir(store)).rejects.toThrow();
+    const two = await importRun(store, { format: 'inspect', files: [e1, e2], epoch: 2 });
+    expect(two.runs[0]?.rows).toBe(3);
+    const rows = await episodes(store, two.runs[0]?.run_id as string);
+    expect(new Set(rows.map((r) => (JSON.parse(r.meta as unknown as string) as { epoch: number }).epoch))).toEqual(new Set([2]));
+  });
+});
+
 describe('--scorer names a scorer the samples carry', () => {
   it('inspect: a misspelt --scorer is refused (exit 2), naming the scorers the samples carry', async () => {
     const file = await inspectLog('one.json', 'popularity', 4, 1, () => true);

@@ -19,51 +19,79 @@ function filtered(log: ParsedLog, keep: (s: ImportedSample) => boolean): ParsedL
   return { ...log, groups: log.groups.map((g: ImportGroup) => ({ ...g, samples: g.samples.filter(keep) })) };
 }
 
+/** "a.json", "a.json and b.json", "a.json, b.json and c.json". */
+function fileList(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] as string}`;
+}
+
 /**
  * One epoch of each sample. An inspect_ai log run with `epochs > 1` holds each sample several times: the
  * epochs of one sample are repeated answers to one input, not independent samples, and pairing them one
  * by one (epoch e of A with epoch e of B) would count each sample E times: a log of 5 epochs read
- * "significant change" where its first epoch alone read "inconclusive". Without `epoch`, such a log is
- * refused, naming `--epoch N`; with it, only epoch N of each sample is kept. The epoch is part of each
- * sample's identity (`id X epoch N`), so imports of different epochs never pair: the refusal says to
- * import the same epoch of both logs to compare them.
+ * "significant change" where its first epoch alone read "inconclusive". Without `epoch`, such an import
+ * is refused, naming `--epoch N`; with it, only epoch N of each sample is kept. A sample's epochs are
+ * counted over every file of the import (one file may hold epoch 1 and another epoch 2), and `--epoch N`
+ * is refused when some samples have no epoch N (it would drop them without a word), naming them and the
+ * epochs every sample has. The epoch is part of each sample's identity (`id X epoch N`), so imports of
+ * different epochs never pair: the refusal says to import the same epoch of both logs to compare them.
  *
  * @param sources - the logs read (inspect's carry epochs; other formats' samples have epoch null).
  * @param epoch - `--epoch N`, or undefined.
  * @returns the logs, each with epoch N's samples only when `epoch` is given (as they were otherwise).
- * @throws {@link ImportError} (exit 2) for a log with several epochs of a sample and no `epoch`, or a log
- *   holding no sample of epoch N.
+ * @throws {@link ImportError} (exit 2) for samples with several epochs and no `epoch`, an `epoch` that no
+ *   sample has, or one that some samples lack.
  */
 export function selectEpoch<S extends Read>(sources: readonly S[], epoch: number | undefined): S[] {
-  return sources.map((src) => {
-    if (samplesOf(src.log).some((s) => s.repeat !== undefined)) return selectRepeat(src, epoch);
-    const samples = samplesOf(src.log).filter((s) => s.epoch !== null);
-    if (samples.length === 0) return src;
-    const epochs = samples.map((s) => s.epoch as number);
-    const lo = Math.min(...epochs);
-    const hi = Math.max(...epochs);
-    if (epoch !== undefined) {
-      if (!epochs.includes(epoch)) throw new ImportError(src.file.name, '', `holds no sample of epoch ${epoch} (its epochs are ${lo} to ${hi}); pass --epoch ${lo}${hi > lo ? ` to ${hi}` : ''}.`);
-      return { ...src, log: filtered(src.log, (s) => s.epoch === null || s.epoch === epoch) };
-    }
-    // Distinct epochs per sample (a sample repeated under one epoch is refused later, as a duplicate).
-    const per = new Map<string, Set<number>>();
-    for (const s of samples) {
+  const repeated = sources.map((src) => samplesOf(src.log).some((s) => s.repeat !== undefined));
+  // Per sample (task and id), its epochs over every file, and the files that hold it.
+  const per = new Map<string, { task: string; id: string; epochs: Set<number>; files: Set<string> }>();
+  sources.forEach((src, k) => {
+    if (repeated[k] === true) return;
+    for (const s of samplesOf(src.log)) {
+      if (s.epoch === null) continue;
       const key = `${s.task}\u0000${typeof s.sampleId}:${String(s.sampleId)}`;
-      let set = per.get(key);
-      if (set === undefined) per.set(key, (set = new Set()));
-      set.add(s.epoch as number);
+      let e = per.get(key);
+      if (e === undefined) per.set(key, (e = { task: s.task, id: String(s.sampleId), epochs: new Set(), files: new Set() }));
+      e.epochs.add(s.epoch);
+      e.files.add(src.file.name);
     }
-    const most = Math.max(...[...per.values()].map((e) => e.size));
-    if (most <= 1) return src;
-    const each = [...per.values()].every((e) => e.size === most);
-    const tasks = [...new Set(samples.map((s) => s.task))].sort();
-    throw new ImportError(
-      src.file.name,
-      '',
-      `holds ${most} epochs of ${each ? 'each' : 'some'} of its ${per.size} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}); the epoch is part of each sample's identity (id X epoch N), so to compare two logs, import the same epoch N of both.`,
-    );
   });
+  if (per.size > 0) refuseEpochs([...per.values()], epoch, sources.filter((_, k) => repeated[k] !== true).map((s) => s.file.name));
+  return sources.map((src, k) => {
+    if (repeated[k] === true) return selectRepeat(src, epoch);
+    if (epoch === undefined || !samplesOf(src.log).some((s) => s.epoch !== null)) return src;
+    return { ...src, log: filtered(src.log, (s) => s.epoch === null || s.epoch === epoch) };
+  });
+}
+
+/** Refuses what {@link selectEpoch} refuses, from each sample's epochs and files over the whole import. */
+function refuseEpochs(samples: readonly { task: string; id: string; epochs: Set<number>; files: Set<string> }[], epoch: number | undefined, order: readonly string[]): void {
+  const all = samples.flatMap((x) => [...x.epochs]);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  // The files the samples came from, in the order given; the first of them for the error's file.
+  const files = order.filter((f) => samples.some((x) => x.files.has(f)));
+  const where = fileList(files);
+  if (epoch !== undefined) {
+    if (!all.includes(epoch)) throw new ImportError(where, '', `${files.length > 1 ? 'hold' : 'holds'} no sample of epoch ${epoch} (${files.length > 1 ? 'their' : 'its'} epochs are ${lo} to ${hi}); pass --epoch ${lo}${hi > lo ? ` to ${hi}` : ''}.`);
+    const lacking = samples.filter((x) => !x.epochs.has(epoch));
+    if (lacking.length === 0) return;
+    const common = [...(samples[0] as { epochs: Set<number> }).epochs].filter((e) => samples.every((x) => x.epochs.has(e))).sort((a, b) => a - b);
+    const named = lacking.slice(0, 6).map((x) => `${x.task} sample ${x.id}`);
+    const list = `${named.length <= 1 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1] as string}`}${lacking.length > 6 ? ` and ${lacking.length - 6} more` : ''}`;
+    const fix = common.length === 0 ? 'no epoch is held by every sample: import the epochs the samples share from logs that hold them' : `pass --epoch ${common.length === 1 ? `${common[0] as number}, the epoch every sample has` : `${common.join(', ')}: the epochs every sample has`}`;
+    throw new ImportError(where, '', `${files.length > 1 ? 'hold' : 'holds'} no epoch ${epoch} of ${lacking.length} of ${files.length > 1 ? 'their' : 'its'} ${samples.length} samples (${list}): --epoch ${epoch} keeps epoch ${epoch} of each sample and would drop them without a word; ${fix}.`);
+  }
+  const most = Math.max(...samples.map((x) => x.epochs.size));
+  if (most <= 1) return;
+  const each = samples.every((x) => x.epochs.size === most);
+  const tasks = [...new Set(samples.map((x) => x.task))].sort();
+  const several = files.length > 1;
+  throw new ImportError(
+    where,
+    '',
+    `${several ? 'hold' : 'holds'} ${most} epochs of ${each ? 'each' : 'some'} of ${several ? 'their' : 'its'} ${samples.length} samples (epochs ${lo} to ${hi} of task ${tasks.join(', ')}): the epochs of one sample are repeated answers to one input, not independent samples, and a diff that paired them one by one would count each sample up to ${most} times and overstate the evidence; import one epoch per sample with --epoch N (e.g. --epoch ${lo}); the epoch is part of each sample's identity (id X epoch N), so to compare two logs, import the same epoch N of both.`,
+  );
 }
 
 /** Each test case's copies in one promptfoo group: their testIdx in order, the test cases by their first. */

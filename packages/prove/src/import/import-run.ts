@@ -434,8 +434,9 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const inverted = [...new Set(sources.flatMap((s) => s.log.inverted ?? []))].sort();
   notes.push(...(await importedBefore(store, options.format, files, { scorer, ...(options.epoch !== undefined ? { epoch: options.epoch } : {}), inverted })));
   if (!complete) {
-    const which = sources.filter((s) => !s.log.complete).map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
-    notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
+    // A log whose status is success but which lacks samples says so in its own note (inspect-log.ts).
+    const which = sources.filter((s) => !s.log.complete && s.log.sourceStatus !== 'success').map((s) => `${s.file.name} (status ${s.log.sourceStatus ?? 'unknown'})`);
+    if (which.length > 0) notes.push(`${which.join(', ')} ${which.length === 1 ? 'is the log' : 'are logs'} of a run that did not finish: imported with the samples ${which.length === 1 ? 'it holds' : 'they hold'}, as a run marked interrupted.`);
   }
   // The runs are written in a staging directory of the store and renamed into it once all are written:
   // an import stopped (or failing) halfway leaves no run `running` behind, and no name claimed.

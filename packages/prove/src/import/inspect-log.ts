@@ -56,7 +56,8 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
       outcome = g.outcome;
       score = g.score;
       error = g.error;
-      answer = (scores[primary] as Obj)['answer'] ?? null;
+      const entry = scores[primary];
+      answer = isObj(entry) ? (entry['answer'] ?? null) : null; // a null entry is graded above (UnreadableScore)
     }
   }
   const time = typeof s['total_time'] === 'number' ? s['total_time'] : 0;
@@ -137,6 +138,24 @@ function onlyScorer(samples: readonly { data: unknown }[], file: string): string
   return names.size === 1 ? ([...names][0] as string) : null;
 }
 
+/**
+ * A note when a log whose status is `success` holds fewer samples than its header records
+ * (`results.total_samples`: a .eval with sample entries lost, a log copied while written), naming the
+ * dataset's sample ids that have no entry at all (`eval.dataset.sample_ids`); null when it holds them all.
+ * Such a log is imported as incomplete (its run marked interrupted), as one that did not finish is.
+ */
+function missingSamples(header: Obj, samples: readonly { data: unknown }[], file: string): string | null {
+  const results = header['results'];
+  const total = isObj(results) && typeof results['total_samples'] === 'number' ? results['total_samples'] : null;
+  if (header['status'] !== 'success' || total === null || samples.length >= total) return null;
+  const dataset = (header['eval'] as Obj)['dataset'];
+  const ids = isObj(dataset) && Array.isArray(dataset['sample_ids']) ? (dataset['sample_ids'] as unknown[]) : [];
+  const held = new Set(samples.map((x) => (isObj(x.data) ? String(x.data['id']) : '')));
+  const absent = ids.map(String).filter((id) => !held.has(id));
+  const named = absent.length === 0 ? '' : ` (no entry at all for sample id ${absent.slice(0, 6).join(', ')}${absent.length > 6 ? ` and ${absent.length - 6} more` : ''})`;
+  return `${file} holds ${samples.length} of the ${total} samples its header records (results.total_samples)${named}, though its status is success: a log damaged or copied while written; imported with the samples it holds, as a run marked interrupted, and a diff pairs only those.`;
+}
+
 function logOf(header: Obj, samples: readonly { data: unknown; place: string }[], file: string, scorer: string | null): ParsedLog {
   // A run of no sample has nothing to pair (the lm-eval and promptfoo readers refuse theirs too).
   if (samples.length === 0) throw new ImportError(file, '', 'holds no samples; there is nothing to import (pass the log of a run that scored samples).');
@@ -146,13 +165,15 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const primary = scorer ?? (scorers[0] !== undefined ? headerScorer(scorers[0], samples, file) : onlyScorer(samples, file));
   const status = typeof header['status'] === 'string' ? header['status'] : 'started';
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
+  const missing = missingSamples(header, samples, file);
   return {
+    ...(missing !== null ? { notes: [missing] } : {}),
     model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown',
     tasks: [task],
     config: { task_args: ev['task_args'] ?? {}, config: ev['config'] ?? {}, model_generate_config: ev['model_generate_config'] ?? {}, model_args: ev['model_args'] ?? {}, dataset: ev['dataset'] ?? null, scorers, revision: ev['revision'] ?? null },
     harnessVersion: typeof packages['inspect_ai'] === 'string' ? packages['inspect_ai'] : null,
     formatVersion: typeof header['version'] === 'number' ? header['version'] : null,
-    complete: status === 'success',
+    complete: status === 'success' && missing === null,
     sourceStatus: status,
     scorer: primary,
     groups: [{ provider: null, prompt: null, model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown', samples: samples.map((s) => sampleOf(s.data, task, primary, file, s.place)) }],

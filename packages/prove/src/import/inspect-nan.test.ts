@@ -57,6 +57,42 @@ describe('inspect_ai logs with NaN or Infinity (pydantic_core to_json writes the
     ]);
   });
 
+  // A review (fifth session of 2026-12-06): a score entry that is null ("match": null) stopped the import
+  // with "internal error: TypeError: Cannot read properties of null (reading 'answer')", exit 1.
+  it('.eval: a sample whose score entry is null has no outcome, and its error names it (not an internal error)', async () => {
+    const file = await editedEval('2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval', 'null-score.eval', (name, text) =>
+      name === 'samples/1_epoch_1.json' ? text.replace(/("match": )\{[^{}]*\}/, '$1null') : text,
+    );
+    const r = await importRun(join(dir, 'store'), { format: 'inspect', files: [file] });
+    expect(r.runs[0]?.rows).toBe(10);
+    expect(r.runs[0]?.without_outcome).toEqual([
+      expect.objectContaining({ sample: 'id 1 epoch 1', reason: expect.stringMatching(/^UnreadableScore: match gave null, /) as unknown }),
+    ]);
+  });
+
+  // A review (fifth session of 2026-12-06): a .eval of status success with a sample entry lost imported
+  // 9 samples, ok, exit 0, though its header records 10 (results.total_samples) and names sample 3.
+  it('.eval: a log of status success missing a sample entry is noted, naming the sample, and its run marked interrupted', async () => {
+    const source = join(INSPECT, '2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval');
+    const entries = await readZip(source, 'source', () => true);
+    const z = new yazl.ZipFile();
+    for (const e of entries) if (e.name !== 'samples/3_epoch_1.json') z.addBuffer(e.data, e.name);
+    z.end();
+    const file = join(dir, 'missing.eval');
+    await new Promise<void>((resolve, reject) => {
+      z.outputStream.pipe(createWriteStream(file)).on('close', resolve).on('error', reject);
+    });
+    const r = await importRun(join(dir, 'store'), { format: 'inspect', files: [file] });
+    expect(r.runs[0]?.rows).toBe(9);
+    expect(r.runs[0]?.status).toBe('interrupted');
+    expect(r.notes).toContain(
+      `${file} holds 9 of the 10 samples its header records (results.total_samples) (no entry at all for sample id 3), though its status is success: a log damaged or copied while written; imported with the samples it holds, as a run marked interrupted, and a diff pairs only those.`,
+    );
+    expect(r.notes.join('\n')).not.toContain('did not finish');
+    const whole = await importRun(join(dir, 'store2'), { format: 'inspect', files: [source] });
+    expect([whole.runs[0]?.rows, whole.runs[0]?.status, whole.notes]).toEqual([10, 'complete', []]);
+  });
+
   it('.json: sample score values NaN and -Infinity are unreadable scores of those samples, not a damaged file', async () => {
     const text = await readFile(join(INSPECT, '2025-05-12T20-28-26-04-00_security-guide.json'), 'utf8');
     let i = 0;
