@@ -131,7 +131,8 @@ describe('interruption and resume', () => {
     await writeManifest(dir, { ...withErrors, status: 'interrupted', retries: [{ at: new Date().toISOString(), rows: 0, error_match: null, from_part: 4, command: [] }] as never });
     await copyFile(join(eps, 'part-00001.parquet'), join(eps, 'part-00004.parquet'));
     const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
-    await expect(resume({ store: dir, ref: run.run_id })).rejects.toThrow(/repeat \(condition, replicate\) pairs/);
+    // Refused as the copy it is (since the fifth session of 2026-12-06; before, as repeating pairs).
+    await expect(resume({ store: dir, ref: run.run_id })).rejects.toThrow(/the part part-00004\.parquet is a byte-for-byte copy of its part part-00001\.parquet \(the same sha256\), which the run records once; remove the copy part-00004\.parquet\./);
     expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
   });
 
@@ -149,7 +150,7 @@ describe('interruption and resume', () => {
     await writeManifest(dir, { ...m, status: 'interrupted', retries: [{ at: new Date().toISOString(), rows: 0, error_match: null, from_part: next, command: [] }] as never });
     await copyFile(join(eps, 'part-00001.parquet'), join(eps, `part-${String(next).padStart(5, '0')}.parquet`));
     const before = await readFile(join(dir, run.run_id, 'run.json'), 'utf8');
-    await expect(resume({ store: dir, ref: run.run_id, target: none })).rejects.toThrow(/is a copy of part-00001\.parquet \(the same sha256\)/);
+    await expect(resume({ store: dir, ref: run.run_id, target: none })).rejects.toThrow(/is a byte-for-byte copy of its part part-00001\.parquet \(the same sha256\), which the run records once; remove the copy/);
     expect(await readFile(join(dir, run.run_id, 'run.json'), 'utf8')).toBe(before);
   });
 

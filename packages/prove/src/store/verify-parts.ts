@@ -65,10 +65,13 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
  * the sum of the parts' rows. Empty when the listing matches, and for a run written before checksums
  * (no `parts`); a run.json without `parts` that records fields newer than them is damaged
  * ({@link missingPartsProblem}). `own`: the parts on disk a complete run does not record whose rows are
- * this run's (its run_id column) and whose bytes are no recorded part's ({@link ownUnrecordedParts}):
- * named as parts whose record was lost, with the repair, not as another run's to remove.
+ * this run's (its run_id column) and whose bytes are no recorded part's ({@link unrecordedParts}):
+ * named as parts whose record was lost, with the repair, not as another run's to remove. `copies`: the
+ * unrecorded parts whose bytes are a recorded part's (its file): a recorded part that is missing while a
+ * copy of it is on disk was renamed (named so, with the name to give it back), and a copy of a part that
+ * is there is a duplicate to remove.
  */
-export function listingProblems(manifest: RunManifest, onDisk: readonly string[], own: ReadonlySet<string> = new Set()): string[] {
+export function listingProblems(manifest: RunManifest, onDisk: readonly string[], own: ReadonlySet<string> = new Set(), copies: ReadonlyMap<string, string> = new Map()): string[] {
   const recs = manifest.parts;
   if (!Array.isArray(recs)) {
     // A run written before checksums; unless its run.json records what only a writer with checksums writes.
@@ -108,10 +111,21 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
     if (r.replicates !== null && !(Array.isArray(r.replicates) && r.replicates[0]! >= 0 && r.replicates[1]! < manifest.replicates)) {
       out.push(`${run}: its run.json records the part ${r.file} with replicates ${JSON.stringify(r.replicates)}, outside the run's ${manifest.replicates} replicates.`);
     }
-    if (!onDisk.includes(r.file)) out.push(`${run}: the part ${r.file} is missing (the manifest records ${r.rows} rows, sha256 ${r.sha256.slice(0, 12)}…); restore it from a copy of the store, or sweep again.`);
+    if (!onDisk.includes(r.file)) {
+      const renamed = [...copies].find(([, of]) => of === r.file)?.[0];
+      out.push(
+        renamed !== undefined
+          ? `${run}: the part ${r.file} is missing, and the part ${renamed} holds its bytes (the same sha256 ${r.sha256.slice(0, 12)}…, which the manifest records for ${r.file}): it was renamed; give it its name back (mv episodes/${renamed} episodes/${r.file} in the run's directory), and keep it: it is the run's only copy of those rows.`
+          : `${run}: the part ${r.file} is missing (the manifest records ${r.rows} rows, sha256 ${r.sha256.slice(0, 12)}…); restore it from a copy of the store, or sweep again.`,
+      );
+    }
   }
   for (const f of onDisk) {
-    if (!seenFile.has(f)) {
+    const of = copies.get(f);
+    if (!seenFile.has(f) && of !== undefined) {
+      // A renamed part is named with its missing record above; a copy of a part that is there is a duplicate.
+      if (onDisk.includes(of)) out.push(`${run}: the part ${f} is a byte-for-byte copy of its part ${of} (the same sha256), which the run records once; remove the copy ${f}.`);
+    } else if (!seenFile.has(f)) {
       out.push(
         manifest.status !== 'complete'
           ? `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`
@@ -150,7 +164,8 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
  */
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
   const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
-  const problems = listingProblems(manifest, onDisk, await ownUnrecordedParts(store, manifest, onDisk));
+  const unrecorded = await unrecordedParts(store, manifest, onDisk);
+  const problems = listingProblems(manifest, onDisk, unrecorded.own, unrecorded.copies);
   const spec = await specChecked(store, manifest);
   if (spec.problem !== null) problems.push(spec.problem);
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
@@ -171,31 +186,39 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
 }
 
 /**
- * The parts on disk a complete run does not record whose rows are this run's: every value of their
- * run_id column is the run's id, and their bytes are no recorded part's (a byte-for-byte copy is a
- * duplicate). Read only when such a part exists (a run.json whose record of a part was lost, or restored
- * from a copy taken before an extend): each is read whole, in the bounded reader, its run_id column alone.
- * A part that cannot be read is not the run's here (the listing then says to remove it).
+ * The parts on disk a run does not record, read only when one exists: `copies`, those whose bytes are a
+ * recorded part's (by sha256: a part renamed, or copied), each with the recorded part's file; and for a
+ * complete run, `own`, the others whose rows are this run's (every value of their run_id column is the
+ * run's id: a run.json whose record of a part was lost, or restored from a copy taken before an extend),
+ * each read whole, in the bounded reader, its run_id column alone. A part that cannot be read is not the
+ * run's here (the listing then says to remove it).
  */
-async function ownUnrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<Set<string>> {
+export async function unrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<{ own: Set<string>; copies: Map<string, string> }> {
   const own = new Set<string>();
+  const copies = new Map<string, string>();
   const recs = manifest.parts;
-  if (manifest.status !== 'complete' || !Array.isArray(recs)) return own;
+  if (!Array.isArray(recs)) return { own, copies };
   const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
-  const shas = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.sha256 : undefined)));
+  const fileOfSha = new Map<unknown, string>();
+  for (const r of recs) if (typeof r === 'object' && r !== null && typeof r.file === 'string') fileOfSha.set(r.sha256, r.file);
   const dir = episodesDir(store, manifest.run_id);
   for (const file of onDisk) {
     if (recorded.has(file)) continue;
     try {
       const bytes = await readFile(join(dir, file));
-      if (shas.has(createHash('sha256').update(bytes).digest('hex'))) continue;
+      const of = fileOfSha.get(createHash('sha256').update(bytes).digest('hex'));
+      if (of !== undefined) {
+        copies.set(file, of);
+        continue;
+      }
+      if (manifest.status !== 'complete') continue;
       const rows = await readPartIsolated(bytes, file, ['run_id']);
       if (rows.length > 0 && rows.every((r) => r['run_id'] === manifest.run_id)) own.add(file);
     } catch {
       // unreadable: not shown to be the run's
     }
   }
-  return own;
+  return { own, copies };
 }
 
 /**

@@ -8,7 +8,7 @@ import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
 import { isImported, manifestProblems, specOf } from './manifest-problems.js';
-import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart } from './verify-parts.js';
+import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart, unrecordedParts } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
 import { missingPartsProblem } from './unverified-parts.js';
 import { unnamedRegistrationProblem } from './registration-rows.js';
@@ -265,27 +265,28 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   // resume and extend do not record its parts as they are; `verify --adopt` does, after checking every row.
   const missing = opts.lostParts === true ? null : missingPartsProblem(manifest);
   if (missing !== null) throw new DamagedRunError(manifest.run_id, [missing]);
-  // A complete run committed every part before it closed: a part it does not record is its own only when
-  // its record was lost, which `verify --adopt` (lostParts) checks; resume does not adopt one.
-  if (manifest.status === 'complete' && Array.isArray(manifest.parts) && opts.lostParts !== true) return { manifest, adopted: [] };
   const onDisk = await partFilesOnDisk(store, manifest.run_id);
   const recorded = Array.isArray(manifest.parts) ? manifest.parts : [];
   const known = new Set(recorded.map((r) => r.file));
-  // The recorded parts must be intact (missing, changed, duplicated ones are not repaired here).
-  const listing = listingProblems({ ...manifest, parts: recorded, status: 'running' }, onDisk).filter((p) => !p.includes('was not committed'));
+  // The recorded parts must be intact (missing, changed, duplicated ones are not repaired here); a part
+  // renamed or copied within the run (its bytes a recorded part's) is named so, not as one to adopt.
+  const { copies: renamedOrCopied } = await unrecordedParts(store, { ...manifest, parts: recorded }, onDisk);
+  const listing = listingProblems({ ...manifest, parts: recorded, status: 'running' }, onDisk, new Set(), renamedOrCopied).filter((p) => !p.includes('was not committed'));
   if (listing.length > 0) throw new DamagedRunError(manifest.run_id, listing);
   const dir = episodesDir(store, manifest.run_id);
+  // Their rows against their records (ranges, the registration they name), also for a complete run that
+  // resume or extend is about to write into: an edited record that verify reports is refused here.
   const base = await scanParts(manifest, recorded.map((record) => ({ file: record.file, path: join(dir, record.file), record })));
   if (base.problems.length > 0) throw new DamagedRunError(manifest.run_id, base.problems);
+  // A complete run committed every part before it closed: a part it does not record is its own only when
+  // its record was lost, which `verify --adopt` (lostParts) checks; resume does not adopt one.
+  if (manifest.status === 'complete' && Array.isArray(manifest.parts) && opts.lostParts !== true) return { manifest, adopted: [] };
   const fresh = onDisk.filter((f) => !known.has(f));
   if (fresh.length === 0 && Array.isArray(manifest.parts)) return { manifest, adopted: [] };
   const scan = await scanParts(manifest, fresh.map((file) => ({ file, path: join(dir, file), record: null })), base.have, base.outcomes);
   if (scan.problems.length > 0) throw new DamagedRunError(manifest.run_id, scan.problems);
+  // (A byte-for-byte copy of a recorded part was refused by the listing above, whatever its rows.)
   const added = fresh.map((f) => scan.records.get(f) as PartRecord);
-  // A byte-for-byte copy of a recorded part is never the run's next part, whatever its rows.
-  const shas = new Map(recorded.map((r) => [r.sha256, r.file]));
-  const copies = added.filter((a) => shas.has(a.sha256)).map((a) => `${runLabel(manifest)}: the part ${a.file} is a copy of ${String(shas.get(a.sha256))} (the same sha256), not a part the run wrote; remove it.`);
-  if (copies.length > 0) throw new DamagedRunError(manifest.run_id, copies);
   // In the order they were written, by number (a part whose record was lost sits among the recorded ones).
   const number = (r: PartRecord): number => Number(PART_RE.exec(r.file)?.[1] ?? -1);
   const next: RunManifest = { ...manifest, parts: [...recorded, ...added].sort((x, y) => number(x) - number(y)) };
