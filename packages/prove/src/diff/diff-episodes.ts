@@ -9,6 +9,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
+import { scoresRestateOutcomes } from './restated-scores.js';
 import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
 import type { RunIndex } from './run-index.js';
@@ -34,6 +35,8 @@ export type ComputeSwitches = {
 type Readings = {
   readonly threshold: { readonly value: number; readonly note: string };
   readonly scores: ScoreComparison | undefined;
+  /** True when both runs' scores restate their outcomes and were not compared for it ({@link scoresRestateOutcomes}). */
+  readonly restated: boolean;
   readonly clustered: ClusteredEvents | undefined;
   readonly sequential: boolean;
 };
@@ -62,7 +65,9 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   const { before, after, pairing, events } = input;
   // A cluster must hold every reading of its samples: not a same-sample axis (lm-eval's filter).
   if (options.cluster !== undefined) refuseClusteredSamples(sampleAxisValues(before.manifest, after.manifest), options.cluster);
-  const withScores = options.scores ?? (before.hasScores && after.hasScores);
+  // Scores that restate the outcomes (1 passed, 0 otherwise) are compared only when asked: a second test of one table.
+  const restated = options.scores === undefined && before.hasScores && after.hasScores && scoresRestateOutcomes(before) && scoresRestateOutcomes(after);
+  const withScores = options.scores ?? (before.hasScores && after.hasScores && !restated);
   const scores = withScores ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) }) : undefined;
   const threshold = diffThreshold(before, after);
   const clustered = options.cluster !== undefined && pairing.paired ? clusterBinary(pairing.conditions, pairing.axes, events, options.cluster, q) : undefined;
@@ -91,7 +96,7 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   }
   // Fisher's limits of runs that share no seeds read no discordance: say the option did nothing.
   if ((options.discordance ?? 0) > 0 && !input.pairing.paired) input.warnings.push(`--discordance ${options.discordance} is read by the limits of paired tables; these runs share no seeds, and Fisher's test reads none`);
-  return { threshold, scores, clustered, sequential };
+  return { threshold, scores, restated, clustered, sequential };
 }
 
 /**
@@ -256,6 +261,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential, first: sameSampleAxesOf(before.manifest, after.manifest) }),
     full: false,
     ...(readings.scores !== undefined ? { scores: readings.scores } : {}),
+    ...(readings.restated ? { scores_restated: true as const } : {}),
     ...(readings.clustered !== undefined ? { clustered: readings.clustered } : {}),
     ...(identity !== null ? { identity } : {}),
   };

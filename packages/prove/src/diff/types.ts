@@ -339,6 +339,12 @@ export type DiffReport = {
   readonly tables?: readonly EventTable[];
   /** The paired score comparison, when the runs hold scores or it was asked for. */
   readonly scores?: ScoreComparison;
+  /**
+   * True when both runs hold scores that restate their outcomes (1 passed, 0 otherwise: an import's 0/1
+   * metric) and `scores` was not asked for: they were not compared, the outcome's exact test being the
+   * test of the same table (absent otherwise).
+   */
+  readonly scores_restated?: true;
   /** The runs read with `--partial` that are not complete, with their coverage (absent when none). */
   readonly partial?: readonly RunCoverage[];
   /** (condition, replicate) pairs held by one run only, not compared (absent when every pair matched). */

@@ -45,6 +45,9 @@
 // compared with that phrase put back, the three report texts are as before.
 // and (the same session) for `next:` carrying the diff's reading where it is not the default (--q, --method,
 // --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
+// and (fifth session of 2026-12-06) for scores that restate their outcomes (1 passed, 0 otherwise: these imports'),
+// no longer compared by default: compared with `scores`, `scores_restated` and the sentence's scores clause taken
+// out of the JSON, and the score section's lines out of the text, nothing else moved (the new `scores` line added).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
