@@ -214,3 +214,19 @@ describe('diff --sequential: the direction of a row that counts', () => {
     expect([r.verdict, r.rows[0]?.verdict, r.rows[0]?.held_back_by]).toEqual(['significant change', 'higher', []]);
   });
 });
+
+// A review (fifth session of 2026-12-06): under --sequential the Benjamini-Hochberg flag ignored a
+// reversed direction when Holm did not count the row: a condition of change 0 whose evidence peaked at
+// 7 falls read p_holm 0.0746, p_bh 0.0373, flagged true (the page marked it `*`), a flag naming no direction.
+describe('the flag of a row whose evidence peaked the other way', () => {
+  it('is not set, whatever Holm says', async () => {
+    const { decide } = await import('./verdict.js');
+    const row = (change: number, direction: -1 | 0 | 1) => ({ p: 0.0373, limit: 0.05 as never, change, interval: { lower: -0.2, upper: 0.2 }, direction });
+    // Holm over two p of 0.0373: 0.0746 each (counts neither); BH: 0.0373 each (flags at q 0.05).
+    const d = decide([row(0, -1), row(0.1, 1)], 0.05, 0.5);
+    expect(d.p_holm).toEqual([0.0746, 0.0746]);
+    expect(d.p_bh).toEqual([0.0373, 0.0373]);
+    expect(d.counts).toEqual([false, false]);
+    expect(d.flagged).toEqual([false, true]);
+  });
+});

@@ -71,9 +71,11 @@ export function decide(rows: readonly Scored[], q: number, threshold: number | r
   const p_bh = bhAdjust(ps);
   // A test whose evidence peaked one way while its final change goes the other way (or nowhere) names no
   // direction: it does not count, and reads inconclusive (held back by 'direction').
-  const reversed = rows.map((r, i) => (p_holm[i] as number) <= q && r.direction !== undefined && r.direction !== Math.sign(r.change));
+  const wrongWay = rows.map((r) => r.direction !== undefined && r.direction !== Math.sign(r.change));
+  const reversed = rows.map((_, i) => (p_holm[i] as number) <= q && wrongWay[i] === true);
   const counts = p_holm.map((p, i) => p <= q && !reversed[i]);
-  const flagged = p_bh.map((p, i) => p <= q && !reversed[i]);
+  // Nor is a row flagged whose evidence went the other way, whether or not Holm would count it.
+  const flagged = p_bh.map((p, i) => p <= q && wrongWay[i] !== true);
   const held_back_by = rows.map((r, i) => {
     if (counts[i]) return [];
     const held = heldBackBy(r.limit, r.interval, thresholdOf(i), r.scoreDrops ?? 0);
