@@ -7,7 +7,7 @@ import { alignByIdentity, identityWarnings, pairIndexes, type Pairing } from './
 import { indexRows, isRunIndex, NO_EPISODE, NO_OUTCOME, type RunIndex } from './run-index.js';
 import { fmt3, fmtThreshold } from './sentence.js';
 import { TEST_METHODS } from './stats.js';
-import type { DiffOptions, DiffRun, IdentityPairing, TestMethod } from './types.js';
+import type { DiffManifest, DiffOptions, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
 /** The checked options: q, power and the paired test's method, with their defaults. */
 export type CheckedOptions = { readonly q: number; readonly power: number; readonly method: TestMethod };
@@ -30,17 +30,37 @@ export function checkOptions(options: DiffOptions): CheckedOptions {
   return { q, power, method };
 }
 
-/** The threshold the limits are read against: the runs' recorded `max_mde` (the larger when they differ). */
+/** How a run came by its `max_mde`: at sweep time, at import (`--max-mde`), or the import's default, which nobody chose. */
+function thresholdSource(m: DiffManifest): 'sweep' | 'import' | 'default' {
+  const record = m['import'];
+  if (record === null || typeof record !== 'object') return 'sweep';
+  return (record as { max_mde_default?: unknown }).max_mde_default === true ? 'default' : 'import';
+}
+
+const SOURCE_WORDS = { sweep: 'at sweep time', import: 'at import', default: "as the import's default" } as const;
+
+/**
+ * The threshold the limits are read against: the runs' recorded `max_mde` (the larger when they differ),
+ * and how it was chosen: at sweep time, at import (`--max-mde`), or the import's default (0.1), which the
+ * note says nobody chose.
+ */
 export function diffThreshold(before: RunIndex, after: RunIndex): { value: number; note: string } {
   const a = before.manifest.max_mde;
   const b = after.manifest.max_mde;
   const ok = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+  const sa = thresholdSource(before.manifest);
+  const sb = thresholdSource(after.manifest);
   if (ok(a) && ok(b)) {
-    if (a === b) return { value: a, note: 'recorded at sweep time by the runs' };
-    return { value: Math.max(a, b), note: `the larger of the two recorded at sweep time: ${fmtThreshold(a)} before, ${fmtThreshold(b)} after` };
+    if (a === b && sa === 'default' && sb === 'default') {
+      return { value: a, note: "the imports' default, not a threshold anyone chose: neither import was given --max-mde; import with --max-mde X to read the limits against the change you planned to detect" };
+    }
+    if (a === b && sa === sb) return { value: a, note: sa === 'sweep' ? 'recorded at sweep time by the runs' : 'recorded at import by the runs (--max-mde)' };
+    if (a === b) return { value: a, note: `recorded by the runs: ${SOURCE_WORDS[sa]} before, ${SOURCE_WORDS[sb]} after` };
+    const how = sa === 'sweep' && sb === 'sweep' ? 'recorded at sweep time' : `recorded (${SOURCE_WORDS[sa]} before, ${SOURCE_WORDS[sb]} after)`;
+    return { value: Math.max(a, b), note: `the larger of the two ${how}: ${fmtThreshold(a)} before, ${fmtThreshold(b)} after` };
   }
-  if (ok(a)) return { value: a, note: 'recorded at sweep time by the before run; the after run recorded none' };
-  if (ok(b)) return { value: b, note: 'recorded at sweep time by the after run; the before run recorded none' };
+  if (ok(a)) return { value: a, note: `recorded ${SOURCE_WORDS[sa]} by the before run; the after run recorded none` };
+  if (ok(b)) return { value: b, note: `recorded ${SOURCE_WORDS[sb]} by the after run; the before run recorded none` };
   throw new DiffError(
     'E_DIFF',
     `Neither run ${before.manifest.name} nor ${after.manifest.name} recorded a --max-mde at sweep time, so the diff has no threshold to read its limits against; compare runs made by poisson-prove sweep, which records it.`,

@@ -242,3 +242,31 @@ describe('the scorer recorded is every task\'s', () => {
     expect((err as Error).message).toContain('task security_guide is graded by scorer match in sec.json and by strict in sec-more.json; a run\'s outcomes come from one scorer per task: pass --scorer NAME, or import the files separately.');
   });
 });
+
+// A review (fifth session of 2026-12-06): an import given no --max-mde records the default 0.1, and the
+// diff printed "threshold 0.100 (recorded at sweep time by the runs)": a threshold nobody chose, read as
+// a pre-registered one, under a "no significant change".
+describe('the threshold of imports, as the diff names it', () => {
+  async function lmPair(maxMde?: number): Promise<[string, string]> {
+    const ids: string[] = [];
+    for (const [k, pass] of [[0, (i: number) => i % 2 === 0], [1, (i: number) => i % 3 === 0]] as const) {
+      const f = join(dir, `samples_arith_2025-01-0${k + 1}T00-00-00.jsonl`);
+      await writeFile(f, `${Array.from({ length: 30 }, (_, i) => lmEvalLine(i, `q${i}`, pass(i) ? 'passed' : 'failed')).join('\n')}\n`);
+      const r = await importRun(store, { format: 'lm-eval', files: [f], ...(maxMde !== undefined ? { maxMde } : {}) });
+      ids.push(r.runs[0]?.run_id as string);
+    }
+    return ids as [string, string];
+  }
+
+  it('says a default threshold is the import\'s default, not chosen, and names --max-mde', async () => {
+    const [a, b] = await lmPair();
+    const r = await diffRuns(store, a, b);
+    expect(r.threshold).toBe(0.1);
+    expect(r.threshold_note).toBe("the imports' default, not a threshold anyone chose: neither import was given --max-mde; import with --max-mde X to read the limits against the change you planned to detect");
+  });
+
+  it('says a threshold given at import was recorded at import', async () => {
+    const [a, b] = await lmPair(0.2);
+    expect((await diffRuns(store, a, b)).threshold_note).toBe('recorded at import by the runs (--max-mde)');
+  });
+});

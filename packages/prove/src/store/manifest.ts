@@ -272,6 +272,8 @@ export type RunImport = {
   inverted?: string[];
   /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
   axes_from: Record<string, string>;
+  /** True when the import was given no `--max-mde`: the run's `max_mde` is the import's default (0.1), which nobody chose; absent otherwise. */
+  max_mde_default?: true;
   /** The harness's configuration as the files record it (values under keys like api_key shown as `***`). */
   config: unknown;
   /** False when a file is the log of a run that did not finish (the run is then `interrupted`). */

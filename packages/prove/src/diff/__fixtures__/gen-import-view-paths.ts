@@ -38,6 +38,8 @@
 // and (fifth session of 2026-12-06) for scores that restate their outcomes (1 passed, 0 otherwise: these imports'),
 // no longer compared by default: compared with `scores`, `scores_restated` and the sentence's scores clause taken
 // out of the JSON, and the score section's lines out of the text, nothing else moved (the new `scores` line added).
+// and (the same session) for the threshold's note of imports given no --max-mde ("the imports' default, not a threshold anyone chose ..."
+// where it read "recorded at sweep time by the runs"): compared with the old note put back, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
