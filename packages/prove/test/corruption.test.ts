@@ -123,7 +123,7 @@ describe('the corruption suite: every read command errors, naming the run, the p
   it("a part of the run's own whose record was lost: named as the run's, and verify --adopt records it", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, parts: (m.parts ?? []).filter((p) => p.file !== 'part-00002.parquet') });
-    const what = new RegExp(`the part part-00002\\.parquet holds rows of this run \\(its run_id column\\) that its run\\.json does not record: its record was lost \\(run\\.json edited, or restored from a copy taken before the part was written\\); poisson-prove verify --adopt ${a.run_id} records it when its rows are pairs of the run's design that its recorded parts do not hold, or restore run\\.json from a copy taken after the part was written`);
+    const what = new RegExp(`the part part-00002\\.parquet holds rows of this run \\(its run_id column\\) that its run\\.json does not record: its record was lost \\(run\\.json edited, or restored from a copy taken before the part was written\\); poisson-prove (--store \\S+ )?verify --adopt ${a.run_id} records it when its rows are pairs of the run's design that its recorded parts do not hold, or restore run\\.json from a copy taken after the part was written`);
     await everyReadRefuses(what);
     for (const c of [['export', a.run_id], ['verify', a.run_id]]) expect((await cli(c)).err + (await cli(c)).out).not.toContain('remove it');
     const adopt = await cli(['verify', a.run_id, '--adopt']);
@@ -838,7 +838,7 @@ describe('incomplete runs are read only on purpose', () => {
       expect(r.code).toBe(2);
       expect(r.out).toBe('');
       expect(r.err).toBe(
-        `error: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; poisson-prove resume ${a.run_id} runs the missing pairs; or pass --partial to ${c[0]} it as it is (every output then says partial).\n`,
+        `error: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; poisson-prove --store ${store} resume ${a.run_id} runs the missing pairs; or pass --partial to ${c[0]} it as it is (every output then says partial).\n`,
       );
     }
   });
@@ -1110,6 +1110,9 @@ describe('damaged and never-started runs are listed, not hidden', () => {
     await writeFile(join(extra, 'run.json'), '{ not json');
     const never = join(store, '20261106T130000Z-0eee');
     await mkdir(never);
+    // Made a minute ago: gc keeps a never-started directory younger than 10 s (its sweep may be locking it).
+    const { utimes } = await import('node:fs/promises');
+    await utimes(never, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     try {
       const r = await cli(['runs']);
       expect(r.code).toBe(0);

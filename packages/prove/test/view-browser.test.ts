@@ -66,7 +66,7 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     await s.context.setOffline(true);
     await s.page.goto(pathToFileURL(diffFile).href);
     await s.page.waitForSelector('html[data-ready="true"]');
-  });
+  }, 60_000); // three runs, two pages and Chromium's start: over 10 s when the suite runs two files at once (it timed out so once, fifth session of 2026-12-06)
   afterAll(async () => {
     await s?.close();
   });

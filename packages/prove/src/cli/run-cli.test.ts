@@ -442,3 +442,34 @@ describe('poisson-prove itself', () => {
     expect(debug.err).toMatch(/^error: no run .*\nRefError: .*\n {4}at /);
   });
 });
+
+// A review (fifth session of 2026-12-06): the commands the read errors name (the damage's
+// `poisson-prove verify ID`, an unfinished run's `poisson-prove resume ID`) left out --store, so pasted
+// they looked in ./store: "no run in .../store matches". The CLI adds the store it was given.
+describe('the commands an error names carry the store', () => {
+  it('damage and an unfinished run name verify and resume with --store', async () => {
+    const store = 'my store';
+    const made = await cli(['--store', store, 'sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--salt', 's', '--part-rows', '4', '--yes', '--json']);
+    const id = (JSON.parse(made.out) as { run_id: string }).run_id;
+    const edited = JSON.parse(await readFile(join(dir, store, id, 'run.json'), 'utf8')) as { counts: { rows: number } };
+    await writeFile(join(dir, store, id, 'run.json'), JSON.stringify({ ...edited, counts: { ...edited.counts, rows: edited.counts.rows + 1 } }));
+    const damaged = await cli(['--store', store, 'inspect', id]);
+    expect(damaged.code).toBe(2);
+    expect(damaged.err).toContain(`poisson-prove --store "my store" verify ${id} lists everything that differs`);
+    expect(damaged.err).not.toMatch(/poisson-prove verify/);
+    // Given through POISSON_STORE: named the same way.
+    const viaEnv = await cli(['inspect', id], { env: { POISSON_STORE: store } });
+    expect(viaEnv.err).toContain(`poisson-prove --store "my store" verify ${id}`);
+    // An unfinished run beside it: its resume (or the damage's verify) names the store too.
+    const m = JSON.parse(await readFile(join(dir, store, id, 'run.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(dir, store, id, 'run.json'), JSON.stringify({ ...m, status: 'interrupted' }));
+    const other = await cli(['--store', store, 'sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--salt', 's', '--part-rows', '4', '--yes', '--json']);
+    const id2 = (JSON.parse(other.out) as { run_id: string }).run_id;
+    const m2 = JSON.parse(await readFile(join(dir, store, id2, 'run.json'), 'utf8')) as { parts: unknown[]; counts: { rows: number } };
+    await writeFile(join(dir, store, id2, 'run.json'), JSON.stringify({ ...m2, status: 'interrupted' }));
+    const partial = await cli(['--store', store, 'diff', id2, id]);
+    expect(partial.code).toBe(2);
+    expect(partial.err).toMatch(/poisson-prove --store "my store" (resume|verify) /);
+    expect(partial.err).not.toMatch(/poisson-prove (resume|verify) /);
+  });
+});

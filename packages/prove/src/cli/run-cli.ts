@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
+import { shellRef } from '../internal/shell-word.js';
 import { commands } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CliIo, type CommandContext } from './define.js';
 import { mainHelp, verbHelp } from './help.js';
@@ -50,14 +51,26 @@ function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
   };
 }
 
+/** The verbs a library message may name as a command to run next. */
+const VERBS = /\bpoisson-prove (?!--store\b)(?=(?:verify|resume|extend|inspect|gc|runs|diff|report|view|export|sweep|import|queue)\b)/g;
+
+/**
+ * A library message with `--store STORE` added to each `poisson-prove VERB` it names: the library does
+ * not know how the CLI was given its store (its damage messages say `poisson-prove verify ID`), and such
+ * a command pasted without it looks in ./store. Commands that already name a store are left as they are.
+ */
+export function withStore(text: string, store: string): string {
+  return text.replace(VERBS, `poisson-prove --store ${shellRef(store)} `);
+}
+
 /**
  * Prints an error as one line per problem (a stack trace only with --debug) and returns its exit code: a
  * {@link ProveError}'s own (2 bad input, 1 a failure found); any other error is internal: exit 1, with
  * `internal error: ...` and how to get the stack.
  */
-export function reportError(err: unknown, io: CliIo, debug: boolean): number {
+export function reportError(err: unknown, io: CliIo, debug: boolean, store?: string): number {
   if (err instanceof ProveError) {
-    for (const p of err.problems) io.stderr.write(`error: ${p}\n`);
+    for (const p of err.problems) io.stderr.write(`error: ${store === undefined ? p : withStore(p, store)}\n`);
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
@@ -85,6 +98,7 @@ export function reportError(err: unknown, io: CliIo, debug: boolean): number {
  */
 export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<number> {
   const debug = rawArgs.includes('--debug');
+  let given: string | undefined;
   try {
     const { before, verb, rest } = splitVerb(rawArgs);
     const globalsOnly = { name: '', summary: '', positionals: [], options: {}, run: async () => 0 };
@@ -110,6 +124,8 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     }
     const storeOpt = (parsed.options['store'] as string | undefined) ?? (g.options['store'] as string | undefined) ?? io.env['POISSON_STORE'];
     const storeRaw = storeOpt && storeOpt !== '' ? storeOpt : 'store';
+    // The store as given (--store or POISSON_STORE), for the commands an error names; the default needs none.
+    if (storeOpt && storeOpt !== '') given = storeRaw;
     const store = isAbsolute(storeRaw) ? storeRaw : resolve(io.cwd, storeRaw);
     const ctx: CommandContext = {
       positionals: parsed.positionals,
@@ -121,6 +137,6 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     };
     return await cmd.run(ctx);
   } catch (err) {
-    return reportError(err, io, debug);
+    return reportError(err, io, debug, given);
   }
 }

@@ -10,6 +10,9 @@ import { hostName } from './provenance.js';
 import { lockRun } from './run-lock.js';
 import { removeStaleTemps, tempsOf } from './part-temps.js';
 
+/** A never-started directory younger than this (its mtime) is kept: its sweep may not hold its lock yet. */
+export const YOUNG_MS = 10_000;
+
 /** What {@link gcStore} removed and what it left, with why. */
 export type GcResult = {
   readonly removed: readonly string[];
@@ -20,7 +23,8 @@ export type GcResult = {
 
 /**
  * Removes the run directories that never started: a directory named like a run id without a run.json,
- * left by a sweep killed while it created the run. Each is locked first ({@link lockRun}): one whose
+ * left by a sweep killed while it created the run. One made less than {@link YOUNG_MS} ago is kept (a
+ * sweep makes the directory, then locks it). Each is locked first ({@link lockRun}): one whose
  * lock a live process holds (a run being created right now) is kept, and so is one that gained a
  * run.json or files in its episodes meanwhile. Damaged runs (a run.json that cannot be read, or one lost
  * from a directory whose episodes hold files) are never removed: they are named
@@ -29,6 +33,7 @@ export type GcResult = {
  * writer holds is left alone.
  *
  * @param store - the store directory.
+ * @param now - the clock the age of a never-started directory is read against (default `Date.now`; tests pass their own).
  * @returns the directories removed and those kept, frozen.
  * @example
  * ```ts
@@ -36,11 +41,19 @@ export type GcResult = {
  * ```
  * @see docs/store.md, "Damaged and never-started runs".
  */
-export async function gcStore(store: string): Promise<GcResult> {
+export async function gcStore(store: string, now: () => number = Date.now): Promise<GcResult> {
   const { neverStarted, runs } = await scanRuns(store);
   const removed: string[] = [];
   const kept: { dir: string; reason: string }[] = [];
   for (const dir of neverStarted) {
+    // A sweep makes the directory, then takes its lock inside it: a directory this young may be one whose
+    // lock is not there yet, which gc would lock and remove under the sweep (a review: 12 of 60 sweeps
+    // beside a gc loop failed, or found their new run locked by gc).
+    const made = await lstat(runDir(store, dir)).then((st) => st.mtimeMs, () => null);
+    if (made !== null && now() - made < YOUNG_MS) {
+      kept.push(Object.freeze({ dir, reason: `made less than ${YOUNG_MS / 1000} s ago: a process may be creating it (gc removes it later)` }));
+      continue;
+    }
     let lock;
     try {
       lock = await lockRun(store, dir);

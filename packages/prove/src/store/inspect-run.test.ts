@@ -119,7 +119,7 @@ describe('diff and export of a run whose status is running', () => {
     expect(await said(['diff', id, otherId])).toContain('its writer is alive (still sweeping): wait for it to end');
     await w.close('complete');
     await writeManifest(dir, { ...(await readManifest(dir, id)), status: 'running' }); // as a SIGKILL leaves it
-    expect(await said(['export', id])).toContain(`no live writer: its process was killed or crashed; poisson-prove resume ${id} finishes it`);
+    expect(await said(['export', id])).toContain(`no live writer: its process was killed or crashed; poisson-prove --store ${dir} resume ${id} finishes it`);
     expect(await said(['diff', id, otherId])).toContain('no live writer: its process was killed or crashed');
   });
 });

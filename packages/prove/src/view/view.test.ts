@@ -310,7 +310,7 @@ describe('view takes the diff\'s reading options, and the page shows what the re
   it('without --partial an interrupted run is refused as diff refuses it (exit 2)', async () => {
     const io = capture(dir);
     expect(await runCli(['--store', dir, 'view', a, c, '--out', 'refused.html'], io.io)).toBe(2);
-    expect(io.err()).toMatch(/is interrupted and holds 40 of the 96 \(condition, replicate\) pairs of its design; poisson-prove resume .* runs the missing pairs; or pass --partial to view it as it is/);
+    expect(io.err()).toMatch(/is interrupted and holds 40 of the 96 \(condition, replicate\) pairs of its design; poisson-prove --store \S+ resume .* runs the missing pairs; or pass --partial to view it as it is/);
     await expect(readFile(join(dir, 'refused.html'))).rejects.toThrow();
   });
 
