@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { diffEpisodes } from './diff-episodes.js';
 import { formatDiffText } from './format-text.js';
 import { tango } from './stats.js';
-import { fmtInterval, fmtP, printDecimals } from './text-table.js';
+import { fmtChange, fmtInterval, fmtP, printDecimals } from './text-table.js';
 import type { DiffRun } from './types.js';
 import { heldBackBy } from './verdict.js';
 import { fmtThreshold } from './sentence.js';
@@ -189,7 +189,7 @@ describe('--full sections and --fail-on beside a threshold of more than three de
   it('prints three decimals at a threshold of three or fewer, as before', () => {
     const r = diffEpisodes(runOf('a', before, 0.1), runOf('b', after, 0.1), { full: true });
     const text = formatDiffText(r);
-    expect(text.slice(text.indexOf('\nomnibus'))).toMatch(/\n {2}failed +0\.000 +0\.000 +0\.000 /);
+    expect(text.slice(text.indexOf('\nomnibus'))).toMatch(/\n {2}failed +0\.000 +0\.000 +\+0\.0004 /); // the change to its first digit (fmtChange)
   });
 
   it('names a tripped gate\'s rates to the threshold\'s decimals', async () => {
@@ -200,5 +200,38 @@ describe('--full sections and --fail-on beside a threshold of more than three de
     const row = r.rows.find((x) => x.event === 'failed')!;
     expect(row.counts_toward_verdict).toBe(true);
     expect(failOnHits(r, [{ event: 'failed', direction: 'rise' }])).toEqual(['--fail-on failed:rise: slack 4 0.0000 → 0.0160']);
+  });
+});
+
+// A review (fifth session of 2026-12-06): 49,980 pairs each way and 40 falls (exact McNemar p 2^-39)
+// printed "0.000 [-0.001, 0.000] lower": a change of -0.0004 as none, and an interval whose upper bound
+// (about -0.0003) excludes 0 as one that reaches it. A bound on 0's other side keeps its sign, printed to
+// the first decimal that shows it (still outward), and a change that rounds to 0 shows its first digit.
+describe('a small change and an interval that excludes 0, as printed', () => {
+  it('keeps the bound that excludes 0 on its side of 0, rounded outward', () => {
+    expect(fmtInterval({ lower: -0.00052, upper: -0.00031 })).toBe('[-0.001, -0.0003]');
+    expect(fmtInterval({ lower: 0.000031, upper: 0.0123 })).toBe('[+0.00003, +0.013]');
+    expect(fmtInterval({ lower: -0.0004, upper: 0 })).toBe('[-0.001, 0.000]'); // 0 itself is 0
+    expect(fmtInterval({ lower: -0.0021, upper: 0.0004 })).toBe('[-0.003, +0.001]'); // across 0: as before
+    expect(fmtInterval({ lower: -0.01211, upper: -0.000049 }, 4)).toBe('[-0.0122, -0.00004]');
+  });
+
+  it('prints a change that rounds to 0 to its first significant digit, and 0 as 0', () => {
+    expect(fmtChange(-0.0004)).toBe('-0.0004');
+    expect(fmtChange(0.00004321)).toBe('+0.00004');
+    expect(fmtChange(0)).toBe('0.000');
+    expect(fmtChange(-0.0004, 4)).toBe('-0.0004');
+    expect(fmtChange(0.25)).toBe('+0.250');
+  });
+
+  it('prints the review\'s table so', () => {
+    const n = 49_980;
+    const before = [...rep(n, 'passed'), ...rep(40, 'passed'), ...rep(n, 'failed')];
+    const after = [...rep(n, 'passed'), ...rep(40, 'failed'), ...rep(n, 'failed')];
+    const r = diffEpisodes(runOf('a', before, 0.1), runOf('b', after, 0.1), { events: ['passed'] });
+    const row = r.rows[0]!;
+    expect(row.verdict).toBe('lower');
+    expect(row.interval.upper).toBeLessThan(0);
+    expect(formatDiffText(r)).toMatch(/slack 4 +passed +0\.500 +0\.500 +-0\.0004 +\[-0\.001, -0\.000\d\] +lower/);
   });
 });

@@ -35,10 +35,19 @@ export function fmtP(p: number): string {
   return p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
 }
 
-/** Formats a change with its sign: "+0.250", "-0.125", "0.000" (to `decimals`, default 3: {@link printDecimals}). */
+/** The most decimals a small nonzero change or bound is printed to ({@link fmtChange}, {@link fmtInterval}). */
+const FINEST = 12;
+
+/**
+ * Formats a change with its sign: "+0.250", "-0.125", "0.000" (to `decimals`, default 3: {@link printDecimals}).
+ * A nonzero change that would print as 0 is printed to its first significant digit ("-0.0004"): a
+ * change the verdict counts read "0.000" beside `lower`.
+ */
 export function fmtChange(x: number, decimals = 3): string {
   if (Number.isNaN(x)) return '-';
-  const s = x.toFixed(decimals);
+  let d = decimals;
+  while (x !== 0 && Number(x.toFixed(d)) === 0 && d < FINEST) d++;
+  const s = x.toFixed(d);
   if (Number(s) === 0) return (0).toFixed(decimals);
   return x > 0 ? `+${s}` : s;
 }
@@ -92,8 +101,11 @@ function ceilAt(x: number, scale: number): number {
  * condition back by its interval. A bound already on the grid (0.1 = 100 / 1000) stays where it is.
  * `--json` keeps the computed bounds.
  *
+ * A bound on the far side of 0 that would round to 0 keeps its side ({@link sideOfZero}): an interval
+ * that excludes 0 is never printed as one that reaches it.
+ *
  * @param i - the interval (NaN bounds print `-`).
- * @returns `[+0.001, +0.101]` for [0.0015567, 0.1002882].
+ * @returns `[+0.001, +0.101]` for [0.0015567, 0.1002882]; `[-0.001, -0.0003]` for [-0.00052, -0.00031].
  */
 export function fmtInterval(i: { readonly lower: number; readonly upper: number }, decimals = 3): string {
   const scale = 10 ** decimals;
@@ -101,7 +113,20 @@ export function fmtInterval(i: { readonly lower: number; readonly upper: number 
   const onGrid = (x: number): boolean => Number.isFinite(x) && Math.abs(x) * scale < 2 ** 52;
   const lo = onGrid(i.lower) ? floorAt(i.lower, scale) : i.lower;
   const hi = onGrid(i.upper) ? ceilAt(i.upper, scale) : i.upper;
-  return `[${fmtChange(lo, decimals)}, ${fmtChange(hi, decimals)}]`;
+  return `[${lo === 0 && i.lower > 0 ? sideOfZero(i.lower, decimals) : fmtChange(lo, decimals)}, ${hi === 0 && i.upper < 0 ? sideOfZero(i.upper, decimals) : fmtChange(hi, decimals)}]`;
+}
+
+/**
+ * A bound that excludes 0 but rounds outward to 0 at `decimals` (an upper bound of -0.0003 at three),
+ * printed on its side of 0: rounded outward (toward 0) to the first decimal that keeps it off 0.
+ */
+function sideOfZero(x: number, decimals: number): string {
+  for (let d = decimals + 1; d <= FINEST; d++) {
+    const scale = 10 ** d;
+    const r = x > 0 ? floorAt(x, scale) : ceilAt(x, scale);
+    if (r !== 0) return fmtChange(r, d);
+  }
+  return fmtChange(x, FINEST);
 }
 
 /**
