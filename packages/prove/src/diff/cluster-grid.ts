@@ -59,7 +59,7 @@ export function formatClusteredGrid(grid: ReportGrid): string[] {
     for (const xv of grid.x_values) {
       const row = c.cells.find((cell) => cell.x === xv && cell.y === yv)?.row ?? null;
       const interval = row === null ? '' : row.interval === null ? 'no interval' : fmtInterval(row.interval, dp);
-      line.push(row === null ? '-' : `${fmtChange(row.change, dp)} ${interval} p_holm ${fmtP(row.p_holm)} ${row.verdict}`);
+      line.push(row === null ? '-' : `${fmtChange(row.change, dp)} ${interval} p_holm ${fmtP(row.p_holm, grid.diff.q)} ${row.verdict}`);
     }
     table.push(line);
   }

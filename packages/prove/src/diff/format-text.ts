@@ -45,7 +45,7 @@ function tablesSection(r: DiffReport, tables: NonNullable<DiffReport['tables']>)
   tables.forEach((t, i) => {
     hashes.set(t.hash, t.condition);
     const row = r.rows[i];
-    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN), fmtP(row?.p_holm ?? NaN), fmtP(row?.p_bh ?? NaN), row ? fmtInterval(row.interval, printDecimals(r.threshold)) : '-']);
+    rows.push([`  ${t.hash}`, t.event, ...cells(t.counts, t.samples), fmtP(row?.p ?? NaN, r.q), fmtP(row?.p_holm ?? NaN, r.q), fmtP(row?.p_bh ?? NaN, r.q), row ? fmtInterval(row.interval, printDecimals(r.threshold)) : '-']);
   });
   out.push(...textTable(rows));
   for (const [h, c] of hashes) out.push(`  ${h} = ${c}`);
@@ -90,18 +90,18 @@ function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus'
   const held = heldApart(omnibus);
   const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}${held}`];
   const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
-  for (const o of omnibus) rows.push([`  ${o.event}${withinText(o.within)}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p)]);
+  for (const o of omnibus) rows.push([`  ${o.event}${withinText(o.within)}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p, r.q)]);
   out.push(...textTable(rows));
   return out;
 }
 
 /** The change per value of each axis with more than one value (to `dp` decimals). */
-function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>, dp: number): string[] {
+function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>, dp: number, q: number): string[] {
   const out = ['', `fault lines   the change per value of each axis with more than one value (pooled, unadjusted)${heldApart(faultLines.flatMap((f) => f.values))}`];
   if (faultLines.length === 0) return [...out, '  no axis has more than one value'];
   const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
   for (const f of faultLines) {
-    for (const v of f.values) rows.push([`  ${f.axis}`, `${String(v.value)}${withinText(v.within)}`, v.event, fmtRate(v.before, dp), fmtRate(v.after, dp), fmtChange(v.change, dp), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p)]);
+    for (const v of f.values) rows.push([`  ${f.axis}`, `${String(v.value)}${withinText(v.within)}`, v.event, fmtRate(v.before, dp), fmtRate(v.after, dp), fmtChange(v.change, dp), String(v.counts?.n ?? `${v.samples.before.n}/${v.samples.after.n}`), fmtP(v.p, q)]);
   }
   return [...out, ...textTable(rows)];
 }
@@ -124,7 +124,7 @@ function fullSections(r: DiffReport): string[] {
     ...(r.tables !== undefined ? tablesSection(r, r.tables) : []),
     ...(r.coverage !== undefined ? coverageSection(r.coverage, r.method.paired) : []),
     ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus, dp) : []),
-    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines, dp) : []),
+    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines, dp, r.q) : []),
     ...(r.bound !== undefined ? boundSection(r.bound, dp) : []),
   ];
 }

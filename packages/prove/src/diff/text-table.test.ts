@@ -235,3 +235,33 @@ describe('a small change and an interval that excludes 0, as printed', () => {
     expect(formatDiffText(r)).toMatch(/slack 4 +passed +0\.500 +0\.500 +-0\.0004 +\[-0\.001, -0\.000\d\] +lower/);
   });
 });
+
+// A review (fifth session of 2026-12-06): at three significant digits p 0.0500163 (does not count at
+// q 0.05) and p 0.0499832 (counts) both printed "0.0500" in --full's tables and the omnibus. Beside q, a
+// p that would print as q is printed to the digit that tells them apart.
+describe('a p beside q', () => {
+  it('prints the digits that put it on its side of q', () => {
+    // scipy: 2 * binom.cdf(125, 284, 0.5) = 0.0500163..., 2 * binom.cdf(117, 267, 0.5) = 0.0499832...
+    const above = mcnemar({ both: 100, rise: 159, fall: 125, neither: 100 }).pValue;
+    const below = mcnemar({ both: 100, rise: 150, fall: 117, neither: 100 }).pValue;
+    expect(above).toBeCloseTo(0.0500163, 6);
+    expect(below).toBeCloseTo(0.0499832, 6);
+    expect(fmtP(above)).toBe('0.0500'); // without q, as before
+    expect(fmtP(above, 0.05)).toBe('0.05002');
+    expect(fmtP(below, 0.05)).toBe('0.04998');
+    expect(fmtP(0.05, 0.05)).toBe('0.0500');
+    expect(fmtP(0.0123, 0.05)).toBe('0.0123');
+    expect(fmtP(0.00010004, 0.0001)).toBe('1.0004e-4');
+  });
+
+  it('--full\'s tables print them so', () => {
+    // both 100, 159 pairs failed then passed, 125 passed then failed, neither 100: p 0.0500163
+    const before = [...rep(100, 'failed'), ...rep(159, 'failed'), ...rep(125, 'passed'), ...rep(100, 'passed')];
+    const after = [...rep(100, 'failed'), ...rep(159, 'passed'), ...rep(125, 'failed'), ...rep(100, 'passed')];
+    const r = diffEpisodes(runOf('a', before, 0.1), runOf('b', after, 0.1), { events: ['failed'], full: true });
+    expect(r.rows[0]?.p).toBeCloseTo(0.0500163, 6);
+    const text = formatDiffText(r);
+    expect(text).toContain(' 0.05002 ');
+    expect(text.slice(text.indexOf('\nomnibus'))).toMatch(/ 0\.05002\n/);
+  });
+});

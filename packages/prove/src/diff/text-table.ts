@@ -26,13 +26,21 @@ export function textTable(rows: readonly (readonly string[])[]): string[] {
   );
 }
 
-/** Formats a p-value: 3 significant digits, or scientific notation below 0.001. */
-export function fmtP(p: number): string {
+/**
+ * Formats a p-value: 3 significant digits, or scientific notation below 0.001. Beside `q` (the rate it
+ * is held to), a p that is not q but would print as q gets the digits that put it on its side: 0.0500163
+ * and 0.0499832 both printed `0.0500` at q 0.05, one counting and one not; they print `0.05002` and
+ * `0.04998`.
+ */
+export function fmtP(p: number, q?: number): string {
   if (Number.isNaN(p)) return '-';
   // A double cannot hold a p this small with its digits (subnormal), or at all (0 after underflow: the
   // exact McNemar p of 0 rises and 1,075 falls is 2 x 0.5^1075): no test gives a p of 0.
   if (p < 1e-300) return '< 1e-300';
-  return p < 0.001 ? p.toExponential(2) : p.toPrecision(3);
+  const at = (digits: number): string => (p < 0.001 ? p.toExponential(digits - 1) : p.toPrecision(digits));
+  let digits = 3;
+  if (q !== undefined && p !== q) while (Number(at(digits)) === q && digits < 17) digits++;
+  return at(digits);
 }
 
 /** The most decimals a small nonzero change or bound is printed to ({@link fmtChange}, {@link fmtInterval}). */

@@ -35,7 +35,7 @@ function word(verdict: string): string {
   return `<span class="word ${h(verdict.replace(/[^a-z]+/g, '-'))}">${h(verdict)}</span>`;
 }
 
-function conditionRow(r: DiffRow, decimals: number): string {
+function conditionRow(r: DiffRow, decimals: number, q: number): string {
   const c = r.counts;
   // Unpaired: each run's episodes (the runs have no pairs); the sort key is the before run's.
   const n = c ? c.n : r.samples.before.n;
@@ -70,9 +70,9 @@ function conditionRow(r: DiffRow, decimals: number): string {
     `<td class="num">${fmtRate(r.after, decimals)}</td>`,
     `<td class="num ${cls}">${h(fmtChange(r.change, decimals))}</td>`,
     `<td class="num">${h(fmtInterval(r.interval, decimals))}</td>`,
-    `<td class="num">${h(fmtP(r.p))}</td>`,
-    `<td class="num">${h(fmtP(r.p_holm))}</td>`,
-    `<td class="num">${h(fmtP(r.p_bh))}${r.flagged ? ' *' : ''}</td>`,
+    `<td class="num">${h(fmtP(r.p, q))}</td>`,
+    `<td class="num">${h(fmtP(r.p_holm, q))}</td>`,
+    `<td class="num">${h(fmtP(r.p_bh, q))}${r.flagged ? ' *' : ''}</td>`,
     `<td class="${cls}">${h(r.verdict)}${r.counts_toward_verdict ? ' (counts)' : ''}${(r.held_back_by ?? []).length > 0 ? `<br><span class="note">held back by ${h((r.held_back_by ?? []).join(', '))}</span>` : ''}</td>`,
     `<td class="num">${h(limitText(r.limit_rise))}</td>`,
     `<td class="num">${h(limitText(r.limit_fall))}</td>`,
@@ -181,7 +181,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   const headOf = (key: string, label: string): string => (key === 'n' && !d.method.paired ? 'episodes (before / after)' : label);
   for (const [key, label, num] of HEADS) body.push(`<th${key ? ` data-key="${key}" class="sortable${num ? ' num' : ''}"` : ''}>${h(headOf(key, label))}</th>`);
   body.push('</tr></thead><tbody>');
-  for (const r of d.rows) body.push(conditionRow(r, printDecimals(d.threshold)));
+  for (const r of d.rows) body.push(conditionRow(r, printDecimals(d.threshold), d.q));
   body.push('</tbody></table></div>');
   // The paired score comparison and the clustered reading, as the text diff prints them (the same sections).
   if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores)));
