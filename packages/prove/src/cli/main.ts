@@ -54,10 +54,12 @@ class ProcessExitError extends Error {
   override name = 'ProcessExitError';
 }
 // A target that called process.exit (a script's fatal-error path) ended the sweep's process with the
-// target's code, 0 included, and left the run `running` without a word. While targets run in this
-// process the call throws instead: in an episode it is the episode's error, as a worker thread's exit is
-// on --backend threads; from a timer it stops the run as the stray errors above do.
-if (['sweep', 'resume', 'extend', 'worker'].includes(verb)) {
+// target's code, 0 included, and left the run `running` without a word. While a sweep, resume or extend
+// runs targets in this process the call throws instead: in an episode it is the episode's error, as a
+// worker thread's exit is on --backend threads; from a timer it stops the run as the stray errors above
+// do. A `worker` keeps Node's process.exit: it has no run to stop, and a stray throw would end it with a
+// raw stack; its job is taken again when the worker is gone (docs/distributed.md).
+if (['sweep', 'resume', 'extend'].includes(verb)) {
   process.exit = ((code?: string | number | null) => {
     throw new ProcessExitError(
       `the target called process.exit(${code === undefined ? '' : String(code)}), which would end the sweep's process; a target reports a failure by throwing or by its outcome`,

@@ -471,5 +471,10 @@ describe('the commands an error names carry the store', () => {
     expect(partial.code).toBe(2);
     expect(partial.err).toMatch(/poisson-prove --store "my store" (resume|verify) /);
     expect(partial.err).not.toMatch(/poisson-prove (resume|verify) /);
+    // The review of this change: a ref or a file name holding the words was rewritten too.
+    const ref = await cli(['--store', store, 'inspect', 'poisson-prove verify']);
+    expect(ref.code).toBe(2);
+    expect(ref.err).toContain('"poisson-prove verify"');
+    expect(ref.err).not.toContain('--store "my store" verify"');
   });
 });

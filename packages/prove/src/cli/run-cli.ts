@@ -51,8 +51,13 @@ function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
   };
 }
 
-/** The verbs a library message may name as a command to run next. */
-const VERBS = /\bpoisson-prove (?!--store\b)(?=(?:verify|resume|extend|inspect|gc|runs|diff|report|view|export|sweep|import|queue)\b)/g;
+/**
+ * The commands a library message names to mend what it reports: `poisson-prove verify ID`, `verify
+ * --adopt ID`, `resume ID`, `extend ID`, `inspect ID` (a run id right after the verb). Text that merely
+ * holds the words (a ref or a file name the user gave, "runs made by
+ * poisson-prove sweep") is left alone.
+ */
+const VERBS = /\bpoisson-prove (?=(?:verify(?: --adopt)?|resume|extend|inspect) \d{8}T\d{6}Z-[0-9a-f]{4}\b)/g;
 
 /**
  * A library message with `--store STORE` added to each `poisson-prove VERB` it names: the library does

@@ -9,7 +9,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
-import { scoresRestateOutcomes } from './restated-scores.js';
+import { eventsTestScoresTable, scoresRestateOutcomes } from './restated-scores.js';
 import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
 import type { RunIndex } from './run-index.js';
@@ -66,7 +66,7 @@ function readingsOf(input: DiffInput, options: DiffOptions, { q, method }: Check
   // A cluster must hold every reading of its samples: not a same-sample axis (lm-eval's filter).
   if (options.cluster !== undefined) refuseClusteredSamples(sampleAxisValues(before.manifest, after.manifest), options.cluster);
   // Scores that restate the outcomes (1 passed, 0 otherwise) are compared only when asked: a second test of one table.
-  const restated = options.scores === undefined && before.hasScores && after.hasScores && scoresRestateOutcomes(before) && scoresRestateOutcomes(after);
+  const restated = options.scores === undefined && before.hasScores && after.hasScores && scoresRestateOutcomes(before) && scoresRestateOutcomes(after) && eventsTestScoresTable([before, after], events);
   const withScores = options.scores ?? (before.hasScores && after.hasScores && !restated);
   const scores = withScores ? compareScores(before, after, pairing.conditions, pairing.axes, { q, method, ...(options.cluster !== undefined ? { cluster: options.cluster } : {}) }) : undefined;
   const threshold = diffThreshold(before, after);

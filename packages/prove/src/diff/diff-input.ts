@@ -30,14 +30,18 @@ export function checkOptions(options: DiffOptions): CheckedOptions {
   return { q, power, method };
 }
 
-/** How a run came by its `max_mde`: at sweep time, at import (`--max-mde`), or the import's default, which nobody chose. */
-function thresholdSource(m: DiffManifest): 'sweep' | 'import' | 'default' {
+/**
+ * How a run came by its `max_mde`: at sweep time, at import given `--max-mde` (`given`), the import's
+ * default, which nobody chose, or at import by an older build that did not record which (`import`).
+ */
+function thresholdSource(m: DiffManifest): 'sweep' | 'given' | 'import' | 'default' {
   const record = m['import'];
   if (record === null || typeof record !== 'object') return 'sweep';
-  return (record as { max_mde_default?: unknown }).max_mde_default === true ? 'default' : 'import';
+  const d = (record as { max_mde_default?: unknown }).max_mde_default;
+  return d === true ? 'default' : d === false ? 'given' : 'import';
 }
 
-const SOURCE_WORDS = { sweep: 'at sweep time', import: 'at import', default: "as the import's default" } as const;
+const SOURCE_WORDS = { sweep: 'at sweep time', given: 'at import (--max-mde)', import: 'at import', default: "as the import's default" } as const;
 
 /**
  * The threshold the limits are read against: the runs' recorded `max_mde` (the larger when they differ),
@@ -54,7 +58,15 @@ export function diffThreshold(before: RunIndex, after: RunIndex): { value: numbe
     if (a === b && sa === 'default' && sb === 'default') {
       return { value: a, note: "the imports' default, not a threshold anyone chose: neither import was given --max-mde; import with --max-mde X to read the limits against the change you planned to detect" };
     }
-    if (a === b && sa === sb) return { value: a, note: sa === 'sweep' ? 'recorded at sweep time by the runs' : 'recorded at import by the runs (--max-mde)' };
+    if (a === b && sa === sb) {
+      const how: Record<typeof sa, string> = {
+        sweep: 'recorded at sweep time by the runs',
+        given: 'recorded at import by the runs (--max-mde)',
+        import: 'recorded at import by the runs (by a build that did not record whether --max-mde was given or its default, 0.1, taken)',
+        default: '', // both defaults: above
+      };
+      return { value: a, note: how[sa] };
+    }
     if (a === b) return { value: a, note: `recorded by the runs: ${SOURCE_WORDS[sa]} before, ${SOURCE_WORDS[sb]} after` };
     const how = sa === 'sweep' && sb === 'sweep' ? 'recorded at sweep time' : `recorded (${SOURCE_WORDS[sa]} before, ${SOURCE_WORDS[sb]} after)`;
     return { value: Math.max(a, b), note: `the larger of the two ${how}: ${fmtThreshold(a)} before, ${fmtThreshold(b)} after` };

@@ -1,4 +1,5 @@
 import { formatClusteredLines } from './cluster-binary.js';
+import { RESTATED_NOTE } from './restated-scores.js';
 import { formatScoreLines } from './score-format.js';
 import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
@@ -179,7 +180,7 @@ export function formatDiffText(report: DiffReport): string {
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));
   if (r.scores !== undefined) out.push(...formatScoreLines(r.scores));
-  if (r.scores_restated === true) out.push(line('scores', "every score restates its outcome (1 passed, 0 otherwise), so the outcome's exact test above is their test; --scores compares them too"));
+  if (r.scores_restated === true) out.push(line('scores', RESTATED_NOTE));
   if (r.full) out.push(...fullSections(r));
   else {
     out.push('');

@@ -31,6 +31,14 @@ describe('scores that restate the outcome (1 passed, 0 otherwise)', () => {
     expect(r.scores_restated).toBe(true);
   });
 
+  it('the page says so too', async () => {
+    const { renderDiffPage } = await import('../view/diff-page.js');
+    const { RESTATED_NOTE } = await import('./restated-scores.js');
+    const r = diffEpisodes(runOf('a', A), runOf('b', B));
+    const html = renderDiffPage({ report: r, pairs: null, heatmaps: [], serve: false });
+    expect(html).toContain(`<h2>Scores</h2>\n<p class="note">${RESTATED_NOTE.replace(/'/g, '&#39;')}</p>`);
+  });
+
   it('are compared when asked (scores: true), and scores that do not restate it are compared by default', () => {
     expect(diffEpisodes(runOf('a', A), runOf('b', B), { scores: true }).scores).toBeDefined();
     // A score of 0.5 on one failed episode: the scores hold something the outcome does not.
@@ -42,5 +50,32 @@ describe('scores that restate the outcome (1 passed, 0 otherwise)', () => {
       return { ...run, rows: run.rows.map((row) => ({ ...row, hard_failure: !pass(row.replicate_index as number) })) };
     };
     expect(diffEpisodes(flagged('a', A), flagged('b', B)).scores).toBeDefined();
+  });
+});
+
+// The review of this change: with two labels besides passed (failed and refused), the diff tests failed
+// and refused, each on its own, and nothing tests the pass rate the 0/1 score measures: 10 of 100
+// passes lost (5 failed, 5 refused) read "no significant change" with the note that the outcome's test
+// was the scores' test (--scores: p 0.00127, lower). Scores restate a table only when it is tested.
+describe('scores that restate passed, beside two other labels', () => {
+  const labelled = (id: string, lost: boolean): DiffRun => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.3, axes: { task: { type: 'categorical', values: ['t'] } } },
+    rows: Array.from({ length: 100 }, (_, r) => {
+      const outcome = lost && r % 20 === 1 ? 'failed' : lost && r % 20 === 2 ? 'refused' : 'passed';
+      return { condition: 'task t', replicate_index: r, seed: 100 + r, outcome, t: 1, task: 't', score: outcome === 'passed' ? 1 : 0 };
+    }),
+  });
+
+  it('are compared by default: no one table of the events is theirs', () => {
+    const r = diffEpisodes(labelled('a', false), labelled('b', true));
+    expect(r.events).toEqual(['failed', 'refused']);
+    expect(r.scores_restated).toBeUndefined();
+    expect(r.scores?.rows[0]?.verdict).toBe('lower');
+  });
+
+  it('are the events\' test when passed is tested (--event passed)', () => {
+    const r = diffEpisodes(labelled('a', false), labelled('b', true), { events: ['passed'] });
+    expect(r.scores_restated).toBe(true);
+    expect(r.rows[0]?.verdict).toBe('lower');
   });
 });

@@ -19,7 +19,7 @@ const t = eachTempDir('same-sample-axes-');
 const store = (): string => join(t.dir, 'store');
 
 /** Samples files of two tasks (`docs` documents each) graded under two filters alike: passed where `passes(i)`. */
-async function lmEval(sub: string, day: number, docs: number, passes: (i: number) => boolean): Promise<string[]> {
+async function lmEval(sub: string, day: number, docs: number, passes: (i: number) => boolean, filters: readonly string[] = ['strict-match', 'flexible-extract']): Promise<string[]> {
   const d = join(t.dir, sub);
   await mkdir(d, { recursive: true });
   const date = `2025-09-0${day}T10-00-00.000000`;
@@ -27,7 +27,7 @@ async function lmEval(sub: string, day: number, docs: number, passes: (i: number
   for (const task of ['arith', 'gsm8k']) {
     const lines: string[] = [];
     for (let i = 0; i < docs; i++) {
-      for (const filter of ['strict-match', 'flexible-extract']) {
+      for (const filter of filters) {
         lines.push(JSON.stringify({ doc_id: i, doc: { question: `${task} q${i}` }, target: '0', filter, metrics: ['exact_match'], doc_hash: `${task}-h${i}`, exact_match: passes(i) ? 1.0 : 0.0 }));
       }
     }
@@ -161,5 +161,23 @@ describe("export keeps lm-eval's filters apart", () => {
     expect(ok.rows.length).toBeGreaterThan(0);
     expect(() => clusteredRates([ra!], ['failed'], 'filter', 0.95)).toThrow(/^--cluster filter would put each document in 2 clusters/);
     expect(clusteredRates([ra!], ['failed'], 'task', 0.95).rows).toHaveLength(1);
+  });
+});
+
+// The review of this change: A imported with both filters, D with strict-match only. Only strict-match
+// pairs exist, yet report --x task (which the diff's next: named) was refused for pooling the filters,
+// and --cluster filter too: the refusal read both runs' values together.
+describe('filters one run lacks pair nothing, so they pool nothing', () => {
+  it('report --x task reads A (both filters) against D (strict-match only)', async () => {
+    const a = await importRun(store(), { format: 'lm-eval', files: await lmEval('a', 1, 40, (i) => i % 2 === 0) });
+    const d = await importRun(store(), { format: 'lm-eval', files: await lmEval('d', 2, 40, (i) => i % 3 === 0, ['strict-match']) });
+    const [ra, rd] = await readReportRuns(store(), [a.runs[0]?.run_id as string, d.runs[0]?.run_id as string]);
+    const g = reportGrid(ra!, rd!, { x: 'task', event: 'failed' });
+    expect(g.cells.map((c) => [c.x, c.row?.counts?.n])).toEqual([
+      ['arith', 40],
+      ['gsm8k', 40],
+    ]);
+    const r = await diffRuns(store(), a.runs[0]?.run_id as string, d.runs[0]?.run_id as string);
+    expect(r.next.slice(3, 5)).toEqual(['--x', 'task']);
   });
 });

@@ -20,18 +20,17 @@ export function sameSampleAxesOf(...manifests: readonly DiffManifest[]): string[
 }
 
 /**
- * The values each same-sample axis of the runs takes, as their manifests record them (an import's axes
- * hold the values its samples hold): the input of {@link refusePooledSamples}.
+ * The values each same-sample axis of the runs takes in every one of them, as their manifests record
+ * them (an import's axes hold the values its samples hold): the values the runs' compared conditions can
+ * hold (a value one run lacks pairs nothing), the input of {@link refusePooledSamples}.
  */
 export function sampleAxisValues(...manifests: readonly DiffManifest[]): Map<string, (string | number)[]> {
   const out = new Map<string, (string | number)[]>();
+  const valuesOf = (m: DiffManifest, axis: string): (string | number)[] =>
+    (((m.axes as Record<string, { values?: unknown }> | undefined)?.[axis]?.values ?? []) as unknown[]).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
   for (const axis of sameSampleAxesOf(...manifests)) {
-    const seen = new Set<string | number>();
-    for (const m of manifests) {
-      const values = ((m.axes as Record<string, { values?: unknown }> | undefined)?.[axis]?.values ?? []) as unknown[];
-      for (const v of values) if (typeof v === 'string' || typeof v === 'number') seen.add(v);
-    }
-    out.set(axis, [...seen]);
+    const [first, ...rest] = manifests.map((m) => valuesOf(m, axis));
+    out.set(axis, (first ?? []).filter((v) => rest.every((vs) => vs.includes(v))));
   }
   return out;
 }

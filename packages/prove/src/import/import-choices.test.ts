@@ -270,3 +270,20 @@ describe('the threshold of imports, as the diff names it', () => {
     expect((await diffRuns(store, a, b)).threshold_note).toBe('recorded at import by the runs (--max-mde)');
   });
 });
+
+describe('the threshold of imports made before they recorded whether --max-mde was given', () => {
+  it('claims neither', async () => {
+    const { readManifest, writeManifest } = await import('../store/manifest.js');
+    const ids: string[] = [];
+    for (const k of [0, 1]) {
+      const f = join(dir, `samples_arith_2025-02-0${k + 1}T00-00-00.jsonl`);
+      await writeFile(f, `${Array.from({ length: 30 }, (_, i) => lmEvalLine(i, `q${i}`, (i + k) % 2 === 0 ? 'passed' : 'failed')).join('\n')}\n`);
+      const id = (await importRun(store, { format: 'lm-eval', files: [f] })).runs[0]?.run_id as string;
+      const m = await readManifest(store, id);
+      const { max_mde_default: _, ...older } = m.import as NonNullable<typeof m.import>;
+      await writeManifest(store, { ...m, import: older });
+      ids.push(id);
+    }
+    expect((await diffRuns(store, ids[0] as string, ids[1] as string)).threshold_note).toBe('recorded at import by the runs (by a build that did not record whether --max-mde was given or its default, 0.1, taken)');
+  });
+});

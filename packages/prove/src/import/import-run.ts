@@ -465,7 +465,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
         ...(inverted.length > 0 ? { inverted } : {}),
         axes_from: Object.fromEntries(axes),
-        ...(options.maxMde === undefined ? { max_mde_default: true as const } : {}),
+        max_mde_default: options.maxMde === undefined,
         config,
         complete,
         source_status: sources.map((s) => s.log.sourceStatus),

@@ -272,8 +272,11 @@ export type RunImport = {
   inverted?: string[];
   /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
   axes_from: Record<string, string>;
-  /** True when the import was given no `--max-mde`: the run's `max_mde` is the import's default (0.1), which nobody chose; absent otherwise. */
-  max_mde_default?: true;
+  /**
+   * Whether the import was given no `--max-mde` (true: the run's `max_mde` is the import's default, 0.1,
+   * which nobody chose; false: it was given); absent in imports made before the fifth session of 2026-12-06.
+   */
+  max_mde_default?: boolean;
   /** The harness's configuration as the files record it (values under keys like api_key shown as `***`). */
   config: unknown;
   /** False when a file is the log of a run that did not finish (the run is then `interrupted`). */

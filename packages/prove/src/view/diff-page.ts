@@ -1,5 +1,6 @@
 import type { DiscordantPairs } from '../diff/pairs.js';
 import { clusteredSection } from '../diff/cluster-binary.js';
+import { RESTATED_NOTE } from '../diff/restated-scores.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
@@ -185,6 +186,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   body.push('</tbody></table></div>');
   // The paired score comparison and the clustered reading, as the text diff prints them (the same sections).
   if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores)));
+  else if (d.scores_restated === true) body.push('<h2>Scores</h2>', `<p class="note">${h(RESTATED_NOTE)}</p>`);
   if (d.clustered !== undefined) body.push(`<h2>Clustered by ${h(d.clustered.cluster_axis)}</h2>`, sectionHtml(clusteredSection(d.clustered)));
   body.push('<h2>Discordant pairs</h2>');
   const limitNote = input.pairs ? `at most ${input.pairs.limit} per condition x event` : serve ? 'read from the store when asked' : '';

@@ -40,6 +40,8 @@
 // out of the JSON, and the score section's lines out of the text, nothing else moved (the new `scores` line added).
 // and (the same session) for the threshold's note of imports given no --max-mde ("the imports' default, not a threshold anyone chose ..."
 // where it read "recorded at sweep time by the runs"): compared with the old note put back, nothing else moved.
+// and (the same session) for the pages' Scores heading saying the scores restate the outcomes: only the view and
+// serve pages moved, each by the same 174 characters.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
