@@ -72,7 +72,13 @@ export async function serveView(store: string, a: string, b: string | null, opti
     const host = req.headers.host ?? '';
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return send(res, 403, 'text/plain', 'this server answers only on 127.0.0.1');
     if (req.method !== 'GET') return send(res, 405, 'text/plain', 'GET only');
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    // A request target URL cannot read (`GET http://[`) is the client's error, not the server's end.
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    } catch {
+      return send(res, 400, 'text/plain', 'a request target that is not a URL; ask for / or /pairs?condition=LABEL');
+    }
     if (url.pathname === '/') return send(res, 200, 'text/html', page);
     if (url.pathname === '/pairs' && pairsOf !== null) {
       const condition = url.searchParams.get('condition');

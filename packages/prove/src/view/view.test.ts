@@ -235,6 +235,19 @@ describe('serveView', () => {
           .end();
       });
       expect(status).toBe(403);
+      // A review (fifth session of 2026-12-06): a request target new URL cannot read (`GET http://[`)
+      // threw in the handler and ended the server. It answers 400 and goes on serving.
+      const { connect } = await import('node:net');
+      const port = new URL(server.url).port;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const sock = connect(Number(port), '127.0.0.1', () => sock.write(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        sock.on('data', (d) => (text += d.toString()));
+        sock.on('end', () => resolve(text));
+        sock.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+      expect((await fetch(server.url)).status).toBe(200);
     } finally {
       await server.close();
     }
