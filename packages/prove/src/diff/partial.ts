@@ -245,7 +245,8 @@ export function withReadCoverage(report: DiffReport, coverage: readonly RunCover
   if (partial.length === 0 && unmatched.before === 0 && unmatched.after === 0) return report;
   return Object.freeze({
     ...report,
-    ...(partial.length > 0 ? { partial: Object.freeze(partial) } : {}),
+    // The report command `next:` names reads the runs as this diff did: --partial too (a review).
+    ...(partial.length > 0 ? { partial: Object.freeze(partial), next: Object.freeze([...report.next, '--partial']) } : {}),
     ...(unmatched.before > 0 || unmatched.after > 0 ? { unmatched } : {}),
   });
 }

@@ -3,6 +3,7 @@ import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
 import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
 import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
+import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
@@ -42,9 +43,10 @@ export type DiffView = {
  * The heatmaps of a diff: per tested event, `report`'s grid over the axes its `next:` line names (the
  * first two with more than one value), drawn by `renderGridSvg`, read with the report's own test: the
  * anytime-valid one when the report was read with `sequential` (so the grid cannot contradict the
- * page's verdict), else `method`'s.
+ * page's verdict), else `method`'s. Each note names the `report` command that draws its grid: the
+ * store (`store`, when given), both runs, the reading flags and `--partial`, each word shell-quoted.
  */
-export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunColumns, report: DiffReport, method?: TestMethod): PageHeatmap[] {
+export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunColumns, report: DiffReport, method?: TestMethod, store?: string): PageHeatmap[] {
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort();
   if (axes.length === 0) return report.events.map((event) => ({ event, svg: null, note: 'The runs have no axes, so there is no grid to draw.' }));
   const [x, y] = reportAxes(axes, (a) => {
@@ -72,7 +74,9 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         ...(report.sequential ? { sequential: true } : {}),
         ...(report.discordance_given !== null ? { discordance: report.discordance_given } : {}),
       });
-      const command = `poisson-prove report --x ${x as string}${y !== undefined ? ` --y ${y}` : ''} --event ${event}${readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given }).map((w) => ` ${w}`).join('')}`;
+      // The command that draws this grid, pasted: the store (when known), both runs, each word shell-quoted.
+      const words = ['report', report.before.name, report.after.name, '--x', x as string, ...(y !== undefined ? ['--y', y] : []), '--event', event, ...readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given }), ...(report.partial !== undefined ? ['--partial'] : [])];
+      const command = store !== undefined ? proveCommandLine(store, ...words) : ['poisson-prove', ...words.map(shellRef)].join(' ');
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       const note = `${command}: ${family}.`;
       return { event, svg: renderGridSvg(grid), note };
@@ -105,7 +109,7 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
   const { limit, private: priv, serve, ...diffOptions } = options;
   const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
   const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
-  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method), serve: serve === true });
+  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true });
   return Object.freeze({ html, report, pairs });
 }
 

@@ -41,7 +41,7 @@ describe('the heatmap of a diff read with --sequential', () => {
     // The caption names the test, and the note's report command reads it so too (report --sequential;
     // until the fourth session of 2026-12-06 report had no --sequential, and the note said its verdicts could differ).
     expect(svg).toContain('anytime-valid');
-    expect(heat?.note).toMatch(/^poisson-prove report --x arm --event failed --sequential: /);
+    expect(heat?.note).toMatch(/^poisson-prove report "run a" "run b" --x arm --event failed --sequential: /);
   });
 
   // A review (fourth session of 2026-12-06): the note's command left out --q and --method, and read the
@@ -49,7 +49,7 @@ describe('the heatmap of a diff read with --sequential', () => {
   it('its note names the report command that draws it: --q and --method as the page was read', () => {
     const report = diffEpisodes(before, after, { events: ['failed'], q: 0.1, method: 'midp' });
     const [heat] = diffHeatmaps(before, after, report, 'midp');
-    expect(heat?.note).toMatch(/^poisson-prove report --x arm --event failed --q 0\.1 --method midp: /);
+    expect(heat?.note).toMatch(/^poisson-prove report "run a" "run b" --x arm --event failed --q 0\.1 --method midp: /);
   });
 
   it('without --sequential is read with the fixed-n test (the cell counts)', () => {
@@ -58,5 +58,20 @@ describe('the heatmap of a diff read with --sequential', () => {
     expect(texts(heat?.svg as string)[0]).toBe('significant change: change in the rate of failed');
     expect(heat?.svg).toContain('stroke-width="3"');
     expect(heat?.svg).not.toContain('anytime-valid');
+  });
+});
+
+// A review (fifth session of 2026-12-06): the note's command named neither the runs nor the store
+// (pasted, report exited 2: "missing A"), nor --partial for a partial page, and printed an event
+// label as it is (`--event <b onmouseover=...>` became shell redirections).
+describe("the heatmap note's command, pasted", () => {
+  it('names the store, both runs, the event shell-quoted, and --partial when the page read a run partially', () => {
+    const before = run('a', []);
+    const after = run('b', [1, 2, 4, 5, 7, 8, 10]);
+    const report = diffEpisodes(before, after, { events: ['failed'] });
+    const [heat] = diffHeatmaps(before, after, report, undefined, '/tmp/my store');
+    expect(heat?.note).toMatch(new RegExp(`^poisson-prove --store "/tmp/my store" report "${report.before.name}" "${report.after.name}" --x arm --event failed: `));
+    const partial = { ...report, partial: [{ run_id: 'x' } as never] };
+    expect(diffHeatmaps(before, after, partial, undefined, 's')[0]?.note).toMatch(/ --event failed --partial: /);
   });
 });

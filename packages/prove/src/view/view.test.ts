@@ -320,6 +320,15 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     });
   }
 
+  // A review (fifth session of 2026-12-06): a diff read with --partial named a report command without it
+  // (next:), which report then refused; so did the page's heatmap note.
+  it('a diff read with --partial names its report command with --partial, as the page\'s heatmap note does', async () => {
+    const report = await diffRuns(dir, a, c, { partial: true, events: ['failed'] });
+    expect(report.next.at(-1)).toBe('--partial');
+    const view = await viewDiff(dir, a, c, { partial: true, events: ['failed'] });
+    expect(view.html).toMatch(/poisson-prove --store \S+ report [^<]* --event failed --partial: /);
+  });
+
   it('without --partial an interrupted run is refused as diff refuses it (exit 2)', async () => {
     const io = capture(dir);
     expect(await runCli(['--store', dir, 'view', a, c, '--out', 'refused.html'], io.io)).toBe(2);

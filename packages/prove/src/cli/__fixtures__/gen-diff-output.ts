@@ -25,6 +25,8 @@
 // `discordance` lines taken out, nothing else moved (compared field by field).
 // and (the same session) for `next:` carrying the diff's reading where it is not the default (--q, --method,
 // --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
+// and (fifth session of 2026-12-06) for `next:` carrying --partial where a run was read partially: compared with
+// it taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

@@ -19,6 +19,8 @@
 // `discordance` lines taken out, nothing else moved (compared field by field).
 // and (the same session) for `next:` carrying the diff's reading where it is not the default (--q, --method,
 // --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
+// and (fifth session of 2026-12-06) for `next:` carrying --partial where a run was read partially: compared with
+// it taken out, nothing else moved.
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules

@@ -42,6 +42,8 @@
 // where it read "recorded at sweep time by the runs"): compared with the old note put back, nothing else moved.
 // and (the same session) for the pages' Scores heading saying the scores restate the outcomes: only the view and
 // serve pages moved, each by the same 174 characters.
+// and (the same session) for the heatmap notes' command naming the store and both runs, shell-quoted: only the
+// view and serve pages moved, by the same length per pair of runs (116, 60 or 92 characters).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
