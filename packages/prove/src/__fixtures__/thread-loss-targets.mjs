@@ -37,3 +37,10 @@ export function spinForever(cfg) {
   busy(25);
   return { outcome: 'passed', t: 1 };
 }
+
+/** Passes after a few milliseconds, naming the worker thread that ran it (meta.thread). */
+export async function whichThread() {
+  const { threadId } = await import('node:worker_threads');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return { outcome: 'passed', t: 1, meta: { thread: threadId } };
+}

@@ -34,6 +34,11 @@ export type BackendContext = {
   readonly target: TargetSource;
   /** Episodes running at once (per backend: tasks in flight, or worker threads). */
   readonly concurrency: number;
+  /**
+   * The episodes this call runs, when the items are a generator whose length the backend cannot read
+   * (a sweep's): the threads cut their chunks to it, so that a small run is shared between them.
+   */
+  readonly total?: number;
   /** An episode that runs longer yields a row with outcome null and a timeout error; null: no limit. */
   readonly timeoutMs: number | null;
   /** When aborted, the backend starts no new episode and ends after the ones in flight. */

@@ -182,6 +182,7 @@ export async function execute(
     runId,
     target: source,
     concurrency,
+    total,
     timeoutMs,
     signal: stop,
     runtime: opts.runtime,

@@ -163,7 +163,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
   const all = Array.isArray(items) ? (items as WorkItem[]) : null;
   const { Worker } = workerThreads();
   const n = Math.max(1, Math.floor(ctx.concurrency));
-  const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? 2048) / (8 * n))));
+  // Eight chunks a thread (at most 256 episodes each), cut to the run's episodes: the items' own count, or
+  // the one the executor gives for its generator (without it, a 14-episode run was one chunk of 64: one thread).
+  const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? ctx.total ?? 2048) / (8 * n))));
   const it = items[Symbol.iterator]();
   const requeued: WorkItem[][] = [];
   const highWater = Math.max(4096, chunkSize * n * 2);
