@@ -155,6 +155,26 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     await page.close();
   });
 
+  // A review (fifth session of 2026-12-06): a page written with --limit 0 said "failed: 0 rise, 10 fall
+  // (the first 0 listed)" and then "No discordant pairs: every pair agrees on failed".
+  it('with --limit 0 says none are listed, not that none disagree', async () => {
+    const file = join(store, 'limit0.html');
+    await writeFile(file, (await viewDiff(store, '#3', '#2', { limit: 0 })).html);
+    const page = await s.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.locator('tr.cond').first().click();
+      await page.waitForSelector('#pairs p.none');
+      const text = (await page.textContent('#pairs')) ?? '';
+      expect(text).toContain('failed: 0 rise, 10 fall (the first 0 listed)');
+      expect(text).toContain('None listed (--limit 0): the counts above are the discordant pairs.');
+      expect(text).not.toContain('every pair agrees');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('served, it reads a condition\'s pairs from the store when clicked', async () => {
     await s.context.setOffline(false);
     const server = await serveView(store, '#3', '#2', { limit: 5 });

@@ -137,7 +137,11 @@ export const PAGE_JS = `
       var h = el('div', head, 'group');
       h.setAttribute('data-event', g.event);
       panel.appendChild(h);
-      if (g.pairs.length === 0) { panel.appendChild(el('p', 'No discordant pairs: every pair agrees on ' + g.event + '.', 'none')); return; }
+      if (g.pairs.length === 0) {
+        // None listed: none discordant, or none asked for (--limit 0) of those counted above.
+        panel.appendChild(el('p', g.rise + g.fall === 0 ? 'No discordant pairs: every pair agrees on ' + g.event + '.' : 'None listed (--limit 0): the counts above are the discordant pairs.', 'none'));
+        return;
+      }
       var t = el('table', null, 'pairs');
       var hr = t.createTHead().insertRow();
       ['', 'replicate', 'seed', 'A (before)', 'B (after)', 't A', 't B', 'error A', 'error B'].forEach(function (c) { hr.appendChild(el('th', c)); });

@@ -44,6 +44,8 @@
 // serve pages moved, each by the same 174 characters.
 // and (the same session) for the heatmap notes' command naming the store and both runs, shell-quoted: only the
 // view and serve pages moved, by the same length per pair of runs (116, 60 or 92 characters).
+// and (the same session) for the page script's line where --limit 0 lists no pair: every page moved by the same
+// 213 characters (the script), nothing else.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
