@@ -186,6 +186,27 @@ describe('the built CLI', () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16 } });
   }, 60_000);
 
+  // A review (fifth session of 2026-12-06): docs/view.md says Ctrl-C or SIGTERM closes `view --serve`
+  // and it exits 0 saying `stopped`; the CLI left view the default signal action (exit 130 / 143).
+  it.each([['SIGINT'], ['SIGTERM']] as const)('view --serve stops on %s: the server closes, `stopped`, exit 0', async (sig) => {
+    const store = join(dir, `serve-${sig}`);
+    for (const salt of ['a', 'b']) expect((await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}targets.mjs:coin`, '--max-mde', '0.99', '--salt', 's', '--yes', '--quiet'], { cwd: dir })).code, salt).toBe(0);
+    const served = start(['--store', store, 'view', '#2', '#1', '--serve'], { cwd: dir });
+    // Waits on the URL line, not on time.
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      served.child.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('serving http://127.0.0.1:')) resolve();
+      });
+      void served.done.then(() => reject(new Error(`view --serve ended before serving: ${out}`)));
+    });
+    served.child.kill(sig);
+    const d = await served.done;
+    expect([d.code, d.signal]).toEqual([0, null]);
+    expect(d.stdout).toMatch(/\nstopped\n$/);
+  }, 60_000);
+
   // Outcome labels named like Object.prototype's members (a review, 2026-12-06): `constructor` made sweep
   // write a run.json with the count "function Object() { [native code] }1", which runs and view refused.
   it('counts outcome labels __proto__, constructor, toString, hasOwnProperty, valueOf: runs lists the run, inspect, view and verify read it', async () => {

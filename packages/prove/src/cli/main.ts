@@ -20,7 +20,8 @@ const onSignal = (sig: NodeJS.Signals): void => {
 // action, so SIGINT/SIGTERM end them at once even while a read is busy. An import writes its runs in a
 // staging directory and removes it when stopped, so that no half-written run is left `running`.
 const verb = verbOf(argv) ?? '';
-if (['sweep', 'resume', 'extend', 'worker', 'import'].includes(verb)) {
+// `view --serve` serves until stopped: a signal closes the server and it exits 0 (docs/view.md).
+if (['sweep', 'resume', 'extend', 'worker', 'import'].includes(verb) || (verb === 'view' && argv.includes('--serve'))) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }
