@@ -47,7 +47,8 @@ export async function serveView(store: string, a: string, b: string | null, opti
   let page: string;
   let pairsOf: ((condition: string) => Promise<unknown>) | null = null;
   if (b === null) {
-    page = (await viewRun(store, a)).html;
+    // --limit bounds the episodes without an outcome the run page lists, as `view A --out` does.
+    page = (await viewRun(store, a, limit !== undefined ? { limit } : {})).html;
   } else {
     const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
     page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: true });

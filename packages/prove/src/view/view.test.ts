@@ -254,6 +254,19 @@ describe('serveView', () => {
     await expect(fetch(server.url)).rejects.toThrow();
   });
 
+  // A review (fifth session of 2026-12-06): `view A --serve --limit 1` listed every episode without an
+  // outcome, and its page said "the first 1 ... are shown".
+  it('serves a run\'s page with --limit as view A --out writes it', async () => {
+    const server = await serveView(store, '#1', null, { limit: 1 });
+    try {
+      const page = await (await fetch(server.url)).text();
+      expect(page).toBe((await viewRun(store, '#1', { limit: 1 })).html);
+      expect(page).not.toBe((await viewRun(store, '#1')).html);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('view --serve prints its URL and stops cleanly when the signal aborts', async () => {
     const controller = new AbortController();
     const c = capture(store, controller.signal);
