@@ -85,7 +85,7 @@ if (engine === 'view-columns') {
     const u = unmatchedPairs(aligned.before, aligned.after);
     const report = { ...diffEpisodes(before, after, {}), ...(u.before > 0 || u.after > 0 ? { unmatched: u } : {}) };
     const pairs = await rowDetails(discordantPairs(before, after, { events: report.events }));
-    return renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report), serve: false });
+    return renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, undefined, store), serve: false }); // its notes name the store, as viewDiff's do
   });
 } else if (engine === 'diff-columns') {
   await time(async () => JSON.stringify(await diffRuns(store, a, b)));
