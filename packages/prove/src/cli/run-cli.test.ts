@@ -478,3 +478,20 @@ describe('the commands an error names carry the store', () => {
     expect(ref.err).not.toContain('--store "my store" verify"');
   });
 });
+
+// A review (fifth session of 2026-12-06): with a part file deleted, `runs` printed "ok 1 run" and the
+// run's counts from its run.json, while every read refused the run part by part.
+describe('runs and a run whose part file is gone', () => {
+  it('names the run and the part in a section of its own (and on stderr with --json)', async () => {
+    const { rm } = await import('node:fs/promises');
+    const made = await cli(['--store', 's', 'sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--salt', 's', '--part-rows', '4', '--yes', '--json']);
+    const id = (JSON.parse(made.out) as { run_id: string }).run_id;
+    await rm(join(dir, 's', id, 'episodes', 'part-00001.parquet'));
+    const r = await cli(['--store', 's', 'runs']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ok 1 run in s; 1 with part files missing \(below\)\n/);
+    expect(r.out).toContain(`\nparts missing: 1 run whose run.json records part files that are not there (every read refuses it); poisson-prove --store s verify RUN says what else differs\n  ${id}  part-00001.parquet (4 rows)\n`);
+    const j = await cli(['--store', 's', 'runs', '--json']);
+    expect(j.err).toContain(`note: ${id}  part-00001.parquet (4 rows)`);
+  });
+});

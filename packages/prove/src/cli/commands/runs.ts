@@ -5,6 +5,7 @@ import type { StoreScan } from '../../store/list-runs.js';
 import { defineCommand } from '../define.js';
 import { columns, json, seconds } from '../format.js';
 import { Values } from '../values.js';
+import { shellRef } from '../../internal/shell-word.js';
 
 /** Refuses a store path that does not exist (exit 2): listing or verifying it would only say "0 runs". */
 export async function missingStore(store: string): Promise<void> {
@@ -26,6 +27,21 @@ export function unreadableSections(scan: StoreScan): string[] {
   return out;
 }
 
+/** The part files each run's run.json records that are not in its episodes directory (one listing a run). */
+async function missingParts(store: string, runs: StoreScan['runs']): Promise<{ run_id: string; parts: string[] }[]> {
+  const { readdir } = await import('node:fs/promises');
+  const { episodesDir } = await import('../../store/layout.js');
+  const out: { run_id: string; parts: string[] }[] = [];
+  for (const r of runs) {
+    const recs = Array.isArray(r.parts) ? r.parts : [];
+    if (recs.length === 0) continue;
+    const onDisk = new Set(await readdir(episodesDir(store, r.run_id)).catch(() => [] as string[]));
+    const gone = recs.filter((p) => !onDisk.has(p.file)).map((p) => `${p.file} (${p.rows} rows)`);
+    if (gone.length > 0) out.push({ run_id: r.run_id, parts: gone });
+  }
+  return out;
+}
+
 export const runsCommand = defineCommand({
   name: 'runs',
   summary: 'List the store\'s runs, newest first; #N in a run ref is the N-th row. Damaged runs and runs that never started are listed apart, unnumbered.',
@@ -41,17 +57,21 @@ export const runsCommand = defineCommand({
     const { scanRuns } = await import('../../store/list-runs.js');
     const scan = await scanRuns(store);
     const runs = scan.runs;
-    const extra = unreadableSections(scan);
+    // A run whose part files are gone reads as listed here, and every read refuses it: named apart.
+    const shownStore = relative(io.cwd, store) || '.';
+    const gone = await missingParts(store, runs);
+    const goneLines = gone.length === 0 ? [] : ['', `parts missing: ${gone.length} run${gone.length === 1 ? ' whose run.json records' : 's whose run.json records'} part files that are not there (every read refuses it); poisson-prove --store ${shellRef(shownStore.startsWith('..') ? store : shownStore)} verify RUN says what else differs`, ...gone.map((g) => `  ${g.run_id}  ${g.parts.join(', ')}`)];
+    const extra = [...unreadableSections(scan), ...goneLines];
     if (v.flag('json')) {
       // The library's object (scanRuns): a script sees the damaged and never-started directories too.
       io.stdout.write(json(scan));
       if (extra.length > 0) io.stderr.write(`${extra.filter((l) => l !== '').map((l) => `note: ${l.trim()}`).join('\n')}\n`);
       return 0;
     }
-    const shown = relative(io.cwd, store) || '.';
-    const where = shown.startsWith('..') ? store : shown;
+    const where = shownStore.startsWith('..') ? store : shownStore;
     const unread = scan.skipped.length + scan.neverStarted.length;
-    io.stdout.write(`ok ${runs.length} run${runs.length === 1 ? '' : 's'} in ${where}${unread > 0 ? `; ${scan.skipped.length} damaged, ${scan.neverStarted.length} never started (below)` : ''}\n`);
+    const missing = gone.length > 0 ? `; ${gone.length} with part files missing (below)` : '';
+    io.stdout.write(`ok ${runs.length} run${runs.length === 1 ? '' : 's'} in ${where}${unread > 0 ? `; ${scan.skipped.length} damaged, ${scan.neverStarted.length} never started (below)` : ''}${missing}\n`);
     if (runs.length > 0) {
       const rows = [
         ['#', 'name', 'id', 'status', 'backend', 'target', 'rows', 'rows-without-an-outcome', 'created'],
