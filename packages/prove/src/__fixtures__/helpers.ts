@@ -127,3 +127,21 @@ export function eachTempDir(prefix?: string): { readonly dir: string } {
     },
   };
 }
+
+/**
+ * Every row a run's parts hold, in part order, each with every column as `episodes` gives it: for tests
+ * of the writers, whose runs may be closed `complete` without every pair of their design (which
+ * `episodes` and `readEpisodes` refuse, as verify reports them).
+ */
+export async function storedRows(store: string, ref: string): Promise<Record<string, unknown>[]> {
+  const { resolveRun } = await import('../store/resolve-run.js');
+  const { readRunPart, runParts } = await import('../store/verify-parts.js');
+  const { axisTypes, columnOrder } = await import('../store/episode-schema.js');
+  const manifest = await resolveRun(store, ref);
+  const columns = columnOrder(axisTypes(manifest.axes));
+  const out: Record<string, unknown>[] = [];
+  for (const part of await runParts(store, manifest)) {
+    for (const r of await readRunPart(manifest, part)) out.push(Object.fromEntries(columns.map((c) => [c, r[c] ?? null])));
+  }
+  return out;
+}

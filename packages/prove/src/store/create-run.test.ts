@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
-import { SPEC, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { SPEC, listTree, removeDir, storedRows, tempDir } from '../__fixtures__/helpers.js';
 import type { EpisodeRow } from './episode-row.js';
 import { createRun, sha256Hex } from './create-run.js';
 import { openRunWriter } from './run-writer.js';
@@ -15,7 +15,6 @@ import { readManifest } from './manifest.js';
 import { removeStaleTemps } from './part-temps.js';
 import { gitState } from './provenance.js';
 import { lockRun, type RunLock } from './run-lock.js';
-import { episodes } from './read-episodes.js';
 import type { RunManifest } from './manifest.js';
 
 let dir: string;
@@ -122,7 +121,7 @@ describe('createRun', () => {
     expect(m.finished).not.toBeNull();
     expect(m.counts).toEqual({ rows: 4, rows_without_outcome: 1, outcomes: { passed: 2, failed: 1 } });
     expect(m.registration_sha256).toBe('ab'.repeat(32));
-    const back = await episodes(dir, id);
+    const back = await storedRows(dir, id);
     expect(back.map((r) => [r.condition, r.replicate_index, r.outcome, r.error])).toEqual([
       ['slack 4 · strictness strict', 0, 'passed', null],
       ['slack 8 · strictness strict', 0, 'failed', null],
@@ -267,7 +266,7 @@ describe('the run lock and part placement', () => {
     await again.close('complete');
     expect(await readdir(join(dir, id, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet']);
     expect(await readFile(join(dir, id, 'episodes', 'part-00000.parquet'))).toEqual(first);
-    expect((await episodes(dir, id)).map((r) => [r.replicate_index, r.outcome])).toEqual([
+    expect((await storedRows(dir, id)).map((r) => [r.replicate_index, r.outcome])).toEqual([
       [0, 'passed'],
       [1, 'failed'],
     ]);
@@ -330,7 +329,7 @@ describe('createRun: parts bounded by size', () => {
     expect((await readdir(join(dir, id, 'episodes'))).length).toBe(3);
     const m = await w.close('complete');
     expect(m.counts.rows).toBe(8);
-    expect((await episodes(dir, id)).map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect((await storedRows(dir, id)).map((r) => r.replicate_index).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('refuses a bad partBytes', async () => {

@@ -85,3 +85,30 @@ describe('extend and resume of a complete run whose part records are damaged', (
     }
   });
 });
+
+// The same review: a complete run with a part, its record and its counts deleted (12 of 16 pairs) was
+// refused by diff, report, export and view and called damaged by verify, while readEpisodes() and
+// episodes() returned its 12 rows without a word (docs/store.md tells scripts to check status complete).
+describe('readEpisodes and episodes of a complete run that lacks pairs', () => {
+  it('refuse it as verify names it', async () => {
+    const { readEpisodes } = await import('./read-episodes.js');
+    const { rm } = await import('node:fs/promises');
+    const id = await run('lacking');
+    const m = await readManifest(store(), id);
+    const gone = (m.parts ?? [])[1]!;
+    await rm(join(episodesDir(store(), id), gone.file));
+    // Its record gone, read as interrupted, then marked complete with the counts of the rows left.
+    await writeManifest(store(), { ...m, status: 'interrupted', parts: (m.parts ?? []).filter((p) => p.file !== gone.file) });
+    const left = await episodes(store(), id);
+    expect(left).toHaveLength(12);
+    const outcomes: Record<string, number> = {};
+    for (const r of left) outcomes[r.outcome as string] = (outcomes[r.outcome as string] ?? 0) + 1;
+    const edited = await readManifest(store(), id);
+    await writeManifest(store(), { ...edited, status: 'complete', counts: { rows: 12, rows_without_outcome: 0, outcomes } });
+    const lacking = /its run\.json marks it complete, and it holds 12 of the 16 \(condition, replicate\) pairs of its design: 4 lack an episode; a complete run holds every pair, so the manifest was edited or damaged/;
+    expect((await verifyRun(store(), await readManifest(store(), id))).problems.join('\n')).toMatch(lacking);
+    await expect(episodes(store(), id)).rejects.toThrow(lacking);
+    await expect(readEpisodes(store(), id)).rejects.toThrow(lacking);
+    await expect(readEpisodes(store(), id, { columns: ['t'] })).rejects.toThrow(lacking);
+  });
+});

@@ -7,7 +7,8 @@ import type { EpisodeRow } from './episode-row.js';
 import { countRow, emptyCounts, readManifest, type RunManifest } from './manifest.js';
 import { countsOfRows, refuseOtherCounts } from './rows-counts.js';
 import { axisTypes, columnOrder, columnType } from './episode-schema.js';
-import { readRunPart, runParts } from './verify-parts.js';
+import { lackingProblem } from './lacking-pairs.js';
+import { DamagedRunError, readRunPart, runParts } from './verify-parts.js';
 import { newestRowFilter } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 
@@ -106,14 +107,25 @@ async function* batchesOf(store: string, manifest: RunManifest, columns: readonl
   const read = where ? undefined : [...new Set([...columns, ...extra])];
   const counted = complete && (read === undefined || read.includes('outcome'));
   const counts = emptyCounts();
+  // The pairs a complete run holds, against its design: each newest row is one pair (read with the pair
+  // columns); without them (no retry, a projection), each recorded row is one.
+  let pairs = check ? 0 : parts.every((p) => p.record !== null) ? parts.reduce((n, p) => n + (p.record?.rows ?? 0), 0) : Number.POSITIVE_INFINITY;
   for (const [i, part] of parts.entries()) {
     let rows = await readRunPart(manifest, part, read);
     if (check) rows = rows.filter((r) => newest(i, r as EpisodeRow));
+    if (check) pairs += rows.length;
     if (counted) for (const r of rows) countRow(counts, (r['outcome'] ?? null) as string | null);
     if (where) rows = rows.filter((r) => where(r as EpisodeRow));
     yield batchTable(arrow, manifest, columns, rows);
   }
   if (counted) refuseOtherCounts(manifest, counts);
+  refuseLacking(manifest, pairs);
+}
+
+/** Refuses a complete run that holds fewer pairs than its design ({@link lackingProblem}), as verify names it. */
+function refuseLacking(manifest: RunManifest, pairs: number): void {
+  const problem = lackingProblem(manifest, pairs);
+  if (problem !== null) throw new DamagedRunError(manifest.run_id, [problem]);
 }
 
 /**
@@ -162,7 +174,8 @@ export async function readRunEpisodes(store: string, manifest: RunManifest, opts
  * @param store - the store directory.
  * @param ref - a run ref ({@link resolveRun}).
  * @returns the rows.
- * @throws {@link RefError} for a ref that names no run.
+ * @throws {@link RefError} for a ref that names no run; {@link DamagedRunError} for a damaged run, or a
+ *   complete one that lacks pairs of its design.
  * @example
  * ```ts
  * (await episodes('store', '#1'))[0]; // { run_id: '2026...', condition: 'slack 4', slack: 4, replicate_index: 0, seed: 638467426, outcome: 'passed', ... }
@@ -184,5 +197,6 @@ export async function episodes(store: string, ref: string): Promise<EpisodeRow[]
     }
   }
   refuseOtherCounts(manifest, countsOfRows(out));
+  refuseLacking(manifest, out.length);
   return out;
 }

@@ -3,11 +3,10 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
-import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { SPEC, removeDir, storedRows, tempDir } from '../__fixtures__/helpers.js';
 import type { EpisodeRow } from './episode-row.js';
 import { createRun } from './create-run.js';
 import { readManifest } from './manifest.js';
-import { episodes } from './read-episodes.js';
 import { lockRun, type RunLock } from './run-lock.js';
 import { openRunWriter, type UsageState } from './run-writer.js';
 
@@ -76,7 +75,7 @@ describe('openRunWriter: a writer holds its run lock', () => {
     expect(await readdir(join(dir, ib, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet']);
     expect((await readManifest(dir, ia)).counts.outcomes).toEqual({ passed: 6 });
     expect((await readManifest(dir, ib)).counts.outcomes).toEqual({ failed: 3, passed: 3 });
-    expect((await episodes(dir, ib)).map((r) => r.run_id)).toEqual(Array(6).fill(ib));
+    expect((await storedRows(dir, ib)).map((r) => r.run_id)).toEqual(Array(6).fill(ib));
     expect(await readdir(join(dir, ia))).not.toContain('.lock');
     expect(await readdir(join(dir, ib))).not.toContain('.lock');
   });
@@ -149,7 +148,7 @@ describe("refuses the part of a row that does not fit the run's design, and writ
     expect(m.counts.rows).toBe(1);
     expect((m.parts ?? []).map((p) => p.rows)).toEqual([1]);
     expect((await readdir(join(dir, id, 'episodes'))).length).toBe(1);
-    expect((await episodes(dir, id)).map((r) => r.replicate_index)).toEqual([0]);
+    expect((await storedRows(dir, id)).map((r) => r.replicate_index)).toEqual([0]);
   }
 
   it('a seed that is not the run\'s seed of its replicate', async () => {
@@ -213,7 +212,7 @@ describe('a buffered part is written once its oldest row is ageMs old', () => {
     await w.append([row(run.run_id, 2, 'passed')]);
     const done = await w.close('complete');
     expect(done.parts?.map((p) => p.rows)).toEqual([2, 1]);
-    expect((await episodes(dir, run.run_id)).map((r) => r.replicate_index)).toEqual([0, 1, 2]);
+    expect((await storedRows(dir, run.run_id)).map((r) => r.replicate_index)).toEqual([0, 1, 2]);
   });
 
   it('a part the timer could not write fails the next append (the rows are not dropped unseen)', async () => {

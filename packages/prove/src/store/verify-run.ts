@@ -8,6 +8,7 @@ import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
 import { readPart, readPartIsolated } from './parquet.js';
 import { isImported, manifestProblems, specOf } from './manifest-problems.js';
+import { lackingProblem } from './lacking-pairs.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart, unrecordedParts } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
 import { missingPartsProblem } from './unverified-parts.js';
@@ -183,18 +184,6 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
   if (stray !== null) problems.push(stray);
   const state: VerifyState = problems.length > 0 ? 'damaged' : Array.isArray(manifest.parts) ? 'verified' : 'unverified';
   return verification(manifest, state, parts.length, scan.counts.rows, scan.have.size, problems);
-}
-
-/**
- * A run marked `complete` that holds fewer (condition, replicate) pairs than its design: its run.json was
- * edited (an interrupted run's status), or its writer closed it without them. diff, report and export
- * refuse it (E_PARTIAL); verify names how many pairs it lacks. An import's design is what it holds.
- */
-function lackingProblem(manifest: RunManifest, pairs: number): string | null {
-  if (manifest.status !== 'complete' || isImported(manifest)) return null;
-  const design = (Array.isArray(manifest.conditions) ? manifest.conditions.length : 0) * (Number(manifest.replicates) || 0);
-  if (pairs >= design) return null;
-  return `${runLabel(manifest)}: its run.json marks it complete, and it holds ${pairs} of the ${design} (condition, replicate) pairs of its design: ${design - pairs} lack an episode; a complete run holds every pair, so the manifest was edited or damaged; poisson-prove resume ${manifest.run_id} runs the missing pairs.`;
 }
 
 /**
