@@ -265,6 +265,8 @@ describe('bullmq: the records of a worker that lost its lock are counted once', 
       const run = await swept;
       // Episode 0's row and its 10 tokens (no row and no usage before).
       expect(run.usage?.billed_tokens).toBe(10);
+      // Stopped with 1 of its 10 pairs: interrupted (it ended `complete` until the fifth session of 2026-12-06).
+      expect(run.status).toBe('interrupted');
       expect((await episodes(join(dir, 'store-stopped'), run.run_id)).map((e) => e.replicate_index)).toEqual([0]);
     } finally {
       end();

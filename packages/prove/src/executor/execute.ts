@@ -272,6 +272,9 @@ export async function execute(
     await closeWithUsage('failed').catch(() => undefined);
     throw err;
   }
-  const interrupted = stop.aborted && done < total;
+  // A backend that ended without every item's row is interrupted, stopped here or not: a bullmq
+  // invocation stopped in Redis (`queue stop`) ended the run `complete` with 1 of its 10 pairs (found when
+  // readEpisodes began to refuse complete runs lacking pairs, fifth session of 2026-12-06).
+  const interrupted = done < total;
   return closeWithUsage(interrupted ? 'interrupted' : 'complete');
 }
