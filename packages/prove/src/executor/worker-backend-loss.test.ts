@@ -66,3 +66,17 @@ describe('workerBackend: a thread that ends mid-chunk', () => {
     expect(failed).toEqual([{ at: 'a 3', error: 'TimeoutError: the target ran longer than the timeout of 300 ms' }]);
   });
 });
+
+// A review (fifth session of 2026-12-06): a sweep hands the threads its work items as a generator, whose
+// length the backend did not know, so it cut chunks as for 2,048 episodes (64 at 4 threads): the first
+// thread took a 14-episode run whole, the others idled, and with --budget-tokens each thread's share
+// (a quarter) stopped the run at 27% of its budget. The backend is told the run's episodes now.
+describe('workerBackend: a small run', () => {
+  it('shares its 20 episodes between the threads (more than one thread runs them)', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:whichThread`, store: tmp.dir, maxMde: 0.99, salt: 'chunks', backend: workerBackend(), concurrency: 4 });
+    const rows = await episodes(tmp.dir, run.run_id);
+    expect(rows).toHaveLength(20);
+    const threads = new Set(rows.map((r) => (JSON.parse(r.meta as unknown as string) as { thread: number }).thread));
+    expect(threads.size).toBeGreaterThan(1);
+  });
+});
