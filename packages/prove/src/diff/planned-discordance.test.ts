@@ -169,6 +169,16 @@ describe('diff --discordance P reads runs swept without it as planned', () => {
     expect(quiet.limits_discordance).toEqual({ reading: 'max(psi^, d)', because: 'one way' });
   });
 
+  // Left in the note of the fifth session of 2026-12-06: a table that disagrees both ways changes how the
+  // limits are read (psi^ + d, a target that disagrees with itself), and only --json said so.
+  it('the text and the page say how the limits were read when a table of runs swept without it disagrees both ways', () => {
+    const both = runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, null);
+    const report = computeDiff(both.before, both.after);
+    expect(report.limits_discordance).toEqual({ reading: 'psi^ + d', because: 'both ways' });
+    expect(formatDiffText(report)).toContain("discordance   observed up to 0.039 (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance plus the change (psi^ + d), as some table disagrees both ways)\n");
+    expect(renderDiffPage({ report, pairs: null, heatmaps: [] })).toContain('<b>discordance</b> the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) plus the change (psi^ + d), as some table disagrees both ways</div>');
+  });
+
   // A review of this session's change found the next three.
   it('the text prints the share as given (0.0001 printed as 0.000, the same as a 0 that reads the other way)', () => {
     const { before, after } = runs(RARE, null);

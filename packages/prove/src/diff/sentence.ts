@@ -305,13 +305,23 @@ export function discordanceOrigins(r: Pick<DiffReport, 'planned_discordance' | '
 }
 
 /**
+ * Whether the text diff and the page have a `discordance` line: for paired runs, when a discordance was
+ * planned or given, when some table disagrees both ways (the limits then read psi^ + d: until the sixth
+ * session of 2026-12-06 only `--json` said so), and when the limits rest on the target never disagreeing
+ * with itself ({@link limitsAssumeNoNoise}). Runs that are not paired have no discordant pairs.
+ */
+export function discordanceShown(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given' | 'limits_discordance' | 'rows' | 'method'>): boolean {
+  return r.method.paired && (r.planned_discordance !== null || r.discordance_given !== null || r.limits_discordance?.because === 'both ways' || limitsAssumeNoNoise(r));
+}
+
+/**
  * The text diff's `discordance` line after its label (also each candidate's, and the report grid's), or
  * null when it has none: said when a discordance was planned or given, and when the limits rest on the
  * target never disagreeing with itself ({@link limitsAssumeNoNoise}: the runs cannot check that).
  */
 export function discordanceText(r: Pick<DiffReport, 'planned_discordance' | 'discordance_given' | 'limits_discordance' | 'rows' | 'power' | 'method'>): string | null {
+  if (!discordanceShown(r)) return null;
   const assumed = limitsAssumeNoNoise(r);
-  if (!(r.method.paired && (r.planned_discordance !== null || r.discordance_given !== null || assumed))) return null;
   const observed = Math.max(0, ...r.rows.map((x) => x.discordance ?? 0));
   const origins = discordanceOrigins(r);
   const caveat = assumed ? `: ${noNoiseCaveat(r.power)}` : '';

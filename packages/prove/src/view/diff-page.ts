@@ -5,7 +5,7 @@ import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
 import { droppedText } from '../diff/format-text.js';
-import { discordanceOrigins, discordanceReading, fmtLimit, fmtThreshold, limitsAssumeNoNoise, noNoiseCaveat } from '../diff/sentence.js';
+import { discordanceOrigins, discordanceReading, discordanceShown, fmtLimit, fmtThreshold, limitsAssumeNoNoise, noNoiseCaveat } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -140,9 +140,9 @@ export function renderDiffPage(input: DiffPageInput): string {
     ['truncated', String(d.truncated)],
   ];
   if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
-  // As the text diff: runs that are not paired have no discordant pairs, so no discordance line.
+  // As the text diff (discordanceShown): runs that are not paired have no discordant pairs, so no discordance line.
   const assumed = limitsAssumeNoNoise(d);
-  if (d.method.paired && (d.planned_discordance !== null || d.discordance_given !== null || assumed)) {
+  if (discordanceShown(d)) {
     const origins = discordanceOrigins(d, String).map((o) => o.replace(' (--discordance)', ''));
     const reading = `the limits are read at each condition's observed discordance (the table's last column) ${discordanceReading(d)}${assumed ? `: ${noNoiseCaveat(d.power)}` : ''}`;
     lines.push(['discordance', [...origins, reading].join('; ')]);

@@ -27,6 +27,8 @@
 // --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
 // and (fifth session of 2026-12-06) for `next:` carrying --partial where a run was read partially: compared with
 // it taken out, nothing else moved.
+// and (sixth session of 2026-12-06) for the `discordance` line now printed when a table disagrees both ways
+// (text, report and page): compared with the outputs before, those lines taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

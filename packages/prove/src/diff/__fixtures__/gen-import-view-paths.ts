@@ -46,6 +46,8 @@
 // view and serve pages moved, by the same length per pair of runs (116, 60 or 92 characters).
 // and (the same session) for the page script's line where --limit 0 lists no pair: every page moved by the same
 // 213 characters (the script), nothing else.
+// and (sixth session of 2026-12-06) for the `discordance` line now printed when a table disagrees both ways
+// (text, report and page): compared with the outputs before, those lines taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

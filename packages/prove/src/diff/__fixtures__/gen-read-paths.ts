@@ -50,6 +50,8 @@
 // out of the JSON, and the score section's lines out of the text, nothing else moved (the new `scores` line added).
 // and (the same session) for the threshold's note of imports given no --max-mde ("the imports' default, not a threshold anyone chose ..."
 // where it read "recorded at sweep time by the runs"): compared with the old note put back, nothing else moved.
+// and (sixth session of 2026-12-06) for the `discordance` line now printed when a table disagrees both ways
+// (text, report and page): compared with the outputs before, those lines taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
