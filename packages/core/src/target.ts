@@ -148,9 +148,13 @@ export type TargetUsage = {
  *   and added to the manifest's `usage` (summed over resumes and extensions).
  * - `check(cfg)`: the problems that would make the target refuse this condition (e.g. an axis that
  *   disagrees with the registration it is pinned to), one sentence each, or none; called with each
- *   condition (replicate 0's seed) by `sweep` and `sweep --dry-run` before anything is written, so that
- *   such a sweep is refused (ProveError `E_CHECK`, exit 2) instead of writing a run of rows without an
+ *   condition (replicate 0's seed) by `sweep`, `sweep --dry-run`, `resume` and `extend` before anything is
+ *   written, so that such a sweep is refused (ProveError `E_CHECK`, exit 2) instead of writing a run of rows without an
  *   outcome.
+ * - `registrationSha256`: the registration (64 hex digits) whose pin the target's rows carry
+ *   (`meta.pin.registration_sha256`; poisson-tasks' and poisson-models' task targets set it). `resume` and
+ *   `extend` compare it with the run's before an episode runs, and refuse another (a run never holds
+ *   episodes of two registrations; the store's writer also checks each row's pin as it is written).
  * - `signal`: read after `configure`; when it aborts (e.g. a token budget is spent), the executor stops
  *   as on SIGINT: no new episode starts, an episode that throws after the stop is not recorded (resume
  *   runs it), and the run ends `interrupted`.
@@ -167,6 +171,7 @@ export type Target = ((cfg: TargetConfig, ctx?: EpisodeContext) => Promise<Targe
   plan?: (cfg: TargetConfig) => EpisodePlan | Promise<EpisodePlan>;
   configure?: (runtime: TargetRuntime) => void | Promise<void>;
   check?: (cfg: TargetConfig) => readonly string[];
+  readonly registrationSha256?: string;
   usage?: () => TargetUsage;
   readonly signal?: AbortSignal | undefined;
 };

@@ -156,6 +156,8 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     const r = await targets['model_depth_d3']!(cfgs[0]!);
     expect(r.outcome).toBe('passed');
     expect((r.meta?.['pin'] as { registration_sha256: string }).registration_sha256).toBe(SHA);
+    // Declared, so that resume and extend refuse another registration before an episode runs (poisson-core's Target).
+    expect(targets['model_depth_d3']!.registrationSha256).toBe(SHA);
     await expect(targets['model_depth_d1']!({ ...cfgs[0]!, horizon: 9 })).rejects.toThrow(/target model_depth_d1 refuses this cfg: horizon is 9 but the registration pins the number 8/);
   });
 

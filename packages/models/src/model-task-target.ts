@@ -137,6 +137,7 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
     planCalls,
     estimate,
     check,
+    registrationSha256,
     models: (cfgs: readonly TargetConfig[]) => [...new Set(cfgs.map(modelOf))],
     ...(budgetSignal ? { signal: budgetSignal } : {}),
   });

@@ -37,6 +37,11 @@ export type ModelTarget = ((cfg: TargetConfig, ctx?: EpisodeContext) => Promise<
   estimate(cfg: TargetConfig): { calls: number; tokens: number };
   models(cfgs: readonly TargetConfig[]): readonly string[];
   /**
+   * The registration its rows pin (`meta.pin.registration_sha256`; a task target's, absent for a rubric
+   * target): resume and extend refuse another before an episode runs.
+   */
+  readonly registrationSha256?: string;
+  /**
    * The session budget's signal (absent without a budget): aborted with a BudgetExhaustedError once the
    * run's usage reaches the budget. An executor that combines it with its own stop signal ends the run
    * `interrupted` instead of recording refused episodes.

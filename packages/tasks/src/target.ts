@@ -16,7 +16,7 @@ export type { TargetConfig, TargetResult };
 
 /**
  * A sweep target of this package: one episode per call, a plain async function (poisson-core's `Target`
- * with only its `check` hook).
+ * with only its `check` hook and its `registrationSha256`).
  */
 export type Target = ((cfg: TargetConfig) => Promise<TargetResult>) & {
   /**
@@ -25,6 +25,12 @@ export type Target = ((cfg: TargetConfig) => Promise<TargetResult>) & {
    * condition before it writes anything (poisson-core's `check` hook).
    */
   readonly check?: (cfg: TargetConfig) => readonly string[];
+  /**
+   * The sha256 of the registration the target is pinned to (its rows' `meta.pin.registration_sha256`),
+   * declared so that a resume or extend refuses another registration before it plays an episode
+   * (poisson-core's `registrationSha256`).
+   */
+  readonly registrationSha256?: string;
 };
 
 export type { TaskTargetMeta } from './task-episode-meta.js';
@@ -99,5 +105,5 @@ export function createTarget(options: CreateTargetOptions): Target {
     const meta = metaOf(task, result.calls.length);
     return { outcome: result.outcome, t: result.t, meta: meta as unknown as Record<string, unknown> };
   };
-  return Object.assign(play, { check: (cfg: TargetConfig) => pinProblems(cfg, pins, name) });
+  return Object.assign(play, { check: (cfg: TargetConfig) => pinProblems(cfg, pins, name), registrationSha256 });
 }

@@ -17,6 +17,8 @@ import { partColumnData } from '../store/parquet.js';
 import { encodePart } from '../store/part-encoder.js';
 import { episodes } from '../store/read-episodes.js';
 import type { Target } from '../target/target.js';
+import { readManifest } from '../store/manifest.js';
+import { extend } from './resume.js';
 import { sweep } from './sweep.js';
 
 const TASKS_VERSION = (JSON.parse(readFileSync(new URL('../../../tasks/package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -178,5 +180,37 @@ describe('a seeded sweep of the registry targets stores the same rows and parts'
       expect(meta.prompt_tokens).toBe(promptTokens(task));
       expect(meta.pin).toEqual({ generator_version: '0', generator_hash: generatorHash('0'), registration_sha256: r.sha256, package_version: TASKS_VERSION });
     }
+  });
+});
+
+// A review of the sixth session of 2026-12-06: a registration edited to add arms (its pins the same, so
+// every episode plays) was found only when extend wrote its first part, after the episodes were played; the
+// run was then left failed with a replicate count it did not hold. The target now declares its registration.
+describe('extend under another registration of the same pins', () => {
+  it('is refused before an episode is played: the run stays complete, with its rows', async () => {
+    const text = registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: ['depth:d1', 'depth:d2', 'depth:d3', 'depth:d1+h2', 'depth:d1+h3'] });
+    const file = join(dir, 'registration-wider.toml');
+    await writeFile(file, text);
+    const wider = loadRegistry(file, { sha256: sha(text) });
+    const r = registries['slack4'] as Registry;
+    expect([wider.slack, wider.horizon]).toEqual([r.slack, r.horizon]);
+    const store = join(dir, 'store-wider');
+    const run = await sweep({ spec: specOf(r), target: r.targets['reference_depth_d1'] as Target, store, salt: SALT, maxMde: 0.99, backend: 'local', concurrency: 1 });
+    expect(run.registration_sha256).toBe(r.sha256);
+    const other = wider.targets['reference_depth_d1'] as Target;
+    expect(other.registrationSha256).toBe(wider.sha256);
+    let played = 0;
+    const counted = Object.assign(async (cfg: Parameters<Target>[0]) => {
+      played++;
+      return other(cfg);
+    }, { registrationSha256: other.registrationSha256 });
+    Object.defineProperty(counted, 'name', { value: other.name });
+    const err = await extend({ store, ref: run.run_id, target: counted, replicates: 4 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_RESUME' });
+    expect((err as Error).message).toContain(`holds episodes of the registration ${r.sha256.slice(0, 12)}…, and the target runs ${wider.sha256.slice(0, 12)}…`);
+    expect(played).toBe(0);
+    const after = await readManifest(store, run.run_id);
+    expect([after.status, after.replicates, after.extensions]).toEqual(['complete', REPLICATES, []]);
+    expect(await episodes(store, run.run_id)).toHaveLength(2 * REPLICATES);
   });
 });

@@ -1,7 +1,7 @@
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TargetConfig } from 'poisson-core';
+import type { TargetConfig, TargetResult } from 'poisson-core';
 import { ProveError } from '../errors.js';
 import { seedFor } from '../spec/seed-for.js';
 import { episodes } from '../store/read-episodes.js';
@@ -343,6 +343,64 @@ describe('resume and extend keep the run identity (issue 14)', () => {
     expect(err).toMatchObject({ code: 'E_RESUME' });
     expect((err as Error).message).toMatch(/holds episodes of the registration ffffffffffff…, and the target now runs eeeeeeeeeeee…/);
     expect(await readdir(join(dir, run.run_id, 'episodes'))).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet']);
+  });
+});
+
+// A review of the sixth session of 2026-12-06: resume and extend never asked the target's `check` hook,
+// and found another registration only when the first part was written, after every episode was played
+// (paid, for a model target): an extend under an edited registration wrote 4 rows without an outcome into
+// a complete run; one under a re-registered file played its episodes, then left the run failed.
+describe('resume and extend ask the target before an episode runs', () => {
+  /** The `pinned` fixture as a function (so that its hooks can be set), counting its episodes. */
+  function pinnedWith(hooks: { check?: () => readonly string[]; registrationSha256?: string }): { target: ((cfg: TargetConfig) => Promise<TargetResult>) & typeof hooks; played: () => number } {
+    let played = 0;
+    const target = Object.assign(async function pinned(cfg: TargetConfig): Promise<TargetResult> {
+      played++;
+      return { outcome: 'passed', t: 2, meta: { pin: { registration_sha256: 'f'.repeat(64) }, seed: cfg.seed } };
+    }, hooks);
+    return { target, played: () => played };
+  }
+
+  it('extend refuses a condition the target\'s check refuses (E_CHECK, exit 2): nothing played, nothing written', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:pinned`, store: dir, maxMde: 0.99, salt: 'check' });
+    const before = await snapshot(dir);
+    const { target, played } = pinnedWith({ check: () => ['slack is 4 but the registration pins the number 5'] });
+    const err = await extend({ store: dir, ref: run.run_id, target, replicates: 4 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_CHECK', exitCode: 2 });
+    expect((err as Error).message).toMatch(/^the target refuses all \d+ conditions: slack is 4 but the registration pins the number 5; nothing was written\.$/);
+    expect(played()).toBe(0);
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  it('resume refuses the same, and runs once the target no longer refuses', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:pinned`, store: dir, maxMde: 0.99, salt: 'check', partRows: 4 });
+    const { unlink } = await import('node:fs/promises');
+    await unlink(join(dir, run.run_id, 'episodes', 'part-00003.parquet'));
+    await writeManifest(dir, { ...run, status: 'interrupted', parts: run.parts?.slice(0, 3) ?? [], counts: { rows: 12, rows_without_outcome: 0, outcomes: {} } });
+    const before = await snapshot(dir);
+    const refusing = pinnedWith({ check: () => ['horizon is 8 but the registration pins the number 9'] });
+    await expect(resume({ store: dir, ref: run.run_id, target: refusing.target })).rejects.toMatchObject({ code: 'E_CHECK' });
+    expect(refusing.played()).toBe(0);
+    expect(await snapshot(dir)).toEqual(before);
+    const willing = pinnedWith({ check: () => [] });
+    expect((await resume({ store: dir, ref: run.run_id, target: willing.target })).status).toBe('complete');
+    expect(willing.played()).toBe(4);
+  });
+
+  it('extend refuses a target that declares another registration (registrationSha256): nothing played, the run still complete', async () => {
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:pinned`, store: dir, maxMde: 0.99, salt: 'check' });
+    expect(run.registration_sha256).toBe('f'.repeat(64));
+    const before = await snapshot(dir);
+    const { target, played } = pinnedWith({ registrationSha256: 'e'.repeat(64) });
+    const err = await extend({ store: dir, ref: run.run_id, target, replicates: 4 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_RESUME', exitCode: 2 });
+    expect((err as Error).message).toMatch(/holds episodes of the registration ffffffffffff…, and the target runs eeeeeeeeeeee…; a run keeps its target: sweep the other registration as a new run\.$/);
+    expect(played()).toBe(0);
+    expect(await snapshot(dir)).toEqual(before);
+    expect((await readManifest(dir, run.run_id)).status).toBe('complete');
+    // The registration the run holds: extended as before.
+    const same = pinnedWith({ registrationSha256: 'f'.repeat(64) });
+    expect((await extend({ store: dir, ref: run.run_id, target: same.target, replicates: 1 })).replicates).toBe(run.replicates + 1);
   });
 });
 

@@ -23,7 +23,7 @@ import type { Target } from '../target/target.js';
 import { gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
-import { configureForRun } from './target-hooks.js';
+import { checkConditions, configureForRun } from './target-hooks.js';
 
 /**
  * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
@@ -217,6 +217,17 @@ async function recordedTarget(manifest: RunManifest, opts: ResumeOptions, cwd: s
   return `${path}:${name}`;
 }
 
+/**
+ * Refuses a target that declares a registration (`registrationSha256`) other than the one the run's
+ * episodes pin, in the words the run's writer uses for a row of another registration.
+ */
+function assertSameRegistration(fn: Target | null, manifest: RunManifest): void {
+  const declared = fn?.registrationSha256;
+  const held = manifest.registration_sha256;
+  if (typeof declared !== 'string' || held === null || held === undefined || declared === held) return;
+  throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${held.slice(0, 12)}…, and the target runs ${declared.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+}
+
 /** The run's total budget (given, else recorded) and what is left of it; refuses a spent budget. */
 function budgetOf(opts: ResumeOptions, manifest: RunManifest): { total: number | null; left: number | null } {
   const total = opts.budgetTokens ?? manifest.budget_tokens ?? null;
@@ -263,6 +274,16 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   // On the local backend the target is configured here, once, before the manifest is written (a configure
   // that throws leaves the run as it was), and the backend runs the episodes on this copy.
   const targetStop = fn && backend.name === 'local' ? await configureForRun(fn, runtime, opts.signal) : undefined;
+  try {
+    // As sweep asks before it writes: the target's registration and its check of each condition, so that
+    // a target that would refuse every episode, or write another registration's, plays none (until the
+    // sixth session of 2026-12-06 the writer refused another registration after every episode was played).
+    assertSameRegistration(fn, manifest);
+    checkConditions(fn, conditionsOf(manifest), manifest.seeds[0] ?? 0);
+  } catch (err) {
+    targetStop?.abort();
+    throw err;
+  }
   const target = targetStop ? { source: { ...source, configured: true }, targetStop } : { source };
   const next: RunManifest = {
     ...manifest,
@@ -356,7 +377,8 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
  * held until the run is closed, and released on every early exit. The target is loaded once; on the
  * local backend it is configured once, before the manifest is written (a `configure` that throws leaves
  * the run as it was), and its episodes run on that copy; other backends configure their own copies.
- * `check`, `estimate` and `plan` are not called.
+ * Before anything is written it asks the target's `check` hook about each condition and compares its
+ * declared `registrationSha256` with the run's, as `sweep` does; `estimate` and `plan` are not called.
  *
  * @throws {@link RefError}; ProveError `E_LOCKED` (exit 1) when another writer holds the run; `E_RESUME`
  *   when the run is still running in a live process, or its target was a function and none is given;
