@@ -86,10 +86,20 @@ function heldApart(tests: readonly PooledTest[]): string {
   return axes.length === 0 ? '' : `; within each ${axes.join(' and ')}, whose values grade the same samples and are never pooled`;
 }
 
+/**
+ * What a pooled section of swept paired runs adds to its header: every condition runs replicate r on the
+ * same seed, so pooling conditions counts a seed once per condition (report-grid.ts, `sharedSeedsText`).
+ * Imports pair by their samples' identity, each condition its own samples: nothing is added.
+ */
+function sharedSeedsCaveat(r: DiffReport, pools: boolean): string {
+  return r.method.paired && r.identity === undefined && pools ? "; a seed counts once per condition pooled (every condition ran on the same seeds), so where a seed's outcomes move together across conditions these p-values are too small" : '';
+}
+
 /** One pooled test per event (rates and changes to `dp` decimals: {@link printDecimals}). */
 function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus']>, dp: number): string[] {
   const held = heldApart(omnibus);
-  const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}${held}`];
+  const conditions = new Set(r.rows.map((x) => x.condition)).size;
+  const out = ['', `omnibus       ${r.method.paired ? 'one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)' : "one Fisher's exact test per event on each run's outcomes pooled (unadjusted)"}${held}${sharedSeedsCaveat(r, conditions > 1)}`];
   const rows: string[][] = [['  event', 'before', 'after', 'change', 'both', 'rise', 'fall', 'neither', 'n', 'p']];
   for (const o of omnibus) rows.push([`  ${o.event}${withinText(o.within)}`, fmtRate(o.before, dp), fmtRate(o.after, dp), fmtChange(o.change, dp), ...cells(o.counts, o.samples), fmtP(o.p, r.q)]);
   out.push(...textTable(rows));
@@ -97,8 +107,10 @@ function omnibusSection(r: DiffReport, omnibus: NonNullable<DiffReport['omnibus'
 }
 
 /** The change per value of each axis with more than one value (to `dp` decimals). */
-function faultLinesSection(faultLines: NonNullable<DiffReport['fault_lines']>, dp: number, q: number): string[] {
-  const out = ['', `fault lines   the change per value of each axis with more than one value (pooled, unadjusted)${heldApart(faultLines.flatMap((f) => f.values))}`];
+function faultLinesSection(r: DiffReport, faultLines: NonNullable<DiffReport['fault_lines']>, dp: number, q: number): string[] {
+  // A value pools several conditions when another axis varies too.
+  const pools = new Set(faultLines.map((f) => f.axis)).size > 1;
+  const out = ['', `fault lines   the change per value of each axis with more than one value (pooled, unadjusted)${heldApart(faultLines.flatMap((f) => f.values))}${sharedSeedsCaveat(r, pools)}`];
   if (faultLines.length === 0) return [...out, '  no axis has more than one value'];
   const rows: string[][] = [['  axis', 'value', 'event', 'before', 'after', 'change', 'n', 'p']];
   for (const f of faultLines) {
@@ -125,7 +137,7 @@ function fullSections(r: DiffReport): string[] {
     ...(r.tables !== undefined ? tablesSection(r, r.tables) : []),
     ...(r.coverage !== undefined ? coverageSection(r.coverage, r.method.paired) : []),
     ...(r.omnibus !== undefined ? omnibusSection(r, r.omnibus, dp) : []),
-    ...(r.fault_lines !== undefined ? faultLinesSection(r.fault_lines, dp, r.q) : []),
+    ...(r.fault_lines !== undefined ? faultLinesSection(r, r.fault_lines, dp, r.q) : []),
     ...(r.bound !== undefined ? boundSection(r.bound, dp) : []),
   ];
 }

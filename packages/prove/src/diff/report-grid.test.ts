@@ -109,3 +109,62 @@ describe('the looks of an extended run count the replicates the diff compares', 
     expect(both.sentence).toContain('before was extended once (replicates 40, 80)');
   });
 });
+
+// A review of the sixth session of 2026-12-06: every condition of a sweep runs replicate r on the same
+// seed, so a cell pooling several conditions counts one seed's outcome once per condition. A target whose
+// outcome follows the seed (here the same outcome in every condition of a seed) then reads as many
+// independent pairs as conditions: `significant change` per cell where each condition alone is not.
+describe('report of cells that pool conditions run on the same seeds', () => {
+  /** A run over slack 4, 8 x strictness strict, lenient whose every condition holds `outs` by replicate. */
+  function fourConditions(id: string, outs: readonly string[]): DiffRun {
+    const conditions = [4, 8].flatMap((slack) => ['strict', 'lenient'].map((strictness) => ({ slack, strictness })));
+    const rows = conditions.flatMap((c) => outs.map((outcome, r) => ({ condition: `slack ${c.slack}, strictness ${c.strictness}`, replicate_index: r, seed: 1000 + r, outcome, t: 1, ...c })));
+    return { manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: outs.length, extensions: [], axes: { slack: { type: 'continuous', values: [4, 8] }, strictness: { type: 'categorical', values: ['strict', 'lenient'] } } }, rows };
+  }
+  // 40 seeds: 6 fail in A only, 1 in B only (exact McNemar p 0.125 on one condition; 24 against 4 pooled over 4).
+  const a = Array.from({ length: 40 }, (_, r) => (r < 6 ? 'failed' : 'passed'));
+  const b = Array.from({ length: 40 }, (_, r) => (r === 39 ? 'failed' : 'passed'));
+
+  it('says so on a seeds line and in shared_seeds, naming what the figures assume', () => {
+    const g = reportGrid(fourConditions('a', a), fourConditions('b', b), { x: 'strictness', event: 'failed' });
+    expect(g.shared_seeds).toEqual({ conditions: 2, cells: 2 });
+    const text = formatGridText(g);
+    expect(text).toContain('\nseeds         2 cells pool up to 2 conditions that ran on the same seeds, and count a seed once per condition as if the pairs were independent: ');
+    expect(text).toContain("these cells' p-values, limits and intervals are too small and their verdicts can be false; diff tests each condition on its own seeds");
+    // The case the line is for: each cell reads 12 falls against 2 rises as 14 independent pairs.
+    expect(g.cells.map((c) => c.row?.counts)).toEqual([
+      { both: 0, rise: 2, fall: 12, neither: 66, n: 80 },
+      { both: 0, rise: 2, fall: 12, neither: 66, n: 80 },
+    ]);
+  });
+
+  it("diff --full's omnibus and fault lines, which pool conditions too, say the same", async () => {
+    const { computeDiff } = await import('./diff-episodes.js');
+    const { formatDiffText } = await import('./format-text.js');
+    const text = formatDiffText(computeDiff(fourConditions('a', a), fourConditions('b', b), { events: ['failed'], full: true }));
+    const caveat = "; a seed counts once per condition pooled (every condition ran on the same seeds), so where a seed's outcomes move together across conditions these p-values are too small";
+    expect(text).toContain(`\nomnibus       one exact McNemar test per event on all pairs pooled (exact conditional, whatever the --method; unadjusted)${caveat}\n`);
+    expect(text).toContain(`\nfault lines   the change per value of each axis with more than one value (pooled, unadjusted)${caveat}\n`);
+  });
+
+  it('says nothing when every cell holds one condition', () => {
+    const g = reportGrid(fourConditions('a', a), fourConditions('b', b), { x: 'strictness', y: 'slack', event: 'failed' });
+    expect(g.shared_seeds).toBeUndefined();
+    expect(formatGridText(g)).not.toContain('\nseeds ');
+  });
+});
+
+describe('the heatmap of cells that pool conditions run on the same seeds', () => {
+  it('says so in the image, inside its width', async () => {
+    const { renderGridSvg } = await import('./svg.js');
+    const outs = (fail: (r: number) => boolean) => Array.from({ length: 40 }, (_, r) => (fail(r) ? 'failed' : 'passed'));
+    const make = (id: string, o: readonly string[]): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: 40, extensions: [], axes: { slack: { type: 'continuous', values: [4, 8] }, note: { type: 'categorical', values: ['x', 'y'] } } },
+      rows: [4, 8].flatMap((slack) => ['x', 'y'].flatMap((note) => o.map((outcome, r) => ({ condition: `slack ${slack}, note ${note}`, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack, note })))),
+    });
+    const svg = renderGridSvg(reportGrid(make('a', outs((r) => r < 6)), make('b', outs((r) => r === 39)), { x: 'slack', event: 'failed' }));
+    expect(svg).toContain(">cells pool up to 2 conditions run on the same seeds, a seed counted once per condition: where a seed's outcomes move together,</text>");
+    const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
+    for (const m of svg.matchAll(/<text x="([\d.]+)"[^>]*font-size="11"[^>]*>([^<]*)<\/text>/g)) expect(Number(m[1]) + [...(m[2] as string)].length * 11 * 0.6).toBeLessThanOrEqual(width);
+  });
+});

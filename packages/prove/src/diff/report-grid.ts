@@ -61,6 +61,13 @@ export type ReportGrid = {
    * to one run, pairs one run lacks), when there are any: the cells do not compare them (diff's coverage).
    */
   readonly unmatched?: Unmatched;
+  /**
+   * Swept runs paired on their seeds whose cells pool several conditions: the most conditions one cell
+   * pools, and the cells that pool more than one. Every condition runs replicate r on the same seed, so
+   * such a cell counts a seed once per condition, as if its pairs were independent (see
+   * {@link sharedSeedsText}).
+   */
+  readonly shared_seeds?: { readonly conditions: number; readonly cells: number };
 };
 
 /** The values of an axis, the declared ones first (those the runs hold), then the others as first met. */
@@ -273,7 +280,59 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   // Runs that are not paired compare every episode with an outcome: none lacks a partner.
   const u = identity === null && diff.method.paired ? columnsUnmatched(aligned[0], aligned[1]) : null;
   const unmatched = u !== null && (u.before > 0 || u.after > 0) ? u : undefined;
-  return Object.freeze({ x, y, event, x_values: Object.freeze(xValues), y_values: Object.freeze(yValues), cells: Object.freeze(cells), diff, ...(clustered !== undefined ? { clustered } : {}), ...(unmatched !== undefined ? { unmatched } : {}) });
+  // Swept runs pair on seeds shared by every condition: a cell pooling several conditions counts a seed
+  // once per condition. Imports pair by their samples' identity, each condition its own samples.
+  const shared = identity === null && diff.method.paired ? sharedSeeds(aligned, (run) => (cellOf.get(run) as { cells: Cells }).cells.codes) : undefined;
+  return Object.freeze({
+    x,
+    y,
+    event,
+    x_values: Object.freeze(xValues),
+    y_values: Object.freeze(yValues),
+    cells: Object.freeze(cells),
+    diff,
+    ...(clustered !== undefined ? { clustered } : {}),
+    ...(unmatched !== undefined ? { unmatched } : {}),
+    ...(shared !== undefined ? { shared_seeds: shared } : {}),
+  });
+}
+
+/**
+ * The most conditions one cell pools (over both runs' episodes) and the cells that pool more than one,
+ * or undefined when every cell holds one condition.
+ */
+function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) => Uint32Array): { conditions: number; cells: number } | undefined {
+  const byCell = new Map<string, Set<string>>();
+  for (const run of runs) {
+    const codes = cellCodes(run);
+    // Each condition lies in one cell: its first episode says which.
+    const cellOfCondition = new Int32Array(run.conditions.length).fill(-1);
+    for (let i = 0; i < run.length; i++) {
+      const k = run.condition[i] as number;
+      if (cellOfCondition[k] === -1) cellOfCondition[k] = codes[i] as number;
+    }
+    cellOfCondition.forEach((cell, k) => {
+      if (cell === -1) return;
+      const key = `${cell}`;
+      const set = byCell.get(key) ?? new Set<string>();
+      set.add(run.conditions[k] as string);
+      byCell.set(key, set);
+    });
+  }
+  const sizes = [...byCell.values()].map((s) => s.size);
+  const most = Math.max(0, ...sizes);
+  return most > 1 ? Object.freeze({ conditions: most, cells: sizes.filter((n) => n > 1).length }) : undefined;
+}
+
+/**
+ * The `seeds` line of a grid whose cells pool conditions of swept runs ({@link ReportGrid}'s
+ * `shared_seeds`): what the cells' figures assume, when they are wrong, and where to read each condition
+ * on its own seeds. A review of the sixth session of 2026-12-06: a noisy target whose outcome follows the
+ * seed read `significant change` in 6 of 15 comparisons of identical runs with `report --x strictness`
+ * (3 conditions a cell; 0.177 of the time in simulation at q 0.05), where `diff` read none.
+ */
+export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }): string {
+  return `${s.cells} cell${s.cells === 1 ? '' : 's'} pool${s.cells === 1 ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, and count${s.cells === 1 ? 's' : ''} a seed once per condition as if the pairs were independent: where a seed's outcomes move together across conditions (a model sampled with the seed, a task drawn from it, a target whose noise follows it), these cells' p-values, limits and intervals are too small and their verdicts can be false; diff tests each condition on its own seeds, and a grid whose --x and --y are every axis that varies has one condition a cell`;
 }
 
 /**
@@ -325,6 +384,7 @@ export function formatGridText(grid: ReportGrid): string {
   if (discordance !== null) head.push(line('discordance', discordance));
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));
+  if (grid.shared_seeds !== undefined) head.push(line('seeds', sharedSeedsText(grid.shared_seeds)));
   // Pairs one run has and the other has not (an extended run): not in the cells, and said so; and the
   // pairs in both whose episode in one has no outcome, as diff's text says them.
   const coverage = grid.unmatched === undefined ? null : unmatchedLine(grid.unmatched, d.before.name, d.after.name);

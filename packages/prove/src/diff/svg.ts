@@ -100,6 +100,10 @@ export function renderGridSvg(grid: ReportGrid): string {
     [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${family}, verdict (${d.sequential ? 'the anytime-valid test of diff --sequential, ' : ''}Holm q ${d.q} over the ${family})`, 11, false, '#444'],
     [`heavy outline: the change counts toward the verdict. The family is this grid's ${family}, not the diff's conditions x events,`, 11, false, '#444'],
     ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
+    // Cells that pool conditions of one seed (report-grid.ts, sharedSeedsText): said in the image too.
+    ...(grid.shared_seeds !== undefined
+      ? ([[`cells pool up to ${grid.shared_seeds.conditions} conditions run on the same seeds, a seed counted once per condition: where a seed's outcomes move together,`, 11, false, '#a00'], ['the cells\' p-values and intervals are too small and a verdict can be false (poisson-prove report prints why).', 11, false, '#a00']] as [string, number, boolean, string][])
+      : []),
   ];
   const pad = 16;
   const headerH = 24 + (lines.length - 1) * 17;

@@ -8,7 +8,7 @@ import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
-import { reportGrid } from '../diff/report-grid.js';
+import { reportGrid, sharedSeedsText } from '../diff/report-grid.js';
 import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
 import { outcomeCodes } from '../diff/run-index.js';
 import { renderGridSvg } from '../diff/svg.js';
@@ -78,7 +78,8 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
       const words = ['report', report.before.name, report.after.name, '--x', x as string, ...(y !== undefined ? ['--y', y] : []), '--event', event, ...readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given }), ...(report.partial !== undefined ? ['--partial'] : [])];
       const command = store !== undefined ? proveCommandLine(store, ...words) : ['poisson-prove', ...words.map(shellRef)].join(' ');
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
-      const note = `${command}: ${family}.`;
+      // Cells that pool conditions of one seed: the page says what the report's seeds line says.
+      const note = `${command}: ${family}${grid.shared_seeds !== undefined ? `. ${sharedSeedsText(grid.shared_seeds).replace(/^./, (c) => c.toUpperCase())}` : ''}.`;
       return { event, svg: renderGridSvg(grid), note };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };

@@ -29,6 +29,9 @@
 // it taken out, nothing else moved.
 // and (sixth session of 2026-12-06) for the `discordance` line now printed when a table disagrees both ways
 // (text, report and page): compared with the outputs before, those lines taken out, nothing else moved.
+// and (sixth session of 2026-12-06) for the `seeds` line, `shared_seeds` and the heatmap's two lines of grids whose
+// cells pool conditions of swept runs, and the omnibus / fault lines' caveat: compared with the outputs before,
+// those taken out (and the heatmaps' y positions), nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

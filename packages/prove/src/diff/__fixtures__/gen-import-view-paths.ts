@@ -48,6 +48,9 @@
 // 213 characters (the script), nothing else.
 // and (sixth session of 2026-12-06) for the `discordance` line now printed when a table disagrees both ways
 // (text, report and page): compared with the outputs before, those lines taken out, nothing else moved.
+// and (sixth session of 2026-12-06) for the `seeds` line, `shared_seeds` and the heatmap's two lines of grids whose
+// cells pool conditions of swept runs, and the omnibus / fault lines' caveat: compared with the outputs before,
+// those taken out (and the heatmaps' y positions), nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
