@@ -162,6 +162,25 @@ describe('poisson-prove sweep', () => {
     expect(dbg.err()).toMatch(/^internal error: TypeError: t\nTypeError: t\n\s+at /);
   });
 
+  // A review of the sixth session of 2026-12-06: a store the user cannot write (sweep's mkdir, import's
+  // staging, resume's lock) printed "internal error ... please report it", exit 1. The tests run as root,
+  // whom no permission stops, so the file system's error is made here.
+  it('a file the process may not write is the environment, not an internal error: exit 2, the path, the fix', async () => {
+    const { reportError } = await import('./run-cli.js');
+    const io = memoryIo({ cwd: dir });
+    const denied = Object.assign(new Error("EACCES: permission denied, mkdir '/srv/store/20261206T000000Z-7d48'"), { code: 'EACCES', syscall: 'mkdir', path: '/srv/store/20261206T000000Z-7d48' });
+    expect(reportError(denied, io, false)).toBe(2);
+    const readOnly = Object.assign(new Error("EROFS: read-only file system, open '/mnt/ro/store/.lock.1.tmp'"), { code: 'EROFS', syscall: 'open', path: '/mnt/ro/store/.lock.1.tmp' });
+    expect(reportError(readOnly, io, false)).toBe(2);
+    expect(io.err()).toBe(
+      [
+        "error: cannot mkdir /srv/store/20261206T000000Z-7d48: permission denied (EACCES): run as a user who may write there, or pass --store with a directory you can write.",
+        "error: cannot open /mnt/ro/store/.lock.1.tmp: read-only file system (EROFS): run as a user who may write there, or pass --store with a directory you can write.",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('extend of a run whose lock another writer holds: E_LOCKED, exit 1, nothing written', async () => {
     const made = await cli(['--store', 's', 'sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--yes', '--json']);
     const id = (JSON.parse(made.out) as { run_id: string }).run_id;

@@ -68,9 +68,19 @@ export function withStore(text: string, store: string): string {
   return text.replace(VERBS, `poisson-prove --store ${shellRef(store)} `);
 }
 
+/** What the file system says of a write the process may not make (EACCES, EPERM, EROFS), as a sentence, or null. */
+function permissionDenied(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const { code, syscall, path } = err as NodeJS.ErrnoException;
+  const what: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system' };
+  if (code === undefined || !(code in what) || typeof path !== 'string') return null;
+  return `cannot ${syscall ?? 'write'} ${path}: ${what[code]} (${code}): run as a user who may write there, or pass --store with a directory you can write.`;
+}
+
 /**
  * Prints an error as one line per problem (a stack trace only with --debug) and returns its exit code: a
- * {@link ProveError}'s own (2 bad input, 1 a failure found); any other error is internal: exit 1, with
+ * {@link ProveError}'s own (2 bad input, 1 a failure found); a file the process may not write (EACCES, EPERM,
+ * EROFS) exit 2, naming the path and the fix; any other error is internal: exit 1, with
  * `internal error: ...` and how to get the stack.
  */
 export function reportError(err: unknown, io: CliIo, debug: boolean, store?: string): number {
@@ -78,6 +88,14 @@ export function reportError(err: unknown, io: CliIo, debug: boolean, store?: str
     for (const p of err.problems) io.stderr.write(`error: ${store === undefined ? p : withStore(p, store)}\n`);
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
+  }
+  // A file the process may not write (a store of another user, a read-only mount): the environment, whose
+  // fix is the user's (until the sixth session of 2026-12-06 an internal error, exit 1, "please report it").
+  const denied = permissionDenied(err);
+  if (denied !== null) {
+    io.stderr.write(`error: ${denied}\n`);
+    if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    return 2;
   }
   // Anything else is not a problem of the input (the CLI checks its input and reports it as a
   // ProveError): an internal error, or one of the environment the message names.
