@@ -22,6 +22,7 @@
  * - `E_PARTIAL` an incomplete run read without `--partial`; `E_CHECK` a target's check hook refuses the
  *   spec's conditions (a pin mismatch).
  * - `E_IMPORT` another harness's file that cannot be imported (`poisson-prove import`, ImportError).
+ * - `E_STALLED` the run waits on episodes whose promises can never settle ({@link StalledError}).
  */
 export type ProveErrorCode =
   | 'E_SPEC'
@@ -43,7 +44,8 @@ export type ProveErrorCode =
   | 'E_DAMAGED'
   | 'E_PARTIAL'
   | 'E_CHECK'
-  | 'E_IMPORT';
+  | 'E_IMPORT'
+  | 'E_STALLED';
 
 /**
  * The base class of poisson-prove's domain errors.
@@ -112,5 +114,18 @@ export class TargetError extends ProveError {
 export class StoreError extends ProveError {
   constructor(message: string, exitCode = 2) {
     super('E_STORE', [message], exitCode);
+  }
+}
+
+/**
+ * The reason to abort a run with when its episodes in flight can never end (code `E_STALLED`, exit 1): the
+ * process has nothing left to do while they wait on promises nothing will settle (a target that awaits
+ * an event that never comes, and no `timeout`). A sweep, resume or extend on the local backend aborted
+ * with it stops as on SIGINT but does not wait for those episodes: what finished is written, the run
+ * ends `interrupted`, and resume runs the rest. The CLI aborts with it when Node's event loop empties.
+ */
+export class StalledError extends ProveError {
+  constructor(message: string) {
+    super('E_STALLED', [message], 1);
   }
 }

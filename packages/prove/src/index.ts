@@ -1,4 +1,4 @@
-export { ProveError, SpecError, GateError, RefError, TargetError, StoreError } from './errors.js';
+export { ProveError, SpecError, GateError, RefError, TargetError, StoreError, StalledError } from './errors.js';
 export type { ProveErrorCode } from './errors.js';
 export { parseSweepSpec, EPISODE_COLUMNS } from './spec/sweep-spec.js';
 export type { SweepSpec, Axis } from './spec/sweep-spec.js';

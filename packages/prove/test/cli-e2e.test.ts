@@ -1,5 +1,5 @@
 // The built CLI (dist/cli/main.js) as a subprocess on a temporary store. CI builds before testing.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodes, listRuns } from '../src/index.js';
@@ -184,6 +184,37 @@ describe('the built CLI', () => {
     const resumed = await run(['--store', store, 'resume', '--trust-store', doc.run_id, '--json'], { cwd: dir });
     expect([resumed.code, resumed.stderr]).toEqual([0, '']);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16 } });
+  }, 60_000);
+
+  // A review of the sixth session of 2026-12-06: an episode whose promise nothing will settle emptied
+  // Node's event loop, and the process ended with exit 13 and not a word, its finished episodes unwritten
+  // and the run left `running` (resume did the same). The run now stops without that episode.
+  it('an episode that can never settle: the run stops interrupted with what finished (exit 1, one line), and resume completes it', async () => {
+    const store = join(dir, 'hangs');
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:hangs`, '--max-mde', '0.99', '--yes', '--json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout) as { run_id: string; status: string; counts: { rows: number } };
+    expect(r.stderr).toBe(
+      "error: the process has nothing left to do while it waits on a promise that can never settle (an episode of a target that awaits something that never happens, or the target module's top-level await); a run stops without those episodes and keeps what finished; give such a target --timeout SECONDS, so that an episode that hangs ends as an error.\n" +
+        `interrupted: 4 episodes stored; poisson-prove --store ${store} resume --trust-store ${doc.run_id} runs the rest.\n`,
+    );
+    // Concurrency 1: the four episodes before the one that hangs (replicate-major, two conditions).
+    expect(doc.status).toBe('interrupted');
+    expect(doc.counts.rows).toBe(4);
+    const verified = await run(['--store', store, 'verify', doc.run_id], { cwd: dir });
+    expect(verified.code).toBe(0);
+    // With a timeout the episode that hangs ends as an error, and the run completes.
+    const resumed = await run(['--store', store, 'resume', '--trust-store', doc.run_id, '--timeout', '1', '--json'], { cwd: dir });
+    expect(resumed.code).toBe(1);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 1 } });
+  }, 60_000);
+
+  it('a target module whose top-level await never settles: exit 1, saying so, and no run written', async () => {
+    const store = join(dir, 'never-loads');
+    const r = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}never-loads.mjs:x`, '--max-mde', '0.99', '--yes'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the process has nothing left to do while it waits on a promise that can never settle .*\nerror: the process still waited on that promise, and ends here \(exit 1\)\.\n$/);
+    expect(await readdir(store).catch(() => [])).toEqual([]);
   }, 60_000);
 
   // A review (fifth session of 2026-12-06): docs/view.md says Ctrl-C or SIGTERM closes `view --serve`

@@ -25,3 +25,9 @@ export function exitsLater(cfg) {
   if (once(cfg)) setTimeout(() => process.exit(0), 0);
   return new Promise((resolve) => setTimeout(() => resolve({ outcome: 'passed', t: 1 }), 5));
 }
+
+/** Never settles in one episode (slack 4, replicate 2), where nothing is left to settle it; the others pass. */
+export function hangs(cfg) {
+  if (once(cfg)) return new Promise(() => {});
+  return { outcome: 'passed', t: 1 };
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The poisson-prove executable: the one place that touches process (argv, signals, exit).
+import { StalledError } from '../errors.js';
 import { runCli, verbOf } from './run-cli.js';
 
 const argv = process.argv.slice(2);
@@ -68,6 +69,32 @@ if (['sweep', 'resume', 'extend'].includes(verb)) {
   }) as typeof process.exit;
 }
 
+// A sweep, resume or extend that waits on a promise nothing will settle (an episode of a target that
+// awaits an event that never comes, run without --timeout; a target module whose top-level await never
+// settles): Node's event loop empties and, before the sixth session of 2026-12-06, the process ended with
+// exit 13 and not a word, the finished episodes unwritten and the run left `running`. The run is
+// stopped instead without waiting for those episodes (StalledError): what finished is written, the run
+// ends `interrupted`, exit 1. When that leaves nothing to do either (the module never loaded, no run was
+// made), the process ends with exit 1, saying so.
+let settled = false;
+let stalled = false;
+if (['sweep', 'resume', 'extend'].includes(verb)) {
+  process.on('beforeExit', () => {
+    if (settled || stalled) return;
+    stalled = true;
+    process.stderr.write(
+      'error: the process has nothing left to do while it waits on a promise that can never settle (an episode of a target that awaits something that never happens, or the target module\'s top-level await); ' +
+        'a run stops without those episodes and keeps what finished; give such a target --timeout SECONDS, so that an episode that hangs ends as an error.\n',
+    );
+    controller.abort(new StalledError('the episodes in flight can never settle'));
+  });
+  process.on('exit', () => {
+    if (settled) return;
+    process.stderr.write('error: the process still waited on that promise, and ends here (exit 1).\n');
+    process.exitCode = 1;
+  });
+}
+
 const code = await runCli(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -77,4 +104,5 @@ const code = await runCli(argv, {
   cwd: process.cwd(),
   signal: controller.signal,
 });
-process.stdout.write('', () => exit(strayErrors > 0 && code === 0 ? 1 : code));
+settled = true;
+process.stdout.write('', () => exit((strayErrors > 0 || stalled) && code === 0 ? 1 : code));

@@ -89,3 +89,27 @@ describe('localBackend', () => {
     }
   });
 });
+
+// The CLI aborts with a StalledError when Node's event loop empties while episodes wait on promises
+// nothing will settle (sixth session of 2026-12-06): the backend hands on what finished and ends without
+// them, where any other stop waits for the episodes in flight.
+describe('localBackend stopped with a StalledError', () => {
+  it('yields the rows that finished and ends, the episodes that hang left behind', async () => {
+    const { StalledError } = await import('../errors.js');
+    const controller = new AbortController();
+    const fn = (cfg: { replicate_index: number }) => {
+      if (cfg.replicate_index === 3) {
+        setImmediate(() => controller.abort(new StalledError('the episodes in flight can never settle')));
+        return new Promise(() => {});
+      }
+      return { outcome: 'passed', t: 1 };
+    };
+    const got: number[] = [];
+    for await (const rows of localBackend().run(items(10), { runId: 'r', target: { kind: 'function', fn: fn as never, label: 't' }, concurrency: 2, timeoutMs: null, signal: controller.signal })) {
+      got.push(...rows.map((r) => r.replicate_index));
+    }
+    // Slot 1 hangs at replicate 3; slot 2 ran until the stop (replicates 0, 1, 2 and 4 at least).
+    expect(got.sort((x, y) => x - y).slice(0, 4)).toEqual([0, 1, 2, 4]);
+    expect(got).not.toContain(3);
+  });
+});

@@ -1,4 +1,5 @@
 import type { EpisodeRow } from '../store/episode-row.js';
+import { StalledError } from '../errors.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
@@ -58,6 +59,16 @@ export function localBackend(): Backend {
       };
       /** Set when the iteration ends (the consumer stopped early, or every item ran): no new episode starts. */
       let closed = false;
+      // Stopped because the episodes in flight can never end (StalledError): what finished is handed on
+      // and the backend ends without waiting for them (one listener a run, nothing an episode).
+      let stalled = false;
+      const onStop = (): void => {
+        if (stop?.reason instanceof StalledError) {
+          stalled = true;
+          signalWake();
+        }
+      };
+      stop?.addEventListener('abort', onStop, { once: true });
       const take = (): WorkItem | undefined => {
         if (closed || stop?.aborted || failure !== null) return undefined;
         const n = it.next();
@@ -112,7 +123,7 @@ export function localBackend(): Backend {
             yield out;
             continue;
           }
-          if (active === 0) break;
+          if (active === 0 || stalled) break;
           await new Promise<void>((r) => {
             wake = r;
           });
@@ -122,6 +133,7 @@ export function localBackend(): Backend {
         // after this. The ones in flight end on their own (they are not awaited: a target that never
         // returns would keep the failure from being reported), and the target's usage so far is reported.
         closed = true;
+        stop?.removeEventListener('abort', onStop);
         const d = drained as (() => void) | null;
         drained = null;
         d?.();
