@@ -180,6 +180,8 @@ describe('sweep calls each target hook once (CLI)', () => {
   });
 });
 
+// Since the sixth session of 2026-12-06 resume and extend also ask `check` about each of the run's 2
+// conditions before an episode runs, as sweep does (resume.test.ts, "ask the target").
 describe('resume and extend call each target hook once', () => {
   /** A run of 16 episodes whose replicates 3 and 7 have no outcome (4 rows). */
   async function failedRun(): Promise<string> {
@@ -194,11 +196,11 @@ describe('resume and extend call each target hook once', () => {
     const id = await failedRun();
     const done = await resume({ store, ref: id, retryErrors: true });
     expect(done.counts.rows_without_outcome).toBe(0);
-    expect(counts()).toEqual({ configure: 1, episode: 4 });
+    expect(counts()).toEqual({ configure: 1, check: 2, episode: 4 });
     reset();
     const more = await extend({ store, ref: id, replicates: 2 });
     expect(more.counts.rows).toBe(EPISODES + 4);
-    expect(counts()).toEqual({ configure: 1, episode: 4 });
+    expect(counts()).toEqual({ configure: 1, check: 2, episode: 4 });
     expect(runtimes()).toEqual([{ dryRun: false, budgetTokens: null, signal: 'given' }]);
   });
 
@@ -225,11 +227,11 @@ describe('resume and extend call each target hook once', () => {
     const id = await failedRun();
     const r = await cli('resume', id, '--retry-errors', '--trust-store', '--quiet');
     expect(r.code).toBe(0);
-    expect(counts()).toEqual({ configure: 1, episode: 4 });
+    expect(counts()).toEqual({ configure: 1, check: 2, episode: 4 });
     reset();
     const e = await cli('extend', id, '--replicates', '2', '--trust-store', '--quiet', '--budget-tokens', '1000');
     expect(e.code).toBe(0);
-    expect(counts()).toEqual({ configure: 1, episode: 4 });
+    expect(counts()).toEqual({ configure: 1, check: 2, episode: 4 });
     expect(runtimes()).toEqual([{ dryRun: false, budgetTokens: 1000, signal: 'given' }]);
   });
 });
