@@ -253,8 +253,10 @@ describe('the fast path: weights, bounds and recurrences once per design', () =>
       const direct = (d: number): number => (d >= discordance ? powerUnchecked(n, d, kStar) : discordantPower(n, d, discordance, bounds, true));
       const label = JSON.stringify({ n, alpha, power, discordance, method });
       const settled = (a: number, b: number): boolean => Math.round(a * 1000) === Math.round(b * 1000);
-      const want = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE);
-      const want3 = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, MDE_TOLERANCE, settled);
+      // The MDE's stopping rule: MDE_TOLERANCE wide, relative to the bracket's upper end below 0.01.
+      const stop = (a: number, b: number): boolean => b - a <= MDE_TOLERANCE * Math.min(1, b / 0.01);
+      const want = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, 0, stop);
+      const want3 = n < kStar ? Infinity : bisectIncreasing(direct, power, 0, 1, 0, (a, b) => stop(a, b) || settled(a, b));
       expect(minimumDetectableChange({ n, alpha, power, discordance, method }), label).toBe(want);
       expect(minimumDetectableChange({ n, alpha, power, discordance, method, decimals: 3 }), label).toBe(want3);
     }

@@ -20,6 +20,21 @@ describe('minimumDetectableChange', () => {
       expectClose(got, num(row.mde), { atol: 2e-9, label: `n ${row.n}, alpha ${row.alpha}, power ${row.power}, ${row.method}` });
     }
   });
+  // A review of the sixth session of 2026-12-06: the bisection stopped at an absolute bracket of 1e-9, so
+  // below about 1e-6 the third significant digit the diff prints was wrong (8.79e-7 for 8.78e-7), and at
+  // n = 2^53 - 1 the MDE was 9.31e-10 for 8.78e-16. Reference: scipy 1.11, optimize.brentq on
+  // stats.binom.sf(5, n, d) - 0.8 (k* = 6 at alpha 0.05), xtol 1e-25, rtol 1e-15.
+  it('keeps its relative precision below 1e-6: large n to six significant digits (scipy)', () => {
+    const scipy: [number, number][] = [
+      [9_000_000, 8.784435371889108e-7],
+      [20_000_000, 3.9529962686524185e-7],
+      [70_000_000, 1.1294275631401619e-7],
+    ];
+    for (const [n, want] of scipy) {
+      expectClose(minimumDetectableChange({ n, alpha: 0.05 }), want, { rtol: 1e-6, label: `n ${n}` });
+      expect(roundSignificant(minimumDetectableChange({ n, alpha: 0.05, significant: 3 }), 3)).toBe(roundSignificant(want, 3));
+    }
+  });
   it('rejects bad arguments, naming them', () => {
     expect(() => minimumDetectableChange({ n: 1.5, alpha: 0.05 })).toThrow(/options\.n .* got 1\.5/);
     expect(() => minimumDetectableChange({ n: 8, alpha: 0.05, power: 1 })).toThrow(/options\.power .* got 1/);

@@ -48,8 +48,18 @@ export type MinimumDetectableChangeOptions = {
   readonly significant?: number;
 };
 
-/** Bisection stops when the bracket is narrower than this. */
+/** Bisection stops when the bracket is narrower than this (relative to its upper end below 0.01: {@link mdeSettled}). */
 export const MDE_TOLERANCE = 1e-9;
+
+/**
+ * When the MDE's bisection stops: a bracket [a, b] at most {@link MDE_TOLERANCE} wide, or, once b is
+ * below 0.01, at most 1e-7 of b wide (the same width at 0.01), or `settled` (the caller's rounding).
+ * Until the sixth session of 2026-12-06 the width was absolute below 0.01 too, and at n = 9,000,000 the
+ * MDE printed to three significant digits was 8.79e-7 for 8.78e-7 (scipy; a review).
+ */
+function mdeSettled(settled: Settled | undefined): Settled {
+  return (a, b) => b - a <= MDE_TOLERANCE * Math.min(1, b / 0.01) || settled?.(a, b) === true;
+}
 
 /**
  * The minimum detectable change (MDE) at discordance psi^: the smallest d in (0, 1] whose power
@@ -57,7 +67,7 @@ export const MDE_TOLERANCE = 1e-9;
  *
  *   MDE(n, alpha, power, psi^) = min { d : power(n, d, max(psi^, d), alpha) >= power },
  *
- * found by bisection on [0, 1] to {@link MDE_TOLERANCE} (the upper end of the final bracket is
+ * found by bisection on [0, 1] to {@link MDE_TOLERANCE}, relative below 0.01 (the upper end of the final bracket is
  * returned, so its power is >= the target). The power rises with d (theta moves away from 1/2 while
  * psi = psi^, then the one-way tail rises), so the bisection finds the smallest such d. With psi^ = 0
  * (the default) this is the one-way MDE, min { d : P(Binomial(n, d) >= k*) >= power }, unchanged.
@@ -108,7 +118,7 @@ export function minimumDetectableChange(options: MinimumDetectableChangeOptions)
   const designOnce = (): DiscordantDesign => (design ??= new DiscordantDesign(n, discordance, sharedRejectionBounds(alpha, method)));
   const f = (d: number): number => powerAtDiscordance(n, d, discordance, kStar, designOnce);
   const guess = normalApproxMde(n, alpha, power, discordance);
-  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, settled, guess);
+  return bisectIncreasing(f, power, 0, 1, 0, mdeSettled(settled), guess);
 }
 
 /**
@@ -125,7 +135,7 @@ function movingDiscordanceMde(n: number, alpha: number, power: number, method: M
     return powerAtDiscordance(n, d, psi, kStar, () => new DiscordantDesign(n, psi, bounds));
   };
   const guess = normalApproxMde(n, alpha, power, discordance, slope, base);
-  return bisectIncreasing(f, power, 0, 1, MDE_TOLERANCE, settled, guess);
+  return bisectIncreasing(f, power, 0, 1, 0, mdeSettled(settled), guess);
 }
 
 /**
