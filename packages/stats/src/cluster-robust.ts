@@ -176,6 +176,8 @@ function clusterRobust(x: readonly number[], clusters: readonly (string | number
   const df = type === 'CR2' ? bellMcCaffreyDf(sizes) : g - 1;
   let statistic: number;
   let pValue: number;
+  // A mean of rounding alone, at the data's scale, under the same rule: no difference (p 1, not 0).
+  if (se === 0 && Math.abs(m) < ESSENTIALLY_CONSTANT * size) m = 0;
   let lower = m;
   let upper = m;
   if (se === 0) {

@@ -71,6 +71,22 @@ describe('pairedScoreDifference against R t.test(paired = TRUE)', () => {
     const real = pairedScoreDifference(Array.from({ length: 30 }, () => 0.3), after.map((x, i) => x + (i % 3) * 1e-6));
     expect(real.standardError).toBeGreaterThan(0);
   });
+  it('a mean difference of rounding alone is 0, with p 1: not a certain change', async () => {
+    // A review of the sixth session of 2026-12-06: the SE was set to 0 by the rule above while the mean
+    // (1.85e-17, rounding too) was kept, which read t = Infinity, p = 0, for scores equal up to the last bit.
+    const before = [0.3, 0.6, 0.9];
+    const after = [0.1 + 0.2, 0.2 + 0.4, 0.3 + 0.6];
+    expect(after.map((x, i) => x - (before[i] as number)).some((d) => d !== 0)).toBe(true);
+    const r = pairedScoreDifference(before, after);
+    expect([r.meanDifference, r.statistic, r.pValue, r.interval.lower, r.interval.upper]).toEqual([0, 0, 1, 0, 0]);
+    const { clusterRobustMeanDifference } = await import('./cluster-robust.js');
+    const c = clusterRobustMeanDifference([...before, ...before], [...after, ...after], [1, 1, 2, 2, 3, 3]);
+    expect([c.mean, c.statistic, c.pValue, c.interval.lower, c.interval.upper]).toEqual([0, 0, 1, 0, 0]);
+    // Equal differences that are not rounding (all +0.1) keep their mean: the degenerate certain change.
+    const shifted = pairedScoreDifference([0.1, 0.2, 0.3], [0.2, 0.3, 0.4].map((x, i) => (i === 2 ? 0.1 + 0.3 : x)));
+    expect(shifted.standardError).toBe(0);
+    expect(shifted.pValue).toBe(0);
+  });
   it('refuses bad input, naming the argument and its value', () => {
     expect(() => pairedScoreDifference([1], [1])).toThrow(/before must have at least 2/);
     expect(() => pairedScoreDifference([1, 2], [1, 2, 3])).toThrow(/equal lengths/);

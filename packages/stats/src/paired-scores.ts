@@ -87,7 +87,8 @@ function sampleSd(xs: readonly number[], m: number): number {
  * up to rounding count as equal, by R's rule extended to the scores' scale: SE < 10 ε max(|d̄|, max |x|)
  * over the scores x (ε = 2^-52) gives s = SE = 0 (0.3 - 0.1 and 0.5 - 0.3 differ in the last bit, and
  * their "sd" of ~4e-17 gave t ~ 1e16; 0.1 + 0.2 against 0.3 on half the pairs gave t 5.3 around a mean
- * of 2.8e-17, which R's |d̄| alone lets through).
+ * of 2.8e-17, which R's |d̄| alone lets through); and when d̄ itself is below that rounding (|d̄| < 10 ε
+ * max |x|), d̄ = 0: no difference, p = 1.
  *
  * @param before - scores of the first run, paired by index with `after`.
  * @param after - scores of the second run.
@@ -114,7 +115,7 @@ export function pairedScoreDifference(
   if (a.length !== b.length) throw new RangeError(`before and after must have equal lengths (paired by index); got ${b.length} and ${a.length}.`);
   const d = a.map((x, i) => x - (b[i] as number));
   const n = d.length;
-  const md = mean(d);
+  let md = mean(d);
   // R's t.test rule: a standard error below rounding of the mean ("data are essentially constant") is 0;
   // and below rounding of the scores themselves (differences of 0 and 5.6e-17 around a zero mean).
   let scale = Math.abs(md);
@@ -122,6 +123,9 @@ export function pairedScoreDifference(
   const spread = sampleSd(d, md);
   const sd = spread / Math.sqrt(n) < ESSENTIALLY_CONSTANT * scale ? 0 : spread;
   const se = sd / Math.sqrt(n);
+  // Differences equal up to rounding whose mean is itself below rounding of the scores: no difference
+  // (it read t = Infinity, p = 0 for scores equal up to their last bit; a review, sixth session of 2026-12-06).
+  if (se === 0 && Math.abs(md) < ESSENTIALLY_CONSTANT * scale) md = 0;
   const df = n - 1;
   let statistic: number;
   let pValue: number;
