@@ -49,7 +49,7 @@ export type GateResult = {
   /** MDE(n, alpha, power), rounded to 3 decimals (Infinity when no change could be shown). */
   readonly mde: number;
   readonly passes: boolean;
-  /** The fewest replicates whose MDE is <= maxMde, or null when none up to 10^6 is. */
+  /** The fewest replicates whose MDE is <= maxMde (at a planned discordance above 4,096, a count that passes; see {@link powerGate}), or null when none up to 10^6 is. */
   readonly needed: number | null;
   /** The gate's sentence, e.g. "8 replicates can show a change of 0.801 at best; --max-mde 0.5 needs at least 15". */
   readonly sentence: string;
@@ -74,8 +74,11 @@ const MAX_REPLICATES = 1_000_000;
  * diff's limits read it), or with psi = 0, the one-way model, when none is given — and then the
  * `assumption` (and the refusal's message) says that it assumed seeds that never disagree and names
  * `--discordance`; passes =
- * mde <= maxMde; needed = the smallest n' with MDE(n', alpha, power, psi) <= maxMde (MDE does not
- * increase with n, so a doubling then bisection search).
+ * mde <= maxMde; needed = the smallest n' with MDE(n', alpha, power, psi) <= maxMde: in the one-way model
+ * MDE does not increase with n, so a doubling then bisection search; at a planned discordance it is not
+ * monotone (14 replicates can pass where 16 do not), so the count the bisection finds is lowered to the
+ * fewest that pass by counting up from 1, when it is at most 4,096 (else it is a count that passes, and
+ * the sentence says a few less may).
  *
  * @param input - {@link GateInput}.
  * @returns the figures and the decision ({@link GateResult}).
@@ -85,10 +88,13 @@ const MAX_REPLICATES = 1_000_000;
  * powerGate({ conditions: 1, replicates: 8, maxMde: 0.5 }).sentence;
  * // '8 replicates can show a change of 0.801 at best; --max-mde 0.5 needs at least 15'
  * powerGate({ conditions: 1, replicates: 200, maxMde: 0.1, discordance: 0.5 }).sentence;
- * // '200 replicates can show a change of 0.143 at best at discordance 0.5; --max-mde 0.1 needs at least 404'
+ * // '200 replicates can show a change of 0.165 at best at discordance 0.5; --max-mde 0.1 needs 483, the fewest that pass (at a planned discordance ...)'
  * ```
  * @see PROVE.md, "The power gate"; STATS.md, "Limits".
  */
+/** Up to this many replicates the gate counts up from 1 for the fewest that pass at a planned discordance (about 0.2 ms a count). */
+const FEWEST_SCAN = 4096;
+
 export function powerGate(input: GateInput): GateResult {
   const { conditions, replicates: n, maxMde } = input;
   const events = input.events ?? 1;
@@ -145,6 +151,20 @@ export function powerGate(input: GateInput): GateResult {
       needed = hi;
     }
   }
+  // With a planned discordance the best change is not monotone in the replicates (the exact test's
+  // discreteness, with the discordance growing with the change): 14 can pass where 16 does not, and the
+  // bisection above, which assumes it is, named 17 for 13 or 16 (a review, sixth session of 2026-12-06).
+  // The fewest that pass are then found by counting up from 1 when that is cheap (up to FEWEST_SCAN).
+  let fewest = slope === 0;
+  if (slope > 0 && needed !== null && needed <= FEWEST_SCAN) {
+    for (let k = 1; k < needed; k++) {
+      if (at(k) <= maxMde) {
+        needed = k;
+        break;
+      }
+    }
+    fewest = true;
+  }
   const reps = `${n} replicate${n === 1 ? '' : 's'}`;
   const at_ = discordance !== null ? ` at discordance ${discordance}` : '';
   const head = Number.isFinite(best) ? `${reps} can show a change of ${fmtLimit(best)} at best${at_}` : `${reps} cannot show any change at alpha ${Number(alpha.toPrecision(4))}${at_}`;
@@ -156,7 +176,11 @@ export function powerGate(input: GateInput): GateResult {
     ? `--max-mde ${maxMde} passes`
     : needed === null
       ? `--max-mde ${maxMde} cannot be reached with up to ${MAX_REPLICATES} replicates`
-      : `--max-mde ${maxMde} needs at least ${needed}`;
+      : slope === 0
+        ? `--max-mde ${maxMde} needs at least ${needed}`
+        : fewest
+          ? `--max-mde ${maxMde} needs ${needed}, the fewest that pass (at a planned discordance the best change is not monotone in the replicates: not every count above ${needed} passes; check the one you choose with --dry-run)`
+          : `--max-mde ${maxMde} passes with ${needed} (at a planned discordance the best change is not monotone in the replicates: a few less may pass, and a count above ${needed} may not; check the one you choose with --dry-run)`;
   return Object.freeze({ method, conditions, events, tests: m, discordance, replicates: n, q, alpha, power, maxMde, mde: best, passes, needed, sentence: `${head}; ${tail}`, assumption });
 }
 
