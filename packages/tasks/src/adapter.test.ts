@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +136,40 @@ describe('loadRegistry', () => {
     await expect(target({ seed: 1, replicate_index: 0, slack: '4', horizon: 8, strictness: 'strict', generator_hash: generatorHash('0') })).rejects.toThrow(
       `target reference_depth_d3 refuses this cfg: slack is "4" but the registration pins the number 4 — run the sweep with the registered values (${registered}) or register the new ones`,
     );
+  });
+
+  // A review of the sixth session of 2026-12-06: the documented registry module passed
+  // `new URL(...).pathname`, percent-encoded, so a folder with a space or a non-ASCII letter read as missing.
+  it('takes a file URL (import.meta.url beside a registry module), in a folder with a space and a non-ASCII letter', () => {
+    const spaced = join(dir, 'with space é');
+    mkdirSync(spaced, { recursive: true });
+    writeFileSync(join(spaced, 'registration.toml'), SEED_REGISTRATION);
+    const url = new URL('./registration.toml', `file://${encodeURI(spaced)}/`);
+    expect(url.pathname).toContain('%20');
+    const r = loadRegistry(url, { sha256: SEED_REGISTRATION_SHA256 });
+    expect([r.path, r.sha256]).toEqual([join(spaced, 'registration.toml'), SEED_REGISTRATION_SHA256]);
+    // The URL's pathname, as the docs had it, names no file.
+    expect(() => loadRegistry(url.pathname, { sha256: SEED_REGISTRATION_SHA256 })).toThrow(/ENOENT/);
+  });
+
+  it('refuses a file that is not UTF-8 with a PreregistrationError naming it and the fix (it was a bare TypeError)', () => {
+    for (const [name, bytes, extra] of [
+      ['latin1.toml', Buffer.from(`${SEED_REGISTRATION}# caf\u00e9\n`, 'latin1'), ''],
+      ['utf16.toml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(SEED_REGISTRATION, 'utf16le')]), ' (it starts with a UTF-16 byte-order mark)'],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      const err = (() => {
+        try {
+          loadRegistry(file, { sha256: createHash('sha256').update(bytes).digest('hex') });
+        } catch (e) {
+          return e;
+        }
+        return null;
+      })();
+      expect(err).toBeInstanceOf(PreregistrationError);
+      expect((err as PreregistrationError).problems).toEqual([`${file} is not UTF-8 text${extra}: save the registration as UTF-8, then register its new sha256`]);
+    }
   });
 
   it('refuses a file changed by one byte, giving both digests', () => {

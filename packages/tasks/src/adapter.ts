@@ -6,11 +6,12 @@
  * @packageDocumentation
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { armId, targetName } from './arm-id.js';
 import { generatorHash } from './generator-hash.js';
 import type { ArmSpec } from './arm-spec.js';
 import type { Policy } from './policy.js';
-import { RegistrationHashError } from './preregistration-error.js';
+import { PreregistrationError, RegistrationHashError } from './preregistration-error.js';
 import { referencePolicy } from './reference-policy.js';
 import { parseRegistration, type Registration } from './registration.js';
 import { createTarget, type Target } from './target.js';
@@ -46,7 +47,7 @@ export interface LoadRegistryOptions {
 
 /** What {@link loadRegistry} returns. Frozen. */
 export interface Registry {
-  /** The registration file's path, as given. */
+  /** The registration file's path, as given (a `file:` URL as its path). */
   readonly path: string;
   readonly slack: number;
   readonly horizon: number;
@@ -73,7 +74,7 @@ export interface Registry {
  *
  * ```ts
  * import { loadRegistry } from 'poisson-tasks/adapter';
- * export const REGISTRY = loadRegistry(new URL('./registration.toml', import.meta.url).pathname, { sha256: '6428…1dc6' });
+ * export const REGISTRY = loadRegistry(new URL('./registration.toml', import.meta.url), { sha256: '6428…1dc6' });
  * export default REGISTRY.targets;
  * ```
  *
@@ -81,7 +82,8 @@ export interface Registry {
  * validate ({@link validatePreregistration}); build one target per arm for the reference policy and for each
  * of `options.policies`, with {@link createTarget}.
  *
- * @param path - the registration file
+ * @param file - the registration file: a path, or a `file:` URL (`new URL('./registration.toml',
+ *   import.meta.url)`, whose `.pathname` would be percent-encoded: a folder with a space would read as missing)
  * @param options - {@link LoadRegistryOptions}: `{ sha256, policies? }`
  * @returns the frozen {@link Registry}
  * @throws TypeError when `options.sha256` is not 64 hex digits
@@ -96,7 +98,8 @@ export interface Registry {
  * ```
  * @see TASKS.md, "The pre-registration"
  */
-export function loadRegistry(path: string, options: LoadRegistryOptions): Registry {
+export function loadRegistry(file: string | URL, options: LoadRegistryOptions): Registry {
+  const path = typeof file === 'string' ? file : fileURLToPath(file);
   const expected = options?.sha256;
   if (typeof expected !== 'string' || !/^[0-9a-fA-F]{64}$/.test(expected)) {
     throw new TypeError(`options.sha256 must be the registration's sha256 as 64 hex digits, got ${JSON.stringify(expected)}`);
@@ -104,7 +107,7 @@ export function loadRegistry(path: string, options: LoadRegistryOptions): Regist
   const bytes = readFileSync(path);
   const actual = sha256Hex(bytes);
   if (actual !== expected.toLowerCase()) throw new RegistrationHashError(path, expected.toLowerCase(), actual);
-  const registration = validatePreregistration(parseRegistration(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
+  const registration = validatePreregistration(parseRegistration(utf8(bytes, path)));
   // The reference targets are always there; `policies` adds to them (the reference listed again is built once).
   const policies = [referencePolicy, ...(options.policies ?? []).filter((p) => p !== referencePolicy)];
   const targets: Record<string, Target> = {};
@@ -127,4 +130,17 @@ export function loadRegistry(path: string, options: LoadRegistryOptions): Regist
     generatorHash: generatorHash(registration.generatorVersion),
     targets: Object.freeze(targets),
   });
+}
+
+/**
+ * The file's text, or a PreregistrationError naming the file and the fix when its bytes are not UTF-8
+ * (a bare TypeError from TextDecoder until the sixth session of 2026-12-06; a review).
+ */
+function utf8(bytes: Uint8Array, path: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    throw new PreregistrationError([`${path} is not UTF-8 text${utf16 ? ' (it starts with a UTF-16 byte-order mark)' : ''}: save the registration as UTF-8, then register its new sha256`]);
+  }
 }
