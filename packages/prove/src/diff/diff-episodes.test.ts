@@ -215,3 +215,18 @@ describe('the next: line and the sentence', () => {
     expect(flipped.rows[1]).toMatchObject({ condition: 'slack 2', limit: 0.218 });
   });
 });
+
+// A review of the sixth session of 2026-12-06: runs of two different pre-registrations were compared with
+// nothing said of it, in the text or in --json.
+describe('runs of two pre-registrations', () => {
+  it('are compared, with a warning naming both', () => {
+    const pinned = (r: DiffRun, sha: string): DiffRun => ({ ...r, manifest: { ...r.manifest, registration_sha256: sha } });
+    const a = run('a', { 'slack 4': [...rep(6, 'failed'), ...rep(10, 'passed')] });
+    const b = run('b', { 'slack 4': rep(16, 'passed') });
+    const r = diffEpisodes(pinned(a, '6'.repeat(64)), pinned(b, 'e'.repeat(64)));
+    expect(r.warnings).toContain(`the runs pin different pre-registrations (before ${'6'.repeat(12)}…, after ${'e'.repeat(12)}…): a comparison registered under one of them is not this one; compare runs swept under the same registration, or name the registration this comparison was made under`);
+    expect(diffEpisodes(pinned(a, 'f'.repeat(64)), pinned(b, 'f'.repeat(64))).warnings).toEqual([]);
+    // A run that pins none (a target of one's own) says nothing.
+    expect(diffEpisodes(a, pinned(b, 'f'.repeat(64))).warnings).toEqual([]);
+  });
+});
