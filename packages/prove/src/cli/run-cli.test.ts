@@ -458,7 +458,7 @@ describe('poisson-prove itself', () => {
     const plain = await cli(['inspect', 'nope']);
     expect(plain.err.split('\n').filter(Boolean)).toHaveLength(1);
     const debug = await cli(['--debug', 'inspect', 'nope']);
-    expect(debug.err).toMatch(/^error: no run .*\nRefError: .*\n {4}at /);
+    expect(debug.err).toMatch(/^error: the store .* does not exist, so it holds no run "nope".*\nRefError: .*\n {4}at /);
   });
 });
 

@@ -69,6 +69,18 @@ describe('listRuns and resolveRun', () => {
     expect((await refused('nope')).message).toMatch(/tried #N \(not of that form\), an exact run id \(not of the form YYYYMMDDTHHMMSSZ-xxxx\), a unique id prefix, an exact run name/);
   });
 
+  // A review of the sixth session of 2026-12-06: a store that does not exist blamed the ref ("no run ...
+  // matches"), and the `runs` command it named then said the store does not exist.
+  it('says a store that does not exist does not, whatever the ref', async () => {
+    const { resolveRun } = await import('./resolve-run.js');
+    const none = join(store, 'no-such-store');
+    for (const ref of ['x', '#1', '20991231T000000Z-ffff']) {
+      const err = await resolveRun(none, ref).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RefError);
+      expect((err as RefError).message).toBe(`the store ${none} does not exist, so it holds no run ${JSON.stringify(ref)}; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.`);
+    }
+  });
+
   it('refuses paths, ../ and absolute refs matching no run even when they lead to a real run outside the store', async () => {
     // A copy of a real run outside the store: a resolver that followed paths would find it.
     const outside = join(root, 'outside');
@@ -207,7 +219,7 @@ describe('listRuns and resolveRun', () => {
   it('has no runs in a store that does not exist, and does not create it', async () => {
     const missing = join(root, 'missing');
     expect(await listRuns(missing)).toEqual([]);
-    expect((await refused('#1', missing)).message).toMatch(/has 0 runs/);
+    expect((await refused('#1', missing)).message).toMatch(/^the store .*missing does not exist, so it holds no run "#1"/);
     expect(await listTree(root)).not.toContain('missing/');
   });
 

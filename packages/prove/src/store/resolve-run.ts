@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { RefError } from '../errors.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import { scanRuns } from './list-runs.js';
@@ -31,6 +32,10 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see ${proveCommandLine(store, 'runs')}).`);
   const scan = await scanRuns(store);
   const runs = scan.runs;
+  // A store that is not there holds no run: say that, not that the ref matched none.
+  if (runs.length === 0 && scan.skipped.length === 0 && (await lstat(store).catch(() => null)) === null) {
+    throw new RefError(ref, `the store ${store} does not exist, so it holds no run ${shown}; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.`);
+  }
   const hash = /^#(\d+)$/.exec(ref);
   if (hash) {
     const n = Number(hash[1]);
