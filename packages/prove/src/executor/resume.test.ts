@@ -323,6 +323,23 @@ describe('resume and extend keep the run identity (issue 14)', () => {
     expect(await listTree(dir)).toEqual(before);
   });
 
+  // A review of the sixth session of 2026-12-06: a recorded module moved away read "the target module ...
+  // does not exist; check the path given to --target", a flag the user never gave.
+  it('names a recorded module that is gone as the run\'s, with the --target to pass', async () => {
+    const { copyFile } = await import('node:fs/promises');
+    const moved = join(dir, 'targets.mjs');
+    await copyFile(TARGETS, moved);
+    const run = await sweep({ spec: SPEC, target: `${moved}:coin`, store: dir, maxMde: 0.99, salt: 'gone', partRows: 4 });
+    const { unlink } = await import('node:fs/promises');
+    await unlink(join(dir, run.run_id, 'episodes', 'part-00003.parquet'));
+    await writeManifest(dir, { ...run, status: 'interrupted', parts: run.parts?.slice(0, 3) ?? [], counts: { rows: 12, rows_without_outcome: 0, outcomes: {} } });
+    await unlink(moved);
+    const err = await resume({ store: dir, ref: run.run_id, trustStore: true }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_RESUME', exitCode: 2 });
+    expect((err as Error).message).toBe(`run ${run.run_id} ("${run.name}"): its recorded target module ${moved} is gone (moved or deleted); pass --target FILE:coin with the module where it is now (it must be the run's target).`);
+    expect((await resume({ store: dir, ref: run.run_id, target: `${TARGETS}:coin` })).status).toBe('complete');
+  });
+
   it('refuses to execute a recorded module outside the working tree unless trustStore', async () => {
     const run = await interrupted('coin');
     const outside = await tempDir('prove-elsewhere-');

@@ -208,6 +208,11 @@ async function recordedTarget(manifest: RunManifest, opts: ResumeOptions, cwd: s
   if (path === null || at <= 0) {
     throw new ProveError('E_RESUME', `run ${manifest.run_id} was swept with a target passed as a function (${manifest.target}); pass the target again (--target FILE:NAME, or the function).`);
   }
+  // The recorded module moved or deleted: name it as the run's, and the fix (loading it said "check the
+  // path given to --target", which the user never gave; a review of the sixth session of 2026-12-06).
+  if (!(await lstat(path).then(() => true, () => false))) {
+    throw new ProveError('E_RESUME', `${run}: its recorded target module ${path} is gone (moved or deleted); pass --target FILE:${name} with the module where it is now (it must be the run's target).`);
+  }
   if (opts.trustStore !== true) {
     const top = (await gitTopLevel(cwd)) ?? cwd;
     if (!inside(top, path)) {
