@@ -49,6 +49,19 @@ describe('the target check hook', () => {
     expect(io.err()).toBe('error: the target refuses 1 of 2 conditions (slack 8 · strictness strict): slack is 8 but the registration pins the number 4; nothing was written.\n');
     expect(await listTree(dir)).toEqual(['spec.toml', 't.mjs']);
   });
+
+  // A review of the sixth session of 2026-12-06: a syntax error in a .ts target printed "failed to load:
+  // Transform failed with 1 error:;" and nothing of where, or what, the error was.
+  it('names where a .ts target does not parse: the line after esbuild\'s header', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(`${dir}/syn.ts`, 'export const x = (cfg: any => 1;\n');
+    await writeFile(`${dir}/spec.toml`, SPEC);
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', 'store', 'sweep', 'spec.toml', '--target', 'syn.ts:x', '--max-mde', '0.99', '--yes'], io)).toBe(2);
+    // Under the CLI tsx's esbuild names the file, line and column; under vitest its own parser words it.
+    expect(io.err()).toMatch(new RegExp(`^error: the target module ${dir}/syn\\.ts failed to load: Transform failed with 1 error: [^\\u001b]*Expected[^\\n]+; fix the module and try again\\.\\n$`));
+    expect(await listTree(dir)).toEqual(['spec.toml', 'syn.ts']);
+  });
 });
 
 describe('a target module that fails to load with several problems (a malformed registration)', () => {

@@ -102,8 +102,7 @@ export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<
     if (Array.isArray(listed) && listed.length > 0 && listed.every((p) => typeof p === 'string')) {
       throw new TargetError(listed.map((p: string, i) => `the target module ${file} failed to load (${i + 1} of ${listed.length}): ${p.split('\n')[0] ?? ''}`));
     }
-    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new TargetError(`the target module ${file} failed to load: ${msg}; fix the module and try again.`);
+    throw new TargetError(`the target module ${file} failed to load: ${loadMessage(err)}; fix the module and try again.`);
   }
   let found: unknown = name in mod && name !== 'default' ? mod[name] : undefined;
   const dflt = defaultObject(mod);
@@ -124,4 +123,18 @@ export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<
     throw new TargetError(`"${name}" in ${file} is ${found === null ? 'null' : `a ${typeof found}`}, not a function; a target is a function of one episode's config.`);
   }
   return { fn: found as Target, file, name };
+}
+
+/**
+ * A load error in one line: its first, and the next when the first only announces it (esbuild's
+ * "Transform failed with 1 error:", whose next line names the file, line, column and what it expected;
+ * until the sixth session of 2026-12-06 the message stopped at the colon; a review).
+ */
+export function loadMessage(err: unknown): string {
+  // Without the terminal's colour codes, which some transformers put in their messages.
+  // eslint-disable-next-line no-control-regex
+  const text = (err instanceof Error ? err.message : String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const first = lines[0] ?? '';
+  return first.endsWith(':') && lines[1] !== undefined ? `${first} ${lines[1]}` : first;
 }
