@@ -5,7 +5,8 @@ import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
 import { declaredEvents, refuseSameRun } from './diff-input.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
-import { alignByIdentity, axisNames } from './pairing.js';
+import { alignByIdentity, axisNames, pairIndexes, type ConditionPairs } from './pairing.js';
+import { readCellsBySeed } from './seed-cells.js';
 import { readDiffColumns } from './diff-columns.js';
 import { alignColumnsByIdentity } from './identity-columns.js';
 import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
@@ -281,16 +282,30 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const u = identity === null && diff.method.paired ? columnsUnmatched(aligned[0], aligned[1]) : null;
   const unmatched = u !== null && (u.before > 0 || u.after > 0) ? u : undefined;
   // Swept runs pair on seeds shared by every condition: a cell pooling several conditions counts a seed
-  // once per condition. Imports pair by their samples' identity, each condition its own samples.
+  // once per condition. Imports pair by their samples' identity, each condition its own samples. Such
+  // cells are read with the seed as the unit too (seed-cells.ts), and the words decided again.
   const shared = identity === null && diff.method.paired ? sharedSeeds(aligned, (run) => (cellOf.get(run) as { cells: Cells }).cells.codes) : undefined;
+  let read = diff;
+  let readCells = cells;
+  if (shared !== undefined) {
+    const pairing = pairIndexes(...indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number));
+    const byCell = new Map<string, ConditionPairs[]>();
+    for (const c of pairing.conditions) {
+      const key = cellLabel(x, c.values[x] as string | number, y, y === null ? null : (c.values[y] as string | number));
+      byCell.set(key, [...(byCell.get(key) ?? []), c]);
+    }
+    read = readCellsBySeed(diff, byCell).diff;
+    const rowOf = new Map(read.rows.map((r) => [r.condition, r]));
+    readCells = cells.map((c) => Object.freeze({ ...c, row: c.row === null ? null : (rowOf.get(c.row.condition) ?? c.row) }));
+  }
   return Object.freeze({
     x,
     y,
     event,
     x_values: Object.freeze(xValues),
     y_values: Object.freeze(yValues),
-    cells: Object.freeze(cells),
-    diff,
+    cells: Object.freeze(readCells),
+    diff: read,
     ...(clustered !== undefined ? { clustered } : {}),
     ...(unmatched !== undefined ? { unmatched } : {}),
     ...(shared !== undefined ? { shared_seeds: shared } : {}),
@@ -326,13 +341,14 @@ function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) =
 
 /**
  * The `seeds` line of a grid whose cells pool conditions of swept runs ({@link ReportGrid}'s
- * `shared_seeds`): what the cells' figures assume, when they are wrong, and where to read each condition
- * on its own seeds. A review of the sixth session of 2026-12-06: a noisy target whose outcome follows the
- * seed read `significant change` in 6 of 15 comparisons of identical runs with `report --x strictness`
- * (3 conditions a cell; 0.177 of the time in simulation at q 0.05), where `diff` read none.
+ * `shared_seeds`): why those cells are read with the seed as the unit, and how (seed-cells.ts). A review
+ * of the sixth session of 2026-12-06: a noisy target whose outcome follows the seed read `significant
+ * change` in 6 of 15 comparisons of identical runs with `report --x strictness` (3 conditions a cell;
+ * 0.177 of the time in simulation at q 0.05), where `diff` read none.
  */
 export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }): string {
-  return `${s.cells} cell${s.cells === 1 ? '' : 's'} pool${s.cells === 1 ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, and count${s.cells === 1 ? 's' : ''} a seed once per condition as if the pairs were independent: where a seed's outcomes move together across conditions (a model sampled with the seed, a task drawn from it, a target whose noise follows it), these cells' p-values, limits and intervals are too small and their verdicts can be false; diff tests each condition on its own seeds, and a grid whose --x and --y are every axis that varies has one condition a cell`;
+  const one = s.cells === 1;
+  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well (Durkalski's clustered McNemar over its seeds, the larger of its two p-values; the CR2 interval of the change over its seeds, shown; its limits with one pair a seed), so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
 }
 
 /**

@@ -156,7 +156,11 @@ export type DiffRow = {
   readonly p_bh: number;
   readonly counts_toward_verdict: boolean;
   readonly flagged: boolean;
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' };
+  /**
+   * The change's simultaneous interval: Tango's (paired), Newcombe's (not paired), or, for a report cell
+   * that pools conditions of a sweep, the CR2 interval over its seeds (report-grid.ts, seed-cells.ts).
+   */
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'cluster-robust (CR2) by seed' };
   readonly limit_rise: Limit;
   readonly limit_fall: Limit;
   readonly limit: Limit;
