@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import TOML from '@iarna/toml';
 import { powerGate, refuseGate, type GateInput, type GateResult, type TestMethod } from '../gate.js';
@@ -6,7 +7,9 @@ import { conditionsOf } from '../spec/conditions.js';
 import { seedList } from '../spec/seed-list.js';
 import { parseSweepSpec, type SweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from '../store/create-run.js';
-import type { RunManifest } from '../store/manifest.js';
+import { readManifest, type RunManifest } from '../store/manifest.js';
+import { runDir } from '../store/layout.js';
+import { TargetError } from '../errors.js';
 import { prefetchGitState } from '../store/provenance.js';
 import type { PriceTable } from '../target/price-table.js';
 import type { Target } from '../target/target.js';
@@ -356,12 +359,32 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
     throw err;
   }
   const total = conditions.length * spec.replicates;
-  return execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, p.source, {
-    ...opts,
-    ...(p.concurrency !== undefined ? { concurrency: p.concurrency } : {}),
-    runtime: p.runtime,
-    targetStop: p.targetStop,
-  });
+  try {
+    return await execute(writer, workItems(conditions, 0, spec.replicates, writer.manifest.seeds), total, backend, p.source, {
+      ...opts,
+      ...(p.concurrency !== undefined ? { concurrency: p.concurrency } : {}),
+      runtime: p.runtime,
+      targetStop: p.targetStop,
+    });
+  } catch (err) {
+    throw await removeIfEmpty(opts.store, writer.manifest.run_id, err);
+  }
+}
+
+/**
+ * A target that could not start where the episodes run (a module that loads in this process but fails
+ * in a worker thread, a configure that throws there): the run this sweep created holds no episode and
+ * billed nothing, so it is removed, and the refusal (exit 2) writes nothing, as one before the run was
+ * made does. Until the sixth session of 2026-12-06 it was left `failed` with 0 rows beside the message
+ * "fix the module and try again", and trying again made another (a review). Other errors, and a run
+ * that holds rows or billed tokens, are left as they are.
+ */
+async function removeIfEmpty(store: string, runId: string, err: unknown): Promise<unknown> {
+  if (!(err instanceof TargetError)) return err;
+  const m = await readManifest(store, runId).catch(() => null);
+  if (m === null || m.status !== 'failed' || m.counts.rows > 0 || (m.parts ?? []).length > 0 || (m.usage?.billed_tokens ?? 0) > 0) return err;
+  await rm(runDir(store, runId), { recursive: true, force: true });
+  return new TargetError([...err.problems, `the run ${runId} this sweep had created held no episode and was removed: nothing was written.`]);
 }
 
 /**
@@ -388,7 +411,9 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
  * @throws {@link SpecError}, {@link GateError}, {@link TargetError}, ProveError `E_ONLY` / `E_BUDGET` /
  *   `E_CHECK`, `E_ABORTED` (the signal aborted before the run was created), RangeError/TypeError for bad
  *   options: all before anything is written. When `onCreated` throws, the run is closed `failed` and the
- *   error rethrown.
+ *   error rethrown. A {@link TargetError} where the episodes run (a module that fails to load in a worker
+ *   thread) after the run was created removes the run when it holds no episode and billed nothing, and
+ *   says so in a second problem.
  * @example
  * ```ts
  * const run = await sweep({ spec: text, target: './targets.mjs:coin', store: 'store', salt: '0123456789abcdef', maxMde: 0.99 });

@@ -80,3 +80,18 @@ describe('workerBackend: a small run', () => {
     expect(threads.size).toBeGreaterThan(1);
   });
 });
+
+// A review of the sixth session of 2026-12-06: a module that loads here and fails in the threads was
+// refused (exit 2, "fix the module and try again") after the run was created, and the run was left
+// failed with 0 rows; trying again made another.
+describe('workerBackend: a target module that fails to load only in the threads', () => {
+  it('the sweep is refused and the run it created, holding no episode, is removed: nothing was written', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const err = await sweep({ spec: SPEC, target: `${join(FIXTURES, 'thread-only-failure.mjs')}:ok`, store: tmp.dir, maxMde: 0.99, salt: 'thread-only', backend: workerBackend(), concurrency: 2 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'E_TARGET', exitCode: 2 });
+    const problems = (err as { problems: readonly string[] }).problems;
+    expect(problems[0]).toMatch(/failed to load: only in a worker thread/);
+    expect(problems[1]).toMatch(/^the run \d{8}T\d{6}Z-[0-9a-f]{4} this sweep had created held no episode and was removed: nothing was written\.$/);
+    expect((await readdir(tmp.dir)).filter((n) => /^\d{8}T/.test(n))).toEqual([]);
+  });
+});
