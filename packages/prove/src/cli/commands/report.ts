@@ -32,7 +32,7 @@ export const reportCommand = defineCommand({
     discordance: DIFF_READING_OPTIONS.discordance,
     cluster: { type: 'string', valueName: 'AXIS', description: 'Also read each cell with its pairs clustered by this axis (e.g. task): the clustered McNemar test (Durkalski et al. 2003) and a cluster-robust (CR2) interval per cell, printed as a second grid.' },
   },
-  examples: ['poisson-prove report "#2" "#1" --x slack --y horizon --event failed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
+  examples: ['poisson-prove --store example-store/runs report "#3" "#2" --x generator_hash --y horizon --event passed --out grid.svg', 'poisson-prove report "#1" "#2" "#3" --x slack --event failed --out panels.svg'],
   async run({ positionals, options, store, io }) {
     const v = new Values(options);
     const x = v.string('x') as string;
