@@ -194,6 +194,16 @@ describe('createModelTaskTarget: a chat model plays poisson-tasks through functi
     }
   });
 
+  // A review of the sixth session of 2026-12-06: an arm whose turn budget is above the registered horizon
+  // (depth 5 at slack 4: 10 turns, horizon 8) was built and stamped the registration's sha256 on every row.
+  it('refuses an arm whose turn budget is above the registered horizon: it is no arm of that registration', () => {
+    const base = { session: createModelSession({ env: {} }), slack: SLACK, horizon: HORIZON, model: 'local:relay-bot', registrationSha256: SHA };
+    expect(() => createModelTaskTarget({ ...base, arm: { ...D3, level: 5 } })).toThrow(
+      /^arm depth:d5 needs 6 turns \+ slack 4 = 10, above the registered horizon 8: it is not an arm of that registration \(whose horizon is its arms' largest budget\); build model targets from the registry with modelTaskTargets\(loadRegistry\(\.\.\.\), \.\.\.\)\.$/,
+    );
+    expect(() => createModelTaskTarget({ ...base, arm: D3 })).not.toThrow();
+  });
+
   it('refuses a missing or malformed registrationSha256 when the target is built', () => {
     const base = { session: createModelSession({ env: {} }), arm: D3, slack: SLACK, horizon: HORIZON, model: 'local:relay-bot' };
     for (const bad of [undefined, '', 'AB'.repeat(32), 'ab'.repeat(31)]) {

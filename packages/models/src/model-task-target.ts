@@ -56,7 +56,8 @@ export interface ModelTaskTargetOptions {
  * @param options - see {@link ModelTaskTargetOptions}.
  * @returns a {@link ModelTarget}.
  * @throws TypeError when `registrationSha256` is not 64 lower-case hex digits.
- * @throws RangeError for a bad slack, horizon or output cap; from the target (and `planCalls`), a
+ * @throws RangeError for a bad slack, horizon or output cap, or an arm whose budget is above the horizon
+ *   (no arm of the registration; `modelTaskTargets` builds exactly the registration's arms); from the target (and `planCalls`), a
  *   PinMismatchError when the cfg lacks a pinned axis or disagrees, a RangeError for a missing model.
  * @example
  * ```ts
@@ -74,6 +75,13 @@ export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTar
   const hash = generatorHash(arm.generatorVersion);
   const id = armId(arm);
   if (!Number.isFinite(options.horizon)) throw new RangeError(`horizon must be the registration's horizon (a number); got ${shown(options.horizon)}.`);
+  // The registered horizon is the largest turn budget of the registration's arms: an arm above it is none
+  // of them, and its rows would carry that registration's sha256 (a review, sixth session of 2026-12-06).
+  if (budget > options.horizon) {
+    throw new RangeError(
+      `arm ${armId(arm)} needs ${budget - slack} turns + slack ${slack} = ${budget}, above the registered horizon ${options.horizon}: it is not an arm of that registration (whose horizon is its arms' largest budget); build model targets from the registry with modelTaskTargets(loadRegistry(...), ...).`,
+    );
+  }
   const name = options.name ?? targetName('model', id);
   const registrationSha256 = options.registrationSha256;
   if (typeof registrationSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(registrationSha256)) {
