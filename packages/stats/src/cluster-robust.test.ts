@@ -113,3 +113,21 @@ describe('clusterRobustMeanDifference, CR2 (the default), against R clubSandwich
     expect(() => clusterRobustMean([1, 2, 3], ['a', 'b', 'b'], { type: 'CR3' as 'CR2' })).toThrow(/options.type must be "CR2" or "CR1"/);
   });
 });
+
+// A review of the sixth session of 2026-12-06: bellMcCaffreyDf([]) was -1, ([1]) 0, ([NaN, 1, 2]) NaN,
+// ([2.5, 3, 4]) 1.92; and clusterRobustMean merged two object labels (both "[object Object]") and every NaN.
+describe('bad input is refused, naming it', () => {
+  it('bellMcCaffreyDf: fewer than 2 sizes, or a size that is not a positive integer', () => {
+    expect(() => bellMcCaffreyDf([])).toThrow(/^sizes must hold at least 2 clusters; got 0\.$/);
+    expect(() => bellMcCaffreyDf([1])).toThrow(/at least 2 clusters; got 1/);
+    expect(() => bellMcCaffreyDf([Number.NaN, 1, 2])).toThrow(/^sizes\[0\] must be a positive integer \(a cluster's count of values\); got NaN\.$/);
+    expect(() => bellMcCaffreyDf([-1, 2, 3])).toThrow(/sizes\[0\] must be a positive integer/);
+    expect(() => bellMcCaffreyDf([2.5, 3, 4])).toThrow(/sizes\[0\] must be a positive integer/);
+    expect(bellMcCaffreyDf([3, 3, 3])).toBe(2);
+  });
+  it('clusterRobustMean: a label that is not a string or a finite number', () => {
+    expect(() => clusterRobustMean([1, 2, 3, 4], [{}, { a: 1 }, 1, 1] as never)).toThrow(/^clusters\[0\] must be a string or a finite number; got \{\}\.$/);
+    expect(() => clusterRobustMean([1, 2, 3, 4], [Number.NaN, Number.NaN, 1, 1])).toThrow(/clusters\[0\] must be a string or a finite number; got NaN/);
+    expect(() => clusterRobustMean([1, 2, 3, 4], [undefined, 2, 1, 1] as never)).toThrow(/clusters\[0\] .* got undefined/);
+  });
+});

@@ -55,8 +55,15 @@ export interface ClusterRobustResult {
  * p_g = n_g / n of the values (Pustejovsky & Tipton 2018, eq. 11, with the working model of independent
  * values of equal variance, written out for an intercept-only regression):
  * df = 1 / (Σ p_g² + (Σ p_g²/(1 - p_g))² - Σ p_g⁴/(1 - p_g)²); G - 1 when the p_g are equal, 1 when G = 2.
+ *
+ * @throws TypeError when `sizes` is not an array; RangeError for fewer than 2 sizes or a size that is not a positive integer.
  */
 export function bellMcCaffreyDf(sizes: readonly number[]): number {
+  // Cluster sizes: at least two, each a positive integer (it returned -1, 0 or NaN for [], [1], [NaN, 1, 2]).
+  if (!Array.isArray(sizes)) throw new TypeError(`sizes must be an array of cluster sizes; got ${typeof sizes}.`);
+  if (sizes.length < 2) throw new RangeError(`sizes must hold at least 2 clusters; got ${sizes.length}.`);
+  const bad = sizes.findIndex((m) => !(typeof m === 'number' && Number.isInteger(m) && m >= 1));
+  if (bad >= 0) throw new RangeError(`sizes[${bad}] must be a positive integer (a cluster's count of values); got ${String(sizes[bad])}.`);
   // Clusters of equal size: exactly G - 1; two clusters: exactly 1 (the formula's values, without the
   // rounding of its sums).
   if (sizes.length === 2 || sizes.every((m) => m === sizes[0])) return sizes.length - 1;
@@ -131,6 +138,10 @@ function clusterRobust(x: readonly number[], clusters: readonly (string | number
   if (type !== 'CR2' && type !== 'CR1') throw new RangeError(`options.type must be "CR2" or "CR1"; got ${JSON.stringify(type)}.`);
   if (!Array.isArray(clusters)) throw new TypeError(`clusters must be an array of labels; got ${typeof clusters}.`);
   if (clusters.length !== x.length) throw new RangeError(`clusters must have one label per value; got ${clusters.length} labels for ${x.length} values.`);
+  // A label is a string or a finite number: NaN, undefined or an object would merge clusters that differ
+  // (two objects both read "[object Object]"; a review, sixth session of 2026-12-06).
+  const bad = clusters.findIndex((c) => !(typeof c === 'string' || (typeof c === 'number' && Number.isFinite(c))));
+  if (bad >= 0) throw new RangeError(`clusters[${bad}] must be a string or a finite number; got ${typeof clusters[bad] === 'object' ? JSON.stringify(clusters[bad]) : String(clusters[bad])}.`);
   const n = x.length;
   let m = 0;
   for (const v of x) m += v;

@@ -87,3 +87,11 @@ describe('sequentialCriticalCounts, sequentialPower, sequentialMinimumDetectable
     expect(() => sequentialMinimumDetectableChange({ n: 8, alpha: 0.05, power: 1 })).toThrow(/options\.power/);
   });
 });
+
+// A review of the sixth session of 2026-12-06: discordance null read as 0 here, where every other function refuses it.
+describe('sequentialPower refuses a null discordance', () => {
+  it('names it', () => {
+    expect(() => sequentialPower({ n: 100, alpha: 0.05, discordance: null as never, change: 0.2 })).toThrow(/options\.discordance/);
+    expect(sequentialPower({ n: 100, alpha: 0.05, change: 0.2 })).toBe(sequentialPower({ n: 100, alpha: 0.05, discordance: 0, change: 0.2 }));
+  });
+});

@@ -232,7 +232,8 @@ function checkPowerOptions(options: unknown, last: 'change' | 'power', check: (v
   return collectProblems([
     () => requireCount('options.n', options['n']),
     () => requireOpenUnit('options.alpha', options['alpha']),
-    () => requireClosedUnit('options.discordance', options['discordance'] ?? 0),
+    // Left out means 0; null is refused as elsewhere (it read as 0 here; a review).
+    () => requireClosedUnit('options.discordance', options['discordance'] === undefined ? 0 : options['discordance']),
     () => check(options[last]),
   ]);
 }
