@@ -209,6 +209,28 @@ describe('the built CLI', () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 1 } });
   }, 60_000);
 
+  // The review of that change: a second Ctrl-C while threads waited on the episode that hangs exited 1,
+  // "the process still waited on that promise", where a second signal quits at once with 130.
+  it('a second SIGINT while an episode hangs on the threads quits at once with 130, saying nothing of promises', async () => {
+    const store = join(dir, 'hangs-threads');
+    await mkdir(store, { recursive: true });
+    const c = start(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}stray-targets.mjs:hangs`, '--max-mde', '0.99', '--yes', '--backend', 'threads', '--concurrency', '2'], { cwd: dir });
+    expect(await waitForEntries(store, (names) => names.some((n) => /^\d{8}T/.test(n)), c.done)).not.toBeNull();
+    const said = new Promise<void>((resolve) => {
+      let err = '';
+      c.child.stderr?.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (err.includes('SIGINT: finishing')) resolve();
+      });
+    });
+    c.child.kill('SIGINT');
+    await said;
+    c.child.kill('SIGINT');
+    const d = await c.done;
+    expect(d.code).toBe(130);
+    expect(d.stderr).not.toContain('promise');
+  }, 60_000);
+
   it('a target module whose top-level await never settles: exit 1, saying so, and no run written', async () => {
     const store = join(dir, 'never-loads');
     const r = await run(['--store', store, 'sweep', SPEC, '--target', `${FIXTURES}never-loads.mjs:x`, '--max-mde', '0.99', '--yes'], { cwd: dir });

@@ -89,7 +89,8 @@ if (['sweep', 'resume', 'extend'].includes(verb)) {
     controller.abort(new StalledError('the episodes in flight can never settle'));
   });
   process.on('exit', () => {
-    if (settled) return;
+    // Only the stall's own end: a second Ctrl-C (exit 130) or SIGTERM (143) keeps its code (a review).
+    if (settled || !stalled || signals > 1) return;
     process.stderr.write('error: the process still waited on that promise, and ends here (exit 1).\n');
     process.exitCode = 1;
   });

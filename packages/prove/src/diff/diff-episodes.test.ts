@@ -226,7 +226,8 @@ describe('runs of two pre-registrations', () => {
     const r = diffEpisodes(pinned(a, '6'.repeat(64)), pinned(b, 'e'.repeat(64)));
     expect(r.warnings).toContain(`the runs pin different pre-registrations (before ${'6'.repeat(12)}…, after ${'e'.repeat(12)}…): a comparison registered under one of them is not this one; compare runs swept under the same registration, or name the registration this comparison was made under`);
     expect(diffEpisodes(pinned(a, 'f'.repeat(64)), pinned(b, 'f'.repeat(64))).warnings).toEqual([]);
-    // A run that pins none (a target of one's own) says nothing.
-    expect(diffEpisodes(a, pinned(b, 'f'.repeat(64))).warnings).toEqual([]);
+    // One run that pins none (a target of one's own): said too.
+    expect(diffEpisodes(a, pinned(b, 'f'.repeat(64))).warnings).toEqual([`after pins the pre-registration ${'f'.repeat(12)}… and before pins none (a target of its own): check that both runs are the ones the registration names`]);
+    expect(diffEpisodes(a, b).warnings).toEqual([]);
   });
 });

@@ -148,7 +148,13 @@ function scorerOf(run: RunIndex): { label: string; byTask: Map<string, string> }
  */
 function registrationWarnings(before: RunIndex, after: RunIndex): string[] {
   const [a, b] = [before.manifest['registration_sha256'], after.manifest['registration_sha256']];
-  if (typeof a !== 'string' || typeof b !== 'string' || a === b) return [];
+  if (typeof a !== 'string' && typeof b !== 'string') return [];
+  // One run pins a registration and the other none (a target of one's own): said as well (the review of this change).
+  if (typeof a !== 'string' || typeof b !== 'string') {
+    const [pinned, none] = typeof a === 'string' ? ['before', 'after'] : ['after', 'before'];
+    return [`${pinned} pins the pre-registration ${(typeof a === 'string' ? a : (b as string)).slice(0, 12)}… and ${none} pins none (a target of its own): check that both runs are the ones the registration names`];
+  }
+  if (a === b) return [];
   return [`the runs pin different pre-registrations (before ${a.slice(0, 12)}…, after ${b.slice(0, 12)}…): a comparison registered under one of them is not this one; compare runs swept under the same registration, or name the registration this comparison was made under`];
 }
 

@@ -126,37 +126,64 @@ describe('report of cells that pool conditions run on the same seeds', () => {
   const a = Array.from({ length: 40 }, (_, r) => (r < 6 ? 'failed' : 'passed'));
   const b = Array.from({ length: 40 }, (_, r) => (r === 39 ? 'failed' : 'passed'));
 
-  it('reads each pooled cell with the seed as the unit: Durkalski over its seeds, the CR2 interval; says so on a seeds line', () => {
+  it('reads each pooled cell with the seed as the unit: McNemar on one pair a seed, the CR2 interval over the seeds; says so on a seeds line', () => {
     const g = reportGrid(fourConditions('a', a), fourConditions('b', b), { x: 'strictness', event: 'failed' });
     expect(g.shared_seeds).toEqual({ conditions: 2, cells: 2 });
     // Each cell pools 2 conditions: 12 falls against 2 rises as 14 independent pairs (exact McNemar p
-    // 0.0129, Holm over 2 cells 0.026: "lower" before). By seed: 6 seeds fell in both conditions, 1 rose
-    // in both; Durkalski's X^2 = (6 - 1)^2 / 7 = 25/7, p = 0.0587817 (scipy 1.11, stats.chi2.sf(25/7, 1)).
+    // 0.0129, Holm over 2 cells 0.026: "lower" before). One pair a seed: 6 seeds fell, 1 rose, exact
+    // McNemar p = 2 * P(X <= 1 | 7, 1/2) = 16/128 = 0.125 (scipy 1.11, stats.binomtest(1, 7).pvalue).
     for (const c of g.cells) {
       expect(c.row?.counts).toEqual({ both: 0, rise: 2, fall: 12, neither: 66, n: 80 });
-      expect(c.row?.p).toBeCloseTo(0.05878172135535891, 12);
-      expect(c.row?.p_holm).toBeCloseTo(2 * 0.05878172135535891, 12);
+      expect(c.row?.p).toBeCloseTo(0.125, 12);
+      expect(c.row?.p_holm).toBeCloseTo(0.25, 12);
       expect(c.row?.interval.method).toBe('cluster-robust (CR2) by seed');
       // Its limit with one pair a seed: 40 seeds, 1 rose and 6 fell (psi^ 7/40, both ways: psi^ + d), at
       // alpha 0.05 / 2 cells; not the limit of 80 pairs read as independent.
       expect(c.row?.limit).toBe(roundSignificant(minimumDetectableChange({ n: 40, alpha: 0.025, discordance: 7 / 40, discordanceSlope: 1 }), 3));
       expect(c.row?.verdict).toBe('unchanged');
     }
+    expect(g.seed_cells?.map((s) => [s.cell, s.conditions, s.seeds, s.rose, s.fell, s.interval])).toEqual([
+      ['strictness lenient', 2, 40, 1, 6, 'cluster-robust (CR2) by seed'],
+      ['strictness strict', 2, 40, 1, 6, 'cluster-robust (CR2) by seed'],
+    ]);
     expect(g.diff.verdict).toBe('no significant change');
     const text = formatGridText(g);
-    expect(text).toContain("\nseeds         2 cells pool up to 2 conditions that ran on the same seeds, whose pairs of one seed are not independent: each is read with the seed as the unit as well (Durkalski's clustered McNemar over its seeds, the larger of its two p-values; the CR2 interval of the change over its seeds, shown; its limits with one pair a seed), so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds\n");
+    expect(text).toContain("\nseeds         2 cells pool up to 2 conditions that ran on the same seeds, whose pairs of one seed are not independent: each is read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs'), their limits, and the CR2 interval of the change over the seeds, shown; so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds\n");
+    expect(text).toContain('for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds');
     expect(text.split('\n').at(-2)).toMatch(/^strictness +-0\.125 \[-0\.275, \+0\.025\] unchanged +-0\.125 \[-0\.275, \+0\.025\] unchanged$/);
-    // Each condition alone, as diff reads it: unchanged too (6 falls against 1 rise, exact p 0.125).
-    expect(reportGrid(fourConditions('a', a), fourConditions('b', b), { x: 'strictness', y: 'slack', event: 'failed' }).cells.every((c) => c.row?.verdict === 'unchanged')).toBe(true);
   });
 
-  it('a pooled cell whose seeds show the change still counts', () => {
-    // 30 seeds fail in A only, in both conditions: Durkalski X^2 = 30, p 4.3e-8.
-    const many = Array.from({ length: 40 }, (_, r) => (r < 30 ? 'failed' : 'passed'));
+  // The review of the first seed reading: Durkalski's asymptotic test rejected 4 seeds that fell in both
+  // conditions (p 0.0455), where the exact sign test over 4 seeds cannot go below 0.125 (scipy
+  // binomtest(4, 4)); and a cell with no discordant pair read inconclusive, its interval [-1, 1].
+  it('a few seeds that fell in every condition do not count (exact over the seeds), also under --sequential', () => {
+    const twoConditions = (id: string, outs: readonly string[]): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: outs.length, extensions: [], axes: { slack: { type: 'continuous', values: [4, 8] }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: [4, 8].flatMap((slack) => outs.map((outcome, r) => ({ condition: `slack ${slack}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack, strictness: 'strict' }))),
+    });
+    const fall = (k: number) => Array.from({ length: 40 }, (_, r) => (r < k ? 'failed' : 'passed'));
     const none = Array.from({ length: 40 }, () => 'passed');
-    const g = reportGrid(fourConditions('a', many), fourConditions('b', none), { x: 'strictness', event: 'failed' });
-    expect(g.cells.map((c) => c.row?.verdict)).toEqual(['lower', 'lower']);
-    expect(g.diff.verdict).toBe('significant change');
+    const four = reportGrid(twoConditions('a', fall(4)), twoConditions('b', none), { x: 'strictness', event: 'failed' });
+    expect(four.cells[0]?.row?.p).toBeCloseTo(0.125, 12);
+    expect(four.cells[0]?.row?.verdict).not.toBe('lower');
+    expect(four.diff.verdict).not.toBe('significant change');
+    // Under --sequential: the anytime-valid test over 5 seeds in replicate order (p 0.127 as diff --sequential reads one condition).
+    const five = reportGrid(twoConditions('a', fall(5)), twoConditions('b', none), { x: 'strictness', event: 'failed', sequential: true });
+    const oneCondition = reportGrid(twoConditions('a', fall(5)), twoConditions('b', none), { x: 'strictness', y: 'slack', event: 'failed', sequential: true });
+    expect(five.cells[0]?.row?.p).toBeCloseTo(oneCondition.cells[0]?.row?.p as number, 12);
+    expect(five.cells[0]?.row?.p).toBeGreaterThan(0.1);
+    expect(five.diff.verdict).not.toBe('significant change');
+  });
+
+  it('identical runs of a deterministic target: pooled cells read unchanged, their interval the Tango interval of one pair a seed', () => {
+    const outs = Array.from({ length: 200 }, (_, r) => (r % 3 === 0 ? 'failed' : 'passed'));
+    const g = reportGrid(fourConditions('a', outs), fourConditions('b', outs), { x: 'strictness', event: 'failed' });
+    for (const c of g.cells) {
+      expect(c.row?.interval.method).toBe('tango on one pair a seed');
+      expect(c.row?.interval.upper).toBeLessThan(0.05);
+      expect(c.row?.verdict).toBe('unchanged');
+    }
+    expect(g.diff.verdict).toBe('no significant change');
   });
 
   it("diff --full's omnibus and fault lines, which pool conditions too, say the same", async () => {
@@ -184,7 +211,7 @@ describe('the heatmap of cells that pool conditions run on the same seeds', () =
       rows: [4, 8].flatMap((slack) => ['x', 'y'].flatMap((note) => o.map((outcome, r) => ({ condition: `slack ${slack}, note ${note}`, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack, note })))),
     });
     const svg = renderGridSvg(reportGrid(make('a', outs((r) => r < 6)), make('b', outs((r) => r === 39)), { x: 'slack', event: 'failed' }));
-    expect(svg).toContain('>cells that pool conditions (up to 2) ran them on the same seeds: they are read with the seed as the unit as well (clustered</text>');
+    expect(svg).toContain('>cells that pool conditions (up to 2) ran them on the same seeds: they are read with the seed as the unit as well (McNemar</text>');
     const width = Number(/<svg [^>]*width="(\d+)"/.exec(svg)?.[1]);
     for (const m of svg.matchAll(/<text x="([\d.]+)"[^>]*font-size="11"[^>]*>([^<]*)<\/text>/g)) expect(Number(m[1]) + [...(m[2] as string).replace(/&[a-z#0-9]+;/g, '_')].length * 11 * 0.6).toBeLessThanOrEqual(width);
   });

@@ -6,7 +6,7 @@ import { resolveEvents } from './events.js';
 import { declaredEvents, refuseSameRun } from './diff-input.js';
 import { clusteredGrid, formatClusteredGrid, type ClusteredGrid } from './cluster-grid.js';
 import { alignByIdentity, axisNames, pairIndexes, type ConditionPairs } from './pairing.js';
-import { readCellsBySeed } from './seed-cells.js';
+import { readCellsBySeed, type SeedCell } from './seed-cells.js';
 import { readDiffColumns } from './diff-columns.js';
 import { alignColumnsByIdentity } from './identity-columns.js';
 import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
@@ -69,6 +69,8 @@ export type ReportGrid = {
    * {@link sharedSeedsText}).
    */
   readonly shared_seeds?: { readonly conditions: number; readonly cells: number };
+  /** Each cell that pools conditions of a sweep, read with the seed as the unit (seed-cells.ts): its seeds, their test and the pooled pairs' p. */
+  readonly seed_cells?: readonly SeedCell[];
 };
 
 /** The values of an axis, the declared ones first (those the runs hold), then the others as first met. */
@@ -287,6 +289,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const shared = identity === null && diff.method.paired ? sharedSeeds(aligned, (run) => (cellOf.get(run) as { cells: Cells }).cells.codes) : undefined;
   let read = diff;
   let readCells = cells;
+  let seedCells: readonly SeedCell[] = [];
   if (shared !== undefined) {
     const pairing = pairIndexes(...indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number));
     const byCell = new Map<string, ConditionPairs[]>();
@@ -294,7 +297,9 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
       const key = cellLabel(x, c.values[x] as string | number, y, y === null ? null : (c.values[y] as string | number));
       byCell.set(key, [...(byCell.get(key) ?? []), c]);
     }
-    read = readCellsBySeed(diff, byCell).diff;
+    const bySeed = readCellsBySeed(diff, byCell);
+    read = bySeed.diff;
+    seedCells = bySeed.seeds;
     const rowOf = new Map(read.rows.map((r) => [r.condition, r]));
     readCells = cells.map((c) => Object.freeze({ ...c, row: c.row === null ? null : (rowOf.get(c.row.condition) ?? c.row) }));
   }
@@ -309,6 +314,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     ...(clustered !== undefined ? { clustered } : {}),
     ...(unmatched !== undefined ? { unmatched } : {}),
     ...(shared !== undefined ? { shared_seeds: shared } : {}),
+    ...(seedCells.length > 0 ? { seed_cells: Object.freeze(seedCells) } : {}),
   });
 }
 
@@ -348,7 +354,7 @@ function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) =
  */
 export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }): string {
   const one = s.cells === 1;
-  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well (Durkalski's clustered McNemar over its seeds, the larger of its two p-values; the CR2 interval of the change over its seeds, shown; its limits with one pair a seed), so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
+  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs'), their limits, and the CR2 interval of the change over the seeds, shown; so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
 }
 
 /**

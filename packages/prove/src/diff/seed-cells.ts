@@ -1,62 +1,46 @@
 // Report cells that pool conditions of a sweep, read with the seed as the unit (report-grid.ts).
 import { pairedLimits, type LimitContext, type Limits } from './limits.js';
-import type { ConditionPairs } from './pairing.js';
-import { looksWords, sequentialLimits } from './sequential.js';
+import type { ConditionPairs, Pair } from './pairing.js';
+import { intervalOf } from './row-stats.js';
+import { looksWords, sequentialLimits, sequentialPValue } from './sequential.js';
 import { verdictSentence } from './sentence.js';
-import { clusteredBinary, type TestMethod } from './stats.js';
+import { clusteredBinary, mcnemarP, type TestMethod } from './stats.js';
 import type { PairedTable } from './tables.js';
 import type { DiffReport, DiffRow } from './types.js';
 import { decide } from './verdict.js';
 
-/** A pooled cell's reading with the seed as the unit: Durkalski's test over its seeds and the CR2 interval. */
+/** A pooled cell's reading with the seed as the unit. */
 export type SeedCell = {
-  /** The conditions the cell pools. */
+  /** The cell's label (the diff row's `condition`). */
+  readonly cell: string;
+  /** The conditions the cell pools (with pairs). */
   readonly conditions: number;
-  /** The cell's limits read with one pair a seed ({@link seedLevelTable}). */
-  readonly limits: Limits;
-  /** The seeds (replicates) with pairs: the clusters. */
+  /** The seeds (replicates) with pairs. */
   readonly seeds: number;
-  /** Durkalski's p over the seeds (null when fewer than 2 seeds hold pairs: no test). */
-  readonly p: number | null;
-  /** The CR2 interval of the change over the seeds, at the grid's simultaneous level (null: no test, or every seed changed alike). */
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number } | null;
+  /** The seeds whose pairs rose more often than they fell, and the other way: the one-pair-a-seed table's discordant pairs. */
+  readonly rose: number;
+  readonly fell: number;
+  /** The test over the seeds: McNemar's (the diff's method, exact by default), or the anytime-valid one, on one pair a seed. */
+  readonly p: number;
+  /** The pooled pairs' own p, read as if independent (the cell's `p` is the larger of the two). */
+  readonly p_pairs: number;
+  /** How the interval was read: the CR2 interval over the seeds, or the seed table's Tango interval where every seed changed alike (its standard error 0). */
+  readonly interval: 'cluster-robust (CR2) by seed' | 'tango on one pair a seed';
 };
 
-/**
- * The cell's table with one pair a seed: a seed rose (fell) when its pairs rose more (less) often than
- * they fell, across the conditions the cell pools; the others split between both and neither as the
- * cell's concordant pairs do (for the room a rise or fall has). Its limit is the cell's read with the seed
- * as the unit: of a target whose outcome follows the seed, the limit of one condition; of conditions whose
- * outcomes are independent given the seed, a larger (more cautious) one than theirs pooled.
- */
-function seedLevelTable(tables: readonly PairedTable[], cell: { readonly both: number; readonly neither: number }): PairedTable {
-  let rise = 0;
-  let fall = 0;
-  for (const t of tables) {
-    if (t.rise > t.fall) rise++;
-    else if (t.fall > t.rise) fall++;
-  }
-  const rest = tables.length - rise - fall;
-  const both = cell.both + cell.neither === 0 ? 0 : Math.round((rest * cell.both) / (cell.both + cell.neither));
-  return { kind: 'paired', both, rise, fall, neither: rest - both };
-}
-
-/** The limit context of the grid's diff: alpha = q / m over its cells, its power, test and discordance reading. */
-function limitContext(diff: DiffReport): LimitContext {
+/** The grid's limit context: alpha = q / m over its cells, its power, test and discordance reading. */
+function limitContext(diff: DiffReport): LimitContext & { readonly method: TestMethod } {
   const methods: Record<string, TestMethod> = { 'mcnemar-exact': 'exact', 'mcnemar-midp': 'midp', 'mcnemar-asymptotic': 'asymptotic', 'mcnemar-asymptotic-cc': 'asymptotic-cc' };
   return { alpha: diff.q / diff.tests, power: diff.power, method: methods[diff.method.test] ?? 'exact', bothWays: diff.limits_discordance?.reading === 'psi^ + d' };
 }
 
-/**
- * The paired tables of `event` per replicate index over `conditions`: one cluster per seed, holding that
- * seed's pair in every condition the cell pools.
- */
-function seedTables(conditions: readonly ConditionPairs[], event: string): PairedTable[] {
-  const bySeed = new Map<number, { both: number; rise: number; fall: number; neither: number }>();
+/** Per replicate index over `conditions`: the paired table of `event` (one cluster per seed, its pair in every condition). */
+function seedTables(conditions: readonly ConditionPairs[], event: string): Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }> {
+  const bySeed = new Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }>();
   for (const c of conditions) {
     for (const p of c.pairs) {
       let t = bySeed.get(p.replicate_index);
-      if (t === undefined) bySeed.set(p.replicate_index, (t = { both: 0, rise: 0, fall: 0, neither: 0 }));
+      if (t === undefined) bySeed.set(p.replicate_index, (t = { kind: 'paired', both: 0, rise: 0, fall: 0, neither: 0 }));
       const x = p.a === event;
       const y = p.b === event;
       if (x && y) t.both++;
@@ -65,56 +49,100 @@ function seedTables(conditions: readonly ConditionPairs[], event: string): Paire
       else t.neither++;
     }
   }
-  return [...bySeed.values()].map((t) => ({ kind: 'paired' as const, ...t }));
+  return bySeed;
+}
+
+/**
+ * One pair a seed, in replicate order: a seed rose (fell) when its pairs rose more (less) often than they
+ * fell across the conditions the cell pools; the others split between both and neither as the cell's
+ * concordant pairs do (for the room a rise or a fall has). Under the null hypothesis that the two runs
+ * are exchangeable within each seed, a seed's net change is as likely either way, whatever the dependence
+ * between its conditions: McNemar's test on this table is the exact sign test over the seeds.
+ */
+function seedLevel(bySeed: ReadonlyMap<number, { both: number; rise: number; fall: number; neither: number }>, cell: { readonly both: number; readonly neither: number }, event: string): { table: PairedTable; pairs: Pair[] } {
+  const pairs: Pair[] = [];
+  let rise = 0;
+  let fall = 0;
+  let rest = 0;
+  for (const [r, t] of [...bySeed].sort((x, y) => x[0] - y[0])) {
+    if (t.rise > t.fall) {
+      rise++;
+      pairs.push({ replicate_index: r, a: '', b: event });
+    } else if (t.fall > t.rise) {
+      fall++;
+      pairs.push({ replicate_index: r, a: event, b: '' });
+    } else {
+      rest++;
+      pairs.push({ replicate_index: r, a: '', b: '' });
+    }
+  }
+  const both = cell.both + cell.neither === 0 ? 0 : Math.round((rest * cell.both) / (cell.both + cell.neither));
+  return { table: { kind: 'paired', both, rise, fall, neither: rest - both }, pairs };
 }
 
 /**
  * Re-reads a grid's diff where its cells pool conditions of a sweep. Every condition ran replicate r on
  * the same seed, so a pooled cell's pairs of one seed are not independent; its exact McNemar and Tango
- * interval read them as if they were. Each pooled cell is read with the seed as the unit as well:
- * Durkalski's clustered McNemar over its seeds (valid whatever the dependence within a seed) and the CR2
- * interval of the change over them, at the cells' simultaneous level. The cell's p is the larger of the
- * two tests' (a larger p is valid wherever the smaller is), its interval the CR2 one, its limits those of
- * one pair a seed ({@link seedLevelTable}), and the words are decided again over every cell (Holm and
- * Benjamini-Hochberg at q, {@link decide}): a pooled cell counts only when its seeds show the change, and
- * reads `unchanged` only when its seeds could have shown, and rule out, a change of the threshold. A cell of one condition keeps its exact reading (its p enters Holm beside the
- * others). Until the sixth session of 2026-12-06 the cells were read as independent pairs: a noisy target
- * whose outcome follows the seed read `significant change` for 6 of 15 comparisons of identical runs (a
- * review; 0.177 of the time in simulation at q 0.05).
+ * interval read them as if they were. Each pooled cell is read with the seed as the unit as well, on one
+ * pair a seed ({@link seedLevel}): McNemar's test with the diff's method (the exact sign test over the
+ * seeds by default; under `sequential`, the anytime-valid test over the seeds in replicate order, one path
+ * however often the runs were extended), the limits of that table, and the CR2 interval of the change over
+ * the seeds at the cells' simultaneous level (the seed table's Tango interval where every seed changed
+ * alike, its standard error 0). The cell's p is the larger of the seeds' and the pooled pairs' (a larger
+ * p is valid wherever the smaller is), and the words are decided again over every cell (Holm and
+ * Benjamini-Hochberg at q, {@link decide}): a pooled cell counts only when its seeds show the change,
+ * and reads `unchanged` only when they could have shown, and rule out, a change of the threshold. A cell
+ * of one condition keeps its reading (its p enters Holm beside the others). Until the sixth session of
+ * 2026-12-06 the cells were read as independent pairs: a noisy target whose outcome follows the seed
+ * read `significant change` for 6 of 15 comparisons of identical runs (a review; 0.177 of the time in
+ * simulation at q 0.05); a first reading with Durkalski's asymptotic test over the seeds rejected 4 seeds
+ * that fell in both conditions (p 0.0455, where the exact sign test's is 0.125), and read a cell with no
+ * discordant pair `inconclusive` (its interval [-1, 1]; the review of that change).
  *
  * @param diff - the grid's diff (its rows are the cells).
  * @param byCell - per row of the diff (its `condition` is the cell's label), the original conditions the cell pools.
- * @returns the diff with its rows, word and sentence read so, and per pooled cell its {@link SeedCell}.
- * @see Durkalski et al. (2003) Stat Med 22:2417; poisson-stats `clusteredMcnemar`.
+ * @returns the diff with its rows, word, sentence and rules read so, and per pooled cell its {@link SeedCell}.
+ * @see poisson-stats `mcnemar`, `clusteredMcnemar` (the CR2 interval), `tangoInterval`.
  */
-export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>): { diff: DiffReport; seeds: ReadonlyMap<string, SeedCell> } {
-  const seeds = new Map<string, SeedCell>();
+export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>): { diff: DiffReport; seeds: readonly SeedCell[] } {
+  const seeds = new Map<string, SeedCell & { readonly limits: Limits; readonly bounds: { readonly lower: number; readonly upper: number }; readonly direction?: -1 | 0 | 1 }>();
   const ctx = limitContext(diff);
   for (const row of diff.rows) {
     const conditions = (byCell.get(row.condition) ?? []).filter((c) => c.pairs.length > 0);
     if (conditions.length < 2 || row.counts === null) continue;
-    const tables = seedTables(conditions, row.event).filter((t) => t.both + t.rise + t.fall + t.neither > 0);
-    const one = seedLevelTable(tables, row.counts);
-    const limits = Object.freeze(diff.sequential ? sequentialLimits(one, ctx) : pairedLimits(one, ctx));
-    if (tables.length < 2) {
-      seeds.set(row.condition, Object.freeze({ conditions: conditions.length, limits, seeds: tables.length, p: null, interval: null }));
-      continue;
-    }
-    const r = clusteredBinary(tables, row.interval.level);
-    const interval = r.standard_error === 0 ? null : Object.freeze({ lower: r.interval.lower, upper: r.interval.upper, level: row.interval.level });
-    seeds.set(row.condition, Object.freeze({ conditions: conditions.length, limits, seeds: r.clusters, p: r.p, interval }));
+    const bySeed = seedTables(conditions, row.event);
+    const one = seedLevel(bySeed, row.counts, row.event);
+    const limits = Object.freeze(diff.sequential ? sequentialLimits(one.table, ctx) : pairedLimits(one.table, ctx));
+    const seq = diff.sequential ? sequentialPValue(one.pairs, row.event) : null;
+    const p = seq !== null ? seq.p : one.table.rise + one.table.fall === 0 ? 1 : mcnemarP(one.table, ctx.method);
+    const tables = [...bySeed.values()].filter((t) => t.both + t.rise + t.fall + t.neither > 0);
+    const cr2 = tables.length >= 2 ? clusteredBinary(tables, row.interval.level) : null;
+    const byCr2 = cr2 !== null && cr2.standard_error > 0;
+    const bounds = byCr2 ? { lower: cr2.interval.lower, upper: cr2.interval.upper } : intervalOf(one.table, row.interval.level);
+    seeds.set(row.condition, {
+      cell: row.condition,
+      conditions: conditions.length,
+      seeds: bySeed.size,
+      rose: one.table.rise,
+      fell: one.table.fall,
+      p,
+      p_pairs: row.p,
+      interval: byCr2 ? 'cluster-robust (CR2) by seed' : 'tango on one pair a seed',
+      limits,
+      bounds,
+      ...(seq !== null ? { direction: seq.direction } : {}),
+    });
   }
-  if (seeds.size === 0) return { diff, seeds };
-  // A pooled cell without a test by its seeds shows nothing (p 1) and rules nothing out (the whole range).
+  if (seeds.size === 0) return { diff, seeds: [] };
   const scored = diff.rows.map((row) => {
     const s = seeds.get(row.condition);
-    if (s === undefined) return { p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), scoreDrops: row.score_drops ?? 0 };
+    const direction = s !== undefined && s.direction !== undefined && s.p >= row.p ? s.direction : row.direction;
     return {
-      p: s.p === null ? 1 : Math.max(row.p, s.p),
-      limit: s.limits.limit,
+      p: s === undefined ? row.p : Math.max(row.p, s.p),
+      limit: s === undefined ? row.limit : s.limits.limit,
       change: row.change,
-      interval: s.interval ?? { lower: -1, upper: 1 },
-      ...(row.direction !== undefined ? { direction: row.direction } : {}),
+      interval: s === undefined ? row.interval : s.bounds,
+      ...(direction !== undefined ? { direction } : {}),
       scoreDrops: row.score_drops ?? 0,
     };
   });
@@ -131,10 +159,11 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
       flagged: d.flagged[i] as boolean,
       ...(seed !== undefined
         ? {
-            interval: Object.freeze({ lower: s.interval.lower, upper: s.interval.upper, level: row.interval.level, method: 'cluster-robust (CR2) by seed' as const }),
+            interval: Object.freeze({ lower: s.interval.lower, upper: s.interval.upper, level: row.interval.level, method: seed.interval }),
             limit_rise: seed.limits.limit_rise,
             limit_fall: seed.limits.limit_fall,
             limit: seed.limits.limit,
+            ...(s.direction !== undefined ? { direction: s.direction } : {}),
           }
         : {}),
       verdict: d.verdicts[i] as DiffRow['verdict'],
@@ -143,5 +172,13 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
   });
   const looks = looksWords(diff.looks.before, diff.looks.after, diff.sequential);
   const sentence = verdictSentence({ word: d.word, rows, events: diff.events, threshold: diff.threshold, method: diff.method, q: diff.q, power: diff.power, looks, scores: diff.scores?.rows });
-  return { diff: Object.freeze({ ...diff, verdict: d.word, sentence, rows: Object.freeze(rows) }), seeds };
+  const read = Object.freeze({
+    ...diff,
+    verdict: d.word,
+    sentence,
+    rows: Object.freeze(rows),
+    intervals_rule: `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds (the Tango interval of one pair a seed where every seed changed alike)`,
+    limits_rule: `${diff.limits_rule}; for a cell that pools conditions of a sweep, with one pair a seed`,
+  });
+  return { diff: read, seeds: [...seeds.values()].map(({ limits: _l, bounds: _b, direction: _d, ...s }) => Object.freeze(s)) };
 }

@@ -158,9 +158,10 @@ export type DiffRow = {
   readonly flagged: boolean;
   /**
    * The change's simultaneous interval: Tango's (paired), Newcombe's (not paired), or, for a report cell
-   * that pools conditions of a sweep, the CR2 interval over its seeds (report-grid.ts, seed-cells.ts).
+   * that pools conditions of a sweep, the CR2 interval over its seeds, or the Tango interval of one pair a
+   * seed where every seed changed alike (report-grid.ts, seed-cells.ts).
    */
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'cluster-robust (CR2) by seed' };
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'cluster-robust (CR2) by seed' | 'tango on one pair a seed' };
   readonly limit_rise: Limit;
   readonly limit_fall: Limit;
   readonly limit: Limit;

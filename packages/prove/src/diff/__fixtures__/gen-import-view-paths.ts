@@ -53,8 +53,8 @@
 // those taken out (and the heatmaps' y positions), nothing else moved.
 // and (sixth session of 2026-12-06, later) for report cells that pool conditions of a sweep, read with the seed as
 // the unit (seed-cells.ts): compared field by field with the outputs before, only those cells' p, p_holm, p_bh,
-// counts_toward_verdict, flagged, interval, limits, verdict and held_back_by, the diff's verdict and sentence, the seeds
-// line, the heatmaps and the page's note moved.
+// counts_toward_verdict, flagged, interval, limits, verdict, held_back_by (and direction), the diff's verdict,
+// sentence, intervals_rule and limits_rule, the grid's seed_cells, the seeds line, the heatmaps and the page's note moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
