@@ -148,9 +148,57 @@ describe('report of cells that pool conditions run on the same seeds', () => {
     ]);
     expect(g.diff.verdict).toBe('no significant change');
     const text = formatGridText(g);
-    expect(text).toContain("\nseeds         2 cells pool up to 2 conditions that ran on the same seeds, whose pairs of one seed are not independent: each is read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs'), their limits, and the CR2 interval of the change over the seeds, shown; so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds\n");
+    expect(text).toContain("\nseeds         2 cells pool up to 2 conditions that ran on the same seeds, whose pairs of one seed are not independent: each is read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs', in the direction more seeds changed), their limits, and an interval over the seeds, shown (the CR2 interval of the change widened to the seed table's Tango interval); so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds\n");
     expect(text).toContain('for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds');
-    expect(text.split('\n').at(-2)).toMatch(/^strictness +-0\.125 \[-0\.275, \+0\.025\] unchanged +-0\.125 \[-0\.275, \+0\.025\] unchanged$/);
+    // The CR2 interval over the seeds ([-0.275, +0.025]) widened to the seed table's Tango interval (6 of 40 fell, 1 rose).
+    expect(text.split('\n').at(-2)).toMatch(/^strictness +-0\.125 \[-0\.297, \+0\.032\] unchanged +-0\.125 \[-0\.297, \+0\.032\] unchanged$/);
+  });
+
+  // The review of the seed reading (its second): three more cases.
+  it('a change on a few seeds, every condition alike, is not read unchanged on a t interval that misses low', () => {
+    // 5 of 64 seeds rose in both conditions: CR2 upper 0.146, the seed table's Tango upper about 0.17, above 0.15.
+    const five = Array.from({ length: 64 }, (_, r) => (r < 5 ? 'failed' : 'passed'));
+    const none = Array.from({ length: 64 }, () => 'passed');
+    const runs = (id: string, outs: readonly string[]): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.15, replicates: 64, extensions: [], axes: { slack: { type: 'continuous', values: [4, 8] }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: [4, 8].flatMap((slack) => outs.map((outcome, r) => ({ condition: `slack ${slack}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome, t: 1, slack, strictness: 'strict' }))),
+    });
+    const g = reportGrid(runs('a', none), runs('b', five), { x: 'strictness', event: 'failed' });
+    const row = g.cells[0]?.row;
+    expect(row?.interval.upper).toBeGreaterThan(0.15);
+    expect(row?.verdict).not.toBe('unchanged');
+  });
+
+  it('a cell whose seeds mostly rose does not count as lower (the direction of the seeds\' evidence)', () => {
+    // 6 conditions: 40 seeds rise in condition 0 only, 15 seeds fall in all 6: pooled change -0.152, but
+    // 40 seeds rose against 15 (scipy binomtest(15, 55) p 0.00102): the evidence is of a rise.
+    const conds = [0, 1, 2, 3, 4, 5];
+    const runs = (id: string, outcome: (c: number, r: number) => string): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: 100, extensions: [], axes: { k: { type: 'continuous', values: conds }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: conds.flatMap((k) => Array.from({ length: 100 }, (_, r) => ({ condition: `k ${k}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome: outcome(k, r), t: 1, k, strictness: 'strict' }))),
+    });
+    const before = runs('a', (_k, r) => (r >= 40 && r < 55 ? 'failed' : 'passed'));
+    const after = runs('b', (k, r) => (k === 0 && r < 40 ? 'failed' : 'passed'));
+    const g = reportGrid(before, after, { x: 'strictness', event: 'failed' });
+    const row = g.cells[0]?.row;
+    expect(row?.change).toBeLessThan(0);
+    expect(row?.p).toBeCloseTo(0.0010158, 6);
+    expect(row?.verdict).not.toBe('lower');
+    expect(g.diff.verdict).not.toBe('significant change');
+  });
+
+  it('where every seed changed alike by a third, the interval is on the change\'s scale and holds it', () => {
+    const three = [0, 1, 2];
+    const runs = (id: string, outcome: (c: number) => string): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: 30, extensions: [], axes: { k: { type: 'continuous', values: three }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: three.flatMap((k) => Array.from({ length: 30 }, (_, r) => ({ condition: `k ${k}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome: outcome(k), t: 1, k, strictness: 'strict' }))),
+    });
+    const g = reportGrid(runs('a', () => 'passed'), runs('b', (k) => (k === 0 ? 'failed' : 'passed')), { x: 'strictness', event: 'failed' });
+    const row = g.cells[0]?.row;
+    expect(row?.change).toBeCloseTo(1 / 3, 12);
+    expect(row?.interval.method).toBe('tango on one pair a seed');
+    expect(row?.interval.lower).toBeLessThanOrEqual(1 / 3);
+    expect(row?.interval.upper).toBeGreaterThanOrEqual(1 / 3 - 1e-12);
   });
 
   // The review of the first seed reading: Durkalski's asymptotic test rejected 4 seeds that fell in both

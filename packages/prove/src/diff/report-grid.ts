@@ -354,7 +354,7 @@ function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) =
  */
 export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }): string {
   const one = s.cells === 1;
-  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs'), their limits, and the CR2 interval of the change over the seeds, shown; so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
+  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs', in the direction more seeds changed), their limits, and an interval over the seeds, shown (the CR2 interval of the change widened to the seed table's Tango interval); so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
 }
 
 /**

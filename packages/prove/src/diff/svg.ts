@@ -102,7 +102,7 @@ export function renderGridSvg(grid: ReportGrid): string {
     ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
     // Cells that pool conditions of one seed (report-grid.ts, sharedSeedsText): said in the image too.
     ...(grid.shared_seeds !== undefined
-      ? ([[`cells that pool conditions (up to ${grid.shared_seeds.conditions}) ran them on the same seeds: they are read with the seed as the unit as well (McNemar`, 11, false, '#444'], ['over the seeds; their interval, the CR2 one over the seeds), since a seed\'s pairs are not independent (poisson-prove report says more).', 11, false, '#444']] as [string, number, boolean, string][])
+      ? ([[`cells that pool conditions (up to ${grid.shared_seeds.conditions}) ran them on the same seeds: they are read with the seed as the unit as well (McNemar`, 11, false, '#444'], ['over the seeds; their interval, one over the seeds), since a seed\'s pairs are not independent (poisson-prove report says more).', 11, false, '#444']] as [string, number, boolean, string][])
       : []),
   ];
   const pad = 16;
