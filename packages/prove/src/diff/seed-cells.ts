@@ -5,7 +5,7 @@ import { intervalOf } from './row-stats.js';
 import { looksWords, sequentialLimits, sequentialPValue } from './sequential.js';
 import { verdictSentence } from './sentence.js';
 import { clusteredBinary, mcnemarP, type TestMethod } from './stats.js';
-import type { PairedTable } from './tables.js';
+import { tableSize, type PairedTable } from './tables.js';
 import type { DiffReport, DiffRow } from './types.js';
 import { decide } from './verdict.js';
 
@@ -37,11 +37,6 @@ function limitContext(diff: DiffReport): LimitContext & { readonly method: TestM
 }
 
 /** Per replicate index over `conditions`: the paired table of `event` (one cluster per seed, its pair in every condition). */
-/** The pairs of a table. */
-function tableSizeOf(t: { both: number; rise: number; fall: number; neither: number }): number {
-  return t.both + t.rise + t.fall + t.neither;
-}
-
 function seedTables(conditions: readonly ConditionPairs[], event: string): Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }> {
   const bySeed = new Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }>();
   for (const c of conditions) {
@@ -125,7 +120,7 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     const limits = Object.freeze(diff.sequential ? sequentialLimits(one.table, ctx) : pairedLimits(one.table, ctx));
     const seq = diff.sequential ? sequentialPValue(one.pairs, row.event) : null;
     const p = seq !== null ? seq.p : one.table.rise + one.table.fall === 0 ? 1 : mcnemarP(one.table, ctx.method);
-    const tables = [...bySeed.values()].filter((t) => t.both + t.rise + t.fall + t.neither > 0);
+    const tables = [...bySeed.values()].filter((t) => tableSize(t) > 0);
     const cr2 = tables.length >= 2 ? clusteredBinary(tables, row.interval.level) : null;
     const byCr2 = cr2 !== null && cr2.standard_error > 0;
     // The seed table's Tango interval, on its own scale (the share of seeds that rose less the share that
@@ -135,7 +130,9 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     // interval on seeds most of which did not change misses low (5 of 64 seeds rose: CR2 upper 0.146,
     // Wilson's 0.170; the review of this change found `unchanged` 0.070 of the time at a change of 0.15).
     const tango = intervalOf(one.table, row.interval.level);
-    const common = tables.length > 0 ? Math.abs((tables[0] as PairedTable & { rise: number; fall: number }).rise - (tables[0] as PairedTable & { rise: number; fall: number }).fall) / tableSizeOf(tables[0] as PairedTable & { both: number; rise: number; fall: number; neither: number }) : 0;
+    // Every seed changed alike (CR2's standard error 0, or one seed): by the first seed's share.
+    const first = tables[0];
+    const common = first === undefined ? 0 : Math.abs(first.rise - first.fall) / tableSize(first);
     const bounds = byCr2
       ? { lower: Math.min(cr2.interval.lower, tango.lower), upper: Math.max(cr2.interval.upper, tango.upper) }
       : common > 0
