@@ -121,6 +121,25 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     expect(changes[0]).toBe(Math.min(...report.rows.map((r) => r.change)));
   });
 
+  // Left in the notes of 2026-12-06: the sort headers and the rows could not be reached from the
+  // keyboard, and nothing said how the table was sorted.
+  it('sorts and opens a condition from the keyboard, and says how the table is sorted (aria-sort)', async () => {
+    const head = s.page.locator('th[data-key="change"]');
+    expect(await head.getAttribute('tabindex')).toBe('0');
+    expect(await s.page.locator('th.sortable[aria-sort="none"]').count()).toBeGreaterThan(1);
+    await head.focus();
+    await s.page.keyboard.press('Enter');
+    const sorted = await head.getAttribute('aria-sort');
+    expect(['ascending', 'descending']).toContain(sorted);
+    await s.page.keyboard.press(' ');
+    expect(await head.getAttribute('aria-sort')).toBe(sorted === 'ascending' ? 'descending' : 'ascending');
+    const row = s.page.locator('tr.cond').last();
+    await row.focus();
+    await s.page.keyboard.press('Enter');
+    expect(await row.getAttribute('class')).toContain('selected');
+    expect(await s.page.textContent('#pairs h3')).toBe(await row.getAttribute('data-condition'));
+  });
+
   it('shows a malicious label as text and runs none of it', async () => {
     expect(dialogs).toEqual([]);
     expect(await s.page.evaluate('typeof window.__pwned')).toBe('undefined');

@@ -29,6 +29,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.cond{cursor:pointer}
 tr.cond:hover td{background:#f5f8fc}
 tr.cond.selected td{background:#e4eefa}
+th.sortable:focus-visible,tr.cond:focus-visible{outline:2px solid #2166ac;outline-offset:-2px}
 .better{color:#2166ac}
 .worse{color:#b2182b}
 .controls{display:flex;gap:12px;align-items:center;margin:8px 0}
@@ -62,14 +63,25 @@ export const PAGE_JS = `
     if (cls) e.className = cls;
     return e;
   }
-  // Sorting: a click on a header sorts by its column (numbers numerically), again to reverse.
+  // Enter or Space on an element reached with the keyboard acts as a click (the headers, the rows).
+  function byKeyboard(e, act) {
+    e.tabIndex = 0;
+    e.addEventListener('keydown', function (ev) {
+      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); act(); }
+    });
+  }
+  // Sorting: a click on a header sorts by its column (numbers numerically), again to reverse; the
+  // headers are reached with Tab and say how the table is sorted (aria-sort).
   Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
     var heads = table.querySelectorAll('th.sortable');
     Array.prototype.forEach.call(heads, function (th, col) {
+      th.setAttribute('aria-sort', 'none');
+      byKeyboard(th, function () { th.click(); });
       th.addEventListener('click', function () {
         var asc = !th.classList.contains('sorted-asc');
-        Array.prototype.forEach.call(heads, function (h) { h.classList.remove('sorted-asc', 'sorted-desc'); });
+        Array.prototype.forEach.call(heads, function (h) { h.classList.remove('sorted-asc', 'sorted-desc'); h.setAttribute('aria-sort', 'none'); });
         th.classList.add(asc ? 'sorted-asc' : 'sorted-desc');
+        th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
         var key = th.getAttribute('data-key');
         var numeric = th.classList.contains('num');
         var body = table.tBodies[0];
@@ -190,7 +202,9 @@ export const PAGE_JS = `
     });
   }
   Array.prototype.forEach.call(document.querySelectorAll('tr.cond'), function (r) {
-    r.addEventListener('click', function () { select(r.getAttribute('data-condition')); });
+    function go() { select(r.getAttribute('data-condition')); }
+    r.addEventListener('click', go);
+    byKeyboard(r, go);
   });
   Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
     function go() { var row = data.rows[Number(g.getAttribute('data-row'))]; if (row) select(row.condition); }
