@@ -110,9 +110,13 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     expect(want).toBe(2);
     expect(await visible()).toBe(want);
     expect(await s.page.textContent('#shown')).toBe(String(want));
+    // The forest's lines follow the filter (left in the notes of 2026-12-06: they all stayed).
+    expect(await s.page.locator('g.forest-row:visible').count()).toBe(want);
     await s.page.fill('#filter', '');
+    expect(await s.page.locator('g.forest-row:visible').count()).toBe(report.rows.length);
     await s.page.selectOption('#verdict-filter', 'lower');
     expect(await visible()).toBe(report.rows.filter((r) => r.verdict === 'lower').length);
+    expect(await s.page.locator('g.forest-row:visible').count()).toBe(report.rows.filter((r) => r.verdict === 'lower').length);
     await s.page.selectOption('#verdict-filter', '');
     expect(await visible()).toBe(report.rows.length);
     await s.page.click('th[data-key="change"]');

@@ -111,11 +111,20 @@ export const PAGE_JS = `
     var text = filter ? filter.value.trim().toLowerCase() : '';
     var verdict = verdictFilter ? verdictFilter.value : '';
     var n = 0;
+    function keeps(condition, event, v) {
+      var hay = (condition + ' ' + (event || '')).toLowerCase();
+      return (text === '' || hay.indexOf(text) >= 0) && (verdict === '' || v === verdict);
+    }
     Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-      var hay = (r.getAttribute('data-condition') + ' ' + (r.getAttribute('data-event') || '')).toLowerCase();
-      var ok = (text === '' || hay.indexOf(text) >= 0) && (verdict === '' || r.getAttribute('data-verdict') === verdict);
+      var ok = keeps(r.getAttribute('data-condition'), r.getAttribute('data-event'), r.getAttribute('data-verdict'));
       r.hidden = !ok;
       if (ok) n++;
+    });
+    // The forest's lines too, each the row of the report it draws (they stayed when the table's were hidden).
+    Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
+      var row = data.rows ? data.rows[Number(g.getAttribute('data-row'))] : null;
+      if (!row) return;
+      g.style.display = keeps(row.condition, row.event, row.verdict) ? '' : 'none';
     });
     if (shown) shown.textContent = String(n);
   }

@@ -196,7 +196,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   const data = {
     kind: 'diff',
     serve,
-    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event })),
+    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event, verdict: r.verdict })),
     pairs: input.pairs,
   };
   return pageShell({ title, body: body.join('\n'), data, serve });

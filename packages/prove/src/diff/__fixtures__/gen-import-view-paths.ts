@@ -56,7 +56,8 @@
 // counts_toward_verdict, flagged, interval, limits, verdict, held_back_by (and direction), the diff's verdict,
 // sentence, intervals_rule and limits_rule, the grid's seed_cells, the seeds line, the heatmaps and the page's note moved.
 // and (sixth session of 2026-12-06, at its end) for the page's script and style (the sort headers and rows reached
-// from the keyboard, aria-sort): compared with the pages before, their <script> and <style> taken out, nothing moved.
+// from the keyboard, aria-sort; the filter hiding the forest's lines, whose rows in the page's data now carry their
+// verdict): compared with the pages before, their <script> and <style> and those verdicts taken out, nothing moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
