@@ -52,3 +52,25 @@ describe('parseRegistration and a byte-order mark (issue 14)', () => {
     expect(parseRegistration(`\uFEFF${text}`)).toEqual(parseRegistration(text));
   });
 });
+
+// A review of the sixth session of 2026-12-06: an integer beyond 2^53 - 1 was read as another integer
+// (slack = 9007199254740993 validated as 9007199254740992), so the registration the targets pinned was
+// not the one whose bytes were hashed.
+describe('parseRegistration and integers too large for a number', () => {
+  it('refuses them, naming the key and its value', () => {
+    const err = (() => {
+      try {
+        parseRegistration('slack = 9007199254740993\nhorizon = 8\narms = [1, -9007199254740993]\n');
+      } catch (e) {
+        return e as { problems: readonly string[] };
+      }
+      return null;
+    })();
+    expect(err?.problems).toEqual([
+      'slack = 9007199254740993 is an integer too large for a number (above 2^53 - 1): state a smaller one',
+      'arms[1] = -9007199254740993 is an integer too large for a number (above 2^53 - 1): state a smaller one',
+    ]);
+    // 2^53 - 1 itself is a number.
+    expect(parseRegistration('slack = 9007199254740991\n')).toEqual({ slack: 9007199254740991 });
+  });
+});
