@@ -4,8 +4,8 @@ import type { ConditionPairs, Pair } from './pairing.js';
 import { intervalOf } from './row-stats.js';
 import { looksWords, sequentialLimits, sequentialPValue } from './sequential.js';
 import { verdictSentence } from './sentence.js';
-import { clusteredBinary, mcnemarP, type TestMethod } from './stats.js';
-import { tableSize, type PairedTable } from './tables.js';
+import { clusteredBinary, mcnemarP, TEST_METHODS, type TestMethod } from './stats.js';
+import { pairedTable, tableSize, type PairedTable } from './tables.js';
 import type { DiffReport, DiffRow } from './types.js';
 import { decide } from './verdict.js';
 
@@ -32,26 +32,23 @@ export type SeedCell = {
 
 /** The grid's limit context: alpha = q / m over its cells, its power, test and discordance reading. */
 function limitContext(diff: DiffReport): LimitContext & { readonly method: TestMethod } {
-  const methods: Record<string, TestMethod> = { 'mcnemar-exact': 'exact', 'mcnemar-midp': 'midp', 'mcnemar-asymptotic': 'asymptotic', 'mcnemar-asymptotic-cc': 'asymptotic-cc' };
-  return { alpha: diff.q / diff.tests, power: diff.power, method: methods[diff.method.test] ?? 'exact', bothWays: diff.limits_discordance?.reading === 'psi^ + d' };
+  // The method line names its test `mcnemar-<method>` (sentence.ts); `mcnemar-sequential` reads no fixed-n method.
+  const named = diff.method.test.replace(/^mcnemar-/, '');
+  const method = (TEST_METHODS as readonly string[]).includes(named) ? (named as TestMethod) : 'exact';
+  return { alpha: diff.q / diff.tests, power: diff.power, method, bothWays: diff.limits_discordance?.reading === 'psi^ + d' };
 }
 
-/** Per replicate index over `conditions`: the paired table of `event` (one cluster per seed, its pair in every condition). */
-function seedTables(conditions: readonly ConditionPairs[], event: string): Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }> {
-  const bySeed = new Map<number, PairedTable & { both: number; rise: number; fall: number; neither: number }>();
+/** Per replicate index over `conditions`: the paired table of `event` (one cluster per seed, its pair in every condition; tables.ts `pairedTable`). */
+function seedTables(conditions: readonly ConditionPairs[], event: string): Map<number, PairedTable> {
+  const pairsBySeed = new Map<number, Pair[]>();
   for (const c of conditions) {
     for (const p of c.pairs) {
-      let t = bySeed.get(p.replicate_index);
-      if (t === undefined) bySeed.set(p.replicate_index, (t = { kind: 'paired', both: 0, rise: 0, fall: 0, neither: 0 }));
-      const x = p.a === event;
-      const y = p.b === event;
-      if (x && y) t.both++;
-      else if (y) t.rise++;
-      else if (x) t.fall++;
-      else t.neither++;
+      const list = pairsBySeed.get(p.replicate_index);
+      if (list === undefined) pairsBySeed.set(p.replicate_index, [p]);
+      else list.push(p);
     }
   }
-  return bySeed;
+  return new Map([...pairsBySeed].map(([r, pairs]) => [r, pairedTable(pairs, event)]));
 }
 
 /**
@@ -61,7 +58,7 @@ function seedTables(conditions: readonly ConditionPairs[], event: string): Map<n
  * are exchangeable within each seed, a seed's net change is as likely either way, whatever the dependence
  * between its conditions: McNemar's test on this table is the exact sign test over the seeds.
  */
-function seedLevel(bySeed: ReadonlyMap<number, { both: number; rise: number; fall: number; neither: number }>, cell: { readonly both: number; readonly fall: number; readonly n: number }, event: string): { table: PairedTable; pairs: Pair[] } {
+function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly both: number; readonly fall: number; readonly n: number }, event: string): { table: PairedTable; pairs: Pair[] } {
   const pairs: Pair[] = [];
   let rise = 0;
   let fall = 0;

@@ -207,7 +207,7 @@ describe('extend under another registration of the same pins', () => {
     Object.defineProperty(counted, 'name', { value: other.name });
     const err = await extend({ store, ref: run.run_id, target: counted, replicates: 4 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'E_RESUME' });
-    expect((err as Error).message).toContain(`holds episodes of the registration ${r.sha256.slice(0, 12)}…, and the target runs ${wider.sha256.slice(0, 12)}…`);
+    expect((err as Error).message).toContain(`holds episodes of the registration ${r.sha256.slice(0, 12)}…, and the target now runs ${wider.sha256.slice(0, 12)}…`);
     expect(played).toBe(0);
     const after = await readManifest(store, run.run_id);
     expect([after.status, after.replicates, after.extensions]).toEqual(['complete', REPLICATES, []]);

@@ -411,7 +411,7 @@ describe('resume and extend ask the target before an episode runs', () => {
     const { target, played } = pinnedWith({ registrationSha256: 'e'.repeat(64) });
     const err = await extend({ store: dir, ref: run.run_id, target, replicates: 4 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'E_RESUME', exitCode: 2 });
-    expect((err as Error).message).toMatch(/holds episodes of the registration ffffffffffff…, and the target runs eeeeeeeeeeee…; a run keeps its target: sweep the other registration as a new run\.$/);
+    expect((err as Error).message).toMatch(/holds episodes of the registration ffffffffffff…, and the target now runs eeeeeeeeeeee…; a run keeps its target: sweep the other registration as a new run\.$/);
     expect(played()).toBe(0);
     expect(await snapshot(dir)).toEqual(before);
     expect((await readManifest(dir, run.run_id)).status).toBe('complete');

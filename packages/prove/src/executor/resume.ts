@@ -7,7 +7,7 @@ import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
 import { MAX_REPLICATES } from '../spec/sweep-spec.js';
-import { openRunWriter, partLimits } from '../store/run-writer.js';
+import { openRunWriter, otherRegistrationError, partLimits } from '../store/run-writer.js';
 import { PART_RE } from '../store/layout.js';
 import { countRow, emptyCounts, writeManifest, type RunCounts, type RunManifest } from '../store/manifest.js';
 import { newestPerPair, pairKey } from '../store/newest-rows.js';
@@ -230,7 +230,7 @@ function assertSameRegistration(fn: Target | null, manifest: RunManifest): void 
   const declared = fn?.registrationSha256;
   const held = manifest.registration_sha256;
   if (typeof declared !== 'string' || held === null || held === undefined || declared === held) return;
-  throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") holds episodes of the registration ${held.slice(0, 12)}…, and the target runs ${declared.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+  throw otherRegistrationError(manifest, held, declared);
 }
 
 /** The run's total budget (given, else recorded) and what is left of it; refuses a spent budget. */

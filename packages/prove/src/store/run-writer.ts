@@ -391,7 +391,7 @@ class LockedRunWriter implements RunWriter {
       this.#pinned = pinnedText(r);
     } else if (r !== null && r !== this.#registration && this.#refused === null) {
       const m = this.#manifest;
-      this.#refused = new ProveError('E_RESUME', `run ${m.run_id} ("${m.name}") holds episodes of the registration ${this.#registration.slice(0, 12)}…, and the target now runs ${r.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
+      this.#refused = otherRegistrationError(m, this.#registration, r);
     }
   }
 
@@ -415,6 +415,14 @@ class LockedRunWriter implements RunWriter {
     this.#manifest = { ...this.#manifest, counts, registration_sha256: this.#registration, parts: [...(this.#manifest.parts ?? []), record] };
     if (rewrite) await this.#write();
   }
+}
+
+/**
+ * The refusal of episodes of another registration than the run's: the writer's, for a row's pin, and
+ * resume's and extend's, for the target's declared `registrationSha256` before an episode runs.
+ */
+export function otherRegistrationError(m: Pick<RunManifest, 'run_id' | 'name'>, held: string, other: string): ProveError {
+  return new ProveError('E_RESUME', `run ${m.run_id} ("${m.name}") holds episodes of the registration ${held.slice(0, 12)}…, and the target now runs ${other.slice(0, 12)}…; a run keeps its target: sweep the other registration as a new run.`);
 }
 
 /** `registration_sha256":"<r>"`, the text a meta names the registration `r` with (JSON.stringify's), or null. */
