@@ -2,7 +2,7 @@
 // fourth episode a thread runs waits until the file `<store>/release` exists, having written
 // `<store>/waiting` (the time it began waiting, Date.now()), so that a test can read run.json while a
 // chunk is only part done.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const state = { store: null, billed: 0, calls: 0, ran: 0 };
@@ -10,7 +10,10 @@ const state = { store: null, billed: 0, calls: 0, ran: 0 };
 async function run(cfg) {
   state.ran += 1;
   if (state.ran === 4 && state.store !== null) {
-    writeFileSync(join(state.store, 'waiting'), String(Date.now()));
+    // Written whole, then renamed into place: a test that sees the file reads the whole time (it read a
+    // part of it once, in a fresh clone's CI, and measured 1796575338431 ms).
+    writeFileSync(join(state.store, 'waiting.tmp'), String(Date.now()));
+    renameSync(join(state.store, 'waiting.tmp'), join(state.store, 'waiting'));
     while (!existsSync(join(state.store, 'release'))) await new Promise((r) => setTimeout(r, 5));
   }
   state.calls += 1;
