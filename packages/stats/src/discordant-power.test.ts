@@ -205,6 +205,21 @@ describe('the window of discordant counts', () => {
       }
     }
   });
+  it('remembers c_k on both sides of 2^16 (a typed array below, a map above) and gives the same c_k when asked again', () => {
+    for (const method of ['exact', 'asymptotic'] as const) {
+      const b = new RejectionBounds(0.05 / 200, method);
+      const ks = [65_530, 65_535, 65_536, 65_537, 100_003, 3, 70_000, 65_534, 1_024, 1_025];
+      const first = ks.map((k) => b.at(k));
+      expect(ks.map((k) => b.at(k))).toEqual(first);
+      expect([...ks].reverse().map((k) => b.at(k)).reverse()).toEqual(first);
+      for (const [i, k] of ks.entries()) {
+        const c = first[i] as number;
+        if (c >= 0) expect(mcnemarPValue(c, k - c, method)).toBeLessThanOrEqual(0.05 / 200);
+        if (c + 1 < k / 2) expect(mcnemarPValue(c + 1, k - c - 1, method)).toBeGreaterThan(0.05 / 200);
+      }
+      expect(first[5]).toBe(-1); // 3 discordant pairs cannot reach alpha 0.00025
+    }
+  });
 });
 
 const METHODS = ['exact', 'midp', 'asymptotic', 'asymptotic-cc'] as const;
