@@ -21,6 +21,7 @@ export default defineConfig({
     // Two files at a time took the suite from 525 s to ~375 s there. Every fault test waits on events
     // and files, never on a fixed sleep, so a loaded machine makes them slower, not flaky.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    globalSetup: ['./scripts/test-tmpdir.mjs'],
     projects: [pkg('core'), pkg('stats'), pkg('tasks'), pkg('prove'), pkg('models'), 'examples', 'test'],
   },
 });
