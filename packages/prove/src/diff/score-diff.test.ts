@@ -335,3 +335,20 @@ describe('the sentence names the scores that changed', () => {
     expect(r.sentence).toContain("; scores: 1 lower, 0 higher (paired t on each condition's score, a family of its own, not in the verdict word; fixed-n, not anytime-valid)");
   });
 });
+
+// A review (first session of 2026-12-06's evening): the pooled --cluster difference gathered each
+// condition's scores with push(...scores), which throws RangeError beyond about 125,000 arguments.
+describe('--cluster over a condition of more than 125,000 scored pairs', () => {
+  it('pools them (the pooled difference of 2 conditions of 140,000 pairs each)', () => {
+    const n = 140_000;
+    const run = (id: string, shift: number): DiffRun => ({
+      manifest: { run_id: id, name: `big ${id}`, salt: 's', max_mde: 0.5, replicates: n, extensions: [], axes: { task: { type: 'categorical', values: ['a', 'b'] } } },
+      rows: ['a', 'b'].flatMap((task) => Array.from({ length: n }, (_, r) => ({ condition: `task ${task}`, replicate_index: r, seed: 1000 + r, outcome: 'passed', t: 1, score: 0.5 + ((r * 7) % 5) / 100 + shift, task }))),
+    });
+    const r = diffEpisodes(run('a', 0), run('b', -0.01), { events: ['passed'], cluster: 'task' });
+    const p = r.scores?.pooled;
+    expect(p?.cluster_axis).toBe('task');
+    expect(p?.n).toBe(2 * n);
+    expect(p?.difference).toBeCloseTo(-0.01, 10);
+  });
+});

@@ -89,8 +89,9 @@ function pooledOf(axis: string, collected: readonly Collected[]): ScorePooled {
   const clusters: string[] = [];
   for (const c of collected) {
     const v = String(c.condition.values[axis]);
-    before.push(...c.before);
-    after.push(...c.after);
+    // One push per value: push(...xs) passes each as an argument, RangeError beyond ~125,000 of them.
+    for (const x of c.before) before.push(x);
+    for (const x of c.after) after.push(x);
     for (let i = 0; i < c.before.length; i++) clusters.push(v);
   }
   const r = clusteredDifference(before, after, clusters, SCORE_FAMILY_LEVEL);

@@ -8,6 +8,7 @@ import { episodes } from '../store/read-episodes.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { ImportError } from './import-error.js';
 import { importRun } from './import-run.js';
+import { selectEpoch } from './import-choices.js';
 import { lmEvalLine } from './__fixtures__/harness-gen.js';
 
 // What an import must not choose silently (a review of the fourth session of 2026-12-05): the epochs of
@@ -285,5 +286,41 @@ describe('the threshold of imports made before they recorded whether --max-mde w
       ids.push(id);
     }
     expect((await diffRuns(store, ids[0] as string, ids[1] as string)).threshold_note).toBe('recorded at import by the runs (by a build that did not record whether --max-mde was given or its default, 0.1, taken)');
+  });
+});
+
+// A review (first session of 2026-12-06's evening): the epochs' and repeats' extremes were taken with
+// Math.min(...xs) / Math.max(...xs), which throw RangeError beyond about 125,000 arguments: an inspect log
+// of 160,000 samples, or 16,000 samples x 10 epochs, and a promptfoo file of 160,000 results, ended in an
+// internal error (exit 1) even with --epoch 1.
+describe('imports of more than 125,000 samples', () => {
+  const sample = (id: number, epoch: number | null, repeat?: { of: string; n: number }) => ({
+    task: 'big', fixed: {}, metadata: {}, key: `id ${id}`, sampleId: id, epoch, ...(repeat ? { repeat } : {}), inputHash: 'h', outcome: 'passed', score: 1, error: null, t: 0, extra: {}, file: 'big.json', place: `sample ${id}`,
+  });
+  const log = (samples: ReturnType<typeof sample>[]) => ({
+    file: { name: 'big.json' },
+    log: { model: 'm', tasks: ['big'], config: {}, harnessVersion: null, formatVersion: null, complete: true, sourceStatus: null, scorer: 'match', groups: [{ provider: null, prompt: null, model: 'm', samples }] },
+  });
+  it('inspect: 80,000 samples x 2 epochs are refused by name without --epoch, and --epoch 2 keeps 80,000', () => {
+    const src = log(Array.from({ length: 160_000 }, (_, i) => sample(i >> 1, 1 + (i & 1))));
+    const err = (() => {
+      try {
+        selectEpoch([src] as never[], undefined);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toContain('holds 2 epochs of each of its 80000 samples (epochs 1 to 2 of task big)');
+    const kept = selectEpoch([src] as never[], 2) as unknown as (typeof src)[];
+    expect(kept[0]?.log.groups[0]?.samples.length).toBe(80_000);
+    expect(() => selectEpoch([src] as never[], 3)).toThrow('holds no sample of epoch 3 (its epochs are 1 to 2); pass --epoch 1 to 2.');
+  });
+  it('promptfoo: 150,000 results of 75,000 tests repeated twice: --epoch 1 keeps 75,000, --epoch 3 is refused naming repeats 1 to 2', () => {
+    const src = log(Array.from({ length: 150_000 }, (_, i) => sample(i, null, { of: `t${i >> 1}`, n: 1 + (i & 1) })));
+    const kept = selectEpoch([src] as never[], 1) as unknown as (typeof src)[];
+    expect(kept[0]?.log.groups[0]?.samples.length).toBe(75_000);
+    expect(() => selectEpoch([src] as never[], 3)).toThrow('holds no repeat 3 of its test cases (its repeats are 1 to 2); pass --epoch 1 to 2.');
   });
 });
