@@ -104,6 +104,16 @@ function refuseEpochs(samples: readonly { task: string; id: string; epochs: Set<
   );
 }
 
+/**
+ * The refusal of a sample whose identity (its task and key: inspect's id and epoch, lm-eval's doc_id and
+ * filter, promptfoo's testIdx) the import has read before.
+ *
+ * @param s - the sample read again; first - the one read before it.
+ */
+export function repeatedSampleError(s: ImportedSample, first: ImportedSample): ImportError {
+  return new ImportError(s.file, s.place, `repeats sample ${s.key} of ${s.task} (first at ${first.file === s.file ? '' : `${first.file}, `}${first.place}); a sample may appear once per task: remove the duplicate, or import the files separately.`);
+}
+
 /** Each test case's copies in one promptfoo group: their testIdx in order, the test cases by their first. */
 function copiesOf(g: ImportGroup): number[][] {
   const by = new Map<string, number[]>();
@@ -168,6 +178,14 @@ function selectRepeat<S extends Read>(src: S, epoch: number | undefined): S {
   const samples = samplesOf(src.log);
   const most = extreme(samples.map((s) => s.repeat?.n ?? 1));
   for (const g of src.log.groups) {
+    // One testIdx twice (a file merged from two evals, or a retried result) is not a repeat: said so,
+    // where the repeats' check below would read it as a test case held twice "under different testIdx".
+    const first = new Map<string, ImportedSample>();
+    for (const s of g.samples) {
+      const f = first.get(s.key);
+      if (f !== undefined) throw repeatedSampleError(s, f);
+      first.set(s.key, s);
+    }
     const copies = copiesOf(g);
     if (copies.some((c) => c.length !== copies[0]?.length)) throw unevenCopies(src.file.name, g, copies, epoch);
   }

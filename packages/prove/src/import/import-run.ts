@@ -10,7 +10,7 @@ import { createRun, publishRun, releaseName, stagingDir } from '../store/create-
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { ImportedFile, RunImport, RunManifest } from '../store/manifest.js';
 import { canonicalJson, identitySeed, sha256 } from './identity.js';
-import { checkScorerNamed, scorerLabel, selectEpoch } from './import-choices.js';
+import { checkScorerNamed, repeatedSampleError, scorerLabel, selectEpoch } from './import-choices.js';
 import { ImportError } from './import-error.js';
 import { importedBefore } from './imported-before.js';
 import { IMPORT_FORMATS, type ImportedSample, type ImportFormat, type ImportGroup, type ParsedLog } from './imported-sample.js';
@@ -316,7 +316,7 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
     const id = `${label}\n${s.key}`;
     const before = seen.get(id);
     if (before !== undefined) {
-      throw new ImportError(s.file, s.place, `repeats sample ${s.key} of ${values['task']} (first at ${before.file === s.file ? '' : `${before.file}, `}${before.place}); a sample may appear once per task: remove the duplicate, or import the files separately.`);
+      throw repeatedSampleError({ ...s, task: values['task'] as string }, before);
     }
     seen.set(id, s);
     for (const [k, v] of Object.entries(values)) {

@@ -100,3 +100,23 @@ describe('promptfoo: one test case held twice (no --repeat)', () => {
     await expect(readdir(store)).rejects.toThrow();
   });
 });
+
+// A review (first session of 2026-12-06's evening): a file holding one testIdx twice with the same vars (an
+// errored result and its retry, or two evals' results merged) was refused as "one test case more than
+// once under different testIdx: testIdx 5 and 5 ... remove the duplicate test from the promptfoo config".
+describe('promptfoo: one testIdx twice', () => {
+  it('is refused as a sample read twice, naming the testIdx and both places, with or without --epoch', async () => {
+    const file = join(t.dir, 'retry.json');
+    const result = (i: number, ok: boolean) => ({ promptIdx: 0, testIdx: i, testCase: { vars: { q: `q${i}` } }, vars: { q: `q${i}` }, provider: { id: 'openai:gpt-4o-mini' }, prompt: { raw: `Q ${i}`, label: 'Q' }, response: { output: 'x' }, success: ok, score: ok ? 1 : 0, failureReason: ok ? 0 : 2, gradingResult: { pass: ok }, latencyMs: 10, namedScores: {} });
+    const results = [...Array.from({ length: 10 }, (_, i) => result(i, i !== 5)), result(5, true)];
+    await writeFile(file, JSON.stringify({ evalId: 'e', results: { version: 3, timestamp: 't', prompts: [], results, stats: {} }, config: { description: 'qa' } }));
+    const store = join(t.dir, 'store');
+    for (const epoch of [undefined, 2]) {
+      const err = await importRun(store, { format: 'promptfoo', files: [file], ...(epoch === undefined ? {} : { epoch }) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ImportError);
+      expect((err as Error).message).toMatch(/retry\.json, results\.results\[10\]: repeats sample testIdx 5 of qa \(first at results\.results\[5\]\); a sample may appear once per task/);
+      expect((err as Error).message).not.toContain('different testIdx');
+    }
+    await expect(readdir(store)).rejects.toThrow();
+  });
+});
