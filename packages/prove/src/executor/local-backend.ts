@@ -52,7 +52,15 @@ export function localBackend(): Backend {
       let failure: unknown = null;
       // Date.now (ms) for these heuristics: performance.now cost ~0.15 µs a call in Node 20, three calls an episode.
       let lastWake = Date.now();
+      // Rows that finish in a burst and then wait for a slow episode (cache hits, then model calls) are
+      // handed on within WAKE_MS by this timer, so that the writer gets them and its part age holds; they
+      // waited for the next episode to finish, up to its timeout, and a kill lost them (a review).
+      let wakeTimer: ReturnType<typeof setTimeout> | null = null;
       const signalWake = (): void => {
+        if (wakeTimer !== null) {
+          clearTimeout(wakeTimer);
+          wakeTimer = null;
+        }
         const w = wake;
         wake = null;
         w?.();
@@ -83,6 +91,7 @@ export function localBackend(): Backend {
           const now = Date.now();
           // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
           if (pending.length >= WAKE_ROWS || now - lastWake > WAKE_MS) signalWake();
+          else wakeTimer ??= setTimeout(signalWake, WAKE_MS);
           if (now - lastYield > YIELD_MS) {
             // Let I/O callbacks run (the writer's part on the encoder thread, its fsync and manifest) while
             // the episodes go on, even when the target never waits: else they wait for HIGH_WATER rows.
@@ -133,6 +142,7 @@ export function localBackend(): Backend {
         // after this. The ones in flight end on their own (they are not awaited: a target that never
         // returns would keep the failure from being reported), and the target's usage so far is reported.
         closed = true;
+        if (wakeTimer !== null) clearTimeout(wakeTimer);
         stop?.removeEventListener('abort', onStop);
         const d = drained as (() => void) | null;
         drained = null;
