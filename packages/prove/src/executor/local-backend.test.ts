@@ -127,7 +127,7 @@ describe('localBackend hands on rows that finished before a slow episode', () =>
       if ((cfg['replicate_index'] as number) >= 5) await slow;
       return { outcome: 'passed', t: 1 };
     };
-    const run = localBackend().run(items(8), { runId: 'r', target: { kind: 'function', fn, label: 't' }, concurrency: 1, timeoutMs: null });
+    const run = localBackend().run(items(8), { runId: 'r', target: { kind: 'function', fn, label: 't' }, concurrency: 1, timeoutMs: null })[Symbol.asyncIterator]();
     // A guard against hanging the suite when the rows never come (the failure this test catches): not a
     // wait the test passes by.
     let guard: ReturnType<typeof setTimeout> | undefined;
@@ -138,10 +138,10 @@ describe('localBackend hands on rows that finished before a slow episode', () =>
     clearTimeout(guard);
     release();
     expect(first).not.toBe('stuck');
-    const rows = (first as IteratorResult<readonly { replicate_index: number }[]>).value ?? [];
+    const rows: readonly { replicate_index: number }[] = (first as IteratorResult<readonly { replicate_index: number }[]>).value ?? [];
     expect(rows.map((r) => r.replicate_index)).toEqual([0, 1, 2, 3, 4]);
     let rest = 0;
-    for await (const more of run) rest += more.length;
+    for (let next = await run.next(); next.done !== true; next = await run.next()) rest += next.value.length;
     expect(rest).toBe(3);
   });
 });
