@@ -1,6 +1,7 @@
 import type { RunInspection } from '../store/inspect-run.js';
 import { coverageOfPairs, partialLine } from '../diff/partial.js';
 import { retriesText } from '../store/run-retries.js';
+import { importText, unverifiedText } from '../store/run-provenance-text.js';
 import { statusText, writerNote, writerWords } from '../store/run-status.js';
 import { escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
@@ -47,8 +48,16 @@ export function renderRunPage(run: RunInspection, store: string): string {
   body.push(`<h1>${h(m.name)}</h1>`);
   const total = m.counts.rows;
   const writer = writerWords(run);
-  const summary = `${m.status}${writer === null ? '' : ` (${writer})`}: ${total} episodes, ${labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (ownValue(c.outcomes, l) ?? 0), 0)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? `, ${m.counts.rows_without_outcome} without an outcome` : ''}`;
+  // The parts of each line joined (a run with no outcome, or no episode, left ", , " and "; " behind; a review).
+  const tally = [...labels.map((l) => `${l} ${run.conditions.reduce((s, c) => s + (ownValue(c.outcomes, l) ?? 0), 0)}`), ...(m.counts.rows_without_outcome > 0 ? [`${m.counts.rows_without_outcome} without an outcome`] : [])];
+  const summary = `${m.status}${writer === null ? '' : ` (${writer})`}: ${[`${total} episode${total === 1 ? '' : 's'}`, ...tally].join(', ')}`;
   body.push(`<p class="verdict" id="verdict">${h(summary)}</p>`);
+  // Where an imported run came from, as inspect says it (the page named only its target id; a review).
+  const imported = importText(m);
+  if (imported !== null) body.push(`<p class="note" id="imported"><b>imported</b> ${h(imported)}</p>`);
+  // A run written before checksums is read unverified, as the CLI notes it (the page said nothing; a review).
+  const unverified = unverifiedText(m);
+  if (unverified !== null) body.push(`<p class="note" id="unverified"><b>unverified</b> ${h(unverified)}</p>`);
   // A run left running by a killed sweep: nothing runs it any more, and resume finishes it (as inspect says).
   if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, store) as string)}</p>`);
   // A run whose errors were run again (resume --retry-errors), as inspect says it.
@@ -61,7 +70,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
   body.push('</header><main>');
   body.push('<h2>Outcomes by condition</h2>');
   body.push('<div class="controls"><label>filter <input id="filter" type="search" placeholder="condition"></label>');
-  body.push(`<span class="note"><span id="shown">${run.conditions.length}</span> of ${run.conditions.length} conditions; colours: ${labels.map((l) => `<span style="color:${outcomeColour(l, others)}">&#9632;</span> ${h(l)}`).join(', ')}${m.counts.rows_without_outcome > 0 ? ', <span style="color:#444">&#9632;</span> no outcome' : ''}</span></div>`);
+  body.push(`<span class="note"><span id="shown">${run.conditions.length}</span> of ${run.conditions.length} conditions; colours: ${[...labels.map((l) => `<span style="color:${outcomeColour(l, others)}">&#9632;</span> ${h(l)}`), ...(m.counts.rows_without_outcome > 0 ? ['<span style="color:#444">&#9632;</span> no outcome'] : [])].join(', ')}</span></div>`);
   body.push('<div class="scroll"><table id="conditions" class="sortable"><thead><tr>');
   body.push('<th data-key="condition" class="sortable">condition</th><th data-key="rows" class="sortable num">episodes</th>');
   labels.forEach((l, i) => body.push(`<th data-key="o${i}" class="sortable num">${h(l)}</th>`));
@@ -76,7 +85,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
   }
   body.push('</tbody></table></div>');
   body.push('<h2>Episodes without an outcome</h2>');
-  if (run.matching === 0) body.push('<p class="note">None: every episode has an outcome.</p>');
+  if (run.matching === 0) body.push(`<p class="note">${total === 0 ? 'None: the run holds no episode yet.' : 'None: every episode has an outcome.'}</p>`);
   else {
     body.push(`<p class="note">${run.matching} episodes have no outcome (an error, or no score)${run.matching > run.episodes.length ? `; the first ${run.episodes.length} by condition and replicate are shown` : ''}.</p>`);
     body.push('<div class="scroll"><table id="errors"><thead><tr><th>condition</th><th>replicate</th><th>seed</th><th>error</th><th>meta</th></tr></thead><tbody>');
@@ -99,6 +108,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
       ['spec_sha256', m.spec_sha256],
       ['registration_sha256', m.registration_sha256],
       ['only', m.only ?? null],
+      ...(m.import !== undefined ? [['import', m.import] as const] : []),
     ]),
   );
   body.push('<h3>Gate</h3>');
@@ -110,7 +120,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
       ['backend', m.backend],
       ['created', m.created],
       ['finished', m.finished],
-      ['counts', `${m.counts.rows} rows, ${m.counts.rows_without_outcome} without an outcome; ${Object.entries(m.counts.outcomes).map(([k, n]) => `${k} ${n}`).join(', ')}`],
+      ['counts', `${m.counts.rows} rows, ${m.counts.rows_without_outcome} without an outcome${Object.keys(m.counts.outcomes).length > 0 ? `; ${Object.entries(m.counts.outcomes).map(([k, n]) => `${k} ${n}`).join(', ')}` : ''}`],
       ['usage', m.usage ?? null],
       ['budget_tokens', m.budget_tokens ?? null],
       ['extensions', m.extensions.length > 0 ? m.extensions.map((x) => ({ ...x, seeds: `${x.seeds.length} seeds` })) : null],

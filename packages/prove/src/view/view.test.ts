@@ -184,6 +184,12 @@ describe('viewDiff', () => {
       const page = await viewRun(imported, r.runs[0]?.run_id as string);
       expect(page.html).toContain('2 episodes have no outcome (an error, or no score)');
       expect(page.html).not.toContain('crashed or timed out');
+      // Where it came from, as inspect's `imported` line says it (the page named only its target id; a review).
+      const files = page.run.manifest.import?.files ?? [];
+      expect(files.length).toBeGreaterThan(0);
+      expect(page.html).toContain(`<p class="note" id="imported"><b>imported</b> inspect 0.3.95, model mockllm/model, outcome from match; `);
+      for (const f of files) expect(page.html).toContain(`${escapeHtml(f.name)} (sha256 ${f.sha256.slice(0, 12)}…)`);
+      expect(page.html).toContain('<th>import</th>');
     } finally {
       await removeDir(dir);
     }
@@ -372,5 +378,49 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     const io = capture(dir);
     expect(await runCli(['--store', dir, 'view', a, '--sequential', '--out', 'one.html'], io.io)).toBe(2);
     expect(io.err()).toMatch(/apply to a diff page; name two runs \(view A B\), or leave them out for a run page/);
+  });
+});
+
+// A review (first session of 2026-12-06's evening): the run page of a run written before checksums said
+// nothing of it (view A printed no note, where view A B, diff, report and inspect did), and a run with no
+// outcome, or no episode, read "30 episodes, , 30 without an outcome", "colours: , ■ no outcome",
+// "...without an outcome; " and "None: every episode has an outcome." of a run of 0 episodes.
+describe('the run page of an unverified run, a run without outcomes and an empty run', () => {
+  it('says the run is unverified, and view A notes it on stderr as view A B does', async () => {
+    const { tempStore, buildRun, seedSpecText } = await import('../diff/__fixtures__/build-run.js');
+    const { readFile: read, writeFile } = await import('node:fs/promises');
+    const s = await tempStore();
+    const m = await buildRun(s, { specText: seedSpecText(4), outcomes: (_c, r) => (r % 2 === 0 ? 'passed' : 'failed') });
+    const file = join(s, m.run_id, 'run.json');
+    const json = JSON.parse(await read(file, 'utf8')) as Record<string, unknown>;
+    delete json['parts'];
+    await writeFile(file, JSON.stringify(json));
+    const { html } = await viewRun(s, m.run_id);
+    expect(html).toContain(`<p class="note" id="unverified"><b>unverified</b> run ${m.run_id} (&quot;${escapeHtml(m.name)}&quot;) is unverified: written before checksums; poisson-prove verify --adopt ${m.run_id} checks its rows and records them.</p>`);
+    const c = capture(s);
+    expect(await runCli(['--store', s, 'view', m.run_id, '--out', 'run.html'], c.io)).toBe(0);
+    expect(c.err()).toContain(`note: run ${m.run_id} ("${m.name}") is unverified: written before checksums`);
+    const d = capture(s);
+    expect(await runCli(['--store', s, 'view', '#1', '--out', 'again.html'], d.io)).toBe(0);
+    expect(d.err().match(/is unverified/g)).toHaveLength(1);
+  });
+
+  it('lists only what there is: no outcome at all, and no episode', async () => {
+    const { tempStore, buildRun, seedSpecText } = await import('../diff/__fixtures__/build-run.js');
+    const s = await tempStore();
+    const m = await buildRun(s, { specText: seedSpecText(3), outcomes: () => null });
+    const { html } = await viewRun(s, m.run_id);
+    expect(html).toContain('<p class="verdict" id="verdict">complete: 3 episodes, 3 without an outcome</p>');
+    expect(html).toMatch(/colours: <span style="color:#444">&#9632;<\/span> no outcome<\/span>/);
+    expect(html).toContain('<th>counts</th><td>3 rows, 3 without an outcome</td>');
+    expect(html).not.toMatch(/, ,|: ,|; <\/td>/);
+    const { createRun } = await import('../store/create-run.js');
+    const { parseSweepSpec } = await import('../spec/sweep-spec.js');
+    const w = await createRun(s, { spec: parseSweepSpec(seedSpecText(3)), specText: seedSpecText(3), target: 'test:fixture', salt: '0123456789abcdef', maxMde: 0.99 });
+    const empty = await w.close('interrupted');
+    const page = await viewRun(s, empty.run_id);
+    expect(page.html).toContain('<p class="verdict" id="verdict">interrupted: 0 episodes</p>');
+    expect(page.html).toContain('None: the run holds no episode yet.');
+    expect(page.html).not.toContain('every episode has an outcome');
   });
 });

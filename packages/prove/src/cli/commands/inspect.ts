@@ -8,13 +8,7 @@ import { noteUnverified } from './unverified-note.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
 import { retriesText } from '../../store/run-retries.js';
 import { statusText } from '../../store/run-status.js';
-
-/** The `imported` line of a run made by `poisson-prove import`: harness, model, scorer and each file with its sha256. */
-function importRow(i: NonNullable<RunInspection['manifest']['import']>): [string, string] {
-  const files = i.files.map((f) => `${f.name} (sha256 ${f.sha256.slice(0, 12)}…)`).join(', ');
-  const who = i.provider !== null ? `; provider ${i.provider}, prompt ${i.prompt ?? ''}` : '';
-  return ['imported', `${i.harness}${i.harness_version !== null ? ` ${i.harness_version}` : ''}, model ${i.model}${who}, outcome from ${i.scorer ?? '-'}${i.complete ? '' : ' (a log of a run that did not finish)'}; ${files}`];
-}
+import { importText } from '../../store/run-provenance-text.js';
 
 /**
  * The `rows` line: a complete run's counts as its run.json records them (inspectRun refuses them unless
@@ -64,7 +58,7 @@ function text(r: RunInspection, store: string): string {
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
     ...(m.usage ? usageNotes(m.usage) : []),
-    ...(m.import !== undefined ? [importRow(m.import)] : []),
+    ...(m.import !== undefined ? [['imported', importText(m) as string] as [string, string]] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
   const table = columns([

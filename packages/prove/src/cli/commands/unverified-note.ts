@@ -1,4 +1,5 @@
 import { resolveRun } from '../../store/resolve-run.js';
+import { unverifiedText } from '../../store/run-provenance-text.js';
 import type { CliIo } from '../define.js';
 
 /**
@@ -10,8 +11,9 @@ export async function noteUnverified(store: string, refs: readonly string[], io:
   const seen = new Set<string>();
   for (const ref of refs) {
     const m = await resolveRun(store, ref).catch(() => null);
-    if (m === null || seen.has(m.run_id) || Array.isArray(m.parts)) continue;
+    const text = m === null || seen.has(m.run_id) ? null : unverifiedText(m);
+    if (m === null || text === null) continue;
     seen.add(m.run_id);
-    io.stderr.write(`note: run ${m.run_id} ("${m.name}") is unverified: written before checksums; poisson-prove verify --adopt ${m.run_id} checks its rows and records them.\n`);
+    io.stderr.write(`note: ${text}\n`);
   }
 }

@@ -68,7 +68,7 @@ export const viewCommand = defineCommand({
       v.problem('--event, --q, --power, --method, --scores, --partial, --cluster, --sequential, --discordance and --private apply to a diff page; name two runs (view A B), or leave them out for a run page.');
     }
     v.done();
-    if (b !== undefined) await noteUnverified(store, [a, b], io);
+    await noteUnverified(store, b !== undefined ? [a, b] : [a], io);
     const diffOptions = {
       ...(events.length > 0 ? { events } : {}),
       ...(q !== undefined ? { q } : {}),
