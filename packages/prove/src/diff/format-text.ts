@@ -27,6 +27,27 @@ export function droppedLine(r: Pick<DiffReport, 'dropped' | 'dropped_by_run' | '
   return text === null ? null : line('dropped', text);
 }
 
+/** The `fragility` line's text (the diff's and the page's): how many outcomes would change the word, and which. */
+export function fragilityText(r: Pick<DiffReport, 'fragility'>): string {
+  const f = r.fragility;
+  return f.count === null ? f.description : `${f.count} outcome${f.count === 1 ? '' : 's'} would change the word: ${f.description}`;
+}
+
+/** The `truncated` line's text (the diff's and the page's). */
+export function truncatedText(r: Pick<DiffReport, 'truncated'>): string {
+  return `${r.truncated} (episodes the horizon cut short, in either run)`;
+}
+
+/**
+ * The `tests` line's text (the diff's and the page's): the tests used when the events were inferred, and
+ * the m the sweep planned for, with the fix when they differ; null when the events were not inferred.
+ */
+export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests' | 'rows' | 'events' | 'tests'>): string | null {
+  if (!r.events_inferred || r.planned_tests === null) return null;
+  const c = r.rows.length / Math.max(1, r.events.length);
+  return `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`;
+}
+
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
 export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
@@ -170,12 +191,10 @@ export function formatDiffText(report: DiffReport): string {
   out.push(line('verdict rule', r.verdict_rule));
   out.push(line('limits', r.limits_rule));
   out.push(line('intervals', r.intervals_rule));
-  out.push(line('fragility', r.fragility.count === null ? r.fragility.description : `${r.fragility.count} outcome${r.fragility.count === 1 ? '' : 's'} would change the word: ${r.fragility.description}`));
-  out.push(line('truncated', `${r.truncated} (episodes the horizon cut short, in either run)`));
-  if (r.events_inferred && r.planned_tests !== null) {
-    const c = r.rows.length / Math.max(1, r.events.length);
-    out.push(line('tests', `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`));
-  }
+  out.push(line('fragility', fragilityText(r)));
+  out.push(line('truncated', truncatedText(r)));
+  const tests = testsText(r);
+  if (tests !== null) out.push(line('tests', tests));
   const discordance = discordanceText(r);
   if (discordance !== null) out.push(line('discordance', discordance));
   for (const w of r.warnings) out.push(line('warning', w));

@@ -11,7 +11,17 @@ import { computeDiff } from './diff-episodes.js';
 import { formatGridText, reportGrid } from './report-grid.js';
 import { formatDiffText } from './format-text.js';
 import { renderDiffPage } from '../view/diff-page.js';
-import type { DiffRun } from './types.js';
+
+import { escapeHtml } from '../view/escape.js';
+
+/**
+ * The page's discordance line: the text diff's, word for word (the page had its own wording, which lost
+ * "observed up to" and printed the share given as 0.3 where the text printed 0.300; a review).
+ */
+function pageLine(report: Parameters<typeof formatDiffText>[0]): string {
+  const text = formatDiffText(report).split('\n').find((l) => l.startsWith('discordance')) ?? 'no discordance line';
+  return `<div><b>discordance</b> ${escapeHtml(text.replace(/^discordance\s+/, ''))}</div>`;
+}import type { DiffRun } from './types.js';
 
 type Pair = 'ff' | 'fp' | 'pf' | 'pp';
 
@@ -96,11 +106,11 @@ describe('runs planned at a discordance read every table at psi^ + d', () => {
     const planned = computeDiff(before, after);
     const said = "each condition's limit is read at its own observed discordance plus the change (psi^ + d), as planned";
     expect(formatDiffText(planned)).toContain(`discordance   observed up to 0.016 (pairs whose outcomes disagree; ${said}); planned 0.020 at sweep time (--discordance)`);
-    expect(renderDiffPage({ report: planned, pairs: null, heatmaps: [] })).toContain('planned 0.02 at sweep time; the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) plus the change (psi^ + d)');
+    expect(renderDiffPage({ report: planned, pairs: null, heatmaps: [] })).toContain(pageLine(planned));
     const zero = computeDiff(runs(RARE, 0).before, runs(RARE, 0).after);
     // Planned at 0 (the self-review: "at its own" was said whichever way the limits read): one way here.
     expect(formatDiffText(zero)).toContain("(pairs whose outcomes disagree; each condition's limit is read at its own observed discordance or the change where that is larger (max(psi^, d)), as no table disagrees both ways); planned 0.000 at sweep time");
-    expect(renderDiffPage({ report: zero, pairs: null, heatmaps: [] })).toContain('the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) or the change where that is larger (max(psi^, d)), as no table disagrees both ways</');
+    expect(renderDiffPage({ report: zero, pairs: null, heatmaps: [] })).toContain(pageLine(zero));
     // A table that disagrees both ways reads psi^ + d, planned at 0 or not.
     const both = computeDiff(runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, 0).before, runs({ ff: 0, fp: 3, pf: 2, pp: 123 }, 0).after);
     expect(formatDiffText(both)).toContain('plus the change (psi^ + d), as some table disagrees both ways); planned 0.000');
@@ -160,7 +170,7 @@ describe('diff --discordance P reads runs swept without it as planned', () => {
     expect(text).toContain(
       "discordance   observed up to 0.016, every table one way (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance or the change where that is larger (max(psi^, d)), as no table disagrees both ways: right for a target whose seeds never disagree between runs; for one that disagrees with itself, such as a model sampled at temperature > 0, these limits are reached less often than 4 times in 5: read them at psi^ + d with diff --discordance P, P the share of pairs expected to disagree)",
     );
-    expect(renderDiffPage({ report: none, pairs: null, heatmaps: [] })).toContain('right for a target whose seeds never disagree between runs');
+    expect(renderDiffPage({ report: none, pairs: null, heatmaps: [] })).toContain(pageLine(none));
     const given = computeDiff(runs(RARE, null).before, runs(RARE, null).after, { discordance: 0.02 });
     expect(formatDiffText(given)).toContain("each condition's limit is read at its own observed discordance plus the change (psi^ + d), as given to the diff); given 0.020 to the diff (--discordance)");
     // No discordant pair: the two readings are one (max(0, d) = 0 + d), and nothing is said (the scripted path's diff).
@@ -176,7 +186,7 @@ describe('diff --discordance P reads runs swept without it as planned', () => {
     const report = computeDiff(both.before, both.after);
     expect(report.limits_discordance).toEqual({ reading: 'psi^ + d', because: 'both ways' });
     expect(formatDiffText(report)).toContain("discordance   observed up to 0.039 (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance plus the change (psi^ + d), as some table disagrees both ways)\n");
-    expect(renderDiffPage({ report, pairs: null, heatmaps: [] })).toContain('<b>discordance</b> the limits are read at each condition&#39;s observed discordance (the table&#39;s last column) plus the change (psi^ + d), as some table disagrees both ways</div>');
+    expect(renderDiffPage({ report, pairs: null, heatmaps: [] })).toContain(pageLine(report));
   });
 
   // A review of this session's change found the next three.

@@ -4,8 +4,8 @@ import { RESTATED_NOTE } from '../diff/restated-scores.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
-import { droppedText } from '../diff/format-text.js';
-import { discordanceOrigins, discordanceReading, discordanceShown, fmtLimit, fmtThreshold, limitsAssumeNoNoise, noNoiseCaveat } from '../diff/sentence.js';
+import { droppedText, fragilityText, testsText, truncatedText } from '../diff/format-text.js';
+import { discordanceText, fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeHtml as h } from './escape.js';
@@ -136,17 +136,15 @@ export function renderDiffPage(input: DiffPageInput): string {
     ['verdict rule', d.verdict_rule],
     ['limits', d.limits_rule],
     ['intervals', d.intervals_rule],
-    ['fragility', d.fragility.description],
-    ['truncated', String(d.truncated)],
+    // The lines below as the text diff prints them (format-text.ts): the page's own versions had lost the
+    // fragility's count, the tests' caveat and fix, and the truncated count's meaning (a review).
+    ['fragility', fragilityText(d)],
+    ['truncated', truncatedText(d)],
   ];
-  if (typeof d.planned_tests === 'number' && d.planned_tests !== d.tests) lines.push(['tests', `${d.tests} (${d.planned_tests} planned by the sweep)`]);
-  // As the text diff (discordanceShown): runs that are not paired have no discordant pairs, so no discordance line.
-  const assumed = limitsAssumeNoNoise(d);
-  if (discordanceShown(d)) {
-    const origins = discordanceOrigins(d, String).map((o) => o.replace(' (--discordance)', ''));
-    const reading = `the limits are read at each condition's observed discordance (the table's last column) ${discordanceReading(d)}${assumed ? `: ${noNoiseCaveat(d.power)}` : ''}`;
-    lines.push(['discordance', [...origins, reading].join('; ')]);
-  }
+  const tests = testsText(d);
+  if (tests !== null) lines.push(['tests', tests]);
+  const discordance = discordanceText(d);
+  if (discordance !== null) lines.push(['discordance', discordance]);
   const dropped = droppedText(d);
   if (dropped !== null) lines.push(['dropped', dropped]);
   // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.

@@ -56,6 +56,32 @@ describe('renderDiffPage states what the text diff states', () => {
     expect(html).toContain('<b>coverage</b> 24 (condition, replicate) pairs are in both runs and compared; 8 of run b have no partner in the other run and are not compared');
     expect(html).toContain('<b>partial</b> run b (&quot;run b&quot;) is interrupted and holds 24 of the 32 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values).');
   });
+  // A review (first session of 2026-12-06's evening): the page's fragility line had lost its count and
+  // "would change the word", its tests line the inferred events, the m planned and the fix, its truncated
+  // line what it counts, and its discordance line "observed up to" and the share's three decimals.
+  it('shows the fragility, truncated, tests and discordance lines word for word as the text diff prints them', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { formatDiffText } = await import('../diff/format-text.js');
+    const { renderDiffPage } = await import('./diff-page.js');
+    const planned = (id: string, outcome: (c: string, r: number) => string | null) => {
+      const r = runOf(id, outcome, 40);
+      return { ...r, manifest: { ...r.manifest, conditions: ['slack 4', 'slack 8'] } };
+    };
+    const a = planned('a', (c, r) => (r % 5 === 0 ? 'truncated' : r < 20 ? 'passed' : 'failed'));
+    const b = planned('b', (c, r) => (r % 5 === 0 ? 'truncated' : r < 12 || (c === 'slack 8' && r % 7 === 1) ? 'passed' : 'failed'));
+    const report = diffEpisodes(a, b, { discordance: 0.3 });
+    expect(report.fragility.count).not.toBeNull();
+    expect(report.events_inferred).toBe(true);
+    const text = formatDiffText(report).split('\n');
+    const html = renderDiffPage({ report, pairs: null, heatmaps: [] });
+    for (const label of ['fragility', 'truncated', 'tests', 'discordance']) {
+      const l = text.find((x) => x.startsWith(`${label} `));
+      expect(l, label).toBeDefined();
+      expect(html).toContain(`<div><b>${label}</b> ${escapeHtml((l as string).replace(/^\S+\s+/, ''))}</div>`);
+    }
+    expect(html).toMatch(/<b>fragility<\/b> \d+ outcomes? would change the word: /);
+    expect(html).toContain('given 0.300 to the diff (--discordance)');
+  });
   // A review (fifth session of 2026-12-05): an unpaired diff (two salts) showed 12 in its "pairs" column,
   // the before run's episodes: the runs have no pairs; the page now shows each run's episodes.
   it('shows each run\'s episodes, not a number of pairs, in an unpaired diff', async () => {

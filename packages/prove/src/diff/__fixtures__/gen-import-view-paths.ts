@@ -58,6 +58,9 @@
 // and (sixth session of 2026-12-06, at its end) for the page's script and style (the sort headers and rows reached
 // from the keyboard, aria-sort; the filter hiding the forest's lines, whose rows in the page's data now carry their
 // verdict): compared with the pages before, their <script> and <style> and those verdicts taken out, nothing moved.
+// and (evening of 2026-12-06) for the page's fragility, truncated, tests and discordance lines, now the text diff's
+// (format-text.ts fragilityText, truncatedText, testsText; discordanceText): compared with the outputs before, those
+// lines taken out, nothing else moved (13 of the 62 outputs changed, all pages).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
