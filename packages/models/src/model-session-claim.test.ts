@@ -108,6 +108,78 @@ describe('one call per key across sessions that share a cache directory', () => 
     expect(server.requests).toHaveLength(1);
   });
 
+  // A review (evening of 2026-12-06): a run resumed after a kill waited up to 10 s on each claim its killed
+  // process left (their mtime fresh), and a --timeout under that recorded the wait as the model's timeout,
+  // with no request sent. A claim naming this machine, this pid namespace and a pid that has ended is stale
+  // at once; one of a live process, or of another machine, is waited on as before.
+  it('a fresh claim of a process of this machine that has ended is taken over at once; one of a live process or another machine is not', async () => {
+    server = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
+    const cache = ResponseCache.forStore(dir);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
+    const key = s.keyOf('local:m', request('q'), 0);
+    const claim = cache.claimPathOf(key);
+    await mkdir(join(claim, '..'), { recursive: true });
+    const { spawnSync } = await import('node:child_process');
+    const { hostname } = await import('node:os');
+    const { readlinkSync } = await import('node:fs');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const ns = (() => {
+      try {
+        return readlinkSync('/proc/self/ns/pid');
+      } catch {
+        return null;
+      }
+    })();
+    const owner = (pid: number, host = hostname()) => `${JSON.stringify({ id: 'x', at: new Date().toISOString(), host, pid_ns: ns, pid })}\n`;
+    // A live process (the test's parent, which runs) and another machine: held.
+    await writeFile(claim, owner(process.ppid));
+    expect(await cache.claimState(key)).toBe('held');
+    await writeFile(claim, owner(dead, 'another-machine'));
+    expect(await cache.claimState(key)).toBe('held');
+    await writeFile(claim, '{"id":"an older claim, without its holder"}\n');
+    expect(await cache.claimState(key)).toBe('held');
+    // This machine's ended process: stale now, and the call goes on without waiting.
+    await writeFile(claim, owner(dead));
+    expect(await cache.claimState(key)).toBe(ns === null ? 'held' : 'stale');
+    if (ns === null) return; // no pid namespace to read: nothing is known of the holder, as before
+    const waiting = eventOf('claim_wait');
+    const t = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, onEvent: waiting.onEvent });
+    let waited = false;
+    void waiting.seen.then(() => (waited = true));
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(new Error('waited on a dead claim')), 8_000);
+    expect(await t.chat('local:m', request('q'), { replicateIndex: 0, signal: stop.signal })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
+    clearTimeout(timer);
+    expect(waited).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  // A review (evening of 2026-12-06): a damaged entry was counted by every session that read it, before
+  // the claim: two sweeps at once each said "1 cache entry could not be served ... and was called again"
+  // after one request between them. It is counted by the session that calls again.
+  it('a damaged entry is counted once, by the session that calls again, not by one that waits for its answer', async () => {
+    const release: Array<(r: Reply) => void> = [];
+    server = await startMockChatServer(() => new Promise<Reply>((resolve) => release.push(resolve)));
+    const cache = ResponseCache.forStore(dir);
+    const events: ModelSessionEvent[] = [];
+    const a = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, onEvent: (e) => events.push(e) });
+    const key = a.keyOf('local:m', request('q'), 0);
+    await mkdir(join(cache.pathOf(key), '..'), { recursive: true });
+    await writeFile(cache.pathOf(key), '');
+    const waiting = eventOf('claim_wait');
+    const b = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, onEvent: (e) => (events.push(e), waiting.onEvent(e)) });
+    const first = a.chat('local:m', request('q'), { replicateIndex: 0 });
+    await server.waitForRequests(1);
+    const second = b.chat('local:m', request('q'), { replicateIndex: 0 });
+    await waiting.seen;
+    release.shift()?.({ kind: 'text', content: 'ok' });
+    expect((await first).cached).toBe(false);
+    expect((await second).cached).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'cache_damaged')).toHaveLength(1);
+    expect([a.usage().damaged_cache_entries, b.usage().damaged_cache_entries]).toEqual([1, 0]);
+  });
+
   // A review of this change found the next three.
   it('a session whose cache read missed just before the holder stored and released reads the stored answer, not a second call', async () => {
     /** A cache whose claim waits for the test: the window between chat's cache read and its claim, held open. */

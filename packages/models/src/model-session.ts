@@ -383,10 +383,16 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
         const hit = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex), (problem) => damage.push(problem));
         if (hit) return answered(hit.completion);
         if (inFlight.has(key)) continue; // an identical call started during the read: wait for it
-        for (const problem of damage) {
-          emit({ type: 'cache_damaged', model, key, problem });
-          for (const m of meters) m?.damaged();
-        }
+        // A damaged entry is reported (and counted) by the session that calls again, when it calls: one
+        // that finds another session's answer stored meanwhile, or waits for it, did not call again (a
+        // review: two sessions each counted one damaged entry that one request replaced).
+        const reportDamage = (): void => {
+          for (const problem of damage.splice(0)) {
+            emit({ type: 'cache_damaged', model, key, problem });
+            for (const m of meters) m?.damaged();
+          }
+        };
+        if (!claiming) reportDamage();
         let settle: (answer: ChatCompletion | null) => void = () => undefined;
         inFlight.set(key, new Promise<ChatCompletion | null>((resolve) => (settle = resolve)));
         let claim: Extract<CacheClaim, { held: true }> | null = null;
@@ -402,7 +408,9 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
               if (!c.held) return WAIT;
               claim = c;
               const stored = await cachedEntry(key, identityOf(ref, callOptions.replicateIndex));
-              return stored ? { go: false, stored: stored.completion } : GO;
+              if (stored) return { go: false, stored: stored.completion };
+              reportDamage();
+              return GO;
             }
           : undefined;
         try {

@@ -1,5 +1,7 @@
+import { readlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
@@ -97,6 +99,46 @@ export const CLAIM_STALE_MS = 10_000;
  */
 export type CacheClaim = { readonly held: true; release(): Promise<void> } | { readonly held: false };
 
+/**
+ * Who holds a claim this process writes: the machine, its pid namespace (Linux: two containers of one
+ * host name may reuse each other's pids) and the process. A claim that names all three as this machine's
+ * and namespace's, and a pid that no longer runs, is stale at once ({@link holderGone}).
+ */
+const CLAIM_OWNER = Object.freeze({ host: hostname(), pid_ns: pidNamespace(), pid: process.pid });
+
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a claim file's holder is known to have ended: it names this machine, this pid namespace (both
+ * readable: elsewhere nothing is known) and a pid no process has. A pid reused since reads as alive, and
+ * the claim goes stale by its age instead.
+ */
+function holderGone(text: string): boolean {
+  let c: unknown;
+  try {
+    c = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (c === null || typeof c !== 'object') return false;
+  const { host, pid_ns: ns, pid } = c as Record<string, unknown>;
+  if (host !== CLAIM_OWNER.host || CLAIM_OWNER.pid_ns === null || ns !== CLAIM_OWNER.pid_ns) return false;
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /** What a key's claim file says now: none, kept alive by its holder, or left stale. */
 export type ClaimState = 'free' | 'held' | 'stale';
 
@@ -155,7 +197,7 @@ export class ResponseCache {
       await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
       for (let tries = 0; tries < 3; tries++) {
         try {
-          await writeFile(path, `${JSON.stringify({ id, at: new Date().toISOString() })}\n`, { encoding: 'utf8', flag: 'wx' });
+          await writeFile(path, `${JSON.stringify({ id, at: new Date().toISOString(), ...CLAIM_OWNER })}\n`, { encoding: 'utf8', flag: 'wx' });
           return heldClaim(path, id);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -176,8 +218,13 @@ export class ResponseCache {
   /** Whether a key is claimed now ({@link ResponseCache.claim}): `free`, `held` (renewed within {@link CLAIM_STALE_MS}), or `stale`. */
   async claimState(key: string, now: number = Date.now()): Promise<ClaimState> {
     try {
-      const s = await stat(this.claimPathOf(key));
-      return now - s.mtimeMs > CLAIM_STALE_MS ? 'stale' : 'held';
+      const path = this.claimPathOf(key);
+      const s = await stat(path);
+      if (now - s.mtimeMs > CLAIM_STALE_MS) return 'stale';
+      // A claim of a process of this machine (and pid namespace) that has ended is stale at once: a run
+      // resumed after a kill waited up to CLAIM_STALE_MS on its own dead claims, and a --timeout shorter
+      // than that recorded the wait as the model's timeout (a review).
+      return holderGone(await readFile(path, 'utf8').catch(() => '')) ? 'stale' : 'held';
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'free';
       throw error;

@@ -127,7 +127,9 @@ export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string,
   }
   if (u.damaged_cache_entries) {
     const n = u.damaged_cache_entries;
-    notes.push(['damaged', `${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`]);
+    // Not "replaced" when answers could not be written (the cache line below): a review saw both lines.
+    const replaced = u.cache_write_failures ? `the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'} where the cache could be written (the cache line)` : `the new ${n === 1 ? 'answer replaced it' : 'answers replaced them'}`;
+    notes.push(['damaged', `${n} cache ${n === 1 ? 'entry' : 'entries'} could not be served (unreadable, or not the shape of an answer) and ${n === 1 ? 'was' : 'were'} called again; ${replaced}`]);
   }
   if (u.failed_attempts) {
     const never = u.unanswered_attempts ?? 0;
