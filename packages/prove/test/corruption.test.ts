@@ -1061,6 +1061,43 @@ describe('the registration run.json records against the rows\' meta.pin', () => 
     expect(none.out).toContain(`its rows name the registration aaaaaaaaaaaa… (meta.pin), and its run.json records none; the manifest was edited or damaged`);
   });
 
+  // A review (evening of 2026-12-06): run.json's registration_sha256 edited to the other run's silenced
+  // diff's warning that the runs pin different registrations, and inspect and the pages showed the edited
+  // one as the run's; only verify said so. Every reader now refuses it (exit 2) as verify names it.
+  it('every reader refuses a registration other than the one the rows name, and the diff still warns of two registrations', async () => {
+    const s3 = join(root, 'pinned-two');
+    const pinned = (pin: string) => (c: { seed: number }) => ({ outcome: c.seed % 3 === 0 ? 'failed' : 'passed', t: 1, meta: { pin: { registration_sha256: pin } } });
+    const x = await sweep({ spec: SPEC, target: pinned('a'.repeat(64)), store: s3, maxMde: 0.99, salt: 'p', partRows: 6, now: new Date('2026-11-06T10:00:00Z') });
+    const y = await sweep({ spec: SPEC, target: pinned('b'.repeat(64)), store: s3, maxMde: 0.99, salt: 'p', partRows: 6, now: new Date('2026-11-06T11:00:00Z') });
+    const run = async (args: string[]) => {
+      const io = memoryIo({ cwd: root });
+      const code = await runCli(['--store', s3, ...args], io);
+      return { code, out: io.out(), err: io.err() };
+    };
+    const before = await run(['diff', x.run_id, y.run_id]);
+    expect(before.code).toBe(0);
+    expect(before.out).toContain('the runs pin different pre-registrations (before aaaaaaaaaaaa…, after bbbbbbbbbbbb…)');
+    await writeManifest(s3, { ...y, registration_sha256: 'a'.repeat(64) });
+    const what = 'its rows name the registration bbbbbbbbbbbb… (meta.pin), and its run.json records aaaaaaaaaaaa…; the manifest was edited or damaged';
+    const commands = [
+      ['diff', x.run_id, y.run_id],
+      ['report', x.run_id, y.run_id, '--x', 'slack'],
+      ['export', y.run_id, '--csv', join(root, 'y.csv')],
+      ['inspect', y.run_id],
+      ['view', y.run_id, '--out', join(root, 'y.html')],
+      ['view', x.run_id, y.run_id, '--out', join(root, 'xy.html')],
+    ];
+    for (const c of commands) {
+      const r = await run(c);
+      expect({ cmd: c.join(' '), code: r.code, out: r.out }).toEqual({ cmd: c.join(' '), code: 2, out: '' });
+      expect(r.err).toContain(what);
+    }
+    const v = await run(['verify', y.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toContain(what);
+    await expect(diffRuns(s3, x.run_id, y.run_id)).rejects.toThrow(what);
+  });
+
   // A review (2026-12-06): a registration_sha256 set in run.json of a run whose rows name none was shown by
   // inspect and the run page as the run's, and verify passed.
   it('verify, inspect and the run page refuse a registration no row names', async () => {

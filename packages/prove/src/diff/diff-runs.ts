@@ -1,4 +1,5 @@
 import { resolveRun } from '../store/resolve-run.js';
+import { assertRegistrationNamed } from '../store/registration-rows.js';
 import { computeDiff } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
 import { checkOptions, refuseSameRun } from './diff-input.js';
@@ -56,6 +57,8 @@ export async function diffRuns(store: string, a: string, b: string, options: Dif
     assertHasDesign(c, store);
     await assertComplete(c, partial === true, 'diff', store);
   }
+  // The registration run.json records is the one the rows name (an edited one was compared as the run's).
+  await settled(assertRegistrationNamed(store, ma), assertRegistrationNamed(store, mb));
   // meta.hard_failure enters only the score comparison: meta (the widest column) is read only for it.
   const withScores = diffOptions.cluster !== undefined || (diffOptions.scores ?? (before.hasScores && after.hasScores));
   if (withScores) [before, after] = await settled(readHardFailures(store, before), readHardFailures(store, after));

@@ -5,6 +5,7 @@ import { eachOpenPart, openRunPart, runParts, type OpenPart } from '../store/ver
 import { newestPerPair } from '../store/newest-rows.js';
 import { countsOfRows, refuseOtherCounts } from '../store/rows-counts.js';
 import { resolveRun } from '../store/resolve-run.js';
+import { assertRegistrationNamed } from '../store/registration-rows.js';
 import { codeOf, countsOfCodes, hardCodeOf, HARD_NONE, NO_OUTCOME, runIndexBuilder, scoreOf, type ConditionIndex, type OutcomeCodes, type PartOutcomeCodes, type RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffRun } from './types.js';
 
@@ -383,11 +384,17 @@ export async function readRunForDiff(store: string, ref: string, options: ReadRu
     }
   }
   // A retried run (`resume --retry-errors`): the newest row of each pair supersedes the older ones.
-  if (manifest.retries && manifest.retries.length > 0) rows.splice(0, rows.length, ...newestPerPair(rows));
+  if (manifest.retries && manifest.retries.length > 0) {
+    // Element by element: splice(..., ...rows) passes each row as an argument (RangeError beyond ~125,000).
+    const newest = newestPerPair(rows);
+    rows.length = 0;
+    for (const r of newest) rows.push(r);
+  }
   const coverage = runCoverage(manifest, rows);
   // A complete run's rows hold the counts its run.json records.
   refuseOtherCounts(manifest, countsOfRows(rows));
   assertHasDesign(coverage, store);
   await assertComplete(coverage, options.partial === true, options.verb ?? 'diff', store);
+  await assertRegistrationNamed(store, manifest);
   return { manifest, rows, coverage };
 }

@@ -1,6 +1,7 @@
 // One run's episodes as export and report read them: typed columns in stored order, conditions and axis
 // values interned to small integers, outcomes as codes. No row object per episode.
 import type { RunManifest } from '../store/manifest.js';
+import { assertRegistrationNamed } from '../store/registration-rows.js';
 import { pairsOnce } from '../store/newest-rows.js';
 import type { PartColumns } from '../store/parquet.js';
 import type { FlatColumn } from '../store/flat-columns.js';
@@ -405,6 +406,7 @@ export async function readRunColumns(store: string, ref: string, codes: OutcomeC
   refuseOtherCounts(manifest, countsOfCodes(codes, [pre.outcome]));
   assertHasDesign(coverage, store);
   await assertComplete(coverage, options.partial === true, options.verb ?? 'export', store);
+  await assertRegistrationNamed(store, manifest);
   return { ...pre, coverage };
 }
 

@@ -1,7 +1,7 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { emptyCounts, type RunManifest } from './manifest.js';
 import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verify-parts.js';
-import { partNamesRegistration, unnamedRegistrationProblem } from './registration-rows.js';
+import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem } from './registration-rows.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 import { liveWriter } from './run-lock.js';
@@ -92,9 +92,10 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   // The newest row per pair (rows superseded by `resume --retry-errors` are skipped; without retries, a pair met twice is refused).
   const newest = await newestPartOfPair(manifest, parts);
   // A registration run.json records is named by a row (meta.pin): the meta of parts is read until one does.
-  let named = manifest.registration_sha256 === null || manifest.registration_sha256 === undefined;
+  const records = manifest.registration_sha256 !== null && manifest.registration_sha256 !== undefined;
+  let named: string | null = null;
   await eachOpenPart(manifest, parts, async (opened, k) => {
-    if (!named) named = await partNamesRegistration(opened);
+    if (records && named === null) named = await partRegistration(opened);
     // Counts from three columns, conditions and outcomes looked up once per run of equal values; the
     // whole rows of a part are read only when one of them is shown.
     const part = await opened.columns(['condition', 'outcome', 'replicate_index']);
@@ -157,8 +158,9 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     for (const c of t.order) addCount(total.outcomes, labels[c] as string, t.counts[c] as number);
   }
   const differ = countsProblems(manifest, total);
-  const unnamed = unnamedRegistrationProblem(manifest, named);
-  if (unnamed !== null) differ.push(unnamed);
+  // Named by no row, or another than the rows name (an edited run.json; a review: inspect showed it as the run's).
+  const registration = !records ? null : named === null ? unnamedRegistrationProblem(manifest, false) : otherRegistrationProblem(manifest, named);
+  if (registration !== null) differ.push(registration);
   if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
   // An event the run does not hold is an answer (0 episodes), unless it is a near miss of a label it
   // holds and not one its spec declared: then it is most likely a misspelling, and 0 would read as "none failed".
