@@ -83,7 +83,10 @@ const LETTERS: Readonly<Record<string, { outcome: string; score: number }>> = Ob
   C: { outcome: 'passed', score: 1 },
   I: { outcome: 'failed', score: 0 },
   P: { outcome: 'partial', score: 0.5 },
-  N: { outcome: 'no_answer', score: 0 },
+  // N (no answer) is 0 in inspect_ai's value_to_float, as I is: a failure of the harness's accuracy. It was
+  // an outcome of its own, `no_answer`, and the diff then tested it apart from `failed`: 5 I and 5 N of 40
+  // read `inconclusive` where inspect's accuracy fell from 1 to 0.75 (a review). The letter stays in meta.scores.
+  N: { outcome: 'failed', score: 0 },
 });
 
 /** A string as a number in [0, 1] or above, as inspect_ai's `value_to_float` reads it, or null. */
@@ -104,7 +107,8 @@ export function outsideUnit(n: number, what: string, value: unknown = n): string
 
 /**
  * The outcome and score of one score value: inspect's letters C, I, P, N give passed, failed, partial,
- * no_answer with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`); true and false give passed and
+ * failed with scores 1, 0, 0.5, 0 (inspect_ai's `value_to_float`; N, no answer, fails as I does, and
+ * the letter stays in the row's meta.scores); true and false give passed and
  * failed (1, 0), and so do the strings `value_to_float` reads (yes/true and no/false in any case; a
  * numeric string, digits with at most one point, is its number); a number in [0, 1] is the score, and its outcome is passed for 1, failed for 0, none
  * otherwise (the diff then compares it by score only); anything else, a number outside [0, 1] too,
