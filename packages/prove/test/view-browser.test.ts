@@ -127,6 +127,33 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
 
   // Left in the notes of 2026-12-06: the sort headers and the rows could not be reached from the
   // keyboard, and nothing said how the table was sorted.
+  // A review (evening of 2026-12-06): a label holding U+202E reversed the page's words after it; the page
+  // shows bidirectional controls as code points, and so does its script in the pairs panel it builds.
+  it('shows a label\'s bidirectional controls as code points in the pairs panel too', async () => {
+    const { buildRun } = await import('../src/diff/__fixtures__/build-run.js');
+    const bidi = await tempStore();
+    const spec = ['target_id = "bidi"', 't_unit = "turns"', 'replicates = 16', '[axes.name]', 'type = "categorical"', 'values = ["\u202Eright-to-left", "plain"]', ''].join('\n');
+    await buildRun(bidi, { specText: spec, outcomes: () => 'passed', now: new Date('2026-11-06T10:00:00Z') });
+    await buildRun(bidi, { specText: spec, outcomes: (c, r) => (c === 0 && r < 9 ? 'failed' : 'passed'), now: new Date('2026-11-06T11:00:00Z') });
+    const file = join(bidi, 'bidi.html');
+    await writeFile(file, (await viewDiff(bidi, '#2', '#1')).html);
+    const page = await s.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.locator('tr.cond').first().click();
+      await page.waitForSelector('#pairs tr.pair');
+      const heading = (await page.textContent('#pairs h3')) ?? '';
+      expect(heading).toBe('name \u27E8U+202E\u27E9right-to-left');
+      expect(await page.locator('tr.cond').first().getAttribute('class')).toContain('selected');
+      const body = await page.innerText('body'); // what is rendered (not the script and data elements)
+      expect(body).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    } finally {
+      await page.close();
+      await rm(bidi, { recursive: true, force: true });
+    }
+  });
+
   it('sorts and opens a condition from the keyboard, and says how the table is sorted (aria-sort)', async () => {
     const head = s.page.locator('th[data-key="change"]');
     expect(await head.getAttribute('tabindex')).toBe('0');

@@ -1,4 +1,5 @@
 import { abbreviateApart } from './distinct-abbreviations.js';
+import { shownBidi } from '../internal/bidi.js';
 import { goodness, riseIsGood } from './direction.js';
 import type { ReportGrid } from './report-grid.js';
 import { fmtChange, fmtInterval, printDecimals } from './text-table.js';
@@ -30,7 +31,8 @@ export function divergingColour(t: number): string {
 }
 
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  // Bidirectional controls shown as their code points (internal/bidi.ts shownBidi), never applied to the text after them.
+  return shownBidi(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** The scale's end: the largest |change| shown, rounded up to a tenth; at least 0.1, at most 1. */

@@ -57,9 +57,17 @@ export const PAGE_JS = `
   'use strict';
   var dataEl = document.getElementById('poisson-data');
   var data = dataEl ? JSON.parse(dataEl.textContent) : {};
+  // Bidirectional controls in the data shown as their code points, as the page's markup shows them (internal/bidi.ts shownBidi).
+  function bidiShown(t) {
+    return String(t).replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, function (c) {
+      var h = c.charCodeAt(0).toString(16).toUpperCase();
+      while (h.length < 4) h = '0' + h;
+      return '\u27E8U+' + h + '\u27E9';
+    });
+  }
   function el(tag, text, cls) {
     var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (text !== undefined && text !== null) e.textContent = bidiShown(text);
     if (cls) e.className = cls;
     return e;
   }

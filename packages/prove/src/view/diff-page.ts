@@ -8,7 +8,7 @@ import { droppedText, fragilityText, testsText, truncatedText } from '../diff/fo
 import { discordanceText, fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
-import { escapeHtml as h } from './escape.js';
+import { escapeAttribute, escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
 
 /** One heatmap of the page: the event, and the SVG of `report`'s grid (or why there is none). */
@@ -59,7 +59,7 @@ function conditionRow(r: DiffRow, decimals: number, q: number): string {
     ['limit-fall', limitSort(r.limit_fall)],
     ['discordance', r.discordance ?? ''],
   ]
-    .map(([k, v]) => `data-${k}="${h(v)}"`)
+    .map(([k, v]) => `data-${k}="${escapeAttribute(v)}"`)
     .join(' ');
   const cells = [
     `<td>${h(r.condition)}</td>`,

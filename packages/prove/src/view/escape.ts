@@ -1,3 +1,5 @@
+import { shownBidi } from '../internal/bidi.js';
+
 /**
  * Text for HTML: `&`, `<`, `>`, `"` and `'` replaced by their entities, so a value from the data (a
  * condition label, an error, meta) can stand in element content or a quoted attribute and never becomes
@@ -11,6 +13,14 @@
  * ```
  */
 export function escapeHtml(value: unknown): string {
+  return escapeAttribute(shownBidi(String(value)));
+}
+
+/**
+ * {@link escapeHtml} without {@link shownBidi}: for the `data-` attributes the page's script reads back
+ * and compares with its data (a condition label as it is stored), never shown.
+ */
+export function escapeAttribute(value: unknown): string {
   return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

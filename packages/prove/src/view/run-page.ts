@@ -3,7 +3,7 @@ import { coverageOfPairs, partialLine } from '../diff/partial.js';
 import { retriesText } from '../store/run-retries.js';
 import { importText, unverifiedText } from '../store/run-provenance-text.js';
 import { statusText, writerNote, writerWords } from '../store/run-status.js';
-import { escapeHtml as h } from './escape.js';
+import { escapeAttribute, escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
 import { ownValue } from '../internal/own-key.js';
 
@@ -76,7 +76,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
   labels.forEach((l, i) => body.push(`<th data-key="o${i}" class="sortable num">${h(l)}</th>`));
   body.push('<th data-key="none" class="sortable num">no outcome</th><th>share</th></tr></thead><tbody>');
   for (const c of run.conditions) {
-    const attrs = [`data-condition="${h(c.condition)}"`, `data-rows="${c.rows}"`, `data-none="${c.rows_without_outcome}"`, ...labels.map((l, i) => `data-o${i}="${ownValue(c.outcomes, l) ?? 0}"`)];
+    const attrs = [`data-condition="${escapeAttribute(c.condition)}"`, `data-rows="${c.rows}"`, `data-none="${c.rows_without_outcome}"`, ...labels.map((l, i) => `data-o${i}="${ownValue(c.outcomes, l) ?? 0}"`)];
     const bar = [...labels.map((l) => [ownValue(c.outcomes, l) ?? 0, outcomeColour(l, others), l] as const), [c.rows_without_outcome, '#444', 'no outcome'] as const]
       .filter(([n]) => n > 0)
       .map(([n, colour, l]) => `<span style="width:${((100 * n) / Math.max(1, c.rows)).toFixed(2)}%;background:${colour}" title="${h(`${l} ${n}`)}"></span>`)

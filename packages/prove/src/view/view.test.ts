@@ -450,3 +450,28 @@ describe('the run page of an unverified run, a run without outcomes and an empty
     expect(page.html).not.toContain('every episode has an outcome');
   });
 });
+
+// A review (evening of 2026-12-06): an axis value holding U+202E (right-to-left override) reversed the
+// page's own words after it ("that ended in failed" read "deliaf ni dedne taht"), in the header lines,
+// the table and the forest. Bidirectional controls are shown as their code points on the page and in SVG.
+describe('bidirectional controls in labels', () => {
+  it('are shown as code points in the page and its forest, never applied; the data and data- attributes keep them', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderDiffPage } = await import('./diff-page.js');
+    const evil = '\u202Eright-to-left \u05e9\u05dc\u05d5\u05dd\u2066x';
+    const runOf = (id: string, fail: (r: number) => boolean) => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, axes: { name: { type: 'categorical', values: [evil, 'plain'] } } },
+      rows: [evil, 'plain'].flatMap((v) => Array.from({ length: 30 }, (_, r) => ({ condition: `name ${v}`, replicate_index: r, seed: 1000 + r, outcome: fail(r) && v === evil ? 'failed' : 'passed', t: 1, name: v }))),
+    });
+    const report = diffEpisodes(runOf('a', () => false), runOf('b', (r) => r < 14), { events: ['failed'] });
+    const html = renderDiffPage({ report, pairs: null, heatmaps: [] });
+    const shown = markupOf(html).replace(/ data-[a-z0-9-]+="[^"]*"/g, '');
+    expect(shown).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(shown).toContain('name \u27E8U+202E\u27E9right-to-left \u05e9\u05dc\u05d5\u05dd\u27E8U+2066\u27E9x');
+    expect(shown).toMatch(/<b>fragility<\/b> \d+ outcomes? would change the word: \d+ runs? of [AB] in name \u27E8U\+202E\u27E9right-to-left/);
+    // The script compares data- attributes with its data: they keep the label as stored.
+    expect(html).toContain(`data-condition="name ${evil}"`);
+    const { shownBidi } = await import('../internal/bidi.js');
+    expect(shownBidi('a\u200Fb\u061Cc\u2069')).toBe('a\u27E8U+200F\u27E9b\u27E8U+061C\u27E9c\u27E8U+2069\u27E9');
+  });
+});

@@ -61,6 +61,8 @@
 // and (evening of 2026-12-06) for the page's fragility, truncated, tests and discordance lines, now the text diff's
 // (format-text.ts fragilityText, truncatedText, testsText; discordanceText): compared with the outputs before, those
 // lines taken out, nothing else moved (13 of the 62 outputs changed, all pages).
+// and (the same evening) for the page script showing bidirectional controls as code points (internal/bidi.ts): compared
+// with the pages before, their <script> taken out, nothing moved (the 13 pages).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
