@@ -210,7 +210,8 @@ async function readSources(o: ImportOptions, cwd: string, keys: readonly string[
     const out: Source[] = [];
     for (const p of paths) {
       const log = await readInspectLog(p.path, p.shown, scorer);
-      out.push({ file: await info(p), log });
+      const file = await info(p);
+      out.push({ file: log.logId !== undefined ? { ...file, log_id: log.logId } : file, log });
     }
     return out;
   }

@@ -48,12 +48,24 @@ describe('a file imported twice', () => {
     expect(diff.out()).toContain('a diff of a log with itself');
   });
 
-  it('the same samples in other bytes (a .eval and its .json) are not noted or warned of', async () => {
+  // A review (evening of 2026-12-06): one inspect log in its two formats (.eval and .json, as inspect log
+  // convert writes them; docs/import.md tells users to convert a large .json) has other bytes, so neither
+  // the import's note nor the diff's warning said it was the same samples. Both carry the log's id.
+  it('the same inspect log in its other format (a .eval and its .json) is noted and warned of by its id', async () => {
     const a = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.eval')] });
     const b = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.json')] });
-    expect(b.notes.filter((n) => n.includes('byte-identical'))).toEqual([]);
+    // The fixture records no eval_id: its run_id and task_id name it.
+    expect(b.files[0]?.log_id).toBe('BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee');
+    expect(b.notes.filter((n) => n.includes('the same inspect log'))).toEqual([
+      `log_formats.json is the same inspect log (its id BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee) as a file the store's runs were imported from, in another format: run ${a.runs[0]?.name} (${a.runs[0]?.run_id}), from log_formats.eval. The store now holds the same samples twice; to compare two models, import the other model's log.`,
+    ]);
     const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
-    expect(itself(d.warnings)).toEqual([]);
+    expect(itself(d.warnings)).toEqual([
+      'before and after were imported from the same inspect log in two formats (log_formats.eval and log_formats.json, its id BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee): a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model\'s log meant (import it, and diff that run)?',
+    ]);
+    // Two logs of one task from other runs are other samples: not noted.
+    const c = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_read_sample.eval')] });
+    expect(c.notes.filter((n) => n.includes('the same inspect log') || n.includes('byte-identical'))).toEqual([]);
   });
 
   it("lm-eval: two tasks of one run imported one by one share results_<date>.json, and are not noted", async () => {

@@ -60,6 +60,8 @@ export type ParsedLog = {
   readonly formatVersion: number | null;
   /** False for a log of a run that did not finish (inspect: status cancelled, error or started). */
   readonly complete: boolean;
+  /** inspect: the log's id (`eval_id`, else `run_id/task_id`), the same in both of its formats; else absent. */
+  readonly logId?: string;
   /** The status the file records (inspect), or null. */
   readonly sourceStatus: string | null;
   /** The primary scorer or metric whose value gives the outcome. */

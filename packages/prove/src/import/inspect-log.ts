@@ -166,8 +166,11 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const status = typeof header['status'] === 'string' ? header['status'] : 'started';
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
   const missing = missingSamples(header, samples, file);
+  const str = (k: string): string | null => (typeof ev[k] === 'string' && (ev[k] as string).length > 0 ? (ev[k] as string) : null);
+  const logId = str('eval_id') ?? (str('run_id') !== null && str('task_id') !== null ? `${str('run_id') as string}/${str('task_id') as string}` : null);
   return {
     ...(missing !== null ? { notes: [missing] } : {}),
+    ...(logId !== null ? { logId } : {}),
     model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown',
     tasks: [task],
     config: { task_args: ev['task_args'] ?? {}, config: ev['config'] ?? {}, model_generate_config: ev['model_generate_config'] ?? {}, model_args: ev['model_args'] ?? {}, dataset: ev['dataset'] ?? null, scorers, revision: ev['revision'] ?? null },

@@ -23,19 +23,24 @@ export function sampleFiles(record: unknown): ImportedFile[] {
 
 /**
  * The sample files ({@link sampleFiles}) of import `b` that are byte-identical to one of import `a`
- * (the same sha256), each with its match in `a`; none when the imports are of different harnesses.
+ * (the same sha256, `by: 'sha256'`) or the same inspect log in another format (the same `log_id`,
+ * `by: 'log_id'`), each with its match in `a`; none when the imports are of different harnesses.
  *
  * @param a - a manifest's `import` record.
  * @param b - another.
  * @returns the pairs, in `b`'s order.
  */
-export function identicalFiles(a: unknown, b: unknown): { readonly a: ImportedFile; readonly b: ImportedFile }[] {
+export function identicalFiles(a: unknown, b: unknown): { readonly a: ImportedFile; readonly b: ImportedFile; readonly by: 'sha256' | 'log_id' }[] {
   const harness = (r: unknown): unknown => (typeof r === 'object' && r !== null ? (r as { harness?: unknown }).harness : undefined);
   if (harness(a) === undefined || harness(a) !== harness(b)) return [];
   const bySha = new Map(sampleFiles(a).map((f) => [f.sha256, f]));
-  return sampleFiles(b).flatMap((f) => {
+  // One inspect log in its two formats (.eval and .json: inspect log convert) has other bytes and one id.
+  const byLog = new Map(sampleFiles(a).flatMap((f) => (typeof f.log_id === 'string' ? [[f.log_id, f] as const] : [])));
+  return sampleFiles(b).flatMap((f): { a: ImportedFile; b: ImportedFile; by: 'sha256' | 'log_id' }[] => {
     const m = bySha.get(f.sha256);
-    return m === undefined ? [] : [{ a: m, b: f }];
+    if (m !== undefined) return [{ a: m, b: f, by: 'sha256' as const }];
+    const l = typeof f.log_id === 'string' ? byLog.get(f.log_id) : undefined;
+    return l === undefined ? [] : [{ a: l, b: f, by: 'log_id' as const }];
   });
 }
 

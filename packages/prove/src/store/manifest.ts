@@ -244,7 +244,17 @@ export type RunManifest = {
 };
 
 /** One source file of an imported run. */
-export type ImportedFile = { path: string; name: string; sha256: string; bytes: number };
+export type ImportedFile = {
+  path: string;
+  name: string;
+  sha256: string;
+  bytes: number;
+  /**
+   * inspect: the log's own id, `eval_id` (else `run_id/task_id`), the same in its `.eval` and `.json`
+   * forms (inspect log convert), whose bytes differ; absent for the other harnesses and older imports.
+   */
+  log_id?: string;
+};
 
 /**
  * Where an imported run came from (`poisson-prove import`, docs/import.md): the harness, its files with

@@ -63,6 +63,8 @@
 // lines taken out, nothing else moved (13 of the 62 outputs changed, all pages).
 // and (the same evening) for the page script showing bidirectional controls as code points (internal/bidi.ts): compared
 // with the pages before, their <script> taken out, nothing moved (the 13 pages).
+// and (the same evening) for the warning that two imports are one inspect log in two formats (log_id): the five
+// "inspect real formats" cases (a .eval against its .json) gained that warning; compared line by line, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
