@@ -419,7 +419,8 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   if (reversed !== null) throw new DiffError('E_DIFF', reversed);
   if (pairing.paired) refuseWithoutPairs(before, after, pairing, identity);
   const declared = declaredEvents(before, after);
-  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? []);
+  const scoredWithoutOutcome = pairing.conditions.reduce((n, c) => n + (c.scoreDrops?.episodes ?? 0), 0);
+  const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? [], scoredWithoutOutcome);
   const warnings = [...declared.warnings, ...eventWarnings, ...registrationWarnings(before, after), ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : []), ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after)].filter((w): w is string => w !== null) : [])];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {

@@ -10,6 +10,8 @@ import { DiffError } from './diff-error.js';
  * @param declared - the events the runs' specs declared: one of them that neither run holds is tested
  *   (a table of none: p = 1), not refused, whether named by the spec or on the command line (it cannot be
  *   a misspelling; view and report name it for each of the diff's events).
+ * @param scoredWithoutOutcome - the episodes of either run with a score and no outcome (named in the
+ *   refusal when no event can be inferred).
  * @returns the events, in the order named (or sorted when inferred), and whether they were inferred.
  * @returns also `warnings` (none at present; kept for the report's shape).
  * @throws {@link DiffError} (`E_EVENT`, exit 2) when none can be inferred (the message says why
@@ -21,7 +23,7 @@ import { DiffError } from './diff-error.js';
  * ```
  * @see PROVE.md, "The CLI" (`diff` without `--event`).
  */
-export function resolveEvents(labels: readonly string[], named?: readonly string[], declared: readonly string[] = []): { events: string[]; inferred: boolean; warnings: string[] } {
+export function resolveEvents(labels: readonly string[], named?: readonly string[], declared: readonly string[] = [], scoredWithoutOutcome = 0): { events: string[]; inferred: boolean; warnings: string[] } {
   const held = labels.length > 0 ? labels.join(', ') : 'none (no episode has an outcome)';
   if (named !== undefined && named.length > 0) {
     const problems: string[] = [];
@@ -43,7 +45,13 @@ export function resolveEvents(labels: readonly string[], named?: readonly string
       labels.length === 0
         ? 'no episode of either run has an outcome, so there is no event to compare'
         : `every episode with an outcome in both runs ended in ${labels.join(', ')}, so there is no failure event to infer`;
-    throw new DiffError('E_EVENT', `${why[0]?.toUpperCase() ?? ''}${why.slice(1)}; name the event to compare with --event, e.g. --event ${labels[0] ?? 'passed'}.`);
+    // Scores between 0 and 1 (partial credit) have no outcome: the refusal says they were left out of
+    // every table and that --scores compares them (a review: 20 of 40 scored 0.5 went unmentioned).
+    const scored =
+      scoredWithoutOutcome > 0
+        ? `; ${scoredWithoutOutcome} episode${scoredWithoutOutcome === 1 ? '' : 's'} of the runs ${scoredWithoutOutcome === 1 ? 'has' : 'have'} a score and no outcome (a score between 0 and 1, such as partial credit), in no outcome's table: --scores compares the scores`
+        : '';
+    throw new DiffError('E_EVENT', `${why[0]?.toUpperCase() ?? ''}${why.slice(1)}${scored}; name the event to compare with --event, e.g. --event ${labels[0] ?? 'passed'}.`);
   }
   return { events: failures, inferred: true, warnings: [] };
 }

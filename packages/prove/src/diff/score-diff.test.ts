@@ -352,3 +352,26 @@ describe('--cluster over a condition of more than 125,000 scored pairs', () => {
     expect(p?.difference).toBeCloseTo(-0.01, 10);
   });
 });
+
+// A review (evening of 2026-12-06): 40 samples scored 1.0 against 20 scored 0.5 and 20 scored 1.0 were
+// refused as "every episode with an outcome in both runs ended in passed", saying nothing of the 20 left out.
+describe('a diff with no failure event to infer, and scores without an outcome', () => {
+  it('names the episodes left out for their score, and --scores', () => {
+    const run = (id: string, score: (r: number) => number) => ({
+      manifest: { run_id: id, name: `graded ${id}`, salt: 's', max_mde: 0.5, replicates: 40, extensions: [], axes: { task: { type: 'categorical', values: ['qa'] } } },
+      rows: Array.from({ length: 40 }, (_, r) => ({ condition: 'task qa', replicate_index: r, seed: 1000 + r, outcome: score(r) === 1 ? 'passed' : null, t: 1, score: score(r), task: 'qa' })),
+    });
+    const err = (() => {
+      try {
+        diffEpisodes(run('a', () => 1), run('b', (r) => (r < 20 ? 0.5 : 1)));
+      } catch (e) {
+        return e as Error;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(DiffError);
+    expect(err?.message).toBe(
+      'Every episode with an outcome in both runs ended in passed, so there is no failure event to infer; 20 episodes of the runs have a score and no outcome (a score between 0 and 1, such as partial credit), in no outcome\'s table: --scores compares the scores; name the event to compare with --event, e.g. --event passed.',
+    );
+  });
+});
