@@ -123,25 +123,31 @@ describe('one call per key across sessions that share a cache directory', () => 
     const { hostname } = await import('node:os');
     const { readlinkSync } = await import('node:fs');
     const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
-    const ns = (() => {
+    const { readFileSync } = await import('node:fs');
+    const proc = (read: () => string) => {
       try {
-        return readlinkSync('/proc/self/ns/pid');
+        return read();
       } catch {
         return null;
       }
-    })();
-    const owner = (pid: number, host = hostname()) => `${JSON.stringify({ id: 'x', at: new Date().toISOString(), host, pid_ns: ns, pid })}\n`;
+    };
+    const ns = proc(() => readlinkSync('/proc/self/ns/pid'));
+    const boot = proc(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+    const owner = (pid: number, host = hostname(), bootId = boot) => `${JSON.stringify({ id: 'x', at: new Date().toISOString(), host, boot_id: bootId, pid_ns: ns, pid })}\n`;
     // A live process (the test's parent, which runs) and another machine: held.
     await writeFile(claim, owner(process.ppid));
     expect(await cache.claimState(key)).toBe('held');
     await writeFile(claim, owner(dead, 'another-machine'));
     expect(await cache.claimState(key)).toBe('held');
+    // Another machine of the same host name (a clone; the root pid namespace's inode is every kernel's): its boot id differs.
+    await writeFile(claim, owner(dead, hostname(), '00000000-0000-0000-0000-000000000000'));
+    expect(await cache.claimState(key)).toBe('held');
     await writeFile(claim, '{"id":"an older claim, without its holder"}\n');
     expect(await cache.claimState(key)).toBe('held');
     // This machine's ended process: stale now, and the call goes on without waiting.
     await writeFile(claim, owner(dead));
-    expect(await cache.claimState(key)).toBe(ns === null ? 'held' : 'stale');
-    if (ns === null) return; // no pid namespace to read: nothing is known of the holder, as before
+    expect(await cache.claimState(key)).toBe(ns === null || boot === null ? 'held' : 'stale');
+    if (ns === null || boot === null) return; // no /proc to read: nothing is known of the holder, as before
     const waiting = eventOf('claim_wait');
     const t = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, onEvent: waiting.onEvent });
     let waited = false;

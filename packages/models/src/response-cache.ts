@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { link, mkdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -100,15 +100,18 @@ export const CLAIM_STALE_MS = 10_000;
 export type CacheClaim = { readonly held: true; release(): Promise<void> } | { readonly held: false };
 
 /**
- * Who holds a claim this process writes: the machine, its pid namespace (Linux: two containers of one
- * host name may reuse each other's pids) and the process. A claim that names all three as this machine's
- * and namespace's, and a pid that no longer runs, is stale at once ({@link holderGone}).
+ * Who holds a claim this process writes: the machine (its host name and boot id: two machines may share a
+ * name), its pid namespace (two containers of one host may reuse each other's pids) and the process. A
+ * claim that names all of them as this machine's and namespace's, and a pid that no longer runs, is stale
+ * at once ({@link holderGone}); on a system without Linux's /proc nothing is known, and a claim goes
+ * stale by its age alone.
  */
-const CLAIM_OWNER = Object.freeze({ host: hostname(), pid_ns: pidNamespace(), pid: process.pid });
+const CLAIM_OWNER = Object.freeze({ host: hostname(), boot_id: procText(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()), pid_ns: procText(() => readlinkSync('/proc/self/ns/pid')), pid: process.pid });
 
-function pidNamespace(): string | null {
+/** A fact Linux's /proc gives (the boot id, the pid namespace), or null where it cannot be read. */
+function procText(read: () => string): string | null {
   try {
-    return readlinkSync('/proc/self/ns/pid');
+    return read() || null;
   } catch {
     return null;
   }
@@ -127,8 +130,9 @@ function holderGone(text: string): boolean {
     return false;
   }
   if (c === null || typeof c !== 'object') return false;
-  const { host, pid_ns: ns, pid } = c as Record<string, unknown>;
-  if (host !== CLAIM_OWNER.host || CLAIM_OWNER.pid_ns === null || ns !== CLAIM_OWNER.pid_ns) return false;
+  const { host, boot_id: boot, pid_ns: ns, pid } = c as Record<string, unknown>;
+  // The boot id tells two machines of one host name apart (every Linux root pid namespace has one inode).
+  if (host !== CLAIM_OWNER.host || CLAIM_OWNER.boot_id === null || boot !== CLAIM_OWNER.boot_id || CLAIM_OWNER.pid_ns === null || ns !== CLAIM_OWNER.pid_ns) return false;
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return false;
   try {
