@@ -256,6 +256,22 @@ function sameFileWarning(before: RunIndex, after: RunIndex): string | null {
 }
 
 /**
+ * Two inspect imports of which one reads N (no answer) as the outcome `no_answer`, as imports made before
+ * the evening of 2026-12-06 did, and the other as `failed`, as they do since: the same answers would read
+ * as a change of both events (a review: one log imported before and after read significant change). Null
+ * unless exactly one of two inspect imports holds `no_answer`.
+ */
+function noAnswerWarning(before: RunIndex, after: RunIndex, pairing: { readonly conditions: readonly { readonly beforeOutcomes: readonly string[]; readonly afterOutcomes: readonly string[] }[] }): string | null {
+  const harness = (r: RunIndex): unknown => (r.manifest['import'] as { harness?: unknown } | undefined)?.harness;
+  if (harness(before) !== 'inspect' || harness(after) !== 'inspect') return null;
+  const a = pairing.conditions.some((c) => c.beforeOutcomes.includes('no_answer'));
+  const b = pairing.conditions.some((c) => c.afterOutcomes.includes('no_answer'));
+  if (a === b) return null;
+  const [old, now] = a ? ['before', 'after'] : ['after', 'before'];
+  return `${old} was imported when inspect's N (no answer) was an outcome of its own, no_answer, and ${now} reads N as failed, as inspect's accuracy counts it: the same answers read as a change of both; import ${old}'s log again to compare them`;
+}
+
+/**
  * The epochs two imports of one harness hold (`import.epoch`; a log of one epoch holds epoch 1), when they
  * differ: an epoch is part of a sample's identity, so no sample of one pairs with the other. Null otherwise.
  */
@@ -421,7 +437,14 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   const declared = declaredEvents(before, after);
   const scoredWithoutOutcome = pairing.conditions.reduce((n, c) => n + (c.scoreDrops?.episodes ?? 0), 0);
   const { events, inferred, warnings: eventWarnings } = resolveEvents(pairing.labels, options.events ?? declared.events ?? undefined, declared.events ?? [], scoredWithoutOutcome);
-  const warnings = [...declared.warnings, ...eventWarnings, ...registrationWarnings(before, after), ...scorerWarnings(before, after), ...(identity !== null ? identityWarnings(identity) : []), ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after)].filter((w): w is string => w !== null) : [])];
+  const warnings = [
+    ...declared.warnings,
+    ...eventWarnings,
+    ...registrationWarnings(before, after),
+    ...scorerWarnings(before, after),
+    ...(identity !== null ? identityWarnings(identity) : []),
+    ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after), noAnswerWarning(before, after, pairing)].filter((w): w is string => w !== null) : []),
+  ];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
   if (onlyB > 0 || onlyA > 0) {
     // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.

@@ -93,3 +93,23 @@ describe('imports of different harnesses, or an import beside a sweep', () => {
     expect(diffEpisodes(a, swept, { events: ['failed'] }).method.description).toContain('one run was imported (from inspect) and the other swept here (salt demo)');
   });
 });
+
+// A review (evening of 2026-12-06): inspect's N (no answer) read as the outcome no_answer until that
+// evening and as failed since; one log imported before and after read "significant change" (failed
+// 0 -> 10, no_answer 10 -> 0) with nothing said. The diff now says so when one inspect import holds
+// no_answer and the other none.
+describe('an inspect import made when N read as no_answer, against one made since', () => {
+  const harness = (r: DiffRun, h: string): DiffRun => ({ ...r, manifest: { ...r.manifest, import: { pairing: 'identity', harness: h } } });
+  const old = run('old', Array.from({ length: 40 }, (_, i) => ({ id: i + 1, outcome: i < 10 ? 'no_answer' : 'passed' })));
+  const now = run('new', Array.from({ length: 40 }, (_, i) => ({ id: i + 1, outcome: i < 10 ? 'failed' : 'passed' })));
+  const said = "before was imported when inspect's N (no answer) was an outcome of its own, no_answer, and after reads N as failed, as inspect's accuracy counts it: the same answers read as a change of both; import before's log again to compare them";
+  it('is warned of, naming the run to import again', () => {
+    expect(diffEpisodes(harness(old, 'inspect'), harness(now, 'inspect')).warnings).toContain(said);
+    expect(diffEpisodes(harness(now, 'inspect'), harness(old, 'inspect')).warnings).toContain(said.replace(/^before/, 'after').replace('and after reads', 'and before reads').replace("import before's", "import after's"));
+  });
+  it('is not warned of for two imports alike, or for another harness', () => {
+    expect(diffEpisodes(harness(now, 'inspect'), harness(now, 'inspect')).warnings.join()).not.toContain('no_answer');
+    expect(diffEpisodes(harness(old, 'inspect'), harness(old, 'inspect')).warnings.join()).not.toContain('no_answer');
+    expect(diffEpisodes(harness(old, 'promptfoo'), harness(now, 'promptfoo')).warnings.join()).not.toContain('no_answer');
+  });
+});
