@@ -247,6 +247,38 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     expect(refused.length).toBe(1);
     expect(existsSync(ran)).toBe(false); // the target never ran
   }, 60_000);
+  // A review (evening of 2026-12-06): a worker whose target declares another registration (its
+  // environment's POISSON_REGISTRATION differs; the module file is the same) ran and billed every episode,
+  // which the run's writer then refused (40 episodes run, 0 rows kept), and its resume was refused again
+  // by the finished jobs. The job carries the coordinator's registration; such a worker refuses it first.
+  it('a worker refuses a job whose coordinator\'s target declares another registration, before any episode runs', async () => {
+    const mod = join(dir, 'registered.mjs');
+    const ran = join(dir, 'registered-ran.log');
+    // The registration is read when asked (as a target reads its environment at load): here a global, so
+    // that the coordinator and the worker of this one process can declare two.
+    await writeFile(mod, `import { appendFileSync } from 'node:fs';\nexport const t = (cfg) => { appendFileSync(${JSON.stringify(ran)}, 'x\\n'); return { outcome: 'passed', t: 1 }; };\nObject.defineProperty(t, 'registrationSha256', { get: () => globalThis.__testRegistration });\n`);
+    const g = globalThis as { __testRegistration?: string };
+    g.__testRegistration = 'a'.repeat(64);
+    const store = join(dir, 'store-reg');
+    const q = new Queue('registered', { connection: { host: '127.0.0.1', port: redis.port } });
+    const run = sweep({ spec: SPEC.replace('replicates = 30', 'replicates = 10'), target: `${mod}:t`, store, salt: 'g1', maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'registered', chunkSize: 10 }) });
+    while ((await q.getJobCountByTypes('wait')) < 2) await new Promise((r) => setTimeout(r, 20)); // a re-check, not a wait for an outcome
+    g.__testRegistration = 'b'.repeat(64); // the worker's environment names another registration
+    const refused: string[] = [];
+    const stopWorker = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'registered', signal: stopWorker.signal, cacheDir: join(dir, 'cache-g'), onEvent: (e) => void (e.type === 'refused' && refused.push(e.message)) });
+    const m = await run;
+    stopWorker.abort();
+    await w;
+    await q.close();
+    delete g.__testRegistration;
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
+    for (const e of await episodes(store, m.run_id)) {
+      expect(e.error).toMatch(/^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: its target .*registered\.mjs:t declares the registration bbbbbbbbbbbb…, and the coordinator's declares aaaaaaaaaaaa… \(the worker's environment or registration file differs, e\.g\. POISSON_REGISTRATION\); run the worker with the coordinator's registration\./);
+    }
+    expect(refused).toHaveLength(1);
+    expect(existsSync(ran)).toBe(false); // no episode ran, nothing was billed
+  }, 60_000);
   it('a worker left running refuses a job for its target module edited since it imported it (it would run the old code)', async () => {
     // A review: a worker on the coordinator's own checkout, the target edited between two sweeps: the
     // file on disk matched the second sweep's sha256, and the module imported for the first ran its jobs

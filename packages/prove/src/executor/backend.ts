@@ -20,7 +20,15 @@ export type WorkItem = {
  */
 export type TargetSource =
   | { readonly kind: 'function'; readonly fn: Target; readonly label: string; readonly configured?: boolean }
-  | { readonly kind: 'module'; readonly file: string; readonly name: string; readonly fn?: Target; readonly configured?: boolean };
+  | {
+      readonly kind: 'module';
+      readonly file: string;
+      readonly name: string;
+      readonly fn?: Target;
+      readonly configured?: boolean;
+      /** The registration the target declares as this process loaded it (`Target.registrationSha256`): a queue's workers must declare it too. */
+      readonly registrationSha256?: string;
+    };
 
 /** What a backend is told besides the items. */
 /**

@@ -160,7 +160,8 @@ function chunkTarget(ctx: BackendContext, cwd: string): ChunkTarget {
   const rel = relative(cwd, t.file);
   // The module's sha256 as this process reads it: a worker whose file differs refuses the job.
   const sha256 = createHash('sha256').update(readFileSync(t.file)).digest('hex');
-  return { file: t.file, relative: rel === '' ? null : rel.split(sep).join('/'), name: t.name, sha256 };
+  const declared = t.registrationSha256 ?? t.fn?.registrationSha256;
+  return { file: t.file, relative: rel === '' ? null : rel.split(sep).join('/'), name: t.name, sha256, ...(typeof declared === 'string' ? { registration_sha256: declared } : {}) };
 }
 
 function within(p: Promise<unknown> | undefined, ms: number): Promise<void> {

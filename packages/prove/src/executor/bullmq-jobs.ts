@@ -28,6 +28,12 @@ export type ChunkTarget = {
    * the job (it runs another version of the target). Absent in jobs of coordinators before it.
    */
   readonly sha256?: string;
+  /**
+   * The registration the coordinator's target declares (`Target.registrationSha256`): a worker whose
+   * target declares another (its environment or registration file differs) refuses the job before any
+   * episode runs. Absent when the coordinator's target declares none, and in older jobs.
+   */
+  readonly registration_sha256?: string;
 };
 
 /**

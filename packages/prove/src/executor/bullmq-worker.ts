@@ -284,6 +284,21 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     return `TargetError: worker ${host} refuses the job: it imported its target module ${t.file} when the file's sha256 was ${imported.slice(0, 12)}…, and the coordinator's is ${theirs.slice(0, 12)}… (the file changed since; Node runs the module it imported first); restart the worker to run the new version.`;
   };
 
+  /**
+   * Why this worker refuses a job whose coordinator's target declares a registration its own does not
+   * (another, or none: its environment or registration file differs), or null. Its episodes would pin
+   * another registration, refused only when their part is written: every episode run and billed, and the
+   * finished jobs refused again on resume (a review: 40 episodes run, 0 rows kept).
+   */
+  const registrationRefusal = (t: ChunkTarget, fn: Target | string): string | null => {
+    const theirs = t.registration_sha256;
+    if (theirs === undefined || typeof fn === 'string') return null;
+    const mine = fn.registrationSha256;
+    if (mine === theirs) return null;
+    const declared = typeof mine === 'string' ? `the registration ${mine.slice(0, 12)}…` : 'no registration';
+    return `TargetError: worker ${host} refuses the job: its target ${t.file}:${t.name} declares ${declared}, and the coordinator's declares ${theirs.slice(0, 12)}… (the worker's environment or registration file differs, e.g. POISSON_REGISTRATION); run the worker with the coordinator's registration.`;
+  };
+
   // One configured target per module (its module instance is shared by the jobs of this process): it is
   // configured once per coordinator invocation; a job of another invocation waits for the jobs in hand
   // of the current one, then configures it afresh. `last` is the usage reported so far, so each job
@@ -484,6 +499,8 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const stale = staleModule(data.target, imported.sha256);
     if (stale !== null) refuse(stale);
     const loaded = imported.fn;
+    const otherRegistration = registrationRefusal(data.target, loaded);
+    if (otherRegistration !== null) refuse(otherRegistration);
     const key = `${data.target.file}\u0000${data.target.relative ?? ''}\u0000${data.target.name}`;
     const conf = typeof loaded === 'string' ? null : await enter(key, loaded, data);
     let usage: TargetUsage | null = null;

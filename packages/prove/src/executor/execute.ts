@@ -113,8 +113,10 @@ export async function targetSource(
   // Load it here too, so that a missing file or name is reported before anything is written.
   const loaded = await loadTarget(ref, cwd);
   const inProcess = backend.name === 'local';
+  const declared = loaded.fn.registrationSha256;
+  const registration = typeof declared === 'string' ? { registrationSha256: declared } : {};
   return {
-    source: inProcess ? { kind: 'module', file: ref.file, name: ref.name, fn: loaded.fn } : { kind: 'module', file: ref.file, name: ref.name },
+    source: inProcess ? { kind: 'module', file: ref.file, name: ref.name, fn: loaded.fn, ...registration } : { kind: 'module', file: ref.file, name: ref.name, ...registration },
     label: target,
     path: ref.file,
     fn: loaded.fn,
