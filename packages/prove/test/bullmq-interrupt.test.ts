@@ -136,6 +136,13 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     const st = JSON.parse(status.stdout) as { states: Record<string, number> };
     expect(st.states['waiting'] ?? 0).toBe(0);
     expect(st.states['active'] ?? 0).toBe(0);
+    // Another Redis (database 1) while the run's jobs are pending on this one: refused, nothing run (a
+    // review, evening of 2026-12-06: the pending pairs were run and paid again there, 41 calls for 40).
+    const elsewhere = await cli(['--store', store, 'resume', m1.run_id, '--backend', 'bullmq', '--redis', `${redis.url}/1`]).done;
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(`run ${m1.run_id} left 2 jobs pending (`);
+    expect(elsewhere.stderr).toContain(`--redis names 127.0.0.1:${redis.port}/1: their pairs would be run (and paid) again here while they finish there`);
+    expect(lines(calls).length).toBe(afterStop);
     // Another chunk size while the run's jobs are in the queue: refused, nothing run.
     const refused = await cli(['--store', store, 'resume', m1.run_id, '--backend', 'bullmq', '--redis', redis.url, '--chunk-size', '5']).done;
     expect(refused.code).toBe(2);

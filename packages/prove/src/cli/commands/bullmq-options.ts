@@ -92,6 +92,8 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
     async checkRun(m: RunManifest) {
       const was = m.backend === 'bullmq' ? (m.backend_options ?? null) : null;
       if (was === null || typeof was['chunk_size'] !== 'number' || typeof was['queue'] !== 'string') return;
+      const elsewhere = pendingElsewhere(m, url);
+      if (elsewhere !== null) throw new ProveError('E_RESUME', elsewhere, 2);
       const { changedChunkingProblem } = await import('../../executor/bullmq-queue.js');
       const problem = await changedChunkingProblem({ redis: url, runId: m.run_id, recorded: { queue: was['queue'], chunk_size: was['chunk_size'] }, given: { queue: backend.queue, chunk_size: backend.chunkSize } });
       if (problem !== null) throw new ProveError('E_RESUME', problem, 2);
@@ -101,6 +103,31 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
       if (e !== null) io.stderr.write(`error: ${e.message}\n`);
     },
   };
+}
+
+/** A Redis URL's server and database (`host:port/db`, defaults filled in), or null when it does not parse. */
+function serverOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    const db = u.pathname.replace(/^\//, '') || '0';
+    return `${u.hostname}:${u.port || '6379'}/${db}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The refusal of a resume or extend on another Redis than the one where the run left jobs pending (an
+ * interrupted queue run records them, `pending_jobs`): their pairs would be run, and paid, again while
+ * the jobs finish on the recorded server (a review: 41 calls for 40 episodes, no word). Null otherwise.
+ */
+function pendingElsewhere(m: RunManifest, url: string): string | null {
+  const pending = m.pending_jobs ?? null;
+  const recorded = m.backend_options?.['redis'];
+  if (pending === null || pending.jobs <= 0 || typeof recorded !== 'string') return null;
+  const [was, now] = [serverOf(recorded), serverOf(url)];
+  if (was === null || now === null || was === now) return null;
+  return `run ${m.run_id} left ${pending.jobs} job${pending.jobs === 1 ? '' : 's'} pending (${pending.where}), and --redis names ${now}: their pairs would be run (and paid) again here while they finish there; resume with --redis on the recorded server to collect them, or remove them there first (poisson-prove queue clean --run ${m.run_id}, and queue drain for unfinished ones, with that --redis).`;
 }
 
 /**
