@@ -396,6 +396,15 @@ describe('bullmq backend, end to end', () => {
     const w = await cli(['worker', '--redis', wrong]).done;
     expect(w.code).toBe(2);
     expect(w.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused the credentials \(WRONGPASS/);
+    // A database the server does not have (a review, evening of 2026-12-06: the sweep wrote its keys into
+    // database 0, and a worker on /99 ran a coordinator's jobs of /0).
+    const noDb = `redis://:${PASSWORD}@127.0.0.1:${redis.port}/99`;
+    for (const args of [['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--yes', '--backend', 'bullmq', '--redis', noDb], ['worker', '--redis', noDb]]) {
+      const r = await cli(args).done;
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/99 has no database 99 \(ERR DB index is out of range\); pass a database it has/);
+    }
+    expect(await runDirs(store)).toEqual([]);
     const missing = await cli(['--store', store, 'resume', '--trust-store', '#1', '--backend', 'bullmq']).done;
     expect([missing.code, missing.stderr]).toEqual([2, 'error: --backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.\n']);
   }, 30_000);

@@ -154,11 +154,19 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
   client.on('error', (err: unknown) => {
     last = err;
   });
+  // The database the URL names: ioredis selects it on connect and only emits the server's refusal (a
+  // database past redis.conf's `databases`), then works in database 0 (a review: a sweep on /99 wrote
+  // its keys into 0, and a worker on /99 ran a coordinator's jobs of /0). Selected here, and refused.
+  let db = 0;
+  try {
+    db = Number(new URL(target.url).pathname.replace(/^\//, '') || '0');
+  } catch {
+    db = 0;
+  }
   try {
     await client.connect();
     const pong = await client.ping();
     if (pong !== 'PONG') throw new Error(`PING answered ${String(pong)}`);
-    return shown;
   } catch (err) {
     const why = redisReason(last ?? err, target.url);
     const auth = /NOAUTH|WRONGPASS|invalid password|invalid username/i.test(why);
@@ -168,6 +176,12 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
         ? `Redis at ${shown} refused the credentials (${why.replace(/\s+/g, ' ')}); pass the right user and password in the URL (redis://USER:PASSWORD@HOST:PORT).`
         : `cannot reach Redis at ${shown} (${why}); start redis-server there, or pass --redis with the URL of a reachable Redis.`,
     );
+  }
+  try {
+    if (Number.isInteger(db) && db > 0) await client.select(db);
+    return shown;
+  } catch (err) {
+    throw new RedisError(shown, `Redis at ${shown} has no database ${db} (${redisReason(err, target.url)}); pass a database it has in the URL's path (redis://HOST:PORT/DB; 0 to 15 unless redis.conf's databases says otherwise).`);
   } finally {
     client.disconnect();
   }
