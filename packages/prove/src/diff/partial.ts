@@ -121,7 +121,7 @@ export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]
  * number of looks. Only `extend` records looks in the manifest; a partial read leaves no trace, so it is
  * said here, when it is made.
  */
-export const PARTIAL_LOOK = 'reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values)';
+export const PARTIAL_LOOK = 'reading a run before it ends is a look: read this and every later look with diff --sequential (anytime-valid p-values); a fixed-n reading acted on (the run stopped, resumed or extended because of it) overstates the evidence, even if the finished runs are then read with --sequential';
 
 /**
  * `partial: run X ... holds 50 of 100 ...; run Y ...; the figures use only the pairs held`, with

@@ -54,7 +54,7 @@ describe('renderDiffPage states what the text diff states', () => {
     expect(markupOf(html)).not.toContain('NaN');
     expect(html).toMatch(/<tr class="cond" data-condition="slack 8"[^>]*><td>slack 8<\/td><td>failed<\/td><td class="num">0<\/td><td class="num">[^<]*<\/td><td class="num">[^<]*<\/td><td class="num">-<\/td><td class="num">-<\/td>/);
     expect(html).toContain('<b>coverage</b> 24 (condition, replicate) pairs are in both runs and compared; 8 of run b have no partner in the other run and are not compared');
-    expect(html).toContain('<b>partial</b> run b (&quot;run b&quot;) is interrupted and holds 24 of the 32 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values).');
+    expect(html).toContain('<b>partial</b> run b (&quot;run b&quot;) is interrupted and holds 24 of the 32 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: read this and every later look with diff --sequential (anytime-valid p-values); a fixed-n reading acted on (the run stopped, resumed or extended because of it) overstates the evidence, even if the finished runs are then read with --sequential.');
   });
   // A review (first session of 2026-12-06's evening): the page's fragility line had lost its count and
   // "would change the word", its tests line the inferred events, the m planned and the fix, its truncated

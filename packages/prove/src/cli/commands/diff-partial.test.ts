@@ -33,7 +33,7 @@ describe('diff --partial', () => {
     const io = captureStore(store);
     expect(await runCli(['--store', store, 'diff', runs.a, runs.c, '--partial'], io.io)).toBe(0);
     const line = io.out().split('\n').find((l) => l.startsWith('partial: ')) ?? '';
-    expect(line).toMatch(/the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential \(anytime-valid p-values\)\.$/);
+    expect(line).toMatch(/the figures use only the pairs held; reading a run before it ends is a look: read this and every later look with diff --sequential \(anytime-valid p-values\); a fixed-n reading acted on \(the run stopped, resumed or extended because of it\) overstates the evidence, even if the finished runs are then read with --sequential\.$/);
   });
 
   it('with several candidates is refused (exit 2) with the two-run command to use', async () => {

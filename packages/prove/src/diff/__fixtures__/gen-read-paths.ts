@@ -59,6 +59,8 @@
 // the unit (seed-cells.ts): compared field by field with the outputs before, only those cells' p, p_holm, p_bh,
 // counts_toward_verdict, flagged, interval, limits, verdict, held_back_by (and direction), the diff's verdict,
 // sentence, intervals_rule and limits_rule, the grid's seed_cells, the seeds line, the heatmaps and the page's note moved.
+// and (evening of 2026-12-06) for the partial line's advice (read this and every later look with --sequential): the
+// two export cases of a partial run; compared with the old words put back, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
