@@ -160,3 +160,28 @@ describe('fragility', () => {
     expect(golden.filter(([, , d]) => / \(\d+ (of them )?(had ended )?in /.test(d)).length).toBeGreaterThan(20);
   }, 60_000);
 });
+
+// A review (evening of 2026-12-06): the search read every candidate's limit (an MDE search over the
+// discordance) even while some test still counted, where the word is decided by the p-values alone: one
+// condition of 40,000 pairs read 58,677 power sums (6 s; 60,000 pairs, 20 s) to find 3,058 outcomes. The
+// limits are now read only when no test counts; the count and the word are the same.
+describe('the search of a significant word reads no limit while a test counts', () => {
+  it('finds the same count with a handful of power sums, not one search per candidate', async () => {
+    const { vi } = await import('vitest');
+    const { DiscordantDesign } = await import('../../../stats/src/internal/discordant-power.js');
+    const { diffEpisodes } = await import('./diff-episodes.js');
+    const N = 20_000;
+    const run = (id: string, f: (r: number) => string) => ({ manifest: { run_id: id, name: id, salt: 'p', max_mde: 0.99, axes: { x: { type: 'continuous', values: [1] } } }, rows: Array.from({ length: N }, (_, r) => ({ condition: 'x 1', replicate_index: r, seed: r, outcome: f(r), t: 1, x: 1 })) });
+    const power = vi.spyOn(DiscordantDesign.prototype, 'power');
+    try {
+      const r = diffEpisodes(run('a', (r) => (r % 3 ? 'passed' : 'failed')), run('b', (r) => (r % 4 ? 'passed' : 'failed')));
+      expect(r.verdict).toBe('significant change');
+      expect(r.fragility.count).toBe(1472);
+      // The diff's own limit (one MDE search) and the search's one candidate past the word: tens, where
+      // every candidate's limit took thousands.
+      expect(power.mock.calls.length).toBeLessThan(100);
+    } finally {
+      power.mockRestore();
+    }
+  });
+});
