@@ -154,6 +154,34 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     }
   });
 
+  // A review (evening of 2026-12-06): the condition column sorted numeric axis values as text (slack 16
+  // before slack 2), and a numeric column's "-" came first in descending order.
+  it('sorts the condition column in natural order, and a column\'s missing values last both ways', async () => {
+    const { buildRun } = await import('../src/diff/__fixtures__/build-run.js');
+    const natural = await tempStore();
+    const spec = ['target_id = "natural"', 't_unit = "turns"', 'replicates = 12', '[axes.slack]', 'type = "continuous"', 'values = [32, 2, 16, 4, 8]', ''].join('\n');
+    // slack 8 (condition 4) has no outcome in run A: its rates and change show "-".
+    await buildRun(natural, { specText: spec, outcomes: (c, r) => (c === 4 ? null : r % 3 === 0 ? 'failed' : 'passed'), now: new Date('2026-11-06T10:00:00Z') });
+    await buildRun(natural, { specText: spec, outcomes: (c, r) => (r % (c + 2) === 0 ? 'failed' : 'passed'), now: new Date('2026-11-06T11:00:00Z') });
+    const file = join(natural, 'natural.html');
+    await writeFile(file, (await viewDiff(natural, '#2', '#1')).html);
+    const page = await s.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('html[data-ready="true"]');
+      const order = async () => page.locator('#conditions tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition')));
+      await page.locator('#conditions th[data-key="condition"]').click();
+      expect(await order()).toEqual(['slack 2', 'slack 4', 'slack 8', 'slack 16', 'slack 32']);
+      for (const _ of [0, 1]) {
+        await page.locator('#conditions th[data-key="change"]').click();
+        expect((await order()).at(-1)).toBe('slack 8');
+      }
+    } finally {
+      await page.close();
+      await rm(natural, { recursive: true, force: true });
+    }
+  });
+
   it('sorts and opens a condition from the keyboard, and says how the table is sorted (aria-sort)', async () => {
     const head = s.page.locator('th[data-key="change"]');
     expect(await head.getAttribute('tabindex')).toBe('0');

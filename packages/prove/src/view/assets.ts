@@ -44,7 +44,7 @@ pre{background:#f6f6f6;border:1px solid #eee;padding:6px 8px;margin:4px 0;max-he
 .bar{display:flex;height:14px;min-width:160px;border:1px solid #ccc}
 .bar span{display:block;height:100%}
 .note{color:#555;font-size:12px}
-footer{color:#777;font-size:12px;padding:12px 24px;border-top:1px solid #eee}
+footer{color:#6b6b6b;font-size:12px;padding:12px 24px;border-top:1px solid #eee}
 `;
 
 /**
@@ -55,6 +55,8 @@ footer{color:#777;font-size:12px;padding:12px 24px;border-top:1px solid #eee}
 export const PAGE_JS = `
 (function () {
   'use strict';
+  // Text columns in natural order: slack 2, 4, 8, 16, 32 (as text, 16 came before 2).
+  var collate = new Intl.Collator(undefined, { numeric: true });
   var dataEl = document.getElementById('poisson-data');
   var data = dataEl ? JSON.parse(dataEl.textContent) : {};
   // Bidirectional controls in the data shown as their code points, as the page's markup shows them (internal/bidi.ts shownBidi).
@@ -98,11 +100,11 @@ export const PAGE_JS = `
           var x = a.getAttribute('data-' + key), y = b.getAttribute('data-' + key);
           var c;
           if (numeric) {
+            // A row without a number ("-") sorts last both ways (it came first in descending order).
             var fx = parseFloat(x), fy = parseFloat(y);
-            if (isNaN(fx)) fx = Infinity;
-            if (isNaN(fy)) fy = Infinity;
+            if (isNaN(fx) || isNaN(fy)) return isNaN(fx) === isNaN(fy) ? 0 : isNaN(fx) ? 1 : -1;
             c = fx - fy;
-          } else c = x < y ? -1 : x > y ? 1 : 0;
+          } else c = collate.compare(x || '', y || '');
           return asc ? c : -c;
         });
         rows.forEach(function (r) { body.appendChild(r); });

@@ -16,7 +16,10 @@ export function changeColour(row: Pick<DiffRow, 'event' | 'change'>): string {
 
 /** A condition label shown whole up to 64 characters, else its first 60 and an ellipsis (the full label is the tooltip). */
 function shortLabel(s: string): string {
-  return s.length > 64 ? `${s.slice(0, 60)}\u2026` : s;
+  if (s.length <= 64) return s;
+  // Cut between code points: a surrogate pair cut in two showed as a replacement character.
+  const cut = /[\uD800-\uDBFF]/.test(s[59] ?? '') ? 59 : 60;
+  return `${s.slice(0, cut)}\u2026`;
 }
 
 /** The most characters of one part (`axis value`) of a label when labels cut at 60 would read alike. */

@@ -475,3 +475,19 @@ describe('bidirectional controls in labels', () => {
     expect(shownBidi('a\u200Fb\u061Cc\u2069')).toBe('a\u27E8U+200F\u27E9b\u27E8U+061C\u27E9c\u27E8U+2069\u27E9');
   });
 });
+
+// A review (evening of 2026-12-06): a forest label cut at 60 UTF-16 units split an emoji's surrogate pair.
+describe('forest labels cut between code points', () => {
+  it('never leaves half a surrogate pair', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderForestSvg } = await import('./forest.js');
+    const long = `${'x'.repeat(54)}\u{1F600}${'y'.repeat(10)}`; // "name " (5) + 54: the emoji's halves at 59 and 60
+    const runOf = (id: string, fail: (r: number) => boolean) => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, axes: { name: { type: 'categorical', values: [long] } } },
+      rows: Array.from({ length: 20 }, (_, r) => ({ condition: `name ${long}`, replicate_index: r, seed: 1000 + r, outcome: fail(r) ? 'failed' : 'passed', t: 1, name: long })),
+    });
+    const svg = renderForestSvg(diffEpisodes(runOf('a', () => false), runOf('b', (r) => r < 5), { events: ['failed'] }));
+    expect(svg).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(svg).toContain(`name ${'x'.repeat(54)}\u2026`);
+  });
+});

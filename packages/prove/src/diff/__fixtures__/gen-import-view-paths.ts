@@ -65,6 +65,8 @@
 // with the pages before, their <script> taken out, nothing moved (the 13 pages).
 // and (the same evening) for the warning that two imports are one inspect log in two formats (log_id): the five
 // "inspect real formats" cases (a .eval against its .json) gained that warning; compared line by line, nothing else moved.
+// and (the same evening) for the page script's natural sort and "-" last, and the footer's contrast: compared with the
+// pages before, their <script> and <style> taken out, nothing moved (the 13 pages).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
