@@ -397,6 +397,17 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await everyReadRefuses(/its run\.json records the seed \d+ for replicate 0, and the salt gives \d+; the manifest was edited or damaged/);
   });
 
+  // A review (evening of 2026-12-06): two of the first four seeds swapped in run.json were printed by
+  // inspect as the run's (exit 0); reads checked the first and last seed only. They check the first four
+  // (the ones inspect prints) and the last.
+  it('two of the first four seeds swapped', async () => {
+    const m = await readManifest(store, a.run_id);
+    const seeds = [...m.seeds];
+    [seeds[1], seeds[3]] = [seeds[3] as number, seeds[1] as number];
+    await writeManifest(store, { ...m, seeds });
+    await everyReadRefuses(/its run\.json records the seed \d+ for replicate 1, and the salt gives \d+; the manifest was edited or damaged/);
+  });
+
   // The same review: replicates raised in run.json made diff, report and export call the run incomplete
   // ("holds 24 of 26 ... resume runs the missing pairs"), while resume refused the edited manifest.
   it('edited replicates (the seeds it records are fewer)', async () => {

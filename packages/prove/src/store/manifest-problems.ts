@@ -30,9 +30,9 @@ export function isImported(manifest: RunManifest): boolean {
  * t_unit or axis names that are not its. An imported run records no seeds (`seeds: []`; its rows carry their
  * samples' identities instead). `verify` reports them; `resume` and `extend` refuse a run that has any,
  * before they write (they would run what the edited manifest says); every read refuses one too
- * (`runParts`, with `seeds: 'ends'`: the first and last seeds against the salt, the others by verify).
+ * (`runParts`, with `seeds: 'ends'`: the first four and the last seeds against the salt, the others by verify).
  *
- * @param opts - `seeds`: `all` (default) checks every seed against the salt, `ends` the first and last;
+ * @param opts - `seeds`: `all` (default) checks every seed against the salt, `ends` the first four and the last;
  *   `spec`: the run's spec.toml read ({@link specOfText}; its replicates, and its target_id, t_unit and
  *   axis names, checked against run.json's), or null (or absent) when not known.
  */
@@ -44,9 +44,11 @@ export function manifestProblems(manifest: RunManifest, opts: { readonly seeds?:
   } else if (!Array.isArray(manifest.seeds) || manifest.seeds.length !== manifest.replicates) {
     out.push(`${run}: its run.json records ${Array.isArray(manifest.seeds) ? manifest.seeds.length : 'no'} seeds for ${String(manifest.replicates)} replicates; the manifest was edited or damaged.`);
   } else {
-    // Every seed (verify, resume, extend), or the first and last (every read: a salt edited by any
-    // character changes both, and 10^4 sha256s per read would cost ~10 ms).
-    const rs = opts.seeds === 'ends' ? [...new Set([0, manifest.seeds.length - 1])] : manifest.seeds.map((_, r) => r);
+    // Every seed (verify, resume, extend), or the first four and the last (every read: a salt edited by
+    // any character changes them all, and 10^4 sha256s per read would cost ~10 ms; the first four are the
+    // ones inspect prints: two of them swapped were printed as the run's, a review).
+    const last = manifest.seeds.length - 1;
+    const rs = opts.seeds === 'ends' ? [...new Set([0, 1, 2, 3, last])].filter((r) => r >= 0 && r <= last) : manifest.seeds.map((_, r) => r);
     const wrong = rs.find((r) => manifest.seeds[r] !== seedFor(manifest.salt, r)) ?? -1;
     if (wrong >= 0) out.push(`${run}: its run.json records the seed ${String(manifest.seeds[wrong])} for replicate ${wrong}, and the salt gives ${seedFor(manifest.salt, wrong)}; the manifest was edited or damaged.`);
   }
