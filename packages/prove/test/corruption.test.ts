@@ -931,7 +931,7 @@ describe('incomplete runs are read only on purpose', () => {
 
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
-    const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: if the run is resumed or extended because of what this shows, read the finished runs with diff --sequential (anytime-valid p-values).`;
+    const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: read this and every later look with diff --sequential (anytime-valid p-values); a fixed-n reading acted on (the run stopped, resumed or extended because of it) overstates the evidence, even if the finished runs are then read with --sequential.`;
     const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed', '--partial']);
     expect(d.code).toBe(0);
     expect(d.out.startsWith(`${line}\n`)).toBe(true);
