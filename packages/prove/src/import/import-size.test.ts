@@ -60,3 +60,34 @@ describe('a file too large to read as one string', () => {
     expect(await readdir(dir)).toEqual(['results.json']);
   });
 });
+
+// A review (evening of 2026-12-06): a log with a UTF-8 byte-order mark was "not JSON (Unexpected token
+// '\uFEFF' ...)", a UTF-16 one the same, and a Latin-1 one was imported with its bytes read as U+FFFD.
+describe('the encoding of a log read whole', () => {
+  const log = JSON.stringify({ evalId: 'e', results: { version: 3, timestamp: 't', prompts: [], results: [0, 1, 2].map((i) => ({ promptIdx: 0, testIdx: i, testCase: { vars: { q: `caf\u00e9 ${i}` } }, vars: { q: `caf\u00e9 ${i}` }, provider: { id: 'p' }, prompt: { raw: 'Q', label: 'Q' }, response: { output: 'x' }, success: i !== 1, score: i !== 1 ? 1 : 0, failureReason: i !== 1 ? 0 : 1, gradingResult: { pass: i !== 1 }, latencyMs: 1, namedScores: {} })), stats: {} }, config: { description: 'enc' } });
+  const write = async (name: string, bytes: Buffer): Promise<string> => {
+    const { writeFile } = await import('node:fs/promises');
+    const file = join(dir, name);
+    await writeFile(file, bytes);
+    return file;
+  };
+  it('a UTF-8 byte-order mark is skipped: the log imports as without it', async () => {
+    const file = await write('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(log, 'utf8')]));
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store'), 'import', 'promptfoo', file], io)).toBe(0);
+    expect(io.out()).toContain('3 samples; failed 1, passed 2');
+  });
+  it('UTF-16 and bytes that are not UTF-8 are refused (exit 2), naming the encoding and the fix, nothing written', async () => {
+    const utf16 = await write('utf16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(log, 'utf16le')]));
+    const latin1 = await write('latin1.json', Buffer.from(log, 'latin1'));
+    for (const [file, said] of [
+      [utf16, 'utf16.json: is UTF-16 text (it starts with a UTF-16 byte-order mark), and the harness writes UTF-8; convert it'],
+      [latin1, 'latin1.json: is not UTF-8 text (some bytes are no UTF-8 character: another encoding, such as Latin-1, or a damaged file); convert it to UTF-8'],
+    ] as const) {
+      const io = memoryIo({ cwd: dir });
+      expect(await runCli(['--store', join(dir, 'store2'), 'import', 'promptfoo', file], io)).toBe(2);
+      expect(io.err()).toContain(said);
+    }
+    await expect(readdir(join(dir, 'store2'))).rejects.toThrow();
+  });
+});

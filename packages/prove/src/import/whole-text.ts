@@ -14,8 +14,9 @@ const MIB = 1024 * 1024;
  * @param shown - its name for messages.
  * @param fix - what to do instead, one sentence without its full stop (how to write the results smaller).
  * @param limit - the longest string, in characters; default Node's.
- * @returns the file's text (UTF-8).
- * @throws {@link ImportError} (exit 2) naming the file's size, the limit and `fix`, for a file over the limit.
+ * @returns the file's text (UTF-8; a UTF-8 byte-order mark skipped).
+ * @throws {@link ImportError} (exit 2) naming the file's size, the limit and `fix`, for a file over the
+ *   limit; naming the encoding, for UTF-16 text or bytes that are not UTF-8.
  */
 export async function readWholeText(path: string, shown: string, fix: string, limit: number = constants.MAX_STRING_LENGTH): Promise<string> {
   const { size } = await stat(path);
@@ -26,5 +27,19 @@ export async function readWholeText(path: string, shown: string, fix: string, li
       `is ${size} bytes, more than the ${limit} characters (~${Math.round(limit / MIB)} MiB) Node can hold in one string (buffer.constants.MAX_STRING_LENGTH), so it cannot be read as one JSON text; ${fix}.`,
     );
   }
-  return readFile(path, 'utf8');
+  const bytes = await readFile(path);
+  // UTF-16 (a byte-order mark FF FE or FE FF): the harnesses write UTF-8; read as UTF-8 it failed as JSON
+  // with an invisible character named (a review).
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    throw new ImportError(shown, '', 'is UTF-16 text (it starts with a UTF-16 byte-order mark), and the harness writes UTF-8; convert it (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) or write the log again.');
+  }
+  // A UTF-8 byte-order mark (an editor's) is not part of the JSON text (RFC 8259, section 8.1): skipped.
+  const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start));
+  } catch {
+    // Bytes that are not UTF-8 (a Latin-1 file) were read as U+FFFD, silently: another text than the
+    // harness wrote, whose input hashes no longer match its other logs' (a review).
+    throw new ImportError(shown, '', 'is not UTF-8 text (some bytes are no UTF-8 character: another encoding, such as Latin-1, or a damaged file); convert it to UTF-8 or write the log again.');
+  }
 }
