@@ -69,6 +69,11 @@ export function coverageOfPairs(manifest: Pick<RunManifest, 'run_id' | 'name' | 
 /** `run X ("name") is interrupted and holds 50 of 100 (condition, replicate) pairs of its design`. */
 export function coverageWords(c: RunCoverage): string {
   const state = c.status === 'complete' ? 'complete' : c.status;
+  // An import of a run that did not finish holds every sample its log holds: "3 of the 3 pairs of its
+  // design" read as complete (a review); its design is what the log held when it was written.
+  if (c.harness !== undefined && c.status !== 'complete' && c.pairs === c.design) {
+    return `run ${c.run_id} ("${c.name}") is ${state} and holds the ${c.pairs} (condition, replicate) pairs its ${c.harness} log held`;
+  }
   return `run ${c.run_id} ("${c.name}") is ${state} and holds ${c.pairs} of the ${c.design} (condition, replicate) pairs of its design`;
 }
 

@@ -142,7 +142,7 @@ describe('importRun on the real inspect_ai logs', () => {
     const refused = memoryIo({ cwd: dir });
     expect(await runCli(['--store', store, 'diff', '#2', '#1', '--json', '--full'], refused)).toBe(2);
     // The fix it names is the harness's, not resume's (which refuses an import: it has no target to run).
-    expect(refused.err()).toMatch(/is interrupted and holds 3 of the 3 \(condition, replicate\) pairs of its design; it was imported from the inspect log of a run that did not finish: finish that run in inspect and import its log again; or pass --partial to diff it as it is/);
+    expect(refused.err()).toMatch(/is interrupted and holds the 3 \(condition, replicate\) pairs its inspect log held; it was imported from the inspect log of a run that did not finish: finish that run in inspect and import its log again; or pass --partial to diff it as it is/);
     expect(refused.err()).not.toContain('resume');
     expect(await runCli(['--store', store, 'diff', '#2', '#1', '--json', '--full', '--partial'], out)).toBe(0);
     const d = JSON.parse(out.out()) as { method: { paired: boolean }; identity: { matched: number; only_after: number; input_mismatches: unknown[] }; coverage: { conditions: { pairs: number }[] } };
