@@ -409,6 +409,25 @@ describe('bullmq backend, end to end', () => {
     expect([missing.code, missing.stderr]).toEqual([2, 'error: --backend bullmq needs the Redis its workers listen on; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.\n']);
   }, 30_000);
 
+  // A review (evening of 2026-12-06): a worker started on another queue left the coordinator waiting
+  // without a word. With jobs waiting, no result and no worker on the queue, it now says so, once.
+  it('in process: with no worker on the queue the coordinator says so once; a worker then finishes the run', async () => {
+    const store = join(dir, 'lonely');
+    const notices: string[] = [];
+    let said: () => void = () => undefined;
+    const noticed = new Promise<void>((r) => (said = r));
+    const run = sweep({ spec: SMALL_SPEC, target: `${TARGET}:walk`, store, salt: SALT, maxMde: 0.99, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'lonely', pollMs: 100, noWorkerMs: 300, onNotice: (m) => (notices.push(m), said()) }) });
+    await noticed;
+    const ac = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'lonely', signal: ac.signal });
+    const m = await run;
+    ac.abort();
+    await w;
+    expect([m.status, m.counts.rows]).toEqual(['complete', 20]);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^no worker listens on queue lonely at redis:\/\/.*, and \d+ jobs? of run \S+ wait there; start one with poisson-prove worker --redis URL --queue lonely/);
+  }, 30_000);
+
   it('in process: bullmqBackend with runWorker and --rate; Redis lost mid-run ends the run interrupted, resume finishes it', async () => {
     const own = await startRedis();
     const store = join(dir, 'lost');

@@ -41,8 +41,10 @@ export type BullmqBackendOptions = {
    * a {@link RedisError} and the run is marked `failed`. Either way `resume` finishes the run.
    */
   onLost?: (error: RedisError) => void;
-  /** Told once per distinct problem the workers report (a target that does not import on a worker). */
+  /** Told once per distinct problem the workers report (a target that does not import on a worker), and once when no worker listens on the queue. */
   onNotice?: (message: string) => void;
+  /** Milliseconds with jobs waiting, no result and no worker on the queue before `onNotice` says so; default 10000. */
+  noWorkerMs?: number;
 };
 
 /** The bullmq backend: a {@link Backend} with a fast connection check for callers that want one before writing anything. */
@@ -120,6 +122,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   const window = positiveInt('window', opts.window, 512);
   const giveUp = positiveInt('reconnectAttempts', opts.reconnectAttempts, 10);
   const pollMs = positiveInt('pollMs', opts.pollMs, 2000);
+  const noWorkerMs = positiveInt('noWorkerMs', opts.noWorkerMs, 10_000);
   const keepSeconds = positiveInt('keepSeconds', opts.keepSeconds, 7 * 24 * 3600);
   const queueName = opts.queue ?? DEFAULT_QUEUE;
   if (typeof queueName !== 'string' || queueName === '' || queueName.includes(':')) throw new RangeError(`bullmqBackend: queue must be a non-empty name without ":", got ${JSON.stringify(queueName)}`);
@@ -135,7 +138,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
       await pingRedis(target);
     },
     run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]> {
-      return coordinate(items, ctx, { ...opts, url, target, rate, chunkSize, window, giveUp, pollMs, keepSeconds, queueName });
+      return coordinate(items, ctx, { ...opts, url, target, rate, chunkSize, window, giveUp, pollMs, noWorkerMs, keepSeconds, queueName });
     },
   };
 }
@@ -148,6 +151,7 @@ type Settings = BullmqBackendOptions & {
   window: number;
   giveUp: number;
   pollMs: number;
+  noWorkerMs: number;
   keepSeconds: number;
   queueName: string;
 };
@@ -344,11 +348,15 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   const rest: Chunk[] = [];
   const notices = new Set<string>();
   let lastNews = Date.now();
+  /** When a job last came back (or the run began): the no-worker notice waits noWorkerMs from it. */
+  let lastResult = Date.now();
+  let noWorkerSaid = false;
 
   const settle = (id: string, result: ChunkJobResult | null, failedReason: string | null): void => {
     const chunk = outstanding.get(id);
     if (!chunk || redo.includes(chunk)) return;
     lastNews = Date.now();
+    lastResult = lastNews;
     if (result !== null && countUsage(id, result)) {
       if (budgetLeft !== null && usage !== null && (usage as TargetUsage).billed_tokens >= budgetLeft) st.halt ??= 'budget';
     }
@@ -653,6 +661,15 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       clearTimeout(timer);
       if (onAbort) ctx.signal?.removeEventListener('abort', onAbort);
       wake = null;
+      // Jobs waiting, no result for a while and no worker on the queue (a worker started on another queue
+      // or Redis): said once, where the coordinator waited without a word (a review).
+      if (timedOut && !noWorkerSaid && outstanding.size > 0 && Date.now() - lastResult >= s.noWorkerMs) {
+        const workers = await queue.getWorkersCount().catch(() => null); // CLIENT LIST may be refused (a managed Redis): nothing said
+        if (workers === 0) {
+          noWorkerSaid = true;
+          s.onNotice?.(`no worker listens on queue ${s.queueName} at ${s.url}, and ${outstanding.size} job${outstanding.size === 1 ? '' : 's'} of run ${ctx.runId} wait there; start one with poisson-prove worker --redis URL --queue ${s.queueName} (a worker on another queue or Redis takes none of them)`);
+        }
+      }
       if (timedOut && Date.now() - lastNews >= s.pollMs && outstanding.size > 0) {
         await reconcile([...outstanding.keys()]);
         lastNews = Date.now();
