@@ -2,7 +2,6 @@ import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { ProveError } from '../errors.js';
-import { processAlive } from '../internal/process-alive.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedFor } from '../spec/seed-for.js';
@@ -17,7 +16,7 @@ import { DamagedRunError, readRunPart, runParts } from '../store/verify-parts.js
 import { adoptParts } from '../store/verify-run.js';
 import { manifestProblems, specOf } from '../store/manifest-problems.js';
 import { resolveRun } from '../store/resolve-run.js';
-import { lockRun, type RunLock } from '../store/run-lock.js';
+import { lockRun, recordedWriterAlive, type RunLock } from '../store/run-lock.js';
 import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import { gitTopLevel } from '../store/provenance.js';
@@ -119,9 +118,8 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
 }
 
 function assertNotRunning(manifest: RunManifest): void {
-  const p = manifest.provenance;
-  if (manifest.status === 'running' && p.host === hostname() && p.pid !== process.pid && processAlive(p.pid, lastWriteStarted(manifest))) {
-    throw new ProveError('E_LOCKED', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${p.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`, 1);
+  if (recordedWriterAlive(manifest)) {
+    throw new ProveError('E_LOCKED', `run ${manifest.run_id} ("${manifest.name}") is still running in process ${manifest.provenance.pid}; wait for it to finish, or stop it (it will be marked interrupted) and resume then.`, 1);
   }
 }
 
@@ -137,16 +135,6 @@ function assertRecordedBackend(manifest: RunManifest, opts: ResumeOptions): void
       `run ${manifest.run_id} ("${manifest.name}") was swept on the bullmq backend, and jobs of it that finished after it stopped may wait in Redis; pass backend: bullmqBackend({ redis }) (CLI: --backend bullmq --redis URL, or POISSON_REDIS_URL) to collect them, or backend: 'local' to run its missing pairs here (any such job is then paid for again).`,
     );
   }
-}
-
-/**
- * When the process the manifest's `provenance.pid` names was already running: the latest of the run's
- * creation and its last resume, extension or retry (each recorded by the process that ran it). A live
- * process of that pid that started later reuses a dead writer's pid (processAlive).
- */
-function lastWriteStarted(manifest: RunManifest): string {
-  const ats = [manifest.created, ...[manifest.resumes, manifest.extensions, manifest.retries ?? []].map((xs) => xs[xs.length - 1]?.at ?? '')];
-  return ats.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
 /** An imported run has no target to run again: its rows came from another harness's files. */

@@ -124,3 +124,32 @@ describe('diff and export of a run whose status is running', () => {
   });
 });
 
+// A review (evening of 2026-12-06): with .lock deleted under a live sweep, inspect said "no live writer:
+// its process was killed or crashed; ... resume finishes it", and resume said "still running in process
+// N". inspect reads the writer its manifest records too, as resume does.
+describe('inspectRun of a running run whose lock is gone and whose recorded writer runs', () => {
+  it('calls its writer alive, as resume refuses it; gone once that process ends', async () => {
+    const { spawn } = await import('node:child_process');
+    const { once } = await import('node:events');
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); process.stdout.write("up")'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await once(child.stdout, 'data'); // the writer runs before the run begins (a later process would reuse its pid)
+      const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+      const id = w.manifest.run_id;
+      await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+      await w.close('complete');
+      const { readManifest, writeManifest } = await import('./manifest.js');
+      const m = await readManifest(dir, id);
+      await writeManifest(dir, { ...m, status: 'running', provenance: { ...m.provenance, pid: child.pid as number } });
+      expect((await inspectRun(dir, id)).writer).toBe('alive');
+      const { resume } = await import('../executor/resume.js');
+      await expect(resume({ store: dir, ref: id, target: () => ({ outcome: 'passed', t: 1 }) })).rejects.toThrow(`is still running in process ${child.pid}`);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect((await inspectRun(dir, id)).writer).toBe('gone');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+

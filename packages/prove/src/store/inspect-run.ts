@@ -4,7 +4,7 @@ import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verif
 import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem } from './registration-rows.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
-import { liveWriter } from './run-lock.js';
+import { liveWriter, recordedWriterAlive } from './run-lock.js';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { addCount, setOwn } from '../internal/own-key.js';
@@ -186,7 +186,8 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     return { ...r, meta } as InspectedEpisode;
   });
   // A run left `running` by a killed sweep says so: nothing runs it any more.
-  const writer = manifest.status === 'running' ? ((await liveWriter(store, manifest.run_id)) !== null ? 'alive' : 'gone') : null;
+  // Its lock held by a live process, or the writer its manifest records still running (as resume reads it).
+  const writer = manifest.status === 'running' ? ((await liveWriter(store, manifest.run_id)) !== null || recordedWriterAlive(manifest) ? 'alive' : 'gone') : null;
   return Object.freeze({
     manifest,
     conditions: Object.freeze(conditions),

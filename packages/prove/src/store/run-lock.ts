@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { ProveError, StoreError } from '../errors.js';
 import { processAlive } from '../internal/process-alive.js';
 import { lockPath, RUN_ID_RE, runDir } from './layout.js';
+import type { RunManifest } from './manifest.js';
 
 /** Who holds a run's writer lock: the content of `<store>/<run_id>/.lock` (JSON). */
 export type LockHolder = {
@@ -138,6 +139,25 @@ export async function liveWriter(store: string, runId: string): Promise<LockHold
   // A lock file is written whole before it is linked into place: one that cannot be parsed is no writer's.
   if (found === null || found.holder === null) return null;
   return isStaleHolder(found.holder) ? null : found.holder;
+}
+
+/**
+ * Whether the process a `running` run's manifest records as its writer (`provenance.pid`, on this host)
+ * still runs, since the run's last invocation began (its creation, or its last resume, extension or retry,
+ * each recorded by the process that ran it: a live process of that pid that started later reuses a dead
+ * writer's pid, processAlive): resume refuses such
+ * a run, and inspect and the run page call its writer alive, whether or not its lock is there (a review:
+ * with `.lock` deleted under a live sweep, inspect said "no live writer ... resume finishes it" and resume
+ * said "still running in process N").
+ *
+ * @param manifest - the run.
+ */
+export function recordedWriterAlive(manifest: Pick<RunManifest, 'status' | 'provenance' | 'created' | 'resumes' | 'extensions' | 'retries'>): boolean {
+  const p = manifest.provenance;
+  if (manifest.status !== 'running' || p.host !== hostname() || p.pid === process.pid) return false;
+  const ats = [manifest.created, ...[manifest.resumes, manifest.extensions, manifest.retries ?? []].map((xs) => xs[xs.length - 1]?.at ?? '')];
+  const lastStart = ats.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+  return processAlive(p.pid, lastStart);
 }
 
 /**
