@@ -428,6 +428,28 @@ describe('bullmq backend, end to end', () => {
     expect(notices[0]).toMatch(/^no worker listens on queue lonely at redis:\/\/.*, and \d+ jobs? of run \S+ wait there; start one with poisson-prove worker --redis URL --queue lonely/);
   }, 30_000);
 
+  // A review (evening of 2026-12-06): a coordinator with --rate SIGKILLed left its limit in the queue, and a
+  // later sweep without --rate on that queue was throttled to it without a word.
+  it('in process: a rate limit left in the queue is said, with the fix, by a sweep without --rate', async () => {
+    const q = new Queue('leftrate', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    await q.setGlobalRateLimit(50, 100); // as a killed coordinator's --rate 500 leaves it
+    const notices: string[] = [];
+    const ac = new AbortController();
+    const w = runWorker({ redis: redis.url, queue: 'leftrate', signal: ac.signal });
+    try {
+      const m = await sweep({ spec: SMALL_SPEC, target: `${TARGET}:walk`, store: join(dir, 'leftrate'), salt: SALT, maxMde: 0.99, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'leftrate', onNotice: (n) => notices.push(n) }) });
+      expect(m.status).toBe('complete');
+      expect(notices.filter((n) => n.includes('rate limit'))).toEqual([
+        `queue leftrate at redis://:***@127.0.0.1:${redis.port} holds a rate limit of 50 jobs per 100 ms, left by a coordinator with --rate that did not end (killed?), and it throttles this run: pass --rate to set the one you want (it is removed when that run ends), or remove it with redis-cli -u URL hdel bull:leftrate:meta max duration`,
+      ]);
+    } finally {
+      ac.abort();
+      await w;
+      await q.removeGlobalRateLimit();
+      await q.close();
+    }
+  }, 30_000);
+
   it('in process: bullmqBackend with runWorker and --rate; Redis lost mid-run ends the run interrupted, resume finishes it', async () => {
     const own = await startRedis();
     const store = join(dir, 'lost');

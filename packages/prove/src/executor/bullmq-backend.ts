@@ -604,6 +604,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       const max = Math.max(1, Math.round(s.rate));
       await queue.setGlobalRateLimit(max, Math.round((1000 * max) / s.rate));
       rateSet = true;
+    } else {
+      // A limit left in the queue by a coordinator with --rate that did not end (killed): it throttles
+      // this run too, without a word (a review: 40 jobs of a sweep without --rate took 75 s at 1 a second).
+      const [max, duration] = await (await queue.client).hmget(queue.keys['meta'] as string, 'max', 'duration').catch(() => [null, null]);
+      if (max !== null && max !== undefined && duration !== null && duration !== undefined) {
+        s.onNotice?.(`queue ${s.queueName} at ${s.url} holds a rate limit of ${max} job${max === '1' ? '' : 's'} per ${duration} ms, left by a coordinator with --rate that did not end (killed?), and it throttles this run: pass --rate to set the one you want (it is removed when that run ends), or remove it with redis-cli -u URL hdel bull:${s.queueName}:meta max duration`);
+      }
     }
     await collectFinished();
     await collectLostUsage();
