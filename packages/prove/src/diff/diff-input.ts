@@ -211,9 +211,23 @@ function directionRefusal(before: RunIndex, after: RunIndex): string | null {
 }
 
 /** The import record of a run made by `poisson-prove import`, or null. */
-function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown; readonly axes_from?: unknown } | null {
+function importOf(run: RunIndex): { readonly harness: unknown; readonly identity: unknown; readonly epoch?: unknown; readonly repeats?: unknown; readonly axes_from?: unknown } | null {
   const record = run.manifest['import'];
-  return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown; epoch?: unknown; axes_from?: unknown }) : null;
+  return typeof record === 'object' && record !== null ? (record as { harness: unknown; identity: unknown; epoch?: unknown; repeats?: unknown; axes_from?: unknown }) : null;
+}
+
+/**
+ * Two promptfoo imports of files run with different `--repeat` (`import.repeats`): promptfoo numbers each
+ * repeat as a test of its own (testIdx = test x N + r), so one file's testIdx name other tests than the
+ * other's, and what pairs, and what reads as "a different input", are other tests (a review: 1 pair, 9
+ * "different input" and 40 "in one run only" for the same 30 tests). Null otherwise, and for imports
+ * that do not record it.
+ */
+function differentRepeatsWarning(before: RunIndex, after: RunIndex): string | null {
+  const [a, b] = [importOf(before), importOf(after)];
+  if (a === null || b === null || a.harness !== 'promptfoo' || b.harness !== 'promptfoo') return null;
+  if (typeof a.repeats !== 'number' || typeof b.repeats !== 'number' || a.repeats === b.repeats) return null;
+  return `before was run with promptfoo eval --repeat ${a.repeats} and after with --repeat ${b.repeats}: promptfoo numbers each repeat as a test of its own (testIdx = test x repeats + repeat), so the two files' testIdx name other tests, and the pairs below (and any "different input") are of other tests; compare files run with the same --repeat`;
 }
 
 /**
@@ -442,6 +456,7 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
     ...eventWarnings,
     ...registrationWarnings(before, after),
     ...scorerWarnings(before, after),
+    ...(identity !== null ? [differentRepeatsWarning(before, after)].filter((w): w is string => w !== null) : []),
     ...(identity !== null ? identityWarnings(identity) : []),
     ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after), noAnswerWarning(before, after, pairing)].filter((w): w is string => w !== null) : []),
   ];

@@ -404,6 +404,9 @@ export async function importRun(store: string, options: ImportOptions): Promise<
   const { axes, maxMde } = checkOptions(options);
   const cwd = options.cwd ?? process.cwd();
   const read = await readSources(options, cwd, [...axes.keys()]);
+  // promptfoo: the times each test ran (--repeat), before --epoch keeps one (recorded: files of other repeats do not pair).
+  let repeats = 1;
+  for (const src of read) for (const g of src.log.groups) for (const s of g.samples) if ((s.repeat?.n ?? 1) > repeats) repeats = s.repeat?.n ?? 1;
   // One epoch per sample (refused without --epoch when a log holds several), a --scorer that names one.
   const sources = selectEpoch(read, options.epoch);
   checkScorerNamed(sources, options.scorer, options.format);
@@ -464,6 +467,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
         prompt: p.group.prompt,
         scorer,
         ...(options.epoch !== undefined ? { epoch: options.epoch } : {}),
+        ...(options.format === 'promptfoo' ? { repeats } : {}),
         ...(inverted.length > 0 ? { inverted } : {}),
         axes_from: Object.fromEntries(axes),
         max_mde_default: options.maxMde === undefined,

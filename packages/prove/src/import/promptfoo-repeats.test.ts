@@ -120,3 +120,24 @@ describe('promptfoo: one testIdx twice', () => {
     await expect(readdir(store)).rejects.toThrow();
   });
 });
+
+// A review (evening of 2026-12-06): a file run once against the same 30 tests run with --repeat 3 (both
+// imported with --epoch 1) paired 1 sample and warned of 9 "with a different input" and 40 "in one run
+// only", blaming the inputs. Each import records its repeats, and the diff names the cause.
+describe('promptfoo: two files of different --repeat', () => {
+  it('the diff says they were run with different --repeat, whose testIdx name other tests', async () => {
+    const once = await promptfooFile('once.json', 30, 1, () => true);
+    const thrice = await promptfooFile('thrice.json', 30, 3, (test) => test % 2 === 0);
+    const store = join(t.dir, 'store');
+    const a = await importRun(store, { format: 'promptfoo', files: [once], epoch: 1, name: 'once' });
+    const b = await importRun(store, { format: 'promptfoo', files: [thrice], epoch: 1, name: 'thrice' });
+    const [ma, mb] = [await resolveRun(store, a.runs[0]?.run_id as string), await resolveRun(store, b.runs[0]?.run_id as string)];
+    expect([ma.import?.repeats, mb.import?.repeats]).toEqual([1, 3]);
+    const d = await diffRuns(store, ma.run_id, mb.run_id, { events: ['failed'], partial: true });
+    expect(d.warnings[0]).toBe('before was run with promptfoo eval --repeat 1 and after with --repeat 3: promptfoo numbers each repeat as a test of its own (testIdx = test x repeats + repeat), so the two files\' testIdx name other tests, and the pairs below (and any "different input") are of other tests; compare files run with the same --repeat');
+    // Two files of the same --repeat: not warned of.
+    const again = await importRun(store, { format: 'promptfoo', files: [await promptfooFile('thrice2.json', 30, 3, () => true)], epoch: 1, name: 'thrice2' });
+    const same = await diffRuns(store, mb.run_id, again.runs[0]?.run_id as string, { events: ['failed'] });
+    expect(same.warnings.join()).not.toContain('--repeat');
+  });
+});

@@ -278,6 +278,12 @@ export type RunImport = {
   scorer: string | null;
   /** inspect: the one epoch of each sample imported (`--epoch N`), when the logs held several. */
   epoch?: number;
+  /**
+   * promptfoo: how many times the file ran each test case (`promptfoo eval --repeat N`; 1 without), read
+   * before `--epoch` kept one repeat; absent for the other harnesses and older imports. Files of different
+   * repeats number their tests differently (testIdx = test x N + r) and do not pair.
+   */
+  repeats?: number;
   /** lm-eval: the lower-is-better metrics read inverted (`--invert-lower-is-better`), `task: metric`; absent when none. */
   inverted?: string[];
   /** The axes read from the samples' metadata (`--axis metadata.KEY`), by axis name. */
