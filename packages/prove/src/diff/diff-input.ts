@@ -264,7 +264,7 @@ function sameFileWarning(before: RunIndex, after: RunIndex): string | null {
   const shown = `${names.slice(0, 3).join('; ')}${names.length > 3 ? `; and ${names.length - 3} more` : ''}`;
   const tail = 'a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model\'s log meant (import it, and diff that run)?';
   // One inspect log in its two formats (.eval and .json), whose bytes differ (a review: no warning).
-  if (same.every((p) => p.by === 'log_id')) return `before and after were imported from the same inspect log in two formats (${shown}, its id ${String(same[0]?.a.log_id)}): ${tail}`;
+  if (same.every((p) => p.by === 'log_id')) return `before and after were imported from the same inspect log, its samples and scores alike (${shown}, its id ${String(same[0]?.a.log_id)}): ${tail}`;
   const sha = same.length === 1 ? `, sha256 ${(same[0] as { a: { sha256: string } }).a.sha256.slice(0, 12)}...` : '';
   return `before and after were imported from byte-identical files (${shown}${sha}): ${tail}`;
 }

@@ -54,18 +54,39 @@ describe('a file imported twice', () => {
   it('the same inspect log in its other format (a .eval and its .json) is noted and warned of by its id', async () => {
     const a = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.eval')] });
     const b = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.json')] });
-    // The fixture records no eval_id: its run_id and task_id name it.
-    expect(b.files[0]?.log_id).toBe('BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee');
+    // The fixture records no eval_id: its run_id and task_id name it, and a digest of its scores follows.
+    const id = b.files[0]?.log_id ?? '';
+    expect(id).toMatch(/^BpiPFmbVcMCRUAXv8ovCTx\/9eTnG3tV8jGRYoTPMH54Ee#[0-9a-f]{12}$/);
     expect(b.notes.filter((n) => n.includes('the same inspect log'))).toEqual([
-      `log_formats.json is the same inspect log (its id BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee) as a file the store's runs were imported from, in another format: run ${a.runs[0]?.name} (${a.runs[0]?.run_id}), from log_formats.eval. The store now holds the same samples twice; to compare two models, import the other model's log.`,
+      `log_formats.json is the same inspect log, its samples and scores alike (its id ${id}), as a file the store's runs were imported from: run ${a.runs[0]?.name} (${a.runs[0]?.run_id}), from log_formats.eval. The store now holds the same samples twice; to compare two models, import the other model's log.`,
     ]);
     const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'] });
     expect(itself(d.warnings)).toEqual([
-      'before and after were imported from the same inspect log in two formats (log_formats.eval and log_formats.json, its id BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee): a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model\'s log meant (import it, and diff that run)?',
+      `before and after were imported from the same inspect log, its samples and scores alike (log_formats.eval and log_formats.json, its id ${id}): a diff of a log with itself, which reads "no significant change" whatever the log holds; was the other model's log meant (import it, and diff that run)?`,
     ]);
     // Two logs of one task from other runs are other samples: not noted.
     const c = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_read_sample.eval')] });
     expect(c.notes.filter((n) => n.includes('the same inspect log') || n.includes('byte-identical'))).toEqual([]);
+  });
+
+  // The session's own review: a log rescored (inspect score keeps the header's ids) was called "the same
+  // inspect log in two formats" beside a verdict of significant change. The id carries a digest of the scores.
+  it('a rescored copy of a log (the same ids, other scores) is not called the same log', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const log = JSON.parse(await readFile(join(INSPECT, 'log_formats.json'), 'utf8')) as { samples: { scores: Record<string, { value: unknown }> }[] };
+    const first = log.samples[0];
+    const scorer = Object.keys(first?.scores ?? {})[0] as string;
+    const value = first?.scores[scorer]?.value;
+    (first as { scores: Record<string, { value: unknown }> }).scores[scorer] = { ...(first?.scores[scorer] ?? {}), value: value === 'C' ? 'I' : 'C' };
+    const rescored = join(dir, 'rescored.json');
+    await writeFile(rescored, JSON.stringify(log));
+    const a = await importRun(store, { format: 'inspect', files: [join(INSPECT, 'log_formats.json')] });
+    const b = await importRun(store, { format: 'inspect', files: [rescored] });
+    expect(b.files[0]?.log_id?.split('#')[0]).toBe(a.files[0]?.log_id?.split('#')[0]);
+    expect(b.files[0]?.log_id).not.toBe(a.files[0]?.log_id);
+    expect(b.notes.filter((n) => n.includes('the same inspect log'))).toEqual([]);
+    const d = await diffRuns(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, { events: ['failed'], partial: true });
+    expect(itself(d.warnings)).toEqual([]);
   });
 
   it("lm-eval: two tasks of one run imported one by one share results_<date>.json, and are not noted", async () => {

@@ -27,7 +27,7 @@ export async function importedBefore(store: string, format: ImportFormat, files:
     if (hits.length > 3) runs.push(`and ${hits.length - 3} more`);
     // The same inspect log in its other format (.eval and .json) is the same samples as surely as a copy.
     const what = hits.every((h) => h.by === 'log_id')
-      ? `is the same inspect log (its id ${String(f.log_id)}) as a file the store's runs were imported from, in another format`
+      ? `is the same inspect log, its samples and scores alike (its id ${String(f.log_id)}), as a file the store's runs were imported from`
       : `is byte-identical (sha256 ${f.sha256.slice(0, 12)}...) to a file the store's runs were imported from`;
     notes.push(`${f.name} ${what}: ${runs.join('; ')}. The store now holds the same samples twice; to compare two models, import the other model's log.`);
   }

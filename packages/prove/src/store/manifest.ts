@@ -250,8 +250,9 @@ export type ImportedFile = {
   sha256: string;
   bytes: number;
   /**
-   * inspect: the log's own id, `eval_id` (else `run_id/task_id`), the same in its `.eval` and `.json`
-   * forms (inspect log convert), whose bytes differ; absent for the other harnesses and older imports.
+   * inspect: the log's own id, `eval_id` (else `run_id/task_id`), and after `#` a digest of its samples'
+   * scores: the same in its `.eval` and `.json` forms (inspect log convert), whose bytes differ, and not
+   * in a rescored copy; absent for the other harnesses and older imports.
    */
   log_id?: string;
 };

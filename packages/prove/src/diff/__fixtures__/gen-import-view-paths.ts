@@ -67,6 +67,8 @@
 // "inspect real formats" cases (a .eval against its .json) gained that warning; compared line by line, nothing else moved.
 // and (the same evening) for the page script's natural sort and "-" last, and the footer's contrast: compared with the
 // pages before, their <script> and <style> taken out, nothing moved (the 13 pages).
+// and (the same evening) for that warning's words and the log id's digest of the scores: the five cases' warning
+// alone, compared with the digest taken out and the old words put back: nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
