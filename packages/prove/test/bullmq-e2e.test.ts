@@ -398,11 +398,13 @@ describe('bullmq backend, end to end', () => {
     expect(w.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused the credentials \(WRONGPASS/);
     // A database the server does not have (a review, evening of 2026-12-06: the sweep wrote its keys into
     // database 0, and a worker on /99 ran a coordinator's jobs of /0).
-    const noDb = `redis://:${PASSWORD}@127.0.0.1:${redis.port}/99`;
-    for (const args of [['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--yes', '--backend', 'bullmq', '--redis', noDb], ['worker', '--redis', noDb]]) {
-      const r = await cli(args).done;
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/99 has no database 99 \(ERR DB index is out of range\); pass a database it has/);
+    // The same given as ?db=99 (the session's own review: ioredis reads it too).
+    for (const noDb of [`redis://:${PASSWORD}@127.0.0.1:${redis.port}/99`, `redis://:${PASSWORD}@127.0.0.1:${redis.port}?db=99`]) {
+      for (const args of [['--store', store, 'sweep', smallSpecFile, '--target', `${TARGET}:walk`, '--max-mde', '0.99', '--yes', '--backend', 'bullmq', '--redis', noDb], ['worker', '--redis', noDb]]) {
+        const r = await cli(args).done;
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+(\/99|\?db=99) has no database 99 \(ERR DB index is out of range\); pass a database it has/);
+      }
     }
     expect(await runDirs(store)).toEqual([]);
     const missing = await cli(['--store', store, 'resume', '--trust-store', '#1', '--backend', 'bullmq']).done;

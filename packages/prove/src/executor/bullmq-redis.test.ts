@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRedisUrl, redactArgv, redactRedisUrl, redisOptions, redisReason, RedisError } from './bullmq-redis.js';
+import { checkRedisUrl, redactArgv, redactRedisUrl, redisDatabase, redisOptions, redisReason, RedisError } from './bullmq-redis.js';
 import { bullmqBackend } from './bullmq-backend.js';
 
 describe('redactRedisUrl', () => {
@@ -20,6 +20,12 @@ describe('redactArgv', () => {
   });
 });
 
+describe('redisDatabase', () => {
+  it('reads the database from the path or the query, as ioredis does; 0 without', () => {
+    expect(['redis://h:1', 'redis://h:1/', 'redis://h:1/7', 'redis://h:1/07', 'redis://h:1?db=99', 'redis://h:1/5?db=5'].map(redisDatabase)).toEqual([0, 0, 7, 7, 99, 5]);
+  });
+});
+
 describe('checkRedisUrl', () => {
   it('accepts redis:// and rediss://, returning the redacted form', () => {
     expect(checkRedisUrl('redis://:pw@127.0.0.1:6379')).toBe('redis://:***@127.0.0.1:6379');
@@ -31,6 +37,10 @@ describe('checkRedisUrl', () => {
       ['pw@@', /does not parse/],
       ['', /needs a Redis URL/],
       [undefined, /needs a Redis URL/],
+      // The session's own review: ioredis sent SELECT with these and went on in database 0 on refusal.
+      ['redis://:pw@h:1/abc', /names the database "abc", which is not a whole number >= 0; pass redis:\/\/HOST:PORT\/DB/],
+      ['redis://:pw@h:1?db=-1', /names the database "-1", which is not a whole number/],
+      ['redis://:pw@h:1/3?db=4', /names database 3 in its path and 4 in its query; name one/],
     ];
     for (const [url, re] of cases) {
       let err: unknown;

@@ -89,7 +89,36 @@ export function checkRedisUrl(url: unknown): string {
     throw new RedisError(shown, `the Redis URL ${shown} has the scheme "${u.protocol}"; pass redis://HOST:PORT or rediss://HOST:PORT (TLS).`);
   }
   if (u.hostname === '') throw new RedisError(shown, `the Redis URL ${shown} names no host; pass redis://HOST:PORT.`);
+  redisDatabase(url);
   return shown;
+}
+
+/**
+ * The database a Redis URL names, as ioredis reads it: the path (`/3`) or the query (`?db=3`), else 0.
+ * Anything but a whole number >= 0, or a path and a query that differ, is refused: ioredis sent SELECT
+ * with it, and on its refusal went on in database 0 (a review: `?db=99` ran a coordinator's jobs of /0;
+ * `/abc` crashed with a raw ReplyError).
+ *
+ * @throws {@link RedisError} (exit 2) naming the URL and the fix.
+ */
+export function redisDatabase(url: string): number {
+  const shown = redactRedisUrl(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 0;
+  }
+  const fromPath = u.pathname.replace(/^\//, '');
+  const fromQuery = u.searchParams.get('db');
+  const read = (text: string): number => {
+    if (!/^\d+$/.test(text)) throw new RedisError(shown, `the Redis URL ${shown} names the database "${text}", which is not a whole number >= 0; pass redis://HOST:PORT/DB with DB a number (0 to 15 unless redis.conf's databases says otherwise).`);
+    return Number(text);
+  };
+  const a = fromPath === '' ? null : read(fromPath);
+  const b = fromQuery === null || fromQuery === '' ? null : read(fromQuery);
+  if (a !== null && b !== null && a !== b) throw new RedisError(shown, `the Redis URL ${shown} names database ${a} in its path and ${b} in its query; name one.`);
+  return a ?? b ?? 0;
 }
 
 /**
@@ -157,12 +186,7 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
   // The database the URL names: ioredis selects it on connect and only emits the server's refusal (a
   // database past redis.conf's `databases`), then works in database 0 (a review: a sweep on /99 wrote
   // its keys into 0, and a worker on /99 ran a coordinator's jobs of /0). Selected here, and refused.
-  let db = 0;
-  try {
-    db = Number(new URL(target.url).pathname.replace(/^\//, '') || '0');
-  } catch {
-    db = 0;
-  }
+  const db = redisDatabase(target.url);
   try {
     await client.connect();
     const pong = await client.ping();
@@ -178,7 +202,7 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
     );
   }
   try {
-    if (Number.isInteger(db) && db > 0) await client.select(db);
+    if (db > 0) await client.select(db);
     return shown;
   } catch (err) {
     throw new RedisError(shown, `Redis at ${shown} has no database ${db} (${redisReason(err, target.url)}); pass a database it has in the URL's path (redis://HOST:PORT/DB; 0 to 15 unless redis.conf's databases says otherwise).`);

@@ -1,6 +1,6 @@
 import { ProveError } from '../../errors.js';
 import type { BullmqBackend } from '../../executor/bullmq-backend.js';
-import { redactArgv, RedisError } from '../../executor/bullmq-redis.js';
+import { redactArgv, redisDatabase, RedisError } from '../../executor/bullmq-redis.js';
 import type { RunManifest } from '../../store/manifest.js';
 import type { CliIo, OptionDef } from '../define.js';
 import type { Values } from '../values.js';
@@ -105,12 +105,11 @@ export async function bullmqExecution(v: Values, io: CliIo, recorded?: RunManife
   };
 }
 
-/** A Redis URL's server and database (`host:port/db`, defaults filled in), or null when it does not parse. */
+/** A Redis URL's server and database (`host:port/db`, defaults filled in, the host in lower case; the database from the path or `?db=`), or null when it does not parse. */
 function serverOf(url: string): string | null {
   try {
     const u = new URL(url);
-    const db = u.pathname.replace(/^\//, '') || '0';
-    return `${u.hostname}:${u.port || '6379'}/${db}`;
+    return `${u.hostname.toLowerCase()}:${u.port || '6379'}/${redisDatabase(url)}`;
   } catch {
     return null;
   }
