@@ -111,11 +111,12 @@ export function renderGridSvg(grid: ReportGrid): string {
   const headerH = 24 + (lines.length - 1) * 17;
   // Cells: wide enough for their longest text and their x value.
   const cellTexts = grid.cells.flatMap((c) => (c.row === null ? ['no pairs'] : [fmtInterval(c.row.interval, printDecimals(grid.diff.threshold)), c.row.verdict]));
-  const cw = Math.max(120, ...cellTexts.map((t) => textWidth(t, 12) + 20), ...xs.map((x) => textWidth(x.shown, 12) + 20));
+  // Labels sized as shown: a bidirectional control is drawn as its code point (esc, shownBidi).
+  const cw = Math.max(120, ...cellTexts.map((t) => textWidth(t, 12) + 20), ...xs.map((x) => textWidth(shownBidi(x.shown), 12) + 20));
   // Rows tall enough for the rotated y axis title to sit beside them.
   const ch = Math.max(78, grid.y === null ? 0 : Math.ceil((textWidth(grid.y, 12, true) + 16) / ny));
   const yTitleW = grid.y === null ? 0 : 30;
-  const yLabelW = Math.max(0, ...ys.map((y) => textWidth(y.shown, 12)));
+  const yLabelW = Math.max(0, ...ys.map((y) => textWidth(shownBidi(y.shown), 12)));
   const left = pad + yTitleW + yLabelW + 12;
   const top = headerH + 58;
   const good = riseIsGood(grid.event);

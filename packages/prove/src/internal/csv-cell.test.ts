@@ -35,3 +35,12 @@ describe('mdCell', () => {
     expect(md).not.toContain('<img');
   });
 });
+
+// The session's own review: export --md left bidirectional controls in a label, and a Markdown preview
+// applied them to the text after it.
+describe('mdCell and bidirectional controls', () => {
+  it('shows them as code points', () => {
+    expect(mdCell('name \u202Eright-to-left')).toBe('name \u27E8U+202E\u27E9right-to-left');
+    expect(mdCell('a|b\u2066')).toBe('a\\|b\u27E8U+2066\u27E9');
+  });
+});

@@ -1,3 +1,4 @@
+import { shownBidi } from './bidi.js';
 /**
  * One CSV field as RFC 4180 writes it: quoted when it holds a comma, a double quote or a line break,
  * with inner quotes doubled; as is otherwise.
@@ -38,9 +39,12 @@ const MD_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;
  * ```
  * @see CommonMark 0.31, "Backslash escapes" (any ASCII punctuation) and "Entity and numeric character references".
  */
-export function mdCell(s: string): string {
-  // One pass: the entities' own '#' and '&' are not escaped again. A run of underscores between two letters
-  // or digits (snake_case) can neither open nor close emphasis (CommonMark's flanking rules): left as it is.
+export function mdCell(text: string): string {
+  // Bidirectional controls shown as their code points (a Markdown preview applied them to the text after
+  // the label; internal/bidi.ts), then one pass: the entities' own '#' and '&' are not escaped again.
+  // A run of underscores between two letters or digits (snake_case) can neither open nor close emphasis
+  // (CommonMark's flanking rules): left as it is.
+  const s = shownBidi(text);
   return s.replace(/_+|[&<>\n\r\\`*[\]!~#|]/g, (c, at: number) => {
     if (c[0] === '_' && WORD_END.test(s.slice(Math.max(0, at - 2), at)) && WORD_START.test(s.slice(at + c.length, at + c.length + 2))) return c;
     return MD_ENTITIES[c] ?? c.replace(/./g, '\\$&');

@@ -1,4 +1,5 @@
 import { goodness, riseIsGood } from '../diff/direction.js';
+import { shownBidi } from '../internal/bidi.js';
 import { distinctAbbreviations } from '../diff/distinct-abbreviations.js';
 import { textWidth } from '../diff/svg.js';
 import { fmtChange, fmtInterval, printDecimals } from '../diff/text-table.js';
@@ -77,7 +78,8 @@ export function renderForestSvg(report: DiffReport): string {
   const shown = distinctParts(rows.map((r) => r.condition));
   const short = shortLabels(shown);
   const labels = rows.map((r, i) => `${short[i] as string} (${r.event})`);
-  const labelW = Math.max(120, ...labels.map((l) => textWidth(l, 12)));
+  // Sized as shown: a bidirectional control is drawn as its code point, 8 characters (internal/bidi.ts).
+  const labelW = Math.max(120, ...labels.map((l) => textWidth(shownBidi(l), 12)));
   const plotW = 420;
   const pad = 12;
   const rowH = 22;

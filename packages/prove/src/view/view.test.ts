@@ -491,3 +491,23 @@ describe('forest labels cut between code points', () => {
     expect(svg).toContain(`name ${'x'.repeat(54)}\u2026`);
   });
 });
+
+// The session's own review: the forest sized a label on its raw text, where each bidirectional control is
+// drawn as its code point (8 characters): a label of 8 controls started at x = -387, clipped.
+describe('forest labels with bidirectional controls', () => {
+  it('are sized as shown: no label starts left of the plot', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderForestSvg } = await import('./forest.js');
+    const label = `v${'\u202E\u202D'.repeat(4)}w`;
+    const runOf = (id: string, fail: (r: number) => boolean) => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, axes: { name: { type: 'categorical', values: [label] } } },
+      rows: Array.from({ length: 20 }, (_, r) => ({ condition: `name ${label}`, replicate_index: r, seed: 1000 + r, outcome: fail(r) ? 'failed' : 'passed', t: 1, name: label })),
+    });
+    const svg = renderForestSvg(diffEpisodes(runOf('a', () => false), runOf('b', (r) => r < 5), { events: ['failed'] }));
+    const text = /<text x="(-?[\d.]+)" y="[\d.]+" text-anchor="end"><title>[^<]*<\/title>([^<]*)<\/text>/.exec(svg);
+    expect(text?.[2]).toContain('\u27E8U+202E\u27E9');
+    // The label ends at x and extends left by its width as drawn (about 7 px a character at 12 px).
+    const { textWidth } = await import('../diff/svg.js');
+    expect(Number(text?.[1]) - textWidth(text?.[2] ?? '', 12)).toBeGreaterThanOrEqual(0);
+  });
+});
