@@ -270,10 +270,11 @@ function sameFileWarning(before: RunIndex, after: RunIndex): string | null {
 }
 
 /**
- * Two inspect imports of which one reads N (no answer) as the outcome `no_answer`, as imports made before
- * the evening of 2026-12-06 did, and the other as `failed`, as they do since: the same answers would read
- * as a change of both events (a review: one log imported before and after read significant change). Null
- * unless exactly one of two inspect imports holds `no_answer`.
+ * Two inspect imports of which one holds the outcome `no_answer` (imports made before the evening of
+ * 2026-12-06 gave it to N) and the other none: the other may read N as `failed`, as imports do since, and
+ * the same answers then read as a change of both events (a review: one log imported before and after
+ * read significant change). Both may be old, one of them with no N at all (the session's own review): the
+ * warning says "if". Null unless exactly one of two inspect imports holds `no_answer`.
  */
 function noAnswerWarning(before: RunIndex, after: RunIndex, pairing: { readonly conditions: readonly { readonly beforeOutcomes: readonly string[]; readonly afterOutcomes: readonly string[] }[] }): string | null {
   const harness = (r: RunIndex): unknown => (r.manifest['import'] as { harness?: unknown } | undefined)?.harness;
@@ -282,7 +283,7 @@ function noAnswerWarning(before: RunIndex, after: RunIndex, pairing: { readonly 
   const b = pairing.conditions.some((c) => c.afterOutcomes.includes('no_answer'));
   if (a === b) return null;
   const [old, now] = a ? ['before', 'after'] : ['after', 'before'];
-  return `${old} was imported when inspect's N (no answer) was an outcome of its own, no_answer, and ${now} reads N as failed, as inspect's accuracy counts it: the same answers read as a change of both; import ${old}'s log again to compare them`;
+  return `${old} holds the outcome no_answer, which imports made before the evening of 2026-12-06 gave inspect's N (no answer), and ${now} none: if ${now} was imported since (N read as failed, as inspect's accuracy counts it), the same answers read as a change of both; import ${old}'s log again to compare them`;
 }
 
 /**

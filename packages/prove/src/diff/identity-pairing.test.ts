@@ -102,10 +102,10 @@ describe('an inspect import made when N read as no_answer, against one made sinc
   const harness = (r: DiffRun, h: string): DiffRun => ({ ...r, manifest: { ...r.manifest, import: { pairing: 'identity', harness: h } } });
   const old = run('old', Array.from({ length: 40 }, (_, i) => ({ id: i + 1, outcome: i < 10 ? 'no_answer' : 'passed' })));
   const now = run('new', Array.from({ length: 40 }, (_, i) => ({ id: i + 1, outcome: i < 10 ? 'failed' : 'passed' })));
-  const said = "before was imported when inspect's N (no answer) was an outcome of its own, no_answer, and after reads N as failed, as inspect's accuracy counts it: the same answers read as a change of both; import before's log again to compare them";
+  const said = "before holds the outcome no_answer, which imports made before the evening of 2026-12-06 gave inspect's N (no answer), and after none: if after was imported since (N read as failed, as inspect's accuracy counts it), the same answers read as a change of both; import before's log again to compare them";
   it('is warned of, naming the run to import again', () => {
     expect(diffEpisodes(harness(old, 'inspect'), harness(now, 'inspect')).warnings).toContain(said);
-    expect(diffEpisodes(harness(now, 'inspect'), harness(old, 'inspect')).warnings).toContain(said.replace(/^before/, 'after').replace('and after reads', 'and before reads').replace("import before's", "import after's"));
+    expect(diffEpisodes(harness(now, 'inspect'), harness(old, 'inspect')).warnings).toContain(said.replace(/^before/, 'after').replace('and after none: if after', 'and before none: if before').replace("import before's", "import after's"));
   });
   it('is not warned of for two imports alike, or for another harness', () => {
     expect(diffEpisodes(harness(now, 'inspect'), harness(now, 'inspect')).warnings.join()).not.toContain('no_answer');

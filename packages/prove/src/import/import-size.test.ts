@@ -91,3 +91,22 @@ describe('the encoding of a log read whole', () => {
     await expect(readdir(join(dir, 'store2'))).rejects.toThrow();
   });
 });
+
+// The session's own review: lm-eval's results_<date>.json was still read with readFile('utf8'): a
+// byte-order mark was "not JSON (Unexpected token ...)".
+describe("lm-eval's results file", () => {
+  it('with a UTF-8 byte-order mark imports as without it; UTF-16 is refused by name', async () => {
+    const { readFile, readdir: ls, writeFile } = await import('node:fs/promises');
+    const { makeTruth, writeLmEval } = await import('./__fixtures__/harness-gen.js');
+    const files = await writeLmEval(join(dir, 'lm'), makeTruth(12, 5), 0);
+    const results = join(dir, 'lm', (await ls(join(dir, 'lm'))).find((f) => f.startsWith('results_')) as string);
+    const text = await readFile(results, 'utf8');
+    await writeFile(results, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-lm'), 'import', 'lm-eval', files[0] as string], io)).toBe(0);
+    await writeFile(results, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const refused = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-lm2'), 'import', 'lm-eval', files[0] as string], refused)).toBe(2);
+    expect(refused.err()).toContain('is UTF-16 text (it starts with a UTF-16 byte-order mark)');
+  });
+});

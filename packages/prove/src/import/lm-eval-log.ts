@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sha256 } from './identity.js';
@@ -8,6 +7,7 @@ import { firstLine, isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type Graded, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson, pythonIndentedMember } from './python-json.js';
 import { ownValue, setOwn } from '../internal/own-key.js';
+import { readWholeText } from './whole-text.js';
 
 
 /** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
@@ -45,8 +45,11 @@ export type LmEvalResults = {
  */
 export async function readLmEvalResults(path: string, shown: string): Promise<LmEvalResults> {
   let data: unknown;
+  // Read as the other harnesses' JSON files are: a UTF-8 byte-order mark skipped, other encodings refused
+  // by name (a BOM was "not JSON (Unexpected token ...)"; the session's own review).
+  const text = await readWholeText(path, shown, 'pass the results_<date>.json lm-evaluation-harness wrote beside the samples');
   try {
-    data = parsePythonJson(await readFile(path, 'utf8'));
+    data = parsePythonJson(text);
   } catch (err) {
     throw new ImportError(shown, '', `is not JSON (${firstLine(err)}); pass the results_<date>.json lm-evaluation-harness wrote beside the samples.`);
   }
