@@ -24,10 +24,15 @@ export function unnamedRegistrationProblem(manifest: RunManifest, named: boolean
  * registration, which is the one the writer recorded.
  */
 export function otherRegistrationProblem(manifest: RunManifest, named: string): string | null {
+  if (manifest.registration_sha256 === named) return null;
+  return `${runLabel(manifest)}: ${registrationMismatch(manifest, named)}: restore run.json from a copy of the store (poisson-prove verify ${manifest.run_id} lists what differs).`;
+}
+
+/** `its rows name the registration X… (meta.pin), and its run.json records Y…; the manifest was edited or damaged` (verify's words, and the readers'). */
+export function registrationMismatch(manifest: Pick<RunManifest, 'registration_sha256'>, named: string): string {
   const r: unknown = manifest.registration_sha256;
-  if (r === named) return null;
   const recorded = r === null || r === undefined ? 'none' : `${String(r).slice(0, 12)}…`;
-  return `${runLabel(manifest)}: its rows name the registration ${named.slice(0, 12)}… (meta.pin), and its run.json records ${recorded}; the manifest was edited or damaged: restore run.json from a copy of the store (poisson-prove verify ${manifest.run_id} lists what differs).`;
+  return `its rows name the registration ${named.slice(0, 12)}… (meta.pin), and its run.json records ${recorded}; the manifest was edited or damaged`;
 }
 
 /**

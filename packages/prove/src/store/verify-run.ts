@@ -12,7 +12,7 @@ import { lackingProblem } from './lacking-pairs.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart, unrecordedParts } from './verify-parts.js';
 import { lostLock, strayFiles } from './part-temps.js';
 import { missingPartsProblem } from './unverified-parts.js';
-import { unnamedRegistrationProblem } from './registration-rows.js';
+import { registrationMismatch, unnamedRegistrationProblem } from './registration-rows.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
 
@@ -96,10 +96,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       const meta = row['meta'];
       const pin = typeof meta === 'string' ? registrationOf(meta) : null;
       if (pin !== null) named = true;
-      if (pin !== null && pin !== manifest.registration_sha256) {
-        const recorded = manifest.registration_sha256 === null ? 'none' : `${String(manifest.registration_sha256).slice(0, 12)}…`;
-        bad.add(`its rows name the registration ${pin.slice(0, 12)}… (meta.pin), and its run.json records ${recorded}; the manifest was edited or damaged`);
-      }
+      if (pin !== null && pin !== manifest.registration_sha256) bad.add(registrationMismatch(manifest, pin));
     }
     if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
     // The record's ranges against its rows (readers trust them to skip parts and to bound the design).

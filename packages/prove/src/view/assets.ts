@@ -1,3 +1,4 @@
+import { BIDI_CONTROLS } from '../internal/bidi.js';
 /**
  * The page's style sheet, inlined in every page (no file, no network).
  */
@@ -59,9 +60,10 @@ export const PAGE_JS = `
   var collate = new Intl.Collator(undefined, { numeric: true });
   var dataEl = document.getElementById('poisson-data');
   var data = dataEl ? JSON.parse(dataEl.textContent) : {};
-  // Bidirectional controls in the data shown as their code points, as the page's markup shows them (internal/bidi.ts shownBidi).
+  // Bidirectional controls in the data shown as their code points, as the page's markup shows them (the
+  // class is internal/bidi.ts's BIDI_CONTROLS, written here as escapes: the script holds no control itself).
   function bidiShown(t) {
-    return String(t).replace(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, function (c) {
+    return String(t).replace(/${BIDI_CONTROLS.source}/g, function (c) {
       var h = c.charCodeAt(0).toString(16).toUpperCase();
       while (h.length < 4) h = '0' + h;
       return '\u27E8U+' + h + '\u27E9';

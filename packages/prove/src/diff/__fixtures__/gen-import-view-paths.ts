@@ -69,6 +69,8 @@
 // pages before, their <script> and <style> taken out, nothing moved (the 13 pages).
 // and (the same evening) for that warning's words and the log id's digest of the scores: the five cases' warning
 // alone, compared with the digest taken out and the old words put back: nothing else moved.
+// and (the same evening) for the page script's bidi class written as escapes from internal/bidi.ts (it held the raw
+// characters): compared with the pages before, their <script> taken out, nothing moved (the 13 pages).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
