@@ -25,6 +25,18 @@ afterEach(async () => {
 
 const request = (content: string) => ({ messages: [{ role: 'user' as const, content }], max_tokens: 16, seed: 11 });
 
+/** A server answering 'fresh', a session on the store's cache, the key of request q, and the path of its claim (its folder made). */
+async function claimedKey() {
+  const srv = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
+  server = srv; // closed after each test
+  const cache = ResponseCache.forStore(dir);
+  const s = createModelSession({ env: {}, baseURLs: { local: srv.url }, cache });
+  const key = s.keyOf('local:m', request('q'), 0);
+  const claim = cache.claimPathOf(key);
+  await mkdir(join(claim, '..'), { recursive: true });
+  return { srv, cache, s, key, claim };
+}
+
 /** A promise of the first event of `type` a session reports, and the listener that resolves it. */
 function eventOf(type: ModelSessionEvent['type']): { seen: Promise<ModelSessionEvent>; onEvent: (e: ModelSessionEvent) => void } {
   let resolve: (e: ModelSessionEvent) => void = () => undefined;
@@ -94,18 +106,13 @@ describe('one call per key across sessions that share a cache directory', () => 
   });
 
   it('a claim its holder no longer keeps fresh (a process killed mid-call) is taken over, not waited on', async () => {
-    server = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
-    const cache = ResponseCache.forStore(dir);
-    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
-    const key = s.keyOf('local:m', request('q'), 0);
+    const { srv, cache, s, key, claim } = await claimedKey();
     // The claim a SIGKILLed holder left behind: its heartbeat stopped a minute ago.
-    const claim = cache.claimPathOf(key);
-    await mkdir(join(claim, '..'), { recursive: true });
     await writeFile(claim, '{"id":"killed"}\n');
     const past = new Date(Date.now() - 60_000);
     await utimes(claim, past, past);
     expect(await s.chat('local:m', request('q'), { replicateIndex: 0 })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
-    expect(server.requests).toHaveLength(1);
+    expect(srv.requests).toHaveLength(1);
   });
 
   // A review (evening of 2026-12-06): a run resumed after a kill waited up to 10 s on each claim its killed
@@ -113,12 +120,7 @@ describe('one call per key across sessions that share a cache directory', () => 
   // with no request sent. A claim naming this machine, this pid namespace and a pid that has ended is stale
   // at once; one of a live process, or of another machine, is waited on as before.
   it('a fresh claim of a process of this machine that has ended is taken over at once; one of a live process or another machine is not', async () => {
-    server = await startMockChatServer(() => ({ kind: 'text', content: 'fresh' }));
-    const cache = ResponseCache.forStore(dir);
-    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, cache });
-    const key = s.keyOf('local:m', request('q'), 0);
-    const claim = cache.claimPathOf(key);
-    await mkdir(join(claim, '..'), { recursive: true });
+    const { srv, cache, s, key, claim } = await claimedKey();
     const { spawnSync } = await import('node:child_process');
     const { hostname } = await import('node:os');
     const { readlinkSync } = await import('node:fs');
@@ -149,7 +151,7 @@ describe('one call per key across sessions that share a cache directory', () => 
     expect(await cache.claimState(key)).toBe(ns === null || boot === null ? 'held' : 'stale');
     if (ns === null || boot === null) return; // no /proc to read: nothing is known of the holder, as before
     const waiting = eventOf('claim_wait');
-    const t = createModelSession({ env: {}, baseURLs: { local: server.url }, cache, onEvent: waiting.onEvent });
+    const t = createModelSession({ env: {}, baseURLs: { local: srv.url }, cache, onEvent: waiting.onEvent });
     let waited = false;
     void waiting.seen.then(() => (waited = true));
     const stop = new AbortController();
@@ -157,7 +159,7 @@ describe('one call per key across sessions that share a cache directory', () => 
     expect(await t.chat('local:m', request('q'), { replicateIndex: 0, signal: stop.signal })).toMatchObject({ cached: false, completion: { content: 'fresh' } });
     clearTimeout(timer);
     expect(waited).toBe(false);
-    expect(server.requests).toHaveLength(1);
+    expect(srv.requests).toHaveLength(1);
   });
 
   // A review (evening of 2026-12-06): a damaged entry was counted by every session that read it, before
