@@ -5,6 +5,7 @@ describe('poisson-stats barrel', () => {
   it('exports exactly the public API (values; types are erased)', () => {
     expect(Object.keys(stats).sort()).toEqual(
       [
+        'CONFIDENCE_SEQUENCE_METHOD',
         'MCNEMAR_METHODS',
         'bellMcCaffreyDf',
         'benjaminiHochberg',
@@ -20,9 +21,11 @@ describe('poisson-stats barrel', () => {
         'holm',
         'mcnemar',
         'mcnemarPower',
+        'meanConfidenceSequence',
         'meanScoreInterval',
         'minimumDetectableChange',
         'newcombeInterval',
+        'pairedChangeConfidenceSequence',
         'pairedScoreDifference',
         'roundSignificant',
         'tangoInterval',

@@ -37,5 +37,11 @@ export {
   SEQUENTIAL_MCNEMAR_METHOD,
 } from './sequential-mcnemar.js';
 export type { SequentialMcnemarResult, SequentialPowerOptions } from './sequential-mcnemar.js';
+export {
+  CONFIDENCE_SEQUENCE_METHOD,
+  meanConfidenceSequence,
+  pairedChangeConfidenceSequence,
+} from './confidence-sequence.js';
+export type { ConfidenceSequence, ConfidenceSequenceOptions } from './confidence-sequence.js';
 export { clusteredMcnemar } from './clustered-mcnemar.js';
 export type { ClusteredMcnemarMethod, ClusteredMcnemarOptions, ClusteredMcnemarResult } from './clustered-mcnemar.js';

@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { logWealthAgainstAtLeast, logWealthAgainstAtMost, meanConfidenceSequence, pairedChangeConfidenceSequence } from './confidence-sequence.js';
+import { everInside } from './__fixtures__/ever-inside.js';
+import { expectClose } from './internal/expect-close.js';
+import { tangoInterval } from './tango-interval.js';
+
+// Written by __fixtures__/confidence-sequence.gen.R (base R: the wealth as R's vector arithmetic over the
+// values one by one, the bounds by uniroot at tol 1e-14), not the grouped loop and bisection of the code.
+type Fixture = {
+  tables: Array<{ both: number; fall: number; rise: number; neither: number; level: number; estimate: number; lower: number; upper: number }>;
+  wealth: Array<{ both: number; fall: number; rise: number; neither: number; m: number; logPlus: number; logMinus: number }>;
+  means: Array<{ values: number[]; level: number; estimate: number; lower: number; upper: number }>;
+};
+const F = JSON.parse(readFileSync(new URL('./__fixtures__/confidence-sequence.json', import.meta.url), 'utf8')) as Fixture;
+
+const groupsOf = (t: { both: number; fall: number; rise: number; neither: number }) => [
+  { value: 1, count: t.rise },
+  { value: -1, count: t.fall },
+  { value: 0, count: t.both + t.neither },
+];
+
+describe('the betting confidence sequence against R (confidence-sequence.gen.R)', () => {
+  it(`holds the fixture (${F.tables.length} tables x levels, ${F.wealth.length} wealths, ${F.means.length} value lists)`, () => {
+    expect(F.tables.length).toBeGreaterThanOrEqual(30);
+    expect(F.wealth.length).toBeGreaterThanOrEqual(20);
+  });
+  for (const row of F.tables) {
+    it(`rise ${row.rise}, fall ${row.fall}, n ${row.both + row.fall + row.rise + row.neither}, level ${row.level}`, () => {
+      const cs = pairedChangeConfidenceSequence(row, { level: row.level });
+      expectClose(cs.estimate, row.estimate, { rtol: 1e-15, atol: 1e-17 });
+      expectClose(cs.lower, row.lower, { atol: 1e-9, label: 'lower' });
+      expectClose(cs.upper, row.upper, { atol: 1e-9, label: 'upper' });
+      expect(cs.level).toBe(row.level);
+      expect(cs.method).toBe('betting confidence sequence (uniform mixture over 999 bets)');
+      expect(Object.isFrozen(cs)).toBe(true);
+    });
+  }
+  for (const row of F.wealth) {
+    it(`log wealth at m = ${row.m}, rise ${row.rise}, fall ${row.fall}`, () => {
+      expectClose(logWealthAgainstAtLeast(groupsOf(row), row.m), row.logPlus, { rtol: 1e-11, atol: 1e-11 });
+      expectClose(logWealthAgainstAtMost(groupsOf(row), row.m), row.logMinus, { rtol: 1e-11, atol: 1e-11 });
+    });
+  }
+  for (const row of F.means) {
+    it(`${row.values.length} values in [-1, 1], level ${row.level}`, () => {
+      const cs = meanConfidenceSequence(row.values, { level: row.level });
+      expectClose(cs.estimate, row.estimate, { rtol: 1e-12, atol: 1e-15 });
+      expectClose(cs.lower, row.lower, { atol: 1e-9, label: 'lower' });
+      expectClose(cs.upper, row.upper, { atol: 1e-9, label: 'upper' });
+    });
+  }
+});
+
+describe('the confidence sequence as a table of values', () => {
+  it('a paired table reads as its values +1, -1 and 0', () => {
+    const t = { both: 7, fall: 3, rise: 9, neither: 11 };
+    const values = [...Array(9).fill(1), ...Array(3).fill(-1), ...Array(18).fill(0)] as number[];
+    const a = pairedChangeConfidenceSequence(t, { level: 0.99 });
+    const b = meanConfidenceSequence(values, { level: 0.99 });
+    expect(a.lower).toBe(b.lower);
+    expect(a.upper).toBe(b.upper);
+    expect(a.n).toBe(30);
+  });
+  it('is wider than Tango at the same n and level (the price of reading it at every n)', () => {
+    for (const t of [{ both: 59, fall: 6, rise: 16, neither: 80 }, { both: 0, fall: 0, rise: 0, neither: 100 }, { both: 40, fall: 12, rise: 12, neither: 36 }]) {
+      const cs = pairedChangeConfidenceSequence(t);
+      const tango = tangoInterval(t);
+      expect(cs.lower).toBeLessThan(tango.lower);
+      expect(cs.upper).toBeGreaterThan(tango.upper);
+    }
+  });
+  it('every pair a rise: upper 1; every pair a fall: lower -1', () => {
+    expect(pairedChangeConfidenceSequence({ both: 0, fall: 0, rise: 5, neither: 0 }).upper).toBe(1);
+    expect(pairedChangeConfidenceSequence({ both: 0, fall: 5, rise: 0, neither: 0 }).lower).toBe(-1);
+  });
+  it('names every bad input at once', () => {
+    expect(() => pairedChangeConfidenceSequence({ both: 0, fall: 0, rise: 0, neither: 0 }, { level: 1 })).toThrow(
+      'counts must hold at least one pair; got n = 0; options.level must be a number strictly between 0 and 1; got 1',
+    );
+    expect(() => meanConfidenceSequence([0.5, 2, Number.NaN])).toThrow('values must each be a number in [-1, 1]; got values[1] = 2, values[2] = NaN');
+    expect(() => meanConfidenceSequence([])).toThrow('values must hold at least one value; got none');
+    expect(() => meanConfidenceSequence('x' as unknown as number[])).toThrow(TypeError);
+  });
+});
+
+describe('a reader who stops at the first n where the interval lies inside the margin (exact, by dynamic programming)', () => {
+  // The true change is the margin itself: reading "inside" is the error the level bounds at (1 - level) / 2.
+  const level = 0.95;
+  const inTango = (delta: number) => (r: number, f: number, n: number) => {
+    const t = tangoInterval({ both: 0, fall: f, rise: r, neither: n - r - f }, { level });
+    return t.lower >= -delta && t.upper <= delta;
+  };
+  const threshold = Math.log(2 / (1 - level));
+  const inSequence = (delta: number) => (r: number, f: number, n: number) => {
+    const g = [{ value: 1, count: r }, { value: -1, count: f }, { value: 0, count: n - r - f }];
+    return logWealthAgainstAtLeast(g, delta) >= threshold && logWealthAgainstAtMost(g, -delta) >= threshold;
+  };
+  it('one way (a target that never disagrees with itself), change 0.35, up to 120 pairs: Tango 0.14, the sequence under 0.025', () => {
+    const tango = everInside(120, 0.35, 0, inTango(0.35));
+    const cs = everInside(120, 0.35, 0, inSequence(0.35));
+    expect(tango).toBeGreaterThan(0.1);
+    expect(cs).toBeLessThanOrEqual(0.025);
+    expect(cs).toBeGreaterThan(0);
+  });
+  it('both ways (P(rise) 0.45, P(fall) 0.10), change 0.35, up to 40 pairs: Tango above 0.025, the sequence under it', () => {
+    const tango = everInside(40, 0.45, 0.1, inTango(0.35));
+    const cs = everInside(40, 0.45, 0.1, inSequence(0.35));
+    expect(tango).toBeGreaterThan(0.025);
+    expect(cs).toBeLessThanOrEqual(0.025);
+  });
+  it('the sequence read at every n agrees with its bounds: inside the margin exactly when its bounds are', () => {
+    for (const [r, f, n] of [[10, 0, 40], [3, 2, 60], [20, 20, 200], [0, 0, 30]] as const) {
+      const cs = pairedChangeConfidenceSequence({ both: 0, fall: f, rise: r, neither: n - r - f });
+      for (const delta of [0.05, 0.1, 0.2, 0.35, 0.5]) expect(inSequence(delta)(r, f, n)).toBe(cs.lower >= -delta && cs.upper <= delta);
+    }
+  });
+});
