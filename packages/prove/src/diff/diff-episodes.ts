@@ -256,7 +256,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     dropped_by_run: droppedOf(pairing),
     verdict_rule: verdictRule(q, m),
     limits_rule: limitsRule(rows, dm, q, m, power),
-    intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m),
+    intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m, readings.sequential),
     rows: Object.freeze(rows),
     next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential, first: sameSampleAxesOf(before.manifest, after.manifest) }),
     full: false,

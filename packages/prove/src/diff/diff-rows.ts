@@ -4,7 +4,7 @@
 import type { CheckedOptions } from './diff-input.js';
 import { disagreesBothWays, observedDiscordance, type LimitContext, type LimitMemo, type Limits } from './limits.js';
 import type { ConditionPairs } from './pairing.js';
-import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import { intervalOf, limitsOf, pValueOf, sequenceOf } from './row-stats.js';
 import { sequentialLimits, sequentialPValue } from './sequential.js';
 import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
 import type { DiffRow } from './types.js';
@@ -91,10 +91,12 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
   return tests.map((t) => {
     const seq = sequential && t.table.kind === 'paired';
     const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
-    const interval = Object.freeze(intervalOf(t.table, level));
     const change = rates(t.table).change;
     const drops = t.scoreDrops > 0 ? { scoreDrops: t.scoreDrops } : {};
-    if (!seq) return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval, ...drops };
+    if (!seq || t.table.kind !== 'paired') return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval: Object.freeze(intervalOf(t.table, level)), ...drops };
+    // Under --sequential the interval behind `unchanged` is a confidence sequence, so that a reader who
+    // stops at the first `no significant change` keeps its level (Tango's read after every pair: 0.14).
+    const interval = Object.freeze(sequenceOf(t.table, level));
     const s = sequentialPValue(t.pairs, t.event);
     return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval, ...drops };
   });

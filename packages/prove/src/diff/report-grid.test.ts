@@ -234,6 +234,26 @@ describe('report of cells that pool conditions run on the same seeds', () => {
     expect(g.diff.verdict).toBe('no significant change');
   });
 
+  // Under --sequential the pooled cell's interval behind `unchanged` is the betting confidence sequence over
+  // its seeds (the evening of 2026-12-06; it was the CR2 / Tango interval, fixed-n: a reader who stops at
+  // the first `unchanged` would not keep its level).
+  it('under --sequential, a pooled cell reads the confidence sequence over its seeds, each seed its share of pairs that rose less fell', async () => {
+    const { meanConfidenceSequence } = await import('poisson-stats');
+    const outs = Array.from({ length: 200 }, (_, r) => (r % 3 === 0 ? 'failed' : 'passed'));
+    // In the after run, seed r < 10 fails where it passed in one condition (slack 4, strict): half of the
+    // strict cell's two pairs of that seed rose.
+    const after = fourConditions('b', outs);
+    for (const e of after.rows) if (e.condition === 'slack 4, strictness strict' && e.replicate_index < 10) (e as { outcome: string }).outcome = 'failed';
+    const g = reportGrid(fourConditions('a', outs), after, { x: 'strictness', event: 'failed', sequential: true });
+    const row = g.cells.find((c) => (c.row?.counts?.rise ?? 0) > 0)?.row;
+    expect(row?.counts?.rise).toBe(6); // seeds 1, 2, 4, 5, 7, 8
+    expect(row?.interval.method).toBe('confidence sequence by seed');
+    const cs = meanConfidenceSequence([...Array(6).fill(0.5), ...Array(194).fill(0)], { level: row?.interval.level as number });
+    expect(row?.interval.lower).toBe(cs.lower);
+    expect(row?.interval.upper).toBe(cs.upper);
+    expect(g.diff.intervals_rule).toContain('for a cell that pools conditions of a sweep, the betting confidence sequence over its seeds');
+  });
+
   it("diff --full's omnibus and fault lines, which pool conditions too, say the same", async () => {
     const { computeDiff } = await import('./diff-episodes.js');
     const { formatDiffText } = await import('./format-text.js');

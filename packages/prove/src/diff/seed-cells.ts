@@ -4,7 +4,7 @@ import type { ConditionPairs, Pair } from './pairing.js';
 import { intervalOf } from './row-stats.js';
 import { looksWords, sequentialLimits, sequentialPValue } from './sequential.js';
 import { verdictSentence } from './sentence.js';
-import { clusteredBinary, mcnemarP, TEST_METHODS, type TestMethod } from './stats.js';
+import { clusteredBinary, mcnemarP, meanSequence, TEST_METHODS, type TestMethod } from './stats.js';
 import { pairedTable, tableSize, type PairedTable } from './tables.js';
 import type { DiffReport, DiffRow } from './types.js';
 import { decide } from './verdict.js';
@@ -25,7 +25,7 @@ export type SeedCell = {
   /** The pooled pairs' own p, read as if independent (the cell's `p` is the larger of the two). */
   readonly p_pairs: number;
   /** How the interval was read: the CR2 interval over the seeds, or the seed table's Tango interval where every seed changed alike (its standard error 0). */
-  readonly interval: 'cluster-robust (CR2) by seed' | 'tango on one pair a seed';
+  readonly interval: 'cluster-robust (CR2) by seed' | 'tango on one pair a seed' | 'confidence sequence by seed';
   /** Which way more of the seeds changed (1: more rose), the direction of the evidence behind `p`. */
   readonly direction_seeds: -1 | 0 | 1;
 };
@@ -130,7 +130,13 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     // Every seed changed alike (CR2's standard error 0, or one seed): by the first seed's share.
     const first = tables[0];
     const common = first === undefined ? 0 : Math.abs(first.rise - first.fall) / tableSize(first);
-    const bounds = byCr2
+    // Under --sequential, the betting confidence sequence over the seeds, each seed's change the share of
+    // its pairs that rose less the share that fell (independent across seeds, in [-1, 1]): the CR2 and
+    // Tango intervals are fixed-n, and a reader who stops at the first `unchanged` would not keep their level.
+    const sequence = diff.sequential ? (tables.length === 0 ? { lower: -1, upper: 1 } : meanSequence(tables.map((t) => (t.rise - t.fall) / tableSize(t)), row.interval.level)) : null;
+    const bounds = sequence !== null
+      ? { lower: sequence.lower, upper: sequence.upper }
+      : byCr2
       ? { lower: Math.min(cr2.interval.lower, tango.lower), upper: Math.max(cr2.interval.upper, tango.upper) }
       : common > 0
         ? { lower: tango.lower * common, upper: tango.upper * common }
@@ -143,7 +149,7 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
       fell: one.table.fall,
       p,
       p_pairs: row.p,
-      interval: byCr2 ? 'cluster-robust (CR2) by seed' : 'tango on one pair a seed',
+      interval: sequence !== null ? 'confidence sequence by seed' : byCr2 ? 'cluster-robust (CR2) by seed' : 'tango on one pair a seed',
       direction_seeds: Math.sign(one.table.rise - one.table.fall) as -1 | 0 | 1,
       limits,
       bounds,
@@ -197,7 +203,9 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     verdict: d.word,
     sentence,
     rows: Object.freeze(rows),
-    intervals_rule: `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds (the Tango interval of one pair a seed where every seed changed alike)`,
+    intervals_rule: diff.sequential
+      ? `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the betting confidence sequence over its seeds (each seed's change the share of its pairs that rose less the share that fell)`
+      : `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds (the Tango interval of one pair a seed where every seed changed alike)`,
     limits_rule: `${diff.limits_rule}; for a cell that pools conditions of a sweep, with one pair a seed`,
   });
   return { diff: read, seeds: [...seeds.values()].map(({ limits: _l, bounds: _b, direction: _d, ...s }) => Object.freeze(s)) };

@@ -328,7 +328,8 @@ export function discordanceText(r: Pick<DiffReport, 'planned_discordance' | 'dis
   return `observed up to ${fmt3(observed)}${assumed ? ', every table one way' : ''} (pairs whose outcomes disagree; each condition's limit is read at its own observed discordance ${discordanceReading(r)}${caveat})${origins.length > 0 ? `; ${origins.join('; ')}` : ''}`;
 }
 
-/** The `intervals` line: Tango's (paired) or Newcombe's interval at the family level, simultaneous over m tests. */
-export function intervalsRule(paired: boolean, familyLevel: number, m: number): string {
-  return `on each condition's change: ${paired ? 'Tango' : "Newcombe's hybrid score"} at ${pct(familyLevel)}, simultaneous (Bonferroni) over the ${m} tests`;
+/** The `intervals` line: Tango's (paired; the betting confidence sequence under `--sequential`) or Newcombe's interval at the family level, simultaneous over m tests. */
+export function intervalsRule(paired: boolean, familyLevel: number, m: number, sequential = false): string {
+  const name = !paired ? "Newcombe's hybrid score" : sequential ? 'a betting confidence sequence (valid however often the runs are read)' : 'Tango';
+  return `on each condition's change: ${name} at ${pct(familyLevel)}, simultaneous (Bonferroni) over the ${m} tests`;
 }

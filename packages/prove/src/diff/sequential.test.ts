@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sequentialMcnemar, sequentialMinimumDetectableChange } from 'poisson-stats';
+import { pairedChangeConfidenceSequence, sequentialMcnemar, sequentialMinimumDetectableChange, tangoInterval } from 'poisson-stats';
 import { diffEpisodes } from './diff-episodes.js';
 import { compareEpisodes } from './compare-runs.js';
 import { DiffError } from './diff-error.js';
@@ -79,7 +79,7 @@ describe('the sentence of a diff of an extended run', () => {
   });
   it('looksOf and looksWords read the manifest as extend writes it', () => {
     expect(looksOf({ run_id: 'x', name: 'x', salt: 's', max_mde: 0.5, replicates: 64, extensions: [{ from_index: 32, to_index: 63 }] })).toEqual({ extensions: 1, replicates: [32, 64] });
-    expect(looksWords({ extensions: 1, replicates: [32, 64] }, { extensions: 0, replicates: [64] }, true)).toBe('before was extended once (replicates 32, 64): read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)');
+    expect(looksWords({ extensions: 1, replicates: [32, 64] }, { extensions: 0, replicates: [64] }, true)).toBe('before was extended once (replicates 32, 64): read with anytime-valid p-values and confidence sequences, so the looks raise neither the rate of false significant changes nor that of false no significant changes');
   });
 });
 
@@ -228,5 +228,52 @@ describe('the flag of a row whose evidence peaked the other way', () => {
     expect(d.p_bh).toEqual([0.0373, 0.0373]);
     expect(d.counts).toEqual([false, false]);
     expect(d.flagged).toEqual([false, true]);
+  });
+});
+
+// A review (evening of 2026-12-06) measured that a user who extends step by step, reads `diff --sequential`
+// after each step and stops at the first word that is not `inconclusive` read `no significant change` up
+// to 0.046 of the time where the change was the threshold: `unchanged` rested on Tango's fixed-n interval.
+// Under --sequential the interval behind it is now the betting confidence sequence (poisson-stats
+// pairedChangeConfidenceSequence; its exact error under reading after every pair is in its own tests).
+describe('unchanged under --sequential rests on a confidence sequence', () => {
+  /** One condition of 40 pairs, threshold 0.35: `rise` pairs fail after only, the last pair fails in both. */
+  const pair = (rise: number, threshold = 0.35) => {
+    const a = Array.from({ length: 40 }, (_, i) => (i === 39 ? 'failed' : 'passed'));
+    const b = a.map((o, i) => (i < rise ? 'failed' : o));
+    const at = (r: DiffRun): DiffRun => ({ ...r, manifest: { ...r.manifest, max_mde: threshold } });
+    return [at(run('a', { 'slack 4': a })), at(run('b', { 'slack 4': b }))] as const;
+  };
+
+  it('6 rises in 40 pairs (Tango [0.049, 0.291] inside 0.35) reads inconclusive, held back by the interval (it read no significant change)', () => {
+    const [before, after] = pair(6);
+    const seq = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    const row = seq.rows[0]!;
+    expect(row.p_holm).toBeGreaterThan(0.05); // the anytime-valid test does not count it
+    expect(row.interval.method).toBe('confidence sequence');
+    const cs = pairedChangeConfidenceSequence({ both: 1, fall: 0, rise: 6, neither: 33 }, { level: 0.95 });
+    expect([row.interval.lower, row.interval.upper]).toEqual([cs.lower, cs.upper]);
+    expect(row.interval.upper).toBeGreaterThan(0.35);
+    expect(row.held_back_by).toEqual(['interval']);
+    expect(row.verdict).toBe('inconclusive');
+    expect(seq.verdict).toBe('inconclusive');
+    expect(seq.intervals_rule).toBe("on each condition's change: a betting confidence sequence (valid however often the runs are read) at 95%, simultaneous (Bonferroni) over the 1 tests");
+    // Read fixed-n, the interval is Tango's and the test counts the rise.
+    const fixed = diffEpisodes(before, after, { events: ['failed'] });
+    const tango = tangoInterval({ both: 1, fall: 0, rise: 6, neither: 33 }, { level: 0.95 });
+    expect(fixed.rows[0]!.interval).toEqual({ lower: tango.lower, upper: tango.upper, level: 0.95, method: 'tango' });
+    expect(fixed.intervals_rule).toBe("on each condition's change: Tango at 95%, simultaneous (Bonferroni) over the 1 tests");
+  });
+
+  it('no discordant pair in 40 reads unchanged when the sequence lies inside (and its limit does)', () => {
+    const [before, after] = pair(0, 0.25);
+    const seq = diffEpisodes(before, after, { events: ['failed'], sequential: true });
+    const row = seq.rows[0]!;
+    const cs = pairedChangeConfidenceSequence({ both: 1, fall: 0, rise: 0, neither: 39 });
+    expect([row.interval.lower, row.interval.upper]).toEqual([cs.lower, cs.upper]);
+    expect(cs.upper).toBeLessThan(0.25);
+    expect(row.limit).toBeLessThanOrEqual(0.25);
+    expect(row.verdict).toBe('unchanged');
+    expect(seq.verdict).toBe('no significant change');
   });
 });

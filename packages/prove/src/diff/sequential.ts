@@ -125,7 +125,7 @@ export function looksWords(before: RunLooks, after: RunLooks, sequential: boolea
   const tail = sequential
     ? retried
       ? `read with anytime-valid p-values, which take the pairs in replicate order: a retry fills in pairs among those already read, so their guarantee does not cover a diff read before a retry and again after it${extended ? ' (it covers the extensions)' : ''}`
-      : 'read with anytime-valid p-values, so the looks do not raise the rate of false significant changes (the intervals behind no significant change are fixed-n)'
+      : 'read with anytime-valid p-values and confidence sequences, so the looks raise neither the rate of false significant changes nor that of false no significant changes'
     : retried
       ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one overstates the evidence; ${anytime === PAIRED_LOOKS ? 'no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)' : anytime}`
       : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;

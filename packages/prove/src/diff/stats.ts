@@ -10,9 +10,11 @@ import {
   fisherMinimumDetectableChange,
   holm,
   mcnemar,
+  meanConfidenceSequence,
   meanScoreInterval,
   minimumDetectableChange,
   newcombeInterval,
+  pairedChangeConfidenceSequence,
   pairedScoreDifference,
   sequentialMcnemar,
   sequentialMinimumDetectableChange,
@@ -65,6 +67,19 @@ export function bhAdjust(p: readonly number[]): number[] {
 /** Tango's score interval for (rise - fall) / n at `level` (poisson-stats `tangoInterval`). */
 export function tango(counts: PairedCounts, level: number): Interval {
   return intervalOf(tangoInterval(pairedCounts(counts), { level }));
+}
+
+/**
+ * The betting confidence sequence for (rise - fall) / n at `level` (poisson-stats
+ * `pairedChangeConfidenceSequence`): valid at every n at once, however often the runs are read.
+ */
+export function pairedSequence(counts: PairedCounts, level: number): Interval {
+  return intervalOf(pairedChangeConfidenceSequence(pairedCounts(counts), { level }));
+}
+
+/** The betting confidence sequence for the mean of values in [-1, 1] (poisson-stats `meanConfidenceSequence`). */
+export function meanSequence(values: readonly number[], level: number): Interval {
+  return intervalOf(meanConfidenceSequence(values, { level }));
 }
 
 /**

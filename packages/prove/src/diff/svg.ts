@@ -95,11 +95,12 @@ export function renderGridSvg(grid: ReportGrid): string {
   };
   const xs = shownApart(grid.x_values.map(String));
   const ys = shownApart(grid.y_values.map((v) => (v === null ? '' : String(v))));
-  const interval = d.method.paired ? 'Tango' : "Newcombe's hybrid score";
+  // Under --sequential the paired interval is the betting confidence sequence (diff-rows.ts, seed-cells.ts).
+  const interval = !d.method.paired ? "Newcombe's hybrid score interval" : d.sequential ? 'confidence sequence' : 'Tango interval';
   const lines: [string, number, boolean, string][] = [
     [`${d.verdict}: change in the rate of ${grid.event}`, 15, true, '#111'],
     [`${d.after.name} (after) against ${d.before.name} (before)`, 12, false, '#444'],
-    [`cell: change (after - before), ${interval} interval at 95% simultaneous over the ${family}, verdict (${d.sequential ? 'the anytime-valid test of diff --sequential, ' : ''}Holm q ${d.q} over the ${family})`, 11, false, '#444'],
+    [`cell: change (after - before), ${interval} at 95% simultaneous over the ${family}, verdict (${d.sequential ? 'the anytime-valid test of diff --sequential, ' : ''}Holm q ${d.q} over the ${family})`, 11, false, '#444'],
     [`heavy outline: the change counts toward the verdict. The family is this grid's ${family}, not the diff's conditions x events,`, 11, false, '#444'],
     ['so a cell can differ from the diff\'s row for the same condition (poisson-prove report --json has the figures).', 11, false, '#444'],
     // Cells that pool conditions of one seed (report-grid.ts, sharedSeedsText): said in the image too.

@@ -161,7 +161,7 @@ export type DiffRow = {
    * that pools conditions of a sweep, the CR2 interval over its seeds, or the Tango interval of one pair a
    * seed where every seed changed alike (report-grid.ts, seed-cells.ts).
    */
-  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'cluster-robust (CR2) by seed' | 'tango on one pair a seed' };
+  readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'confidence sequence' | 'cluster-robust (CR2) by seed' | 'tango on one pair a seed' | 'confidence sequence by seed' };
   readonly limit_rise: Limit;
   readonly limit_fall: Limit;
   readonly limit: Limit;

@@ -32,6 +32,10 @@
 // and (sixth session of 2026-12-06) for the `seeds` line, `shared_seeds` and the heatmap's two lines of grids whose
 // cells pool conditions of swept runs, and the omnibus / fault lines' caveat: compared with the outputs before,
 // those taken out (and the heatmaps' y positions), nothing else moved.
+// and (the session of 2026-12-06 evening, 19:20 UTC) for the intervals under --sequential, now the betting
+// confidence sequence (poisson-stats pairedChangeConfidenceSequence) behind `unchanged`: compared with the
+// outputs before, only the `sequential` cases moved: their intervals (wider), `intervals_rule`, two rows'
+// `held_back_by` gaining 'interval' and the sentence's count of those (2 -> 3); no verdict word moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';
