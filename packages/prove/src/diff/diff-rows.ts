@@ -21,7 +21,6 @@ export type DiffTest = {
   readonly condition: string;
   readonly event: string;
   readonly table: Table;
-  readonly pairs: ConditionPairs['pairs'];
   /** Episodes the table leaves out although they hold a score (pairing.ts `scoreDrops`; 0 when none). */
   readonly scoreDrops: number;
 };
@@ -42,14 +41,10 @@ export type DiffFamily = {
 
 /** Per condition, per event: the test's table (paired or two-sample). */
 function testsOf(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): DiffTest[] {
-  // The pairs as objects only when asked for (the sequential test walks them): built once per condition.
   return conditions.flatMap((c) =>
     events.map((event) => ({
       condition: c.label,
       event,
-      get pairs() {
-        return c.pairs;
-      },
       table: conditionTable(c, event, paired),
       // Paired: the pairs dropped for such an episode; not paired: every such episode of either run.
       scoreDrops: c.scoreDrops === undefined ? 0 : paired ? c.scoreDrops.pairs : c.scoreDrops.episodes,
@@ -97,7 +92,7 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
     // Under --sequential the interval behind `unchanged` is a confidence sequence, so that a reader who
     // stops at the first `no significant change` keeps its level (Tango's read after every pair: 0.14).
     const interval = Object.freeze(sequenceOf(t.table, level));
-    const s = sequentialPValue(t.pairs, t.event);
+    const s = sequentialPValue(t.table);
     return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval, ...drops };
   });
 }

@@ -32,8 +32,8 @@ export type ReportOptions = {
   readonly method?: TestMethod;
   /**
    * Read each cell with the anytime-valid test (`diff --sequential`) instead of the fixed-n one; default
-   * false. A cell's discordant pairs are read in replicate order; a cell that pools several conditions
-   * reads them condition by condition (an order fixed before the data, so the test stays valid).
+   * false. A cell's p reads its rises and falls (the order they came in does not matter), and its
+   * interval is a confidence sequence (over its seeds where it pools conditions).
    */
   readonly sequential?: boolean;
   /** As `diff --discordance` (`DiffOptions.discordance`): above 0, every cell's limits read psi^ + d. */

@@ -36,6 +36,9 @@
 // confidence sequence (poisson-stats pairedChangeConfidenceSequence) behind `unchanged`: compared with the
 // outputs before, only the `sequential` cases moved: their intervals (wider), `intervals_rule`, two rows'
 // `held_back_by` gaining 'interval' and the sentence's count of those (2 -> 3); no verdict word moved.
+// and (the same evening, 19:45 UTC) for --sequential's p = 1 / E at the counts (it was 1 / max E over the pairs in
+// replicate order): compared with the outputs before, only the `sequential` cases moved: the method line,
+// four rows' p (none at or under q; no verdict moved) and the rows' `direction` (now the sign of rise - fall).
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

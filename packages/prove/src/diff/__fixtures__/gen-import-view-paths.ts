@@ -71,6 +71,9 @@
 // alone, compared with the digest taken out and the old words put back: nothing else moved.
 // and (the same evening) for the page script's bidi class written as escapes from internal/bidi.ts (it held the raw
 // characters): compared with the pages before, their <script> taken out, nothing moved (the 13 pages).
+// and (evening of 2026-12-06, 19:40 UTC) for the looks clause of a run whose errors were run again: --sequential's
+// p-value reads the counts (whatever order the pairs came in), so it covers retries and the clause says
+// "--sequential reads it anytime-valid"; compared with the old clause put in place of the new, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
