@@ -8,6 +8,7 @@ import { tempStore } from '../src/diff/__fixtures__/build-run.js';
 import { EVENTS, importPairRuns } from '../src/diff/__fixtures__/import-pairs.js';
 import { diffRuns } from '../src/diff/diff-runs.js';
 import { readDiscordantPairs } from '../src/diff/read-pairs.js';
+import { fmtChange } from '../src/diff/text-table.js';
 import type { DiffReport } from '../src/diff/types.js';
 import { EVIL_VALUE, viewStore } from '../src/view/__fixtures__/view-store.js';
 import { serveView } from '../src/view/serve.js';
@@ -197,6 +198,24 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     await s.page.keyboard.press('Enter');
     expect(await row.getAttribute('class')).toContain('selected');
     expect(await s.page.textContent('#pairs h3')).toBe(await row.getAttribute('data-condition'));
+  });
+
+  // Found and left by the evening session of 2026-12-06: the forest's lines were `<g tabindex="0">` inside an
+  // `<svg role="img">` (whose children are presentational, so a screen reader met no line and no name), and
+  // acted on Enter only, where the table's rows act on Enter and Space.
+  it("opens a condition from the forest by keyboard, Enter or Space, each line a named button", async () => {
+    const buttons = s.page.getByRole('button', { name: /: change [-+]?\d/ });
+    expect(await buttons.count()).toBe(report.rows.length);
+    const r = report.rows[1] as DiffReport['rows'][number];
+    const line = s.page.locator('g.forest-row').nth(1);
+    expect(await line.getAttribute('aria-label')).toBe(`${r.condition}, ${r.event}: change ${fmtChange(r.change)}, ${r.verdict}; shows its discordant pairs`);
+    await line.focus();
+    await s.page.keyboard.press(' ');
+    expect(await s.page.textContent('#pairs h3')).toBe(r.condition);
+    const other = report.rows[0] as DiffReport['rows'][number];
+    await s.page.locator('g.forest-row').nth(0).focus();
+    await s.page.keyboard.press('Enter');
+    expect(await s.page.textContent('#pairs h3')).toBe(other.condition);
   });
 
   it('shows a malicious label as text and runs none of it', async () => {

@@ -230,7 +230,7 @@ export const PAGE_JS = `
   Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
     function go() { var row = data.rows[Number(g.getAttribute('data-row'))]; if (row) select(row.condition); }
     g.addEventListener('click', go);
-    g.addEventListener('keydown', function (e) { if (e.key === 'Enter') go(); });
+    byKeyboard(g, go);
   });
   document.documentElement.setAttribute('data-ready', 'true');
 })();

@@ -95,7 +95,7 @@ export function renderForestSvg(report: DiffReport): string {
   const height = top + rows.length * rowH + 56;
   const width = Math.max(left + plotW + 150, 2 * pad + textWidth(legend, 11));
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" class="forest" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12" role="img" aria-label="forest plot of each condition's change">`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" class="forest" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12" role="group" aria-label="forest plot of each condition's change">`);
   // The ±threshold band and the zero line.
   const t = Math.min(report.threshold, end);
   out.push(`<rect x="${xOf(-t)}" y="${top - 6}" width="${xOf(t) - xOf(-t)}" height="${rows.length * rowH + 6}" fill="${FOREST_COLOURS.band}"/>`);
@@ -105,7 +105,10 @@ export function renderForestSvg(report: DiffReport): string {
   rows.forEach((r, i) => {
     const y = top + i * rowH + rowH / 2;
     const colour = changeColour(r);
-    out.push(`<g class="forest-row" data-row="${i}" tabindex="0">`);
+    // A button each (the svg is a group, not an img, whose children a screen reader would not meet), named by
+    // its condition, event, change and verdict; the page's script acts on Enter and Space.
+    const name = `${r.condition}, ${r.event}: change ${Number.isFinite(r.change) ? fmtChange(r.change) : 'none (no pairs)'}, ${r.verdict}; shows its discordant pairs`;
+    out.push(`<g class="forest-row" data-row="${i}" tabindex="0" role="button" aria-label="${escapeHtml(name)}">`);
     out.push(`<rect class="hit" x="0" y="${y - rowH / 2}" width="${width}" height="${rowH}" fill="transparent"/>`);
     out.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end"><title>${escapeHtml(r.condition)}</title>${escapeHtml(labels[i])}</text>`);
     for (const [lim, sign] of [[r.limit_rise, 1], [r.limit_fall, -1]] as const) {

@@ -74,6 +74,8 @@
 // and (evening of 2026-12-06, 19:40 UTC) for the looks clause of a run whose errors were run again: --sequential's
 // p-value reads the counts (whatever order the pairs came in), so it covers retries and the clause says
 // "--sequential reads it anytime-valid"; compared with the old clause put in place of the new, nothing else moved.
+// and (the same evening, 19:55 UTC) for the forest's lines as named buttons (role="button", aria-label) in an svg of
+// role "group" (it was "img"): compared with those attributes taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
