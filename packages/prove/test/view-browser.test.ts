@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempStore } from '../src/diff/__fixtures__/build-run.js';
 import { EVENTS, importPairRuns } from '../src/diff/__fixtures__/import-pairs.js';
+import { buildScoreRun } from '../src/diff/__fixtures__/score-runs.js';
 import { diffRuns } from '../src/diff/diff-runs.js';
 import { readDiscordantPairs } from '../src/diff/read-pairs.js';
 import { fmtChange } from '../src/diff/text-table.js';
@@ -216,6 +217,36 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     await s.page.locator('g.forest-row').nth(0).focus();
     await s.page.keyboard.press('Enter');
     expect(await s.page.textContent('#pairs h3')).toBe(other.condition);
+  });
+
+  // Found and left by the evening session of 2026-12-06: the filter box hid the conditions table's rows and
+  // the forest's lines, and left the Scores table whole.
+  it("keeps the Scores table's rows whose condition holds the filter text", async () => {
+    const scored = await tempStore();
+    try {
+      await buildScoreRun(scored, 'before', { now: new Date('2026-12-02T10:00:00Z') });
+      await buildScoreRun(scored, 'after', { now: new Date('2026-12-02T11:00:00Z') });
+      const file = join(scored, 'scores.html');
+      await writeFile(file, (await viewDiff(scored, '#2', '#1')).html);
+      const page = await s.context.newPage();
+      try {
+        await page.goto(pathToFileURL(file).href);
+        await page.waitForSelector('html[data-ready="true"]');
+        const all = await page.locator('tr.by-condition').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-condition') ?? ''));
+        expect(all.length).toBe(6);
+        await page.fill('#filter', 'Alpha');
+        const kept = all.filter((c) => c.toLowerCase().includes('alpha'));
+        expect(kept.length).toBe(2);
+        expect(await page.locator('tr.by-condition:visible').count()).toBe(kept.length);
+        expect(await page.locator('tr.cond:visible').count()).toBe(kept.length);
+        await page.fill('#filter', '');
+        expect(await page.locator('tr.by-condition:visible').count()).toBe(6);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await rm(scored, { recursive: true, force: true });
+    }
   });
 
   it('shows a malicious label as text and runs none of it', async () => {

@@ -132,6 +132,10 @@ export const PAGE_JS = `
       r.hidden = !ok;
       if (ok) n++;
     });
+    // The Scores table's rows by their condition, with the text alone (the verdict menu names the events' verdicts).
+    Array.prototype.forEach.call(document.querySelectorAll('tr.by-condition'), function (r) {
+      r.hidden = !(text === '' || (r.getAttribute('data-condition') || '').toLowerCase().indexOf(text) >= 0);
+    });
     // The forest's lines too, each the row of the report it draws (they stayed when the table's were hidden).
     Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
       var row = data.rows ? data.rows[Number(g.getAttribute('data-row'))] : null;

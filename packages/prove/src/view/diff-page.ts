@@ -82,13 +82,18 @@ function conditionRow(r: DiffRow, decimals: number, q: number): string {
   return `<tr class="cond" ${attrs}>${cells.join('')}</tr>`;
 }
 
-/** A report section ({@link ReportSection}): its labelled lines, then its table (figures right-aligned), every cell escaped. */
-function sectionHtml(section: ReportSection): string {
+/**
+ * A report section ({@link ReportSection}): its labelled lines, then its table (figures right-aligned), every
+ * cell escaped. With `conditionColumn`, each row carries its condition (`data-condition`, as stored) for the
+ * page's filter box, which keeps those rows whose condition contains its text.
+ */
+function sectionHtml(section: ReportSection, conditionColumn?: number): string {
   // A label of '' continues the line above: an empty label keeps its text in the text column.
   const lines = section.lines.map(([label, text]) => `<div><b>${h(label)}</b> ${h(text)}</div>`).join('');
   const cell = (tag: 'th' | 'td', text: string, i: number): string => `<${tag}${section.numeric[i] === true ? ' class="num"' : ''}>${h(text)}</${tag}>`;
   const [head = [], ...rows] = section.table;
-  const table = `<table><thead><tr>${head.map((t, i) => cell('th', t, i)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((t, i) => cell('td', t, i)).join('')}</tr>`).join('')}</tbody></table>`;
+  const rowAttrs = (r: readonly string[]): string => (conditionColumn === undefined ? '' : ` class="by-condition" data-condition="${escapeAttribute(r[conditionColumn] ?? '')}"`);
+  const table = `<table><thead><tr>${head.map((t, i) => cell('th', t, i)).join('')}</tr></thead><tbody>${rows.map((r) => `<tr${rowAttrs(r)}>${r.map((t, i) => cell('td', t, i)).join('')}</tr>`).join('')}</tbody></table>`;
   return `<div class="meta-lines">${lines}</div><div class="scroll">${table}</div>`;
 }
 
@@ -183,7 +188,8 @@ export function renderDiffPage(input: DiffPageInput): string {
   for (const r of d.rows) body.push(conditionRow(r, printDecimals(d.threshold), d.q));
   body.push('</tbody></table></div>');
   // The paired score comparison and the clustered reading, as the text diff prints them (the same sections).
-  if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores)));
+  // Its rows follow the filter box as the conditions table's do (the verdict menu reads the events' verdicts).
+  if (d.scores !== undefined) body.push('<h2>Scores</h2>', sectionHtml(scoreSection(d.scores), 0));
   else if (d.scores_restated === true) body.push('<h2>Scores</h2>', `<p class="note">${h(RESTATED_NOTE)}</p>`);
   if (d.clustered !== undefined) body.push(`<h2>Clustered by ${h(d.clustered.cluster_axis)}</h2>`, sectionHtml(clusteredSection(d.clustered)));
   body.push('<h2>Discordant pairs</h2>');

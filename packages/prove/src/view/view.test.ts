@@ -6,7 +6,7 @@ import { runCli } from '../cli/run-cli.js';
 import { diffRuns } from '../diff/diff-runs.js';
 import { EVIL_ERROR, EVIL_META, EVIL_VALUE, PRIVATE_ANSWER, viewStore } from './__fixtures__/view-store.js';
 import { PAGE_JS } from './assets.js';
-import { escapeHtml, jsonForScript } from './escape.js';
+import { escapeAttribute, escapeHtml, jsonForScript } from './escape.js';
 import { fmtChange } from '../diff/text-table.js';
 import { serveView } from './serve.js';
 import { viewDiff, viewRun } from './view-diff.js';
@@ -391,7 +391,7 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     expect(html).toContain(`<b>scores</b> ${escapeHtml(scores.method)}`);
     expect(html).toContain(`<b>pooled</b> ${escapeHtml(fmtChange(scores.pooled!.difference))} [`);
     for (const r of scores.rows) {
-      expect(html).toContain(`<tr><td>${escapeHtml(r.condition)}</td><td class="num">${r.n}</td><td class="num">${r.before === null ? '-' : r.before.toFixed(3)}</td><td class="num">${r.after === null ? '-' : r.after.toFixed(3)}</td><td class="num">${r.difference === null ? '-' : escapeHtml(fmtChange(r.difference))}</td>`);
+      expect(html).toContain(`<tr class="by-condition" data-condition="${escapeAttribute(r.condition)}"><td>${escapeHtml(r.condition)}</td><td class="num">${r.n}</td><td class="num">${r.before === null ? '-' : r.before.toFixed(3)}</td><td class="num">${r.after === null ? '-' : r.after.toFixed(3)}</td><td class="num">${r.difference === null ? '-' : escapeHtml(fmtChange(r.difference))}</td>`);
     }
     expect(html).toContain('<h2>Clustered by task</h2>');
     for (const r of clustered.rows) expect(html).toContain(`<tr><td>${escapeHtml(r.event)}</td><td class="num">${r.clusters}</td><td class="num">${r.n}</td>`);

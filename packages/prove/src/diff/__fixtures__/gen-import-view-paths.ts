@@ -76,6 +76,8 @@
 // "--sequential reads it anytime-valid"; compared with the old clause put in place of the new, nothing else moved.
 // and (the same evening, 19:55 UTC) for the forest's lines as named buttons (role="button", aria-label) in an svg of
 // role "group" (it was "img"): compared with those attributes taken out, nothing else moved.
+// and (the same evening, 20:00 UTC) for the Scores table's rows carrying their condition (class by-condition,
+// data-condition) and the page script's lines that filter them: compared with those taken out, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
