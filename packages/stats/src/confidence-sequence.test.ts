@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { logWealthAgainstAtLeast, logWealthAgainstAtMost, meanConfidenceSequence, pairedChangeConfidenceSequence } from './confidence-sequence.js';
+import { clusteredChangeConfidenceSequence, logWealthAgainstAtLeast, logWealthAgainstAtMost, meanConfidenceSequence, pairedChangeConfidenceSequence } from './confidence-sequence.js';
 import { everInside } from './__fixtures__/ever-inside.js';
 import { expectClose } from './internal/expect-close.js';
 import { tangoInterval } from './tango-interval.js';
@@ -11,6 +11,7 @@ type Fixture = {
   tables: Array<{ both: number; fall: number; rise: number; neither: number; level: number; estimate: number; lower: number; upper: number }>;
   wealth: Array<{ both: number; fall: number; rise: number; neither: number; m: number; logPlus: number; logMinus: number }>;
   means: Array<{ values: number[]; level: number; estimate: number; lower: number; upper: number }>;
+  clustered: Array<{ rise: number[]; fall: number[]; n: number[]; clusterSize: number; level: number; estimate: number; lower: number; upper: number }>;
 };
 const F = JSON.parse(readFileSync(new URL('./__fixtures__/confidence-sequence.json', import.meta.url), 'utf8')) as Fixture;
 
@@ -50,6 +51,47 @@ describe('the betting confidence sequence against R (confidence-sequence.gen.R)'
       expectClose(cs.upper, row.upper, { atol: 1e-9, label: 'upper' });
     });
   }
+});
+
+describe('the clustered confidence sequence against R (confidence-sequence.gen.R, the weighted wealth)', () => {
+  it(`holds ${F.clustered.length} lists of clusters`, () => expect(F.clustered.length).toBeGreaterThanOrEqual(6));
+  for (const row of F.clustered) {
+    it(`${row.n.length} clusters of up to ${row.clusterSize} pairs, level ${row.level}`, () => {
+      const tables = row.n.map((n, i) => ({ rise: row.rise[i] as number, fall: row.fall[i] as number, n }));
+      const cs = clusteredChangeConfidenceSequence(tables, { level: row.level, clusterSize: row.clusterSize });
+      expectClose(cs.estimate, row.estimate, { rtol: 1e-12, atol: 1e-15 });
+      expectClose(cs.lower, row.lower, { atol: 1e-9, label: 'lower' });
+      expectClose(cs.upper, row.upper, { atol: 1e-9, label: 'upper' });
+      expect(cs.n).toBe(tables.length);
+    });
+  }
+  it('clusters that all hold the cluster size read as the mean of their changes', () => {
+    const tables = [{ rise: 1, fall: 0, n: 2 }, { rise: 0, fall: 0, n: 2 }, { rise: 1, fall: 1, n: 2 }, { rise: 0, fall: 1, n: 2 }, { rise: 1, fall: 0, n: 2 }];
+    const a = clusteredChangeConfidenceSequence(tables, { level: 0.9 });
+    const b = meanConfidenceSequence(tables.map((t) => (t.rise - t.fall) / 2), { level: 0.9 });
+    expectClose(a.lower, b.lower, { atol: 1e-12 });
+    expectClose(a.upper, b.upper, { atol: 1e-12 });
+  });
+  // The review of the first version, which read a pooled cell over the seeds' own shares: 3,200 seeds of
+  // two pairs (even ones rose in both, odd ones fell in one) and 4,800 of one (no change): 0.143 per pair,
+  // where the shares' mean is 0.1 and its sequence read [0.081, 0.120].
+  it('holds the change per pair where clusters hold different numbers of pairs', () => {
+    const tables = [
+      ...Array.from({ length: 3200 }, (_, s) => (s % 2 === 0 ? { rise: 2, fall: 0, n: 2 } : { rise: 0, fall: 1, n: 2 })),
+      ...Array.from({ length: 4800 }, () => ({ rise: 0, fall: 0, n: 1 })),
+    ];
+    const cs = clusteredChangeConfidenceSequence(tables, { clusterSize: 2 });
+    expectClose(cs.estimate, 1600 / 11200, { rtol: 1e-12 });
+    expect(cs.lower).toBeLessThan(cs.estimate);
+    expect(cs.upper).toBeGreaterThan(cs.estimate);
+  });
+  it('names every bad input at once', () => {
+    expect(() => clusteredChangeConfidenceSequence([{ rise: 0, fall: 0, n: 2 }, { rise: 2, fall: 1, n: 2 }, { rise: 0, fall: 0, n: 0 }], { clusterSize: 1 })).toThrow(
+      'tables must each be { rise, fall, n } with whole numbers, n >= 1 and rise + fall <= n; got tables[1] = {"rise":2,"fall":1,"n":2}, tables[2] = {"rise":0,"fall":0,"n":0}; options.clusterSize must be a whole number at least the largest n (2); got 1',
+    );
+    expect(() => clusteredChangeConfidenceSequence([])).toThrow('tables must hold at least one cluster; got none');
+    expect(() => clusteredChangeConfidenceSequence([{ rise: 1, fall: 0, n: 3 }], { clusterSize: 2 })).toThrow('options.clusterSize must be a whole number at least the largest n (3); got 2');
+  });
 });
 
 describe('the confidence sequence as a table of values', () => {

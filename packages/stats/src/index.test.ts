@@ -11,6 +11,7 @@ describe('poisson-stats barrel', () => {
         'benjaminiHochberg',
         'bonferroni',
         'clusterRobustMean',
+        'clusteredChangeConfidenceSequence',
         'clusterRobustMeanDifference',
         'criticalDiscordant',
         'discordanceSlope',

@@ -39,9 +39,10 @@ export {
 export type { SequentialMcnemarResult, SequentialPowerOptions } from './sequential-mcnemar.js';
 export {
   CONFIDENCE_SEQUENCE_METHOD,
+  clusteredChangeConfidenceSequence,
   meanConfidenceSequence,
   pairedChangeConfidenceSequence,
 } from './confidence-sequence.js';
-export type { ConfidenceSequence, ConfidenceSequenceOptions } from './confidence-sequence.js';
+export type { ClusteredSequenceOptions, ClusterTable, ConfidenceSequence, ConfidenceSequenceOptions } from './confidence-sequence.js';
 export { clusteredMcnemar } from './clustered-mcnemar.js';
 export type { ClusteredMcnemarMethod, ClusteredMcnemarOptions, ClusteredMcnemarResult } from './clustered-mcnemar.js';

@@ -237,8 +237,8 @@ describe('report of cells that pool conditions run on the same seeds', () => {
   // Under --sequential the pooled cell's interval behind `unchanged` is the betting confidence sequence over
   // its seeds (the evening of 2026-12-06; it was the CR2 / Tango interval, fixed-n: a reader who stops at
   // the first `unchanged` would not keep its level).
-  it('under --sequential, a pooled cell reads the confidence sequence over its seeds, each seed its share of pairs that rose less fell', async () => {
-    const { meanConfidenceSequence } = await import('poisson-stats');
+  it('under --sequential, a pooled cell reads the confidence sequence for its change per pair with the seed as the unit', async () => {
+    const { clusteredChangeConfidenceSequence } = await import('poisson-stats');
     const outs = Array.from({ length: 200 }, (_, r) => (r % 3 === 0 ? 'failed' : 'passed'));
     // In the after run, seed r < 10 fails where it passed in one condition (slack 4, strict): half of the
     // strict cell's two pairs of that seed rose.
@@ -248,10 +248,38 @@ describe('report of cells that pool conditions run on the same seeds', () => {
     const row = g.cells.find((c) => (c.row?.counts?.rise ?? 0) > 0)?.row;
     expect(row?.counts?.rise).toBe(6); // seeds 1, 2, 4, 5, 7, 8
     expect(row?.interval.method).toBe('confidence sequence by seed');
-    const cs = meanConfidenceSequence([...Array(6).fill(0.5), ...Array(194).fill(0)], { level: row?.interval.level as number });
+    // Each seed holds two pairs (the cell pools two conditions): six rose once, the others did not move.
+    const cs = clusteredChangeConfidenceSequence([...Array.from({ length: 6 }, () => ({ rise: 1, fall: 0, n: 2 })), ...Array.from({ length: 194 }, () => ({ rise: 0, fall: 0, n: 2 }))], { level: row?.interval.level as number, clusterSize: 2 });
     expect(row?.interval.lower).toBe(cs.lower);
     expect(row?.interval.upper).toBe(cs.upper);
-    expect(g.diff.intervals_rule).toContain('for a cell that pools conditions of a sweep, the betting confidence sequence over its seeds');
+    expect(g.diff.intervals_rule).toContain('for a cell that pools conditions of a sweep, the betting confidence sequence for its change per pair with the seed as the unit');
+    // The seeds line says which interval it shows (it named CR2 and Tango under --sequential too; a review).
+    expect(formatGridText(g)).toContain('an interval over the seeds, shown (the betting confidence sequence for the change per pair with the seed as the unit)');
+    expect(g.diff.method.interval).toBe('confidence sequence');
+  });
+
+  // The review of the first sequence by seed: it read the seeds' own shares, whose mean is not the change
+  // per pair where seeds hold different numbers of pairs; a cell's change lay outside its own interval.
+  it('under --sequential, a pooled cell whose seeds hold different numbers of pairs holds its change per pair', () => {
+    // slack 4: 2,000 seeds; of the first 800, the even ones rise and the odd ones fall. slack 8: only the
+    // first 800 seeds, the even ones rising. Change per pair 400 / 2,800 = 0.143; the seeds' shares average 0.1.
+    const n = (slack: number) => (slack === 4 ? 2000 : 800);
+    const make = (id: string, after: boolean): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: 2000, extensions: [], axes: { slack: { type: 'continuous', values: [4, 8] }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: [4, 8].flatMap((slack) =>
+        Array.from({ length: n(slack) }, (_, r) => {
+          const rises = after && r < 800 && r % 2 === 0;
+          const falls = !after && slack === 4 && r < 800 && r % 2 === 1;
+          return { condition: `slack ${slack}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome: rises || falls ? 'failed' : 'passed', t: 1, slack, strictness: 'strict' };
+        }),
+      ),
+    });
+    const g = reportGrid(make('a', false), make('b', true), { x: 'strictness', event: 'failed', sequential: true });
+    const row = g.cells[0]?.row;
+    expect(row?.change).toBeCloseTo(400 / 2800, 12);
+    expect(row?.interval.method).toBe('confidence sequence by seed');
+    expect(row?.interval.lower).toBeLessThan(row?.change as number);
+    expect(row?.interval.upper).toBeGreaterThan(row?.change as number);
   });
 
   it("diff --full's omnibus and fault lines, which pool conditions too, say the same", async () => {

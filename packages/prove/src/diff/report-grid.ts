@@ -352,9 +352,10 @@ function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) =
  * change` in 6 of 15 comparisons of identical runs with `report --x strictness` (3 conditions a cell;
  * 0.177 of the time in simulation at q 0.05), where `diff` read none.
  */
-export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }): string {
+export function sharedSeedsText(s: { readonly conditions: number; readonly cells: number }, sequential = false): string {
   const one = s.cells === 1;
-  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs', in the direction more seeds changed), their limits, and an interval over the seeds, shown (the CR2 interval of the change widened to the seed table's Tango interval); so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
+  const shown = sequential ? 'the betting confidence sequence for the change per pair with the seed as the unit' : "the CR2 interval of the change widened to the seed table's Tango interval";
+  return `${s.cells} cell${one ? '' : 's'} pool${one ? 's' : ''} up to ${s.conditions} conditions that ran on the same seeds, whose pairs of one seed are not independent: ${one ? 'it is' : 'each is'} read with the seed as the unit as well, on one pair a seed (a seed rose when its pairs rose more often than they fell): McNemar's test over the seeds (the larger of its p and the pooled pairs', in the direction more seeds changed), their limits, and an interval over the seeds, shown (${shown}); so it counts only when its seeds show the change, and reads unchanged only when they could have shown, and rule out, a change of the threshold; diff tests each condition on its own seeds`;
 }
 
 /**
@@ -406,7 +407,7 @@ export function formatGridText(grid: ReportGrid): string {
   if (discordance !== null) head.push(line('discordance', discordance));
   // What the diff warned of (samples left unpaired, different scorers, ...), in diff's words.
   for (const w of d.warnings) head.push(line('warning', w));
-  if (grid.shared_seeds !== undefined) head.push(line('seeds', sharedSeedsText(grid.shared_seeds)));
+  if (grid.shared_seeds !== undefined) head.push(line('seeds', sharedSeedsText(grid.shared_seeds, d.sequential)));
   // Pairs one run has and the other has not (an extended run): not in the cells, and said so; and the
   // pairs in both whose episode in one has no outcome, as diff's text says them.
   const coverage = grid.unmatched === undefined ? null : unmatchedLine(grid.unmatched, d.before.name, d.after.name);

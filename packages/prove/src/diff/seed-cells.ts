@@ -4,7 +4,7 @@ import type { ConditionPairs, Pair } from './pairing.js';
 import { intervalOf } from './row-stats.js';
 import { looksWords, sequentialLimits, sequentialPValue } from './sequential.js';
 import { verdictSentence } from './sentence.js';
-import { clusteredBinary, mcnemarP, meanSequence, TEST_METHODS, type TestMethod } from './stats.js';
+import { clusteredBinary, clusteredSequence, mcnemarP, TEST_METHODS, type TestMethod } from './stats.js';
 import { pairedTable, tableSize, type PairedTable } from './tables.js';
 import type { DiffReport, DiffRow } from './types.js';
 import { decide } from './verdict.js';
@@ -122,10 +122,12 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     // Every seed changed alike (CR2's standard error 0, or one seed): by the first seed's share.
     const first = tables[0];
     const common = first === undefined ? 0 : Math.abs(first.rise - first.fall) / tableSize(first);
-    // Under --sequential, the betting confidence sequence over the seeds, each seed's change the share of
-    // its pairs that rose less the share that fell (independent across seeds, in [-1, 1]): the CR2 and
-    // Tango intervals are fixed-n, and a reader who stops at the first `unchanged` would not keep their level.
-    const sequence = diff.sequential ? (tables.length === 0 ? { lower: -1, upper: 1 } : meanSequence(tables.map((t) => (t.rise - t.fall) / tableSize(t)), row.interval.level)) : null;
+    // Under --sequential, the betting confidence sequence for the change per pair with the seed as the unit
+    // (independent across seeds, each of up to one pair a condition): the CR2 and Tango intervals are
+    // fixed-n, and a reader who stops at the first `unchanged` would not keep their level. Until the review
+    // of its first version it read the seeds' own shares, whose mean is not the change per pair where seeds
+    // hold different numbers of pairs (a change of 0.143 read [0.081, 0.120] and `unchanged` at 0.13).
+    const sequence = diff.sequential ? (tables.length === 0 ? { lower: -1, upper: 1 } : clusteredSequence(tables, conditions.length, row.interval.level)) : null;
     const bounds = sequence !== null
       ? { lower: sequence.lower, upper: sequence.upper }
       : byCr2
@@ -196,7 +198,7 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     sentence,
     rows: Object.freeze(rows),
     intervals_rule: diff.sequential
-      ? `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the betting confidence sequence over its seeds (each seed's change the share of its pairs that rose less the share that fell)`
+      ? `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the betting confidence sequence for its change per pair with the seed as the unit`
       : `${diff.intervals_rule}; for a cell that pools conditions of a sweep, the CR2 interval of the change over its seeds (the Tango interval of one pair a seed where every seed changed alike)`,
     limits_rule: `${diff.limits_rule}; for a cell that pools conditions of a sweep, with one pair a seed`,
   });

@@ -204,7 +204,7 @@ export function diffMethod(paired: boolean, reason: string | null, method: TestM
       test: 'mcnemar-sequential',
       paired: true,
       unpaired_reason: null,
-      interval: 'tango',
+      interval: 'confidence sequence',
       limits: 'paired flips at the observed discordance (e-process at the final n)',
       description: `${pairingWords(true)} (${SEQUENTIAL_TEST_NAME}), as asked with --sequential: valid however often the runs were extended and read`,
     });

@@ -7,11 +7,11 @@ import {
   clusteredMcnemar,
   clusterRobustMean,
   clusterRobustMeanDifference,
+  clusteredChangeConfidenceSequence,
   fisherExact,
   fisherMinimumDetectableChange,
   holm,
   mcnemar,
-  meanConfidenceSequence,
   meanScoreInterval,
   minimumDetectableChange,
   newcombeInterval,
@@ -77,9 +77,12 @@ export function pairedSequence(counts: PairedCounts, level: number): Interval {
   return intervalOf(pairedChangeConfidenceSequence(pairedCounts(counts), { level }));
 }
 
-/** The betting confidence sequence for the mean of values in [-1, 1] (poisson-stats `meanConfidenceSequence`). */
-export function meanSequence(values: readonly number[], level: number): Interval {
-  return intervalOf(meanConfidenceSequence(values, { level }));
+/**
+ * The betting confidence sequence for the change per pair of pairs in independent clusters of up to
+ * `clusterSize` pairs (poisson-stats `clusteredChangeConfidenceSequence`): a seed run in several conditions.
+ */
+export function clusteredSequence(tables: readonly PairedCounts[], clusterSize: number, level: number): Interval {
+  return intervalOf(clusteredChangeConfidenceSequence(tables.map((t) => ({ rise: t.rise, fall: t.fall, n: t.both + t.fall + t.rise + t.neither })), { level, clusterSize }));
 }
 
 /**

@@ -159,7 +159,9 @@ export type DiffRow = {
   /**
    * The change's simultaneous interval: Tango's (paired), Newcombe's (not paired), or, for a report cell
    * that pools conditions of a sweep, the CR2 interval over its seeds, or the Tango interval of one pair a
-   * seed where every seed changed alike (report-grid.ts, seed-cells.ts).
+   * seed where every seed changed alike (report-grid.ts, seed-cells.ts); under `--sequential` the betting
+   * confidence sequence (`confidence sequence`; a pooled cell's with the seed as the unit, `confidence
+   * sequence by seed`).
    */
   readonly interval: { readonly lower: number; readonly upper: number; readonly level: number; readonly method: 'tango' | 'newcombe' | 'confidence sequence' | 'cluster-robust (CR2) by seed' | 'tango on one pair a seed' | 'confidence sequence by seed' };
   readonly limit_rise: Limit;
@@ -203,7 +205,8 @@ export type DiffMethod = {
   readonly paired: boolean;
   /** Why the runs are not paired (null when they are). */
   readonly unpaired_reason: string | null;
-  readonly interval: 'tango' | 'newcombe';
+  /** 'confidence sequence' under `--sequential` (the betting confidence sequence, paired runs only). */
+  readonly interval: 'tango' | 'newcombe' | 'confidence sequence';
   /** The model the limits assume. */
   readonly limits: 'paired flips at the observed discordance (exact)' | 'paired flips at the observed discordance (e-process at the final n)' | "two independent proportions (exact power of Fisher's test)";
   /** The `method` line of the report. */

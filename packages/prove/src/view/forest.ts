@@ -100,7 +100,7 @@ export function renderForestSvg(report: DiffReport): string {
   const t = Math.min(report.threshold, end);
   out.push(`<rect x="${xOf(-t)}" y="${top - 6}" width="${xOf(t) - xOf(-t)}" height="${rows.length * rowH + 6}" fill="${FOREST_COLOURS.band}"/>`);
   out.push(`<line x1="${xOf(0)}" y1="${top - 8}" x2="${xOf(0)}" y2="${top + rows.length * rowH}" stroke="#999" stroke-dasharray="3 3"/>`);
-  out.push(`<text x="${left}" y="16" font-weight="bold">change (after - before) with its simultaneous ${report.method.interval !== 'tango' ? 'Newcombe interval' : report.sequential ? 'confidence sequence' : 'Tango interval'}</text>`);
+  out.push(`<text x="${left}" y="16" font-weight="bold">change (after - before) with its simultaneous ${report.method.interval === 'newcombe' ? 'Newcombe interval' : report.method.interval === 'confidence sequence' ? 'confidence sequence' : 'Tango interval'}</text>`);
   out.push(`<text x="${left + plotW + 10}" y="34" fill="#555">change, verdict</text>`);
   rows.forEach((r, i) => {
     const y = top + i * rowH + rowH / 2;

@@ -79,7 +79,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
       const command = store !== undefined ? proveCommandLine(store, ...words) : ['poisson-prove', ...words.map(shellRef)].join(' ');
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       // Cells that pool conditions of one seed: the page says what the report's seeds line says.
-      const note = `${command}: ${family}${grid.shared_seeds !== undefined ? `. ${sharedSeedsText(grid.shared_seeds).replace(/^./, (c) => c.toUpperCase())}` : ''}.`;
+      const note = `${command}: ${family}${grid.shared_seeds !== undefined ? `. ${sharedSeedsText(grid.shared_seeds, grid.diff.sequential).replace(/^./, (c) => c.toUpperCase())}` : ''}.`;
       return { event, svg: renderGridSvg(grid), note };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };

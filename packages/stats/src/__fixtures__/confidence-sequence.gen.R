@@ -10,6 +10,10 @@
 #   upper = sup { m : K+(m) < 2 / alpha },  lower = inf { m : K-(m) < 2 / alpha },  alpha = 1 - level,
 # found by R's uniroot (tol 1e-14) on [estimate, 1 - 1e-15] (upper = 1 when K+ stays below there).
 # A paired table is the values +1 (rise), -1 (fall) and 0 (both, neither).
+# Clustered tables (clusteredChangeConfidenceSequence): a cluster of n pairs of which rise rose and fall fell,
+# J the most pairs a cluster holds, is the value x = (rise - fall) / J with weight w = n / J:
+#   K+(m) = mean_g prod_k (1 + b_g (m w_k - x_k) / (1 - m)),  K-(m) = mean_g prod_k (1 + b_g (x_k - m w_k) / (1 + m)),
+# the estimate sum(rise - fall) / sum(n), the bounds as above.
 
 options(digits = 17)
 num <- function(x) sprintf("%.17g", x)
@@ -19,6 +23,18 @@ bets <- (1:999) / 1000
 lse_mean <- function(l) { mx <- max(l); mx + log(mean(exp(l - mx))) }
 logK_plus <- function(x, m) lse_mean(vapply(bets, function(b) sum(log1p(b * (m - x) / (1 - m))), 0))
 logK_minus <- function(x, m) lse_mean(vapply(bets, function(b) sum(log1p(b * (x - m) / (1 + m))), 0))
+logKw_plus <- function(x, w, m) lse_mean(vapply(bets, function(b) sum(log1p(b * (m * w - x) / (1 - m))), 0))
+logKw_minus <- function(x, w, m) lse_mean(vapply(bets, function(b) sum(log1p(b * (x - m * w) / (1 + m))), 0))
+csw <- function(x, w, level) {
+  thr <- log(2 / (1 - level))
+  est <- sum(x) / sum(w)
+  top <- 1 - 1e-15
+  f <- function(m) logKw_plus(x, w, m) - thr
+  upper <- if (est >= top || f(top) < 0) 1 else uniroot(f, c(est, top), tol = 1e-14)$root
+  g <- function(m) logKw_minus(x, w, m) - thr
+  lower <- if (est <= -top || g(-top) < 0) -1 else uniroot(g, c(-top, est), tol = 1e-14)$root
+  c(est, lower, upper)
+}
 cs <- function(x, level) {
   thr <- log(2 / (1 - level))
   est <- mean(x)
@@ -58,9 +74,24 @@ for (k in 1:6) {
   r <- cs(x, level)
   means <- c(means, sprintf('{"values": %s, "level": %s, "estimate": %s, "lower": %s, "upper": %s}', arr(x), num(level), num(r[1]), num(r[2]), num(r[3])))
 }
+clustered <- c()
+for (k in 1:6) {
+  J <- c(2, 3, 5, 2, 4, 3)[k]
+  S <- c(12, 40, 25, 80, 30, 60)[k]
+  n <- sample(1:J, S, replace = TRUE)
+  if (k %% 3 == 0) n <- rep(J, S)
+  rise <- rbinom(S, n, c(0.3, 0.2, 0.1, 0.25, 0.15, 0.4)[k])
+  fall <- rbinom(S, n - rise, c(0.1, 0.2, 0.05, 0.1, 0.15, 0.1)[k])
+  size <- if (k == 2) J + 1 else max(n)
+  level <- levels[1 + k %% 3]
+  r <- csw((rise - fall) / size, n / size, level)
+  clustered <- c(clustered, sprintf('{"rise": %s, "fall": %s, "n": %s, "clusterSize": %d, "level": %s, "estimate": %s, "lower": %s, "upper": %s}',
+                                    arr(rise), arr(fall), arr(n), size, num(level), num(r[1]), num(r[2]), num(r[3])))
+}
 writeLines(c("{",
   sprintf('"rVersion": "%s",', R.version.string),
   '"tables": [', paste(out, collapse = ",\n"), '],',
   '"wealth": [', paste(wealth, collapse = ",\n"), '],',
-  '"means": [', paste(means, collapse = ",\n"), ']',
+  '"means": [', paste(means, collapse = ",\n"), '],',
+  '"clustered": [', paste(clustered, collapse = ",\n"), ']',
   "}"), "confidence-sequence.json")

@@ -39,6 +39,8 @@
 // and (the same evening, 19:45 UTC) for --sequential's p = 1 / E at the counts (it was 1 / max E over the pairs in
 // replicate order): compared with the outputs before, only the `sequential` cases moved: the method line,
 // four rows' p (none at or under q; no verdict moved) and the rows' `direction` (now the sign of rise - fall).
+// and (the same evening, 20:20 UTC) for `method.interval` "confidence sequence" under --sequential (a review: it said
+// "tango"): only that field of the `sequential --json` case moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';
