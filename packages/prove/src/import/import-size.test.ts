@@ -110,3 +110,37 @@ describe("lm-eval's results file", () => {
     expect(refused.err()).toContain('is UTF-16 text (it starts with a UTF-16 byte-order mark)');
   });
 });
+
+// Found and left by the evening session of 2026-12-06: lm-eval's samples stream was decoded leniently, so a
+// Latin-1 byte was read as U+FFFD (another text than the harness wrote), where the files read whole refuse it.
+describe("lm-eval's samples stream", () => {
+  it('skips a UTF-8 byte-order mark and reads CRLF line ends; refuses UTF-16, and bytes that are not UTF-8 by their line', async () => {
+    const { readFile, readdir: ls, writeFile } = await import('node:fs/promises');
+    const { makeTruth, writeLmEval } = await import('./__fixtures__/harness-gen.js');
+    const files = await writeLmEval(join(dir, 'lm-stream'), makeTruth(12, 5), 0);
+    const samples = files[0] as string;
+    const text = await readFile(samples, 'utf8');
+    const lines = text.split('\n').filter((l) => l !== '');
+    const plain = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-s0'), 'import', 'lm-eval', samples], plain)).toBe(0);
+    const summary = (out: string): string => out.split('\n').find((l) => l.startsWith('ok '))?.replace(/^ok .*?\): /, '') ?? '';
+    // A byte-order mark and CRLF: the same samples and outcomes.
+    await writeFile(samples, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n', 'utf8')]));
+    const bom = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-s1'), 'import', 'lm-eval', samples], bom)).toBe(0);
+    expect(summary(bom.out())).toBe(summary(plain.out()));
+    // Line 3 in Latin-1 (an é as the byte 0xE9): refused by its line, nothing written.
+    const bad = lines.map((l, i) => (i === 2 ? Buffer.from(l.replace('"doc":{', '"doc":{"note":"caf\u00e9",'), 'latin1') : Buffer.from(l, 'utf8')));
+    expect(bad[2]?.includes(0xe9)).toBe(true);
+    await writeFile(samples, Buffer.concat(bad.flatMap((b) => [b, Buffer.from('\n')])));
+    const latin1 = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-s2'), 'import', 'lm-eval', samples], latin1)).toBe(2);
+    expect(latin1.err()).toContain('.jsonl, line 3: holds bytes that are not UTF-8 (another encoding, such as Latin-1, or a damaged file); convert the file to UTF-8');
+    await expect(ls(join(dir, 'store-s2'))).rejects.toThrow();
+    // UTF-16.
+    await writeFile(samples, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    const utf16 = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store-s3'), 'import', 'lm-eval', samples], utf16)).toBe(2);
+    expect(utf16.err()).toContain('is UTF-16 text (it starts with a UTF-16 byte-order mark)');
+  });
+});

@@ -1,14 +1,12 @@
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import { sha256 } from './identity.js';
+import { readUtf8Lines } from './text-lines.js';
 import { ImportError } from './import-error.js';
 import { firstLine, isObj, pickKeys, type Obj } from './json-object.js';
 import { grade, type Graded, type ImportedSample, type ParsedLog } from './imported-sample.js';
 import { parsePythonJson, pythonIndentedMember } from './python-json.js';
 import { ownValue, setOwn } from '../internal/own-key.js';
 import { readWholeText } from './whole-text.js';
-
 
 /** `samples_<task>_<date>.jsonl`, as lm-evaluation-harness's EvaluationTracker names them; the date as in `results_<date>.json`. */
 const SAMPLES_NAME = /^samples_(.+)_(\d{4}-\d{2}-\d{2}T[0-9.-]+)\.jsonl$/;
@@ -159,7 +157,7 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
 export async function readLmEvalSamples(path: string, shown: string, metric: string | null, results: LmEvalResults | null, keys: readonly string[] = [], invertLowerIsBetter = false): Promise<ParsedLog> {
   const { task } = lmEvalFileName(path);
   const samples: ImportedSample[] = [];
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const lines = readUtf8Lines(path, shown);
   let n = 0;
   let firstMetric: string | null = null;
   const docKeys = new Set<string>();
@@ -180,7 +178,6 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     try {
       line = parsePythonJson(text);
     } catch (err) {
-      lines.close();
       throw new ImportError(shown, `line ${n}`, `is not JSON (${firstLine(err)}); the file is damaged or cut short: write it again with lm-eval --log_samples.`);
     }
     if (!isObj(line)) throw new ImportError(shown, `line ${n}`, 'is not a JSON object, so the file is not lm-evaluation-harness --log_samples output; name the right format.');
@@ -192,7 +189,6 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     }
     const primary = s.extra['metric'] as string | null;
     if (primary !== null && directionOf(primary) === false && !invertLowerIsBetter) {
-      lines.close();
       throw new ImportError(
         shown,
         `line ${n}`,

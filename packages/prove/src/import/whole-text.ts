@@ -30,9 +30,7 @@ export async function readWholeText(path: string, shown: string, fix: string, li
   const bytes = await readFile(path);
   // UTF-16 (a byte-order mark FF FE or FE FF): the harnesses write UTF-8; read as UTF-8 it failed as JSON
   // with an invisible character named (a review).
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    throw new ImportError(shown, '', 'is UTF-16 text (it starts with a UTF-16 byte-order mark), and the harness writes UTF-8; convert it (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) or write the log again.');
-  }
+  refuseUtf16(bytes, shown);
   // A UTF-8 byte-order mark (an editor's) is not part of the JSON text (RFC 8259, section 8.1): skipped.
   const start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   try {
@@ -41,5 +39,16 @@ export async function readWholeText(path: string, shown: string, fix: string, li
     // Bytes that are not UTF-8 (a Latin-1 file) were read as U+FFFD, silently: another text than the
     // harness wrote, whose input hashes no longer match its other logs' (a review).
     throw new ImportError(shown, '', 'is not UTF-8 text (some bytes are no UTF-8 character: another encoding, such as Latin-1, or a damaged file); convert it to UTF-8 or write the log again.');
+  }
+}
+
+/**
+ * Refuses text that starts with a UTF-16 byte-order mark (FF FE or FE FF): the harnesses write UTF-8.
+ *
+ * @throws {@link ImportError} naming the encoding and `iconv`.
+ */
+export function refuseUtf16(bytes: Uint8Array, shown: string): void {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    throw new ImportError(shown, '', 'is UTF-16 text (it starts with a UTF-16 byte-order mark), and the harness writes UTF-8; convert it (iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8) or write the log again.');
   }
 }
