@@ -663,7 +663,7 @@ function looksSection(c: LooksCell): string {
     `| --sequential (e-process) | ${w(c.sequentialAny)} | ${w(c.sequentialLast)} |`,
     '',
     `- Fixed-n, stopped at the first significant look: ${fmt(c.fixedAny / c.pairs)}, against ${fmt(c.fixedLast / c.pairs)} for one look at n = 128. Stops by look: ${LOOKS.map((n, j) => `${c.fixedAt[j]} at n = ${n}`).join(', ')}. This is the error the sentence of an extended run warns about.`,
-    `- --sequential, stopped at the first significant look: ${fmt(c.sequentialAny / c.pairs)}; ${seqWords} (Ville's inequality promises at most q at any stopping time). Its p-value is 1 / E at each look's counts (whatever order the pairs came in), so a later look can read less evidence than an earlier one: the rate over the looks is at least that of the last look alone (${fmt(c.sequentialLast / c.pairs)}); until the evening of 2026-12-06 p was 1 / max E over the pairs in replicate order, and both rates were 0.029. The price is power: the e-process needs more discordant pairs than the fixed-n test for the same change (its limits say how many).`,
+    `- --sequential, stopped at the first significant look: ${fmt(c.sequentialAny / c.pairs)}; ${seqWords} (Ville's inequality promises at most q at any stopping time). With the e-process the rate of stopping at any look equals that of the last look alone: its p-value already takes the best look so far. The price is power: the e-process needs more discordant pairs than the fixed-n test for the same change (its limits say how many).`,
     '',
     `Run time: ${c.seconds.toFixed(1)} s in one process; load average when it finished ${c.load.map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores.`,
     LOOKS_END,

@@ -239,6 +239,9 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
         expect(kept.length).toBe(2);
         expect(await page.locator('tr.by-condition:visible').count()).toBe(kept.length);
         expect(await page.locator('tr.cond:visible').count()).toBe(kept.length);
+        // An event's name keeps every score row, as it keeps every condition's row (a review).
+        await page.fill('#filter', 'fail');
+        expect(await page.locator('tr.by-condition:visible').count()).toBe(6);
         await page.fill('#filter', '');
         expect(await page.locator('tr.by-condition:visible').count()).toBe(6);
       } finally {

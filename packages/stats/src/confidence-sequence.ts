@@ -121,7 +121,8 @@ function bisect(rejected: (m: number) => boolean, lo: number, hi: number): numbe
  * n at once with probability at least `level`, for any discordance (a target that disagrees with itself
  * included) and however often it is read: a reading that stops when the sequence first lies inside a
  * margin keeps the level. It is wider than Tango's fixed-n interval at the same n, the price of that.
- * It reads counts only, so the order of the pairs does not matter.
+ * It reads counts only; the guarantee needs the pairs to come in an order that does not depend on their
+ * outcomes (poisson-prove reads a run still being written in replicate order).
  *
  * @param counts - the paired table; n = both + fall + rise + neither must be >= 1.
  * @param options - `level`, default 0.95.

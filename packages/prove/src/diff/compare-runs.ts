@@ -64,7 +64,7 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
   // decide() over the whole family, each test against its candidate's threshold, with the direction of
-  // an anytime-valid row (a row whose evidence pointed the other way does not count here either; the
+  // an anytime-valid row (a row whose evidence peaked the other way does not count here either; the
   // verdicts were set from the change's sign alone until the seventh session of 2026-12-05).
   const decision = decide(
     all.map((row) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}) })),

@@ -316,8 +316,12 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   const readings = readingsOf(input, options, checked);
   const planned = plannedNoise(input, options);
-  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned });
-  const report = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
+  // A run that is not complete (a partial read): --sequential reads each condition's pairs in replicate
+  // order up to the first replicate either run has not written, so that every read continues the last.
+  const settled = [beforeRun, afterRun].some((r) => r.manifest['status'] !== undefined && r.manifest['status'] !== 'complete');
+  const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned, settled });
+  const read = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
+  const report = { ...read, warnings: Object.freeze([...read.warnings, ...settledWarning(input.pairing, readings.sequential && settled)]) };
   if (options.full !== true) return Object.freeze(report);
   return withFullSections({ ...report, full: true }, input, family, checked.method);
 }
@@ -354,4 +358,25 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
  */
 export function diffEpisodes(before: DiffRun, after: DiffRun, options: DiffOptions = {}): DiffReport {
   return computeDiff(before, after, options);
+}
+
+/**
+ * The warning of a partial read under `--sequential` that left pairs out: those written after the first
+ * replicate either run has not (ConditionPairs' `settled`). A review (evening of 2026-12-06): reading every
+ * pair written, in whatever order episodes finish, lets an episode's duration choose which pairs a read
+ * counts: where episodes that end in the event take twice as long, 0.20 of reads of no change gave p <= 0.05.
+ */
+function settledWarning(pairing: { readonly paired: boolean; readonly conditions: readonly ConditionPairs[] }, settled: boolean): string[] {
+  if (!settled || !pairing.paired) return [];
+  let all = 0;
+  let kept = 0;
+  for (const c of pairing.conditions) {
+    all += c.pairs.length;
+    kept += c.settled?.pairs.length ?? c.pairs.length;
+  }
+  if (kept === all) return [];
+  const left = all - kept;
+  return [
+    `--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written: ${kept} of ${all} pairs; the ${left} written past it are left for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`,
+  ];
 }

@@ -6,7 +6,7 @@ import { disagreesBothWays, observedDiscordance, type LimitContext, type LimitMe
 import type { ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf, sequenceOf } from './row-stats.js';
 import { sequentialLimits, sequentialPValue } from './sequential.js';
-import { conditionTable, countsOf, rates, samplesOf, type Table } from './tables.js';
+import { conditionTable, countsOf, pairedTable, rates, samplesOf, type Table } from './tables.js';
 import type { DiffRow } from './types.js';
 import { decide, type Decision, type Scored } from './verdict.js';
 
@@ -21,6 +21,7 @@ export type DiffTest = {
   readonly condition: string;
   readonly event: string;
   readonly table: Table;
+  readonly pairs: ConditionPairs['pairs'];
   /** Episodes the table leaves out although they hold a score (pairing.ts `scoreDrops`; 0 when none). */
   readonly scoreDrops: number;
 };
@@ -39,13 +40,21 @@ export type DiffFamily = {
   readonly level: number;
 };
 
-/** Per condition, per event: the test's table (paired or two-sample). */
-function testsOf(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean): DiffTest[] {
+/**
+ * Per condition, per event: the test's table (paired or two-sample). With `settled` (paired runs read
+ * under `--sequential` where one is not complete), the pairs before the first replicate either run has not
+ * written ({@link ConditionPairs}'s `settled`), so that every read takes the pairs in replicate order.
+ */
+function testsOf(conditions: readonly ConditionPairs[], events: readonly string[], paired: boolean, settled = false): DiffTest[] {
+  // The pairs as objects only when asked for (the sequential test walks them): built once per condition.
   return conditions.flatMap((c) =>
     events.map((event) => ({
       condition: c.label,
       event,
-      table: conditionTable(c, event, paired),
+      get pairs() {
+        return settled ? (c.settled?.pairs ?? c.pairs) : c.pairs;
+      },
+      table: settled && paired ? pairedTable(c.settled?.pairs ?? c.pairs, event) : conditionTable(c, event, paired),
       // Paired: the pairs dropped for such an episode; not paired: every such episode of either run.
       scoreDrops: c.scoreDrops === undefined ? 0 : paired ? c.scoreDrops.pairs : c.scoreDrops.episodes,
     })),
@@ -92,7 +101,7 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
     // Under --sequential the interval behind `unchanged` is a confidence sequence, so that a reader who
     // stops at the first `no significant change` keeps its level (Tango's read after every pair: 0.14).
     const interval = Object.freeze(sequenceOf(t.table, level));
-    const s = sequentialPValue(t.table);
+    const s = sequentialPValue(t.pairs, t.event);
     return { p: s.p, direction: s.direction, limits: lim, limit: lim.limit, change, interval, ...drops };
   });
 }
@@ -104,17 +113,18 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
  * @param conditions - the paired conditions.
  * @param events - the tested events.
  * @param args - whether the runs are paired, the checked options, the threshold, `sequential`,
- *   `family` (m when the tests are part of a larger family; default conditions x events), and `planned`
- *   (a run recorded a discordance > 0 planned at sweep time: the target disagrees with itself).
+ *   `family` (m when the tests are part of a larger family; default conditions x events), `planned`
+ *   (a run recorded a discordance > 0 planned at sweep time: the target disagrees with itself), and
+ *   `settled` (a run is not complete: under `sequential` each condition is read on its settled pairs).
  */
 export function diffFamily(
   conditions: readonly ConditionPairs[],
   events: readonly string[],
-  args: { readonly paired: boolean; readonly options: CheckedOptions; readonly threshold: number; readonly sequential: boolean; readonly family?: number | undefined; readonly planned?: boolean },
+  args: { readonly paired: boolean; readonly options: CheckedOptions; readonly threshold: number; readonly sequential: boolean; readonly family?: number | undefined; readonly planned?: boolean; readonly settled?: boolean },
 ): DiffFamily {
   const { q, power, method } = args.options;
   const m = args.family ?? conditions.length * events.length;
-  const tests = testsOf(conditions, events, args.paired);
+  const tests = testsOf(conditions, events, args.paired, args.sequential && args.settled === true);
   // A target that disagrees with itself somewhere in the diff, or runs planned for one (`planned`: a
   // discordance given at sweep time): every table's limit reads psi^ + d.
   const limits: LimitContext = { alpha: q / m, power, method, bothWays: args.planned === true || disagreesBothWays(tests.map((t) => t.table)) };

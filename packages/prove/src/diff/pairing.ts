@@ -50,6 +50,13 @@ export type ConditionPairs = {
   readonly counts: PairCounts;
   /** Pairs where both episodes have an outcome, by replicate index (built on first use when read from a store). */
   readonly pairs: readonly Pair[];
+  /**
+   * The pairs with an outcome among the replicate slots before the first one either run has not written
+   * (`slots`; every slot of a complete pair of runs): what `--sequential` reads of a run that is not complete,
+   * so that each read takes the pairs in replicate order and continues the one before it (a fixed order,
+   * whatever order the episodes finish in). Absent: every pair.
+   */
+  readonly settled?: { readonly slots: number; readonly pairs: readonly Pair[] };
   /** Every outcome of each run in this condition (the unpaired fallback's samples); null outcomes left out. */
   readonly beforeOutcomes: readonly string[];
   readonly afterOutcomes: readonly string[];
@@ -271,6 +278,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
       values[axis] = typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : (parsed[axis] ?? '');
     }
     let pairs: Pair[] | null = null;
+    let settled: { slots: number; pairs: Pair[] } | null = null;
     let beforeOutcomes: string[] | null = null;
     let afterOutcomes: string[] | null = null;
     conditions.push({
@@ -279,6 +287,9 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
       counts: Object.freeze({ labels: labelsOf, cross, before: beforeCounts, after: afterCounts }),
       get pairs() {
         return (pairs ??= pairsOf(a, b, labelsOf, rep));
+      },
+      get settled() {
+        return (settled ??= settledOf(a, b, labelsOf, rep));
       },
       get beforeOutcomes() {
         return (beforeOutcomes ??= outcomesOf(a, labelsOf));
@@ -348,6 +359,20 @@ function pairsOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[]
     if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
   }
   return out;
+}
+
+/** The pairs with an outcome in the slots before the first one either run lacks ({@link ConditionPairs}'s `settled`). */
+function settledOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[], rep: (slot: number) => number): { slots: number; pairs: Pair[] } {
+  const out: Pair[] = [];
+  const size = Math.min(a.size, b.size);
+  let r = 0;
+  for (; r < size; r++) {
+    const oa = a.outcome[r] as number;
+    const ob = b.outcome[r] as number;
+    if (oa === NO_EPISODE || ob === NO_EPISODE) break;
+    if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
+  }
+  return { slots: r, pairs: out };
 }
 
 /** A condition's outcomes (nulls left out), by replicate index: the unpaired fallback's sample. */

@@ -32,8 +32,8 @@ export type ReportOptions = {
   readonly method?: TestMethod;
   /**
    * Read each cell with the anytime-valid test (`diff --sequential`) instead of the fixed-n one; default
-   * false. A cell's p reads its rises and falls (the order they came in does not matter), and its
-   * interval is a confidence sequence (over its seeds where it pools conditions).
+   * false. A cell's discordant pairs are read in replicate order; a cell that pools several conditions
+   * reads them condition by condition (an order fixed before the data, so the test stays valid).
    */
   readonly sequential?: boolean;
   /** As `diff --discordance` (`DiffOptions.discordance`): above 0, every cell's limits read psi^ + d. */
@@ -297,7 +297,10 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
       const key = cellLabel(x, c.values[x] as string | number, y, y === null ? null : (c.values[y] as string | number));
       byCell.set(key, [...(byCell.get(key) ?? []), c]);
     }
-    const bySeed = readCellsBySeed(diff, byCell);
+    // A run that is not complete: under --sequential each cell reads its seeds in order up to the first
+    // seed some condition of the cell has not written in both runs (seed-cells.ts), as diff's rows do.
+    const settled = aligned.some((run) => run.manifest['status'] !== undefined && run.manifest['status'] !== 'complete');
+    const bySeed = readCellsBySeed(diff, byCell, settled);
     read = bySeed.diff;
     seedCells = bySeed.seeds;
     const rowOf = new Map(read.rows.map((r) => [r.condition, r]));

@@ -39,10 +39,11 @@ function limitContext(diff: DiffReport): LimitContext & { readonly method: TestM
 }
 
 /** Per replicate index over `conditions`: the paired table of `event` (one cluster per seed, its pair in every condition; tables.ts `pairedTable`). */
-function seedTables(conditions: readonly ConditionPairs[], event: string): Map<number, PairedTable> {
+function seedTables(conditions: readonly ConditionPairs[], event: string, before = Infinity): Map<number, PairedTable> {
   const pairsBySeed = new Map<number, Pair[]>();
   for (const c of conditions) {
     for (const p of c.pairs) {
+      if (p.replicate_index >= before) continue;
       const list = pairsBySeed.get(p.replicate_index);
       if (list === undefined) pairsBySeed.set(p.replicate_index, [p]);
       else list.push(p);
@@ -52,26 +53,34 @@ function seedTables(conditions: readonly ConditionPairs[], event: string): Map<n
 }
 
 /**
- * One pair a seed: a seed rose (fell) when its pairs rose more (less) often than they
+ * One pair a seed, in replicate order: a seed rose (fell) when its pairs rose more (less) often than they
  * fell across the conditions the cell pools; the others split between both and neither so that the
  * table's before rate is the cell's (for the room a rise or a fall has). Under the null hypothesis that the two runs
  * are exchangeable within each seed, a seed's net change is as likely either way, whatever the dependence
  * between its conditions: McNemar's test on this table is the exact sign test over the seeds.
  */
-function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly both: number; readonly fall: number; readonly n: number }): { table: PairedTable } {
+function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly both: number; readonly fall: number; readonly n: number }, event: string): { table: PairedTable; pairs: Pair[] } {
+  const pairs: Pair[] = [];
   let rise = 0;
   let fall = 0;
   let rest = 0;
-  for (const t of bySeed.values()) {
-    if (t.rise > t.fall) rise++;
-    else if (t.fall > t.rise) fall++;
-    else rest++;
+  for (const [r, t] of [...bySeed].sort((x, y) => x[0] - y[0])) {
+    if (t.rise > t.fall) {
+      rise++;
+      pairs.push({ replicate_index: r, a: '', b: event });
+    } else if (t.fall > t.rise) {
+      fall++;
+      pairs.push({ replicate_index: r, a: event, b: '' });
+    } else {
+      rest++;
+      pairs.push({ replicate_index: r, a: '', b: '' });
+    }
   }
   // The seeds that did not change split so that the table's before rate is the cell's (the room a rise
   // or a fall has; with none concordant in the cell, every seed that cancelled went to neither, rate 0).
   const rate = cell.n === 0 ? 0 : (cell.both + cell.fall) / cell.n;
   const both = Math.min(rest, Math.max(0, Math.round(rate * (rest + rise + fall) - fall)));
-  return { table: { kind: 'paired', both, rise, fall, neither: rest - both } };
+  return { table: { kind: 'paired', both, rise, fall, neither: rest - both }, pairs };
 }
 
 /**
@@ -79,9 +88,9 @@ function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly bo
  * the same seed, so a pooled cell's pairs of one seed are not independent; its exact McNemar and Tango
  * interval read them as if they were. Each pooled cell is read with the seed as the unit as well, on one
  * pair a seed ({@link seedLevel}): McNemar's test with the diff's method (the exact sign test over the
- * seeds by default; under `sequential`, the anytime-valid test at the seeds' counts, valid however often
- * the runs were extended and read), the limits of that table, and the CR2 interval of the change over
- * the seeds at the cells' simultaneous level (under `sequential`, the confidence sequence over the seeds; the seed table's Tango interval where every seed changed
+ * seeds by default; under `sequential`, the anytime-valid test over the seeds in replicate order, one path
+ * however often the runs were extended), the limits of that table, and the CR2 interval of the change over
+ * the seeds at the cells' simultaneous level (the seed table's Tango interval where every seed changed
  * alike, its standard error 0). The cell's p is the larger of the seeds' and the pooled pairs' (a larger
  * p is valid wherever the smaller is), and the words are decided again over every cell (Holm and
  * Benjamini-Hochberg at q, {@link decide}): a pooled cell counts only when its seeds show the change,
@@ -95,19 +104,24 @@ function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly bo
  *
  * @param diff - the grid's diff (its rows are the cells).
  * @param byCell - per row of the diff (its `condition` is the cell's label), the original conditions the cell pools.
+ * @param settled - a run is not complete: under `--sequential` each cell reads its seeds before the first
+ *   one some condition of the cell has not written in both runs.
  * @returns the diff with its rows, word, sentence and rules read so, and per pooled cell its {@link SeedCell}.
  * @see poisson-stats `mcnemar`, `clusteredMcnemar` (the CR2 interval), `tangoInterval`.
  */
-export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>): { diff: DiffReport; seeds: readonly SeedCell[] } {
+export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>, settled = false): { diff: DiffReport; seeds: readonly SeedCell[] } {
   const seeds = new Map<string, SeedCell & { readonly limits: Limits; readonly bounds: { readonly lower: number; readonly upper: number }; readonly direction?: -1 | 0 | 1 }>();
   const ctx = limitContext(diff);
   for (const row of diff.rows) {
     const conditions = (byCell.get(row.condition) ?? []).filter((c) => c.pairs.length > 0);
     if (conditions.length < 2 || row.counts === null) continue;
-    const bySeed = seedTables(conditions, row.event);
-    const one = seedLevel(bySeed, row.counts);
+    // A run that is not complete, read under --sequential: the seeds before the first one some condition
+    // of the cell lacks in either run, so that a seed enters the path once, with all its pairs, in seed order.
+    const before = diff.sequential && settled ? Math.min(...conditions.map((c) => c.settled?.slots ?? Infinity)) : Infinity;
+    const bySeed = seedTables(conditions, row.event, before);
+    const one = seedLevel(bySeed, row.counts, row.event);
     const limits = Object.freeze(diff.sequential ? sequentialLimits(one.table, ctx) : pairedLimits(one.table, ctx));
-    const seq = diff.sequential ? sequentialPValue(one.table) : null;
+    const seq = diff.sequential ? sequentialPValue(one.pairs, row.event) : null;
     const p = seq !== null ? seq.p : one.table.rise + one.table.fall === 0 ? 1 : mcnemarP(one.table, ctx.method);
     const tables = [...bySeed.values()].filter((t) => tableSize(t) > 0);
     const cr2 = tables.length >= 2 ? clusteredBinary(tables, row.interval.level) : null;

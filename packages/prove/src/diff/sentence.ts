@@ -97,7 +97,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
     ['limit', `a limit above ${thr}`],
     ['no room', 'no room for its limit'],
     ['too few pairs', 'too few pairs to show any change'],
-    ['direction', 'evidence that pointed the other way'],
+    ['direction', 'evidence that peaked the other way'],
     ['interval', `an interval reaching past ±${thr}`],
     ['score without outcome', `${scoreDropWords(rows)} dropped for a score with no outcome`],
   ];

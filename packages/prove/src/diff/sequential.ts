@@ -1,25 +1,27 @@
 // `diff --sequential` and the looks of extended runs (STATS.md, "Looks: runs extended after a diff").
 import { changeDiscordance, limitsFromMde, NO_PAIRS, type LimitContext, type Limits } from './limits.js';
+import type { Pair } from './pairing.js';
 import { sequentialMde, sequentialP } from './stats.js';
 import { tableSize, type PairedTable } from './tables.js';
 import type { DiffManifest, RunLooks } from './types.js';
 
 /** How the method line names the anytime-valid test. */
-export const SEQUENTIAL_TEST_NAME = 'anytime-valid McNemar: the Beta(1/2, 1/2) mixture e-process at the discordant pairs read, p = 1 / E, whatever order they finished in';
+export const SEQUENTIAL_TEST_NAME = 'anytime-valid McNemar: the Beta(1/2, 1/2) mixture e-process over the discordant pairs in replicate order, p = 1 / max E';
 
 /**
- * The anytime-valid p-value of one condition x event: min(1, 1 / E), E the Beta(1/2, 1/2) mixture e-value
- * at the table's rises R and falls F, E = 2^k B(R + 1/2, F + 1/2) / B(1/2, 1/2), k = R + F; and the
- * direction of the evidence behind it, the sign of R - F. E depends on the counts only, so every read of
- * a run as its pairs come in (a partial read of a running sweep whose pairs finish in any order, a retry
- * that fills in pairs, an extension) is a point of one nonnegative martingale in the order the pairs
- * came, and Ville's inequality holds the chance that any read reaches p <= alpha under no change to alpha.
- * Until the evening of 2026-12-06 p was 1 / max_j E_j over the pairs in replicate order: reads of a sweep
- * whose pairs finished out of that order were not one path (a review: 0.128 false significant changes at
- * q 0.05 for pairs finishing in shuffled order), nor were reads across a retry.
+ * The anytime-valid p-value of one condition x event: the discordant pairs of `pairs` (in replicate
+ * order) as rises and falls of `event`, read by the Beta(1/2, 1/2) mixture e-process; and the direction
+ * of the evidence behind it, the sign of rises minus falls where the e-process peaked (0 when it never
+ * rose above 1).
  */
-export function sequentialPValue(t: PairedTable): { readonly p: number; readonly direction: -1 | 0 | 1 } {
-  return sequentialP(t.rise, t.fall);
+export function sequentialPValue(pairs: readonly Pair[], event: string): { readonly p: number; readonly direction: -1 | 0 | 1 } {
+  const directions: boolean[] = [];
+  for (const p of [...pairs].sort((x, y) => x.replicate_index - y.replicate_index)) {
+    const x = p.a === event;
+    const y = p.b === event;
+    if (x !== y) directions.push(y);
+  }
+  return sequentialP(directions);
 }
 
 // The MDE depends on (n, discordant, alpha, power) only, and its bisection is the costly part of a
@@ -93,7 +95,7 @@ export function comparedLooks(looks: RunLooks, compared: number): RunLooks {
   return Object.freeze({ extensions: kept.length - 1, replicates: Object.freeze(kept), ...(looks.retries !== undefined ? { retries: looks.retries } : {}) });
 }
 
-/** The looks clause's last words for paired runs extended or retried: `--sequential` reads them anytime-valid. */
+/** The looks clause's last words for paired runs extended (not retried): `--sequential` reads them anytime-valid. */
 const PAIRED_LOOKS = '--sequential reads it anytime-valid';
 
 /** The looks clause's last words for runs that are not paired: `--sequential` refuses them. */
@@ -103,10 +105,9 @@ export const UNPAIRED_LOOKS = 'no anytime-valid reading exists for runs that are
  * The clause the sentence adds when a run was extended, or had its errors run again: how many times, and
  * its replicates at each look. Null when neither run was. `anytime` names the anytime-valid reading (a
  * verb without `--sequential` names diff's). A retry (`resume --retry-errors`) fills in pairs among those
- * a diff read before it: a look too, which the anytime-valid reading covers as it covers extensions (its
- * p-value and intervals read the counts, whatever order the pairs came in; until the evening of
- * 2026-12-06 it took the pairs in replicate order, and the clause said its guarantee did not cover a
- * retry).
+ * a diff read before it: the anytime-valid test takes the pairs in replicate order, so its guarantee
+ * covers extensions (pairs after the last), not retries, and the clause says so (until the seventh
+ * session of 2026-12-05 retries were not named, and the clause said the looks did not raise the rate).
  */
 export function looksWords(before: RunLooks, after: RunLooks, sequential: boolean, anytime: string = PAIRED_LOOKS): string | null {
   const times = (k: number): string => (k === 1 ? 'once' : `${k} times`);
@@ -122,9 +123,11 @@ export function looksWords(before: RunLooks, after: RunLooks, sequential: boolea
   const retried = (before.retries ?? 0) > 0 || (after.retries ?? 0) > 0;
   const extended = before.extensions > 0 || after.extensions > 0;
   const tail = sequential
-    ? 'read with anytime-valid p-values and confidence sequences, so the looks raise neither the rate of false significant changes nor that of false no significant changes'
+    ? retried
+      ? `read with anytime-valid p-values, which take the pairs in replicate order: a retry fills in pairs among those already read, so their guarantee does not cover a diff read before a retry and again after it${extended ? ' (it covers the extensions)' : ''}`
+      : 'read with anytime-valid p-values and confidence sequences, so the looks raise neither the rate of false significant changes nor that of false no significant changes'
     : retried
-      ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one overstates the evidence; ${anytime}`
+      ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one overstates the evidence; ${anytime === PAIRED_LOOKS ? 'no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)' : anytime}`
       : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;
   return `${parts.join(' and ')}: ${tail}`;
 }

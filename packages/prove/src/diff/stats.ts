@@ -3,7 +3,6 @@
 // shapes of its results.
 import {
   benjaminiHochberg,
-  betaMixtureLogE,
   clusteredMcnemar,
   clusterRobustMean,
   clusterRobustMeanDifference,
@@ -17,6 +16,7 @@ import {
   newcombeInterval,
   pairedChangeConfidenceSequence,
   pairedScoreDifference,
+  sequentialMcnemar,
   sequentialMinimumDetectableChange,
   tangoInterval,
   wilsonInterval,
@@ -194,12 +194,12 @@ export function meanT(scores: readonly number[], level: number): { readonly mean
 }
 
 /**
- * The anytime-valid p-value of `rise` and `fall` discordant pairs: min(1, 1 / E) with E the Beta(1/2, 1/2)
- * mixture e-value at those counts (poisson-stats `betaMixtureLogE`), whatever order the pairs came in; and
- * the sign of rises minus falls, the direction of the evidence behind it.
+ * The anytime-valid p-value of discordant pairs in order, true = a rise (poisson-stats `sequentialMcnemar`),
+ * and the sign of rises minus falls where the e-process peaked.
  */
-export function sequentialP(rise: number, fall: number): { readonly p: number; readonly direction: -1 | 0 | 1 } {
-  return { p: Math.min(1, Math.exp(-betaMixtureLogE(rise, fall))), direction: Math.sign(rise - fall) as -1 | 0 | 1 };
+export function sequentialP(directions: readonly boolean[]): { readonly p: number; readonly direction: -1 | 0 | 1 } {
+  const r = sequentialMcnemar(directions);
+  return { p: r.pValue, direction: Math.sign(r.riseAtMax - r.fallAtMax) as -1 | 0 | 1 };
 }
 
 /**

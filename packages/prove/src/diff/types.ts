@@ -175,9 +175,9 @@ export type DiffRow = {
   readonly verdict: RowVerdict;
   /**
    * Why an `inconclusive` row is not `unchanged`: `'limit'` (above the threshold), `'no room'`,
-   * `'too few pairs'` (no change could be shown: {@link Limit}), `'direction'` (a report cell that
-   * pools conditions, whose p is its seeds' and whose seeds mostly changed one way while the pooled change
-   * goes the other way or is 0: the row names no direction), and/or
+   * `'too few pairs'` (no change could be shown: {@link Limit}), `'direction'` (under `--sequential`, a
+   * p at or under q whose evidence peaked one way while the final change goes the other way or is 0:
+   * the row names no direction), and/or
    * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]), and/or
    * `'score without outcome'` (the table leaves out episodes that hold a score and no outcome, a score
    * between 0 and 1: `score_drops`); empty otherwise.
@@ -192,7 +192,7 @@ export type DiffRow = {
   readonly score_drops?: number;
   /**
    * Under `--sequential` (paired rows only): the direction the evidence behind `p` points, the sign of
-   * rises minus falls (1: a rise in the event; a report cell that pools conditions: its seeds'). A row counts only
+   * rises minus falls at the look where the e-process peaked (1: a rise in the event). A row counts only
    * when its change goes that way; absent without `--sequential`, where it is the sign of `change`.
    */
   readonly direction?: -1 | 0 | 1;

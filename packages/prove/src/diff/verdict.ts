@@ -8,8 +8,8 @@ export type Scored = {
   readonly change: number;
   readonly interval: { readonly lower: number; readonly upper: number };
   /**
-   * The direction the evidence behind `p` points, when it may not be the final change's (a report cell
-   * read by its seeds: the sign of the seeds that rose less those that fell); absent: the sign of `change`.
+   * The direction the evidence behind `p` points, when it is not the final change's (the anytime-valid
+   * test: the sign of rises minus falls where the e-process peaked); absent: the sign of `change`.
    */
   readonly direction?: -1 | 0 | 1;
   /**
@@ -69,7 +69,7 @@ export function decide(rows: readonly Scored[], q: number, threshold: number | r
   const ps = rows.map((r) => r.p);
   const p_holm = holmAdjust(ps);
   const p_bh = bhAdjust(ps);
-  // A test whose evidence points one way while its final change goes the other way (or nowhere) names no
+  // A test whose evidence peaked one way while its final change goes the other way (or nowhere) names no
   // direction: it does not count, and reads inconclusive (held back by 'direction').
   const wrongWay = rows.map((r) => r.direction !== undefined && r.direction !== Math.sign(r.change));
   const reversed = rows.map((_, i) => (p_holm[i] as number) <= q && wrongWay[i] === true);

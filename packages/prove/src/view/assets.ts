@@ -132,9 +132,12 @@ export const PAGE_JS = `
       r.hidden = !ok;
       if (ok) n++;
     });
-    // The Scores table's rows by their condition, with the text alone (the verdict menu names the events' verdicts).
+    // The Scores table's rows by their condition, with the text alone (the verdict menu names the events'
+    // verdicts); a text that names an event keeps them all, since a score row is of no one event (a review:
+    // typing "failed" hid the whole table while the others kept every row).
+    var anEvent = text !== '' && (data.rows || []).some(function (row) { return String(row.event).toLowerCase().indexOf(text) >= 0; });
     Array.prototype.forEach.call(document.querySelectorAll('tr.by-condition'), function (r) {
-      r.hidden = !(text === '' || (r.getAttribute('data-condition') || '').toLowerCase().indexOf(text) >= 0);
+      r.hidden = !(text === '' || anEvent || (r.getAttribute('data-condition') || '').toLowerCase().indexOf(text) >= 0);
     });
     // The forest's lines too, each the row of the report it draws (they stayed when the table's were hidden).
     Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {

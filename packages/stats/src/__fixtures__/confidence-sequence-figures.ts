@@ -3,11 +3,8 @@
 // (1) the exact probability (dynamic programming over the paired table, no simulation) that a reader who
 //     reads after every pair, and stops the first time the interval lies inside [-delta, delta], does so
 //     within `horizon` pairs when the true change is delta itself (an error; the one-sided level is 0.025);
-// (2) the pairs it takes, with no change observed at a discordance psi, for each interval to lie inside;
-// (3) the exact chance that p = 1 / E (the Beta(1/2, 1/2) mixture e-value at the counts, the diff's p under
-//     --sequential), read after every discordant pair under no change, ever reaches 0.05 within k pairs.
+// (2) the pairs it takes, with no change observed at a discordance psi, for each interval to lie inside.
 import { logWealthAgainstAtLeast, logWealthAgainstAtMost, pairedChangeConfidenceSequence } from '../confidence-sequence.js';
-import { betaMixtureLogE } from '../sequential-mcnemar.js';
 import { tangoInterval } from '../tango-interval.js';
 import { everInside } from './ever-inside.js';
 
@@ -47,29 +44,4 @@ for (const [d, psi, m] of [[0.35, 0, 6], [0.35, 0.2, 6], [0.1, 0, 1], [0.1, 0.1,
     return s.lower >= -d && s.upper <= d;
   });
   console.log(`| ${d} | ${psi} | ${m} | ${nt} | ${ns} | ${(ns / nt).toFixed(2)} |`);
-}
-
-console.log();
-for (const horizon of [100, 1000]) {
-  // p[r] = P(r rises among the first k discordant pairs, and 1 / E never <= 0.05 so far).
-  let p = new Float64Array(horizon + 2);
-  p[0] = 1;
-  let hit = 0;
-  for (let k = 1; k <= horizon; k++) {
-    const next = new Float64Array(horizon + 2);
-    for (let r = 0; r < k; r++) {
-      const q = p[r] as number;
-      if (q === 0) continue;
-      next[r] = (next[r] as number) + q / 2;
-      next[r + 1] = (next[r + 1] as number) + q / 2;
-    }
-    for (let r = 0; r <= k; r++) {
-      if ((next[r] as number) > 0 && betaMixtureLogE(r, k - r) >= Math.log(20)) {
-        hit += next[r] as number;
-        next[r] = 0;
-      }
-    }
-    p = next;
-  }
-  console.log(`1 / E read after every discordant pair under no change: P(ever <= 0.05 within ${horizon} pairs) = ${hit.toFixed(4)}`);
 }

@@ -41,6 +41,9 @@
 // four rows' p (none at or under q; no verdict moved) and the rows' `direction` (now the sign of rise - fall).
 // and (the same evening, 20:20 UTC) for `method.interval` "confidence sequence" under --sequential (a review: it said
 // "tango"): only that field of the `sequential --json` case moved.
+// and (the same evening, 20:30 UTC) the 19:45 change reverted (p = 1 / E at the counts holds only where pairs finish
+// in an order unrelated to their outcomes; a review): the `sequential` cases' method line, p and directions
+// are again as before it; compared with the outputs before that change, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

@@ -61,9 +61,6 @@
 // sentence, intervals_rule and limits_rule, the grid's seed_cells, the seeds line, the heatmaps and the page's note moved.
 // and (evening of 2026-12-06) for the partial line's advice (read this and every later look with --sequential): the
 // two export cases of a partial run; compared with the old words put back, nothing else moved.
-// and (evening of 2026-12-06, 19:40 UTC) for the looks clause of a run whose errors were run again: --sequential's
-// p-value reads the counts (whatever order the pairs came in), so it covers retries and the clause says
-// "--sequential reads it anytime-valid"; compared with the old clause put in place of the new, nothing else moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
