@@ -36,6 +36,24 @@ describe('diff --partial', () => {
     expect(line).toMatch(/the figures use only the pairs held; reading a run before it ends is a look: read this and every later look with diff --sequential \(anytime-valid p-values\); a fixed-n reading acted on \(the run stopped, resumed or extended because of it\) overstates the evidence, even if the finished runs are then read with --sequential\.$/);
   });
 
+  // A review (evening of 2026-12-06): a partial read counted every pair written, in the order episodes
+  // finished, which can follow their outcomes; under --sequential it now reads each condition's pairs in
+  // replicate order up to the first replicate the interrupted run lacks, and says what it left.
+  it('--sequential reads the pairs before the first replicate a run lacks, and says how many it left for a later read', async () => {
+    const read = async (...flags: string[]) => {
+      const io = captureStore(store);
+      expect(await runCli(['--store', store, 'diff', runs.a, runs.c, '--partial', '--json', ...flags], io.io)).toBe(0);
+      return JSON.parse(io.out()) as { events: string[]; rows: { event: string; counts: { n: number } | null }[]; warnings: string[] };
+    };
+    const fixed = await read();
+    const seq = await read('--sequential');
+    // Pairs per condition: the rows of one event (each condition has a row per event).
+    const n = (r: { events: string[]; rows: { event: string; counts: { n: number } | null }[] }) => r.rows.filter((x) => x.event === r.events[0]).reduce((s, x) => s + (x.counts?.n ?? 0), 0);
+    expect(n(seq)).toBeLessThan(n(fixed));
+    expect(seq.warnings).toContain(`--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written: ${n(seq)} of ${n(fixed)} pairs; the ${n(fixed) - n(seq)} written past it are left for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`);
+    expect(fixed.warnings.some((w) => w.startsWith('--sequential read'))).toBe(false);
+  });
+
   it('with several candidates is refused (exit 2) with the two-run command to use', async () => {
     const io = captureStore(store);
     expect(await runCli(['--store', store, 'diff', runs.a, runs.b, runs.c, '--partial'], io.io)).toBe(2);
