@@ -111,6 +111,14 @@ describe('an import whose conditions do not fill the grid of its axes', () => {
     const conditions = ['filter flexible-extract · task gsm8k', 'filter none · task hellaswag', 'filter strict-match · task gsm8k'];
     expect(a.runs[0]?.conditions).toEqual(conditions);
     expect(a.runs[0]?.rows).toBe(11);
+    // Found and left by the evening session of 2026-12-06: the summary said "11 samples" for 8 documents,
+    // 3 of them under two filters; it names the filters and the documents.
+    expect(a.runs[0]?.filters).toEqual({ names: ['flexible-extract', 'none', 'strict-match'], documents: 8 });
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const io = memoryIo({ cwd: t.dir });
+    expect(await runCli(['--store', join(t.dir, 'store-cli'), 'import', 'lm-eval', ...files.slice(0, 2), '--name', 'a'], io)).toBe(0);
+    expect(io.out()).toContain(': 11 samples (8 documents under 3 filters, flexible-extract, none, strict-match, each filter its own condition); ');
     await expectReadable(store, a.runs[0]?.run_id as string, b.runs[0]?.run_id as string, conditions, [3, 5, 3]);
   });
 

@@ -72,6 +72,11 @@ export type ImportedRun = {
   readonly prompt: string | null;
   readonly conditions: readonly string[];
   readonly rows: number;
+  /**
+   * lm-eval, when its samples hold several filters: the filters (each its own condition) and the documents
+   * they grade, so that `rows` (a document under each filter) is not read as that many samples.
+   */
+  readonly filters?: { readonly names: readonly string[]; readonly documents: number };
   readonly outcomes: Readonly<Record<string, number>>;
   /** Every sample stored without an outcome (an error, no score, a score that is neither 0 nor 1), with the reason. */
   readonly without_outcome: readonly UnscoredSample[];
@@ -282,6 +287,15 @@ function* rowBatches(format: ImportFormat, cells: readonly Cell[], runId: string
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/** lm-eval's filters and documents, when there are several filters ({@link ImportedRun}'s `filters`). */
+function filtersOf(format: ImportFormat, cells: readonly Cell[]): { filters?: ImportedRun['filters'] } {
+  if (format !== 'lm-eval') return {};
+  const names = [...new Set(cells.map((c) => c.values['filter']).filter((f): f is string => f !== undefined))].sort();
+  if (names.length < 2) return {};
+  const documents = new Set(cells.flatMap((c) => c.samples.map((s) => `${c.values['task'] ?? ''}\u0000${String(s.sampleId)}`))).size;
+  return { filters: Object.freeze({ names: Object.freeze(names), documents }) };
 }
 
 type Planned = {
@@ -521,6 +535,7 @@ export async function importRun(store: string, options: ImportOptions): Promise<
           prompt: p.group.prompt,
           conditions: Object.freeze([...p.conditions]),
           rows: m.counts.rows,
+          ...filtersOf(options.format, p.cells),
           outcomes: Object.freeze({ ...m.counts.outcomes }),
           without_outcome: Object.freeze(p.unscored.map((u) => Object.freeze(u))),
         }),

@@ -7,7 +7,9 @@ import { Values } from '../values.js';
 function text(r: ImportResult): string {
   const lines = [`imported ${r.format}: ${r.files.length} file${r.files.length === 1 ? '' : 's'} (${r.files.map((f) => f.name).join(', ')}); model ${r.model}; task${r.tasks.length === 1 ? '' : 's'} ${r.tasks.join(', ')}`];
   for (const run of r.runs) {
-    lines.push(`${run.status === 'complete' ? 'ok' : run.status} ${run.name} (${run.run_id}): ${run.rows} samples; ${outcomeSummary({ rows: run.rows, rows_without_outcome: run.without_outcome.length, outcomes: { ...run.outcomes } })}${run.provider !== null ? `; provider ${run.provider}, prompt ${run.prompt ?? ''}` : ''}`);
+    // lm-eval with several filters: a document under each filter (each its own condition), not that many samples.
+    const count = run.filters === undefined ? `${run.rows} samples` : `${run.rows} samples (${run.filters.documents} documents under ${run.filters.names.length} filters, ${run.filters.names.join(', ')}, each filter its own condition)`;
+    lines.push(`${run.status === 'complete' ? 'ok' : run.status} ${run.name} (${run.run_id}): ${count}; ${outcomeSummary({ rows: run.rows, rows_without_outcome: run.without_outcome.length, outcomes: { ...run.outcomes } })}${run.provider !== null ? `; provider ${run.provider}, prompt ${run.prompt ?? ''}` : ''}`);
   }
   for (const n of r.notes) lines.push(`note: ${n}`);
   const first = r.runs[0];
