@@ -316,12 +316,15 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   const readings = readingsOf(input, options, checked);
   const planned = plannedNoise(input, options);
-  // A run that is not complete (a partial read): --sequential reads each condition's pairs in replicate
-  // order up to the first replicate either run has not written, so that every read continues the last.
-  const settled = [beforeRun, afterRun].some((r) => r.manifest['status'] !== undefined && r.manifest['status'] !== 'complete');
+  // A swept run that is not complete (a partial read): --sequential reads each condition's pairs in
+  // replicate order up to the first replicate either run has not written, so that every read continues the
+  // last. An import does not grow (a later import of the finished log is another run): said, not cut.
+  const incomplete = [beforeRun, afterRun].some((r) => r.manifest['status'] !== undefined && r.manifest['status'] !== 'complete');
+  const settled = incomplete && input.identity === null;
   const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned, settled });
   const read = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
-  const report = { ...read, warnings: Object.freeze([...read.warnings, ...settledWarning(input.pairing, readings.sequential && settled)]) };
+  const importLook = readings.sequential && incomplete && input.identity !== null ? [PARTIAL_IMPORT_LOOK] : [];
+  const report = { ...read, warnings: Object.freeze([...read.warnings, ...settledWarning(input.pairing, readings.sequential && settled), ...importLook]) };
   if (options.full !== true) return Object.freeze(report);
   return withFullSections({ ...report, full: true }, input, family, checked.method);
 }
@@ -361,6 +364,14 @@ export function diffEpisodes(before: DiffRun, after: DiffRun, options: DiffOptio
 }
 
 /**
+ * The warning of `--sequential` on an import of a log that did not finish: its samples are those the harness
+ * had finished, in the order it finished them (which can follow their outcomes), and an import of the
+ * finished log is another run; the settled prefix of a swept run has no counterpart (a review: two partial
+ * imports read past a sample neither held).
+ */
+export const PARTIAL_IMPORT_LOOK = '--sequential: an import of a log that did not finish holds the samples its harness had finished, in whatever order it finished them; an import of the finished log is another run, and reading both is two looks that the anytime-valid reading does not cover (it covers a swept run read as it is written, and runs read when complete)';
+
+/**
  * The warning of a partial read under `--sequential` that left pairs out: those written after the first
  * replicate either run has not (ConditionPairs' `settled`). A review (evening of 2026-12-06): reading every
  * pair written, in whatever order episodes finish, lets an episode's duration choose which pairs a read
@@ -377,6 +388,6 @@ function settledWarning(pairing: { readonly paired: boolean; readonly conditions
   if (kept === all) return [];
   const left = all - kept;
   return [
-    `--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written: ${kept} of ${all} pairs; the ${left} written past it are left for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`,
+    `--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (a report cell pooling conditions: its conditions one after another): ${kept} of ${all} pairs; the other ${left} wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`,
   ];
 }

@@ -51,8 +51,9 @@ export type ConditionPairs = {
   /** Pairs where both episodes have an outcome, by replicate index (built on first use when read from a store). */
   readonly pairs: readonly Pair[];
   /**
-   * The pairs with an outcome among the replicate slots before the first one either run has not written
-   * (`slots`; every slot of a complete pair of runs): what `--sequential` reads of a run that is not complete,
+   * The pairs with an outcome among replicates 0, 1, 2, ... before the first one either run has not written
+   * (`slots`, that replicate's index; every slot of a complete pair of runs): what `--sequential` reads of a
+   * swept run that is not complete,
    * so that each read takes the pairs in replicate order and continues the one before it (a fixed order,
    * whatever order the episodes finish in). Absent: every pair.
    */
@@ -369,7 +370,10 @@ function settledOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string
   for (; r < size; r++) {
     const oa = a.outcome[r] as number;
     const ob = b.outcome[r] as number;
-    if (oa === NO_EPISODE || ob === NO_EPISODE) break;
+    // Replicates 0, 1, 2, ... of the design in turn: a slot whose replicate is not the next one (a sparse
+    // slot map skips a replicate neither run holds) ends the prefix, as a replicate one run lacks does (a
+    // review: replicate 1000010, written by neither run, was read past).
+    if (oa === NO_EPISODE || ob === NO_EPISODE || rep(r) !== r) break;
     if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
   }
   return { slots: r, pairs: out };
