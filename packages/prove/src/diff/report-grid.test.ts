@@ -282,6 +282,24 @@ describe('report of cells that pool conditions run on the same seeds', () => {
     expect(row?.interval.upper).toBeGreaterThan(row?.change as number);
   });
 
+  // The whole-change review of the evening of 2026-12-06: under --sequential a partial read left a
+  // condition not yet begun out of the cell's seed cutoff, and read 80 seeds of two conditions (unchanged),
+  // then 5 seeds of three once it began: not one path.
+  it('under --sequential, a partial read counts a seed only once every condition the cell pools holds it', () => {
+    const slacks = [4, 8, 16];
+    const make = (id: string, status: string, held: (slack: number, r: number) => boolean): DiffRun => ({
+      manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: 0.5, replicates: 80, status, extensions: [], axes: { slack: { type: 'continuous', values: slacks }, strictness: { type: 'categorical', values: ['strict'] } } },
+      rows: slacks.flatMap((slack) => Array.from({ length: 80 }, (_, r) => ({ condition: `slack ${slack}, strictness strict`, replicate_index: r, seed: 1000 + r, outcome: r % 3 === 0 ? 'failed' : 'passed', t: 1, slack, strictness: 'strict' })).filter((e) => held(slack, e.replicate_index))),
+    });
+    const before = make('a', 'complete', () => true);
+    const notBegun = reportGrid(before, make('b', 'running', (slack) => slack !== 16), { x: 'strictness', event: 'failed', sequential: true });
+    expect(notBegun.seed_cells?.[0]?.seeds).toBe(0);
+    expect(notBegun.seed_cells?.[0]?.conditions).toBe(3);
+    expect(notBegun.cells[0]?.row?.verdict).not.toBe('unchanged');
+    const begun = reportGrid(before, make('b', 'running', (slack, r) => slack !== 16 || r < 5), { x: 'strictness', event: 'failed', sequential: true });
+    expect(begun.seed_cells?.[0]?.seeds).toBe(5);
+  });
+
   it("diff --full's omnibus and fault lines, which pool conditions too, say the same", async () => {
     const { computeDiff } = await import('./diff-episodes.js');
     const { formatDiffText } = await import('./format-text.js');

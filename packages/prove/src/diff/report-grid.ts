@@ -300,7 +300,21 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     // A run that is not complete: under --sequential each cell reads its seeds in order up to the first
     // seed some condition of the cell has not written in both runs (seed-cells.ts), as diff's rows do.
     const settled = aligned.some((run) => run.manifest['status'] !== undefined && run.manifest['status'] !== 'complete');
-    const bySeed = readCellsBySeed(diff, byCell, settled);
+    // Conditions one run holds no episode of yet are not in the pairing's conditions: counted per cell
+    // (each one's cell read off the run that holds it).
+    const notBegun = new Map<string, number>();
+    const waiting = new Set([...pairing.only_before, ...pairing.only_after]);
+    if (diff.sequential && settled && waiting.size > 0) {
+      const cellOfCondition = new Map<string, string>();
+      for (const run of aligned) {
+        for (let i = 0; i < run.condition.length; i++) {
+          const c = run.conditions[run.condition[i] as number] as string;
+          if (waiting.has(c) && !cellOfCondition.has(c)) cellOfCondition.set(c, label(run, i));
+        }
+      }
+      for (const key of cellOfCondition.values()) notBegun.set(key, (notBegun.get(key) ?? 0) + 1);
+    }
+    const bySeed = readCellsBySeed(diff, byCell, settled, notBegun);
     read = bySeed.diff;
     seedCells = bySeed.seeds;
     const rowOf = new Map(read.rows.map((r) => [r.condition, r]));

@@ -106,25 +106,33 @@ function seedLevel(bySeed: ReadonlyMap<number, PairedTable>, cell: { readonly bo
  * @param byCell - per row of the diff (its `condition` is the cell's label), the original conditions the cell pools.
  * @param settled - a run is not complete: under `--sequential` each cell reads its seeds before the first
  *   one some condition of the cell has not written in both runs.
+ * @param notBegun - per cell, its conditions one run holds no episode of yet (the pairing's `only_before`,
+ *   `only_after`): under `settled`, such a cell reads no seed until they begin.
  * @returns the diff with its rows, word, sentence and rules read so, and per pooled cell its {@link SeedCell}.
  * @see poisson-stats `mcnemar`, `clusteredMcnemar` (the CR2 interval), `tangoInterval`.
  */
-export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>, settled = false): { diff: DiffReport; seeds: readonly SeedCell[] } {
+export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, readonly ConditionPairs[]>, settled = false, notBegun: ReadonlyMap<string, number> = new Map()): { diff: DiffReport; seeds: readonly SeedCell[] } {
   const seeds = new Map<string, SeedCell & { readonly limits: Limits; readonly bounds: { readonly lower: number; readonly upper: number }; readonly direction?: -1 | 0 | 1 }>();
   const ctx = limitContext(diff);
   for (const row of diff.rows) {
-    const conditions = (byCell.get(row.condition) ?? []).filter((c) => c.pairs.length > 0);
-    if (conditions.length < 2 || row.counts === null) continue;
-    // A run that is not complete, read under --sequential: the seeds before the first one some condition
-    // of the cell lacks in either run, so that a seed enters the path once, with all its pairs, in seed order.
-    const before = diff.sequential && settled ? Math.min(...conditions.map((c) => c.settled?.slots ?? Infinity)) : Infinity;
+    const all = byCell.get(row.condition) ?? [];
+    // A run that is not complete, read under --sequential: every condition the cell pools, those not yet
+    // begun too, and the seeds before the first one some condition lacks in either run, so that a seed enters
+    // the path once, with all its pairs, in seed order (a review: a condition not yet begun was left out,
+    // and the cell read 80 seeds of two conditions, then 5 of three).
+    const whole = diff.sequential && settled;
+    const conditions = whole ? all : all.filter((c) => c.pairs.length > 0);
+    const waiting = whole ? (notBegun.get(row.condition) ?? 0) : 0;
+    if (conditions.length + waiting < 2 || row.counts === null) continue;
+    const before = waiting > 0 ? 0 : whole ? Math.min(...conditions.map((c) => c.settled?.slots ?? 0)) : Infinity;
     const bySeed = seedTables(conditions, row.event, before);
     const one = seedLevel(bySeed, row.counts, row.event);
     const limits = Object.freeze(diff.sequential ? sequentialLimits(one.table, ctx) : pairedLimits(one.table, ctx));
     const seq = diff.sequential ? sequentialPValue(one.pairs, row.event) : null;
     const p = seq !== null ? seq.p : one.table.rise + one.table.fall === 0 ? 1 : mcnemarP(one.table, ctx.method);
     const tables = [...bySeed.values()].filter((t) => tableSize(t) > 0);
-    const cr2 = tables.length >= 2 ? clusteredBinary(tables, row.interval.level) : null;
+    // Under --sequential the interval is the confidence sequence alone (below): CR2 and Tango are not read.
+    const cr2 = !diff.sequential && tables.length >= 2 ? clusteredBinary(tables, row.interval.level) : null;
     const byCr2 = cr2 !== null && cr2.standard_error > 0;
     // The seed table's Tango interval, on its own scale (the share of seeds that rose less the share that
     // fell): where every seed changed alike, the pooled change is that share times the seeds' common
@@ -132,7 +140,7 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     // a third). Where the seeds differ, the CR2 interval over them, widened to the seed table's: a t
     // interval on seeds most of which did not change misses low (5 of 64 seeds rose: CR2 upper 0.146,
     // Wilson's 0.170; the review of this change found `unchanged` 0.070 of the time at a change of 0.15).
-    const tango = intervalOf(one.table, row.interval.level);
+    const tango = diff.sequential ? null : intervalOf(one.table, row.interval.level);
     // Every seed changed alike (CR2's standard error 0, or one seed): by the first seed's share.
     const first = tables[0];
     const common = first === undefined ? 0 : Math.abs(first.rise - first.fall) / tableSize(first);
@@ -141,17 +149,18 @@ export function readCellsBySeed(diff: DiffReport, byCell: ReadonlyMap<string, re
     // fixed-n, and a reader who stops at the first `unchanged` would not keep their level. Until the review
     // of its first version it read the seeds' own shares, whose mean is not the change per pair where seeds
     // hold different numbers of pairs (a change of 0.143 read [0.081, 0.120] and `unchanged` at 0.13).
-    const sequence = diff.sequential ? (tables.length === 0 ? { lower: -1, upper: 1 } : clusteredSequence(tables, conditions.length, row.interval.level)) : null;
+    const sequence = diff.sequential ? (tables.length === 0 ? { lower: -1, upper: 1 } : clusteredSequence(tables, conditions.length + waiting, row.interval.level)) : null;
+    const t = tango ?? { lower: -1, upper: 1 };
     const bounds = sequence !== null
       ? { lower: sequence.lower, upper: sequence.upper }
       : byCr2
-      ? { lower: Math.min(cr2.interval.lower, tango.lower), upper: Math.max(cr2.interval.upper, tango.upper) }
+      ? { lower: Math.min(cr2.interval.lower, t.lower), upper: Math.max(cr2.interval.upper, t.upper) }
       : common > 0
-        ? { lower: tango.lower * common, upper: tango.upper * common }
-        : { lower: tango.lower, upper: tango.upper };
+        ? { lower: t.lower * common, upper: t.upper * common }
+        : { lower: t.lower, upper: t.upper };
     seeds.set(row.condition, {
       cell: row.condition,
-      conditions: conditions.length,
+      conditions: conditions.length + waiting,
       seeds: bySeed.size,
       rose: one.table.rise,
       fell: one.table.fall,
