@@ -239,9 +239,13 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
         expect(kept.length).toBe(2);
         expect(await page.locator('tr.by-condition:visible').count()).toBe(kept.length);
         expect(await page.locator('tr.cond:visible').count()).toBe(kept.length);
-        // An event's name keeps every score row, as it keeps every condition's row (a review).
+        // An event's name keeps every score row, as it keeps every condition's row, and a condition with
+        // its event keeps that condition's (the reviews).
         await page.fill('#filter', 'fail');
         expect(await page.locator('tr.by-condition:visible').count()).toBe(6);
+        await page.fill('#filter', `${kept[0] as string} failed`.toLowerCase());
+        expect(await page.locator('tr.by-condition:visible').count()).toBe(1);
+        expect(await page.locator('tr.cond:visible').count()).toBe(1);
         await page.fill('#filter', '');
         expect(await page.locator('tr.by-condition:visible').count()).toBe(6);
       } finally {

@@ -388,6 +388,6 @@ function settledWarning(pairing: { readonly paired: boolean; readonly conditions
   if (kept === all) return [];
   const left = all - kept;
   return [
-    `--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (a report cell pooling conditions: its conditions one after another): ${kept} of ${all} pairs; the other ${left} wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`,
+    `--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (in a report, a cell's conditions one after another): ${kept} of ${all} pairs; the other ${left} wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`,
   ];
 }

@@ -297,7 +297,7 @@ describe('--sequential on a run that is not complete reads the pairs before the 
     const row = seq.rows[0]!;
     expect(row.counts).toEqual({ both: 0, rise: 2, fall: 0, neither: 8, n: 10 });
     expect(row.p).toBe(sequentialMcnemar([true, true]).pValue);
-    expect(seq.warnings).toContain("--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (a report cell pooling conditions: its conditions one after another): 10 of 30 pairs; the other 20 wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)");
+    expect(seq.warnings).toContain("--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (in a report, a cell's conditions one after another): 10 of 30 pairs; the other 20 wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)");
     const fixed = diffEpisodes(before, running, { events: ['failed'] });
     expect(fixed.rows[0]?.counts?.n).toBe(30);
     expect(fixed.warnings.some((w) => w.startsWith('--sequential read'))).toBe(false);

@@ -123,21 +123,25 @@ export const PAGE_JS = `
     var text = filter ? filter.value.trim().toLowerCase() : '';
     var verdict = verdictFilter ? verdictFilter.value : '';
     var n = 0;
+    function holdsText(condition, event) {
+      return text === '' || (condition + ' ' + (event || '')).toLowerCase().indexOf(text) >= 0;
+    }
     function keeps(condition, event, v) {
-      var hay = (condition + ' ' + (event || '')).toLowerCase();
-      return (text === '' || hay.indexOf(text) >= 0) && (verdict === '' || v === verdict);
+      return holdsText(condition, event) && (verdict === '' || v === verdict);
     }
     Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
       var ok = keeps(r.getAttribute('data-condition'), r.getAttribute('data-event'), r.getAttribute('data-verdict'));
       r.hidden = !ok;
       if (ok) n++;
     });
-    // The Scores table's rows by their condition, with the text alone (the verdict menu names the events'
-    // verdicts); a text that names an event keeps them all, since a score row is of no one event (a review:
-    // typing "failed" hid the whole table while the others kept every row).
-    var anEvent = text !== '' && (data.rows || []).some(function (row) { return String(row.event).toLowerCase().indexOf(text) >= 0; });
+    // The Scores table's rows by the text, read as the conditions table reads it: the condition with any
+    // of the report's events (a review: "failed" hid the whole table, "x failed" too, while the others kept
+    // their rows); the verdict menu reads the events' verdicts and leaves these rows.
+    var events = [];
+    (data.rows || []).forEach(function (row) { if (events.indexOf(row.event) < 0) events.push(row.event); });
     Array.prototype.forEach.call(document.querySelectorAll('tr.by-condition'), function (r) {
-      r.hidden = !(text === '' || anEvent || (r.getAttribute('data-condition') || '').toLowerCase().indexOf(text) >= 0);
+      var c = r.getAttribute('data-condition') || '';
+      r.hidden = !(holdsText(c, '') || events.some(function (e) { return holdsText(c, e); }));
     });
     // The forest's lines too, each the row of the report it draws (they stayed when the table's were hidden).
     Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {

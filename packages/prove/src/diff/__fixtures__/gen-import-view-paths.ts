@@ -81,6 +81,8 @@
 // and (the same evening, 20:30 UTC) for the 19:40 retry clause reverted (--sequential does not cover a retry again),
 // the forest's names of runs that are not paired without "shows its discordant pairs", and the page script's
 // Scores filter keeping every row for an event's name: compared with those put back, nothing else moved.
+// and (the same evening, 21:00 UTC) for the page script's Scores filter reading the text as the conditions table does:
+// compared with the pages' <script> taken out, nothing moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
