@@ -382,8 +382,9 @@ function settledWarning(pairing: { readonly paired: boolean; readonly conditions
   let all = 0;
   let kept = 0;
   for (const c of pairing.conditions) {
-    all += c.pairs.length;
-    kept += c.settled?.pairs.length ?? c.pairs.length;
+    // The pairs counted as the tally counted them (building every pair object only to count it cost a read).
+    all += c.coverage.pairs;
+    kept += c.settled?.pairs.length ?? c.coverage.pairs;
   }
   if (kept === all) return [];
   const left = all - kept;
