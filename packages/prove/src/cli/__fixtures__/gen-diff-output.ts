@@ -44,6 +44,8 @@
 // and (the same evening, 20:30 UTC) the 19:45 change reverted (p = 1 / E at the counts holds only where pairs finish
 // in an order unrelated to their outcomes; a review): the `sequential` cases' method line, p and directions
 // are again as before it; compared with the outputs before that change, nothing else moved.
+// and (the same evening, 21:00 UTC) for the confidence sequence's bisection to 1e-10 (it was 1e-12): only the
+// `sequential --json` case's interval bounds moved, each by under 3e-11 (the text prints them to 0.001).
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';
