@@ -12,6 +12,7 @@ import { omnibus } from './omnibus.js';
 import { eventsTestScoresTable, scoresRestateOutcomes } from './restated-scores.js';
 import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
+import { writtenOnward } from './partial.js';
 import type { RunIndex } from './run-index.js';
 import { comparedLooks, looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { compareScores } from './score-diff.js';
@@ -319,7 +320,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   // A swept run that is not complete (a partial read): --sequential reads each condition's pairs in
   // replicate order up to the first replicate either run has not written, so that every read continues the
   // last. An import does not grow (a later import of the finished log is another run): said, not cut.
-  const incomplete = [beforeRun, afterRun].some((r) => r.manifest['status'] !== undefined && r.manifest['status'] !== 'complete');
+  const incomplete = writtenOnward(beforeRun.manifest) || writtenOnward(afterRun.manifest);
   const settled = incomplete && input.identity === null;
   const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned, settled });
   const read = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
@@ -369,7 +370,7 @@ export function diffEpisodes(before: DiffRun, after: DiffRun, options: DiffOptio
  * finished log is another run; the settled prefix of a swept run has no counterpart (a review: two partial
  * imports read past a sample neither held).
  */
-export const PARTIAL_IMPORT_LOOK = '--sequential: an import of a log that did not finish holds the samples its harness had finished, in whatever order it finished them; an import of the finished log is another run, and reading both is two looks that the anytime-valid reading does not cover (it covers a swept run read as it is written, and runs read when complete)';
+const PARTIAL_IMPORT_LOOK = '--sequential: an import of a log that did not finish holds the samples its harness had finished, in whatever order it finished them; an import of the finished log is another run, and reading both is two looks that the anytime-valid reading does not cover (it covers a swept run read as it is written, and runs read when complete)';
 
 /**
  * The warning of a partial read under `--sequential` that left pairs out: those written after the first

@@ -279,7 +279,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
       values[axis] = typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : (parsed[axis] ?? '');
     }
     let pairs: Pair[] | null = null;
-    let settled: { slots: number; pairs: Pair[] } | null = null;
+    let settled: { slots: number; pairs: readonly Pair[] } | null = null;
     let beforeOutcomes: string[] | null = null;
     let afterOutcomes: string[] | null = null;
     conditions.push({
@@ -290,7 +290,7 @@ export function pairIndexes(A: RunIndex, B: RunIndex): Pairing {
         return (pairs ??= pairsOf(a, b, labelsOf, rep));
       },
       get settled() {
-        return (settled ??= settledOf(a, b, labelsOf, rep));
+        return (settled ??= settledOf(a, b, (pairs ??= pairsOf(a, b, labelsOf, rep)), rep));
       },
       get beforeOutcomes() {
         return (beforeOutcomes ??= outcomesOf(a, labelsOf));
@@ -362,9 +362,12 @@ function pairsOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[]
   return out;
 }
 
-/** The pairs with an outcome in the slots before the first one either run lacks ({@link ConditionPairs}'s `settled`). */
-function settledOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string[], rep: (slot: number) => number): { slots: number; pairs: Pair[] } {
-  const out: Pair[] = [];
+/**
+ * The pairs with an outcome in the slots before the first one either run lacks ({@link ConditionPairs}'s
+ * `settled`): a prefix of `pairs` (pairsOf lists the same slots in the same order), found by counting.
+ */
+function settledOf(a: ConditionIndex, b: ConditionIndex, pairs: readonly Pair[], rep: (slot: number) => number): { slots: number; pairs: readonly Pair[] } {
+  let kept = 0;
   const size = Math.min(a.size, b.size);
   let r = 0;
   for (; r < size; r++) {
@@ -374,9 +377,9 @@ function settledOf(a: ConditionIndex, b: ConditionIndex, labels: readonly string
     // slot map skips a replicate neither run holds) ends the prefix, as a replicate one run lacks does (a
     // review: replicate 1000010, written by neither run, was read past).
     if (oa === NO_EPISODE || ob === NO_EPISODE || rep(r) !== r) break;
-    if (oa >= 2 && ob >= 2) out.push({ replicate_index: rep(r), a: labels[oa - 2] as string, b: labels[ob - 2] as string });
+    if (oa >= 2 && ob >= 2) kept++;
   }
-  return { slots: r, pairs: out };
+  return { slots: r, pairs: pairs.slice(0, kept) };
 }
 
 /** A condition's outcomes (nulls left out), by replicate index: the unpaired fallback's sample. */

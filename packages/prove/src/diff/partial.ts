@@ -120,6 +120,14 @@ export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]
 }
 
 /**
+ * Whether a run is still being written or was stopped (its manifest's status, when it has one, is not
+ * `complete`): `--sequential` then reads its settled pairs (pairing.ts `settled`); diff and report ask alike.
+ */
+export function writtenOnward(manifest: { readonly [field: string]: unknown }): boolean {
+  return manifest['status'] !== undefined && manifest['status'] !== 'complete';
+}
+
+/**
  * What a partial read of a run swept here (one a resume or an extend can go on with) is for the verdict:
  * a look (STATS.md, "Looks: runs extended after a diff"). A fixed-n verdict read again once the run
  * goes on because of it no longer has its false-positive rate; anytime-valid p-values keep it under any

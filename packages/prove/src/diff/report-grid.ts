@@ -15,7 +15,7 @@ import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { refuseClusteredSamples, refusePooledSamples, sampleAxisValues } from './same-sample-axes.js';
 import { fmtChange, fmtInterval, printDecimals, textTable } from './text-table.js';
 import { droppedLine, line } from './format-text.js';
-import { columnsUnmatched, unmatchedLine, type Unmatched } from './partial.js';
+import { columnsUnmatched, unmatchedLine, writtenOnward, type Unmatched } from './partial.js';
 import { discordanceText } from './sentence.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
 
@@ -299,7 +299,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
     }
     // A run that is not complete: under --sequential each cell reads its seeds in order up to the first
     // seed some condition of the cell has not written in both runs (seed-cells.ts), as diff's rows do.
-    const settled = aligned.some((run) => run.manifest['status'] !== undefined && run.manifest['status'] !== 'complete');
+    const settled = aligned.some((run) => writtenOnward(run.manifest));
     // Conditions one run holds no episode of yet are not in the pairing's conditions: counted per cell
     // (each one's cell read off the run that holds it).
     const notBegun = new Map<string, number>();
