@@ -1,4 +1,4 @@
-import type { DiscordantPair, DiscordantPairs, PairSide } from './pairs.js';
+import type { DiscordantGroup, DiscordantPair, DiscordantPairs, PairSide } from './pairs.js';
 import { textTable } from './text-table.js';
 
 function tText(t: number | null): string {
@@ -11,6 +11,13 @@ function replicateText(p: DiscordantPair): string {
   return b === undefined || b === p.replicate_index ? String(p.replicate_index) : `${p.replicate_index}/${b}`;
 }
 
+/** A settled listing's pairs left for a later read (pairs.ts `waiting`), as words after the counts; '' when none. */
+export function waitingText(g: DiscordantGroup): string {
+  const w = g.waiting;
+  if (w === undefined || w.rise + w.fall === 0) return '';
+  return `; ${w.rise} rise, ${w.fall} fall written after the first replicate a run lacks wait for a later read (--sequential)`;
+}
+
 function metaLine(s: PairSide): string {
   return s.meta === null || s.meta === undefined ? '-' : JSON.stringify(s.meta);
 }
@@ -20,6 +27,8 @@ function metaLine(s: PairSide): string {
  * per listed pair (replicate, seed, outcome and t in A and in B, error) and each side's meta as compact
  * JSON on the lines below it (two imports pair by sample identity: the replicate reads `A/B` when run B
  * holds the sample at another index, and each meta names the sample); the cached answers only when they were read (`--private`).
+ * A settled listing (`diff --sequential` of a run still being written) says after each group's counts how
+ * many discordant pairs wait for a later read.
  *
  * @param pairs - from `readDiscordantPairs`.
  * @returns the text, ending in a newline.
@@ -34,7 +43,7 @@ export function formatPairsText(pairs: DiscordantPairs): string {
   }
   for (const g of pairs.groups) {
     out.push('');
-    out.push(`${g.condition}  ${g.event}: ${g.rise} rise, ${g.fall} fall${g.truncated ? ` (first ${g.pairs.length} listed)` : ''}`);
+    out.push(`${g.condition}  ${g.event}: ${g.rise} rise, ${g.fall} fall${g.truncated ? ` (first ${g.pairs.length} listed)` : ''}${waitingText(g)}`);
     if (g.pairs.length === 0) continue;
     const rows: string[][] = [['', 'replicate', 'seed', 'A', 'B', 't A', 't B', 'error A', 'error B']];
     for (const p of g.pairs) {

@@ -1,6 +1,7 @@
 import { alignColumnsByIdentity } from './identity-columns.js';
 import { indexRunColumns } from './index-columns.js';
-import { alignByIdentity, pairIndexes, pairRuns, pairsByIdentity, type Pairing } from './pairing.js';
+import { alignByIdentity, pairIndexes, pairRuns, pairsByIdentity, type Pair, type Pairing } from './pairing.js';
+import { readsSettled } from './partial.js';
 import type { RunColumns } from './run-columns.js';
 import type { RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffManifest, DiffRun } from './types.js';
@@ -53,6 +54,12 @@ export type DiscordantGroup = {
   readonly pairs: readonly DiscordantPair[];
   /** True when more pairs exist than are listed. */
   readonly truncated: boolean;
+  /**
+   * Present only when the listing is `settled`: the discordant pairs written after the settled ones (past
+   * the first replicate either run has not written), neither counted in `rise` and `fall` nor listed: they
+   * wait for a later read, as the diff's row leaves them.
+   */
+  readonly waiting?: { readonly rise: number; readonly fall: number };
 };
 
 /** The discordant pairs of a diff: per condition x event, as {@link discordantPairs} lists them. */
@@ -66,6 +73,12 @@ export type DiscordantPairs = {
   readonly limit: number;
   /** Whether private details (cached model answers) were asked for. */
   readonly private: boolean;
+  /**
+   * Present (true) only when the listing holds the pairs a `--sequential` read of a run still being written
+   * tests (options' `sequential`): each condition's pairs in replicate order up to the first replicate either
+   * run has not written. Absent: every pair written is counted and listed.
+   */
+  readonly settled?: true;
   readonly groups: readonly DiscordantGroup[];
 };
 
@@ -75,6 +88,14 @@ export type DiscordantOptions = {
   readonly events: readonly string[];
   /** At most this many pairs per condition x event, by replicate index; default 20. */
   readonly limit?: number;
+  /**
+   * List the pairs the diff's rows tested when it was read with `sequential` (a report's `sequential`):
+   * when either run is a swept run that is not complete, each condition's pairs in replicate order up to
+   * the first replicate either run has not written (`settled`, with what waits counted in each group's
+   * `waiting`), as `diffEpisodes` counts them; two imports, and complete runs, list every pair. Default
+   * false: every pair, as a fixed-n diff counts them.
+   */
+  readonly sequential?: boolean;
 };
 
 /** The key under which {@link discordantPairs} keeps an imported row's stored replicate index while aligned. */
@@ -126,7 +147,8 @@ export function discordantPairs(before: DiffRun, after: DiffRun, options: Discor
   const index = (run: DiffRun): Map<string, DiffEpisode> => new Map(run.rows.map((r) => [`${r.condition}\u0000${Number(r.replicate_index)}`, r]));
   const A = pairing.paired ? index(aligned.before) : new Map<string, DiffEpisode>();
   const B = pairing.paired ? index(aligned.after) : new Map<string, DiffEpisode>();
-  return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
+  const settled = options.sequential === true && readsSettled(before.manifest, after.manifest);
+  return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, (which, condition, replicate) => {
     const e = (which === 'before' ? A : B).get(`${condition}\u0000${replicate}`) as DiffEpisode;
     return { seed: String(e.seed), side: side(e), ...(byIdentity ? { replicate: e[STORED] as number } : {}) };
   });
@@ -193,7 +215,8 @@ export function columnsPairLister(before: RunColumns, after: RunColumns): (optio
       [A, B] = [only(A, options.condition), only(B, options.condition)];
     }
     const pairing = pairIndexes(A, B);
-    return listPairs(pairing, before.manifest, after.manifest, options.events, limit, (which, condition, replicate) => {
+    const settled = options.sequential === true && readsSettled(before.manifest, after.manifest);
+    return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, (which, condition, replicate) => {
       const run = which === 'before' ? runA : runB;
       const i = positionOf(run, condition, replicate);
       const t = run.t[i] as number;
@@ -206,6 +229,22 @@ export function columnsPairLister(before: RunColumns, after: RunColumns): (optio
       return { seed: String((run.seed as Float64Array)[i]), side, replicate: given.replicate[stored] as number };
     });
   };
+}
+
+/**
+ * The discordant pairs on `event` among a condition's `pairs` less the settled ones, whose `rise` and `fall`
+ * are given (the settled pairs are a prefix of the pairs: pairing.ts settledOf).
+ */
+function waitingOf(pairs: readonly Pair[], event: string, rise: number, fall: number): { rise: number; fall: number } {
+  let allRise = 0;
+  let allFall = 0;
+  for (const p of pairs) {
+    const inA = p.a === event;
+    if (inA === (p.b === event)) continue;
+    if (inA) allFall++;
+    else allRise++;
+  }
+  return { rise: allRise - rise, fall: allFall - fall };
 }
 
 function checkedLimit(options: DiscordantOptions): number {
@@ -224,6 +263,7 @@ function listPairs(
   after: DiffManifest,
   events: readonly string[],
   limit: number,
+  settled: boolean,
   episode: (which: 'before' | 'after', condition: string, replicate: number) => { readonly seed: string; readonly side: PairSide; readonly replicate?: number },
 ): DiscordantPairs {
   const groups: DiscordantGroup[] = [];
@@ -233,7 +273,8 @@ function listPairs(
         let rise = 0;
         let fall = 0;
         const listed: DiscordantPair[] = [];
-        for (const p of c.pairs) {
+        const read = settled ? (c.settled?.pairs ?? c.pairs) : c.pairs;
+        for (const p of read) {
           const inA = p.a === event;
           const inB = p.b === event;
           if (inA === inB) continue;
@@ -257,7 +298,8 @@ function listPairs(
             }),
           );
         }
-        groups.push(Object.freeze({ condition: c.label, event, rise, fall, pairs: Object.freeze(listed), truncated: rise + fall > listed.length }));
+        const group: DiscordantGroup = { condition: c.label, event, rise, fall, pairs: Object.freeze(listed), truncated: rise + fall > listed.length };
+        groups.push(Object.freeze(settled ? { ...group, waiting: Object.freeze(waitingOf(c.pairs, event, rise, fall)) } : group));
       }
     }
   }
@@ -268,6 +310,7 @@ function listPairs(
     unpaired_reason: pairing.reason,
     limit,
     private: false,
+    ...(settled ? { settled: true as const } : {}),
     groups: Object.freeze(groups),
   });
 }

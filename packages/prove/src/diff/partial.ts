@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
 import { liveWriter } from '../store/run-lock.js';
-import type { DiffEpisode, DiffReport, DiffRun } from './types.js';
+import type { DiffEpisode, DiffManifest, DiffReport, DiffRun } from './types.js';
+import { pairsByIdentity } from './pairing.js';
 import { NO_EPISODE, type RunIndex } from './run-index.js';
 import type { RunColumns } from './run-columns.js';
 
@@ -117,6 +118,16 @@ export async function assertComplete(c: RunCoverage, partial: boolean, verb: str
 /** The runs read partially (incomplete, read with --partial), for an output's "partial" line. */
 export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]): RunCoverage[] {
   return runs.map((r) => r.coverage).filter((c): c is RunCoverage => c !== undefined && !c.complete);
+}
+
+/**
+ * Whether `--sequential` reads the settled pairs of two runs (pairing.ts ConditionPairs' `settled`): either is
+ * still being written or was stopped ({@link writtenOnward}), and they do not pair sample by sample (two
+ * imports: an import does not grow, and a later import of the finished log is another run). The diff's
+ * rows (diff-episodes.ts) and its pairs' listing (pairs.ts) ask alike.
+ */
+export function readsSettled(before: DiffManifest, after: DiffManifest): boolean {
+  return (writtenOnward(before) || writtenOnward(after)) && !(pairsByIdentity(before) && pairsByIdentity(after));
 }
 
 /**

@@ -151,7 +151,8 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
  * ```
  */
 export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
-  const list = { events: report.events, ...(options.limit !== undefined ? { limit: options.limit } : {}) };
+  // The pairs the report's rows tested: under --sequential, a partial read's settled pairs.
+  const list = { events: report.events, sequential: report.sequential, ...(options.limit !== undefined ? { limit: options.limit } : {}) };
   let listed: DiscordantPairs;
   if (options.runs !== undefined) listed = discordantPairs(options.runs.before, options.runs.after, list);
   else {

@@ -4,6 +4,8 @@ import { diffEpisodes } from './diff-episodes.js';
 import { compareEpisodes } from './compare-runs.js';
 import { DiffError } from './diff-error.js';
 import { formatDiffText } from './format-text.js';
+import { formatPairsText } from './format-pairs.js';
+import { discordantPairs } from './pairs.js';
 import { looksOf, looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import type { DiffRun } from './types.js';
 
@@ -305,6 +307,28 @@ describe('--sequential on a run that is not complete reads the pairs before the 
     const done = diffEpisodes(before, full, { events: ['failed'], sequential: true });
     expect(done.rows[0]?.counts?.n).toBe(40);
     expect(done.warnings.some((w) => w.startsWith('--sequential read'))).toBe(false);
+  });
+
+  // The last note's "found and left": --show pairs and the page's pairs panel listed every pair written (the
+  // rises at 25 and 30 too) where the row counted two rises in replicates 0-9; the listing now reads the
+  // pairs the row read, and counts the discordant ones it left.
+  it("lists the discordant pairs the row tested (discordantPairs with the report's sequential), and counts those left", () => {
+    const seq = diffEpisodes(before, running, { events: ['failed'], sequential: true });
+    const listed = discordantPairs(before, running, { events: ['failed'], sequential: seq.sequential });
+    expect(listed.settled).toBe(true);
+    const g = listed.groups[0]!;
+    expect([g.rise, g.fall]).toEqual([seq.rows[0]?.counts?.rise, seq.rows[0]?.counts?.fall]);
+    expect(g.pairs.map((p) => p.replicate_index)).toEqual([2, 5]);
+    expect(g.waiting).toEqual({ rise: 2, fall: 0 });
+    expect(formatPairsText(listed)).toContain('slack 4  failed: 2 rise, 0 fall; 2 rise, 0 fall written after the first replicate a run lacks wait for a later read (--sequential)');
+    // A fixed-n read, and a complete pair of runs, list every pair, with nothing waiting.
+    const fixed = discordantPairs(before, running, { events: ['failed'] });
+    expect(fixed.settled).toBeUndefined();
+    expect(fixed.groups[0]?.pairs.map((p) => p.replicate_index)).toEqual([2, 5, 25, 30]);
+    expect(fixed.groups[0]?.waiting).toBeUndefined();
+    const done = discordantPairs(before, full, { events: ['failed'], sequential: true });
+    expect(done.settled).toBeUndefined();
+    expect(done.groups[0]?.rise).toBe(4);
   });
 });
 

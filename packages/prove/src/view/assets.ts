@@ -178,6 +178,8 @@ export const PAGE_JS = `
     var groups = pairs.groups.filter(function (g) { return g.condition === condition; });
     groups.forEach(function (g) {
       var head = g.event + ': ' + g.rise + ' rise, ' + g.fall + ' fall' + (g.truncated ? ' (the first ' + g.pairs.length + ' listed)' : '');
+      // A settled listing (--sequential, a run still being written): the discordant pairs the rows left for a later read.
+      if (g.waiting && g.waiting.rise + g.waiting.fall > 0) head += '; ' + g.waiting.rise + ' rise, ' + g.waiting.fall + ' fall written after the first replicate a run lacks wait for a later read (--sequential)';
       var h = el('div', head, 'group');
       h.setAttribute('data-event', g.event);
       panel.appendChild(h);

@@ -58,7 +58,7 @@ export async function serveView(store: string, a: string, b: string | null, opti
     pairsOf = async (condition) => {
       if (!conditions.has(condition)) return null;
       lister ??= columnsPairLister(before, after);
-      const listed = lister({ events: report.events, limit: pairLimit, condition });
+      const listed = lister({ events: report.events, sequential: report.sequential, limit: pairLimit, condition });
       return addPairDetails(store, listed, { private: priv === true });
     };
   }

@@ -109,7 +109,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
 export async function viewDiff(store: string, a: string, b: string, options: ViewDiffOptions = {}): Promise<DiffView> {
   const { limit, private: priv, serve, ...diffOptions } = options;
   const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
-  const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
+  const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
   const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true });
   return Object.freeze({ html, report, pairs });
 }

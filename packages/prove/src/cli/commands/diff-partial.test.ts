@@ -6,6 +6,8 @@ import { tempStore } from '../../diff/__fixtures__/build-run.js';
 import { writeReadPathRuns, type ReadPathRuns } from '../../diff/__fixtures__/read-paths.js';
 import { captureStore } from '../__fixtures__/capture.js';
 import { runCli } from '../run-cli.js';
+import { serveView } from '../../view/serve.js';
+import { viewDiff } from '../../view/view-diff.js';
 
 let store: string;
 let runs: ReadPathRuns;
@@ -52,6 +54,53 @@ describe('diff --partial', () => {
     expect([n(seq), n(fixed)]).toEqual([30, 550]); // the fixture's interrupted run lacks replicate 1 of every condition
     expect(seq.warnings).toContain(`--sequential read each condition's pairs in replicate order up to the first replicate either run has not yet written (in a report, a cell's conditions one after another): ${n(seq)} of ${n(fixed)} pairs; the other ${n(fixed) - n(seq)} wait for a later read (counting them now, in the order episodes finish, would let how long an episode takes choose which pairs a read counts, and the anytime-valid reading would not hold)`);
     expect(fixed.warnings.some((w) => w.startsWith('--sequential read'))).toBe(false);
+  });
+
+  // The last note's "found and left": --show pairs under --sequential listed every pair written (550 pairs'
+  // worth), where the rows tested 30; it now lists the pairs the rows tested and counts the discordant
+  // ones left for a later read.
+  it('--sequential --show pairs lists the pairs the rows tested, and counts those waiting', async () => {
+    const read = async (...flags: string[]) => {
+      const io = captureStore(store);
+      expect(await runCli(['--store', store, 'diff', runs.a, runs.c, '--partial', '--show', 'pairs', '--limit', '1000', ...flags], io.io)).toBe(0);
+      return io.out();
+    };
+    type Out = { rows: { condition: string; event: string; counts: { rise: number; fall: number } | null }[]; pairs: { settled?: boolean; groups: { condition: string; event: string; rise: number; fall: number; pairs: unknown[]; waiting?: { rise: number; fall: number } }[] } };
+    const seq = JSON.parse(await read('--sequential', '--json')) as Out;
+    const fixed = JSON.parse(await read('--json')) as Out;
+    expect(seq.pairs.settled).toBe(true);
+    expect(fixed.pairs.settled).toBeUndefined();
+    let waiting = 0;
+    for (const g of seq.pairs.groups) {
+      const row = seq.rows.find((r) => r.condition === g.condition && r.event === g.event);
+      const all = fixed.pairs.groups.find((f) => f.condition === g.condition && f.event === g.event);
+      expect([g.rise, g.fall]).toEqual([row?.counts?.rise, row?.counts?.fall]);
+      expect(g.pairs.length).toBe(g.rise + g.fall);
+      expect([g.rise + (g.waiting?.rise ?? NaN), g.fall + (g.waiting?.fall ?? NaN)]).toEqual([all?.rise, all?.fall]);
+      waiting += (g.waiting?.rise ?? 0) + (g.waiting?.fall ?? 0);
+    }
+    expect(waiting).toBeGreaterThan(0);
+    expect(await read('--sequential')).toMatch(/: \d+ rise, \d+ fall; \d+ rise, \d+ fall written after the first replicate a run lacks wait for a later read \(--sequential\)\n/);
+  });
+
+  it("the page's pairs (written in, and served) are the pairs the rows tested", async () => {
+    const opts = { partial: true, sequential: true, limit: 1000 } as const;
+    const { report, pairs } = await viewDiff(store, runs.a, runs.c, opts);
+    expect(pairs?.settled).toBe(true);
+    const server = await serveView(store, runs.a, runs.c, opts);
+    try {
+      for (const g of pairs?.groups ?? []) {
+        const row = report.rows.find((r) => r.condition === g.condition && r.event === g.event);
+        expect([g.rise, g.fall]).toEqual([row?.counts?.rise, row?.counts?.fall]);
+        expect(g.waiting).toBeDefined();
+      }
+      const condition = report.rows[0]?.condition as string;
+      const served = (await (await fetch(`${server.url}pairs?condition=${encodeURIComponent(condition)}`)).json()) as { settled?: boolean; groups: { event: string; rise: number; fall: number }[] };
+      expect(served.settled).toBe(true);
+      expect(served.groups.map((g) => [g.event, g.rise, g.fall])).toEqual((pairs?.groups ?? []).filter((g) => g.condition === condition).map((g) => [g.event, g.rise, g.fall]));
+    } finally {
+      await server.close();
+    }
   });
 
   it('with several candidates is refused (exit 2) with the two-run command to use', async () => {

@@ -83,6 +83,8 @@
 // Scores filter keeping every row for an event's name: compared with those put back, nothing else moved.
 // and (the same evening, 21:00 UTC) for the page script's Scores filter reading the text as the conditions table does:
 // compared with the pages' <script> taken out, nothing moved.
+// and (the night of 2026-12-06) for the page script's pairs panel saying how many discordant pairs wait for a
+// later read under --sequential: compared with the pages' <script> taken out, nothing moved (13 of 62 outputs changed).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
