@@ -37,6 +37,7 @@ const SMALL: Record<string, Record<string, string>> = {
   'prove/throughput': { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1' },
   'prove/verify': { BENCH_ROWS: '10000' },
   'prove/view': { BENCH_REPLICATES: '20', BENCH_VIEW_ROUNDS: '1' },
+  'stats/confidence-sequence': { BENCH_CS_TABLES: '10' },
   'stats/limits': {},
   'stats/stats': {},
   'tasks/tasks': { BENCH_EPISODES: '2000' },

@@ -46,6 +46,9 @@
 // are again as before it; compared with the outputs before that change, nothing else moved.
 // and (the same evening, 21:00 UTC) for the confidence sequence's bisection to 1e-10 (it was 1e-12): only the
 // `sequential --json` case's interval bounds moved, each by under 3e-11 (the text prints them to 0.001).
+// and (the night of 2026-12-06) for the confidence sequence's bounds found by Brent's method (to 1e-10, the end
+// past the crossing) where bisection took the bracket's middle: only the `sequential --json` case's 24 interval
+// bounds moved, each by under 7.4e-11.
 //   node --conditions=source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';
