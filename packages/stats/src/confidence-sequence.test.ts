@@ -112,6 +112,35 @@ describe('the confidence sequence as a table of values', () => {
       expect(cs.upper).toBeGreaterThan(tango.upper);
     }
   });
+  // A review (the night of 2026-12-06): with the root finder's tolerance doubled, or an end taken on the
+  // wrong side of the crossing, every test above still passed (R's uniroot agrees to 1e-9). Each end is
+  // rejected (the wealth against it has reached 2 / alpha: on the excluded side of the crossing) and a
+  // point 1e-10 further in is not: the ends are the crossings, to the tolerance, never inside them.
+  it('each end is rejected, and the point 1e-10 inside it is not (the crossing, to the tolerance, from outside)', () => {
+    const tables = [
+      { both: 3, fall: 2, rise: 5, neither: 40 },
+      { both: 30, fall: 2, rise: 15, neither: 400 },
+      { both: 0, fall: 0, rise: 0, neither: 40 },
+      { both: 4000, fall: 700, rise: 3000, neither: 2100 },
+      { both: 0, fall: 1, rise: 0, neither: 0 },
+      // and 60 more, spread over n 1 to 2,000 and the directions (a fixed pattern, no random numbers)
+      ...Array.from({ length: 60 }, (_, i) => ({ both: (i * 37) % 101, fall: (i * 13) % 29, rise: (i * 7) % 41, neither: (i * i * 11) % 1800 + 1 })),
+    ];
+    for (const t of tables) {
+      for (const level of [0.95, 1 - 0.05 / 400]) {
+        const cs = pairedChangeConfidenceSequence(t, { level });
+        const threshold = Math.log(2 / (1 - level));
+        if (cs.upper < 1) {
+          expect(logWealthAgainstAtLeast(groupsOf(t), cs.upper)).toBeGreaterThanOrEqual(threshold);
+          expect(logWealthAgainstAtLeast(groupsOf(t), cs.upper - 1e-10)).toBeLessThan(threshold);
+        }
+        if (cs.lower > -1) {
+          expect(logWealthAgainstAtMost(groupsOf(t), cs.lower)).toBeGreaterThanOrEqual(threshold);
+          expect(logWealthAgainstAtMost(groupsOf(t), cs.lower + 1e-10)).toBeLessThan(threshold);
+        }
+      }
+    }
+  });
   it('every pair a rise: upper 1; every pair a fall: lower -1', () => {
     expect(pairedChangeConfidenceSequence({ both: 0, fall: 0, rise: 5, neither: 0 }).upper).toBe(1);
     expect(pairedChangeConfidenceSequence({ both: 0, fall: 5, rise: 0, neither: 0 }).lower).toBe(-1);

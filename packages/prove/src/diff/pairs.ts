@@ -79,6 +79,12 @@ export type DiscordantPairs = {
    * run has not written. Absent: every pair written is counted and listed.
    */
   readonly settled?: true;
+  /**
+   * Present (true) only when {@link readDiscordantPairs}' read of the runs found other counts than the diff
+   * report's rows (a run still being written grew between the two reads, and the listing is not `settled`):
+   * the groups count the pairs of the listing's read.
+   */
+  readonly changed_since_diff?: true;
   readonly groups: readonly DiscordantGroup[];
 };
 
@@ -90,12 +96,25 @@ export type DiscordantOptions = {
   readonly limit?: number;
   /**
    * List the pairs the diff's rows tested when it was read with `sequential` (a report's `sequential`):
-   * when either run is a swept run that is not complete, each condition's pairs in replicate order up to
+   * when either run is not complete (its status: still being written, or stopped), each condition's pairs in replicate order up to
    * the first replicate either run has not written (`settled`, with what waits counted in each group's
    * `waiting`), as `diffEpisodes` counts them; two imports, and complete runs, list every pair. Default
    * false: every pair, as a fixed-n diff counts them.
    */
   readonly sequential?: boolean;
+  /**
+   * Whether the diff read the settled pairs, when the runs given are not as the diff read them (read again
+   * from the store: a run still being written may have grown, or ended, since); default: `sequential` and
+   * the runs' manifests decide ({@link readsSettled}).
+   */
+  readonly settled?: boolean;
+  /**
+   * With a settled listing, per condition: the pairs the diff's rows tested (a paired row's `counts.n`).
+   * The listing takes the condition's first that many pairs (in replicate order): the settled pairs the
+   * rows tested, also when the runs were read again after the diff (a run still being written adds pairs
+   * only after the first replicate it lacked).
+   */
+  readonly tested?: ReadonlyMap<string, number>;
 };
 
 /** The key under which {@link discordantPairs} keeps an imported row's stored replicate index while aligned. */
@@ -147,8 +166,8 @@ export function discordantPairs(before: DiffRun, after: DiffRun, options: Discor
   const index = (run: DiffRun): Map<string, DiffEpisode> => new Map(run.rows.map((r) => [`${r.condition}\u0000${Number(r.replicate_index)}`, r]));
   const A = pairing.paired ? index(aligned.before) : new Map<string, DiffEpisode>();
   const B = pairing.paired ? index(aligned.after) : new Map<string, DiffEpisode>();
-  const settled = options.sequential === true && readsSettled(before.manifest, after.manifest);
-  return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, (which, condition, replicate) => {
+  const settled = options.settled ?? (options.sequential === true && readsSettled(before.manifest, after.manifest));
+  return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, options.tested, (which, condition, replicate) => {
     const e = (which === 'before' ? A : B).get(`${condition}\u0000${replicate}`) as DiffEpisode;
     return { seed: String(e.seed), side: side(e), ...(byIdentity ? { replicate: e[STORED] as number } : {}) };
   });
@@ -215,8 +234,8 @@ export function columnsPairLister(before: RunColumns, after: RunColumns): (optio
       [A, B] = [only(A, options.condition), only(B, options.condition)];
     }
     const pairing = pairIndexes(A, B);
-    const settled = options.sequential === true && readsSettled(before.manifest, after.manifest);
-    return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, (which, condition, replicate) => {
+    const settled = options.settled ?? (options.sequential === true && readsSettled(before.manifest, after.manifest));
+    return listPairs(pairing, before.manifest, after.manifest, options.events, limit, settled, options.tested, (which, condition, replicate) => {
       const run = which === 'before' ? runA : runB;
       const i = positionOf(run, condition, replicate);
       const t = run.t[i] as number;
@@ -264,6 +283,7 @@ function listPairs(
   events: readonly string[],
   limit: number,
   settled: boolean,
+  tests: ReadonlyMap<string, number> | undefined,
   episode: (which: 'before' | 'after', condition: string, replicate: number) => { readonly seed: string; readonly side: PairSide; readonly replicate?: number },
 ): DiscordantPairs {
   const groups: DiscordantGroup[] = [];
@@ -273,7 +293,8 @@ function listPairs(
         let rise = 0;
         let fall = 0;
         const listed: DiscordantPair[] = [];
-        const read = settled ? (c.settled?.pairs ?? c.pairs) : c.pairs;
+        const tested = settled ? tests?.get(c.label) : undefined;
+        const read = !settled ? c.pairs : tested !== undefined ? c.pairs.slice(0, tested) : (c.settled?.pairs ?? c.pairs);
         for (const p of read) {
           const inA = p.a === event;
           const inB = p.b === event;

@@ -6,6 +6,7 @@ import { eachOpenPart, runParts } from '../store/verify-parts.js';
 import { discordantPairs, discordantPairsOfColumns, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
 import { readIdentities } from './identity-columns.js';
 import { pairsByIdentity } from './pairing.js';
+import { writtenOnward } from './partial.js';
 import { readRunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffReport, DiffRun } from './types.js';
@@ -151,8 +152,14 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
  * ```
  */
 export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
-  // The pairs the report's rows tested: under --sequential, a partial read's settled pairs.
-  const list = { events: report.events, sequential: report.sequential, ...(options.limit !== undefined ? { limit: options.limit } : {}) };
+  // The pairs the report's rows tested: under --sequential, a partial read's settled pairs, cut to those
+  // the rows counted (read again, a run still being written holds more).
+  const tested = new Map<string, number>();
+  for (const r of report.rows) if (r.counts !== null) tested.set(r.condition, r.counts.n);
+  // Settled as the diff read the runs (a run may have ended since): a run not complete then, under
+  // --sequential, and not two imports paired by identity.
+  const settled = report.sequential && report.identity === undefined && (report.partial ?? []).some((c) => writtenOnward(c));
+  const list = { events: report.events, sequential: report.sequential, settled, tested, ...(options.limit !== undefined ? { limit: options.limit } : {}) };
   let listed: DiscordantPairs;
   if (options.runs !== undefined) listed = discordantPairs(options.runs.before, options.runs.after, list);
   else {
@@ -165,5 +172,15 @@ export async function readDiscordantPairs(store: string, report: DiffReport, opt
     if (pairsByIdentity(before.manifest) && pairsByIdentity(after.manifest)) [before, after] = [await readIdentities(store, before), await readIdentities(store, after)];
     listed = discordantPairsOfColumns(before, after, list);
   }
-  return addPairDetails(store, listed, { private: options.private === true });
+  const detailed = await addPairDetails(store, listed, { private: options.private === true });
+  return listed.paired && !sameCounts(listed, report) ? Object.freeze({ ...detailed, changed_since_diff: true as const }) : detailed;
+}
+
+/** Whether every group of a listing counts the rise and fall of the report's row of its condition and event. */
+function sameCounts(listed: DiscordantPairs, report: DiffReport): boolean {
+  const rows = new Map(report.rows.map((r) => [`${r.condition}\u0000${r.event}`, r.counts]));
+  return listed.groups.every((g) => {
+    const c = rows.get(`${g.condition}\u0000${g.event}`);
+    return c === undefined || c === null || (c.rise === g.rise && c.fall === g.fall);
+  });
 }

@@ -103,6 +103,14 @@ describe('diff --partial', () => {
     }
   });
 
+  // A review (the night of 2026-12-06): `diff A B C --show pairs` printed the comparison, exit 0, and no pairs.
+  it('--show pairs with several candidates is refused (exit 2) with the two-run command to use', async () => {
+    const io = captureStore(store);
+    expect(await runCli(['--store', store, 'diff', runs.a, runs.b, runs.c, '--show', 'pairs'], io.io)).toBe(2);
+    expect(io.err()).toMatch(/--show pairs lists the discordant pairs of two runs; with several candidates list each one against the baseline on its own \(poisson-prove diff A B --show pairs\)/);
+    expect(io.out()).toBe('');
+  });
+
   it('with several candidates is refused (exit 2) with the two-run command to use', async () => {
     const io = captureStore(store);
     expect(await runCli(['--store', store, 'diff', runs.a, runs.b, runs.c, '--partial'], io.io)).toBe(2);

@@ -49,6 +49,7 @@ export const diffCommand = defineCommand({
     if (show === undefined && limit !== undefined) v.problem('--limit counts the pairs of --show pairs; add --show pairs, or leave out --limit.');
     if (show === undefined && v.flag('private')) v.problem('--private adds private details to the pairs of --show pairs; add --show pairs, or leave out --private.');
     const more = (positionals['MORE'] as string[] | undefined) ?? [];
+    if (more.length > 0 && show !== undefined) v.problem('--show pairs lists the discordant pairs of two runs; with several candidates list each one against the baseline on its own (poisson-prove diff A B --show pairs).');
     if (more.length > 0 && partial) v.problem('--partial reads two runs as they are; with several candidates diff each one against the baseline on its own (poisson-prove diff A B --partial).');
     v.done();
     await noteUnverified(store, [positionals['A'] as string, positionals['B'] as string, ...more], io);
