@@ -48,7 +48,7 @@ export function newestPerPair<R extends { readonly condition: string; readonly r
  * @throws {@link DamagedRunError} (exit 2) from the function, naming the pair and `poisson-prove verify`.
  */
 export function pairsOnce(manifest: RunManifest): (condition: string, replicate: number) => void {
-  const reps = Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds.length : Number(manifest.replicates) || 0;
+  const reps = onceReplicates(manifest);
   const seen = new Map<string, Uint8Array>();
   const odd = new Set<string>();
   let label: string | undefined;
@@ -68,12 +68,20 @@ export function pairsOnce(manifest: RunManifest): (condition: string, replicate:
       again = odd.has(key);
       odd.add(key);
     }
-    if (again) {
-      throw new DamagedRunError(manifest.run_id, [
-        `run ${manifest.run_id} ("${manifest.name}") holds two episodes of replicate ${replicate} of condition ${condition}, and its run.json records no retry (resume --retry-errors) that would have written a second: run.json was edited, or a part was written twice; poisson-prove verify ${manifest.run_id} lists everything that differs.`,
-      ]);
-    }
+    if (again) throw pairTwice(manifest, condition, replicate);
   };
+}
+
+/** The replicates {@link pairsOnce} keeps a bit for (0 to this, less one); other indices go by key. */
+export function onceReplicates(manifest: RunManifest): number {
+  return Array.isArray(manifest.seeds) && manifest.seeds.length > 0 ? manifest.seeds.length : Number(manifest.replicates) || 0;
+}
+
+/** The error of {@link pairsOnce}: a run that records no retry holds a pair twice. */
+export function pairTwice(manifest: RunManifest, condition: string, replicate: number): DamagedRunError {
+  return new DamagedRunError(manifest.run_id, [
+    `run ${manifest.run_id} ("${manifest.name}") holds two episodes of replicate ${replicate} of condition ${condition}, and its run.json records no retry (resume --retry-errors) that would have written a second: run.json was edited, or a part was written twice; poisson-prove verify ${manifest.run_id} lists everything that differs.`,
+  ]);
 }
 
 /**
