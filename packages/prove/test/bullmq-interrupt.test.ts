@@ -323,42 +323,6 @@ describe('bullmq: SIGINT on the coordinator, resume with the recorded chunking, 
     expect(refused).toHaveLength(2);
     expect(refused[1]).toContain(join(dir, 'linked', 'edited.mjs'));
   }, 60_000);
-
-  // The last note's found-and-left: what a target imports was not hashed, and a worker left running while a
-  // file the target imports was edited ran that file's old code (only the target module's own sha256 was
-  // checked). The worker (the built CLI: the module loader's hook sees Node's loads, which vitest's own
-  // loader would not) now records every module file it loads and refuses an invocation's jobs when one of
-  // them has other bytes on disk than it loaded.
-  it('a worker left running refuses the jobs of a sweep after a file its target imports was edited, and runs them once the bytes are back', async () => {
-    const w = await worker('imports', {});
-    // An ES module target, and a TypeScript one that tsx compiles as CommonJS here (no package.json of
-    // "type": "module"): its files load through require, past the module hooks.
-    for (const ext of ['mjs', 'ts']) {
-      const helper = join(dir, `imported-helper-${ext}.${ext}`);
-      const mod = join(dir, `imports-helper.${ext}`);
-      const version = (outcome: string): string => `export const outcome = ${JSON.stringify(outcome)};\n`;
-      await writeFile(helper, version('passed'));
-      await writeFile(mod, `import { outcome } from './imported-helper-${ext}.${ext}';\nexport const t = () => ({ outcome, t: 1 });\n`);
-      const spec = SPEC.replace('replicates = 30', 'replicates = 10');
-      const opts = { spec, target: `${mod}:t`, salt: `h-${ext}`, maxMde: 1, cwd: dir, backend: bullmqBackend({ redis: redis.url, queue: 'imports', chunkSize: 10 }) };
-      const first = await sweep({ ...opts, store: join(dir, `store-h1-${ext}`) });
-      expect([first.status, first.counts.outcomes]).toEqual(['complete', { passed: 20 }]);
-      await writeFile(helper, version('failed')); // the same size: the bytes are compared
-      const second = await sweep({ ...opts, store: join(dir, `store-h2-${ext}`) });
-      expect([second.status, second.counts.rows, second.counts.rows_without_outcome]).toEqual(['complete', 20, 20]);
-      for (const e of await episodes(join(dir, `store-h2-${ext}`), second.run_id)) {
-        expect(e.error).toMatch(new RegExp(`^WorkerError: job .* failed on the workers: TargetError: worker .* refuses the job: a module file it loaded has changed since \\(.*imported-helper-${ext}\\.${ext}\\); Node runs the modules it loaded first, so the job would run the old code; restart the worker to run the new version\\.`));
-      }
-      // The file's old bytes back (a new modification time): the module the worker runs is the file's again.
-      await writeFile(helper, version('passed'));
-      const third = await sweep({ ...opts, store: join(dir, `store-h3-${ext}`) });
-      expect([third.status, third.counts.outcomes]).toEqual(['complete', { passed: 20 }]);
-    }
-    w.child.kill('SIGINT');
-    const done = await w.done;
-    expect(done.stderr).toMatch(/refuses the job: a module file it loaded has changed since \(.*imported-helper-mjs\.mjs\)/);
-    expect(done.stderr).toMatch(/refuses the job: a module file it loaded has changed since \(.*imported-helper-ts\.ts\)/);
-  }, 60_000);
 });
 
 function readdirRun(store: string): string {

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { watchLoadedFiles } from './loaded-files.js';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Job } from 'bullmq';
@@ -196,8 +195,6 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     }
   };
   await pingRedis(target);
-  // Before any target is imported: every module file loaded from now on is recorded (editedSince, below).
-  const loadedFiles = watchLoadedFiles();
   // The queue libraries load here, when a worker runs: importing poisson-prove loads neither.
   const [{ Worker }, Redis] = await Promise.all([import('bullmq'), loadRedis()]);
   if (opts.signal?.aborted) return Object.freeze({ url: shown, queue, host, concurrency, jobs: 0, episodes: 0 });
@@ -285,30 +282,6 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const theirs = t.sha256;
     if (theirs === undefined || imported === null || imported === theirs) return null;
     return `TargetError: worker ${host} refuses the job: it imported its target module ${t.file} when the file's sha256 was ${imported.slice(0, 12)}…, and the coordinator's is ${theirs.slice(0, 12)}… (the file changed since; Node runs the module it imported first); restart the worker to run the new version.`;
-  };
-
-  /**
-   * Why this worker refuses the jobs of an invocation, or null: a module file it loaded (a file a target
-   * imports, or the target's own) has other bytes on disk now than when it was loaded, so its jobs would
-   * run the old code (a worker left running while a helper of the target was edited between two sweeps:
-   * the target file's sha256 matched, and the old helper ran). Looked at once per coordinator invocation,
-   * at its first job here (a stat of each file loaded; read again only when its size or time changed), so
-   * that every job of an invocation is run or refused alike; an edit in the middle of a sweep is not seen.
-   */
-  const editedChecks = new Map<string, Promise<string | null>>();
-  const editedSince = (invocation: string): Promise<string | null> => {
-    let p = editedChecks.get(invocation);
-    if (p === undefined) {
-      p = loadedFiles.changed().then((files) => {
-        if (files.length === 0) return null;
-        const more = files.length > 1 ? `, and ${files.length - 1} more` : '';
-        return `TargetError: worker ${host} refuses the job: a module file it loaded has changed since (${files[0] as string}${more}); Node runs the modules it loaded first, so the job would run the old code; restart the worker to run the new version.`;
-      });
-      editedChecks.set(invocation, p);
-      // The invocations of a long-lived worker: only the recent ones are asked again.
-      if (editedChecks.size > 64) editedChecks.delete(editedChecks.keys().next().value as string);
-    }
-    return p;
   };
 
   /**
@@ -525,8 +498,6 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     const imported = await resolveTarget(data.target);
     const stale = staleModule(data.target, imported.sha256);
     if (stale !== null) refuse(stale);
-    const edited = await editedSince(data.invocation);
-    if (edited !== null) refuse(edited);
     const loaded = imported.fn;
     const otherRegistration = registrationRefusal(data.target, loaded);
     if (otherRegistration !== null) refuse(otherRegistration);
