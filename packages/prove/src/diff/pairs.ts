@@ -80,9 +80,10 @@ export type DiscordantPairs = {
    */
   readonly settled?: true;
   /**
-   * Present (true) only when {@link readDiscordantPairs}' read of the runs found other counts than the diff
-   * report's rows (a run still being written grew between the two reads, and the listing is not `settled`):
-   * the groups count the pairs of the listing's read.
+   * Present (true) only when {@link readDiscordantPairs}' read of the runs differs from the diff report's
+   * (a run still being written grew between the two reads): other counts than the rows' (a listing that is
+   * not `settled`: the groups count the pairs of the listing's read), or a condition begun since, which has
+   * no row and is left out.
    */
   readonly changed_since_diff?: true;
   readonly groups: readonly DiscordantGroup[];

@@ -52,11 +52,41 @@ describe('diff --show pairs of a run that grows between the two reads', () => {
     const fixedGrown = await readDiscordantPairs(store, fixed, { partial: true });
     expect(listed(fixedGrown)).not.toEqual(counts(fixed));
     expect(fixedGrown.changed_since_diff).toBe(true);
-    expect(formatPairsText(fixedGrown)).toContain("note: a run changed between the diff's read and this listing's (it is still being written): the counts below are this read's, not the rows'");
+    expect(formatPairsText(fixedGrown)).toContain("note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; run the command again for a report and a listing of one moment");
     // The run ends: the listing still reads the pairs the rows tested.
     await w.close('complete');
     const ended = await readDiscordantPairs(store, seq, { partial: true });
     expect(ended.settled).toBe(true);
     expect(listed(ended)).toEqual(counts(seq));
+  });
+
+  // The review of that mend: a condition the run had not begun when the diff read it has no row; its pairs
+  // were listed from the later read, and nothing said so.
+  it('leaves out a condition begun after the diff read the run, and says the run changed', async () => {
+    const store = await tempStore();
+    const a = await sweep({ spec: SPEC, target: async (cfg) => ({ outcome: draw(cfg.seed, 1) < 300 ? 'failed' : 'passed', t: 1, meta: {} }), store, salt: SALT, maxMde: 0.99, now: new Date(Date.UTC(2026, 0, 1)) });
+    const spec = parseSweepSpec(SPEC);
+    const w = await createRun(store, { spec, specText: SPEC, target: 'test:reread', salt: SALT, maxMde: 0.99, partRows: 2, now: new Date(Date.UTC(2026, 0, 1, 0, 1)) });
+    const rowsOf = (label: string, from: number, to: number): EpisodeRow[] =>
+      conditionsOf(spec)
+        .filter((c) => c.label === label)
+        .flatMap((c) =>
+          Array.from({ length: to - from }, (_, k) => {
+            const r = from + k;
+            const seed = seedFor(SALT, r);
+            return { run_id: w.manifest.run_id, condition: c.label, ...c.values, replicate_index: r, seed, outcome: draw(seed, 9) < 500 ? 'failed' : 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 1 } as EpisodeRow;
+          }),
+        );
+    await w.append(rowsOf('task t0', 0, 10));
+    const reports = [];
+    for (const sequential of [true, false]) reports.push(await diffRuns(store, a.run_id, w.manifest.run_id, { partial: true, sequential, events: ['failed'] }));
+    await w.append(rowsOf('task t1', 0, 25));
+    for (const report of reports) {
+      expect(report.rows.map((r) => r.condition)).toEqual(['task t0']);
+      const listed = await readDiscordantPairs(store, report, { partial: true });
+      expect(listed.groups.map((g) => g.condition)).toEqual(['task t0']);
+      expect(listed.changed_since_diff).toBe(true);
+    }
+    await w.close('interrupted');
   });
 });

@@ -172,13 +172,18 @@ export async function readDiscordantPairs(store: string, report: DiffReport, opt
     if (pairsByIdentity(before.manifest) && pairsByIdentity(after.manifest)) [before, after] = [await readIdentities(store, before), await readIdentities(store, after)];
     listed = discordantPairsOfColumns(before, after, list);
   }
-  const detailed = await addPairDetails(store, listed, { private: options.private === true });
-  return listed.paired && !sameCounts(listed, report) ? Object.freeze({ ...detailed, changed_since_diff: true as const }) : detailed;
+  // The report's conditions x events only: a condition a run began since the diff read it has no row (a
+  // review: its pairs were listed from the later read, with no note).
+  const rows = new Map(report.rows.map((r) => [`${r.condition}\u0000${r.event}`, r.counts]));
+  const groups = listed.groups.filter((g) => rows.has(`${g.condition}\u0000${g.event}`));
+  const begunSince = groups.length < listed.groups.length;
+  const kept = begunSince ? Object.freeze({ ...listed, groups: Object.freeze(groups) }) : listed;
+  const detailed = await addPairDetails(store, kept, { private: options.private === true });
+  return kept.paired && (begunSince || !sameCounts(kept, rows)) ? Object.freeze({ ...detailed, changed_since_diff: true as const }) : detailed;
 }
 
 /** Whether every group of a listing counts the rise and fall of the report's row of its condition and event. */
-function sameCounts(listed: DiscordantPairs, report: DiffReport): boolean {
-  const rows = new Map(report.rows.map((r) => [`${r.condition}\u0000${r.event}`, r.counts]));
+function sameCounts(listed: DiscordantPairs, rows: ReadonlyMap<string, DiffReport['rows'][number]['counts']>): boolean {
   return listed.groups.every((g) => {
     const c = rows.get(`${g.condition}\u0000${g.event}`);
     return c === undefined || c === null || (c.rise === g.rise && c.fall === g.fall);
