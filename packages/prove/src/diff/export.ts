@@ -1,7 +1,7 @@
 import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { partialLine, partialRuns, type RunCoverage } from './partial.js';
 import { clusteredRates, formatClusteredRatesMarkdown, type ClusteredRates } from './cluster-export.js';
-import { columnsOfRows, readHardFlags, readRunColumns, type RunColumns } from './run-columns.js';
+import { columnsOfRows, outcomeLabelsHeld, readHardFlags, readRunColumns, type RunColumns } from './run-columns.js';
 import { NO_OUTCOME, outcomeCodes } from './run-index.js';
 import { aggregateScoreColumns, byAxes, conditionOrder, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
 import type { DiffRun } from './types.js';
@@ -86,7 +86,7 @@ function wantedAxes(options: ExportOptions): string[] {
 /** {@link aggregateRuns} of runs read as columns (one pass per run over typed arrays). */
 function aggregateColumns(runs: readonly RunColumns[], options: ExportOptions): ExportTable {
   const level = 0.95;
-  const labels = [...new Set(runs.flatMap((r) => labelsOf(r)))].sort();
+  const labels = [...new Set(runs.flatMap((r) => outcomeLabelsHeld(r)))].sort();
   const rows: ExportRow[] = [];
   for (const run of runs) {
     // Per condition code: episodes, episodes with an outcome, the sum and count of finite t (summed in
@@ -143,14 +143,6 @@ function aggregateColumns(runs: readonly RunColumns[], options: ExportOptions): 
   const scores = runs.some((r) => r.hasScores) || by.length > 0 ? aggregateScoreColumns(runs, { by, level }) : undefined;
   const clustered = options.cluster === undefined ? undefined : clusteredRates(runs, labels, options.cluster, level);
   return Object.freeze({ outcomes: Object.freeze(labels), level, rows: Object.freeze(rows), ...(scores !== undefined ? { scores } : {}), ...(clustered !== undefined ? { clustered } : {}) });
-}
-
-/** The outcome labels a run's episodes hold. */
-function labelsOf(run: RunColumns): string[] {
-  const seen = new Uint8Array(run.codes.labels.length + 2);
-  const outcome = run.outcome;
-  for (let i = 0; i < outcome.length; i++) seen[outcome[i] as number] = 1;
-  return run.codes.labels.filter((_, k) => seen[k + 2] === 1);
 }
 
 /**

@@ -9,7 +9,7 @@ import { alignByIdentity, axisNames, pairIndexes, type ConditionPairs } from './
 import { readCellsBySeed, type SeedCell } from './seed-cells.js';
 import { readDiffColumns } from './diff-columns.js';
 import { alignColumnsByIdentity } from './identity-columns.js';
-import { columnsOfRows, groupByAxes, type RunColumns } from './run-columns.js';
+import { columnsOfRows, groupByAxes, outcomeLabelsHeld, type RunColumns } from './run-columns.js';
 import { indexColumns } from './index-columns.js';
 import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { refuseClusteredSamples, refusePooledSamples, sampleAxisValues } from './same-sample-axes.js';
@@ -240,7 +240,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const sampleValues = sampleAxisValues(A.manifest, B.manifest);
   refusePooledSamples(sampleValues, y === null ? [x] : [x, y], { pools: "The grid's cells", fix: (a) => `Add --y ${a} (a row per ${a}), or --x ${a}.`, code: 'E_DIFF' });
   if (options.cluster !== undefined) refuseClusteredSamples(sampleValues, options.cluster);
-  const labels = [...new Set([...labelsHeld(A), ...labelsHeld(B)])].sort();
+  const labels = [...new Set([...outcomeLabelsHeld(A), ...outcomeLabelsHeld(B)])].sort();
   // An event the runs' specs declared is tested as a table of none when no episode ended in it (as diff
   // tests it): view draws a heatmap for each of the diff's events, declared ones too.
   const { events } = resolveEvents(labels, options.event === undefined ? undefined : [options.event], declaredEvents(A, B).events ?? []);
@@ -407,14 +407,6 @@ export async function readReportRuns(store: string, refs: readonly string[], rea
   // Any two refs that name one run: a panel of a run against itself, or a candidate read twice.
   for (let i = 1; i < runs.length; i++) for (let j = 0; j < i; j++) refuseSameRun((runs[j] as RunColumns).manifest, (runs[i] as RunColumns).manifest);
   return runs;
-}
-
-/** The outcome labels a run's episodes hold. */
-function labelsHeld(run: RunColumns): string[] {
-  const seen = new Uint8Array(run.codes.labels.length + 2);
-  const outcome = run.outcome;
-  for (let i = 0; i < outcome.length; i++) seen[outcome[i] as number] = 1;
-  return run.codes.labels.filter((_, k) => seen[k + 2] === 1);
 }
 
 /**

@@ -537,6 +537,14 @@ function columnsCoverage(manifest: RunManifest, run: RunColumns): RunCoverage {
   return coverageOfPairs(manifest, pairs);
 }
 
+/** The outcome labels a run's episodes hold, in the order of their codes (export's and report's). */
+export function outcomeLabelsHeld(run: RunColumns): string[] {
+  const seen = new Uint8Array(run.codes.labels.length + 2);
+  const outcome = run.outcome;
+  for (let i = 0; i < outcome.length; i++) seen[outcome[i] as number] = 1;
+  return run.codes.labels.filter((_, k) => seen[k + 2] === 1);
+}
+
 /** The episodes' positions grouped by `group[i]` (0..groups-1), each group's in stored order. */
 export function positionsBy(group: Uint32Array, groups: number): { readonly start: Int32Array; readonly positions: Int32Array } {
   const start = new Int32Array(groups + 1);
