@@ -30,6 +30,7 @@ describe('columnsUnmatched', () => {
       (r) => r + 1_000_000_000, // sparse: far from 0 (sets)
       (r) => (r % 5 === 0 ? r + 0.5 : r), // fractional indices (sets)
       (r) => (r % 7 === 0 ? -r - 1 : r), // negative indices (sets)
+      (r) => (r === 3 ? -0 : r === 4 ? Number.POSITIVE_INFINITY : r === 5 ? Number.NaN : r), // -0 (bytes: 0), Infinity and NaN (sets)
     ];
     for (const kind of kinds) {
       for (let trial = 0; trial < 20; trial++) {
@@ -45,5 +46,10 @@ describe('columnsUnmatched', () => {
         expect(columnsUnmatched(run(a), run(b))).toEqual(expected(a, b));
       }
     }
+  });
+
+  it('merges two condition codes of one label (not made by the readers), and reads -0 as 0', () => {
+    const shared = { length: 4, conditions: ['a', 'a'], condition: Uint32Array.from([0, 0, 1, 1]), replicate: Float64Array.from([0, 1, 1, 2]) } as unknown as RunColumns;
+    expect(columnsUnmatched(shared, run([['a', -0], ['a', 2], ['a', 3]]))).toEqual({ before: 1, after: 1, compared: 2 });
   });
 });

@@ -98,7 +98,8 @@ function aggregateColumns(runs: readonly RunColumns[], options: ExportOptions): 
     const tSum = new Float64Array(k);
     const tCount = new Float64Array(k);
     const counts = new Float64Array(k * width);
-    // The columns as locals: read through `run` each row, the loop took ~35 ns a row (a 10^6-episode export).
+    // The columns as locals (a review's micro-benchmark, one core: 13.9 to 14.2 ns a row read through `run`,
+    // 31 on a cold first call; 11.7 to 11.8 as locals).
     const condition = run.condition;
     const outcome = run.outcome;
     const times = run.t;

@@ -37,7 +37,9 @@ export function formatPairsText(pairs: DiscordantPairs): string {
   const out: string[] = [];
   const head = `discordant pairs  the seeds whose event happened in one run only (rise: after, not before; fall: before, not after); at most ${pairs.limit} listed per condition x event${pairs.private ? '; cached answers included (--private)' : ''}`;
   out.push(head);
-  if (pairs.changed_since_diff === true) out.push('note: a run changed between the diff\'s read and this listing\'s (it is still being written): the listing holds only the rows\' conditions, and its counts may be this read\'s, not the rows\'; run the command again for a report and a listing of one moment');
+  if (pairs.changed_since_diff === true) {
+    out.push(`note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; poisson-prove view ${JSON.stringify(pairs.before.name)} ${JSON.stringify(pairs.after.name)} --partial lists the pairs from its report's own read`);
+  }
   if (!pairs.paired) {
     out.push(`none: the runs are not paired (${pairs.unpaired_reason ?? 'they do not share seeds'})`);
     return `${out.join('\n')}\n`;

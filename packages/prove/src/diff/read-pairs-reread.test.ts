@@ -52,7 +52,8 @@ describe('diff --show pairs of a run that grows between the two reads', () => {
     const fixedGrown = await readDiscordantPairs(store, fixed, { partial: true });
     expect(listed(fixedGrown)).not.toEqual(counts(fixed));
     expect(fixedGrown.changed_since_diff).toBe(true);
-    expect(formatPairsText(fixedGrown)).toContain("note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; run the command again for a report and a listing of one moment");
+    expect(formatPairsText(fixedGrown)).toContain("note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; poisson-prove view");
+    expect(formatPairsText(fixedGrown)).toMatch(/poisson-prove view "[^"]+" "[^"]+" --partial lists the pairs from its report's own read\n/);
     // The run ends: the listing still reads the pairs the rows tested.
     await w.close('complete');
     const ended = await readDiscordantPairs(store, seq, { partial: true });

@@ -86,7 +86,7 @@ function valuesOf(manifest: DiffManifest, axis: string, runs: readonly RunColumn
       continue;
     }
     const met = new Uint8Array(column.values.length);
-    // Indexed: a for-of over the typed array took ~18 ns an episode (a 10^6-episode report reads two axes).
+    // Indexed: the for-of over the typed array was half of valuesOf's samples in a CPU profile of a report.
     const codes = column.codes;
     for (let i = 0; i < codes.length; i++) {
       const code = codes[i] as number;

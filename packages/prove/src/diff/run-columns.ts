@@ -173,7 +173,7 @@ function columnsBuilder(manifest: DiffManifest, codes: OutcomeCodes, axisNames: 
     },
     /**
      * The arrays the next rows go into, for a reader that writes a part's rows itself after `reserve`
-     * (addFlatPart: a call of {@link addCoded} a row cost ~100 ns of a 10^6-episode read): from `at`, the
+     * (addFlatPart: a call of {@link addCoded} a row was a fifth of a report's CPU profile): from `at`, the
      * seeds' array made when `withSeed` asks for it; null for a retried run (its rows replace others in
      * place: {@link addCoded}). {@link advance} then counts the rows written.
      */
@@ -337,7 +337,7 @@ function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withS
   // A string axis's codes per dictionary entry (index 0: null), interned at first use as the row path does.
   const axisCodes = axisColumns.map((c) => (c != null && c.kind === 'strings' ? new Int32Array(c.dictionary.length + 1).fill(-1) : null));
   // A number axis's last value and its code: rows of a condition hold one value of each axis, so the
-  // value's Map lookup (~40 ns a row of a 10^6-episode report) is made when it changes.
+  // value's Map lookup (a row each, in a CPU profile of a report) is made when it changes.
   const lastValue = new Float64Array(axisColumns.length).fill(Number.NaN);
   const lastCode = new Int32Array(axisColumns.length).fill(-1);
   const axisCode = (k: number): number => {
@@ -495,8 +495,8 @@ export async function readHardFlags(store: string, run: RunColumns): Promise<Run
 function columnsCoverage(manifest: RunManifest, run: RunColumns): RunCoverage {
   const replicates = Number(manifest.replicates) || 0;
   const declared = new Set(Array.isArray(manifest.conditions) ? manifest.conditions : []);
-  // Per condition code (one lookup a condition, where a Set and a Map were asked a row: 36 ns a row of
-  // a 10^6-episode export, about 5 now): in the design or not, the replicates held, and the pairs met.
+  // Per condition code (one lookup a condition, where a Set and a Map were asked a row: 29 to 32 ns a row,
+  // 10 to 14 now: a review's micro-benchmark, one core): in the design or not, the replicates held, and the pairs met.
   const k = run.conditions.length;
   const inDesign = new Uint8Array(k);
   for (let c = 0; c < k; c++) inDesign[c] = declared.has(run.conditions[c] as string) ? 1 : 0;
