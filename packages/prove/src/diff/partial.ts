@@ -123,8 +123,9 @@ export function partialRuns(runs: readonly { readonly coverage?: RunCoverage }[]
 /**
  * Whether `--sequential` reads the settled pairs of two runs (pairing.ts ConditionPairs' `settled`): either is
  * still being written or was stopped ({@link writtenOnward}), and they do not pair sample by sample (two
- * imports: an import does not grow, and a later import of the finished log is another run). The diff's
- * rows (diff-episodes.ts) and its pairs' listing (pairs.ts) ask alike.
+ * imports: an import does not grow, and a later import of the finished log is another run): the pairs'
+ * listing's rule (pairs.ts), the one computeDiff applies to the rows (diff-episodes.ts, there with the
+ * identity pairing it was given, as the runs may come aligned already).
  */
 export function readsSettled(before: DiffManifest, after: DiffManifest): boolean {
   return (writtenOnward(before) || writtenOnward(after)) && !(pairsByIdentity(before) && pairsByIdentity(after));
