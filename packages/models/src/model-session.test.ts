@@ -245,11 +245,15 @@ describe('createModelSession', () => {
     release.get(11)?.({ kind: 'text', content: 'the one answer', completionTokens: 7 });
     release.get(12)?.({ kind: 'text', content: 'replicate 1', completionTokens: 7 });
     const results = await Promise.all(calls);
-    expect(results.map((r) => [r.cached, r.completion.content])).toEqual([[false, 'the one answer'], [true, 'the one answer'], [true, 'the one answer']]);
+    // One of the three sent it and the other two waited: which one is the first whose cache read ended,
+    // not the first called (a fresh clone's CI, under load, had the second send: the test asserted the order).
+    expect(results.map((r) => r.completion.content)).toEqual(['the one answer', 'the one answer', 'the one answer']);
+    expect(results.filter((r) => !r.cached)).toHaveLength(1);
     expect((await other).completion.content).toBe('replicate 1');
     expect(server.requests).toHaveLength(2);
     expect(s.usage()).toMatchObject({ calls: 4, http_calls: 2, cache_hits: 2 });
-    expect(meters.map((m) => m.totals().cache_hits)).toEqual([0, 1, 1]);
+    // Each call's meter counts its own: a hit for each that waited, none for the one that sent.
+    expect(meters.map((m) => m.totals().cache_hits)).toEqual(results.map((r) => (r.cached ? 1 : 0)));
   });
 
   it('a waiting call whose first call fails makes its own call; a waiting call can be aborted by its own signal', async () => {
