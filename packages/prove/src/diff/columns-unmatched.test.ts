@@ -30,7 +30,7 @@ describe('columnsUnmatched', () => {
       (r) => r + 1_000_000_000, // sparse: far from 0 (sets)
       (r) => (r % 5 === 0 ? r + 0.5 : r), // fractional indices (sets)
       (r) => (r % 7 === 0 ? -r - 1 : r), // negative indices (sets)
-      (r) => (r === 3 ? -0 : r === 4 ? Number.POSITIVE_INFINITY : r === 5 ? Number.NaN : r), // -0 (bytes: 0), Infinity and NaN (sets)
+      (r) => (r === 3 ? -0 : r === 4 ? Number.POSITIVE_INFINITY : r === 5 ? Number.NaN : r), // -0, Infinity and NaN (sets; -0 by bytes below)
     ];
     for (const kind of kinds) {
       for (let trial = 0; trial < 20; trial++) {

@@ -38,7 +38,12 @@ export function formatPairsText(pairs: DiscordantPairs): string {
   const head = `discordant pairs  the seeds whose event happened in one run only (rise: after, not before; fall: before, not after); at most ${pairs.limit} listed per condition x event${pairs.private ? '; cached answers included (--private)' : ''}`;
   out.push(head);
   if (pairs.changed_since_diff === true) {
-    out.push(`note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; poisson-prove view ${JSON.stringify(pairs.before.name)} ${JSON.stringify(pairs.after.name)} --partial lists the pairs from its report's own read`);
+    // The page's command reads as this listing did: its events, and --sequential for a settled listing
+    // (a review: without it the note sent a --sequential reader to a fixed-n look).
+    const events = [...new Set(pairs.groups.map((g) => g.event))].flatMap((e) => ['--event', JSON.stringify(e)]);
+    const view = ['poisson-prove view', JSON.stringify(pairs.before.name), JSON.stringify(pairs.after.name), '--partial', ...events, ...(pairs.settled === true ? ['--sequential'] : [])].join(' ');
+    const counts = pairs.settled === true ? '' : ", and its counts may be this read's, not the rows'";
+    out.push(`note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions${counts}; ${view} lists the pairs from its report's own read`);
   }
   if (!pairs.paired) {
     out.push(`none: the runs are not paired (${pairs.unpaired_reason ?? 'they do not share seeds'})`);

@@ -53,7 +53,7 @@ describe('diff --show pairs of a run that grows between the two reads', () => {
     expect(listed(fixedGrown)).not.toEqual(counts(fixed));
     expect(fixedGrown.changed_since_diff).toBe(true);
     expect(formatPairsText(fixedGrown)).toContain("note: a run changed between the diff's read and this listing's (it is still being written): the listing holds only the rows' conditions, and its counts may be this read's, not the rows'; poisson-prove view");
-    expect(formatPairsText(fixedGrown)).toMatch(/poisson-prove view "[^"]+" "[^"]+" --partial lists the pairs from its report's own read\n/);
+    expect(formatPairsText(fixedGrown)).toMatch(/poisson-prove view "[^"]+" "[^"]+" --partial --event "failed" lists the pairs from its report's own read\n/);
     // The run ends: the listing still reads the pairs the rows tested.
     await w.close('complete');
     const ended = await readDiscordantPairs(store, seq, { partial: true });
@@ -87,6 +87,10 @@ describe('diff --show pairs of a run that grows between the two reads', () => {
       const listed = await readDiscordantPairs(store, report, { partial: true });
       expect(listed.groups.map((g) => g.condition)).toEqual(['task t0']);
       expect(listed.changed_since_diff).toBe(true);
+      // The page's command reads as the listing did (a review: it left out --sequential).
+      const note = formatPairsText(listed).split('\n').find((l) => l.startsWith('note: ')) ?? '';
+      expect(note.endsWith(`--partial --event "failed"${report.sequential ? ' --sequential' : ''} lists the pairs from its report's own read`)).toBe(true);
+      expect(note.includes("its counts may be this read's")).toBe(!report.sequential);
     }
     await w.close('interrupted');
   });

@@ -336,20 +336,26 @@ function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withS
   let i = 0;
   // A string axis's codes per dictionary entry (index 0: null), interned at first use as the row path does.
   const axisCodes = axisColumns.map((c) => (c != null && c.kind === 'strings' ? new Int32Array(c.dictionary.length + 1).fill(-1) : null));
-  // A number axis's last value and its code: rows of a condition hold one value of each axis, so the
-  // value's Map lookup (a row each, in a CPU profile of a report) is made when it changes.
-  const lastValue = new Float64Array(axisColumns.length).fill(Number.NaN);
-  const lastCode = new Int32Array(axisColumns.length).fill(-1);
+  // A number axis's value and code last met in each condition (by the part's dictionary entry): a
+  // condition's rows hold one value of each axis, in whatever order conditions interleave (a sweep writes
+  // replicate by replicate), so the value's Map lookup (a row each, in a CPU profile of a report) is made
+  // when a condition's value changes.
+  const slots = condition == null || condition.kind !== 'strings' ? 1 : condition.dictionary.length + 1;
+  const lastValue = axisColumns.map(() => new Float64Array(slots).fill(Number.NaN));
+  const lastCode = axisColumns.map(() => new Int32Array(slots).fill(-1));
   const axisCode = (k: number): number => {
     const c = axisColumns[k];
     if (c == null) return b.axisCodeOf(k, null);
     if (c.kind === 'numbers') {
       const v = c.values[i] as number;
+      const d = condition != null && condition.kind === 'strings' ? (condition.codes[i] as number) + 1 : 0;
+      const values = lastValue[k] as Float64Array;
+      const codes = lastCode[k] as Int32Array;
       // NaN never equals itself, and -0 equals 0 as the Map's keys do.
-      if (v === lastValue[k] && lastCode[k] !== -1) return lastCode[k] as number;
+      if (v === values[d] && codes[d] !== -1) return codes[d] as number;
       const code = b.axisCodeOf(k, v);
-      lastValue[k] = v;
-      lastCode[k] = code;
+      values[d] = v;
+      codes[d] = code;
       return code;
     }
     const d = (c.codes[i] as number) + 1;
@@ -575,8 +581,10 @@ export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (
   const byLabel = new Map<string, number>();
   const labels: string[] = [];
   const codes = new Uint32Array(run.length);
-  // The last tuple's key and group: a condition's episodes are stored together and share their tuple, so
-  // the Map is asked when the tuple changes (it was asked every episode).
+  // Numeric keys within a small range index a table (the Map was asked every episode, in whatever order
+  // a sweep interleaves its conditions); the last tuple's key and group spare the Map otherwise.
+  const range = radix.reduce((p, r) => p * r, 1);
+  const table = numeric && range <= 4 * run.length + 1024 ? new Int32Array(range).fill(-1) : null;
   let lastKey: number | string | undefined;
   let lastGroup = 0;
   const length = run.length;
@@ -592,6 +600,12 @@ export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (
       codes[i] = lastGroup;
       continue;
     }
+    const known = table === null ? -1 : (table[key as number] as number);
+    if (known >= 0) {
+      codes[i] = lastGroup = known;
+      lastKey = key;
+      continue;
+    }
     let g = tuple.get(key);
     if (g === undefined) {
       const label = labelOf(cols.map((c) => (c === undefined ? undefined : c.values[c.codes[i] as number])));
@@ -604,6 +618,7 @@ export function groupByAxes(run: RunColumns, axes: readonly string[], labelOf: (
       tuple.set(key, g);
     }
     codes[i] = g;
+    if (table !== null) table[key as number] = g;
     lastKey = key;
     lastGroup = g;
   }
