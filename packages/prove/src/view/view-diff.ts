@@ -122,14 +122,14 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
  * @param store - the store directory.
  * @param a - run A (before).
  * @param b - run B (after).
- * @param options - the diff's options.
+ * @param options - the diff's options, `partial`, and `verb` (the command its refusals name; default 'view').
  * @returns the runs' columns and the report.
  */
-export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean }): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
-  const { partial, ...diffOptions } = options;
+export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean; readonly verb?: string }): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
+  const { partial, verb, ...diffOptions } = options;
   const codes = outcomeCodes();
   // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
-  const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined ? ('imports' as const) : false, partial: partial === true, verb: 'view' };
+  const read = { hardFailure: diffOptions.scores !== false || diffOptions.cluster !== undefined ? ('imports' as const) : false, partial: partial === true, verb: verb ?? 'view' };
   let [before, after] = await Promise.all([readDiffColumns(store, a, codes, read), readDiffColumns(store, b, codes, read)]);
   refuseSameRun(before.manifest, after.manifest);
   // meta.hard_failure enters only the score comparisons (the diff's, and the heatmaps' grids'): for other

@@ -67,19 +67,35 @@ export const diffCommand = defineCommand({
       return 0;
     }
     const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
-    const report = await diffRuns(store, positionals['A'] as string, positionals['B'] as string, { ...opts, partial });
-    const hits = failOnHits(report, gates);
-    const text = (): string => withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report);
-    if (show !== 'pairs') io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : text());
-    else {
-      const [{ readDiscordantPairs }, { formatPairsText }] = await Promise.all([import('../../diff/read-pairs.js'), import('../../diff/format-pairs.js')]);
-      const pairs = await readDiscordantPairs(store, report, { private: v.flag('private'), partial, ...(limit !== undefined ? { limit } : {}) });
-      io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report, command), pairs }) : `${text()}\n${formatPairsText(pairs)}`);
+    const [A, B] = [positionals['A'] as string, positionals['B'] as string];
+    if (show !== 'pairs') {
+      const report = await diffRuns(store, A, B, { ...opts, partial });
+      io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report));
+      return failOn(report, gates, io);
     }
-    for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
-    return hits.length > 0 ? 1 : 0;
+    // The report and its pairs from one read of the runs (a run still being written grows between two
+    // reads: the listing then differed from the rows it lists).
+    const [{ readViewDiff }, { addPairDetails }, { discordantPairsOfColumns }, { formatPairsText }] = await Promise.all([
+      import('../../view/view-diff.js'),
+      import('../../diff/read-pairs.js'),
+      import('../../diff/pairs.js'),
+      import('../../diff/format-pairs.js'),
+    ]);
+    const { before, after, report } = await readViewDiff(store, A, B, { ...opts, partial, verb: 'diff' });
+    const listed = discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) });
+    const pairs = await addPairDetails(store, listed, { private: v.flag('private') });
+    const text = withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report);
+    io.stdout.write(v.flag('json') ? json({ ...diffReportJson(report, command), pairs }) : `${text}\n${formatPairsText(pairs)}`);
+    return failOn(report, gates, io);
   },
 });
+
+/** Writes the --fail-on gates the report hits, and the exit code they give (1 when any, else 0). */
+function failOn(report: DiffReport, gates: ReturnType<typeof parseFailOn>, io: { readonly stderr: { write(s: string): unknown } }): number {
+  const hits = failOnHits(report, gates);
+  for (const h of hits) io.stderr.write(`fail-on: ${h}\n`);
+  return hits.length > 0 ? 1 : 0;
+}
 
 /** The text with what was read stated first: the partial runs and the pairs not compared (diff/partial.ts). */
 function withReadNotes(text: string, report: DiffReport): string {
