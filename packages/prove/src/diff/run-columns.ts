@@ -365,47 +365,34 @@ function addFlatPart(b: ReturnType<typeof columnsBuilder>, flat: FlatPart, withS
     return code;
   };
   b.reserve(rows);
+  // Written straight into the builder's arrays, as addCoded writes them; a retried run's rows through
+  // addCoded (they replace the rows they retry, in place).
   const into = b.direct(seed !== undefined);
-  if (into !== null) {
-    // Written straight into the builder's arrays, as addCoded writes them.
-    const { at, axes: axisInto } = into;
-    const conditionCodesOfRows = condition.codes;
-    for (; i < rows; i++) {
-      const k = (conditionCodesOfRows[i] as number) + 1;
-      let c = conditionCodes[k] as number;
-      if (c < 0) conditionCodes[k] = c = b.conditionOf(k === 0 ? 'null' : (condition.dictionary[k - 1] as string));
-      const o = (outcomeCodes === null ? -1 : (outcomeCodes[i] as number)) + 1;
-      let oc = outcomeTable[o] as number;
-      if (oc < 0) outcomeTable[o] = oc = b.outcomeCodeOf(o === 0 ? null : (outcomeLabels as readonly string[])[o - 1]);
-      const j = at + i;
-      into.condition[j] = c;
-      into.replicate[j] = rep === null ? Number.NaN : (rep[i] as number);
-      into.outcome[j] = oc;
-      into.t[j] = tv === null ? Number.NaN : (tv[i] as number);
-      into.score[j] = sv === null ? Number.NaN : (sv[i] as number);
-      if (into.seed !== null) into.seed[j] = seed === undefined ? Number.NaN : (seed[i] as number);
-      for (let a = 0; a < axisInto.length; a++) (axisInto[a] as Uint32Array)[j] = axisCode(a);
-    }
-    b.advance(rows);
-    return true;
-  }
+  const conditionCodesOfRows = condition.codes;
   for (; i < rows; i++) {
-    const k = (condition.codes[i] as number) + 1;
+    const k = (conditionCodesOfRows[i] as number) + 1;
     let c = conditionCodes[k] as number;
     if (c < 0) conditionCodes[k] = c = b.conditionOf(k === 0 ? 'null' : (condition.dictionary[k - 1] as string));
     const o = (outcomeCodes === null ? -1 : (outcomeCodes[i] as number)) + 1;
     let oc = outcomeTable[o] as number;
     if (oc < 0) outcomeTable[o] = oc = b.outcomeCodeOf(o === 0 ? null : (outcomeLabels as readonly string[])[o - 1]);
-    b.addCoded(
-      c,
-      rep === null ? Number.NaN : (rep[i] as number),
-      oc,
-      tv === null ? Number.NaN : (tv[i] as number),
-      sv === null ? Number.NaN : (sv[i] as number),
-      axisCode,
-      seed === undefined ? undefined : (seed[i] as number),
-    );
+    const r = rep === null ? Number.NaN : (rep[i] as number);
+    const tValue = tv === null ? Number.NaN : (tv[i] as number);
+    const sValue = sv === null ? Number.NaN : (sv[i] as number);
+    if (into === null) {
+      b.addCoded(c, r, oc, tValue, sValue, axisCode, seed === undefined ? undefined : (seed[i] as number));
+      continue;
+    }
+    const j = into.at + i;
+    into.condition[j] = c;
+    into.replicate[j] = r;
+    into.outcome[j] = oc;
+    into.t[j] = tValue;
+    into.score[j] = sValue;
+    if (into.seed !== null) into.seed[j] = seed === undefined ? Number.NaN : (seed[i] as number);
+    for (let x = 0; x < into.axes.length; x++) (into.axes[x] as Uint32Array)[j] = axisCode(x);
   }
+  if (into !== null) b.advance(rows);
   return true;
 }
 
