@@ -66,20 +66,22 @@ export const diffCommand = defineCommand({
       io.stdout.write(v.flag('json') ? json(multiDiffReportJson(multi, command)) : formatMultiDiffText(multi));
       return 0;
     }
-    const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
     const [A, B] = [positionals['A'] as string, positionals['B'] as string];
     if (show !== 'pairs') {
+      const [{ diffRuns }, { formatDiffText }] = await Promise.all([import('../../diff/diff-runs.js'), import('../../diff/format-text.js')]);
       const report = await diffRuns(store, A, B, { ...opts, partial });
       io.stdout.write(v.flag('json') ? json(diffReportJson(report, command)) : withReadNotes(`${formatDiffText(report)}\nnext: ${nextLine(report, command)}\n`, report));
       return failOn(report, gates, io);
     }
     // The report and its pairs from one read of the runs (a run still being written grows between two
     // reads: the listing then differed from the rows it lists).
-    const [{ readViewDiff }, { addPairDetails }, { discordantPairsOfColumns }, { formatPairsText }] = await Promise.all([
+    // (diffRuns is not loaded on this path: readViewDiff reads the runs and computes the report.)
+    const [{ readViewDiff }, { addPairDetails }, { discordantPairsOfColumns }, { formatPairsText }, { formatDiffText }] = await Promise.all([
       import('../../view/view-diff.js'),
       import('../../diff/read-pairs.js'),
       import('../../diff/pairs.js'),
       import('../../diff/format-pairs.js'),
+      import('../../diff/format-text.js'),
     ]);
     const { before, after, report } = await readViewDiff(store, A, B, { ...opts, partial, verb: 'diff' });
     const listed = discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) });
