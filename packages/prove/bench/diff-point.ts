@@ -1,6 +1,7 @@
 // One point of the diff benchmark, in its own process so that its peak RSS is its own:
 //   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
-// ENGINE: prove (diffRuns, the whole report), duckdb (the paired counts in SQL, all threads),
+// ENGINE: prove (diffRuns, the whole report), counts (the same paired counts as the SQL: both runs read as
+// diffRuns reads them and paired, no statistic), duckdb (the paired counts in SQL, all threads),
 // duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing
 // else, both runs at once as diffRuns reads them; on the read thread too at >= 100,000 rows per run
 // when the machine has a core to spare),
@@ -29,6 +30,33 @@ if (engine === 'prove') {
     for (const row of r.rows) {
       const c = row.counts;
       if (c !== null) counts[`${row.condition}|${row.event}`] = [c.both, c.rise, c.fall, c.neither];
+    }
+  }
+} else if (engine === 'counts') {
+  // What the DuckDB query computes, the paired counts per condition and event, as the diff computes
+  // them before any statistic: both runs resolved and read as diffRuns reads them (readRunIndex, the
+  // read thread as it decides), then paired (pairIndexes: seeds checked, pairs cross-tabulated).
+  const { readRunIndex } = await import('../src/diff/read-run.js');
+  const { outcomeCodes } = await import('../src/diff/run-index.js');
+  const { pairIndexes } = await import('../src/diff/pairing.js');
+  const { resolveRun } = await import('../src/store/resolve-run.js');
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const codes = outcomeCodes();
+    const [a, b] = [await resolveRun(store, '#2'), await resolveRun(store, '#1')];
+    const [before, after] = await Promise.all([readRunIndex(store, a, 'before', codes), readRunIndex(store, b, 'after', codes)]);
+    const pairing = pairIndexes(before, after);
+    times.push(performance.now() - t0);
+    counts = {};
+    for (const c of pairing.conditions) {
+      const { labels, cross } = c.counts;
+      const K = labels.length;
+      labels.forEach((event, e) => {
+        if (event === 'passed') return;
+        const cell: [number, number, number, number] = [0, 0, 0, 0];
+        for (let x = 0; x < K; x++) for (let y = 0; y < K; y++) cell[x === e && y === e ? 0 : y === e ? 1 : x === e ? 2 : 3] += cross[x * K + y] as number;
+        counts[`${c.label}|${event}`] = cell;
+      });
     }
   }
 } else if (engine === 'duckdb' || engine === 'duckdb-1') {

@@ -2,9 +2,10 @@
 // Per size (episodes per run; 100 conditions x size/100 replicates, parts of 10,000 rows, outcomes
 // passed/failed/truncated with ~1% crashes, no scores): builds the store (not timed), then runs each
 // engine in its own child process (bench/diff-point.ts; so each peak RSS is that engine's alone),
-// interleaved prove, duckdb, duckdb-1, prove, duckdb, duckdb-1; each child times 3 rounds in process;
+// interleaved prove, counts, duckdb, duckdb-1, prove, ...; each child times 3 rounds in process;
 // the figure is the best round. "prove" is diffRuns end to end (resolve, read, pair, every statistic,
-// fragility); "duckdb" is the SQL join and GROUP BY on all the machine's threads; "duckdb-1" on one
+// fragility); "counts" what the SQL computes, the paired counts per condition and event (resolve, read
+// and pair as diffRuns does, no statistic); "duckdb" is the SQL join and GROUP BY on all the machine's threads; "duckdb-1" on one
 // thread. Module loading and DuckDB's instance start-up are not timed; peak RSS includes them, and
 // "idle" is a child that only loads both (its RSS is the floor under each figure).
 // Run: npm run bench -- prove/bench/diff   (BENCH_DIFF_EPISODES=10000,100000,1000000 to choose sizes;
@@ -35,7 +36,7 @@ const ARROW_MAX = Number(process.env['BENCH_READ_ARROW_MAX'] ?? 100_000);
 const readLines: string[] = [];
 const idle = point('idle', tmpdir());
 console.log(`idle child (loads poisson-prove's diff and DuckDB, reads nothing): peak RSS ${idle.rss_mb.toFixed(0)} MB`);
-console.log('episodes/run  prove diff        DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
+console.log('episodes/run  prove diff        prove counts      DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  counts/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
 for (const n of sizes) {
   const store = keep !== undefined ? join(keep, String(n)) : mkdtempSync(join(tmpdir(), 'prove-diff-bench-'));
   try {
@@ -46,22 +47,24 @@ for (const n of sizes) {
     const before = load();
     const best: Record<string, Point> = {};
     for (let i = 0; i < processes; i++) {
-      for (const engine of ['prove', 'duckdb', 'duckdb-1']) {
+      for (const engine of ['prove', 'counts', 'duckdb', 'duckdb-1']) {
         const p = point(engine, store);
         const prev = best[engine];
         best[engine] = prev === undefined ? p : { ...p, best: Math.min(prev.best, p.best), rss_mb: Math.max(prev.rss_mb, p.rss_mb) };
       }
     }
-    const [p, d, d1] = [best['prove'], best['duckdb'], best['duckdb-1']] as Point[];
-    // Both engines must have counted the same pairs.
+    const [p, c, d, d1] = [best['prove'], best['counts'], best['duckdb'], best['duckdb-1']] as Point[];
+    // Every engine must have counted the same pairs.
     const keys = Object.keys(d!.counts).sort();
-    const same = keys.length === Object.keys(p!.counts).length && keys.every((k) => JSON.stringify(d!.counts[k]) === JSON.stringify(p!.counts[k]));
-    if (!same) throw new Error(`at ${n} episodes the engines' paired counts differ`);
+    for (const x of [p!, c!]) {
+      const same = keys.length === Object.keys(x.counts).length && keys.every((k) => JSON.stringify(d!.counts[k]) === JSON.stringify(x.counts[k]));
+      if (!same) throw new Error(`at ${n} episodes the paired counts of ${x.engine} and DuckDB differ`);
+    }
     // The read alone: the diff's columnar read, and readEpisodes' Arrow tables of the same columns.
     const reads: Point[] = [point('read-columns', store), point('read-columns-1', store), point('read-duckdb', store), ...(n <= ARROW_MAX ? [point('read-arrow', store)] : [])];
     readLines.push(`${n.toLocaleString('en-US').padEnd(13)} ${reads.map((r) => `${r.engine} ${(r.best / 1000).toFixed(3)} s ${r.rss_mb.toFixed(0)} MB`).join('   ')}   DuckDB's whole query ${(d!.best / 1000).toFixed(3)} s`);
     const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
-    console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
+    console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(c!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(c!.best / d!.best).toFixed(2).padEnd(14)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
   } finally {
     if (keep === undefined) rmSync(store, { recursive: true, force: true });
   }

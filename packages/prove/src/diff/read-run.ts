@@ -174,7 +174,9 @@ async function indexPartOf(file: OpenPart): Promise<IndexPart> {
         seed: seed.values,
         outcomes: outcome === null ? [] : outcome.dictionary,
         outcome: outcome === null ? new Int32Array(rows).fill(-1) : outcome.codes,
-        score: score === null ? null : score.values,
+        // A part no episode of which holds a score: none (the index keeps no score for it; read per row,
+        // its NaNs changed nothing but cost a check a row).
+        score: score === null || score.nulls === rows ? null : score.values,
       };
     }
   }

@@ -92,6 +92,28 @@ describe('decodeFlatColumns', () => {
     });
   });
 
+  it('reads int64 values from pages at every alignment (words where aligned, byte by byte where not)', () => {
+    // An uncompressed part's pages are read where they lie in the file: placed at offsets 0 to 7 of a
+    // larger buffer, its int64 values start at every residue mod 4 (aligned to 4 bytes twice, not six
+    // times). Values across the 2^32 boundary, negative and up to 2^53 - 1.
+    const seeds = [0, 1, 4294967295, 4294967296, 4294967297, 2 ** 52 + 3, Number.MAX_SAFE_INTEGER, -1, -4294967296, -(2 ** 40) - 7];
+    const buffer = parquetWriteBuffer({
+      columnData: [{ name: 'seed', type: 'INT64', data: BigInt64Array.from(seeds.map((x) => BigInt(x))) }],
+      codec: 'UNCOMPRESSED',
+    } as unknown as Parameters<typeof parquetWriteBuffer>[0]);
+    for (let at = 0; at < 8; at++) {
+      const inside = new Uint8Array(buffer.byteLength + 16).fill(0x5a);
+      inside.set(new Uint8Array(buffer), at);
+      const view = inside.subarray(at, at + buffer.byteLength);
+      const meta = checkFooter(view, 'seeds', seeds.length);
+      const chunk = meta.row_groups[0]?.columns[0]?.meta_data;
+      expect(chunk?.codec).toBe('UNCOMPRESSED');
+      const flat = decodeFlatColumns(FLAT_LIB, view, meta, ['seed']);
+      expect(flat?.[0]?.kind).toBe('numbers');
+      expect(Array.from((flat?.[0] as { values: Float64Array }).values)).toEqual(seeds);
+    }
+  });
+
   it('declines a file of several row groups (the caller reads it through hyparquet)', () => {
     const buffer = parquetWriteBuffer({
       columnData: [{ name: 'replicate_index', type: 'INT32', data: Int32Array.from([0, 1, 2, 3]) }],
