@@ -314,6 +314,20 @@ describe('report of cells that pool conditions run on the same seeds', () => {
     expect(g.shared_seeds).toBeUndefined();
     expect(formatGridText(g)).not.toContain('\nseeds ');
   });
+
+  // First session of 2026-12-07: a cell was known by its number in each run (cells numbered in the order
+  // of their first episode), and the two runs' numbers were taken as one: when the runs held their
+  // cells' first episodes in another order (rows written as episodes finish, at --concurrency above 1),
+  // two cells of one condition each read as one cell pooling two, and were read with the seed as the unit.
+  it('says nothing when every cell holds one condition and the runs hold their cells in another order', () => {
+    const reversed = (r: DiffRun): DiffRun => ({ ...r, rows: [...r.rows].reverse() });
+    const same = reportGrid(fourConditions('a', a), fourConditions('b', b), { x: 'strictness', y: 'slack', event: 'failed' });
+    const g = reportGrid(fourConditions('a', a), reversed(fourConditions('b', b)), { x: 'strictness', y: 'slack', event: 'failed' });
+    expect(g.shared_seeds).toBeUndefined();
+    expect(g.seed_cells ?? []).toEqual([]);
+    expect(g.cells.map((c) => c.row?.p)).toEqual(same.cells.map((c) => c.row?.p));
+    expect(formatGridText(g)).not.toContain('\nseeds ');
+  });
 });
 
 describe('the heatmap of cells that pool conditions run on the same seeds', () => {

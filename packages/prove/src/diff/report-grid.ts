@@ -300,7 +300,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   // Swept runs pair on seeds shared by every condition: a cell pooling several conditions counts a seed
   // once per condition. Imports pair by their samples' identity, each condition its own samples. Such
   // cells are read with the seed as the unit too (seed-cells.ts), and the words decided again.
-  const shared = identity === null && diff.method.paired ? sharedSeeds(aligned, (run) => (cellOf.get(run) as { cells: Cells }).cells.codes) : undefined;
+  const shared = identity === null && diff.method.paired ? sharedSeeds(aligned, (run) => (cellOf.get(run) as { cells: Cells }).cells) : undefined;
   let read = diff;
   let readCells = cells;
   let seedCells: readonly SeedCell[] = [];
@@ -353,10 +353,13 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
  * The most conditions one cell pools (over both runs' episodes) and the cells that pool more than one,
  * or undefined when every cell holds one condition.
  */
-function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) => Uint32Array): { conditions: number; cells: number } | undefined {
+function sharedSeeds(runs: readonly RunColumns[], cellsOf: (run: RunColumns) => { readonly codes: Uint32Array; readonly labels: readonly string[] }): { conditions: number; cells: number } | undefined {
   const byCell = new Map<string, Set<string>>();
   for (const run of runs) {
-    const codes = cellCodes(run);
+    // A cell by its label: its number is the run's own (cells numbered in the order of their first
+    // episode in that run), and two runs that hold their cells in another order number them apart
+    // (keyed by number, two cells of one condition each read as one pooling two; fixed 2026-12-07).
+    const { codes, labels } = cellsOf(run);
     // Each condition lies in one cell: its first episode says which.
     const cellOfCondition = new Int32Array(run.conditions.length).fill(-1);
     for (let i = 0; i < run.length; i++) {
@@ -365,7 +368,7 @@ function sharedSeeds(runs: readonly RunColumns[], cellCodes: (run: RunColumns) =
     }
     cellOfCondition.forEach((cell, k) => {
       if (cell === -1) return;
-      const key = `${cell}`;
+      const key = labels[cell] as string;
       const set = byCell.get(key) ?? new Set<string>();
       set.add(run.conditions[k] as string);
       byCell.set(key, set);
