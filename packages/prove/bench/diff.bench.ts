@@ -34,6 +34,12 @@ const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 const ARROW_MAX = Number(process.env['BENCH_READ_ARROW_MAX'] ?? 100_000);
 const readLines: string[] = [];
+const medianLines: string[] = [];
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
 const idle = point('idle', tmpdir());
 console.log(`idle child (loads poisson-prove's diff and DuckDB, reads nothing): peak RSS ${idle.rss_mb.toFixed(0)} MB`);
 console.log('episodes/run  prove diff        prove counts      DuckDB SQL (all threads)  DuckDB SQL (1 thread)  prove/DuckDB  counts/DuckDB  prove/DuckDB-1  load avg (1, 5, 15 min) before -> after');
@@ -50,7 +56,7 @@ for (const n of sizes) {
       for (const engine of ['prove', 'counts', 'duckdb', 'duckdb-1']) {
         const p = point(engine, store);
         const prev = best[engine];
-        best[engine] = prev === undefined ? p : { ...p, best: Math.min(prev.best, p.best), rss_mb: Math.max(prev.rss_mb, p.rss_mb) };
+        best[engine] = prev === undefined ? p : { ...p, times: [...prev.times, ...p.times], best: Math.min(prev.best, p.best), rss_mb: Math.max(prev.rss_mb, p.rss_mb) };
       }
     }
     const [p, c, d, d1] = [best['prove'], best['counts'], best['duckdb'], best['duckdb-1']] as Point[];
@@ -65,10 +71,13 @@ for (const n of sizes) {
     readLines.push(`${n.toLocaleString('en-US').padEnd(13)} ${reads.map((r) => `${r.engine} ${(r.best / 1000).toFixed(3)} s ${r.rss_mb.toFixed(0)} MB`).join('   ')}   DuckDB's whole query ${(d!.best / 1000).toFixed(3)} s`);
     const cell = (x: Point): string => `${(x.best / 1000).toFixed(3)} s ${x.rss_mb.toFixed(0).padStart(4)} MB`.padEnd(25);
     console.log(`${n.toLocaleString('en-US').padEnd(13)} ${cell(p!).padEnd(17)} ${cell(c!).padEnd(17)} ${cell(d!)} ${cell(d1!).padEnd(22)} ${(p!.best / d!.best).toFixed(2).padEnd(13)} ${(c!.best / d!.best).toFixed(2).padEnd(14)} ${(p!.best / d1!.best).toFixed(2).padEnd(15)} ${before} -> ${load()}`);
+    // The best round is the figure; the medians say how far a typical round is from it.
+    medianLines.push(`${n.toLocaleString('en-US').padEnd(13)} medians of the ${p!.times.length} rounds: prove diff ${(median(p!.times) / 1000).toFixed(3)} s, counts ${(median(c!.times) / 1000).toFixed(3)} s, DuckDB ${(median(d!.times) / 1000).toFixed(3)} s: prove/DuckDB ${(median(p!.times) / median(d!.times)).toFixed(2)}, counts/DuckDB ${(median(c!.times) / median(d!.times)).toFixed(2)}`);
   } finally {
     if (keep === undefined) rmSync(store, { recursive: true, force: true });
   }
 }
 console.log(`(time: best of ${processes} process(es) x ${rounds} round(s); RSS: the larger of the processes; paired counts checked equal)`);
+for (const l of medianLines) console.log(l);
 console.log(`\nreading both runs' condition, replicate_index, seed, outcome and score (one process each, best of ${rounds} round(s); read-columns: with the read thread at >= 100,000 rows a run and a core to spare, read-columns-1: the calling thread alone, read-duckdb: DuckDB reading into the same typed arrays; Arrow (four columns) up to ${ARROW_MAX.toLocaleString('en-US')} episodes, BENCH_READ_ARROW_MAX):`);
 for (const l of readLines) console.log(l);

@@ -186,8 +186,8 @@ function tallyCondition(a: ConditionIndex, b: ConditionIndex, K: number, cross: 
 /**
  * {@link tallyCondition}'s counts that do not read scores (all but the last two, left 0): a loop over
  * the slots both runs have, then each run's slots beyond the other's (unmatched). Kept free of the score
- * checks, it takes about half the time of one loop doing both (pairing-unscored.test.ts checks that a
- * condition nobody scored counts the same either way).
+ * checks, it takes about half the time of one loop doing both (pairing-unscored.test.ts checks every
+ * count of scored and unscored runs against a count over their rows).
  */
 function tallyOutcomes(a: ConditionIndex, b: ConditionIndex, K: number, cross: Float64Array, before: Float64Array, after: Float64Array): Float64Array {
   const out = new Float64Array(10);

@@ -106,7 +106,8 @@ export function seedsOf(column: Column, rows: number): Float64Array {
 /**
  * The columns the diff indexes of one part, as codes and doubles: conditions and outcomes as a
  * dictionary of the part's distinct values and per row its index (-1: null), replicate indices, seeds
- * and scores as numbers (a null score NaN; null when the part holds no score column).
+ * and scores as numbers (a null score NaN; null when the part holds no score column, or no episode of
+ * it a score).
  */
 type IndexPart = {
   readonly rows: number;
@@ -116,7 +117,7 @@ type IndexPart = {
   readonly seed: Float64Array;
   readonly outcomes: readonly unknown[];
   readonly outcome: Int32Array;
-  /** Null: the part holds no score column. */
+  /** Null: the part holds no score column, or every score in it is null. */
   readonly score: Float64Array | null;
 };
 

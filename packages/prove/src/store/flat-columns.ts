@@ -108,7 +108,7 @@ export function snappyInto(uncompress: (input: Uint8Array, outputLength: number)
 /**
  * Decodes the named columns of a part flat (see the file's head). A column the part does not hold is
  * null in the result; when any named column is in a shape this does not decode (several row groups, a
- * nested column, another encoding or codec, a null in a column that is not a string or a double), the
+ * nested column, another encoding or codec), the
  * whole answer is null and the caller reads the part through hyparquet.
  *
  * @param lib - hyparquet's page-level functions ({@link FlatLib}).

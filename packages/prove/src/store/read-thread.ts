@@ -132,7 +132,36 @@ function startThread(Worker: typeof import('node:worker_threads').Worker): NonNu
 export function useReadThread(rows: number, thread: boolean | undefined): boolean {
   if (threadBroken) return false;
   if (thread !== undefined) return thread;
-  return rows >= THREAD_MIN_ROWS && spareCore(availableParallelism(), runnableNow(), loadavg()[0] ?? 0);
+  return rows >= THREAD_MIN_ROWS && spareCore(availableParallelism(), fewestOthers(runnableNow), loadavg()[0] ?? 0);
+}
+
+/** Samples of {@link runnableNow} the read thread's decision takes the fewest of. */
+const RUNNABLE_SAMPLES = 3;
+
+/**
+ * The fewest other tasks runnable over a few samples (null when none is known). One sample over-counts
+ * others: /proc/loadavg's running tasks are counted a moment before this process's own threads are,
+ * and a thread of its own that stopped running in between (a GC helper, the read thread) counts as
+ * another task. On an idle 2-core machine a sample said 2 or more others for about 1 in 6 (the first
+ * session of 2026-12-07: 330 samples during ten 10^6 diffs), and a diff read one of its runs on one
+ * thread now and then, 1.3x as long. A task that really wants a core is runnable in every sample.
+ *
+ * @param sample - one sample (runnableNow), null where it is not known.
+ * @param samples - how many to take (default {@link RUNNABLE_SAMPLES}).
+ * @returns the fewest, or null.
+ * @example
+ * ```ts
+ * fewestOthers(() => 2); // 2
+ * ```
+ */
+export function fewestOthers(sample: () => number | null, samples = RUNNABLE_SAMPLES): number | null {
+  let fewest: number | null = null;
+  for (let i = 0; i < samples; i++) {
+    const n = sample();
+    if (n !== null && (fewest === null || n < fewest)) fewest = n;
+    if (fewest === 0) break;
+  }
+  return fewest;
 }
 
 /**
