@@ -49,7 +49,11 @@ function cli(args: string[], env: Record<string, string> = {}): Child {
 
 /** Starts a worker subprocess logging configure calls to `log`, and resolves once it says it is ready. */
 async function worker(queue: string, log: string, cache: string): Promise<ReturnType<typeof cli>> {
-  const w = cli(['worker', '--redis', redis.url, '--queue', queue, '--cache', cache, '--verbose'], { POISSON_FIXTURE_CONFIGURE_LOG: log });
+  return ready(cli(['worker', '--redis', redis.url, '--queue', queue, '--cache', cache, '--verbose'], { POISSON_FIXTURE_CONFIGURE_LOG: log }));
+}
+
+/** Resolves with the worker once it says it is ready. */
+async function ready(w: ReturnType<typeof cli>): Promise<ReturnType<typeof cli>> {
   await new Promise<void>((resolve, reject) => {
     let err = '';
     w.child.stderr?.on('data', (d: Buffer) => {
@@ -162,6 +166,28 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(JSON.parse(e2.stdout).backend_options).toMatchObject({ chunk_size: 5 });
     await stop(w);
   }, 30_000);
+
+  // The first session of 2026-12-07: `poisson-prove --store S worker` ignored S, and its target kept
+  // its response cache under ~/.cache/poisson-prove: a local resume or sweep of S then found none of the
+  // answers the worker paid for, and paid for them again. --store now names the store the target is
+  // told, as --cache does; both, naming two stores, are refused before the worker starts.
+  it('worker --store: the store its target is told (its response cache), as --cache; --store and --cache that differ refused', async () => {
+    const log = join(dir, 'configure-store.jsonl');
+    const shared = join(dir, 'store-shared');
+    const w = await ready(cli(['--store', shared, 'worker', '--redis', redis.url, '--queue', 'by-store', '--verbose'], { POISSON_FIXTURE_CONFIGURE_LOG: log, XDG_CACHE_HOME: join(dir, 'xdg') }));
+    const s = await cli(['--store', shared, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--salt', 'st', '--yes', '--json', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'by-store']).done;
+    expect(s.code).toBe(0);
+    await stop(w);
+    const calls = await configured(log);
+    expect(calls.length).toBe(1);
+    expect(calls[0]?.store).toBe(shared);
+    const both = await cli(['--store', shared, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', join(dir, 'elsewhere')]).done;
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(`error: --store ${shared} and --cache ${join(dir, 'elsewhere')} name two stores; a worker tells its target one (its response cache lives there): give one of them.\n`);
+    // The same store both ways is one store.
+    const same = await ready(cli(['--store', shared, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', shared]));
+    expect((await stop(same)).code).toBe(0);
+  }, 20_000);
 
   it('--concurrency with --backend bullmq is refused, pointing at worker --concurrency', async () => {
     const r = await cli(['--store', join(dir, 'refused'), 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--yes', '--backend', 'bullmq', '--redis', redis.url, '--concurrency', '4']).done;

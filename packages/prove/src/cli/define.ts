@@ -55,6 +55,8 @@ export type CommandContext = {
   readonly options: Readonly<Record<string, OptionValue>>;
   /** The store directory (absolute): --store, else $POISSON_STORE, else ./store. */
   readonly store: string;
+  /** The store the `--store` flag names (absolute), when it was given (not $POISSON_STORE nor the default). */
+  readonly storeFlag?: string;
   readonly debug: boolean;
   readonly io: CliIo;
   /** The raw arguments, for the manifest's provenance. */

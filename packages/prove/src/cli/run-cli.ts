@@ -150,10 +150,12 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     // The store as given (--store or POISSON_STORE), for the commands an error names; the default needs none.
     if (storeOpt && storeOpt !== '') given = storeRaw;
     const store = isAbsolute(storeRaw) ? storeRaw : resolve(io.cwd, storeRaw);
+    const flag = (parsed.options['store'] as string | undefined) ?? (g.options['store'] as string | undefined);
     const ctx: CommandContext = {
       positionals: parsed.positionals,
       options: parsed.options,
       store,
+      ...(flag !== undefined && flag !== '' ? { storeFlag: isAbsolute(flag) ? flag : resolve(io.cwd, flag) } : {}),
       debug,
       io: io.confirm ? io : { ...io, confirm: defaultConfirm(io) },
       argv: rawArgs,

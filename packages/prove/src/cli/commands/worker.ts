@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { WorkerEvent } from '../../executor/bullmq-worker.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
@@ -40,11 +40,11 @@ export const workerCommand = defineCommand({
     queue: { type: 'string', valueName: 'NAME', description: 'The queue (the coordinator\'s --queue must match).', default: 'poisson-prove' },
     'lock-duration': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How long a job\'s lock lasts without renewal; a killed worker\'s job is re-delivered after it.', default: '30000' },
     'stalled-interval': { type: 'string', valueName: 'MS', number: { min: 100, integer: true }, description: 'How often this worker looks for jobs whose worker died.', default: '30000' },
-    cache: { type: 'string', valueName: 'DIR', description: 'The store directory a target\'s configure hook is told on this worker: a model target keeps its response cache under DIR/.cache/chat (the coordinator\'s store is not visible here). Point it at the coordinator\'s store when the worker runs on the same machine, to share its cache.', default: '$XDG_CACHE_HOME/poisson-prove, else ~/.cache/poisson-prove' },
+    cache: { type: 'string', valueName: 'DIR', description: 'The store directory a target\'s configure hook is told on this worker: a model target keeps its response cache under DIR/.cache/chat (the coordinator\'s store is not visible here). Point it at the coordinator\'s store when the worker runs on the same machine, to share its cache; --store DIR says the same.', default: '--store, else $XDG_CACHE_HOME/poisson-prove, else ~/.cache/poisson-prove' },
     verbose: { type: 'boolean', description: 'Print a line per job done (and per configure).' },
   },
   examples: ['POISSON_REDIS_URL=redis://:PASSWORD@10.0.0.5:6379 poisson-prove worker --concurrency 4', 'poisson-prove worker --redis redis://10.0.0.5:6379 --queue nightly'],
-  async run({ options, io }) {
+  async run({ options, io, storeFlag }) {
     const v = new Values(options);
     const url = v.string('redis') ?? io.env['POISSON_REDIS_URL'];
     if (url === undefined || url === '') v.problem('worker needs the Redis to take jobs from; pass --redis redis://HOST:PORT or set POISSON_REDIS_URL.');
@@ -54,8 +54,16 @@ export const workerCommand = defineCommand({
     const lock = v.number('lock-duration');
     const stalled = v.number('stalled-interval');
     const verbose = v.flag('verbose');
-    const cache = v.string('cache');
-    if (cache === '') v.problem('--cache is empty; give a directory or leave it out for ~/.cache/poisson-prove.');
+    // `--store DIR` names the store the configure hook is told, as --cache does: a worker started with the
+    // coordinator's --store kept its answers under ~/.cache instead, and a local resume of that store
+    // paid for them again (the first session of 2026-12-07).
+    const cacheFlag = v.string('cache');
+    if (cacheFlag === '') v.problem('--cache is empty; give a directory or leave it out for ~/.cache/poisson-prove.');
+    const cacheResolved = cacheFlag === undefined || cacheFlag === '' ? undefined : isAbsolute(cacheFlag) ? cacheFlag : resolve(io.cwd, cacheFlag);
+    if (cacheResolved !== undefined && storeFlag !== undefined && cacheResolved !== storeFlag) {
+      v.problem(`--store ${storeFlag} and --cache ${cacheFlag ?? ''} name two stores; a worker tells its target one (its response cache lives there): give one of them.`);
+    }
+    const cache = cacheFlag ?? storeFlag;
     const xdg = io.env['XDG_CACHE_HOME'];
     v.done();
     if (url === undefined) throw new UsageError(['worker needs --redis.']);
