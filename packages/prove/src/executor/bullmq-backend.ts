@@ -399,6 +399,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     poke();
   };
 
+  /** Sets the queue's global rate limit: max jobs per duration ms, N per second or one per 1/N seconds below 1. */
+  const setRate = async (rate: number): Promise<void> => {
+    const max = Math.max(1, Math.round(rate));
+    await queue.setGlobalRateLimit(max, Math.round((1000 * max) / rate));
+    rateSet = true;
+  };
+
   /** Asks Redis about jobs: collects the finished, re-adds the vanished. */
   const reconcile = async (ids: readonly string[]): Promise<void> => {
     for (let i = 0; i < ids.length; i += 200) {
@@ -414,7 +421,13 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         } else if (job.returnvalue !== null && job.returnvalue !== undefined && job.finishedOn) settle(id, job.returnvalue, null);
         else if (job.finishedOn && job.failedReason) settle(id, null, job.failedReason);
       });
-      if (readd.length > 0) await queue.addBulk(readd.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+      if (readd.length > 0) {
+        // Jobs gone from Redis (one restarted without persistence, or flushed) took the queue's meta, and
+        // the rate limit in it, with them: set again before the jobs are, so that they run under it (they
+        // ran unthrottled until the first session of 2026-12-07; test/bullmq-rate-flush.test.ts).
+        if (s.rate !== undefined) await setRate(s.rate);
+        await queue.addBulk(readd.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
+      }
     }
   };
 
@@ -600,10 +613,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       reconcile([jobId]).catch(() => undefined);
     });
     if (s.rate !== undefined) {
-      // max jobs per duration ms: N per second, or one per 1/N seconds below 1.
-      const max = Math.max(1, Math.round(s.rate));
-      await queue.setGlobalRateLimit(max, Math.round((1000 * max) / s.rate));
-      rateSet = true;
+      await setRate(s.rate);
     } else {
       // A limit left in the queue by a coordinator with --rate that did not end (killed): it throttles
       // this run too, without a word (a review: 40 jobs of a sweep without --rate took 75 s at 1 a second).
