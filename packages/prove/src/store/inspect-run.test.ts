@@ -99,6 +99,55 @@ describe('inspectRun', () => {
 
 // A review (third session of 2026-12-06): diff and export of a SIGKILLed run said "it is still being
 // written, or its process died", where inspect knows which. They say which now.
+// The first session of 2026-12-07: inspect counts from the condition, outcome and replicate columns
+// decoded flat as each part is read (on the read thread too for a large run), where it read them through
+// hyparquet as strings; a part the flat decoder does not read still goes through hyparquet. Both ways
+// must give the same inspection: the run, and a copy whose run.json has no `parts` (a run written before
+// checksums, read through hyparquet only).
+describe('inspectRun, decoded flat or through hyparquet', () => {
+  it('gives the same counts and episodes both ways, for every event and limit', async () => {
+    const { cp, readFile, writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { manifestPath } = await import('./layout.js');
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 11 });
+    const id = w.manifest.run_id;
+    const outcomes = ['passed', 'failed', null, 'truncated', 'failed'] as const;
+    // Conditions interleaved within parts, nulls among the outcomes, replicates out of order.
+    const rows = [4, 8].flatMap((slack) => Array.from({ length: 40 }, (_, k) => row(id, (k * 17) % 40, slack, outcomes[(k + slack) % 5] ?? null)));
+    await w.append(rows.sort((a, b) => a.replicate_index - b.replicate_index || a.slack - b.slack));
+    await w.close('complete');
+    const old = await tempDir();
+    await cp(dir, old, { recursive: true });
+    const file = manifestPath(old, id);
+    const m = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    delete m['parts'];
+    await writeFile(file, `${JSON.stringify(m, null, 2)}\n`);
+    let shown = 0;
+    for (const event of [undefined, 'passed', 'failed', 'truncated', 'timeout']) {
+      for (const limit of [0, 1, 7, 200]) {
+        const opts = { ...(event !== undefined ? { event } : {}), limit };
+        const flat = await inspectRun(dir, id, opts);
+        const { manifest: _a, ...a } = flat;
+        const { manifest: _b, ...b } = await inspectRun(old, id, opts);
+        expect(a).toEqual(b);
+        shown += flat.episodes.length;
+        // And what the rows say: the episodes with the outcome (none: without one), the first `limit`
+        // of them by condition (the manifest's order) then replicate.
+        const want = rows.filter((r) => r.outcome === (event ?? null)).sort((x, y) => x.slack - y.slack || x.replicate_index - y.replicate_index);
+        expect(flat.matching).toBe(want.length);
+        expect(flat.episodes.map((e) => [e.condition, e.replicate_index, e.outcome])).toEqual(want.slice(0, limit).map((r) => [r.condition, r.replicate_index, r.outcome]));
+      }
+    }
+    expect(shown).toBeGreaterThan(60);
+    await removeDir(old);
+    // The counts are the rows': 80 episodes, 16 without an outcome.
+    const all = await inspectRun(dir, id);
+    expect(all.conditions.reduce((n, c) => n + c.rows, 0)).toBe(80);
+    expect(all.conditions.reduce((n, c) => n + c.rows_without_outcome, 0)).toBe(16);
+    expect(all.matching).toBe(16);
+  });
+});
+
 describe('diff and export of a run whose status is running', () => {
   it('say whether its writer is alive or gone', async () => {
     const { runCli } = await import('../cli/run-cli.js');

@@ -1,6 +1,6 @@
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { emptyCounts, type RunManifest } from './manifest.js';
-import { countsProblems, DamagedRunError, eachOpenPart, runParts } from './verify-parts.js';
+import { countsProblems, DamagedRunError, eachOpenPart, runParts, type OpenPart } from './verify-parts.js';
 import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem } from './registration-rows.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
@@ -94,61 +94,69 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   // A registration run.json records is named by a row (meta.pin): the meta of parts is read until one does.
   const records = manifest.registration_sha256 !== null && manifest.registration_sha256 !== undefined;
   let named: string | null = null;
-  await eachOpenPart(manifest, parts, async (opened, k) => {
-    if (records && named === null) named = await partRegistration(opened);
-    // Counts from three columns, conditions and outcomes looked up once per run of equal values; the
-    // whole rows of a part are read only when one of them is shown.
-    const part = await opened.columns(['condition', 'outcome', 'replicate_index']);
-    const condition = part.columns['condition'] ?? [];
-    const outcome = part.columns['outcome'] ?? [];
-    const replicate = part.columns['replicate_index'] ?? [];
-    const picks: number[] = [];
-    let lastCondition: unknown;
-    let label: string | undefined;
-    let tally: Tally | undefined;
-    let lastOutcome: unknown;
-    let code = -1;
-    for (let i = 0; i < part.rows; i++) {
-      const c = condition[i];
-      if (label === undefined || c !== lastCondition) {
-        lastCondition = c;
-        label = String(c);
-        tally = undefined;
-      }
-      if (!newest(k, label, Number(replicate[i] ?? null))) continue; // superseded
-      tally ??= tallyOf(label);
-      const o = (outcome[i] ?? null) as string | null;
-      tally.rows++;
-      if (o === null) tally.without++;
-      else {
-        if (o !== lastOutcome || code < 0) {
-          lastOutcome = o;
-          code = labelCode.get(o) ?? -1;
+  await eachOpenPart(
+    manifest,
+    parts,
+    async (opened, k) => {
+      if (records && named === null) named = await partRegistration(opened);
+      // Counts from three columns as codes (decoded flat as the part is read, on the read thread too for
+      // a large run), conditions and outcomes looked up once per run of equal codes; the whole rows of a
+      // part are read only when one of them is shown.
+      const part = await countColumns(opened);
+      const { rows, conditions, condition, outcomes, outcome, replicate } = part;
+      // Per outcome dictionary entry: its label's code in the run (-1: not yet looked up).
+      const outcomeLabel = new Int32Array(outcomes.length).fill(-1);
+      const eventAt = event === null ? -1 : outcomes.indexOf(event);
+      const picks: number[] = [];
+      let lastCondition = -2;
+      let label = '';
+      let tally: Tally | undefined;
+      for (let i = 0; i < rows; i++) {
+        const c = condition[i] as number;
+        if (c !== lastCondition) {
+          lastCondition = c;
+          label = c < 0 ? 'null' : String(conditions[c]);
+          tally = undefined;
+        }
+        if (!newest(k, label, replicate[i] as number)) continue; // superseded
+        tally ??= tallyOf(label);
+        const o = outcome[i] as number;
+        tally.rows++;
+        if (o < 0) tally.without++;
+        else {
+          let code = outcomeLabel[o] as number;
           if (code < 0) {
-            code = labels.length;
-            labels.push(o);
-            labelCode.set(o, code);
+            const text = outcomes[o] as string;
+            code = labelCode.get(text) ?? -1;
+            if (code < 0) {
+              code = labels.length;
+              labels.push(text);
+              labelCode.set(text, code);
+            }
+            outcomeLabel[o] = code;
           }
+          if (tally.counts[code] === undefined) {
+            tally.counts[code] = 0;
+            tally.order.push(code);
+          }
+          (tally.counts[code] as number)++;
         }
-        if (tally.counts[code] === undefined) {
-          tally.counts[code] = 0;
-          tally.order.push(code);
+        if (event === null ? o < 0 : o >= 0 && o === eventAt) {
+          matching++;
+          if (limit > 0) picks.push(i);
         }
-        (tally.counts[code] as number)++;
       }
-      if (o === event) {
-        matching++;
-        if (limit > 0) picks.push(i);
+      const worst = chosen.length >= limit ? chosen[chosen.length - 1] : undefined;
+      const labelAt = (i: number): string => ((condition[i] as number) < 0 ? 'null' : String(conditions[condition[i] as number]));
+      const wanted = worst === undefined ? picks : picks.filter((i) => key(labelAt(i), replicate[i] as number) <= key(worst.condition, worst.replicate_index));
+      if (wanted.length > 0) {
+        const rows = await opened.rows();
+        for (const i of wanted) chosen.push(rows[i] as EpisodeRow);
       }
-    }
-    const worst = chosen.length >= limit ? chosen[chosen.length - 1] : undefined;
-    const wanted = worst === undefined ? picks : picks.filter((i) => key(String(condition[i]), Number(replicate[i])) <= key(worst.condition, worst.replicate_index));
-    if (wanted.length > 0) {
-      const rows = await opened.rows();
-      for (const i of wanted) chosen.push(rows[i] as EpisodeRow);
-    }
-    keep();
-  });
+      keep();
+    },
+    { flat: COUNT_COLUMNS },
+  );
   keep();
   // The run's counts as its run.json states them are shown with these: they must be the rows'.
   const total = emptyCounts();
@@ -197,4 +205,72 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
     episodes: Object.freeze(shown),
     writer,
   });
+}
+
+/** The columns inspect counts from. */
+const COUNT_COLUMNS = ['condition', 'outcome', 'replicate_index'] as const;
+
+/**
+ * A part's condition and outcome as codes into their distinct values (-1: null; a condition column the
+ * part lacks reads as `undefined`, as a row without it did) and its replicate indices as numbers (a null
+ * or missing one 0, as `Number(null)`): decoded flat when the part is in the store's own shape, else from
+ * hyparquet's columns, interned here, to the same values.
+ */
+type CountColumns = {
+  readonly rows: number;
+  readonly conditions: readonly unknown[];
+  readonly condition: Int32Array;
+  readonly outcomes: readonly string[];
+  readonly outcome: Int32Array;
+  readonly replicate: Float64Array;
+};
+
+async function countColumns(opened: OpenPart): Promise<CountColumns> {
+  const flat = opened.flat(COUNT_COLUMNS);
+  if (flat !== null) {
+    const [condition, outcome, replicate] = flat.columns;
+    if ((condition === null || condition?.kind === 'strings') && (outcome === null || outcome?.kind === 'strings') && (replicate === null || replicate?.kind === 'numbers')) {
+      const rows = flat.rows;
+      // A null index reads 0, as `Number(null)` (the decoded column is copied, not changed, for that).
+      const replicates: Float64Array = replicate == null ? new Float64Array(rows) : replicate.nulls > 0 ? replicate.values.map((x) => (Number.isNaN(x) ? 0 : x)) : replicate.values;
+      return {
+        rows,
+        conditions: condition == null ? [undefined] : condition.dictionary,
+        condition: condition == null ? new Int32Array(rows) : condition.codes,
+        outcomes: outcome == null ? [] : outcome.dictionary,
+        outcome: outcome == null ? new Int32Array(rows).fill(-1) : outcome.codes,
+        replicate: replicates,
+      };
+    }
+  }
+  const part = await opened.columns(COUNT_COLUMNS);
+  const rows = part.rows;
+  const column = (name: string): ArrayLike<unknown> => (part.columns[name] as ArrayLike<unknown> | undefined) ?? [];
+  const [condition, outcome, replicate] = [column('condition'), column('outcome'), column('replicate_index')];
+  const conditions: unknown[] = [];
+  const conditionAt = new Map<unknown, number>();
+  const conditionCodes = new Int32Array(rows);
+  const outcomes: string[] = [];
+  const outcomeAt = new Map<string, number>();
+  const outcomeCodes = new Int32Array(rows);
+  const replicates = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const c = condition[i];
+    if (c === null) conditionCodes[i] = -1;
+    else {
+      let code = conditionAt.get(c);
+      if (code === undefined) conditionAt.set(c, (code = conditions.push(c) - 1));
+      conditionCodes[i] = code;
+    }
+    const o = outcome[i];
+    if (o === null || o === undefined) outcomeCodes[i] = -1;
+    else {
+      const text = o as string;
+      let code = outcomeAt.get(text);
+      if (code === undefined) outcomeAt.set(text, (code = outcomes.push(text) - 1));
+      outcomeCodes[i] = code;
+    }
+    replicates[i] = Number(replicate[i] ?? null);
+  }
+  return { rows, conditions, condition: conditionCodes, outcomes, outcome: outcomeCodes, replicate: replicates };
 }
