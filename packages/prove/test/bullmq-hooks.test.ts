@@ -184,9 +184,17 @@ describe('bullmq backend: configure, usage, budget', () => {
     const both = await cli(['--store', shared, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', join(dir, 'elsewhere')]).done;
     expect(both.code).toBe(2);
     expect(both.stderr).toBe(`error: --store ${shared} and --cache ${join(dir, 'elsewhere')} name two stores; a worker tells its target one (its response cache lives there): give one of them.\n`);
-    // The same store both ways is one store.
-    const same = await ready(cli(['--store', shared, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', shared]));
-    expect((await stop(same)).code).toBe(0);
+    // The same store both ways is one store: spelled alike, with a trailing slash or ./, or through a
+    // symbolic link (a review: an absolute path was compared as typed).
+    const { mkdirSync, symlinkSync, unlinkSync } = await import('node:fs');
+    mkdirSync(shared, { recursive: true });
+    const link = join(dir, 'store-shared-link');
+    symlinkSync(shared, link);
+    for (const cache of [shared, `${shared}/`, join(dir, '.', 'store-shared'), link]) {
+      const same = await ready(cli(['--store', `${shared}/.`, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', cache]));
+      expect((await stop(same)).code).toBe(0);
+    }
+    unlinkSync(link); // the password check below reads every file of the directory
   }, 20_000);
 
   it('--concurrency with --backend bullmq is refused, pointing at worker --concurrency', async () => {

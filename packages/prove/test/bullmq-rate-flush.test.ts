@@ -70,8 +70,8 @@ describe('bullmq: --rate after Redis comes back empty', () => {
     try {
       await until(() => waiting(16), 10_000, 'the 16 jobs');
       expect(await meta()).toEqual(['5', '1000']);
+      // (Not checked empty here: the coordinator may add the jobs back between the two commands.)
       await admin.flushall();
-      expect(await meta()).toEqual([null, null]);
       // The coordinator finds its jobs gone at its next poll and adds them again.
       await until(() => waiting(16), 10_000, 'the jobs re-added');
       expect(await meta()).toEqual(['5', '1000']);

@@ -155,7 +155,7 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
       positionals: parsed.positionals,
       options: parsed.options,
       store,
-      ...(flag !== undefined && flag !== '' ? { storeFlag: isAbsolute(flag) ? flag : resolve(io.cwd, flag) } : {}),
+      ...(flag !== undefined && flag !== '' ? { storeFlag: resolve(io.cwd, flag) } : {}),
       debug,
       io: io.confirm ? io : { ...io, confirm: defaultConfirm(io) },
       argv: rawArgs,

@@ -447,6 +447,9 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
 
   /** Adds chunks (already in `outstanding`) as jobs; one whose id is in Redis already (a resume after a crash) is collected if it finished. */
   const enqueue = async (added: readonly Chunk[]): Promise<void> => {
+    // The limit set again with every batch (one HSET): a Redis emptied while no job of the run was in it
+    // (every result already back) lost it too, and nothing is re-added then (a review).
+    if (s.rate !== undefined) await setRate(s.rate);
     await queue.addBulk(added.map((c) => ({ name: 'chunk', data: c.data, opts: { jobId: c.id } })));
     await reconcile(added.map((c) => c.id));
   };

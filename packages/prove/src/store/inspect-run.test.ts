@@ -114,7 +114,7 @@ describe('inspectRun, decoded flat or through hyparquet', () => {
     const outcomes = ['passed', 'failed', null, 'truncated', 'failed'] as const;
     // Conditions interleaved within parts, nulls among the outcomes, replicates out of order.
     const rows = [4, 8].flatMap((slack) => Array.from({ length: 40 }, (_, k) => row(id, (k * 17) % 40, slack, outcomes[(k + slack) % 5] ?? null)));
-    await w.append(rows.sort((a, b) => a.replicate_index - b.replicate_index || a.slack - b.slack));
+    await w.append(rows.sort((a, b) => a.replicate_index - b.replicate_index || (a.slack as number) - (b.slack as number)));
     await w.close('complete');
     const old = await tempDir();
     await cp(dir, old, { recursive: true });
@@ -133,7 +133,7 @@ describe('inspectRun, decoded flat or through hyparquet', () => {
         shown += flat.episodes.length;
         // And what the rows say: the episodes with the outcome (none: without one), the first `limit`
         // of them by condition (the manifest's order) then replicate.
-        const want = rows.filter((r) => r.outcome === (event ?? null)).sort((x, y) => x.slack - y.slack || x.replicate_index - y.replicate_index);
+        const want = rows.filter((r) => r.outcome === (event ?? null)).sort((x, y) => (x.slack as number) - (y.slack as number) || x.replicate_index - y.replicate_index);
         expect(flat.matching).toBe(want.length);
         expect(flat.episodes.map((e) => [e.condition, e.replicate_index, e.outcome])).toEqual(want.slice(0, limit).map((r) => [r.condition, r.replicate_index, r.outcome]));
       }

@@ -1,4 +1,5 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { WorkerEvent } from '../../executor/bullmq-worker.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
@@ -25,6 +26,16 @@ function line(e: WorkerEvent, verbose: boolean): string | null {
   }
 }
 
+/** Whether two absolute paths name one directory: spelled alike once resolved, or one real path (symbolic links followed) where both exist. */
+function sameDirectory(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 export const workerCommand = defineCommand({
   name: 'worker',
   summary: 'Run episodes for sweeps on --backend bullmq: take chunk jobs from Redis, run them, return their rows.',
@@ -32,7 +43,7 @@ export const workerCommand = defineCommand({
     'Start any number of workers, on any machines that reach the Redis; the sweeping process (the coordinator) alone writes the store, so workers need no shared filesystem. ' +
     'A worker imports each job\'s target module itself: the module must exist on the worker at the same absolute path as on the coordinator, or at the same path relative to the worker\'s directory (see docs/distributed.md). ' +
     'A worker killed mid-job has its job re-delivered to another after --lock-duration. SIGINT/SIGTERM stop it after the jobs in hand. ' +
-    'A target with a configure hook (model targets) is configured once per sweep, resume or extend of the coordinator with its --refresh-cache and --max-output-tokens, and with --cache as its store (its response cache lives there); its usage goes back with each job, and the coordinator keeps the token budget.',
+    'A target with a configure hook (model targets) is configured once per sweep, resume or extend of the coordinator with its --refresh-cache and --max-output-tokens, and with --cache (or --store) as its store (its response cache lives there; $POISSON_STORE is not read); its usage goes back with each job, and the coordinator keeps the token budget.',
   positionals: [],
   options: {
     redis: { type: 'string', valueName: 'URL', description: 'The Redis: redis://[USER:PASSWORD@]HOST:PORT[/DB] or rediss://... (TLS). The password is never printed; prefer the environment variable to keep it out of ps.', default: '$POISSON_REDIS_URL' },
@@ -58,10 +69,10 @@ export const workerCommand = defineCommand({
     // coordinator's --store kept its answers under ~/.cache instead, and a local resume of that store
     // paid for them again (the first session of 2026-12-07).
     const cacheFlag = v.string('cache');
-    if (cacheFlag === '') v.problem('--cache is empty; give a directory or leave it out for ~/.cache/poisson-prove.');
-    const cacheResolved = cacheFlag === undefined || cacheFlag === '' ? undefined : isAbsolute(cacheFlag) ? cacheFlag : resolve(io.cwd, cacheFlag);
-    if (cacheResolved !== undefined && storeFlag !== undefined && cacheResolved !== storeFlag) {
-      v.problem(`--store ${storeFlag} and --cache ${cacheFlag ?? ''} name two stores; a worker tells its target one (its response cache lives there): give one of them.`);
+    if (cacheFlag === '') v.problem(`--cache is empty; give a directory or leave it out for ${storeFlag !== undefined ? `--store's ${storeFlag}` : '~/.cache/poisson-prove'}.`);
+    const cacheResolved = cacheFlag === undefined || cacheFlag === '' ? undefined : resolve(io.cwd, cacheFlag);
+    if (cacheResolved !== undefined && storeFlag !== undefined && !sameDirectory(cacheResolved, storeFlag)) {
+      v.problem(`--store ${storeFlag} and --cache ${cacheResolved} name two stores; a worker tells its target one (its response cache lives there): give one of them.`);
     }
     const cache = cacheFlag ?? storeFlag;
     const xdg = io.env['XDG_CACHE_HOME'];
