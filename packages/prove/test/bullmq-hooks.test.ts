@@ -190,8 +190,8 @@ describe('bullmq backend: configure, usage, budget', () => {
     mkdirSync(shared, { recursive: true });
     const link = join(dir, 'store-shared-link');
     symlinkSync(shared, link);
-    for (const cache of [shared, `${shared}/`, join(dir, '.', 'store-shared'), link]) {
-      const same = await ready(cli(['--store', `${shared}/.`, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', cache]));
+    for (const [store, cache] of [[`${shared}/.`, shared], [`${shared}/.`, `${shared}/`], [`${shared}/.`, join(dir, '.', 'store-shared')], [`${shared}/.`, link], [join(shared, 'new'), join(link, 'new')]]) {
+      const same = await ready(cli(['--store', store as string, 'worker', '--redis', redis.url, '--queue', 'by-store', '--cache', cache as string]));
       expect((await stop(same)).code).toBe(0);
     }
     unlinkSync(link); // the password check below reads every file of the directory

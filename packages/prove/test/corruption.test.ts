@@ -433,6 +433,29 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await expect(episodes(store, a.run_id)).rejects.toThrow(what);
   }
 
+  // A review (first session of 2026-12-07): the reads that decode their columns flat (diff, report,
+  // export, and inspect since that session) checked each distinct condition and run_id of a part, and not
+  // a null one: a part rewritten with one row's condition null, its record to match, was read as a
+  // condition "null" the run does not list (inspect showed it; readEpisodes refused it).
+  for (const [column, what] of [
+    ['condition', /its part part-00001\.parquet holds the condition "null", which the run's manifest does not list; the manifest or the part was edited or damaged/],
+    ['run_id', /its part part-00001\.parquet holds rows without a run_id; the manifest or the part was edited or damaged/],
+  ] as const) {
+    it(`a part with one row's ${column} null, its record rewritten to match`, async () => {
+      const rows = await readPart(await readFile(part(a.run_id, 1)), 'part-00001.parquet');
+      const columnData = partColumnData(axisTypes(a.axes), rows as unknown as EpisodeRow[]).map((c) => (c.name === column ? { ...c, nullable: true, data: Array.from(c.data as ArrayLike<unknown>, (v, i) => (i === 2 ? null : v)) } : c));
+      const bytes = Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: rows.length, statisticsTruncateLength: 64, createdBy: 'poisson-prove' } as unknown as Parameters<typeof parquetWriteBuffer>[0]));
+      await writeFile(part(a.run_id, 1), bytes);
+      const m = await readManifest(store, a.run_id);
+      await writeManifest(store, { ...m, parts: (m.parts ?? []).map((p, i) => (i === 1 ? { ...p, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } : p)) });
+      await readsRefuseRows(what);
+      await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
+      const v = await cli(['verify', a.run_id]);
+      expect(v.code).toBe(1);
+      expect(v.out).toContain('part-00001.parquet');
+    });
+  }
+
   it('salt and seeds rewritten together (the rows hold the old seeds)', async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, salt: 'x2', seeds: m.seeds.map((_, r) => seedFor('x2', r)) });

@@ -56,6 +56,7 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
     replicate,
     runId(id) {
       if (id === manifest.run_id) return null;
+      if (id === null || id === undefined) return `${run}: its part ${file} holds rows without a run_id; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
       return `${run}: its part ${file} holds rows of the run ${String(id)}, not of this run (copied in from another run); remove it, or restore the run's own part; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
     },
   };

@@ -372,10 +372,23 @@ function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly s
   const fail = (problem: string | null): void => {
     if (problem !== null) throw new DamagedRunError(manifest.run_id, [problem]);
   };
+  // Each distinct value once (the dictionary), and a null (code -1) as the rows read it: a null run_id,
+  // a null condition (read as "null"). A null was not checked until the first session of 2026-12-07 (a
+  // review: a part rewritten with a null condition was read as a condition "null" the run does not list).
+  const hasNull = (codes: Int32Array): boolean => {
+    for (let i = 0; i < codes.length; i++) if ((codes[i] as number) < 0) return true;
+    return false;
+  };
   const ids = names.includes('run_id') ? at('run_id') : undefined;
-  if (ids?.kind === 'strings') for (const id of ids.dictionary) fail(d.runId(id));
+  if (ids?.kind === 'strings') {
+    for (const id of ids.dictionary) fail(d.runId(id));
+    if (hasNull(ids.codes)) fail(d.runId(null));
+  }
   const condition = names.includes('condition') ? at('condition') : undefined;
-  if (condition?.kind === 'strings') for (const label of condition.dictionary) fail(d.condition(label));
+  if (condition?.kind === 'strings') {
+    for (const label of condition.dictionary) fail(d.condition(label));
+    if (hasNull(condition.codes)) fail(d.condition('null'));
+  }
   const rs = names.includes('replicate_index') ? at('replicate_index') : undefined;
   const seeds = names.includes('seed') ? at('seed') : undefined;
   if (rs?.kind !== 'numbers') return;
@@ -550,7 +563,8 @@ function foreignRunId(manifest: RunManifest, part: RunPart, bytes: Uint8Array, f
   if (chunks.every((m) => m === undefined)) return null; // no run_id column (nothing of it to read)
   const whole = chunks.every((m) => {
     const stats = m?.statistics;
-    return stats !== undefined && stats.min_value === runId && stats.max_value === runId && stats.is_min_value_exact !== false && stats.is_max_value_exact !== false;
+    // And no null among them (a null has no min or max: a part with one row's run_id null read whole).
+    return stats !== undefined && stats.min_value === runId && stats.max_value === runId && stats.is_min_value_exact !== false && stats.is_max_value_exact !== false && !(Number(stats.null_count ?? 0) > 0);
   });
   if (whole) return null;
   let decoded: ReturnType<typeof decodeFlatColumns> = null;
@@ -560,7 +574,10 @@ function foreignRunId(manifest: RunManifest, part: RunPart, bytes: Uint8Array, f
     throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
   }
   const ids = decoded?.[0];
-  if (ids?.kind === 'strings') return foreignInColumn(manifest, part, ids);
+  if (ids?.kind === 'strings') {
+    for (let i = 0; i < ids.codes.length; i++) if ((ids.codes[i] as number) < 0) throw new DamagedRunError(manifest.run_id, [partDesign(manifest, part.file).runId(null) as string]);
+    return foreignInColumn(manifest, part, ids);
+  }
   for (const meta of chunks) {
     const stats = meta?.statistics;
     const min: unknown = stats?.min_value;

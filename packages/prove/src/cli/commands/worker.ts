@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { WorkerEvent } from '../../executor/bullmq-worker.js';
 import { defineCommand } from '../define.js';
 import { UsageError } from '../parse.js';
@@ -26,13 +26,27 @@ function line(e: WorkerEvent, verbose: boolean): string | null {
   }
 }
 
-/** Whether two absolute paths name one directory: spelled alike once resolved, or one real path (symbolic links followed) where both exist. */
+/**
+ * Whether two absolute paths name one directory: spelled alike once resolved, or alike with symbolic
+ * links followed: each path's nearest existing ancestor (itself, when it exists) by its real path, and
+ * the rest as written (a cache directory need not exist yet; a review: `/tmp/x/link/new` and
+ * `/tmp/x/real/new` were two).
+ */
 function sameDirectory(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
+  return a === b || realPath(a) === realPath(b);
+}
+
+function realPath(path: string): string {
+  const rest: string[] = [];
+  for (let at = path; ; ) {
+    try {
+      return join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const up = dirname(at);
+      if (up === at) return path;
+      rest.push(basename(at));
+      at = up;
+    }
   }
 }
 
