@@ -1,3 +1,4 @@
+import { internColumn } from '../store/intern-column.js';
 import { assertComplete, assertHasDesign, runCoverage } from './partial.js';
 import type { RunManifest } from '../store/manifest.js';
 import type { PartColumns } from '../store/parquet.js';
@@ -124,28 +125,6 @@ type IndexPart = {
 /** The columns {@link readRunIndex} reads of every part, in the order {@link indexPartOf} takes them. */
 const INDEX_COLUMNS = ['condition', 'replicate_index', 'seed', 'outcome', 'score'] as const;
 
-/** Values interned in row order: the distinct values, and per row the index of its value (-1 for null and undefined, unless `keepNull`). */
-function interned(column: Column, rows: number, keepNull: boolean): { values: unknown[]; codes: Int32Array } {
-  const values: unknown[] = [];
-  const at = new Map<unknown, number>();
-  const codes = new Int32Array(rows);
-  for (let i = 0; i < rows; i++) {
-    const v = column?.[i];
-    if (!keepNull && (v === null || v === undefined)) {
-      codes[i] = -1;
-      continue;
-    }
-    const key = keepNull ? String(v) : v;
-    let k = at.get(key);
-    if (k === undefined) {
-      k = values.length;
-      values.push(key);
-      at.set(key, k);
-    }
-    codes[i] = k;
-  }
-  return { values, codes };
-}
 
 /**
  * One part's {@link IndexPart}: decoded flat when the part is in the store's own shape (no string or
@@ -183,8 +162,8 @@ async function indexPartOf(file: OpenPart): Promise<IndexPart> {
   }
   const part = await file.columns(INDEX_COLUMNS);
   const rows = part.rows;
-  const condition = interned(part.columns['condition'] as Column, rows, true);
-  const outcome = interned(part.columns['outcome'] as Column, rows, false);
+  const condition = internColumn(part.columns['condition'] as Column, rows, true);
+  const outcome = internColumn(part.columns['outcome'] as Column, rows, false);
   const replicateColumn = part.columns['replicate_index'] as Column;
   const replicate = new Float64Array(rows);
   for (let i = 0; i < rows; i++) replicate[i] = Number(replicateColumn?.[i]);

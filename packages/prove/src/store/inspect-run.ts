@@ -2,6 +2,7 @@ import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { emptyCounts, type RunManifest } from './manifest.js';
 import { countsProblems, DamagedRunError, eachOpenPart, runParts, type OpenPart } from './verify-parts.js';
 import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem } from './registration-rows.js';
+import { internColumn } from './intern-column.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
 import { liveWriter, recordedWriterAlive } from './run-lock.js';
@@ -245,32 +246,12 @@ async function countColumns(opened: OpenPart): Promise<CountColumns> {
   }
   const part = await opened.columns(COUNT_COLUMNS);
   const rows = part.rows;
-  const column = (name: string): ArrayLike<unknown> => (part.columns[name] as ArrayLike<unknown> | undefined) ?? [];
-  const [condition, outcome, replicate] = [column('condition'), column('outcome'), column('replicate_index')];
-  const conditions: unknown[] = [];
-  const conditionAt = new Map<unknown, number>();
-  const conditionCodes = new Int32Array(rows);
-  const outcomes: string[] = [];
-  const outcomeAt = new Map<string, number>();
-  const outcomeCodes = new Int32Array(rows);
+  const column = (name: string): ArrayLike<unknown> | undefined => part.columns[name] as ArrayLike<unknown> | undefined;
+  // A condition as its text (a null one "null", a missing column "undefined"), an outcome -1 when null.
+  const condition = internColumn(column('condition'), rows, true);
+  const outcome = internColumn(column('outcome'), rows, false);
+  const replicate = column('replicate_index');
   const replicates = new Float64Array(rows);
-  for (let i = 0; i < rows; i++) {
-    const c = condition[i];
-    if (c === null) conditionCodes[i] = -1;
-    else {
-      let code = conditionAt.get(c);
-      if (code === undefined) conditionAt.set(c, (code = conditions.push(c) - 1));
-      conditionCodes[i] = code;
-    }
-    const o = outcome[i];
-    if (o === null || o === undefined) outcomeCodes[i] = -1;
-    else {
-      const text = o as string;
-      let code = outcomeAt.get(text);
-      if (code === undefined) outcomeAt.set(text, (code = outcomes.push(text) - 1));
-      outcomeCodes[i] = code;
-    }
-    replicates[i] = Number(replicate[i] ?? null);
-  }
-  return { rows, conditions, condition: conditionCodes, outcomes, outcome: outcomeCodes, replicate: replicates };
+  for (let i = 0; i < rows; i++) replicates[i] = Number(replicate?.[i] ?? null);
+  return { rows, conditions: condition.values, condition: condition.codes, outcomes: outcome.values as string[], outcome: outcome.codes, replicate: replicates };
 }
