@@ -17,7 +17,8 @@ import type { EpisodeRow } from './episode-row.js';
 import { episodesDir, manifestPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
 import { resolveRun } from './resolve-run.js';
-import { fewestOthers, spareCore } from './read-thread.js';
+import { availableParallelism } from 'node:os';
+import { fewestOthers, spareCore, THREAD_MIN_ROWS, useReadThread } from './read-thread.js';
 import { DamagedRunError, openPartOnThread, openRunPart, runParts } from './verify-parts.js';
 
 const SPEC = ['target_id = "t"', 't_unit = "turns"', 'replicates = 50', '[axes.slack]', 'type = "continuous"', 'values = [1, 2, 3]', '[axes.strictness]', 'type = "categorical"', 'values = ["strict", "lax"]', ''].join('\n');
@@ -196,6 +197,18 @@ describe('fewestOthers (the other tasks the read thread\'s decision counts)', ()
     expect(fewestOthers(from([null, null, null]).sample)).toBeNull();
     expect(spareCore(2, fewestOthers(from([2, 1, 2]).sample), 3)).toBe(true);
     expect(spareCore(2, fewestOthers(from([2, 2, 3]).sample), 0)).toBe(false);
+  });
+
+  it('is what useReadThread decides by (a busy sample among free ones does not keep the thread off)', () => {
+    const cores = availableParallelism();
+    const seq = (xs: number[]) => {
+      let i = 0;
+      return () => xs[i++ % xs.length] as number;
+    };
+    // All the other cores' worth of tasks in the first and last sample, none in the second.
+    expect(useReadThread(THREAD_MIN_ROWS, undefined, seq([cores, 0, cores]))).toBe(cores > 1);
+    expect(useReadThread(THREAD_MIN_ROWS, undefined, seq([cores, cores, cores]))).toBe(false);
+    expect(useReadThread(THREAD_MIN_ROWS - 1, undefined, seq([0]))).toBe(false);
   });
 });
 

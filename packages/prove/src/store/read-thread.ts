@@ -128,11 +128,13 @@ function startThread(Worker: typeof import('node:worker_threads').Worker): NonNu
  * it has at least {@link THREAD_MIN_ROWS} rows and the machine a core to spare ({@link spareCore}). On
  * a machine whose cores are all busy the second thread only adds its own work (docs/performance.md,
  * "Reading": under a load average of 6 to 8 on 2 cores the read took longer with it than without).
+ * `sample` counts the other tasks runnable now (default: Linux's /proc; tests give their own); the
+ * fewest of a few samples decides ({@link fewestOthers}).
  */
-export function useReadThread(rows: number, thread: boolean | undefined): boolean {
+export function useReadThread(rows: number, thread: boolean | undefined, sample: () => number | null = runnableNow): boolean {
   if (threadBroken) return false;
   if (thread !== undefined) return thread;
-  return rows >= THREAD_MIN_ROWS && spareCore(availableParallelism(), fewestOthers(runnableNow), loadavg()[0] ?? 0);
+  return rows >= THREAD_MIN_ROWS && spareCore(availableParallelism(), fewestOthers(sample), loadavg()[0] ?? 0);
 }
 
 /** Samples of {@link runnableNow} the read thread's decision takes the fewest of. */
