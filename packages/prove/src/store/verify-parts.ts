@@ -365,6 +365,12 @@ function checkDesignColumns(manifest: RunManifest, part: RunPart, columns: Reado
   }
 }
 
+/** Whether a decoded string column holds a null (a code of -1). */
+function hasNull(codes: Int32Array): boolean {
+  for (let i = 0; i < codes.length; i++) if ((codes[i] as number) < 0) return true;
+  return false;
+}
+
 /** Flat columns of a part against the run's design (strings checked by their dictionaries). */
 function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly string[], flat: FlatPart): void {
   const at = (name: string): FlatColumn | null | undefined => flat.columns[names.indexOf(name)];
@@ -375,10 +381,6 @@ function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly s
   // Each distinct value once (the dictionary), and a null (code -1) as the rows read it: a null run_id,
   // a null condition (read as "null"). A null was not checked until the first session of 2026-12-07 (a
   // review: a part rewritten with a null condition was read as a condition "null" the run does not list).
-  const hasNull = (codes: Int32Array): boolean => {
-    for (let i = 0; i < codes.length; i++) if ((codes[i] as number) < 0) return true;
-    return false;
-  };
   const ids = names.includes('run_id') ? at('run_id') : undefined;
   if (ids?.kind === 'strings') {
     for (const id of ids.dictionary) fail(d.runId(id));
@@ -575,7 +577,7 @@ function foreignRunId(manifest: RunManifest, part: RunPart, bytes: Uint8Array, f
   }
   const ids = decoded?.[0];
   if (ids?.kind === 'strings') {
-    for (let i = 0; i < ids.codes.length; i++) if ((ids.codes[i] as number) < 0) throw new DamagedRunError(manifest.run_id, [partDesign(manifest, part.file).runId(null) as string]);
+    if (hasNull(ids.codes)) throw new DamagedRunError(manifest.run_id, [partDesign(manifest, part.file).runId(null) as string]);
     return foreignInColumn(manifest, part, ids);
   }
   for (const meta of chunks) {
