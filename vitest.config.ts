@@ -10,8 +10,11 @@ const pkg = (name: string) => ({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   // 60 s per test rather than vitest's 5 s: the heaviest property tests take ~2 s on an idle 2-core
-  // machine and several times that when it is loaded; a hang still fails, later.
-  test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
+  // machine and several times that when it is loaded; a hang still fails, later. The same for hooks
+  // (vitest's 10 s): resolve-run.test.ts's beforeEach (three runs created and closed, ~80 ms alone, each
+  // with its fsyncs and two git processes) once ran past 10 s in a fresh-clone CI while the suite's other
+  // file wrote and fsynced beside it, and passed at once alone.
+  test: { name, root: `packages/${name}`, include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
 });
 
 export default defineConfig({
