@@ -14,7 +14,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   stats: [],
   tasks: ['@iarna/toml', 'gpt-tokenizer', 'poisson-core', 'seedrandom'],
   // hysnappy: the flat read's snappy decoder, 0.60x of hyparquet's time (docs/performance.md, "Reading").
-  prove: ['@iarna/toml', 'apache-arrow', 'bullmq', 'cli-progress', 'hyparquet', 'hyparquet-writer', 'hysnappy', 'ioredis', 'poisson-core', 'poisson-stats', 'tsx', 'yauzl'],
+  // fzstd: the Zstandard entries of inspect_ai's .eval logs (Node 20's zlib has no zstd; docs/import.md).
+  prove: ['@iarna/toml', 'apache-arrow', 'bullmq', 'cli-progress', 'fzstd', 'hyparquet', 'hyparquet-writer', 'hysnappy', 'ioredis', 'poisson-core', 'poisson-stats', 'tsx', 'yauzl'],
   models: ['@iarna/toml', 'gpt-tokenizer', 'openai', 'poisson-core', 'poisson-stats', 'poisson-tasks'],
 };
 

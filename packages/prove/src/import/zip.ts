@@ -1,5 +1,32 @@
+import { decompress as zstdDecompress } from 'fzstd';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import { ImportError } from './import-error.js';
+
+/** Zip compression method 93: Zstandard (APPNOTE 4.4.5), what inspect_ai writes every entry of a .eval with. */
+const ZSTANDARD = 93;
+
+/** Names of the zip compression methods (APPNOTE 4.4.5) a message may meet. */
+const METHODS: Readonly<Record<number, string>> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 19: 'LZ77', 95: 'XZ', 96: 'JPEG', 97: 'WavPack', 98: 'PPMd', 99: 'AES' };
+
+/**
+ * An entry's bytes as stored, made whole: Zstandard entries decompressed with fzstd (every frame, as
+ * inspect_ai writes an entry of over 200 MiB in several), the others as yauzl inflated them; then its
+ * size and CRC-32 checked against what the zip records (yauzl checks the sizes of what it inflates, and
+ * no CRC).
+ *
+ * @throws Error naming what does not match.
+ */
+function whole(entry: yauzl.Entry, read: Buffer): Buffer {
+  let data = read;
+  if (entry.compressionMethod === ZSTANDARD) {
+    const out = zstdDecompress(read);
+    data = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  }
+  if (data.length !== entry.uncompressedSize) throw new Error(`its bytes are ${data.length} long, where the zip records ${entry.uncompressedSize}`);
+  if (crc32(data) >>> 0 !== entry.crc32 >>> 0) throw new Error('its bytes do not match the CRC-32 the zip records');
+  return data;
+}
 
 /** One entry of a zip, its bytes read and inflated. */
 export type ZipEntry = { readonly name: string; readonly data: Buffer };
@@ -7,6 +34,9 @@ export type ZipEntry = { readonly name: string; readonly data: Buffer };
 /**
  * Reads every file entry of a zip whose name `want` accepts, with yauzl (it reads the central directory,
  * checks each entry's sizes and inflates; a file cut short has no end of central directory and fails).
+ * Stored, deflated and Zstandard entries are read (inspect_ai's .eval logs are deflated up to 2025 and
+ * Zstandard since), each checked against its recorded size and CRC-32; any other method is refused,
+ * naming it.
  *
  * @param path - the zip file.
  * @param shown - the file's name for messages.
@@ -48,7 +78,13 @@ export async function readZipEntries<T>(path: string, shown: string, want: (name
         zip.readEntry();
         return;
       }
-      zip.openReadStream(entry, (err, stream) => {
+      const zstd = entry.compressionMethod === ZSTANDARD;
+      if (!zstd && !entry.canDecodeFileData()) {
+        const method = entry.isEncrypted() ? 'is encrypted' : `is compressed with zip method ${entry.compressionMethod}${METHODS[entry.compressionMethod] !== undefined ? ` (${METHODS[entry.compressionMethod]})` : ''}`;
+        fail(new ImportError(shown, `entry ${entry.fileName}`, `${method}, which this reader does not read (it reads stored, deflated and Zstandard entries); convert the log with inspect_ai (inspect log convert FILE --to json --output-dir DIR) and import the .json.`));
+        return;
+      }
+      zip.openReadStream(entry, zstd ? { decodeFileData: false } : {}, (err, stream) => {
         if (err !== null || stream === undefined) {
           fail(err);
           return;
@@ -57,8 +93,15 @@ export async function readZipEntries<T>(path: string, shown: string, want: (name
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('error', fail);
         stream.on('end', () => {
+          let data: Buffer;
           try {
-            out.push(map(entry.fileName, Buffer.concat(chunks)));
+            data = whole(entry, Buffer.concat(chunks));
+          } catch (e) {
+            fail(e);
+            return;
+          }
+          try {
+            out.push(map(entry.fileName, data));
           } catch (e) {
             fail(e);
             return;
