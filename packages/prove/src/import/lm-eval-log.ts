@@ -30,6 +30,12 @@ export type LmEvalResults = {
   readonly config: unknown;
   readonly task: (task: string) => Obj;
   readonly higherIsBetter: (task: string, metric: string) => boolean | null;
+  /**
+   * What the file records of a task's samples: `n-samples[task].effective` (the documents evaluated, after
+   * `--limit`), null when it records none; and the filters of its `results[task]` keys (`metric,filter`),
+   * empty when it records none.
+   */
+  readonly recorded: (task: string) => { readonly documents: number | null; readonly filters: readonly string[] };
   /** The file's name as shown, for messages. */
   readonly shown: string;
 };
@@ -61,6 +67,15 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
     version: typeof data['lm_eval_version'] === 'string' ? data['lm_eval_version'] : null,
     config,
     task: (task) => ({ config: pick('configs', task), version: pick('versions', task), n_shot: pick('n-shot', task) }),
+    recorded: (task) => {
+      const n = pick('n-samples', task);
+      const effective = isObj(n) ? ownValue(n, 'effective') : undefined;
+      const scores = pick('results', task);
+      const filters = new Set<string>();
+      // `acc,none`, `exact_match,strict-match`, `acc_stderr,none`: the filter follows the first comma.
+      if (isObj(scores)) for (const k of Object.keys(scores)) if (k.includes(',')) filters.add(k.slice(k.indexOf(',') + 1));
+      return { documents: typeof effective === 'number' && Number.isInteger(effective) && effective >= 0 ? effective : null, filters: [...filters] };
+    },
     higherIsBetter: (task, metric) => {
       const t = pick('higher_is_better', task);
       const v = isObj(t) ? ownValue(t, metric) : undefined;
@@ -68,6 +83,30 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
     },
     shown,
   };
+}
+
+/**
+ * Why a samples file holds fewer documents than its results file records, or null: lm-eval writes the
+ * samples after `results_<date>.json` (EvaluationTracker.save_results_samples, a line at a time, a
+ * failure only logged), so a run killed then, or a line that failed to serialize, leaves a file cut at a
+ * line's end that reads as whole. Each filter the results record (`metric,filter` keys) must hold
+ * `n-samples[task].effective` documents; a filter of the file the results do not name is held to the
+ * same count. Files whose results record no `n-samples` (older lm-eval) are not checked.
+ */
+function cutShort(samples: readonly ImportedSample[], task: string, shown: string, results: LmEvalResults): string | null {
+  const { documents, filters } = results.recorded(task);
+  if (documents === null) return null;
+  const docs = new Map<string, Set<unknown>>();
+  for (const f of filters) docs.set(f, new Set());
+  for (const s of samples) {
+    const f = s.fixed['filter'] as string;
+    let set = docs.get(f);
+    if (set === undefined) docs.set(f, (set = new Set()));
+    set.add(s.sampleId);
+  }
+  const short = [...docs].filter(([, d]) => d.size < documents).map(([f, d]) => `${d.size} under filter ${f}`);
+  if (short.length === 0) return null;
+  return `${shown} holds fewer documents than ${results.shown} records for task ${task} (n-samples: ${documents} evaluated): ${short.join(', ')}. lm-eval writes the samples after the results, so a run killed while it wrote them (or a line it failed to write) leaves the file cut short; imported with the samples it holds, as a run marked interrupted, and a diff pairs only those. To import the whole run, run lm-eval again with --log_samples.`;
 }
 
 /** A lower-is-better metric's grade read the other way: score 1 - v, 1 failed and 0 passed (no score: as it was). */
@@ -216,6 +255,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
         : `its lines hold the metric keys ${only.join(', ')}; pass --scorer NAME with the one that gives the outcome (e.g. --scorer ${only[0] as string}).`;
     throw new ImportError(shown, `line ${unnamedAt}`, `holds no "metrics" key naming the metric that grades it (lm-eval before it wrote one), and ${held}`);
   }
+  const short = results === null ? null : cutShort(samples, task, shown, results);
   const model = results?.model ?? 'unknown';
   const graded = [...direction.keys()].filter((m) => samples.some((x) => x.extra['metric'] === m));
   const inverted = graded.filter((m) => direction.get(m) === false);
@@ -224,6 +264,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
   if (inverted.length > 0) {
     notes.push(`${shown}: ${inverted.join(', ')} of task ${task} ${inverted.length === 1 ? 'is' : 'are'} lower-is-better (${results?.shown ?? 'results file'}: higher_is_better false), read inverted as --invert-lower-is-better asks: 1 failed, 0 passed, score 1 - value (the meta keeps the values as written).`);
   }
+  if (short !== null) notes.push(short);
   if (unknown.length > 0) {
     const why = results === null ? 'no results_<date>.json was given or found beside it' : `${results.shown} records no higher_is_better for ${unknown.length === 1 ? 'it' : 'them'}`;
     notes.push(`${shown}: whether a higher ${unknown.join(', ')} is better is unknown (${why}): read as higher-is-better, 1 passed; a lower-is-better metric would read reversed, so check it, or pass the results file.`);
@@ -234,7 +275,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     config: results === null ? null : { config: results.config, task: results.task(task) },
     harnessVersion: results?.version ?? null,
     formatVersion: null,
-    complete: true,
+    complete: short === null,
     sourceStatus: null,
     scorer: metric ?? firstMetric,
     groups: [{ provider: null, prompt: null, model, samples }],

@@ -179,6 +179,8 @@ export async function writeLmEval(dir: string, truth: Truth, run: number): Promi
     configs: Object.fromEntries(truth.tasks.map((t) => [t, { task: t, num_fewshot: 0, metric_list: [{ metric: 'acc', higher_is_better: true }] }])),
     versions: Object.fromEntries(truth.tasks.map((t) => [t, 1.0])),
     'n-shot': Object.fromEntries(truth.tasks.map((t) => [t, 0])),
+    // The documents evaluated (lm_eval/evaluator.py: original, and effective after --limit).
+    'n-samples': Object.fromEntries(truth.tasks.map((t, i) => [t, { original: truth.n, effective: (truth.cells[run]?.[i] ?? []).filter((c) => c.present).length }])),
     config: { model: 'hf', model_args: 'pretrained=EleutherAI/pythia-160m', batch_size: 1 },
     model_name: 'EleutherAI/pythia-160m',
     lm_eval_version: '0.4.8',
