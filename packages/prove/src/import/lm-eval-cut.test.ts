@@ -75,8 +75,8 @@ describe('an lm-eval samples file holding fewer documents than its results recor
 
   it('the CLI says so, and a diff against the cut import needs --partial', async () => {
     const truth = makeTruth(60, 3, false);
-    const a = await writeLmEval(join(dir, 'a'), truth, 0);
-    const b = await writeLmEval(join(dir, 'b'), truth, 0);
+    const a = await writeLmEval(join(dir, 'a'), truth, 0, true);
+    const b = await writeLmEval(join(dir, 'b'), truth, 0, true);
     const cut = b[0] as string;
     const text = await readFile(cut, 'utf8');
     await writeFile(cut, `${text.split('\n').slice(0, 45).join('\n')}\n`);

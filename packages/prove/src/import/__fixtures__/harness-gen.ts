@@ -162,8 +162,8 @@ export function lmEvalLine(docId: number, input: string, outcome: 'passed' | 'fa
   return JSON.stringify(line);
 }
 
-/** Writes run `run` as lm-eval output in `dir`: samples_<task>_<date>.jsonl per task and results_<date>.json. Returns the samples files. */
-export async function writeLmEval(dir: string, truth: Truth, run: number): Promise<string[]> {
+/** Writes run `run` as lm-eval output in `dir`: samples_<task>_<date>.jsonl per task and results_<date>.json (with `n-samples` when `nSamples`). Returns the samples files. */
+export async function writeLmEval(dir: string, truth: Truth, run: number, nSamples = false): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const date = `2025-06-0${run + 1}T10-00-00.000000`;
   const files: string[] = [];
@@ -179,8 +179,9 @@ export async function writeLmEval(dir: string, truth: Truth, run: number): Promi
     configs: Object.fromEntries(truth.tasks.map((t) => [t, { task: t, num_fewshot: 0, metric_list: [{ metric: 'acc', higher_is_better: true }] }])),
     versions: Object.fromEntries(truth.tasks.map((t) => [t, 1.0])),
     'n-shot': Object.fromEntries(truth.tasks.map((t) => [t, 0])),
-    // The documents evaluated (lm_eval/evaluator.py: original, and effective after --limit).
-    'n-samples': Object.fromEntries(truth.tasks.map((t, i) => [t, { original: truth.n, effective: (truth.cells[run]?.[i] ?? []).filter((c) => c.present).length }])),
+    // The documents evaluated (lm_eval/evaluator.py: original, and effective after --limit), when asked:
+    // the outputs pinned from these files (read-paths.json) were made without it.
+    ...(nSamples ? { 'n-samples': Object.fromEntries(truth.tasks.map((t, i) => [t, { original: truth.n, effective: (truth.cells[run]?.[i] ?? []).filter((c) => c.present).length }])) } : {}),
     config: { model: 'hf', model_args: 'pretrained=EleutherAI/pythia-160m', batch_size: 1 },
     model_name: 'EleutherAI/pythia-160m',
     lm_eval_version: '0.4.8',
