@@ -433,21 +433,28 @@ describe('the corruption suite: every read command errors, naming the run, the p
     await expect(episodes(store, a.run_id)).rejects.toThrow(what);
   }
 
+  /** Rewrites run A's part-00001 with its columns as `edit` gives them, and its record in run.json to match (size, sha256). */
+  async function rewritePart1(edit: (columns: ReturnType<typeof partColumnData>) => unknown[]): Promise<void> {
+    const rows = await readPart(await readFile(part(a.run_id, 1)), 'part-00001.parquet');
+    const columnData = edit(partColumnData(axisTypes(a.axes), rows as unknown as EpisodeRow[]));
+    const bytes = Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: rows.length, statisticsTruncateLength: 64, createdBy: 'poisson-prove' } as unknown as Parameters<typeof parquetWriteBuffer>[0]));
+    await writeFile(part(a.run_id, 1), bytes);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, parts: (m.parts ?? []).map((p, i) => (i === 1 ? { ...p, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } : p)) });
+  }
+
   // A review (first session of 2026-12-07): the reads that decode their columns flat (diff, report,
   // export, and inspect since that session) checked each distinct condition and run_id of a part, and not
   // a null one: a part rewritten with one row's condition null, its record to match, was read as a
-  // condition "null" the run does not list (inspect showed it; readEpisodes refused it).
+  // condition "null" the run does not list (inspect showed it; readEpisodes refused it). Since the
+  // session's second review every read checks a part's schema first, which names the column that may
+  // hold nulls (the decoded columns' null checks stay behind it).
   for (const [column, what] of [
-    ['condition', /its part part-00001\.parquet holds the condition "null", which the run's manifest does not list; the manifest or the part was edited or damaged/],
-    ['run_id', /its part part-00001\.parquet holds rows without a run_id; the manifest or the part was edited or damaged/],
+    ['condition', /its part part-00001\.parquet does not hold the run's episode columns: condition may hold nulls \(OPTIONAL\), which the run's condition never does; /],
+    ['run_id', /its part part-00001\.parquet does not hold the run's episode columns: run_id may hold nulls \(OPTIONAL\), which the run's run_id never does; /],
   ] as const) {
     it(`a part with one row's ${column} null, its record rewritten to match`, async () => {
-      const rows = await readPart(await readFile(part(a.run_id, 1)), 'part-00001.parquet');
-      const columnData = partColumnData(axisTypes(a.axes), rows as unknown as EpisodeRow[]).map((c) => (c.name === column ? { ...c, nullable: true, data: Array.from(c.data as ArrayLike<unknown>, (v, i) => (i === 2 ? null : v)) } : c));
-      const bytes = Buffer.from(parquetWriteBuffer({ columnData, rowGroupSize: rows.length, statisticsTruncateLength: 64, createdBy: 'poisson-prove' } as unknown as Parameters<typeof parquetWriteBuffer>[0]));
-      await writeFile(part(a.run_id, 1), bytes);
-      const m = await readManifest(store, a.run_id);
-      await writeManifest(store, { ...m, parts: (m.parts ?? []).map((p, i) => (i === 1 ? { ...p, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } : p)) });
+      await rewritePart1((cols) => cols.map((c) => (c.name === column ? { ...c, nullable: true, data: Array.from(c.data as ArrayLike<unknown>, (v, i) => (i === 2 ? null : v)) } : c)));
       await readsRefuseRows(what);
       await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
       const v = await cli(['verify', a.run_id]);
@@ -455,6 +462,53 @@ describe('the corruption suite: every read command errors, naming the run, the p
       expect(v.out).toContain('part-00001.parquet');
     });
   }
+
+  // A review (first session of 2026-12-07, its second): a part's columns were never checked against the
+  // run's episode columns. Rewritten without its seed column, its record to match, the diff read the run as
+  // unpaired (Fisher's test: "seed 373645064 before, NaN after"); without run_id, a part of another run
+  // passed as the run's (export printed its counts); without t or score, or with t as strings, every read
+  // and verify passed and export's mean t was another figure. Each read now checks a part's schema.
+  type Columns = ReturnType<typeof partColumnData>;
+  for (const [label, edit, what] of [
+    ['without its seed column', (c: Columns) => c.filter((x) => x.name !== 'seed'), /its part part-00001\.parquet does not hold the run's episode columns: it lacks seed; /],
+    ['without its run_id column', (c: Columns) => c.filter((x) => x.name !== 'run_id'), /its part part-00001\.parquet does not hold the run's episode columns: it lacks run_id; /],
+    ['without t and score', (c: Columns) => c.filter((x) => x.name !== 't' && x.name !== 'score'), /its part part-00001\.parquet does not hold the run's episode columns: it lacks t, score; /],
+    ['with t as strings', (c: Columns) => c.map((x) => (x.name === 't' ? { ...x, type: 'STRING' as const, data: Array.from(x.data as ArrayLike<unknown>, String) } : x)), /its part part-00001\.parquet does not hold the run's episode columns: t is BYTE_ARRAY \(UTF8\), where the run stores DOUBLE; /],
+    ['with a column of its own', (c: Columns) => [...c, { name: 'extra', type: 'STRING' as const, data: Array.from(c[0]?.data as ArrayLike<unknown>, () => 'x'), nullable: false }], /its part part-00001\.parquet does not hold the run's episode columns: it holds extra, which the run's episodes do not; /],
+  ] as const) {
+    it(`a part ${label}, its record rewritten to match`, async () => {
+      await rewritePart1(edit);
+      await readsRefuseRows(what);
+      await expect(inspectRun(store, a.run_id)).rejects.toThrow(what);
+      await expect(viewRun(store, a.run_id)).rejects.toThrow(what);
+      // The read thread (a large run's reader) refuses it as the calling thread does.
+      const [, second] = await runParts(store, await readManifest(store, a.run_id));
+      const threaded = await openPartOnThread(await readManifest(store, a.run_id), second as NonNullable<typeof second>, ['condition', 'replicate_index', 'outcome']).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(String(threaded)).toMatch(what);
+      const v = await cli(['verify', a.run_id]);
+      expect(v.code).toBe(1);
+      expect(v.out).toMatch(/part-00001\.parquet: its columns are not the run's episode columns: /);
+    });
+  }
+
+  // The same review: an axis column's values were never checked against the rows' condition. A part
+  // rewritten with slack 99 in three rows of slack 4 (their condition left alone), its record to match,
+  // passed verify; report read a column "99" (its cells moved, and it warned of condition sets that differ)
+  // and export --cluster slack counted 3 clusters. The reads that decode an axis column check it.
+  it("a part whose rows hold an axis value that is not their condition's, its record rewritten to match", async () => {
+    await rewritePart1((cols) => cols.map((c) => (c.name === 'slack' ? { ...c, data: Float64Array.from(c.data as ArrayLike<number>, (v, i) => (i < 3 ? 99 : v)) } : c)));
+    const what = /its part part-00001\.parquet holds slack 99 in a row of the condition "slack \d+", whose slack is \d+; the manifest or the part was edited or damaged/;
+    await readsRefuseRows(what, ['report']);
+    const cluster = await cli(['export', a.run_id, '--cluster', 'slack']);
+    expect({ code: cluster.code, out: cluster.out }).toEqual({ code: 2, out: '' });
+    expect(cluster.err).toMatch(what);
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(/part-00001\.parquet: .*it holds slack 99 in a row of the condition "slack \d+", whose slack is \d+/);
+  });
 
   it('salt and seeds rewritten together (the rows hold the old seeds)', async () => {
     const m = await readManifest(store, a.run_id);

@@ -25,7 +25,48 @@ export type PartDesign = {
   runId(id: unknown): string | null;
   /** The run's seeds by replicate index, or null when it records none (compare in a loop, then ask `seed` for the sentence). */
   readonly seeds: readonly number[] | null;
+  /**
+   * The value the condition `label` gives the axis `axis`, read from the label as conditionLabel writes it
+   * (a continuous axis's as its number), or undefined when the label does not name it (compare in a loop,
+   * then ask `axis` for the sentence).
+   */
+  expected(label: string, axis: string): string | number | undefined;
+  /** The sentence of a row of `label` whose axis `axis` holds `value`, not the label's. */
+  axis(label: string, axis: string, value: unknown): string;
 };
+
+/** Each condition's axis values as its label gives them, per manifest (made once a manifest). */
+const labelled = new WeakMap<RunManifest, ReadonlyMap<string, ReadonlyMap<string, string | number>>>();
+
+/**
+ * The axis values each condition label of a run names: `slack 4 · strictness strict` gives slack 4 (a
+ * number: the axis is continuous) and strictness "strict". A label is its axes' `name value` pieces in
+ * name order, joined by ` · ` (poisson-core's conditionLabel; a value never holds ` · `), so the i-th
+ * piece is the i-th axis's. A label that does not read so names nothing (its condition is checked apart).
+ */
+export function labelledValues(manifest: RunManifest): ReadonlyMap<string, ReadonlyMap<string, string | number>> {
+  const known = labelled.get(manifest);
+  if (known !== undefined) return known;
+  const axes = manifest.axes !== null && typeof manifest.axes === 'object' ? manifest.axes : {};
+  const names = Object.keys(axes).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const out = new Map<string, ReadonlyMap<string, string | number>>();
+  for (const label of Array.isArray(manifest.conditions) ? manifest.conditions : []) {
+    if (typeof label !== 'string') continue;
+    const pieces = label.split(' · ');
+    if (pieces.length !== names.length || names.length === 0) continue;
+    const values = new Map<string, string | number>();
+    for (const [i, name] of names.entries()) {
+      const piece = pieces[i] as string;
+      if (!piece.startsWith(`${name} `)) break;
+      const text = piece.slice(name.length + 1);
+      // String(x) of a double reads back as x (a continuous value's label is String of its number).
+      values.set(name, axes[name]?.type === 'continuous' ? Number(text) : text);
+    }
+    if (values.size === names.length) out.set(label, values);
+  }
+  labelled.set(manifest, out);
+  return out;
+}
 
 /**
  * The design checks of one part of `manifest` (named `file` in the sentences). Seeds are checked where
@@ -54,6 +95,12 @@ export function partDesign(manifest: RunManifest, file: string): PartDesign {
       return `${run}: its part ${file} holds the seed ${seed} for replicate ${r} of ${label}, and the run's seed of replicate ${r} is ${String(seeds[r])}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
     },
     replicate,
+    expected(label, axis) {
+      return labelledValues(manifest).get(label)?.get(axis);
+    },
+    axis(label, axis, value) {
+      return `${run}: its part ${file} holds ${axis} ${value === null || value === undefined ? 'null' : JSON.stringify(value)} in a row of the condition ${JSON.stringify(label)}, whose ${axis} is ${JSON.stringify(labelledValues(manifest).get(label)?.get(axis))}; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
+    },
     runId(id) {
       if (id === manifest.run_id) return null;
       if (id === null || id === undefined) return `${run}: its part ${file} holds rows without a run_id; ${edited}; poisson-prove verify ${manifest.run_id} lists everything that differs.`;
@@ -82,6 +129,10 @@ export function rowDesign(
 ): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
   const run = runLabel(manifest);
   const id = manifest.run_id;
+  // Each condition's axis values as [name, value] pairs, the last condition's kept (rows come in runs of one).
+  const values = labelledValues(manifest);
+  let lastLabel: unknown = undefined;
+  let lastValues: readonly (readonly [string, string | number])[] = [];
   const conditions: readonly unknown[] = Array.isArray(manifest.conditions) ? manifest.conditions : [];
   const index = new Map<unknown, number>(conditions.map((c, i) => [c, i]));
   const listed = Array.isArray(manifest.conditions);
@@ -106,6 +157,16 @@ export function rowDesign(
     const c = index.get(row.condition);
     if (listed && c === undefined) {
       return `${run}: a row of the condition ${JSON.stringify(row.condition)}, which the run does not list, was appended; ${fix}.`;
+    }
+    if (row.condition !== lastLabel) {
+      lastLabel = row.condition;
+      lastValues = [...(values.get(row.condition as string) ?? [])];
+    }
+    for (const [axis, want] of lastValues) {
+      const got = (row as Record<string, unknown>)[axis];
+      if (got !== want) {
+        return `${run}: a row of replicate ${String(row.replicate_index)} of ${String(row.condition)} holds ${axis} ${got === undefined ? 'undefined' : JSON.stringify(got)}, where its condition's ${axis} is ${JSON.stringify(want)}; ${fix}, and keeps the item's axis values (item.values) as they are.`;
+      }
     }
     if (seeds === null) return null;
     const r = row.replicate_index;

@@ -5,6 +5,7 @@ import { workerThreads } from '../internal/worker-threads.js';
 import { decodeFlatColumns, footerOf, snappyInto, type FlatColumn } from './flat-columns.js';
 import { bundledParquetLibs } from './bundled-parquet-libs.js';
 import { readFileInto, releaseLarge } from './read-into.js';
+import type { SchemaColumn } from './episode-schema.js';
 
 // The read thread: reads a part's file, checks its size and sha256 against the manifest's record, and
 // only then checks its footer and decodes the columns asked for flat (flat-columns.ts), on a thread of
@@ -29,6 +30,8 @@ export type ThreadRead = {
   /** When the bytes match the record: the footer's or the decoder's error, or the columns decoded (null: declined). */
   readonly error?: string;
   readonly flat?: readonly (FlatColumn | null)[] | null;
+  /** When the footer was read: its schema (the fields a schema check reads), checked by the calling thread. */
+  readonly schema?: readonly SchemaColumn[];
 };
 
 /** One part to read, as sent to the thread. */
@@ -68,12 +71,15 @@ function read(lib, job) {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== job.sha256) return [{ id: job.id, size, sha256 }, []];
   const moved = new Set();
+  let schema;
   try {
-    const flat = decodeFlatColumns(lib, bytes, footerOf(lib.parquetMetadata, bytes, job.file, job.rows), job.columns, scratch);
+    const footer = footerOf(lib.parquetMetadata, bytes, job.file, job.rows);
+    schema = footer.schema.map((e) => ({ name: e.name, type: e.type, repetition_type: e.repetition_type, converted_type: e.converted_type, logical_type: e.logical_type ? { type: e.logical_type.type } : undefined, num_children: e.num_children }));
+    const flat = decodeFlatColumns(lib, bytes, footer, job.columns, scratch);
     for (const c of flat || []) if (c) moved.add(c.kind === 'strings' ? c.codes.buffer : c.values.buffer);
-    return [{ id: job.id, size, sha256, flat }, [...moved]];
+    return [{ id: job.id, size, sha256, flat, schema }, [...moved]];
   } catch (e) {
-    return [{ id: job.id, size, sha256, error: String((e && e.message) || e) }, []];
+    return [{ id: job.id, size, sha256, schema, error: String((e && e.message) || e) }, []];
   }
 }
 parentPort.on('message', (job) => {

@@ -172,6 +172,14 @@ describe("refuses the part of a row that does not fit the run's design, and writ
   it('a condition the run does not list', async () => {
     await refused((id) => ({ ...row(id, 2, 'passed'), condition: 'slack 9 · strictness strict' }), /the condition "slack 9 · strictness strict", which the run does not list/);
   });
+
+  // A review (first session of 2026-12-07): a custom backend whose rows kept the right condition, replicate
+  // and seed but another axis value (slack 16 in a row of slack 4) wrote a run that completed and verified;
+  // report then read a column "16" (its cells moved) and export --cluster counted another cluster.
+  it("an axis value that is not its condition's", async () => {
+    await refused((id) => ({ ...row(id, 2, 'passed'), slack: 16 }), /a row of replicate 2 of slack 4 · strictness strict holds slack 16, where its condition's slack is 4/);
+    await refused((id) => ({ ...row(id, 2, 'passed'), strictness: 'lenient' }), /a row of replicate 2 of slack 4 · strictness strict holds strictness "lenient", where its condition's strictness is "strict"/);
+  });
 });
 
 // The fifth session of 2026-12-04: rows waited in the writer until 10,000 were buffered. For a model run

@@ -15,10 +15,11 @@ import { readManifest, type PartRecord, type RunCounts, type RunManifest } from 
 import { decodeFlatColumns, type FlatColumn, type FlatScratch, type FlatStrings } from './flat-columns.js';
 import { readFileInto, releaseLarge, type FileFns, type ReadBuffer } from './read-into.js';
 import { readOnThread, useReadThread } from './read-thread.js';
-import { partDesign } from './part-design.js';
+import { partDesign, type PartDesign } from './part-design.js';
 import { missingPartsProblem, unverifiedRowsProblems } from './unverified-parts.js';
 import { liveWriter } from './run-lock.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
+import { axisTypes, schemaProblem, type SchemaColumn } from './episode-schema.js';
 
 // The one place a run's parts are listed and opened for reading. Every reader (readEpisodes,
 // episodeBatches, episodes, inspect, the diff/report/export reader, resume and extend) gets its parts
@@ -309,6 +310,7 @@ export async function readRunPart(manifest: RunManifest, part: RunPart, columns?
   const bytes = await loadPart(manifest, part);
   // Its footer first: a part copied in with its record names another run in its run_id statistics.
   if (part.record !== null) footerOfBytes(manifest, part, bytes);
+  else uncheckedFooter(manifest, part, bytes);
   let rows: Record<string, unknown>[];
   try {
     // A part no checksum vouches for is parsed with its work bounded (a worker with a deadline).
@@ -325,7 +327,7 @@ function checkDesignRows(manifest: RunManifest, part: RunPart, rows: readonly Re
   if (rows.length === 0) return;
   const cols = Object.keys(rows[0] as Record<string, unknown>);
   const columns: Record<string, unknown[]> = {};
-  for (const c of ['run_id', 'condition', 'replicate_index', 'seed']) if (cols.includes(c)) columns[c] = rows.map((r) => r[c]);
+  for (const c of ['run_id', 'condition', 'replicate_index', 'seed', ...Object.keys(manifest.axes ?? {})]) if (cols.includes(c)) columns[c] = rows.map((r) => r[c]);
   checkDesignColumns(manifest, part, columns, rows.length);
 }
 
@@ -346,6 +348,19 @@ function checkDesignColumns(manifest: RunManifest, part: RunPart, columns: Reado
   const conditions = columns['condition'];
   const seen = new Set<unknown>();
   if (conditions !== undefined) for (let i = 0; i < rows; i++) if (!seen.has(conditions[i])) seen.add(conditions[i]), fail(d.condition(String(conditions[i])));
+  if (conditions !== undefined) {
+    for (const axis of Object.keys(manifest.axes ?? {})) {
+      const values = columns[axis];
+      if (values === undefined) continue;
+      let label = '';
+      let e: string | number | undefined;
+      for (let i = 0; i < rows; i++) {
+        const l = String(conditions[i]);
+        if (l !== label || i === 0) e = d.expected((label = l), axis);
+        if (e !== undefined && values[i] !== e) fail(d.axis(label, axis, values[i]));
+      }
+    }
+  }
   const rs = columns['replicate_index'];
   const seeds = columns['seed'];
   if (rs === undefined) return;
@@ -363,6 +378,50 @@ function checkDesignColumns(manifest: RunManifest, part: RunPart, columns: Reado
     const problem = d.seed(label(i), num(rs[i]), num(seeds[i]));
     if (problem !== null) fail(problem);
   }
+}
+
+/**
+ * The first row of a decoded axis column whose value is not its condition's ({@link PartDesign.expected}),
+ * as a sentence, or null. Strings compare by code: each condition's value is found in the column's
+ * dictionary once; numbers compare as doubles. A condition whose label names no value is not checked.
+ */
+function axisProblem(d: PartDesign, condition: FlatStrings, axis: string, column: FlatColumn, rows: number): string | null {
+  const labels = condition.dictionary;
+  const cc = condition.codes;
+  if (column.kind === 'strings') {
+    const index = new Map(column.dictionary.map((v, i) => [v, i]));
+    // The code each condition's rows must hold: -2 unchecked, -3 a value the column's dictionary lacks.
+    const want = Int32Array.from(labels, (label) => {
+      const e = d.expected(label, axis);
+      return e === undefined ? -2 : (index.get(String(e)) ?? -3);
+    });
+    const codes = column.codes;
+    for (let i = 0; i < rows; i++) {
+      const c = cc[i] as number;
+      if (c < 0) continue;
+      const w = want[c] as number;
+      if (w !== -2 && codes[i] !== w) {
+        const k = codes[i] as number;
+        return d.axis(labels[c] as string, axis, typeof d.expected(labels[c] as string, axis) === 'number' ? Number(column.dictionary[k]) : k < 0 ? null : column.dictionary[k]);
+      }
+    }
+    return null;
+  }
+  const want = new Float64Array(labels.length);
+  const checked = new Uint8Array(labels.length);
+  labels.forEach((label, k) => {
+    const e = d.expected(label, axis);
+    if (typeof e === 'number') {
+      want[k] = e;
+      checked[k] = 1;
+    }
+  });
+  const values = column.values;
+  for (let i = 0; i < rows; i++) {
+    const c = cc[i] as number;
+    if (c >= 0 && checked[c] === 1 && values[i] !== want[c]) return d.axis(labels[c] as string, axis, values[i]);
+  }
+  return null;
 }
 
 /** Whether a decoded string column holds a null (a code of -1). */
@@ -390,6 +449,12 @@ function checkDesignFlat(manifest: RunManifest, part: RunPart, names: readonly s
   if (condition?.kind === 'strings') {
     for (const label of condition.dictionary) fail(d.condition(label));
     if (hasNull(condition.codes)) fail(d.condition('null'));
+    // Each axis column decoded (report's), against its rows' condition (a review: a part rewritten with
+    // other axis values than its conditions' was read as another column of the grid).
+    for (const axis of Object.keys(manifest.axes ?? {})) {
+      const column = names.includes(axis) ? at(axis) : undefined;
+      if (column !== undefined && column !== null) fail(axisProblem(d, condition, axis, column, flat.rows));
+    }
   }
   const rs = names.includes('replicate_index') ? at('replicate_index') : undefined;
   const seeds = names.includes('seed') ? at('seed') : undefined;
@@ -473,6 +538,7 @@ export type FlatPart = { readonly rows: number; readonly columns: readonly (Flat
 export async function openRunPart(manifest: RunManifest, part: RunPart): Promise<OpenPart> {
   const bytes = await loadPart(manifest, part);
   if (part.record === null) {
+    uncheckedFooter(manifest, part, bytes);
     let all: Record<string, unknown>[];
     try {
       all = await readPartIsolated(bytes, part.file);
@@ -536,9 +602,36 @@ function footerOfBytes(manifest: RunManifest, part: RunPart, bytes: Uint8Array):
   } catch (err) {
     throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
   }
+  checkSchema(manifest, part, footer.schema);
   const other = foreignRunId(manifest, part, bytes, footer);
   if (other !== null) throw copiedPart(manifest, part, other);
   return footer;
+}
+
+/**
+ * A part's columns against the run's episode columns ({@link schemaProblem}): names, types, and no nulls
+ * where the episodes hold none. A part rewritten by another program (a column dropped, retyped or added)
+ * with its record in run.json to match passes the size and sha256 checks: only its schema says so.
+ *
+ * @throws {@link DamagedRunError} naming the run, the part and every difference.
+ */
+function checkSchema(manifest: RunManifest, part: RunPart, schema: readonly SchemaColumn[]): void {
+  const problem = schemaProblem(schema, axisTypes(manifest.axes));
+  if (problem === null) return;
+  throw new DamagedRunError(manifest.run_id, [
+    `${runLabel(manifest)}: its part ${part.file} does not hold the run's episode columns: ${problem}; the part was rewritten by another program${part.record !== null ? ' (its record in run.json to match)' : ''}; ${fix(manifest)}.`,
+  ]);
+}
+
+/** The footer of a part no checksum vouches for, parsed (bounded by the file's size) and its schema checked. */
+function uncheckedFooter(manifest: RunManifest, part: RunPart, bytes: Uint8Array): void {
+  let footer: ReturnType<typeof checkFooter>;
+  try {
+    footer = checkFooter(bytes, part.file, null);
+  } catch (err) {
+    throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
+  }
+  checkSchema(manifest, part, footer.schema);
 }
 
 /** The error of a part with a record whose run_id column names another run (`other`: the id it reads, `whole` or a prefix). */
@@ -702,6 +795,8 @@ export async function openPartOnThread(manifest: RunManifest, part: RunPart, col
   if (got === null) return null;
   if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
   checkPartBytes(manifest, part, got.size ?? -1, () => got.sha256 ?? '');
+  // Its schema first (a column missing is named as such, not as the decoder's error reading it).
+  if (got.schema !== undefined) checkSchema(manifest, part, got.schema);
   if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
   const flat = got.flat ?? null;
   // Declined (flat null): anything asked of the part reads it again here, its footer checked then.

@@ -6,7 +6,9 @@ import { seedFor } from '../spec/seed-for.js';
 import { partRanges, registrationOf } from './run-writer.js';
 import { episodesDir, PART_RE } from './layout.js';
 import { countRow, emptyCounts, writeManifest, type PartRecord, type RunCounts, type RunManifest } from './manifest.js';
-import { readPart, readPartIsolated } from './parquet.js';
+import { checkFooter, readPart, readPartIsolated } from './parquet.js';
+import { axisTypes, schemaProblem } from './episode-schema.js';
+import { labelledValues } from './part-design.js';
 import { isImported, manifestProblems, specOf } from './manifest-problems.js';
 import { lackingProblem } from './lacking-pairs.js';
 import { countsProblems, DamagedRunError, listingProblems, partFilesOnDisk, runLabel, runParts, type RunPart, loadPart, unrecordedParts } from './verify-parts.js';
@@ -47,6 +49,11 @@ type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records:
  */
 async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have = new Set<string>(), prior: ReadonlyMap<string, string | null> = new Map()): Promise<Scan> {
   const run = runLabel(manifest);
+  const axes = axisTypes(manifest.axes);
+  const axisNames = Object.keys(axes);
+  // The key columns and every axis (each row's axis values against its condition's).
+  const columns = [...KEY_COLUMNS, ...axisNames];
+  const labelled = labelledValues(manifest);
   const conditions = new Set(manifest.conditions);
   const counts = emptyCounts();
   const problems: string[] = [];
@@ -65,7 +72,20 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
     let rows: Record<string, unknown>[];
     try {
       bytes = await loadPart(manifest, part);
-      rows = part.record === null ? await readPartIsolated(bytes, part.file, KEY_COLUMNS) : await readPart(bytes, part.file, KEY_COLUMNS, part.record.rows);
+      // Its columns first: a part rewritten without a column (or with one retyped), its record to match,
+      // reads as nulls there (a review, first session of 2026-12-07).
+      let footer: ReturnType<typeof checkFooter>;
+      try {
+        footer = checkFooter(bytes, part.file, part.record?.rows ?? null);
+      } catch (err) {
+        throw new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`);
+      }
+      const schema = schemaProblem(footer.schema, axes);
+      if (schema !== null) {
+        problems.push(`${run}: the part ${part.file}: its columns are not the run's episode columns: ${schema}.`);
+        continue;
+      }
+      rows = part.record === null ? await readPartIsolated(bytes, part.file, columns) : await readPart(bytes, part.file, columns, part.record.rows);
     } catch (err) {
       if (err instanceof DamagedRunError) problems.push(...err.problems);
       else problems.push(`${run}: ${(err as Error).message}.`);
@@ -79,6 +99,13 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       const c = String(row['condition']);
       const r = Number(row['replicate_index']);
       if (!conditions.has(c)) bad.add(`it holds the condition "${c}", which the run does not have`);
+      const values = labelled.get(c);
+      if (values !== undefined) {
+        for (const axis of axisNames) {
+          const want = values.get(axis);
+          if (want !== undefined && row[axis] !== want) bad.add(`it holds ${axis} ${JSON.stringify(row[axis]) ?? 'null'} in a row of the condition "${c}", whose ${axis} is ${JSON.stringify(want)}`);
+        }
+      }
       if (!(Number.isInteger(r) && r >= 0 && r < manifest.replicates)) bad.add(`it holds replicate ${r}, outside the run's ${manifest.replicates}`);
       else if (imported) {
         // An import's seed is its sample's identity (identitySeed): one sample per seed in a condition.
