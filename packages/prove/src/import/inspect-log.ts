@@ -32,6 +32,26 @@ function errorText(err: unknown): string | null {
   return `SampleError: ${msg.split('\n')[0] ?? ''}`;
 }
 
+/**
+ * A sample inspect_ai marked to be run again (inspect_ai.log's `invalidate_samples`: its
+ * `invalidation` { author, reason, timestamp }), as the error it is stored with, or null. inspect's
+ * eval-retry treats such a sample as one with an error: it never reuses it, and nor does the diff.
+ */
+function invalidationText(inv: unknown): string | null {
+  if (inv === null || inv === undefined) return null;
+  const o = isObj(inv) ? inv : {};
+  const author = typeof o['author'] === 'string' && o['author'] !== '' ? ` by ${o['author']}` : '';
+  const reason = typeof o['reason'] === 'string' && o['reason'] !== '' ? ` (${o['reason'].split('\n')[0] ?? ''})` : '';
+  return `Invalidated: marked to be run again${author}${reason}; inspect_ai does not reuse it`;
+}
+
+/** A note naming how many samples of a log are marked invalidated, or null when none is. */
+function invalidatedNote(samples: readonly { data: unknown }[], file: string): string | null {
+  const n = samples.filter((x) => isObj(x.data) && x.data['invalidation'] !== null && x.data['invalidation'] !== undefined).length;
+  if (n === 0) return null;
+  return `${file}: ${n} of its samples ${n === 1 ? 'is' : 'are'} marked invalidated (inspect_ai's invalidate_samples: to be run again), stored without an outcome as inspect's retry reads them; run them again (an eval set retries them) and import the new log to compare them.`;
+}
+
 function sampleOf(s: unknown, task: string, scorer: string | null, file: string, place: string): ImportedSample {
   if (!isObj(s) || !(typeof s['id'] === 'string' || typeof s['id'] === 'number')) {
     throw new ImportError(file, place, 'is not an inspect_ai sample (no string or number id); pass an inspect_ai log (.eval or .json).');
@@ -43,7 +63,7 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
   const primary = scorer !== null && names.includes(scorer) ? scorer : scorer === null ? (names[0] ?? null) : null;
   const values: Obj = {};
   for (const n of names) setOwn(values, n, isObj(scores[n]) ? (scores[n] as Obj)['value'] : null);
-  const failed = errorText(s['error']);
+  const failed = errorText(s['error']) ?? invalidationText(s['invalidation']);
   let outcome: string | null = null;
   let score: number | null = null;
   let error: string | null = failed;
@@ -166,6 +186,8 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const status = typeof header['status'] === 'string' ? header['status'] : 'started';
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
   const missing = missingSamples(header, samples, file);
+  const invalidated = invalidatedNote(samples, file);
+  const notes = [missing, invalidated].filter((n): n is string => n !== null);
   const str = (k: string): string | null => (typeof ev[k] === 'string' && (ev[k] as string).length > 0 ? (ev[k] as string) : null);
   const id = str('eval_id') ?? (str('run_id') !== null && str('task_id') !== null ? `${str('run_id') as string}/${str('task_id') as string}` : null);
   // The log's id and a digest of its samples' scores: a log rescored (inspect score) or retried keeps its
@@ -173,7 +195,7 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const scored = samples.map((x) => [String((x.data as Obj)['id']), (x.data as Obj)['epoch'] ?? null, (x.data as Obj)['scores'] ?? null] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Number(a[1]) - Number(b[1])));
   const logId = id === null ? null : `${id}#${sha256(canonicalJson(scored)).slice(0, 12)}`;
   return {
-    ...(missing !== null ? { notes: [missing] } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     ...(logId !== null ? { logId } : {}),
     model: typeof ev['model'] === 'string' ? ev['model'] : 'unknown',
     tasks: [task],
@@ -188,7 +210,7 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
 }
 
 /** The fields of a sample the import reads (sampleOf, inputHash): the rest of a parsed sample is dropped. */
-const SAMPLE_FIELDS = ['id', 'epoch', 'scores', 'error', 'total_time', 'metadata', 'input', 'target', 'choices'] as const;
+const SAMPLE_FIELDS = ['id', 'epoch', 'scores', 'error', 'invalidation', 'total_time', 'metadata', 'input', 'target', 'choices'] as const;
 
 /** A parsed sample with only {@link SAMPLE_FIELDS} (anything not an object is returned as it is, for sampleOf to refuse). */
 function sampleFields(s: unknown): unknown {
