@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { ImportError } from './import-error.js';
+import { withoutFilter } from './lm-eval-log.js';
 import type { ImportedSample, ImportGroup, ParsedLog } from './imported-sample.js';
 
 // What an import reads from the samples beyond their rows and must not choose silently: which epoch of
@@ -108,10 +109,20 @@ function refuseEpochs(samples: readonly { task: string; id: string; epochs: Set<
  * The refusal of a sample whose identity (its task and key: inspect's id and epoch, lm-eval's doc_id and
  * filter, promptfoo's testIdx) the import has read before.
  *
- * @param s - the sample read again; first - the one read before it.
+ * @param s - the sample read again; first - the one read before it; task - its task as shown (default `s.task`).
  */
-export function repeatedSampleError(s: ImportedSample, first: ImportedSample): ImportError {
-  return new ImportError(s.file, s.place, `repeats sample ${s.key} of ${s.task} (first at ${first.file === s.file ? '' : `${first.file}, `}${first.place}); a sample may appear once per task: remove the duplicate, or import the files separately.`);
+export function repeatedSampleError(s: ImportedSample, first: ImportedSample, task: string = s.task): ImportError {
+  const where = `(first at ${first.file === s.file ? '' : `${first.file}, `}${first.place})`;
+  // lm-eval lines that name no filter (lm-eval before it wrote `filter`) read as filter none: a task of
+  // several filters holds each document once a filter, which reads as the same document twice (a review).
+  if (s.file === first.file && withoutFilter.has(s) && withoutFilter.has(first)) {
+    return new ImportError(
+      s.file,
+      s.place,
+      `repeats sample ${s.key} of ${task} ${where}: a document appears once per filter, and these lines name no filter (lm-eval before it wrote "filter" on each line), so a task of several filters cannot be told apart by filter; write the samples again with a newer lm-eval (--log_samples), or, if the file does hold one document twice, remove the duplicate.`,
+    );
+  }
+  return new ImportError(s.file, s.place, `repeats sample ${s.key} of ${task} ${where}; a sample may appear once per task: remove the duplicate, or import the files separately.`);
 }
 
 /** Each test case's copies in one promptfoo group: their testIdx in order, the test cases by their first. */

@@ -331,7 +331,7 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
     const id = `${label}\n${s.key}`;
     const before = seen.get(id);
     if (before !== undefined) {
-      throw repeatedSampleError({ ...s, task: values['task'] as string }, before);
+      throw repeatedSampleError(s, before, values['task'] as string);
     }
     seen.set(id, s);
     for (const [k, v] of Object.entries(values)) {

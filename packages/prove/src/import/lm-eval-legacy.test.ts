@@ -53,3 +53,20 @@ describe('lm-eval samples files written before the metrics key', () => {
     expect((err as Error).message).toContain('holds no "metrics" key naming the metric that grades it (lm-eval before it wrote one), and its lines hold no metric key (a number or boolean beside doc_id, doc, target');
   });
 });
+
+// A review (first session of 2026-12-07): a file of such lines holding two filters' readings of each
+// document (lm-eval wrote a task's filters one after the other, and no line named its filter) was refused
+// as "repeats sample doc_id 0 filter none ...: remove the duplicate", which nothing duplicated.
+describe('lm-eval lines that name no filter, a task of two filters', () => {
+  it('is refused naming the cause: the lines do not say their filter', async () => {
+    const one = await legacyFile('samples_gsm_2023-11-01T10-00-00.000000.jsonl', (i) => ({ exact_match: i % 3 === 0 ? 0.0 : 1.0 }));
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(one, 'utf8');
+    await writeFile(one, text + text);
+    const err = await importRun(join(t.dir, 'filters'), { format: 'lm-eval', files: [one] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as Error).message).toBe(
+      `${one}, line 11: repeats sample doc_id 0 filter none of gsm (first at line 1): a document appears once per filter, and these lines name no filter (lm-eval before it wrote "filter" on each line), so a task of several filters cannot be told apart by filter; write the samples again with a newer lm-eval (--log_samples), or, if the file does hold one document twice, remove the duplicate.`,
+    );
+  });
+});

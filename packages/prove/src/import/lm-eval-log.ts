@@ -127,6 +127,9 @@ function unnamedMetrics(line: Obj): string[] {
   return Object.keys(line).filter((k) => !LINE_KEYS.has(k) && (typeof line[k] === 'number' || typeof line[k] === 'boolean'));
 }
 
+/** The samples read from lines that name no filter (lm-eval before it wrote one), read as filter none. */
+export const withoutFilter = new WeakSet<ImportedSample>();
+
 function sampleOf(line: Obj, text: string, task: string, metric: string | null, keys: readonly string[], shown: string, place: string, invert: (metric: string) => boolean): ImportedSample {
   const docId = line['doc_id'];
   if (typeof docId !== 'number' || !Number.isInteger(docId)) {
@@ -145,7 +148,7 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
   else g = flip ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
   // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
   const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');
-  return {
+  const sample: ImportedSample = {
     task,
     fixed: { filter },
     metadata: pickKeys(line['doc'], keys),
@@ -168,6 +171,8 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
     file: shown,
     place,
   };
+  if (!(typeof line['filter'] === 'string' && line['filter'] !== '')) withoutFilter.add(sample);
+  return sample;
 }
 
 /**
