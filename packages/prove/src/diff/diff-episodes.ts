@@ -9,6 +9,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
+import { registeredReading } from './registered-reading.js';
 import { eventsTestScoresTable, scoresRestateOutcomes } from './restated-scores.js';
 import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
@@ -312,10 +313,16 @@ function withFullSections(report: DiffReport, input: DiffInput, family: DiffFami
  * phases: the input (diff-input.ts), the other readings, the statistics (diff-rows.ts), the fragility,
  * and the report in the words of sentence.ts, with the `next:` command as data (next-command.ts).
  */
-export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, options: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, given: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
+  checkOptions(given);
+  // The q, power and method the runs' sweeps recorded, where none is given (registered-reading.ts).
+  const registered = registeredReading(beforeRun.manifest, afterRun.manifest, given);
+  const options = registered.options;
   const checked = checkOptions(options);
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
-  const readings = readingsOf(input, options, checked);
+  input.warnings.push(...registered.warnings);
+  // A method the caller named and the runs cannot use is said (readingsOf); one the sweeps recorded is not.
+  const readings = readingsOf(input, { ...options, method: given.method }, checked);
   const planned = plannedNoise(input, options);
   // A swept run that is not complete (a partial read): --sequential reads each condition's pairs in
   // replicate order up to the first replicate either run has not written, so that every read continues the
@@ -346,7 +353,8 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
  *
  * @param before - run A: `{ manifest, rows }` (manifest needs run_id, name, salt, max_mde; axes optional).
  * @param after - run B.
- * @param options - `{ events?, q? = 0.05, power? = 0.8, method? = 'exact', full? = false, scores?, cluster? }`.
+ * @param options - `{ events?, q?, power?, method?, full? = false, scores?, cluster? }`; q, power and method
+ *   default to those both manifests record of a sweep (the stricter when they differ), else 0.05, 0.8, 'exact'.
  * @returns the report, frozen; `--json` prints exactly this object.
  * @throws RangeError/TypeError naming a bad option; {@link DiffError} (exit 2) when no event can be
  *   inferred, the runs share no condition, neither recorded a threshold, or `cluster` names no axis

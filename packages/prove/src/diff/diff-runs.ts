@@ -17,7 +17,9 @@ import type { DiffOptions, DiffReport } from './types.js';
  * @param store - the store directory.
  * @param a - run A (before): `#N`, a run id, a unique id prefix or a run name.
  * @param b - run B (after).
- * @param options - `{ events?, q? = 0.05, power? = 0.8, method? = 'exact', full? = false, scores?, cluster?, partial? = false }`
+ * @param options - `{ events?, q?, power?, method?, full? = false, scores?, cluster?, partial? = false }`; q, power
+ *   and method default to those the runs' sweeps recorded (the stricter when they differ, said in
+ *   `warnings`), else 0.05, 0.8 and 'exact'
  *   (`partial`: read runs that are not complete; the report then carries `partial`);
  *   the runs' `score` column and, for the hard-failure test, the boolean `meta.hard_failure` are read
  *   unless `scores` is false (nothing else of meta).

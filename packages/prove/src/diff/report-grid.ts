@@ -292,7 +292,7 @@ export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunCol
   const clustered = options.cluster === undefined
     ? undefined
     : // The pairs the cells compare: imported runs aligned by their samples' identity, as above.
-      clusteredGrid(indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: options.q ?? 0.05, xValues, yValues });
+      clusteredGrid(indexColumns(aligned, [aligned[0].manifest, aligned[1].manifest], (run, i) => run.conditions[run.condition[i] as number] as string, (run, i) => run.replicate[i] as number), { x, y, event, axis: options.cluster, q: diff.q, xValues, yValues });
   // Imported runs pair by their samples' identity, and the diff's warnings name what was left unpaired.
   // Runs that are not paired compare every episode with an outcome: none lacks a partner.
   const u = identity === null && diff.method.paired ? columnsUnmatched(aligned[0], aligned[1]) : null;

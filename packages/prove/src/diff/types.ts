@@ -43,11 +43,11 @@ export type DiffRun = {
 export type DiffOptions = {
   /** The events to test (outcome labels); inferred when absent: the labels other than `passed` in either run. */
   readonly events?: readonly string[];
-  /** The false discovery / family-wise rate; default 0.05. */
+  /** The false discovery / family-wise rate; default the q the runs' sweeps recorded, else 0.05. */
   readonly q?: number;
-  /** The power of the limits; default 0.8 ("4 times in 5"). */
+  /** The power of the limits; default the power the runs' sweeps recorded, else 0.8 ("4 times in 5"). */
   readonly power?: number;
-  /** The paired test; default 'exact'. */
+  /** The paired test; default the method the runs' sweeps recorded, else 'exact'. */
   readonly method?: TestMethod;
   /** Add the per-event tables, coverage, omnibus, fault lines and bound. */
   readonly full?: boolean;

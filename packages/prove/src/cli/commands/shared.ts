@@ -66,7 +66,7 @@ export function executionOptions(v: Values): { concurrency?: number; backend?: '
  * the anytime-valid tests.
  */
 export const DIFF_READING_OPTIONS: Readonly<Record<'power' | 'scores' | 'partial' | 'cluster' | 'sequential' | 'discordance', OptionDef>> = Object.freeze({
-  power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: '0.8' },
+  power: { type: 'string', valueName: 'P', number: { above: 0, below: 1 }, description: 'The power of the limits ("4 times in 5" for 0.8).', default: 'the power the runs were swept at (0.8 unless --power was given to sweep)' },
   scores: { type: 'boolean', description: 'Add the paired score comparison (paired t per condition, Holm over conditions; McNemar on meta.hard_failure when recorded) even when a run holds no score.', default: 'on when both runs hold scores, unless every score restates its outcome (1 passed, 0 otherwise) and the events test that table' },
   partial: { type: 'boolean', description: 'Read runs that are not complete (interrupted, failed, still running, or missing pairs of their design); without it such a run is refused with the resume command. Every output then says partial, with the coverage.' },
   cluster: { type: 'string', valueName: 'AXIS', description: 'Add a pooled score difference over all conditions with cluster-robust (CR2) standard errors by this axis\'s value, e.g. task (implies --scores).' },

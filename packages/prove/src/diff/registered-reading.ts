@@ -1,0 +1,69 @@
+// The level a diff reads at: the q, power and paired test its runs' sweeps recorded, where the caller
+// names none. Internal to the diff.
+import { TEST_METHODS } from './stats.js';
+import type { DiffManifest, DiffOptions, TestMethod } from './types.js';
+
+/** The options a diff computes with, and what it says about where their levels came from. */
+export type RegisteredReading = { readonly options: DiffOptions; readonly warnings: readonly string[] };
+
+type Key = 'q' | 'power' | 'method';
+
+/** A swept run's recorded q, power or method, or undefined: an import's are defaults nobody chose. */
+function recorded(m: DiffManifest, key: Key): number | TestMethod | undefined {
+  if (m['import'] !== undefined && m['import'] !== null) return undefined;
+  const v = m[key];
+  if (key === 'method') return typeof v === 'string' && (TEST_METHODS as readonly string[]).includes(v) ? (v as TestMethod) : undefined;
+  return typeof v === 'number' && v > 0 && v < 1 ? v : undefined;
+}
+
+/**
+ * The diff's q, power and method: each the caller's when given, else the one both runs' sweeps recorded
+ * (a sweep records what its power gate planned with: "false discovery rate for the gate and the diff"),
+ * else, when the two recorded different ones, the stricter (the smaller q, the larger power; the exact
+ * test for two methods), else when one run recorded one (the other an import), that one; else the
+ * defaults (q 0.05, power 0.8, exact). As the diff's default events are the declared ones (STATS.md,
+ * "Events"), so that the design and the reading count the same tests at the same level. Runs swept at
+ * the defaults read as they always did.
+ *
+ * Warnings: when the runs recorded different levels (read at the stricter), and when a level given is
+ * looser than the one both runs recorded (a larger q, a smaller power): a pre-registered level read more
+ * loosely. A stricter level given, or another test, is not warned of.
+ *
+ * @param before - run A's manifest; after - run B's.
+ * @param options - the caller's options.
+ * @returns the options to compute with, and the warnings.
+ */
+export function registeredReading(before: DiffManifest, after: DiffManifest, options: DiffOptions): RegisteredReading {
+  const chosen: Partial<Record<Key, number | TestMethod>> = {};
+  const differing: string[] = [];
+  const departed: { key: Key; given: number | TestMethod; swept: number | TestMethod }[] = [];
+  for (const key of ['q', 'power', 'method'] as const) {
+    const a = recorded(before, key);
+    const b = recorded(after, key);
+    const given = options[key];
+    if (given !== undefined) {
+      // Said when laxer than both runs' own (a larger q, a smaller power): a pre-registered level read
+      // more loosely. A stricter reading, or another test, claims no more than the design planned.
+      const laxer = key === 'q' ? (given as number) > (a as number) : key === 'power' ? (given as number) < (a as number) : false;
+      if (a !== undefined && a === b && laxer) departed.push({ key, given, swept: a });
+      continue;
+    }
+    if (a !== undefined && b !== undefined && a !== b) {
+      chosen[key] = key === 'q' ? Math.min(a as number, b as number) : key === 'power' ? Math.max(a as number, b as number) : 'exact';
+      differing.push(`${key} ${String(a)} (before) and ${String(b)} (after)`);
+    } else if (a !== undefined || b !== undefined) chosen[key] = (a ?? b) as number | TestMethod;
+  }
+  const warnings: string[] = [];
+  if (differing.length > 0) {
+    const read = (['q', 'power', 'method'] as const).filter((k) => differing.some((d) => d.startsWith(`${k} `))).map((k) => `${k} ${String(chosen[k])}`);
+    const flags = (['q', 'power', 'method'] as const).filter((k) => differing.some((d) => d.startsWith(`${k} `))).map((k) => `--${k}`);
+    warnings.push(`the runs were swept at ${differing.join(', ')}: read at the stricter, ${read.join(', ')}; pass ${flags.join(' or ')} to read at another`);
+  }
+  if (departed.length > 0) {
+    const and = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1) as string}`);
+    warnings.push(
+      `read at ${and(departed.map((d) => `${d.key} ${String(d.given)}`))}, given, where both runs were swept (their power gate planned) at ${and(departed.map((d) => `${d.key} ${String(d.swept)}`))}: a looser reading than the one the sweeps recorded`,
+    );
+  }
+  return { options: { ...options, ...chosen } as DiffOptions, warnings };
+}
