@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../src/__fixtures__/bullmq-redis-server.js';
 import { listTree, removeDir, tempDir } from '../src/__fixtures__/helpers.js';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { bullmqBackend } from '../src/executor/bullmq-backend.js';
-import { stopKey, type ChunkJobData } from '../src/executor/bullmq-jobs.js';
+import { LEASE_SECONDS, leaseKey, stopKey, type ChunkJobData } from '../src/executor/bullmq-jobs.js';
 import { runWorker } from '../src/executor/bullmq-worker.js';
 import { resume } from '../src/executor/resume.js';
 import { sweep } from '../src/executor/sweep.js';
@@ -281,6 +282,43 @@ describe('bullmq backend: configure, usage, budget', () => {
     expect(await q.getJobCountByTypes('completed', 'wait', 'active', 'failed')).toBe(0);
     await q.close();
   }, 20_000);
+
+  // A review (first session of 2026-12-07): a coordinator SIGKILLed 5 s into a run with --budget-tokens left
+  // its queued jobs to the workers, which ran and billed them all (620,000 tokens of a 160,400 budget): the
+  // budget is summed by the coordinator alone. A budgeted invocation's jobs now carry a lease the coordinator
+  // renews; once it is gone the workers skip them, and resume runs them (each paid once).
+  it('--budget-tokens: the jobs a SIGKILLed coordinator left are skipped once its lease is gone; resume runs them, each paid once', async () => {
+    const store = join(dir, 'store-lease');
+    const q = new Queue<ChunkJobData>('lease', { connection: { host: '127.0.0.1', port: redis.port, password: PASSWORD } });
+    const coordinator = cli(['--store', store, 'sweep', specFile, '--target', TARGET, '--max-mde', '1', '--yes', '--salt', 's-lease', '--budget-tokens', '1000', '--backend', 'bullmq', '--redis', redis.url, '--queue', 'lease', '--chunk-size', '5']);
+    // No worker yet: the coordinator enqueues its 8 jobs (40 episodes in chunks of 5), each with the lease.
+    while ((await q.getJobCountByTypes('wait')) < 8) await new Promise((r) => setTimeout(r, 20));
+    const left = await q.getJobs(['wait']);
+    const invocation = (left[0]?.data as ChunkJobData).invocation;
+    expect(left.map((j) => (j.data as ChunkJobData).lease)).toEqual(left.map(() => true));
+    const client = new Redis(redis.url);
+    const ttl = await client.ttl(leaseKey('lease', invocation));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(LEASE_SECONDS);
+    coordinator.child.kill('SIGKILL');
+    await coordinator.done;
+    // The lease lapses within LEASE_SECONDS of the kill; removed here as its expiry removes it.
+    await client.del(leaseKey('lease', invocation));
+    const stopWorker = new AbortController();
+    const skipped: string[] = [];
+    const w = runWorker({ redis: redis.url, queue: 'lease', signal: stopWorker.signal, cacheDir: join(dir, 'cache-lease'), onEvent: (e) => void (e.type === 'chunk' && e.skipped && skipped.push(e.job_id)) });
+    while ((await q.getJobCountByTypes('completed')) < 8) await new Promise((r) => setTimeout(r, 20));
+    expect(skipped.length).toBe(8);
+    // resume runs every pair under its own invocation (and lease), each paid once: 40 episodes billed in all.
+    const runId = (left[0]?.data as ChunkJobData).run_id;
+    const done = await resume({ store, ref: runId, budgetTokens: 1000, backend: bullmqBackend({ redis: redis.url, queue: 'lease', chunkSize: 5 }) });
+    expect([done.status, done.counts.rows, done.counts.rows_without_outcome]).toEqual(['complete', 40, 0]);
+    expect(done.usage).toEqual(usageOf(40));
+    stopWorker.abort();
+    expect((await w).episodes).toBe(40);
+    client.disconnect();
+    await q.close();
+  }, 30_000);
 
   it('in process: a configure hook that throws on a worker gives rows with its error and one warning; a target whose own signal aborts stops the run interrupted', async () => {
     const hooks = join(FIXTURES, 'bullmq-hook-targets.mjs');

@@ -7,7 +7,7 @@ import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
 import type { TargetUsage } from '../target/target.js';
 import type { Backend, BackendContext, WorkItem } from './backend.js';
-import { chunkItems, DEFAULT_QUEUE, lostUsageKey, parseLostUsage, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
+import { chunkItems, DEFAULT_QUEUE, LEASE_SECONDS, leaseKey, lostUsageKey, parseLostUsage, stopKey, type Chunk, type ChunkJobData, type ChunkJobResult, type ChunkTarget } from './bullmq-jobs.js';
 import { addUsage } from './target-hooks.js';
 import { runJobs } from './bullmq-run-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
@@ -293,7 +293,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
     ready.push({ rows: foundBatch, ids: foundIds.splice(0, foundIds.length) });
     foundBatch = [];
   }
-  const chunks = chunkItems(needed(), s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime)[Symbol.iterator]();
+  const chunks = chunkItems(needed(), s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime, budgetLeft !== null)[Symbol.iterator]();
 
   // Set from event listeners, so kept in an object (control flow does not see those assignments).
   const st: { lost: RedisError | null; closing: boolean; halt: 'budget' | 'target' | null } = { lost: null, closing: false, halt: null };
@@ -386,7 +386,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
         poke();
         return;
       }
-      if (st.halt === null && !ctx.signal?.aborted) rest.push(...chunkItems(missing, s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime));
+      if (st.halt === null && !ctx.signal?.aborted) rest.push(...chunkItems(missing, s.chunkSize, ctx.runId, target, ctx.timeoutMs, invocation, chunkRuntime, budgetLeft !== null));
     } else if (result?.cut === 'target') st.halt ??= 'target';
     outstanding.delete(id);
     const le = result?.load_error;
@@ -605,7 +605,16 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   let halted = false;
   /** When the lost chunks' usage reports were last read (collectLostUsage). */
   let lostReadAt = Date.now();
+  // With a token budget, the invocation's lease (leaseKey): set before any job is added, renewed while
+  // this coordinator runs; workers run its jobs only while it lives.
+  let leaseTimer: ReturnType<typeof setInterval> | null = null;
   try {
+    if (budgetLeft !== null) {
+      const lease = leaseKey(s.queueName, invocation);
+      await cmd.set(lease, '1', 'EX', LEASE_SECONDS);
+      leaseTimer = setInterval(() => void cmd.set(lease, '1', 'EX', LEASE_SECONDS).catch(() => undefined), (LEASE_SECONDS * 1000) / 5);
+      leaseTimer.unref();
+    }
     const last = (await cmd.xrevrange(queue.keys.events ?? `bull:${s.queueName}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';
     events = new QueueEvents(s.queueName, { connection: client(true), lastEventId: last, autorun: true });
     events.on('error', () => undefined);
@@ -718,6 +727,7 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
       } else throw err;
     }
   } finally {
+    if (leaseTimer !== null) clearInterval(leaseTimer);
     if (st.lost === null) {
       // Only the jobs whose rows the store holds: the others stay for the next resume to collect.
       await removeCommitted().catch(() => undefined);

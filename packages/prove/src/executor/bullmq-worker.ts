@@ -6,7 +6,7 @@ import type { Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
-import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, doneEpisodesKey, LOST_USAGE_KEEP_SECONDS, lostUsageKey, parseDoneEpisode, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget, type DoneEpisode } from './bullmq-jobs.js';
+import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, doneEpisodesKey, leaseKey, LOST_USAGE_KEEP_SECONDS, lostUsageKey, parseDoneEpisode, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget, type DoneEpisode } from './bullmq-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
 import { addUsage, startTarget, type StartedTarget } from './target-hooks.js';
@@ -438,10 +438,15 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
       return null;
     }
   };
-  /** True once the coordinator stopped the invocation (its budget is spent); false when Redis cannot tell. */
+  /**
+   * True once the coordinator stopped the invocation (its budget is spent), or, for a job of a budgeted
+   * invocation (`lease`), once its lease is gone (its coordinator was killed or lost Redis: nobody sums
+   * the budget); false when Redis cannot tell.
+   */
   const stoppedByCoordinator = async (data: ChunkJobData): Promise<boolean> => {
     try {
-      return (await control.exists(stopKey(queue, data.invocation))) === 1;
+      if ((await control.exists(stopKey(queue, data.invocation))) === 1) return true;
+      return data.lease === true && (await control.exists(leaseKey(queue, data.invocation))) === 0;
     } catch {
       return false;
     }
