@@ -1006,6 +1006,30 @@ describe('incomplete runs are read only on purpose', () => {
     }
   });
 
+  // A review (first session of 2026-12-07): in a run that is not complete, every unrecorded part was "not
+  // committed (a writer stopped ...); resume checks it and adopts it", also one copied in from another run
+  // or one that is not parquet at all (a writer places a part whole, by a link, or not at all); resume then
+  // refused it naming no fix. Such a part is now named for what it is, with the fix.
+  it("an unrecorded part of an interrupted run that holds another run's rows, or is not parquet, is named so; resume refuses it naming the fix", async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, status: 'interrupted', parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} } });
+    await writeFile(part(a.run_id, 3), pristine.get(`${b.run_id}/episodes/part-00003.parquet`) as Buffer);
+    const foreign = new RegExp(`the part part-00003\\.parquet holds rows of the run ${b.run_id}, not of this one \\(copied in\\): no writer of this run left it; remove it`);
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(1);
+    expect(v.out).toMatch(foreign);
+    expect((await cli(['inspect', a.run_id])).err).toMatch(foreign);
+    const r = await cli(['resume', a.run_id]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(foreign);
+    await writeFile(part(a.run_id, 3), Buffer.from('not parquet'));
+    const junk = /the part part-00003\.parquet cannot be read as parquet \(.+\): a writer places a part whole or not at all, so no writer of this run left it; remove it/;
+    expect((await cli(['verify', a.run_id])).out).toMatch(junk);
+    const r2 = await cli(['resume', a.run_id]);
+    expect(r2.code).toBe(2);
+    expect(r2.err).toMatch(junk);
+  });
+
   it('with --partial every output says partial, with the coverage', async () => {
     await interrupt();
     const line = `partial: run ${a.run_id} ("${a.name}") is interrupted and holds 12 of the 24 (condition, replicate) pairs of its design; the figures use only the pairs held; reading a run before it ends is a look: read this and every later look with diff --sequential (anytime-valid p-values); a fixed-n reading acted on (the run stopped, resumed or extended because of it) overstates the evidence, even if the finished runs are then read with --sequential.`;

@@ -72,7 +72,7 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
  * copy of it is on disk was renamed (named so, with the name to give it back), and a copy of a part that
  * is there is a duplicate to remove.
  */
-export function listingProblems(manifest: RunManifest, onDisk: readonly string[], own: ReadonlySet<string> = new Set(), copies: ReadonlyMap<string, string> = new Map()): string[] {
+export function listingProblems(manifest: RunManifest, onDisk: readonly string[], own: ReadonlySet<string> = new Set(), copies: ReadonlyMap<string, string> = new Map(), stray: ReadonlyMap<string, string> = new Map()): string[] {
   const recs = manifest.parts;
   if (!Array.isArray(recs)) {
     // A run written before checksums; unless its run.json records what only a writer with checksums writes.
@@ -129,7 +129,9 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
     } else if (!seenFile.has(f)) {
       out.push(
         manifest.status !== 'complete'
-          ? `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`
+          ? stray.has(f)
+            ? `${run}: the part ${f} ${stray.get(f) as string}; remove it.`
+            : `${run}: the part ${f} was not committed (a writer stopped between writing it and recording it); poisson-prove resume ${manifest.run_id} checks it and adopts it, or remove it.`
           : own.has(f)
             ? `${run}: the part ${f} holds rows of this run (its run_id column) that its run.json does not record: its record was lost (run.json edited, or restored from a copy taken before the part was written); poisson-prove verify --adopt ${manifest.run_id} records it when its rows are pairs of the run's design that its recorded parts do not hold, or restore run.json from a copy taken after the part was written.`
             : `${run}: the part ${f} is not one the run committed (copied in, or a duplicate of another part); its rows are not this run's: remove it.`,
@@ -166,7 +168,7 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
   const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
   const unrecorded = await unrecordedParts(store, manifest, onDisk);
-  const problems = listingProblems(manifest, onDisk, unrecorded.own, unrecorded.copies);
+  const problems = listingProblems(manifest, onDisk, unrecorded.own, unrecorded.copies, unrecorded.stray);
   const spec = await specChecked(store, manifest);
   if (spec.problem !== null) problems.push(spec.problem);
   // The manifest against itself (its seeds and salt, its conditions and axes): an edited salt made the
@@ -194,11 +196,12 @@ export async function runParts(store: string, manifest: RunManifest): Promise<Ru
  * each read whole, in the bounded reader, its run_id column alone. A part that cannot be read is not the
  * run's here (the listing then says to remove it).
  */
-export async function unrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<{ own: Set<string>; copies: Map<string, string> }> {
+export async function unrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<{ own: Set<string>; copies: Map<string, string>; stray: Map<string, string> }> {
   const own = new Set<string>();
   const copies = new Map<string, string>();
+  const stray = new Map<string, string>();
   const recs = manifest.parts;
-  if (!Array.isArray(recs)) return { own, copies };
+  if (!Array.isArray(recs)) return { own, copies, stray };
   const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
   const fileOfSha = new Map<unknown, string>();
   for (const r of recs) if (typeof r === 'object' && r !== null && typeof r.file === 'string') fileOfSha.set(r.sha256, r.file);
@@ -212,14 +215,23 @@ export async function unrecordedParts(store: string, manifest: RunManifest, onDi
         copies.set(file, of);
         continue;
       }
-      if (manifest.status !== 'complete') continue;
-      const rows = await readPartIsolated(bytes, file, ['run_id']);
-      if (rows.length > 0 && rows.every((r) => r['run_id'] === manifest.run_id)) own.add(file);
+      let rows: Record<string, unknown>[];
+      try {
+        rows = await readPartIsolated(bytes, file, ['run_id']);
+      } catch (err) {
+        // A writer places a part whole (a link to a file written and fsynced) or not at all.
+        const why = (err as Error).message.replace(/^the part \S+ cannot be read as parquet: /, '');
+        if (manifest.status !== 'complete') stray.set(file, `cannot be read as parquet (${why}): a writer places a part whole or not at all, so no writer of this run left it`);
+        continue;
+      }
+      const other = rows.find((r) => r['run_id'] !== manifest.run_id);
+      if (other !== undefined && manifest.status !== 'complete') stray.set(file, `holds rows of the run ${String(other['run_id'])}, not of this one (copied in): no writer of this run left it`);
+      if (manifest.status === 'complete' && rows.length > 0 && other === undefined) own.add(file);
     } catch {
       // unreadable: not shown to be the run's
     }
   }
-  return { own, copies };
+  return { own, copies, stray };
 }
 
 /**

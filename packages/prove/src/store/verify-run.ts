@@ -283,8 +283,9 @@ export async function adoptParts(store: string, manifest: RunManifest, lock: Run
   const known = new Set(recorded.map((r) => r.file));
   // The recorded parts must be intact (missing, changed, duplicated ones are not repaired here); a part
   // renamed or copied within the run (its bytes a recorded part's) is named so, not as one to adopt.
-  const { copies: renamedOrCopied } = await unrecordedParts(store, { ...manifest, parts: recorded }, onDisk);
-  const listing = listingProblems({ ...manifest, parts: recorded, status: 'running' }, onDisk, new Set(), renamedOrCopied).filter((p) => !p.includes('was not committed'));
+  const { copies: renamedOrCopied, stray } = await unrecordedParts(store, { ...manifest, parts: recorded }, onDisk);
+  // A part another run's, or not parquet, is named so with its fix (remove it); not as one to adopt.
+  const listing = listingProblems({ ...manifest, parts: recorded, status: 'running' }, onDisk, new Set(), renamedOrCopied, stray).filter((p) => !p.includes('was not committed'));
   if (listing.length > 0) throw new DamagedRunError(manifest.run_id, listing);
   const dir = episodesDir(store, manifest.run_id);
   // Their rows against their records (ranges, the registration they name), also for a complete run that
