@@ -206,7 +206,9 @@ export function formatDiffText(report: DiffReport): string {
   const dp = printDecimals(r.threshold);
   for (const row of r.rows) {
     const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    rows.push([row.condition, row.event, fmtRate(row.before, dp), fmtRate(row.after, dp), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
+    // The flag the verdict rule names (Benjamini-Hochberg's), shown where the verdict does not count the row.
+    const flag = row.flagged && row.verdict !== 'higher' && row.verdict !== 'lower' ? ', flagged (BH)' : '';
+    rows.push([row.condition, row.event, fmtRate(row.before, dp), fmtRate(row.after, dp), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}${flag}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));
