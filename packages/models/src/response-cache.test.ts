@@ -42,6 +42,18 @@ describe('ResponseCache reads check the entry', () => {
     expect(await cache.get(key)).toEqual(entry());
   });
 
+  // A review (first session of 2026-12-07): a cache directory with a file where a directory of its path
+  // should be (ENOTDIR) read every key as a damaged entry, and a sweep's summary said "damaged: 60 cache
+  // entries could not be served ... and were called again" of entries that never existed. No entry can be
+  // there: a miss (writing it fails, and is counted as a failed cache write).
+  it('a key whose path runs through a file is a miss, not a damaged entry', async () => {
+    const cache = new ResponseCache(join(dir, 'blocked'));
+    await mkdir(join(dir, 'blocked'), { recursive: true });
+    const first = cache.pathOf(key).slice(join(dir, 'blocked').length + 1).split('/')[0] as string;
+    await writeFile(join(dir, 'blocked', first), 'x');
+    expect(await cache.read(key, identity)).toEqual({ status: 'miss' });
+  });
+
   const damages: ReadonlyArray<readonly [string, (e: Record<string, unknown>) => unknown, RegExp]> = [
     ['no content', (e) => delete (e['completion'] as Record<string, unknown>)['content'], /completion\.content/],
     ['content 42', (e) => ((e['completion'] as Record<string, unknown>)['content'] = 42), /completion\.content/],

@@ -253,7 +253,9 @@ export class ResponseCache {
     try {
       text = await readFile(this.pathOf(key), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return MISS;
+      // No file, or a path through a file where a directory should be (ENOTDIR): no entry can be there.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return MISS;
       return Object.freeze({ status: 'damaged', problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
     }
     let entry: unknown;

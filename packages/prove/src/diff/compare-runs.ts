@@ -1,4 +1,5 @@
 // One baseline against several candidates: `diff BASE CAND1 CAND2 ...` and compareRuns.
+import { familyReading } from './registered-reading.js';
 import { computeDiff, type ComputeSwitches } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
 import { DiffError } from './diff-error.js';
@@ -48,7 +49,22 @@ function wordOf(rows: readonly DiffRow[]): VerdictWord {
  */
 export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], options: DiffOptions = {}): MultiDiffReport {
   if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
-  return compareFamily(base.manifest, candidates.length, (k, switches) => computeDiff(base, candidates[k] as DiffRun, options, switches));
+  const family = familyOf(base.manifest, candidates.map((c) => c.manifest), options);
+  return withFamilyWarnings(compareFamily(base.manifest, candidates.length, (k, switches) => computeDiff(base, candidates[k] as DiffRun, family.options, { ...switches, askedMethod: options.method })), family.warnings);
+}
+
+/**
+ * One level for the whole family (registered-reading.ts familyReading): the q, power and method every
+ * candidate's diff reads at, so that the family's Holm is over one q whatever the candidates' order.
+ */
+function familyOf(base: DiffManifest, candidates: readonly DiffManifest[], options: DiffOptions): ReturnType<typeof familyReading> {
+  return familyReading([{ manifest: base, role: 'baseline' }, ...candidates.map((m, i) => ({ manifest: m, role: `candidate ${i + 1}` }))], options);
+}
+
+/** The report with the family's warnings (its level) added to every candidate's. */
+function withFamilyWarnings(report: MultiDiffReport, warnings: readonly string[]): MultiDiffReport {
+  if (warnings.length === 0) return report;
+  return Object.freeze({ ...report, candidates: Object.freeze(report.candidates.map((c) => Object.freeze({ ...c, warnings: Object.freeze([...warnings, ...c.warnings]) }))) });
 }
 
 /**
@@ -142,15 +158,16 @@ export async function compareRuns(store: string, base: string, candidates: reado
   if (twice !== undefined) throw new DiffError('E_DIFF', `The run ${twice.manifest.name} (${twice.manifest.run_id}) is given twice as a candidate, and would be counted twice in the family (Holm over its tests twice); name each candidate once.`);
   // Each candidate indexed when its diff is first computed (its errors in the order the rows gave them).
   const indexed: (ReturnType<typeof indexForDiff> | undefined)[] = [];
-  return compareFamily(baseRun.manifest, cs.length, (k, switches) => {
-    checkOptions(options);
+  checkOptions(options);
+  const family = familyOf(baseRun.manifest, cs.map((c) => c.manifest), options);
+  return withFamilyWarnings(compareFamily(baseRun.manifest, cs.length, (k, switches) => {
     const x = (indexed[k] ??= indexForDiff(baseRun, cs[k] as RunColumns));
-    const report = computeDiff(x.before, x.after, options, { ...switches, identity: x.identity });
+    const report = computeDiff(x.before, x.after, family.options, { ...switches, identity: x.identity, askedMethod: options.method });
     // The pairs one of the two holds and the other does not, as the two-run diff states them.
     const unmatched = columnsUnmatched(x.columns.before, x.columns.after);
     // Runs that are not paired compare every episode with an outcome: none lacks a partner.
     return report.method.paired && (unmatched.before > 0 || unmatched.after > 0) ? Object.freeze({ ...report, unmatched }) : report;
-  });
+  }), family.warnings);
 }
 
 /**

@@ -9,7 +9,7 @@ import { faultLines } from './fault-lines.js';
 import { fragility, fragilityConditions } from './fragility.js';
 import { reportCommand } from './next-command.js';
 import { omnibus } from './omnibus.js';
-import { registeredReading } from './registered-reading.js';
+import { plainLevel, registeredReading } from './registered-reading.js';
 import { eventsTestScoresTable, scoresRestateOutcomes } from './restated-scores.js';
 import { refuseClusteredSamples, sameSampleAxesOf, sampleAxisValues } from './same-sample-axes.js';
 import { importedByIdentity, type ConditionPairs } from './pairing.js';
@@ -31,6 +31,8 @@ export type ComputeSwitches = {
   readonly family?: number;
   /** Runs given as indexes that were aligned by identity before (two imports read as columns): what was paired. */
   readonly identity?: IdentityPairing | null;
+  /** The method the caller named, when the options given carry a family's level (compare-runs.ts): the warnings about `--method` are of this one. */
+  readonly askedMethod?: DiffOptions['method'];
 };
 
 /** What a diff reads beside the binary tests: the threshold, the score section and the clustered reading. */
@@ -219,13 +221,13 @@ function comparedReplicates(before: RunIndex, after: RunIndex): number {
 }
 
 /** The report (without `--full`'s sections): the statistics' rows and word, in the words of sentence.ts. */
-function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility, given: DiffOptions): DiffReport {
+function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, options: CheckedOptions, fragile: Fragility, given: DiffOptions, methodAsked = true): DiffReport {
   const { before, after, pairing, events, identity } = input;
   const { q, power, method } = options;
   const { m, rows } = family;
   // Imports pair on their samples' identity, whether aligned here or before (a report's cells).
   const imported = importedByIdentity(before.manifest) && importedByIdentity(after.manifest);
-  const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential, imported);
+  const dm = diffMethod(pairing.paired, pairing.reason, method, readings.sequential, imported, !methodAsked);
   // Paired: only the replicates both runs hold are compared; an extension beyond them is no look of this diff.
   const compared = pairing.paired && before.replicates === null ? comparedReplicates(before, after) : null;
   const looksIn = (m: DiffRun['manifest']) => (compared === null ? looksOf(m) : comparedLooks(looksOf(m), compared));
@@ -260,7 +262,7 @@ function reportOf(input: DiffInput, family: DiffFamily, readings: Readings, opti
     limits_rule: limitsRule(rows, dm, q, m, power),
     intervals_rule: intervalsRule(pairing.paired, INTERVAL_FAMILY_LEVEL, m, readings.sequential),
     rows: Object.freeze(rows),
-    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential, first: sameSampleAxesOf(before.manifest, after.manifest) }),
+    next: reportCommand({ before: before.manifest.name, after: after.manifest.name, axes: pairing.axes, valuesOf, events, inferred: input.inferred, discordance: given.discordance ?? null, q, method, power, sequential: readings.sequential, first: sameSampleAxesOf(before.manifest, after.manifest), base: plainLevel(before.manifest, after.manifest) }),
     full: false,
     ...(readings.scores !== undefined ? { scores: readings.scores } : {}),
     ...(readings.restated ? { scores_restated: true as const } : {}),
@@ -322,7 +324,7 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const input = diffInput(beforeRun, afterRun, options, switches.identity ?? null);
   input.warnings.push(...registered.warnings);
   // A method the caller named and the runs cannot use is said (readingsOf); one the sweeps recorded is not.
-  const readings = readingsOf(input, { ...options, method: given.method }, checked);
+  const readings = readingsOf(input, { ...options, method: 'askedMethod' in switches ? switches.askedMethod : given.method }, checked);
   const planned = plannedNoise(input, options);
   // A swept run that is not complete (a partial read): --sequential reads each condition's pairs in
   // replicate order up to the first replicate either run has not written, so that every read continues the
@@ -330,7 +332,8 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
   const incomplete = writtenOnward(beforeRun.manifest) || writtenOnward(afterRun.manifest);
   const settled = incomplete && input.identity === null;
   const family = diffFamily(input.pairing.conditions, input.events, { paired: input.pairing.paired, options: checked, threshold: readings.threshold.value, sequential: readings.sequential, family: switches.family, planned, settled });
-  const read = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options);
+  const asked = 'askedMethod' in switches ? switches.askedMethod : given.method;
+  const read = reportOf(input, family, readings, checked, fragilityOf(input, family, readings, checked, switches, planned), options, asked !== undefined);
   const importLook = readings.sequential && incomplete && input.identity !== null ? [PARTIAL_IMPORT_LOOK] : [];
   const report = { ...read, warnings: Object.freeze([...read.warnings, ...settledWarning(input.pairing, readings.sequential && settled), ...importLook]) };
   if (options.full !== true) return Object.freeze(report);

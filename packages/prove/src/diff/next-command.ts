@@ -34,11 +34,13 @@ export function reportCommand(args: {
   readonly inferred: boolean;
   /** The discordance given to the diff (`--discordance`), carried on so the report reads its cells as the diff did. */
   readonly discordance?: number | null;
-  /** The diff's reading, carried on where it is not the default (q 0.05, exact, power 0.8, fixed-n). */
+  /** The diff's reading, carried on where it is not what the report reads without flags (`base`; fixed-n). */
   readonly q?: number;
   readonly method?: string;
   readonly power?: number;
   readonly sequential?: boolean;
+  /** What the report reads without `--q`, `--power`, `--method` (the runs' recorded level; default 0.05, 0.8, exact). */
+  readonly base?: { readonly q: number; readonly power: number; readonly method: string };
   /** Axes the grid must keep apart when they vary ({@link reportAxes}' `first`). */
   readonly first?: readonly string[];
 }): readonly string[] {
@@ -52,9 +54,10 @@ export function reportCommand(args: {
 }
 
 /**
- * A diff's reading as `report` flags, where it is not the default (q 0.05, exact, power 0.8, fixed-n, no
- * discordance given): so that the report a diff or its page names reads its cells as the diff did.
- * `--method` is left out under `--sequential`, which replaces it.
+ * A diff's reading as `report` flags, where it is not what the command reads without them (`base`: the
+ * level the runs' sweeps recorded, registered-reading.ts plainLevel; default q 0.05, exact, power 0.8),
+ * and not fixed-n or no discordance given: so that the report a diff or its page names reads its cells as
+ * the diff did. `--method` is left out under `--sequential`, which replaces it.
  */
 export function readingFlags(r: {
   readonly q?: number | undefined;
@@ -62,11 +65,13 @@ export function readingFlags(r: {
   readonly power?: number | undefined;
   readonly sequential?: boolean | undefined;
   readonly discordance?: number | null | undefined;
+  readonly base?: { readonly q: number; readonly power: number; readonly method: string } | undefined;
 }): string[] {
   const out: string[] = [];
-  if (r.q !== undefined && r.q !== 0.05) out.push('--q', String(r.q));
-  if (r.method !== undefined && r.method !== 'exact' && r.sequential !== true) out.push('--method', r.method);
-  if (r.power !== undefined && r.power !== 0.8) out.push('--power', String(r.power));
+  const base = r.base ?? { q: 0.05, power: 0.8, method: 'exact' };
+  if (r.q !== undefined && r.q !== base.q) out.push('--q', String(r.q));
+  if (r.method !== undefined && r.method !== base.method && r.sequential !== true) out.push('--method', r.method);
+  if (r.power !== undefined && r.power !== base.power) out.push('--power', String(r.power));
   if (r.sequential === true) out.push('--sequential');
   if (r.discordance !== undefined && r.discordance !== null) out.push('--discordance', String(r.discordance));
   return out;

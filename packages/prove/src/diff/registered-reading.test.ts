@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eachTempDir, memoryIo } from '../__fixtures__/helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { sweep } from '../executor/sweep.js';
+import { compareRuns } from './compare-runs.js';
 import { diffRuns } from './diff-runs.js';
 
 // A sweep records the q, power and method its gate planned with ("False discovery rate for the gate and
@@ -60,6 +61,34 @@ describe("a diff reads at the q, power and method the runs' sweeps recorded", ()
     const d = await diffRuns(store, a, b, { events: ['failed'] });
     expect({ q: d.q, power: d.power, test: d.method.test }).toEqual({ q: 0.05, power: 0.8, test: 'mcnemar-exact' });
     expect(d.warnings.filter((w) => w.includes('swept at'))).toEqual([]);
+  });
+
+  // The session's own review: the next: line left out --q 0.05, --power 0.8 and --method exact as "the
+  // defaults", which a report of such runs no longer reads at; the method was said to be "asked with
+  // --method midp" when the sweeps had recorded it; and diff BASE C1 C2 read each candidate at its own
+  // level, the family's q that of whichever candidate came first.
+  it("the next: line names a level only where it differs from the runs' own; the method says where it came from", async () => {
+    const [store, a, b] = await runs({ q: 0.01, power: 0.9, method: 'midp' });
+    const plain = await diffRuns(store, a, b, { events: ['failed'] });
+    expect(plain.next.filter((w) => w.startsWith('--q') || w.startsWith('--power') || w.startsWith('--method'))).toEqual([]);
+    expect(plain.method.description).toContain('as the runs were swept (--method midp)');
+    const given = await diffRuns(store, a, b, { events: ['failed'], q: 0.05, power: 0.8, method: 'exact' });
+    expect(given.next.join(' ')).toContain('--q 0.05 --method exact --power 0.8');
+    const asked = await diffRuns(store, a, b, { events: ['failed'], method: 'midp' });
+    expect(asked.method.description).toContain('as asked with --method midp');
+  });
+
+  it('one baseline and several candidates are read at one level, the strictest, whatever their order', async () => {
+    const store = join(t.dir, 'family');
+    const base = await sweep({ spec: SPEC, target: before, store, salt: 's', maxMde: 0.99, now: new Date('2026-12-01T10:00:00Z') });
+    const loose = await sweep({ spec: SPEC, target: after, store, salt: 's', maxMde: 0.99, now: new Date('2026-12-01T11:00:00Z') });
+    const strict = await sweep({ spec: SPEC, target: after, store, salt: 's', maxMde: 0.99, q: 0.01, now: new Date('2026-12-01T12:00:00Z') });
+    for (const order of [[loose.run_id, strict.run_id], [strict.run_id, loose.run_id]]) {
+      const r = await compareRuns(store, base.run_id, order, { events: ['failed'] });
+      expect(r.candidates.map((c) => c.q)).toEqual([0.01, 0.01]);
+      expect(r.sentence).toContain('Holm q 0.01');
+      for (const c of r.candidates) expect(c.warnings.filter((w) => w.startsWith('the runs were swept at q '))).toHaveLength(1);
+    }
   });
 
   it('the CLI and report read the same level', async () => {

@@ -34,24 +34,46 @@ function recorded(m: DiffManifest, key: Key): number | TestMethod | undefined {
  * @returns the options to compute with, and the warnings.
  */
 export function registeredReading(before: DiffManifest, after: DiffManifest, options: DiffOptions): RegisteredReading {
+  return familyReading([
+    { manifest: before, role: 'before' },
+    { manifest: after, role: 'after' },
+  ], options);
+}
+
+/**
+ * {@link registeredReading} over a family of runs (a baseline and its candidates, `diff A B C`): one level
+ * for every diff of the family, the strictest the runs recorded where they differ, so that the family's
+ * tests are held to one q whatever the candidates' order.
+ *
+ * @param runs - each run's manifest and its role in the warnings (`before`, `candidate 2`).
+ * @param options - the caller's options.
+ */
+export function familyReading(runs: readonly { readonly manifest: DiffManifest; readonly role: string }[], options: DiffOptions): RegisteredReading {
   const chosen: Partial<Record<Key, number | TestMethod>> = {};
   const differing: string[] = [];
   const departed: { key: Key; given: number | TestMethod; swept: number | TestMethod }[] = [];
   for (const key of ['q', 'power', 'method'] as const) {
-    const a = recorded(before, key);
-    const b = recorded(after, key);
+    const values = runs.map((r) => recorded(r.manifest, key));
+    const known = values.filter((v): v is number | TestMethod => v !== undefined);
+    const same = known.length > 0 && known.every((v) => v === known[0]);
     const given = options[key];
     if (given !== undefined) {
-      // Said when laxer than both runs' own (a larger q, a smaller power): a pre-registered level read
+      // Said when laxer than every run's own (a larger q, a smaller power): a pre-registered level read
       // more loosely. A stricter reading, or another test, claims no more than the design planned.
+      const a = known[0];
       const laxer = key === 'q' ? (given as number) > (a as number) : key === 'power' ? (given as number) < (a as number) : false;
-      if (a !== undefined && a === b && laxer) departed.push({ key, given, swept: a });
+      if (same && known.length === runs.length && laxer) departed.push({ key, given, swept: a as number | TestMethod });
       continue;
     }
-    if (a !== undefined && b !== undefined && a !== b) {
-      chosen[key] = key === 'q' ? Math.min(a as number, b as number) : key === 'power' ? Math.max(a as number, b as number) : 'exact';
-      differing.push(`${key} ${String(a)} (before) and ${String(b)} (after)`);
-    } else if (a !== undefined || b !== undefined) chosen[key] = (a ?? b) as number | TestMethod;
+    if (known.length === 0) continue;
+    if (same) {
+      chosen[key] = known[0] as number | TestMethod;
+      continue;
+    }
+    const nums = known as number[];
+    chosen[key] = key === 'q' ? Math.min(...nums) : key === 'power' ? Math.max(...nums) : 'exact';
+    const each = runs.flatMap((r, i) => (values[i] === undefined ? [] : [`${String(values[i])} (${r.role})`]));
+    differing.push(`${key} ${each.length === 2 ? each.join(' and ') : each.join(', ')}`);
   }
   const warnings: string[] = [];
   if (differing.length > 0) {
@@ -62,8 +84,18 @@ export function registeredReading(before: DiffManifest, after: DiffManifest, opt
   if (departed.length > 0) {
     const and = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1) as string}`);
     warnings.push(
-      `read at ${and(departed.map((d) => `${d.key} ${String(d.given)}`))}, given, where both runs were swept (their power gate planned) at ${and(departed.map((d) => `${d.key} ${String(d.swept)}`))}: a looser reading than the one the sweeps recorded`,
+      `read at ${and(departed.map((d) => `${d.key} ${String(d.given)}`))}, given, where ${runs.length === 2 ? 'both runs were' : 'every run was'} swept (their power gate planned) at ${and(departed.map((d) => `${d.key} ${String(d.swept)}`))}: a looser reading than the one the sweeps recorded`,
     );
   }
   return { options: { ...options, ...chosen } as DiffOptions, warnings };
+}
+
+/**
+ * The level a diff of these runs reads at when given none ({@link registeredReading} of no options, with
+ * the defaults): what a command without `--q`, `--power` or `--method` reads, so that a command written
+ * for a reading (the `next:` line, the page's report commands) names a flag only where it differs.
+ */
+export function plainLevel(before: DiffManifest, after: DiffManifest): { readonly q: number; readonly power: number; readonly method: TestMethod } {
+  const o = registeredReading(before, after, {}).options;
+  return { q: o.q ?? 0.05, power: o.power ?? 0.8, method: o.method ?? 'exact' };
 }

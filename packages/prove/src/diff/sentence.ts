@@ -197,8 +197,9 @@ const PAIRED_TEST_NAMES: Readonly<Record<TestMethod, string>> = {
  * @param sequential - whether the anytime-valid test was asked for.
  * @param identity - whether the runs are imports, paired on their samples' identity (the seed is its hash),
  *   not at sweep time.
+ * @param swept - whether the method is the one the runs' sweeps recorded, not one asked for (registered-reading.ts).
  */
-export function diffMethod(paired: boolean, reason: string | null, method: TestMethod, sequential = false, identity = false): DiffMethod {
+export function diffMethod(paired: boolean, reason: string | null, method: TestMethod, sequential = false, identity = false, swept = false): DiffMethod {
   if (paired && sequential) {
     return Object.freeze({
       test: 'mcnemar-sequential',
@@ -210,7 +211,7 @@ export function diffMethod(paired: boolean, reason: string | null, method: TestM
     });
   }
   if (paired) {
-    const why = method !== 'exact' ? `as asked with --method ${method}` : identity ? 'the default for imported runs, paired on each sample\'s identity' : 'the default for runs paired at sweep time';
+    const why = method !== 'exact' ? (swept ? `as the runs were swept (--method ${method})` : `as asked with --method ${method}`) : identity ? 'the default for imported runs, paired on each sample\'s identity' : 'the default for runs paired at sweep time';
     return Object.freeze({
       test: `mcnemar-${method}` as DiffMethod['test'],
       paired: true,

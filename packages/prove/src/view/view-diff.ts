@@ -5,6 +5,7 @@ import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/pa
 import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
 import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
+import { plainLevel } from '../diff/registered-reading.js';
 import { axisNames } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
@@ -75,7 +76,7 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
         ...(report.discordance_given !== null ? { discordance: report.discordance_given } : {}),
       });
       // The command that draws this grid, pasted: the store (when known), both runs, each word shell-quoted.
-      const words = ['report', report.before.name, report.after.name, '--x', x as string, ...(y !== undefined ? ['--y', y] : []), '--event', event, ...readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given }), ...(report.partial !== undefined ? ['--partial'] : [])];
+      const words = ['report', report.before.name, report.after.name, '--x', x as string, ...(y !== undefined ? ['--y', y] : []), '--event', event, ...readingFlags({ q: report.q, method, power: report.power, sequential: report.sequential, discordance: report.discordance_given, base: plainLevel(before.manifest, after.manifest) }), ...(report.partial !== undefined ? ['--partial'] : [])];
       const command = store !== undefined ? proveCommandLine(store, ...words) : ['poisson-prove', ...words.map(shellRef)].join(' ');
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       // Cells that pool conditions of one seed: the page says what the report's seeds line says.
