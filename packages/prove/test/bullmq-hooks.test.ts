@@ -320,6 +320,23 @@ describe('bullmq backend: configure, usage, budget', () => {
     await q.close();
   }, 30_000);
 
+  // The session's review: the lease test above removes the key by hand, so a renewal that never ran would
+  // pass it. A lease of 2 s here, renewed every 400 ms, over one job of 60 episodes of 50 ms (3 s): the
+  // worker checks the lease every 500 ms within the chunk, and the run completes only if it was renewed
+  // (without the renewal it ended interrupted).
+  it('--budget-tokens: a coordinator that runs longer than its lease renews it, and its jobs run to the end', async () => {
+    const store = join(dir, 'store-renew');
+    const stopWorker = new AbortController();
+    const skipped: string[] = [];
+    const w = runWorker({ redis: redis.url, queue: 'renew', signal: stopWorker.signal, cacheDir: join(dir, 'cache-renew'), onEvent: (e) => void (e.type === 'chunk' && e.skipped && skipped.push(e.job_id)) });
+    const one = SPEC.replace('replicates = 20', 'replicates = 60').replace('values = ["a", "b"]', 'values = ["a"]');
+    const m = await sweep({ spec: one, target: `${join(FIXTURES, 'bullmq-targets.mjs')}:billedWait50`, store, salt: 's-renew', maxMde: 1, cwd: dir, budgetTokens: 100_000, backend: bullmqBackend({ redis: redis.url, queue: 'renew', chunkSize: 60, leaseSeconds: 2 }) });
+    expect([m.status, m.counts.rows, m.counts.rows_without_outcome]).toEqual(['complete', 60, 0]);
+    expect(skipped).toEqual([]);
+    stopWorker.abort();
+    expect((await w).episodes).toBe(60);
+  }, 30_000);
+
   it('in process: a configure hook that throws on a worker gives rows with its error and one warning; a target whose own signal aborts stops the run interrupted', async () => {
     const hooks = join(FIXTURES, 'bullmq-hook-targets.mjs');
     const small = SPEC.replace('replicates = 20', 'replicates = 10');

@@ -451,7 +451,8 @@ describe('the corruption suite: every read command errors, naming the run, the p
   // hold nulls (the decoded columns' null checks stay behind it).
   for (const [column, what] of [
     ['condition', /its part part-00001\.parquet does not hold the run's episode columns: condition may hold nulls \(OPTIONAL\), which the run's condition never does; /],
-    ['run_id', /its part part-00001\.parquet does not hold the run's episode columns: run_id may hold nulls \(OPTIONAL\), which the run's run_id never does; /],
+    // Whose rows a part holds is asked before its schema: a null run_id is named as such.
+    ['run_id', /its part part-00001\.parquet holds rows without a run_id; the manifest or the part was edited or damaged/],
   ] as const) {
     it(`a part with one row's ${column} null, its record rewritten to match`, async () => {
       await rewritePart1((cols) => cols.map((c) => (c.name === column ? { ...c, nullable: true, data: Array.from(c.data as ArrayLike<unknown>, (v, i) => (i === 2 ? null : v)) } : c)));
@@ -493,6 +494,17 @@ describe('the corruption suite: every read command errors, naming the run, the p
       expect(v.out).toMatch(/part-00001\.parquet: its columns are not the run's episode columns: /);
     });
   }
+
+  // The session's own review: a part copied in with its record from a run of other axes was named by its
+  // schema ("it lacks slack; ... rewritten by another program"), not as another run's part, with its fix.
+  it('a part copied in with its record from a run of other axes is named as copied from another run', async () => {
+    const other = await sweep({ spec: SPEC.replace('[axes.slack]\ntype = "continuous"\nvalues = [4, 8]', '[axes.mode]\ntype = "categorical"\nvalues = ["x", "y"]'), target: coin, store: join(root, 'other-axes'), maxMde: 0.99, salt: 's', partRows: 6 });
+    const bytes = await readFile(join(root, 'other-axes', other.run_id, 'episodes', 'part-00001.parquet'));
+    await writeFile(part(a.run_id, 1), bytes);
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, parts: (m.parts ?? []).map((p, i) => (i === 1 ? { ...p, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') } : p)) });
+    await readsRefuseRows(new RegExp(`the part part-00001\\.parquet holds rows of another run \\(its run_id column reads ${other.run_id}\\), though its bytes match the record in run\\.json: the part and its record were copied from another run`));
+  });
 
   // The same review: an axis column's values were never checked against the rows' condition. A part
   // rewritten with slack 99 in three rows of slack 4 (their condition left alone), its record to match,

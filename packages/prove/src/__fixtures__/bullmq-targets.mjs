@@ -52,6 +52,21 @@ export const billedWalk = Object.assign(async (cfg) => {
   },
 });
 
+/** {@link wait50} billing 10 tokens an episode through usage() (a model call that takes its time). */
+let waitedCalls = 0;
+export const billedWait50 = Object.assign(async (cfg) => {
+  const r = await wait50(cfg);
+  waitedCalls++;
+  return r;
+}, {
+  configure() {
+    waitedCalls = 0;
+  },
+  usage() {
+    return { calls: waitedCalls, cache_hits: 0, prompt_tokens: waitedCalls * 6, completion_tokens: waitedCalls * 4, billed_tokens: waitedCalls * 10 };
+  },
+});
+
 /** Waits 50 ms, then passes on even seeds (a stand-in for a model call). */
 export async function wait50(cfg) {
   await new Promise((r) => setTimeout(r, 50));

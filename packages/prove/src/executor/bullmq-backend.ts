@@ -36,6 +36,11 @@ export type BullmqBackendOptions = {
   /** Seconds a job (and its result) is kept in Redis when nobody collects it (a coordinator died); default 7 days. */
   keepSeconds?: number;
   /**
+   * With a token budget: seconds the invocation's lease lives unless renewed (renewed every fifth of it);
+   * workers skip its jobs once it is gone (bullmq-jobs.ts leaseKey). Default 10.
+   */
+  leaseSeconds?: number;
+  /**
    * Called once when Redis is lost mid-run. When given, the backend ends quietly after it (the caller
    * aborts its sweep's signal in it, so the run is marked `interrupted`); without it the backend throws
    * a {@link RedisError} and the run is marked `failed`. Either way `resume` finishes the run.
@@ -124,6 +129,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   const pollMs = positiveInt('pollMs', opts.pollMs, 2000);
   const noWorkerMs = positiveInt('noWorkerMs', opts.noWorkerMs, 10_000);
   const keepSeconds = positiveInt('keepSeconds', opts.keepSeconds, 7 * 24 * 3600);
+  const leaseSeconds = positiveInt('leaseSeconds', opts.leaseSeconds, LEASE_SECONDS);
   const queueName = opts.queue ?? DEFAULT_QUEUE;
   if (typeof queueName !== 'string' || queueName === '' || queueName.includes(':')) throw new RangeError(`bullmqBackend: queue must be a non-empty name without ":", got ${JSON.stringify(queueName)}`);
   const target: RedisTarget = { url: opts.redis, tls: opts.tls };
@@ -138,7 +144,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
       await pingRedis(target);
     },
     run(items: Iterable<WorkItem>, ctx: BackendContext): AsyncIterable<EpisodeRow[]> {
-      return coordinate(items, ctx, { ...opts, url, target, rate, chunkSize, window, giveUp, pollMs, noWorkerMs, keepSeconds, queueName });
+      return coordinate(items, ctx, { ...opts, url, target, rate, chunkSize, window, giveUp, pollMs, noWorkerMs, keepSeconds, leaseSeconds, queueName });
     },
   };
 }
@@ -153,6 +159,7 @@ type Settings = BullmqBackendOptions & {
   pollMs: number;
   noWorkerMs: number;
   keepSeconds: number;
+  leaseSeconds: number;
   queueName: string;
 };
 
@@ -611,8 +618,8 @@ async function* coordinate(items: Iterable<WorkItem>, ctx: BackendContext, s: Se
   try {
     if (budgetLeft !== null) {
       const lease = leaseKey(s.queueName, invocation);
-      await cmd.set(lease, '1', 'EX', LEASE_SECONDS);
-      leaseTimer = setInterval(() => void cmd.set(lease, '1', 'EX', LEASE_SECONDS).catch(() => undefined), (LEASE_SECONDS * 1000) / 5);
+      await cmd.set(lease, '1', 'EX', s.leaseSeconds);
+      leaseTimer = setInterval(() => void cmd.set(lease, '1', 'EX', s.leaseSeconds).catch(() => undefined), (s.leaseSeconds * 1000) / 5);
       leaseTimer.unref();
     }
     const last = (await cmd.xrevrange(queue.keys.events ?? `bull:${s.queueName}:events`, '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0';

@@ -35,7 +35,11 @@ describe('inspect_ai samples marked invalidated', () => {
       `${file}: 2 of its samples are marked invalidated (inspect_ai's invalidate_samples: to be run again), stored without an outcome as inspect's retry reads them; run them again (an eval set retries them) and import the new log to compare them.`,
     );
     // The same log without the marks pairs with it: the invalidated samples are left out of the pairs.
+    // It is not "the same inspect log" (the session's review: its id ignored the marks, and the import
+    // said the store held the same samples twice).
     const whole = await importRun(join(dir, 'store'), { format: 'inspect', files: [LOG] });
+    expect(whole.notes.filter((n) => n.includes('the same inspect log'))).toEqual([]);
+    expect(whole.files[0]?.log_id).not.toBe(r.files[0]?.log_id);
     const d = await diffRuns(join(dir, 'store'), whole.runs[0]?.run_id as string, r.runs[0]?.run_id as string, { events: ['passed'] });
     expect(d.rows[0]?.counts?.n).toBe(1);
   });

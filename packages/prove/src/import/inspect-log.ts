@@ -192,7 +192,15 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const id = str('eval_id') ?? (str('run_id') !== null && str('task_id') !== null ? `${str('run_id') as string}/${str('task_id') as string}` : null);
   // The log's id and a digest of its samples' scores: a log rescored (inspect score) or retried keeps its
   // header's ids and holds other scores, so the id alone called two logs of other outcomes one (a review).
-  const scored = samples.map((x) => [String((x.data as Obj)['id']), (x.data as Obj)['epoch'] ?? null, (x.data as Obj)['scores'] ?? null] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Number(a[1]) - Number(b[1])));
+  // A sample marked invalidated is another reading of it (no outcome): its mark enters the digest (only
+  // then, so that the ids of logs without one are as they were).
+  const scored = samples
+    .map((x) => {
+      const d = x.data as Obj;
+      const inv = d['invalidation'] !== null && d['invalidation'] !== undefined;
+      return [String(d['id']), d['epoch'] ?? null, d['scores'] ?? null, ...(inv ? ['invalidated'] : [])] as const;
+    })
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : Number(a[1]) - Number(b[1])));
   const logId = id === null ? null : `${id}#${sha256(canonicalJson(scored)).slice(0, 12)}`;
   return {
     ...(notes.length > 0 ? { notes } : {}),

@@ -6,7 +6,7 @@ import { runCli } from '../cli/run-cli.js';
 import { readEpisodes } from '../store/read-episodes.js';
 import { ImportError } from './import-error.js';
 import { importRun } from './import-run.js';
-import { readZip } from './zip.js';
+import { crc32Js, readZip } from './zip.js';
 
 // inspect_ai writes every entry of a .eval with Zstandard (zip method 93; src/inspect_ai/_util/zipfile.py,
 // `zipfile_compress_kwargs`), where its older logs (those of ../../../../../shared/fixtures/harness-logs/inspect)
@@ -127,6 +127,21 @@ describe('inspect_ai .eval logs compressed with Zstandard (zip method 93)', () =
     expect(err.message).toBe(
       `${file}, entry _journal/start.json: is compressed with zip method 12 (bzip2), which this reader does not read (it reads stored, deflated and Zstandard entries); convert the log with inspect_ai (inspect log convert FILE --to json --output-dir DIR) and import the .json.`,
     );
+  });
+
+  // The session's own review: zlib.crc32 is Node 20.15's, and a named import of it failed to load the
+  // whole library on 20.0 to 20.14 (engines allow them). The table CRC-32 used there instead: the check
+  // value of CRC-32/ISO-HDLC (123456789 gives 0xCBF43926), and zlib's on 64 random buffers.
+  it("the CRC-32 used where Node has no zlib.crc32 is zlib's", async () => {
+    expect(crc32Js(Buffer.from('123456789'))).toBe(0xcbf43926);
+    expect(crc32Js(new Uint8Array(0))).toBe(0);
+    const zlib = (await import('node:zlib')) as { crc32?: (d: Uint8Array) => number };
+    if (typeof zlib.crc32 !== 'function') return;
+    let seed = 7;
+    for (let k = 0; k < 64; k++) {
+      const data = Uint8Array.from({ length: (k * 37) % 1000 }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff);
+      expect(crc32Js(data)).toBe(zlib.crc32(data) >>> 0);
+    }
   });
 
   it('the CLI imports a Zstandard log and says what it read', async () => {

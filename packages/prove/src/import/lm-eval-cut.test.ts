@@ -73,6 +73,18 @@ describe('an lm-eval samples file holding fewer documents than its results recor
     expect((await importRun(join(dir, 'store2'), { format: 'lm-eval', files: [old] })).runs[0]?.status).toBe('complete');
   });
 
+  // The session's own review: a run given --samples (chosen documents) records n-samples of the whole
+  // test set (its limit is none), and was imported as interrupted, "cut short". A file cut short holds the
+  // first documents (lm-eval writes them in doc_id order); one of chosen documents holds others.
+  it('documents that are not the first ones (a run given --samples) are imported as they are, with a note', async () => {
+    const file = await twoFilters('samples', 1, ['none'], 1319);
+    const lines = [3, 17, 42, 100].map((i) => lmEvalLine(i, `q${i}`, 'passed', 'none'));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const r = await importRun(join(dir, 'store-samples'), { format: 'lm-eval', files: [file] });
+    expect(r.runs[0]).toMatchObject({ status: 'complete', rows: 4 });
+    expect(r.notes.find((n) => n.includes('fewer documents'))).toMatch(/\(n-samples: 1319 evaluated\): 4 under filter none, and not the first ones: a run given --samples \(which n-samples does not count\), or a file cut short; imported as it is\./);
+  });
+
   it('the CLI says so, and a diff against the cut import needs --partial', async () => {
     const truth = makeTruth(60, 3, false);
     const a = await writeLmEval(join(dir, 'a'), truth, 0, true);

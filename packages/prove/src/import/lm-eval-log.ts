@@ -92,8 +92,13 @@ export async function readLmEvalResults(path: string, shown: string): Promise<Lm
  * line's end that reads as whole. Each filter the results record (`metric,filter` keys) must hold
  * `n-samples[task].effective` documents; a filter of the file the results do not name is held to the
  * same count. Files whose results record no `n-samples` (older lm-eval) are not checked.
+ *
+ * `cut` when every filter short holds the first documents (doc_id 0 to k - 1, as lm-eval writes them, or
+ * none): the file was cut short, and the run is imported as interrupted. Otherwise (a filter short holds
+ * other documents) the run may have chosen its documents (`--samples`, which lm-eval's n-samples does not
+ * count), and the note says so without marking the run.
  */
-function cutShort(samples: readonly ImportedSample[], task: string, shown: string, results: LmEvalResults): string | null {
+function cutShort(samples: readonly ImportedSample[], task: string, shown: string, results: LmEvalResults): { readonly note: string; readonly cut: boolean } | null {
   const { documents, filters } = results.recorded(task);
   if (documents === null) return null;
   const docs = new Map<string, Set<unknown>>();
@@ -104,9 +109,20 @@ function cutShort(samples: readonly ImportedSample[], task: string, shown: strin
     if (set === undefined) docs.set(f, (set = new Set()));
     set.add(s.sampleId);
   }
-  const short = [...docs].filter(([, d]) => d.size < documents).map(([f, d]) => `${d.size} under filter ${f}`);
+  const short = [...docs].filter(([, d]) => d.size < documents);
   if (short.length === 0) return null;
-  return `${shown} holds fewer documents than ${results.shown} records for task ${task} (n-samples: ${documents} evaluated): ${short.join(', ')}. lm-eval writes the samples after the results, so a run killed while it wrote them (or a line it failed to write) leaves the file cut short; imported with the samples it holds, as a run marked interrupted, and a diff pairs only those. To import the whole run, run lm-eval again with --log_samples.`;
+  const counts = short.map(([f, d]) => `${d.size} under filter ${f}`).join(', ');
+  const prefix = (d: ReadonlySet<unknown>): boolean => [...d].every((id) => typeof id === 'number' && id >= 0 && id < d.size);
+  if (short.every(([, d]) => prefix(d))) {
+    return {
+      cut: true,
+      note: `${shown} holds fewer documents than ${results.shown} records for task ${task} (n-samples: ${documents} evaluated): ${counts}. lm-eval writes the samples after the results, so a run killed while it wrote them (or a line it failed to write) leaves the file cut short; imported with the samples it holds, as a run marked interrupted, and a diff pairs only those. To import the whole run, run lm-eval again with --log_samples.`,
+    };
+  }
+  return {
+    cut: false,
+    note: `${shown} holds fewer documents than ${results.shown} records for task ${task} (n-samples: ${documents} evaluated): ${counts}, and not the first ones: a run given --samples (which n-samples does not count), or a file cut short; imported as it is. If the run was not given --samples, run lm-eval again with --log_samples.`,
+  };
 }
 
 /** A lower-is-better metric's grade read the other way: score 1 - v, 1 failed and 0 passed (no score: as it was). */
@@ -269,7 +285,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
   if (inverted.length > 0) {
     notes.push(`${shown}: ${inverted.join(', ')} of task ${task} ${inverted.length === 1 ? 'is' : 'are'} lower-is-better (${results?.shown ?? 'results file'}: higher_is_better false), read inverted as --invert-lower-is-better asks: 1 failed, 0 passed, score 1 - value (the meta keeps the values as written).`);
   }
-  if (short !== null) notes.push(short);
+  if (short !== null) notes.push(short.note);
   if (unknown.length > 0) {
     const why = results === null ? 'no results_<date>.json was given or found beside it' : `${results.shown} records no higher_is_better for ${unknown.length === 1 ? 'it' : 'them'}`;
     notes.push(`${shown}: whether a higher ${unknown.join(', ')} is better is unknown (${why}): read as higher-is-better, 1 passed; a lower-is-better metric would read reversed, so check it, or pass the results file.`);
@@ -280,7 +296,7 @@ export async function readLmEvalSamples(path: string, shown: string, metric: str
     config: results === null ? null : { config: results.config, task: results.task(task) },
     harnessVersion: results?.version ?? null,
     formatVersion: null,
-    complete: short === null,
+    complete: short === null || !short.cut,
     sourceStatus: null,
     scorer: metric ?? firstMetric,
     groups: [{ provider: null, prompt: null, model, samples }],

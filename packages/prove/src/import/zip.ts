@@ -1,7 +1,29 @@
 import { decompress as zstdDecompress } from 'fzstd';
-import { crc32 } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import { ImportError } from './import-error.js';
+
+/** CRC-32 (ISO-HDLC, the zip's) by table, for a Node without zlib.crc32 (before 20.15; engines allow 20.0). */
+let table: Uint32Array | null = null;
+export function crc32Js(data: Uint8Array): number {
+  if (table === null) {
+    table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let i = 0; i < data.length; i++) c = (table[(c ^ (data[i] as number)) & 0xff] as number) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** zlib.crc32 where Node has it (20.15 and later), looked up when called: a missing named export of a built-in fails the whole import on older Nodes. */
+function crc32(data: Uint8Array): number {
+  const native = (zlib as { crc32?: (d: Uint8Array) => number }).crc32;
+  return typeof native === 'function' ? native(data) >>> 0 : crc32Js(data);
+}
 
 /** Zip compression method 93: Zstandard (APPNOTE 4.4.5), what inspect_ai writes every entry of a .eval with. */
 const ZSTANDARD = 93;
@@ -24,7 +46,7 @@ function whole(entry: yauzl.Entry, read: Buffer): Buffer {
     data = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   }
   if (data.length !== entry.uncompressedSize) throw new Error(`its bytes are ${data.length} long, where the zip records ${entry.uncompressedSize}`);
-  if (crc32(data) >>> 0 !== entry.crc32 >>> 0) throw new Error('its bytes do not match the CRC-32 the zip records');
+  if (crc32(data) !== entry.crc32 >>> 0) throw new Error('its bytes do not match the CRC-32 the zip records');
   return data;
 }
 

@@ -129,12 +129,14 @@ export function rowDesign(
 ): (row: { run_id: unknown; condition: unknown; replicate_index: unknown; seed: unknown }) => string | null {
   const run = runLabel(manifest);
   const id = manifest.run_id;
-  // Each condition's axis values as [name, value] pairs, the last condition's kept (rows come in runs of one).
-  const values = labelledValues(manifest);
-  let lastLabel: unknown = undefined;
-  let lastValues: readonly (readonly [string, string | number])[] = [];
   const conditions: readonly unknown[] = Array.isArray(manifest.conditions) ? manifest.conditions : [];
   const index = new Map<unknown, number>(conditions.map((c, i) => [c, i]));
+  // Each condition's axis values as [name, value] pairs, by its index (made once: the writer asks per row,
+  // and work items come replicate by replicate, the condition changing at every row).
+  const values = labelledValues(manifest);
+  const axisNames = conditions.map((label) => [...(typeof label === 'string' ? (values.get(label)?.keys() ?? []) : [])]);
+  const axisValues = conditions.map((label) => [...(typeof label === 'string' ? (values.get(label)?.values() ?? []) : [])]);
+  const NONE: readonly never[] = [];
   const listed = Array.isArray(manifest.conditions);
   // An import's rows are seeded by their sample's identity (its manifest's seeds are emptied at close).
   const imported = manifest.backend === 'import' || manifest.import !== undefined;
@@ -158,11 +160,11 @@ export function rowDesign(
     if (listed && c === undefined) {
       return `${run}: a row of the condition ${JSON.stringify(row.condition)}, which the run does not list, was appended; ${fix}.`;
     }
-    if (row.condition !== lastLabel) {
-      lastLabel = row.condition;
-      lastValues = [...(values.get(row.condition as string) ?? [])];
-    }
-    for (const [axis, want] of lastValues) {
+    const names: readonly string[] = c === undefined ? NONE : (axisNames[c] as string[]);
+    const wants: readonly (string | number)[] = c === undefined ? NONE : (axisValues[c] as (string | number)[]);
+    for (let k = 0; k < names.length; k++) {
+      const axis = names[k] as string;
+      const want = wants[k] as string | number;
       const got = (row as Record<string, unknown>)[axis];
       if (got !== want) {
         return `${run}: a row of replicate ${String(row.replicate_index)} of ${String(row.condition)} holds ${axis} ${got === undefined ? 'undefined' : JSON.stringify(got)}, where its condition's ${axis} is ${JSON.stringify(want)}; ${fix}, and keeps the item's axis values (item.values) as they are.`;

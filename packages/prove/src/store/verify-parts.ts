@@ -614,9 +614,11 @@ function footerOfBytes(manifest: RunManifest, part: RunPart, bytes: Uint8Array):
   } catch (err) {
     throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${(err as Error).message}`));
   }
-  checkSchema(manifest, part, footer.schema);
+  // Whose rows first (a part copied in from a run of other axes is named as copied, with its fix), then
+  // its columns.
   const other = foreignRunId(manifest, part, bytes, footer);
   if (other !== null) throw copiedPart(manifest, part, other);
+  checkSchema(manifest, part, footer.schema);
   return footer;
 }
 
@@ -807,14 +809,15 @@ export async function openPartOnThread(manifest: RunManifest, part: RunPart, col
   if (got === null) return null;
   if (got.unreadable !== undefined) throw unreadablePart(manifest, part, got.unreadable);
   checkPartBytes(manifest, part, got.size ?? -1, () => got.sha256 ?? '');
-  // Its schema first (a column missing is named as such, not as the decoder's error reading it).
-  if (got.schema !== undefined) checkSchema(manifest, part, got.schema);
-  if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
   const flat = got.flat ?? null;
-  // Declined (flat null): anything asked of the part reads it again here, its footer checked then.
+  // Whose rows first, as footerOfBytes; then its schema (a column missing is named as such, not as the
+  // decoder's error reading it). Declined (flat null): anything asked of the part reads it again here,
+  // its footer checked then.
   const ids = flat?.[asked.indexOf('run_id')];
   const other = ids?.kind === 'strings' ? foreignInColumn(manifest, part, ids) : null;
   if (other !== null) throw copiedPart(manifest, part, other);
+  if (got.schema !== undefined) checkSchema(manifest, part, got.schema);
+  if (got.error !== undefined) throw damagedPart(manifest, part, new Error(`the part ${part.file} cannot be read as parquet: ${got.error}`));
   return designChecked(manifest, openDecodedPart(manifest, part, { columns: asked, flat }));
 }
 
