@@ -360,9 +360,9 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
  *   default to those both manifests record of a sweep (the stricter when they differ), else 0.05, 0.8, 'exact'.
  * @returns the report, frozen; `--json` prints exactly this object.
  * @throws RangeError/TypeError naming a bad option; {@link DiffError} (exit 2) when no event can be
- *   inferred, the runs share no condition, neither recorded a threshold, or `cluster` names no axis
- *   with at least 2 scored values. (A named event neither run
- *   holds is tested and named in `warnings`.)
+ *   inferred, the runs share no condition, neither recorded a threshold, `cluster` names no axis
+ *   with at least 2 scored values, or a named event is one neither run holds and neither spec declared
+ *   (a declared event no episode ended in is tested as a table of none).
  * @example
  * ```ts
  * const report = diffEpisodes({ manifest: a, rows: rowsA }, { manifest: b, rows: rowsB }, { events: ['passed'] });
