@@ -1022,6 +1022,32 @@ describe('incomplete runs are read only on purpose', () => {
   // committed (a writer stopped ...); resume checks it and adopts it", also one copied in from another run
   // or one that is not parquet at all (a writer places a part whole, by a link, or not at all); resume then
   // refused it naming no fix. Such a part is now named for what it is, with the fix.
+  // A review (first session of 2026-12-07): a run left running with a lock file cut short (its writer killed
+  // as it wrote it): inspect said "no live writer ...; resume finishes it", and resume refused the unreadable
+  // lock ("delete .lock and try again"). Every advice to resume now names the lock to delete first.
+  it('a running run whose lock file cannot be read: inspect and diff say to delete it before resume', async () => {
+    const m = await readManifest(store, a.run_id);
+    await writeManifest(store, { ...m, status: 'running' });
+    const lockFile = join(store, a.run_id, '.lock');
+    await writeFile(lockFile, '{"pid":');
+    try {
+      const said = `its lock file ${lockFile} cannot be read (its writer was killed as it wrote it): delete it, then`;
+      const i = await cli(['inspect', a.run_id]);
+      expect(i.out).toContain(said);
+      expect((await inspectRun(store, a.run_id)).unreadable_lock).toBe(lockFile);
+      const d = await cli(['diff', b.run_id, a.run_id, '--event', 'failed']);
+      expect(d.code).toBe(2);
+      expect(d.err).toContain(said);
+      const r = await cli(['resume', a.run_id]);
+      expect(r.err).toContain(`delete ${lockFile}`);
+      await rm(lockFile);
+      const again = await inspectRun(store, a.run_id);
+      expect(again.unreadable_lock).toBeUndefined();
+    } finally {
+      await rm(lockFile, { force: true });
+    }
+  });
+
   it("an unrecorded part of an interrupted run that holds another run's rows, or is not parquet, is named so; resume refuses it naming the fix", async () => {
     const m = await readManifest(store, a.run_id);
     await writeManifest(store, { ...m, status: 'interrupted', parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} } });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ProveError } from '../errors.js';
 import type { RunManifest } from '../store/manifest.js';
-import { liveWriter } from '../store/run-lock.js';
+import { liveWriter, unreadableLock } from '../store/run-lock.js';
 import type { DiffEpisode, DiffManifest, DiffReport, DiffRun } from './types.js';
 import { pairsByIdentity } from './pairing.js';
 import { NO_EPISODE, type RunIndex } from './run-index.js';
@@ -105,12 +105,13 @@ export async function assertComplete(c: RunCoverage, partial: boolean, verb: str
   // An import has no target to resume: the run it came from is finished in its own harness. A running
   // run's writer is looked up as inspect does (it said "still being written, or its process died").
   const alive = c.harness === undefined && c.status === 'running' ? (await liveWriter(store, c.run_id)) !== null : false;
+  const lock = c.harness === undefined && c.status === 'running' && !alive ? await unreadableLock(store, c.run_id) : null;
   const how = c.harness !== undefined
     ? `it was imported from the ${c.harness} log of a run that did not finish: finish that run in ${c.harness} and import its log again`
     : c.status === 'running'
       ? alive
         ? 'its writer is alive (still sweeping): wait for it to end'
-        : `no live writer: its process was killed or crashed; poisson-prove resume ${c.run_id} finishes it`
+        : `no live writer: its process was killed or crashed;${lock !== null ? ` its lock file ${lock} cannot be read (its writer was killed as it wrote it): delete it, then` : ''} poisson-prove resume ${c.run_id} finishes it`
       : `poisson-prove resume ${c.run_id} runs the missing pairs`;
   throw new ProveError('E_PARTIAL', `${coverageWords(c)}; ${how}; or pass --partial to ${verb} it as it is (every output then says partial).`);
 }

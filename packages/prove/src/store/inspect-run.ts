@@ -5,7 +5,7 @@ import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem 
 import { internColumn } from './intern-column.js';
 import { newestPartOfPair } from './newest-rows.js';
 import { resolveRun } from './resolve-run.js';
-import { liveWriter, recordedWriterAlive } from './run-lock.js';
+import { liveWriter, recordedWriterAlive, unreadableLock } from './run-lock.js';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { addCount, setOwn } from '../internal/own-key.js';
@@ -38,6 +38,11 @@ export type RunInspection = {
    * none does (its sweep was killed or crashed: `resume` finishes it); null for any other status.
    */
   readonly writer: 'alive' | 'gone' | null;
+  /**
+   * With `writer` gone: the run's lock file when it cannot be read (a writer killed as it wrote it), which
+   * `resume` refuses until it is deleted; absent otherwise.
+   */
+  readonly unreadable_lock?: string;
 };
 
 /**
@@ -197,7 +202,9 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   // A run left `running` by a killed sweep says so: nothing runs it any more.
   // Its lock held by a live process, or the writer its manifest records still running (as resume reads it).
   const writer = manifest.status === 'running' ? ((await liveWriter(store, manifest.run_id)) !== null || recordedWriterAlive(manifest) ? 'alive' : 'gone') : null;
+  const lock = writer === 'gone' ? await unreadableLock(store, manifest.run_id) : null;
   return Object.freeze({
+    ...(lock !== null ? { unreadable_lock: lock } : {}),
     manifest,
     conditions: Object.freeze(conditions),
     event,

@@ -142,6 +142,21 @@ export async function liveWriter(store: string, runId: string): Promise<LockHold
 }
 
 /**
+ * The path of a run's lock file when it is there and cannot be read as a holder (an empty or cut file),
+ * else null: no reader counts it as a live writer ({@link liveWriter}), and `resume` refuses to take it
+ * until it is deleted (the one case where a lock is not cleared by the next writer), so the advice to
+ * resume names it first.
+ *
+ * @param store - the store directory.
+ * @param runId - the run's id.
+ */
+export async function unreadableLock(store: string, runId: string): Promise<string | null> {
+  const path = lockPath(store, runId);
+  const found = await readHolder(path).catch(() => null);
+  return found !== null && found.holder === null ? path : null;
+}
+
+/**
  * Whether the process a `running` run's manifest records as its writer (`provenance.pid`, on this host)
  * still runs, since the run's last invocation began (its creation, or its last resume, extension or retry,
  * each recorded by the process that ran it: a live process of that pid that started later reuses a dead

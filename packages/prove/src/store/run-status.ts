@@ -21,9 +21,13 @@ export function writerWords(run: Pick<RunInspection, 'writer'>): string | null {
  * @param store - the store directory, as the resume command names it.
  * @returns e.g. `no live writer: its process was killed or crashed; poisson-prove --store store resume ID finishes it`, or null.
  */
-export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer'>, store: string): string | null {
+export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer' | 'unreadable_lock'>, store: string): string | null {
   const words = writerWords(run);
-  return run.writer === 'gone' ? `${words}; ${proveCommandLine(store, 'resume', run.manifest.run_id)} finishes it` : words;
+  if (run.writer !== 'gone') return words;
+  // A lock file that cannot be read is one resume will not take: named first (a review: inspect said
+  // "resume finishes it", and resume refused the unreadable lock).
+  const first = run.unreadable_lock !== undefined ? `; its lock file ${run.unreadable_lock} cannot be read (its writer was killed as it wrote it): delete it, then` : ';';
+  return `${words}${first} ${proveCommandLine(store, 'resume', run.manifest.run_id)} finishes it`;
 }
 
 /**
@@ -34,7 +38,7 @@ export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer'>, stor
  * @param store - the store directory, as the resume command names it.
  * @returns e.g. `running (its writer is alive)`, or `complete`.
  */
-export function statusText(run: Pick<RunInspection, 'manifest' | 'writer'>, store: string): string {
+export function statusText(run: Pick<RunInspection, 'manifest' | 'writer' | 'unreadable_lock'>, store: string): string {
   const note = writerNote(run, store);
   return note === null ? run.manifest.status : `${run.manifest.status} (${note})`;
 }
