@@ -42,7 +42,7 @@ describe('ResponseCache reads check the entry', () => {
     expect(await cache.get(key)).toEqual(entry());
   });
 
-  // A review (first session of 2026-12-07): a cache directory with a file where a directory of its path
+  // A review (second session of 2026-12-07): a cache directory with a file where a directory of its path
   // should be (ENOTDIR) read every key as a damaged entry, and a sweep's summary said "damaged: 60 cache
   // entries could not be served ... and were called again" of entries that never existed. No entry can be
   // there: a miss (writing it fails, and is counted as a failed cache write).

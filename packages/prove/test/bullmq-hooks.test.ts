@@ -283,7 +283,7 @@ describe('bullmq backend: configure, usage, budget', () => {
     await q.close();
   }, 20_000);
 
-  // A review (first session of 2026-12-07): a coordinator SIGKILLed 5 s into a run with --budget-tokens left
+  // A review (second session of 2026-12-07): a coordinator SIGKILLed 5 s into a run with --budget-tokens left
   // its queued jobs to the workers, which ran and billed them all (620,000 tokens of a 160,400 budget): the
   // budget is summed by the coordinator alone. A budgeted invocation's jobs now carry a lease the coordinator
   // renews; once it is gone the workers skip them, and resume runs them (each paid once).

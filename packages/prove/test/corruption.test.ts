@@ -446,9 +446,9 @@ describe('the corruption suite: every read command errors, naming the run, the p
   // A review (first session of 2026-12-07): the reads that decode their columns flat (diff, report,
   // export, and inspect since that session) checked each distinct condition and run_id of a part, and not
   // a null one: a part rewritten with one row's condition null, its record to match, was read as a
-  // condition "null" the run does not list (inspect showed it; readEpisodes refused it). Since the
-  // session's second review every read checks a part's schema first, which names the column that may
-  // hold nulls (the decoded columns' null checks stay behind it).
+  // condition "null" the run does not list (inspect showed it; readEpisodes refused it). Since the second
+  // session of 2026-12-07 every read checks a part's schema, which names the column that may hold nulls
+  // (the decoded columns' null checks stay behind it).
   for (const [column, what] of [
     ['condition', /its part part-00001\.parquet does not hold the run's episode columns: condition may hold nulls \(OPTIONAL\), which the run's condition never does; /],
     // Whose rows a part holds is asked before its schema: a null run_id is named as such.
@@ -464,7 +464,7 @@ describe('the corruption suite: every read command errors, naming the run, the p
     });
   }
 
-  // A review (first session of 2026-12-07, its second): a part's columns were never checked against the
+  // A review (second session of 2026-12-07): a part's columns were never checked against the
   // run's episode columns. Rewritten without its seed column, its record to match, the diff read the run as
   // unpaired (Fisher's test: "seed 373645064 before, NaN after"); without run_id, a part of another run
   // passed as the run's (export printed its counts); without t or score, or with t as strings, every read
@@ -1018,11 +1018,11 @@ describe('incomplete runs are read only on purpose', () => {
     }
   });
 
-  // A review (first session of 2026-12-07): in a run that is not complete, every unrecorded part was "not
+  // A review (second session of 2026-12-07): in a run that is not complete, every unrecorded part was "not
   // committed (a writer stopped ...); resume checks it and adopts it", also one copied in from another run
   // or one that is not parquet at all (a writer places a part whole, by a link, or not at all); resume then
   // refused it naming no fix. Such a part is now named for what it is, with the fix.
-  // A review (first session of 2026-12-07): a run left running with a lock file cut short (its writer killed
+  // A review (second session of 2026-12-07): a run left running with a lock file cut short (its writer killed
   // as it wrote it): inspect said "no live writer ...; resume finishes it", and resume refused the unreadable
   // lock ("delete .lock and try again"). Every advice to resume now names the lock to delete first.
   it('a running run whose lock file cannot be read: inspect and diff say to delete it before resume', async () => {

@@ -6,7 +6,7 @@ import type { DiffRun } from './types.js';
 
 // The text's "verdict rule" line says a condition's flag is Benjamini-Hochberg's (STATS.md: "The verdict
 // counts at the family-wise level (Holm); the per-condition flag is BH's"), and no row showed one: a
-// review (first session of 2026-12-07) found two conditions BH flags at q 0.05 that Holm does not count
+// review (second session of 2026-12-07) found two conditions BH flags at q 0.05 that Holm does not count
 // read "unchanged" in the text, the flag only in --json. Two conditions of 6 pairs, each 6 discordant
 // pairs one way: exact McNemar p = 2 x 0.5^6 = 0.03125 each (R: binom.test(0, 6)$p.value), Holm 0.0625
 // each (p.adjust(c(0.03125, 0.03125), 'holm')), BH 0.03125 each (p.adjust(..., 'BH')).

@@ -8,7 +8,7 @@ import { diffRuns } from './diff-runs.js';
 
 // A sweep records the q, power and method its gate planned with ("False discovery rate for the gate and
 // the diff", SweepOptions.q), as it records its events, which a diff reads by default "so the design and
-// the reading count the same tests" (STATS.md, "Events"). A review (first session of 2026-12-07): a diff
+// the reading count the same tests" (STATS.md, "Events"). A review (second session of 2026-12-07): a diff
 // of two runs swept at q 0.01, power 0.9, mid-p read them at q 0.05, power 0.8, exact, and said nothing.
 const SPEC = `target_id = "registered"
 t_unit = "turns"

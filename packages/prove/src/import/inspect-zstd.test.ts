@@ -10,7 +10,7 @@ import { crc32Js, readZip } from './zip.js';
 
 // inspect_ai writes every entry of a .eval with Zstandard (zip method 93; src/inspect_ai/_util/zipfile.py,
 // `zipfile_compress_kwargs`), where its older logs (those of ../../../../../shared/fixtures/harness-logs/inspect)
-// are deflated. A review (first session of 2026-12-07): every such log was refused as "cannot be read from
+// are deflated. A review (second session of 2026-12-07): every such log was refused as "cannot be read from
 // the zip (unsupported compression method: 93); the .eval file is damaged: copy it again", a fix that could
 // not help. __fixtures__/popularity-zstd.eval is the real mj7k log with its entries compressed by the zstd
 // command, one of them in two frames as inspect writes a large entry (__fixtures__/zstd-eval-gen.mjs).

@@ -8,7 +8,7 @@ import { importRun } from './import-run.js';
 
 // lm-evaluation-harness writes results_<date>.json first, then the samples a line at a time
 // (EvaluationTracker.save_results_samples; a failure is only logged), and records the documents it
-// evaluated in the results' n-samples ({ original, effective }). A review (first session of 2026-12-07): a
+// evaluated in the results' n-samples ({ original, effective }). A review (second session of 2026-12-07): a
 // samples file cut at a line's end (a run killed while it wrote them) imported as complete, and a diff
 // read it without --partial. Each filter the results record must now hold n-samples.effective documents.
 const t = eachTempDir('lm-eval-cut-');

@@ -54,7 +54,7 @@ describe('lm-eval samples files written before the metrics key', () => {
   });
 });
 
-// A review (first session of 2026-12-07): a file of such lines holding two filters' readings of each
+// A review (second session of 2026-12-07): a file of such lines holding two filters' readings of each
 // document (lm-eval wrote a task's filters one after the other, and no line named its filter) was refused
 // as "repeats sample doc_id 0 filter none ...: remove the duplicate", which nothing duplicated.
 describe('lm-eval lines that name no filter, a task of two filters', () => {

@@ -173,7 +173,7 @@ describe("refuses the part of a row that does not fit the run's design, and writ
     await refused((id) => ({ ...row(id, 2, 'passed'), condition: 'slack 9 · strictness strict' }), /the condition "slack 9 · strictness strict", which the run does not list/);
   });
 
-  // A review (first session of 2026-12-07): a custom backend whose rows kept the right condition, replicate
+  // A review (second session of 2026-12-07): a custom backend whose rows kept the right condition, replicate
   // and seed but another axis value (slack 16 in a row of slack 4) wrote a run that completed and verified;
   // report then read a column "16" (its cells moved) and export --cluster counted another cluster.
   it("an axis value that is not its condition's", async () => {

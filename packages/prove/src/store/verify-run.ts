@@ -73,7 +73,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
     try {
       bytes = await loadPart(manifest, part);
       // Its columns first: a part rewritten without a column (or with one retyped), its record to match,
-      // reads as nulls there (a review, first session of 2026-12-07).
+      // reads as nulls there (a review, second session of 2026-12-07).
       let footer: ReturnType<typeof checkFooter>;
       try {
         footer = checkFooter(bytes, part.file, part.record?.rows ?? null);
