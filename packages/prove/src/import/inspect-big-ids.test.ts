@@ -1,0 +1,34 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { eachTempDir } from '../__fixtures__/helpers.js';
+import { readEpisodes } from '../store/read-episodes.js';
+import { importRun } from './import-run.js';
+
+// Made from the real log ../../../../../shared/fixtures/harness-logs/inspect/2025-05-12T20-28-26-04-00_security-guide.json (3 samples, passed).
+const LOG = new URL('../../../../../shared/fixtures/harness-logs/inspect/2025-05-12T20-28-26-04-00_security-guide.json', import.meta.url).pathname;
+
+const t = eachTempDir('inspect-big-ids-');
+let dir: string;
+beforeEach(() => {
+  dir = t.dir;
+});
+
+// A review (second session of 2026-12-07): sample ids beyond 2^53 (64-bit ids, a tweet's say) were read
+// rounded by JSON.parse: ten of them read as one, and the import was refused naming an id the log does not
+// hold; without a collision the stored sample_id was another number. They are read as their digits.
+describe('inspect_ai sample ids beyond 2^53', () => {
+  it('are read exactly, as their digits: no false repeat, the stored id the log\'s', async () => {
+    const log = JSON.parse(await readFile(LOG, 'utf8')) as { samples: Record<string, unknown>[] };
+    const ids = ['1460000000000000001', '1460000000000000002', '1460000000000000003'];
+    log.samples.forEach((s, i) => (s['id'] = `BIG${ids[i] as string}`));
+    const file = join(dir, 'big-ids.json');
+    await writeFile(file, JSON.stringify(log, null, 2).replace(/"BIG(\d+)"/g, '$1'));
+    expect(await readFile(file, 'utf8')).toContain('"id": 1460000000000000001,');
+    const r = await importRun(join(dir, 'store'), { format: 'inspect', files: [file] });
+    expect(r.runs[0]).toMatchObject({ status: 'complete', rows: 3, outcomes: { passed: 3 } });
+    const metas = (await readEpisodes(join(dir, 'store'), r.runs[0]?.run_id as string)).toArray().map((x) => JSON.parse((x.toJSON() as { meta: string }).meta) as { sample_id: unknown; identity: string });
+    expect(metas.map((m) => m.sample_id).sort()).toEqual(ids);
+    expect(metas.map((m) => m.identity).sort()).toEqual(ids.map((i) => `id ${i} epoch 1`));
+  });
+});
