@@ -1406,6 +1406,20 @@ describe('files in episodes/ that are neither parts nor a writer\'s temporaries'
     const j = JSON.parse((await cli(['verify', a.run_id, '--json'])).out) as { state: string }[];
     expect(j[0]?.state).toBe('damaged');
   });
+
+  // A review (second session of 2026-12-07): a .DS_Store (macOS's Finder writes one in every folder it
+  // shows) made verify call a healthy run damaged, exit 1. The files operating systems leave in a folder
+  // they show are not the run's, and no reader or glob takes them for parts: verify leaves them alone.
+  it("the files an operating system leaves in a folder it shows (.DS_Store, ._*, Thumbs.db, desktop.ini) are not reported", async () => {
+    const dir = join(store, a.run_id, 'episodes');
+    for (const f of ['.DS_Store', '._part-00000.parquet', 'Thumbs.db', 'desktop.ini']) await writeFile(join(dir, f), 'x');
+    const v = await cli(['verify', a.run_id]);
+    expect({ code: v.code, out: v.out }).toMatchObject({ code: 0, out: expect.stringContaining('verified') as unknown });
+    await writeFile(join(dir, '.hidden'), 'x');
+    const w = await cli(['verify', a.run_id]);
+    expect(w.code).toBe(1);
+    expect(w.out).toContain('its episodes hold 1 file that is not one of its parts (.hidden); remove it.');
+  });
 });
 
 // A review (fifth session of 2026-12-05): a writer killed while it rewrote run.json or took the lock left

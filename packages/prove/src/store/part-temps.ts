@@ -78,5 +78,12 @@ const TEMP_PART_RE = /^part-\d{5,}\.parquet\.[0-9a-f]+\.tmp$/;
  */
 export async function strayFiles(store: string, runId: string): Promise<string[]> {
   const names = await readdir(episodesDir(store, runId)).catch(() => [] as string[]);
-  return names.filter((n) => !PART_RE.test(n) && !TEMP_PART_RE.test(n)).sort();
+  return names.filter((n) => !PART_RE.test(n) && !TEMP_PART_RE.test(n) && !SYSTEM_FILE_RE.test(n)).sort();
 }
+
+/**
+ * The files an operating system leaves in a folder it shows: macOS's `.DS_Store` and AppleDouble `._*`,
+ * Windows's `Thumbs.db` and `desktop.ini`, KDE's `.directory`. Not the run's, and no reader or glob
+ * (`part-*.parquet`) takes them for parts (a review: a Finder's .DS_Store made verify call a run damaged).
+ */
+const SYSTEM_FILE_RE = /^(?:\.DS_Store|\._.*|Thumbs\.db|desktop\.ini|\.directory)$/;
