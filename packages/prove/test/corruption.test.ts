@@ -1573,3 +1573,18 @@ describe('unknown names and exit codes on a store', () => {
     }
   });
 });
+
+// A review (second session of 2026-12-07): run.json saved by an editor with a UTF-8 byte-order mark was
+// listed as damaged ("Unexpected token"), where a BOM in spec.toml was read. The mark is not the JSON's.
+describe('run.json with a byte-order mark', () => {
+  it('is read as without it: listed, verified, inspected', async () => {
+    const path = join(store, a.run_id, 'run.json');
+    await writeFile(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), pristine.get(`${a.run_id}/run.json`) as Buffer]));
+    expect((await readManifest(store, a.run_id)).run_id).toBe(a.run_id);
+    const v = await cli(['verify', a.run_id]);
+    expect(v.code).toBe(0);
+    expect(v.out).toContain('verified');
+    expect((await cli(['inspect', a.run_id])).code).toBe(0);
+    expect((await cli(['runs'])).out).toContain(a.run_id);
+  });
+});

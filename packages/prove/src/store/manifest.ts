@@ -307,7 +307,10 @@ export type RunImport = {
 
 /** Reads a run's manifest (internal: callers resolve refs first). */
 export async function readManifest(store: string, runId: string): Promise<RunManifest> {
-  return JSON.parse(await readFile(manifestPath(store, runId), 'utf8')) as RunManifest;
+  const text = await readFile(manifestPath(store, runId), 'utf8');
+  // A UTF-8 byte-order mark (an editor's, saving the file) is not part of the JSON (a review: the run was
+  // listed as damaged, "Unexpected token"; spec.toml's was read).
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as RunManifest;
 }
 
 /** Rewrites a run's manifest atomically (write tmp, fsync, rename), as {@link manifestBytes}. */
