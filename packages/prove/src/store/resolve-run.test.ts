@@ -237,3 +237,17 @@ describe('listRuns and resolveRun', () => {
     expect((await scanRuns(store)).skipped).toEqual([{ dir: 'backup-a', reason: `it holds a run.json (run ${a.run_id}, "${a.name}") under a name that is not a run id, so no command reads it; the store holds run ${a.run_id} itself, so this is a copy: move it out of the store` }]);
   });
 });
+
+// A review (second session of 2026-12-07): a run whose episodes directory was replaced by a file was
+// refused with "Restore its run.json from a copy", a file that was not the damaged one.
+describe('a damaged run named by its id', () => {
+  it('is refused naming why, and the repair of the run directory, not of its run.json alone', async () => {
+    const id = runs[0]?.run_id as string;
+    await rm(join(store, id, 'episodes'), { recursive: true, force: true });
+    await writeFile(join(store, id, 'episodes'), 'x');
+    const err = await refused(id);
+    expect(err.message).toContain('its episodes is not a directory; a run holds its own files');
+    expect(err.message).toContain("Restore the run's directory from a copy of the store, or remove it.");
+    expect(err.message).not.toContain('run.json from a copy');
+  });
+});

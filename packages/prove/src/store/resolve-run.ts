@@ -73,7 +73,7 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   // A damaged run directory named by its id or a unique prefix: why it cannot be read, not "no run matches".
   if (damaged.length === 1 && damaged[0]) {
     const d = damaged[0];
-    throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore its run.json from a copy, or remove the directory.`);
+    throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore the run's directory from a copy of the store, or remove it.`);
   }
   if (damaged.length > 1) {
     throw new RefError(ref, `${shown} is a prefix of ${damaged.length} damaged run directories (${damaged.slice(0, 5).map((d) => d.dir).join(', ')}${damaged.length > 5 ? ', ...' : ''}), which cannot be read; ${proveCommandLine(store, 'verify')} says why.`);
