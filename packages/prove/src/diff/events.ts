@@ -13,7 +13,8 @@ import { DiffError } from './diff-error.js';
  * @param scoredWithoutOutcome - the episodes of either run with a score and no outcome (named in the
  *   refusal when no event can be inferred).
  * @returns the events, in the order named (or sorted when inferred), and whether they were inferred.
- * @returns also `warnings` (none at present; kept for the report's shape).
+ * @returns also `warnings`: two inferred events that are the runs' only outcomes (complements, one change
+ *   read twice).
  * @throws {@link DiffError} (`E_EVENT`, exit 2) when none can be inferred (the message says why
  *   `--event` is needed), or a named event is empty, repeated, or an outcome neither run holds (most
  *   often a misspelling: the message says "did you mean" when a close label exists; not for declared events).
@@ -53,5 +54,11 @@ export function resolveEvents(labels: readonly string[], named?: readonly string
         : '';
     throw new DiffError('E_EVENT', `${why[0]?.toUpperCase() ?? ''}${why.slice(1)}${scored}; name the event to compare with --event, e.g. --event ${labels[0] ?? 'passed'}.`);
   }
-  return { events: failures, inferred: true, warnings: [] };
+  // Two labels and no `passed` (correct / incorrect): each is the other's complement, one change read
+  // twice, and m counts it twice (a review: every test then at half the alpha, without a word).
+  const complements =
+    failures.length === 2 && failures.length === labels.length
+      ? [`the events ${failures[0] as string} and ${failures[1] as string} were inferred, and they are the runs' only outcomes: each is the other's complement, so the diff reads one change twice and counts it twice in m (every test at half the alpha it would have); name the one you mean with --event (e.g. --event ${failures[1] as string}), or declare events = [...] in the spec`]
+      : [];
+  return { events: failures, inferred: true, warnings: complements };
 }
