@@ -42,10 +42,19 @@ export function truncatedText(r: Pick<DiffReport, 'truncated'>): string {
  * The `tests` line's text (the diff's and the page's): the tests used when the events were inferred, and
  * the m the sweep planned for, with the fix when they differ; null when the events were not inferred.
  */
-export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests' | 'rows' | 'events' | 'tests'>): string | null {
+export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests' | 'rows' | 'events' | 'tests' | 'warnings'>): string | null {
   if (!r.events_inferred || r.planned_tests === null) return null;
   const c = r.rows.length / Math.max(1, r.events.length);
-  return `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${r.tests !== r.planned_tests ? ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)' : ''}`;
+  // The sweep planned for before's conditions: some of them not in after make m differ whatever the
+  // events (a review: the fix named the events alone). The condition-set warning counts them.
+  const conditions = r.warnings.some((w) => /^the runs' condition sets differ \(([1-9]\d*) conditions? only in before/.test(w));
+  const fix =
+    r.tests === r.planned_tests
+      ? ''
+      : conditions
+        ? " (the conditions compared are not all the sweep planned, as the warning on the runs' condition sets says; for the events it planned, declare events = [...] in the spec, or pass --event)"
+        : ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)';
+  return `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${fix}`;
 }
 
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
