@@ -1031,7 +1031,7 @@ describe('incomplete runs are read only on purpose', () => {
     const lockFile = join(store, a.run_id, '.lock');
     await writeFile(lockFile, '{"pid":');
     try {
-      const said = `its lock file ${lockFile} cannot be read (its writer was killed as it wrote it): delete it, then`;
+      const said = `its lock file ${lockFile} cannot be read as a writer's lock (cut short, or not a file): delete it, then`;
       const i = await cli(['inspect', a.run_id]);
       expect(i.out).toContain(said);
       expect((await inspectRun(store, a.run_id)).unreadable_lock).toBe(lockFile);
@@ -1043,8 +1043,12 @@ describe('incomplete runs are read only on purpose', () => {
       await rm(lockFile);
       const again = await inspectRun(store, a.run_id);
       expect(again.unreadable_lock).toBeUndefined();
+      // A lock that is not a file at all (the session's review: a directory read as no lock).
+      await mkdir(lockFile);
+      expect((await inspectRun(store, a.run_id)).unreadable_lock).toBe(lockFile);
+      expect((await cli(['inspect', a.run_id])).out).toContain(said);
     } finally {
-      await rm(lockFile, { force: true });
+      await rm(lockFile, { recursive: true, force: true });
     }
   });
 

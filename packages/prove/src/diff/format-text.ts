@@ -46,13 +46,16 @@ export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests
   if (!r.events_inferred || r.planned_tests === null) return null;
   const c = r.rows.length / Math.max(1, r.events.length);
   // The sweep planned for before's conditions: some of them not in after make m differ whatever the
-  // events (a review: the fix named the events alone). The condition-set warning counts them.
-  const conditions = r.warnings.some((w) => /^the runs' condition sets differ \(([1-9]\d*) conditions? only in before/.test(w));
+  // events (a review: the fix named the events alone). The condition-set warning counts them; the events
+  // the sweep planned per condition are then its m over those conditions.
+  const onlyBefore = Number(r.warnings.map((w) => /^the runs' condition sets differ \((\d+) conditions? only in before/.exec(w)?.[1]).find((x) => x !== undefined) ?? 0);
+  const plannedEvents = r.planned_tests / (c + onlyBefore);
+  const eventsDiffer = plannedEvents !== r.events.length;
   const fix =
     r.tests === r.planned_tests
       ? ''
-      : conditions
-        ? " (the conditions compared are not all the sweep planned, as the warning on the runs' condition sets says; for the events it planned, declare events = [...] in the spec, or pass --event)"
+      : onlyBefore > 0
+        ? ` (the conditions compared are not all the sweep planned, as the warning on the runs' condition sets says${eventsDiffer ? '; for the events it planned, declare events = [...] in the spec, or pass --event' : ''})`
         : ' (declare events = [...] in the spec, or pass --event, to read the tests it planned)';
   return `m = ${r.tests} used (${c} condition${c === 1 ? '' : 's'} x ${r.events.length} inferred event${r.events.length === 1 ? '' : 's'}); the sweep planned for m = ${r.planned_tests}${fix}`;
 }

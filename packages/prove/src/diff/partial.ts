@@ -111,7 +111,7 @@ export async function assertComplete(c: RunCoverage, partial: boolean, verb: str
     : c.status === 'running'
       ? alive
         ? 'its writer is alive (still sweeping): wait for it to end'
-        : `no live writer: its process was killed or crashed;${lock !== null ? ` its lock file ${lock} cannot be read (its writer was killed as it wrote it): delete it, then` : ''} poisson-prove resume ${c.run_id} finishes it`
+        : `no live writer: its process was killed or crashed;${lock !== null ? ` its lock file ${lock} cannot be read as a writer's lock (cut short, or not a file): delete it, then` : ''} poisson-prove resume ${c.run_id} finishes it`
       : `poisson-prove resume ${c.run_id} runs the missing pairs`;
   throw new ProveError('E_PARTIAL', `${coverageWords(c)}; ${how}; or pass --partial to ${verb} it as it is (every output then says partial).`);
 }

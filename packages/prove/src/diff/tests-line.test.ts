@@ -19,7 +19,8 @@ describe("the tests line's fix", () => {
     const r = diffEpisodes(run('a', ['slack 4', 'slack 8'], (_, i) => (i < 2 ? 'failed' : 'passed')), run('b', ['slack 4', 'slack 16'], (_, i) => (i < 3 ? 'failed' : 'passed')));
     expect(r.tests).toBe(1);
     expect(r.planned_tests).toBe(2);
-    expect(line(formatDiffText(r))).toContain("m = 1 used (1 condition x 1 inferred event); the sweep planned for m = 2 (the conditions compared are not all the sweep planned, as the warning on the runs' condition sets says;");
+    // The events are the ones it planned (one a condition): the fix does not name them (the session's review).
+    expect(line(formatDiffText(r))).toMatch(/m = 1 used \(1 condition x 1 inferred event\); the sweep planned for m = 2 \(the conditions compared are not all the sweep planned, as the warning on the runs' condition sets says\)$/);
   });
 
   it('names the events when the conditions are the ones planned', () => {

@@ -31,4 +31,18 @@ describe('inspect_ai sample ids beyond 2^53', () => {
     expect(metas.map((m) => m.sample_id).sort()).toEqual(ids);
     expect(metas.map((m) => m.identity).sort()).toEqual(ids.map((i) => `id ${i} epoch 1`));
   });
+
+  // The session's second review: the header's dataset ids were still rounded, so a log missing a sample
+  // was said to have no entry for "1460000000000000000" four times over.
+  it("the header's dataset ids too: a log missing a sample names the one it lacks", async () => {
+    const log = JSON.parse(await readFile(LOG, 'utf8')) as { samples: Record<string, unknown>[]; results?: Record<string, unknown>; eval: { dataset: Record<string, unknown> } };
+    log.samples.forEach((s, i) => (s['id'] = `BIG${1460000000000000001n + BigInt(i)}`));
+    log.eval.dataset['sample_ids'] = [1, 2, 3, 4].map((i) => `BIG${1460000000000000000n + BigInt(i)}`);
+    log.results = { ...(log.results ?? {}), total_samples: 4 };
+    const file = join(dir, 'big-missing.json');
+    await writeFile(file, JSON.stringify(log, null, 2).replace(/"BIG(\d+)"/g, '$1'));
+    const r = await importRun(join(dir, 'store'), { format: 'inspect', files: [file] });
+    expect(r.runs[0]?.status).toBe('interrupted');
+    expect(r.notes.join('\n')).toContain('(no entry at all for sample id 1460000000000000004)');
+  });
 });

@@ -117,9 +117,21 @@ const BIG_ID = /("id"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g;
  * an id the log does not hold). Ids up to 2^53 are left as they are.
  */
 function bigIds(text: string): string {
-  if (!/"id"\s*:\s*-?\d{16}/.test(text)) return text;
-  return text.replace(BIG_ID, (whole: string, key: string, digits: string) => (Number.isSafeInteger(Number(digits)) ? whole : `${key}"${digits}"`));
+  if (!/-?\d{16}/.test(text)) return text;
+  const quoted = (whole: string, digits: string, put: (d: string) => string): string => (Number.isSafeInteger(Number(digits)) ? whole : put(digits));
+  return (
+    text
+      .replace(BIG_ID, (whole: string, key: string, digits: string) => quoted(whole, digits, (d) => `${key}"${d}"`))
+      // The header's dataset ids (`eval.dataset.sample_ids`), which name the samples a log lacks: read as
+      // the samples' are (the session's review: they were rounded, and every id read as absent).
+      .replace(SAMPLE_IDS, (whole: string, open: string, list: string) => `${open}${list.replace(BIG_IN_LIST, (w: string, lead: string, digits: string) => quoted(w, digits, (d) => `${lead}"${d}"`))}]`)
+  );
 }
+
+/** A `"sample_ids"` array, its opening and its items (up to the first `]`). */
+const SAMPLE_IDS = /("sample_ids"\s*:\s*\[)([^\]]*)\]/g;
+/** An integer item of 16 digits or more in such an array. */
+const BIG_IN_LIST = /(^|[\s,])(-?\d{16,})(?=\s*(?:,|$))/g;
 
 /**
  * The value of a log's JSON text (a .json log, or an entry of a .eval), as inspect_ai writes it with

@@ -142,8 +142,8 @@ export async function liveWriter(store: string, runId: string): Promise<LockHold
 }
 
 /**
- * The path of a run's lock file when it is there and cannot be read as a holder (an empty or cut file),
- * else null: no reader counts it as a live writer ({@link liveWriter}), and `resume` refuses to take it
+ * The path of a run's lock file when it is there and cannot be read as a holder (an empty or cut file, a
+ * directory, a file this process may not read), else null: no reader counts it as a live writer ({@link liveWriter}), and `resume` refuses to take it
  * until it is deleted (the one case where a lock is not cleared by the next writer), so the advice to
  * resume names it first.
  *
@@ -152,8 +152,13 @@ export async function liveWriter(store: string, runId: string): Promise<LockHold
  */
 export async function unreadableLock(store: string, runId: string): Promise<string | null> {
   const path = lockPath(store, runId);
-  const found = await readHolder(path).catch(() => null);
-  return found !== null && found.holder === null ? path : null;
+  try {
+    const found = await readHolder(path);
+    return found !== null && found.holder === null ? path : null;
+  } catch {
+    // There and not readable as a file (a directory, no permission): resume refuses it too (the session's review).
+    return path;
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer' | 'unr
   if (run.writer !== 'gone') return words;
   // A lock file that cannot be read is one resume will not take: named first (a review: inspect said
   // "resume finishes it", and resume refused the unreadable lock).
-  const first = run.unreadable_lock !== undefined ? `; its lock file ${run.unreadable_lock} cannot be read (its writer was killed as it wrote it): delete it, then` : ';';
+  const first = run.unreadable_lock !== undefined ? `; its lock file ${run.unreadable_lock} cannot be read as a writer's lock (cut short, or not a file): delete it, then` : ';';
   return `${words}${first} ${proveCommandLine(store, 'resume', run.manifest.run_id)} finishes it`;
 }
 
