@@ -316,8 +316,8 @@ function withFullSections(report: DiffReport, input: DiffInput, family: DiffFami
  * and the report in the words of sentence.ts, with the `next:` command as data (next-command.ts).
  */
 export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | RunIndex, given: DiffOptions = {}, switches: ComputeSwitches = {}): DiffReport {
-  checkOptions(given);
-  // The q, power and method the runs' sweeps recorded, where none is given (registered-reading.ts).
+  // The q, power and method the runs' sweeps recorded, where none is given (registered-reading.ts); the
+  // options checked as they are computed with (a given one is kept as given, and checked here).
   const registered = registeredReading(beforeRun.manifest, afterRun.manifest, given);
   const options = registered.options;
   const checked = checkOptions(options);

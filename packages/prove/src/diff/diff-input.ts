@@ -462,11 +462,24 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
     ...(identity !== null ? [identityRuleWarning(before, after), sameFileWarning(before, after), noAnswerWarning(before, after, pairing)].filter((w): w is string => w !== null) : []),
   ];
   const [onlyB, onlyA, shared] = [pairing.only_before.length, pairing.only_after.length, pairing.conditions.length];
-  if (onlyB > 0 || onlyA > 0) {
-    // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
-    warnings.push(
-      `the runs' condition sets differ (${onlyB} condition${onlyB === 1 ? '' : 's'} only in before, ${onlyA} only in after, e.g. a run narrowed by --only): the verdict covers the ${shared} shared condition${shared === 1 ? '' : 's'} only; --full lists the others`,
-    );
-  }
+  // A run narrowed by `sweep --only` (a smoke run) is never silently paired with a full run.
+  if (onlyB > 0 || onlyA > 0) warnings.push(conditionSetsWarning(onlyB, onlyA, shared));
   return { before, after, identity, pairing, events, inferred, declared: options.events === undefined && declared.events !== null, warnings };
+}
+
+/** The warning of runs whose condition sets differ (read back by {@link conditionsOnlyBefore}). */
+function conditionSetsWarning(onlyB: number, onlyA: number, shared: number): string {
+  return `the runs' condition sets differ (${onlyB} condition${onlyB === 1 ? '' : 's'} only in before, ${onlyA} only in after, e.g. a run narrowed by --only): the verdict covers the ${shared} shared condition${shared === 1 ? '' : 's'} only; --full lists the others`;
+}
+
+/**
+ * How many conditions of before a report did not compare (after lacks them), read from its warnings'
+ * {@link conditionSetsWarning}: the report's text and page say why its m is not the one the sweep planned.
+ */
+export function conditionsOnlyBefore(warnings: readonly string[]): number {
+  for (const w of warnings) {
+    const m = /^the runs' condition sets differ \((\d+) conditions? only in before/.exec(w);
+    if (m !== null) return Number(m[1]);
+  }
+  return 0;
 }

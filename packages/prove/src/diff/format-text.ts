@@ -2,6 +2,7 @@ import { formatClusteredLines } from './cluster-binary.js';
 import { RESTATED_NOTE } from './restated-scores.js';
 import { formatScoreLines } from './score-format.js';
 import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
+import { conditionsOnlyBefore } from './diff-input.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffSamples, DiffCounts, PooledTest } from './types.js';
 
@@ -46,9 +47,9 @@ export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests
   if (!r.events_inferred || r.planned_tests === null) return null;
   const c = r.rows.length / Math.max(1, r.events.length);
   // The sweep planned for before's conditions: some of them not in after make m differ whatever the
-  // events (a review: the fix named the events alone). The condition-set warning counts them; the events
-  // the sweep planned per condition are then its m over those conditions.
-  const onlyBefore = Number(r.warnings.map((w) => /^the runs' condition sets differ \((\d+) conditions? only in before/.exec(w)?.[1]).find((x) => x !== undefined) ?? 0);
+  // events (a review: the fix named the events alone); the events it planned per condition are its m
+  // over those conditions.
+  const onlyBefore = conditionsOnlyBefore(r.warnings);
   const plannedEvents = r.planned_tests / (c + onlyBefore);
   const eventsDiffer = plannedEvents !== r.events.length;
   const fix =
