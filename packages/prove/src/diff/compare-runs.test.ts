@@ -55,13 +55,16 @@ describe('compareEpisodes: one baseline, several candidates, one family', () => 
     expect(one.rows).toEqual(two.rows);
     expect(one.sentence).toBe(two.sentence);
   });
+  // c3's slack 4 (7 discordant pairs one way, exact p = 2 x 0.5^7 = 0.015625): R's p.adjust over the six
+  // p-values c(1, 1, 2 * 0.5^14, 0.5, 0.015625, 1) gives Holm 0.078125 (not counted at q 0.05) and BH
+  // 0.046875 (flagged); its cell marks the flag as the two-run table does.
   it('prints a column per candidate', () => {
     const text = formatMultiDiffText(multi);
     const lines = text.split('\n');
     expect(lines[0]).toBe(`significant change  ${multi.sentence}`);
     const head = lines.find((l) => l.startsWith('condition'));
     expect(head).toMatch(/^condition\s+event\s+run c1\s+run c2\s+run c3$/);
-    expect(text).toMatch(/\nslack 4\s+failed\s+0\.000 -> 0\.025 \+0\.025 unchanged\s+0\.000 -> 0\.350 \+0\.350 higher\s+0\.000 -> 0\.175 \+0\.175 (unchanged|inconclusive)\n/);
+    expect(text).toMatch(/\nslack 4\s+failed\s+0\.000 -> 0\.025 \+0\.025 unchanged\s+0\.000 -> 0\.350 \+0\.350 higher\s+0\.000 -> 0\.175 \+0\.175 unchanged, flagged \(BH\)\n/);
     expect(() => compareEpisodes(base, [])).toThrow(/candidates must name at least one run/);
   });
 });

@@ -8,6 +8,7 @@ import type { RunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import { columnsUnmatched, unmatchedLine } from './partial.js';
 import { discordanceText, fmtThreshold, verdictSentence } from './sentence.js';
+import { verdictCell } from './format-text.js';
 import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
@@ -207,11 +208,11 @@ export function formatMultiDiffText(report: MultiDiffReport): string {
       const row = c.rows.find((x) => x.condition === k.condition && x.event === k.event);
       // To the candidate's threshold's decimals when it has more than three (text-table.ts printDecimals).
       const dp = printDecimals(c.threshold);
-      return row === undefined ? '-' : `${fmtRate(row.before, dp)} -> ${fmtRate(row.after, dp)} ${fmtChange(row.change, dp)} ${row.verdict}`;
+      return row === undefined ? '-' : `${fmtRate(row.before, dp)} -> ${fmtRate(row.after, dp)} ${fmtChange(row.change, dp)} ${verdictCell(row)}`;
     });
     table.push([k.condition, k.event, ...cells]);
   }
   out.push(...textTable(table));
-  out.push('', `${pad('cells')}before -> after rate over the candidate's pairs with the baseline, change, verdict (one family over the ${r.tests} tests); --json has every figure`);
+  out.push('', `${pad('cells')}before -> after rate over the candidate's pairs with the baseline, change, verdict, what held it back, and flagged (BH) where only Benjamini-Hochberg flags it (one family over the ${r.tests} tests); --json has every figure`);
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mcnemar } from 'poisson-stats';
 import { diffEpisodes } from './diff-episodes.js';
+import { compareEpisodes, formatMultiDiffText } from './compare-runs.js';
 import { formatDiffText } from './format-text.js';
 import type { DiffRun } from './types.js';
 
@@ -33,5 +34,30 @@ describe('a condition Benjamini-Hochberg flags and Holm does not count', () => {
     const r = diffEpisodes(run('a', () => 'passed'), run('b', () => 'failed'), { events: ['failed'], q: 0.1 });
     expect(r.rows.map((x) => x.verdict)).toEqual(['higher', 'higher']);
     expect(formatDiffText(r)).not.toContain('flagged (BH)');
+  });
+});
+
+// The several-candidate table had the same gap (its verdict rule names BH's flags; its cells showed the
+// verdict alone), and its cells left out what held a verdict back, which the two-run table shows.
+// Family of 4 at q 0.1: p = (0.03125, 0.03125, 1, 1); R: p.adjust(c(0.03125, 0.03125, 1, 1), 'holm') =
+// (0.125, 0.125, 1, 1), above 0.1; p.adjust(..., 'BH') = (0.0625, 0.0625, 1, 1), at or below 0.1.
+describe('the several-candidate table', () => {
+  it('marks the rows BH flags and Holm does not count, as the two-run table does', () => {
+    const m = compareEpisodes(run('a', () => 'passed'), [run('b', () => 'failed'), run('c', (r) => (r === 0 ? 'failed' : 'passed'))], { events: ['failed'], q: 0.1 });
+    const [b, c] = m.candidates;
+    expect(b?.rows.map((x) => [x.p, x.p_holm, x.p_bh, x.counts_toward_verdict, x.flagged])).toEqual([
+      [0.03125, 0.125, 0.0625, false, true],
+      [0.03125, 0.125, 0.0625, false, true],
+    ]);
+    expect(c?.rows.map((x) => x.flagged)).toEqual([false, false]);
+    const rows = formatMultiDiffText(m).split('\n').filter((l) => /^\s*slack [48]\s+failed/.test(l));
+    expect(rows).toHaveLength(2);
+    for (const [i, l] of rows.entries()) {
+      const row = b?.rows[i];
+      const why = row !== undefined && row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
+      // b's cell ends in its verdict, what held it back, and the flag; c's cell has no flag.
+      expect(l).toContain(`${row?.verdict}${why}, flagged (BH)`);
+      expect(l.match(/flagged \(BH\)/g)).toHaveLength(1);
+    }
   });
 });

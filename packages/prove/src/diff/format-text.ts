@@ -4,7 +4,7 @@ import { formatScoreLines } from './score-format.js';
 import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
 import { conditionsOnlyBefore } from './diff-input.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
-import type { DiffReport, DiffSamples, DiffCounts, PooledTest } from './types.js';
+import type { DiffReport, DiffRow, DiffSamples, DiffCounts, PooledTest } from './types.js';
 
 const LABEL_WIDTH = 14;
 
@@ -62,6 +62,17 @@ export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests
 }
 
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
+/**
+ * A row's verdict as the text tables print it (the two-run table and the several-candidate one): the
+ * verdict, what held it back in parentheses, and `, flagged (BH)` where the verdict rule's flag
+ * (Benjamini-Hochberg's) is set on a row the verdict does not count.
+ */
+export function verdictCell(row: Pick<DiffRow, 'verdict' | 'held_back_by' | 'flagged'>): string {
+  const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
+  const flag = row.flagged && row.verdict !== 'higher' && row.verdict !== 'lower' ? ', flagged (BH)' : '';
+  return `${row.verdict}${why}${flag}`;
+}
+
 export function line(label: string, text: string): string {
   return `${label.padEnd(LABEL_WIDTH)}${text}`;
 }
@@ -218,10 +229,7 @@ export function formatDiffText(report: DiffReport): string {
   // Rates, changes and intervals to the threshold's decimals when it has more than three (text-table.ts printDecimals).
   const dp = printDecimals(r.threshold);
   for (const row of r.rows) {
-    const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
-    // The flag the verdict rule names (Benjamini-Hochberg's), shown where the verdict does not count the row.
-    const flag = row.flagged && row.verdict !== 'higher' && row.verdict !== 'lower' ? ', flagged (BH)' : '';
-    rows.push([row.condition, row.event, fmtRate(row.before, dp), fmtRate(row.after, dp), fmtChange(row.change, dp), fmtInterval(row.interval, dp), `${row.verdict}${why}${flag}`, fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
+    rows.push([row.condition, row.event, fmtRate(row.before, dp), fmtRate(row.after, dp), fmtChange(row.change, dp), fmtInterval(row.interval, dp), verdictCell(row), fmtLimit(row.limit_rise), fmtLimit(row.limit_fall)]);
   }
   out.push(...textTable(rows));
   if (r.clustered !== undefined) out.push(...formatClusteredLines(r.clustered));

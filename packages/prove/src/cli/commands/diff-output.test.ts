@@ -7,6 +7,9 @@ import { DIFF_OUTPUT_CASES, diffOutputs, diffOutputStores } from '../__fixtures_
 // Regenerated once since, when the `dropped` and `score drops` lines stopped saying "(the target
 // crashed)" of pairs an imported sample's missing score left out ("(an error, or no score)"): the 7 cases
 // with dropped pairs changed in those words alone (checked by replacing them back: equal to the pinned).
+// Regenerated a second time (third session of 2026-12-07) for the several-candidate table's cells, which
+// now carry what held a verdict back and the BH flag as the two-run table's do (flag-text.test.ts): only the
+// `candidates` text case's table and `cells` line moved (compared line by line).
 describe('poisson-prove diff prints what it printed before the split', () => {
   let stores: Awaited<ReturnType<typeof diffOutputStores>>;
   beforeAll(async () => {

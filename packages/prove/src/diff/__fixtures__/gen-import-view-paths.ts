@@ -85,6 +85,9 @@
 // compared with the pages' <script> taken out, nothing moved.
 // and (the night of 2026-12-06) for the page script's pairs panel saying how many discordant pairs wait for a
 // later read under --sequential: compared with the pages' <script> taken out, nothing moved (13 of 62 outputs changed).
+// and (third session of 2026-12-07) for the several-candidate table's cells, which now carry what held a verdict back
+// and the BH flag as the two-run table's do (flag-text.test.ts), and its `cells` line saying so: compared line by line,
+// only the 4 `compare` cases' table rows and `cells` line moved.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
