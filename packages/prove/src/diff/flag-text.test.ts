@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mcnemar } from 'poisson-stats';
 import { diffEpisodes } from './diff-episodes.js';
 import { compareEpisodes, formatMultiDiffText } from './compare-runs.js';
-import { formatDiffText } from './format-text.js';
+import { formatDiffText, verdictCell } from './format-text.js';
+import { formatGridText, reportGrid } from './report-grid.js';
 import type { DiffRun } from './types.js';
 
 // The text's "verdict rule" line says a condition's flag is Benjamini-Hochberg's (STATS.md: "The verdict
@@ -59,5 +60,23 @@ describe('the several-candidate table', () => {
       expect(l).toContain(`${row?.verdict}${why}, flagged (BH)`);
       expect(l.match(/flagged \(BH\)/g)).toHaveLength(1);
     }
+  });
+});
+
+// report's grid heads its cells with the same rule ("a condition's flag is Benjamini-Hochberg's") and
+// showed the verdict alone: the two cells of the first test read "unchanged" or "inconclusive", unflagged.
+describe("report's grid", () => {
+  it('marks the cells BH flags and Holm does not count, as diff does', () => {
+    const g = reportGrid(run('a', () => 'passed'), run('b', () => 'failed'), { x: 'slack', event: 'failed' });
+    expect(g.cells.map((c) => [c.x, c.row?.p_holm, c.row?.p_bh, c.row?.flagged])).toEqual([
+      [4, 0.0625, 0.03125, true],
+      [8, 0.0625, 0.03125, true],
+    ]);
+    const text = formatGridText(g);
+    expect(text).toContain("a condition's flag is Benjamini-Hochberg's");
+    const cells = text.split('\n').find((l) => l.startsWith('slack ') && !l.startsWith('slack \\'));
+    expect(cells?.match(/flagged \(BH\)/g)).toHaveLength(2);
+    for (const c of g.cells) expect(cells).toContain(`${c.row?.verdict}, flagged (BH)`);
+    expect(verdictCell(g.cells[0]?.row as NonNullable<(typeof g.cells)[0]['row']>, false)).toBe(`${g.cells[0]?.row?.verdict}, flagged (BH)`);
   });
 });

@@ -64,11 +64,12 @@ export function testsText(r: Pick<DiffReport, 'events_inferred' | 'planned_tests
 /** One labelled line of the diff's text (`warning       ...`): the label padded to the text's column. */
 /**
  * A row's verdict as the text tables print it (the two-run table and the several-candidate one): the
- * verdict, what held it back in parentheses, and `, flagged (BH)` where the verdict rule's flag
- * (Benjamini-Hochberg's) is set on a row the verdict does not count.
+ * verdict, what held it back in parentheses (unless `held` is false: report's grid, whose cells stay
+ * narrow), and `, flagged (BH)` where the verdict rule's flag (Benjamini-Hochberg's) is set on a row the
+ * verdict does not count.
  */
-export function verdictCell(row: Pick<DiffRow, 'verdict' | 'held_back_by' | 'flagged'>): string {
-  const why = row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
+export function verdictCell(row: Pick<DiffRow, 'verdict' | 'held_back_by' | 'flagged'>, held = true): string {
+  const why = held && row.held_back_by.length > 0 ? ` (${row.held_back_by.join(', ')})` : '';
   const flag = row.flagged && row.verdict !== 'higher' && row.verdict !== 'lower' ? ', flagged (BH)' : '';
   return `${row.verdict}${why}${flag}`;
 }

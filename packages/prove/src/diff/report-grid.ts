@@ -14,7 +14,7 @@ import { indexColumns } from './index-columns.js';
 import { outcomeCodes, REPLICATE_SPAN } from './run-index.js';
 import { refuseClusteredSamples, refusePooledSamples, sampleAxisValues } from './same-sample-axes.js';
 import { fmtChange, fmtInterval, printDecimals, textTable } from './text-table.js';
-import { droppedLine, line } from './format-text.js';
+import { droppedLine, line, verdictCell } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, writtenOnward, type Unmatched } from './partial.js';
 import { discordanceText } from './sentence.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
@@ -414,7 +414,7 @@ export async function readReportRuns(store: string, refs: readonly string[], rea
 
 /**
  * The grid as text: one row per y value, one column per x value, each cell `change [lower, upper]
- * verdict`, under a heading naming the runs, the event and the rule, and the diff's warnings as diff's
+ * verdict` (and `flagged (BH)` as diff's table marks a verdict: `verdictCell`; what held it back is in diff's table), under a heading naming the runs, the event and the rule, and the diff's warnings as diff's
  * text words them (`warning` lines).
  *
  * @param grid - from {@link reportGrid}.
@@ -447,7 +447,7 @@ export function formatGridText(grid: ReportGrid): string {
     const line = [yv === null ? grid.x : String(yv)];
     for (const xv of grid.x_values) {
       const row = grid.cells.find((c) => c.x === xv && c.y === yv)?.row ?? null;
-      line.push(row === null ? '-' : `${fmtChange(row.change, printDecimals(d.threshold))} ${fmtInterval(row.interval, printDecimals(d.threshold))} ${row.verdict}`);
+      line.push(row === null ? '-' : `${fmtChange(row.change, printDecimals(d.threshold))} ${fmtInterval(row.interval, printDecimals(d.threshold))} ${verdictCell(row, false)}`);
     }
     table.push(line);
   }
