@@ -91,7 +91,10 @@ export type TargetUsage = {
   /** As the API reported them (cache hits repeat their recorded usage). */
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
-  /** Tokens of the calls made over the network: what the run spent, charged against `--budget-tokens`. */
+  /**
+   * Tokens of the calls made over the network (and of requests billed without an answer,
+   * `billed_failed_attempts`): what the run spent, charged against `--budget-tokens`.
+   */
   readonly billed_tokens: number;
   /**
    * Calls made over the network whose answer reported no usage: their tokens above are the target's
@@ -113,6 +116,12 @@ export type TargetUsage = {
    * provider may bill their work, which no token count above holds. Absent or 0 when there were none.
    */
   readonly unanswered_attempts?: number;
+  /**
+   * Of `failed_attempts`, those answered 200 with a usage and no answer (no choices): the provider billed
+   * them, and their reported tokens are in `billed_tokens` (and were charged to the budget). Absent or 0
+   * when there were none.
+   */
+  readonly billed_failed_attempts?: number;
   /**
    * Answers paid for that the target could not store in its response cache (a full disk, a refused
    * directory): graded all the same, but a later run calls them again. Absent or 0 when there were none.

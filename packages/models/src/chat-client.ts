@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletion, ChatRequest, ChatToolCall } from './chat-types.js';
+import type { ChatCompletion, ChatRequest, ChatToolCall, ChatUsage } from './chat-types.js';
 import { countTokens } from 'poisson-tasks';
 import { ModelCallError } from './errors.js';
 import { mulberry32 } from './internal/prng.js';
@@ -63,8 +63,12 @@ export type AttemptEnd = 'answer' | 'timeout' | 'network' | 'aborted' | 'rate_li
 /** A chat client bound to one provider endpoint. */
 export interface ChatClient {
   readonly provider: string;
-  /** One call; `onAttempt` hears how each HTTP request it sent ended (aborted ones included). */
-  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd) => void }): Promise<ChatCallResult>;
+  /**
+   * One call; `onAttempt` hears how each HTTP request it sent ended (aborted ones included), and, for an
+   * `invalid_response` whose body reported a `usage` (a 200 with usage and no choices), that usage: the
+   * provider billed it, though it brought no answer.
+   */
+  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd, billed?: ChatUsage) => void }): Promise<ChatCallResult>;
 }
 
 /**
@@ -112,8 +116,16 @@ export function requestBody(endpoint: ProviderEndpoint, model: string, request: 
   return body;
 }
 
-/** Thrown inside the client for a 2xx body that is not a Chat Completions response; never escapes. */
-class InvalidResponse extends Error {}
+/**
+ * Thrown inside the client for a 2xx body that is not a Chat Completions response; never escapes. `billed`
+ * is the usage the body reported, when it reported one (a 200 with usage and no choices: billed by the
+ * provider), else null.
+ */
+class InvalidResponse extends Error {
+  constructor(readonly billed: ChatUsage | null) {
+    super('invalid response');
+  }
+}
 
 /**
  * The usage of a response: the server's counts, or, for those it left out (no `usage`, as some servers
@@ -132,6 +144,19 @@ function usageOf(u: { prompt_tokens?: unknown; completion_tokens?: unknown; tota
   const prompt = p ?? estimatePromptTokens(request);
   const completion = c ?? Math.max(request.max_tokens ?? 0, output === '' ? 0 : countTokens(output));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: Math.max(total ?? 0, prompt + completion), estimated: true };
+}
+
+/**
+ * The usage a body that is not an answer reported (a 200 with `usage` and no choices), or null when it
+ * reported no token count: such a reply is billed by the provider, as every answered request is.
+ */
+function reportedUsage(raw: unknown, request: ChatRequest): ChatUsage | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const u: unknown = (raw as { usage?: unknown }).usage;
+  if (u === null || typeof u !== 'object') return null;
+  const c = u as { prompt_tokens?: unknown; completion_tokens?: unknown; total_tokens?: unknown };
+  const counted = [c.prompt_tokens, c.completion_tokens, c.total_tokens].some((v) => typeof v === 'number' && Number.isInteger(v) && v > 0);
+  return counted ? usageOf(c, { ...request, max_tokens: 0 }, '') : null;
 }
 
 function toCompletion(raw: unknown, model: string, request: ChatRequest): ChatCompletion | null {
@@ -216,7 +241,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
   async function complete(model: string, request: ChatRequest, callOptions?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd) => void }): Promise<ChatCallResult> {
     const signal = callOptions?.signal;
-    const ended = callOptions?.onAttempt ?? noop;
+    const ended: (end: AttemptEnd, billed?: ChatUsage) => void = callOptions?.onAttempt ?? noop;
     const name = `${endpoint.provider}:${model}`;
     const body = requestBody(endpoint, model, request);
     let attempt = 0;
@@ -226,13 +251,14 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       emit({ type: 'attempt', model: name, attempt });
       type Reason = 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'invalid_response';
       let failure: { reason: Reason; status: number | null; waitMs: number | null };
+      let billed: ChatUsage | null = null;
       try {
         const raw: unknown = await client.chat.completions.create(
           body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
           signal ? { signal } : {},
         );
         const completion = toCompletion(raw, model, request);
-        if (completion === null) throw new InvalidResponse();
+        if (completion === null) throw new InvalidResponse(reportedUsage(raw, request));
         ended('answer');
         return { completion, attempts: attempt };
       } catch (error) {
@@ -243,8 +269,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         }
         if (error instanceof InvalidResponse || error instanceof SyntaxError) {
           // A 2xx whose body is not JSON (the SDK's JSON.parse throws a SyntaxError quoting the body) or
-          // JSON without choices. Retried like a 5xx; the body never reaches a message.
+          // JSON without choices. Retried like a 5xx; the body never reaches a message. Its reported usage
+          // (if any) was billed, and is handed to onAttempt.
           failure = { reason: 'invalid_response', status: null, waitMs: null };
+          if (error instanceof InvalidResponse) billed = error.billed;
         } else if (error instanceof APIConnectionTimeoutError) failure = { reason: 'timeout', status: null, waitMs: null };
         else if (error instanceof APIConnectionError) failure = { reason: 'network', status: null, waitMs: null };
         else if (error instanceof APIError && typeof error.status === 'number') {
@@ -271,7 +299,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           throw new ModelCallError(name, attempt, null, 'network', `unexpected error (${kind}); report it with the command that ran.`, secrets);
         }
       }
-      ended(failure.reason);
+      if (billed !== null) ended(failure.reason, billed);
+      else ended(failure.reason);
       if (attempt >= maxAttempts || (failure.waitMs !== null && failure.waitMs > retryAfterMaxMs)) {
         emit({ type: 'failed', model: name, attempts: attempt, code: failure.reason });
         const kind =

@@ -51,6 +51,8 @@ export interface RunUsageTotals {
   readonly failed_attempts?: number;
   /** Of those, the requests whose answer never arrived (timed out, dropped, aborted); absent when none. */
   readonly unanswered_attempts?: number;
+  /** Of those, the 200s with usage and no answer: billed, their tokens in `billed_tokens`; absent when none. */
+  readonly billed_failed_attempts?: number;
   /** Answers paid for that the cache could not store (graded all the same); absent when none. */
   readonly cache_write_failures?: number;
   /** The error of the first of those failed writes; absent when none. */
@@ -125,6 +127,7 @@ export function modelRunTarget(build: (runtime: RunRuntime) => { readonly sessio
         ...(u.damaged_cache_entries > 0 ? { damaged_cache_entries: u.damaged_cache_entries } : {}),
         ...(u.http_attempts > u.http_calls ? { failed_attempts: u.http_attempts - u.http_calls } : {}),
         ...(u.unanswered_attempts > 0 ? { unanswered_attempts: u.unanswered_attempts } : {}),
+        ...(u.billed_failed_attempts > 0 ? { billed_failed_attempts: u.billed_failed_attempts } : {}),
         ...(u.cache_write_failures > 0 ? { cache_write_failures: u.cache_write_failures, cache_write_error: get().session.cacheWriteError() ?? 'unknown error' } : {}),
       });
     },

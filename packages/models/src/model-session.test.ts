@@ -160,6 +160,33 @@ describe('createModelSession', () => {
     expect(s.usage()).toMatchObject({ calls: 2, estimated_calls: 1, billed_tokens: prompt + 16 });
   });
 
+  // A review (third session of 2026-12-07): a server that answers 200 with `usage` and `choices: []`
+  // (a provider's content filter, a proxy's empty reply) billed 13,497 tokens while the run read "billed 0
+  // tokens of a budget of 6000" and went on past the budget. Such a reply is billed by the provider: its
+  // reported usage is counted as billed (and charged to the budget), whether the call then succeeds on a
+  // retry or fails for good, and the attempt is counted in `billed_failed_attempts`.
+  it('a 200 that reports usage but has no choices is billed: counted and charged, on a retry that succeeds and on a call that fails', async () => {
+    const empty = (i: number): Reply => ({ kind: 'raw', status: 200, body: JSON.stringify({ id: `x${i}`, object: 'chat.completion', model: 'm', choices: [], usage: { prompt_tokens: 40, completion_tokens: 300, total_tokens: 340 } }) });
+    server = await startMockChatServer((_r, i) => (i === 0 ? empty(i) : i === 1 ? { kind: 'text', content: 'ok', completionTokens: 5 } : empty(i)));
+    const budget = new TokenBudget(10_000);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, budget, sleep: async () => undefined, maxAttempts: 2 });
+    const r = await s.chat('local:m', request('q0'), { replicateIndex: 0 });
+    const answered = r.completion.usage.total_tokens;
+    expect(r.completion.content).toBe('ok');
+    expect(budget.used).toBe(340 + answered);
+    expect(s.usage()).toMatchObject({ calls: 1, http_calls: 1, http_attempts: 2, billed_tokens: 340 + answered, billed_failed_attempts: 1 });
+    // Two more empty 200s: the call fails for good, and both were billed.
+    await expect(s.chat('local:m', request('q1'), { replicateIndex: 0 })).rejects.toThrow(/invalid_response|not a Chat Completions response/);
+    expect(budget.used).toBe(3 * 340 + answered);
+    expect(s.usage()).toMatchObject({ calls: 1, failed_calls: 1, http_attempts: 4, billed_tokens: 3 * 340 + answered, billed_failed_attempts: 3 });
+    // A 200 without choices and without usage is not known to be billed: nothing is charged for it.
+    await server.close();
+    server = await startMockChatServer(() => ({ kind: 'raw', status: 200, body: JSON.stringify({ choices: [] }) }));
+    const t = createModelSession({ env: {}, baseURLs: { local: server.url }, budget: new TokenBudget(10_000), sleep: async () => undefined, maxAttempts: 2 });
+    await expect(t.chat('local:m', request('q2'), { replicateIndex: 0 })).rejects.toThrow();
+    expect(t.usage()).toMatchObject({ billed_tokens: 0, billed_failed_attempts: 0, http_attempts: 2 });
+  });
+
   // A review's server reported total_tokens 0 with 3000 completion tokens: a 45,000 budget ran all 55
   // calls, 'billed 0 tokens'. The total billed is never below prompt + completion; a total above it
   // (reasoning tokens a provider adds) is kept.
@@ -356,7 +383,7 @@ describe('createModelSession', () => {
     await s1.chat('local:a', request('x'), { replicateIndex: 0 });
     await s1.chat('local:b', request('x'), { replicateIndex: 0 });
     const prompt = server.requests[0]!.promptTokens;
-    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0 });
+    expect(s1.usage()).toEqual({ calls: 2, http_calls: 2, http_attempts: 2, cache_hits: 0, failed_calls: 0, prompt_tokens: 2 * prompt, completion_tokens: 10, total_tokens: 2 * (prompt + 5), billed_tokens: 2 * (prompt + 5), estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0, billed_failed_attempts: 0 });
     expect(Object.keys(s1.usageByModel()).sort()).toEqual(['local:a', 'local:b']);
     const s2 = mk();
     const hit = await s2.chat('local:a', request('x'), { replicateIndex: 0 });

@@ -87,8 +87,18 @@ export interface UsageTotals {
   readonly prompt_tokens: number;
   readonly completion_tokens: number;
   readonly total_tokens: number;
-  /** `total_tokens` of HTTP calls only: what this run spent. */
+  /**
+   * `total_tokens` of HTTP calls only, and the tokens of `billed_failed_attempts`: what this run spent
+   * (and what the budget was charged).
+   */
   readonly billed_tokens: number;
+  /**
+   * HTTP requests answered 200 with a `usage` and no answer (no choices: a provider's filter, a proxy's
+   * empty reply): the provider billed them, so their reported tokens are in `billed_tokens` and charged to
+   * the budget, though no answer came (they are also among the failed attempts, `http_attempts -
+   * http_calls`).
+   */
+  readonly billed_failed_attempts: number;
   /**
    * HTTP calls whose 200 reported no usage: their tokens (in every count above) are estimates, the
    * prompt's o200k_base estimate plus the output cap (`ChatUsage.estimated`).
@@ -108,9 +118,13 @@ export interface UsageTotals {
 
 /** A mutable accumulator of {@link UsageTotals}. */
 export class UsageMeter {
-  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0 };
-  /** Adds an answered call, and the HTTP requests it took (`attempts`, of which `unanswered` got no answer; none from the cache). */
-  add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1, unanswered = 0): void {
+  #t = { calls: 0, http_calls: 0, http_attempts: 0, cache_hits: 0, failed_calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, billed_tokens: 0, estimated_calls: 0, damaged_cache_entries: 0, unanswered_attempts: 0, cache_write_failures: 0, billed_failed_attempts: 0 };
+  /**
+   * Adds an answered call, and the HTTP requests it took (`attempts`, of which `unanswered` got no answer;
+   * none from the cache), `billedFailed` of them billed without an answer (their `usage`).
+   */
+  add(usage: ChatUsage, cached: boolean, attempts = cached ? 0 : 1, unanswered = 0, billedFailed: readonly ChatUsage[] = []): void {
+    this.#billedFailed(billedFailed);
     this.#t.calls += 1;
     this.#t.http_attempts += attempts;
     this.#t.unanswered_attempts += unanswered;
@@ -132,11 +146,21 @@ export class UsageMeter {
   cacheWriteFailed(): void {
     this.#t.cache_write_failures += 1;
   }
-  /** Adds a call that failed for good, and the HTTP requests it sent (`attempts`, of which `unanswered` got no answer). */
-  fail(attempts = 0, unanswered = 0): void {
+  /**
+   * Adds a call that failed for good, and the HTTP requests it sent (`attempts`, of which `unanswered` got
+   * no answer), `billedFailed` of them billed without an answer (their `usage`).
+   */
+  fail(attempts = 0, unanswered = 0, billedFailed: readonly ChatUsage[] = []): void {
+    this.#billedFailed(billedFailed);
     this.#t.failed_calls += 1;
     this.#t.http_attempts += attempts;
     this.#t.unanswered_attempts += unanswered;
+  }
+  #billedFailed(billed: readonly ChatUsage[]): void {
+    for (const u of billed) {
+      this.#t.billed_failed_attempts += 1;
+      this.#t.billed_tokens += u.total_tokens;
+    }
   }
   /** A frozen snapshot. */
   totals(): UsageTotals {
@@ -297,9 +321,15 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
     // refused before sending sent none), and those whose answer never arrived.
     let attempts = 0;
     let unanswered = 0;
-    const onAttempt = (end: AttemptEnd): void => {
+    // Requests answered 200 with usage and no choices: billed, charged to the budget as they end.
+    const billedFailed: ChatUsage[] = [];
+    const onAttempt = (end: AttemptEnd, billed?: ChatUsage): void => {
       attempts += 1;
       if (end === 'timeout' || end === 'network' || end === 'aborted') unanswered += 1;
+      if (billed !== undefined) {
+        billedFailed.push(billed);
+        budget?.charge(billed.total_tokens);
+      }
     };
     let result;
     let gated: ChatCompletion | null = null;
@@ -316,11 +346,11 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
         return client.complete(ref.model, effective, signal ? { signal, onAttempt } : { onAttempt });
       }, signal);
     } catch (error) {
-      for (const m of meters) m?.fail(attempts, unanswered);
+      for (const m of meters) m?.fail(attempts, unanswered, billedFailed);
       throw error;
     }
     if (result === null) return { gated };
-    for (const m of meters) m?.add(result.completion.usage, false, attempts, unanswered);
+    for (const m of meters) m?.add(result.completion.usage, false, attempts, unanswered, billedFailed);
     budget?.charge(result.completion.usage.total_tokens);
     let completion = result.completion;
     if (cache !== null) {

@@ -133,7 +133,10 @@ export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string,
   }
   if (u.failed_attempts) {
     const never = u.unanswered_attempts ?? 0;
-    const them = never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`;
+    const billed = u.billed_failed_attempts ?? 0;
+    const them =
+      (billed === 0 ? '' : `; ${billed} of them ${billed === 1 ? 'was' : 'were'} answered 200 with a usage and no answer (no choices): billed, and ${billed === 1 ? 'its' : 'their'} tokens are in the billed count and the budget`) +
+      (never === 0 ? '' : `; ${never} of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count`);
     notes.push(['attempts', `${u.failed_attempts} HTTP request${u.failed_attempts === 1 ? '' : 's'} brought no answer and ${u.failed_attempts === 1 ? 'was' : 'were'} retried or given up${them}`]);
   }
   if (u.cache_write_failures) {

@@ -12,4 +12,13 @@ describe('usageNotes', () => {
     expect(failed['damaged']).toBe('1 cache entry could not be served (unreadable, or not the shape of an answer) and was called again; the new answer replaced it where the cache could be written (the cache line)');
     expect(failed['cache']).toContain('1 answer paid for could not be written to the response cache (first error: EISDIR)');
   });
+
+  // A review (third session of 2026-12-07): 200s with a usage and no choices were billed by the server and
+  // counted nowhere; the model session now counts them (billed_failed_attempts), and the attempts line says so.
+  it('the attempts line names the requests billed without an answer', () => {
+    const notes = Object.fromEntries(usageNotes({ ...base, failed_attempts: 3, billed_failed_attempts: 2, unanswered_attempts: 1 }));
+    expect(notes['attempts']).toBe(
+      '3 HTTP requests brought no answer and were retried or given up; 2 of them were answered 200 with a usage and no answer (no choices): billed, and their tokens are in the billed count and the budget; 1 of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count',
+    );
+  });
 });

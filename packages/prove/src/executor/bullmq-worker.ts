@@ -347,6 +347,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     ...(a.damaged_cache_entries ? { damaged_cache_entries: a.damaged_cache_entries - (b.damaged_cache_entries ?? 0) } : {}),
     ...(a.failed_attempts ? { failed_attempts: a.failed_attempts - (b.failed_attempts ?? 0) } : {}),
     ...(a.unanswered_attempts ? { unanswered_attempts: a.unanswered_attempts - (b.unanswered_attempts ?? 0) } : {}),
+    ...(a.billed_failed_attempts ? { billed_failed_attempts: a.billed_failed_attempts - (b.billed_failed_attempts ?? 0) } : {}),
     ...(a.cache_write_failures && a.cache_write_failures > (b.cache_write_failures ?? 0)
       ? { cache_write_failures: a.cache_write_failures - (b.cache_write_failures ?? 0), ...(a.cache_write_error !== undefined ? { cache_write_error: a.cache_write_error } : {}) }
       : {}),

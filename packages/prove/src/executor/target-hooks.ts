@@ -75,7 +75,7 @@ export async function startTarget(fn: Target, runtime: RuntimeInit | undefined, 
 }
 
 /** The optional counts of a usage: summed like the others, and present only when not 0. */
-const OPTIONAL_USAGE_COUNTS = ['estimated_calls', 'damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'cache_write_failures'] as const;
+const OPTIONAL_USAGE_COUNTS = ['estimated_calls', 'damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'billed_failed_attempts', 'cache_write_failures'] as const;
 
 /**
  * Sums usages (null entries count as nothing); an optional count (`estimated_calls` ...) only when either

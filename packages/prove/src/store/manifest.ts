@@ -90,6 +90,11 @@ export type RunUsage = {
    */
   unanswered_attempts?: number;
   /**
+   * Of `failed_attempts`, those answered 200 with a usage and no answer (no choices): billed by the
+   * provider; their tokens are in `billed_tokens` and `--budget-tokens` counted them. Absent when none.
+   */
+  billed_failed_attempts?: number;
+  /**
    * Answers paid for that the target could not store in its response cache (a full disk, a refused
    * directory): graded all the same, but a later run calls them again. Absent when there were none.
    */

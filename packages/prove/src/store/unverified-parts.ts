@@ -21,7 +21,7 @@ function newerThanChecksums(manifest: RunManifest): string[] {
   for (const key of ['max_output_tokens', 'refresh_cache', 'usage_jobs', 'budget_share_spent']) if (key in m) out.push(key);
   const usage = m['usage'];
   if (typeof usage === 'object' && usage !== null && 'estimated_calls' in usage) out.push('usage.estimated_calls');
-  for (const key of ['damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'cache_write_failures']) {
+  for (const key of ['damaged_cache_entries', 'failed_attempts', 'unanswered_attempts', 'billed_failed_attempts', 'cache_write_failures']) {
     if (typeof usage === 'object' && usage !== null && key in usage) out.push(`usage.${key}`);
   }
   const has = (list: unknown, key: string): boolean => Array.isArray(list) && list.some((e: unknown) => typeof e === 'object' && e !== null && key in e);
