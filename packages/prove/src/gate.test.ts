@@ -55,8 +55,8 @@ describe('powerGate', () => {
 
   it('refuses bad inputs naming the argument', () => {
     expect(() => powerGate({ conditions: 0, replicates: 8, maxMde: 0.5 })).toThrow(/conditions must be an integer >= 1, got 0/);
-    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0 })).toThrow(/maxMde must be in \(0, 1\], got 0/);
-    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, q: 2 })).toThrow(/q must be in \(0, 1\), got 2/);
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0 })).toThrow(/maxMde must be a number in \(0, 1\], got 0/);
+    expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, q: 2 })).toThrow(/q must be a number in \(0, 1\), got 2/);
   });
 });
 
@@ -141,4 +141,20 @@ describe('powerGate with discordance, declared events and every method (issue 10
     expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, discordance: 1.5 })).toThrow(/discordance must be a number in \[0, 1\]/);
     expect(() => powerGate({ conditions: 1, replicates: 8, maxMde: 0.5, events: 0 })).toThrow(/events must be an integer >= 1, got 0/);
   });
+});
+
+// A review (third session of 2026-12-07): sweep({ q: '0.1' }) planned its gate at 0.1 (the string compared
+// as a number), recorded "q": "0.1" in run.json, and the diff, which reads a recorded q only when it is a
+// number, read the runs at 0.05 without a word. The gate now takes numbers only, naming the type.
+describe('powerGate refuses levels that are not numbers', () => {
+  for (const [key, value] of [
+    ['q', '0.1'],
+    ['power', '0.9'],
+    ['maxMde', '0.5'],
+  ] as const) {
+    it(`${key}: ${JSON.stringify(value)}`, () => {
+      const input = { conditions: 1, replicates: 64, maxMde: 0.5, [key]: value } as unknown as Parameters<typeof powerGate>[0];
+      expect(() => powerGate(input)).toThrow(new RegExp(`powerGate: ${key} must be a number in .*, got "${value.replace('.', '\\.')}"`));
+    });
+  }
 });

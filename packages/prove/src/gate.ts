@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { GateError } from './errors.js';
 import { roundLimit } from './diff/limits.js';
 import { fmtLimit } from './diff/sentence.js';
@@ -109,9 +110,11 @@ export function powerGate(input: GateInput): GateResult {
   }
   const m = conditions * events;
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`powerGate: replicates must be an integer >= 1, got ${n}`);
-  if (!(maxMde > 0 && maxMde <= 1)) throw new RangeError(`powerGate: maxMde must be in (0, 1], got ${maxMde}`);
-  if (!(q > 0 && q < 1)) throw new RangeError(`powerGate: q must be in (0, 1), got ${q}`);
-  if (!(power > 0 && power < 1)) throw new RangeError(`powerGate: power must be in (0, 1), got ${power}`);
+  // Numbers, not strings that compare as numbers: a q of '0.1' planned the gate at 0.1 and was recorded
+  // as a string that the diff then could not read, reading at 0.05 without a word (a review).
+  if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) throw new RangeError(`powerGate: maxMde must be a number in (0, 1], got ${shown(maxMde)}`);
+  if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`powerGate: q must be a number in (0, 1), got ${shown(q)}`);
+  if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`powerGate: power must be a number in (0, 1), got ${shown(power)}`);
   if (!TEST_METHODS.includes(method)) {
     throw new RangeError(`powerGate: method must be one of ${TEST_METHODS.map((x) => `'${x}'`).join(', ')}, got ${String(method)}`);
   }
