@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eachTempDir, memoryIo } from '../__fixtures__/helpers.js';
@@ -99,5 +100,25 @@ describe("a diff reads at the q, power and method the runs' sweeps recorded", ()
     const r = memoryIo({ cwd: t.dir });
     expect(await runCli(['--store', store, 'report', a, b, '--x', 'slack', '--event', 'failed'], r)).toBe(0);
     expect(r.out()).toContain('q 0.01');
+  });
+});
+
+// A review (third session of 2026-12-07): sweep({ q: '0.1' }) recorded "q": "0.1" (the gate now refuses a
+// string); a diff of such runs read at 0.05 without a word. A recorded level that is not one is now said.
+describe('a recorded level that is not one', () => {
+  it('is not read, and the diff says which run records what, naming the flag', async () => {
+    const [store, a, b] = await runs({ q: 0.1 });
+    for (const id of [a, b]) {
+      const file = join(store, id, 'run.json');
+      const m = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      await writeFile(file, JSON.stringify({ ...m, q: '0.1' }));
+    }
+    const d = await diffRuns(store, a, b, { events: ['failed'] });
+    expect(d.q).toBe(0.05);
+    expect(d.warnings).toContain(
+      'before records q "0.1", after records q "0.1", which is not a level a sweep records (q and power: numbers in (0, 1); method: exact, midp, asymptotic, asymptotic-cc): not read; pass --q with the level the sweep meant',
+    );
+    const given = await diffRuns(store, a, b, { events: ['failed'], q: 0.1 });
+    expect(given.warnings.filter((w) => w.includes('not a level'))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // The level a diff reads at: the q, power and paired test its runs' sweeps recorded, where the caller
 // names none. Internal to the diff.
+import { shown } from 'poisson-core';
 import { TEST_METHODS } from './stats.js';
 import type { DiffManifest, DiffOptions, TestMethod } from './types.js';
 
@@ -52,11 +53,21 @@ export function familyReading(runs: readonly { readonly manifest: DiffManifest; 
   const chosen: Partial<Record<Key, number | TestMethod>> = {};
   const differing: string[] = [];
   const departed: { key: Key; given: number | TestMethod; swept: number | TestMethod }[] = [];
+  // A swept run whose run.json holds a level that is not one (a q of "0.1", as sweep recorded a string
+  // given it until the third session of 2026-12-07): not read, and said, where the caller gave none.
+  const unreadable: string[] = [];
   for (const key of ['q', 'power', 'method'] as const) {
     const values = runs.map((r) => recorded(r.manifest, key));
     const known = values.filter((v): v is number | TestMethod => v !== undefined);
     const same = known.length > 0 && known.every((v) => v === known[0]);
     const given = options[key];
+    if (given === undefined) {
+      runs.forEach((r, i) => {
+        const raw = r.manifest[key];
+        const swept = r.manifest['import'] === undefined || r.manifest['import'] === null;
+        if (swept && values[i] === undefined && raw !== undefined && raw !== null) unreadable.push(`${r.role} records ${key} ${shown(raw)}`);
+      });
+    }
     if (given !== undefined) {
       // Said when laxer than every run's own (a larger q, a smaller power): a pre-registered level read
       // more loosely. A stricter reading, or another test, claims no more than the design planned.
@@ -80,6 +91,10 @@ export function familyReading(runs: readonly { readonly manifest: DiffManifest; 
     const read = (['q', 'power', 'method'] as const).filter((k) => differing.some((d) => d.startsWith(`${k} `))).map((k) => `${k} ${String(chosen[k])}`);
     const flags = (['q', 'power', 'method'] as const).filter((k) => differing.some((d) => d.startsWith(`${k} `))).map((k) => `--${k}`);
     warnings.push(`the runs were swept at ${differing.join(', ')}: read at the stricter, ${read.join(', ')}; pass ${flags.join(' or ')} to read at another`);
+  }
+  if (unreadable.length > 0) {
+    const keys = [...new Set(unreadable.map((u) => u.split(' records ')[1]?.split(' ')[0] as string))];
+    warnings.push(`${unreadable.join(', ')}, which is not a level a sweep records (q and power: numbers in (0, 1); method: ${TEST_METHODS.join(', ')}): not read; pass ${keys.map((k) => `--${k}`).join(' and ')} with the level the sweep meant`);
   }
   if (departed.length > 0) {
     const and = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1) as string}`);
