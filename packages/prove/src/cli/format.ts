@@ -82,16 +82,29 @@ function budgetStopText(m: RunManifest): string {
 /**
  * The command that resumes a run stopped by its token budget, with a total that should finish it: what the
  * run billed per stored episode, for every episode, plus 20% (rounded up), followed by how it was reckoned.
+ * When some answers came from the cache, the rate is per call made over the network, and every call of
+ * the episodes left is reckoned at it (a review: 57 of 62 episodes from the cache gave a rate 12 times too
+ * low, and the suggested total stopped again after 4 episodes).
  */
 export function resumeWithBudget(m: RunManifest, command: ProveCommand): string {
   const billed = m.usage?.billed_tokens ?? 0;
   const episodes = conditionsOf(m).length * m.replicates;
-  const perEpisode = m.counts.rows > 0 ? billed / m.counts.rows : 0;
+  const rows = m.counts.rows;
+  const calls = m.usage?.calls ?? 0;
+  const paid = calls - (m.usage?.cache_hits ?? 0);
+  const next = (total: number): string => command('resume', m.run_id, '--budget-tokens', String(total), ...unfinishedRetry(m));
+  if (rows > 0 && paid > 0 && paid < calls) {
+    const perCall = billed / paid;
+    const left = Math.max(0, episodes - rows);
+    const total = Math.max(billed + 1, Math.ceil((billed + left * (calls / rows) * perCall) * 1.2));
+    return (
+      `${next(total)} (${billed} tokens billed over the network for ${paid} of ${calls} calls, ${calls - paid} answered from the cache: ` +
+      `${Math.round(perCall)} tokens a call; ${total} is the calls of the ${left} episodes left at that rate, all over the network, plus 20%)`
+    );
+  }
+  const perEpisode = rows > 0 ? billed / rows : 0;
   const total = Math.max(billed + 1, Math.ceil(perEpisode * episodes * 1.2));
-  return (
-    `${command('resume', m.run_id, '--budget-tokens', String(total), ...unfinishedRetry(m))} ` +
-    `(${billed} tokens billed for ${m.counts.rows} of ${episodes} episodes; ${total} is that rate for all of them, plus 20%)`
-  );
+  return `${next(total)} (${billed} tokens billed for ${rows} of ${episodes} episodes; ${total} is that rate for all of them, plus 20%)`;
 }
 
 /**
