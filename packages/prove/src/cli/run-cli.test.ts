@@ -228,11 +228,17 @@ describe('poisson-prove sweep', () => {
   it('exits 1 when every episode failed', async () => {
     const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:wrong`, '--max-mde', '0.99', '--yes']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove resume \d{8}T\d{6}Z-[0-9a-f]{4} --retry-errors runs them again\.\n$/);
-    // The command it names works when pasted, and shows the errors.
+    expect(r.err).toMatch(/^sweep: 16\/16 episodes in \d+ s, [\d.]+ episodes\/s, 16 without an outcome\nerror: every episode ended without an outcome; see poisson-prove inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove resume --trust-store \d{8}T\d{6}Z-[0-9a-f]{4} --retry-errors runs them again\.\n$/);
+    // The commands it names work when pasted: inspect shows the errors; the resume runs them again (the
+    // target's module lies outside this working tree, so it carries --trust-store, as the summary's
+    // next: line does; a review found it without the flag, refused when pasted).
     const pasted = await cli(shellWords(/see (.*) for the errors/.exec(r.err)?.[1] ?? '').slice(1));
     expect(pasted.code).toBe(0);
     expect(pasted.out).toContain('16 without an outcome');
+    const retried = await cli(shellWords(/; (poisson-prove resume .*) runs them again/.exec(r.err)?.[1] ?? '').slice(1));
+    expect(retried.err).not.toContain('outside the working tree');
+    expect(retried.code).toBe(1);
+    expect(retried.err).toContain('every episode ended without an outcome');
   });
 
   it('exits 1 with the count when more rows than --allow-no-outcome allows have none (default: any), 0 within it', async () => {
@@ -240,7 +246,7 @@ describe('poisson-prove sweep', () => {
     const any = await cli(['--store', 'a', ...base, '--yes']);
     expect(any.code).toBe(1);
     expect(any.out).toMatch(/^ok fixture .* sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\n/);
-    expect(any.err).toMatch(/\nerror: 4 of 16 episodes have no outcome \(25\.0%, more than --allow-no-outcome 0\); see poisson-prove --store \S+ inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove --store \S+ resume \S+ --retry-errors runs them again\.\n$/);
+    expect(any.err).toMatch(/\nerror: 4 of 16 episodes have no outcome \(25\.0%, more than --allow-no-outcome 0\); see poisson-prove --store \S+ inspect \d{8}T\d{6}Z-[0-9a-f]{4} for the errors; poisson-prove --store \S+ resume --trust-store \S+ --retry-errors runs them again\.\n$/);
     const below = await cli(['--store', 'b', ...base, '--yes', '--allow-no-outcome', '0.2']);
     expect(below.code).toBe(1);
     expect(below.err).toContain('more than --allow-no-outcome 0.2');

@@ -69,7 +69,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
     dist?.report(m);
   }
   // Rows without an outcome give the same message and exit with or without --json, whether or not this ran anything.
-  const none = noOutcomeMessage(m, allowed, command);
+  const none = noOutcomeMessage(m, allowed, next);
   if (none !== null) io.stderr.write(none);
   return runExitCode(m, allowed);
 }

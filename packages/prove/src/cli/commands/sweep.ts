@@ -201,13 +201,14 @@ export const sweepCommand = defineCommand({
     }
     // The resume it suggests must work when pasted: with --trust-store when the module lies outside the working
     // tree. Asked of git only when a command is printed (not for --json of a run that ended complete).
-    const suggests = !asJson || manifest.status === 'interrupted';
+    // So must the resume --retry-errors of the no-outcome message (a review: it was left without the flag).
+    const allowed = allowedNoOutcome(v);
+    const suggests = !asJson || manifest.status === 'interrupted' || noOutcomeMessage(manifest, allowed) !== null;
     const next = suggests && (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
     io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
     dist?.report(manifest);
-    const allowed = allowedNoOutcome(v);
     const code = runExitCode(manifest, allowed);
-    const none = noOutcomeMessage(manifest, allowed, command);
+    const none = noOutcomeMessage(manifest, allowed, next);
     if (none !== null) {
       io.stderr.write(none);
     } else if (manifest.status === 'interrupted') {
