@@ -22,7 +22,9 @@ import type { Target } from '../target/target.js';
 import { gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
-import { checkConditions, configureForRun } from './target-hooks.js';
+import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
+import { planTargetCalls } from './call-plan.js';
+import type { WorkItem } from './backend.js';
 
 /**
  * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
@@ -250,7 +252,26 @@ function capOf(opts: ResumeOptions, manifest: RunManifest): number | undefined {
   return recorded ?? undefined;
 }
 
-async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, lock: RunLock, changes: Partial<RunManifest>) {
+/**
+ * Refuses an extension whose planned calls (the target's `plan` hook: prompt estimate plus output cap of
+ * each uncached episode) may bill more than the run's budget has left, as sweep refuses a plan over its
+ * budget: run before anything is written (a review: an extension ran, spent the budget and left a
+ * complete run interrupted, which diff then refuses). `fn` is configured for planning unless `configured`.
+ */
+async function checkExtensionBudget(fn: Target, configured: boolean, runtime: Parameters<typeof configureTarget>[1], items: Iterable<WorkItem>, manifest: RunManifest, budget: { total: number | null; left: number | null }): Promise<void> {
+  if (budget.total === null || budget.left === null || typeof fn.plan !== 'function') return;
+  if (!configured) await configureTarget(fn, { ...runtime, dryRun: true }, undefined);
+  const plan = await planTargetCalls(fn, items);
+  if (plan === null) return;
+  const need = plan.totals.billable_tokens;
+  if (need <= budget.left) return;
+  const billed = budget.total - budget.left;
+  throw new ProveError('E_BUDGET', [
+    `the extension may bill up to ${need} tokens (prompt estimate plus output cap of ${plan.totals.episodes - plan.totals.cached_episodes} uncached episodes) but run ${manifest.run_id} has ${budget.left} tokens left of its budget of ${budget.total} (it billed ${billed}); pass --budget-tokens with a larger total for the run (at least ${billed + need}), lower --replicates, or leave the run as it is.`,
+  ]);
+}
+
+async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, lock: RunLock, changes: Partial<RunManifest>, planned?: () => Iterable<WorkItem>) {
   const budget = budgetOf(opts, manifest);
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
@@ -273,6 +294,7 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     // sixth session of 2026-12-06 the writer refused another registration after every episode was played).
     assertSameRegistration(fn, manifest);
     checkConditions(fn, conditionsOf(manifest), manifest.seeds[0] ?? 0);
+    if (fn && planned !== undefined) await checkExtensionBudget(fn, targetStop !== undefined, runtime, planned(), manifest, budget);
   } catch (err) {
     targetStop?.abort();
     throw err;
@@ -462,7 +484,7 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
       replicates: to,
       seeds: [...manifest.seeds, ...added],
       extensions: [...manifest.extensions, { at: new Date().toISOString(), replicates_added: k, from_index: from, to_index: to - 1, seeds: added, command: [...(opts.command ?? [])] }],
-    });
+    }, () => workItems(conditions, from, to, [...manifest.seeds, ...added]));
     return { reopened, items: workItems(conditions, from, to, reopened.writer.manifest.seeds), total: conditions.length * k };
   });
   const { backend, source, writer, runtime, targetStop } = ready.reopened;

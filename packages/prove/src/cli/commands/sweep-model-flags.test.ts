@@ -74,4 +74,28 @@ describe('sweep: --dry-run --plan, --prices, --budget-tokens, --only', () => {
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ status: 'complete', counts: { rows: 16, rows_without_outcome: 0 }, budget_tokens: 192, usage: { billed_tokens: 160 } });
   });
+
+  // A review (third session of 2026-12-07): extend never checked its plan against the budget, so an
+  // extension a sweep of the same size would have refused ran, spent the budget, and left a complete run
+  // interrupted (which diff then refuses). Now the extension's planned calls are checked against what the
+  // budget has left, before anything is written. The fixture plans 2 tokens an uncached episode.
+  it('extend refuses an extension whose plan exceeds what the budget has left, writing nothing', async () => {
+    const r = await cli(['--store', 's', 'sweep', spec, '--target', HOOKS, '--max-mde', '1', '--yes', '--budget-tokens', '1000', '--json']);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.out) as { run_id: string; usage: { billed_tokens: number } };
+    expect(m.usage.billed_tokens).toBe(160);
+    const manifest = join(dir, 's', m.run_id, 'run.json');
+    const before = await readFile(manifest, 'utf8');
+    // 8 more replicates of 2 conditions: 16 uncached episodes, 32 tokens planned; 180 - 160 = 20 left.
+    const over = await cli(['--store', 's', 'extend', '--trust-store', m.run_id, '--replicates', '8', '--budget-tokens', '180']);
+    expect(over).toMatchObject({ code: 2, out: '' });
+    expect(over.err).toBe(
+      `error: the extension may bill up to 32 tokens (prompt estimate plus output cap of 16 uncached episodes) but run ${m.run_id} has 20 tokens left of its budget of 180 (it billed 160); pass --budget-tokens with a larger total for the run (at least 192), lower --replicates, or leave the run as it is.\n`,
+    );
+    expect(await readFile(manifest, 'utf8')).toBe(before);
+    // The recorded budget (1000) leaves 840: the extension runs.
+    const ok = await cli(['--store', 's', 'extend', '--trust-store', m.run_id, '--replicates', '8', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ status: 'complete', replicates: 16, usage: { billed_tokens: 320 } });
+  });
 });
