@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { conditionsOf } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
+import { USAGE_WRITE_MS } from '../store/usage-write.js';
 import type { CliIo } from './define.js';
 import { shellRef } from '../internal/shell-word.js';
 
@@ -133,8 +134,17 @@ export function usageText(m: Pick<RunManifest, 'usage' | 'budget_tokens'>): stri
  * usage), `damaged` (cache entries not served), `attempts` (HTTP requests that brought no answer), `cache`
  * (answers paid for that the cache could not store). The run summary prints them as lines, inspect as rows.
  */
-export function usageNotes(u: NonNullable<RunManifest['usage']>): Array<[string, string]> {
+export function usageNotes(u: NonNullable<RunManifest['usage']>, resumes: RunManifest['resumes'] = [], writerGone = false): Array<[string, string]> {
   const notes: Array<[string, string]> = [];
+  const kills = (resumes ?? []).filter((r) => r.after_kill === true).map((r) => r.at);
+  if (writerGone) {
+    notes.push(['lower bound', `the run's writer was killed: the calls it made after its last usage write (at most ${USAGE_WRITE_MS / 1000} s of calls) were paid for but are in no count above; the provider's bill is the sure figure`]);
+  } else if (kills.length > 0) {
+    notes.push([
+      'lower bound',
+      `the run was resumed after its writer was killed (${kills.join(', ')}): the calls it made after its last usage write (at most ${USAGE_WRITE_MS / 1000} s of calls) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider's bill is the sure figure`,
+    ]);
+  }
   if (u.estimated_calls) {
     notes.push(['estimated', `${u.estimated_calls} of those calls were answered without usage, so their tokens (and what the budget counted) are an estimate (prompt estimate plus output cap); the server's own bill may differ`]);
   }
@@ -166,7 +176,7 @@ export function runSummary(verb: string, m: RunManifest, command: ProveCommand =
   if (m.usage) {
     const u = m.usage;
     lines.push(`usage: ${usageText(m)}`);
-    for (const [label, text] of usageNotes(u)) lines.push(`${label}: ${text}`);
+    for (const [label, text] of usageNotes(u, m.resumes)) lines.push(`${label}: ${text}`);
     if (m.status === 'interrupted' && spentBudget(m)) {
       lines.push(`stopped: ${budgetStopText(m)}`);
     }

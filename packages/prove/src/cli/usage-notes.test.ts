@@ -21,4 +21,16 @@ describe('usageNotes', () => {
       '3 HTTP requests brought no answer and were retried or given up; 2 of them were answered 200 with a usage and no answer (no choices): billed, and their tokens are in the billed count and the budget; 1 of them never got one (timed out, dropped, or aborted in flight): a provider may bill the work of such a request, which no token count above holds and the budget did not count',
     );
   });
+
+  // A review (third session of 2026-12-07): a sweep SIGKILLed 0.4 s in had billed 56,046 tokens and recorded
+  // 1,849; its resume replayed the answers it had paid for as cache hits, and the run total read under the
+  // budget with nothing saying so. A run resumed after a kill now says its usage is a lower bound.
+  it('a run resumed after a kill says its usage is a lower bound', () => {
+    const resumes = [{ at: '2026-12-07T05:00:00.000Z', missing: 3, command: [], after_kill: true }];
+    const notes = Object.fromEntries(usageNotes(base, resumes));
+    expect(notes['lower bound']).toBe(
+      'the run was resumed after its writer was killed (2026-12-07T05:00:00.000Z): the calls it made after its last usage write (at most 0.25 s of calls) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider\'s bill is the sure figure',
+    );
+    expect(Object.fromEntries(usageNotes(base, [{ ...resumes[0]!, after_kill: undefined }]))['lower bound']).toBeUndefined();
+  });
 });

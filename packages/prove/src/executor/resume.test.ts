@@ -67,6 +67,22 @@ describe('interruption and resume', () => {
     expect(done.counts.rows).toBe(16);
     expect(done.parts?.map((p) => p.file)).toEqual(['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet', 'part-00003.parquet']);
     expect(new Set(pairs(await episodes(dir, run.run_id))).size).toBe(16);
+    // The resume records that it found the run's writer gone (a kill, not an interrupt that closed the
+    // run): what that writer billed in its last moments is in no usage count (usageNotes says so).
+    expect(done.resumes.at(-1)?.after_kill).toBe(true);
+  });
+
+  it('a resume of a run its interrupt closed records no kill', async () => {
+    const ac = new AbortController();
+    let calls = 0;
+    const target = (cfg: { seed: number }) => {
+      if (++calls === 3) ac.abort();
+      return { outcome: cfg.seed % 2 === 0 ? 'passed' : 'failed', t: 1 };
+    };
+    const run = await sweep({ spec: SPEC, target, store: dir, maxMde: 0.99, salt: 'r-int', partRows: 4, signal: ac.signal });
+    expect(run.status).toBe('interrupted');
+    const done = await resume({ store: dir, ref: run.run_id, target });
+    expect(done.resumes.at(-1)).not.toHaveProperty('after_kill');
   });
 
   it('adopts a part put in place but not recorded (killed in between): its pairs are not run again', async () => {

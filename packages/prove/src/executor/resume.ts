@@ -427,7 +427,8 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
     const now = new Date().toISOString();
     const command = [...(opts.command ?? [])];
     const reopened = await reopen(opts, manifest, ex, lock, {
-      resumes: [...(manifest.resumes ?? []), { at: now, missing: missing - ex.retry, command, ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}) }],
+      // A run found `running` (assertNotRunning saw no live writer) was killed, not closed by an interrupt.
+      resumes: [...(manifest.resumes ?? []), { at: now, missing: missing - ex.retry, command, ...(ex.adopted.length > 0 ? { adopted: ex.adopted } : {}), ...(manifest.status === 'running' ? { after_kill: true } : {}) }],
       ...(ex.retry > 0
         ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: retry.errorMatch ?? null, from_part: ex.nextPart, ...(retry.fromPart !== undefined ? { continues_from_part: retry.fromPart } : {}), command }] }
         : {}),

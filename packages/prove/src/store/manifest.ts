@@ -104,7 +104,12 @@ export type RunUsage = {
 };
 
 /** One `resume RUN`: how many (condition, replicate) pairs were missing when it started. */
-export type RunResume = { at: string; missing: number; command: string[]; adopted?: string[] };
+/**
+ * One `resume`: when, the pairs it found missing, its command, the parts a dead writer left that it
+ * adopted, and `after_kill` when it found the run `running` with no live writer (its process was killed
+ * or crashed, not interrupted: what that writer billed after its last usage write is in no count).
+ */
+export type RunResume = { at: string; missing: number; command: string[]; adopted?: string[]; after_kill?: boolean };
 
 /**
  * One committed part, as the manifest records it when the part is put in place: its file name, the

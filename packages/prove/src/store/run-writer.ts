@@ -79,8 +79,8 @@ function withUsageState(m: RunManifest, s: UsageState): RunManifest {
   return s.jobs === undefined ? withUsage : withUsageJobs(withUsage, s.jobs);
 }
 
-/** A changed usage is written to the manifest at most this often (ms), besides with every part ({@link RunWriter.recordUsage}). */
-export const USAGE_WRITE_MS = 2_000;
+export { USAGE_WRITE_MS } from './usage-write.js';
+import { USAGE_WRITE_MS } from './usage-write.js';
 
 /** The rows left to append at or under which {@link RunWriter.nearEnd} writes a large buffered part ahead of the last rows. */
 export const TAIL_ROWS = 1_500;

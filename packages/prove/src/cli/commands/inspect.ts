@@ -33,6 +33,13 @@ function partialRow(r: RunInspection): [string, string][] {
   return line === null ? [] : [['partial', line.replace(/^partial: /, '')]];
 }
 
+/** A run's resumes, one clause each: when, the pairs it ran, the parts it adopted, whether it followed a kill. */
+function resumesText(m: RunInspection['manifest']): string {
+  return (m.resumes ?? [])
+    .map((r) => `at ${seconds(r.at)}: ${r.missing} missing pair${r.missing === 1 ? '' : 's'}${r.adopted && r.adopted.length > 0 ? `, adopted ${r.adopted.join(', ')}` : ''}${r.after_kill === true ? ', after its writer was killed' : ''}`)
+    .join('; ');
+}
+
 function text(r: RunInspection, store: string): string {
   const m = r.manifest;
   const p = m.provenance;
@@ -50,6 +57,10 @@ function text(r: RunInspection, store: string): string {
     ['registration', m.registration_sha256 ? `sha256 ${m.registration_sha256}` : 'none'],
     ['provenance', `git ${git}; node ${p.node}; ${Object.entries(p.packages).map(([k, v]) => `${k} ${v}`).join(', ')}`],
     ['command', p.command.join(' ') || '-'],
+    // How the run was put together: every resume (a review: inspect named only the sweep's command), and a
+    // refresh of the model cache begun at some invocation.
+    ...((m.resumes ?? []).length > 0 ? [['resumes', resumesText(m)] as [string, string]] : []),
+    ...(m.refresh_cache ? [['refresh', `the model cache was refreshed from ${seconds(m.refresh_cache)} on: answers written before that were called again`] as [string, string]] : []),
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
     // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
     ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
@@ -57,7 +68,7 @@ function text(r: RunInspection, store: string): string {
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
-    ...(m.usage ? usageNotes(m.usage) : []),
+    ...(m.usage ? usageNotes(m.usage, m.resumes, r.writer === 'gone') : []),
     ...(m.import !== undefined ? [['imported', importText(m) as string] as [string, string]] : []),
   ]);
   const labels = [...new Set(r.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort();
