@@ -107,8 +107,9 @@ export function renderForestSvg(report: DiffReport): string {
     const colour = changeColour(r);
     // A button each (the svg is a group, not an img, whose children a screen reader would not meet), named by
     // its condition, event, change and verdict; the page's script acts on Enter and Space.
-    // (Runs that are not paired have no discordant pairs: the name does not promise them; a review.)
-    const name = `${r.condition}, ${r.event}: change ${Number.isFinite(r.change) ? fmtChange(r.change) : 'none (no pairs)'}, ${r.verdict}${report.method.paired ? '; shows its discordant pairs' : ''}`;
+    // (Runs that are not paired have no discordant pairs: the name does not promise them; a review.) The change
+    // at the threshold's decimals, as the line's text writes it (it was rounded to 3: "0.000" beside "0.00000").
+    const name = `${r.condition}, ${r.event}: change ${Number.isFinite(r.change) ? fmtChange(r.change, decimals) : 'none (no pairs)'}, ${r.verdict}${report.method.paired ? '; shows its discordant pairs' : ''}`;
     out.push(`<g class="forest-row" data-row="${i}" tabindex="0" role="button" aria-label="${escapeHtml(name)}">`);
     out.push(`<rect class="hit" x="0" y="${y - rowH / 2}" width="${width}" height="${rowH}" fill="transparent"/>`);
     out.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end"><title>${escapeHtml(r.condition)}</title>${escapeHtml(labels[i])}</text>`);
