@@ -1,7 +1,7 @@
 import { indexForDiff, readDiffColumns } from '../diff/diff-columns.js';
 import { computeDiff } from '../diff/diff-episodes.js';
 import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
-import { columnsUnmatched, withReadCoverage, type RunCoverage } from '../diff/partial.js';
+import { columnsUnmatched, partialLine, withReadCoverage, type RunCoverage } from '../diff/partial.js';
 import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
 import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
@@ -12,7 +12,7 @@ import { addPairDetails } from '../diff/read-pairs.js';
 import { reportGrid, sharedSeedsText } from '../diff/report-grid.js';
 import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
 import { outcomeCodes } from '../diff/run-index.js';
-import { renderGridSvg } from '../diff/svg.js';
+import { renderGridSvg, svgWithNote } from '../diff/svg.js';
 import type { DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
 import { inspectRun, type RunInspection } from '../store/inspect-run.js';
 import { renderDiffPage, type PageHeatmap } from './diff-page.js';
@@ -45,7 +45,8 @@ export type DiffView = {
  * first two with more than one value), drawn by `renderGridSvg`, read with the report's own test: the
  * anytime-valid one when the report was read with `sequential` (so the grid cannot contradict the
  * page's verdict), else `method`'s. Each note names the `report` command that draws its grid: the
- * store (`store`, when given), both runs, the reading flags and `--partial`, each word shell-quoted.
+ * store (`store`, when given), both runs, the reading flags and `--partial`, each word shell-quoted; a
+ * partial read's grid carries the `partial: ...` caption that command draws.
  */
 export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunColumns, report: DiffReport, method?: TestMethod, store?: string): PageHeatmap[] {
   const axes = [...new Set([...axisNames(before.manifest), ...axisNames(after.manifest)])].sort();
@@ -81,7 +82,9 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
       const family = `the family is the grid's ${grid.diff.tests} cell${grid.diff.tests === 1 ? '' : 's'} tested (see docs/diff.md, "report and export")`;
       // Cells that pool conditions of one seed: the page says what the report's seeds line says.
       const note = `${command}: ${family}${grid.shared_seeds !== undefined ? `. ${sharedSeedsText(grid.shared_seeds, grid.diff.sequential).replace(/^./, (c) => c.toUpperCase())}` : ''}.`;
-      return { event, svg: renderGridSvg(grid), note };
+      // A partial read: the red `partial: ...` caption under the grid, as the note's command draws it (`report
+      // --partial --out`: the same bytes; the page's grid lacked it).
+      return { event, svg: svgWithNote(renderGridSvg(grid), partialLine(report.partial ?? [])), note };
     } catch (err) {
       return { event, svg: null, note: `No grid: ${err instanceof Error ? err.message : String(err)}` };
     }

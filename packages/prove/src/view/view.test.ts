@@ -374,6 +374,24 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     expect(view.html).toMatch(/poisson-prove --store \S+ report [^<]* --event failed --partial: /);
   });
 
+  // A review (2026-12-07): the page's heatmap of a --partial diff lacked the red "partial: ..." caption that
+  // the note's own command (`report ... --partial --out x.svg`) draws under the grid.
+  it("a --partial page's heatmap is byte for byte the svg its note's report command writes, partial caption and all", async () => {
+    const view = await viewDiff(dir, a, c, { partial: true, events: ['failed'] });
+    const m = /<img alt="heatmap of the change in failed" src="data:image\/svg\+xml;base64,([^"]+)">\n<p class="note">([^<]*): the family/.exec(view.html);
+    expect(m).not.toBeNull();
+    const svg = Buffer.from(m?.[1] as string, 'base64').toString('utf8');
+    // The note's command, its words unquoted (the store and the run names are double-quoted where they hold a space).
+    const words = [...(m?.[2] as string).replace(/&quot;/g, '"').matchAll(/"([^"]*)"|(\S+)/g)].map((w) => w[1] ?? w[2] as string);
+    expect(words.slice(0, 2)).toEqual(['poisson-prove', '--store']);
+    expect(words.at(-1)).toBe('--partial');
+    const io = capture(dir);
+    expect(await runCli([...words.slice(1), '--out', 'partial-grid.svg'], io.io), io.err()).toBe(0);
+    const written = await readFile(join(dir, 'partial-grid.svg'), 'utf8');
+    expect(written).toContain('fill="#b00020">partial: ');
+    expect(svg).toBe(written);
+  });
+
   it('without --partial an interrupted run is refused as diff refuses it (exit 2)', async () => {
     const io = capture(dir);
     expect(await runCli(['--store', dir, 'view', a, c, '--out', 'refused.html'], io.io)).toBe(2);
