@@ -467,9 +467,20 @@ export function diffInput(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | Run
   return { before, after, identity, pairing, events, inferred, declared: options.events === undefined && declared.events !== null, warnings };
 }
 
+/** What ends {@link conditionSetsWarning}: diff's flag that lists the conditions one run holds alone. */
+const FULL_LISTS_OTHERS = '; --full lists the others';
+
 /** The warning of runs whose condition sets differ (read back by {@link conditionsOnlyBefore}). */
 function conditionSetsWarning(onlyB: number, onlyA: number, shared: number): string {
-  return `the runs' condition sets differ (${onlyB} condition${onlyB === 1 ? '' : 's'} only in before, ${onlyA} only in after, e.g. a run narrowed by --only): the verdict covers the ${shared} shared condition${shared === 1 ? '' : 's'} only; --full lists the others`;
+  return `the runs' condition sets differ (${onlyB} condition${onlyB === 1 ? '' : 's'} only in before, ${onlyA} only in after, e.g. a run narrowed by --only): the verdict covers the ${shared} shared condition${shared === 1 ? '' : 's'} only${FULL_LISTS_OTHERS}`;
+}
+
+/**
+ * A report's warning with {@link conditionSetsWarning}'s `--full` replaced by `full` (the command that lists
+ * the other conditions: the page has no --full); any other warning as it is.
+ */
+export function warningNamingFull(warning: string, full: string): string {
+  return warning.startsWith("the runs' condition sets differ (") && warning.endsWith(FULL_LISTS_OTHERS) ? `${warning.slice(0, -FULL_LISTS_OTHERS.length)}; ${full} lists the others` : warning;
 }
 
 /**

@@ -29,7 +29,9 @@
 // popularity` (its first run holds no score) are now that E_DIFF refusal, and the `diff` and `view`/`serve`
 // cases of lm-eval, inspect and promptfoo changed only in "(the target crashed)" becoming "(an error, or
 // no score)" on their `dropped` and `score drops` lines (checked by replacing it back: equal to the pinned
-// text). Every other case is as the row readers gave it.
+// text). Regenerated a ninth time (2026-12-07) for the page's coverage line naming `poisson-prove ... diff A B
+// --full` where the text diff says --full (full-command.test.ts): the 5 `view`/`serve` pages of lm-eval, inspect
+// and promptfoo hash as pinned before with that command read back as --full. Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -179,13 +179,16 @@ export function unmatchedPairs(before: DiffRun, after: DiffRun): Unmatched {
   return Object.freeze({ before: onlyA, after: onlyB, compared: both });
 }
 
-/** `coverage: 40 of 48 ...`, the plain text's statement when any pair is unmatched, else null. */
-export function unmatchedLine(u: Unmatched, beforeName: string, afterName: string): string | null {
+/**
+ * `coverage: 40 of 48 ...`, the plain text's statement when any pair is unmatched, else null; `full` names
+ * what lists them per condition (default `--full`, diff's flag; the page, which has none, names the command).
+ */
+export function unmatchedLine(u: Unmatched, beforeName: string, afterName: string, full = '--full'): string | null {
   if (u.before === 0 && u.after === 0) return null;
   const parts: string[] = [];
   if (u.before > 0) parts.push(`${u.before} of ${beforeName}`);
   if (u.after > 0) parts.push(`${u.after} of ${afterName}`);
-  return `coverage: ${u.compared} (condition, replicate) pairs are in both runs and compared; ${parts.join(' and ')} have no partner in the other run and are not compared (--full lists them per condition).`;
+  return `coverage: ${u.compared} (condition, replicate) pairs are in both runs and compared; ${parts.join(' and ')} have no partner in the other run and are not compared (${full} lists them per condition).`;
 }
 
 /** {@link runCoverage} of a run read into a {@link RunIndex} (the diff's columnar reader). */

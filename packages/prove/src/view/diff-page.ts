@@ -4,6 +4,8 @@ import { RESTATED_NOTE } from '../diff/restated-scores.js';
 import { scoreSection } from '../diff/score-format.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, type ReportSection } from '../diff/text-table.js';
 import { partialLine, unmatchedLine } from '../diff/partial.js';
+import { warningNamingFull } from '../diff/diff-input.js';
+import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { droppedText, fragilityText, testsText, truncatedText } from '../diff/format-text.js';
 import { discordanceText, fmtLimit, fmtThreshold } from '../diff/sentence.js';
 import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
@@ -22,7 +24,20 @@ export type DiffPageInput = {
   readonly heatmaps: readonly PageHeatmap[];
   /** True when the page is served: pairs are fetched from `pairs?condition=...` on the same origin. */
   readonly serve?: boolean;
+  /** The store the runs were read from, named in the page's commands (`poisson-prove --store ...`) when given. */
+  readonly store?: string;
 };
+
+/**
+ * The diff command that lists what the text diff's `--full` lists (the pairs one run holds alone, the
+ * conditions one run holds alone), for the page, which has no --full: the store (when known) and both runs
+ * as the heatmaps' notes name them, and `--partial` where the page read a run partially (diff refuses such a
+ * run without it).
+ */
+function fullCommand(d: DiffReport, store: string | undefined): string {
+  const words = ['diff', d.before.name, d.after.name, '--full', ...(d.partial !== undefined ? ['--partial'] : [])];
+  return store !== undefined ? proveCommandLine(store, ...words) : ['poisson-prove', ...words.map(shellRef)].join(' ');
+}
 
 function limitText(l: Limit): string {
   return fmtLimit(l);
@@ -155,9 +170,11 @@ export function renderDiffPage(input: DiffPageInput): string {
   // What was read, as the text diff states it first: the partial runs, and the pairs one run holds alone.
   const partial = partialLine(d.partial ?? []);
   if (partial !== null) lines.unshift(['partial', partial.replace(/^partial: /, '')]);
-  const unmatched = d.unmatched !== undefined ? unmatchedLine(d.unmatched, d.before.name, d.after.name) : null;
+  // Where the text diff points to its --full, the page names the command (it has no --full).
+  const full = fullCommand(d, input.store);
+  const unmatched = d.unmatched !== undefined ? unmatchedLine(d.unmatched, d.before.name, d.after.name, full) : null;
   if (unmatched !== null) lines.unshift(['coverage', unmatched.replace(/^coverage: /, '')]);
-  for (const w of d.warnings) lines.push(['warning', w]);
+  for (const w of d.warnings) lines.push(['warning', warningNamingFull(w, full)]);
   const body: string[] = [];
   body.push('<header>');
   body.push(`<h1>${h(d.after.name)} against ${h(d.before.name)}</h1>`);

@@ -114,7 +114,7 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
   const { limit, private: priv, serve, ...diffOptions } = options;
   const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
   const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
-  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true });
+  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store });
   return Object.freeze({ html, report, pairs });
 }
 

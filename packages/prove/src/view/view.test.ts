@@ -392,6 +392,17 @@ describe('view takes the diff\'s reading options, and the page shows what the re
     expect(svg).toBe(written);
   });
 
+  // A review (2026-12-07): the page's coverage line said "(--full lists them per condition)"; the page has no --full.
+  it("the coverage line names the diff command that lists the pairs without a partner, which runs when pasted", async () => {
+    const { html, report } = await viewDiff(dir, a, b, { events: ['failed'] });
+    expect(report.unmatched?.after).toBeGreaterThan(0); // b was extended by 4 replicates
+    const m = /<div><b>coverage<\/b> [^<]*\((poisson-prove [^<]*) lists them per condition\)\.<\/div>/.exec(html);
+    expect(m?.[1]).toBe(escapeHtml(`poisson-prove --store ${dir} diff "${report.before.name}" "${report.after.name}" --full`));
+    const io = capture(dir);
+    expect(await runCli(['--store', dir, 'diff', report.before.name, report.after.name, '--full'], io.io), io.err()).toBe(0);
+    expect(io.out()).toMatch(/only before +only after/);
+  });
+
   it('without --partial an interrupted run is refused as diff refuses it (exit 2)', async () => {
     const io = capture(dir);
     expect(await runCli(['--store', dir, 'view', a, c, '--out', 'refused.html'], io.io)).toBe(2);

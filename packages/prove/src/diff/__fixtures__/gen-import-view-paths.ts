@@ -88,6 +88,9 @@
 // and (third session of 2026-12-07) for the several-candidate table's cells, which now carry what held a verdict back
 // and the BH flag as the two-run table's do (flag-text.test.ts), and its `cells` line saying so: compared line by line,
 // only the 4 `compare` cases' table rows and `cells` line moved.
+// and (a later session of 2026-12-07) for the page's coverage line, which names `poisson-prove ... diff A B --full` where the
+// text diff says --full (full-command.test.ts): with that command read back as --full, the 5 changed view and serve pages
+// hash as pinned before (57 of 62 outputs unchanged).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
