@@ -189,6 +189,40 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     }
   });
 
+  // A review (2026-12-07): a condition with no pair at all (every episode of run B without an outcome: a
+  // target that threw) read "No discordant pairs: every pair agrees on failed." and its discordance 0.000.
+  it('says a condition with no pair both runs hold an outcome for has none, and why; its discordance is "-"', async () => {
+    const { buildRun } = await import('../src/diff/__fixtures__/build-run.js');
+    const thrown = await tempStore();
+    const spec = ['target_id = "thrown"', 't_unit = "turns"', 'replicates = 12', '[axes.slack]', 'type = "continuous"', 'values = [4, 8]', ''].join('\n');
+    await buildRun(thrown, { specText: spec, outcomes: (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), now: new Date('2026-11-06T10:00:00Z') });
+    // Run B: every episode of slack 4 threw (no outcome, an error).
+    await buildRun(thrown, { specText: spec, outcomes: (c, r) => (c === 0 ? null : r % 2 === 0 ? 'failed' : 'passed'), extra: (_v, c) => (c === 0 ? { outcome: null, error: 'boom' } : {}), now: new Date('2026-11-06T11:00:00Z') });
+    const view = await viewDiff(thrown, '#2', '#1', { events: ['failed'] });
+    const row = view.report.rows.find((r) => r.condition === 'slack 4');
+    expect(row?.counts?.n).toBe(0); // as diff --json has it
+    const file = join(thrown, 'thrown.html');
+    await writeFile(file, view.html);
+    const page = await s.context.newPage();
+    try {
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('html[data-ready="true"]');
+      const tr = page.locator('tr.cond[data-condition="slack 4"]');
+      expect(await tr.locator('td').last().textContent()).toBe('-');
+      await tr.click();
+      await page.waitForSelector('#pairs p.none');
+      const text = (await page.textContent('#pairs')) ?? '';
+      expect(text).not.toContain('every pair agrees');
+      expect(text).toContain('No pairs: no replicate of slack 4 has an outcome in both runs, so none can disagree on failed; 12 pairs without an outcome in one run (an error, or no score), left out of the tables.');
+      // A condition with pairs that all agree still says so.
+      const other = page.locator('tr.cond[data-condition="slack 8"]');
+      expect(await other.locator('td').last().textContent()).not.toBe('-');
+    } finally {
+      await page.close();
+      await rm(thrown, { recursive: true, force: true });
+    }
+  });
+
   it('sorts and opens a condition from the keyboard, and says how the table is sorted (aria-sort)', async () => {
     const head = s.page.locator('th[data-key="change"]');
     expect(await head.getAttribute('tabindex')).toBe('0');

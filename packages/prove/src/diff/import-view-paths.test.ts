@@ -31,7 +31,9 @@
 // no score)" on their `dropped` and `score drops` lines (checked by replacing it back: equal to the pinned
 // text). Regenerated a ninth time (2026-12-07) for the page's coverage line naming `poisson-prove ... diff A B
 // --full` where the text diff says --full (full-command.test.ts): the 5 `view`/`serve` pages of lm-eval, inspect
-// and promptfoo hash as pinned before with that command read back as --full. Every other case is as the row readers gave it.
+// and promptfoo hash as pinned before with that command read back as --full. Regenerated a tenth time for the pairs panel's words
+// for a condition with no pair (no-pairs.test.ts): the 13 pages equal those before with their <script> and the data
+// rows' `,"no_pairs":null` taken out. Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

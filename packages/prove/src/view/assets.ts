@@ -184,8 +184,11 @@ export const PAGE_JS = `
       h.setAttribute('data-event', g.event);
       panel.appendChild(h);
       if (g.pairs.length === 0) {
-        // None listed: none discordant, or none asked for (--limit 0) of those counted above.
-        panel.appendChild(el('p', g.rise + g.fall === 0 ? 'No discordant pairs: every pair agrees on ' + g.event + '.' : 'None listed (--limit 0): the counts above are the discordant pairs.', 'none'));
+        // None listed: no pair at all (the row's n = 0, its words from the data), none discordant, or none
+        // asked for (--limit 0) of those counted above.
+        var row = (data.rows || []).filter(function (x) { return x.condition === condition && x.event === g.event; })[0];
+        var none = row && row.no_pairs ? row.no_pairs : g.rise + g.fall === 0 ? 'No discordant pairs: every pair agrees on ' + g.event + '.' : 'None listed (--limit 0): the counts above are the discordant pairs.';
+        panel.appendChild(el('p', none, 'none'));
         return;
       }
       var t = el('table', null, 'pairs');

@@ -8,7 +8,7 @@ import { warningNamingFull } from '../diff/diff-input.js';
 import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { droppedText, fragilityText, testsText, truncatedText } from '../diff/format-text.js';
 import { discordanceText, fmtLimit, fmtThreshold } from '../diff/sentence.js';
-import type { DiffReport, DiffRow, Limit } from '../diff/types.js';
+import type { CoverageEntry, DiffReport, DiffRow, Limit } from '../diff/types.js';
 import { changeColour, FOREST_COLOURS, renderForestSvg } from './forest.js';
 import { escapeAttribute, escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
@@ -26,7 +26,26 @@ export type DiffPageInput = {
   readonly serve?: boolean;
   /** The store the runs were read from, named in the page's commands (`poisson-prove --store ...`) when given. */
   readonly store?: string;
+  /** The pairing figures of the conditions whose rows hold no pair (n = 0), by condition: the pairs panel says why. */
+  readonly noPairs?: ReadonlyMap<string, CoverageEntry>;
 };
+
+/**
+ * What the pairs panel says of a paired row with no pair (n = 0), where it said every pair agrees: no pair
+ * with an outcome in both runs, and why, in diff's words for the pairs it leaves out (`c`, the condition's
+ * pairing figures, when known); null for a row with pairs, or of runs that are not paired.
+ */
+export function noPairsText(r: DiffRow, c: CoverageEntry | undefined): string | null {
+  if (r.counts === null || r.counts.n > 0) return null;
+  const s = (k: number): string => (k === 1 ? '' : 's');
+  // Under --sequential, pairs held after the first replicate either run lacks wait for a later read.
+  if (c !== undefined && c.pairs > 0) return `No pairs tested: the ${c.pairs} pair${s(c.pairs)} of ${r.condition} with an outcome in both runs come after the first replicate either run has not written, and wait for a later read (--sequential).`;
+  const why: string[] = [];
+  if (c !== undefined && c.dropped > 0) why.push(`${c.dropped} pair${s(c.dropped)} without an outcome in one run (an error, or no score), left out of the tables`);
+  const alone = c === undefined ? 0 : c.unmatched_before + c.unmatched_after;
+  if (alone > 0) why.push(`${alone} held by one run only, with no partner in the other, not compared`);
+  return `No pairs: no replicate of ${r.condition} has an outcome in both runs, so none can disagree on ${r.event}${why.length > 0 ? `; ${why.join('; ')}` : ''}.`;
+}
 
 /**
  * The diff command that lists what the text diff's `--full` lists (the pairs one run holds alone, the
@@ -72,7 +91,8 @@ function conditionRow(r: DiffRow, decimals: number, q: number): string {
     ['bh', r.p_bh],
     ['limit-rise', limitSort(r.limit_rise)],
     ['limit-fall', limitSort(r.limit_fall)],
-    ['discordance', r.discordance ?? ''],
+    // No pair (n = 0): no discordance to read (the JSON's 0 is of no pair), shown and sorted as none.
+    ['discordance', c !== null && c.n === 0 ? '' : r.discordance ?? ''],
   ]
     .map(([k, v]) => `data-${k}="${escapeAttribute(v)}"`)
     .join(' ');
@@ -92,7 +112,7 @@ function conditionRow(r: DiffRow, decimals: number, q: number): string {
     `<td class="${cls}">${h(r.verdict)}${r.counts_toward_verdict ? ' (counts)' : ''}${(r.held_back_by ?? []).length > 0 ? `<br><span class="note">held back by ${h((r.held_back_by ?? []).join(', '))}</span>` : ''}</td>`,
     `<td class="num">${h(limitText(r.limit_rise))}</td>`,
     `<td class="num">${h(limitText(r.limit_fall))}</td>`,
-    `<td class="num">${typeof r.discordance === 'number' ? r.discordance.toFixed(3) : '-'}</td>`,
+    `<td class="num">${typeof r.discordance === 'number' && !(c !== null && c.n === 0) ? r.discordance.toFixed(3) : '-'}</td>`,
   ];
   return `<tr class="cond" ${attrs}>${cells.join('')}</tr>`;
 }
@@ -217,7 +237,8 @@ export function renderDiffPage(input: DiffPageInput): string {
   const data = {
     kind: 'diff',
     serve,
-    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event, verdict: r.verdict })),
+    // A row with no pair says so in the pairs panel (no_pairs), where the panel read that every pair agrees.
+    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event, verdict: r.verdict, no_pairs: noPairsText(r, input.noPairs?.get(r.condition)) })),
     pairs: input.pairs,
   };
   return pageShell({ title, body: body.join('\n'), data, serve });

@@ -6,14 +6,14 @@ import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
 import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { plainLevel } from '../diff/registered-reading.js';
-import { axisNames } from '../diff/pairing.js';
+import { axisNames, pairIndexes } from '../diff/pairing.js';
 import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
 import { reportGrid, sharedSeedsText } from '../diff/report-grid.js';
 import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
 import { outcomeCodes } from '../diff/run-index.js';
 import { renderGridSvg, svgWithNote } from '../diff/svg.js';
-import type { DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
+import type { CoverageEntry, DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
 import { inspectRun, type RunInspection } from '../store/inspect-run.js';
 import { renderDiffPage, type PageHeatmap } from './diff-page.js';
 import { renderRunPage } from './run-page.js';
@@ -112,9 +112,9 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
  */
 export async function viewDiff(store: string, a: string, b: string, options: ViewDiffOptions = {}): Promise<DiffView> {
   const { limit, private: priv, serve, ...diffOptions } = options;
-  const { before, after, report } = await readViewDiff(store, a, b, diffOptions);
+  const { before, after, report, noPairs } = await readViewDiff(store, a, b, diffOptions);
   const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
-  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store });
+  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store, noPairs });
   return Object.freeze({ html, report, pairs });
 }
 
@@ -127,9 +127,10 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
  * @param a - run A (before).
  * @param b - run B (after).
  * @param options - the diff's options, `partial`, and `verb` (the command its refusals name; default 'view').
- * @returns the runs' columns and the report.
+ * @returns the runs' columns, the report, and `noPairs`: the pairing figures (`--full`'s coverage) of each
+ *   condition whose paired rows hold no pair (n = 0), for the page to say why.
  */
-export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean; readonly verb?: string }): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport }> {
+export async function readViewDiff(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean; readonly verb?: string }): Promise<{ readonly before: RunColumns; readonly after: RunColumns; readonly report: DiffReport; readonly noPairs: ReadonlyMap<string, CoverageEntry> }> {
   const { partial, verb, ...diffOptions } = options;
   const codes = outcomeCodes();
   // An import's identity pass reads meta anyway: its hard-failure flag is read there, as the view read it.
@@ -145,7 +146,12 @@ export async function readViewDiff(store: string, a: string, b: string, options:
   const report = computeDiff(x.before, x.after, diffOptions, { identity: x.identity });
   // What was read, as diffRuns states it: the runs read partially, and the pairs one run holds alone.
   const coverage = [before.coverage, after.coverage].filter((c): c is RunCoverage => c !== undefined);
-  return { before, after, report: withReadCoverage(report, coverage, columnsUnmatched(x.columns.before, x.columns.after)) };
+  // The conditions with no pair to compare (every pair without an outcome in one run, say): paired again, only
+  // when there are some, for the figures that say why (the report's coverage is --full's).
+  const empty = new Set(report.rows.filter((r) => r.counts !== null && r.counts.n === 0).map((r) => r.condition));
+  const noPairs = new Map<string, CoverageEntry>();
+  if (empty.size > 0) for (const c of pairIndexes(x.before, x.after).conditions) if (empty.has(c.label)) noPairs.set(c.label, c.coverage);
+  return { before, after, report: withReadCoverage(report, coverage, columnsUnmatched(x.columns.before, x.columns.after)), noPairs };
 }
 
 function isColumns(run: DiffRun | RunColumns): run is RunColumns {

@@ -91,6 +91,9 @@
 // and (a later session of 2026-12-07) for the page's coverage line, which names `poisson-prove ... diff A B --full` where the
 // text diff says --full (full-command.test.ts): with that command read back as --full, the 5 changed view and serve pages
 // hash as pinned before (57 of 62 outputs unchanged).
+// and (the same session) for the pairs panel's words for a condition with no pair (n = 0; no-pairs.test.ts): the page's
+// data rows carry `no_pairs` and its script reads it; compared with the pages' <script> and `,"no_pairs":null` taken out,
+// nothing moved (13 of 62 outputs changed).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
