@@ -231,7 +231,9 @@ describe('resume and extend call each target hook once', () => {
     reset();
     const e = await cli('extend', id, '--replicates', '2', '--trust-store', '--quiet', '--budget-tokens', '1000');
     expect(e.code).toBe(0);
-    expect(counts()).toEqual({ configure: 1, check: 2, episode: 4 });
+    // With a budget, the extension's 4 episodes are planned first (checked against what the budget has
+    // left, as a sweep's are), on the one configured copy.
+    expect(counts()).toEqual({ configure: 1, check: 2, plan: 4, episode: 4 });
     expect(runtimes()).toEqual([{ dryRun: false, budgetTokens: 1000, signal: 'given' }]);
   });
 });
