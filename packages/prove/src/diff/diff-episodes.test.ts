@@ -30,6 +30,21 @@ describe('diffEpisodes (in memory)', () => {
     expect(r.before).toEqual({ run_id: 'a', name: 'run a' });
   });
 
+  it('freezes every nested array and object of a full report, the fault lines\' values included', () => {
+    const a = run('a', { 'slack 4': [...rep(6, 'failed'), ...rep(10, 'passed')], 'slack 8': [...rep(2, 'failed'), ...rep(14, 'passed')] });
+    const b = run('b', { 'slack 4': rep(16, 'passed'), 'slack 8': [...rep(4, 'failed'), ...rep(12, 'passed')] });
+    const r = diffEpisodes(a, b, { full: true });
+    expect(r.fault_lines?.length).toBeGreaterThan(0);
+    const unfrozen: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (v === null || typeof v !== 'object') return;
+      if (!Object.isFrozen(v)) unfrozen.push(path);
+      for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
+    };
+    walk(r, 'report');
+    expect(unfrozen).toEqual([]);
+  });
+
   it('names every bad option with its value', () => {
     const a = run('a', { 'slack 4': ['failed'] });
     expect(() => diffEpisodes(a, a, { q: 1.5 })).toThrow(new RangeError('diffEpisodes: options.q must be a number in (0, 1), got 1.5'));

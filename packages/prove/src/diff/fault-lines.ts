@@ -28,11 +28,13 @@ export function faultLines(conditions: readonly ConditionPairs[], axes: readonly
         Object.freeze({
           axis,
           event,
-          values: values.flatMap((value) =>
-            withinGroups(conditions.filter((c) => c.values[axis] === value), others).map((g) => {
-              const test = pooledTest(pooledTable(g.conditions, event, paired), event, method);
-              return Object.freeze(g.within === null ? { value, ...test } : { value, ...test, within: g.within });
-            }),
+          values: Object.freeze(
+            values.flatMap((value) =>
+              withinGroups(conditions.filter((c) => c.values[axis] === value), others).map((g) => {
+                const test = pooledTest(pooledTable(g.conditions, event, paired), event, method);
+                return Object.freeze(g.within === null ? { value, ...test } : { value, ...test, within: g.within });
+              }),
+            ),
           ),
         }),
       );
