@@ -347,6 +347,14 @@ describe('poisson-prove runs and inspect', () => {
     expect(expected.episodes.map((e: { error: string }) => e.error)).toEqual(['Error: boom', 'Error: boom', 'Error: boom']);
   });
 
+  // A review (2026-12-07): inspect --event nosuch printed "episodes with outcome nosuch: 0" (exit 0), where
+  // diff --event nosuch refuses; it refuses the same way now, naming the outcomes the run holds.
+  it('inspect: refuses an --event no episode of the run ended in (exit 2), naming the outcomes it holds', async () => {
+    await seedStore();
+    const r = await cli(['inspect', '#1', '--event', 'nosuch']);
+    expect(r).toEqual({ code: 2, out: '', err: expect.stringMatching(/^error: --event nosuch is an outcome run fixture 2026-11-06 b does not hold; it holds failed, passed; name one of those, or an event its spec declares\.\n$/) });
+  });
+
   // A review (fifth session of 2026-12-05): inspect's text showed no usage of a model run (only --json had it).
   it('inspect: a model run\'s usage and budget, as the run summary prints them', async () => {
     const store = await seedStore();

@@ -34,6 +34,10 @@
 // and promptfoo hash as pinned before with that command read back as --full. Regenerated a tenth time for the pairs panel's words
 // for a condition with no pair (no-pairs.test.ts): the 13 pages equal those before with their <script> and the data
 // rows' `,"no_pairs":null` taken out. Every other case is as the row readers gave it.
+// text). Regenerated a ninth time for inspect's refusal of an --event no row of the run holds (as diff
+// refuses it; inspect-run.test.ts): `inspect inspect real popularity before` (its first run holds no
+// outcome, and the case asks for `failed`) is now that E_EVENT refusal; compared line by line, no other
+// case moved. Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+import { shown as shownValue } from 'poisson-core';
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { emptyCounts, type RunManifest } from './manifest.js';
 import { countsProblems, DamagedRunError, eachOpenPart, runParts, type OpenPart } from './verify-parts.js';
@@ -53,9 +54,10 @@ export type RunInspection = {
  * @param ref - a run ref ({@link resolveRun}).
  * @param opts - `event`: the outcome label to list; `limit`: at most this many episodes (default 20).
  * @returns the {@link RunInspection}, frozen.
- * @throws {@link RefError}; RangeError for a bad limit; ProveError `E_EVENT` (exit 2) for an `event` the run
- *   does not hold that is a near miss of a label it holds (a misspelling: "did you mean"); another label it
- *   does not hold lists 0 episodes.
+ * @throws {@link RefError}; RangeError for a bad limit; TypeError for an `event` that is not a string or
+ *   null; ProveError `E_EVENT` (exit 2) for an `event` no row of the run holds and its spec does not declare
+ *   (as `diff` refuses it), naming the outcomes the run holds ("did you mean" for a near miss of one); an
+ *   event the spec declared that no row holds lists 0 episodes.
  * @example
  * ```ts
  * (await inspectRun('store', '#1', { event: 'passed', limit: 3 })).episodes.length; // 3
@@ -65,6 +67,7 @@ export type RunInspection = {
 export async function inspectRun(store: string, ref: string, opts: { event?: string | null; limit?: number } = {}): Promise<RunInspection> {
   const limit = opts.limit ?? 20;
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${String(limit)}`);
+  if (opts.event !== undefined && opts.event !== null && typeof opts.event !== 'string') throw new TypeError(`inspectRun: event must be an outcome label (a string) or null, got ${shownValue(opts.event)}`);
   const event = opts.event ?? null;
   const manifest = await resolveRun(store, ref);
   // Per condition (in the manifest's order, then as first met): rows, rows without an outcome, and per
@@ -176,14 +179,18 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   const registration = !records ? null : named === null ? unnamedRegistrationProblem(manifest, false) : otherRegistrationProblem(manifest, named);
   if (registration !== null) differ.push(registration);
   if (differ.length > 0) throw new DamagedRunError(manifest.run_id, differ);
-  // An event the run does not hold is an answer (0 episodes), unless it is a near miss of a label it
-  // holds and not one its spec declared: then it is most likely a misspelling, and 0 would read as "none failed".
+  // An event no row holds is refused unless the run's spec declared it (a table of none, as diff tests it):
+  // "episodes with outcome nosuch: 0" would read as "none failed" (a review: diff --event nosuch refuses,
+  // inspect listed 0), a near miss of a label it holds said as the likely misspelling.
   const declared = Array.isArray(manifest.events) ? (manifest.events as unknown[]) : [];
   if (event !== null && !labelCode.has(event) && !declared.includes(event)) {
-    const near = didYouMean(event, labels);
-    if (near !== '') {
-      throw new ProveError('E_EVENT', `--event ${event} is an outcome run ${manifest.name} does not hold${near}; it holds ${[...labels].sort().join(', ')}; name one of those, or an outcome it may hold that is no near miss of them (which lists 0 episodes).`);
-    }
+    // An import has no spec to declare events in.
+    const spec = manifest.import === undefined;
+    const fix =
+      labels.length === 0
+        ? `it holds none (no episode has an outcome); ${spec ? 'name an event its spec declares, or ' : ''}inspect without --event for the episodes without an outcome.`
+        : `it holds ${[...labels].sort().join(', ')}; name one of those${spec ? ', or an event its spec declares' : ''}.`;
+    throw new ProveError('E_EVENT', `--event ${event} is an outcome run ${manifest.name} does not hold${didYouMean(event, labels)}; ${fix}`);
   }
   const conditions = [...tallies].map(([condition, t]) => {
     const outcomes: Record<string, number> = {};

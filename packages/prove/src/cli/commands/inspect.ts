@@ -92,7 +92,7 @@ export const inspectCommand = defineCommand({
   summary: 'Show a run\'s manifest, its outcome counts per condition, and the episodes that ended in an event, with their meta.',
   positionals: [{ name: 'RUN', description: 'A run ref: #N (row of runs), a run id, a unique id prefix, or a run name.', required: true }],
   options: {
-    event: { type: 'string', valueName: 'E', description: 'List the episodes whose outcome is E. A label the run does not hold lists none, unless it is a near miss of one it holds (refused: "did you mean").', default: 'the episodes without an outcome' },
+    event: { type: 'string', valueName: 'E', description: 'List the episodes whose outcome is E. A label no episode of the run ended in is refused (exit 2), naming those it holds, unless its spec declares it (then it lists none).', default: 'the episodes without an outcome' },
     limit: { type: 'string', valueName: 'K', number: { min: 0, integer: true }, description: 'List at most K episodes.', default: '20' },
     json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes, writer } as one JSON document (writer: alive or gone for a running run, else null).' },
   },

@@ -94,6 +94,8 @@
 // and (the same session) for the pairs panel's words for a condition with no pair (n = 0; no-pairs.test.ts): the page's
 // data rows carry `no_pairs` and its script reads it; compared with the pages' <script> and `,"no_pairs":null` taken out,
 // nothing moved (13 of 62 outputs changed).
+// and (2026-12-07) for inspect refusing an --event no row of the run holds, as diff does: only `inspect inspect
+// real popularity before` moved (its first run holds no outcome: now the E_EVENT refusal); compared line by line.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
