@@ -49,7 +49,7 @@ describe('diffEpisodes (in memory)', () => {
     const a = run('a', { 'slack 4': ['failed'] });
     expect(() => diffEpisodes(a, a, { q: 1.5 })).toThrow(new RangeError('diffEpisodes: options.q must be a number in (0, 1), got 1.5'));
     expect(() => diffEpisodes(a, a, { power: 0 })).toThrow(/options.power must be a number in \(0, 1\), got 0/);
-    expect(() => diffEpisodes(a, a, { method: 'bayes' as never })).toThrow(/options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got bayes/);
+    expect(() => diffEpisodes(a, a, { method: 'bayes' as never })).toThrow(/options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got "bayes"/);
   });
 
   it('refuses runs that share no condition, saying how to fix it', () => {

@@ -1,5 +1,6 @@
 // What a diff reads before any statistic: its options checked, the runs indexed and paired, the events
 // resolved, the threshold, and the warnings about what was paired (PROVE.md, "The diff report").
+import { shown } from 'poisson-core';
 import { identicalFiles, sameReading } from '../store/imported-files.js';
 import { DiffError } from './diff-error.js';
 import { resolveEvents } from './events.js';
@@ -12,21 +13,24 @@ import type { DiffManifest, DiffOptions, DiffRun, IdentityPairing, TestMethod } 
 /** The checked options: q, power and the paired test's method, with their defaults. */
 export type CheckedOptions = { readonly q: number; readonly power: number; readonly method: TestMethod };
 
-/** Checks the options a diff takes; RangeError or TypeError naming the first bad one. */
-export function checkOptions(options: DiffOptions): CheckedOptions {
+/**
+ * Checks the options a diff takes; RangeError or TypeError naming the first bad one, as given (a string
+ * quoted), and `caller`, the function the user called.
+ */
+export function checkOptions(options: DiffOptions, caller = 'diffEpisodes'): CheckedOptions {
   const q = options.q ?? 0.05;
   const power = options.power ?? 0.8;
   const method = options.method ?? 'exact';
-  if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`diffEpisodes: options.q must be a number in (0, 1), got ${String(q)}`);
-  if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`diffEpisodes: options.power must be a number in (0, 1), got ${String(power)}`);
-  if (!TEST_METHODS.includes(method)) throw new RangeError(`diffEpisodes: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${String(method)}`);
-  if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`diffEpisodes: options.events must be an array of outcome labels, got ${typeof options.events}`);
-  if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`diffEpisodes: options.scores must be a boolean, got ${typeof options.scores}`);
-  if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`diffEpisodes: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
-  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`diffEpisodes: options.sequential must be a boolean, got ${typeof options.sequential}`);
+  if (typeof q !== 'number' || !(q > 0 && q < 1)) throw new RangeError(`${caller}: options.q must be a number in (0, 1), got ${shown(q)}`);
+  if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`${caller}: options.power must be a number in (0, 1), got ${shown(power)}`);
+  if (!TEST_METHODS.includes(method)) throw new RangeError(`${caller}: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${shown(method)}`);
+  if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`${caller}: options.events must be an array of outcome labels, got ${typeof options.events}`);
+  if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`${caller}: options.scores must be a boolean, got ${typeof options.scores}`);
+  if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`${caller}: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
+  if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`${caller}: options.sequential must be a boolean, got ${typeof options.sequential}`);
   const d = options.discordance;
   if (d !== undefined && (typeof d !== 'number' || !(d >= 0 && d <= 1)))
-    throw new RangeError(`diffEpisodes: options.discordance must be a number in [0, 1], got ${String(d)} (the share of pairs expected to disagree between two runs of the target)`);
+    throw new RangeError(`${caller}: options.discordance must be a number in [0, 1], got ${shown(d)} (the share of pairs expected to disagree between two runs of the target)`);
   return { q, power, method };
 }
 

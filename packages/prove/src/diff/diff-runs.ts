@@ -36,6 +36,7 @@ import type { DiffOptions, DiffReport } from './types.js';
  */
 export async function diffRuns(store: string, a: string, b: string, options: DiffOptions & { readonly partial?: boolean } = {}): Promise<DiffReport> {
   const { partial, ...diffOptions } = options;
+  checkOptions(diffOptions, 'diffRuns');
   const [ma, mb] = await settled(resolveRun(store, a), resolveRun(store, b));
   refuseSameRun(ma, mb);
   if (pairsByIdentity(ma) && pairsByIdentity(mb)) {

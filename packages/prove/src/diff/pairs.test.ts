@@ -61,6 +61,10 @@ describe('discordant pairs', () => {
   it('reads each side\'s seed, t and meta from the store, and the cached answer only when private', async () => {
     const report = await diffRuns(store, '#2', '#1', { events: ['failed'] });
     const p = await readDiscordantPairs(store, report);
+    // A review (2026-12-07): a string limit read "discordantPairs: limit must be ..., got 2" (another
+    // function's name, and the string's quotes lost); and diffRuns' q named diffEpisodes.
+    await expect(readDiscordantPairs(store, report, { limit: '2' as never })).rejects.toThrow(new RangeError('readDiscordantPairs: limit must be an integer >= 0, got "2"'));
+    await expect(diffRuns(store, '#2', '#1', { q: '0.1' as never })).rejects.toThrow(new RangeError('diffRuns: options.q must be a number in (0, 1), got "0.1"'));
     const first = p.groups[0]?.pairs[0];
     expect(first?.seed).toMatch(/^\d+$/);
     expect(first?.before.meta).toEqual({ which: 'A', c: 0, r: 2, cache_key: KEY });

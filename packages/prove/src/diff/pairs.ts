@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { alignColumnsByIdentity } from './identity-columns.js';
 import { indexRunColumns } from './index-columns.js';
 import { alignByIdentity, pairIndexes, pairRuns, pairsByIdentity, type Pair, type Pairing } from './pairing.js';
@@ -267,9 +268,10 @@ function waitingOf(pairs: readonly Pair[], event: string, rise: number, fall: nu
   return { rise: allRise - rise, fall: allFall - fall };
 }
 
-function checkedLimit(options: DiscordantOptions): number {
+/** The pairs' `limit` (default 20), checked; `caller` is the function the user called, which the RangeError names (internal). */
+export function checkedLimit(options: { readonly limit?: number }, caller = 'discordantPairs'): number {
   const limit = options.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`discordantPairs: limit must be an integer >= 0, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`${caller}: limit must be an integer >= 0, got ${shown(limit)}`);
   return limit;
 }
 

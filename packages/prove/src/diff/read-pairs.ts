@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { newestPartOfPair } from '../store/newest-rows.js';
 import { resolveRun } from '../store/resolve-run.js';
 import { eachOpenPart, runParts } from '../store/verify-parts.js';
-import { discordantPairs, discordantPairsOfColumns, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
+import { checkedLimit, discordantPairs, discordantPairsOfColumns, type DiscordantGroup, type DiscordantPair, type DiscordantPairs, type PairSide } from './pairs.js';
 import { readIdentities } from './identity-columns.js';
 import { pairsByIdentity } from './pairing.js';
 import { writtenOnward } from './partial.js';
@@ -152,6 +152,7 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
  * ```
  */
 export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
+  checkedLimit(options, 'readDiscordantPairs');
   // The pairs the report's rows tested: under --sequential, a partial read's settled pairs, cut to those
   // the rows counted (read again, a run still being written holds more).
   const tested = new Map<string, number>();

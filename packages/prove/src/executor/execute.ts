@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { ProveError, TargetError } from '../errors.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
@@ -65,15 +66,15 @@ export function checkExecOptions(opts: {
   partBytes?: unknown;
   onProgress?: unknown;
   signal?: unknown;
-}): void {
+}, caller = 'execute'): void {
   const problems: string[] = [];
   const c = opts.concurrency;
-  if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${String(c)}`);
+  if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${shown(c)}`);
   const t = opts.timeoutMs;
-  if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${String(t)}`);
+  if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${shown(t)}`);
   problems.push(...partLimitProblems(opts));
   const bad = problems.length > 0 ? problems.join('; ') : null;
-  if (bad !== null) throw new RangeError(bad);
+  if (bad !== null) throw new RangeError(`${caller}: ${bad}`);
   if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') throw new TypeError(`onProgress must be a function, got ${typeof opts.onProgress}`);
   if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) throw new TypeError(`signal must be an AbortSignal, got ${String(opts.signal)}`);
 }

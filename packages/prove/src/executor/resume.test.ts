@@ -8,7 +8,7 @@ import { episodes } from '../store/read-episodes.js';
 import { readManifest, writeManifest } from '../store/manifest.js';
 import { SPEC, TARGETS, listTree, removeDir, tempDir } from '../__fixtures__/helpers.js';
 import { continuedRetry, extend, resume } from './resume.js';
-import { sweep } from './sweep.js';
+import { planSweep, sweep } from './sweep.js';
 import type { Backend } from './backend.js';
 import { episodeRow } from './run-episode.js';
 import type { EpisodeRow } from '../store/episode-row.js';
@@ -275,6 +275,20 @@ describe('bad options and an early stop write nothing', () => {
     ['partRows', { partRows: 1.5 }, /partRows must be an integer >= 1, got 1\.5/],
     ['onProgress', { onProgress: 3 }, /onProgress must be a function/],
   ];
+  // A review (2026-12-07): a string read as the number it spells ("got 2" for '2'), and no function named.
+  it('shows a bad value as given, a string quoted, naming the function called', async () => {
+    const sweepOf = (extra: Record<string, unknown>) => sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, ...extra } as Parameters<typeof sweep>[0]);
+    await expect(sweepOf({ concurrency: '2' })).rejects.toThrow(new RangeError('sweep: concurrency must be an integer >= 1, got "2"'));
+    await expect(sweepOf({ timeoutMs: '100' })).rejects.toThrow(new RangeError('sweep: timeoutMs must be a finite number > 0 or null, got "100"'));
+    await expect(sweepOf({ partRows: '8' })).rejects.toThrow(new RangeError('sweep: partRows must be an integer >= 1, got "8"'));
+    await expect(planSweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, concurrency: '2' } as never)).rejects.toThrow(new RangeError('planSweep: concurrency must be an integer >= 1, got "2"'));
+    expect(await listTree(dir)).toEqual([]);
+    const run = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99 });
+    await expect(extend({ store: dir, ref: run.run_id, replicates: '4' as never })).rejects.toThrow(new RangeError('extend: replicates must be an integer >= 1, got "4"'));
+    await expect(extend({ store: dir, ref: run.run_id, replicates: 2, concurrency: '2' as never })).rejects.toThrow(new RangeError('extend: concurrency must be an integer >= 1, got "2"'));
+    await expect(resume({ store: dir, ref: run.run_id, timeoutMs: '100' as never })).rejects.toThrow(new RangeError('resume: timeoutMs must be a finite number > 0 or null, got "100"'));
+  });
+
   it.each(bad)('sweep with a bad %s leaves the store as it was', async (_name, extra, message) => {
     await expect(sweep({ spec: SPEC, target: `${TARGETS}:coin`, store: dir, maxMde: 0.99, ...extra } as Parameters<typeof sweep>[0])).rejects.toThrow(message);
     expect(await listTree(dir)).toEqual([]);

@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
@@ -406,7 +407,7 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
  * @see PROVE.md, "The store" (`resume RUN`).
  */
 export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunManifest> {
-  checkExecOptions(opts);
+  checkExecOptions(opts, 'resume');
   if (opts.errorMatch !== undefined && (typeof opts.errorMatch !== 'string' || opts.errorMatch === '' || opts.retryErrors !== true)) {
     throw new RangeError(`errorMatch goes with retryErrors: true and is a non-empty text, got ${JSON.stringify(opts.errorMatch)}`);
   }
@@ -460,8 +461,8 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
  */
 export async function extend(opts: ResumeOptions & { replicates: number }): Promise<RunManifest> {
   const k = opts.replicates;
-  if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${String(k)}`);
-  checkExecOptions(opts);
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${shown(k)}`);
+  checkExecOptions(opts, 'extend');
   const ready = await withRunLock(opts, async (manifest, lock) => {
     // A run that is not complete is resume's: it adopts the parts a killed writer left, and records that
     // (existing() would adopt them here, rewriting run.json, before a refusal or with no record).

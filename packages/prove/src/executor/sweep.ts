@@ -160,7 +160,7 @@ const prepared = new WeakMap<SweepPlan, Prepared>();
  * only for a budget, which it then checks; no `estimate`).
  */
 async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPlan> {
-  checkExecOptions(opts);
+  checkExecOptions(opts, refuse ? 'sweep' : 'planSweep');
   if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
   const { spec, text, only } = specOf(opts);
   const maxMde = checkMaxMde(opts.maxMde);
@@ -311,7 +311,7 @@ export async function runSweep(plan: SweepPlan, observers: RunSweepOptions = {})
   if (p.opts.dryRun === true) throw new TypeError('runSweep: the plan was made with dryRun: true (its target is configured for planning only); make it again without dryRun to run it.');
   if (p.ran) throw new TypeError('runSweep: the plan has run already (a plan is run once); make a new plan with planSweep for another run.');
   const opts: SweepOptions = { ...p.opts, ...observers, cwd: p.cwd };
-  checkExecOptions(opts);
+  checkExecOptions(opts, 'runSweep');
   if (opts.onCreated !== undefined && typeof opts.onCreated !== 'function') throw new TypeError(`onCreated must be a function, got ${typeof opts.onCreated}`);
   refuseGate(plan.gate);
   if (plan.calls !== null && plan.budget_tokens !== null) checkCallBudget(plan.calls, plan.budget_tokens);

@@ -107,10 +107,13 @@ describe('inspect logs with several epochs of each sample', () => {
     const pf = await importRun(store, { format: 'promptfoo', files: [lm], scorer: 'nonsense' }).catch((e: unknown) => e);
     expect(pf).toMatchObject({ code: 'E_USAGE' });
     expect((pf as Error).message).toContain("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");
-    for (const bad of [0, 1.5, -1]) {
-      const e = await importRun(store, { format: 'inspect', files: [file], epoch: bad }).catch((x: unknown) => x);
-      expect((e as Error).message).toContain(`--epoch must be an integer >= 1, got ${bad}`);
+    for (const bad of [0, 1.5, -1, '1']) {
+      const e = await importRun(store, { format: 'inspect', files: [file], epoch: bad as number }).catch((x: unknown) => x);
+      expect((e as Error).message).toContain(`importRun: epoch must be an integer >= 1, got ${JSON.stringify(bad)}.`);
     }
+    // A review (2026-12-07): epoch '1' read "got 1", hiding that it was the string "1"; maxMde likewise.
+    const mde = await importRun(store, { format: 'inspect', files: [file], maxMde: '0.2' as never }).catch((x: unknown) => x);
+    expect((mde as Error).message).toContain('importRun: maxMde must be a number in (0, 1], got "0.2".');
   });
 });
 

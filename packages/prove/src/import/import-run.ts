@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
@@ -178,11 +179,11 @@ function checkOptions(o: ImportOptions): { axes: Map<string, string>; maxMde: nu
     else axes.set(m[1] as string, a);
   }
   const maxMde = o.maxMde ?? 0.1;
-  if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) problems.push(`--max-mde must be a number in (0, 1], got ${String(maxMde)}.`);
+  if (typeof maxMde !== 'number' || !(maxMde > 0 && maxMde <= 1)) problems.push(`importRun: maxMde must be a number in (0, 1], got ${shown(maxMde)}.`);
   if (o.scorer !== undefined && (typeof o.scorer !== 'string' || o.scorer === '')) problems.push('--scorer must name a scorer or metric.');
   else if (o.scorer !== undefined && o.format === 'promptfoo') problems.push("--scorer is for inspect and lm-eval files (promptfoo's outcome is always its success); leave it out.");
   if (o.epoch !== undefined) {
-    if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`--epoch must be an integer >= 1, got ${String(o.epoch)}.`);
+    if (typeof o.epoch !== 'number' || !Number.isInteger(o.epoch) || o.epoch < 1) problems.push(`importRun: epoch must be an integer >= 1, got ${shown(o.epoch)}.`);
     else if (o.format === 'lm-eval') problems.push('--epoch is for inspect logs and promptfoo files run with --repeat (lm-eval files have no epochs); leave it out.');
   }
   if (o.invertLowerIsBetter !== undefined && typeof o.invertLowerIsBetter !== 'boolean') problems.push(`invertLowerIsBetter must be a boolean, got ${String(o.invertLowerIsBetter)}.`);

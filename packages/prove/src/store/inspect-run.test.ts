@@ -102,6 +102,12 @@ describe('inspectRun', () => {
     expect((await inspectRun(dir, id, { event: 'failed' })).matching).toBe(28);
   });
 
+  // A review (2026-12-07): a limit given as a string read "got 2", hiding that it was the string "2".
+  it('shows a bad limit as given, a string quoted', async () => {
+    await expect(inspectRun(dir, '#1', { limit: '2' as never })).rejects.toThrow(new RangeError('inspectRun: limit must be an integer >= 0, got "2"'));
+    await expect(inspectRun(dir, '#1', { limit: -1 })).rejects.toThrow(new RangeError('inspectRun: limit must be an integer >= 0, got -1'));
+  });
+
   it('says a run none of whose episodes has an outcome holds none', async () => {
     const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;

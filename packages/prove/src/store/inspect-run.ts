@@ -66,7 +66,7 @@ export type RunInspection = {
  */
 export async function inspectRun(store: string, ref: string, opts: { event?: string | null; limit?: number } = {}): Promise<RunInspection> {
   const limit = opts.limit ?? 20;
-  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${String(limit)}`);
+  if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`inspectRun: limit must be an integer >= 0, got ${shownValue(limit)}`);
   if (opts.event !== undefined && opts.event !== null && typeof opts.event !== 'string') throw new TypeError(`inspectRun: event must be an outcome label (a string) or null, got ${shownValue(opts.event)}`);
   const event = opts.event ?? null;
   const manifest = await resolveRun(store, ref);

@@ -1,3 +1,4 @@
+import { shown } from 'poisson-core';
 import { ProveError, StoreError } from '../errors.js';
 import { addCount } from '../internal/own-key.js';
 import type { EpisodeRow } from './episode-row.js';
@@ -104,7 +105,7 @@ export const PART_AGE_MS = 10_000;
 export function partLimitProblems(opts: { partRows?: unknown; partBytes?: unknown }): string[] {
   const problems: string[] = [];
   for (const [name, v] of [['partRows', opts.partRows], ['partBytes', opts.partBytes]] as const) {
-    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1)) problems.push(`${name} must be an integer >= 1, got ${String(v)}`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1)) problems.push(`${name} must be an integer >= 1, got ${shown(v)}`);
   }
   return problems;
 }

@@ -7,7 +7,7 @@ import { proveCommandLine, shellRef } from '../internal/shell-word.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { plainLevel } from '../diff/registered-reading.js';
 import { axisNames, pairIndexes } from '../diff/pairing.js';
-import { discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
+import { checkedLimit, discordantPairsOfColumns, type DiscordantPairs } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
 import { reportGrid, sharedSeedsText } from '../diff/report-grid.js';
 import { readHardFlags, type RunColumns } from '../diff/run-columns.js';
@@ -112,6 +112,8 @@ export function diffHeatmaps(before: DiffRun | RunColumns, after: DiffRun | RunC
  */
 export async function viewDiff(store: string, a: string, b: string, options: ViewDiffOptions = {}): Promise<DiffView> {
   const { limit, private: priv, serve, ...diffOptions } = options;
+  checkedLimit(options, 'viewDiff');
+  checkOptions(diffOptions, 'viewDiff');
   const { before, after, report, noPairs } = await readViewDiff(store, a, b, diffOptions);
   const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
   const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store, noPairs });

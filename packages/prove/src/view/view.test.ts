@@ -127,6 +127,9 @@ describe('viewDiff', () => {
   });
 
   it('writes the page from the same report diffRuns returns: verdict, sentence, every row, a forest line per row', async () => {
+    // A review (2026-12-07): a string limit read "discordantPairs: limit must be ..., got 3".
+    await expect(viewDiff(store, '#3', '#2', { limit: '3' as never })).rejects.toThrow(new RangeError('viewDiff: limit must be an integer >= 0, got "3"'));
+    await expect(viewDiff(store, '#3', '#2', { q: '0.1' as never })).rejects.toThrow(new RangeError('viewDiff: options.q must be a number in (0, 1), got "0.1"'));
     const view = await viewDiff(store, '#3', '#2');
     const report = await diffRuns(store, '#3', '#2');
     expect(JSON.parse(JSON.stringify(view.report))).toEqual(JSON.parse(JSON.stringify(report)));
