@@ -67,6 +67,14 @@ describe('compareEpisodes: one baseline, several candidates, one family', () => 
     expect(text).toMatch(/\nslack 4\s+failed\s+0\.000 -> 0\.025 \+0\.025 unchanged\s+0\.000 -> 0\.350 \+0\.350 higher\s+0\.000 -> 0\.175 \+0\.175 unchanged, flagged \(BH\)\n/);
     expect(() => compareEpisodes(base, [])).toThrow(/candidates must name at least one run/);
   });
+
+  // A review (2026-12-07): from plain JS, compareRuns(s, '#2', '#1') (a string for the candidates) said
+  // "candidates must name at least one run, got none", which is false.
+  it('refuses candidates that are not an array with a TypeError naming the option and what to pass', async () => {
+    await expect(compareRuns('no-store', '#2', '#1' as never)).rejects.toThrow(new TypeError('compareRuns: candidates must be an array of run refs, got "#1"; pass one ref as ["#1"].'));
+    await expect(compareRuns('no-store', '#2', 3 as never)).rejects.toThrow(new TypeError('compareRuns: candidates must be an array of run refs, got 3; pass them as e.g. ["#2", "#3"].'));
+    expect(() => compareEpisodes(base, base as never)).toThrow(new TypeError('compareEpisodes: candidates must be an array of runs ({ manifest, rows }), got an object; pass one run as [run].'));
+  });
 });
 
 describe('poisson-prove diff BASE CAND1 CAND2 (CLI) and compareRuns', () => {

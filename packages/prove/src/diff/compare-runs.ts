@@ -1,4 +1,6 @@
 // One baseline against several candidates: `diff BASE CAND1 CAND2 ...` and compareRuns.
+import { shown } from 'poisson-core';
+import { refuseNonArray } from '../internal/array-option.js';
 import { familyReading } from './registered-reading.js';
 import { computeDiff, type ComputeSwitches } from './diff-episodes.js';
 import { indexForDiff, readDiffColumns } from './diff-columns.js';
@@ -46,10 +48,12 @@ function wordOf(rows: readonly DiffRow[]): VerdictWord {
  * @param candidates - the candidate runs (each an after), at least one.
  * @param options - as {@link DiffOptions} (`sequential` and `cluster` included).
  * @returns the frozen {@link MultiDiffReport}.
- * @throws RangeError when no candidate is given; DiffError as diffEpisodes, for any candidate.
+ * @throws TypeError when `candidates` is not an array; RangeError when no candidate is given; DiffError as
+ *   diffEpisodes, for any candidate.
  */
 export function compareEpisodes(base: DiffRun, candidates: readonly DiffRun[], options: DiffOptions = {}): MultiDiffReport {
-  if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
+  if (!Array.isArray(candidates)) throw new TypeError(`compareEpisodes: candidates must be an array of runs ({ manifest, rows }), got ${candidates === null ? 'null' : typeof candidates === 'object' ? 'an object' : shown(candidates)}; pass one run as [run].`);
+  if (candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
   const family = familyOf(base.manifest, candidates.map((c) => c.manifest), options);
   return withFamilyWarnings(compareFamily(base.manifest, candidates.length, (k, switches) => computeDiff(base, candidates[k] as DiffRun, family.options, { ...switches, askedMethod: options.method })), family.warnings);
 }
@@ -136,8 +140,8 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
  * @param candidates - the candidates' refs, at least one.
  * @param options - as {@link diffRuns}.
  * @returns the frozen {@link MultiDiffReport}.
- * @throws RefError (exit 2) for a ref that names no run; DiffError (exit 2) as diffEpisodes, or when a
- *   candidate is the baseline itself.
+ * @throws TypeError when `candidates` is not an array (one candidate is `['#2']`); RefError (exit 2) for a
+ *   ref that names no run; DiffError (exit 2) as diffEpisodes, or when a candidate is the baseline itself.
  * @example
  * ```ts
  * const r = await compareRuns('store', '#1', ['#2', '#3'], { events: ['passed'] });
@@ -146,7 +150,8 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
  * @see STATS.md, "Multiple testing"; Holm (1979); Benjamini & Hochberg (1995).
  */
 export async function compareRuns(store: string, base: string, candidates: readonly string[], options: DiffOptions = {}): Promise<MultiDiffReport> {
-  if (!Array.isArray(candidates) || candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
+  refuseNonArray('compareRuns', 'candidates', candidates);
+  if (candidates.length === 0) throw new RangeError('compareRuns: candidates must name at least one run, got none');
   const read = { hardFailure: options.scores !== false || options.cluster !== undefined };
   // Read as columns (imports with the identity and input hash of meta), no row object per episode.
   const codes = outcomeCodes();

@@ -1,3 +1,4 @@
+import { refuseNonArray } from '../internal/array-option.js';
 import { csvCell, mdCell } from '../internal/csv-cell.js';
 import { partialLine, partialRuns, type RunCoverage } from './partial.js';
 import { clusteredRates, formatClusteredRatesMarkdown, type ClusteredRates } from './cluster-export.js';
@@ -155,10 +156,11 @@ function aggregateColumns(runs: readonly RunColumns[], options: ExportOptions): 
  * @param refs - run refs (`#N`, id, unique id prefix or name), at least one.
  * @param options - `{ by? }` as {@link aggregateRuns}.
  * @returns the {@link ExportTable}.
- * @throws RefError (exit 2) for a ref that names no run; RangeError when no ref is given; DiffError
+ * @throws TypeError when `refs` is not an array; RefError (exit 2) for a ref that names no run; RangeError when no ref is given; DiffError
  *   (exit 2) for a `by` axis a run lacks.
  */
 export async function exportRuns(store: string, refs: readonly string[], options: ExportOptions = {}): Promise<ExportTable> {
+  refuseNonArray('exportRuns', 'refs', refs);
   if (refs.length === 0) throw new RangeError('exportRuns: refs must name at least one run, got none');
   const codes = outcomeCodes();
   const read = { axes: wantedAxes(options), partial: options.partial === true, verb: 'export' };
