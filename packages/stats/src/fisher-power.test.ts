@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { R_DISCORDANT } from './__fixtures__/reference.js';
 import { expectClose } from './internal/expect-close.js';
@@ -42,5 +43,22 @@ describe('fisherMinimumDetectableChange', () => {
   it('is Infinity when even the whole room falls short', () => {
     expect(fisherMinimumDetectableChange({ n1: 8, n2: 8, p1: 0.9, alpha: 0.05 })).toBe(Infinity);
     expect(fisherMinimumDetectableChange({ n1: 8, n2: 8, p1: 0, alpha: 0.05, direction: 'fall' })).toBe(Infinity);
+  });
+});
+
+// A review (2026-12-07): the example documented 0.2008..., where the function gives 0.20178 (and the
+// power at 0.2008 is 0.7958 < 0.8). R, exactly (every table's two-sided Fisher p-value as fisher.test
+// reads it, the power summed over both binomials, uniroot to 1e-14): 0.20178161209468; at d = 0.193
+// the power is 0.760973258 (power.prop.test's normal approximation says 0.1932).
+describe('fisherMinimumDetectableChange, as its example says', () => {
+  it('matches R\'s exact root and the value the example quotes', () => {
+    const d = fisherMinimumDetectableChange({ n1: 100, n2: 100, p1: 0.5, alpha: 0.05 });
+    expectClose(d, 0.20178161209468, { rtol: 0, atol: 1e-8, label: 'R exact root' });
+    expect(fisherPower({ n1: 100, n2: 100, p1: 0.5, p2: 0.5 + d, alpha: 0.05 })).toBeGreaterThanOrEqual(0.8);
+    expectClose(fisherPower({ n1: 100, n2: 100, p1: 0.5, p2: 0.693, alpha: 0.05 }), 0.760973258, { rtol: 0, atol: 1e-9, label: 'power at 0.193' });
+    const doc = readFileSync(new URL('./fisher-power.ts', import.meta.url), 'utf8');
+    const quoted = /fisherMinimumDetectableChange\(\{ n1: 100, n2: 100, p1: 0\.5, alpha: 0\.05 \}\); \/\/ (\d\.\d+)\.\.\./.exec(doc)?.[1];
+    expect(quoted).toBeDefined();
+    expect(String(d).startsWith(quoted as string)).toBe(true);
   });
 });

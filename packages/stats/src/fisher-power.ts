@@ -136,7 +136,7 @@ export function fisherPower(options: FisherPowerOptions): number {
  * @throws RangeError listing every bad argument.
  * @example
  * ```ts
- * fisherMinimumDetectableChange({ n1: 100, n2: 100, p1: 0.5, alpha: 0.05 }); // 0.2008... (> 0.193, where the power is 0.761)
+ * fisherMinimumDetectableChange({ n1: 100, n2: 100, p1: 0.5, alpha: 0.05 }); // 0.20178... (R, exact: 0.2017816121; > 0.193, where the power is 0.761)
  * ```
  * @see STATS.md, "The unpaired fallback".
  */
