@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { R, STATSMODELS, num } from './__fixtures__/reference.js';
 import { expectClose } from './internal/expect-close.js';
@@ -145,5 +146,16 @@ describe('mcnemar input checks', () => {
       'counts.both must be a non-negative integer; got -1; counts.fall must be a non-negative integer; got 0.5; ' +
         'counts.neither must be a non-negative integer; got NaN',
     );
+  });
+});
+
+// A review (2026-12-07): the README printed 0.05247879028320315 where mcnemar gives 0.052478790283203146
+// (the exact value is 2 * 110056 / 2^22 = 0.052478790283203125; R's binom.test(6, 22) 0.05247879028320316).
+describe('the README example', () => {
+  it('prints the p-value mcnemar returns', () => {
+    const p = mcnemar({ both: 59, fall: 6, rise: 16, neither: 80 }).pValue;
+    expect(Math.abs(p - (2 * 110056) / 2 ** 22)).toBeLessThan(1e-15);
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`console.log(mcnemar(counts).pValue);                // ${p} (exact conditional test`);
   });
 });
