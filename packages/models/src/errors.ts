@@ -19,7 +19,7 @@ function problemList(subject: string, problems: readonly string[], then: string)
  * @param exitCode - the CLI exit code (2 bad input, 1 a reported failure).
  * @example
  * ```ts
- * try { parseModelName('gpt'); } catch (e) { if (e instanceof ModelsError) e.code; }
+ * try { resolveProvider('poe', { env: {} }); } catch (e) { if (e instanceof ModelsError) e.code; } // 'missing_api_key'
  * ```
  * @see ../../../docs/models.md
  */

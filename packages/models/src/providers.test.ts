@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { MissingBaseUrlError } from './errors.js';
+import { readFileSync } from 'node:fs';
+import { MissingBaseUrlError, ModelsError } from './errors.js';
 import { parseModelName, PROVIDER_PRESETS, resolveProvider } from './providers.js';
 
 describe('providers', () => {
@@ -28,5 +29,26 @@ describe('providers', () => {
     expect(() => resolveProvider('local', { env: {} })).toThrow(MissingBaseUrlError);
     expect(resolveProvider('local', { env: { POISSON_LOCAL_BASE_URL: 'http://127.0.0.1:8000/v1' } }).baseURL).toBe('http://127.0.0.1:8000/v1');
     expect(resolveProvider('local', { env: {}, baseURLs: { local: 'http://h/v1' } }).secrets()).toEqual([]);
+  });
+});
+
+// A review (2026-12-07): ModelsError's example caught parseModelName('gpt') as a ModelsError, but a bad
+// name is a RangeError; the example now calls what throws one (a provider whose key is not set).
+describe('ModelsError\'s example', () => {
+  it('calls a function that throws a ModelsError, with the code it shows', () => {
+    const doc = readFileSync(new URL('./errors.ts', import.meta.url), 'utf8');
+    const example = /Base class of every poisson-models error[\s\S]*?```ts\n \* (.*)\n/.exec(doc)?.[1] ?? '';
+    expect(example).toBe("try { resolveProvider('poe', { env: {} }); } catch (e) { if (e instanceof ModelsError) e.code; } // 'missing_api_key'");
+    const e = (() => {
+      try {
+        resolveProvider('poe', { env: {} });
+      } catch (x) {
+        return x;
+      }
+      return null;
+    })();
+    expect(e).toBeInstanceOf(ModelsError);
+    expect((e as ModelsError).code).toBe('missing_api_key');
+    expect(() => parseModelName('gpt')).toThrow(RangeError);
   });
 });
