@@ -15,6 +15,7 @@ import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { decide } from './verdict.js';
+import { CHECKED_ABOVE, CHECKED_PAIRS } from './small-sample.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
 export type MultiDiffReport = {
@@ -76,6 +77,12 @@ function withFamilyWarnings(report: MultiDiffReport, warnings: readonly string[]
  * The family of a baseline and `count` candidates, each candidate's diff computed by `diffOf(k, switches)`
  * (once for the family's size, once within the family).
  */
+/** Whether a candidate's row is held back for its small sample (see compareFamily). */
+function smallOf(row: DiffRow, threshold: number): boolean {
+  if (row.held_back_by.includes('small sample')) return true;
+  return row.counts_toward_verdict && row.discordance !== null && row.counts !== null && row.counts.n <= CHECKED_PAIRS && threshold > CHECKED_ABOVE;
+}
+
 function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, switches: ComputeSwitches) => DiffReport): MultiDiffReport {
   const ks = Array.from({ length: count }, (_, k) => k);
   // First pass: each candidate's family size; the family is their sum.
@@ -84,13 +91,17 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
   const reports = ks.map((k) => diffOf(k, { fragility: false, family: total }));
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
+  const thresholds = reports.flatMap((r) => r.rows.map(() => r.threshold));
   // decide() over the whole family, each test against its candidate's threshold, with the direction of
   // an anytime-valid row (a row whose evidence peaked the other way does not count here either; the
   // verdicts were set from the change's sign alone until the seventh session of 2026-12-05).
   const decision = decide(
-    all.map((row) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}) })),
+    // A row its candidate's diff held back for its small sample is held back here too; one that counted
+    // there (no reason read) and is small enough to be checked is held back from `unchanged` here, as it
+    // may be (small-sample.ts: the check's region).
+    all.map((row, i) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}), ...(smallOf(row, thresholds[i] as number) ? { smallSample: true } : {}) })),
     q,
-    reports.flatMap((r) => r.rows.map(() => r.threshold)),
+    thresholds,
   );
   let at = 0;
   const adjusted = reports.map((r) => {

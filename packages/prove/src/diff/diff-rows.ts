@@ -6,7 +6,8 @@ import { disagreesBothWays, observedDiscordance, type LimitContext, type LimitMe
 import type { ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf, sequenceOf } from './row-stats.js';
 import { sequentialLimits, sequentialPValue } from './sequential.js';
-import { conditionTable, countsOf, pairedTable, rates, samplesOf, type Table } from './tables.js';
+import { conditionTable, countsOf, pairedTable, rates, samplesOf, tableSize, type Table } from './tables.js';
+import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
 import type { DiffRow } from './types.js';
 import { decide, type Decision, type Scored } from './verdict.js';
 
@@ -90,14 +91,17 @@ function rowOf(t: DiffTest, s: ScoredTest, decision: Decision, i: number): DiffR
 }
 
 /** Each test's p-value (the anytime-valid one under `sequential`), limits and simultaneous interval. */
-function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method'], ctx: LimitContext, memo: LimitMemo, level: number, sequential: boolean): ScoredTest[] {
+function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method'], ctx: LimitContext, memo: LimitMemo, level: number, sequential: boolean, small: { readonly threshold: number; readonly counts: number; readonly planned: boolean }): ScoredTest[] {
   const seqMemo = new Map<string, number>();
   return tests.map((t) => {
     const seq = sequential && t.table.kind === 'paired';
     const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
     const change = rates(t.table).change;
     const drops = t.scoreDrops > 0 ? { scoreDrops: t.scoreDrops } : {};
-    if (!seq || t.table.kind !== 'paired') return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval: Object.freeze(intervalOf(t.table, level)), ...drops };
+    // Fixed-n paired tables (Tango's interval): held back where the rule's own error at this n exceeds 5%.
+    const n = tableSize(t.table);
+    const smallSample = (): boolean => unchangedErrorAt(n, small.threshold, { limits: { ...ctx, bothWays: small.planned }, level, counts: small.counts, memo }) > UNCHANGED_ERROR;
+    if (!seq || t.table.kind !== 'paired') return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval: Object.freeze(intervalOf(t.table, level)), ...drops, ...(t.table.kind === 'paired' ? { smallSample } : {}) };
     // Under --sequential the interval behind `unchanged` is a confidence sequence, so that a reader who
     // stops at the first `no significant change` keeps its level (Tango's read after every pair: 0.14).
     const interval = Object.freeze(sequenceOf(t.table, level));
@@ -130,7 +134,7 @@ export function diffFamily(
   const limits: LimitContext = { alpha: q / m, power, method, bothWays: args.planned === true || disagreesBothWays(tests.map((t) => t.table)) };
   const memo: LimitMemo = new Map();
   const level = 1 - (1 - INTERVAL_FAMILY_LEVEL) / m;
-  const scored = scoreTests(tests, method, limits, memo, level, args.sequential);
+  const scored = scoreTests(tests, method, limits, memo, level, args.sequential, { threshold: args.threshold, counts: q / m, planned: args.planned === true });
   const decision = decide(scored, q, args.threshold);
   const rows = tests.map((t, i) => rowOf(t, scored[i] as ScoredTest, decision, i));
   return { tests, rows, word: decision.word, m, limits, memo, level };

@@ -4,7 +4,8 @@ import { heldBackBy } from './verdict.js';
 import { searchSpace, type Candidate, type Standing } from './fragility-space.js';
 import { changedTables, tableAsIs, viewsOf, type FragilityCondition, type View } from './fragility-tables.js';
 import type { TestMethod } from './stats.js';
-import type { Table } from './tables.js';
+import { tableSize, type Table } from './tables.js';
+import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
 import type { Fragility, VerdictWord } from './types.js';
 
 export { fragilityConditions, type FragilityCondition } from './fragility-tables.js';
@@ -114,11 +115,16 @@ class Family {
       const scoreDropped = this.scoreDropped[ci] === true;
       const limits = this.contexts[model ? 1 : 0];
       const ctx = this.ctx;
+      const alone = ctx.q / this.m;
       let ok: boolean | undefined;
       s = {
         sig: Math.min(1, this.m * p) <= ctx.q,
         get ok(): boolean {
-          ok ??= !scoreDropped && heldBackBy(limitsOf(t, limits, ctx.memo).limit, intervalOf(t, ctx.level), ctx.threshold).length === 0;
+          if (ok === undefined) {
+            // As the diff holds a condition back at a small n (small-sample.ts): the same n, threshold and level.
+            const small = (): boolean => t.kind === 'paired' && unchangedErrorAt(tableSize(t), ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: alone, memo: ctx.memo }) > UNCHANGED_ERROR;
+            ok = !scoreDropped && heldBackBy(limitsOf(t, limits, ctx.memo).limit, intervalOf(t, ctx.level), ctx.threshold, 0, small).length === 0;
+          }
           return ok;
         },
       };

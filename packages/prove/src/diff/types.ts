@@ -131,7 +131,7 @@ export type DiffSamples = {
 export type Limit = number | 'no room' | 'too few pairs';
 
 /** What keeps a test that does not count from reading `unchanged`: its limit, its interval, no room, or too few pairs. */
-export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs' | 'direction' | 'score without outcome';
+export type HeldBack = 'limit' | 'interval' | 'no room' | 'too few pairs' | 'direction' | 'score without outcome' | 'small sample';
 
 /** The per-row verdict. */
 export type RowVerdict = 'higher' | 'lower' | 'unchanged' | 'inconclusive';
@@ -180,7 +180,9 @@ export type DiffRow = {
    * the row names no direction), and/or
    * `'interval'` (its simultaneous interval reaches past [-threshold, +threshold]), and/or
    * `'score without outcome'` (the table leaves out episodes that hold a score and no outcome, a score
-   * between 0 and 1: `score_drops`); empty otherwise.
+   * between 0 and 1: `score_drops`), and/or `'small sample'` (nothing else holds it back, but at its
+   * number of pairs and threshold the rule itself reads `unchanged` more than 5% of the time where the
+   * change is the threshold: an exact check, docs/statistics.md); empty otherwise.
    */
   readonly held_back_by: readonly HeldBack[];
   /**

@@ -17,6 +17,11 @@ export type Scored = {
    * outcome; pairing.ts `scoreDrops`): > 0 holds the test back from `unchanged` ('score without outcome').
    */
   readonly scoreDrops?: number;
+  /**
+   * At this test's number of pairs and threshold the rule would read `unchanged` more than 5% of the time
+   * where the change is the threshold (small-sample.ts, `unchangedErrorAt`): holds it back ('small sample').
+   */
+  readonly smallSample?: boolean | (() => boolean);
 };
 
 /** The verdict over a family of tests, and each test's part in it. */
@@ -36,15 +41,20 @@ export type Decision = {
  * `'no room'` when neither direction has room for its limit, `'too few pairs'` when no change could
  * be shown with the pairs there are ({@link Limit}), `'limit'` when its limit is above the
  * threshold (it could not have shown a change that large), `'interval'` when its simultaneous interval
- * reaches past [-threshold, +threshold] (it does not rule one out). Empty when it reads `unchanged`.
+ * reaches past [-threshold, +threshold] (it does not rule one out), `'small sample'` when nothing else
+ * holds it back but at its number of pairs and threshold the rule itself reads `unchanged` more than 5%
+ * of the time where the change is the threshold (`smallSample`; small-sample.ts). Empty when it reads
+ * `unchanged`.
  */
-export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number, scoreDrops = 0): HeldBack[] {
+export function heldBackBy(limit: Limit, interval: { readonly lower: number; readonly upper: number }, threshold: number, scoreDrops = 0, smallSample: boolean | (() => boolean) = false): HeldBack[] {
   const out: HeldBack[] = [];
   if (limit === 'no room' || limit === 'too few pairs') out.push(limit);
   else if (!(limit <= threshold)) out.push('limit');
   if (!(interval.lower >= -threshold && interval.upper <= threshold)) out.push('interval');
   // The pairs whose score moved off 0 or 1 are the ones left out: the table cannot say nothing changed.
   if (scoreDrops > 0) out.push('score without outcome');
+  // Asked last, and only here: the exact check is read only of a test that would otherwise read `unchanged`.
+  if (out.length === 0 && (typeof smallSample === 'function' ? smallSample() : smallSample)) out.push('small sample');
   return out;
 }
 
@@ -78,7 +88,7 @@ export function decide(rows: readonly Scored[], q: number, threshold: number | r
   const flagged = p_bh.map((p, i) => p <= q && wrongWay[i] !== true);
   const held_back_by = rows.map((r, i) => {
     if (counts[i]) return [];
-    const held = heldBackBy(r.limit, r.interval, thresholdOf(i), r.scoreDrops ?? 0);
+    const held = heldBackBy(r.limit, r.interval, thresholdOf(i), r.scoreDrops ?? 0, r.smallSample ?? false);
     return reversed[i] ? ['direction' as const, ...held] : held;
   });
   const verdicts: RowVerdict[] = rows.map((r, i) => {

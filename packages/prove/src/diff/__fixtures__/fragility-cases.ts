@@ -5,7 +5,8 @@ import { pairCountsOf, type ConditionPairs } from '../pairing.js';
 import { intervalOf, limitsOf, pValueOf } from '../row-stats.js';
 import type { TestMethod } from '../stats.js';
 import { disagreesBothWays } from '../limits.js';
-import { pairedTable, unpairedTable, type Table } from '../tables.js';
+import { pairedTable, tableSize, unpairedTable, type Table } from '../tables.js';
+import { UNCHANGED_ERROR, unchangedErrorAt } from '../small-sample.js';
 import type { VerdictWord } from '../types.js';
 import { decide } from '../verdict.js';
 import { mulberry32 } from './independent-runs.js';
@@ -48,7 +49,9 @@ export function wordOf(conds: readonly Cond[], events: readonly string[], paired
   const scored = tables.map((t) => {
     const lim = limitsOf(t, limits, ctx.memo);
     const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
-    return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level) };
+    // Held back at a small n where the rule's own error exceeds 5% (small-sample.ts), as the diff holds it.
+    const smallSample = (): boolean => t.kind === 'paired' && unchangedErrorAt(tableSize(t), ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: ctx.q / tables.length, memo: ctx.memo }) > UNCHANGED_ERROR;
+    return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level), smallSample };
   });
   return decide(scored, ctx.q, ctx.threshold).word;
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { diffEpisodes } from './diff-episodes.js';
+import { unchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
+import type { DiffRun } from './types.js';
+
+// A review (third session of 2026-12-07) enumerated every table of 8 pairs through the diff: with the
+// threshold at 0.865 and the true change at it, a lone condition read `unchanged` 0.0815 of the time (one
+// way: before never fails, after fails with probability 0.865), where the docs promise at most 0.05:
+// Tango's interval covers less than its level on small, lopsided tables (rise 5, fall 0 of 8: upper end
+// 0.863, R's uniroot on Tango's score gives the same). Enumerated again here (scripts/small-n-claims.ts):
+// above 0.05 only for thresholds above 0.5 at n up to 28 (0.167 at n = 6 and 0.970).
+const ctx = { limits: { alpha: 0.05, power: 0.8, method: 'exact' as const, bothWays: false }, level: 0.95, counts: 0.05 };
+
+/** One condition of n pairs: before fails on `beforeFails` replicates, after on `afterFails`, both from 0. */
+function runs(n: number, beforeFails: number, afterFails: number, maxMde: number): [DiffRun, DiffRun] {
+  const run = (id: string, fails: number): DiffRun => ({
+    manifest: { run_id: id, name: `run ${id}`, salt: 's', max_mde: maxMde, axes: {} },
+    rows: Array.from({ length: n }, (_, r) => ({ condition: 'c', replicate_index: r, seed: 100 + r, outcome: r < fails ? 'failed' : 'passed', t: 1 })),
+  });
+  return [run('a', beforeFails), run('b', afterFails)];
+}
+
+describe('unchangedErrorAt: the rule’s own rate of `unchanged` where the change is the threshold', () => {
+  it("gives the review's exact figure at n = 8, threshold 0.865: 0.0815", () => {
+    expect(unchangedErrorAt(8, 0.865, ctx)).toBeCloseTo(0.0815, 4);
+  });
+
+  it('is small where the scripted path reads (n = 8, threshold 0.99), and 0 outside the checked region', () => {
+    expect(unchangedErrorAt(8, 0.99, ctx)).toBeLessThan(1e-4);
+    expect(unchangedErrorAt(8, 0.5, ctx)).toBe(0);
+    expect(unchangedErrorAt(41, 0.8, ctx)).toBe(0);
+    expect(unchangedErrorAt(8, 1, ctx)).toBe(0);
+  });
+});
+
+describe('a condition whose n and threshold the rule cannot hold to 5% is not read `unchanged`', () => {
+  it("the review's case: 0 of 8 before, 5 of 8 after, threshold 0.865: inconclusive, held back by its small sample", () => {
+    const [a, b] = runs(8, 0, 5, 0.865);
+    const d = diffEpisodes(a, b, { events: ['failed'] });
+    const row = d.rows[0];
+    // Before this change: [+0.097, +0.864] inside +-0.865, limit 0.801, p 0.0625: `unchanged`, and the word
+    // `no significant change`.
+    expect(row?.interval.upper).toBeCloseTo(0.8632, 3);
+    expect(row?.p).toBeCloseTo(0.0625, 12);
+    expect([row?.verdict, row?.held_back_by]).toEqual(['inconclusive', ['small sample']]);
+    expect(d.verdict).toBe('inconclusive');
+    expect(d.sentence).toContain('held back by too few pairs for the rule to rule out ±0.865 at 5% (an exact check) in 1');
+  });
+
+  it('no table of 8 pairs reads `unchanged` at threshold 0.865; at 0.99 the tables that did still do', () => {
+    let unchangedAt865 = 0;
+    let unchangedAt99 = 0;
+    let smallSample = 0;
+    for (let before = 0; before <= 8; before++) {
+      for (let after = 0; after <= 8; after++) {
+        const event = before + after > 0 ? 'failed' : 'passed';
+        const hi = diffEpisodes(...runs(8, before, after, 0.865), { events: [event] }).rows[0];
+        if (hi?.verdict === 'unchanged') unchangedAt865++;
+        if (hi?.held_back_by.includes('small sample')) smallSample++;
+        if (diffEpisodes(...runs(8, before, after, 0.99), { events: [event] }).rows[0]?.verdict === 'unchanged') unchangedAt99++;
+      }
+    }
+    expect(unchangedAt865).toBe(0);
+    expect(smallSample).toBeGreaterThan(0);
+    expect(unchangedAt99).toBeGreaterThan(0);
+    expect(unchangedErrorAt(8, 0.99, ctx)).toBeLessThanOrEqual(UNCHANGED_ERROR);
+  });
+
+  it('the scripted path (8 replicates, every episode passed in both runs, --max-mde 0.99) still reads no significant change', () => {
+    const [a, b] = runs(8, 0, 0, 0.99);
+    const d = diffEpisodes(a, b, { events: ['passed'] });
+    expect([d.verdict, d.rows[0]?.verdict]).toEqual(['no significant change', 'unchanged']);
+  });
+});

@@ -1,0 +1,140 @@
+// The exact check of `unchanged` at small n: how often the verdict rule itself would read a lone
+// condition `unchanged` where its change is the threshold. Internal to the diff.
+import { tableDisagreesBothWays, type LimitContext, type LimitMemo } from './limits.js';
+import { intervalOf, limitsOf, pValueOf } from './row-stats.js';
+import type { PairedTable } from './tables.js';
+
+/** The most `unchanged` may be read of a condition whose change is the threshold (STATS.md's "at most 0.05"). */
+export const UNCHANGED_ERROR = 0.05;
+/** The checked region: at most this many pairs, a threshold above {@link CHECKED_ABOVE}. */
+export const CHECKED_PAIRS = 40;
+export const CHECKED_ABOVE = 0.5;
+/** The nuisance grid's steps over each of its two parameters. */
+const GRID = 16;
+
+/**
+ * What the rule reads with: the limits' context (its `bothWays`: a discordance planned at sweep time, which
+ * reads every limit at psi^ + d; else each table is read both ways, one way where no other table of the
+ * diff disagrees both ways and psi^ + d where one does, and the larger rate is taken), the intervals'
+ * level, and the level a test counts at alone.
+ */
+export type SmallSampleContext = { readonly limits: LimitContext; readonly level: number; readonly counts: number; readonly memo?: LimitMemo | undefined };
+
+const cache = new Map<string, number>();
+
+/**
+ * The largest probability, over the pairs' other rates, that the verdict rule reads one condition of `n`
+ * pairs `unchanged` when its true change is `threshold` (or `-threshold`): every table (both, rise, fall,
+ * neither) of n pairs is read as the diff reads it (its p-value, limit and simultaneous interval, with the
+ * diff's own functions), a table reading `unchanged` at the threshold when its test does not count alone
+ * (p > `counts`, the level Holm's first step holds every test to, so this is an upper bound for a family)
+ * and max(limit, -lower, upper) <= threshold; the probability of those tables is summed under the
+ * multinomial of rates (both, rise, fall, neither) with rise - fall = threshold, the fall and the both
+ * rates on a grid of 17 x 17 points each way, and the largest sum is returned.
+ *
+ * Tango's interval covers less than its level on small, lopsided tables: a review (third session of
+ * 2026-12-07) found `unchanged` read 8% of the time at n = 8 where the change was the threshold (0.865).
+ * The exact enumeration (packages/prove/scripts/small-n-claims.ts) found the rate above 0.05 only for
+ * thresholds above 0.5 and n up to 28 (0.167 at n = 6, 0.084 at n = 8, 0.054 to 0.067 from 12 to 24),
+ * and at most 0.042 for every threshold up to 0.5 and n from 6 to 40; so the rate is computed only where
+ * n <= {@link CHECKED_PAIRS} and threshold > {@link CHECKED_ABOVE}, and is 0 elsewhere.
+ *
+ * @returns the rate (0 outside the checked region), cached by everything it depends on.
+ */
+export function unchangedErrorAt(n: number, threshold: number, ctx: SmallSampleContext): number {
+  if (!(n > 0 && n <= CHECKED_PAIRS && threshold > CHECKED_ABOVE && threshold < 1)) return 0;
+  if (ctx.limits.bothWays === true) return errorAt(n, threshold, ctx, true);
+  return Math.max(errorAt(n, threshold, ctx, false), errorAt(n, threshold, ctx, true));
+}
+
+/** {@link unchangedErrorAt} with the other tables of the diff disagreeing both ways (`others`) or not. */
+/**
+ * The tables of n pairs a condition could read `unchanged` at some threshold below 1, as columns sorted by
+ * the smallest threshold each reads it at (tau = max(limit, -lower, upper), its test not counting alone),
+ * with each table's log multinomial coefficient: made once per n and reading, whatever the threshold.
+ */
+type Candidates = { readonly tau: Float64Array; readonly both: Int32Array; readonly rise: Int32Array; readonly fall: Int32Array; readonly neither: Int32Array; readonly logCoef: Float64Array };
+const candidatesCache = new Map<string, Candidates>();
+
+function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Candidates {
+  const key = `${n}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${others}|${ctx.level}|${ctx.counts}`;
+  const known = candidatesCache.get(key);
+  if (known !== undefined) return known;
+  const memo = ctx.memo ?? new Map<string, number>();
+  const oneWay = { ...ctx.limits, bothWays: false };
+  const twoWays = { ...ctx.limits, bothWays: true };
+  const logFact = [0];
+  for (let k = 1; k <= n; k++) logFact[k] = (logFact[k - 1] as number) + Math.log(k);
+  const lf = (k: number): number => logFact[k] as number;
+  const found: { tau: number; t: PairedTable }[] = [];
+  // The p-value and the interval depend on the discordant counts alone: read once per (rise, fall).
+  for (let rise = 0; rise <= n; rise++) {
+    for (let fall = 0; rise + fall <= n; fall++) {
+      const first: PairedTable = { kind: 'paired', both: 0, rise, fall, neither: n - rise - fall };
+      if (pValueOf(first, ctx.limits.method) <= ctx.counts) continue;
+      const i = intervalOf(first, ctx.level);
+      const reach = Math.max(-i.lower, i.upper);
+      if (!(reach < 1)) continue;
+      const limits = others || tableDisagreesBothWays(first) ? twoWays : oneWay;
+      for (let both = 0; both + rise + fall <= n; both++) {
+        const t: PairedTable = { kind: 'paired', both, rise, fall, neither: n - both - rise - fall };
+        // The limit reads the room the before rate leaves (both + fall of n): per table, its MDEs memoized.
+        const limit = limitsOf(t, limits, memo).limit;
+        if (typeof limit === 'number' && limit < 1) found.push({ tau: Math.max(limit, reach), t });
+      }
+    }
+  }
+  found.sort((a, b) => a.tau - b.tau);
+  const c: Candidates = {
+    tau: Float64Array.from(found, (x) => x.tau),
+    both: Int32Array.from(found, (x) => x.t.both),
+    rise: Int32Array.from(found, (x) => x.t.rise),
+    fall: Int32Array.from(found, (x) => x.t.fall),
+    neither: Int32Array.from(found, (x) => x.t.neither),
+    logCoef: Float64Array.from(found, (x) => lf(n) - lf(x.t.both) - lf(x.t.rise) - lf(x.t.fall) - lf(x.t.neither)),
+  };
+  candidatesCache.set(key, c);
+  return c;
+}
+
+/** {@link unchangedErrorAt} with the other tables of the diff disagreeing both ways (`others`) or not. */
+function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: boolean): number {
+  const key = `${n}|${threshold}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${others}|${ctx.level}|${ctx.counts}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const c = candidatesOf(n, ctx, others);
+  // The tables that read `unchanged` at this threshold: those whose tau is at most it (a sorted prefix).
+  let count = 0;
+  while (count < c.tau.length && (c.tau[count] as number) <= threshold) count++;
+  let worst = 0;
+  for (let i = 0; i <= GRID && count > 0; i++) {
+    const small = ((1 - threshold) / 2) * (i / GRID);
+    const big = threshold + small;
+    const rest = Math.max(0, 1 - big - small);
+    for (let j = 0; j <= GRID; j++) {
+      const pBoth = rest * (j / GRID);
+      const pNeither = rest - pBoth;
+      for (const [pRise, pFall] of [
+        [big, small],
+        [small, big],
+      ] as const) {
+        const lb = Math.log(pBoth);
+        const lr = Math.log(pRise);
+        const lfa = Math.log(pFall);
+        const ln = Math.log(pNeither);
+        let sum = 0;
+        for (let k = 0; k < count; k++) {
+          const b = c.both[k] as number;
+          const r = c.rise[k] as number;
+          const f = c.fall[k] as number;
+          const e = c.neither[k] as number;
+          // k * log p, with 0 where k is 0 (whatever p): 0 * -Infinity would be NaN.
+          sum += Math.exp((c.logCoef[k] as number) + (b === 0 ? 0 : b * lb) + (r === 0 ? 0 : r * lr) + (f === 0 ? 0 : f * lfa) + (e === 0 ? 0 : e * ln));
+        }
+        if (sum > worst) worst = sum;
+      }
+    }
+  }
+  cache.set(key, worst);
+  return worst;
+}
