@@ -85,7 +85,8 @@ if (engine === 'view-columns') {
     const u = unmatchedPairs(aligned.before, aligned.after);
     const report = { ...diffEpisodes(before, after, {}), ...(u.before > 0 || u.after > 0 ? { unmatched: u } : {}) };
     const pairs = await rowDetails(discordantPairs(before, after, { events: report.events }));
-    return renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, undefined, store), serve: false }); // its notes name the store, as viewDiff's do
+    // Its notes and its --full command name the store, as viewDiff's do.
+    return renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, undefined, store), serve: false, store });
   });
 } else if (engine === 'diff-columns') {
   await time(async () => JSON.stringify(await diffRuns(store, a, b)));
