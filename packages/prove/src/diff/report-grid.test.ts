@@ -21,7 +21,7 @@ describe('report of extended runs', () => {
     const after = run('b', { 'slack 4': B, 'slack 8': B }, [{ from_index: 20, to_index: 39 }]);
     const g = reportGrid(before, after, { x: 'slack', event: 'failed' });
     const text = formatGridText(g);
-    expect(text.split('\n')[2]).toBe('looks         after was extended once (replicates 20, 40): a diff read at each size and stopped at the first significant one overstates the evidence; report --sequential reads it anytime-valid');
+    expect(text.split('\n')[2]).toBe('looks         after was extended once (replicates 20, 40): a diff read at each size and stopped at the first significant one, or at the first no significant change, overstates the evidence; report --sequential reads it anytime-valid');
     // Runs never extended: no such line.
     expect(formatGridText(reportGrid(run('a', { 'slack 4': A, 'slack 8': A }), run('b', { 'slack 4': B, 'slack 8': B }), { x: 'slack', event: 'failed' }))).not.toContain('looks ');
   });

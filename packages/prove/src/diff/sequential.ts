@@ -127,7 +127,7 @@ export function looksWords(before: RunLooks, after: RunLooks, sequential: boolea
       ? `read with anytime-valid p-values, which take the pairs in replicate order: a retry fills in pairs among those already read, so their guarantee does not cover a diff read before a retry and again after it${extended ? ' (it covers the extensions)' : ''}`
       : 'read with anytime-valid p-values and confidence sequences, so the looks raise neither the rate of false significant changes nor that of false no significant changes'
     : retried
-      ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one overstates the evidence; ${anytime === PAIRED_LOOKS ? 'no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)' : anytime}`
-      : `a diff read at each size and stopped at the first significant one overstates the evidence; ${anytime}`;
+      ? `a diff read before and after each ${extended ? 'extension or retry' : 'retry'} and stopped at the first significant one, or at the first no significant change, overstates the evidence; ${anytime === PAIRED_LOOKS ? 'no reading is anytime-valid across a retry (--sequential takes the pairs in replicate order, and a retry fills in pairs among those already read)' : anytime}`
+      : `a diff read at each size and stopped at the first significant one, or at the first no significant change, overstates the evidence; ${anytime}`;
   return `${parts.join(' and ')}: ${tail}`;
 }

@@ -96,6 +96,9 @@
 // nothing moved (13 of 62 outputs changed).
 // and (2026-12-07) for inspect refusing an --event no row of the run holds, as diff does: only `inspect inspect
 // real popularity before` moved (its first run holds no outcome: now the E_EVENT refusal); compared line by line.
+// and (third session of 2026-12-07, later) for the looks clause, which now says that stopping at the first no
+// significant change overstates the evidence too: the 5 view/serve pages of runs with a retry changed by that
+// phrase alone (40 characters; compared with the phrase taken out, equal).
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
