@@ -69,13 +69,19 @@ describe('inspectRun', () => {
     expect(all.episodes.at(-1)).toMatchObject({ condition: 'slack 8 · strictness strict', replicate_index: 39 });
   });
 
-  it('refuses an --event that is a misspelling of a label the run holds (it listed 0 episodes)', async () => {
+  /** A complete run of 40 replicates x slack 4 and 8, failed on every third replicate. */
+  async function failedEveryThird() {
     const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99 });
     const id = w.manifest.run_id;
     const rows: EpisodeRow[] = [];
     for (let r = 0; r < 40; r++) for (const slack of [4, 8]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
     await w.append(rows);
     await w.close('complete');
+    return { id, w };
+  }
+
+  it('refuses an --event that is a misspelling of a label the run holds (it listed 0 episodes)', async () => {
+    const { id, w } = await failedEveryThird();
     for (const [typo, meant] of [['faild', 'failed'], ['Passed', 'passed'], ['failedd', 'failed']] as const) {
       const refused = inspectRun(dir, id, { event: typo });
       await expect(refused).rejects.toMatchObject({ code: 'E_EVENT', exitCode: 2 });
@@ -87,12 +93,7 @@ describe('inspectRun', () => {
   // --event nosuch refuses (exit 2) naming the outcomes the runs hold; and a non-string event threw a raw
   // TypeError from inside (name.toLowerCase is not a function).
   it('refuses an --event that no row holds and the spec does not declare, as diff does, naming the outcomes the run holds', async () => {
-    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99 });
-    const id = w.manifest.run_id;
-    const rows: EpisodeRow[] = [];
-    for (let r = 0; r < 40; r++) for (const slack of [4, 8]) rows.push(row(id, r, slack, r % 3 === 0 ? 'failed' : 'passed'));
-    await w.append(rows);
-    await w.close('complete');
+    const { id, w } = await failedEveryThird();
     for (const absent of ['nosuch', 'truncated', 'timeout']) {
       await expect(inspectRun(dir, id, { event: absent })).rejects.toMatchObject({ code: 'E_EVENT', exitCode: 2 });
       await expect(inspectRun(dir, id, { event: absent })).rejects.toThrow(`--event ${absent} is an outcome run ${w.manifest.name} does not hold; it holds failed, passed; name one of those, or an event its spec declares.`);
