@@ -61,6 +61,9 @@
 // sentence, intervals_rule and limits_rule, the grid's seed_cells, the seeds line, the heatmaps and the page's note moved.
 // and (evening of 2026-12-06) for the partial line's advice (read this and every later look with --sequential): the
 // two export cases of a partial run; compared with the old words put back, nothing else moved.
+// and (third session of 2026-12-07) for the looks clause, which names stopping at the first no significant change
+// too: the 3 report texts equal the pinned with the old words put back; the 2 hashed cases grew by 40 characters a
+// clause (160, 80), nothing else.
 //   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
