@@ -68,7 +68,11 @@ export interface ChatClient {
    * `invalid_response` whose body reported a `usage` (a 200 with usage and no choices), that usage: the
    * provider billed it, though it brought no answer.
    */
-  complete(model: string, request: ChatRequest, options?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd, billed?: ChatUsage) => void }): Promise<ChatCallResult>;
+  complete(
+    model: string,
+    request: ChatRequest,
+    options?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd, billed?: ChatUsage) => void; readonly beforeRetry?: () => void },
+  ): Promise<ChatCallResult>;
 }
 
 /**
@@ -239,7 +243,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const emit = options.onEvent ?? noop;
   const secrets = endpoint.secrets();
 
-  async function complete(model: string, request: ChatRequest, callOptions?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd) => void }): Promise<ChatCallResult> {
+  async function complete(
+    model: string,
+    request: ChatRequest,
+    callOptions?: { readonly signal?: AbortSignal; readonly onAttempt?: (end: AttemptEnd, billed?: ChatUsage) => void; readonly beforeRetry?: () => void },
+  ): Promise<ChatCallResult> {
     const signal = callOptions?.signal;
     const ended: (end: AttemptEnd, billed?: ChatUsage) => void = callOptions?.onAttempt ?? noop;
     const name = `${endpoint.provider}:${model}`;
@@ -315,6 +323,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
                 : 'the provider or the network kept failing; retry later (the run is resumable).';
         throw new ModelCallError(name, attempt, failure.status, kind, hint, secrets);
       }
+      // The caller may end the call here (a token budget the billed replies spent): its throw is the call's.
+      callOptions?.beforeRetry?.();
       const backoff = Math.min(retryMaxMs, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + 0.5 * random());
       const delayMs = Math.round(failure.waitMs ?? backoff);
       emit({ type: 'retry', model: name, attempt, reason: failure.reason, status: failure.status, delayMs });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockChatServer, type MockChatServer, type Reply } from './__fixtures__/mock-chat-server.js';
-import { MissingApiKeyError } from './errors.js';
+import { BudgetExhaustedError, MissingApiKeyError } from './errors.js';
 import { createModelSession, UsageMeter, type ModelSessionEvent } from './model-session.js';
 import { resolveProvider } from './providers.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
@@ -185,6 +185,19 @@ describe('createModelSession', () => {
     const t = createModelSession({ env: {}, baseURLs: { local: server.url }, budget: new TokenBudget(10_000), sleep: async () => undefined, maxAttempts: 2 });
     await expect(t.chat('local:m', request('q2'), { replicateIndex: 0 })).rejects.toThrow();
     expect(t.usage()).toMatchObject({ billed_tokens: 0, billed_failed_attempts: 0, http_attempts: 2 });
+  });
+
+  // The review of this session's commits: such replies were charged to the budget, but the client's retries
+  // went on past it (6 requests, 2,040 tokens billed against a budget of 500). A retry now asks the budget
+  // first: the call ends with BudgetExhaustedError once the billed replies spent it.
+  it('does not retry past the budget on 200s that report usage and have no choices', async () => {
+    server = await startMockChatServer((_r, i) => ({ kind: 'raw', status: 200, body: JSON.stringify({ id: `x${i}`, object: 'chat.completion', model: 'm', choices: [], usage: { prompt_tokens: 40, completion_tokens: 300, total_tokens: 340 } }) }));
+    const budget = new TokenBudget(500);
+    const s = createModelSession({ env: {}, baseURLs: { local: server.url }, budget, sleep: async () => undefined, maxAttempts: 6 });
+    await expect(s.chat('local:m', request('q0'), { replicateIndex: 0 })).rejects.toThrow(BudgetExhaustedError);
+    expect(server.requests).toHaveLength(2);
+    expect(budget.used).toBe(680);
+    expect(s.usage()).toMatchObject({ failed_calls: 1, http_attempts: 2, billed_tokens: 680, billed_failed_attempts: 2 });
   });
 
   // A review's server reported total_tokens 0 with 3000 completion tokens: a 45,000 budget ran all 55

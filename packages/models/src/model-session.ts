@@ -343,7 +343,9 @@ export function createModelSession(options: ModelSessionOptions): ModelSession {
           return null;
         }
         budget?.throwIfExhausted();
-        return client.complete(ref.model, effective, signal ? { signal, onAttempt } : { onAttempt });
+        // No retry once the budget is spent (by replies billed without an answer, or by other calls).
+        const beforeRetry = (): void => budget?.throwIfExhausted();
+        return client.complete(ref.model, effective, signal ? { signal, onAttempt, beforeRetry } : { onAttempt, beforeRetry });
       }, signal);
     } catch (error) {
       for (const m of meters) m?.fail(attempts, unanswered, billedFailed);
