@@ -15,7 +15,8 @@ import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { decide } from './verdict.js';
-import { CHECKED_ABOVE, CHECKED_PAIRS } from './small-sample.js';
+import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
+import type { TestMethod } from './stats.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
 export type MultiDiffReport = {
@@ -77,10 +78,20 @@ function withFamilyWarnings(report: MultiDiffReport, warnings: readonly string[]
  * The family of a baseline and `count` candidates, each candidate's diff computed by `diffOf(k, switches)`
  * (once for the family's size, once within the family).
  */
-/** Whether a candidate's row is held back for its small sample (see compareFamily). */
-function smallOf(row: DiffRow, threshold: number): boolean {
+/** The test a paired fixed-n report's method names, as the small-sample check reads it (none for others). */
+const TEST_OF: Readonly<Partial<Record<DiffReport['method']['test'], TestMethod>>> = { 'mcnemar-exact': 'exact', 'mcnemar-midp': 'midp', 'mcnemar-asymptotic': 'asymptotic', 'mcnemar-asymptotic-cc': 'asymptotic-cc' };
+
+/**
+ * Whether a candidate's row is held back for its small sample in the family: as its own diff found, and
+ * for a row that counted there (no reason was read), the check read at the family's level (its report's
+ * q over the family's m, its interval's level), as the two-run diff reads it.
+ */
+function smallOf(row: DiffRow, r: DiffReport): boolean {
   if (row.held_back_by.includes('small sample')) return true;
-  return row.counts_toward_verdict && row.discordance !== null && row.counts !== null && row.counts.n <= CHECKED_PAIRS && threshold > CHECKED_ABOVE;
+  const method = TEST_OF[r.method.test];
+  if (!row.counts_toward_verdict || row.discordance === null || row.counts === null || method === undefined) return false;
+  const planned = (r.planned_discordance ?? 0) > 0 || (r.discordance_given ?? 0) > 0;
+  return unchangedErrorAt(row.counts.n, r.threshold, { limits: { alpha: r.q / r.tests, power: r.power, method, bothWays: planned }, level: row.interval.level, counts: r.q / r.tests }) > UNCHANGED_ERROR;
 }
 
 function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, switches: ComputeSwitches) => DiffReport): MultiDiffReport {
@@ -92,6 +103,7 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
   const thresholds = reports.flatMap((r) => r.rows.map(() => r.threshold));
+  const reportOf = reports.flatMap((r) => r.rows.map(() => r));
   // decide() over the whole family, each test against its candidate's threshold, with the direction of
   // an anytime-valid row (a row whose evidence peaked the other way does not count here either; the
   // verdicts were set from the change's sign alone until the seventh session of 2026-12-05).
@@ -99,7 +111,7 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
     // A row its candidate's diff held back for its small sample is held back here too; one that counted
     // there (no reason read) and is small enough to be checked is held back from `unchanged` here, as it
     // may be (small-sample.ts: the check's region).
-    all.map((row, i) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}), ...(smallOf(row, thresholds[i] as number) ? { smallSample: true } : {}) })),
+    all.map((row, i) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}), ...(smallOf(row, reportOf[i] as DiffReport) ? { smallSample: true } : {}) })),
     q,
     thresholds,
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compareEpisodes } from './compare-runs.js';
 import { diffEpisodes } from './diff-episodes.js';
 import { unchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
 import type { DiffRun } from './types.js';
@@ -75,5 +76,22 @@ describe('a condition whose n and threshold the rule cannot hold to 5% is not re
     const [a, b] = runs(8, 0, 0, 0.99);
     const d = diffEpisodes(a, b, { events: ['passed'] });
     expect([d.verdict, d.rows[0]?.verdict]).toEqual(['no significant change', 'unchanged']);
+  });
+
+  // The review of this session's commits: in `diff A B C` a row that counted in its candidate's own diff and
+  // not in the family was held back by 'small sample' from its n and threshold alone, where the check, read
+  // at the family's level, passed it (n 40, threshold 0.6: 0.0194).
+  it('diff A B C reads the check at the family level for a row its own diff counted', () => {
+    const [a, b] = runs(40, 0, 6, 0.6);
+    const [, c] = runs(40, 0, 6, 0.6);
+    const own = diffEpisodes(a, b, { events: ['failed'] });
+    expect(own.rows[0]?.counts_toward_verdict).toBe(true);
+    const family = compareEpisodes(a, [b, { ...c, manifest: { ...c.manifest, run_id: 'c', name: 'run c' } }], { events: ['failed'] });
+    for (const cand of family.candidates) {
+      expect(cand.rows[0]?.counts_toward_verdict).toBe(false);
+      expect(cand.rows[0]?.held_back_by).toEqual([]);
+      expect(cand.rows[0]?.verdict).toBe('unchanged');
+    }
+    expect(unchangedErrorAt(40, 0.6, { limits: { alpha: 0.025, power: 0.8, method: 'exact', bothWays: false }, level: 0.975, counts: 0.025 })).toBeLessThan(UNCHANGED_ERROR);
   });
 });
