@@ -102,7 +102,7 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
   const reports = ks.map((k) => diffOf(k, { fragility: false, family: total }));
   const q = reports[0]?.q ?? 0.05;
   const all = reports.flatMap((r) => r.rows);
-  const thresholds = reports.flatMap((r) => r.rows.map(() => r.threshold));
+  // Each row's candidate report (its threshold, and the level its small-sample check is read at).
   const reportOf = reports.flatMap((r) => r.rows.map(() => r));
   // decide() over the whole family, each test against its candidate's threshold, with the direction of
   // an anytime-valid row (a row whose evidence peaked the other way does not count here either; the
@@ -111,9 +111,9 @@ function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, sw
     // A row its candidate's diff held back for its small sample is held back here too; one that counted
     // there (no reason read) and is small enough to be checked is held back from `unchanged` here, as it
     // may be (small-sample.ts: the check's region).
-    all.map((row, i) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}), ...(smallOf(row, reportOf[i] as DiffReport) ? { smallSample: true } : {}) })),
+    all.map((row, i) => ({ p: row.p, limit: row.limit, change: row.change, interval: row.interval, ...(row.direction !== undefined ? { direction: row.direction } : {}), ...(row.score_drops !== undefined ? { scoreDrops: row.score_drops } : {}), smallSample: () => smallOf(row, reportOf[i] as DiffReport) })),
     q,
-    thresholds,
+    reportOf.map((r) => r.threshold),
   );
   let at = 0;
   const adjusted = reports.map((r) => {

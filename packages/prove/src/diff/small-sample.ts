@@ -7,8 +7,8 @@ import type { PairedTable } from './tables.js';
 /** The most `unchanged` may be read of a condition whose change is the threshold (STATS.md's "at most 0.05"). */
 export const UNCHANGED_ERROR = 0.05;
 /** The checked region: at most this many pairs, a threshold above {@link CHECKED_ABOVE}. */
-export const CHECKED_PAIRS = 40;
-export const CHECKED_ABOVE = 0.5;
+const CHECKED_PAIRS = 40;
+const CHECKED_ABOVE = 0.5;
 /** The nuisance grid's steps over each of its two parameters. */
 const GRID = 16;
 
