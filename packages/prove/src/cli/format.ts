@@ -138,11 +138,11 @@ export function usageNotes(u: NonNullable<RunManifest['usage']>, resumes: RunMan
   const notes: Array<[string, string]> = [];
   const kills = (resumes ?? []).filter((r) => r.after_kill === true).map((r) => r.at);
   if (writerGone) {
-    notes.push(['lower bound', `the run's writer was killed: the calls it made after its last usage write (at most ${USAGE_WRITE_MS / 1000} s of calls) were paid for but are in no count above; the provider's bill is the sure figure`]);
+    notes.push(['lower bound', `the run's writer was killed: the calls it made after its last usage write (up to ${USAGE_WRITE_MS / 1000} s of calls, and those in flight at the kill) were paid for but are in no count above; the provider's bill is the sure figure`]);
   } else if (kills.length > 0) {
     notes.push([
       'lower bound',
-      `the run was resumed after its writer was killed (${kills.join(', ')}): the calls it made after its last usage write (at most ${USAGE_WRITE_MS / 1000} s of calls) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider's bill is the sure figure`,
+      `the run was resumed after its writer was killed (${kills.join(', ')}): the calls it made after its last usage write (up to ${USAGE_WRITE_MS / 1000} s of calls, and those in flight at the kill) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider's bill is the sure figure`,
     ]);
   }
   if (u.estimated_calls) {

@@ -29,7 +29,7 @@ describe('usageNotes', () => {
     const resumes = [{ at: '2026-12-07T05:00:00.000Z', missing: 3, command: [], after_kill: true }];
     const notes = Object.fromEntries(usageNotes(base, resumes));
     expect(notes['lower bound']).toBe(
-      'the run was resumed after its writer was killed (2026-12-07T05:00:00.000Z): the calls it made after its last usage write (at most 0.25 s of calls) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider\'s bill is the sure figure',
+      'the run was resumed after its writer was killed (2026-12-07T05:00:00.000Z): the calls it made after its last usage write (up to 0.25 s of calls, and those in flight at the kill) were paid for but are in no count above, and their answers, where cached, were replayed as cache hits; the provider\'s bill is the sure figure',
     );
     expect(Object.fromEntries(usageNotes(base, [{ ...resumes[0]!, after_kill: undefined }]))['lower bound']).toBeUndefined();
   });

@@ -32,7 +32,7 @@ describe('inspect: resumes, a refreshed cache, and usage after a kill', () => {
     const manifest = JSON.parse(await readFile(join(dir, 's', m.run_id, 'run.json'), 'utf8')) as RunManifest;
     await writeManifest(join(dir, 's'), { ...manifest, status: 'running', finished: null, provenance: { ...manifest.provenance, pid: 2 ** 22 + 12345 } });
     const killed = await cli(['--store', 's', 'inspect', m.run_id]);
-    expect(row(killed.out, 'lower bound')).toBe("the run's writer was killed: the calls it made after its last usage write (at most 0.25 s of calls) were paid for but are in no count above; the provider's bill is the sure figure");
+    expect(row(killed.out, 'lower bound')).toBe("the run's writer was killed: the calls it made after its last usage write (up to 0.25 s of calls, and those in flight at the kill) were paid for but are in no count above; the provider's bill is the sure figure");
     const resumed = await cli(['--store', 's', 'resume', '--trust-store', m.run_id, '--json']);
     expect(resumed.code).toBe(0);
     const after = await cli(['--store', 's', 'inspect', m.run_id]);
