@@ -51,9 +51,9 @@ export function unchangedErrorAt(n: number, threshold: number, ctx: SmallSampleC
 /**
  * The tables of n pairs a condition could read `unchanged` at some threshold below 1, as columns sorted by
  * the smallest threshold each reads it at (tau = max(limit, -lower, upper), its test not counting alone),
- * with each table's log multinomial coefficient: made once per n and reading, whatever the threshold.
+ * with each table's multinomial coefficient: made once per n and reading, whatever the threshold.
  */
-type Candidates = { readonly tau: Float64Array; readonly both: Int32Array; readonly rise: Int32Array; readonly fall: Int32Array; readonly neither: Int32Array; readonly logCoef: Float64Array };
+type Candidates = { readonly tau: Float64Array; readonly both: Int32Array; readonly rise: Int32Array; readonly fall: Int32Array; readonly neither: Int32Array; readonly coef: Float64Array };
 const candidatesCache = new Map<string, Candidates>();
 
 function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Candidates {
@@ -91,7 +91,7 @@ function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Cand
     rise: Int32Array.from(found, (x) => x.t.rise),
     fall: Int32Array.from(found, (x) => x.t.fall),
     neither: Int32Array.from(found, (x) => x.t.neither),
-    logCoef: Float64Array.from(found, (x) => lf(n) - lf(x.t.both) - lf(x.t.rise) - lf(x.t.fall) - lf(x.t.neither)),
+    coef: Float64Array.from(found, (x) => Math.exp(lf(n) - lf(x.t.both) - lf(x.t.rise) - lf(x.t.fall) - lf(x.t.neither))),
   };
   candidatesCache.set(key, c);
   return c;
@@ -107,29 +107,46 @@ function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: 
   let count = 0;
   while (count < c.tau.length && (c.tau[count] as number) <= threshold) count++;
   let worst = 0;
+  // Each table's probability is its coefficient times four powers, read from tables of p^0..p^n (p^0 = 1
+  // whatever p, 0 included). For one rise and fall rate the tables' weights (coefficient x rise and fall
+  // powers) are summed by (both, neither) first, so the sweep over the both rate reads at most
+  // (n + 1)(n + 2)/2 sums, not every table: the tables' sum was the check's whole cost.
+  const side = n + 1;
+  const powB = new Float64Array(side);
+  const powR = new Float64Array(side);
+  const powF = new Float64Array(side);
+  const powN = new Float64Array(side);
+  const byBothNeither = new Float64Array(side * side);
+  const powers = (into: Float64Array, p: number): void => {
+    into[0] = 1;
+    for (let k = 1; k <= n; k++) into[k] = (into[k - 1] as number) * p;
+  };
   for (let i = 0; i <= GRID && count > 0; i++) {
     const small = ((1 - threshold) / 2) * (i / GRID);
     const big = threshold + small;
     const rest = Math.max(0, 1 - big - small);
-    for (let j = 0; j <= GRID; j++) {
-      const pBoth = rest * (j / GRID);
-      const pNeither = rest - pBoth;
-      for (const [pRise, pFall] of [
-        [big, small],
-        [small, big],
-      ] as const) {
-        const lb = Math.log(pBoth);
-        const lr = Math.log(pRise);
-        const lfa = Math.log(pFall);
-        const ln = Math.log(pNeither);
+    for (const [pRise, pFall] of [
+      [big, small],
+      [small, big],
+    ] as const) {
+      powers(powR, pRise);
+      powers(powF, pFall);
+      byBothNeither.fill(0);
+      for (let k = 0; k < count; k++) {
+        const at = (c.both[k] as number) * side + (c.neither[k] as number);
+        byBothNeither[at] = (byBothNeither[at] as number) + (c.coef[k] as number) * (powR[c.rise[k] as number] as number) * (powF[c.fall[k] as number] as number);
+      }
+      for (let j = 0; j <= GRID; j++) {
+        const pBoth = rest * (j / GRID);
+        powers(powB, pBoth);
+        powers(powN, rest - pBoth);
         let sum = 0;
-        for (let k = 0; k < count; k++) {
-          const b = c.both[k] as number;
-          const r = c.rise[k] as number;
-          const f = c.fall[k] as number;
-          const e = c.neither[k] as number;
-          // k * log p, with 0 where k is 0 (whatever p): 0 * -Infinity would be NaN.
-          sum += Math.exp((c.logCoef[k] as number) + (b === 0 ? 0 : b * lb) + (r === 0 ? 0 : r * lr) + (f === 0 ? 0 : f * lfa) + (e === 0 ? 0 : e * ln));
+        for (let b = 0; b <= n; b++) {
+          const pb = powB[b] as number;
+          for (let e = 0; b + e <= n; e++) {
+            const w = byBothNeither[b * side + e] as number;
+            if (w !== 0) sum += w * pb * (powN[e] as number);
+          }
         }
         if (sum > worst) worst = sum;
       }
