@@ -1,0 +1,4 @@
+// Shard 3 of the benchmarks' runs at a small size: see benchmarks.ts.
+import { benchmarkShard } from './benchmarks.js';
+
+benchmarkShard(3);
