@@ -965,8 +965,12 @@ describe('incomplete runs are read only on purpose', () => {
     } finally {
       await lock.release();
     }
-    // No live writer: the same part is one a writer left unrecorded, and reads say so (resume adopts it).
-    expect((await cli(['inspect', a.run_id])).err).toMatch(/the part part-00003\.parquet was not committed \(a writer stopped between writing it and recording it\)/);
+    // No live writer: the same part is one a writer left unrecorded, and reads say so (resume adopts it):
+    // verify refuses it; inspect shows the run without it and names it (since the fourth session of 2026-12-07).
+    expect((await cli(['verify', a.run_id])).out).toMatch(/the part part-00003\.parquet was not committed \(a writer stopped between writing it and recording it\)/);
+    const shown = await cli(['inspect', a.run_id]);
+    expect({ code: shown.code, err: shown.err }).toEqual({ code: 0, err: '' });
+    expect(shown.out).toMatch(/\nuncommitted +part-00003\.parquet: placed by a writer that stopped before recording it, not counted here; /);
   });
 
   // The fifth session of 2026-12-04: resume ran what an edited run.json said. A condition added to its
@@ -1010,9 +1014,10 @@ describe('incomplete runs are read only on purpose', () => {
     await writeManifest(store, { ...m, status: 'interrupted', parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} } });
     await writeFile(join(store, a.run_id, '.lock'), '{"pid":');
     try {
-      const i = await cli(['inspect', a.run_id]);
-      expect(i.code).toBe(2);
-      expect(i.err).toMatch(/the part part-00003\.parquet was not committed/);
+      const v = await cli(['verify', a.run_id]);
+      expect(v.code).toBe(1); // a damaged run
+      expect(v.out).toMatch(/the part part-00003\.parquet was not committed/);
+      expect((await cli(['inspect', a.run_id])).out).toMatch(/\nuncommitted +part-00003\.parquet: /);
     } finally {
       await rm(join(store, a.run_id, '.lock'), { force: true });
     }
@@ -1553,8 +1558,8 @@ describe('unknown names and exit codes on a store', () => {
       await writeManifest(store, { ...m, status: 'running', finished: null, parts: (m.parts ?? []).slice(0, 3), counts: { rows: 18, rows_without_outcome: 0, outcomes: {} }, provenance: { ...m.provenance, pid } });
       const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
       await writeFile(join(store, a.run_id, '.lock'), JSON.stringify({ pid, host: hostname(), boot_id: boot, started: '2026-11-06T11:00:00.000Z', token: 'dead' }));
-      const i = await cli(['inspect', a.run_id]);
-      expect(i.err).toMatch(/the part part-00003\.parquet was not committed/);
+      expect((await cli(['verify', a.run_id])).out).toMatch(/the part part-00003\.parquet was not committed/);
+      expect((await cli(['inspect', a.run_id])).out).toMatch(/\nuncommitted +part-00003\.parquet: /);
       await resume({ store, ref: a.run_id, target: coin });
       expect((await readManifest(store, a.run_id)).status).toBe('complete');
       expect((await cli(['verify', a.run_id])).code).toBe(0);

@@ -44,6 +44,60 @@ describe('inspectRun of a run whose status is running', () => {
   });
 });
 
+// A review (third session of 2026-12-07): a sweep killed between placing a part and recording it in
+// run.json left a run that inspect refused (exit 2, "was not committed ... resume adopts it"): the one
+// command for looking at a broken run would not show it. It now shows what the run recorded, and names
+// the part it left out.
+describe('inspectRun of a run whose writer was killed between placing a part and recording it', () => {
+  it('shows the recorded rows and names the uncommitted part, which resume adopts', async () => {
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const { manifestPath } = await import('./layout.js');
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+    const id = w.manifest.run_id;
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+    await w.flush();
+    // run.json as it stood with the first part recorded (status running): the state a SIGKILL leaves
+    // when it lands after the second part is placed and before run.json records it.
+    const recordedOne = await readFile(manifestPath(dir, id));
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r + 8, 4, 'failed')));
+    await w.close('interrupted');
+    await writeFile(manifestPath(dir, id), recordedOne);
+    const r = await inspectRun(dir, id);
+    expect(r.writer).toBe('gone');
+    expect(r.uncommitted_parts).toEqual(['part-00001.parquet']);
+    expect(r.conditions[0]).toEqual({ condition: 'slack 4 · strictness strict', rows: 8, rows_without_outcome: 0, outcomes: { passed: 8 } });
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'inspect', id], io)).toBe(0);
+    expect(io.out()).toContain(`\nuncommitted   part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it\n`);
+    const json = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'inspect', id, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out()).uncommitted_parts).toEqual(['part-00001.parquet']);
+    // The other reads still refuse it until resume has checked the part; resume adopts it.
+    expect(await runCli(['--store', dir, 'export', id], memoryIo({ cwd: dir }))).toBe(2);
+    const { resume } = await import('../executor/resume.js');
+    const t = (): { outcome: string; t: number } => ({ outcome: 'passed', t: 1 }); // named as the run's target
+    await resume({ store: dir, ref: id, target: t });
+    const after = await inspectRun(dir, id);
+    expect(after.uncommitted_parts).toBeUndefined();
+    expect(after.conditions[0]?.outcomes).toEqual({ passed: 8 + 24, failed: 8 });
+  });
+
+  it('a complete run with a part it does not record is still refused (not a stopped writer\'s)', async () => {
+    const { writeFile, readFile } = await import('node:fs/promises');
+    const { manifestPath } = await import('./layout.js');
+    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+    const id = w.manifest.run_id;
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r + 8, 4, 'failed')));
+    await w.close('complete');
+    const m = JSON.parse(await readFile(manifestPath(dir, id), 'utf8'));
+    await writeFile(manifestPath(dir, id), JSON.stringify({ ...m, parts: m.parts.slice(0, 1), counts: { rows: 8, rows_without_outcome: 0, outcomes: { passed: 8 } } }));
+    await expect(inspectRun(dir, id)).rejects.toThrow(/part-00001.parquet holds rows of this run .* its record was lost/);
+  });
+});
+
 describe('inspectRun', () => {
   it('shows the first `limit` matching episodes by condition then replicate, whatever order the parts hold them in', async () => {
     const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 7 });

@@ -1,7 +1,7 @@
 import { shown as shownValue } from 'poisson-core';
 import type { EpisodeFields, EpisodeRow } from './episode-row.js';
 import { emptyCounts, type RunManifest } from './manifest.js';
-import { countsProblems, DamagedRunError, eachOpenPart, runParts, type OpenPart } from './verify-parts.js';
+import { countsProblems, DamagedRunError, eachOpenPart, runPartsLeavingUncommitted, type OpenPart } from './verify-parts.js';
 import { otherRegistrationProblem, partRegistration, unnamedRegistrationProblem } from './registration-rows.js';
 import { internColumn } from './intern-column.js';
 import { newestPartOfPair } from './newest-rows.js';
@@ -44,6 +44,12 @@ export type RunInspection = {
    * `resume` refuses until it is deleted; absent otherwise.
    */
   readonly unreadable_lock?: string;
+  /**
+   * For a run that is not complete: the parts a writer placed and did not record (it was killed between
+   * the two), left out of the counts and episodes shown; `resume` checks them and adopts them. Absent when
+   * there are none.
+   */
+  readonly uncommitted_parts?: readonly string[];
 };
 
 /**
@@ -54,7 +60,11 @@ export type RunInspection = {
  * @param ref - a run ref ({@link resolveRun}).
  * @param opts - `event`: the outcome label to list; `limit`: at most this many episodes (default 20).
  * @returns the {@link RunInspection}, frozen.
- * @throws {@link RefError}; RangeError for a bad limit; TypeError for an `event` that is not a string or
+ * A run that is not complete whose writer placed a part and was killed before recording it is shown
+ * without that part, named in `uncommitted_parts`: every other read refuses such a run until `resume`
+ * adopts the part.
+ *
+ * @throws {@link RefError}; {@link DamagedRunError} for a run whose parts or manifest are damaged; RangeError for a bad limit; TypeError for an `event` that is not a string or
  *   null; ProveError `E_EVENT` (exit 2) for an `event` no row of the run holds and its spec does not declare
  *   (as `diff` refuses it), naming the outcomes the run holds ("did you mean" for a near miss of one); an
  *   event the spec declared that no row holds lists 0 episodes.
@@ -97,7 +107,9 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   };
   let matching = 0;
   const key = (condition: string, replicate: number): number => (order.get(condition) ?? 0) * 2 ** 32 + replicate;
-  const parts = await runParts(store, manifest);
+  // A killed writer's part placed and not recorded is shown as such, not read (its rows are not the run's
+  // until resume checks them): a review found inspect refused the very run it is there to look at.
+  const { parts, uncommitted } = await runPartsLeavingUncommitted(store, manifest);
   // The newest row per pair (rows superseded by `resume --retry-errors` are skipped; without retries, a pair met twice is refused).
   const newest = await newestPartOfPair(manifest, parts);
   // A registration run.json records is named by a row (meta.pin): the meta of parts is read until one does.
@@ -212,6 +224,7 @@ export async function inspectRun(store: string, ref: string, opts: { event?: str
   const lock = writer === 'gone' ? await unreadableLock(store, manifest.run_id) : null;
   return Object.freeze({
     ...(lock !== null ? { unreadable_lock: lock } : {}),
+    ...(uncommitted.length > 0 ? { uncommitted_parts: uncommitted } : {}),
     manifest,
     conditions: Object.freeze(conditions),
     event,

@@ -166,8 +166,38 @@ export function listingProblems(manifest: RunManifest, onDisk: readonly string[]
  * @see docs/store.md, "Checksums and verify".
  */
 export async function runParts(store: string, manifest: RunManifest): Promise<RunPart[]> {
-  const onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
+  return (await partsToRead(store, manifest, false)).parts;
+}
+
+/**
+ * {@link runParts} for a look at a run whose writer stopped (`inspect`): the parts of a run that is not
+ * complete that a writer placed and did not record (killed between the two; not a live writer's, not
+ * another run's, not a copy of a recorded part) are left out of the read and named in `uncommitted`,
+ * where {@link runParts} refuses the run until `resume` checks and adopts them. Every other problem is
+ * refused as {@link runParts} refuses it.
+ *
+ * @returns the recorded parts to read, and the uncommitted parts left out (by file name).
+ * @throws as {@link runParts}.
+ */
+export async function runPartsLeavingUncommitted(store: string, manifest: RunManifest): Promise<{ readonly parts: RunPart[]; readonly uncommitted: readonly string[] }> {
+  return partsToRead(store, manifest, true);
+}
+
+async function partsToRead(store: string, manifest: RunManifest, leave: boolean): Promise<{ readonly parts: RunPart[]; readonly uncommitted: readonly string[] }> {
+  let onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
   const unrecorded = await unrecordedParts(store, manifest, onDisk);
+  let uncommitted: string[] = [];
+  const recs = manifest.parts;
+  if (leave && manifest.status !== 'complete' && Array.isArray(recs)) {
+    const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
+    uncommitted = onDisk.filter((f) => !recorded.has(f) && !unrecorded.copies.has(f) && !unrecorded.stray.has(f));
+    onDisk = onDisk.filter((f) => !uncommitted.includes(f));
+  }
+  return { parts: await checkedParts(store, manifest, onDisk, unrecorded), uncommitted: Object.freeze(uncommitted) };
+}
+
+/** {@link runParts}'s checks of the listing, spec.toml and the manifest, and the parts to read. */
+async function checkedParts(store: string, manifest: RunManifest, onDisk: readonly string[], unrecorded: Awaited<ReturnType<typeof unrecordedParts>>): Promise<RunPart[]> {
   const problems = listingProblems(manifest, onDisk, unrecorded.own, unrecorded.copies, unrecorded.stray);
   const spec = await specChecked(store, manifest);
   if (spec.problem !== null) problems.push(spec.problem);

@@ -65,6 +65,7 @@ function text(r: RunInspection, store: string): string {
     // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
     ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
     ['rows', rowsText(r)],
+    ...(r.uncommitted_parts !== undefined ? [['uncommitted', `${r.uncommitted_parts.join(', ')}: placed by a writer that stopped before recording ${r.uncommitted_parts.length === 1 ? 'it' : 'them'}, not counted here; poisson-prove --store ${store} resume ${m.run_id} checks ${r.uncommitted_parts.length === 1 ? 'it and adopts it' : 'them and adopts them'}`] as [string, string]] : []),
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
@@ -94,7 +95,7 @@ export const inspectCommand = defineCommand({
   options: {
     event: { type: 'string', valueName: 'E', description: 'List the episodes whose outcome is E. A label no episode of the run ended in is refused (exit 2), naming those it holds, unless its spec declares it (then it lists none).', default: 'the episodes without an outcome' },
     limit: { type: 'string', valueName: 'K', number: { min: 0, integer: true }, description: 'List at most K episodes.', default: '20' },
-    json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes, writer } as one JSON document (writer: alive or gone for a running run, else null).' },
+    json: { type: 'boolean', description: 'Print { manifest, conditions, event, matching, limit, episodes, writer } as one JSON document (writer: alive or gone for a running run, else null; uncommitted_parts: the parts a stopped writer placed and did not record, when there are any).' },
   },
   examples: ['poisson-prove inspect "#1" --event passed --limit 3'],
   async run({ positionals, options, store, io }) {
