@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareEpisodes } from './compare-runs.js';
 import { diffEpisodes } from './diff-episodes.js';
-import { unchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
+import { SMALL_SAMPLE_CACHE, smallSampleCacheSizes, unchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
 import type { DiffRun } from './types.js';
 
 // A review (third session of 2026-12-07) enumerated every table of 8 pairs through the diff: with the
@@ -36,6 +36,22 @@ describe('unchangedErrorAt: the rule’s own rate of `unchanged` where the chang
     expect(unchangedErrorAt(8, 0.5, ctx)).toBe(0);
     expect(unchangedErrorAt(41, 0.8, ctx)).toBe(0);
     expect(unchangedErrorAt(8, 1, ctx)).toBe(0);
+  });
+
+  // A review (third session of 2026-12-07): the caches were module-global and never cleared, so a long
+  // `view --serve` kept every (n, level, threshold) it had read. They keep at most a bounded number now,
+  // and a rate dropped from the cache is computed again to the same value.
+  it('keeps its caches bounded over many levels and thresholds, and gives the same rate after dropping it', () => {
+    const first = unchangedErrorAt(8, 0.865, ctx);
+    for (let i = 0; i < 60; i++) {
+      const counts = 0.05 / (i + 1);
+      for (let t = 0; t < 80; t++) unchangedErrorAt(6 + (i % 4), 0.51 + t * 0.006, { ...ctx, counts });
+    }
+    const sizes = smallSampleCacheSizes();
+    expect(sizes.rates).toBeLessThanOrEqual(SMALL_SAMPLE_CACHE.rates);
+    expect(sizes.candidates).toBeLessThanOrEqual(SMALL_SAMPLE_CACHE.candidates);
+    expect(sizes.rates).toBe(SMALL_SAMPLE_CACHE.rates); // 60 x 80 x 2 rates were read: the cap was reached
+    expect(unchangedErrorAt(8, 0.865, ctx)).toBe(first);
   });
 });
 

@@ -20,7 +20,24 @@ const GRID = 16;
  */
 export type SmallSampleContext = { readonly limits: LimitContext; readonly level: number; readonly counts: number; readonly memo?: LimitMemo | undefined };
 
-const cache = new Map<string, number>();
+/**
+ * A map that keeps at most `cap` entries, dropping the oldest set first: the check's caches live as long
+ * as the process (a `view --serve` reads diffs for hours), so each is bounded.
+ */
+class BoundedMap<V> extends Map<string, V> {
+  constructor(private readonly cap: number) {
+    super();
+  }
+  override set(key: string, value: V): this {
+    if (!this.has(key) && this.size >= this.cap) this.delete(this.keys().next().value as string);
+    return super.set(key, value);
+  }
+}
+
+/** How many rates and candidate tables the caches hold at most (a candidate table of n = 40 is ~0.5 MB). */
+export const SMALL_SAMPLE_CACHE = { rates: 4096, candidates: 32 } as const;
+
+const cache = new BoundedMap<number>(SMALL_SAMPLE_CACHE.rates);
 
 /**
  * The largest probability, over the pairs' other rates, that the verdict rule reads one condition of `n`
@@ -54,7 +71,12 @@ export function unchangedErrorAt(n: number, threshold: number, ctx: SmallSampleC
  * with each table's multinomial coefficient: made once per n and reading, whatever the threshold.
  */
 type Candidates = { readonly tau: Float64Array; readonly both: Int32Array; readonly rise: Int32Array; readonly fall: Int32Array; readonly neither: Int32Array; readonly coef: Float64Array };
-const candidatesCache = new Map<string, Candidates>();
+const candidatesCache = new BoundedMap<Candidates>(SMALL_SAMPLE_CACHE.candidates);
+
+/** The caches' sizes now (for the test that they stay bounded). */
+export function smallSampleCacheSizes(): { readonly rates: number; readonly candidates: number } {
+  return { rates: cache.size, candidates: candidatesCache.size };
+}
 
 function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Candidates {
   const key = `${n}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${others}|${ctx.level}|${ctx.counts}`;
