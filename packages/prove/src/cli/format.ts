@@ -170,9 +170,9 @@ export function usageNotes(u: NonNullable<RunManifest['usage']>, resumes: RunMan
   return notes;
 }
 
-/** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command. */
-export function runSummary(verb: string, m: RunManifest, command: ProveCommand = plainProveCommand): string {
-  const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`];
+/** The last lines of a sweep, resume or extend in text form; `command` writes the `next:` command, `notes` are lines put after the first. */
+export function runSummary(verb: string, m: RunManifest, command: ProveCommand = plainProveCommand, notes: readonly string[] = []): string {
+  const lines = [`${m.status === 'complete' ? 'ok' : m.status} ${m.name} (${m.run_id}) ${verb}: ${m.counts.rows} episodes; ${outcomeSummary(m.counts)}`, ...notes];
   if (m.usage) {
     const u = m.usage;
     lines.push(`usage: ${usageText(m)}`);

@@ -40,8 +40,20 @@ describe('poisson-prove sweep', () => {
   it('prints the run by its name in text form', async () => {
     const r = await cli([...SWEEP, '--yes'], { env: { POISSON_STORE: join(dir, 'env-store') } });
     expect(r.code).toBe(0);
-    expect(normalize(r.out, { dir })).toMatch(/^ok fixture \d{4}-\d{2}-\d{2} a \(<run-id>\) sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a"\n$/);
+    expect(normalize(r.out, { dir })).toMatch(
+      /^ok fixture \d{4}-\d{2}-\d{2} a \(<run-id>\) sweep: 16 episodes; failed 10, passed 2, 4 without an outcome\ngate: 8 replicates can show a change of 0\.896 at best; --max-mde 0\.99 passes; it assumed seeds that never disagree between runs \(the one-way model\); for a target whose runs disagree with themselves, such as a model sampled at temperature > 0, pass --discordance P, the share of pairs expected to disagree\nnext: poisson-prove inspect "fixture \d{4}-\d{2}-\d{2} a"\n$/,
+    );
     expect((await listRuns(join(dir, 'env-store'))).length).toBe(1);
+  });
+
+  // A review (third session of 2026-12-07): a sweep that passed the gate on the one-way model said nothing
+  // of it (only the refusal and --dry-run did), so a sweep of a model at temperature > 0 learned of it
+  // from its diff's limits. The summary now gives the gate's figure, and the model when none was planned.
+  it('says the figure the gate admitted it at, and names --discordance only when the gate assumed the one-way model', async () => {
+    const planned = await cli([...SWEEP, '--yes', '--discordance', '0.05']);
+    expect(planned.code).toBe(0);
+    expect(planned.out).toMatch(/\ngate: 8 replicates can show a change of 0\.\d+ at best at discordance 0\.05; --max-mde 0\.99 passes\nnext: /);
+    expect(planned.out).not.toContain('one-way');
   });
 
   it('without a terminal: a status line at the end on stderr (done/total, rate, rows without an outcome); none with --quiet or --json', async () => {

@@ -205,7 +205,13 @@ export const sweepCommand = defineCommand({
     const allowed = allowedNoOutcome(v);
     const suggests = !asJson || manifest.status === 'interrupted' || noOutcomeMessage(manifest, allowed) !== null;
     const next = suggests && (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
-    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next));
+    // The figure the sweep was admitted at, and the model it rests on: without --discordance the gate
+    // assumed seeds that never disagree, which only its refusal and --dry-run said (a review, third session
+    // of 2026-12-07): a sweep of a model at temperature > 0 passed it in silence and its diffs then read
+    // limits above the threshold.
+    const g = plan.gate;
+    const gateNote = `gate: ${g.sentence}${g.discordance === null ? `; it ${g.assumption}` : ''}`;
+    io.stdout.write(asJson ? json(manifest) : runSummary('sweep', manifest, next, [gateNote]));
     dist?.report(manifest);
     const code = runExitCode(manifest, allowed);
     const none = noOutcomeMessage(manifest, allowed, next);
