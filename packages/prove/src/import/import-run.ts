@@ -119,6 +119,19 @@ function cleanValue(v: unknown): string {
   return s === '' ? 'none' : s;
 }
 
+/**
+ * A sample's metadata value for `--axis metadata.KEY`: refused when it is an integer beyond 2^53, which
+ * JSON.parse has already rounded (1460000000000000001 and ...002 both read 1460000000000000000), so that two
+ * values would read as one condition.
+ */
+function axisValue(s: ImportedSample, name: string): unknown {
+  const v = s.metadata[name];
+  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) {
+    throw new ImportError(s.file, s.place, `--axis metadata.${name}: the value ${String(v)} is an integer beyond 2^53, which a JSON reader rounds (two values may read as one condition); write metadata.${name} as a string in the log, or import without --axis metadata.${name}.`);
+  }
+  return v;
+}
+
 /** A text as part of a run name: runs of characters a name may not hold become `-`. */
 function slug(s: string, max: number): string {
   const out = s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
@@ -327,7 +340,7 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
   for (const s of group.samples) {
     const values: Record<string, string> = { task: cleanValue(s.task) };
     for (const [k, v] of Object.entries(s.fixed)) values[k] = cleanValue(v);
-    for (const [name] of axes) values[name] = cleanValue(s.metadata[name]);
+    for (const [name] of axes) values[name] = cleanValue(axisValue(s, name));
     const label = conditionLabel(values);
     const id = `${label}\n${s.key}`;
     const before = seen.get(id);

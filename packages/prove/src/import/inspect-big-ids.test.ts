@@ -46,3 +46,29 @@ describe('inspect_ai sample ids beyond 2^53', () => {
     expect(r.notes.join('\n')).toContain('(no entry at all for sample id 1460000000000000004)');
   });
 });
+
+// The third session of 2026-12-07's reviews: metadata integers beyond 2^53 are rounded by JSON.parse too, so
+// `--axis metadata.KEY` of 64-bit values would read two of them as one condition (its samples merged, or
+// refused as a repeat naming a value the log does not hold). Such a value cannot be read exactly: the
+// import is refused, naming the key, the value and the fix, and nothing is written.
+describe('--axis metadata.KEY of integers beyond 2^53', () => {
+  it('is refused, naming the key and the rounded value, and writes nothing', async () => {
+    const log = JSON.parse(await readFile(LOG, 'utf8')) as { samples: Record<string, unknown>[] };
+    log.samples.forEach((s, i) => (s['metadata'] = { shard: `BIG${1460000000000000001n + BigInt(i % 2)}`, small: i }));
+    const file = join(dir, 'big-meta.json');
+    await writeFile(file, JSON.stringify(log, null, 2).replace(/"BIG(\d+)"/g, '$1'));
+    expect(await readFile(file, 'utf8')).toContain('"shard": 1460000000000000001,');
+    const store = join(dir, 'store');
+    const err = await importRun(store, { format: 'inspect', files: [file], axes: ['metadata.shard'] }).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(err?.code).toBe('E_IMPORT');
+    expect(err?.message).toMatch(/--axis metadata\.shard: the value 1460000000000000000 is an integer beyond 2\^53, which a JSON reader rounds \(two values may read as one condition\); write metadata\.shard as a string in the log, or import without --axis metadata\.shard\./);
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(store).catch(() => [])).toEqual([]);
+    // An axis of small integers still imports.
+    const ok = await importRun(store, { format: 'inspect', files: [file], axes: ['metadata.small'] });
+    expect(ok.runs[0]).toMatchObject({ status: 'complete', rows: 3 });
+  });
+});
