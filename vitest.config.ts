@@ -2,13 +2,13 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * One test project per package, run from source: the `source` export condition points every
+ * One test project per package, run from source: the `poisson-source` export condition points every
  * `poisson-*` import at the package's src/ (no build needed). `examples` and `test` have their own
  * configs (they run against the built packages).
  */
 const pkg = (name: string) => ({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['poisson-source'] },
+  ssr: { resolve: { conditions: ['poisson-source'] } },
   // 60 s per test rather than vitest's 5 s: the heaviest property tests take ~2 s on an idle 2-core
   // machine and several times that when it is loaded; a hang still fails, later. The same for hooks
   // (vitest's 10 s): resolve-run.test.ts's beforeEach (three runs created and closed, ~80 ms alone, each

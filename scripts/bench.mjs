@@ -29,7 +29,7 @@ let failed = 0;
 for (const file of files) {
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   console.log(`\n=== ${file.slice(root.length)} === (${new Date().toISOString()}; ${availableParallelism()} cores; load average ${load()}${flags.length > 0 ? `; node ${flags.join(' ')}` : ''})`);
-  const res = spawnSync(process.execPath, [...flags, '--conditions=source', '--import', 'tsx', file], {
+  const res = spawnSync(process.execPath, [...flags, '--conditions=poisson-source', '--import', 'tsx', file], {
     stdio: 'inherit',
     cwd: root,
   });

@@ -1,8 +1,8 @@
 // Bundles, after tsc, the modules every CLI process loads many files of into one file each (esbuild, one
 // ES module): in Node 20 each module file costs roughly half a millisecond to resolve, read and compile,
 // so a sweep process that loaded ~230 of them spent more time loading than sweeping. Run by
-// `npm run build`; the packages map to the bundles outside the "source" condition (tests and tsx with
-// --conditions=source keep the modules themselves).
+// `npm run build`; the packages map to the bundles outside the "poisson-source" condition (tests and tsx with
+// --conditions=poisson-source keep the modules themselves).
 //   packages/prove/dist/vendor/parquet-libs.js  hyparquet + hyparquet-writer (51 files) + hysnappy, `#parquet-libs`
 //                                               in packages/prove/package.json "imports"
 //   packages/*/dist/bundle/                     each package's own modules (core 7, stats 25, tasks 30,

@@ -91,7 +91,7 @@ export function benchmarkShard(k: number): void {
       it.runIf(need === undefined || need.have())(`${name} runs to its end${need ? ` (needs ${need.what})` : ''}`, { timeout: 180_000 }, () => {
         const [pkg, bench] = name.split('/') as [string, string];
         // As scripts/bench.mjs runs it: from the repository's root, the sources through tsx.
-        const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(root, 'packages', pkg, 'bench', `${bench}.bench.ts`)], {
+        const r = spawnSync(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', join(root, 'packages', pkg, 'bench', `${bench}.bench.ts`)], {
           cwd: root,
           env: { ...process.env, ...(SMALL[name] as { env: Record<string, string> }).env },
           encoding: 'utf8',

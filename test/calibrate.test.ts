@@ -16,7 +16,7 @@ it('npm run calibrate runs to its end at a small size and writes every section',
   const dir = mkdtempSync(join(tmpdir(), 'calibrate-'));
   try {
     const out = join(dir, 'calibration.md');
-    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'packages/prove/scripts/calibrate.ts', '--pairs', '20', '--sweep-pairs', '1', '--sweep-pairs-large', '1', '--looks-pairs', '4', '--jobs', '1', '--out', out], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', 'packages/prove/scripts/calibrate.ts', '--pairs', '20', '--sweep-pairs', '1', '--sweep-pairs-large', '1', '--looks-pairs', '4', '--jobs', '1', '--out', out], { cwd: root, encoding: 'utf8' });
     expect({ status: r.status, stderr: r.status === 0 ? '' : r.stderr.slice(-2000) }).toEqual({ status: 0, stderr: '' });
     const page = readFileSync(out, 'utf8');
     for (const section of ['### Outcomes that disagree both ways, and the threshold', '### The unpaired fallback', '### The per-call noisy policy', '## What was found', '## Optional stopping: looks at 32, 64, 96, 128']) expect(page).toContain(section);

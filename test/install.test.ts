@@ -87,6 +87,19 @@ describe('the packages installed from their tarballs into a project of its own',
     expect(check.stdout, check.stderr).toBe(`check: p 1; cache ${join('store', '.cache', 'chat')}; seed 638467426\n`);
   }, 120_000);
 
+  // A review (third session of 2026-12-07): the packages' exports named their TypeScript sources under
+  // the condition "source", one many monorepos set for their own packages (customConditions), so such a
+  // consumer type-checked our sources and failed on types it does not install (@types/seedrandom,
+  // @types/yauzl). The condition is the project's own name now, "poisson-source".
+  it('compiles for a consumer whose tsconfig sets customConditions ["source"], against the built types', () => {
+    writeFileSync(join(project, 'tsconfig.source.json'), `${JSON.stringify({ extends: './tsconfig.json', compilerOptions: { customConditions: ['source'], noEmit: true } }, null, 2)}\n`);
+    const tsc = sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.source.json', '--listFiles'], project);
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+    const ours = tsc.stdout.split('\n').filter((f) => f.includes('/node_modules/poisson-'));
+    expect(ours.length).toBeGreaterThan(0);
+    expect(ours.filter((f) => f.includes('/src/'))).toEqual([]);
+  }, 120_000);
+
   it('runs the installed poisson-prove binary', () => {
     const bin = join(project, 'node_modules', '.bin', 'poisson-prove');
     const runs = sh(bin, ['--store', 'runs', 'runs'], project);

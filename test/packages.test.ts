@@ -28,7 +28,7 @@ describe('the packages', () => {
     it(`${pkg.name} is ESM with an exports map whose entries name source, types and default`, () => {
       expect(pkg.type).toBe('module');
       expect(pkg.sideEffects).toBe(false);
-      for (const entry of Object.values(pkg.exports)) expect(Object.keys(entry)).toEqual(['source', 'types', 'default']);
+      for (const entry of Object.values(pkg.exports)) expect(Object.keys(entry)).toEqual(['poisson-source', 'types', 'default']);
     });
     it(`${pkg.name} pins every dependency exactly and depends only on what the design allows`, () => {
       const deps = pkg.dependencies ?? {};

@@ -1,8 +1,8 @@
 // Run a model matrix of the example skill tasks: models x prompt variants x tasks x repeats.
 //
-//   npx tsx --conditions=source examples/skill_tasks/run-matrix.ts --dry-run
-//   npx tsx --conditions=source examples/skill_tasks/run-matrix.ts                 # against the local mock model
-//   POE_API_KEY=... npx tsx --conditions=source examples/skill_tasks/run-matrix.ts \
+//   npx tsx --conditions=poisson-source examples/skill_tasks/run-matrix.ts --dry-run
+//   npx tsx --conditions=poisson-source examples/skill_tasks/run-matrix.ts                 # against the local mock model
+//   POE_API_KEY=... npx tsx --conditions=poisson-source examples/skill_tasks/run-matrix.ts \
 //       --models poe:GPT-5.2,poe:Claude-Sonnet-4.5 --repeats 2 --budget-tokens 400000 --prices prices.toml
 //
 // Flags: --models a,b  --variants a,b  --tasks id,id  --tasks-dir DIR  --repeats N  --max-output-tokens N

@@ -1,6 +1,6 @@
 // A target module for the poisson-prove CLI: the skill-task matrix as `--target FILE:NAME`.
 //
-//   POE_API_KEY=... node --conditions=source --import tsx packages/prove/src/cli/main.ts \
+//   POE_API_KEY=... node --conditions=poisson-source --import tsx packages/prove/src/cli/main.ts \
 //     sweep examples/skill_tasks/specs/matrix.toml --target examples/skill_tasks/targets.ts:skill_matrix \
 //     --max-mde 1 --salt skill-1 --dry-run --plan plan.csv
 //

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 async function matrix(store: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--conditions=source', '--import', 'tsx', SCRIPT, '--store', store, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } });
+    const r = await run(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', SCRIPT, '--store', store, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' } });
     return { code: 0, ...r };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -83,7 +83,7 @@ describe('examples/skill_tasks/run-matrix.ts', () => {
       );
       const env = { PATH: process.env['PATH'] ?? '', POISSON_STORE: store, POISSON_LOCAL_BASE_URL: mock.url };
       const cli = (...args: string[]) =>
-        run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, '--store', store, 'sweep', spec, '--target', 'examples/skill_tasks/targets.ts:skill_matrix', '--max-mde', '1', '--salt', 'cli-salt', '--yes', ...args], { cwd: ROOT, env });
+        run(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', PROVE_CLI, '--store', store, 'sweep', spec, '--target', 'examples/skill_tasks/targets.ts:skill_matrix', '--max-mde', '1', '--salt', 'cli-salt', '--yes', ...args], { cwd: ROOT, env });
       const dry = await cli('--dry-run');
       expect(dry.stdout).toMatch(/calls\s+32 in 32 episodes/); // one token figure: the plan's (no separate estimate line)
       expect(dry.stdout).not.toMatch(/^  estimate /m);

@@ -24,7 +24,7 @@ export async function runProveCli(args: readonly string[], key: string, baseUrl:
   const env = { PATH: process.env['PATH'] ?? '', OPENAI_API_KEY: key, POISSON_OPENAI_BASE_URL: baseUrl, ...extraEnv };
   let r: CliResult;
   try {
-    const ok = await run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env });
+    const ok = await run(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env });
     r = { code: 0, stdout: ok.stdout, stderr: ok.stderr };
   } catch (e) {
     const err = e as CliResult;

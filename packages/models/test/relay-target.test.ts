@@ -29,7 +29,7 @@ const WRONG = new Set([1, 4]);
 
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['--conditions=source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } });
+    const r = await run(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', PROVE_CLI, ...args], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env } });
     return { code: 0, ...r };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

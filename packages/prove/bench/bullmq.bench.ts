@@ -28,7 +28,7 @@ type Worker = { child: ChildProcess; exited: Promise<void> };
 async function startWorkers(redis: TestRedis, queue: string, k: number, concurrency = 1): Promise<Worker[]> {
   const out: Worker[] = [];
   for (let i = 0; i < k; i++) {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN_SRC, 'worker', '--redis', redis.url, '--queue', queue, '--concurrency', String(concurrency)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', MAIN_SRC, 'worker', '--redis', redis.url, '--queue', queue, '--concurrency', String(concurrency)], { stdio: ['ignore', 'ignore', 'pipe'] });
     const exited = new Promise<void>((r) => child.once('exit', () => r()));
     await new Promise<void>((resolve, reject) => {
       let err = '';

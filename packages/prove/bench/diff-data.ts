@@ -2,7 +2,7 @@
 // replicates each, written through createRun in parts of 10,000 rows, meta of ~200 bytes per episode,
 // outcomes passed / failed / truncated with a few crashes (null outcome), no scores (the diff compares
 // outcomes, as DuckDB's query does).
-// Usage (from the diff benchmark): node --conditions=source --import tsx bench/diff-data.ts STORE EPISODES
+// Usage (from the diff benchmark): node --conditions=poisson-source --import tsx bench/diff-data.ts STORE EPISODES
 import { createRun } from '../src/store/create-run.js';
 import type { EpisodeRow } from '../src/store/episode-row.js';
 import { conditionsOf } from '../src/spec/conditions.js';

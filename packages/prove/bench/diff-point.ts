@@ -1,5 +1,5 @@
 // One point of the diff benchmark, in its own process so that its peak RSS is its own:
-//   node --conditions=source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
+//   node --conditions=poisson-source --import tsx bench/diff-point.ts ENGINE STORE ROUNDS
 // ENGINE: prove (diffRuns, the whole report), counts (the same paired counts as the SQL: both runs read as
 // diffRuns reads them and paired, no statistic), duckdb (the paired counts in SQL, all threads),
 // duckdb-1 (the same with threads = 1), read-columns (the diff's columnar read of both runs, nothing

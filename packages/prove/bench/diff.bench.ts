@@ -24,7 +24,7 @@ const processes = Number(process.env['BENCH_DIFF_PROCESSES'] ?? 2);
 const rounds = Number(process.env['BENCH_DIFF_ROUNDS'] ?? 3);
 const keep = process.env['BENCH_DIFF_STORE'];
 const node = (args: string[]): string => {
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 };

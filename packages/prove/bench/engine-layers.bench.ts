@@ -31,7 +31,7 @@ const points = new Map<string, Point[]>();
 console.log(`${N.toLocaleString('en-US')} episodes a process; node ${process.version}; ${availableParallelism()} cores; ${ROUNDS} interleaved rounds; load average ${load()}`);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const line of round % 2 === 1 ? LINES : [...LINES].reverse()) {
-    // Without --conditions=source: the packages from their build, as a user's script imports them.
+    // Without --conditions=poisson-source: the packages from their build, as a user's script imports them.
     const r = spawnSync(process.execPath, ['--import', 'tsx', point, line.key], {
       cwd: root,
       encoding: 'utf8',

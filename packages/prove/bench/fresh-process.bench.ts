@@ -47,7 +47,7 @@ const MODES = [
 const points = new Map<string, Point[]>();
 
 function measure(flag: (typeof FLAGS)[number], mode: (typeof MODES)[number], round: number): void {
-  // Without --conditions=source: the packages from their build, as a user's script imports them.
+  // Without --conditions=poisson-source: the packages from their build, as a user's script imports them.
   const r = spawnSync(process.execPath, [...flag.args, '--import', 'tsx', point, mode.key], {
     cwd: root,
     encoding: 'utf8',

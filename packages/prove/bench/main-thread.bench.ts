@@ -38,7 +38,7 @@ function partOf(frame: { functionName: string; url: string }): Part {
 function profiled(mode: 'user' | 'body', round: number): { ms: number; parts: Record<Part, number> } {
   const dir = mkdtempSync(join(tmpdir(), 'prove-bench-prof-'));
   try {
-    const r = spawnSync(process.execPath, ['--no-allocation-site-pretenuring', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--conditions=source', '--import', 'tsx', point, mode], {
+    const r = spawnSync(process.execPath, ['--no-allocation-site-pretenuring', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--conditions=poisson-source', '--import', 'tsx', point, mode], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, BENCH_EPISODES: String(N), BENCH_SALT: `main-thread-${round}-${mode}` },

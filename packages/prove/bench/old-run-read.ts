@@ -3,7 +3,7 @@
 // BENCH_PART_ROWS rows (default 100),
 // `parts` then deleted from run.json, read by inspectRun, exportRuns and episodes(), two rounds; prints
 // each read's wall time. The figures in docs/store.md ("written before checksums"):
-//   node --conditions=source --import tsx packages/prove/bench/old-run-read.ts
+//   node --conditions=poisson-source --import tsx packages/prove/bench/old-run-read.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -20,7 +20,7 @@ const processes = Number(process.env['BENCH_READ_PROCESSES'] ?? 2);
 const rounds = Number(process.env['BENCH_READ_ROUNDS'] ?? 2);
 const keep = process.env['BENCH_READ_STORE'];
 const node = (args: string[]): string => {
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 };

@@ -1,6 +1,6 @@
 // One point of the read-paths benchmark (bench/read-paths.bench.ts), in its own process so that its
 // peak RSS is its own:
-//   node --conditions=source --import tsx bench/read-point.ts ENGINE STORE ROUNDS
+//   node --conditions=poisson-source --import tsx bench/read-point.ts ENGINE STORE ROUNDS
 // ENGINE: export (exportRuns of both runs and its CSV), report (both runs read by readReportRuns, as the CLI does,
 // reportGrid per slack x model for `failed`, its text), inspect (inspectRun of the newer run, the
 // first 20 `truncated` episodes), or duckdb-export / duckdb-report / duckdb-inspect: the same figures

@@ -1,6 +1,6 @@
 // One point of the rows-against-columns benchmarks (bench/view.bench.ts, bench/import.bench.ts), in its
 // own process so that its peak RSS is its own:
-//   node --conditions=source --import tsx bench/rows-columns-point.ts ENGINE STORE ROUNDS A B [X]
+//   node --conditions=poisson-source --import tsx bench/rows-columns-point.ts ENGINE STORE ROUNDS A B [X]
 // ENGINE:
 //   view-columns  viewDiff(A, B): the runs read as columns (as the CLI's `view A B` reads them now);
 //   view-rows     the same page as the view wrote it before it read columns: both runs as row objects

@@ -9,7 +9,7 @@ const here = new URL('.', import.meta.url).pathname;
 type Point = { engine: string; times: number[]; best: number; rss_mb: number; sha256: string };
 
 function point(args: readonly string[]): Point {
-  const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(here, 'rows-columns-point.ts'), ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(process.execPath, ['--conditions=poisson-source', '--import', 'tsx', join(here, 'rows-columns-point.ts'), ...args], { cwd: join(here, '..'), encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Point;
 }

@@ -35,7 +35,7 @@
 // `significant change`; the rate with fixed-n tests and with --sequential. It runs with the others, or
 // alone with --looks, which rewrites only its section of the --out page (between its markers).
 //
-// Usage: node --conditions=source --import tsx packages/prove/scripts/calibrate.ts
+// Usage: node --conditions=poisson-source --import tsx packages/prove/scripts/calibrate.ts
 //          [--pairs 2000] [--sweep-pairs 300] [--sweep-pairs-large 300] [--jobs 2] [--out docs/calibration.md]
 //          [--looks [--looks-pairs 2000]]
 import { spawn } from 'node:child_process';

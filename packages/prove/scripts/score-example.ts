@@ -2,7 +2,7 @@
 // rubric-like matrix (prompt_variant x task, 6 replicates; scores and meta.hard_failure from
 // src/diff/__fixtures__/paired-scores.json, written by gen-paired-scores.R; two crashed episodes), then
 // runs `diff` with --cluster task and `export` with --by through the CLI and prints what they print.
-// Usage: node --conditions=source --import tsx scripts/score-example.ts [STORE_DIR]
+// Usage: node --conditions=poisson-source --import tsx scripts/score-example.ts [STORE_DIR]
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@
 // multinomial probability where the true change is t. Printed per n: for every threshold, and for those up
 // to 0.5 and 0.3; and `checked`, whether unchangedErrorAt (small-sample.ts) holds the worst t back.
 // Written for docs/calibration.md ("Small samples"); the third session of 2026-12-07.
-// Run: node --conditions=source --import tsx packages/prove/scripts/small-n-claims.ts N [method]
+// Run: node --conditions=poisson-source --import tsx packages/prove/scripts/small-n-claims.ts N [method]
 import { diffEpisodes } from '../src/diff/diff-episodes.js';
 import { unchangedErrorAt, UNCHANGED_ERROR } from '../src/diff/small-sample.js';
 const N = Number(process.argv[2] ?? 8);

@@ -1,7 +1,7 @@
 // Makes docs/view.md's figures: a store with real changes (examples/diff_demo, as docs/view.md's commands), its
 // diff page and run page, and the scripted path's diff page, each opened in Debian's Chromium and
 // captured as a PNG in docs/.
-// Run: npm run build && npm run example && node --conditions=source --import tsx packages/prove/scripts/view-docs.ts [STORE]
+// Run: npm run build && npm run example && node --conditions=poisson-source --import tsx packages/prove/scripts/view-docs.ts [STORE]
 // (STORE: where the demo runs go, default a new temporary directory; it must not hold runs already).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -75,7 +75,7 @@ function referenceSweep(store: string): string[] {
     registrationText({ knob: 'depth', strictness: 'strict', split: 'eval', generatorVersion: '0', slack: 4, arms: [arm] }),
   );
   const sha256 = createHash('sha256').update(readFileSync(registration)).digest('hex');
-  // The built adapter, as its package's exports name it outside the source condition (under vitest,
+  // The built adapter, as its package's exports name it outside the poisson-source condition (under vitest,
   // import.meta.resolve would give the TypeScript source).
   const tasksPkg = new URL('../../tasks/package.json', import.meta.url);
   const exportsMap = (JSON.parse(readFileSync(tasksPkg, 'utf8')) as { exports: Record<string, { default: string }> }).exports;

@@ -1,7 +1,7 @@
 // Times the exact McNemar test, Tango's interval and the MDE for n up to 10^6, against a baseline
 // measured in the same run: a plain loop summing the n + 1 binomial(n, 1/2) point probabilities by
 // the ratio recurrence (the cheapest possible full-support tail computation).
-// Run: npm run bench -- stats   (scripts/bench.mjs: node --conditions=source --import tsx FILE)
+// Run: npm run bench -- stats   (scripts/bench.mjs: node --conditions=poisson-source --import tsx FILE)
 import { performance } from 'node:perf_hooks';
 import { mcnemar, minimumDetectableChange, tangoInterval } from 'poisson-stats';
 

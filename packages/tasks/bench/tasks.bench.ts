@@ -1,6 +1,6 @@
 // Episodes per second of depth:d3 reference episodes, with and without the prompt token count, as
 // ratios against the baseline measured in the same run.
-//   npm run bench -- tasks     (node --conditions=source --import tsx packages/tasks/bench/tasks.bench.ts)
+//   npm run bench -- tasks     (node --conditions=poisson-source --import tsx packages/tasks/bench/tasks.bench.ts)
 import { createTarget } from '../src/target.js';
 import { D3 } from '../src/__fixtures__/arms.js';
 import { SEED_REGISTRATION } from '../src/__fixtures__/registration.js';

@@ -84,13 +84,13 @@ function importedPackages(here: string): string[] {
   return roots;
 }
 
-/** Node options without the ones that load TypeScript sources (`--conditions=source`, `--import tsx`). */
+/** Node options without the ones that load TypeScript sources (`--conditions=poisson-source`, `--import tsx`). */
 function withoutSourceOptions(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
-    if (a === '--conditions=source' || a === '-C=source') continue;
-    if ((a === '--conditions' || a === '-C' || a === '--import') && (argv[i + 1] === 'source' || argv[i + 1] === 'tsx')) {
+    if (a === '--conditions=poisson-source' || a === '-C=poisson-source') continue;
+    if ((a === '--conditions' || a === '-C' || a === '--import') && (argv[i + 1] === 'poisson-source' || argv[i + 1] === 'tsx')) {
       i++;
       continue;
     }

@@ -45,7 +45,7 @@ describe('an inspect_ai .eval larger than the heap', () => {
     const script = join(dir, 'read.mts');
     const reader = fileURLToPath(new URL('./inspect-log.ts', import.meta.url));
     await writeFile(script, `import { readInspectLog } from ${JSON.stringify(reader)};\nconst log = await readInspectLog(${JSON.stringify(file)}, 'big.eval', null);\nconst samples = log.groups[0].samples;\nconsole.log(JSON.stringify({ n: samples.length, failed: samples.filter((s) => s.outcome === 'failed').length }));\n`);
-    const r = spawnSync(process.execPath, ['--max-old-space-size=48', '--conditions=source', '--import', 'tsx', script], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=48', '--conditions=poisson-source', '--import', 'tsx', script], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).not.toContain('heap');
     expect(r.status).toBe(0);
     // 80 samples, every third (i = 0, 3, ..., 78) scored I: 27 failed.

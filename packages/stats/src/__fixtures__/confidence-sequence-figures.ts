@@ -1,5 +1,5 @@
 // The figures of docs/statistics.md's "no significant change under --sequential": run from the repository root,
-//   node --conditions=source --import tsx packages/stats/src/__fixtures__/confidence-sequence-figures.ts
+//   node --conditions=poisson-source --import tsx packages/stats/src/__fixtures__/confidence-sequence-figures.ts
 // (1) the exact probability (dynamic programming over the paired table, no simulation) that a reader who
 //     reads after every pair, and stops the first time the interval lies inside [-delta, delta], does so
 //     within `horizon` pairs when the true change is delta itself (an error; the one-sided level is 0.025);

@@ -1,5 +1,5 @@
 // Regenerates golden-tasks.json: the full task for a few (arm, seed) pairs, and the generator hash.
-//   npx tsx --conditions=source packages/tasks/src/__fixtures__/gen-golden-tasks.ts
+//   npx tsx --conditions=poisson-source packages/tasks/src/__fixtures__/gen-golden-tasks.ts
 // Run it only when a change to the generator is intended; then bump the generator version or say in the
 // change why tasks of version "0" may change, because registrations pin the hash.
 import { writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Regenerates preregistration-problems.json: what preregistrationProblems says of 400 registration
 // documents, the seed's registration (and a width one) bent by one to four random mutations each.
-//   npx tsx --conditions=source packages/tasks/src/__fixtures__/gen-preregistration-problems.ts
+//   npx tsx --conditions=poisson-source packages/tasks/src/__fixtures__/gen-preregistration-problems.ts
 // A characterization pin: the golden was written by validate-preregistration.ts as it stood when the
 // checks were split into one function per group (keys, scalars, arms, controls, horizon), so that the
 // split could not change a problem, its words or their order. Regenerate it only when a change to the

@@ -24,7 +24,7 @@
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules
-//   (cd /tmp/old && node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-columnar-diff.ts OUT.json)
+//   (cd /tmp/old && node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-columnar-diff.ts OUT.json)
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@
 // change flips it: 3 of the 400 cases changed, no word; case 305's count from 1 to 2 (no single change
 // alters the word once `bothWays` is read from the tables: checked by trying every one), cases 77 and
 // 275 their descriptions only (another change of the same count found first).
-//   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-fragility-golden.ts OUT.json
+//   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-fragility-golden.ts OUT.json
 import { writeFile } from 'node:fs/promises';
 import { fragility } from '../fragility.js';
 import { fragilityCases, GOLDEN_COUNT, GOLDEN_SEED } from './fragility-cases.js';

@@ -99,7 +99,7 @@
 // and (third session of 2026-12-07, later) for the looks clause, which now says that stopping at the first no
 // significant change overstates the evidence too: the 5 view/serve pages of runs with a retry changed by that
 // phrase alone (40 characters; compared with the phrase taken out, equal).
-//   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
+//   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -64,7 +64,7 @@
 // and (third session of 2026-12-07) for the looks clause, which names stopping at the first no significant change
 // too: the 3 report texts equal the pinned with the old words put back; the 2 hashed cases grew by 40 characters a
 // clause (160, 80), nothing else.
-//   node --conditions=source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
+//   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
