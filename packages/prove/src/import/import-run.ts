@@ -120,16 +120,30 @@ function cleanValue(v: unknown): string {
 }
 
 /**
- * A sample's metadata value for `--axis metadata.KEY`: refused when it is an integer beyond 2^53, which
- * JSON.parse has already rounded (1460000000000000001 and ...002 both read 1460000000000000000), so that two
- * values would read as one condition.
+ * A sample's metadata value for `--axis metadata.KEY`: refused when it holds an integer beyond 2^53, itself
+ * or anywhere inside an object or array (which the axis value is written from): JSON.parse may have
+ * rounded it (1460000000000000001 and ...002 both read 1460000000000000000), so that two values would read
+ * as one condition.
  */
 function axisValue(s: ImportedSample, name: string): unknown {
   const v = s.metadata[name];
-  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) {
-    throw new ImportError(s.file, s.place, `--axis metadata.${name}: the value ${String(v)} is an integer beyond 2^53, which a JSON reader rounds (two values may read as one condition); write metadata.${name} as a string in the log, or import without --axis metadata.${name}.`);
+  const big = unsafeInteger(v);
+  if (big !== null) {
+    const inside = big === v ? '' : ` (inside ${Array.isArray(v) ? 'an array' : 'an object'})`;
+    throw new ImportError(s.file, s.place, `--axis metadata.${name}: the value ${String(big)}${inside} is an integer beyond 2^53, which a JSON reader may have rounded (two values that differ beyond 2^53 read as one condition); write metadata.${name} as a string in the log, or import without --axis metadata.${name}.`);
   }
   return v;
+}
+
+/** The first integer beyond 2^53 in a JSON value (itself, or inside its arrays and objects), else null. */
+function unsafeInteger(v: unknown, depth = 0): number | null {
+  if (typeof v === 'number') return Number.isInteger(v) && !Number.isSafeInteger(v) ? v : null;
+  if (v === null || typeof v !== 'object' || depth > 64) return null;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) {
+    const found = unsafeInteger(x, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** A text as part of a run name: runs of characters a name may not hold become `-`. */

@@ -64,9 +64,25 @@ describe('--axis metadata.KEY of integers beyond 2^53', () => {
       (e: unknown) => e as Error & { code?: string },
     );
     expect(err?.code).toBe('E_IMPORT');
-    expect(err?.message).toMatch(/--axis metadata\.shard: the value 1460000000000000000 is an integer beyond 2\^53, which a JSON reader rounds \(two values may read as one condition\); write metadata\.shard as a string in the log, or import without --axis metadata\.shard\./);
+    expect(err?.message).toMatch(/--axis metadata\.shard: the value 1460000000000000000 is an integer beyond 2\^53, which a JSON reader may have rounded \(two values that differ beyond 2\^53 read as one condition\); write metadata\.shard as a string in the log, or import without --axis metadata\.shard\./);
     const { readdir } = await import('node:fs/promises');
     expect(await readdir(store).catch(() => [])).toEqual([]);
+    // Inside an object or an array (the axis value is its JSON): refused too (the closing review found
+    // { "n": ...001 } and { "n": ...002 } imported as one condition).
+    for (const [what, wrap] of [
+      ['an object', (x: string) => `{"n": ${x}}`],
+      ['an array', (x: string) => `[1, ${x}]`],
+    ] as const) {
+      const nested = JSON.parse(await readFile(LOG, 'utf8')) as { samples: Record<string, unknown>[] };
+      nested.samples.forEach((s, i) => (s['metadata'] = { shard: `WRAP${i % 2}` }));
+      const f = join(dir, `big-meta-${what.replace(' ', '-')}.json`);
+      await writeFile(f, JSON.stringify(nested, null, 2).replace(/"WRAP(\d)"/g, (_, i: string) => wrap(String(1460000000000000001n + BigInt(i)))));
+      const e = await importRun(store, { format: 'inspect', files: [f], axes: ['metadata.shard'] }).then(
+        () => null,
+        (x: unknown) => x as Error,
+      );
+      expect(e?.message, what).toMatch(new RegExp(`--axis metadata\\.shard: the value 1460000000000000000 \\(inside ${what}\\) is an integer beyond 2\\^53`));
+    }
     // An axis of small integers still imports.
     const ok = await importRun(store, { format: 'inspect', files: [file], axes: ['metadata.small'] });
     expect(ok.runs[0]).toMatchObject({ status: 'complete', rows: 3 });
