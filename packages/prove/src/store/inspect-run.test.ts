@@ -48,20 +48,27 @@ describe('inspectRun of a run whose status is running', () => {
 // run.json left a run that inspect refused (exit 2, "was not committed ... resume adopts it"): the one
 // command for looking at a broken run would not show it. It now shows what the run recorded, and names
 // the part it left out.
+/**
+ * A run of two parts whose run.json records the first only, status running, no writer: the state a SIGKILL
+ * leaves when it lands after the second part is placed and before run.json records it.
+ */
+async function killedBeforeRecording(): Promise<string> {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const { manifestPath } = await import('./layout.js');
+  const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
+  const id = w.manifest.run_id;
+  await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
+  await w.flush();
+  const recordedOne = await readFile(manifestPath(dir, id));
+  await w.append(Array.from({ length: 8 }, (_, r) => row(id, r + 8, 4, 'failed')));
+  await w.close('interrupted');
+  await writeFile(manifestPath(dir, id), recordedOne);
+  return id;
+}
+
 describe('inspectRun of a run whose writer was killed between placing a part and recording it', () => {
   it('shows the recorded rows and names the uncommitted part, which resume adopts', async () => {
-    const { readFile, writeFile } = await import('node:fs/promises');
-    const { manifestPath } = await import('./layout.js');
-    const w = await createRun(dir, { spec, specText: SPEC40, target: 't', salt: 's', maxMde: 0.99, partRows: 8 });
-    const id = w.manifest.run_id;
-    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r, 4, 'passed')));
-    await w.flush();
-    // run.json as it stood with the first part recorded (status running): the state a SIGKILL leaves
-    // when it lands after the second part is placed and before run.json records it.
-    const recordedOne = await readFile(manifestPath(dir, id));
-    await w.append(Array.from({ length: 8 }, (_, r) => row(id, r + 8, 4, 'failed')));
-    await w.close('interrupted');
-    await writeFile(manifestPath(dir, id), recordedOne);
+    const id = await killedBeforeRecording();
     const r = await inspectRun(dir, id);
     expect(r.writer).toBe('gone');
     expect(r.uncommitted_parts).toEqual(['part-00001.parquet']);
@@ -82,6 +89,19 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     const after = await inspectRun(dir, id);
     expect(after.uncommitted_parts).toBeUndefined();
     expect(after.conditions[0]?.outcomes).toEqual({ passed: 8 + 24, failed: 8 });
+  });
+
+  // The closing review (fourth session of 2026-12-07): a byte-for-byte copy of the uncommitted part was
+  // named uncommitted too ("resume checks them and adopts them"), and resume then refused it.
+  it('names a copy of the uncommitted part as a copy to remove, not as a second uncommitted part', async () => {
+    const { copyFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const id = await killedBeforeRecording();
+    await copyFile(join(dir, id, 'episodes', 'part-00001.parquet'), join(dir, id, 'episodes', 'part-00009.parquet'));
+    await expect(inspectRun(dir, id)).rejects.toThrow(`the part part-00009.parquet is a byte-for-byte copy of the part part-00001.parquet (the same sha256), which a writer placed and did not record; remove the copy part-00009.parquet.`);
+    const { rm } = await import('node:fs/promises');
+    await rm(join(dir, id, 'episodes', 'part-00009.parquet'));
+    expect((await inspectRun(dir, id)).uncommitted_parts).toEqual(['part-00001.parquet']);
   });
 
   it('a complete run with a part it does not record is still refused (not a stopped writer\'s)', async () => {

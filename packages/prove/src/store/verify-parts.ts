@@ -187,13 +187,31 @@ async function partsToRead(store: string, manifest: RunManifest, leave: boolean)
   let onDisk = await committedOnDisk(store, manifest, await partFilesOnDisk(store, manifest.run_id));
   const unrecorded = await unrecordedParts(store, manifest, onDisk);
   let uncommitted: string[] = [];
+  const copies: string[] = [];
   const recs = manifest.parts;
   if (leave && manifest.status !== 'complete' && Array.isArray(recs)) {
     const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
     uncommitted = onDisk.filter((f) => !recorded.has(f) && !unrecorded.copies.has(f) && !unrecorded.stray.has(f));
     onDisk = onDisk.filter((f) => !uncommitted.includes(f));
+    // A copy of an uncommitted part is no writer's (a writer places each part once): named as a copy to
+    // remove, not left out as a second uncommitted part (which resume would then refuse as a duplicate).
+    const firstOfSha = new Map<string, string>();
+    for (const f of uncommitted) {
+      const sha = createHash('sha256').update(await readFile(join(episodesDir(store, manifest.run_id), f))).digest('hex');
+      const first = firstOfSha.get(sha);
+      if (first === undefined) firstOfSha.set(sha, f);
+      else copies.push(`${runLabel(manifest)}: the part ${f} is a byte-for-byte copy of the part ${first} (the same sha256), which a writer placed and did not record; remove the copy ${f}.`);
+    }
   }
-  return { parts: await checkedParts(store, manifest, onDisk, unrecorded), uncommitted: Object.freeze(uncommitted) };
+  let parts: RunPart[];
+  try {
+    parts = await checkedParts(store, manifest, onDisk, unrecorded);
+  } catch (e) {
+    if (e instanceof DamagedRunError && copies.length > 0) throw new DamagedRunError(manifest.run_id, [...e.problems, ...copies]);
+    throw e;
+  }
+  if (copies.length > 0) throw new DamagedRunError(manifest.run_id, copies);
+  return { parts, uncommitted: Object.freeze(uncommitted) };
 }
 
 /** {@link runParts}'s checks of the listing, spec.toml and the manifest, and the parts to read. */

@@ -125,7 +125,7 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       if (pin !== null) named = true;
       if (pin !== null && pin !== manifest.registration_sha256) bad.add(registrationMismatch(manifest, pin));
     }
-    if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part)`);
+    if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part: remove it if it is a copy of another part, keeping the part it copies)`);
     // The record's ranges against its rows (readers trust them to skip parts and to bound the design).
     const rec = part.record;
     if (rec !== null && bad.size === 0) {
