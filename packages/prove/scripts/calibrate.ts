@@ -114,7 +114,8 @@ function discordanceOf(a: number, b: number): number {
  * fixed point d = MDE(n, q/m, power, psi(p0, p0 + d) + d), rounded as the report prints it. (Before the
  * fourth session of 2026-12-07 this read max(psi, d) at the expected discordance, the model the diff
  * left in issue 10's review, so the page's d sat below what the diff printed: 0.375 against a mean
- * printed 0.515 at n = 32.)
+ * printed of about 0.52 at n = 32. Where psi + d passes 1, as at n = 32, the limit is read at 1 and the mean
+ * printed limit falls below this d: the page says so.)
  */
 function bothWaysLimit(n: number, m: number): number {
   const at = (d: number): number => minimumDetectableChange({ n, alpha: Q / m, power: POWER, discordance: discordanceOf(P_NULL, P_NULL + d), discordanceSlope: 1 });
@@ -125,6 +126,11 @@ function bothWaysLimit(n: number, m: number): number {
     d = next;
   }
   return roundLimit(d);
+}
+
+/** The exact power of a both-ways cell's runs (A at p0, B at p0 + change, independent) at a change. */
+function bothWaysPowerAt(c: { readonly n: number; readonly m: number }, change: number): number {
+  return mcnemarPower({ n: c.n, change, alpha: Q / c.m, discordance: discordanceOf(P_NULL, P_NULL + change) });
 }
 
 /** The rise limit of the unpaired fallback at before rate p0 (Fisher's exact power), rounded as printed. */
@@ -463,19 +469,20 @@ function report(cells: readonly Cell[], seconds: number): string {
   lines.push('### Outcomes that disagree both ways, and the threshold');
   lines.push('');
   lines.push(
-    `Each run fails each episode with its own probability, drawn independently of the other run (a target that disagrees with itself: any model sampled at temperature > 0): p0 = ${P_NULL} in run A; in run B p0 + d on the first condition, p0 on the others. d is the limit printed at the discordance such runs have, psi = p0 (1 - p0 - d) + (p0 + d)(1 - p0), read as the diff reads pairs that disagree both ways, at psi + d (the fixed point of d = MDE(n, q/m, 0.8) at the discordance psi(d) + d, rounded as printed), and the runs record --max-mde d, so the true change equals the threshold. "printed" is the mean limit the report printed for the changed condition (it reads the observed discordance, which varies from pair to pair). "exact" is the power at d of the runs as they are, at their discordance psi (poisson-stats \`mcnemarPower\` with that psi): above 0.8, since the limit reads psi + d, a bound on how a change moves the discordance. Promises: \`significant change\` at least 0.8 (within its Wilson interval); \`no significant change\` at most ${Q}. "old rule" is how often the rule before issue 10 (no test counts and every one-way limit within the threshold, no interval) would have read \`no significant change\` on the same pairs.`,
+    `Each run fails each episode with its own probability, drawn independently of the other run (a target that disagrees with itself: any model sampled at temperature > 0): p0 = ${P_NULL} in run A; in run B p0 + d on the first condition, p0 on the others. d is the limit printed at the discordance such runs have, psi = p0 (1 - p0 - d) + (p0 + d)(1 - p0), read as the diff reads pairs that disagree both ways, at psi + d (the fixed point of d = MDE(n, q/m, 0.8) at the discordance psi(d) + d, rounded as printed), and the runs record --max-mde d, so the true change equals the threshold. "printed" is the mean limit the report printed for the changed condition (it reads the observed discordance, which varies from pair to pair; where psi + d passes 1, at n = 32, the limit is read at 1 and the mean printed falls below d, so those rows test a change a few hundredths above the limit the diff usually printed). "exact" is the power at d of the runs as they are, at their discordance psi (poisson-stats \`mcnemarPower\` with that psi), and "exact at printed" the same at the mean printed limit: above 0.8, since the limit reads psi + d, a bound on how a change moves the discordance. Promises: \`significant change\` at least 0.8 (within its Wilson interval); \`no significant change\` at most ${Q}. "old rule" is how often the rule before issue 10 (no test counts and every one-way limit within the threshold, no interval) would have read \`no significant change\` on the same pairs.`,
   );
   lines.push('');
-  lines.push('| n | conditions | d (= threshold) | printed | pairs | `significant change` | 95% Wilson | exact | holds | `no significant change` | 95% Wilson | holds | old rule |');
-  lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: | --- | --- | ---: |');
+  lines.push('| n | conditions | d (= threshold) | printed | pairs | `significant change` | 95% Wilson | exact | exact at printed | holds | `no significant change` | 95% Wilson | holds | old rule |');
+  lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | --- | --- | ---: |');
   for (const c of cells.filter((x) => x.truth === 'both ways, change at the limit')) {
     const w = wilsonInterval(c.hits, c.pairs);
     const none = c.none ?? 0;
     const wn = wilsonInterval(none, c.pairs);
     const d = c.d as number;
     const exact = mcnemarPower({ n: c.n, change: d, alpha: Q / c.m, discordance: discordanceOf(P_NULL, P_NULL + d) });
+    const atPrinted = bothWaysPowerAt(c, c.limitMean ?? NaN);
     lines.push(
-      `| ${c.n} | ${c.m} | ${fmt(d)} | ${fmt(c.limitMean ?? NaN)} | ${c.pairs} | ${fmt(rate(c))} | [${fmt(w.lower)}, ${fmt(w.upper)}] | ${fmt(exact)} | ${detOk(c) ? 'yes' : 'NO'} | ${fmt(none / c.pairs)} | [${fmt(wn.lower)}, ${fmt(wn.upper)}] | ${wn.lower <= Q ? 'yes' : 'NO'} | ${fmt((c.noneOld ?? 0) / c.pairs)} |`,
+      `| ${c.n} | ${c.m} | ${fmt(d)} | ${fmt(c.limitMean ?? NaN)} | ${c.pairs} | ${fmt(rate(c))} | [${fmt(w.lower)}, ${fmt(w.upper)}] | ${fmt(exact)} | ${fmt(atPrinted)} | ${detOk(c) ? 'yes' : 'NO'} | ${fmt(none / c.pairs)} | [${fmt(wn.lower)}, ${fmt(wn.upper)}] | ${wn.lower <= Q ? 'yes' : 'NO'} | ${fmt((c.noneOld ?? 0) / c.pairs)} |`,
     );
   }
   lines.push('');
@@ -557,10 +564,11 @@ function report(cells: readonly Cell[], seconds: number): string {
   const worstBoth = both.reduce((x, y) => (rate(y) < rate(x) ? y : x));
   const worstNone = both.reduce((x, y) => ((y.none ?? 0) > (x.none ?? 0) ? y : x));
   const worstOld = both.reduce((x, y) => ((y.noneOld ?? 0) > (x.noneOld ?? 0) ? y : x));
-  // The exact power at d of the runs as they are (their own discordance), against the 0.8 the limit promises.
-  const bothExact = both.map((c) => mcnemarPower({ n: c.n, change: c.d as number, alpha: Q / c.m, discordance: discordanceOf(P_NULL, P_NULL + (c.d as number)) }));
+  // The exact power of the runs as they are (their own discordance), at d and at the mean printed limit,
+  // against the 0.8 the limit promises.
+  const bothExact = both.flatMap((c) => [bothWaysPowerAt(c, c.d as number), bothWaysPowerAt(c, c.limitMean ?? NaN)]);
   lines.push(
-    `- Outcomes that disagree both ways: at a change equal to the limit printed at their discordance, the detection rate is at least ${fmt(rate(worstBoth))} (${cellName(worstBoth)}); ${bothFailedDet.length === 0 ? `every Wilson interval contains 0.8 or lies above it (${both.length} cells)` : `the interval lies below 0.8 in ${bothFailedDet.map(cellName).join('; ')}`}. With the true change equal to the threshold, \`no significant change\` is read at most ${fmt((worstNone.none ?? 0) / worstNone.pairs)} of the time (${cellName(worstNone)}); ${bothFailedNone.length === 0 ? `no interval lies above ${Q}` : `the interval lies above ${Q} in ${bothFailedNone.map(cellName).join('; ')}`}. The old rule (the one-way limit alone) would have read it up to ${fmt((worstOld.noneOld ?? 0) / worstOld.pairs)} of the time (${cellName(worstOld)}): it read these runs' one-way limits, which are far below d, and no interval. The limit is conservative for such runs: it reads the observed discordance plus the change (psi^ + d, a bound on how a change moves the discordance, limits.ts \`changeDiscordance\`), where a change from p0 moves these runs' discordance by d (1 - 2 p0) and the observed discordance already holds it; their exact power at the printed d is ${fmt(Math.min(...bothExact))} to ${fmt(Math.max(...bothExact))}, not 0.8. (Until the fourth session of 2026-12-07 this page set d by the diff's earlier reading, at max(psi, d), and showed 0.774 to 0.806 at limits the diff no longer printed.)`,
+    `- Outcomes that disagree both ways: at a change equal to the limit printed at their discordance, the detection rate is at least ${fmt(rate(worstBoth))} (${cellName(worstBoth)}); ${bothFailedDet.length === 0 ? `every Wilson interval contains 0.8 or lies above it (${both.length} cells)` : `the interval lies below 0.8 in ${bothFailedDet.map(cellName).join('; ')}`}. With the true change equal to the threshold, \`no significant change\` is read at most ${fmt((worstNone.none ?? 0) / worstNone.pairs)} of the time (${cellName(worstNone)}); ${bothFailedNone.length === 0 ? `no interval lies above ${Q}` : `the interval lies above ${Q} in ${bothFailedNone.map(cellName).join('; ')}`}. The old rule (the one-way limit alone) would have read it up to ${fmt((worstOld.noneOld ?? 0) / worstOld.pairs)} of the time (${cellName(worstOld)}): it read these runs' one-way limits, which are far below d, and no interval. The limit is conservative for such runs: it reads the observed discordance plus the change (psi^ + d, a bound on how a change moves the discordance, limits.ts \`changeDiscordance\`), where a change from p0 moves these runs' discordance by d (1 - 2 p0) and the observed discordance already holds it; their exact power at d and at the mean printed limit is ${fmt(Math.min(...bothExact))} to ${fmt(Math.max(...bothExact))}, not 0.8. (Until the fourth session of 2026-12-07 this page set d by the diff's earlier reading, at max(psi, d), and showed 0.774 to 0.806 at limits the diff no longer printed.)`,
   );
   const unpFailed = unp.filter((c) => !detOk(c));
   lines.push(
