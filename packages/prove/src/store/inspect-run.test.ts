@@ -78,6 +78,9 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'inspect', id], io)).toBe(0);
     expect(io.out()).toContain(`\nuncommitted   part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it\n`);
+    // The run page (`view RUN`) says it too: its counts are the recorded parts'.
+    const { renderRunPage } = await import('../view/run-page.js');
+    expect(renderRunPage(r, dir)).toContain(`<p class="note" id="uncommitted"><b>uncommitted</b> part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it</p>`);
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'inspect', id, '--json'], json)).toBe(0);
     expect(JSON.parse(json.out()).uncommitted_parts).toEqual(['part-00001.parquet']);

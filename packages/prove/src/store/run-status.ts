@@ -31,6 +31,20 @@ export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer' | 'unr
 }
 
 /**
+ * The parts a stopped writer placed and did not record (`inspectRun`'s `uncommitted_parts`), as `inspect`
+ * and the run page say it, with the resume that checks and adopts them; null when there are none.
+ *
+ * @param run - from `inspectRun`.
+ * @param store - the store directory, as the resume command names it.
+ */
+export function uncommittedNote(run: Pick<RunInspection, 'manifest' | 'uncommitted_parts'>, store: string): string | null {
+  const parts = run.uncommitted_parts;
+  if (parts === undefined || parts.length === 0) return null;
+  const one = parts.length === 1;
+  return `${parts.join(', ')}: placed by a writer that stopped before recording ${one ? 'it' : 'them'}, not counted here; ${proveCommandLine(store, 'resume', run.manifest.run_id)} checks ${one ? 'it and adopts it' : 'them and adopts them'}`;
+}
+
+/**
  * A run's status as `inspect` and the run page say it: the status, and for a `running` run its writer
  * in parentheses ({@link writerNote}).
  *

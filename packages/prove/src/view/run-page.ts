@@ -2,7 +2,7 @@ import type { RunInspection } from '../store/inspect-run.js';
 import { coverageOfPairs, partialLine } from '../diff/partial.js';
 import { retriesText } from '../store/run-retries.js';
 import { importText, unverifiedText } from '../store/run-provenance-text.js';
-import { statusText, writerNote, writerWords } from '../store/run-status.js';
+import { statusText, uncommittedNote, writerNote, writerWords } from '../store/run-status.js';
 import { escapeAttribute, escapeHtml as h } from './escape.js';
 import { pageShell } from './shell.js';
 import { ownValue } from '../internal/own-key.js';
@@ -60,6 +60,9 @@ export function renderRunPage(run: RunInspection, store: string): string {
   if (unverified !== null) body.push(`<p class="note" id="unverified"><b>unverified</b> ${h(unverified)}</p>`);
   // A run left running by a killed sweep: nothing runs it any more, and resume finishes it (as inspect says).
   if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, store) as string)}</p>`);
+  // Parts a killed writer placed and did not record: not counted on the page, as inspect says.
+  const uncommitted = uncommittedNote(run, store);
+  if (uncommitted !== null) body.push(`<p class="note" id="uncommitted"><b>uncommitted</b> ${h(uncommitted)}</p>`);
   // A run whose errors were run again (resume --retry-errors), as inspect says it.
   const retries = retriesText(m);
   if (retries !== null) body.push(`<p class="note" id="retries"><b>retries</b> ${h(retries)}</p>`);

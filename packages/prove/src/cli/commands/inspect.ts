@@ -7,7 +7,7 @@ import { Values } from '../values.js';
 import { noteUnverified } from './unverified-note.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
 import { retriesText } from '../../store/run-retries.js';
-import { statusText } from '../../store/run-status.js';
+import { statusText, uncommittedNote } from '../../store/run-status.js';
 import { importText } from '../../store/run-provenance-text.js';
 
 /**
@@ -65,7 +65,7 @@ function text(r: RunInspection, store: string): string {
     // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
     ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
     ['rows', rowsText(r)],
-    ...(r.uncommitted_parts !== undefined ? [['uncommitted', `${r.uncommitted_parts.join(', ')}: placed by a writer that stopped before recording ${r.uncommitted_parts.length === 1 ? 'it' : 'them'}, not counted here; poisson-prove --store ${store} resume ${m.run_id} checks ${r.uncommitted_parts.length === 1 ? 'it and adopts it' : 'them and adopts them'}`] as [string, string]] : []),
+    ...(uncommittedNote(r, store) !== null ? [['uncommitted', uncommittedNote(r, store) as string] as [string, string]] : []),
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
