@@ -13,6 +13,15 @@ const WAKE_ROWS = 256;
 const WAKE_MS = 20;
 /** A slot lets the event loop run at least this often (ms), even when its target never waits. */
 const YIELD_MS = 10;
+/**
+ * ...and this often while BUSY_ROWS rows or more wait for the consumer: the consumer is then waiting on
+ * I/O (a run writer writing a part), and each step of that (the encoder thread's answer, the part's
+ * write, fsync, link and directory fsync, the run.json rewrite: some 25 steps) waits for a turn of the
+ * event loop. At YIELD_MS a part of a cheap target's rows took longer than HIGH_WATER episodes, and the
+ * episodes stopped until it was written: 12 to 77 ms a sweep of 100,000 (docs/performance.md).
+ */
+const BUSY_YIELD_MS = 1;
+const BUSY_ROWS = 1024;
 
 /** The target function of a context, importing the module when only its file and name are known (internal). */
 async function targetFunction(ctx: BackendContext): Promise<Target> {
@@ -92,7 +101,7 @@ export function localBackend(): Backend {
           // Hand rows over in batches: cheap targets would otherwise pay a consumer round trip per episode.
           if (pending.length >= WAKE_ROWS || now - lastWake > WAKE_MS) signalWake();
           else wakeTimer ??= setTimeout(signalWake, WAKE_MS);
-          if (now - lastYield > YIELD_MS) {
+          if (now - lastYield > (pending.length >= BUSY_ROWS ? BUSY_YIELD_MS : YIELD_MS)) {
             // Let I/O callbacks run (the writer's part on the encoder thread, its fsync and manifest) while
             // the episodes go on, even when the target never waits: else they wait for HIGH_WATER rows.
             await new Promise<void>((r) => setImmediate(r));
