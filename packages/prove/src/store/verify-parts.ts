@@ -197,7 +197,8 @@ async function partsToRead(store: string, manifest: RunManifest, leave: boolean)
     // remove, not left out as a second uncommitted part (which resume would then refuse as a duplicate).
     const firstOfSha = new Map<string, string>();
     for (const f of uncommitted) {
-      const sha = createHash('sha256').update(await readFile(join(episodesDir(store, manifest.run_id), f))).digest('hex');
+      const sha = unrecorded.sha256.get(f);
+      if (sha === undefined) continue; // could not be read here: named uncommitted, and resume checks it
       const first = firstOfSha.get(sha);
       if (first === undefined) firstOfSha.set(sha, f);
       else copies.push(`${runLabel(manifest)}: the part ${f} is a byte-for-byte copy of the part ${first} (the same sha256), which a writer placed and did not record; remove the copy ${f}.`);
@@ -244,12 +245,14 @@ async function checkedParts(store: string, manifest: RunManifest, onDisk: readon
  * each read whole, in the bounded reader, its run_id column alone. A part that cannot be read is not the
  * run's here (the listing then says to remove it).
  */
-export async function unrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<{ own: Set<string>; copies: Map<string, string>; stray: Map<string, string> }> {
+export async function unrecordedParts(store: string, manifest: RunManifest, onDisk: readonly string[]): Promise<{ own: Set<string>; copies: Map<string, string>; stray: Map<string, string>; sha256: Map<string, string> }> {
   const own = new Set<string>();
   const copies = new Map<string, string>();
   const stray = new Map<string, string>();
+  // Each unrecorded part's sha256, as read here (inspect tells a copy of an uncommitted part by it).
+  const sha256 = new Map<string, string>();
   const recs = manifest.parts;
-  if (!Array.isArray(recs)) return { own, copies, stray };
+  if (!Array.isArray(recs)) return { own, copies, stray, sha256 };
   const recorded = new Set(recs.map((r) => (typeof r === 'object' && r !== null ? r.file : undefined)));
   const fileOfSha = new Map<unknown, string>();
   for (const r of recs) if (typeof r === 'object' && r !== null && typeof r.file === 'string') fileOfSha.set(r.sha256, r.file);
@@ -258,7 +261,9 @@ export async function unrecordedParts(store: string, manifest: RunManifest, onDi
     if (recorded.has(file)) continue;
     try {
       const bytes = await readFile(join(dir, file));
-      const of = fileOfSha.get(createHash('sha256').update(bytes).digest('hex'));
+      const sha = createHash('sha256').update(bytes).digest('hex');
+      sha256.set(file, sha);
+      const of = fileOfSha.get(sha);
       if (of !== undefined) {
         copies.set(file, of);
         continue;
@@ -279,7 +284,7 @@ export async function unrecordedParts(store: string, manifest: RunManifest, onDi
       // unreadable: not shown to be the run's
     }
   }
-  return { own, copies, stray };
+  return { own, copies, stray, sha256 };
 }
 
 /**
