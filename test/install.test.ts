@@ -71,6 +71,9 @@ describe('the packages installed from their tarballs into a project of its own',
       const pkg = JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, unknown>;
       for (const field of ['description', 'license', 'repository', 'keywords', 'files', 'exports', 'types', 'engines']) expect(pkg[field], `${name} ${field}`).toBeDefined();
     }
+    // Each package's package.json is exported, as tools read it (a review: ERR_PACKAGE_PATH_NOT_EXPORTED).
+    const versions = sh('node', ['-p', `${JSON.stringify(PACKAGES)}.map((n) => require(n + '/package.json').version).join(' ')`], project);
+    expect(versions.stdout.trim(), versions.stderr).toBe(PACKAGES.map(() => '0.1.0').join(' '));
     // Installed packages, not links into this repository.
     expect(sh('node', ['-e', "console.log(require('fs').realpathSync('node_modules/poisson-prove'))"], project).stdout.trim()).toBe(join(project, 'node_modules', 'poisson-prove'));
   });

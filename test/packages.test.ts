@@ -19,16 +19,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   models: ['@iarna/toml', 'gpt-tokenizer', 'openai', 'poisson-core', 'poisson-stats', 'poisson-tasks'],
 };
 
-type Pkg = { name: string; type: string; sideEffects: boolean; exports: Record<string, Record<string, string>>; dependencies?: Record<string, string> };
+type Pkg = { name: string; type: string; sideEffects: boolean; exports: Record<string, Record<string, string> | string>; dependencies?: Record<string, string> };
 const pkgOf = (dir: string): Pkg => JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as Pkg;
 
 describe('the packages', () => {
   for (const [dir, allowed] of Object.entries(ALLOWED)) {
     const pkg = pkgOf(dir);
-    it(`${pkg.name} is ESM with an exports map whose entries name source, types and default`, () => {
+    it(`${pkg.name} is ESM with an exports map whose entries name source, types and default, and its package.json`, () => {
       expect(pkg.type).toBe('module');
       expect(pkg.sideEffects).toBe(false);
-      for (const entry of Object.values(pkg.exports)) expect(Object.keys(entry)).toEqual(['poisson-source', 'types', 'default']);
+      const { './package.json': own, ...code } = pkg.exports;
+      // Tools read a package's version and metadata through it (require.resolve('poisson-prove/package.json')).
+      expect(own).toBe('./package.json');
+      for (const entry of Object.values(code)) expect(Object.keys(entry)).toEqual(['poisson-source', 'types', 'default']);
     });
     it(`${pkg.name} pins every dependency exactly and depends only on what the design allows`, () => {
       const deps = pkg.dependencies ?? {};
