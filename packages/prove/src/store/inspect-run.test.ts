@@ -107,6 +107,19 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     expect((await inspectRun(dir, id)).uncommitted_parts).toEqual(['part-00001.parquet']);
   });
 
+  // The closing review: a file that could not be read (3 GiB; EIO) was named an uncommitted part for
+  // resume to adopt, and resume then refused it naming no fix. It is refused as unreadable, with the fix.
+  it('refuses an unreadable file among the parts, naming it and the fix, not as an uncommitted part', async () => {
+    const { open } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const id = await killedBeforeRecording();
+    // A sparse file past 2 GiB: readFile refuses it (ERR_FS_FILE_TOO_LARGE) without reading a byte.
+    const f = await open(join(dir, id, 'episodes', 'part-00007.parquet'), 'w');
+    await f.truncate(3 * 2 ** 30);
+    await f.close();
+    await expect(inspectRun(dir, id)).rejects.toThrow('the part part-00007.parquet cannot be read (ERR_FS_FILE_TOO_LARGE): a writer of this run places a part whole and readable, so it cannot be checked as one (check the disk first; resume runs again what it held); remove it.');
+  });
+
   it('a complete run with a part it does not record is still refused (not a stopped writer\'s)', async () => {
     const { writeFile, readFile } = await import('node:fs/promises');
     const { manifestPath } = await import('./layout.js');

@@ -197,8 +197,7 @@ async function partsToRead(store: string, manifest: RunManifest, leave: boolean)
     // remove, not left out as a second uncommitted part (which resume would then refuse as a duplicate).
     const firstOfSha = new Map<string, string>();
     for (const f of uncommitted) {
-      const sha = unrecorded.sha256.get(f);
-      if (sha === undefined) continue; // could not be read here: named uncommitted, and resume checks it
+      const sha = unrecorded.sha256.get(f) as string; // read: an unreadable file is stray
       const first = firstOfSha.get(sha);
       if (first === undefined) firstOfSha.set(sha, f);
       else copies.push(`${runLabel(manifest)}: the part ${f} is a byte-for-byte copy of the part ${first} (the same sha256), which a writer placed and did not record; remove the copy ${f}.`);
@@ -280,8 +279,12 @@ export async function unrecordedParts(store: string, manifest: RunManifest, onDi
       const other = rows.find((r) => r['run_id'] !== manifest.run_id);
       if (other !== undefined && manifest.status !== 'complete') stray.set(file, `holds rows of the run ${String(other['run_id'])}, not of this one (copied in): no writer of this run left it`);
       if (manifest.status === 'complete' && rows.length > 0 && other === undefined) own.add(file);
-    } catch {
-      // unreadable: not shown to be the run's
+    } catch (err) {
+      // Unreadable (too large to read whole, EIO): not shown to be the run's. In a run that is not
+      // complete it is named so, with the fix, where it read as a part a stopped writer left for resume
+      // to adopt, which resume then refused without one (a review).
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      if (manifest.status !== 'complete') stray.set(file, `cannot be read (${code}): a writer of this run places a part whole and readable, so it cannot be checked as one (check the disk first; resume runs again what it held)`);
     }
   }
   return { own, copies, stray, sha256 };
