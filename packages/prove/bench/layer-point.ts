@@ -73,14 +73,20 @@ async function inSweep(): Promise<number> {
 
 const LINES: Record<string, () => Promise<number>> = { backend, buffer, sweep: inSweep };
 const mode = process.argv[2] ?? '';
-if (mode !== 'user' && LINES[mode] === undefined) throw new Error(`layer-point: mode must be user, ${Object.keys(LINES).join(', ')}, got ${mode}`);
-const gc0 = await gcSoFar();
-const t0 = performance.now();
-if (mode === 'user') await usersLoop(n, salt);
-else {
-  const passed = await (LINES[mode] as () => Promise<number>)();
-  if (passed !== n) throw new Error(`layer-point ${mode}: ${passed} of ${n} episodes passed`);
+let ms: number;
+let gc0: Awaited<ReturnType<typeof gcSoFar>>;
+try {
+  if (mode !== 'user' && LINES[mode] === undefined) throw new Error(`layer-point: mode must be user, ${Object.keys(LINES).join(', ')}, got ${mode}`);
+  gc0 = await gcSoFar();
+  const t0 = performance.now();
+  if (mode === 'user') await usersLoop(n, salt);
+  else {
+    const passed = await (LINES[mode] as () => Promise<number>)();
+    if (passed !== n) throw new Error(`layer-point ${mode}: ${passed} of ${n} episodes passed`);
+  }
+  ms = performance.now() - t0;
+} finally {
+  // Also when the run throws (a review: a bad mode, or a failed check, left the directory behind).
+  rmSync(store, { recursive: true, force: true });
 }
-const ms = performance.now() - t0;
-rmSync(store, { recursive: true, force: true });
 console.log(JSON.stringify({ ms, ...gcBetween(gc0, await gcSoFar()) }));

@@ -14,7 +14,8 @@ const WAKE_MS = 20;
 /** A slot lets the event loop run at least this often (ms), even when its target never waits. */
 const YIELD_MS = 10;
 /**
- * ...and this often while BUSY_ROWS rows or more wait for the consumer: the consumer is then waiting on
+ * ...and this often while BUSY_ROWS rows or more wait for the consumer (compared with `>` on Date.now()'s
+ * whole milliseconds, as YIELD_MS is, so at most every 2 ms in fact): the consumer is then waiting on
  * I/O (a run writer writing a part), and each step of that (the encoder thread's answer, the part's
  * write, fsync, link and directory fsync, the run.json rewrite: some 25 steps) waits for a turn of the
  * event loop. At YIELD_MS a part of a cheap target's rows took longer than HIGH_WATER episodes, and the
