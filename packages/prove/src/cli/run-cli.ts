@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
-import { shellRef } from '../internal/shell-word.js';
 import { commands } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CliIo, type CommandContext } from './define.js';
+import { withStore } from './format.js';
 import { mainHelp, verbHelp } from './help.js';
 import { parseVerbArgs, UsageError } from './parse.js';
 
@@ -49,23 +49,6 @@ function defaultConfirm(io: CliIo): (question: string) => Promise<boolean> {
       });
     });
   };
-}
-
-/**
- * The commands a library message names to mend what it reports: `poisson-prove verify ID`, `verify
- * --adopt ID`, `resume ID`, `extend ID`, `inspect ID` (a run id right after the verb). Text that merely
- * holds the words (a ref or a file name the user gave, "runs made by
- * poisson-prove sweep") is left alone.
- */
-const VERBS = /\bpoisson-prove (?=(?:verify(?: --adopt)?|resume|extend|inspect) \d{8}T\d{6}Z-[0-9a-f]{4}\b)/g;
-
-/**
- * A library message with `--store STORE` added to each `poisson-prove VERB` it names: the library does
- * not know how the CLI was given its store (its damage messages say `poisson-prove verify ID`), and such
- * a command pasted without it looks in ./store. Commands that already name a store are left as they are.
- */
-export function withStore(text: string, store: string): string {
-  return text.replace(VERBS, `poisson-prove --store ${shellRef(store)} `);
 }
 
 /** What the file system says of a write the process may not make (EACCES, EPERM, EROFS), as a sentence, or null. */

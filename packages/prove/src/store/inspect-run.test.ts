@@ -84,6 +84,11 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'inspect', id, '--json'], json)).toBe(0);
     expect(JSON.parse(json.out()).uncommitted_parts).toEqual(['part-00001.parquet']);
+    // verify's text names the resume with the store, as the CLI's errors do (the last review: it named
+    // `poisson-prove resume ID`, which looks in ./store when pasted).
+    const verified = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'verify', id], verified)).toBe(1);
+    expect(verified.out()).toContain(`was not committed (a writer stopped between writing it and recording it); poisson-prove --store ${dir} resume ${id} checks it and adopts it, or remove it.`);
     // The other reads still refuse it until resume has checked the part; resume adopts it.
     expect(await runCli(['--store', dir, 'export', id], memoryIo({ cwd: dir }))).toBe(2);
     const { resume } = await import('../executor/resume.js');
