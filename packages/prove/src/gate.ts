@@ -47,7 +47,7 @@ export type GateResult = {
   readonly alpha: number;
   readonly power: number;
   readonly maxMde: number;
-  /** MDE(n, alpha, power), rounded to 3 decimals (Infinity when no change could be shown). */
+  /** MDE(n, alpha, power), rounded to 3 significant digits (Infinity when no change could be shown, which JSON, and so `sweep --dry-run --json`, writes as null). */
   readonly mde: number;
   readonly passes: boolean;
   /** The fewest replicates whose MDE is <= maxMde (at a planned discordance above 4,096, a count that passes; see {@link powerGate}), or null when none up to 10^6 is. */
