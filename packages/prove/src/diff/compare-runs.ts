@@ -74,10 +74,6 @@ function withFamilyWarnings(report: MultiDiffReport, warnings: readonly string[]
   return Object.freeze({ ...report, candidates: Object.freeze(report.candidates.map((c) => Object.freeze({ ...c, warnings: Object.freeze([...warnings, ...c.warnings]) }))) });
 }
 
-/**
- * The family of a baseline and `count` candidates, each candidate's diff computed by `diffOf(k, switches)`
- * (once for the family's size, once within the family).
- */
 /** The test a paired fixed-n report's method names, as the small-sample check reads it (none for others). */
 const TEST_OF: Readonly<Partial<Record<DiffReport['method']['test'], TestMethod>>> = { 'mcnemar-exact': 'exact', 'mcnemar-midp': 'midp', 'mcnemar-asymptotic': 'asymptotic', 'mcnemar-asymptotic-cc': 'asymptotic-cc' };
 
@@ -94,6 +90,10 @@ function smallOf(row: DiffRow, r: DiffReport): boolean {
   return unchangedErrorAt(row.counts.n, r.threshold, { limits: { alpha: r.q / r.tests, power: r.power, method, bothWays: planned }, level: row.interval.level, counts: r.q / r.tests }) > UNCHANGED_ERROR;
 }
 
+/**
+ * The family of a baseline and `count` candidates, each candidate's diff computed by `diffOf(k, switches)`
+ * (once for the family's size, once within the family).
+ */
 function compareFamily(base: DiffManifest, count: number, diffOf: (k: number, switches: ComputeSwitches) => DiffReport): MultiDiffReport {
   const ks = Array.from({ length: count }, (_, k) => k);
   // First pass: each candidate's family size; the family is their sum.
