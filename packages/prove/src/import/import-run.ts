@@ -104,7 +104,7 @@ const RESERVED = new Set(['task', 'filter', 'run_id', 'condition', 'replicate_in
 const NAME_RE = /^[A-Za-z0-9_-](?:[A-Za-z0-9 ._-]*[A-Za-z0-9._-])?$/;
 const IDENTITY: Readonly<Record<ImportFormat, string>> = Object.freeze({
   inspect: 'seed = first 52 bits of sha256("inspect\\nid <sample id> epoch <epoch>"); input_hash = sha256 of the canonical JSON of {input (message ids left out), target, choices}',
-  'lm-eval': 'seed = first 52 bits of sha256("lm-eval\\ndoc_id <doc_id> filter <filter>"); input_hash = the line\'s doc_hash, else sha256 of json.dumps(doc, indent=2, ensure_ascii=False) as lm-eval computes it, from the line\'s text',
+  'lm-eval': 'seed = first 52 bits of sha256("lm-eval\\ndoc_id <doc_id> filter <filter>"); input_hash = sha256 of "<doc hash>\\n<target hash>": the line\'s doc_hash, else sha256 of json.dumps(doc, indent=2, ensure_ascii=False) as lm-eval computes it, from the line\'s text; the line\'s target_hash, else sha256 of str(target) as lm-eval computes it',
   promptfoo: 'seed = first 52 bits of sha256("promptfoo\\ntestIdx <testIdx>"); input_hash = sha256 of the canonical JSON of {vars, and the test case\'s assert, threshold, options and assertScoringFunction it has}',
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,8 +40,10 @@ describe('lm-eval samples without doc_hash (older lm-eval)', () => {
     expect(await readFile(without, 'utf8')).not.toContain('doc_hash');
     const a = await readLmEvalSamples(withHash, 'a', null, null);
     const b = await readLmEvalSamples(without, 'b', null, null);
-    expect(a.groups[0]?.samples.map((s) => s.inputHash)).toEqual(HASHES);
-    expect(b.groups[0]?.samples.map((s) => s.inputHash)).toEqual(HASHES);
+    // The input hash covers the doc's hash and the line's target_hash ("t"): lm-eval-target.test.ts.
+    const expected = HASHES.map((h) => createHash('sha256').update(`${h}\nt`, 'utf8').digest('hex'));
+    expect(a.groups[0]?.samples.map((s) => s.inputHash)).toEqual(expected);
+    expect(b.groups[0]?.samples.map((s) => s.inputHash)).toEqual(expected);
   });
 
   it('a samples file and the same file without doc_hash import and pair fully: no input mismatch', async () => {

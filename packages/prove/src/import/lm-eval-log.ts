@@ -143,6 +143,33 @@ function unnamedMetrics(line: Obj): string[] {
   return Object.keys(line).filter((k) => !LINE_KEYS.has(k) && (typeof line[k] === 'number' || typeof line[k] === 'boolean'));
 }
 
+/** Python's `repr` of a string (its quotes and escapes), or null for one holding a character whose repr this does not write exactly. */
+function pythonStrRepr(s: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u00a0\u00ad\u2028\u2029\\]|[\ud800-\udfff]/.test(s)) return null;
+  if (s.includes("'") && !s.includes('"')) return `"${s}"`;
+  return `'${s.replaceAll("'", "\\'")}'`;
+}
+
+/**
+ * lm-eval's `target_hash` of a line that has none (lm-eval before it wrote one): sha256 of Python's
+ * `str(target)`, written for a string, a number (as the line's text writes it, as Python's json wrote it),
+ * a boolean, null and a list of strings. Another target (whose `str` this does not write exactly) hashes
+ * its canonical JSON, marked so: such a line pairs only with lines of the same kind.
+ */
+function lmEvalTargetHash(target: unknown, text: string): string {
+  let str: string | null = null;
+  if (typeof target === 'string') str = target;
+  else if (typeof target === 'number') str = pythonIndentedMember(text, 'target') ?? null;
+  else if (typeof target === 'boolean') str = target ? 'True' : 'False';
+  else if (target === null || target === undefined) str = 'None';
+  else if (Array.isArray(target) && target.every((x) => typeof x === 'string')) {
+    const items = target.map(pythonStrRepr);
+    str = items.every((x): x is string => x !== null) ? `[${items.join(', ')}]` : null;
+  }
+  return str !== null ? sha256(str) : `json:${sha256(JSON.stringify(target))}`;
+}
+
 /** The samples read from lines that name no filter (lm-eval before it wrote one), read as filter none. */
 export const withoutFilter = new WeakSet<ImportedSample>();
 
@@ -164,6 +191,10 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
   else g = flip ? inverted(grade(line[primary], primary), primary) : grade(line[primary], primary);
   // Without doc_hash (older lm-eval): lm-eval's own, sha256 of json.dumps(doc, indent=2, ensure_ascii=False), from the line's text.
   const docHash = typeof line['doc_hash'] === 'string' ? line['doc_hash'] : sha256(pythonIndentedMember(text, 'doc') ?? 'null');
+  // The target too (lm-eval's target_hash, else computed as lm-eval does): a task whose doc_to_target
+  // changed (another task version) grades the same document against another answer, and its change is the
+  // grading's, not the model's (a review: 30 documents of a new target read "significant change", paired).
+  const targetHash = typeof line['target_hash'] === 'string' ? line['target_hash'] : lmEvalTargetHash(line['target'], text);
   const sample: ImportedSample = {
     task,
     fixed: { filter },
@@ -171,7 +202,7 @@ function sampleOf(line: Obj, text: string, task: string, metric: string | null, 
     key: `doc_id ${docId} filter ${filter}`,
     sampleId: docId,
     epoch: null,
-    inputHash: docHash,
+    inputHash: sha256(`${docHash}\n${targetHash}`),
     outcome: g.outcome,
     score: g.score,
     error: g.error,
