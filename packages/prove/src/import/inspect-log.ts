@@ -45,6 +45,25 @@ function invalidationText(inv: unknown): string | null {
   return `Invalidated: marked to be run again${author}${reason}; inspect_ai does not reuse it`;
 }
 
+/**
+ * A note naming how many samples of a log were halted by a limit (inspect_ai's EvalSample.limit: a token,
+ * time, message or context limit), by type, or null when none was: inspect scores such a sample as it
+ * stood when halted, and so does the import, so its outcome may be the limit's rather than the model's.
+ */
+function limitedNote(samples: readonly { data: unknown }[], file: string): string | null {
+  const types = new Map<string, number>();
+  for (const x of samples) {
+    const l = isObj(x.data) ? x.data['limit'] : null;
+    if (!isObj(l)) continue;
+    const type = typeof l['type'] === 'string' && l['type'] !== '' ? l['type'] : 'unknown';
+    types.set(type, (types.get(type) ?? 0) + 1);
+  }
+  const n = [...types.values()].reduce((a, b) => a + b, 0);
+  if (n === 0) return null;
+  const by = [...types].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([t, k]) => `${t} ${k}`).join(', ');
+  return `${file}: ${n} of its samples ${n === 1 ? 'was' : 'were'} halted by a limit (${by}; inspect_ai's sample limits) and scored as ${n === 1 ? 'it' : 'they'} stood, as inspect scores them: ${n === 1 ? 'its outcome' : 'their outcomes'} may be the limit's rather than the model's answer (each row's meta.limit says which); raise the limit and run them again to compare answers that were not cut short.`;
+}
+
 /** A note naming how many samples of a log are marked invalidated, or null when none is. */
 function invalidatedNote(samples: readonly { data: unknown }[], file: string): string | null {
   const n = samples.filter((x) => isObj(x.data) && x.data['invalidation'] !== null && x.data['invalidation'] !== undefined).length;
@@ -93,7 +112,15 @@ function sampleOf(s: unknown, task: string, scorer: string | null, file: string,
     score,
     error,
     t: time,
-    extra: { scorer: primary, scores: values, ...(answer !== null ? { answer } : {}), ...(isObj(s['metadata']) && Object.keys(s['metadata']).length > 0 ? { metadata: s['metadata'] } : {}) },
+    extra: {
+      scorer: primary,
+      scores: values,
+      ...(answer !== null ? { answer } : {}),
+      ...(isObj(s['metadata']) && Object.keys(s['metadata']).length > 0 ? { metadata: s['metadata'] } : {}),
+      // The limit that halted the sample (inspect_ai's EvalSample.limit: token, time, message, ...), which
+      // inspect scores as it stood: kept, so that a row says its answer was cut short.
+      ...(isObj(s['limit']) ? { limit: s['limit'] } : {}),
+    },
     file,
     place,
   };
@@ -214,7 +241,8 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
   const packages = isObj(ev['packages']) ? ev['packages'] : {};
   const missing = missingSamples(header, samples, file);
   const invalidated = invalidatedNote(samples, file);
-  const notes = [missing, invalidated].filter((n): n is string => n !== null);
+  const limited = limitedNote(samples, file);
+  const notes = [missing, invalidated, limited].filter((n): n is string => n !== null);
   const str = (k: string): string | null => (typeof ev[k] === 'string' && (ev[k] as string).length > 0 ? (ev[k] as string) : null);
   const id = str('eval_id') ?? (str('run_id') !== null && str('task_id') !== null ? `${str('run_id') as string}/${str('task_id') as string}` : null);
   // The log's id and a digest of its samples' scores: a log rescored (inspect score) or retried keeps its
@@ -245,7 +273,7 @@ function logOf(header: Obj, samples: readonly { data: unknown; place: string }[]
 }
 
 /** The fields of a sample the import reads (sampleOf, inputHash): the rest of a parsed sample is dropped. */
-const SAMPLE_FIELDS = ['id', 'epoch', 'scores', 'error', 'invalidation', 'total_time', 'metadata', 'input', 'target', 'choices'] as const;
+const SAMPLE_FIELDS = ['id', 'epoch', 'scores', 'error', 'invalidation', 'limit', 'total_time', 'metadata', 'input', 'target', 'choices'] as const;
 
 /** A parsed sample with only {@link SAMPLE_FIELDS} (anything not an object is returned as it is, for sampleOf to refuse). */
 function sampleFields(s: unknown): unknown {
