@@ -356,7 +356,10 @@ function plan(format: ImportFormat, group: ImportGroup, axes: Map<string, string
     for (const [k, v] of Object.entries(s.fixed)) values[k] = cleanValue(v);
     for (const [name] of axes) values[name] = cleanValue(axisValue(s, name));
     const label = conditionLabel(values);
-    const id = `${label}\n${s.key}`;
+    // A sample once per task (its key names lm-eval's filter too), whatever its axis values: two copies of
+    // one sample whose metadata differ would land in two conditions (a review: refused without --axis,
+    // imported as two samples with it).
+    const id = `${values['task'] as string}\n${s.key}`;
     const before = seen.get(id);
     if (before !== undefined) {
       throw repeatedSampleError(s, before, values['task'] as string);
