@@ -59,13 +59,14 @@ export const TLS_KEY = fileURLToPath(new URL('./bullmq-tls.key', import.meta.url
 /**
  * Starts `redis-server --port P --bind 127.0.0.1 --save "" --appendonly no --dir <tmp>` (plus
  * `--requirepass` when a password is given; with `tls`, TLS only on P with the test certificate, and a
- * `rediss://` URL) and resolves once PING answers.
+ * `rediss://` URL) and resolves once PING answers. `port`: on that port (a Redis started again where
+ * one was stopped), else on a free one.
  */
-export async function startRedis(opts: { password?: string; bin?: string; tls?: boolean } = {}): Promise<TestRedis> {
+export async function startRedis(opts: { password?: string; bin?: string; tls?: boolean; port?: number } = {}): Promise<TestRedis> {
   const bin = opts.bin ?? 'redis-server';
   for (let attempt = 0; ; attempt++) {
     const dir = await mkdtemp(join(tmpdir(), 'prove-redis-'));
-    const port = await freePort();
+    const port = opts.port ?? (await freePort());
     const args = opts.tls
       ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', TLS_CERT, '--tls-key-file', TLS_KEY, '--tls-auth-clients', 'no']
       : ['--port', String(port)];
@@ -90,7 +91,7 @@ export async function startRedis(opts: { password?: string; bin?: string; tls?: 
       await pingUntilReady(url, proc, 10_000, opts.tls ? await readFile(TLS_CERT, 'utf8') : undefined);
     } catch (err) {
       await stop();
-      if (attempt < 3 && /exited/.test(String(err))) continue; // the port was taken meanwhile
+      if (attempt < 3 && opts.port === undefined && /exited/.test(String(err))) continue; // the port was taken meanwhile
       throw new Error(`${String(err)}\n${out}`);
     }
     return { port, url, password: opts.password ?? null, process: proc, output: () => out, stop };

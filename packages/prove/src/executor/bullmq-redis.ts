@@ -125,13 +125,17 @@ export function redisDatabase(url: string): number {
  * ioredis options for one of the backend's clients. `blocking` clients (a worker's, a QueueEvents') keep
  * commands queued while reconnecting (BullMQ requires maxRetriesPerRequest null); `giveUpAfter` is the
  * number of reconnection attempts after which the client ends (null: keep trying, as a worker does).
+ * Another client with a `giveUpAfter` keeps its commands queued as long as it tries (a coordinator's
+ * 10 attempts: about 13 s, as docs/distributed.md says; until the fifth session of 2026-12-07 ioredis'
+ * maxRetriesPerRequest 2 failed them after the second attempt, and the coordinator gave up after about
+ * 4 s); one without fails them after the second attempt, for its caller to handle.
  */
 export function redisOptions(target: RedisTarget, opts: { blocking: boolean; giveUpAfter: number | null; lazy?: boolean }): RedisOptions {
   const tls = target.url.toLowerCase().startsWith('rediss://') || target.tls !== undefined ? { ...(target.tls ?? {}) } : undefined;
   const giveUp = opts.giveUpAfter;
   return {
     connectTimeout: target.connectTimeoutMs ?? 3000,
-    maxRetriesPerRequest: opts.blocking ? null : 2,
+    maxRetriesPerRequest: opts.blocking ? null : (giveUp ?? 2),
     enableOfflineQueue: true,
     lazyConnect: opts.lazy ?? false,
     retryStrategy: (times: number) => (giveUp !== null && times > giveUp ? null : Math.min(250 * times, 2000)),
