@@ -17,7 +17,7 @@ export type LimitContext = { readonly alpha: number; readonly power: number; rea
  */
 export type LimitMemo = Map<string, number>;
 
-/** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two. */
+/** A condition's limits: the smallest rise and fall it could have shown, and the smaller of the two (the larger for runs not paired: unpaired.ts). */
 export type Limits = { readonly limit_rise: Limit; readonly limit_fall: Limit; readonly limit: Limit };
 
 /** The significant digits limits are reported and compared at ({@link roundLimit}). */

@@ -31,6 +31,14 @@ export function unpairedInterval(t: UnpairedTable, level: number): { lower: numb
  * the runs' own sizes, after rate = before rate +- d) reaches the power, so "4 times in 5" holds for the
  * test actually applied; "no room" when none within the room does.
  *
+ * The condition's limit is the larger of the two directions' when both are numbers. Unlike the paired
+ * limits (one MDE for both directions), Fisher's power differs by direction, and the verdict reads the
+ * condition's limit as "could have shown a change of the threshold": with the smaller of the two, 13 of 40
+ * before against 16 of 40 after (rise limit 0.326, fall 0.257; R, exact Fisher power) read `unchanged` at
+ * a threshold of 0.30, although a rise of 0.30, for which there is room, is found only 0.72 of the time.
+ * A direction whose limit is a number has room for it, so room for a change of the threshold when its
+ * limit is above the threshold: the larger limit is the one the claim must hold for.
+ *
  * @see poisson-stats `fisherMinimumDetectableChange`.
  */
 export function unpairedLimits(t: UnpairedTable, ctx: LimitContext, memo?: LimitMemo): Limits {
@@ -45,5 +53,7 @@ export function unpairedLimits(t: UnpairedTable, ctx: LimitContext, memo?: Limit
     }
     return d;
   };
-  return limitsFromMde(mde(1), mde(-1), p0);
+  const l = limitsFromMde(mde(1), mde(-1), p0);
+  if (typeof l.limit_rise !== 'number' || typeof l.limit_fall !== 'number') return l;
+  return Object.freeze({ ...l, limit: Math.max(l.limit_rise, l.limit_fall) });
 }

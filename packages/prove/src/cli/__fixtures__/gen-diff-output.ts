@@ -49,6 +49,8 @@
 // and (the night of 2026-12-06) for the confidence sequence's bounds found by Brent's method (to 1e-10, the end
 // past the crossing) where bisection took the bracket's middle: only the `sequential --json` case's 24 interval
 // bounds moved, each by under 7.4e-11.
+// and (a review, 2026-12-07) for the unpaired condition's limit, the larger of its rise and fall limits (it was the
+// smaller): only the two `unpaired` cases moved, four rows' `limit` and the sentence's largest limit (0.401 -> 0.434).
 //   node --conditions=poisson-source --import tsx packages/prove/src/cli/__fixtures__/gen-diff-output.ts OUT.json
 import { rm, writeFile } from 'node:fs/promises';
 import { diffOutputs, diffOutputStores } from './diff-outputs.js';

@@ -21,6 +21,9 @@
 // --power, --sequential): compared with those flags taken out of the next commands, nothing else moved.
 // and (fifth session of 2026-12-06) for `next:` carrying --partial where a run was read partially: compared with
 // it taken out, nothing else moved.
+// and (a review, 2026-12-07) for the unpaired condition's limit, the larger of its rise and fall limits (it was the
+// smaller): compared field by field, only /unpaired's four rows' `limit` where the two differ and its sentence's
+// largest limit (0.401 -> 0.434) moved; no verdict.
 // The original commit's sources:
 //   git worktree add --detach /tmp/old f07ee6e && cp mixed-runs.ts gen-columnar-diff.ts /tmp/old/packages/prove/src/diff/__fixtures__/
 //   ln -s $PWD/node_modules /tmp/old/node_modules

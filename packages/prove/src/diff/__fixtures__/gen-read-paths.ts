@@ -64,6 +64,9 @@
 // and (third session of 2026-12-07) for the looks clause, which names stopping at the first no significant change
 // too: the 3 report texts equal the pinned with the old words put back; the 2 hashed cases grew by 40 characters a
 // clause (160, 80), nothing else.
+// and (a review, 2026-12-07) for the unpaired condition's limit, the larger of its rise and fall limits (it was the
+// smaller): "report A D unpaired" only, its JSON's `limit` fields and the sentence's largest limit (0.233 -> 0.318),
+// compared field by field with the outputs before; no verdict moved.
 //   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
