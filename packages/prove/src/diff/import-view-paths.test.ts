@@ -33,11 +33,14 @@
 // --full` where the text diff says --full (full-command.test.ts): the 5 `view`/`serve` pages of lm-eval, inspect
 // and promptfoo hash as pinned before with that command read back as --full. Regenerated a tenth time for the pairs panel's words
 // for a condition with no pair (no-pairs.test.ts): the 13 pages equal those before with their <script> and the data
-// rows' `,"no_pairs":null` taken out. Every other case is as the row readers gave it.
-// text). Regenerated a ninth time for inspect's refusal of an --event no row of the run holds (as diff
-// refuses it; inspect-run.test.ts): `inspect inspect real popularity before` (its first run holds no
-// outcome, and the case asks for `failed`) is now that E_EVENT refusal; compared line by line, no other
-// case moved. Every other case is as the row readers gave it.
+// rows' `,"no_pairs":null` taken out. Regenerated an eleventh time (it said "a ninth" here too) for
+// inspect's refusal of an --event no row of the run holds (as diff refuses it; inspect-run.test.ts):
+// `inspect inspect real popularity before` (its first run holds no outcome, and the case asks for `failed`)
+// is now that E_EVENT refusal; compared line by line, no other case moved. Regenerated a twelfth time
+// (fifth session of 2026-12-07) for the lm-eval input hash, which now covers each line's target
+// (lm-eval-target.test.ts): the 13 lm-eval cases changed only in the lines' `input_hash` (inspect, pairs,
+// the pages) and the identity rule's `before_hash` / `after_hash` (diff, compare, report), each text of
+// the same length, compared line by line. Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -67,6 +67,8 @@
 // and (a review, 2026-12-07) for the unpaired condition's limit, the larger of its rise and fall limits (it was the
 // smaller): "report A D unpaired" only, its JSON's `limit` fields and the sentence's largest limit (0.233 -> 0.318),
 // compared field by field with the outputs before; no verdict moved.
+// and (fifth session of 2026-12-07) for the lm-eval input hash covering each line's target: "report I1 I2" and
+// "inspect I1" only, in the identity rule's before_hash / after_hash and the rows' input_hash, compared line by line.
 //   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-read-paths.ts
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
