@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { episodesDir, manifestPath, RUN_ID_RE } from './layout.js';
 import { readManifest, type RunManifest } from './manifest.js';
 import { manifestShapeProblem } from './manifest-shape.js';
+import { cannotRead } from './unreadable-file.js';
 
 /** A directory of the store that looks like a run but was not listed, and why. */
 export type SkippedRun = { readonly dir: string; readonly reason: string };
@@ -113,7 +114,7 @@ async function renamedRun(store: string, dir: string): Promise<string | null> {
 
 async function problemOf(store: string, dir: string): Promise<RunManifest | string> {
   const st = await lstat(manifestPath(store, dir)).catch((err: NodeJS.ErrnoException) => err);
-  if (st instanceof Error) return st.code === 'ENOENT' ? withoutManifest(store, dir) : `its run.json cannot be read (${st.code ?? st.message})`;
+  if (st instanceof Error) return st.code === 'ENOENT' ? withoutManifest(store, dir) : cannotRead('its run.json', st.code ?? st.message);
   if (st.isSymbolicLink()) return 'its run.json is a symbolic link; a run holds its own files';
   if (!st.isFile()) return 'its run.json is not a regular file';
   const ep = await lstat(episodesDir(store, dir)).catch(() => null);
@@ -122,6 +123,9 @@ async function problemOf(store: string, dir: string): Promise<RunManifest | stri
   try {
     m = await readManifest(store, dir);
   } catch (err) {
+    // A run.json this process may not read is not damaged JSON: named with its fix (its permissions).
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== undefined) return cannotRead('its run.json', code);
     return `its run.json is not readable JSON (${(err as Error).message.split('\n')[0] ?? ''})`;
   }
   if (typeof m !== 'object' || m === null) return 'its run.json is not a manifest';

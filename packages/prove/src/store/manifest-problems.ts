@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import TOML from '@iarna/toml';
 import { narrowSpec } from '../executor/narrow-spec.js';
 import { conditionsOf } from '../spec/conditions.js';
@@ -7,6 +6,7 @@ import { seedFor } from '../spec/seed-for.js';
 import { parseSweepSpec, type Axis, type SweepSpec } from '../spec/sweep-spec.js';
 import { specPath } from './layout.js';
 import type { RunManifest } from './manifest.js';
+import { readRunFile } from './unreadable-file.js';
 
 /** `run ID ("NAME")`, as the store's messages name a run. */
 export function runLabel(m: Pick<RunManifest, 'run_id' | 'name'>): string {
@@ -130,7 +130,8 @@ function replicateProblems(manifest: RunManifest, specReplicates: number | null)
  * @param manifest - the run's manifest.
  */
 export async function specOf(store: string, manifest: RunManifest): Promise<SpecFacts | null> {
-  const bytes = await readFile(specPath(store, manifest.run_id)).catch(() => null);
+  const read = await readRunFile(specPath(store, manifest.run_id), 'its spec.toml');
+  const bytes = 'bytes' in read ? read.bytes : null;
   if (bytes === null || createHash('sha256').update(bytes).digest('hex') !== manifest.spec_sha256) return null;
   return specOfText(bytes);
 }

@@ -4,6 +4,7 @@ import { proveCommandLine } from '../internal/shell-word.js';
 import { scanRuns } from './list-runs.js';
 import type { RunManifest } from './manifest.js';
 import { RUN_ID_RE } from './layout.js';
+import { ACCESS_FIX } from './unreadable-file.js';
 
 const ID_CHARS = /^[0-9A-Za-z-]+$/;
 
@@ -73,6 +74,8 @@ export async function resolveRun(store: string, ref: string): Promise<RunManifes
   // A damaged run directory named by its id or a unique prefix: why it cannot be read, not "no run matches".
   if (damaged.length === 1 && damaged[0]) {
     const d = damaged[0];
+    // A run.json this process may not read is named with its fix (its permissions), not as damage to restore or remove.
+    if (d.reason.includes(ACCESS_FIX)) throw new RefError(ref, `run ${d.dir} in ${store} cannot be read: ${d.reason}.`);
     throw new RefError(ref, `run ${d.dir} in ${store} is damaged and cannot be read: ${d.reason}; ${proveCommandLine(store, 'verify')} lists the store's damaged runs. Restore the run's directory from a copy of the store, or remove it.`);
   }
   if (damaged.length > 1) {

@@ -18,6 +18,7 @@ import { readOnThread, useReadThread } from './read-thread.js';
 import { partDesign, type PartDesign } from './part-design.js';
 import { missingPartsProblem, unverifiedRowsProblems } from './unverified-parts.js';
 import { liveWriter } from './run-lock.js';
+import { ACCESS_FIX, cannotRead, readRunFile } from './unreadable-file.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 import { axisTypes, schemaProblem, type SchemaColumn } from './episode-schema.js';
 
@@ -312,8 +313,10 @@ async function committedOnDisk(store: string, manifest: RunManifest, onDisk: str
 
 /** spec.toml against `spec_sha256`: the problem, or its bytes (read once: its replicates are read from them too). */
 async function specChecked(store: string, manifest: RunManifest): Promise<{ readonly problem: string | null; readonly bytes: Buffer | null }> {
-  const text = await readFile(specPath(store, manifest.run_id)).catch(() => null);
-  if (text === null) return { problem: `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`, bytes: null };
+  const read = await readRunFile(specPath(store, manifest.run_id), 'its spec.toml');
+  if ('missing' in read) return { problem: `${runLabel(manifest)}: its spec.toml is missing; restore it (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…).`, bytes: null };
+  if ('problem' in read) return { problem: `${runLabel(manifest)}: ${read.problem}${read.problem.includes(ACCESS_FIX) ? '' : `; restore it as a regular file (its sha256 is ${String(manifest.spec_sha256).slice(0, 12)}…)`}.`, bytes: null };
+  const text = read.bytes;
   const sha = createHash('sha256').update(text).digest('hex');
   if (sha === manifest.spec_sha256) return { problem: null, bytes: text };
   return { problem: `${runLabel(manifest)}: its spec.toml was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${String(manifest.spec_sha256).slice(0, 12)}…); restore it: a run's spec is what it ran.`, bytes: null };
@@ -348,7 +351,7 @@ function loadPartSync(manifest: RunManifest, part: RunPart): Uint8Array {
 
 /** The error of a part that cannot be read (`why`: the system's error code). */
 export function unreadablePart(manifest: RunManifest, part: RunPart, why: string): DamagedRunError {
-  return new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} cannot be read (${why}).`]);
+  return new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: ${cannotRead(`the part ${part.file}`, why)}.`]);
 }
 
 /**
