@@ -1,5 +1,6 @@
 import { shown } from 'poisson-core';
-import { ProveError, TargetError } from '../errors.js';
+import { ProveError, StoreError, TargetError } from '../errors.js';
+import { proveCommandLine } from '../internal/shell-word.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
 import { partLimitProblems, TAIL_ROWS, withUsageJobs, type RunWriter, type UsageState } from '../store/run-writer.js';
@@ -142,6 +143,23 @@ export function* workItems(
   }
 }
 
+/** The file-system errors of a store that takes no more bytes. */
+const FULL: Readonly<Record<string, string>> = { ENOSPC: 'no space left on the device', EDQUOT: 'the disk quota is exceeded' };
+
+/**
+ * A write the store's file system refused for want of space (ENOSPC, EDQUOT), as the run's failure with its
+ * fix: free space, then resume. Until the fifth session of 2026-12-07 the CLI printed it as "internal error:
+ * ENOSPC ... please report it", naming neither the run (recorded failed with what it stored) nor `resume`,
+ * which continues it (a review). Any other error is returned as it is.
+ */
+function storeFull(err: unknown, writer: RunWriter, closed: RunManifest | null): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== 'string' || !Object.hasOwn(FULL, code)) return err;
+  const m = closed ?? writer.manifest;
+  const held = closed !== null ? `it is recorded failed with the ${m.counts.rows} episodes it stored` : 'its run.json could not be rewritten either (resume adopts the parts it stored)';
+  return new StoreError(`run ${m.run_id} ("${m.name}"): the store cannot be written: ${FULL[code]} (${code}); ${held}; free space on the store's file system, then ${proveCommandLine(writer.lock.store, 'resume', m.run_id)} runs the rest.`, 1);
+}
+
 /**
  * Runs the items on the backend into the writer and closes it: `complete` when every item ran,
  * `interrupted` when the signal aborted first, `failed` (and rethrows) when the backend or store failed.
@@ -272,8 +290,8 @@ export async function execute(
       }
     }
   } catch (err) {
-    await closeWithUsage('failed').catch(() => undefined);
-    throw err;
+    const closed = await closeWithUsage('failed').catch(() => null);
+    throw storeFull(err, writer, closed);
   }
   // A backend that ended without every item's row is interrupted, stopped here or not: a bullmq
   // invocation stopped in Redis (`queue stop`) ended the run `complete` with 1 of its 10 pairs (found when
