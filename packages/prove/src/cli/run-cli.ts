@@ -80,6 +80,14 @@ export function reportError(err: unknown, io: CliIo, debug: boolean, store?: str
     if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return 2;
   }
+  // A file system with no room left (a run's own failure names the run and resume: executor/execute.ts).
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    const path = (err as NodeJS.ErrnoException).path;
+    io.stderr.write(`error: ${code === 'ENOSPC' ? 'no space left on the device' : 'the disk quota is exceeded'} (${code})${typeof path === 'string' ? ` writing ${path}` : ''}: free space on that file system, or pass --store with a directory on another one.\n`);
+    if (debug && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    return 1;
+  }
   // Anything else is not a problem of the input (the CLI checks its input and reports it as a
   // ProveError): an internal error, or one of the environment the message names.
   const e = err instanceof Error ? err : new Error(String(err));

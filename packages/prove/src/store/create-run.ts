@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { conditionsOf } from '../spec/conditions.js';
 import { seedList } from '../spec/seed-list.js';
@@ -140,10 +140,21 @@ export async function createRun(store: string, init: RunInit): Promise<RunWriter
       runId = newRunId(now);
     }
   }
-  const lock = await lockRun(home, runId);
+  // A run this call could not finish creating (a full disk, a file system that refuses a write) is removed:
+  // no episode was written into it. Until the fifth session of 2026-12-07 its directory stayed, listed as a
+  // run that never started, holding a lock's temporary file or a spec.toml (a review).
+  const unmake = (): Promise<void> => rm(runDir(home, runId), { recursive: true, force: true }).catch(() => undefined);
+  let lock: RunLock;
+  try {
+    lock = await lockRun(home, runId);
+  } catch (err) {
+    await unmake();
+    throw err;
+  }
   try {
     return await populate(store, home, init, runId, now, lock, limits, conditions);
   } catch (err) {
+    await unmake();
     await lock.release();
     throw err;
   }
@@ -236,8 +247,14 @@ async function populate(store: string, home: string, init: RunInit, runId: strin
     parts: [],
     ...init.recorded,
   };
-  await writeFile(specPath(home, runId), init.specText);
-  await mkdir(episodesDir(home, runId));
-  await writeManifest(home, manifest);
-  return openRunWriter(home, manifest, { nextPart: 0, lock, limits });
+  try {
+    await writeFile(specPath(home, runId), init.specText);
+    await mkdir(episodesDir(home, runId));
+    await writeManifest(home, manifest);
+    return openRunWriter(home, manifest, { nextPart: 0, lock, limits });
+  } catch (err) {
+    // The run is removed (createRun): its name is given back.
+    await releaseName(store, name, runId);
+    throw err;
+  }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claimsDir } from './layout.js';
 
@@ -32,13 +32,23 @@ export async function claimName(store: string, targetId: string, day: string, ru
   for (let i = 0; ; i++) {
     const name = `${targetId} ${day} ${letters(i)}`;
     if (taken.has(name)) continue;
+    const file = join(dir, claimFile(name));
+    let fh: Awaited<ReturnType<typeof open>>;
     try {
-      const fh = await open(join(dir, claimFile(name)), 'wx');
+      fh = await open(file, 'wx');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw err;
+    }
+    try {
       await fh.writeFile(`${runId}\n`);
       await fh.close();
       return name;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      // This claim's own file, created above, that could not be written (a full disk): given back, not
+      // left empty (naming no run, it kept the name from every later sweep).
+      await fh.close().catch(() => undefined);
+      await unlink(file).catch(() => undefined);
       throw err;
     }
   }
