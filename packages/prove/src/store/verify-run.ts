@@ -39,6 +39,9 @@ export type RunVerification = {
   readonly problems: readonly string[];
 };
 
+/** Why a part of this run's rows that run.json does not record cannot be adopted: it is later than run.json. */
+const LATER_PART = "run.json does not record it, and its rows are this run's: it was written after the run.json the run holds now (a copy restored from before a later resume, retry or extend)";
+
 /** What the rows of a set of parts hold: the pairs, counts, and every problem with their rows. */
 type Scan = { have: Set<string>; counts: RunCounts; problems: string[]; records: Map<string, PartRecord>; outcomes: ReadonlyMap<string, string | null>; named: boolean };
 
@@ -125,7 +128,21 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
       if (pin !== null) named = true;
       if (pin !== null && pin !== manifest.registration_sha256) bad.add(registrationMismatch(manifest, pin));
     }
-    if (doubled > 0) bad.add(`${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part: remove it if it is a copy of another part, keeping the part it copies)`);
+    if (doubled > 0) {
+      bad.add(
+        part.record === null
+          ? `${doubled} of its rows repeat (condition, replicate) pairs the recorded parts hold`
+          : `${doubled} of its rows repeat (condition, replicate) pairs another part holds (a duplicated part: remove it if it is a copy of another part, keeping the part it copies)`,
+      );
+    }
+    // A part run.json does not record, of this run's rows, that repeats pairs it holds or holds replicates
+    // beyond it: written after the run.json the run holds now (one restored from a copy taken before a later
+    // resume, retry or extend). Named so, with the fixes, where it was "a duplicated part: remove it if it
+    // is a copy" (it is none) or its replicates alone, and verify said resume adopts it (a review, fifth
+    // session of 2026-12-07).
+    if (part.record === null && Array.isArray(manifest.parts) && ![...bad].some((b) => b.startsWith('its rows belong to the run')) && (doubled > 0 || [...bad].some((b) => b.includes("outside the run's")))) {
+      bad.add(`${LATER_PART}; restore run.json from a copy taken after the part was written, or move the part out of the run's episodes directory to read the run as its run.json records it`);
+    }
     // The record's ranges against its rows (readers trust them to skip parts and to bound the design).
     const rec = part.record;
     if (rec !== null && bad.size === 0) {
@@ -193,6 +210,22 @@ export async function verifyRun(store: string, manifest: RunManifest): Promise<R
   }
   const scan = await scanParts(manifest, parts);
   problems.push(...scan.problems);
+  // The parts of a run that is not complete that a writer placed and did not record ("resume checks it
+  // and adopts it"): checked as resume checks them, so that a part resume would refuse is named with
+  // why and its fix, not as one resume adopts.
+  const uncommitted = new Map<string, string>();
+  for (const p of problems) {
+    const m = /: the part (part-\d+\.parquet) was not committed \(/.exec(p);
+    if (m?.[1] !== undefined) uncommitted.set(m[1], p);
+  }
+  if (uncommitted.size > 0 && scan.problems.length === 0) {
+    const dir = episodesDir(store, manifest.run_id);
+    const fresh = await scanParts(manifest, [...uncommitted.keys()].map((file) => ({ file, path: join(dir, file), record: null })), new Set(scan.have), scan.outcomes);
+    for (const [file, p] of uncommitted) {
+      const why = fresh.problems.filter((q) => q.includes(`: the part ${file}: `));
+      if (why.length > 0) problems.splice(problems.indexOf(p), 1, ...why);
+    }
+  }
   if (scan.problems.length === 0 && manifest.status === 'complete' && scan.counts.rows !== manifest.counts?.rows && !problems.some((p) => p.includes('counts'))) {
     problems.push(`${runLabel(manifest)}: its run.json counts ${String(manifest.counts?.rows)} rows and its parts hold ${scan.counts.rows}.`);
   }
