@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { lstat, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ProveError } from '../errors.js';
 import { countsProblems, DamagedRunError, verifyFix as fix } from './rows-counts.js';
 import { manifestProblems, runLabel, specOfText } from './manifest-problems.js';
@@ -364,12 +364,46 @@ export function checkPartBytes(manifest: RunManifest, part: RunPart, byteLength:
   const r = part.record;
   if (r === null) return;
   if (byteLength !== r.bytes) {
-    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} has ${byteLength} bytes and the manifest records ${r.bytes} (truncated or changed); ${fix(manifest)}.`]);
+    throw swappedPart(manifest, part) ?? new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} has ${byteLength} bytes and the manifest records ${r.bytes} (truncated or changed); ${fix(manifest)}.`]);
   }
   const sha = sha256();
   if (sha !== r.sha256) {
-    throw new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${r.sha256.slice(0, 12)}…); ${fix(manifest)}.`]);
+    throw swappedPart(manifest, part) ?? new DamagedRunError(manifest.run_id, [`${runLabel(manifest)}: the part ${part.file} was changed (sha256 ${sha.slice(0, 12)}…, the manifest records ${r.sha256.slice(0, 12)}…); ${fix(manifest)}.`]);
   }
+}
+
+/**
+ * A recorded part whose bytes are another recorded part's (the same sha256): the part files were renamed
+ * or swapped (`mv` between two parts), and every row is still there. Named so, with the name to give it
+ * back, where it was "truncated or changed", to be restored from a copy of the store (a review, fifth
+ * session of 2026-12-07). Read again here, on the error path only; null when the bytes are no part's.
+ */
+function swappedPart(manifest: RunManifest, part: RunPart): DamagedRunError | null {
+  const recs = Array.isArray(manifest.parts) ? manifest.parts : [];
+  let sha: string;
+  try {
+    sha = createHash('sha256').update(readFileSync(part.path)).digest('hex');
+  } catch {
+    return null;
+  }
+  const twin = recs.find((p) => typeof p === 'object' && p !== null && p.sha256 === sha && p.file !== part.file);
+  if (twin === undefined) return null;
+  // The part it holds the bytes of is there, intact: this one is a copy put over its own part, whose rows are gone.
+  const twinIntact = ((): boolean => {
+    try {
+      return createHash('sha256').update(readFileSync(join(dirname(part.path), twin.file))).digest('hex') === twin.sha256;
+    } catch {
+      return false;
+    }
+  })();
+  if (twinIntact) {
+    return new DamagedRunError(manifest.run_id, [
+      `${runLabel(manifest)}: the part ${part.file} holds the bytes of the part ${twin.file}, which is there too (sha256 ${sha.slice(0, 12)}…): a copy was put over it, and its own rows are gone; restore ${part.file} from a copy of the store, or sweep again.`,
+    ]);
+  }
+  return new DamagedRunError(manifest.run_id, [
+    `${runLabel(manifest)}: the part ${part.file} holds the bytes its run.json records for the part ${twin.file} (sha256 ${sha.slice(0, 12)}…): the part files were renamed or swapped, and their rows are all there; give each its name back (this one is ${twin.file}; ${fix(manifest).replace(/ lists everything that differs$/, ' names each')}), and keep them: they are the run's only copy of those rows.`,
+  ]);
 }
 
 /**
