@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SPEC, removeDir, tempDir } from '../__fixtures__/helpers.js';
+import { memoryIo, SPEC, removeDir, tempDir, TARGETS } from '../__fixtures__/helpers.js';
+import { runCli } from '../cli/run-cli.js';
+import { sweep } from '../executor/sweep.js';
 import { parseSweepSpec } from '../spec/sweep-spec.js';
 import { createRun } from './create-run.js';
 import { scanRuns } from './list-runs.js';
@@ -22,7 +24,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     refuse(path, 'open');
     return (fs.readFile as (...a: unknown[]) => Promise<unknown>)(path, ...rest);
   }) as typeof fs.readFile;
-  return { ...fs, default: { ...fs, readFile }, readFile };
+  const readdir = (async (path: unknown, ...rest: unknown[]) => {
+    refuse(path, 'scandir');
+    return (fs.readdir as (...a: unknown[]) => Promise<unknown>)(path, ...rest);
+  }) as typeof fs.readdir;
+  return { ...fs, default: { ...fs, readFile, readdir }, readFile, readdir };
 });
 
 let root: string;
@@ -54,6 +60,21 @@ describe('a run file this process may not read', () => {
   it('a spec.toml is named with its permissions, not as missing', async () => {
     denied.add(join(store, run.run_id, 'spec.toml'));
     await expect(readEpisodes(store, run.run_id)).rejects.toThrow(`run ${run.run_id} ("${run.name}"): its spec.toml cannot be read (EACCES: permission denied); it is not damaged`);
+  });
+
+  it('an episodes directory is named with its permissions: runs does not list its parts as missing, verify goes on', async () => {
+    const swept = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store, maxMde: 0.99, salt: 's' });
+    denied.add(join(store, swept.run_id, 'episodes'));
+    const why = 'its episodes directory cannot be read (EACCES: permission denied); it is not damaged: give the user running poisson-prove read access to it';
+    const runs = memoryIo({ cwd: root });
+    expect(await runCli(['--store', store, 'runs'], runs)).toBe(0);
+    expect(runs.out()).not.toContain('parts missing');
+    expect(runs.out()).toContain(`episodes unreadable: 1 run whose episodes directory this user may not read (every read refuses it)\n  ${swept.run_id}  ${why}`);
+    await expect(readEpisodes(store, swept.run_id)).rejects.toThrow(`run ${swept.run_id}: ${why}`);
+    const verify = memoryIo({ cwd: root });
+    expect(await runCli(['--store', store, 'verify'], verify)).toBe(1);
+    expect(verify.out()).toContain(run.run_id); // the store's other run is verified too
+    expect(verify.out()).toContain(why);
   });
 
   it.skipIf(process.platform === 'win32')('a spec.toml that is a FIFO is refused, not opened (reading one waits forever)', async () => {

@@ -18,7 +18,7 @@ import { readOnThread, useReadThread } from './read-thread.js';
 import { partDesign, type PartDesign } from './part-design.js';
 import { missingPartsProblem, unverifiedRowsProblems } from './unverified-parts.js';
 import { liveWriter } from './run-lock.js';
-import { ACCESS_FIX, cannotRead, readRunFile } from './unreadable-file.js';
+import { ACCESS_FIX, accessDenied, cannotRead, readRunFile } from './unreadable-file.js';
 import { checkFooter, FLAT_LIB, readPart, readPartColumns, readPartIsolated, type PartColumns } from './parquet.js';
 import { axisTypes, schemaProblem, type SchemaColumn } from './episode-schema.js';
 
@@ -49,7 +49,12 @@ export async function partFilesOnDisk(store: string, runId: string): Promise<str
   if (!st.isDirectory()) {
     throw new ProveError('E_STORE', `run ${runId}: ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; a run's episodes are a directory inside the store; replace it with the real directory.`);
   }
-  const entries = await readdir(dir, { withFileTypes: true });
+  // An episodes directory this user may not read: named so, with its fix (E_STORE: verify goes on with the
+  // store's other runs), where the system's error stopped verify and said to run as a user who may write.
+  const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (accessDenied(err.code)) throw new ProveError('E_STORE', `run ${runId}: ${cannotRead('its episodes directory', err.code as string)}.`);
+    throw err;
+  });
   const parts = entries.filter((e) => PART_RE.test(e.name));
   const odd = parts.filter((e) => !e.isFile());
   if (odd.length > 0) {

@@ -28,14 +28,22 @@ export function unreadableSections(scan: StoreScan): string[] {
 }
 
 /** The part files each run's run.json records that are not in its episodes directory (one listing a run). */
-async function missingParts(store: string, runs: StoreScan['runs']): Promise<{ run_id: string; parts: string[] }[]> {
+async function missingParts(store: string, runs: StoreScan['runs'], unreadable: { run_id: string; why: string }[]): Promise<{ run_id: string; parts: string[] }[]> {
   const { readdir } = await import('node:fs/promises');
   const { episodesDir } = await import('../../store/layout.js');
+  const { cannotRead } = await import('../../store/unreadable-file.js');
   const out: { run_id: string; parts: string[] }[] = [];
   for (const r of runs) {
     const recs = Array.isArray(r.parts) ? r.parts : [];
     if (recs.length === 0) continue;
-    const onDisk = new Set(await readdir(episodesDir(store, r.run_id)).catch(() => [] as string[]));
+    // An episodes directory this user may not read is not one whose parts are gone (a review: "parts
+    // missing" for every part of a run whose episodes were mode 700 of another user).
+    const listed = await readdir(episodesDir(store, r.run_id)).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? [] : err));
+    if (listed instanceof Error) {
+      unreadable.push({ run_id: r.run_id, why: cannotRead('its episodes directory', (listed as NodeJS.ErrnoException).code ?? listed.message) });
+      continue;
+    }
+    const onDisk = new Set(listed);
     const gone = recs.filter((p) => !onDisk.has(p.file)).map((p) => `${p.file} (${p.rows} rows)`);
     if (gone.length > 0) out.push({ run_id: r.run_id, parts: gone });
   }
@@ -59,9 +67,11 @@ export const runsCommand = defineCommand({
     const runs = scan.runs;
     // A run whose part files are gone reads as listed here, and every read refuses it: named apart.
     const shownStore = relative(io.cwd, store) || '.';
-    const gone = await missingParts(store, runs);
+    const unreadable: { run_id: string; why: string }[] = [];
+    const gone = await missingParts(store, runs, unreadable);
     const goneLines = gone.length === 0 ? [] : ['', `parts missing: ${gone.length} run${gone.length === 1 ? ' whose run.json records' : 's whose run.json records'} part files that are not there (every read refuses it); poisson-prove --store ${shellRef(shownStore.startsWith('..') ? store : shownStore)} verify RUN says what else differs`, ...gone.map((g) => `  ${g.run_id}  ${g.parts.join(', ')}`)];
-    const extra = [...unreadableSections(scan), ...goneLines];
+    const unreadLines = unreadable.length === 0 ? [] : ['', `episodes unreadable: ${unreadable.length} run${unreadable.length === 1 ? ' whose episodes directory' : 's whose episodes directories'} this user may not read (every read refuses ${unreadable.length === 1 ? 'it' : 'them'})`, ...unreadable.map((u) => `  ${u.run_id}  ${u.why}`)];
+    const extra = [...unreadableSections(scan), ...goneLines, ...unreadLines];
     if (v.flag('json')) {
       // The library's object (scanRuns): a script sees the damaged and never-started directories too.
       io.stdout.write(json(scan));
@@ -70,7 +80,7 @@ export const runsCommand = defineCommand({
     }
     const where = shownStore.startsWith('..') ? store : shownStore;
     const unread = scan.skipped.length + scan.neverStarted.length;
-    const missing = gone.length > 0 ? `; ${gone.length} with part files missing (below)` : '';
+    const missing = `${gone.length > 0 ? `; ${gone.length} with part files missing (below)` : ''}${unreadable.length > 0 ? `; ${unreadable.length} with episodes this user may not read (below)` : ''}`;
     io.stdout.write(`ok ${runs.length} run${runs.length === 1 ? '' : 's'} in ${where}${unread > 0 ? `; ${scan.skipped.length} damaged, ${scan.neverStarted.length} never started (below)` : ''}${missing}\n`);
     if (runs.length > 0) {
       const rows = [
