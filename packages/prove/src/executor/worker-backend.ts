@@ -162,7 +162,10 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
   }
   const all = Array.isArray(items) ? (items as WorkItem[]) : null;
   const { Worker } = workerThreads();
-  const n = Math.max(1, Math.floor(ctx.concurrency));
+  // No more threads than episodes: each thread imports the target, and --concurrency 1000000 on a run of 40
+  // episodes started a thread each until V8 aborted the process (a fatal OOM, exit 133), leaving the run
+  // `running` with no episode (a review, fifth session of 2026-12-07).
+  const n = Math.max(1, Math.min(Math.floor(ctx.concurrency), all?.length ?? ctx.total ?? Number.POSITIVE_INFINITY));
   // Eight chunks a thread (at most 256 episodes each), cut to the run's episodes: the items' own count, or
   // the one the executor gives for its generator (without it, a 14-episode run was one chunk of 64: one thread).
   const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? ctx.total ?? 2048) / (8 * n))));
