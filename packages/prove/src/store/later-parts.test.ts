@@ -49,7 +49,7 @@ describe('a part written after the run.json a run holds', () => {
     expect(v.problems.filter((p) => p.includes('was not committed')).map((p) => /the part (\S+) was/.exec(p)?.[1])).toEqual(['part-00003.parquet']);
     const extension = v.problems.filter((p) => p.includes(LATER));
     expect(extension.map((p) => /the part (\S+): /.exec(p)?.[1])).toEqual(['part-00004.parquet', 'part-00005.parquet']);
-    const refused = await resume({ store, ref: run.run_id, target: `${TARGETS}:coin` }).catch((e: unknown) => e as Error);
+    const refused = (await resume({ store, ref: run.run_id, target: `${TARGETS}:coin` }).catch((e: unknown) => e)) as Error;
     expect(refused).toBeInstanceOf(Error);
     expect(refused.message).toContain(LATER);
     // The fix it names: the later parts moved out, resume adopts the sweep's last part and the run is whole.

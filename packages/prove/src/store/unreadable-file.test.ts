@@ -50,7 +50,7 @@ describe('a run file this process may not read', () => {
     denied.add(join(store, run.run_id, 'run.json'));
     const scan = await scanRuns(store);
     expect(scan.skipped).toEqual([{ dir: run.run_id, reason: expect.stringContaining('its run.json cannot be read (EACCES: permission denied); it is not damaged: give the user running poisson-prove read access') }]);
-    const err = await resolveRun(store, run.run_id).catch((e: unknown) => e as Error);
+    const err = (await resolveRun(store, run.run_id).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toContain('permission denied');
     expect(err.message).not.toContain('remove it');
