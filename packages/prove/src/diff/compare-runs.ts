@@ -15,7 +15,7 @@ import { fmtChange, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffManifest, DiffOptions, DiffReport, DiffRow, DiffRun, RunRef, VerdictWord } from './types.js';
 import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { decide } from './verdict.js';
-import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
+import { UNCHANGED_ERROR, unchangedErrorAt, unpairedUnchangedErrorAt } from './small-sample.js';
 import type { TestMethod } from './stats.js';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
@@ -85,9 +85,13 @@ const TEST_OF: Readonly<Partial<Record<DiffReport['method']['test'], TestMethod>
 function smallOf(row: DiffRow, r: DiffReport): boolean {
   if (row.held_back_by.includes('small sample')) return true;
   const method = TEST_OF[r.method.test];
-  if (!row.counts_toward_verdict || row.discordance === null || row.counts === null || method === undefined) return false;
+  if (!row.counts_toward_verdict || method === undefined) return false;
   const planned = (r.planned_discordance ?? 0) > 0 || (r.discordance_given ?? 0) > 0;
-  return unchangedErrorAt(row.counts.n, r.threshold, { limits: { alpha: r.q / r.tests, power: r.power, method, bothWays: planned }, level: row.interval.level, counts: r.q / r.tests }) > UNCHANGED_ERROR;
+  const ctx = { limits: { alpha: r.q / r.tests, power: r.power, method, bothWays: planned }, level: row.interval.level, counts: r.q / r.tests };
+  if (row.discordance !== null && row.counts !== null) return unchangedErrorAt(row.counts.n, r.threshold, ctx) > UNCHANGED_ERROR;
+  // Runs not paired: the two samples' sizes.
+  if (!r.method.paired) return unpairedUnchangedErrorAt(row.samples.before.n, row.samples.after.n, r.threshold, ctx) > UNCHANGED_ERROR;
+  return false;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ConditionPairs } from './pairing.js';
 import { intervalOf, limitsOf, pValueOf, sequenceOf } from './row-stats.js';
 import { sequentialLimits, sequentialPValue } from './sequential.js';
 import { conditionTable, countsOf, pairedTable, rates, samplesOf, tableSize, type Table } from './tables.js';
-import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
+import { tableUnchangedError, UNCHANGED_ERROR } from './small-sample.js';
 import type { DiffRow } from './types.js';
 import { decide, type Decision, type Scored } from './verdict.js';
 
@@ -98,10 +98,11 @@ function scoreTests(tests: readonly DiffTest[], method: CheckedOptions['method']
     const lim = seq && t.table.kind === 'paired' ? sequentialLimits(t.table, ctx, seqMemo) : limitsOf(t.table, ctx, memo);
     const change = rates(t.table).change;
     const drops = t.scoreDrops > 0 ? { scoreDrops: t.scoreDrops } : {};
-    // Fixed-n paired tables (Tango's interval): held back where the rule's own error at this n exceeds 5%.
-    const n = tableSize(t.table);
-    const smallSample = (): boolean => unchangedErrorAt(n, small.threshold, { limits: { ...ctx, bothWays: small.planned }, level, counts: small.counts, memo }) > UNCHANGED_ERROR;
-    if (!seq || t.table.kind !== 'paired') return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval: Object.freeze(intervalOf(t.table, level)), ...drops, ...(t.table.kind === 'paired' ? { smallSample } : {}) };
+    // Fixed-n tables (Tango's interval when paired, Newcombe's when not): held back where the rule's own
+    // error at these sizes exceeds 5%.
+    const table = t.table;
+    const smallSample = (): boolean => tableUnchangedError(table, small.threshold, { limits: { ...ctx, bothWays: small.planned }, level, counts: small.counts, memo }) > UNCHANGED_ERROR;
+    if (!seq || t.table.kind !== 'paired') return { p: pValueOf(t.table, method), limits: lim, limit: lim.limit, change, interval: Object.freeze(intervalOf(t.table, level)), ...drops, smallSample };
     // Under --sequential the interval behind `unchanged` is a confidence sequence, so that a reader who
     // stops at the first `no significant change` keeps its level (Tango's read after every pair: 0.14).
     const interval = Object.freeze(sequenceOf(t.table, level));

@@ -5,7 +5,7 @@ import { searchSpace, type Candidate, type Standing } from './fragility-space.js
 import { changedTables, tableAsIs, viewsOf, type FragilityCondition, type View } from './fragility-tables.js';
 import type { TestMethod } from './stats.js';
 import { tableSize, type Table } from './tables.js';
-import { UNCHANGED_ERROR, unchangedErrorAt } from './small-sample.js';
+import { tableUnchangedError, UNCHANGED_ERROR } from './small-sample.js';
 import type { Fragility, VerdictWord } from './types.js';
 
 export { fragilityConditions, type FragilityCondition } from './fragility-tables.js';
@@ -122,7 +122,7 @@ class Family {
         get ok(): boolean {
           if (ok === undefined) {
             // As the diff holds a condition back at a small n (small-sample.ts): the same n, threshold and level.
-            const small = (): boolean => t.kind === 'paired' && unchangedErrorAt(tableSize(t), ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: alone, memo: ctx.memo }) > UNCHANGED_ERROR;
+            const small = (): boolean => tableUnchangedError(t, ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: alone, memo: ctx.memo }) > UNCHANGED_ERROR;
             ok = !scoreDropped && heldBackBy(limitsOf(t, limits, ctx.memo).limit, intervalOf(t, ctx.level), ctx.threshold, 0, small).length === 0;
           }
           return ok;

@@ -100,7 +100,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
     ['direction', 'evidence that peaked the other way'],
     ['interval', `an interval reaching past ±${thr}`],
     ['score without outcome', `${scoreDropWords(rows)} dropped for a score with no outcome`],
-    ['small sample', `too few pairs for the rule to rule out ±${thr} at 5% (an exact check)`],
+    ['small sample', `too few ${rows.some((r) => r.held_back_by.includes('small sample') && r.counts === null) ? 'episodes' : 'pairs'} for the rule to rule out ±${thr} at 5% (an exact check)`],
   ];
   const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
   return `held back by ${parts.join(', ')}`;

@@ -1,0 +1,77 @@
+// Runs that are not paired (different salts), at small sizes. A review (fifth session of 2026-12-07)
+// enumerated every table of 10 against 10 episodes through the diff: with the rate falling from 0.9 to 0.2
+// and the threshold at 0.7, a lone condition read `unchanged` 0.0639 of the time, where the docs promise
+// at most 0.05 (6 of 10 against 2 of 10: Newcombe's interval [-0.673, +0.023], inside ±0.7, and Fisher's
+// p 0.170). The paired check (small-sample.ts) was not made for such runs. Enumerated again by
+// packages/prove/scripts/small-n-unpaired.ts, which reads every table through diffEpisodes.
+import { describe, expect, it } from 'vitest';
+import { compareEpisodes } from './compare-runs.js';
+import { diffEpisodes } from './diff-episodes.js';
+import { unpairedUnchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
+import type { DiffRun } from './types.js';
+
+const ctx = { limits: { alpha: 0.05, power: 0.8, method: 'exact' as const, bothWays: false }, level: 0.95, counts: 0.05 };
+
+/** One condition: `n` episodes on salt `salt`, the first `fails` of them failed. */
+function run(id: string, salt: string, n: number, fails: number, maxMde: number): DiffRun {
+  return {
+    manifest: { run_id: id, name: `run ${id}`, salt, max_mde: maxMde, axes: {} },
+    rows: Array.from({ length: n }, (_, r) => ({ condition: 'c', replicate_index: r, seed: (salt === 'sa' ? 1000 : 2000) + r, outcome: r < fails ? 'failed' : 'passed', t: 1 })),
+  };
+}
+
+describe('unpairedUnchangedErrorAt: the rule’s own rate of `unchanged` where the change is the threshold', () => {
+  // R: at 4 against 4 episodes and threshold 0.96 the worst rates are a fall from 1 (before fails all 4)
+  // to 0.04. fisher.test(matrix(c(4, 0, 0, 4), 2))$p.value = 0.02857 counts, so (4, 0) does not read
+  // unchanged; (4, y) for y >= 1 has p >= 0.1429 and its interval and limit within 0.96. Their
+  // probability: 1 - pbinom(0, 4, 0.04) = 0.15065344.
+  it('gives the closed form at 4 against 4, threshold 0.96: R 1 - pbinom(0, 4, 0.04) = 0.15065344', () => {
+    expect(unpairedUnchangedErrorAt(4, 4, 0.96, ctx)).toBeCloseTo(0.15065344, 8);
+  });
+
+  // The enumeration through diffEpisodes (scripts/small-n-unpaired.ts 20, on a grid of 101 before rates):
+  // 0.0589 at 0.5388, 0.0565 at 0.4977, the worst up to 0.5. The check's grid is 65 points.
+  it("agrees with the enumeration through the diff at 20 against 20: 0.0589 at 0.5388, 0.0565 at 0.4977", () => {
+    expect(unpairedUnchangedErrorAt(20, 20, 0.5388, ctx)).toBeCloseTo(0.0589, 3);
+    expect(unpairedUnchangedErrorAt(20, 20, 0.4977, ctx)).toBeCloseTo(0.0565, 3);
+  });
+
+  it('is at most 0.05 where the enumeration found it so (32 against 32: 0.0467 at worst), and 0 outside its region', () => {
+    expect(unpairedUnchangedErrorAt(32, 32, 0.4561, ctx)).toBeLessThanOrEqual(UNCHANGED_ERROR);
+    expect(unpairedUnchangedErrorAt(32, 32, 0.4561, ctx)).toBeCloseTo(0.0467, 3);
+    expect(unpairedUnchangedErrorAt(41, 41, 0.5, ctx)).toBe(0);
+    expect(unpairedUnchangedErrorAt(10, 10, 1, ctx)).toBe(0);
+  });
+});
+
+describe('a condition of runs not paired whose sizes and threshold the rule cannot hold to 5% is not read `unchanged`', () => {
+  it("the review's case: 6 of 10 before, 2 of 10 after, threshold 0.7: inconclusive, held back by its small sample", () => {
+    expect(unpairedUnchangedErrorAt(10, 10, 0.7, ctx)).toBeGreaterThan(0.0639 - 1e-4);
+    const r = diffEpisodes(run('a', 'sa', 10, 6, 0.7), run('b', 'sb', 10, 2, 0.7), { events: ['failed'] });
+    const row = r.rows[0]!;
+    expect(r.method.paired).toBe(false);
+    expect(row.interval.lower).toBeCloseTo(-0.673, 3);
+    expect(row.interval.upper).toBeCloseTo(0.023, 3);
+    expect(row.counts_toward_verdict).toBe(false);
+    expect(row.verdict).toBe('inconclusive');
+    expect(row.held_back_by).toEqual(['small sample']);
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.sentence).toContain('too few episodes for the rule to rule out ±0.700 at 5%');
+  });
+
+  it('a diff of several candidates holds it back too (12 episodes each, threshold 0.7, read at the family’s 0.025)', () => {
+    expect(unpairedUnchangedErrorAt(12, 12, 0.7, { ...ctx, limits: { ...ctx.limits, alpha: 0.025 }, level: 0.975, counts: 0.025 })).toBeGreaterThan(UNCHANGED_ERROR);
+    const c = compareEpisodes(run('a', 'sa', 12, 1, 0.7), [run('b', 'sb', 12, 2, 0.7), run('c', 'sc', 12, 1, 0.7)], { events: ['failed'] });
+    const rows = c.candidates.flatMap((x) => x.rows);
+    expect(rows.map((row) => [row.verdict, row.held_back_by])).toEqual([
+      ['inconclusive', ['small sample']],
+      ['inconclusive', ['small sample']],
+    ]);
+  });
+
+  it('reads unchanged where the rule holds to 5%: 16 of 32 against 15 of 32 at threshold 0.45', () => {
+    const r = diffEpisodes(run('a', 'sa', 32, 16, 0.45), run('b', 'sb', 32, 15, 0.45), { events: ['failed'] });
+    expect(r.rows[0]!.held_back_by).toEqual([]);
+    expect(r.rows[0]!.verdict).toBe('unchanged');
+  });
+});
