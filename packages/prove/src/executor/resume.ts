@@ -75,7 +75,7 @@ export type RetryOptions = {
   since?: string;
 };
 
-type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry: number; manifest: RunManifest; adopted: string[] };
+type Existing = { have: Set<string>; nextPart: number; counts: RunCounts; retry: number; retried: Set<string>; manifest: RunManifest; adopted: string[] };
 
 /**
  * What is stored: the (condition, replicate) pairs, the next part index and the counts recounted from the
@@ -103,21 +103,23 @@ async function existing(store: string, initial: RunManifest, lock: RunLock, retr
   const have = new Set<string>();
   const counts = emptyCounts();
   let again = 0;
+  const retried = new Set<string>();
   const newest = newestPerPair(stored);
   // A complete run (extend, resume --retry-errors) holds the counts its run.json records: the counts
   // written after are the rows', and would otherwise overwrite the damage they show.
   refuseOtherCounts(manifest, countsOfRows(newest));
   for (const row of newest) {
-    const retried =
+    const runAgain =
       retry.retryErrors === true && row.outcome === null && (retry.errorMatch === undefined || (row.error ?? '').includes(retry.errorMatch)) && (retry.fromPart === undefined || row.part < retry.fromPart);
-    if (retried) {
+    if (runAgain) {
       again++;
+      retried.add(pairKey(row.condition, row.replicate_index));
       continue;
     }
     have.add(pairKey(row.condition, row.replicate_index));
     countRow(counts, row.outcome);
   }
-  return { have, nextPart, counts, retry: again, manifest, adopted };
+  return { have, nextPart, counts, retry: again, retried, manifest, adopted };
 }
 
 function assertNotRunning(manifest: RunManifest): void {
@@ -434,11 +436,11 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
         ? { retries: [...(manifest.retries ?? []), { at: now, rows: ex.retry, error_match: retry.errorMatch ?? null, from_part: ex.nextPart, ...(retry.fromPart !== undefined ? { continues_from_part: retry.fromPart } : {}), command }] }
         : {}),
     });
-    return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing } as const;
+    return { done: null, reopened, items: workItems(conditions, 0, manifest.replicates, manifest.seeds, ex.have), total: missing, retried: ex.retried } as const;
   });
   if (ready.done !== null) return ready.done;
   const { backend, source, writer, runtime, targetStop } = ready.reopened;
-  return execute(writer, ready.items, ready.total, backend, source, { ...opts, retryErrors: retry.retryErrors, errorMatch: retry.errorMatch, retrySince: retry.since, runtime, targetStop });
+  return execute(writer, ready.items, ready.total, backend, source, { ...opts, retryErrors: retry.retryErrors, errorMatch: retry.errorMatch, retrySince: retry.since, runtime, targetStop }, ready.retried);
 }
 
 /**
