@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Job } from 'bullmq';
 import type { EpisodeRow } from '../store/episode-row.js';
+import { moduleSha256 } from '../store/provenance.js';
 import { loadTarget } from '../target/load-target.js';
 import type { Target, TargetUsage } from '../target/target.js';
 import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, doneEpisodesKey, leaseKey, LOST_USAGE_KEEP_SECONDS, lostUsageKey, parseDoneEpisode, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget, type DoneEpisode } from './bullmq-jobs.js';
@@ -212,13 +213,9 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
     if (!p) {
       p = (async () => {
         const file = await targetFile(t, cwd);
-        let mine: string;
-        try {
-          mine = createHash('sha256').update(await readFile(file)).digest('hex');
-        } catch {
-          return null; // a missing module is reported by the import, as before
-        }
-        if (mine === theirs) return null;
+        const mine = await moduleSha256(file);
+        // A missing module is reported by the import, as before.
+        if (mine === null || mine === theirs) return null;
         return `TargetError: worker ${host} refuses the job: its target module ${file} has sha256 ${mine.slice(0, 12)}…, the coordinator's ${t.file} has ${theirs.slice(0, 12)}…; run the coordinator's commit on this worker (git checkout, npm ci, npm run build) and restart it.`;
       })();
       versions.set(key, p);
@@ -252,10 +249,7 @@ export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> 
         const real = await realpath(file).catch(() => file);
         let shaOf = fileShas.get(real);
         if (shaOf === undefined) {
-          shaOf = readFile(file).then(
-            (b) => createHash('sha256').update(b).digest('hex'),
-            () => null,
-          );
+          shaOf = moduleSha256(file);
           fileShas.set(real, shaOf);
         }
         const sha256 = await shaOf;

@@ -202,7 +202,7 @@ describe('extend', () => {
     expect(ext.replicates).toBe(11);
     expect(ext.seeds).toEqual(Array.from({ length: 11 }, (_, r) => seedFor('0123456789abcdef', r)));
     expect(ext.extensions).toEqual([
-      { at: expect.any(String), replicates_added: 3, from_index: 8, to_index: 10, seeds: [8, 9, 10].map((r) => seedFor('0123456789abcdef', r)), command: ['poisson-prove', 'extend'] },
+      { at: expect.any(String), replicates_added: 3, from_index: 8, to_index: 10, seeds: [8, 9, 10].map((r) => seedFor('0123456789abcdef', r)), command: ['poisson-prove', 'extend'], code: { git: run.provenance.git === null ? null : expect.objectContaining({ commit: expect.any(String) }), target_sha256: run.provenance.target_sha256 } },
     ]);
     const rows = await episodes(dir, run.run_id);
     expect(rows).toHaveLength(22);

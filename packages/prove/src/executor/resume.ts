@@ -20,7 +20,7 @@ import { resolveRun } from '../store/resolve-run.js';
 import { lockRun, recordedWriterAlive, type RunLock } from '../store/run-lock.js';
 import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
-import { gitTopLevel } from '../store/provenance.js';
+import { codeState, gitTopLevel } from '../store/provenance.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
@@ -303,9 +303,16 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
     throw err;
   }
   const target = targetStop ? { source: { ...source, configured: true }, targetStop } : { source };
+  // The code this invocation runs, recorded in its entry (codeChanges says where it differs from the run's).
+  const code = await codeState(cwd, source.kind === 'module' ? source.file : null);
+  const withCode = <T>(entries: readonly T[] | undefined): T[] | undefined => (entries === undefined || entries.length === 0 ? undefined : [...entries.slice(0, -1), { ...(entries.at(-1) as T), code }]);
+  const resumes = withCode(changes.resumes);
+  const extensions = withCode(changes.extensions);
   const next: RunManifest = {
     ...manifest,
     ...changes,
+    ...(resumes !== undefined ? { resumes } : {}),
+    ...(extensions !== undefined ? { extensions } : {}),
     ...(budget.total !== null ? { budget_tokens: budget.total } : {}),
     ...(cap !== undefined ? { max_output_tokens: cap } : {}),
     ...(refreshSince !== null ? { refresh_cache: refreshSince } : {}),

@@ -8,7 +8,7 @@ import type { TestMethod } from '../gate.js';
 import { StoreError } from '../errors.js';
 import { claimsDir, episodesDir, runDir, specPath } from './layout.js';
 import { emptyCounts, type RunManifest, writeManifest } from './manifest.js';
-import { gitState, hostName, packageVersions } from './provenance.js';
+import { gitState, hostName, moduleSha256, packageVersions } from './provenance.js';
 import { claimFile, claimName } from './run-name.js';
 import { listRuns, storeNotADirectory } from './list-runs.js';
 import { lockRun, type RunLock } from './run-lock.js';
@@ -241,6 +241,7 @@ async function populate(store: string, home: string, init: RunInit, runId: strin
       host: hostName(),
       pid: process.pid,
       target_path: init.targetPath ?? null,
+      target_sha256: await moduleSha256(init.targetPath ?? null),
     },
     extensions: [],
     resumes: [],

@@ -57,6 +57,8 @@ export function manifestShapeProblem(m: Record<string, unknown>): string | null 
   for (const key of ['node', 'host']) if (typeof provenance[key] !== 'string') return inner(`provenance.${key}`, provenance[key], 'a text');
   if (typeof provenance['pid'] !== 'number') return inner('provenance.pid', provenance['pid'], 'a number');
   if (provenance['target_path'] !== null && typeof provenance['target_path'] !== 'string') return inner('provenance.target_path', provenance['target_path'], 'a text or null');
+  const sha = provenance['target_sha256'];
+  if (sha !== undefined && sha !== null && !(typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha))) return inner('provenance.target_sha256', sha, 'null or 64 hex digits');
   if (m['import'] !== undefined) {
     const imp = m['import'];
     if (!isObject(imp)) return field('import', 'an object');

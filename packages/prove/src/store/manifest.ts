@@ -45,7 +45,20 @@ export type RunProvenance = {
   pid: number;
   /** The target module's absolute path when the target was given as FILE:NAME, else null. */
   target_path: string | null;
+  /**
+   * The sha256 of the target module's bytes as the run was made (FILE:NAME targets; null for a function,
+   * or a module that could not be read). Absent in runs made before the fifth session of 2026-12-07.
+   */
+  target_sha256?: string | null;
 };
+
+/**
+ * The code a resume or extend ran: the git state of its working directory and the sha256 of the target
+ * module's bytes (null for a function, or outside git), recorded in its `resumes` or `extensions` entry so
+ * that a run whose episodes came from more than one version of its target says so ({@link RunProvenance}
+ * holds the run's own). Absent in entries written before the fifth session of 2026-12-07.
+ */
+export type RunCode = { git: { commit: string; dirty: boolean } | null; target_sha256: string | null };
 
 /** One `extend RUN --replicates K`: replicate indices `from_index`..`to_index` (inclusive) appended. */
 export type RunExtension = {
@@ -55,6 +68,7 @@ export type RunExtension = {
   to_index: number;
   seeds: number[];
   command: string[];
+  code?: RunCode;
 };
 
 /**
@@ -109,7 +123,7 @@ export type RunUsage = {
  * adopted, and `after_kill` when it found the run `running` with no live writer (its process was killed
  * or crashed, not interrupted: what that writer billed after its last usage write is in no count).
  */
-export type RunResume = { at: string; missing: number; command: string[]; adopted?: string[]; after_kill?: boolean };
+export type RunResume = { at: string; missing: number; command: string[]; adopted?: string[]; after_kill?: boolean; code?: RunCode };
 
 /**
  * One committed part, as the manifest records it when the part is put in place: its file name, the

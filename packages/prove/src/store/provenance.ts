@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunCode } from './manifest.js';
 
 // Provenance of a run: git state of the working directory, Node and package versions. Internal.
 
@@ -89,4 +92,23 @@ export const hostName = (): string => hostname();
 export async function gitTopLevel(cwd: string): Promise<string | null> {
   const top = await git(cwd, ['rev-parse', '--show-toplevel']);
   return top === null ? null : top.trim() || null;
+}
+
+/**
+ * The sha256 (hex) of a target module's bytes, or null when `path` is null or cannot be read: what a run
+ * records of its target's own code (`provenance.target_sha256`, and each resume's and extension's `code`).
+ */
+export async function moduleSha256(path: string | null): Promise<string | null> {
+  if (path === null) return null;
+  try {
+    return createHash('sha256').update(await readFile(path)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** The code an invocation runs from `cwd` with the target module at `path` ({@link RunCode}). */
+export async function codeState(cwd: string, path: string | null): Promise<RunCode> {
+  const [git, target_sha256] = await Promise.all([gitState(cwd), moduleSha256(path)]);
+  return { git, target_sha256 };
 }

@@ -8,6 +8,7 @@ import { noteUnverified } from './unverified-note.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
 import { retriesText } from '../../store/run-retries.js';
 import { statusText, uncommittedNote } from '../../store/run-status.js';
+import { codeChanges } from '../../store/code-changes.js';
 import { importText } from '../../store/run-provenance-text.js';
 
 /**
@@ -62,6 +63,8 @@ function text(r: RunInspection, store: string): string {
     ...((m.resumes ?? []).length > 0 ? [['resumes', resumesText(m)] as [string, string]] : []),
     ...(m.refresh_cache ? [['refresh', `the model cache was refreshed from ${seconds(m.refresh_cache)} on: answers written before that were called again`] as [string, string]] : []),
     ['extensions', m.extensions.length === 0 ? 'none' : m.extensions.map((e) => `+${e.replicates_added} (replicates ${e.from_index}..${e.to_index}) at ${seconds(e.at)}`).join('; ')],
+    // A resume or extend that ran other code than the run's: its episodes come from another version of the target.
+    ...(codeChanges(m).length > 0 ? [['code', `its episodes come from more than one version of the target: ${codeChanges(m).join('; ')}`] as [string, string]] : []),
     // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
     ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
     ['rows', rowsText(r)],
