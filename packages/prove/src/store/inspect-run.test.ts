@@ -41,6 +41,11 @@ describe('inspectRun of a run whose status is running', () => {
     const io = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'inspect', id], io)).toBe(0);
     expect(io.out()).toMatch(new RegExp(`\\nstatus +running \\(no live writer: its process was killed or crashed; poisson-prove --store \\S+ resume ${id} finishes it\\)\\n`));
+    // runs too (a review, fifth session of 2026-12-07: it listed the run as `running` like a live one).
+    const listed = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'runs'], listed)).toBe(0);
+    expect(listed.out()).toMatch(new RegExp(`${id} +running, writer gone `));
+    expect(listed.out()).toMatch(new RegExp(`\\nwriter gone: 1 run marked running whose writer is not alive \\(killed or crashed\\); poisson-prove --store \\S+ resume RUN finishes it\\n  ${id}\\n`));
   });
 });
 

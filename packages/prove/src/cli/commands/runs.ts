@@ -71,7 +71,13 @@ export const runsCommand = defineCommand({
     const gone = await missingParts(store, runs, unreadable);
     const goneLines = gone.length === 0 ? [] : ['', `parts missing: ${gone.length} run${gone.length === 1 ? ' whose run.json records' : 's whose run.json records'} part files that are not there (every read refuses it); poisson-prove --store ${shellRef(shownStore.startsWith('..') ? store : shownStore)} verify RUN says what else differs`, ...gone.map((g) => `  ${g.run_id}  ${g.parts.join(', ')}`)];
     const unreadLines = unreadable.length === 0 ? [] : ['', `episodes unreadable: ${unreadable.length} run${unreadable.length === 1 ? ' whose episodes directory' : 's whose episodes directories'} this user may not read (every read refuses ${unreadable.length === 1 ? 'it' : 'them'})`, ...unreadable.map((u) => `  ${u.run_id}  ${u.why}`)];
-    const extra = [...unreadableSections(scan), ...goneLines, ...unreadLines];
+    // Runs marked running whose writer is not alive (a killed sweep leaves that): said, with resume (a
+    // review, fifth session of 2026-12-07: runs listed them as `running` like a live one).
+    const { liveWriter, recordedWriterAlive } = await import('../../store/run-lock.js');
+    const dead = new Set<string>();
+    for (const r of runs) if (r.status === 'running' && (await liveWriter(store, r.run_id)) === null && !recordedWriterAlive(r)) dead.add(r.run_id);
+    const deadLines = dead.size === 0 ? [] : ['', `writer gone: ${dead.size} run${dead.size === 1 ? '' : 's'} marked running whose writer is not alive (killed or crashed); poisson-prove --store ${shellRef(shownStore.startsWith('..') ? store : shownStore)} resume RUN finishes ${dead.size === 1 ? 'it' : 'each'}`, ...[...dead].map((id) => `  ${id}`)];
+    const extra = [...unreadableSections(scan), ...goneLines, ...unreadLines, ...deadLines];
     if (v.flag('json')) {
       // The library's object (scanRuns): a script sees the damaged and never-started directories too.
       io.stdout.write(json(scan));
@@ -85,7 +91,7 @@ export const runsCommand = defineCommand({
     if (runs.length > 0) {
       const rows = [
         ['#', 'name', 'id', 'status', 'backend', 'target', 'rows', 'rows-without-an-outcome', 'created'],
-        ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, r.status, typeof r.backend_options?.['queue'] === 'string' ? `${r.backend}:${r.backend_options['queue']}` : r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
+        ...runs.map((r, i) => [String(i + 1), r.name, r.run_id, dead.has(r.run_id) ? 'running, writer gone' : r.status, typeof r.backend_options?.['queue'] === 'string' ? `${r.backend}:${r.backend_options['queue']}` : r.backend, r.target_id, String(r.counts.rows), String(r.counts.rows_without_outcome), seconds(r.created)]),
       ];
       io.stdout.write(`\n${columns(rows)}\n`);
     }
