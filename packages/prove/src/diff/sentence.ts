@@ -148,7 +148,9 @@ export function verdictSentence(args: {
     else {
       const held = notCounted.filter((r) => r.verdict === 'inconclusive');
       const byLimit = held.some((r) => r.held_back_by.includes('limit') || r.held_back_by.includes('no room') || r.held_back_by.includes('too few pairs'));
-      const byInterval = held.some((r) => r.held_back_by.includes('interval'));
+      // A small sample's check is the rule's own rate of reading `unchanged` at the threshold: it cannot rule
+      // one out (its words fell through to those of a score without an outcome; a review).
+      const byInterval = held.some((r) => r.held_back_by.includes('interval') || r.held_back_by.includes('small sample'));
       const could = byLimit && byInterval ? 'could not have shown, or could not rule out,' : byLimit ? 'could not have shown' : 'could not rule out';
       const byDirection = held.some((r) => r.held_back_by.includes('direction'));
       const what =

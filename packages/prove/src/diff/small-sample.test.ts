@@ -67,6 +67,10 @@ describe('a condition whose n and threshold the rule cannot hold to 5% is not re
     expect([row?.verdict, row?.held_back_by]).toEqual(['inconclusive', ['small sample']]);
     expect(d.verdict).toBe('inconclusive');
     expect(d.sentence).toContain('held back by too few pairs for the rule to rule out ±0.865 at 5% (an exact check) in 1');
+    // The clause before it says the same, not the words of a score without an outcome (it said "left out pairs
+    // holding a score but no outcome" of runs that hold no score; a review).
+    expect(d.sentence).toMatch(/^1 condition that did not count could not rule out a change of 0\.865 \(held back by too few pairs/);
+    expect(d.sentence).not.toContain('score');
   });
 
   it('no table of 8 pairs reads `unchanged` at threshold 0.865; at 0.99 the tables that did still do', () => {

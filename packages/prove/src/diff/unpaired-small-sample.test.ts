@@ -57,6 +57,8 @@ describe('a condition of runs not paired whose sizes and threshold the rule cann
     expect(row.held_back_by).toEqual(['small sample']);
     expect(r.verdict).toBe('inconclusive');
     expect(r.sentence).toContain('too few episodes for the rule to rule out ±0.700 at 5%');
+    expect(r.sentence).toMatch(/^1 condition that did not count could not rule out a change of 0\.700 \(held back by too few episodes/);
+    expect(r.sentence).not.toContain('score');
   });
 
   it('a diff of several candidates holds it back too (12 episodes each, threshold 0.7, read at the family’s 0.025)', () => {
