@@ -397,6 +397,44 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
       await server.close();
     }
   });
+
+  it('served, a read that ends after another condition was clicked does not replace that condition\'s pairs', async () => {
+    await s.context.setOffline(false);
+    const server = await serveView(store, '#3', '#2', { limit: 5 });
+    const page = await s.context.newPage();
+    const rows = page.locator('tr.cond');
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('html[data-ready="true"]');
+      const [first, second] = [await rows.nth(0).getAttribute('data-condition'), await rows.nth(1).getAttribute('data-condition')];
+      // The second condition read once (then cached); the first's next read held until the second is shown.
+      await rows.nth(1).click();
+      await page.waitForSelector('#pairs .group');
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/pairs?*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await rows.nth(0).click();
+      await page.waitForSelector('#pairs p.none:has-text("reading the pairs of")');
+      await rows.nth(1).click();
+      expect(await page.textContent('#pairs h3')).toBe(second);
+      release();
+      // The held read ended: the panel is no longer busy (or, as before, shows the first condition).
+      await page.locator('#pairs[aria-busy="false"]').or(page.locator('#pairs h3', { hasText: first as string })).waitFor();
+      // Before: the first condition's pairs, under the second's selected row.
+      expect(await page.textContent('#pairs h3')).toBe(second);
+      expect(await page.getAttribute('tr.cond.selected', 'data-condition')).toBe(second);
+      // Its read was kept: clicked again, it is shown at once.
+      await page.unroute('**/pairs?*');
+      await rows.nth(0).click();
+      expect(await page.textContent('#pairs h3')).toBe(first);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
 });
 
 // Two imports pair by sample identity: run B may hold a sample at another stored index than run A. The

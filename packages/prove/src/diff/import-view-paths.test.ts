@@ -40,7 +40,10 @@
 // (fifth session of 2026-12-07) for the lm-eval input hash, which now covers each line's target
 // (lm-eval-target.test.ts): the 13 lm-eval cases changed only in the lines' `input_hash` (inspect, pairs,
 // the pages) and the identity rule's `before_hash` / `after_hash` (diff, compare, report), each text of
-// the same length, compared line by line. Every other case is as the row readers gave it.
+// the same length, compared line by line. Regenerated a thirteenth time (2026-12-07) for the served page's
+// script, which shows a read only if its condition is still the one selected (view-browser.test.ts): the 13
+// view and serve pages changed in their script alone (the outputs with the script masked equal those before).
+// Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -219,8 +219,14 @@ export const PAGE_JS = `
     if (groups.length === 0) panel.appendChild(el('p', 'No rows for this condition.', 'none'));
   }
   var cache = {};
+  // The condition last clicked: a served read that ends after another condition was clicked is kept for
+  // later but not shown (it replaced the panel of the condition selected since; a review). The panel is
+  // aria-busy while a read is in flight.
+  var current = null;
+  var reading = 0;
   function select(condition) {
     if (!panel) return;
+    current = condition;
     Array.prototype.forEach.call(document.querySelectorAll('tr.cond'), function (r) { r.classList.toggle('selected', r.getAttribute('data-condition') === condition); });
     Array.prototype.forEach.call(document.querySelectorAll('.forest-row'), function (g) {
       var row = data.rows && data.rows[Number(g.getAttribute('data-row'))];
@@ -230,12 +236,22 @@ export const PAGE_JS = `
     if (cache[condition]) { renderPairs(condition, cache[condition]); return; }
     panel.textContent = '';
     panel.appendChild(el('p', 'reading the pairs of ' + condition + ' ...', 'none'));
+    reading++;
+    panel.setAttribute('aria-busy', 'true');
+    function done() { reading--; if (reading === 0) panel.setAttribute('aria-busy', 'false'); }
     fetch('pairs?condition=' + encodeURIComponent(condition)).then(function (res) {
       if (!res.ok) return res.text().then(function (t) { throw new Error(t); });
       return res.json();
-    }).then(function (p) { cache[condition] = p; renderPairs(condition, p); }, function (err) {
-      panel.textContent = '';
-      panel.appendChild(el('p', 'could not read the pairs: ' + err.message, 'none'));
+    }).then(function (p) {
+      cache[condition] = p;
+      if (current === condition) renderPairs(condition, p);
+      done();
+    }, function (err) {
+      if (current === condition) {
+        panel.textContent = '';
+        panel.appendChild(el('p', 'could not read the pairs of ' + condition + ': ' + err.message, 'none'));
+      }
+      done();
     });
   }
   Array.prototype.forEach.call(document.querySelectorAll('tr.cond'), function (r) {
