@@ -43,7 +43,9 @@
 // the same length, compared line by line. Regenerated a thirteenth time (2026-12-07) for the served page's
 // script, which shows a read only if its condition is still the one selected (view-browser.test.ts): the 13
 // view and serve pages changed in their script alone (the outputs with the script masked equal those before).
-// Every other case is as the row readers gave it.
+// Regenerated a fourteenth time (2026-12-07) for the pairs panel's words where the only discordant pairs wait
+// (--sequential): the same 13 pages changed in their script and the data rows' new `"n"` alone (both masked:
+// equal to those before). Every other case is as the row readers gave it.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -187,7 +187,12 @@ export const PAGE_JS = `
         // None listed: no pair at all (the row's n = 0, its words from the data), none discordant, or none
         // asked for (--limit 0) of those counted above.
         var row = (data.rows || []).filter(function (x) { return x.condition === condition && x.event === g.event; })[0];
-        var none = row && row.no_pairs ? row.no_pairs : g.rise + g.fall === 0 ? 'No discordant pairs: every pair agrees on ' + g.event + '.' : 'None listed (--limit 0): the counts above are the discordant pairs.';
+        // Discordant pairs that wait for a later read (--sequential) are not pairs that agree (a review).
+        var waiting = g.waiting ? g.waiting.rise + g.waiting.fall : 0;
+        var agree = waiting > 0
+          ? 'No discordant pair among the ' + (row && typeof row.n === 'number' ? row.n + ' ' : '') + 'pairs tested on ' + g.event + '; the ' + waiting + ' written after the first replicate a run lacks are not tested yet.'
+          : 'No discordant pairs: every pair agrees on ' + g.event + '.';
+        var none = row && row.no_pairs ? row.no_pairs : g.rise + g.fall === 0 ? agree : 'None listed (--limit 0): the counts above are the discordant pairs.';
         panel.appendChild(el('p', none, 'none'));
         return;
       }

@@ -238,7 +238,7 @@ export function renderDiffPage(input: DiffPageInput): string {
     kind: 'diff',
     serve,
     // A row with no pair says so in the pairs panel (no_pairs), where the panel read that every pair agrees.
-    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event, verdict: r.verdict, no_pairs: noPairsText(r, input.noPairs?.get(r.condition)) })),
+    rows: d.rows.map((r) => ({ condition: r.condition, event: r.event, verdict: r.verdict, n: r.counts?.n ?? null, no_pairs: noPairsText(r, input.noPairs?.get(r.condition)) })),
     pairs: input.pairs,
   };
   return pageShell({ title, body: body.join('\n'), data, serve });
