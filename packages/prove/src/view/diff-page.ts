@@ -28,6 +28,8 @@ export type DiffPageInput = {
   readonly store?: string;
   /** The pairing figures of the conditions whose rows hold no pair (n = 0), by condition: the pairs panel says why. */
   readonly noPairs?: ReadonlyMap<string, CoverageEntry>;
+  /** What the CLI notes on stderr of each run written before checksums (`unverifiedText`): the page says it too. */
+  readonly unverified?: readonly string[];
 };
 
 /**
@@ -194,6 +196,8 @@ export function renderDiffPage(input: DiffPageInput): string {
   const full = fullCommand(d, input.store);
   const unmatched = d.unmatched !== undefined ? unmatchedLine(d.unmatched, d.before.name, d.after.name, full) : null;
   if (unmatched !== null) lines.unshift(['coverage', unmatched.replace(/^coverage: /, '')]);
+  // A run read without checksums: the page, which travels without the command's stderr, says so (it did not; a review).
+  for (const u of [...(input.unverified ?? [])].reverse()) lines.unshift(['unverified', u]);
   for (const w of d.warnings) lines.push(['warning', warningNamingFull(w, full)]);
   const body: string[] = [];
   body.push('<header>');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { columnsPairLister } from '../diff/pairs.js';
 import { addPairDetails } from '../diff/read-pairs.js';
 import { renderDiffPage } from './diff-page.js';
-import { diffHeatmaps, readViewDiff, viewRun, type ViewDiffOptions } from './view-diff.js';
+import { diffHeatmaps, readViewDiff, unverifiedRuns, viewRun, type ViewDiffOptions } from './view-diff.js';
 
 /** Options of {@link serveView}. */
 export type ServeOptions = Omit<ViewDiffOptions, 'serve'> & {
@@ -51,7 +51,7 @@ export async function serveView(store: string, a: string, b: string | null, opti
     page = (await viewRun(store, a, limit !== undefined ? { limit } : {})).html;
   } else {
     const { before, after, report, noPairs } = await readViewDiff(store, a, b, diffOptions);
-    page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: true, store, noPairs });
+    page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: true, store, noPairs, unverified: unverifiedRuns(before, after) });
     const conditions = new Set(report.rows.map((r) => r.condition));
     // The runs stay as columns, indexed once; a request lists one condition's pairs, paired on it alone.
     let lister: ReturnType<typeof columnsPairLister> | null = null;

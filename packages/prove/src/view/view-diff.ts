@@ -15,6 +15,8 @@ import { outcomeCodes } from '../diff/run-index.js';
 import { renderGridSvg, svgWithNote } from '../diff/svg.js';
 import type { CoverageEntry, DiffOptions, DiffReport, DiffRun, TestMethod } from '../diff/types.js';
 import { inspectRun, type RunInspection } from '../store/inspect-run.js';
+import type { RunManifest } from '../store/manifest.js';
+import { unverifiedText } from '../store/run-provenance-text.js';
 import { renderDiffPage, type PageHeatmap } from './diff-page.js';
 import { renderRunPage } from './run-page.js';
 
@@ -116,7 +118,7 @@ export async function viewDiff(store: string, a: string, b: string, options: Vie
   checkOptions(diffOptions, 'viewDiff');
   const { before, after, report, noPairs } = await readViewDiff(store, a, b, diffOptions);
   const pairs = serve === true ? null : await addPairDetails(store, discordantPairsOfColumns(before, after, { events: report.events, sequential: report.sequential, ...(limit !== undefined ? { limit } : {}) }), { private: priv === true });
-  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store, noPairs });
+  const html = renderDiffPage({ report, pairs, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: serve === true, store, noPairs, unverified: unverifiedRuns(before, after) });
   return Object.freeze({ html, report, pairs });
 }
 
@@ -154,6 +156,13 @@ export async function readViewDiff(store: string, a: string, b: string, options:
   const noPairs = new Map<string, CoverageEntry>();
   if (empty.size > 0) for (const c of pairIndexes(x.before, x.after).conditions) if (empty.has(c.label)) noPairs.set(c.label, c.coverage);
   return { before, after, report: withReadCoverage(report, coverage, columnsUnmatched(x.columns.before, x.columns.after)), noPairs };
+}
+
+/** What `unverifiedText` says of each of the two runs written before checksums (none: empty). */
+export function unverifiedRuns(before: RunColumns, after: RunColumns): string[] {
+  return [...new Map([before.manifest, after.manifest].map((m) => [m.run_id, m])).values()]
+    .map((m) => unverifiedText(m as Pick<RunManifest, 'parts' | 'run_id' | 'name'>))
+    .filter((t): t is string => t !== null);
 }
 
 function isColumns(run: DiffRun | RunColumns): run is RunColumns {
