@@ -91,9 +91,11 @@ export function renderRunPage(run: RunInspection, store: string): string {
   if (run.matching === 0) body.push(`<p class="note">${total === 0 ? 'None: the run holds no episode yet.' : 'None: every episode has an outcome.'}</p>`);
   else {
     body.push(`<p class="note">${run.matching} episodes have no outcome (an error, or no score)${run.matching > run.episodes.length ? `; the first ${run.episodes.length} by condition and replicate are shown` : ''}.</p>`);
-    body.push('<div class="scroll"><table id="errors"><thead><tr><th>condition</th><th>replicate</th><th>seed</th><th>error</th><th>meta</th></tr></thead><tbody>');
+    // t and the score as inspect lists them (an episode that holds a score but no outcome showed neither; a review).
+    body.push('<div class="scroll"><table id="errors"><thead><tr><th>condition</th><th>replicate</th><th>seed</th><th class="num">t</th><th class="num">score</th><th>error</th><th>meta</th></tr></thead><tbody>');
     for (const e of run.episodes) {
-      body.push(`<tr><td>${h(e.condition)}</td><td class="num">${h(e.replicate_index)}</td><td class="num">${h(String(e.seed))}</td><td><pre>${h(e.error ?? '-')}</pre></td><td><pre>${h(JSON.stringify(e.meta, null, 2))}</pre></td></tr>`);
+      const num = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : h(String(v)));
+      body.push(`<tr><td>${h(e.condition)}</td><td class="num">${h(e.replicate_index)}</td><td class="num">${h(String(e.seed))}</td><td class="num">${num(e.t)}</td><td class="num">${num(e.score)}</td><td><pre>${h(e.error ?? '-')}</pre></td><td><pre>${h(JSON.stringify(e.meta, null, 2))}</pre></td></tr>`);
     }
     body.push('</tbody></table></div>');
   }
