@@ -30,6 +30,8 @@ export type DiffPageInput = {
   readonly noPairs?: ReadonlyMap<string, CoverageEntry>;
   /** What the CLI notes on stderr of each run written before checksums (`unverifiedText`): the page says it too. */
   readonly unverified?: readonly string[];
+  /** Served with `private`: the pairs the page fetches hold the cached model answers (the note says so). */
+  readonly private?: boolean;
 };
 
 /**
@@ -235,7 +237,10 @@ export function renderDiffPage(input: DiffPageInput): string {
   if (d.clustered !== undefined) body.push(`<h2>Clustered by ${h(d.clustered.cluster_axis)}</h2>`, sectionHtml(clusteredSection(d.clustered)));
   body.push('<h2>Discordant pairs</h2>');
   const limitNote = input.pairs ? `at most ${input.pairs.limit} per condition x event` : serve ? 'read from the store when asked' : '';
-  body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${input.pairs?.private ? ' Cached model answers included (--private).' : ''} The meta is shown as the store holds it: a model target's keeps the model's answer out (its cached answer${input.pairs?.private ? ' is shown with --private' : ' needs --private'}); an imported run's meta holds what the harness's file held, which can include the model's answer (inspect's answer) and the sample's metadata.</p>`);
+  // Served, the pairs come later: whether they hold the cached answers is the server's `private` (the note said
+  // they need --private while the served pairs held them; a review).
+  const priv = input.pairs !== null ? input.pairs.private : input.private === true;
+  body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${priv ? ' Cached model answers included (--private).' : ''} The meta is shown as the store holds it: a model target's keeps the model's answer out (its cached answer${priv ? ' is shown with --private' : ' needs --private'}); an imported run's meta holds what the harness's file held, which can include the model's answer (inspect's answer) and the sample's metadata.</p>`);
   body.push('<div id="pairs"><p class="none">Click a condition.</p></div>');
   body.push('</main>');
   const data = {

@@ -51,7 +51,7 @@ export async function serveView(store: string, a: string, b: string | null, opti
     page = (await viewRun(store, a, limit !== undefined ? { limit } : {})).html;
   } else {
     const { before, after, report, noPairs } = await readViewDiff(store, a, b, diffOptions);
-    page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: true, store, noPairs, unverified: unverifiedRuns(before, after) });
+    page = renderDiffPage({ report, pairs: null, heatmaps: diffHeatmaps(before, after, report, diffOptions.method, store), serve: true, store, noPairs, unverified: unverifiedRuns(before, after), private: priv === true });
     const conditions = new Set(report.rows.map((r) => r.condition));
     // The runs stay as columns, indexed once; a request lists one condition's pairs, paired on it alone.
     let lister: ReturnType<typeof columnsPairLister> | null = null;
