@@ -74,3 +74,36 @@ describe('parseRegistration and integers too large for a number', () => {
     expect(parseRegistration('slack = 9007199254740991\n')).toEqual({ slack: 9007199254740991 });
   });
 });
+
+// A review of 2026-12-07: the parser gives a float as a plain number, so slack = 4.0 and horizon = 8.0
+// validated as 4 and 8, slack = 1e21 as a registration of 10^21 turns, and slack = 9007199254740993.0 as
+// 9007199254740992 (the integer the guard above refuses when written as one). The sweep spec refuses
+// replicates = 8.0 the same way.
+describe('parseRegistration and integer keys written as floats', () => {
+  const problemsOf = (text: string): readonly string[] | null => {
+    try {
+      validatePreregistration(parseRegistration(text));
+    } catch (e) {
+      return (e as { problems: readonly string[] }).problems;
+    }
+    return null;
+  };
+  const SEED = 'knob = "depth"\nstrictness = "strict"\nsplit = "eval"\ngenerator_version = "0"\nslack = 4\nhorizon = 8\narms = ["depth:d1", "depth:d3", "depth:d1+h3"]\n';
+  it('refuses slack and horizon written with a decimal point or an exponent, each named', () => {
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = 4.0').replace('horizon = 8', 'horizon = 8e0 # eight'))).toEqual([
+      'slack = 4.0 is written as a float, but slack is an integer: write it without a decimal point or exponent, e.g. slack = 4',
+      'horizon = 8e0 is written as a float, but horizon is an integer: write it without a decimal point or exponent, e.g. horizon = 8',
+    ]);
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = 9007199254740993.0'))?.[0]).toMatch(/^slack = 9007199254740993\.0 is written as a float/);
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = 1e21').replace('horizon = 8', 'horizon = 1e21'))).toHaveLength(2);
+  });
+  it('refuses a slack or horizon beyond 2^53 - 1 given as a number', () => {
+    const doc = { ...parseRegistration(SEED), slack: 1e21, horizon: 1e21 };
+    expect(() => validatePreregistration(doc)).toThrow(/slack 1e\+21 is not a non-negative integer[\s\S]*horizon 1e\+21 is not a positive integer/);
+  });
+  it('still reads the integers and a non-integer slack as before', () => {
+    expect(problemsOf(SEED)).toBeNull();
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = +4').replace('horizon = 8', 'horizon = 0x8'))).toBeNull();
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = 1.5'))?.[0]).toMatch(/^slack 1\.5 is not a non-negative integer/);
+  });
+});

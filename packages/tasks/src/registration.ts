@@ -92,6 +92,7 @@ function horizonOf(ids: readonly string[], input: RegistrationInput): number | n
  * @returns the parsed document, its integers as numbers
  * @throws PreregistrationError when the text is not valid TOML (the parser's message, and the fix), or holds
  *   an integer too large for a number (beyond 2^53 - 1: it would read as another integer than the one hashed)
+ *   or a slack or horizon written as a float (`slack = 4.0`, `1e21`: an integer key takes an integer)
  * @example
  * ```ts
  * parseRegistration('slack = 4\n'); // { slack: 4 }
@@ -109,8 +110,32 @@ export function parseRegistration(text: string): Record<string, unknown> {
   const out = plain(doc, '', tooLarge) as Record<string, unknown>;
   // The parser keeps an integer beyond 2^53 - 1 as a bigint; as a number it would be another integer than
   // the one hashed (slack = 9007199254740993 read as ...992; a review, sixth session of 2026-12-06).
-  if (tooLarge.length > 0) throw new PreregistrationError(tooLarge.map((k) => `${k} is an integer too large for a number (above 2^53 - 1): state a smaller one`));
+  const problems = tooLarge.map((k) => `${k} is an integer too large for a number (above 2^53 - 1): state a smaller one`);
+  // The parser gives a float as a number like any other, so an integer key written as a float (slack = 4.0,
+  // 1e21, 9007199254740993.0 read as ...992) passed as that integer (a review, 2026-12-07): refused here, as
+  // the sweep spec refuses replicates = 8.0.
+  for (const key of INTEGER_KEYS) {
+    const literal = floatLiteral(text.replace(/^\uFEFF/, ''), key);
+    const value = out[key];
+    if (literal !== null && typeof value === 'number' && Number.isInteger(value)) {
+      problems.push(`${key} = ${literal} is written as a float, but ${key} is an integer: write it without a decimal point or exponent, e.g. ${key === 'slack' ? 'slack = 4' : 'horizon = 8'}`);
+    }
+  }
+  if (problems.length > 0) throw new PreregistrationError(problems);
   return out;
+}
+
+/** The keys whose values are integers (the rest are strings and a list of strings). */
+const INTEGER_KEYS = ['slack', 'horizon'] as const;
+
+/** The literal of a top-level `key = <number>` line when it is written as a float (a `.` or an exponent), or null. */
+function floatLiteral(text: string, key: string): string | null {
+  // [ \t]*, not \s*: \s would match across lines. A registration has no tables; stop at one if there is.
+  const at = text.search(/^[ \t]*\[/m);
+  const head = at < 0 ? text : text.slice(0, at);
+  const line = new RegExp(`^[ \\t]*(?:${key}|"${key}"|'${key}')[ \\t]*=[ \\t]*([+-]?[0-9_]+(?:\\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)[ \\t]*(?:#.*)?\\r?$`, 'm');
+  const literal = line.exec(head)?.[1];
+  return literal !== undefined && /[.eE]/.test(literal) ? literal : null;
 }
 
 function plain(value: unknown, at: string, tooLarge: string[]): unknown {

@@ -96,7 +96,7 @@ function scalarProblems(d: Doc): { problems: string[]; knobOk: boolean; slackOk:
     problems.push(`generator_version ${show(version)} is not a version this release can generate: use ${quoteList(GENERATOR_VERSIONS)}`);
   }
   const slack = d['slack'];
-  const slackOk = typeof slack === 'number' && Number.isInteger(slack) && slack >= 0;
+  const slackOk = typeof slack === 'number' && Number.isSafeInteger(slack) && slack >= 0; // safe: 1e21 is no count of turns
   if ('slack' in d && !slackOk) {
     problems.push(`slack ${show(slack)} is not a non-negative integer: state the turns allowed beyond those an arm needs as a whole number, e.g. slack = 4`);
   }
@@ -210,7 +210,7 @@ function horizonProblems(d: Doc, arms: readonly ArmSpec[] | null, slack: number 
   const state = computed === null ? 'state the largest maxTurns of the arms at this slack' : `state horizon = ${computed}`;
   const horizon = d['horizon'];
   if (!('horizon' in d)) return [`missing key "horizon": ${state}`];
-  if (typeof horizon !== 'number' || !Number.isInteger(horizon) || horizon < 1) return [`horizon ${show(horizon)} is not a positive integer: ${state}`];
+  if (typeof horizon !== 'number' || !Number.isSafeInteger(horizon) || horizon < 1) return [`horizon ${show(horizon)} is not a positive integer: ${state}`];
   if (computed !== null && horizon !== computed) {
     return [`horizon = ${horizon} differs from the largest maxTurns of these arms at slack ${slack as number}, which is ${computed} (${widest}): state horizon = ${computed}`];
   }
