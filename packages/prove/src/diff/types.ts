@@ -143,7 +143,11 @@ export type VerdictWord = 'significant change' | 'no significant change' | 'inco
 export type DiffRow = {
   readonly condition: string;
   readonly event: string;
-  /** Rate of the event before, after, and the change after - before. */
+  /**
+   * Rate of the event before, after, and the change after - before; `NaN` all three when the condition has
+   * no episode to read (no pair with an outcome in both runs, or, unpaired, none in one run), which
+   * `diff --json` writes as `null` (JSON has no NaN).
+   */
   readonly before: number;
   readonly after: number;
   readonly change: number;
