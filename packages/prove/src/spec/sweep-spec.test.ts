@@ -51,6 +51,10 @@ describe('parseSweepSpec', () => {
     ['an unknown axis key', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1]\nunits = "s"\n`, /^axis "a" has an unknown key "units"/],
     ['an unknown axis type', `${HEAD}[axes.a]\ntype = "ordinal"\nvalues = [1]\n`, /^axis "a" has type "ordinal": use "continuous" \(numbers\) or "categorical" \(strings\)\.$/],
     ['strings on a continuous axis', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1, "two"]\n`, /^axis "a" is continuous but has values that are not finite numbers: "two"/],
+    // A review of 2026-12-07: nan, inf and 1e400 were named as null (JSON.stringify's word), which the spec does not hold.
+    ['nan and inf on a continuous axis', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [1, nan, -inf, 1e400]\n`, /^axis "a" is continuous but has values that are not finite numbers: nan, -inf, inf; use finite numbers, or make the axis categorical\.$/],
+    ['an integer beyond 2^53 - 1 on a continuous axis', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [9007199254740993]\n`, /^axis "a" is continuous but has values that are not finite numbers: 9007199254740993; use finite numbers \(an integer beyond 2\^53 - 1 is not exact as a number: use a smaller one\)/],
+    ['replicates = nan', 'target_id = "t"\nt_unit = "turns"\nreplicates = nan\n[axes.a]\ntype = "continuous"\nvalues = [1]\n', /^"replicates" must be an integer, got a number \(nan\)/],
     ['numbers on a categorical axis', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = ["x", 2]\n`, /^axis "a" is categorical but has values that are not strings: 2; quote them/],
     ['empty values', `${HEAD}[axes.a]\ntype = "categorical"\nvalues = []\n`, /^axis "a" has no values: give it at least one value\.$/],
     ['duplicate values', `${HEAD}[axes.a]\ntype = "continuous"\nvalues = [4, 8, 4.0, 8]\n`, /^axis "a" repeats the values 4, 8; list each value once\.$/],

@@ -81,6 +81,8 @@ function isTable(v: unknown): v is Record<string, unknown> {
 
 function show(v: unknown): string {
   if (typeof v === 'bigint') return `${v}`;
+  // As TOML writes them: JSON.stringify gives null for each, a value the spec does not hold (a review, 2026-12-07).
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
   if (v instanceof Date) return v.toISOString();
   return JSON.stringify(v) ?? String(v);
 }
@@ -231,7 +233,8 @@ export function parseSweepSpec(text: string): SweepSpec {
       const wanted = type === 'continuous' ? 'number' : 'string';
       const bad = values.filter((v) => typeof v !== wanted || (typeof v === 'number' && !Number.isFinite(v)));
       if (bad.length > 0) {
-        const fix = type === 'continuous' ? 'use finite numbers, or make the axis categorical' : 'quote them, or make the axis continuous';
+        const huge = type === 'continuous' && bad.some((v) => typeof v === 'bigint');
+        const fix = type === 'continuous' ? `use finite numbers${huge ? ' (an integer beyond 2^53 - 1 is not exact as a number: use a smaller one)' : ''}, or make the axis categorical` : 'quote them, or make the axis continuous';
         problems.push(`${at} is ${type} but has values that are not ${wanted === 'number' ? 'finite numbers' : 'strings'}: ${bad.map(show).join(', ')}; ${fix}.`);
         continue;
       }
