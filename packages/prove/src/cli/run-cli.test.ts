@@ -163,6 +163,16 @@ describe('poisson-prove sweep', () => {
     expect(ok.code).toBe(0);
   });
 
+  // A review (2026-12-07): --timeout 2200000 (25 days) passed to a Node timer, which fires a delay past
+  // 2^31 - 1 ms after 1 ms: every episode ended "ran longer than the timeout of 2200000000 ms".
+  it('refuses a --timeout longer than a timer can wait (exit 2, nothing written)', async () => {
+    const r = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--timeout', '2200000', '--yes']);
+    expect(r).toEqual({ code: 2, out: '', err: 'error: --timeout must be a number, > 0, <= 2147483.647, got "2200000".\n' });
+    expect(await listTree(dir)).toEqual([]);
+    const ok = await cli(['sweep', SPEC_FILE, '--target', `${TARGETS}:coin`, '--max-mde', '0.99', '--timeout', '2147483.647', '--dry-run']);
+    expect(ok.code).toBe(0);
+  });
+
   it('an error that is not a ProveError is internal: exit 1, one line, the --debug hint', async () => {
     const { reportError } = await import('./run-cli.js');
     const io = memoryIo({ cwd: dir });

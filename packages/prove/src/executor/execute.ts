@@ -55,6 +55,9 @@ export type ExecOptions = {
   retrySince?: string | undefined;
 };
 
+/** The longest episode timeout: 2^31 - 1 ms, the longest delay a Node timer keeps (a longer one fires after 1 ms). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /**
  * Checks the execution options of sweep, resume and extend before anything is written, listing every
  * problem at once (internal).
@@ -74,6 +77,9 @@ export function checkExecOptions(opts: {
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${shown(c)}`);
   const t = opts.timeoutMs;
   if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${shown(t)}`);
+  // Node's timers wait at most 2^31 - 1 ms and fire a longer one after 1 ms: every episode timed out at
+  // once, each error naming the timeout asked for (a review, 2026-12-07: --timeout 2200000).
+  else if (typeof t === 'number' && t > MAX_TIMEOUT_MS) problems.push(`timeoutMs must be at most ${MAX_TIMEOUT_MS} (about 24.8 days, the longest a timer waits), got ${t}; give a shorter one, or none (null) for no timeout`);
   problems.push(...partLimitProblems(opts));
   const bad = problems.length > 0 ? problems.join('; ') : null;
   if (bad !== null) throw new RangeError(`${caller}: ${bad}`);

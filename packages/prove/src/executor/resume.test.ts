@@ -272,6 +272,8 @@ describe('bad options and an early stop write nothing', () => {
   const bad: [string, Record<string, unknown>, RegExp][] = [
     ['concurrency', { concurrency: 0 }, /concurrency must be an integer >= 1, got 0/],
     ['timeoutMs', { timeoutMs: -5 }, /timeoutMs must be a finite number > 0 or null, got -5/],
+    // A review (2026-12-07): a timeout past 2^31 - 1 ms fired after 1 ms, every episode a TimeoutError.
+    ['timeoutMs past the longest timer', { timeoutMs: 2_200_000_000 }, /timeoutMs must be at most 2147483647 \(about 24\.8 days, the longest a timer waits\), got 2200000000/],
     ['partRows', { partRows: 1.5 }, /partRows must be an integer >= 1, got 1\.5/],
     ['onProgress', { onProgress: 3 }, /onProgress must be a function/],
   ];
