@@ -105,6 +105,18 @@ describe('createChatClient against a scripted local server', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  // A review (2026-12-07): a timeoutMs of 3e9 went to a timer, which fires a delay past 2^31 - 1 ms after
+  // 1 ms: every call "timed out", the error saying "no answer within 3000000000 ms; raise the timeout".
+  it('refuses a timer delay longer than a timer can wait, before any call', () => {
+    const endpoint = localEndpoint('http://127.0.0.1:9/v1');
+    expect(() => createChatClient({ endpoint, timeoutMs: 3_000_000_000 })).toThrow(
+      new RangeError('timeoutMs must be at most 2147483647 (about 24.8 days, the longest a timer waits); got 3000000000.'),
+    );
+    expect(() => createChatClient({ endpoint, retryAfterMaxMs: 2 ** 31 })).toThrow(/^retryAfterMaxMs must be at most 2147483647/);
+    expect(() => createChatClient({ endpoint, retryMaxMs: 2 ** 31 })).toThrow(/^retryMaxMs must be at most 2147483647/);
+    expect(() => createChatClient({ endpoint, timeoutMs: 2_147_483_647 })).not.toThrow();
+  });
+
   it('does not retry a 400 and keeps the response body (which may echo the prompt) out of the message', async () => {
     server = await startMockChatServer(() => ({
       kind: 'status',

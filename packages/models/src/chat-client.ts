@@ -191,6 +191,9 @@ function toCompletion(raw: unknown, model: string, request: ChatRequest): ChatCo
   };
 }
 
+/** The longest delay a Node timer keeps: 2^31 - 1 ms (a longer one fires after 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * A Chat Completions client on the `openai` package for one provider endpoint. The package's own retries
  * are off (`maxRetries: 0`); this client retries itself so that waits are observable and jitter is
@@ -203,6 +206,8 @@ function toCompletion(raw: unknown, model: string, request: ChatRequest): ChatCo
  *
  * @param options - see {@link ChatClientOptions}.
  * @returns a {@link ChatClient}.
+ * @throws RangeError when `timeoutMs` or `maxAttempts` is not positive, or `timeoutMs`, `retryMaxMs` or
+ *   `retryAfterMaxMs` exceeds 2147483647 ms (the longest a timer waits).
  * @throws ModelCallError from `complete` when a call fails for good; the signal's reason when aborted.
  * @example
  * ```ts
@@ -226,6 +231,15 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     ['maxAttempts', maxAttempts],
   ] as const) {
     if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number; got ${value}.`);
+  }
+  // Each is a timer's delay, and a Node timer fires a delay past 2^31 - 1 ms after 1 ms: a timeoutMs of
+  // 3e9 timed every call out at once ("no answer within 3000000000 ms; raise the timeout"; a review, 2026-12-07).
+  for (const [name, value] of [
+    ['timeoutMs', timeoutMs],
+    ['retryMaxMs', retryMaxMs],
+    ['retryAfterMaxMs', retryAfterMaxMs],
+  ] as const) {
+    if (value > MAX_TIMER_MS) throw new RangeError(`${name} must be at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits); got ${value}.`);
   }
   const noop = (): void => undefined;
   const client = new OpenAI({

@@ -16,4 +16,12 @@ describe('envSessionOptions', () => {
     expect(() => envSessionOptions({ POISSON_MAX_ATTEMPTS: '0' })).toThrow('POISSON_MAX_ATTEMPTS must be an integer >= 1, got "0"');
     expect(() => envSessionOptions({ POISSON_CALL_TIMEOUT_MS: '1.5' })).toThrow(RangeError);
   });
+
+  // A review (2026-12-07): 3000000000 went to the client's timer, which fired after 1 ms: every call timed out.
+  it('refuses a call timeout longer than a timer can wait', () => {
+    expect(() => envSessionOptions({ POISSON_CALL_TIMEOUT_MS: '3000000000' })).toThrow(
+      'POISSON_CALL_TIMEOUT_MS must be at most 2147483647 (about 24.8 days, the longest a timer waits), got "3000000000"',
+    );
+    expect(envSessionOptions({ POISSON_CALL_TIMEOUT_MS: '2147483647' }).timeoutMs).toBe(2_147_483_647);
+  });
 });

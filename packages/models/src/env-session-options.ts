@@ -23,18 +23,20 @@ export interface EnvSessionOptions {
  *
  * @param env - the environment, e.g. `process.env`.
  * @returns a frozen {@link EnvSessionOptions}.
- * @throws RangeError naming the variable when a number is not an integer >= 1.
+ * @throws RangeError naming the variable when a number is not an integer >= 1, or `POISSON_CALL_TIMEOUT_MS`
+ *   exceeds 2147483647 (the longest a timer waits).
  * @example
  * ```ts
  * const session = createModelSession({ env: process.env, ...envSessionOptions(process.env), cache: ResponseCache.forStore('store') });
  * ```
  */
 export function envSessionOptions(env: EnvSource): EnvSessionOptions {
-  const positive = (name: string, fallback: number): number => {
+  const positive = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER, why = ''): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be an integer >= 1, got ${JSON.stringify(raw)}`);
+    if (n > max) throw new RangeError(`${name} must be at most ${max}${why}, got ${JSON.stringify(raw)}`);
     return n;
   };
   const baseURLs: Partial<Record<ProviderName, string>> = {};
@@ -45,7 +47,8 @@ export function envSessionOptions(env: EnvSource): EnvSessionOptions {
   return Object.freeze({
     baseURLs: Object.freeze(baseURLs),
     concurrency: positive('POISSON_CONCURRENCY', 4),
-    timeoutMs: positive('POISSON_CALL_TIMEOUT_MS', 120_000),
+    // A timer's delay: a Node timer fires one past 2^31 - 1 ms after 1 ms, timing every call out at once.
+    timeoutMs: positive('POISSON_CALL_TIMEOUT_MS', 120_000, 2_147_483_647, ' (about 24.8 days, the longest a timer waits)'),
     maxAttempts: positive('POISSON_MAX_ATTEMPTS', 4),
   });
 }
