@@ -352,3 +352,17 @@ describe('a task is deeply frozen', () => {
     expect(JSON.stringify(t)).toBe(before);
   });
 });
+
+// A review (2026-12-07): a script calling generate() or countTokens() without its argument got the
+// engine's "Cannot read properties of undefined (reading 'knob')" / "(reading 'matchAll')".
+describe('a missing argument is named at the entry', () => {
+  it('generate without an arm, countTokens without a string', async () => {
+    const { countTokens } = await import('./tokens.js');
+    expect(() => generate(undefined as never, 0)).toThrow(
+      new TypeError('arm must be an ArmSpec object ({ knob, level, controlHistory, strictness, split, generatorVersion }), got undefined'),
+    );
+    expect(() => generate('depth:d3' as never, 0)).toThrow(/^arm must be an ArmSpec object .*, got "depth:d3"$/);
+    expect(() => countTokens(undefined as never)).toThrow(new TypeError('countTokens: text must be a string, got undefined'));
+    expect(() => countTokens(42 as never)).toThrow(new TypeError('countTokens: text must be a string, got 42'));
+  });
+});

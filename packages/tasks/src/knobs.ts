@@ -102,6 +102,7 @@ export function isKnobName(name: unknown): name is KnobName {
  *
  * @param arm - the arm
  * @returns its {@link TaskShape}
+ * @throws TypeError when arm is not an object
  * @throws RangeError when the knob is unknown, the level is not declared, or the control is not one the knob declares
  * @example
  * ```ts
@@ -110,6 +111,10 @@ export function isKnobName(name: unknown): name is KnobName {
  * ```
  */
 export function armShape(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistory'>): TaskShape {
+  // generate's first look at its argument: a missing arm is named here, not as a property read of undefined.
+  if (arm === null || typeof arm !== 'object') {
+    throw new TypeError(`arm must be an ArmSpec object ({ knob, level, controlHistory, strictness, split, generatorVersion }), got ${shown(arm)}`);
+  }
   if (!isKnobName(arm.knob)) {
     throw new RangeError(`arm.knob must be one of ${Object.keys(KNOBS).join(', ')}, got ${JSON.stringify(arm.knob)}`);
   }

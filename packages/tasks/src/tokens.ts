@@ -3,6 +3,7 @@ import { asciiPattern } from './internal/ascii-split.js';
 import { BYTES_ENTRY, findRank, loadRankTable, STRING_ENTRY, type RankTable } from './internal/o200k-ranks.js';
 import type { ChatMessage, ToolDefinition } from './messages.js';
 import type { Task } from './task.js';
+import { shown } from './internal/shown.js';
 
 // The o200k_base count is gpt-tokenizer 4.0.0's (`encode(text, { disallowedSpecial: new Set() }).length`),
 // computed here from its split pattern and its ranks, both held in a sorted byte table (internal/o200k-ranks.ts):
@@ -99,6 +100,7 @@ function pieceTokens(t: RankTable, piece: string): number {
  *
  * @param text - any string
  * @returns its token count
+ * @throws TypeError when text is not a string
  * @example
  * ```ts
  * countTokens('hello world'); // 2
@@ -106,6 +108,7 @@ function pieceTokens(t: RankTable, piece: string): number {
  * @see gpt-tokenizer 4.0.0, `gpt-tokenizer/encoding/o200k_base` (the same count; its split pattern and ranks)
  */
 export function countTokens(text: string): number {
+  if (typeof text !== 'string') throw new TypeError(`countTokens: text must be a string, got ${shown(text)}`);
   table ??= loadRankTable();
   let n = 0;
   for (const [piece] of text.matchAll(splitter(table, text))) n += pieceTokens(table, piece);
