@@ -46,7 +46,7 @@ export type { SweepProgress, BackendChoice } from './executor/execute.js';
 export { localBackend } from './executor/local-backend.js';
 export { workerBackend } from './executor/worker-backend.js';
 export type { WorkerBackendOptions } from './executor/worker-backend.js';
-export type { Backend, BackendContext, WorkItem, TargetSource, RuntimeInit } from './executor/backend.js';
+export type { Backend, BackendContext, BudgetShare, WorkItem, TargetSource, RuntimeInit } from './executor/backend.js';
 export { bullmqBackend } from './executor/bullmq-backend.js';
 export type { BullmqBackend, BullmqBackendOptions } from './executor/bullmq-backend.js';
 export { runWorker } from './executor/bullmq-worker.js';
@@ -66,6 +66,7 @@ export { reportGrid, formatGridText, readReportRuns } from './diff/report-grid.j
 export type { RunColumns, AxisColumn, IdentityColumns } from './diff/run-columns.js';
 export type { OutcomeCodes } from './diff/run-index.js';
 export type { ReportGrid, ReportCell, ReportOptions } from './diff/report-grid.js';
+export type { SeedCell } from './diff/seed-cells.js';
 export { renderGridSvg } from './diff/svg.js';
 export { compareEpisodes, compareRuns, formatMultiDiffText } from './diff/compare-runs.js';
 export type { MultiDiffReport } from './diff/compare-runs.js';
