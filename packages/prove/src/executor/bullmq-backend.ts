@@ -66,9 +66,11 @@ export type BullmqBackend = Backend & {
 
 const DEFAULT_CHUNK = 25;
 
-function positiveInt(name: string, v: unknown, def: number): number {
+function positiveInt(name: string, v: unknown, def: number, timer = false): number {
   if (v === undefined) return def;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new RangeError(`bullmqBackend: ${name} must be an integer >= 1, got ${String(v)}`);
+  // A timer's delay: Node fires one past 2^31 - 1 ms after 1 ms (a pollMs of 3e9 would poll every millisecond).
+  if (timer && v > 2_147_483_647) throw new RangeError(`bullmqBackend: ${name} must be at most 2147483647 (about 24.8 days, the longest a timer waits), got ${v}`);
   return v;
 }
 
@@ -126,7 +128,7 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   const chunkSize = positiveInt('chunkSize', opts.chunkSize, rate !== undefined ? 1 : DEFAULT_CHUNK);
   const window = positiveInt('window', opts.window, 512);
   const giveUp = positiveInt('reconnectAttempts', opts.reconnectAttempts, 10);
-  const pollMs = positiveInt('pollMs', opts.pollMs, 2000);
+  const pollMs = positiveInt('pollMs', opts.pollMs, 2000, true);
   const noWorkerMs = positiveInt('noWorkerMs', opts.noWorkerMs, 10_000);
   const keepSeconds = positiveInt('keepSeconds', opts.keepSeconds, 7 * 24 * 3600);
   const leaseSeconds = positiveInt('leaseSeconds', opts.leaseSeconds, LEASE_SECONDS);

@@ -90,6 +90,8 @@ describe('bullmqBackend options', () => {
     expect(() => bullmqBackend({ redis: 'redis://h:1', rate: 0 })).toThrow('bullmqBackend: rate must be a number > 0 (jobs per second), got 0');
     expect(() => bullmqBackend({ redis: 'redis://h:1', chunkSize: 0 })).toThrow('bullmqBackend: chunkSize must be an integer >= 1, got 0');
     expect(() => bullmqBackend({ redis: 'redis://h:1', queue: 'a:b' })).toThrow('bullmqBackend: queue must be a non-empty name without ":", got "a:b"');
+    // A review (2026-12-07): a poll interval past 2^31 - 1 ms goes to a timer that fires after 1 ms.
+    expect(() => bullmqBackend({ redis: 'redis://h:1', pollMs: 3_000_000_000 })).toThrow('bullmqBackend: pollMs must be at most 2147483647 (about 24.8 days, the longest a timer waits), got 3000000000');
     expect(() => bullmqBackend({ redis: 'ftp://h' })).toThrow(RedisError);
   });
 });
