@@ -50,6 +50,10 @@ describe('diffEpisodes (in memory)', () => {
     expect(() => diffEpisodes(a, a, { q: 1.5 })).toThrow(new RangeError('diffEpisodes: options.q must be a number in (0, 1), got 1.5'));
     expect(() => diffEpisodes(a, a, { power: 0 })).toThrow(/options.power must be a number in \(0, 1\), got 0/);
     expect(() => diffEpisodes(a, a, { method: 'bayes' as never })).toThrow(/options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got "bayes"/);
+    // A review (2026-12-07): an empty list was read as none given, and the events inferred.
+    expect(() => diffEpisodes(a, a, { events: [] })).toThrow(
+      new RangeError('diffEpisodes: options.events is empty; name at least one outcome label, or leave events out to infer the failure events'),
+    );
   });
 
   it('refuses runs that share no condition, saying how to fix it', () => {

@@ -25,6 +25,11 @@ export function checkOptions(options: DiffOptions, caller = 'diffEpisodes'): Che
   if (typeof power !== 'number' || !(power > 0 && power < 1)) throw new RangeError(`${caller}: options.power must be a number in (0, 1), got ${shown(power)}`);
   if (!TEST_METHODS.includes(method)) throw new RangeError(`${caller}: options.method must be 'exact', 'midp', 'asymptotic' or 'asymptotic-cc', got ${shown(method)}`);
   if (options.events !== undefined && !Array.isArray(options.events)) throw new TypeError(`${caller}: options.events must be an array of outcome labels, got ${typeof options.events}`);
+  // An empty list was read as none given, so the diff inferred the failure events and tested what the
+  // script had not chosen (a review, 2026-12-07; the CLI gives events only when --event is).
+  if (Array.isArray(options.events) && options.events.length === 0) {
+    throw new RangeError(`${caller}: options.events is empty; name at least one outcome label, or leave events out to infer the failure events`);
+  }
   if (options.scores !== undefined && typeof options.scores !== 'boolean') throw new TypeError(`${caller}: options.scores must be a boolean, got ${typeof options.scores}`);
   if (options.cluster !== undefined && (typeof options.cluster !== 'string' || options.cluster === '')) throw new TypeError(`${caller}: options.cluster must be an axis name, got ${JSON.stringify(options.cluster)}`);
   if (options.sequential !== undefined && typeof options.sequential !== 'boolean') throw new TypeError(`${caller}: options.sequential must be a boolean, got ${typeof options.sequential}`);

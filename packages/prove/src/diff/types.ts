@@ -41,7 +41,7 @@ export type DiffRun = {
 
 /** The options of a diff; every one has a default. */
 export type DiffOptions = {
-  /** The events to test (outcome labels); inferred when absent: the labels other than `passed` in either run. */
+  /** The events to test (outcome labels, at least one); inferred when absent: the labels other than `passed` in either run. */
   readonly events?: readonly string[];
   /** The false discovery / family-wise rate; default the q the runs' sweeps recorded, else 0.05. */
   readonly q?: number;
