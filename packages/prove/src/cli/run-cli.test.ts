@@ -329,6 +329,10 @@ describe('poisson-prove runs and inspect', () => {
     expect(JSON.parse(j.out)).toEqual({ runs: await listRuns(join(dir, 'store')), skipped: [], neverStarted: [] });
     // A store that does not exist is said to (issue 14: it printed "ok 0 runs").
     expect(await cli(['--store', 'empty', 'runs'])).toEqual({ code: 2, out: '', err: `error: the store ${join(dir, 'empty')} does not exist; pass --store with the directory that holds the runs (or set POISSON_STORE), or sweep first.\n` });
+    // A review (2026-12-07): an empty --store (`--store "$DIR"`, DIR unset) read the default ./store.
+    const empty = { code: 2, out: '', err: 'error: --store is empty; pass the store directory, or leave --store out for $POISSON_STORE, else ./store.\n' };
+    expect(await cli(['--store', '', 'runs'])).toEqual(empty);
+    expect(await cli(['runs', '--store', ''])).toEqual(empty);
   });
 
   it('inspect: manifest, outcome counts per condition, and the episodes of an event with their meta', async () => {

@@ -136,6 +136,12 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
       io.stdout.write(verbHelp(cmd));
       return 0;
     }
+    // An empty --store (a `--store "$DIR"` whose variable is unset) named the default ./store, where the runs
+    // then went or were looked for without a word (a review, 2026-12-07); refused as an empty --salt is.
+    // An empty POISSON_STORE still reads as unset, as environment variables conventionally do.
+    if (parsed.options['store'] === '' || g.options['store'] === '') {
+      throw new UsageError(['--store is empty; pass the store directory, or leave --store out for $POISSON_STORE, else ./store.']);
+    }
     const storeOpt = (parsed.options['store'] as string | undefined) ?? (g.options['store'] as string | undefined) ?? io.env['POISSON_STORE'];
     const storeRaw = storeOpt && storeOpt !== '' ? storeOpt : 'store';
     // The store as given (--store or POISSON_STORE), for the commands an error names; the default needs none.
