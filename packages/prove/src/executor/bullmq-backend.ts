@@ -11,6 +11,7 @@ import { chunkItems, DEFAULT_QUEUE, LEASE_SECONDS, leaseKey, lostUsageKey, parse
 import { addUsage } from './target-hooks.js';
 import { runJobs } from './bullmq-run-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, RedisError, type RedisTarget } from './bullmq-redis.js';
+import { MAX_TIMER_MS } from '../internal/max-timer.js';
 import { failedRow } from './run-episode.js';
 
 /** Options of {@link bullmqBackend}. */
@@ -70,7 +71,7 @@ function positiveInt(name: string, v: unknown, def: number, timer = false): numb
   if (v === undefined) return def;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new RangeError(`bullmqBackend: ${name} must be an integer >= 1, got ${String(v)}`);
   // A timer's delay: Node fires one past 2^31 - 1 ms after 1 ms (a pollMs of 3e9 would poll every millisecond).
-  if (timer && v > 2_147_483_647) throw new RangeError(`bullmqBackend: ${name} must be at most 2147483647 (about 24.8 days, the longest a timer waits), got ${v}`);
+  if (timer && v > MAX_TIMER_MS) throw new RangeError(`bullmqBackend: ${name} must be at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits), got ${v}`);
   return v;
 }
 

@@ -10,6 +10,7 @@ import type { Target, TargetUsage } from '../target/target.js';
 import { chunkDataProblems, chunkWorkItems, DEFAULT_QUEUE, doneEpisodesKey, leaseKey, LOST_USAGE_KEEP_SECONDS, lostUsageKey, parseDoneEpisode, stopKey, type ChunkJobData, type ChunkJobResult, type ChunkTarget, type DoneEpisode } from './bullmq-jobs.js';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisTarget } from './bullmq-redis.js';
 import { failedRow, runEpisode } from './run-episode.js';
+import { MAX_TIMER_MS } from '../internal/max-timer.js';
 import { addUsage, startTarget, type StartedTarget } from './target-hooks.js';
 
 /** A worker records a chunk's finished episodes at once after one that took this long (ms), or once those not yet recorded took it in all. */
@@ -116,8 +117,10 @@ export type WorkerSummary = {
   readonly episodes: number;
 };
 
-function checkInt(name: string, v: unknown, min: number): void {
+function checkInt(name: string, v: unknown, min: number, timer = false): void {
   if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < min)) throw new RangeError(`runWorker: ${name} must be an integer >= ${min}, got ${String(v)}`);
+  // A timer's delay: Node fires one past 2^31 - 1 ms after 1 ms (a lock that long would expire at once).
+  if (timer && (v as number) > MAX_TIMER_MS) throw new RangeError(`runWorker: ${name} must be at most ${MAX_TIMER_MS} (about 24.8 days, the longest a timer waits), got ${String(v)}`);
 }
 
 async function exists(file: string): Promise<boolean> {
@@ -177,8 +180,8 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
  */
 export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> {
   checkInt('concurrency', opts.concurrency, 1);
-  checkInt('lockDurationMs', opts.lockDurationMs, 100);
-  checkInt('stalledIntervalMs', opts.stalledIntervalMs, 100);
+  checkInt('lockDurationMs', opts.lockDurationMs, 100, true);
+  checkInt('stalledIntervalMs', opts.stalledIntervalMs, 100, true);
   checkInt('maxStalledCount', opts.maxStalledCount, 0);
   if (opts === null || typeof opts !== 'object') throw new TypeError(`runWorker: options must be an object, got ${String(opts)}`);
   const target: RedisTarget = { url: opts.redis, tls: opts.tls };

@@ -1,5 +1,6 @@
 import { shown } from 'poisson-core';
 import { ProveError, StoreError, TargetError } from '../errors.js';
+import { MAX_TIMER_MS } from '../internal/max-timer.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import type { Condition } from '../spec/conditions.js';
 import type { RunManifest } from '../store/manifest.js';
@@ -56,7 +57,7 @@ export type ExecOptions = {
 };
 
 /** The longest episode timeout: 2^31 - 1 ms, the longest delay a Node timer keeps (a longer one fires after 1 ms). */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 
 /**
  * Checks the execution options of sweep, resume and extend before anything is written, listing every
