@@ -49,6 +49,9 @@ describe('readEpisodes', () => {
       { condition: 'slack 8 · strictness strict', seed: 887683062n },
     ]);
     await expect(readEpisodes(dir, '#1', { columns: ['nope'] })).rejects.toThrow(/unknown column nope; the columns are run_id, condition, slack/);
+    // No column at all: a table of no columns has no rows, which read as a run of no episodes (a review,
+    // fifth session of 2026-12-07); refused, naming the option and the fix.
+    await expect(readEpisodes(dir, '#1', { columns: [] })).rejects.toThrow(new RangeError('readEpisodes: columns is empty, and a table of no columns has no rows; name at least one column (run_id, condition, slack, ...), or leave columns out for every column'));
   });
 
   it('streams the parts with episodeBatches', async () => {

@@ -14,7 +14,7 @@ import { resolveRun } from './resolve-run.js';
 
 /** Options of {@link readEpisodes}. */
 export type ReadEpisodesOptions = {
-  /** Only these columns, in this order (default: all, in file order). */
+  /** Only these columns, in this order (default: all, in file order; an empty list is refused: a table of no columns has no rows). */
   columns?: readonly string[];
   /** Keep only the rows for which this returns true; it sees the whole row as {@link episodes} gives it. */
   where?: (row: EpisodeRow) => boolean;
@@ -64,6 +64,9 @@ function batchTable(arrow: Arrow, manifest: RunManifest, columns: readonly strin
 function checkColumns(manifest: RunManifest, columns: readonly string[] | undefined): string[] {
   const all = columnOrder(axisTypes(manifest.axes));
   if (columns === undefined) return all;
+  if (Array.isArray(columns) && columns.length === 0) {
+    throw new RangeError(`readEpisodes: columns is empty, and a table of no columns has no rows; name at least one column (${all.slice(0, 3).join(', ')}, ...), or leave columns out for every column`);
+  }
   const unknown = columns.filter((c) => !all.includes(c));
   if (unknown.length > 0) throw new RangeError(`readEpisodes: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the columns are ${all.join(', ')}`);
   return [...columns];
