@@ -156,7 +156,7 @@ class RelayEnvironment implements Environment {
     const output = valid ? checked.output : null;
     const error = valid ? null : checked;
     const observation = output ?? fillTemplate(TEMPLATES.invalidCall, { reason: error as string });
-    this.calls.push({ turn: t, name: action.name, arguments: action.arguments, valid, output, error });
+    this.calls.push(Object.freeze({ turn: t, name: action.name, arguments: action.arguments, valid, output, error }));
     const argText = typeof action.arguments === 'string' ? action.arguments : (JSON.stringify(action.arguments) ?? 'null');
     this.messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: action.name, arguments: argText } }] });
     this.messages.push({ role: 'tool', tool_call_id: id, content: observation });

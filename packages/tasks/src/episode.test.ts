@@ -23,6 +23,16 @@ describe('runEpisode with the reference policy', () => {
     }
   });
 
+  // STYLE.md: results are frozen, through their records (a review, fifth session of 2026-12-07: the calls
+  // array was frozen and its records were not, so a policy or a caller could rewrite a call's output).
+  it('returns a frozen result whose call records are frozen too', async () => {
+    const r = await runEpisode(generate(D3, 1), referencePolicy, { maxTurns: maxTurns(D3, 4) });
+    expect(Object.isFrozen(r)).toBe(true);
+    expect(Object.isFrozen(r.calls)).toBe(true);
+    expect(r.calls.length).toBe(3);
+    expect(r.calls.every((c) => Object.isFrozen(c))).toBe(true);
+  });
+
   it('is truncated when the budget is smaller than the turns needed', async () => {
     const r = await runEpisode(generate(D3, 0), referencePolicy, { maxTurns: 3 });
     expect(r).toMatchObject({ outcome: 'truncated', t: 3, answer: null });
