@@ -64,4 +64,19 @@ describe('the code a run, its resumes and its extensions ran', () => {
     expect(await runCli(['--store', join(dir, 'store'), 'extend', m0.run_id, '--replicates', '1', '--quiet'], io)).toBe(0);
     expect(io.err()).toMatch(/^extend: the target module's bytes changed \(sha256 [0-9a-f]{12}… as the run was made, [0-9a-f]{12}… now\): the episodes this extend adds would come from another version of the target than the run's/m);
   });
+
+  it("a run.json whose entry's code is not { git, target_sha256 } is named as damaged, not an internal error", async () => {
+    const m0 = await sweep({ spec: SPEC, target: `${join(dir, 'target.mjs')}:walk`, store: join(dir, 'store'), maxMde: 0.99, salt: 'code3', cwd: dir });
+    await extend({ store: join(dir, 'store'), ref: m0.run_id, replicates: 1, cwd: dir });
+    const file = join(dir, 'store', m0.run_id, 'run.json');
+    for (const code of [null, {}, { git: null, target_sha256: 'abc' }]) {
+      const m = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      (m['extensions'] as Record<string, unknown>[])[0]!['code'] = code;
+      await writeFile(file, JSON.stringify(m));
+      const io = memoryIo({ cwd: dir });
+      await runCli(['--store', join(dir, 'store'), 'inspect', m0.run_id], io);
+      expect(io.err()).not.toContain('internal error');
+      expect(io.err() + io.out()).toContain('extensions[0].code is not absent or { git, target_sha256 }');
+    }
+  });
 });

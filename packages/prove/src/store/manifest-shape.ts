@@ -21,6 +21,10 @@ const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isInteg
 const isText = (v: unknown): boolean => typeof v === 'string';
 const isTexts = (v: unknown): boolean => Array.isArray(v) && v.every(isText);
 const isNumbers = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'number');
+const isGit = (v: unknown): boolean => v === null || (isObject(v) && typeof v['commit'] === 'string' && typeof v['dirty'] === 'boolean');
+const isSha256 = (v: unknown): boolean => v === null || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
+/** An entry's `code` (absent in entries written before it), as codeChanges reads it. */
+const isCode = (v: unknown): boolean => v === undefined || (isObject(v) && isGit(v['git']) && isSha256(v['target_sha256']));
 
 /**
  * The first field of a parsed run.json whose type is not the one readers use, as the reason a run is
@@ -53,12 +57,12 @@ export function manifestShapeProblem(m: Record<string, unknown>): string | null 
   const packages = provenance['packages'];
   if (!isObject(packages) || !Object.values(packages).every((v) => typeof v === 'string')) return inner('provenance.packages', packages, 'an object of texts');
   const git = provenance['git'];
-  if (git !== null && !(isObject(git) && typeof git['commit'] === 'string' && typeof git['dirty'] === 'boolean')) return inner('provenance.git', git, 'null or { commit, dirty }');
+  if (!isGit(git)) return inner('provenance.git', git, 'null or { commit, dirty }');
   for (const key of ['node', 'host']) if (typeof provenance[key] !== 'string') return inner(`provenance.${key}`, provenance[key], 'a text');
   if (typeof provenance['pid'] !== 'number') return inner('provenance.pid', provenance['pid'], 'a number');
   if (provenance['target_path'] !== null && typeof provenance['target_path'] !== 'string') return inner('provenance.target_path', provenance['target_path'], 'a text or null');
   const sha = provenance['target_sha256'];
-  if (sha !== undefined && sha !== null && !(typeof sha === 'string' && /^[0-9a-f]{64}$/.test(sha))) return inner('provenance.target_sha256', sha, 'null or 64 hex digits');
+  if (sha !== undefined && !isSha256(sha)) return inner('provenance.target_sha256', sha, 'null or 64 hex digits');
   if (m['import'] !== undefined) {
     const imp = m['import'];
     if (!isObject(imp)) return field('import', 'an object');
@@ -75,8 +79,8 @@ export function manifestShapeProblem(m: Record<string, unknown>): string | null 
   if (m['retries'] !== undefined && !(Array.isArray(m['retries']) && m['retries'].every(isObject))) return field('retries', 'a list');
   // The entries, field by field, as inspect, view, diff (looksOf), extend, resume and verify read them.
   const entries: [string, [string, (v: unknown) => boolean, string][]][] = [
-    ['extensions', [['at', isText, 'a text'], ['replicates_added', isCount, 'a whole number >= 0'], ['from_index', isCount, 'a whole number >= 0'], ['to_index', isCount, 'a whole number >= 0'], ['seeds', isNumbers, 'a list of numbers']]],
-    ['resumes', [['at', isText, 'a text']]],
+    ['extensions', [['at', isText, 'a text'], ['replicates_added', isCount, 'a whole number >= 0'], ['from_index', isCount, 'a whole number >= 0'], ['to_index', isCount, 'a whole number >= 0'], ['seeds', isNumbers, 'a list of numbers'], ['code', isCode, 'absent or { git, target_sha256 }']]],
+    ['resumes', [['at', isText, 'a text'], ['code', isCode, 'absent or { git, target_sha256 }']]],
     ['retries', [['at', isText, 'a text'], ['from_part', isCount, 'a whole number >= 0'], ['error_match', (v) => v === null || isText(v), 'a text or null']]],
   ];
   for (const [key, fields] of entries) {
