@@ -6,6 +6,7 @@ import { fillTemplate } from './internal/fill-template.js';
 import { TEMPLATES } from './internal/relay-data.js';
 import { stageOutput } from './scenario.js';
 import { shown } from './internal/shown.js';
+import { deepFreeze } from './internal/deep-freeze.js';
 
 /** How an episode ended. `truncated`: the turn budget ran out before an answer. */
 export type Outcome = 'passed' | 'failed' | 'truncated';
@@ -40,6 +41,26 @@ export interface Environment {
   readonly answer: string | null;
   /** Play one action. @throws Error when the episode is already done; TypeError for a malformed action. */
   step(action: PolicyAction): StepResult;
+}
+
+/**
+ * A call's arguments as the record keeps them: a deep, frozen copy, so that neither the policy (which keeps
+ * its own object and may change it after the call) nor a reader of the result can rewrite what was called.
+ */
+function frozenCopy(args: unknown): unknown {
+  if (args === null || typeof args !== 'object') return args;
+  // The usual arguments, a plain object of primitives ({ token }): a shallow copy is a whole one.
+  if (Object.getPrototypeOf(args) === Object.prototype && Object.values(args).every((v) => v === null || (typeof v !== 'object' && typeof v !== 'function'))) {
+    return Object.freeze({ ...(args as Record<string, unknown>) });
+  }
+  let copy: unknown;
+  try {
+    copy = structuredClone(args);
+  } catch {
+    // A value structuredClone refuses (a function inside): as the call's message holds it, JSON.
+    copy = JSON.parse(JSON.stringify(args) ?? 'null') as unknown;
+  }
+  return deepFreeze(copy);
 }
 
 function checkCall(task: Task, name: string, args: unknown): { output: string } | string {
@@ -156,7 +177,7 @@ class RelayEnvironment implements Environment {
     const output = valid ? checked.output : null;
     const error = valid ? null : checked;
     const observation = output ?? fillTemplate(TEMPLATES.invalidCall, { reason: error as string });
-    this.calls.push(Object.freeze({ turn: t, name: action.name, arguments: action.arguments, valid, output, error }));
+    this.calls.push(Object.freeze({ turn: t, name: action.name, arguments: frozenCopy(action.arguments), valid, output, error }));
     const argText = typeof action.arguments === 'string' ? action.arguments : (JSON.stringify(action.arguments) ?? 'null');
     this.messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: action.name, arguments: argText } }] });
     this.messages.push({ role: 'tool', tool_call_id: id, content: observation });

@@ -33,6 +33,36 @@ describe('runEpisode with the reference policy', () => {
     expect(r.calls.every((c) => Object.isFrozen(c))).toBe(true);
   });
 
+  // The record's arguments were the policy's own object: a policy that changed it after the call rewrote
+  // the recorded call (valid, with the output of the token it no longer holds), and so could a caller.
+  it("keeps a call's arguments as they were called, whatever the policy does with its object after", async () => {
+    const task = generate(D3, 1);
+    const kept: { token: string }[] = [];
+    const policy: Policy = {
+      name: 'rewriting',
+      act: async ({ turn }): Promise<PolicyAction> => {
+        for (const k of kept) k.token = 'rewritten';
+        const step = task.solution[turn - 1];
+        if (step === undefined) return { kind: 'answer', text: task.answer };
+        const args = { ...(step.arguments as { token: string }) };
+        kept.push(args);
+        return { kind: 'call', name: step.name, arguments: args };
+      },
+    };
+    const r = await runEpisode(task, policy, { maxTurns: maxTurns(D3, 4) });
+    expect(r.outcome).toBe('passed');
+    expect(r.calls.map((c) => (c.arguments as { token: string }).token)).toEqual(task.solution.map((c) => (c.arguments as { token: string }).token));
+    expect(Object.isFrozen(r.calls[0]?.arguments)).toBe(true);
+    // Arguments with an object inside (not valid ones, and recorded all the same): copied and frozen whole.
+    const env = createEnvironment(task, { maxTurns: maxTurns(D3, 4) });
+    const nested = { token: 'x', more: { deep: 'as called' } };
+    env.step({ kind: 'call', name: task.solution[0]!.name, arguments: nested });
+    nested.more.deep = 'rewritten';
+    const recorded = env.calls[0]?.arguments as { more: { deep: string } };
+    expect(recorded.more.deep).toBe('as called');
+    expect(Object.isFrozen(recorded.more)).toBe(true);
+  });
+
   it('is truncated when the budget is smaller than the turns needed', async () => {
     const r = await runEpisode(generate(D3, 0), referencePolicy, { maxTurns: 3 });
     expect(r).toMatchObject({ outcome: 'truncated', t: 3, answer: null });
