@@ -133,6 +133,8 @@ export function bullmqBackend(opts: BullmqBackendOptions): BullmqBackend {
   const noWorkerMs = positiveInt('noWorkerMs', opts.noWorkerMs, 10_000);
   const keepSeconds = positiveInt('keepSeconds', opts.keepSeconds, 7 * 24 * 3600);
   const leaseSeconds = positiveInt('leaseSeconds', opts.leaseSeconds, LEASE_SECONDS);
+  // Renewed every fifth of it by a timer: past 5 x 2^31 - 1 ms the renewal would fire every millisecond.
+  if (leaseSeconds * 200 > MAX_TIMER_MS) throw new RangeError(`bullmqBackend: leaseSeconds must be at most ${Math.floor(MAX_TIMER_MS / 200)} (renewed every fifth of it, and a timer waits at most about 24.8 days), got ${leaseSeconds}`);
   const queueName = opts.queue ?? DEFAULT_QUEUE;
   if (typeof queueName !== 'string' || queueName === '' || queueName.includes(':')) throw new RangeError(`bullmqBackend: queue must be a non-empty name without ":", got ${JSON.stringify(queueName)}`);
   const target: RedisTarget = { url: opts.redis, tls: opts.tls };

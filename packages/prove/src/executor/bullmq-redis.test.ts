@@ -92,6 +92,9 @@ describe('bullmqBackend options', () => {
     expect(() => bullmqBackend({ redis: 'redis://h:1', queue: 'a:b' })).toThrow('bullmqBackend: queue must be a non-empty name without ":", got "a:b"');
     // A review (2026-12-07): a poll interval past 2^31 - 1 ms goes to a timer that fires after 1 ms.
     expect(() => bullmqBackend({ redis: 'redis://h:1', pollMs: 3_000_000_000 })).toThrow('bullmqBackend: pollMs must be at most 2147483647 (about 24.8 days, the longest a timer waits), got 3000000000');
+    // The lease is renewed by a timer every fifth of it: a lease past 5 x 2^31 - 1 ms renewed every millisecond.
+    expect(() => bullmqBackend({ redis: 'redis://h:1', leaseSeconds: 10_737_419 })).toThrow('bullmqBackend: leaseSeconds must be at most 10737418 (renewed every fifth of it, and a timer waits at most about 24.8 days), got 10737419');
+    expect(() => bullmqBackend({ redis: 'redis://h:1', leaseSeconds: 10_737_418 })).not.toThrow();
     expect(() => bullmqBackend({ redis: 'ftp://h' })).toThrow(RedisError);
   });
 });
