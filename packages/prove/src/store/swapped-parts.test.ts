@@ -45,4 +45,16 @@ describe('part files swapped within a run', () => {
     await expect(readEpisodes(store, a.run_id)).rejects.toThrow('the part part-00000.parquet holds the bytes of the part part-00001.parquet, which is there too (sha256 ');
     await expect(readEpisodes(store, a.run_id)).rejects.toThrow('a copy was put over it, and its own rows are gone; restore part-00000.parquet from a copy of the store, or sweep again.');
   });
+
+  it('a part moved over another (mv, its own name left empty) is not called a swap whose rows are all there', async () => {
+    const store = join(temp.dir, 'store');
+    const a = await sweep({ spec: SPEC, target: `${TARGETS}:coin`, store, maxMde: 0.99, salt: 's', partRows: 4 });
+    const ep = (f: string): string => join(store, a.run_id, 'episodes', f);
+    await rename(ep('part-00000.parquet'), ep('part-00001.parquet'));
+    const v = await verifyRun(store, await resolveRun(store, a.run_id));
+    const moved = v.problems.find((p) => p.includes('the part part-00001.parquet holds'));
+    expect(moved).toContain('the part part-00001.parquet holds the bytes its run.json records for the part part-00000.parquet (sha256 ');
+    expect(moved).toContain("which is missing: part-00000.parquet was moved over part-00001.parquet; give it its name back (part-00000.parquet) and keep it, it is the run's only copy of those rows; part-00001.parquet's own rows are gone: restore part-00001.parquet from a copy of the store, or sweep again.");
+    expect(moved).not.toContain('their rows are all there');
+  });
 });

@@ -394,14 +394,20 @@ function swappedPart(manifest: RunManifest, part: RunPart): DamagedRunError | nu
   const twin = recs.find((p) => typeof p === 'object' && p !== null && p.sha256 === sha && p.file !== part.file);
   if (twin === undefined) return null;
   // The part it holds the bytes of is there, intact: this one is a copy put over its own part, whose rows are gone.
-  const twinIntact = ((): boolean => {
+  // Not there at all: that part was moved over this one (mv), and this one's own rows are gone too.
+  const twinState = ((): 'intact' | 'missing' | 'other' => {
     try {
-      return createHash('sha256').update(readFileSync(join(dirname(part.path), twin.file))).digest('hex') === twin.sha256;
-    } catch {
-      return false;
+      return createHash('sha256').update(readFileSync(join(dirname(part.path), twin.file))).digest('hex') === twin.sha256 ? 'intact' : 'other';
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'other';
     }
   })();
-  if (twinIntact) {
+  if (twinState === 'missing') {
+    return new DamagedRunError(manifest.run_id, [
+      `${runLabel(manifest)}: the part ${part.file} holds the bytes its run.json records for the part ${twin.file} (sha256 ${sha.slice(0, 12)}…), which is missing: ${twin.file} was moved over ${part.file}; give it its name back (${twin.file}) and keep it, it is the run's only copy of those rows; ${part.file}'s own rows are gone: restore ${part.file} from a copy of the store, or sweep again.`,
+    ]);
+  }
+  if (twinState === 'intact') {
     return new DamagedRunError(manifest.run_id, [
       `${runLabel(manifest)}: the part ${part.file} holds the bytes of the part ${twin.file}, which is there too (sha256 ${sha.slice(0, 12)}…): a copy was put over it, and its own rows are gone; restore ${part.file} from a copy of the store, or sweep again.`,
     ]);
