@@ -178,9 +178,15 @@ function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: 
   return worst;
 }
 
-/** The unpaired check's region: the smaller run at most this many episodes, the larger at most {@link CHECKED_LARGER}; any threshold. */
-const CHECKED_EPISODES = 40;
-const CHECKED_LARGER = 400;
+/**
+ * The unpaired check's region: computed where the smaller run holds at most this many episodes, at any
+ * threshold, and the tables number at most {@link CHECKED_TABLES}; held back beyond that many tables (the
+ * rate grows with the larger run there: 0.078 at 10 against 10,000 episodes, 0.157 at 4 against 100,000);
+ * 0 where the smaller run holds more (at most 0.0493 wherever enumerated: 28 to 40 against 28 to 1,000).
+ */
+const CHECKED_SMALLER = 27;
+/** (smaller + 1) x (larger + 1) tables at most: up to about 1.5 s once a process (20 against 4,000). */
+const CHECKED_TABLES = 100_000;
 /** The unpaired check's grid over the before rate. */
 const UNPAIRED_GRID = 64;
 
@@ -248,19 +254,25 @@ function logPowers(k: number, n: number, p: number): number {
  *
  * Newcombe's interval covers less than its level on small samples: a review (fifth session of 2026-12-07)
  * found `unchanged` read 6.4% of the time at 10 against 10 episodes where the rate fell from 0.9 to 0.2
- * and the threshold was 0.7. The exact enumeration (packages/prove/scripts/small-n-unpaired.ts) found the
- * rate above 0.05 at thresholds down to 0.45, unlike the paired check's 0.5: at equal sizes up to 24
- * (0.170 at 4, 0.096 at 10, 0.054 at 24; at most 0.049 from 28 to 36), and where one run is small and the
- * other larger (0.051 at 16 against 40, 0.055 at 10 against 80). So it is computed at any threshold where
- * the smaller run holds at most 40 episodes and the larger at most 400 (up to ~2 s, once a process, at 40
- * against 400), and is 0 elsewhere.
+ * and the threshold was 0.7. The exact enumeration (packages/prove/scripts/small-n-unpaired.ts, and this
+ * function outside its region) found the rate above 0.05 at thresholds down to 0.33, unlike the paired
+ * check's 0.5: at equal sizes up to 24 (0.170 at 4, 0.096 at 10, 0.054 at 24; at most 0.049 from 28 to
+ * 40), and where a small run meets a larger one, growing with the larger (0.055 at 10 against 80, 0.061
+ * at 12 against 3,000, 0.057 at 16 against 3,000, 0.078 at 10 against 10,000), while 20 to 40 against 60
+ * to 1,000 stayed at most 0.045. So it is computed at any threshold where the smaller run holds at most
+ * 27 episodes and the two sizes give at most 100,000 tables (up to about 1.5 s once a process);
+ * beyond that many tables, with the smaller run that small, it is not computed and the condition is held
+ * back (1 is returned); where the smaller run holds 28 or more, it is 0.
  *
  * @param region - false to compute it outside that region too (the scan's check).
- * @returns the rate (0 outside the checked region), cached by everything it depends on.
+ * @returns the rate (0 where the smaller run holds more than 27 episodes; 1 where it is not computed
+ *   and held back), cached by everything it depends on.
  */
 export function unpairedUnchangedErrorAt(beforeN: number, afterN: number, threshold: number, ctx: SmallSampleContext, region = true): number {
   if (!(beforeN > 0 && afterN > 0 && threshold > 0 && threshold < 1)) return 0;
-  if (region && !(Math.min(beforeN, afterN) <= CHECKED_EPISODES && Math.max(beforeN, afterN) <= CHECKED_LARGER)) return 0;
+  const smaller = Math.min(beforeN, afterN);
+  if (region && smaller > CHECKED_SMALLER) return 0;
+  if (region && (smaller + 1) * (Math.max(beforeN, afterN) + 1) > CHECKED_TABLES) return 1;
   const key = `unpaired|${beforeN}|${afterN}|${threshold}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${ctx.level}|${ctx.counts}`;
   const known = cache.get(key);
   if (known !== undefined) return known;
