@@ -1,5 +1,6 @@
 import { shown } from 'poisson-core';
 import { ProveError, StoreError, TargetError } from '../errors.js';
+import { MAX_THREADS } from '../internal/max-threads.js';
 import { MAX_TIMER_MS } from '../internal/max-timer.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import type { Condition } from '../spec/conditions.js';
@@ -56,6 +57,9 @@ export type ExecOptions = {
   retrySince?: string | undefined;
 };
 
+/** The most worker threads the threads backend starts (its concurrency): one thread is about 6 MB. */
+export { MAX_THREADS };
+
 /** The longest episode timeout: 2^31 - 1 ms, the longest delay a Node timer keeps (a longer one fires after 1 ms). */
 export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 
@@ -66,6 +70,7 @@ export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
  * @throws RangeError/TypeError naming each bad option and its value.
  */
 export function checkExecOptions(opts: {
+  backend?: unknown;
   concurrency?: unknown;
   timeoutMs?: unknown;
   partRows?: unknown;
@@ -76,6 +81,13 @@ export function checkExecOptions(opts: {
   const problems: string[] = [];
   const c = opts.concurrency;
   if (c !== undefined && !(typeof c === 'number' && Number.isInteger(c) && c >= 1)) problems.push(`concurrency must be an integer >= 1, got ${shown(c)}`);
+  // The threads backend starts one worker thread per concurrency (no more than the run's episodes): 5000
+  // of them need ~30 GB, and V8 aborts the process (a review, fifth session of 2026-12-07).
+  const b = opts.backend;
+  const threads = b === 'threads' || (typeof b === 'object' && b !== null && (b as { name?: unknown }).name === 'local-threads');
+  if (threads && typeof c === 'number' && c > MAX_THREADS) {
+    problems.push(`concurrency must be at most ${MAX_THREADS} with the threads backend (one worker thread each, about 6 MB apiece), got ${c}; for more episodes in flight (a target that waits on a model API), use the local backend with that concurrency`);
+  }
   const t = opts.timeoutMs;
   if (t !== undefined && t !== null && !(typeof t === 'number' && t > 0 && Number.isFinite(t))) problems.push(`timeoutMs must be a finite number > 0 or null, got ${shown(t)}`);
   // Node's timers wait at most 2^31 - 1 ms and fire a longer one after 1 ms: every episode timed out at

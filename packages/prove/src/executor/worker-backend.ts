@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
+import { MAX_THREADS } from '../internal/max-threads.js';
 import { workerThreads } from '../internal/worker-threads.js';
 import { TargetError } from '../errors.js';
 import type { EpisodeRow } from '../store/episode-row.js';
@@ -165,7 +166,9 @@ async function* runThreads(items: Iterable<WorkItem>, ctx: BackendContext, opts:
   // No more threads than episodes: each thread imports the target, and --concurrency 1000000 on a run of 40
   // episodes started a thread each until V8 aborted the process (a fatal OOM, exit 133), leaving the run
   // `running` with no episode (a review, fifth session of 2026-12-07).
-  const n = Math.max(1, Math.min(Math.floor(ctx.concurrency), all?.length ?? ctx.total ?? Number.POSITIVE_INFINITY));
+  // And no more than MAX_THREADS (sweep, resume and extend refuse more up front where the backend is named;
+  // a resume that takes the run's recorded threads backend is held to it here).
+  const n = Math.max(1, Math.min(Math.floor(ctx.concurrency), all?.length ?? ctx.total ?? Number.POSITIVE_INFINITY, MAX_THREADS));
   // Eight chunks a thread (at most 256 episodes each), cut to the run's episodes: the items' own count, or
   // the one the executor gives for its generator (without it, a 14-episode run was one chunk of 64: one thread).
   const chunkSize = opts.chunkSize ?? Math.max(1, Math.min(256, Math.ceil((all?.length ?? ctx.total ?? 2048) / (8 * n))));

@@ -1,10 +1,11 @@
 import type { OptionDef } from '../define.js';
 import type { Values } from '../values.js';
 import { BULLMQ_OPTIONS } from './bullmq-options.js';
+import { MAX_THREADS } from '../../internal/max-threads.js';
 
 /** The options of the verbs that run episodes (sweep, resume, extend). */
 export const EXECUTION_OPTIONS: Readonly<Record<string, OptionDef>> = Object.freeze({
-  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads); refused with bullmq (use worker --concurrency).', default: '1, or cores - 1 (at least 2, at most 8) when sweep chooses threads (see --backend)' },
+  concurrency: { type: 'string', valueName: 'N', number: { min: 1, integer: true }, description: 'Episodes in flight at once (local) or worker threads (threads, at most 256: about 6 MB each); refused with bullmq (use worker --concurrency).', default: '1, or cores - 1 (at least 2, at most 8) when sweep chooses threads (see --backend)' },
   backend: { type: 'string', valueName: 'B', choices: ['local', 'threads', 'bullmq'], description: 'local: in this process; threads: worker threads, for CPU-bound targets given as FILE:NAME; bullmq: chunk jobs on Redis for poisson-prove worker processes on any machines (needs --redis; see docs/distributed.md).', default: 'sweep with neither --backend nor --concurrency: threads on 2 or more cores for 50,000 or more episodes of a FILE:NAME target without --budget-tokens, else local (docs/performance.md); resume and extend: the run\'s own (bullmq on --redis or POISSON_REDIS_URL)' },
   timeout: { type: 'string', valueName: 'SECONDS', number: { above: 0, max: 2147483.647 }, description: 'An episode running longer gets outcome null and a timeout error; the sweep goes on. At most about 24.8 days, the longest a timer waits.', default: 'none' },
   'allow-no-outcome': { type: 'string', valueName: 'SHARE', number: { min: 0, max: 1 }, description: 'The exit code: 0 when the run completed and at most SHARE (0 to 1) of its rows have no outcome (a target that threw, timed out, or whose calls all failed); 1 when more have none (with the count on stderr), or the run was interrupted.', default: '0 (any row without an outcome exits 1)' },
@@ -48,6 +49,9 @@ export function executionOptions(v: Values): { concurrency?: number; backend?: '
   const chosen = v.choice('backend', ['local', 'threads', 'bullmq'] as const);
   if (chosen === 'bullmq' && concurrency !== undefined) {
     v.problem('--concurrency does nothing with --backend bullmq: the coordinator runs no episode; give each worker its own (poisson-prove worker --concurrency N), or start more workers.');
+  }
+  if (chosen === 'threads' && concurrency !== undefined && concurrency > MAX_THREADS) {
+    v.problem(`--concurrency ${concurrency} is more than the threads backend starts: at most ${MAX_THREADS} worker threads (about 6 MB each); for more episodes in flight (a target that waits on a model API), use --backend local --concurrency ${concurrency}.`);
   }
   const backend = chosen === 'bullmq' ? undefined : chosen; // bullmq: see bullmqExecution
   const timeout = v.number('timeout');
