@@ -98,3 +98,28 @@ describe('bullmqBackend options', () => {
     expect(() => bullmqBackend({ redis: 'ftp://h' })).toThrow(RedisError);
   });
 });
+
+// A review (fifth session of 2026-12-07): against a server that accepts the connection and never answers,
+// `queue status` and `queue drain` waited until killed (25 s): the connect timeout covers the TCP connect
+// only. pingRedis now gives up after twice the connect timeout. The test waits on the rejection.
+describe('pingRedis against a server that never answers', () => {
+  it('is refused as unreachable within twice the connect timeout', async () => {
+    const { createServer } = await import('node:net');
+    const { pingRedis, RedisError: E } = await import('./bullmq-redis.js');
+    const sockets: import('node:net').Socket[] = [];
+    const server = createServer((s) => void sockets.push(s));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    try {
+      const err = await pingRedis({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 200 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(E);
+      expect(String((err as Error).message)).toMatch(new RegExp(`^cannot reach Redis at redis://127\\.0\\.0\\.1:${port} \\(.*no answer to PING within 400 ms`));
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -191,11 +191,20 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
   // database past redis.conf's `databases`), then works in database 0 (a review: a sweep on /99 wrote
   // its keys into 0, and a worker on /99 ran a coordinator's jobs of /0). Selected here, and refused.
   const db = redisDatabase(target.url);
+  // A server that takes the connection and never answers (another service on the port, a stopped
+  // process): the connect timeout covers the TCP connection only, and `queue status` waited forever (a
+  // review, fifth session of 2026-12-07). The whole exchange is held to twice the connect timeout.
+  const waitMs = 2 * (target.connectTimeoutMs ?? 3000);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to PING within ${waitMs} ms: the server took the connection and did not answer as Redis does`)), waitMs);
+  });
   try {
-    await client.connect();
-    const pong = await client.ping();
+    const pong = await Promise.race([client.connect().then(() => client.ping()), silent]);
     if (pong !== 'PONG') throw new Error(`PING answered ${String(pong)}`);
   } catch (err) {
+    clearTimeout(timer);
+    client.disconnect();
     const why = redisReason(last ?? err, target.url);
     const auth = /NOAUTH|WRONGPASS|invalid password|invalid username/i.test(why);
     throw new RedisError(
@@ -205,6 +214,7 @@ export async function pingRedis(target: RedisTarget): Promise<string> {
         : `cannot reach Redis at ${shown} (${why}); start redis-server there, or pass --redis with the URL of a reachable Redis.`,
     );
   }
+  clearTimeout(timer);
   try {
     if (db > 0) await client.select(db);
     return shown;
