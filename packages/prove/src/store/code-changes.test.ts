@@ -79,4 +79,13 @@ describe('the code a run, its resumes and its extensions ran', () => {
       expect(io.err() + io.out()).toContain('extensions[0].code is not absent or { git, target_sha256 }');
     }
   });
+
+  it('the CLI does not warn before a resume with nothing to run (a complete run)', async () => {
+    const m0 = await sweep({ spec: SPEC, target: `${join(dir, 'target.mjs')}:walk`, store: join(dir, 'store'), maxMde: 0.99, salt: 'code3', cwd: dir });
+    await writeFile(join(dir, 'target.mjs'), `${MODULE}// edited\n`);
+    const io = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', join(dir, 'store'), 'resume', m0.run_id, '--quiet'], io)).toBe(0);
+    expect(io.out()).toContain('nothing to do');
+    expect(io.err()).not.toContain('another version of the target');
+  });
 });

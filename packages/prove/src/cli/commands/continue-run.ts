@@ -60,7 +60,10 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   const before = verb === 'resume' ? await resolveRun(store, positionals['RUN'] as string) : null;
   // Said before anything runs: the target's code is not the run's (its episodes would mix two versions).
   const run = before ?? (await resolveRun(store, positionals['RUN'] as string).catch(() => null));
-  if (run !== null) {
+  // Not before a resume with nothing to run: a complete run with no row lacking an outcome (a review: it
+  // warned, then said "nothing to do").
+  const willRun = verb === 'extend' || (run !== null && (run.status !== 'complete' || run.counts.rows_without_outcome > 0));
+  if (run !== null && willRun) {
     let path: string | null = run.provenance.target_path;
     try {
       if (target !== undefined) path = parseTargetRef(target, io.cwd).file;
