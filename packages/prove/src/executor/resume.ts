@@ -21,6 +21,7 @@ import { lockRun, recordedWriterAlive, type RunLock } from '../store/run-lock.js
 import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import { codeState, gitTopLevel } from '../store/provenance.js';
+import { codeDifference, runCode } from '../store/code-changes.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
@@ -47,6 +48,12 @@ export type ResumeOptions = RunOptions & {
    * store from elsewhere could name any file. Default false (refused, `E_RESUME`).
    */
   trustStore?: boolean;
+  /**
+   * Told, before anything runs or is written, where the code this resume or extend is about to run differs
+   * from the run's own (`codeChanges`' words: the target module's bytes, or the working tree's commit);
+   * not called when it does not differ, or when there is nothing to run. The CLI prints it on stderr.
+   */
+  onCodeChange?: (changes: readonly string[]) => void;
 };
 
 /** What `resume` runs again besides the missing pairs (`--retry-errors`, `--error-match`). */
@@ -305,6 +312,8 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const target = targetStop ? { source: { ...source, configured: true }, targetStop } : { source };
   // The code this invocation runs, recorded in its entry (codeChanges says where it differs from the run's).
   const code = await codeState(cwd, source.kind === 'module' ? source.file : null);
+  const changed = codeDifference(runCode(manifest), code, 'now');
+  if (changed.length > 0) opts.onCodeChange?.(changed);
   const withCode = <T>(entries: readonly T[] | undefined): T[] | undefined => (entries === undefined || entries.length === 0 ? undefined : [...entries.slice(0, -1), { ...(entries.at(-1) as T), code }]);
   const resumes = withCode(changes.resumes);
   const extensions = withCode(changes.extensions);

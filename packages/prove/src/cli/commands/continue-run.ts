@@ -3,9 +3,6 @@ import type { RunManifest } from '../../store/manifest.js';
 import type { CommandContext, OptionDef } from '../define.js';
 import { json, noOutcomeMessage, proveCommand, type ProveCommand, runExitCode, runSummary, withTrustStore } from '../format.js';
 import { resolveRun } from '../../store/resolve-run.js';
-import { codeDifference, runCode } from '../../store/code-changes.js';
-import { codeState } from '../../store/provenance.js';
-import { parseTargetRef } from '../../target/load-target.js';
 import { conditionsOf } from '../../spec/conditions.js';
 import { progressReporter, QUIET_OPTION } from '../progress.js';
 import type { Values } from '../values.js';
@@ -58,26 +55,11 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
   const command = proveCommand({ store, io });
   // What the run had recorded before: a resume that finds nothing missing returns it unchanged.
   const before = verb === 'resume' ? await resolveRun(store, positionals['RUN'] as string) : null;
-  // Said before anything runs: the target's code is not the run's (its episodes would mix two versions).
-  const run = before ?? (await resolveRun(store, positionals['RUN'] as string).catch(() => null));
-  // Not before a resume with nothing to run: a complete run with no row lacking an outcome (a review: it
-  // warned, then said "nothing to do").
-  const willRun = verb === 'extend' || (run !== null && (run.status !== 'complete' || run.counts.rows_without_outcome > 0));
-  if (run !== null && willRun) {
-    let path: string | null = run.provenance.target_path;
-    try {
-      if (target !== undefined) path = parseTargetRef(target, io.cwd).file;
-    } catch {
-      path = null; // a --target that does not parse is the verb's to refuse
-    }
-    const changed = codeDifference(runCode(run), await codeState(io.cwd, path), 'now');
-    if (changed.length > 0) {
-      io.stderr.write(`${verb}: ${changed.join('; ')}: the episodes this ${verb} adds would come from another version of the target than the run's, and the diff reads them as one target's; ${verb} from the run's own code (git checkout of its commit), or sweep the changed target as a new run. The code each ${verb} ran is recorded in run.json, and inspect names it.\n`);
-    }
-  }
   let m;
   try {
-    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), trustStore: v.flag('trust-store'), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p) });
+    m = await go({ store, ref: positionals['RUN'] as string, ...(target ? { target } : {}), trustStore: v.flag('trust-store'), ...exec, ...(dist ? { backend: dist.backend } : {}), cwd: io.cwd, command: recordedCommand(argv), signal: dist?.signal ?? io.signal, onProgress: (p) => bar.update(p),
+      // Said before anything runs: the target's code is not the run's (its episodes would mix two versions).
+      onCodeChange: (changed) => io.stderr.write(`${verb}: ${changed.join('; ')}: the episodes this ${verb} adds would come from another version of the target than the run's, and the diff reads them as one target's; ${verb} from the run's own code (git checkout of its commit), or sweep the changed target as a new run. The code each ${verb} ran is recorded in run.json, and inspect names it.\n`) });
   } finally {
     bar.stop();
   }
