@@ -329,63 +329,54 @@ describe.skipIf(!haveChromium() && process.env['CI'] !== 'true')('the view page 
     await page.close();
   });
 
-  // The night of 2026-12-06: under --sequential a run still being written is read on its settled pairs;
-  // the pairs panel lists those and says how many discordant pairs wait (it listed every pair written).
-  it('under --sequential, a run still being written: the panel counts the pairs the row tested and says how many wait', async () => {
+  /**
+   * A page of `view A B --partial --sequential --event failed` where B is still being written: replicates
+   * 0-9 and 11-29 written (10 still running), `failing` of them failed; the first condition's panel opened
+   * once `ready` (a selector) shows, and its text given to `check`.
+   */
+  async function waitingPanel(failing: readonly number[], name: string, ready: string, check: (text: string, page: import('playwright-core').Page) => Promise<void>): Promise<void> {
     const partialStore = await tempStore();
     const SPEC = `target_id = "waiting"\nt_unit = "turns"\nreplicates = 30\n\n[axes.task]\ntype = "categorical"\nvalues = ["t0"]\n`;
     const SALT = '00c0ffee00c0ffee';
     const a = await sweep({ spec: SPEC, target: async () => ({ outcome: 'passed', t: 1, meta: {} }), store: partialStore, salt: SALT, maxMde: 0.99, now: new Date(Date.UTC(2026, 0, 1)) });
     const spec = parseSweepSpec(SPEC);
     const w = await createRun(partialStore, { spec, specText: SPEC, target: 'test:waiting', salt: SALT, maxMde: 0.99, partRows: 2, now: new Date(Date.UTC(2026, 0, 1, 0, 1)) });
-    // Replicates 0-9 and 11-29 written (10 still running); 2 and 5 fail, and 20, 21 and 22 past the gap.
-    const rows = [...Array(30).keys()].filter((r) => r !== 10).map((r) => ({ run_id: w.manifest.run_id, condition: 'task t0', task: 't0', replicate_index: r, seed: seedFor(SALT, r), outcome: [2, 5, 20, 21, 22].includes(r) ? 'failed' : 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 1 }) as EpisodeRow);
+    const rows = [...Array(30).keys()].filter((r) => r !== 10).map((r) => ({ run_id: w.manifest.run_id, condition: 'task t0', task: 't0', replicate_index: r, seed: seedFor(SALT, r), outcome: failing.includes(r) ? 'failed' : 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 1 }) as EpisodeRow);
     await w.append(rows);
-    const file = join(partialStore, 'waiting.html');
+    const file = join(partialStore, name);
     await writeFile(file, (await viewDiff(partialStore, a.run_id, w.manifest.run_id, { partial: true, sequential: true, events: ['failed'] })).html);
     const page = await s.context.newPage();
     try {
       await page.goto(pathToFileURL(file).href);
       await page.waitForSelector('html[data-ready="true"]');
       await page.locator('tr.cond').first().click();
-      await page.waitForSelector('#pairs table.pairs');
-      const text = (await page.textContent('#pairs')) ?? '';
-      expect(text).toContain('failed: 2 rise, 0 fall; 3 rise, 0 fall written after the first replicate a run lacks wait for a later read (--sequential)');
-      expect(await page.locator('#pairs tr.pair').count()).toBe(2);
+      await page.waitForSelector(ready);
+      await check((await page.textContent('#pairs')) ?? '', page);
     } finally {
       await page.close();
       await w.close('interrupted');
     }
+  }
+
+  // The night of 2026-12-06: under --sequential a run still being written is read on its settled pairs;
+  // the pairs panel lists those and says how many discordant pairs wait (it listed every pair written).
+  it('under --sequential, a run still being written: the panel counts the pairs the row tested and says how many wait', async () => {
+    // 2 and 5 fail, and 20, 21 and 22 past the gap.
+    await waitingPanel([2, 5, 20, 21, 22], 'waiting.html', '#pairs table.pairs', async (text, page) => {
+      expect(text).toContain('failed: 2 rise, 0 fall; 3 rise, 0 fall written after the first replicate a run lacks wait for a later read (--sequential)');
+      expect(await page.locator('#pairs tr.pair').count()).toBe(2);
+    });
   });
 
   // A review: when every discordant pair of a condition was written past the gap, the panel counted them as
   // waiting and then said "No discordant pairs: every pair agrees on failed".
   it('under --sequential, a condition whose only discordant pairs wait does not say every pair agrees', async () => {
-    const partialStore = await tempStore();
-    const SPEC = `target_id = "waiting"\nt_unit = "turns"\nreplicates = 30\n\n[axes.task]\ntype = "categorical"\nvalues = ["t0"]\n`;
-    const SALT = '00c0ffee00c0ffee';
-    const a = await sweep({ spec: SPEC, target: async () => ({ outcome: 'passed', t: 1, meta: {} }), store: partialStore, salt: SALT, maxMde: 0.99, now: new Date(Date.UTC(2026, 0, 1)) });
-    const spec = parseSweepSpec(SPEC);
-    const w = await createRun(partialStore, { spec, specText: SPEC, target: 'test:waiting', salt: SALT, maxMde: 0.99, partRows: 2, now: new Date(Date.UTC(2026, 0, 1, 0, 1)) });
-    // Replicates 0-9 and 11-29 written (10 still running); only 20, 21 and 22, past the gap, fail.
-    const rows = [...Array(30).keys()].filter((r) => r !== 10).map((r) => ({ run_id: w.manifest.run_id, condition: 'task t0', task: 't0', replicate_index: r, seed: seedFor(SALT, r), outcome: [20, 21, 22].includes(r) ? 'failed' : 'passed', t: 1, score: null, error: null, meta: '{}', duration_ms: 1 }) as EpisodeRow);
-    await w.append(rows);
-    const file = join(partialStore, 'waiting-only.html');
-    await writeFile(file, (await viewDiff(partialStore, a.run_id, w.manifest.run_id, { partial: true, sequential: true, events: ['failed'] })).html);
-    const page = await s.context.newPage();
-    try {
-      await page.goto(pathToFileURL(file).href);
-      await page.waitForSelector('html[data-ready="true"]');
-      await page.locator('tr.cond').first().click();
-      await page.waitForSelector('#pairs p.none');
-      const text = (await page.textContent('#pairs')) ?? '';
+    // Only 20, 21 and 22, past the gap, fail.
+    await waitingPanel([20, 21, 22], 'waiting-only.html', '#pairs p.none', async (text) => {
       expect(text).toContain('failed: 0 rise, 0 fall; 3 rise, 0 fall written after the first replicate a run lacks wait for a later read (--sequential)');
       expect(text).not.toContain('every pair agrees');
       expect(text).toContain('No discordant pair among the 10 pairs tested');
-    } finally {
-      await page.close();
-      await w.close('interrupted');
-    }
+    });
   });
 
   // A review (fifth session of 2026-12-06): a page written with --limit 0 said "failed: 0 rise, 10 fall
