@@ -85,8 +85,7 @@ function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Cand
   const memo = ctx.memo ?? new Map<string, number>();
   const oneWay = { ...ctx.limits, bothWays: false };
   const twoWays = { ...ctx.limits, bothWays: true };
-  const logFact = [0];
-  for (let k = 1; k <= n; k++) logFact[k] = (logFact[k - 1] as number) + Math.log(k);
+  const logFact = logFactorials(n);
   const lf = (k: number): number => logFact[k] as number;
   const found: { tau: number; t: PairedTable }[] = [];
   // The p-value and the interval depend on the discordant counts alone: read once per (rise, fall).
@@ -119,6 +118,13 @@ function candidatesOf(n: number, ctx: SmallSampleContext, others: boolean): Cand
   return c;
 }
 
+/** How many candidate tables read `unchanged` at `threshold`: those whose tau (sorted ascending) is at most it. */
+function readingUnchanged(tau: Float64Array, threshold: number): number {
+  let count = 0;
+  while (count < tau.length && (tau[count] as number) <= threshold) count++;
+  return count;
+}
+
 /** {@link unchangedErrorAt} with the other tables of the diff disagreeing both ways (`others`) or not. */
 function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: boolean): number {
   const key = `${n}|${threshold}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${others}|${ctx.level}|${ctx.counts}`;
@@ -126,8 +132,7 @@ function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: 
   if (known !== undefined) return known;
   const c = candidatesOf(n, ctx, others);
   // The tables that read `unchanged` at this threshold: those whose tau is at most it (a sorted prefix).
-  let count = 0;
-  while (count < c.tau.length && (c.tau[count] as number) <= threshold) count++;
+  const count = readingUnchanged(c.tau, threshold);
   let worst = 0;
   // Each table's probability is its coefficient times four powers, read from tables of p^0..p^n (p^0 = 1
   // whatever p, 0 included). For one rise and fall rate the tables' weights (coefficient x rise and fall
@@ -277,8 +282,7 @@ export function unpairedUnchangedErrorAt(beforeN: number, afterN: number, thresh
   const known = cache.get(key);
   if (known !== undefined) return known;
   const c = unpairedCandidatesOf(beforeN, afterN, ctx);
-  let count = 0;
-  while (count < c.tau.length && (c.tau[count] as number) <= threshold) count++;
+  const count = readingUnchanged(c.tau, threshold);
   let worst = 0;
   for (let i = 0; i <= UNPAIRED_GRID && count > 0; i++) {
     const low = (1 - threshold) * (i / UNPAIRED_GRID);
