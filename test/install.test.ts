@@ -103,6 +103,25 @@ describe('the packages installed from their tarballs into a project of its own',
     expect(ours.filter((f) => f.includes('/src/'))).toEqual([]);
   }, 120_000);
 
+  // Every export of every package (each barrel and poisson-tasks/adapter), type-checked as the strictest
+  // consumers set it: their declarations too (skipLibCheck false), exactOptionalPropertyTypes, and under
+  // each module resolution TypeScript offers for packages: NodeNext, bundler, and node10 (the default of
+  // module CommonJS, which reads no "exports": poisson-tasks/adapter was not found there until its
+  // typesVersions, sixth session of 2026-12-07).
+  it.each([
+    ['NodeNext', 'NodeNext'],
+    ['bundler', 'ESNext'],
+    ['node10', 'CommonJS'],
+  ])('type-checks every export and its declarations under moduleResolution %s', (resolution, module) => {
+    writeFileSync(join(project, 'every.ts'), [...PACKAGES.map((n, i) => `import * as p${i} from '${n}';`), "import * as adapter from 'poisson-tasks/adapter';", `export const every = [${PACKAGES.map((_, i) => `p${i}`).join(', ')}, adapter];`, ''].join('\n'));
+    const config = `tsconfig.${resolution}.json`;
+    const compilerOptions = { target: 'ES2022', module, moduleResolution: resolution, strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, types: ['node'], noEmit: true };
+    writeFileSync(join(project, config), `${JSON.stringify({ compilerOptions, include: ['every.ts'] }, null, 2)}\n`);
+    const tsc = sh(join(project, 'node_modules', '.bin', 'tsc'), ['-p', config], project);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
   // docs/install.md: ESM, and require() of each package works where Node requires ES modules (20.19 and
   // later; the machines run 20.20): a review found the docs saying "not require" while it worked.
   it.runIf(Number(process.versions.node.split('.')[0]) > 20 || Number(process.versions.node.split('.')[1]) >= 19)('require() of each package gives its exports (Node 20.19 and later)', () => {
