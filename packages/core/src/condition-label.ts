@@ -1,3 +1,4 @@
+import { requireArgument } from './require-argument.js';
 /**
  * The canonical label of a condition: its axes in name order (code-point order), each written
  * `name value`, joined by ' · ' (a space, U+00B7, a space). Numbers print as JavaScript prints them
@@ -13,6 +14,7 @@
  * @see PROVE.md, "The sweep spec".
  */
 export function conditionLabel(values: Readonly<Record<string, number | string>>): string {
+  requireArgument('conditionLabel', 'values', values, 'object', 'an object of axis name to value');
   return Object.keys(values)
     .sort(byCodePoint)
     .map((name) => `${name} ${String(values[name])}`)

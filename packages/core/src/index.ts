@@ -8,3 +8,5 @@ export { readPriceTable } from './price-table.js';
 export type { ModelPrice, PriceTable, PriceTableReading } from './price-table.js';
 export { shown } from './shown.js';
 export { tomlSyntaxProblem } from './toml-syntax-problem.js';
+export { requireArgument } from './require-argument.js';
+export type { ArgumentKind } from './require-argument.js';

@@ -1,5 +1,6 @@
 import TOML from '@iarna/toml';
 import { tomlSyntaxProblem } from './toml-syntax-problem.js';
+import { requireArgument } from './require-argument.js';
 
 /** USD per million tokens for one model. */
 export interface ModelPrice {
@@ -36,6 +37,7 @@ const KEYS = ['input_usd_per_million', 'output_usd_per_million'] as const;
  * ```
  */
 export function readPriceTable(text: string): PriceTableReading {
+  requireArgument('readPriceTable', 'text', text, 'string', "the price table's text");
   let doc: Record<string, unknown>;
   try {
     const body = text.replace(/^\uFEFF/, ''); // a leading BOM is read as absent, in every TOML the project reads

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { shown } from './shown.js';
 
 /** node:crypto's one-shot `hash` (node >= 20.12 and 21.7), or undefined on older node 20 releases. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
@@ -19,5 +20,6 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Arra
  * ```
  */
 export function sha256Hex(data: string | Uint8Array): string {
+  if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new TypeError(`sha256Hex: data must be a string or a Uint8Array, got ${shown(data)}.`);
   return oneShot !== undefined ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 }

@@ -1,3 +1,4 @@
+import { requireArgument } from './require-argument.js';
 /**
  * Where and why @iarna/toml refused a text, once, for the messages of every TOML file Poisson reads (the
  * sweep spec, the pre-registration, the price table): `line 4, column 13, in "values = [4 5]": Invalid
@@ -15,6 +16,7 @@
  * ```
  */
 export function tomlSyntaxProblem(err: unknown, text: string): string {
+  requireArgument('tomlSyntaxProblem', 'text', text, 'string', 'the TOML text that failed to parse');
   const e = err as { message?: unknown; line?: unknown; col?: unknown };
   const first = (typeof e?.message === 'string' ? e.message : String(err)).split('\n')[0] ?? '';
   const reason = first.replace(/\s*at row \d+, col \d+, pos \d+:?\s*$/, '').trim();

@@ -6,6 +6,7 @@ import { mulberry32 } from './internal/prng.js';
 import { abortableSleep } from './internal/sleep.js';
 import type { ProviderEndpoint } from './providers.js';
 import { estimatePromptTokens } from './token-estimate.js';
+import { requireArgument } from 'poisson-core';
 
 /** What the client reports as it goes; tests wait on these events instead of sleeping. */
 export type ChatCallEvent =
@@ -113,6 +114,9 @@ export function retryAfterMs(headers: Headers | undefined, now: number): number 
  * @see PROVIDER_PRESETS
  */
 export function requestBody(endpoint: ProviderEndpoint, model: string, request: ChatRequest): Record<string, unknown> {
+  requireArgument('requestBody', 'endpoint', endpoint, 'object');
+  requireArgument('requestBody', 'model', model, 'string');
+  requireArgument('requestBody', 'request', request, 'object', 'a chat request');
   const { max_tokens, seed, ...rest } = request;
   const body: Record<string, unknown> = { model, ...rest };
   if (max_tokens !== undefined) body[endpoint.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens'] = max_tokens;
@@ -217,6 +221,7 @@ const MAX_TIMER_MS = 2_147_483_647;
  * @see https://platform.openai.com/docs/guides/rate-limits (429 and Retry-After)
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
+  requireArgument('createChatClient', 'options', options, 'object', 'an object with endpoint');
   const { endpoint } = options;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxAttempts = options.maxAttempts ?? 4;

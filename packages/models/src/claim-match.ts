@@ -1,3 +1,4 @@
+import { requireArgument } from 'poisson-core';
 /**
  * Matching forbidden claims and hard-failure rules so that quoting or negating a claim does not count as
  * making it. One concept: where in an answer a claim is asserted.
@@ -181,6 +182,8 @@ export interface ClaimMatch {
  * @see gradeRubricAnswer
  */
 export function matchClaim(rule: ClaimMatchRule, answer: string): ClaimMatch {
+  requireArgument('matchClaim', 'rule', rule, 'object');
+  requireArgument('matchClaim', 'answer', answer, 'string');
   const text = foldForClaims(answer);
   const quotes = quotedSpans(text);
   const exempted = new Set<'quoted' | 'negated'>();

@@ -4,6 +4,7 @@ import { tallyCalls } from './internal/tally-calls.js';
 import type { ModelSession } from './model-session.js';
 import type { PriceTable } from './price-table.js';
 import type { ModelTarget, TargetConfig } from './target-types.js';
+import { requireArgument } from 'poisson-core';
 
 /** One planned episode: its condition label and config. */
 export interface PlannedEpisode {
@@ -31,6 +32,7 @@ export function matrixEpisodes(options: {
   readonly salt: string;
   readonly startIndex?: number;
 }): readonly PlannedEpisode[] {
+  requireArgument('matrixEpisodes', 'options', options, 'object', 'an object with axes, replicates and salt');
   const start = options.startIndex ?? 0;
   if (!Number.isInteger(options.replicates) || options.replicates < 1) throw new RangeError(`replicates must be an integer >= 1; got ${options.replicates}.`);
   if (!Number.isInteger(start) || start < 0) throw new RangeError(`startIndex must be an integer >= 0; got ${start}.`);
@@ -124,6 +126,7 @@ export async function planModelCalls(options: {
   readonly session: Pick<ModelSession, 'isCached'>;
   readonly prices?: PriceTable;
 }): Promise<ModelCallPlan> {
+  requireArgument('planModelCalls', 'options', options, 'object', 'an object with target, episodes and session');
   const rows: PlanRow[] = [];
   const perModel = new Map<string, { input: number; output: number }>();
   for (const { condition, cfg } of options.episodes) {
@@ -198,6 +201,7 @@ function csvCell(v: string | number | boolean): string {
  * @see planModelCalls
  */
 export function planCsv(plan: ModelCallPlan): string {
+  requireArgument('planCsv', 'plan', plan, 'object', 'the plan planModelCalls returns');
   const cols = ['condition', 'model', 'replicate_index', 'seed', 'calls', 'cache_hit', 'cached_calls', 'prompt_tokens_est', 'max_output_tokens', 'budget_tokens'] as const;
   const lines = [cols.join(',')];
   for (const r of plan.rows) lines.push(cols.map((c) => csvCell(r[c])).join(','));
@@ -216,6 +220,7 @@ export function planCsv(plan: ModelCallPlan): string {
  * @see planModelCalls
  */
 export function planSummary(plan: ModelCallPlan): string {
+  requireArgument('planSummary', 'plan', plan, 'object', 'the plan planModelCalls returns');
   const t = plan.totals;
   const lines = [
     `episodes ${t.episodes} · calls ${t.calls} (cached ${t.cached_calls}, to call ${t.uncached_calls})`,

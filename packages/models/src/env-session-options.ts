@@ -3,6 +3,7 @@ import type { RunRuntime } from './model-run-target.js';
 import { PROVIDER_PRESETS, type EnvSource, type ProviderName } from './providers.js';
 import { ResponseCache } from './response-cache.js';
 import { TokenBudget } from './token-budget.js';
+import { requireArgument } from 'poisson-core';
 
 /** The session settings a target module reads from its environment ({@link envSessionOptions}). */
 export interface EnvSessionOptions {
@@ -31,6 +32,7 @@ export interface EnvSessionOptions {
  * ```
  */
 export function envSessionOptions(env: EnvSource): EnvSessionOptions {
+  requireArgument('envSessionOptions', 'env', env, 'object', 'an environment such as process.env');
   const positive = (name: string, fallback: number, max = Number.MAX_SAFE_INTEGER, why = ''): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -73,6 +75,8 @@ export function envSessionOptions(env: EnvSource): EnvSessionOptions {
  * ```
  */
 export function runSession(runtime: RunRuntime, env: EnvSource, extra: Partial<ModelSessionOptions> = {}): ModelSession {
+  requireArgument('runSession', 'runtime', runtime, 'object', 'the runtime the run gives its target');
+  requireArgument('runSession', 'env', env, 'object', 'an environment such as process.env');
   return createModelSession({
     env,
     cache: ResponseCache.forStore(runtime.store),

@@ -1,4 +1,5 @@
 import { meanScoreInterval, wilsonInterval } from 'poisson-stats';
+import { requireArgument } from 'poisson-core';
 
 /** What the report reads of one episode: axis values, outcome, score and the hard-failure flag. */
 export interface MatrixEpisode {
@@ -59,6 +60,7 @@ export interface MatrixReport {
  * @see summarizeModelMatrix
  */
 export function matrixEpisodeFromRow(row: Readonly<Record<string, unknown>>): MatrixEpisode {
+  requireArgument('matrixEpisodeFromRow', 'row', row, 'object', 'an episode row');
   for (const k of ['model', 'prompt_variant', 'task']) if (typeof row[k] !== 'string') throw new TypeError(`row.${k} must be a string; got ${typeof row[k]}.`);
   let meta: unknown = row['meta'];
   if (typeof meta === 'string') {
@@ -141,6 +143,7 @@ function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
  * @see matrixCsv
  */
 export function summarizeModelMatrix(episodes: readonly MatrixEpisode[], options: { readonly level?: number } = {}): MatrixReport {
+  requireArgument('summarizeModelMatrix', 'episodes', episodes, 'array', 'an array of matrix episodes');
   const level = options.level ?? 0.95;
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1); got ${level}.`);
   const cells: MatrixCell[] = [];
@@ -179,6 +182,7 @@ function csvCell(v: unknown): string {
  * @see summarizeModelMatrix
  */
 export function matrixCsv(report: MatrixReport): string {
+  requireArgument('matrixCsv', 'report', report, 'object', 'the report summarizeModelMatrix returns');
   return `${[COLUMNS.join(','), ...report.cells.map((c) => COLUMNS.map((k) => csvCell(c[k])).join(','))].join('\n')}\n`;
 }
 
@@ -198,6 +202,7 @@ const span = (lo: number | null, hi: number | null): string => (lo === null || h
  * @see summarizeModelMatrix
  */
 export function matrixMarkdown(report: MatrixReport, title = 'Model matrix'): string {
+  requireArgument('matrixMarkdown', 'report', report, 'object', 'the report summarizeModelMatrix returns');
   const lvl = `${Math.round(report.level * 100)}%`;
   const out: string[] = [`# ${title}`, '', `Aggregates only (${report.method}; ${lvl} intervals). Raw prompts and answers stay in the store.`, ''];
   const section = (heading: string, group: MatrixCell['group'], extra: 'task' | 'replicate_index' | null): void => {

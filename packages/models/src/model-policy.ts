@@ -1,6 +1,7 @@
 import type { Policy, PolicyAction, PolicyContext } from 'poisson-tasks';
 import type { ChatRequest } from './chat-types.js';
 import type { ModelSession, UsageMeter } from './model-session.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link createModelPolicy}. */
 export interface ModelPolicyOptions {
@@ -36,6 +37,8 @@ export function modelTurnRequest(
   context: Pick<PolicyContext, 'messages' | 'tools'>,
   options: { readonly maxOutputTokens: number; readonly temperature?: number; readonly seed: number },
 ): ChatRequest {
+  requireArgument('modelTurnRequest', 'context', context, 'object', 'an object with messages and tools');
+  requireArgument('modelTurnRequest', 'options', options, 'object');
   return {
     messages: context.messages,
     tools: context.tools,
@@ -63,6 +66,7 @@ export function modelTurnRequest(
  * @see createModelTaskTarget
  */
 export function createModelPolicy(options: ModelPolicyOptions): Policy {
+  requireArgument('createModelPolicy', 'options', options, 'object');
   return Object.freeze({
     name: 'model',
     async act(context: PolicyContext): Promise<PolicyAction> {

@@ -1,6 +1,7 @@
 import type { ModelSession } from './model-session.js';
 import type { EpisodeContext, ModelTarget, TargetConfig, TargetResult } from './target-types.js';
 import { tallyCalls } from './internal/tally-calls.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * What poisson-prove's executor tells a target before its first episode (its `TargetRuntime`, declared
@@ -100,6 +101,8 @@ export type ModelRunTarget = ModelTarget & {
  * @see createModelTaskTarget
  */
 export function modelRunTarget(build: (runtime: RunRuntime) => { readonly session: ModelSession; readonly target: ModelTarget }, defaults: RunRuntime): ModelRunTarget {
+  requireArgument('modelRunTarget', 'build', build, 'function', 'a function of the runtime returning { session, target }');
+  requireArgument('modelRunTarget', 'defaults', defaults, 'object');
   let current: { readonly session: ModelSession; readonly target: ModelTarget } | null = null;
   const get = (): { readonly session: ModelSession; readonly target: ModelTarget } => (current ??= build(defaults));
   const fn = async (cfg: TargetConfig, ctx?: EpisodeContext): Promise<TargetResult> => get().target(cfg, ctx);

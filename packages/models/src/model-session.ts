@@ -6,6 +6,7 @@ import { cacheKey, type CacheClaim, type CacheEntry, type CacheEntryIdentity, ty
 import type { TokenBudget } from './token-budget.js';
 import { untilAborted } from './internal/until-aborted.js';
 import { abortableSleep } from './internal/sleep.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * Events of a session: the client's, plus cache hits, damaged cache entries (`problem` names what is
@@ -217,6 +218,7 @@ function effectiveRequest(endpoint: ProviderEndpoint, request: ChatRequest): Cha
  * @see cacheKey
  */
 export function createModelSession(options: ModelSessionOptions): ModelSession {
+  requireArgument('createModelSession', 'options', options, 'object');
   const endpoints = new Map<ProviderName, ProviderEndpoint>();
   const clients = new Map<ProviderName, ChatClient>();
   const limiters = new Map<ProviderName, Limiter>();

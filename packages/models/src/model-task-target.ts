@@ -6,6 +6,7 @@ import { createModelPolicy, modelTurnRequest } from './model-policy.js';
 import { UsageMeter, type ModelSession } from './model-session.js';
 import { anySignal } from './internal/any-signal.js';
 import type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link createModelTaskTarget}. */
 export interface ModelTaskTargetOptions {
@@ -68,6 +69,7 @@ export interface ModelTaskTargetOptions {
  * @see createModelPolicy
  */
 export function createModelTaskTarget(options: ModelTaskTargetOptions): ModelTarget {
+  requireArgument('createModelTaskTarget', 'options', options, 'object');
   const { arm, slack } = options;
   const cap = options.maxOutputTokens ?? 512;
   if (!Number.isInteger(cap) || cap <= 0) throw new RangeError(`maxOutputTokens must be a positive integer; got ${cap}.`);
@@ -181,6 +183,8 @@ export function modelTaskTargets(
   registry: RegistryLike,
   options: Omit<ModelTaskTargetOptions, 'arm' | 'slack' | 'horizon' | 'registrationSha256' | 'name'> & { readonly policyName?: string },
 ): Readonly<Record<string, ModelTarget>> {
+  requireArgument('modelTaskTargets', 'registry', registry, 'object', 'the registry loadRegistry returns');
+  requireArgument('modelTaskTargets', 'options', options, 'object');
   const { policyName, ...rest } = options;
   const out: Record<string, ModelTarget> = {};
   for (const arm of registry.arms) {

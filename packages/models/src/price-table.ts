@@ -1,5 +1,6 @@
 import { readPriceTable, type PriceTable } from 'poisson-core';
 import { PriceTableError } from './errors.js';
+import { requireArgument } from 'poisson-core';
 
 export type { ModelPrice, PriceTable } from 'poisson-core';
 
@@ -18,6 +19,7 @@ export type { ModelPrice, PriceTable } from 'poisson-core';
  * @see planModelCalls
  */
 export function parsePriceTable(text: string): PriceTable {
+  requireArgument('parsePriceTable', 'text', text, 'string', "the price table's text");
   const r = readPriceTable(text);
   if (!r.ok) throw new PriceTableError(r.problems);
   return r.table;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { ChatCompletion, ChatRequest } from './chat-types.js';
 import { canonicalJson, sha256Hex } from './internal/canonical-json.js';
 import { cacheEntryProblem } from './internal/cache-entry-problem.js';
+import { requireArgument } from 'poisson-core';
 
 /** What a cache key is computed from. The API key is never part of it. */
 export interface CacheKeyInput {
@@ -39,6 +40,7 @@ export interface CacheKeyInput {
  * @see ResponseCache
  */
 export function cacheKey(input: CacheKeyInput): string {
+  requireArgument('cacheKey', 'input', input, 'object');
   if (!Number.isInteger(input.replicateIndex) || input.replicateIndex < 0) {
     throw new RangeError(`replicateIndex must be a non-negative integer; got ${input.replicateIndex}.`);
   }

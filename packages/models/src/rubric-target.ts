@@ -7,6 +7,7 @@ import { gradeRubricAnswer } from './rubric-grader.js';
 import { renderPrompt, type RubricTask } from './rubric-task.js';
 import { anySignal } from './internal/any-signal.js';
 import type { EpisodeContext, ModelTarget, PlannedCall, TargetConfig, TargetResult } from './target-types.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link createRubricTarget}. */
 export interface RubricTargetOptions {
@@ -57,6 +58,7 @@ function pick(cfg: TargetConfig, axis: string, fallback: string | undefined): st
  * @see gradeRubricAnswer
  */
 export function createRubricTarget(options: RubricTargetOptions): ModelTarget {
+  requireArgument('createRubricTarget', 'options', options, 'object');
   const byId = new Map<string, RubricTask>();
   for (const t of options.tasks) {
     if (byId.has(t.id)) throw new RangeError(`tasks must have distinct ids; "${t.id}" appears twice.`);

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RubricTaskError } from './errors.js';
 import { parseRubricTask, type RubricTask } from './rubric-task.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * Loads every `*.toml` rubric task of a directory, in file-name order. All files are validated before
@@ -18,6 +19,7 @@ import { parseRubricTask, type RubricTask } from './rubric-task.js';
  * @see parseRubricTask
  */
 export async function loadRubricTasks(dir: string): Promise<readonly RubricTask[]> {
+  requireArgument('loadRubricTasks', 'dir', dir, 'string', 'the directory of rubric task files');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.toml')).sort();
   const problems: string[] = [];
   const tasks: RubricTask[] = [];

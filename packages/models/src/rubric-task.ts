@@ -3,6 +3,7 @@ import { tomlSyntaxProblem } from 'poisson-core';
 import { RubricTaskError } from './errors.js';
 import { DEFAULT_NEGATION_WINDOW } from './claim-match.js';
 import { sha256Hex } from './internal/canonical-json.js';
+import { requireArgument } from 'poisson-core';
 
 /** A required point of a rubric: credited when any phrase or pattern matches the answer. */
 export interface RubricPoint {
@@ -278,6 +279,8 @@ export function parseRubricTask(text: string, source = '(text)'): RubricTask {
  * @see DEFAULT_PROMPT_VARIANTS
  */
 export function renderPrompt(task: RubricTask, variant: string): string {
+  requireArgument('renderPrompt', 'task', task, 'object', 'a rubric task');
+  requireArgument('renderPrompt', 'variant', variant, 'string');
   // The task's own variants only: `variants['toString']` would be Object's function.
   const template = Object.hasOwn(task.variants, variant) ? task.variants[variant] : undefined;
   if (template === undefined) {

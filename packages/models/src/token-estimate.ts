@@ -1,5 +1,6 @@
 import { countTokens } from 'poisson-tasks';
 import type { ChatRequest } from './chat-types.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * Estimated prompt tokens of a request, by o200k_base (poisson-tasks' `countTokens`: gpt-tokenizer's
@@ -17,6 +18,7 @@ import type { ChatRequest } from './chat-types.js';
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
 export function estimatePromptTokens(request: ChatRequest): number {
+  requireArgument('estimatePromptTokens', 'request', request, 'object', 'a chat request ({ messages, tools })');
   let n = 3;
   for (const m of request.messages) {
     n += 3 + countTokens(m.role);

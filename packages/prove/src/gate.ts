@@ -3,6 +3,7 @@ import { GateError } from './errors.js';
 import { roundLimit } from './diff/limits.js';
 import { fmtLimit } from './diff/sentence.js';
 import { mde as minimumDetectableChange, TEST_METHODS, type TestMethod } from './internal/mde.js';
+import { requireArgument } from 'poisson-core';
 
 export type { TestMethod };
 
@@ -97,6 +98,7 @@ const MAX_REPLICATES = 1_000_000;
 const FEWEST_SCAN = 4096;
 
 export function powerGate(input: GateInput): GateResult {
+  requireArgument('powerGate', 'input', input, 'object');
   const { conditions, replicates: n, maxMde } = input;
   const events = input.events ?? 1;
   const discordance = input.discordance ?? null;
@@ -195,6 +197,7 @@ export function powerGate(input: GateInput): GateResult {
  * @see PROVE.md, "The power gate".
  */
 export function assertGate(input: GateInput): GateResult {
+  requireArgument('assertGate', 'input', input, 'object');
   return refuseGate(powerGate(input));
 }
 

@@ -17,6 +17,7 @@ import { parseRegistration, type Registration } from './registration.js';
 import { createTarget, type Target } from './target.js';
 import { validatePreregistration } from './validate-preregistration.js';
 import { sha256Hex } from './internal/sha256.js';
+import { requireArgument } from 'poisson-core';
 
 export { createTarget, PinMismatchError } from './target.js';
 export type { CreateTargetOptions, Target, TargetConfig, TargetResult, TaskTargetMeta } from './target.js';
@@ -99,6 +100,8 @@ export interface Registry {
  * @see TASKS.md, "The pre-registration"
  */
 export function loadRegistry(file: string | URL, options: LoadRegistryOptions): Registry {
+  if (!(file instanceof URL)) requireArgument('loadRegistry', 'file', file, 'string', "the registration file's path or file URL");
+  requireArgument('loadRegistry', 'options', options, 'object', 'an object with sha256');
   const path = typeof file === 'string' ? file : fileURLToPath(file);
   const expected = options?.sha256;
   if (typeof expected !== 'string' || !/^[0-9a-fA-F]{64}$/.test(expected)) {

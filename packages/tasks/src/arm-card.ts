@@ -7,6 +7,7 @@ import { referenceMessages } from './reference-policy.js';
 import { contextTokens, promptTokens } from './tokens.js';
 import { maxTurns, neededTurns } from './turns.js';
 import { shown } from './internal/shown.js';
+import { requireArgument } from 'poisson-core';
 
 /** Mean and range of a sample. */
 export interface SampleSummary {
@@ -80,6 +81,8 @@ function summary(xs: readonly number[]): SampleSummary {
  * ```
  */
 export function armCard(arm: ArmSpec, options: { readonly slack: number; readonly seeds?: { readonly first: number; readonly count: number } }): ArmCard {
+  requireArgument('armCard', 'arm', arm, 'object', 'an ArmSpec object');
+  requireArgument('armCard', 'options', options, 'object', 'an object with slack');
   const { slack } = options;
   const seeds = options.seeds ?? { first: 0, count: 200 };
   if (!Number.isInteger(seeds.count) || seeds.count < 1) throw new RangeError(`options.seeds.count must be a positive integer, got ${shown(seeds.count)}`);
@@ -137,6 +140,7 @@ const pct = (x: number): string => `${(100 * x).toFixed(2)}%`;
  * ```
  */
 export function armCardMarkdown(card: ArmCard): string {
+  requireArgument('armCardMarkdown', 'card', card, 'object', 'the card armCard returns');
   const rows: [string, string][] = [
     ['knob', `${card.knob} (${card.knobDescription})`],
     ['level', String(card.level)],

@@ -1,5 +1,6 @@
 import type { ArmContext, ArmSpec } from './arm-spec.js';
 import { isKnobName } from './knobs.js';
+import { requireArgument } from 'poisson-core';
 
 const ARM_ID = /^([a-z][a-z0-9_]*):d([1-9][0-9]*)(?:\+h([1-9][0-9]*))?$/;
 
@@ -34,6 +35,7 @@ export function armIdParts(id: string): ArmIdParts | null {
  * @see {@link parseArmId}, its inverse
  */
 export function armId(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistory'>): string {
+  requireArgument('armId', 'arm', arm, 'object', 'an ArmSpec object');
   const base = `${arm.knob}:d${arm.level}`;
   return arm.controlHistory === null ? base : `${base}+h${arm.controlHistory}`;
 }
@@ -85,5 +87,7 @@ export function parseArmId(id: string, context: ArmContext): ArmSpec {
  * ```
  */
 export function targetName(policy: string, id: string): string {
+  requireArgument('targetName', 'policy', policy, 'string', 'a policy name');
+  requireArgument('targetName', 'id', id, 'string', 'an arm id');
   return `${policy}_${id}`.replace(/[^0-9A-Za-z]+/g, '_');
 }

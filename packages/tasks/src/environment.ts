@@ -7,6 +7,7 @@ import { TEMPLATES } from './internal/relay-data.js';
 import { stageOutput } from './scenario.js';
 import { shown } from './internal/shown.js';
 import { deepFreeze } from './internal/deep-freeze.js';
+import { requireArgument } from 'poisson-core';
 
 /** How an episode ended. `truncated`: the turn budget ran out before an answer. */
 export type Outcome = 'passed' | 'failed' | 'truncated';
@@ -102,6 +103,8 @@ function checkCall(task: Task, name: string, args: unknown): { output: string } 
  * ```
  */
 export function createEnvironment(task: Task, options: { readonly maxTurns: number }): Environment {
+  requireArgument('createEnvironment', 'task', task, 'object', 'the task generate returns');
+  requireArgument('createEnvironment', 'options', options, 'object', 'an object with maxTurns');
   const budget = options.maxTurns;
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`maxTurns must be a positive integer, got ${shown(budget)}`);
   return new RelayEnvironment(task, budget);

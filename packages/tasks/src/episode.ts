@@ -1,6 +1,7 @@
 import { createEnvironment, type Outcome } from './environment.js';
 import type { CallRecord, Policy } from './policy.js';
 import type { Task } from './task.js';
+import { requireArgument } from 'poisson-core';
 
 /** The record of one episode. */
 export interface EpisodeResult {
@@ -34,6 +35,9 @@ export interface EpisodeResult {
  * ```
  */
 export async function runEpisode(task: Task, policy: Policy, options: { readonly maxTurns: number }): Promise<EpisodeResult> {
+  requireArgument('runEpisode', 'task', task, 'object', 'the task generate returns');
+  requireArgument('runEpisode', 'policy', policy, 'object', 'a policy ({ name, act })');
+  requireArgument('runEpisode', 'options', options, 'object', 'an object with maxTurns');
   const env = createEnvironment(task, options);
   while (!env.done) {
     const action = await policy.act({

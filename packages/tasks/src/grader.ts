@@ -1,4 +1,5 @@
 import type { Strictness } from './arm-spec.js';
+import { requireArgument } from 'poisson-core';
 
 const WORD = /[\p{L}\p{N}_-]+/gu;
 
@@ -20,6 +21,7 @@ export const GRADER_RULES = Object.freeze({
  * ```
  */
 export function lenientWord(answer: string): string {
+  requireArgument('lenientWord', 'answer', answer, 'string');
   const words = answer.trim().toLowerCase().match(WORD);
   return words === null ? '' : (words[words.length - 1] as string);
 }

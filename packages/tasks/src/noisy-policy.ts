@@ -4,6 +4,7 @@ import { keyedRng, randomInt } from './internal/rng.js';
 import { WORDS } from './internal/relay-data.js';
 import { shown } from './internal/shown.js';
 import { wrongWord } from './internal/wrong-word.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link noisyPolicy}. */
 export interface NoisyPolicyOptions {
@@ -54,6 +55,7 @@ function plan(task: Task, p: number, error: 'call' | 'answer' | 'either', salt: 
  * ```
  */
 export function noisyPolicy(options: NoisyPolicyOptions): Policy {
+  requireArgument('noisyPolicy', 'options', options, 'object', 'an object with p');
   const { p } = options;
   const error = options.error ?? 'answer';
   const salt = options.salt ?? 'noisy';

@@ -4,6 +4,7 @@ import { keyedRng, randomInt } from './internal/rng.js';
 import { WORDS } from './internal/relay-data.js';
 import { shown } from './internal/shown.js';
 import { wrongWord } from './internal/wrong-word.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link perCallNoisyPolicy}. */
 export interface PerCallNoisyPolicyOptions {
@@ -52,6 +53,7 @@ function plan(task: Task, e: number, salt: string): readonly { readonly wrong: b
  * ```
  */
 export function perCallNoisyPolicy(options: PerCallNoisyPolicyOptions): Policy {
+  requireArgument('perCallNoisyPolicy', 'options', options, 'object', 'an object with e');
   const { e } = options;
   const salt = options.salt ?? 'per-call';
   if (typeof e !== 'number' || !(e >= 0 && e <= 1)) throw new RangeError(`e must be a probability in [0, 1], got ${shown(e)}`);

@@ -1,5 +1,6 @@
 import { fillTemplate } from './internal/fill-template.js';
 import { EMPTY_SLOT, OTHER_SLOTS, TEMPLATES } from './internal/relay-data.js';
+import { requireArgument } from 'poisson-core';
 
 /** The system message every task starts with. */
 export const SYSTEM_PROMPT: string = TEMPLATES.system;
@@ -20,6 +21,9 @@ export const SYSTEM_PROMPT: string = TEMPLATES.system;
  * ```
  */
 export function renderTaskMessage(start: string, route: readonly string[], others: readonly string[]): string {
+  requireArgument('renderTaskMessage', 'start', start, 'string');
+  requireArgument('renderTaskMessage', 'route', route, 'array', 'an array of stage names');
+  requireArgument('renderTaskMessage', 'others', others, 'array', 'an array of stage names');
   if (route.length === 0) throw new RangeError('route must name at least one stage, got an empty list');
   if (others.length > OTHER_SLOTS) throw new RangeError(`others must have at most ${OTHER_SLOTS} stages, got ${others.length}`);
   const slots = [...others, ...Array<string>(OTHER_SLOTS - others.length).fill(EMPTY_SLOT)];

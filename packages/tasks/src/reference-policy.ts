@@ -3,6 +3,7 @@ import type { ChatMessage } from './messages.js';
 import type { Task } from './task.js';
 import type { Policy, PolicyAction, PolicyContext } from './policy.js';
 import { shown } from './internal/shown.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * The reference policy: plays the task's solution — its calls in order, then the goal token. Depth `d`
@@ -40,6 +41,7 @@ export const referencePolicy: Policy = Object.freeze({
  * ```
  */
 export function referenceMessages(task: Task, calls: number): readonly ChatMessage[] {
+  requireArgument('referenceMessages', 'task', task, 'object', 'the task generate returns');
   if (!Number.isInteger(calls) || calls < 0 || calls > task.solution.length) {
     throw new RangeError(`calls must be an integer from 0 to ${task.solution.length}, got ${shown(calls)}`);
   }

@@ -5,6 +5,7 @@ import { PreregistrationError } from './preregistration-error.js';
 import { preregistrationProblems, validatePreregistration } from './validate-preregistration.js';
 import { maxTurns } from './turns.js';
 import { tomlSyntaxProblem } from 'poisson-core';
+import { requireArgument } from 'poisson-core';
 
 /** A validated, normalized registration. */
 export interface Registration {
@@ -49,6 +50,7 @@ export interface RegistrationInput {
  * ```
  */
 export function registrationText(input: RegistrationInput): string {
+  requireArgument('registrationText', 'input', input, 'object', 'a registration');
   const ids = input.arms.map((arm, i) => {
     if (typeof arm === 'string') return arm;
     for (const key of ['strictness', 'split', 'generatorVersion'] as const) {

@@ -6,6 +6,7 @@ import { sha256Hex } from './internal/sha256.js';
 import { shown } from './internal/shown.js';
 import { ALGORITHM, SPLIT_RESIDUES, STAGE_NAMES, WORDS } from './internal/relay-data.js';
 import { stageToolName } from './tools.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * A relay scenario: the hidden world of one (generator version, split, seed). Every arm played on the
@@ -127,6 +128,9 @@ const WORD_INDEX: ReadonlyMap<string, number> = new Map(WORDS.map((w, i) => [w, 
  * ```
  */
 export function stageOutput(world: Pick<Scenario, 'tokens' | 'mappings'>, tool: string, token: string): string | undefined {
+  requireArgument('stageOutput', 'world', world, 'object', 'a scenario');
+  requireArgument('stageOutput', 'tool', tool, 'string');
+  requireArgument('stageOutput', 'token', token, 'string');
   if (!Object.prototype.hasOwnProperty.call(world.mappings, tool)) return undefined;
   const i = world.tokens === WORDS ? WORD_INDEX.get(token) : world.tokens.indexOf(token);
   return i === undefined || i < 0 ? undefined : world.mappings[tool]?.[i];

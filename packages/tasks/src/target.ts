@@ -10,6 +10,7 @@ import { checkPins, pinProblems, type RegistrationPins } from './pins.js';
 import { taskEpisodeMetaBuilder } from './task-episode-meta.js';
 
 import type { TargetConfig, TargetResult } from 'poisson-core';
+import { requireArgument } from 'poisson-core';
 
 // What a sweep passes a target and what it returns: the contract in poisson-core.
 export type { TargetConfig, TargetResult };
@@ -75,6 +76,7 @@ export interface CreateTargetOptions {
  * ```
  */
 export function createTarget(options: CreateTargetOptions): Target {
+  requireArgument('createTarget', 'options', options, 'object', 'an object with arm, policy and slack');
   const { arm, registration, policy, registrationSha256 } = options;
   const id = armId(arm);
   if (!registration.armIds.includes(id) || arm.strictness !== registration.strictness || arm.split !== registration.split || arm.generatorVersion !== registration.generatorVersion) {

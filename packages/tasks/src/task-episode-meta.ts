@@ -4,6 +4,7 @@ import { generatorHash } from './generator-hash.js';
 import type { Task } from './task.js';
 import { promptTokens } from './tokens.js';
 import { PACKAGE_VERSION } from './internal/package-version.js';
+import { requireArgument } from 'poisson-core';
 
 /** The `meta` record a task target returns (snake_case: it is stored as a column). Fields as TASKS.md fixes them. */
 export interface TaskTargetMeta {
@@ -68,6 +69,7 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * @see TASKS.md, "The pre-registration" (the meta fields); {@link promptTokens}
  */
 export function taskEpisodeMeta(input: TaskEpisodeMetaInput): TaskTargetMeta {
+  requireArgument('taskEpisodeMeta', 'input', input, 'object');
   const { arm, task, registrationSha256, sampledCalls } = input;
   const id = armId(arm);
   checkTask(id, arm, task);

@@ -4,6 +4,7 @@ import { BYTES_ENTRY, findRank, loadRankTable, STRING_ENTRY, type RankTable } fr
 import type { ChatMessage, ToolDefinition } from './messages.js';
 import type { Task } from './task.js';
 import { shown } from './internal/shown.js';
+import { requireArgument } from 'poisson-core';
 
 // The o200k_base count is gpt-tokenizer 4.0.0's (`encode(text, { disallowedSpecial: new Set() }).length`),
 // computed here from its split pattern and its ranks, both held in a sorted byte table (internal/o200k-ranks.ts):
@@ -130,6 +131,8 @@ export function countTokens(text: string): number {
  * ```
  */
 export function renderContext(tools: readonly ToolDefinition[], messages: readonly ChatMessage[]): string {
+  requireArgument('renderContext', 'tools', tools, 'array', 'an array of tool definitions');
+  requireArgument('renderContext', 'messages', messages, 'array', 'an array of chat messages');
   return renderTools(tools) + messages.map(renderMessage).join('');
 }
 
@@ -244,6 +247,8 @@ function messageTokens(m: ChatMessage): number {
  * ```
  */
 export function contextTokens(tools: readonly ToolDefinition[], messages: readonly ChatMessage[]): number {
+  requireArgument('contextTokens', 'tools', tools, 'array', 'an array of tool definitions');
+  requireArgument('contextTokens', 'messages', messages, 'array', 'an array of chat messages');
   let toolCount = toolsMemo.get(tools);
   if (toolCount === undefined) {
     toolCount = countTokens(renderTools(tools));
@@ -268,5 +273,6 @@ export function contextTokens(tools: readonly ToolDefinition[], messages: readon
  * ```
  */
 export function promptTokens(task: Task): number {
+  requireArgument('promptTokens', 'task', task, 'object', 'the task generate returns');
   return contextTokens(task.tools, task.messages);
 }

@@ -2,6 +2,7 @@ import type { ToolDefinition } from './messages.js';
 import { deepFreeze } from './internal/deep-freeze.js';
 import { fillTemplate } from './internal/fill-template.js';
 import { STAGE_NAMES, TOOL_TEMPLATE } from './internal/relay-data.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * The tool name of a stage (the tool template's name with `{stage}` filled in).
@@ -13,6 +14,7 @@ import { STAGE_NAMES, TOOL_TEMPLATE } from './internal/relay-data.js';
  * ```
  */
 export function stageToolName(stage: string): string {
+  requireArgument('stageToolName', 'stage', stage, 'string', 'a stage name');
   return fillTemplate(TOOL_TEMPLATE.function.name, { stage });
 }
 

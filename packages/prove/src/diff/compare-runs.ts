@@ -17,6 +17,7 @@ import { looksWords, UNPAIRED_LOOKS } from './sequential.js';
 import { decide } from './verdict.js';
 import { UNCHANGED_ERROR, unchangedErrorAt, unpairedUnchangedErrorAt } from './small-sample.js';
 import type { TestMethod } from './stats.js';
+import { requireArgument } from 'poisson-core';
 
 /** The report of one baseline against several candidates: what `diff BASE C1 C2 ... --json` prints. */
 export type MultiDiffReport = {
@@ -211,6 +212,7 @@ export async function compareRuns(store: string, base: string, candidates: reado
  * @returns the text, ending in a newline.
  */
 export function formatMultiDiffText(report: MultiDiffReport): string {
+  requireArgument('formatMultiDiffText', 'report', report, 'object', 'the report compareRuns returns');
   const r = report;
   const first = r.candidates[0] as DiffReport;
   const out: string[] = [`${r.verdict}  ${r.sentence}`];

@@ -20,6 +20,7 @@ import { compareScores } from './score-diff.js';
 import { diffMethod, intervalsRule, limitsRule, verdictRule, verdictSentence } from './sentence.js';
 import { countsOf, samplesOf } from './tables.js';
 import type { ClusteredEvents, DiffOptions, DiffReport, DiffRun, EventTable, Fragility, IdentityPairing, LimitsDiscordance, ScoreComparison } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * Internal switches of {@link computeDiff}; the calibration study turns fragility off for speed.
@@ -372,6 +373,8 @@ export function computeDiff(beforeRun: DiffRun | RunIndex, afterRun: DiffRun | R
  * @see STATS.md; Tango (1998) Stat Med 17:891; Holm (1979); Benjamini & Hochberg (1995); Newcombe (1998).
  */
 export function diffEpisodes(before: DiffRun, after: DiffRun, options: DiffOptions = {}): DiffReport {
+  requireArgument('diffEpisodes', 'before', before, 'object', 'a run ({ manifest, rows })');
+  requireArgument('diffEpisodes', 'after', after, 'object', 'a run ({ manifest, rows })');
   return computeDiff(before, after, options);
 }
 

@@ -1,3 +1,4 @@
+import { requireArgument } from 'poisson-core';
 /**
  * Whether a rise in an event's rate is an improvement: `passed` rising is good; every other outcome
  * label is a failure event (a diff infers its events as the labels other than `passed`), so its rise is
@@ -12,6 +13,7 @@
  * ```
  */
 export function riseIsGood(event: string): boolean {
+  requireArgument('riseIsGood', 'event', event, 'string', 'an outcome label');
   return event === 'passed';
 }
 

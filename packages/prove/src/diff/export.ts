@@ -7,6 +7,7 @@ import { NO_OUTCOME, outcomeCodes } from './run-index.js';
 import { aggregateScoreColumns, byAxes, conditionOrder, formatScoreCsv, formatScoreMarkdown, type ScoreExport } from './score-export.js';
 import type { DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
+import { requireArgument } from 'poisson-core';
 
 /** One outcome's count and rate in one run x condition, with its Wilson interval. */
 export type ExportOutcome = {
@@ -74,6 +75,7 @@ export type ExportOptions = {
  * @see Wilson (1927); {@link wilsonInterval}.
  */
 export function aggregateRuns(runs: readonly DiffRun[], options: ExportOptions = {}): ExportTable {
+  requireArgument('aggregateRuns', 'runs', runs, 'array', 'an array of runs ({ manifest, rows })');
   const codes = outcomeCodes();
   const axes = wantedAxes(options);
   return aggregateColumns(runs.map((r) => columnsOfRows(r, codes, axes)), options);
@@ -183,6 +185,7 @@ function num(x: number, digits = 3): string {
  * with the pass rate and hard failures beside the mean score).
  */
 export function formatExportCsv(table: ExportTable): string {
+  requireArgument('formatExportCsv', 'table', table, 'object', 'the table exportRuns returns');
   if (table.partial !== undefined) return withPartialColumn(formatExportCsv({ ...table, partial: undefined } as ExportTable), table);
   if (table.scores !== undefined) return formatScoreCsv(table.scores);
   const lines = ['run_id,run_name,condition,episodes,without_outcome,mean_t,outcome,count,rate,wilson_lower,wilson_upper'];
@@ -204,6 +207,7 @@ export function formatExportCsv(table: ExportTable): string {
  * `scores`, the score tables after them ({@link formatScoreMarkdown}).
  */
 export function formatExportMarkdown(table: ExportTable): string {
+  requireArgument('formatExportMarkdown', 'table', table, 'object', 'the table exportRuns returns');
   const out: string[] = [];
   const note = partialLine(table.partial ?? []);
   if (note !== null) out.push(`> **${mdCell(note)}**`, '');

@@ -1,5 +1,6 @@
 import type { DiscordantGroup, DiscordantPair, DiscordantPairs, PairSide } from './pairs.js';
 import { textTable } from './text-table.js';
+import { requireArgument } from 'poisson-core';
 
 function tText(t: number | null): string {
   return t === null ? '-' : String(t);
@@ -34,6 +35,7 @@ function metaLine(s: PairSide): string {
  * @returns the text, ending in a newline.
  */
 export function formatPairsText(pairs: DiscordantPairs): string {
+  requireArgument('formatPairsText', 'pairs', pairs, 'object', 'what discordantPairs returns');
   const out: string[] = [];
   const head = `discordant pairs  the seeds whose event happened in one run only (rise: after, not before; fall: before, not after); at most ${pairs.limit} listed per condition x event${pairs.private ? '; cached answers included (--private)' : ''}`;
   out.push(head);

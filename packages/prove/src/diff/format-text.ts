@@ -5,6 +5,7 @@ import { discordanceText, fmtLimit, fmtThreshold } from './sentence.js';
 import { conditionsOnlyBefore } from './diff-input.js';
 import { fmtChange, fmtInterval, fmtP, fmtRate, printDecimals, textTable } from './text-table.js';
 import type { DiffReport, DiffRow, DiffSamples, DiffCounts, PooledTest } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 const LABEL_WIDTH = 14;
 
@@ -206,6 +207,7 @@ function fullSections(r: DiffReport): string[] {
  * @see PROVE.md, "The diff report".
  */
 export function formatDiffText(report: DiffReport): string {
+  requireArgument('formatDiffText', 'report', report, 'object', 'the report diffRuns returns');
   const r = report;
   const out: string[] = [];
   out.push(`${r.verdict}  ${r.sentence}`);

@@ -1,6 +1,7 @@
 import { DiffError } from './diff-error.js';
 import { indexRows, NO_EPISODE, NO_OUTCOME, type ConditionIndex, type RunIndex } from './run-index.js';
 import type { CoverageEntry, DiffEpisode, DiffManifest, DiffRun, IdentityPairing, InputMismatch } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /** One pair of episodes with an outcome in both runs: same condition, same replicate index. */
 export type Pair = { readonly replicate_index: number; readonly a: string; readonly b: string };
@@ -448,6 +449,8 @@ export function pairsByIdentity(manifest: DiffManifest): boolean {
  * @throws {@link DiffError} when a run holds one identity twice in a condition.
  */
 export function alignByIdentity(before: DiffRun, after: DiffRun): { before: DiffRun; after: DiffRun; identity: IdentityPairing | null } {
+  requireArgument('alignByIdentity', 'before', before, 'object', 'a run ({ manifest, rows })');
+  requireArgument('alignByIdentity', 'after', after, 'object', 'a run ({ manifest, rows })');
   if (!pairsByIdentity(before.manifest) || !pairsByIdentity(after.manifest)) return { before, after, identity: null };
   const bySeed = (run: DiffRun, which: string): Map<string, Map<string, DiffEpisode>> => {
     const out = new Map<string, Map<string, DiffEpisode>>();

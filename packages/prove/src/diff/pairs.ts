@@ -6,6 +6,7 @@ import { readsSettled } from './partial.js';
 import type { RunColumns } from './run-columns.js';
 import type { RunIndex } from './run-index.js';
 import type { DiffEpisode, DiffManifest, DiffRun } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /** One side of a discordant pair: the episode of one run. */
 export type PairSide = {
@@ -159,6 +160,9 @@ function side(e: DiffEpisode): PairSide {
  * ```
  */
 export function discordantPairs(before: DiffRun, after: DiffRun, options: DiscordantOptions): DiscordantPairs {
+  requireArgument('discordantPairs', 'before', before, 'object', 'a run ({ manifest, rows })');
+  requireArgument('discordantPairs', 'after', after, 'object', 'a run ({ manifest, rows })');
+  requireArgument('discordantPairs', 'options', options, 'object');
   const limit = checkedLimit(options);
   // Two imports pair sample by sample, as the diff pairs them: each row keeps its stored replicate index.
   const byIdentity = pairsByIdentity(before.manifest) && pairsByIdentity(after.manifest);

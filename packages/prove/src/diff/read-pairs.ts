@@ -10,6 +10,7 @@ import { writtenOnward } from './partial.js';
 import { readRunColumns } from './run-columns.js';
 import { outcomeCodes } from './run-index.js';
 import type { DiffReport, DiffRun } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link readDiscordantPairs}. */
 export type ReadPairsOptions = {
@@ -152,6 +153,8 @@ export async function addPairDetails(store: string, pairs: DiscordantPairs, opti
  * ```
  */
 export async function readDiscordantPairs(store: string, report: DiffReport, options: ReadPairsOptions = {}): Promise<DiscordantPairs> {
+  requireArgument('readDiscordantPairs', 'store', store, 'string', 'the store directory');
+  requireArgument('readDiscordantPairs', 'report', report, 'object', 'the report diffRuns returns');
   checkedLimit(options, 'readDiscordantPairs');
   // The pairs the report's rows tested: under --sequential, a partial read's settled pairs, cut to those
   // the rows counted (read again, a run still being written holds more).

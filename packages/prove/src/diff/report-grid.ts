@@ -18,6 +18,7 @@ import { droppedLine, line, verdictCell } from './format-text.js';
 import { columnsUnmatched, unmatchedLine, writtenOnward, type Unmatched } from './partial.js';
 import { discordanceText } from './sentence.js';
 import type { DiffManifest, DiffReport, DiffRow, DiffRun, IdentityPairing, TestMethod } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link reportGrid}. */
 export type ReportOptions = {
@@ -225,6 +226,9 @@ function cellManifest(manifest: DiffManifest, x: string, y: string | null): Diff
  * @see PROVE.md, "The CLI" (`report`).
  */
 export function reportGrid(before: DiffRun | RunColumns, after: DiffRun | RunColumns, options: ReportOptions): ReportGrid {
+  requireArgument('reportGrid', 'before', before, 'object', 'a run ({ manifest, rows }) or the columns readReportRuns returns');
+  requireArgument('reportGrid', 'after', after, 'object', 'a run ({ manifest, rows }) or the columns readReportRuns returns');
+  requireArgument('reportGrid', 'options', options, 'object', 'an object with x');
   const { aligned, original, identity } = asColumns(before, after, [options.x, ...(options.y !== undefined ? [options.y] : []), ...(options.cluster !== undefined ? [options.cluster] : [])]);
   const [A, B] = original;
   const x = options.x;
@@ -405,6 +409,8 @@ export function sharedSeedsText(s: { readonly conditions: number; readonly cells
  *   when two of the refs name one run.
  */
 export async function readReportRuns(store: string, refs: readonly string[], read: { readonly partial?: boolean; readonly verb?: string } = {}): Promise<RunColumns[]> {
+  requireArgument('readReportRuns', 'store', store, 'string', 'the store directory');
+  requireArgument('readReportRuns', 'refs', refs, 'array', 'an array of run refs');
   const codes = outcomeCodes();
   const runs = await Promise.all(refs.map((r) => readDiffColumns(store, r, codes, { partial: read.partial === true, verb: read.verb ?? 'report' })));
   // Any two refs that name one run: a panel of a run against itself, or a candidate read twice.
@@ -421,6 +427,7 @@ export async function readReportRuns(store: string, refs: readonly string[], rea
  * @returns the text, ending in a newline.
  */
 export function formatGridText(grid: ReportGrid): string {
+  requireArgument('formatGridText', 'grid', grid, 'object', 'the grid reportGrid returns');
   const d = grid.diff;
   const head = [
     `${d.verdict}  change in the rate of ${grid.event}, ${d.after.name} against ${d.before.name}, per ${grid.x}${grid.y === null ? '' : ` x ${grid.y}`}`,

@@ -3,6 +3,7 @@ import { formatGridText, reportGrid, type ReportGrid, type ReportOptions } from 
 import { renderGridSvg } from './svg.js';
 import type { RunColumns } from './run-columns.js';
 import type { DiffRun } from './types.js';
+import { requireArgument } from 'poisson-core';
 
 /** The grids of one baseline against several candidates, one per candidate, in the order given. */
 export type ReportPanels = { readonly panels: readonly ReportGrid[] };
@@ -14,12 +15,16 @@ export type ReportPanels = { readonly panels: readonly ReportGrid[] };
  * @throws RangeError when no candidate is given; DiffError as {@link reportGrid}.
  */
 export function reportPanels(base: DiffRun | RunColumns, candidates: readonly (DiffRun | RunColumns)[], options: ReportOptions): ReportPanels {
+  requireArgument('reportPanels', 'base', base, 'object', 'a run ({ manifest, rows }) or the columns readReportRuns returns');
+  requireArgument('reportPanels', 'candidates', candidates, 'array', 'an array of runs');
+  requireArgument('reportPanels', 'options', options, 'object', 'an object with x');
   if (candidates.length === 0) throw new RangeError('reportPanels: candidates must name at least one run, got none');
   return Object.freeze({ panels: Object.freeze(candidates.map((c) => reportGrid(base, c, options))) });
 }
 
 /** The panels as text: each grid's text, separated by a blank line. */
 export function formatPanelsText(p: ReportPanels): string {
+  requireArgument('formatPanelsText', 'p', p, 'object', 'what reportPanels returns');
   return p.panels.map(formatGridText).join('\n');
 }
 
@@ -28,6 +33,7 @@ export function formatPanelsText(p: ReportPanels): string {
  * gradient renamed so that the ids stay unique.
  */
 export function renderPanelsSvg(p: ReportPanels): string {
+  requireArgument('renderPanelsSvg', 'p', p, 'object', 'what reportPanels returns');
   let y = 0;
   let width = 0;
   const groups: string[] = [];

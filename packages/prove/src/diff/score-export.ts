@@ -7,6 +7,7 @@ import { columnsOfRows, groupByAxes, positionsBy, type RunColumns } from './run-
 import { HARD_NONE, HARD_TRUE, NO_OUTCOME, outcomeCodes } from './run-index.js';
 import type { DiffManifest, DiffRun } from './types.js';
 import { wilsonInterval } from './wilson.js';
+import { requireArgument } from 'poisson-core';
 
 /** One score aggregate: a run x group (x replicate index). Counts, rates, means and intervals only. */
 export type ScoreExportRow = {
@@ -155,6 +156,7 @@ export function conditionOrder(run: RunColumns): { readonly label: string; reado
  * @see Wilson (1927); Student (1908); poisson-stats `meanScoreInterval`; MODELS.md (repeat-level variance).
  */
 export function aggregateScores(runs: readonly DiffRun[], options: { readonly by?: readonly string[]; readonly level?: number } = {}): ScoreExport {
+  requireArgument('aggregateScores', 'runs', runs, 'array', 'an array of runs ({ manifest, rows })');
   const codes = outcomeCodes();
   const axes = byAxes(options.by ?? []);
   return aggregateScoreColumns(runs.map((r) => columnsOfRows(r, codes, axes)), options);
@@ -242,6 +244,7 @@ function cell(v: unknown): string {
  * @see RFC 4180.
  */
 export function formatScoreCsv(s: ScoreExport): string {
+  requireArgument('formatScoreCsv', 's', s, 'object', 'what aggregateScores returns');
   const lines = [SCORE_COLUMNS.join(',')];
   for (const r of s.rows) lines.push(SCORE_COLUMNS.map((k) => cell(r[k])).join(','));
   return `${lines.join('\r\n')}\r\n`;
@@ -264,6 +267,7 @@ const ci = (lo: number | null, hi: number | null): string => (lo === null || hi 
  * @see MODELS.md, `export`.
  */
 export function formatScoreMarkdown(s: ScoreExport): string {
+  requireArgument('formatScoreMarkdown', 's', s, 'object', 'what aggregateScores returns');
   const lvl = `${Math.round(s.level * 100)}%`;
   const out: string[] = [];
   const runs = [...new Map(s.rows.map((r) => [r.run_id, r.run_name])).entries()];

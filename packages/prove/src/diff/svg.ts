@@ -3,6 +3,7 @@ import { shownBidi } from '../internal/bidi.js';
 import { goodness, riseIsGood } from './direction.js';
 import type { ReportGrid } from './report-grid.js';
 import { fmtChange, fmtInterval, printDecimals } from './text-table.js';
+import { requireArgument } from 'poisson-core';
 
 // ColorBrewer's RdBu diverging scheme (Brewer, colorbrewer2.org), 7 classes: red for a change for the
 // worse, blue for a change for the better, near-white for no change. Better or worse is the event's
@@ -81,6 +82,7 @@ function label(x: number, y: number, shown: string, full: string, attrs: string)
  * @see C. A. Brewer, ColorBrewer 2.0 (colorbrewer2.org), the RdBu scheme.
  */
 export function renderGridSvg(grid: ReportGrid): string {
+  requireArgument('renderGridSvg', 'grid', grid, 'object', 'the grid reportGrid returns');
   const d = grid.diff;
   const nx = grid.x_values.length;
   const ny = grid.y_values.length;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { checkRedisUrl, loadRedis, newRedis, pingRedis, type RedisTarget } from './bullmq-redis.js';
 import { DEFAULT_QUEUE, stopKey, type ChunkJobData, type ChunkJobResult } from './bullmq-jobs.js';
 import { countStates, runJobs, type RunJob } from './bullmq-run-jobs.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link queueStatus}, {@link drainQueue} and {@link cleanQueue}. */
 export type QueueOptions = {
@@ -78,6 +79,7 @@ function byRun(jobs: readonly RunJob[]): QueueRunStatus[] {
  * ```
  */
 export async function queueStatus(opts: QueueOptions): Promise<QueueStatus> {
+  requireArgument('queueStatus', 'opts', opts, 'object', 'an object with redis');
   const url = checkRedisUrl(opts.redis);
   return withQueue(opts, async (queue, jobs) =>
     Object.freeze({ method: 'queue status', url, queue: queue.name, run_id: opts.runId ?? null, states: Object.freeze(countStates(jobs)), runs: Object.freeze(byRun(jobs)) }),
@@ -99,6 +101,7 @@ export async function queueStatus(opts: QueueOptions): Promise<QueueStatus> {
  * ```
  */
 export async function drainQueue(opts: QueueOptions): Promise<QueueChange> {
+  requireArgument('drainQueue', 'opts', opts, 'object', 'an object with redis');
   const url = checkRedisUrl(opts.redis);
   return withQueue(opts, async (queue, jobs, client) => {
     let removed = 0;
@@ -132,6 +135,7 @@ export async function drainQueue(opts: QueueOptions): Promise<QueueChange> {
  * ```
  */
 export async function cleanQueue(opts: QueueOptions): Promise<QueueChange> {
+  requireArgument('cleanQueue', 'opts', opts, 'object', 'an object with redis');
   const url = checkRedisUrl(opts.redis);
   return withQueue(opts, async (queue, jobs) => {
     let removed = 0;

@@ -12,6 +12,7 @@ import { checkRedisUrl, loadRedis, newRedis, pingRedis, redisReason, type RedisT
 import { failedRow, runEpisode } from './run-episode.js';
 import { MAX_TIMER_MS } from '../internal/max-timer.js';
 import { addUsage, startTarget, type StartedTarget } from './target-hooks.js';
+import { requireArgument } from 'poisson-core';
 
 /** A worker records a chunk's finished episodes at once after one that took this long (ms), or once those not yet recorded took it in all. */
 const RECORD_WORK_MS = 20;
@@ -179,6 +180,7 @@ async function targetFile(t: ChunkTarget, cwd: string): Promise<string> {
  * @see PROVE.md, "Backends: beyond one machine"; docs/distributed.md.
  */
 export async function runWorker(opts: RunWorkerOptions): Promise<WorkerSummary> {
+  requireArgument('runWorker', 'opts', opts, 'object', 'an object with redis and store');
   checkInt('concurrency', opts.concurrency, 1);
   checkInt('lockDurationMs', opts.lockDurationMs, 100, true);
   checkInt('stalledIntervalMs', opts.stalledIntervalMs, 100, true);

@@ -4,6 +4,7 @@ import type { EpisodePlan, Target } from '../target/target.js';
 import type { WorkItem } from './backend.js';
 import { csvCell } from '../internal/csv-cell.js';
 import { targetConfig } from './run-episode.js';
+import { requireArgument } from 'poisson-core';
 
 /** One planned episode of a dry run: a row of `--plan FILE.csv`. */
 export type CallPlanRow = {
@@ -61,6 +62,7 @@ export type CallPlan = { readonly method: 'target plan'; readonly rows: readonly
  *   {@link EpisodePlan}.
  */
 export async function planTargetCalls(fn: Target, items: Iterable<WorkItem>, prices?: PriceTable): Promise<CallPlan | null> {
+  requireArgument('planTargetCalls', 'fn', fn, 'function', 'a target function');
   if (typeof fn.plan !== 'function') return null;
   const rows: CallPlanRow[] = [];
   const missing = new Set<string>();
@@ -133,6 +135,7 @@ const cell = (v: string | number | boolean | null): string => csvCell(v === null
  * ```
  */
 export function callPlanCsv(plan: CallPlan): string {
+  requireArgument('callPlanCsv', 'plan', plan, 'object', 'the plan planTargetCalls returns');
   const cols: (keyof CallPlanRow)[] = ['condition', 'replicate_index', 'seed', 'model', 'calls', 'cache_hit', 'est_prompt_tokens', 'max_output_tokens', 'billable_tokens'];
   if (plan.totals.est_cost_usd !== null) cols.push('est_cost_usd');
   const lines = [cols.join(',')];
@@ -147,6 +150,7 @@ export function callPlanCsv(plan: CallPlan): string {
  * @throws ProveError `E_BUDGET` (exit 2) naming both figures and the fixes.
  */
 export function checkCallBudget(plan: CallPlan, budgetTokens: number): void {
+  requireArgument('checkCallBudget', 'plan', plan, 'object', 'the plan planTargetCalls returns');
   const need = plan.totals.billable_tokens;
   if (need > budgetTokens) {
     throw new ProveError('E_BUDGET', [

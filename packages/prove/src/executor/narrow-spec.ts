@@ -1,6 +1,7 @@
 import { ProveError } from '../errors.js';
 import type { Axis, SweepSpec } from '../spec/sweep-spec.js';
 import { ownValue, setOwn } from '../internal/own-key.js';
+import { requireArgument } from 'poisson-core';
 
 /** `--only` as data: axis name to the values to keep (strings are read as numbers on continuous axes). */
 export type OnlySelection = Readonly<Record<string, readonly (string | number)[]>>;
@@ -20,6 +21,7 @@ export type OnlySelection = Readonly<Record<string, readonly (string | number)[]
  * ```
  */
 export function parseOnly(args: readonly string[]): Record<string, string[]> {
+  requireArgument('parseOnly', 'args', args, 'array', 'an array of AXIS=VALUE strings');
   const out: Record<string, string[]> = {};
   const problems: string[] = [];
   for (const arg of args) {
@@ -73,6 +75,8 @@ function splitValues(text: string): string[] {
  * ```
  */
 export function narrowSpec(spec: SweepSpec, only: OnlySelection): { spec: SweepSpec; only: Record<string, Array<string | number>> } {
+  requireArgument('narrowSpec', 'spec', spec, 'object', 'a sweep spec');
+  requireArgument('narrowSpec', 'only', only, 'object');
   const problems: string[] = [];
   const axes: Record<string, Axis> = { ...spec.axes };
   const kept: Record<string, Array<string | number>> = {};

@@ -27,6 +27,7 @@ import { runtimeOf, type RunOptions } from './runtime.js';
 import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { planTargetCalls } from './call-plan.js';
 import type { WorkItem } from './backend.js';
+import { requireArgument } from 'poisson-core';
 
 /**
  * Options of {@link resume} and {@link extend}. `budgetTokens` is the run's total budget (it replaces
@@ -425,6 +426,7 @@ export function continuedRetry(manifest: RunManifest, opts: RetryOptions): Retry
  * @see PROVE.md, "The store" (`resume RUN`).
  */
 export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunManifest> {
+  requireArgument('resume', 'opts', opts, 'object', 'an object with store and ref');
   checkExecOptions(opts, 'resume');
   if (opts.errorMatch !== undefined && (typeof opts.errorMatch !== 'string' || opts.errorMatch === '' || opts.retryErrors !== true)) {
     throw new RangeError(`errorMatch goes with retryErrors: true and is a non-empty text, got ${JSON.stringify(opts.errorMatch)}`);
@@ -478,6 +480,7 @@ export async function resume(opts: ResumeOptions & RetryOptions): Promise<RunMan
  * @see PROVE.md, "The store" (`extend RUN --replicates K`).
  */
 export async function extend(opts: ResumeOptions & { replicates: number }): Promise<RunManifest> {
+  requireArgument('extend', 'opts', opts, 'object', 'an object with store, ref and replicates');
   const k = opts.replicates;
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`extend: replicates must be an integer >= 1, got ${shown(k)}`);
   checkExecOptions(opts, 'extend');

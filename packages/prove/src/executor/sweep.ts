@@ -21,6 +21,7 @@ import { checkConditions, configureForRun, configureTarget } from './target-hook
 import { runtimeOf, type RunOptions } from './runtime.js';
 import type { Backend, RuntimeInit, TargetSource } from './backend.js';
 import { targetConfig } from './run-episode.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link sweep} and {@link planSweep}. */
 export type SweepOptions = RunOptions & {
@@ -279,6 +280,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
  * @see PROVE.md, "The power gate" (`--dry-run`).
  */
 export async function planSweep(opts: PlanSweepOptions): Promise<SweepPlan> {
+  requireArgument('planSweep', 'opts', opts, 'object', 'an object with store, spec and target');
   return prepare(opts, false);
 }
 

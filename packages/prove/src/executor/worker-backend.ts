@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { requireArgument } from 'poisson-core';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -147,6 +148,7 @@ const THREADS_IMPORT = 'worker threads import the target themselves: give it as 
  * @see PROVE.md, "The executor".
  */
 export function workerBackend(opts: WorkerBackendOptions = {}): Backend {
+  requireArgument('workerBackend', 'opts', opts, 'object', 'an object of options, or nothing');
   return {
     name: 'local-threads',
     importsTarget: THREADS_IMPORT,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { requireArgument } from 'poisson-core';
 
 /** Canonical JSON of a harness's parsed value: poisson-core's, the one the whole project hashes with. */
 export { canonicalJson } from 'poisson-core';
@@ -22,5 +23,7 @@ export function sha256(text: string): string {
  * ```
  */
 export function identitySeed(harness: string, key: string): number {
+  requireArgument('identitySeed', 'harness', harness, 'string');
+  requireArgument('identitySeed', 'key', key, 'string');
   return Number.parseInt(sha256(`${harness}\n${key}`).slice(0, 13), 16);
 }

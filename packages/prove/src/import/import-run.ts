@@ -19,6 +19,7 @@ import { readInspectLog } from './inspect-log.js';
 import { lmEvalFileName, readLmEvalResults, readLmEvalSamples, type LmEvalResults } from './lm-eval-log.js';
 import { readPromptfooResults } from './promptfoo-log.js';
 import { redactSecrets } from './redact.js';
+import { requireArgument } from 'poisson-core';
 
 /** Options of {@link importRun}. */
 export type ImportOptions = {
@@ -446,6 +447,8 @@ function targetId(format: ImportFormat, model: string, tasks: readonly string[],
  * ```
  */
 export async function importRun(store: string, options: ImportOptions): Promise<ImportResult> {
+  requireArgument('importRun', 'store', store, 'string', 'the store directory');
+  requireArgument('importRun', 'options', options, 'object', 'an object with file and format');
   const { axes, maxMde } = checkOptions(options);
   const cwd = options.cwd ?? process.cwd();
   const read = await readSources(options, cwd, [...axes.keys()]);

@@ -1,3 +1,4 @@
+import { requireArgument } from 'poisson-core';
 /** The harnesses `importRun` reads. */
 export type ImportFormat = 'inspect' | 'lm-eval' | 'promptfoo';
 
@@ -125,6 +126,7 @@ export function outsideUnit(n: number, what: string, value: unknown = n): string
  * ```
  */
 export function grade(value: unknown, what: string): Graded {
+  requireArgument('grade', 'what', what, 'string', "the scorer's or metric's name");
   if (typeof value === 'string' && Object.hasOwn(LETTERS, value)) {
     const l = LETTERS[value] as { outcome: string; score: number };
     return { outcome: l.outcome, score: l.score, error: null };

@@ -1,5 +1,6 @@
 import { conditionLabel } from 'poisson-core';
 import { SpecError } from '../errors.js';
+import { requireArgument } from 'poisson-core';
 
 // The label lives in poisson-core (one home for every package that names conditions).
 export { conditionLabel };
@@ -28,6 +29,7 @@ export type Condition = {
  * @see PROVE.md, "The sweep spec".
  */
 export function conditionsOf(spec: Pick<SweepSpec, 'axes'>): readonly Condition[] {
+  requireArgument('conditionsOf', 'spec', spec, 'object', 'a sweep spec');
   const names = Object.keys(spec.axes).sort(byCodePoint);
   let combos: Record<string, number | string>[] = [{}];
   for (const name of names) {

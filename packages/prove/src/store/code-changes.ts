@@ -1,4 +1,5 @@
 import type { RunCode, RunManifest } from './manifest.js';
+import { requireArgument } from 'poisson-core';
 
 // Where a run's episodes came from more than one version of its target: the code each resume and
 // extension ran (their `code`) against the run's own (its provenance). Internal to the store; inspect and
@@ -33,6 +34,7 @@ export function runCode(m: Pick<RunManifest, 'provenance'>): RunCode {
  * Empty when none does, or none recorded its code (entries written before the fifth session of 2026-12-07).
  */
 export function codeChanges(m: Pick<RunManifest, 'provenance' | 'resumes' | 'extensions'>): string[] {
+  requireArgument('codeChanges', 'm', m, 'object', 'a run manifest');
   const own = runCode(m);
   const entries = [
     ...(m.resumes ?? []).map((e) => ({ verb: 'resume', at: e.at, code: e.code })),

@@ -13,6 +13,7 @@ import { claimFile, claimName } from './run-name.js';
 import { listRuns, storeNotADirectory } from './list-runs.js';
 import { lockRun, type RunLock } from './run-lock.js';
 import { openRunWriter, partLimits, type PartLimits, type RunWriter } from './run-writer.js';
+import { requireArgument } from 'poisson-core';
 
 /** What a new run is made from. */
 export type RunInit = {
@@ -123,6 +124,8 @@ export function sha256Hex(text: string | Uint8Array): string {
  * @see PROVE.md, "The store".
  */
 export async function createRun(store: string, init: RunInit): Promise<RunWriter> {
+  requireArgument('createRun', 'store', store, 'string', 'the store directory');
+  requireArgument('createRun', 'init', init, 'object');
   const limits = partLimits(init); // checked before anything is written
   const conditions = runConditions(init); // likewise
   await ensureStore(store);

@@ -1,5 +1,6 @@
 import type { RunManifest } from './manifest.js';
 import { DamagedRunError, eachOpenPart, type RunPart } from './verify-parts.js';
+import { requireArgument } from 'poisson-core';
 
 // "The newest row per pair": a run's parts are append-only, and `resume --retry-errors` appends a new
 // row for a (condition, replicate) whose row had no outcome, in a later part. The older row is kept
@@ -25,6 +26,7 @@ export function pairKey(condition: string, replicate: number): string {
  * ```
  */
 export function newestPerPair<R extends { readonly condition: string; readonly replicate_index: number }>(rows: readonly R[]): R[] {
+  requireArgument('newestPerPair', 'rows', rows, 'array', 'an array of episode rows');
   const at = new Map<string, number>();
   const out: R[] = [];
   for (const row of rows) {

@@ -1,4 +1,5 @@
 import { lstat } from 'node:fs/promises';
+import { requireArgument } from 'poisson-core';
 import { RefError } from '../errors.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import { scanRuns } from './list-runs.js';
@@ -28,6 +29,7 @@ const ID_CHARS = /^[0-9A-Za-z-]+$/;
  * @see PROVE.md, "The store" (refs).
  */
 export async function resolveRun(store: string, ref: string): Promise<RunManifest> {
+  requireArgument('resolveRun', 'store', store, 'string', 'the store directory');
   if (typeof ref !== 'string') throw new TypeError(`resolveRun: ref must be a string, got ${typeof ref}`);
   const shown = JSON.stringify(ref);
   if (ref.trim() === '') throw new RefError(ref, `the run ref is empty; pass a run id, an id prefix, a run name, or #N (see ${proveCommandLine(store, 'runs')}).`);

@@ -17,6 +17,7 @@ import { missingPartsProblem } from './unverified-parts.js';
 import { registrationMismatch, unnamedRegistrationProblem } from './registration-rows.js';
 import type { RunLock } from './run-lock.js';
 import type { SkippedRun } from './list-runs.js';
+import { requireArgument } from 'poisson-core';
 
 // meta: the registration its pin names, against run.json's `registration_sha256`.
 const KEY_COLUMNS = ['run_id', 'condition', 'replicate_index', 'seed', 'outcome', 'meta'] as const;
@@ -186,6 +187,8 @@ async function scanParts(manifest: RunManifest, parts: readonly RunPart[], have 
  * @see docs/store.md, "Checksums and verify".
  */
 export async function verifyRun(store: string, manifest: RunManifest): Promise<RunVerification> {
+  requireArgument('verifyRun', 'store', store, 'string', 'the store directory');
+  requireArgument('verifyRun', 'manifest', manifest, 'object', 'a run manifest');
   const problems = manifestProblems(manifest, { spec: await specOf(store, manifest) });
   let parts: RunPart[] = [];
   try {

@@ -3,6 +3,7 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TargetError } from '../errors.js';
 import type { Target } from './target.js';
+import { requireArgument } from 'poisson-core';
 
 /** A target given as `FILE:NAME`, split and resolved against a directory. */
 export type TargetRef = { readonly file: string; readonly name: string };
@@ -15,6 +16,8 @@ const EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
  * @throws {@link TargetError} when there is no colon, no file or no name.
  */
 export function parseTargetRef(ref: string, cwd: string): TargetRef {
+  requireArgument('parseTargetRef', 'ref', ref, 'string', 'a target reference FILE:NAME');
+  requireArgument('parseTargetRef', 'cwd', cwd, 'string');
   const at = ref.lastIndexOf(':');
   const file = at > 0 ? ref.slice(0, at) : '';
   const name = at > 0 ? ref.slice(at + 1) : '';
@@ -81,6 +84,7 @@ function defaultObject(mod: Record<string, unknown>): Record<string, unknown> | 
  * ```
  */
 export async function loadTarget(ref: string | TargetRef, cwd: string): Promise<{ fn: Target; file: string; name: string }> {
+  if (typeof ref !== 'string') requireArgument('loadTarget', 'ref', ref, 'object', 'a target reference FILE:NAME or { file, name }');
   const { file, name } = typeof ref === 'string' ? parseTargetRef(ref, cwd) : ref;
   const ext = extname(file);
   try {
