@@ -240,3 +240,21 @@ const VERBS = /\bpoisson-prove (?=(?:verify(?: --adopt)?|resume|extend|inspect) 
 export function withStore(text: string, store: string): string {
   return text.replace(VERBS, `poisson-prove --store ${shellRef(store)} `);
 }
+
+/** A `poisson-prove [--store S] resume|extend ID` a message names, without --trust-store. */
+const CONTINUES = /\bpoisson-prove ((?:--store (?:'(?:[^']|'\\'')*'|\S+) )?)(resume|extend) (\d{8}T\d{6}Z-[0-9a-f]{4})\b/g;
+
+/** The run ids of the resume and extend commands a text names (for {@link withTrustStoreFor}). */
+export function continuedRuns(text: string): string[] {
+  return [...text.matchAll(CONTINUES)].map((m) => m[3] as string);
+}
+
+/**
+ * A message with `--trust-store` added to each `poisson-prove resume ID` and `extend ID` it names whose
+ * run is in `trusted` (its recorded target module lies outside the working tree: trustStoreNeeded), so the
+ * command works as printed; the library's messages say `resume ID` (a review, 2026-12-07: after a SIGKILL,
+ * a read's refusal named a resume that resume itself refused for want of the flag).
+ */
+export function withTrustStoreFor(text: string, trusted: ReadonlySet<string>): string {
+  return trusted.size === 0 ? text : text.replace(CONTINUES, (all, store: string, verb: string, id: string) => (trusted.has(id) ? `poisson-prove ${store}${verb} --trust-store ${id}` : all));
+}

@@ -3,7 +3,7 @@ import { ProveError } from '../errors.js';
 import { didYouMean } from '../internal/did-you-mean.js';
 import { commands } from './commands/index.js';
 import { GLOBAL_OPTIONS, type CliIo, type CommandContext } from './define.js';
-import { withStore } from './format.js';
+import { continuedRuns, withStore, withTrustStoreFor } from './format.js';
 import { mainHelp, verbHelp } from './help.js';
 import { parseVerbArgs, UsageError } from './parse.js';
 
@@ -66,9 +66,9 @@ function permissionDenied(err: unknown): string | null {
  * EROFS) exit 2, naming the path and the fix; any other error is internal: exit 1, with
  * `internal error: ...` and how to get the stack.
  */
-export function reportError(err: unknown, io: CliIo, debug: boolean, store?: string): number {
+export function reportError(err: unknown, io: CliIo, debug: boolean, store?: string, trusted: ReadonlySet<string> = new Set()): number {
   if (err instanceof ProveError) {
-    for (const p of err.problems) io.stderr.write(`error: ${store === undefined ? p : withStore(p, store)}\n`);
+    for (const p of err.problems) io.stderr.write(`error: ${withTrustStoreFor(store === undefined ? p : withStore(p, store), trusted)}\n`);
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return err.exitCode;
   }
@@ -113,6 +113,7 @@ export function reportError(err: unknown, io: CliIo, debug: boolean, store?: str
 export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<number> {
   const debug = rawArgs.includes('--debug');
   let given: string | undefined;
+  let storeDir: string | undefined;
   try {
     const { before, verb, rest } = splitVerb(rawArgs);
     const globalsOnly = { name: '', summary: '', positionals: [], options: {}, run: async () => 0 };
@@ -147,6 +148,7 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     // The store as given (--store or POISSON_STORE), for the commands an error names; the default needs none.
     if (storeOpt && storeOpt !== '') given = storeRaw;
     const store = isAbsolute(storeRaw) ? storeRaw : resolve(io.cwd, storeRaw);
+    storeDir = store;
     const flag = (parsed.options['store'] as string | undefined) ?? (g.options['store'] as string | undefined);
     const ctx: CommandContext = {
       positionals: parsed.positionals,
@@ -159,6 +161,23 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
     };
     return await cmd.run(ctx);
   } catch (err) {
-    return reportError(err, io, debug, given);
+    return reportError(err, io, debug, given, storeDir === undefined ? new Set() : await runsNeedingTrust(err, storeDir, io.cwd));
   }
+}
+
+/**
+ * The runs whose resume or extend an error names and that need `--trust-store` from `cwd` (their recorded
+ * target module lies outside the working tree), so that the command it prints works as printed.
+ */
+async function runsNeedingTrust(err: unknown, store: string, cwd: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!(err instanceof ProveError)) return out;
+  const ids = new Set(err.problems.flatMap(continuedRuns));
+  if (ids.size === 0) return out;
+  const [{ readManifest }, { trustStoreNeeded }] = await Promise.all([import('../store/manifest.js'), import('../store/resume-command.js')]);
+  for (const id of ids) {
+    const m = await readManifest(store, id).catch(() => null);
+    if (m !== null && (await trustStoreNeeded(m, cwd))) out.add(id);
+  }
+  return out;
 }

@@ -1,7 +1,6 @@
 import { shown } from 'poisson-core';
 import { lstat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { isAbsolute, relative } from 'node:path';
 import { ProveError } from '../errors.js';
 import { proveCommandLine } from '../internal/shell-word.js';
 import { conditionsOf } from '../spec/conditions.js';
@@ -21,6 +20,7 @@ import { lockRun, recordedWriterAlive, type RunLock } from '../store/run-lock.js
 import { parseTargetRef } from '../target/load-target.js';
 import type { Target } from '../target/target.js';
 import { codeState, gitTopLevel } from '../store/provenance.js';
+import { inside, resumeCommandLine } from '../store/resume-command.js';
 import { codeDifference, runCode } from '../store/code-changes.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
@@ -161,23 +161,6 @@ function assertNotImported(manifest: RunManifest): void {
 function recordedName(manifest: RunManifest): string {
   const at = manifest.target.lastIndexOf(':');
   return at > 0 ? manifest.target.slice(at + 1) : manifest.target;
-}
-
-/** Whether `file` lies inside `root` (or is it). */
-function inside(root: string, file: string): boolean {
-  const rel = relative(root, file);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/**
- * Whether resuming or extending the run from `cwd` needs `--trust-store`: its recorded target module
- * lies outside the working tree (the git work tree of `cwd`, else `cwd`). The CLI adds the flag to the
- * resume command it suggests after a sweep it ran itself.
- */
-export async function trustStoreNeeded(manifest: RunManifest, cwd: string): Promise<boolean> {
-  const path = manifest.provenance?.target_path;
-  if (typeof path !== 'string') return false;
-  return !inside((await gitTopLevel(cwd)) ?? cwd, path);
 }
 
 /**
@@ -489,13 +472,13 @@ export async function extend(opts: ResumeOptions & { replicates: number }): Prom
     // (existing() would adopt them here, rewriting run.json, before a refusal or with no record).
     if (manifest.status !== 'complete') {
       const how = manifest.status === 'running' ? 'running (its writer is gone)' : manifest.status;
-      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is ${how}; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first (it adopts what the writer left, and records it), then extend it.`);
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") is ${how}; run ${await resumeCommandLine(opts.store, manifest, opts.cwd)} first (it adopts what the writer left, and records it), then extend it.`);
     }
     const ex = await existing(opts.store, manifest, lock);
     manifest = ex.manifest;
     const conditions = conditionsOf(manifest);
     if (ex.have.size < conditions.length * manifest.replicates) {
-      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run ${proveCommandLine(opts.store, 'resume', manifest.run_id)} first, then extend it.`);
+      throw new ProveError('E_RESUME', `run ${manifest.run_id} ("${manifest.name}") lacks ${conditions.length * manifest.replicates - ex.have.size} of its episodes; run ${await resumeCommandLine(opts.store, manifest, opts.cwd)} first, then extend it.`);
     }
     const from = manifest.replicates;
     const to = from + k;

@@ -45,7 +45,7 @@ describe('inspectRun of a run whose status is running', () => {
     const listed = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'runs'], listed)).toBe(0);
     expect(listed.out()).toMatch(new RegExp(`${id} +running, writer gone `));
-    expect(listed.out()).toMatch(new RegExp(`\\nwriter gone: 1 run marked running whose writer is not alive \\(killed or crashed\\); poisson-prove --store \\S+ resume RUN finishes it\\n  ${id}\\n`));
+    expect(listed.out()).toMatch(new RegExp(`\\nwriter gone: 1 run marked running whose writer is not alive \\(killed or crashed\\); the command beside it finishes it\\n  ${id}  poisson-prove --store \\S+ resume ${id}\\n`));
   });
 });
 
@@ -85,7 +85,8 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     expect(io.out()).toContain(`\nuncommitted   part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it\n`);
     // The run page (`view RUN`) says it too: its counts are the recorded parts'.
     const { renderRunPage } = await import('../view/run-page.js');
-    expect(renderRunPage(r, dir)).toContain(`<p class="note" id="uncommitted"><b>uncommitted</b> part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it</p>`);
+    const { resumeCommandLine } = await import('./resume-command.js');
+    expect(renderRunPage(r, await resumeCommandLine(dir, r.manifest, dir))).toContain(`<p class="note" id="uncommitted"><b>uncommitted</b> part-00001.parquet: placed by a writer that stopped before recording it, not counted here; poisson-prove --store ${dir} resume ${id} checks it and adopts it</p>`);
     const json = memoryIo({ cwd: dir });
     expect(await runCli(['--store', dir, 'inspect', id, '--json'], json)).toBe(0);
     expect(JSON.parse(json.out()).uncommitted_parts).toEqual(['part-00001.parquet']);

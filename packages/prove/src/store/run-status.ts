@@ -1,4 +1,3 @@
-import { proveCommandLine } from '../internal/shell-word.js';
 import type { RunInspection } from './inspect-run.js';
 
 /**
@@ -18,16 +17,16 @@ export function writerWords(run: Pick<RunInspection, 'writer'>): string | null {
  * {@link writerWords}, and for a writer that is gone the resume command that finishes the run.
  *
  * @param run - from `inspectRun`.
- * @param store - the store directory, as the resume command names it.
+ * @param resume - the resume command that finishes the run, as it works when pasted (resumeCommandLine).
  * @returns e.g. `no live writer: its process was killed or crashed; poisson-prove --store store resume ID finishes it`, or null.
  */
-export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer' | 'unreadable_lock'>, store: string): string | null {
+export function writerNote(run: Pick<RunInspection, 'writer' | 'unreadable_lock'>, resume: string): string | null {
   const words = writerWords(run);
   if (run.writer !== 'gone') return words;
   // A lock file that cannot be read is one resume will not take: named first (a review: inspect said
   // "resume finishes it", and resume refused the unreadable lock).
   const first = run.unreadable_lock !== undefined ? `; its lock file ${run.unreadable_lock} cannot be read as a writer's lock (cut short, or not a file): delete it, then` : ';';
-  return `${words}${first} ${proveCommandLine(store, 'resume', run.manifest.run_id)} finishes it`;
+  return `${words}${first} ${resume} finishes it`;
 }
 
 /**
@@ -35,13 +34,13 @@ export function writerNote(run: Pick<RunInspection, 'manifest' | 'writer' | 'unr
  * and the run page say it, with the resume that checks and adopts them; null when there are none.
  *
  * @param run - from `inspectRun`.
- * @param store - the store directory, as the resume command names it.
+ * @param resume - the resume command, as it works when pasted (resumeCommandLine).
  */
-export function uncommittedNote(run: Pick<RunInspection, 'manifest' | 'uncommitted_parts'>, store: string): string | null {
+export function uncommittedNote(run: Pick<RunInspection, 'uncommitted_parts'>, resume: string): string | null {
   const parts = run.uncommitted_parts;
   if (parts === undefined || parts.length === 0) return null;
   const one = parts.length === 1;
-  return `${parts.join(', ')}: placed by a writer that stopped before recording ${one ? 'it' : 'them'}, not counted here; ${proveCommandLine(store, 'resume', run.manifest.run_id)} checks ${one ? 'it and adopts it' : 'them and adopts them'}`;
+  return `${parts.join(', ')}: placed by a writer that stopped before recording ${one ? 'it' : 'them'}, not counted here; ${resume} checks ${one ? 'it and adopts it' : 'them and adopts them'}`;
 }
 
 /**
@@ -49,10 +48,10 @@ export function uncommittedNote(run: Pick<RunInspection, 'manifest' | 'uncommitt
  * in parentheses ({@link writerNote}).
  *
  * @param run - from `inspectRun`.
- * @param store - the store directory, as the resume command names it.
+ * @param resume - the resume command that finishes the run, as it works when pasted (resumeCommandLine).
  * @returns e.g. `running (its writer is alive)`, or `complete`.
  */
-export function statusText(run: Pick<RunInspection, 'manifest' | 'writer' | 'unreadable_lock'>, store: string): string {
-  const note = writerNote(run, store);
+export function statusText(run: Pick<RunInspection, 'manifest' | 'writer' | 'unreadable_lock'>, resume: string): string {
+  const note = writerNote(run, resume);
   return note === null ? run.manifest.status : `${run.manifest.status} (${note})`;
 }

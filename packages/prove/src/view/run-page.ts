@@ -36,10 +36,10 @@ function kvTable(entries: readonly (readonly [string, unknown])[]): string {
  * errors (as `inspect`). Every value from the store is escaped.
  *
  * @param run - from `inspectRun(store, ref, { event: null, limit })`.
- * @param store - the store directory, as the resume command names it.
+ * @param resume - the resume command that finishes the run, as it works when pasted (resumeCommandLine).
  * @returns the HTML document.
  */
-export function renderRunPage(run: RunInspection, store: string): string {
+export function renderRunPage(run: RunInspection, resume: string): string {
   const m = run.manifest;
   const labels = [...new Set(run.conditions.flatMap((c) => Object.keys(c.outcomes)))].sort((a, b) => (a === 'passed' ? -1 : b === 'passed' ? 1 : a < b ? -1 : a > b ? 1 : 0));
   const others = labels.filter((l) => l !== 'passed');
@@ -59,9 +59,9 @@ export function renderRunPage(run: RunInspection, store: string): string {
   const unverified = unverifiedText(m);
   if (unverified !== null) body.push(`<p class="note" id="unverified"><b>unverified</b> ${h(unverified)}</p>`);
   // A run left running by a killed sweep: nothing runs it any more, and resume finishes it (as inspect says).
-  if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, store) as string)}</p>`);
+  if (run.writer === 'gone') body.push(`<p class="note" id="writer"><b>writer</b> ${h(writerNote(run, resume) as string)}</p>`);
   // Parts a killed writer placed and did not record: not counted on the page, as inspect says.
-  const uncommitted = uncommittedNote(run, store);
+  const uncommitted = uncommittedNote(run, resume);
   if (uncommitted !== null) body.push(`<p class="note" id="uncommitted"><b>uncommitted</b> ${h(uncommitted)}</p>`);
   // A run whose errors were run again (resume --retry-errors), as inspect says it.
   const retries = retriesText(m);
@@ -121,7 +121,7 @@ export function renderRunPage(run: RunInspection, store: string): string {
   body.push('<h3>Status</h3>');
   body.push(
     kvTable([
-      ['status', statusText(run, store)],
+      ['status', statusText(run, resume)],
       ['backend', m.backend],
       ['created', m.created],
       ['finished', m.finished],

@@ -4,6 +4,7 @@ import { checkOptions, refuseSameRun } from '../diff/diff-input.js';
 import { columnsUnmatched, partialLine, withReadCoverage, type RunCoverage } from '../diff/partial.js';
 import { sameSampleAxesOf } from '../diff/same-sample-axes.js';
 import { proveCommandLine, shellRef } from '../internal/shell-word.js';
+import { resumeCommandLine } from '../store/resume-command.js';
 import { readingFlags, reportAxes } from '../diff/next-command.js';
 import { plainLevel } from '../diff/registered-reading.js';
 import { axisNames, pairIndexes } from '../diff/pairing.js';
@@ -185,5 +186,6 @@ export type RunView = { readonly html: string; readonly run: RunInspection };
  */
 export async function viewRun(store: string, ref: string, options: { readonly limit?: number } = {}): Promise<RunView> {
   const run = await inspectRun(store, ref, { event: null, limit: options.limit ?? 200 });
-  return Object.freeze({ html: renderRunPage(run, store), run });
+  // The resume it names works when pasted here: with --trust-store where the run's module lies outside the working tree.
+  return Object.freeze({ html: renderRunPage(run, await resumeCommandLine(store, run.manifest)), run });
 }

@@ -64,7 +64,7 @@ export async function continueRun(verb: 'resume' | 'extend', ctx: CommandContext
     bar.stop();
   }
   // The commands it suggests must work when pasted: with --trust-store when the module lies outside the working tree.
-  const next = v.flag('trust-store') || (await (await import('../../executor/resume.js')).trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
+  const next = v.flag('trust-store') || (await (await import('../../store/resume-command.js')).trustStoreNeeded(m, io.cwd)) ? withTrustStore(command) : command;
   if (before !== null && !asJson && m.status === 'complete' && (m.resumes ?? []).length === (before.resumes ?? []).length) io.stdout.write(nothingToDo(m, next));
   else {
     io.stdout.write(asJson ? json(m) : runSummary(verb, m, next));

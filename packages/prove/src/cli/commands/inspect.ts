@@ -8,6 +8,7 @@ import { noteUnverified } from './unverified-note.js';
 import { addCount, ownValue } from '../../internal/own-key.js';
 import { retriesText } from '../../store/run-retries.js';
 import { statusText, uncommittedNote } from '../../store/run-status.js';
+import { resumeCommandLine } from '../../store/resume-command.js';
 import { codeChanges } from '../../store/code-changes.js';
 import { importText } from '../../store/run-provenance-text.js';
 
@@ -41,14 +42,14 @@ function resumesText(m: RunInspection['manifest']): string {
     .join('; ');
 }
 
-function text(r: RunInspection, store: string): string {
+function text(r: RunInspection, resume: string): string {
   const m = r.manifest;
   const p = m.provenance;
   const git = p.git ? `${p.git.commit.slice(0, 12)}${p.git.dirty ? ' (dirty)' : ''}` : 'not a git work tree';
   const seeds = m.seeds.length > 4 ? `${m.seeds.slice(0, 4).join(', ')}, ... (${m.seeds.length})` : m.seeds.join(', ');
   const head = columns([
     ['run', `${m.name} (${m.run_id})`],
-    ['status', statusText(r, store)],
+    ['status', statusText(r, resume)],
     ['target', `${m.target} (target_id ${m.target_id}, t in ${m.t_unit})`],
     ['backend', backendText(m)],
     ['created', `${seconds(m.created)}, finished ${seconds(m.finished)}`],
@@ -68,7 +69,7 @@ function text(r: RunInspection, store: string): string {
     // A run whose errors were run again: its rows are the newest of each pair, and it was not clean.
     ...(retriesText(m) !== null ? [['retries', retriesText(m) as string]] : []),
     ['rows', rowsText(r)],
-    ...(uncommittedNote(r, store) !== null ? [['uncommitted', uncommittedNote(r, store) as string] as [string, string]] : []),
+    ...(uncommittedNote(r, resume) !== null ? [['uncommitted', uncommittedNote(r, resume) as string] as [string, string]] : []),
     // A run that does not hold its design (interrupted, or marked complete without every pair), as the run page says it.
     ...partialRow(r),
     ...(usageText(m) !== null ? [['usage', usageText(m) as string]] : []),
@@ -108,7 +109,7 @@ export const inspectCommand = defineCommand({
     await noteUnverified(store, [positionals['RUN'] as string], io);
     const { inspectRun } = await import('../../store/inspect-run.js');
     const r = await inspectRun(store, positionals['RUN'] as string, { event: v.string('event') ?? null, ...(limit !== undefined ? { limit } : {}) });
-    io.stdout.write(v.flag('json') ? json(r) : text(r, store));
+    io.stdout.write(v.flag('json') ? json(r) : text(r, await resumeCommandLine(store, r.manifest, io.cwd)));
     return 0;
   },
 });

@@ -204,7 +204,7 @@ export const sweepCommand = defineCommand({
     // So must the resume --retry-errors of the no-outcome message (a review: it was left without the flag).
     const allowed = allowedNoOutcome(v);
     const suggests = !asJson || manifest.status === 'interrupted' || noOutcomeMessage(manifest, allowed) !== null;
-    const next = suggests && (await (await import('../../executor/resume.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
+    const next = suggests && (await (await import('../../store/resume-command.js')).trustStoreNeeded(manifest, io.cwd)) ? withTrustStore(command) : command;
     // The figure the sweep was admitted at, and the model it rests on: without --discordance the gate
     // assumed seeds that never disagree, which only its refusal and --dry-run said (a review, third session
     // of 2026-12-07): a sweep of a model at temperature > 0 passed it in silence and its diffs then read
