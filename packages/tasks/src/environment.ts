@@ -95,7 +95,7 @@ function checkCall(task: Task, name: string, args: unknown): { output: string } 
  * @param task - the task (from {@link generate})
  * @param options - `{ maxTurns }`, a positive integer (use {@link maxTurns})
  * @returns a fresh environment
- * @throws RangeError when `maxTurns` is not a positive integer
+ * @throws RangeError when `maxTurns` is not a positive integer, or is above 2^53 - 1 (Number.MAX_SAFE_INTEGER)
  * @example
  * ```ts
  * const env = createEnvironment(task, { maxTurns: 8 });
@@ -107,6 +107,9 @@ export function createEnvironment(task: Task, options: { readonly maxTurns: numb
   requireArgument('createEnvironment', 'options', options, 'object', 'an object with maxTurns');
   const budget = options.maxTurns;
   if (!Number.isInteger(budget) || budget < 1) throw new RangeError(`maxTurns must be a positive integer, got ${shown(budget)}`);
+  if (budget > Number.MAX_SAFE_INTEGER) {
+    throw new RangeError(`maxTurns must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}, past which a number cannot count turns one by one (t + 1 equals t), so the episode could never reach its budget; got ${shown(budget)} (use maxTurns(arm, slack))`);
+  }
   return new RelayEnvironment(task, budget);
 }
 

@@ -136,3 +136,15 @@ describe('createEnvironment, stepped turn by turn', () => {
     expect(() => createEnvironment(t, { maxTurns: 0 })).toThrow('maxTurns must be a positive integer, got 0');
   });
 });
+
+// A review (2026-12-07): createEnvironment and runEpisode took { maxTurns: 1e308 } (an integer to
+// Number.isInteger), a budget no episode can reach: past 2^53 - 1 the turn count t + 1 equals t.
+describe('a turn budget past 2^53 - 1', () => {
+  it('is refused by createEnvironment and runEpisode, naming the bound and why', async () => {
+    const message = (v: string): RangeError =>
+      new RangeError(`maxTurns must be at most 2^53 - 1 = 9007199254740991, past which a number cannot count turns one by one (t + 1 equals t), so the episode could never reach its budget; got ${v} (use maxTurns(arm, slack))`);
+    expect(() => createEnvironment(generate(D3, 1), { maxTurns: 1e308 })).toThrow(message('1e+308'));
+    await expect(runEpisode(generate(D3, 1), referencePolicy, { maxTurns: 2 ** 53 })).rejects.toThrow(message('9007199254740992'));
+    expect(createEnvironment(generate(D3, 1), { maxTurns: Number.MAX_SAFE_INTEGER }).maxTurns).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});

@@ -25,4 +25,19 @@ describe('neededTurns / maxTurns', () => {
       'arm.controlHistory 3 with level 1 is not a control the width knob declares',
     );
   });
+
+  // A review (2026-12-07): maxTurns(D3, 1e308) returned 1e308 and maxTurns(D3, 2^53 - 1) returned
+  // 9007199254740996 (2^53 + 3, rounded): past 2^53 - 1 a number does not count turns one by one (t + 1
+  // equals t), so such a budget is not what it says and no episode could reach it.
+  it('refuses a slack whose budget would pass 2^53 - 1, naming the largest slack and why', () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(maxTurns(D3, max - 4)).toBe(max);
+    for (const [slack, text] of [[max - 3, '9007199254740988'], [max, '9007199254740991'], [1e308, '1e+308']] as const) {
+      expect(() => maxTurns(D3, slack)).toThrow(
+        new RangeError(
+          `slack ${text} makes depth:d3's turn budget 4 + ${text}, above 2^53 - 1 = 9007199254740991, past which a number cannot count turns one by one (t + 1 equals t), so no episode could reach that horizon: state a slack of at most 9007199254740987`,
+        ),
+      );
+    }
+  });
 });

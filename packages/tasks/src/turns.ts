@@ -1,4 +1,5 @@
 import type { ArmSpec } from './arm-spec.js';
+import { armId } from './arm-id.js';
 import { armShape } from './knobs.js';
 import { shown } from './internal/shown.js';
 
@@ -25,7 +26,8 @@ export function neededTurns(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistor
  * @param arm - the arm
  * @param slack - turns allowed beyond those needed, a non-negative integer
  * @returns the budget, e.g. 8 for depth:d3 at slack 4
- * @throws RangeError when `slack` is not a non-negative integer, or the arm is not declared
+ * @throws RangeError when `slack` is not a non-negative integer, or makes the budget pass 2^53 - 1 (past
+ *   it a number cannot count turns one by one, so no episode could reach the budget), or the arm is not declared
  * @example
  * ```ts
  * maxTurns({ knob: 'depth', level: 3, controlHistory: null, strictness: 'strict', split: 'eval', generatorVersion: '0' }, 4); // 8
@@ -35,5 +37,13 @@ export function maxTurns(arm: Pick<ArmSpec, 'knob' | 'level' | 'controlHistory'>
   if (!Number.isInteger(slack) || slack < 0) {
     throw new RangeError(`slack must be a non-negative integer, got ${shown(slack)}`);
   }
-  return neededTurns(arm) + slack;
+  const needed = neededTurns(arm);
+  // Past 2^53 - 1 the sum is rounded (2^53 - 1 + 4 reads 2^53 + 4) and a turn count stops at 2^53 (t + 1
+  // equals t): such a budget is neither the one stated nor one an episode could reach (a review, 2026-12-07).
+  if (slack > Number.MAX_SAFE_INTEGER - needed) {
+    throw new RangeError(
+      `slack ${shown(slack)} makes ${armId(arm)}'s turn budget ${needed} + ${shown(slack)}, above 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}, past which a number cannot count turns one by one (t + 1 equals t), so no episode could reach that horizon: state a slack of at most ${Number.MAX_SAFE_INTEGER - needed}`,
+    );
+  }
+  return needed + slack;
 }

@@ -92,6 +92,14 @@ describe('validatePreregistration', () => {
     ]);
   });
 
+  // A review (2026-12-07): slack = 9007199254740988 passed as a safe integer, and the horizon check then
+  // said "state horizon = 9007199254740992", a number the same check refuses as too large for a number.
+  it('refuses a slack whose turn budget would pass 2^53 - 1, instead of stating a horizon it cannot take', () => {
+    expect(problemsOf(SEED.replace('slack = 4', 'slack = 9007199254740988'))).toEqual([
+      "slack 9007199254740988 makes depth:d3's turn budget 4 + 9007199254740988, above 2^53 - 1 = 9007199254740991, past which a number cannot count turns one by one (t + 1 equals t), so no episode could reach that horizon: state a slack of at most 9007199254740987",
+    ]);
+  });
+
   it('refuses malformed, duplicate, foreign, undeclared arms, each with its fix', () => {
     expect(problemsOf(withArms('["depth-3", "width:d2", "depth:d9", "depth:d2+h3", "depth:d1", "depth:d3", "depth:d1+h3", "depth:d1", "breadth:d1", 3]'))).toEqual([
       'arm "depth-3" is malformed: write "<knob>:d<level>" or "<knob>:d<level>+h<history>", e.g. "depth:d3" or "depth:d1+h3"',

@@ -200,7 +200,15 @@ function horizonProblems(d: Doc, arms: readonly ArmSpec[] | null, slack: number 
   let widest = '';
   if (arms !== null && slack !== null) {
     for (const arm of arms) {
-      const m = maxTurns(arm, slack);
+      let m: number;
+      try {
+        m = maxTurns(arm, slack);
+      } catch (err) {
+        // A slack whose budget passes 2^53 - 1 (maxTurns names the bound and the largest slack): said as
+        // the problem, not as "state horizon = N" with an N this check refuses as too large for a number.
+        if (err instanceof RangeError) return [err.message];
+        throw err;
+      }
       if (computed === null || m > computed) {
         computed = m;
         widest = `${armId(arm)} needs ${neededTurns(arm)} turns + slack ${slack}`;
