@@ -53,6 +53,10 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
         options[tok.name] = [...(Array.isArray(prev) ? prev : []), tok.value];
       } else {
         if (options[tok.name] !== undefined) problems.push(`${flag} is given more than once; give it once.`);
+        if (tok.value === '' && mustNotBeEmpty(d.valueName)) {
+          problems.push(`--${tok.name} is empty; pass --${tok.name} ${d.valueName as string}${d.required ? '' : `, or leave --${tok.name} out`}.`);
+          continue;
+        }
         const checked = checkValue(`--${tok.name}`, d, tok.value);
         if (typeof checked === 'object') problems.push(checked.problem);
         else options[tok.name] = checked;
@@ -73,6 +77,11 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
       i++;
     }
   }
+  // An empty SPEC or FILE resolved to the working directory ("cannot be read (EISDIR)", ": is not a file").
+  for (const p of cmd.positionals) {
+    const values = named[p.name];
+    if (mustNotBeEmpty(p.name) && (Array.isArray(values) ? values.includes('') : values === '')) problems.push(`${p.name} is empty; pass the file: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
+  }
   if (positionals.length > i) problems.push(`unexpected argument${positionals.length - i > 1 ? 's' : ''} ${positionals.slice(i).map((s) => JSON.stringify(s)).join(', ')}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
   if (!help) {
     for (const [name, d] of Object.entries(cmd.options)) {
@@ -81,6 +90,16 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
   }
   if (problems.length > 0) throw new UsageError(problems);
   return { positionals: named, options };
+}
+
+/**
+ * Whether a value named so (an option's value name, a positional's name) may not be empty: a file path, a
+ * target, an axis. An empty one (a `--md "$OUT"` whose variable is unset) was read as the working directory
+ * or as no value at all, or reached the library (`diff --cluster ''`: an internal error; a review, 2026-12-07).
+ * Other options that may not be empty say so themselves (--store, --salt, --event, --error-match, --name).
+ */
+function mustNotBeEmpty(name: string | undefined): boolean {
+  return name !== undefined && (/^FILE(?:\.\w+|:NAME)?$/.test(name) || name === 'SPEC' || name === 'AXIS');
 }
 
 function rangeText(n: NonNullable<OptionDef['number']>): string {

@@ -7,7 +7,7 @@ import { link, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRun, seedSpecText, tempStore } from '../diff/__fixtures__/build-run.js';
+import { twoRunStore } from './__fixtures__/two-runs.js';
 import { capture } from './__fixtures__/capture.js';
 import { runCli } from './run-cli.js';
 
@@ -16,11 +16,7 @@ const MAIN = fileURLToPath(new URL('../../bin/poisson-prove.js', import.meta.url
 let dir: string;
 let store: string;
 beforeAll(async () => {
-  dir = await tempStore();
-  store = join(dir, 'store');
-  const spec = seedSpecText(16, [4, 8]);
-  await buildRun(store, { specText: spec, now: new Date('2026-11-06T10:00:00Z'), outcomes: (_c, r) => (r % 3 === 0 ? 'failed' : 'passed') });
-  await buildRun(store, { specText: spec, now: new Date('2026-11-06T11:00:00Z'), outcomes: (_c, r) => (r % 4 === 0 ? 'failed' : 'passed') });
+  ({ dir, store } = await twoRunStore());
   await mkdir(join(dir, 'out.d'));
   await mkdir(join(dir, 'grid.svg.d.svg'));
 });
