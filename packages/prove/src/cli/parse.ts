@@ -85,7 +85,7 @@ export function parseVerbArgs(cmd: CommandDef, args: readonly string[], globals:
   if (positionals.length > i) problems.push(`unexpected argument${positionals.length - i > 1 ? 's' : ''} ${positionals.slice(i).map((s) => JSON.stringify(s)).join(', ')}: poisson-prove ${cmd.name} ${usageLine(cmd)}.`);
   if (!help) {
     for (const [name, d] of Object.entries(cmd.options)) {
-      if (d.required && !given.has(name)) problems.push(`--${name} is required: ${d.description}`);
+      if (d.required && !given.has(name)) problems.push(`--${name} is required: pass --${name} ${d.valueName ?? 'VALUE'}. ${d.description}`);
     }
   }
   if (problems.length > 0) throw new UsageError(problems);

@@ -228,7 +228,8 @@ describe('poisson-prove sweep', () => {
         'error: unknown option --bogus for sweep; see poisson-prove sweep --help.',
         'error: --concurrency must be an integer, >= 1, got "0".',
         'error: --method must be one of exact, midp, asymptotic, asymptotic-cc, got "fisher".',
-        'error: --target is required: The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).',
+        // The fix first, then what the option is (a review, 2026-12-07: it gave the description alone).
+        'error: --target is required: pass --target FILE:NAME. The target: a module (.js, .mjs, .ts via tsx) and the name of its export (or of a property of its default export).',
         '',
       ].join('\n'),
     );
@@ -454,7 +455,7 @@ describe('poisson-prove resume and extend', () => {
     expect(text.err).toBe(asJson.err);
     expect(text.err).toMatch(/no outcome/);
     const bad = await cli(['extend', id]);
-    expect(bad.err).toBe('error: --replicates is required: How many replicates to add per condition.\n');
+    expect(bad.err).toBe('error: --replicates is required: pass --replicates K. How many replicates to add per condition.\n');
   });
 
   it('the commands it suggests name the store when it is not the default, and work when pasted', async () => {
