@@ -58,7 +58,9 @@ export function localBackend(): Backend {
       let wake: (() => void) | null = null;
       let drained: (() => void) | null = null;
       let drainPromise: Promise<void> | null = null;
-      let active = concurrency;
+      let active = 0;
+      /** Set when take() first finds nothing to start (the items ran out, or the run stops): no further slot is started. */
+      let exhausted = false;
       let failure: unknown = null;
       // Date.now (ms) for these heuristics: performance.now cost ~0.15 µs a call in Node 20, three calls an episode.
       let lastWake = Date.now();
@@ -88,9 +90,12 @@ export function localBackend(): Backend {
       };
       stop?.addEventListener('abort', onStop, { once: true });
       const take = (): WorkItem | undefined => {
-        if (closed || stop?.aborted || failure !== null) return undefined;
-        const n = it.next();
-        return n.done ? undefined : n.value;
+        const n = closed || stop?.aborted || failure !== null ? null : it.next();
+        if (n === null || n.done === true) {
+          exhausted = true;
+          return undefined;
+        }
+        return n.value;
       };
       let lastYield = lastWake;
       const slot = async (): Promise<void> => {
@@ -116,7 +121,11 @@ export function localBackend(): Backend {
           }
         }
       };
-      for (let i = 0; i < concurrency; i++) {
+      // Each slot takes its first item before its first await, so once the items run out no further slot is
+      // started: a concurrency far above the run's episodes (--concurrency 99999999999999999999, a review of
+      // 2026-12-07) started a slot per unit of it, until the heap ran out.
+      for (let i = 0; i < concurrency && !exhausted; i++) {
+        active++;
         slot()
           .catch((err: unknown) => {
             failure = err;
