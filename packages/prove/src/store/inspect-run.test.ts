@@ -107,6 +107,23 @@ describe('inspectRun of a run whose writer was killed between placing a part and
 
   // The closing review (fourth session of 2026-12-07): a byte-for-byte copy of the uncommitted part was
   // named uncommitted too ("resume checks them and adopts them"), and resume then refused it.
+  // A review (2026-12-07): for a run whose module lies outside the working tree, verify's report named
+  // `resume ID` without --trust-store, which resume refuses; inspect and the errors now carry it, and so does verify.
+  it('verify names the resume with --trust-store when the run\'s module lies outside the working tree', async () => {
+    const id = await killedBeforeRecording();
+    const { readManifest, writeManifest } = await import('./manifest.js');
+    const m = await readManifest(dir, id);
+    await writeManifest(dir, { ...m, provenance: { ...m.provenance, target_path: '/elsewhere/targets.mjs' } });
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    const verified = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'verify', id], verified)).toBe(1);
+    expect(verified.out()).toContain(`; poisson-prove --store ${dir} resume --trust-store ${id} checks it and adopts it, or remove it.`);
+    const inspected = memoryIo({ cwd: dir });
+    expect(await runCli(['--store', dir, 'inspect', id], inspected)).toBe(0);
+    expect(inspected.out()).toContain(`; poisson-prove --store ${dir} resume --trust-store ${id} checks it and adopts it\n`);
+  });
+
   it('names a copy of the uncommitted part as a copy to remove, not as a second uncommitted part', async () => {
     const { copyFile } = await import('node:fs/promises');
     const { join } = await import('node:path');

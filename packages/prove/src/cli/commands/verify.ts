@@ -4,19 +4,22 @@ import type { RunManifest } from '../../store/manifest.js';
 import { resolveRun } from '../../store/resolve-run.js';
 import type { RunVerification } from '../../store/verify-run.js';
 import { defineCommand } from '../define.js';
-import { columns, json, withStore } from '../format.js';
+import { columns, continuedRuns, json, withStore, withTrustStoreFor } from '../format.js';
 import { Values } from '../values.js';
 import { missingStore } from './runs.js';
 
-/** The text report; every command a problem names carries `--store` (as the CLI's errors do: `withStore`). */
-function text(results: readonly RunVerification[], adopted: ReadonlyMap<string, readonly string[]>, store: string): string {
+/**
+ * The text report; every command a problem names carries `--store`, and `--trust-store` for a resume of a
+ * run in `trusted` (as the CLI's errors do: `withStore`, `withTrustStoreFor`).
+ */
+function text(results: readonly RunVerification[], adopted: ReadonlyMap<string, readonly string[]>, store: string, trusted: ReadonlySet<string>): string {
   const rows = [['run', 'id', 'status', 'state', 'parts', 'rows', 'pairs']];
   for (const r of results) rows.push([r.name, r.run_id, r.status, r.state, String(r.parts), String(r.rows), `${r.pairs} of ${r.design}`]);
   const lines = [columns(rows)];
   for (const r of results) {
     const a = adopted.get(r.run_id);
     if (a !== undefined && a.length > 0) lines.push(`adopted ${r.run_id}: recorded ${a.length} part${a.length === 1 ? '' : 's'} (${a.join(', ')})`);
-    for (const p of r.problems) lines.push(withStore(`damaged: ${p.replace(/; poisson-prove verify \S+ lists everything that differs\.$/, '.')}`, store));
+    for (const p of r.problems) lines.push(withTrustStoreFor(withStore(`damaged: ${p.replace(/; poisson-prove verify \S+ lists everything that differs\.$/, '.')}`, store), trusted));
     if (r.state === 'unverified') lines.push(withStore(`unverified ${r.run_id}: written before checksums; poisson-prove verify --adopt ${r.run_id} records them`, store));
   }
   return `${lines.join('\n')}\n`;
@@ -62,7 +65,11 @@ export const verifyCommand = defineCommand({
       }
     }
     for (const skipped of scan?.skipped ?? []) results.push(unreadableRun(skipped));
-    io.stdout.write(v.flag('json') ? json(results) : text(results, adopted, store));
+    // The runs whose resume a problem names and that need --trust-store from here (a review, 2026-12-07).
+    const trusted = new Set<string>();
+    const { trustStoreNeeded } = await import('../../store/resume-command.js');
+    for (const m of manifests) if (results.some((r) => r.problems.some((p) => continuedRuns(p).includes(m.run_id))) && (await trustStoreNeeded(m, io.cwd))) trusted.add(m.run_id);
+    io.stdout.write(v.flag('json') ? json(results) : text(results, adopted, store, trusted));
     if (refused.length > 0) {
       const named = refused.map((m) => `run ${m.run_id} ("${m.name}")`).join(', ');
       throw new ProveError('E_DAMAGED', `${named} ${refused.length === 1 ? 'was' : 'were'} not adopted: its parts' checksums are recorded only for a run verify finds no damage in, and it finds the damage listed above; mend what the problems above name (each says how: remove a part copied in, or restore the run from a copy of the store), then verify --adopt it again.`, 2);
