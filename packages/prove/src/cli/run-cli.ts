@@ -167,17 +167,18 @@ export async function runCli(rawArgs: readonly string[], io: CliIo): Promise<num
 
 /**
  * The runs whose resume or extend an error names and that need `--trust-store` from `cwd` (their recorded
- * target module lies outside the working tree), so that the command it prints works as printed.
+ * target module lies outside the working tree, and the run was written on this machine: trustStoreHinted),
+ * so that the command it prints works as printed.
  */
 async function runsNeedingTrust(err: unknown, store: string, cwd: string): Promise<Set<string>> {
   const out = new Set<string>();
   if (!(err instanceof ProveError)) return out;
   const ids = new Set(err.problems.flatMap(continuedRuns));
   if (ids.size === 0) return out;
-  const [{ readManifest }, { trustStoreNeeded }] = await Promise.all([import('../store/manifest.js'), import('../store/resume-command.js')]);
+  const [{ readManifest }, { trustStoreHinted }] = await Promise.all([import('../store/manifest.js'), import('../store/resume-command.js')]);
   for (const id of ids) {
     const m = await readManifest(store, id).catch(() => null);
-    if (m !== null && (await trustStoreNeeded(m, cwd))) out.add(id);
+    if (m !== null && (await trustStoreHinted(m, cwd))) out.add(id);
   }
   return out;
 }

@@ -124,6 +124,25 @@ describe('inspectRun of a run whose writer was killed between placing a part and
     expect(inspected.out()).toContain(`; poisson-prove --store ${dir} resume --trust-store ${id} checks it and adopts it\n`);
   });
 
+  // --trust-store exists so that a store from elsewhere does not run the module it records unchecked
+  // (sixth session of 2026-12-07): the hints carry it only for a run written on this machine, where
+  // that module was the one a sweep here ran; for another's, they name resume without it, whose refusal
+  // says to check the module first.
+  it('names resume without --trust-store for a run written on another machine, whose module must be checked first', async () => {
+    const id = await killedBeforeRecording();
+    const { readManifest, writeManifest } = await import('./manifest.js');
+    const m = await readManifest(dir, id);
+    await writeManifest(dir, { ...m, provenance: { ...m.provenance, host: `not-${m.provenance.host}`, target_path: '/elsewhere/targets.mjs' } });
+    const { runCli } = await import('../cli/run-cli.js');
+    const { memoryIo } = await import('../__fixtures__/helpers.js');
+    for (const verb of ['verify', 'inspect', 'runs']) {
+      const io = memoryIo({ cwd: dir });
+      await runCli(['--store', dir, verb, ...(verb === 'runs' ? [] : [id])], io);
+      expect(io.out(), verb).toMatch(new RegExp(`poisson-prove --store \\S+ resume ${id}`));
+      expect(io.out() + io.err(), verb).not.toContain('--trust-store');
+    }
+  });
+
   it('names a copy of the uncommitted part as a copy to remove, not as a second uncommitted part', async () => {
     const { copyFile } = await import('node:fs/promises');
     const { join } = await import('node:path');

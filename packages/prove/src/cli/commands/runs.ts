@@ -77,11 +77,12 @@ export const runsCommand = defineCommand({
     const dead = new Set<string>();
     for (const r of runs) if (r.status === 'running' && (await liveWriter(store, r.run_id)) === null && !recordedWriterAlive(r)) dead.add(r.run_id);
     // Each with the resume that finishes it as it works when pasted here: --trust-store where the run's module
-    // lies outside the working tree (a review, 2026-12-07: the one line `resume RUN` stopped on the missing flag).
-    const { trustStoreNeeded } = await import('../../store/resume-command.js');
+    // lies outside the working tree (a review, 2026-12-07: the one line `resume RUN` stopped on the missing flag),
+    // for a run written on this machine (trustStoreHinted: another's must have its module checked first).
+    const { trustStoreHinted } = await import('../../store/resume-command.js');
     const resumeOf = async (id: string): Promise<string> => {
       const r = runs.find((x) => x.run_id === id);
-      const trust = r !== undefined && (await trustStoreNeeded(r, io.cwd));
+      const trust = r !== undefined && (await trustStoreHinted(r, io.cwd));
       return ['poisson-prove', '--store', shellRef(shownStore.startsWith('..') ? store : shownStore), 'resume', ...(trust ? ['--trust-store'] : []), shellRef(id)].join(' ');
     };
     const deadLines = dead.size === 0 ? [] : ['', `writer gone: ${dead.size} run${dead.size === 1 ? '' : 's'} marked running whose writer is not alive (killed or crashed); the command beside ${dead.size === 1 ? 'it finishes it' : 'each finishes it'}`, ...(await Promise.all([...dead].map(async (id) => `  ${id}  ${await resumeOf(id)}`)))];

@@ -67,8 +67,8 @@ export const verifyCommand = defineCommand({
     for (const skipped of scan?.skipped ?? []) results.push(unreadableRun(skipped));
     // The runs whose resume a problem names and that need --trust-store from here (a review, 2026-12-07).
     const trusted = new Set<string>();
-    const { trustStoreNeeded } = await import('../../store/resume-command.js');
-    for (const m of manifests) if (results.some((r) => r.problems.some((p) => continuedRuns(p).includes(m.run_id))) && (await trustStoreNeeded(m, io.cwd))) trusted.add(m.run_id);
+    const { trustStoreHinted } = await import('../../store/resume-command.js');
+    for (const m of manifests) if (results.some((r) => r.problems.some((p) => continuedRuns(p).includes(m.run_id))) && (await trustStoreHinted(m, io.cwd))) trusted.add(m.run_id);
     io.stdout.write(v.flag('json') ? json(results) : text(results, adopted, store, trusted));
     if (refused.length > 0) {
       const named = refused.map((m) => `run ${m.run_id} ("${m.name}")`).join(', ');
