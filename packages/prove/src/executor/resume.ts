@@ -24,7 +24,7 @@ import { inside, resumeCommandLine } from '../store/resume-command.js';
 import { codeDifference, runCode } from '../store/code-changes.js';
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
-import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
+import { assertTargetTakesRunOptions, checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { planTargetCalls } from './call-plan.js';
 import type { WorkItem } from './backend.js';
 import { requireArgument } from 'poisson-core';
@@ -270,7 +270,8 @@ async function reopen(opts: ResumeOptions, manifest: RunManifest, ex: Existing, 
   const cwd = opts.cwd ?? process.cwd();
   // Default: the backend the run was swept on, when it is a local one.
   const backend = pickBackend(opts.backend ?? (manifest.backend === 'local-threads' ? 'threads' : undefined), cwd);
-  const { source, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
+  const { source, label, fn } = await targetSource(await recordedTarget(manifest, opts, cwd), cwd, backend);
+  assertTargetTakesRunOptions(fn, label, opts);
   // The run's output cap: another would make the run's episodes under two caps (other calls, billed anew,
   // and answers the diff would read as one design), so it is refused before anything is written.
   const cap = capOf(opts, manifest);

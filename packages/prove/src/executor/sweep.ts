@@ -17,7 +17,7 @@ import { checkCallBudget, planTargetCalls, type CallPlan } from './call-plan.js'
 import { assertNotAborted, checkExecOptions, execute, pickBackend, targetSource, workItems } from './execute.js';
 import { defaultExecution } from './default-execution.js';
 import { narrowSpec, type OnlySelection } from './narrow-spec.js';
-import { checkConditions, configureForRun, configureTarget } from './target-hooks.js';
+import { assertTargetTakesRunOptions, checkConditions, configureForRun, configureTarget } from './target-hooks.js';
 import { runtimeOf, type RunOptions } from './runtime.js';
 import type { Backend, RuntimeInit, TargetSource } from './backend.js';
 import { targetConfig } from './run-episode.js';
@@ -179,6 +179,7 @@ async function prepare(opts: PlanSweepOptions, refuse: boolean): Promise<SweepPl
       : null;
   const backend = pickBackend(opts.backend ?? auto?.backend, cwd);
   const { source, label, path, fn } = await targetSource(opts.target, cwd, backend);
+  assertTargetTakesRunOptions(fn, label, opts);
   const salt = opts.salt ?? randomSalt();
   if (typeof salt !== 'string' || salt === '') throw new RangeError(`salt must be a non-empty string, got ${JSON.stringify(salt)}`);
   const seeds = seedList(salt, spec.replicates);

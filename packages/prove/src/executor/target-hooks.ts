@@ -31,6 +31,37 @@ export async function configureTarget(fn: Target, runtime: RuntimeInit, signal: 
   }
 }
 
+/** The run options that reach a target only through its `configure` hook, with their CLI flags. */
+const CONFIGURE_OPTIONS = [
+  ['budgetTokens', '--budget-tokens'],
+  ['maxOutputTokens', '--max-output-tokens'],
+  ['refreshCache', '--refresh-cache'],
+] as const;
+
+/**
+ * Refuses run options given for a target that cannot receive them: `budgetTokens`, `maxOutputTokens`
+ * and `refreshCache` reach a target only through its `configure` hook (poisson-models' targets have
+ * one). Without the hook they did nothing, and the run recorded a budget or a cap nothing enforced: a
+ * sweep of an agent of the user's own that calls a paid API would bill past its `--budget-tokens` (a
+ * review, sixth session of 2026-12-07). Not checked when the target is not loaded in this process
+ * (`fn` null).
+ *
+ * @param label - the target as the message names it (FILE:NAME, or the function's name).
+ * @throws {@link ProveError} `E_USAGE` (exit 2) naming the option, the target and the fix.
+ */
+export function assertTargetTakesRunOptions(fn: Target | null, label: string, opts: { budgetTokens?: number | null | undefined; maxOutputTokens?: number | null | undefined; refreshCache?: boolean | undefined }): void {
+  if (fn === null || typeof fn.configure === 'function') return;
+  const given = CONFIGURE_OPTIONS.filter(([key]) => (key === 'refreshCache' ? opts.refreshCache === true : opts[key] !== undefined && opts[key] !== null));
+  if (given.length === 0) return;
+  throw new ProveError(
+    'E_USAGE',
+    given.map(([key, flag]) => {
+      const what = key === 'budgetTokens' ? `nothing would stop it at ${String(opts.budgetTokens)} tokens, and the run would record a budget it never had` : key === 'maxOutputTokens' ? 'its calls would not be capped, and the run would record a cap they never had' : 'no cache would be refreshed';
+      return `${key} (${flag}) reaches a target through its configure hook, and ${label} has none: ${what}. Leave ${flag} out, or give the target a configure hook that applies it (poisson-models' targets do; docs/models.md).`;
+    }),
+  );
+}
+
 /**
  * Configures a target for a run in this process before anything is written (sweep, resume and extend
  * on the local backend, which then runs its episodes on this copy without configuring it again): the
