@@ -4,11 +4,17 @@
 // at most 0.05 (6 of 10 against 2 of 10: Newcombe's interval [-0.673, +0.023], inside ±0.7, and Fisher's
 // p 0.170). The paired check (small-sample.ts) was not made for such runs. Enumerated again by
 // packages/prove/scripts/small-n-unpaired.ts, which reads every table through diffEpisodes.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareEpisodes } from './compare-runs.js';
 import { diffEpisodes } from './diff-episodes.js';
-import { unpairedUnchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
+import { binomialDistance, unpairedUnchangedErrorAt, UNCHANGED_ERROR } from './small-sample.js';
 import type { DiffRun } from './types.js';
+
+/** The rate's supremum over the before rate, computed in R without the package (__fixtures__/gen-unpaired-small-sample.R). */
+type Exact = { before_n: number; after_n: number; threshold: number; tables_unchanged: number; rate: number; before_rate: number; grid65_rise: number };
+const exact = JSON.parse(readFileSync(new URL('./__fixtures__/unpaired-small-sample.json', import.meta.url), 'utf8')) as Exact[];
+const exactAt = (beforeN: number, afterN: number): Exact => exact.find((e) => e.before_n === beforeN && e.after_n === afterN) as Exact;
 
 const ctx = { limits: { alpha: 0.05, power: 0.8, method: 'exact' as const, bothWays: false }, level: 0.95, counts: 0.05 };
 
@@ -48,10 +54,57 @@ describe('unpairedUnchangedErrorAt: the rule’s own rate of `unchanged` where t
   // failed before against 800 of 3000 after, threshold 0.7, read "no significant change" (p 0.061).
   it('holds back a small run against a much larger one: computed up to 100,000 tables, held back beyond', () => {
     expect(unpairedUnchangedErrorAt(10, 1000, 0.446, ctx)).toBeGreaterThan(UNCHANGED_ERROR);
-    expect(unpairedUnchangedErrorAt(4, 3000, 0.7, ctx)).toBeCloseTo(0.119, 3);
+    // The supremum over the before rate (R: 0.12003 at a rise from 0.0358); the grid of 65 before rates
+    // alone read 0.11903, which this pinned until the check refined the grid's best point.
+    expect(unpairedUnchangedErrorAt(4, 3000, 0.7, ctx)).toBeCloseTo(exactAt(4, 3000).rate, 6);
     expect(unpairedUnchangedErrorAt(4, 40_000, 0.7, ctx)).toBe(1); // 200,005 tables: not computed, held back
     const r = diffEpisodes(run('a', 'sa', 4, 3, 0.7), run('b', 'sb', 3000, 800, 0.7), { events: ['failed'] });
     expect(r.rows[0]!.p).toBeGreaterThan(0.05);
+    expect(r.rows[0]!.held_back_by).toEqual(['small sample']);
+    expect(r.verdict).toBe('inconclusive');
+  });
+});
+
+// A review (sixth session of 2026-12-07): the check took the largest rate on a grid of 65 before rates,
+// and so could read a rate at or below 0.05 where the supremum between grid points is above it. A search
+// over sizes 2 to 27 against each other (every threshold where the tables reading `unchanged` change)
+// found three such: 14 against 22 and 22 against 14 just above a threshold of 0.549236 (grid 0.049992,
+// supremum 0.050003) and 26 against 4 just above 0.662009 (grid 0.049939, supremum 0.050003).
+describe('unpairedUnchangedErrorAt finds the supremum over the before rate, not only its grid’s largest', () => {
+  it.each([
+    [14, 22, 'threshold 0.5492363: R 0.0500033 (the grid alone read 0.0499916)'],
+    [26, 4, 'threshold 0.66201: R 0.0500024 (the grid alone read 0.0499388)'],
+  ])('%i against %i at %s, so above 0.05', (beforeN, afterN) => {
+    const e = exactAt(beforeN, afterN);
+    expect(e.grid65_rise).toBeLessThan(UNCHANGED_ERROR);
+    const r = unpairedUnchangedErrorAt(beforeN, afterN, e.threshold, ctx);
+    expect(r).toBeGreaterThan(UNCHANGED_ERROR);
+    expect(r).toBeCloseTo(e.rate, 7);
+  });
+
+  // Between grid points the check bounds the rate by the two binomials' total variation distances; the
+  // bound must hold: checked against the distance itself, summed over every count.
+  it('bounds the total variation distance between two binomials (exact sums, n 1 to 3,000)', () => {
+    const pmf = (n: number, p: number): number[] => {
+      const out: number[] = [];
+      for (let k = 0; k <= n; k++) {
+        let l = k * Math.log(p) + (n - k) * Math.log1p(-p);
+        for (let j = 1; j <= k; j++) l += Math.log((n - k + j) / j);
+        out.push(p === 0 ? (k === 0 ? 1 : 0) : p === 1 ? (k === n ? 1 : 0) : Math.exp(l));
+      }
+      return out;
+    };
+    for (const n of [1, 4, 27, 300, 3000])
+      for (const [p, q] of [[0, 0.01], [0.3, 0.3049], [0.5, 0.52], [0.96, 1], [0.1, 0.6], [0.999, 0.9999]] as const) {
+        const a = pmf(n, p);
+        const b = pmf(n, q);
+        const tv = a.reduce((s, x, k) => s + Math.abs(x - (b[k] as number)), 0) / 2;
+        expect(binomialDistance(n, p, q)).toBeGreaterThanOrEqual(tv - 1e-12);
+      }
+  });
+
+  it('holds back a condition of 7 of 14 against 11 of 22 at that threshold, which read `unchanged` before', () => {
+    const r = diffEpisodes(run('a', 'sa', 14, 7, 0.5492363), run('b', 'sb', 22, 11, 0.5492363), { events: ['failed'] });
     expect(r.rows[0]!.held_back_by).toEqual(['small sample']);
     expect(r.verdict).toBe('inconclusive');
   });
