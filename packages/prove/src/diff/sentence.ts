@@ -1,4 +1,5 @@
 import { SEQUENTIAL_TEST_NAME } from './sequential.js';
+import { UNPAIRED_CHECKED_SMALLER, unpairedHeldBackUncomputed } from './small-sample.js';
 import type { DiffMethod, DiffReport, DiffRow, HeldBack, Limit, TestMethod, VerdictWord } from './types.js';
 
 /** Formats a rate or limit to 3 decimals ("no room" and "too few pairs" as they are). */
@@ -91,9 +92,17 @@ function scoreDropWords(rows: readonly Pick<DiffRow, 'condition' | 'score_drops'
  * Which of the two conditions of "no significant change" held the inconclusive conditions back, counted
  * by condition: "held back by a limit above 0.050 in 1, an interval reaching past ±0.050 in 1".
  */
-export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_back_by' | 'score_drops' | 'counts'>[], thr: string): string {
-  const conditionsWith = (why: HeldBack): number => new Set(rows.filter((r) => r.held_back_by.includes(why)).map((r) => r.condition)).size;
-  const words: [HeldBack, string][] = [
+export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_back_by' | 'score_drops' | 'counts' | 'samples'>[], thr: string): string {
+  // A small sample is held back by the exact check's rate, or, for runs not paired of a run of at most 27
+  // episodes beside one too large for the check, without computing it: two reasons in words.
+  const uncomputed = (r: (typeof rows)[number]): boolean => r.counts === null && unpairedHeldBackUncomputed(r.samples.before.n, r.samples.after.n);
+  const conditionsWith = (why: HeldBack | 'small sample, not computed'): number =>
+    new Set(
+      rows
+        .filter((r) => (why === 'small sample, not computed' ? r.held_back_by.includes('small sample') && uncomputed(r) : r.held_back_by.includes(why) && !(why === 'small sample' && uncomputed(r))))
+        .map((r) => r.condition),
+    ).size;
+  const words: [HeldBack | 'small sample, not computed', string][] = [
     ['limit', `a limit above ${thr}`],
     ['no room', 'no room for its limit'],
     ['too few pairs', 'too few pairs to show any change'],
@@ -101,6 +110,7 @@ export function heldBackWords(rows: readonly Pick<DiffRow, 'condition' | 'held_b
     ['interval', `an interval reaching past ±${thr}`],
     ['score without outcome', `${scoreDropWords(rows)} dropped for a score with no outcome`],
     ['small sample', `too few ${rows.some((r) => r.held_back_by.includes('small sample') && r.counts === null) ? 'episodes' : 'pairs'} for the rule to rule out ±${thr} at 5% (an exact check)`],
+    ['small sample, not computed', `a run of at most ${UNPAIRED_CHECKED_SMALLER} episodes beside one too large for the exact check of the rule at ±${thr} (held back without computing it)`],
   ];
   const parts = words.map(([why, w]) => [w, conditionsWith(why)] as const).filter(([, k]) => k > 0).map(([w, k]) => `${w} in ${k}`);
   return `held back by ${parts.join(', ')}`;

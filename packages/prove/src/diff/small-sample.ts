@@ -189,7 +189,7 @@ function errorAt(n: number, threshold: number, ctx: SmallSampleContext, others: 
  * rate grows with the larger run there: 0.078 at 10 against 10,000 episodes, 0.157 at 4 against 100,000);
  * 0 where the smaller run holds more (at most 0.0493 wherever enumerated: 28 to 40 against 28 to 1,000).
  */
-const CHECKED_SMALLER = 27;
+export const UNPAIRED_CHECKED_SMALLER = 27;
 /** (smaller + 1) x (larger + 1) tables at most: up to about 1.5 s once a process (20 against 4,000). */
 const CHECKED_TABLES = 100_000;
 /** The unpaired check's grid over the before rate. */
@@ -341,9 +341,8 @@ function unpairedRate(c: UnpairedCandidates, count: number, beforeN: number, aft
  */
 export function unpairedUnchangedErrorAt(beforeN: number, afterN: number, threshold: number, ctx: SmallSampleContext, region = true): number {
   if (!(beforeN > 0 && afterN > 0 && threshold > 0 && threshold < 1)) return 0;
-  const smaller = Math.min(beforeN, afterN);
-  if (region && smaller > CHECKED_SMALLER) return 0;
-  if (region && (smaller + 1) * (Math.max(beforeN, afterN) + 1) > CHECKED_TABLES) return 1;
+  if (region && Math.min(beforeN, afterN) > UNPAIRED_CHECKED_SMALLER) return 0;
+  if (region && unpairedHeldBackUncomputed(beforeN, afterN)) return 1;
   const key = `unpaired|${beforeN}|${afterN}|${threshold}|${ctx.limits.alpha}|${ctx.limits.power}|${ctx.limits.method}|${ctx.level}|${ctx.counts}`;
   const known = cache.get(key);
   if (known !== undefined) return known;
@@ -405,6 +404,16 @@ export function unpairedUnchangedErrorAt(beforeN: number, afterN: number, thresh
   }
   cache.set(key, worst);
   return worst;
+}
+
+/**
+ * Whether {@link unpairedUnchangedErrorAt} holds a condition of runs not paired of these sizes back
+ * without computing its rate: the smaller run holds at most 27 episodes and the two sizes give more than
+ * 100,000 tables (so the sentence does not call it an exact check).
+ */
+export function unpairedHeldBackUncomputed(beforeN: number, afterN: number): boolean {
+  const smaller = Math.min(beforeN, afterN);
+  return smaller > 0 && smaller <= UNPAIRED_CHECKED_SMALLER && (smaller + 1) * (Math.max(beforeN, afterN) + 1) > CHECKED_TABLES;
 }
 
 /**

@@ -62,6 +62,18 @@ describe('unpairedUnchangedErrorAt: the rule’s own rate of `unchanged` where t
     expect(r.rows[0]!.p).toBeGreaterThan(0.05);
     expect(r.rows[0]!.held_back_by).toEqual(['small sample']);
     expect(r.verdict).toBe('inconclusive');
+    expect(r.sentence).toContain('held back by too few episodes for the rule to rule out ±0.700 at 5% (an exact check) in 1');
+  });
+
+  // The sentence said "(an exact check)" also where the check held the condition back without computing
+  // it (4 against 20,000 episodes: 100,005 tables, past its 100,000). It says so now.
+  it('says the condition was held back without computing the check where the sizes are past its reach', () => {
+    const r = diffEpisodes(run('a', 'sa', 4, 3, 0.7), run('b', 'sb', 20_000, 5333, 0.7), { events: ['failed'] });
+    const row = r.rows[0]!;
+    expect(row.p).toBeGreaterThan(0.05);
+    expect(row.held_back_by).toEqual(['small sample']);
+    expect(r.sentence).toContain('held back by a run of at most 27 episodes beside one too large for the exact check of the rule at ±0.700 (held back without computing it) in 1');
+    expect(r.sentence).not.toContain('exact check)');
   });
 });
 
