@@ -5,8 +5,8 @@ import { pairCountsOf, type ConditionPairs } from '../pairing.js';
 import { intervalOf, limitsOf, pValueOf } from '../row-stats.js';
 import type { TestMethod } from '../stats.js';
 import { disagreesBothWays } from '../limits.js';
-import { pairedTable, tableSize, unpairedTable, type Table } from '../tables.js';
-import { UNCHANGED_ERROR, unchangedErrorAt } from '../small-sample.js';
+import { pairedTable, unpairedTable, type Table } from '../tables.js';
+import { tableUnchangedError, UNCHANGED_ERROR } from '../small-sample.js';
 import type { VerdictWord } from '../types.js';
 import { decide } from '../verdict.js';
 import { mulberry32 } from './independent-runs.js';
@@ -50,7 +50,8 @@ export function wordOf(conds: readonly Cond[], events: readonly string[], paired
     const lim = limitsOf(t, limits, ctx.memo);
     const change = t.kind === 'paired' ? t.rise - t.fall : t.afterEvents / t.afterN - t.beforeEvents / t.beforeN;
     // Held back at a small n where the rule's own error exceeds 5% (small-sample.ts), as the diff holds it.
-    const smallSample = (): boolean => t.kind === 'paired' && unchangedErrorAt(tableSize(t), ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: ctx.q / tables.length, memo: ctx.memo }) > UNCHANGED_ERROR;
+    // Paired tables and tables of runs not paired alike (until the sixth session of 2026-12-07 paired alone).
+    const smallSample = (): boolean => tableUnchangedError(t, ctx.threshold, { limits: { ...limits, bothWays: ctx.planned === true }, level: ctx.level, counts: ctx.q / tables.length, memo: ctx.memo }) > UNCHANGED_ERROR;
     return { p: pValueOf(t, ctx.method), limit: lim.limit, change, interval: intervalOf(t, ctx.level), smallSample };
   });
   return decide(scored, ctx.q, ctx.threshold).word;
