@@ -208,7 +208,11 @@ export function renderDiffPage(input: DiffPageInput): string {
   body.push(`<div class="meta-lines">${lines.map(([k, v]) => `<div><b>${h(k)}</b> ${h(v)}</div>`).join('')}</div>`);
   body.push('</header><main>');
   body.push('<h2>Change per condition</h2>');
-  body.push(`<p class="note">Click a line, or a row of the table below, for its discordant pairs.</p>`);
+  // Runs that are not paired have no discordant pairs: the hints say so, where they promised them (a review).
+  const unpairedNote = d.method.paired
+    ? null
+    : `The runs are not paired (${d.method.unpaired_reason ?? 'they do not share seeds'}): each line and row compares the two runs' rates, and no episode of one run is paired with one of the other, so there are no discordant pairs to show.`;
+  body.push(`<p class="note">${unpairedNote === null ? 'Click a line, or a row of the table below, for its discordant pairs.' : h(unpairedNote)}</p>`);
   body.push(`<div class="scroll">${renderForestSvg(d)}</div>`);
   body.push('<h2>Heatmap</h2><div class="heatmaps">');
   for (const m of input.heatmaps) {
@@ -240,8 +244,10 @@ export function renderDiffPage(input: DiffPageInput): string {
   // Served, the pairs come later: whether they hold the cached answers is the server's `private` (the note said
   // they need --private while the served pairs held them; a review).
   const priv = input.pairs !== null ? input.pairs.private : input.private === true;
-  body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${priv ? ' Cached model answers included (--private).' : ''} The meta is shown as the store holds it: a model target's keeps the model's answer out (its cached answer${priv ? ' is shown with --private' : ' needs --private'}); an imported run's meta holds what the harness's file held, which can include the model's answer (inspect's answer) and the sample's metadata.</p>`);
-  body.push('<div id="pairs"><p class="none">Click a condition.</p></div>');
+  if (unpairedNote !== null) body.push(`<p class="note">${h(unpairedNote)}</p>`);
+  else
+    body.push(`<p class="note">The seeds whose event happened in one run only (rise: in B, not in A; fall: in A, not in B): seed, replicate, outcome and t in A and B, error and meta; ${h(limitNote)}.${priv ? ' Cached model answers included (--private).' : ''} The meta is shown as the store holds it: a model target's keeps the model's answer out (its cached answer${priv ? ' is shown with --private' : ' needs --private'}); an imported run's meta holds what the harness's file held, which can include the model's answer (inspect's answer) and the sample's metadata.</p>`);
+  body.push(`<div id="pairs"><p class="none">${unpairedNote === null ? 'Click a condition.' : 'None: the runs are not paired.'}</p></div>`);
   body.push('</main>');
   const data = {
     kind: 'diff',

@@ -84,16 +84,40 @@ describe('renderDiffPage states what the text diff states', () => {
   });
   // A review (fifth session of 2026-12-05): an unpaired diff (two salts) showed 12 in its "pairs" column,
   // the before run's episodes: the runs have no pairs; the page now shows each run's episodes.
+  /** A of 12 episodes against B of 9 on another salt (unpaired), and B of 12 on A's salt (paired). */
+  const unpairedRuns = () => {
+    const a = runOf('a', (_c, r) => (r % 2 === 0 ? 'passed' : 'failed'), 12);
+    const b = { ...runOf('b', (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), 9), manifest: { ...runOf('b', () => null, 0).manifest, salt: 'other' } };
+    return { a, b, pairedB: runOf('b', (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), 12) };
+  };
   it('shows each run\'s episodes, not a number of pairs, in an unpaired diff', async () => {
     const { diffEpisodes } = await import('../diff/diff-episodes.js');
     const { renderDiffPage } = await import('./diff-page.js');
-    const a = runOf('a', (_c, r) => (r % 2 === 0 ? 'passed' : 'failed'), 12);
-    const b = { ...runOf('b', (_c, r) => (r % 3 === 0 ? 'failed' : 'passed'), 9), manifest: { ...runOf('b', () => null, 0).manifest, salt: 'other' } };
+    const { a, b } = unpairedRuns();
     const report = diffEpisodes(a, b, { events: ['failed'] });
     expect(report.method.paired).toBe(false);
     const html = renderDiffPage({ report, pairs: null, heatmaps: [] });
     expect(html).toMatch(/<tr class="cond" data-condition="slack 4"[^>]*><td>slack 4<\/td><td>failed<\/td><td class="num">12 \/ 9<\/td><td class="num">-<\/td><td class="num">-<\/td>/);
     expect(html).toContain('<th data-key="n" class="sortable num">episodes (before / after)</th>');
+  });
+
+  // The page's fixed hints spoke of discordant pairs also where the runs are not paired ("Click a line ...
+  // for its discordant pairs", "The seeds whose event happened in one run only"): they have none.
+  it('does not promise discordant pairs in an unpaired diff, and says why there are none', async () => {
+    const { diffEpisodes } = await import('../diff/diff-episodes.js');
+    const { renderDiffPage } = await import('./diff-page.js');
+    const { a, b, pairedB } = unpairedRuns();
+    const unpaired = diffEpisodes(a, b, { events: ['failed'] });
+    const markup = markupOf(renderDiffPage({ report: unpaired, pairs: null, heatmaps: [] }));
+    expect(markup).not.toContain('discordant pairs.</p>');
+    expect(markup).not.toContain('The seeds whose event happened in one run only');
+    expect(markup).toContain('<div id="pairs"><p class="none">None: the runs are not paired.</p></div>');
+    expect(markup).toContain(`<p class="note">The runs are not paired (${escapeHtml(unpaired.method.unpaired_reason as string)}): each line and row compares the two runs&#39; rates, and no episode of one run is paired with one of the other, so there are no discordant pairs to show.</p>`);
+    // Paired runs keep the hints.
+    const paired = renderDiffPage({ report: diffEpisodes(a, pairedB, { events: ['failed'] }), pairs: null, heatmaps: [] });
+    expect(paired).toContain('<p class="note">Click a line, or a row of the table below, for its discordant pairs.</p>');
+    expect(paired).toContain('The seeds whose event happened in one run only');
+    expect(paired).toContain('<div id="pairs"><p class="none">Click a condition.</p></div>');
   });
 });
 
