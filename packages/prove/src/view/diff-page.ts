@@ -211,7 +211,7 @@ export function renderDiffPage(input: DiffPageInput): string {
   // Runs that are not paired have no discordant pairs: the hints say so, where they promised them (a review).
   const unpairedNote = d.method.paired
     ? null
-    : `The runs are not paired (${d.method.unpaired_reason ?? 'they do not share seeds'}): each line and row compares the two runs' rates, and no episode of one run is paired with one of the other, so there are no discordant pairs to show.`;
+    : `Not paired: ${d.method.unpaired_reason ?? 'the runs do not share seeds'}. Each line and row compares the two runs' rates; no episode of one run is paired with one of the other, so there are no discordant pairs to show.`;
   body.push(`<p class="note">${unpairedNote === null ? 'Click a line, or a row of the table below, for its discordant pairs.' : h(unpairedNote)}</p>`);
   body.push(`<div class="scroll">${renderForestSvg(d)}</div>`);
   body.push('<h2>Heatmap</h2><div class="heatmaps">');

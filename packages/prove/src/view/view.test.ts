@@ -112,7 +112,7 @@ describe('renderDiffPage states what the text diff states', () => {
     expect(markup).not.toContain('discordant pairs.</p>');
     expect(markup).not.toContain('The seeds whose event happened in one run only');
     expect(markup).toContain('<div id="pairs"><p class="none">None: the runs are not paired.</p></div>');
-    expect(markup).toContain(`<p class="note">The runs are not paired (${escapeHtml(unpaired.method.unpaired_reason as string)}): each line and row compares the two runs&#39; rates, and no episode of one run is paired with one of the other, so there are no discordant pairs to show.</p>`);
+    expect(markup).toContain(`<p class="note">Not paired: ${escapeHtml(unpaired.method.unpaired_reason as string)}. Each line and row compares the two runs&#39; rates; no episode of one run is paired with one of the other, so there are no discordant pairs to show.</p>`);
     // Paired runs keep the hints.
     const paired = renderDiffPage({ report: diffEpisodes(a, pairedB, { events: ['failed'] }), pairs: null, heatmaps: [] });
     expect(paired).toContain('<p class="note">Click a line, or a row of the table below, for its discordant pairs.</p>');

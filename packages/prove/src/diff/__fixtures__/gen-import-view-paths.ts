@@ -100,6 +100,9 @@
 // significant change overstates the evidence too: the 5 view/serve pages of runs with a retry changed by that
 // phrase alone (40 characters; compared with the phrase taken out, equal).
 //   node --conditions=poisson-source --import tsx packages/prove/src/diff/__fixtures__/gen-import-view-paths.ts
+// and (sixth session of 2026-12-07) for "view B D unpaired": the page's hints under "Change per condition" and
+// "Discordant pairs" and its empty pairs panel say the runs are not paired (why) and have no discordant pairs:
+// compared with the page before (its markup split at tags), only those three lines moved.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
