@@ -375,3 +375,20 @@ describe('a diff with no failure event to infer, and scores without an outcome',
     );
   });
 });
+
+// `--scores` where one run holds no score at all: the drops line said "N pairs without a score in one run
+// (an error, or no score)"; it names the run that holds none.
+describe('the score drops line where a run holds no score', () => {
+  const run = (id: string, score: (r: number) => number | null): DiffRun => ({
+    manifest: { run_id: id, name: id, salt: 's', max_mde: 0.5, axes: {} },
+    rows: Array.from({ length: 6 }, (_, r) => ({ condition: 'c', replicate_index: r, seed: 100 + r, outcome: r % 2 === 0 ? 'passed' : 'failed', score: score(r), t: 1 })),
+  });
+  it('names the run without scores (B) and counts its pairs', () => {
+    const r = diffEpisodes(run('a', (x) => x / 6), run('b', () => null), { events: ['failed'], scores: true });
+    expect(r.scores?.runs_without_scores).toEqual(['after']);
+    expect(formatDiffText(r)).toMatch(/\nscore drops +B \(after\) holds no score: none of the 6 pairs has one in both runs\n/);
+    const both = diffEpisodes(run('a', (x) => x / 6), run('b', (x) => (x === 0 ? null : x / 6)), { events: ['failed'] });
+    expect(both.scores?.runs_without_scores).toBeUndefined();
+    expect(formatDiffText(both)).toMatch(/\nscore drops +1 pair without a score in one run \(an error, or no score\), left out\n/);
+  });
+});

@@ -249,6 +249,8 @@ export function compareScores(
     seed_mismatches: seedMismatches,
     rows: Object.freeze(rows),
   };
-  if (cluster !== undefined) return Object.freeze({ ...out, pooled: pooledOf(cluster, collected) });
-  return Object.freeze(out);
+  const unscored = [...(before.hasScores ? [] : ['before' as const]), ...(after.hasScores ? [] : ['after' as const])];
+  const withUnscored: ScoreComparison = unscored.length > 0 ? { ...out, runs_without_scores: Object.freeze(unscored) } : out;
+  if (cluster !== undefined) return Object.freeze({ ...withUnscored, pooled: pooledOf(cluster, collected) });
+  return Object.freeze(withUnscored);
 }

@@ -15,6 +15,20 @@ function hardCell(r: ScoreRow): string {
 }
 
 /**
+ * The `score drops` line of pairs without a score: where a run holds no score at all (`--scores` asked),
+ * it says so, not that pairs lack a score in one run (an error, or no score), which read as if episodes
+ * had failed to give one.
+ */
+function scoreDropLines(s: ScoreComparison): [string, string][] {
+  if (s.dropped === 0) return [];
+  const pairs = `${s.dropped} pair${s.dropped === 1 ? '' : 's'}`;
+  const none = s.runs_without_scores ?? [];
+  if (none.length === 2) return [['score drops', `neither run holds a score: none of the ${pairs} has one to compare`]];
+  if (none.length === 1) return [['score drops', `${none[0] === 'before' ? 'A (before)' : 'B (after)'} holds no score: none of the ${pairs} has one in both runs`]];
+  return [['score drops', `${pairs} without a score in one run (an error, or no score), left out`]];
+}
+
+/**
  * The `scores` section of a diff as lines and a table ({@link ReportSection}): the method, rule, intervals
  * and dropped lines, the pooled cluster-robust line with `--cluster`, and the table `condition pairs
  * before after difference interval p p_holm verdict` (plus `hard failures`, before -> after with
@@ -29,7 +43,7 @@ export function scoreSection(s: ScoreComparison): ReportSection {
   lines.push(['scores', s.method]);
   lines.push(['score rule', s.rule]);
   lines.push(['score CIs', s.intervals_rule]);
-  if (s.dropped > 0) lines.push(['score drops', `${s.dropped} pair${s.dropped === 1 ? '' : 's'} without a score in one run (an error, or no score), left out`]);
+  lines.push(...scoreDropLines(s));
   if (s.seed_mismatches > 0) lines.push(['score drops', `${s.seed_mismatches} pair${s.seed_mismatches === 1 ? '' : 's'} with different seeds, left out (the runs are not paired there)`]);
   const constant = s.rows.filter((r) => r.constant).length;
   if (constant > 0) {

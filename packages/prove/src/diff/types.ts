@@ -537,6 +537,11 @@ export type ScoreComparison = {
   /** Pairs dropped for a missing score, over the compared conditions. */
   readonly dropped: number;
   readonly seed_mismatches: number;
+  /**
+   * The runs that hold no score at all (`--scores` asked for the section): `['before', 'after']`, or one of
+   * them; absent when both hold scores. Every pair is then among `dropped`.
+   */
+  readonly runs_without_scores?: readonly ('before' | 'after')[];
   readonly rows: readonly ScoreRow[];
   /** With `cluster`: the pooled mean difference with cluster-robust standard errors. */
   readonly pooled?: ScorePooled;

@@ -122,4 +122,16 @@ describe('poisson-prove diff', () => {
     expect(got.scores.tests).toBe(0);
     expect(got.scores.rows.map((r) => [r.n, r.verdict])).toEqual([[0, 'no test']]);
   });
+
+  // On runs that hold no score at all, the section said "12 pairs without a score in one run (an error, or
+  // no score), left out": no pair has a score in either run, and no episode failed to give one.
+  it('--scores on runs that hold no scores says so, not that pairs lack a score in one run', async () => {
+    const c = capture(store);
+    expect(await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'passed', '--scores'], c.io)).toBe(0);
+    expect(c.out()).not.toContain('without a score in one run');
+    expect(c.out()).toMatch(/\nscore drops +neither run holds a score: none of the \d+ pairs has one to compare\n/);
+    const j = capture(store);
+    expect(await runCli(['--store', store, 'diff', '#2', '#1', '--event', 'passed', '--scores', '--json'], j.io)).toBe(0);
+    expect((JSON.parse(j.out()) as { scores: { runs_without_scores: string[] } }).scores.runs_without_scores).toEqual(['before', 'after']);
+  });
 });
