@@ -81,18 +81,24 @@ describe('unpairedUnchangedErrorAt: the rule’s own rate of `unchanged` where t
 // and so could read a rate at or below 0.05 where the supremum between grid points is above it. A search
 // over sizes 2 to 27 against each other (every threshold where the tables reading `unchanged` change)
 // found three such: 14 against 22 and 22 against 14 just above a threshold of 0.549236 (grid 0.049992,
-// supremum 0.050003) and 26 against 4 just above 0.662009 (grid 0.049939, supremum 0.050003).
+// supremum 0.050003) and 26 against 4 just above 0.662009 (grid 0.049939, supremum 0.050003); and one
+// over a large run against a small one (2 to 7 against 40 to 3,000, one threshold in each 0.001 or at
+// each table's) found more, with wider gaps: 400 against 4 at 0.4873952 (0.0480, supremum 0.0541), 2,000
+// against 5 at 0.43 (0.0448, above 0.05), 3,000 against 6 at 0.39 (0.0338, above 0.05).
 describe('unpairedUnchangedErrorAt finds the supremum over the before rate, not only its grid’s largest', () => {
   it.each([
     [14, 22, 'threshold 0.5492363: R 0.0500033 (the grid alone read 0.0499916)'],
     [26, 4, 'threshold 0.66201: R 0.0500024 (the grid alone read 0.0499388)'],
+    // Where a large run meets a small one the grid misses more: a fall from 0.9947 (the grid's points are
+    // 0.008 apart there, the 400 episodes' binomial about 0.004 wide).
+    [400, 4, 'threshold 0.4873952: R 0.0541155 (the grid alone read 0.0480013)'],
   ])('%i against %i at %s, so above 0.05', (beforeN, afterN) => {
     const e = exactAt(beforeN, afterN);
-    expect(e.grid65_rise).toBeLessThan(UNCHANGED_ERROR);
+    expect(Math.max(e.grid65_rise, e.grid65_fall)).toBeLessThan(UNCHANGED_ERROR);
     const r = unpairedUnchangedErrorAt(beforeN, afterN, e.threshold, ctx);
     expect(r).toBeGreaterThan(UNCHANGED_ERROR);
     expect(r).toBeCloseTo(e.rate, 7);
-  });
+  }); // 400 against 4: its candidate tables' limits take about 6 s
 
   // Between grid points the check bounds the rate by the two binomials' total variation distances; the
   // bound must hold: checked against the distance itself, summed over every count.

@@ -9,7 +9,7 @@
 # max(limit, -lower, upper) <= t. The rate is the supremum over the before rate p0 of
 # sum dbinom(x, N1, p0) dbinom(y, N2, p0 +- t) over those tables: a grid of 4001 points each way, then
 # optimize() around the best. Run: Rscript gen-unpaired-small-sample.R > unpaired-small-sample.json
-cases <- list(c(14, 22, 0.5492363), c(26, 4, 0.662010), c(4, 3000, 0.7))
+cases <- list(c(14, 22, 0.5492363), c(26, 4, 0.662010), c(4, 3000, 0.7), c(400, 4, 0.4873952))
 z <- qnorm(0.975)
 wilson <- function(x, n) {
   p <- x / n; centre <- (p + z^2 / (2 * n)) / (1 + z^2 / n)
@@ -28,18 +28,17 @@ rate_of <- function(N1, N2, t) {
   mde <- function(p0, dir) {
     room <- if (dir > 0) 1 - p0 else p0
     reaches <- function(d) power(p0, min(1, max(0, p0 + dir * d))) >= 0.8
-    ds <- seq(0.005, room + 1e-12, by = 0.005)
-    if (length(ds) == 0 || ds[length(ds)] < room - 1e-12) ds <- c(ds, room)
-    prev <- 0
-    for (d in ds) {
+    prev <- 0; i <- 1
+    repeat {
+      d <- min(room, i * 0.005)
       if (reaches(d)) {
         lo <- prev; hi <- d
         while (hi - lo > 1e-9) { mid <- (lo + hi) / 2; if (reaches(mid)) hi <- mid else lo <- mid }
         return(hi)
       }
-      prev <- d
+      if (d >= room) return(Inf)
+      prev <- d; i <- i + 1
     }
-    Inf
   }
   limit <- sapply(0:N1, function(x) {
     p0 <- x / N1
@@ -57,16 +56,16 @@ rate_of <- function(N1, N2, t) {
   grid$tau <- pmax(grid$limit, -ends[, 1], ends[, 2])
   s <- grid[grid$p > 0.05 & !is.na(grid$tau) & grid$tau <= t, ]
   r <- function(p0, p1) sum(dbinom(s$x, N1, p0) * dbinom(s$y, N2, p1))
-  best <- list(rate = -1)
+  best <- list(rate = -1); grid65 <- list()
   for (dir in c(1, -1)) {
     f <- function(low) if (dir > 0) r(low, low + t) else r(low + t, low)
     g <- seq(0, 1 - t, length.out = 4001); v <- sapply(g, f); i <- which.max(v)
     o <- optimize(function(l) -f(l), c(g[max(1, i - 1)], g[min(length(g), i + 1)]), tol = 1e-12)
     if (-o$objective > best$rate) best <- list(rate = -o$objective, before = if (dir > 0) o$minimum else o$minimum + t, direction = if (dir > 0) "rise" else "fall")
     g65 <- (1 - t) * (0:64) / 64
-    best[[paste0("grid65_", if (dir > 0) "rise" else "fall")]] <- max(sapply(g65, f))
+    grid65[[paste0("grid65_", if (dir > 0) "rise" else "fall")]] <- max(sapply(g65, f))
   }
-  c(list(before_n = N1, after_n = N2, threshold = t, tables_unchanged = nrow(s)), best)
+  c(list(before_n = N1, after_n = N2, threshold = t, tables_unchanged = nrow(s)), best, grid65)
 }
 out <- lapply(cases, function(k) {
   r <- rate_of(k[1], k[2], k[3])
