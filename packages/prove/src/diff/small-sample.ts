@@ -317,8 +317,9 @@ function unpairedRate(c: UnpairedCandidates, count: number, beforeN: number, aft
  * found is above 0.05, every interval of p0 between two rates evaluated is split until the rate at either
  * end plus the two binomials' total variation distances across it ({@link binomialDistance}, a bound on
  * how far the rate can move inside) is at most 0.05, or a rate above 0.05 is found; past 20,000
- * evaluations the largest such bound left is returned. So a rate at most 0.05 is a proven bound on the
- * supremum, and a rate above is one the rule reaches. The grid alone read 0.119 at 4 against 3,000
+ * evaluations the largest such bound left is returned. So where the rate returned is at most 0.05 the
+ * supremum is proven at most 0.05 (the rate is the largest found, not itself a bound), and a rate above
+ * 0.05 is one the rule reaches (or, past the evaluations, a bound left unresolved). The grid alone read 0.119 at 4 against 3,000
  * episodes and threshold 0.7 where the supremum is 0.1200 (R), and at most 0.05 where the supremum is
  * above it (a review, sixth session of 2026-12-07: 14 against 22 at 0.5492363, 0.0499916 against 0.0500033;
  * 26 against 4 at 0.66201, 0.0499388 against 0.0500024).
