@@ -12,7 +12,7 @@ import { binomialDistance, unpairedUnchangedErrorAt, UNCHANGED_ERROR } from './s
 import type { DiffRun } from './types.js';
 
 /** The rate's supremum over the before rate, computed in R without the package (__fixtures__/gen-unpaired-small-sample.R). */
-type Exact = { before_n: number; after_n: number; threshold: number; tables_unchanged: number; rate: number; before_rate: number; grid65_rise: number };
+type Exact = { before_n: number; after_n: number; threshold: number; tables_unchanged: number; rate: number; before_rate: number; grid65_rise: number; grid65_fall: number };
 const exact = JSON.parse(readFileSync(new URL('./__fixtures__/unpaired-small-sample.json', import.meta.url), 'utf8')) as Exact[];
 const exactAt = (beforeN: number, afterN: number): Exact => exact.find((e) => e.before_n === beforeN && e.after_n === afterN) as Exact;
 
