@@ -48,6 +48,7 @@ export const SMALL: Record<string, { env: Record<string, string>; seconds: numbe
   'prove/throughput': { env: { BENCH_EPISODES: '2000', BENCH_ROUNDS: '1' }, seconds: 8 },
   'prove/verify': { env: { BENCH_ROWS: '10000' }, seconds: 4 },
   'prove/view': { env: { BENCH_REPLICATES: '20', BENCH_VIEW_ROUNDS: '1' }, seconds: 10 },
+  'stats/fisher-limits': { env: { BENCH_N1: '300', BENCH_COUNTS: '10' }, seconds: 2 },
   'stats/confidence-sequence': { env: { BENCH_CS_TABLES: '10' }, seconds: 1 },
   'stats/limits': { env: {}, seconds: 6 },
   'stats/stats': { env: {}, seconds: 2 },

@@ -62,3 +62,29 @@ describe('fisherMinimumDetectableChange, as its example says', () => {
     expect(String(d).startsWith(quoted as string)).toBe(true);
   });
 });
+
+// Since the sixth session of 2026-12-07 the limit's search sums the power by groups of the first run's
+// counts when the second run is small (n2 < 64): the same terms as fisherPower's pair sum (checked against
+// R above), in another order. Checked here by the limit's definition, read with fisherPower itself: the
+// power at the returned d reaches the target, and at every point of the 0.005 scan before it, it does not.
+describe('fisherMinimumDetectableChange with a small second run, by its definition through fisherPower', () => {
+  const cases = [
+    { n1: 3000, n2: 4, p1: 0.3, direction: 'rise' as const },
+    { n1: 3000, n2: 4, p1: 0.9, direction: 'fall' as const },
+    { n1: 1000, n2: 20, p1: 0.1, direction: 'rise' as const },
+    { n1: 50, n2: 63, p1: 0.5, direction: 'fall' as const },
+    { n1: 7, n2: 5, p1: 0.2, direction: 'rise' as const },
+  ];
+  for (const c of cases) {
+    it(`n1 ${c.n1}, n2 ${c.n2}, p1 ${c.p1}, ${c.direction}`, () => {
+      const d = fisherMinimumDetectableChange({ ...c, alpha: 0.05 });
+      expect(Number.isFinite(d)).toBe(true);
+      const sign = c.direction === 'rise' ? 1 : -1;
+      const power = (x: number): number => fisherPower({ n1: c.n1, n2: c.n2, p1: c.p1, p2: Math.min(1, Math.max(0, c.p1 + sign * x)), alpha: 0.05 });
+      expect(power(d)).toBeGreaterThanOrEqual(0.8 - 1e-12);
+      for (let i = 1; i * 0.005 < d - 0.005; i++) expect(power(i * 0.005), `at ${i * 0.005}`).toBeLessThan(0.8);
+      // ... and within the bisection's tolerance, just below d it falls short (d is the crossing, not past it).
+      expect(power(d - 1e-8)).toBeLessThan(0.8 + 1e-12);
+    });
+  }
+});
