@@ -20,19 +20,21 @@ const SCAN_STEP = 0.005;
  * the conditional probabilities <= (1 + 1e-7) times the observed one's) is <= alpha. Memoised per t.
  */
 class FisherRegion {
-  // By t, an array (0..n1 + n2): the power's inner loop asks it for every pair of counts, and a Map's
-  // look-up was a fifth of a limit's time (sixth session of 2026-12-07).
-  private readonly memo: ({ lo: number; reject: Uint8Array } | undefined)[];
+  // By t, an array (0..n1 + n2) up to 2^20 totals: the power's inner loop asks it for every pair of counts,
+  // and a Map's look-up was a fifth of a limit's time (sixth session of 2026-12-07); past that, a Map,
+  // which holds only the totals reached.
+  private readonly byT: ({ lo: number; reject: Uint8Array } | undefined)[] | null;
+  private readonly memo = new Map<number, { lo: number; reject: Uint8Array }>();
   constructor(
     private readonly n1: number,
     private readonly n2: number,
     private readonly alpha: number,
   ) {
-    this.memo = new Array<{ lo: number; reject: Uint8Array } | undefined>(n1 + n2 + 1);
+    this.byT = n1 + n2 < 1 << 20 ? new Array<{ lo: number; reject: Uint8Array } | undefined>(n1 + n2 + 1) : null;
   }
 
   at(t: number): { lo: number; reject: Uint8Array } {
-    const hit = this.memo[t];
+    const hit = this.byT !== null ? this.byT[t] : this.memo.get(t);
     if (hit !== undefined) return hit;
     const { lo, dens } = fisherDensities(t, this.n1 + this.n2 - t, this.n1);
     const reject = new Uint8Array(dens.length);
@@ -56,7 +58,8 @@ class FisherRegion {
       }
     }
     const out = { lo, reject };
-    this.memo[t] = out;
+    if (this.byT !== null) this.byT[t] = out;
+    else this.memo.set(t, out);
     return out;
   }
 }
