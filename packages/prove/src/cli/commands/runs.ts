@@ -79,13 +79,10 @@ export const runsCommand = defineCommand({
     // Each with the resume that finishes it as it works when pasted here: --trust-store where the run's module
     // lies outside the working tree (a review, 2026-12-07: the one line `resume RUN` stopped on the missing flag),
     // for a run written on this machine (trustStoreHinted: another's must have its module checked first).
-    const { trustStoreHinted } = await import('../../store/resume-command.js');
-    const resumeOf = async (id: string): Promise<string> => {
-      const r = runs.find((x) => x.run_id === id);
-      const trust = r !== undefined && (await trustStoreHinted(r, io.cwd));
-      return ['poisson-prove', '--store', shellRef(shownStore.startsWith('..') ? store : shownStore), 'resume', ...(trust ? ['--trust-store'] : []), shellRef(id)].join(' ');
-    };
-    const deadLines = dead.size === 0 ? [] : ['', `writer gone: ${dead.size} run${dead.size === 1 ? '' : 's'} marked running whose writer is not alive (killed or crashed); the command beside ${dead.size === 1 ? 'it finishes it' : 'each finishes it'}`, ...(await Promise.all([...dead].map(async (id) => `  ${id}  ${await resumeOf(id)}`)))];
+    const { resumeCommandLine } = await import('../../store/resume-command.js');
+    const named = shownStore.startsWith('..') ? store : shownStore;
+    const deadRuns = runs.filter((r) => dead.has(r.run_id));
+    const deadLines = dead.size === 0 ? [] : ['', `writer gone: ${dead.size} run${dead.size === 1 ? '' : 's'} marked running whose writer is not alive (killed or crashed); the command beside ${dead.size === 1 ? 'it finishes it' : 'each finishes it'}`, ...(await Promise.all(deadRuns.map(async (r) => `  ${r.run_id}  ${await resumeCommandLine(named, r, io.cwd)}`)))];
     const extra = [...unreadableSections(scan), ...goneLines, ...unreadLines, ...deadLines];
     if (v.flag('json')) {
       // The library's object (scanRuns): a script sees the damaged and never-started directories too.
